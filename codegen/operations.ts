@@ -1,0 +1,67 @@
+import type { JsonSchema, OpenApiDocument } from '../src/shared/openapi-ajv.js';
+
+export type AuthKind = 'none' | 'secret' | 'publishable' | 'publishableHeader' | 'customer' | 'platform';
+
+export interface ParameterSpec {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  schema: JsonSchema;
+}
+
+export interface OperationSpec {
+  operationId: string;
+  method: string;
+  path: string;
+  tag: string;
+  auth: AuthKind;
+  /** A POST whose success is 201: it accepts Idempotency-Key. */
+  idempotent: boolean;
+  parameters: ParameterSpec[];
+  body?: { required: boolean; schema: JsonSchema };
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** Every operation of the document with its parameters resolved and its key class derived from `security`. */
+export function listOperations(document: OpenApiDocument & { security?: unknown }): OperationSpec[] {
+  const operations: OperationSpec[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    const shared = (item.parameters as unknown[] | undefined) ?? [];
+    for (const method of METHODS) {
+      const op = item[method] as Record<string, any> | undefined;
+      if (!op) continue;
+      const parameters = [...shared, ...(op.parameters ?? [])].map((p) => resolveParameter(document, p));
+      const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+      operations.push({
+        operationId: op.operationId,
+        method,
+        path,
+        tag: op.tags?.[0] ?? 'default',
+        auth: authKind(op.security ?? document.security ?? []),
+        idempotent: method === 'post' && Boolean(op.responses?.['201']),
+        parameters,
+        body: bodySchema ? { required: Boolean(op.requestBody.required), schema: bodySchema } : undefined,
+      });
+    }
+  }
+  return operations.sort((a, b) => a.operationId.localeCompare(b.operationId));
+}
+
+function resolveParameter(document: OpenApiDocument, parameter: any): ParameterSpec {
+  const prefix = '#/components/parameters/';
+  if (typeof parameter.$ref === 'string' && parameter.$ref.startsWith(prefix)) {
+    return document.components.parameters?.[parameter.$ref.slice(prefix.length)] as ParameterSpec;
+  }
+  return parameter as ParameterSpec;
+}
+
+function authKind(security: Array<Record<string, unknown>>): AuthKind {
+  const schemes = new Set(security.flatMap((requirement) => Object.keys(requirement)));
+  if (schemes.size === 0) return 'none';
+  if (schemes.has('platformToken')) return 'platform';
+  if (schemes.has('customerToken')) return 'customer';
+  if (schemes.has('publishableKeyHeader')) return 'publishableHeader';
+  if (schemes.has('publishableKey')) return 'publishable';
+  return 'secret';
+}

@@ -1,0 +1,10 @@
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import type { Logger } from './shared/logger.js';
+
+/** What handlers and services need from the running process; passed explicitly, no container. */
+export interface AppDeps {
+  db: Database;
+  config: Config;
+  log: Logger;
+}

@@ -1,0 +1,43 @@
+import path from 'node:path';
+
+export interface Config {
+  host: string;
+  port: number;
+  /** PostgreSQL URL; when absent the embedded PostgreSQL under dataDir is used. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** Operator token for /platform/v1; the platform API answers 404 when absent. */
+  platformToken?: string;
+  smtpUrl?: string;
+  allowPrivateNetworkTargets: boolean;
+  /** Validate every response against openapi.yaml (tests; optional in development). */
+  responseCheck: boolean;
+  /** Run pg-boss workers and cron schedules in this process. */
+  runJobs: boolean;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+/** Reads and validates the environment once; throws with every problem listed. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${env.PORT}"`);
+  const logLevel = (env.LOG_LEVEL ?? 'info') as Config['logLevel'];
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) problems.push(`LOG_LEVEL must be debug, info, warn, error or silent`);
+  if (env.PLATFORM_TOKEN !== undefined && env.PLATFORM_TOKEN.length < 16) {
+    problems.push('PLATFORM_TOKEN must be at least 16 characters');
+  }
+  if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return {
+    host: env.HOST || '127.0.0.1',
+    port,
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: path.resolve(env.DATA_DIR || '.data'),
+    platformToken: env.PLATFORM_TOKEN || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    allowPrivateNetworkTargets: env.ALLOW_PRIVATE_NETWORK_TARGETS === 'true',
+    responseCheck: env.RESPONSE_CHECK === 'true',
+    runJobs: env.RUN_JOBS !== 'false',
+    logLevel,
+  };
+}

@@ -1,0 +1,86 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+
+export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../prisma/migrations');
+// Any constant works; it only has to be the same for every process migrating this database.
+const MIGRATION_LOCK_ID = 72707369;
+
+export interface Migration {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+/** The committed migrations, oldest first. */
+export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(dir, entry.name, 'migration.sql')))
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => {
+      const sql = readFileSync(path.join(dir, name, 'migration.sql'), 'utf8');
+      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    });
+}
+
+/**
+ * Applies pending migrations, each in its own transaction, recording them in Prisma's
+ * `_prisma_migrations` table. Safe to run from several processes at once (advisory lock).
+ * Fails when an applied migration was edited afterwards. Returns the names applied.
+ */
+export async function migrate(url: string, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await client.query(`
+      CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+        "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+        "checksum" VARCHAR(64) NOT NULL,
+        "finished_at" TIMESTAMPTZ,
+        "migration_name" VARCHAR(255) NOT NULL,
+        "logs" TEXT,
+        "rolled_back_at" TIMESTAMPTZ,
+        "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+        "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+      )`);
+    const applied = new Map<string, string>(
+      (
+        await client.query<{ migration_name: string; checksum: string }>(
+          'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+        )
+      ).rows.map((row) => [row.migration_name, row.checksum]),
+    );
+    const done: string[] = [];
+    for (const migration of readMigrations(dir)) {
+      const checksum = applied.get(migration.name);
+      if (checksum !== undefined) {
+        if (checksum !== migration.checksum) {
+          throw new Error(`Migration ${migration.name} was edited after it was applied; add a new migration instead.`);
+        }
+        continue;
+      }
+      await client.query('BEGIN');
+      try {
+        await client.query(migration.sql);
+        await client.query(
+          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count)
+           VALUES ($1, $2, now(), $3, 1)`,
+          [randomUUID(), migration.checksum, migration.name],
+        );
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`);
+      }
+      done.push(migration.name);
+    }
+    return done;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+    await client.end();
+  }
+}

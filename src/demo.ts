@@ -1,0 +1,44 @@
+import { existsSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { AppDeps } from './app-deps.js';
+import { createProject, type IssuedKey } from './modules/platform/projects.service.js';
+
+export interface DemoFile {
+  project_id: string;
+  keys: Record<'secret_test' | 'secret_live' | 'publishable_test' | 'publishable_live', IssuedKey>;
+  platform_token?: string;
+}
+
+const demoPath = (dataDir: string) => path.join(dataDir, 'demo.json');
+
+/** The saved demo file, if any. */
+export function readDemoFile(dataDir: string): DemoFile | undefined {
+  const file = demoPath(dataDir);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DemoFile) : undefined;
+}
+
+/** A platform token for local development: the saved one, else a new one. */
+export function developmentPlatformToken(dataDir: string): string {
+  return readDemoFile(dataDir)?.platform_token ?? `plat_${randomBytes(24).toString('base64url')}`;
+}
+
+/**
+ * On a database without projects, creates the demo project (verified domain, so every key works) and
+ * writes its keys (and a generated development platform token) to DATA_DIR/demo.json. Returns the demo file when there is one.
+ */
+export async function ensureDemoProject(deps: AppDeps, generatedPlatformToken?: string): Promise<DemoFile | undefined> {
+  const saved = readDemoFile(deps.config.dataDir);
+  if ((await deps.db.project.count()) > 0) return saved;
+  const { project, keys } = await createProject(deps.db, {
+    name: 'Demo Store',
+    domain: 'demo-store.example.com',
+    domain_verified: true,
+    plan: 'pro',
+  });
+  // Only a token made here is saved; an operator's PLATFORM_TOKEN never lands in a file.
+  const demo: DemoFile = { project_id: project.id, keys, platform_token: generatedPlatformToken };
+  writeFileSync(demoPath(deps.config.dataDir), `${JSON.stringify(demo, null, 2)}\n`);
+  chmodSync(demoPath(deps.config.dataDir), 0o600);
+  return demo;
+}

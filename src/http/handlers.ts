@@ -1,0 +1,11 @@
+import { platformHandlers } from '../modules/platform/platform.handlers.js';
+import { serviceHandlers } from '../modules/service/service.handlers.js';
+import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
+import type { Handlers } from './contract.js';
+
+/** Every operation's handler; an operation of openapi.yaml without one fails to compile. */
+export const handlers = {
+  ...serviceHandlers,
+  ...platformHandlers,
+  ...storeEventHandlers,
+} satisfies Handlers;

@@ -1,0 +1,75 @@
+import type { Middleware } from 'koa';
+import type { AppDeps } from '../../app-deps.js';
+import type { OperationMeta } from '../../generated/operations.js';
+import { AppError } from '../../shared/errors.js';
+import { API_KEY_FORMAT, findKeyByToken, secretsEqual } from '../../modules/platform/api-keys.js';
+import type { AppContext, RequestState } from '../state.js';
+
+const unauthorized = (message: string) => new AppError('unauthorized', message);
+
+/**
+ * Authentication rules 1-4 and 10 for the operation's credential: missing, malformed or revoked keys
+ * answer 401; then a suspended project 403 account_suspended; a publishable key on a secret operation 403
+ * forbidden; a live publishable key without a verified domain 403 domain_not_verified.
+ */
+export function authenticate(operation: OperationMeta, deps: AppDeps): Middleware<RequestState> {
+  return async (ctx, next) => {
+    switch (operation.auth) {
+      case 'none':
+        ctx.state.caller = { kind: 'none' };
+        break;
+      case 'platform':
+        checkPlatformToken(ctx, deps.config.platformToken);
+        ctx.state.caller = { kind: 'platform' };
+        break;
+      default:
+        ctx.state.caller = await authenticateKey(ctx, operation, deps);
+    }
+    await next();
+  };
+}
+
+function bearer(ctx: AppContext): string | undefined {
+  const header = ctx.get('Authorization');
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthorized('Malformed Authorization header. Send Authorization: Bearer <API key>.');
+  return match[1];
+}
+
+function checkPlatformToken(ctx: AppContext, platformToken: string | undefined): void {
+  // The router answers 404 for /platform when there is no token; this is the second line of defence.
+  if (!platformToken) throw new AppError('not_found', 'Not found.');
+  const token = bearer(ctx);
+  if (!token) throw unauthorized('Missing platform token. Send Authorization: Bearer <PLATFORM_TOKEN>.');
+  if (!secretsEqual(token, platformToken)) throw unauthorized('Invalid platform token.');
+}
+
+async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: AppDeps) {
+  const token = operation.auth === 'publishableHeader' ? ctx.get('X-API-Key') || bearer(ctx) : bearer(ctx);
+  if (!token) {
+    throw unauthorized(
+      operation.auth === 'publishableHeader'
+        ? 'Missing API key. Send your publishable key in the X-API-Key header.'
+        : 'Missing API key. Send it as Authorization: Bearer <API key>.',
+    );
+  }
+  if (!API_KEY_FORMAT.test(token)) throw unauthorized('Malformed API key. Keys start with sk_live_, sk_test_, pk_live_ or pk_test_.');
+  const key = await findKeyByToken(deps.db, token);
+  if (!key || key.revokedAt) throw unauthorized('Invalid API key: it does not exist or was revoked.');
+  const { project } = key;
+  if (project.suspended) {
+    throw new AppError('account_suspended', 'This account is suspended. Contact support to restore access.');
+  }
+  if (key.type === 'publishable' && operation.auth === 'secret') {
+    throw new AppError('forbidden', 'This operation requires a secret API key; publishable keys cannot use it.');
+  }
+  if (key.type === 'publishable' && key.mode === 'live' && !(project.domain && project.domainVerified)) {
+    throw new AppError('domain_not_verified', 'Live publishable keys require a verified store domain. Use a test key until the domain is verified.');
+  }
+  return {
+    kind: 'key' as const,
+    project,
+    key: { id: key.id, type: key.type as 'secret' | 'publishable', mode: key.mode as 'test' | 'live' },
+  };
+}

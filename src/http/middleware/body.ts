@@ -1,0 +1,46 @@
+import type { Middleware } from 'koa';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import { AppError } from '../../shared/errors.js';
+import type { RequestState } from '../state.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const parseJson = koaBody({
+  json: true,
+  jsonStrict: true,
+  jsonLimit: MAX_BODY_BYTES,
+  urlencoded: false,
+  text: false,
+  multipart: false,
+  parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+  onError: (error) => {
+    const status = (error as { status?: number }).status;
+    throw new AppError(
+      'invalid_request',
+      status === 413 ? 'The request body is larger than 1 MiB.' : `The request body is not valid JSON: ${error.message}`,
+    );
+  },
+});
+
+function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+  return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+}
+
+/**
+ * Parses the JSON body of operations that take one: a body in any other content type, malformed JSON,
+ * or over 1 MiB answers 400 invalid_request. Leaves `ctx.request.body` undefined when none was sent.
+ */
+export function jsonBody(): Middleware<RequestState> {
+  return async (ctx, next) => {
+    if (!hasBody(ctx.req.headers)) {
+      ctx.request.body = undefined;
+      return next();
+    }
+    if (!ctx.request.is('application/json')) {
+      throw new AppError('invalid_request', 'Send the request body as JSON with Content-Type: application/json.', {
+        field: 'Content-Type',
+      });
+    }
+    return parseJson(ctx, next);
+  };
+}

@@ -1,0 +1,54 @@
+import type { Middleware } from 'koa';
+import { AppError } from '../../shared/errors.js';
+import type { Logger } from '../../shared/logger.js';
+import type { AppContext, RequestState } from '../state.js';
+
+interface PrismaLikeError {
+  code?: string;
+  meta?: { target?: unknown; driverAdapterError?: { cause?: { constraint?: { fields?: string[] } } } };
+}
+
+/** The AppError a thrown value stands for: Prisma's unique and missing-record errors are mapped, the rest is internal. */
+export function toAppError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  const prisma = error as PrismaLikeError;
+  if (prisma?.code === 'P2002') {
+    const fields = prisma.meta?.driverAdapterError?.cause?.constraint?.fields ?? (Array.isArray(prisma.meta?.target) ? (prisma.meta?.target as string[]) : []);
+    const field = fields.map((name) => name.replace(/"/g, '')).find((name) => name !== 'project_id');
+    return new AppError('conflict', field ? `A resource with this ${field} already exists.` : 'A resource with these values already exists.', { field });
+  }
+  if (prisma?.code === 'P2025') return new AppError('not_found', 'Not found.');
+  return undefined;
+}
+
+/** Writes the spec's error body for `error`; unexpected errors are logged with their stack and answered without details. */
+export function renderError(ctx: AppContext, error: unknown, log: Logger): void {
+  const appError = toAppError(error);
+  if (appError) {
+    ctx.status = appError.status;
+    ctx.body = appError.toBody();
+    for (const [name, value] of Object.entries(appError.options.headers ?? {})) ctx.set(name, value);
+    return;
+  }
+  log.error('unhandled error', {
+    requestId: ctx.state.requestId,
+    operation: ctx.state.operation?.operationId,
+    error: error instanceof Error ? error.stack : String(error),
+  });
+  ctx.status = 500;
+  ctx.body = new AppError(
+    'internal_error',
+    `An unexpected error occurred. Quote request id ${ctx.state.requestId} when contacting support.`,
+  ).toBody();
+}
+
+/** Catches whatever the rest of the pipeline throws and answers it in the error shape. */
+export function errorHandler(log: Logger): Middleware<RequestState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      renderError(ctx, error, log);
+    }
+  };
+}

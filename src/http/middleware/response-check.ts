@@ -1,0 +1,79 @@
+import type { ValidateFunction } from 'ajv';
+import type { Middleware } from 'koa';
+import { openapiJson } from '../../generated/document.js';
+import { AppError } from '../../shared/errors.js';
+import type { Logger } from '../../shared/logger.js';
+import { createAjv, rewriteComponentRefs, type JsonSchema, type OpenApiDocument } from '../../shared/openapi-ajv.js';
+import type { RequestState } from '../state.js';
+
+/** Every contract violation seen in this process; the test suite fails when it is not empty. */
+export const contractViolations: string[] = [];
+
+type ResponseObject = { content?: Record<string, { schema?: JsonSchema }> };
+
+/** With `fields`, resource objects (schemas with an `id`) may carry `id` and any subset of their properties. */
+function sparseDocument(document: OpenApiDocument): OpenApiDocument {
+  const schemas = Object.fromEntries(
+    Object.entries(document.components.schemas).map(([name, schema]) => {
+      const properties = schema.properties as Record<string, unknown> | undefined;
+      return [name, properties?.id && schema.required ? { ...schema, required: ['id'] } : schema];
+    }),
+  );
+  return { ...document, components: { ...document.components, schemas } };
+}
+
+/** Checks answers against the statuses and schemas openapi.yaml declares for their operation. */
+export class ContractChecker {
+  private readonly document = JSON.parse(openapiJson) as OpenApiDocument & { components: { responses: Record<string, ResponseObject> } };
+  private readonly full = createAjv(this.document, { strict: false });
+  private readonly sparse = createAjv(sparseDocument(this.document), { strict: false });
+  private readonly cache = new Map<string, ValidateFunction | null>();
+
+  /** A description of what is wrong with this answer, or undefined when it matches the contract. */
+  violation(operation: { path: string; method: string; operationId: string } | undefined, status: number, body: unknown, sparse: boolean): string | undefined {
+    const where = operation ? `${operation.operationId} ${status}` : `unrouted ${status}`;
+    let response: ResponseObject | undefined;
+    if (operation) {
+      const op = this.document.paths[operation.path]?.[operation.method.toLowerCase()] as { responses: Record<string, ResponseObject & { $ref?: string }> };
+      response = this.resolve(op.responses[String(status)]);
+      if (!response) return `${where}: status ${status} is not declared`;
+    } else {
+      response = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    }
+    const media = response.content ? Object.keys(response.content)[0] : undefined;
+    if (!media) return body === undefined || body === null || body === '' ? undefined : `${where}: declares no body but one was sent`;
+    const key = `${where}|${sparse}`;
+    if (!this.cache.has(key)) {
+      const schema = response.content?.[media]?.schema;
+      this.cache.set(key, schema ? (sparse ? this.sparse : this.full).compile(rewriteComponentRefs(schema)) : null);
+    }
+    const validate = this.cache.get(key);
+    if (!validate || validate(body)) return undefined;
+    const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+    return `${where}: body does not match openapi.yaml: ${errors}`;
+  }
+
+  private resolve(response: (ResponseObject & { $ref?: string }) | undefined): ResponseObject | undefined {
+    if (!response?.$ref) return response;
+    return this.document.components.responses[response.$ref.split('/').pop()!];
+  }
+}
+
+/**
+ * Validates every answer's status and body against openapi.yaml; a violation is recorded, logged and
+ * turned into a 500 so no test can pass on a response the contract does not allow.
+ */
+export function responseCheck(log: Logger): Middleware<RequestState> {
+  const checker = new ContractChecker();
+  return async (ctx, next) => {
+    await next();
+    if (ctx.method === 'OPTIONS' || ctx.method === 'HEAD') return;
+    const operation = ctx.state.operation;
+    const violation = checker.violation(operation, ctx.status, ctx.body, ctx.query.fields !== undefined);
+    if (!violation) return;
+    contractViolations.push(`${ctx.method} ${ctx.url}: ${violation}`);
+    log.error('contract violation', { requestId: ctx.state.requestId, violation });
+    ctx.status = 500;
+    ctx.body = new AppError('internal_error', `Response violates openapi.yaml: ${violation}`).toBody();
+  };
+}

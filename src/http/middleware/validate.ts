@@ -1,0 +1,50 @@
+import type { ErrorObject } from 'ajv';
+import type { Middleware } from 'koa';
+import type { OperationMeta } from '../../generated/operations.js';
+import { validators } from '../../generated/validators.js';
+import { AppError } from '../../shared/errors.js';
+import { validationError } from '../validation-errors.js';
+import type { RequestState } from '../state.js';
+
+/** Query values as validators expect them: comma lists split for array parameters. */
+function queryFor(operation: OperationMeta, raw: Record<string, string | string[] | undefined>): Record<string, unknown> {
+  const query: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    query[name] = operation.arrayQuery.includes(name)
+      ? [value]
+          .flat()
+          .flatMap((part) => part.split(','))
+          .map((part) => part.trim())
+          .filter((part) => part !== '')
+      : value;
+  }
+  return query;
+}
+
+/**
+ * Validates path, query and body with the operation's generated validators (query and path coerced,
+ * defaults applied; bodies strict). Every problem is reported at once.
+ */
+export function validate(operation: OperationMeta): Middleware<RequestState> {
+  const { path: pathValidator, query: queryValidator, body: bodyValidator } = validators[operation.operationId];
+  return async (ctx, next) => {
+    const failures: Array<{ errors: ErrorObject[]; root?: string }> = [];
+    const path = { ...(ctx as unknown as { params: Record<string, string> }).params };
+    if (pathValidator && !pathValidator(path)) failures.push({ errors: pathValidator.errors ?? [] });
+    const query = queryFor(operation, ctx.query);
+    if (queryValidator && !queryValidator(query)) failures.push({ errors: queryValidator.errors ?? [] });
+    const body = ctx.request.body;
+    if (operation.hasBody) {
+      if (body === undefined) {
+        if (operation.bodyRequired) throw new AppError('invalid_request', 'A JSON request body is required.');
+      } else if (bodyValidator && !bodyValidator(body)) {
+        failures.push({ errors: bodyValidator.errors ?? [] });
+      }
+    }
+    if (failures.length > 0) throw validationError(failures);
+    ctx.state.path = path;
+    ctx.state.query = query;
+    await next();
+  };
+}

@@ -1,0 +1,79 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { AppDeps } from '../app-deps.js';
+import { operationIndex, type OperationMeta } from '../generated/operations.js';
+import { AppError } from '../shared/errors.js';
+import type { Handlers } from './contract.js';
+import { authenticate } from './middleware/auth.js';
+import { jsonBody } from './middleware/body.js';
+import { idempotency } from './middleware/idempotency.js';
+import { validate } from './middleware/validate.js';
+import type { RequestState } from './state.js';
+
+const literalSegments = (path: string) => path.split('/').filter((segment) => segment && !segment.startsWith('{')).length;
+
+function invoke(operation: OperationMeta, handlers: Handlers, deps: AppDeps): Middleware<RequestState> {
+  const handler = handlers[operation.operationId] as (input: unknown) => Promise<{
+    status: number;
+    body?: unknown;
+    headers?: Record<string, string>;
+    type?: string;
+  }>;
+  return async (ctx) => {
+    const reply = await handler({
+      path: ctx.state.path,
+      query: ctx.state.query,
+      body: ctx.request.body,
+      caller: ctx.state.caller,
+      deps,
+      requestId: ctx.state.requestId,
+    });
+    ctx.status = reply.status;
+    if (reply.body !== undefined) ctx.body = reply.body;
+    if (reply.type) ctx.type = reply.type;
+    for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
+  };
+}
+
+/**
+ * The routes of every operation in openapi.yaml, in the pipeline order auth, body, idempotency,
+ * validation, handler. Paths with more literal segments register first so `/x/reorder` wins over
+ * `/x/{slug}`. Without a platform token the /platform routes do not exist (404).
+ */
+export function buildRouter(deps: AppDeps, handlers: Handlers): Router<RequestState> {
+  const router = new Router<RequestState>();
+  const ordered = [...operationIndex].sort((a, b) => literalSegments(b.path) - literalSegments(a.path));
+  for (const operation of ordered) {
+    if (operation.path.startsWith('/platform/') && !deps.config.platformToken) continue;
+    const middleware: Middleware<RequestState>[] = [
+      async (ctx, next) => {
+        ctx.state.operation = operation;
+        await next();
+      },
+      authenticate(operation, deps),
+      ...(operation.hasBody ? [jsonBody()] : []),
+      ...(operation.idempotent ? [idempotency(deps)] : []),
+      validate(operation),
+      invoke(operation, handlers, deps),
+    ];
+    router.register(operation.path.replace(/\{(\w+)\}/g, ':$1'), [operation.method], middleware as never, {
+      name: operation.operationId,
+    });
+  }
+  return router;
+}
+
+/** What answers when no route did: 405 with Allow for a known path, 404 otherwise. */
+export function unmatched(router: Router<RequestState>): Middleware<RequestState> {
+  return async (ctx) => {
+    const match = router.match(ctx.path, ctx.method);
+    const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((method) => method !== 'HEAD');
+    if (allowed.length > 0) {
+      throw new AppError('invalid_request', `Method ${ctx.method} is not allowed here. Allowed methods are ${allowed.join(', ')}.`, {
+        status: 405,
+        headers: { Allow: allowed.join(', ') },
+      });
+    }
+    throw new AppError('not_found', `No such path: ${ctx.method} ${ctx.path}. The operations are listed at /openapi.json.`);
+  };
+}

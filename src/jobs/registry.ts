@@ -1,0 +1,24 @@
+import type { AppDeps } from '../app-deps.js';
+import { purgeIdempotencyKeysJob } from './purge-idempotency-keys.job.js';
+import { purgeStoreEventsJob } from './purge-store-events.job.js';
+
+/** Every job's payload, versioned so queued jobs survive deploys. */
+export interface JobPayloads {
+  'purge-store-events': { v: 1 };
+  'purge-idempotency-keys': { v: 1 };
+}
+export type JobName = keyof JobPayloads;
+
+export interface JobDefinition<N extends JobName> {
+  /** pg-boss queue options: retries and their delays. */
+  queue: { retryLimit: number; retryDelay: number; retryBackoff: boolean };
+  /** Cron expression (UTC) when the job runs on a schedule. */
+  schedule?: string;
+  handle: (deps: AppDeps, payload: JobPayloads[N]) => Promise<void>;
+}
+
+/** One definition per job name; a job without a handler does not compile. */
+export const jobs: { [N in JobName]: JobDefinition<N> } = {
+  'purge-store-events': purgeStoreEventsJob,
+  'purge-idempotency-keys': purgeIdempotencyKeysJob,
+};

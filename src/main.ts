@@ -1,0 +1,63 @@
+/**
+ * Process entry: database (DATABASE_URL or the embedded PostgreSQL in DATA_DIR), migrations, the demo
+ * project on first start, pg-boss workers, the HTTP server; stops all of it on SIGINT/SIGTERM.
+ */
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { loadConfig } from './config.js';
+import { createDatabase } from './db/client.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
+import { migrate } from './db/migrate.js';
+import { developmentPlatformToken, ensureDemoProject } from './demo.js';
+import { createApp } from './http/app.js';
+import { startJobs } from './jobs/worker.js';
+import { createLogger } from './shared/logger.js';
+
+const config = loadConfig();
+const log = createLogger(config.logLevel);
+mkdirSync(config.dataDir, { recursive: true });
+
+let embedded: EmbeddedDatabase | undefined;
+let generatedPlatformToken: string | undefined;
+if (!config.databaseUrl) {
+  embedded = await startEmbeddedPostgres({ dir: config.dataDir, persistent: true, log: (line) => log.warn(line) });
+  // Local development on the embedded database gets a platform token; with DATABASE_URL it must be set.
+  if (!config.platformToken) config.platformToken = generatedPlatformToken = developmentPlatformToken(config.dataDir);
+}
+const databaseUrl = config.databaseUrl ?? embedded!.url;
+const applied = await migrate(databaseUrl);
+if (applied.length > 0) log.info('applied migrations', { applied });
+
+const db = createDatabase(databaseUrl);
+const deps = { db, config, log };
+const demo = await ensureDemoProject(deps, generatedPlatformToken);
+const boss = config.runJobs ? await startJobs(deps, databaseUrl) : undefined;
+
+const server: Server = createApp(deps).listen(config.port, config.host);
+await new Promise((resolve) => server.once('listening', resolve));
+const address = server.address();
+const baseUrl = `http://${config.host}:${typeof address === 'object' && address ? address.port : config.port}`;
+
+const lines = [`Commerce API listening on ${baseUrl}`, `  contract: ${baseUrl}/openapi.yaml (also /openapi.json)`];
+if (demo) {
+  lines.push(
+    `  demo project ${demo.project_id} (keys saved in ${config.dataDir}/demo.json):`,
+    ...Object.entries(demo.keys).map(([name, key]) => `    ${name.padEnd(17)} ${key.token}`),
+  );
+}
+lines.push(config.platformToken ? `  platform token    ${config.platformToken}` : '  platform API off (set PLATFORM_TOKEN to enable /platform/v1)');
+console.log(lines.join('\n'));
+
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log.info('stopping', { signal });
+  await new Promise((resolve) => server.close(resolve));
+  await boss?.stop({ graceful: true, timeout: 10_000 });
+  await db.$disconnect();
+  await embedded?.stop();
+  process.exit(0);
+}
+process.once('SIGINT', () => void stop('SIGINT'));
+process.once('SIGTERM', () => void stop('SIGTERM'));

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '../../db/client.js';
+import type { components } from '../../generated/openapi.js';
+import type { Prisma, Project } from '../../generated/prisma/client.js';
+import { notFound } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { generateToken, hashToken, type KeyMode, type KeyType } from './api-keys.js';
+
+type ProjectCreate = components['schemas']['ProjectCreate'];
+type ProjectUpdate = components['schemas']['ProjectUpdate'];
+export interface IssuedKey {
+  id: string;
+  token: string;
+}
+
+const DEFAULT_TAX = { enabled: false, inclusive: false, rates: [] };
+const KEY_KINDS = [
+  ['secret_test', 'secret', 'test'],
+  ['secret_live', 'secret', 'live'],
+  ['publishable_test', 'publishable', 'test'],
+  ['publishable_live', 'publishable', 'live'],
+] as const;
+
+/** A project with the id of its default location. */
+export interface ProjectWithDefault {
+  project: Project;
+  defaultLocationId: string;
+}
+
+/** Creates a project, its default location and its four keys in one transaction; tokens are returned once. */
+export async function createProject(db: Database, input: ProjectCreate) {
+  return db.$transaction(async (tx) => {
+    const project = await tx.project.create({
+      data: {
+        id: newId('proj_'),
+        name: input.name,
+        domain: input.domain ?? null,
+        domainVerified: input.domain_verified ?? false,
+        extensions: input.extensions ?? ['custom_data', 'locations'],
+        plan: input.plan ?? 'free',
+        currency: input.currency ?? 'USD',
+        locale: input.locale ?? 'en',
+        tax: input.tax ?? DEFAULT_TAX,
+        exchangeRates: input.exchange_rates ?? {},
+        signingSecret: randomBytes(32).toString('base64url'),
+      },
+    });
+    const location = await tx.location.create({
+      data: { id: newId('loc_'), projectId: project.id, name: 'Default location', handle: 'default-location', isDefault: true },
+    });
+    const keys = {} as Record<(typeof KEY_KINDS)[number][0], IssuedKey>;
+    for (const [name, type, mode] of KEY_KINDS) {
+      keys[name] = await issueKey(tx, project.id, type, mode);
+    }
+    return { project, defaultLocationId: location.id, keys };
+  });
+}
+
+async function issueKey(tx: Prisma.TransactionClient, projectId: string, type: KeyType, mode: KeyMode): Promise<IssuedKey> {
+  const token = generateToken(type, mode);
+  const key = await tx.apiKey.create({ data: { id: newId('key_'), projectId, type, mode, tokenHash: hashToken(token) } });
+  return { id: key.id, token };
+}
+
+/** The project with its default location; 404 "Project not found." otherwise. */
+export async function getProject(db: Database | Prisma.TransactionClient, id: string): Promise<ProjectWithDefault> {
+  const project = await db.project.findUnique({
+    where: { id },
+    include: { locations: { where: { isDefault: true, deletedAt: null }, select: { id: true }, take: 1 } },
+  });
+  if (!project) throw notFound('Project not found.');
+  const { locations, ...rest } = project;
+  return { project: rest, defaultLocationId: locations[0].id };
+}
+
+/** Applies the given settings; fields not sent stay as they are. */
+export async function updateProject(db: Database, id: string, input: ProjectUpdate): Promise<ProjectWithDefault> {
+  return db.$transaction(async (tx) => {
+    await getProject(tx, id);
+    await tx.project.update({
+      where: { id },
+      data: {
+        name: input.name,
+        domain: input.domain,
+        domainVerified: input.domain_verified,
+        extensions: input.extensions,
+        plan: input.plan,
+        currency: input.currency,
+        locale: input.locale,
+        tax: input.tax,
+        exchangeRates: input.exchange_rates,
+        suspended: input.suspended,
+        rateLimitPerMinute: input.rate_limit_per_minute,
+        monthlyQuota: input.monthly_quota,
+      },
+    });
+    return getProject(tx, id);
+  });
+}
+
+/** Issues one more key for an existing project. */
+export async function createApiKey(db: Database, projectId: string, type: KeyType, mode: KeyMode): Promise<IssuedKey> {
+  return db.$transaction(async (tx) => {
+    await getProject(tx, projectId);
+    return issueKey(tx, projectId, type, mode);
+  });
+}
+
+/** Revokes a key (idempotent); 404 "API key not found." for an unknown id. */
+export async function revokeApiKey(db: Database, id: string): Promise<void> {
+  const key = await db.apiKey.findUnique({ where: { id } });
+  if (!key) throw notFound('API key not found.');
+  if (!key.revokedAt) await db.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+}

@@ -1,0 +1,17 @@
+import { openapiJson, openapiYaml } from '../../generated/document.js';
+import type { Handlers } from '../../http/contract.js';
+
+const document = JSON.parse(openapiJson) as Record<string, unknown>;
+
+export const serviceHandlers = {
+  getHealth: async ({ deps }) => {
+    try {
+      await deps.db.$queryRaw`SELECT 1`;
+      return { status: 200, body: { status: 'ok' } };
+    } catch {
+      return { status: 503, body: { status: 'unavailable' } };
+    }
+  },
+  getOpenApiYaml: async () => ({ status: 200, body: openapiYaml, type: 'application/yaml' }),
+  getOpenApiJson: async () => ({ status: 200, body: document }),
+} satisfies Pick<Handlers, 'getHealth' | 'getOpenApiYaml' | 'getOpenApiJson'>;

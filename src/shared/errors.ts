@@ -1,0 +1,61 @@
+import type { components } from '../generated/openapi.js';
+
+export type ErrorCode = components['schemas']['Error']['error']['code'];
+export type ErrorBody = components['schemas']['Error'];
+export type ErrorDetail = NonNullable<ErrorBody['error']['details']>[number];
+
+/** The one table from error code to HTTP status; a code without a status does not compile. */
+export const httpStatusFor: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  validation_error: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  account_suspended: 403,
+  domain_not_verified: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  quota_exceeded: 429,
+  internal_error: 500,
+};
+
+/** The only error type services and middleware throw; the error middleware renders it. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: {
+      field?: string;
+      details?: ErrorDetail[];
+      headers?: Record<string, string>;
+      /** Only for 405, which the code table has no code of its own for. */
+      status?: 405;
+    } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  get status(): number {
+    return this.options.status ?? httpStatusFor[this.code];
+  }
+
+  toBody(): ErrorBody {
+    const { field, details } = this.options;
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(field !== undefined && { field }),
+        ...(details !== undefined && { details }),
+      },
+    };
+  }
+}
+
+/** 404 not_found with the given message. */
+export const notFound = (message: string) => new AppError('not_found', message);
+/** 400 invalid_request naming the offending field. */
+export const invalidField = (field: string, message: string) => new AppError('invalid_request', message, { field });
+/** 409 conflict, optionally naming the field. */
+export const conflict = (message: string, field?: string) => new AppError('conflict', message, { field });
