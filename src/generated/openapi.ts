@@ -712,6 +712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            500: components["responses"]["InternalError"];
             /** @description The database does not answer. */
             503: {
                 headers: {
@@ -751,6 +752,7 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            500: components["responses"]["InternalError"];
         };
     };
     getOpenApiJson: {
@@ -782,6 +784,7 @@ export interface operations {
                     };
                 };
             };
+            500: components["responses"]["InternalError"];
         };
     };
     createProject: {

@@ -1,0 +1,201 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import Koa from 'koa';
+import type { OperationMeta } from '../../../src/generated/operations.js';
+import { authenticate } from '../../../src/http/middleware/auth.js';
+import { jsonBody } from '../../../src/http/middleware/body.js';
+import { errorHandler } from '../../../src/http/middleware/errors.js';
+import { idempotency } from '../../../src/http/middleware/idempotency.js';
+import type { RequestState } from '../../../src/http/state.js';
+import { purgeIdempotencyKeys } from '../../../src/jobs/purge-idempotency-keys.job.js';
+import { idempotencyHeader } from '../../../src/sdk/index.js';
+import { newId } from '../../../src/shared/ids.js';
+import { createProject } from '../../factories/project.factory.js';
+import { startTestApp, type TestApp } from '../../setup/test-app.js';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+const HOUR = 60 * 60 * 1000;
+const projectsNamed = (name: string) => app.deps.db.project.count({ where: { name } });
+
+describe('createProject with Idempotency-Key', () => {
+  test('a replay answers the original status and body, marked Idempotent-Replayed, and creates nothing', async () => {
+    const header = idempotencyHeader();
+    const first = await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'Replay Store' } });
+    const second = await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'Replay Store' } });
+    expect(first.response.status).toBe(201);
+    expect(second.response.status).toBe(201);
+    expect(second.data).toEqual(first.data);
+    expect(first.response.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(await projectsNamed('Replay Store')).toBe(1);
+  });
+
+  test('the same key with a different body answers 409 conflict', async () => {
+    const header = idempotencyHeader();
+    await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'Body A' } });
+    const other = await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'Body B' } });
+    expect(other.response.status).toBe(409);
+    expect(other.error!.error).toMatchObject({ code: 'conflict', field: 'Idempotency-Key' });
+    expect(await projectsNamed('Body B')).toBe(0);
+  });
+
+  test('the same body with keys in another order is the same request', async () => {
+    const header = idempotencyHeader();
+    const a = await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'Order Store', plan: 'pro' } });
+    const b = await fetch(`${app.baseUrl}/platform/v1/projects`, {
+      method: 'POST',
+      headers: { ...header, Authorization: `Bearer ${app.deps.config.platformToken}`, 'Content-Type': 'application/json' },
+      body: '{"plan":"pro","name":"Order Store"}',
+    });
+    expect(b.status).toBe(201);
+    expect(await b.json()).toEqual(a.data);
+  });
+
+  test('the same key on a different path answers 409 conflict', async () => {
+    const header = idempotencyHeader();
+    const created = await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'Path Store' } });
+    const key = await app.platform.POST('/platform/v1/projects/{id}/keys', {
+      params: { header, path: { id: created.data!.data.project.id } },
+      body: { type: 'secret', mode: 'test' },
+    });
+    expect(key.response.status).toBe(409);
+  });
+
+  test('keys expire after 24 hours: an expired key is used afresh', async () => {
+    const header = idempotencyHeader();
+    await app.deps.db.idempotencyKey.create({
+      data: {
+        scope: 'platform', key: header['Idempotency-Key'], method: 'POST', path: '/platform/v1/projects', bodyHash: 'old',
+        state: 'done', responseStatus: 201, responseBody: {}, createdAt: new Date(Date.now() - 25 * HOUR),
+      },
+    });
+    const response = await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'Fresh Store' } });
+    expect(response.response.status).toBe(201);
+    expect(await projectsNamed('Fresh Store')).toBe(1);
+  });
+
+  test('4xx answers are stored and replayed', async () => {
+    const header = idempotencyHeader();
+    const first = await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'x', plan: 'gold' as never } });
+    const second = await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'x', plan: 'gold' as never } });
+    expect(first.response.status).toBe(400);
+    expect(second.response.status).toBe(400);
+    expect(second.error).toEqual(first.error);
+    expect(second.response.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  test('a malformed key answers 400 invalid_request', async () => {
+    const response = await app.platform.POST('/platform/v1/projects', { params: { header: { 'Idempotency-Key': 'has spaces' } }, body: { name: 'x' } });
+    expect(response.response.status).toBe(400);
+    expect(response.error!.error).toMatchObject({ code: 'invalid_request', field: 'Idempotency-Key' });
+  });
+
+  test('twenty concurrent requests with one key create exactly one project', async () => {
+    const header = idempotencyHeader();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'Stampede Store' } })),
+    );
+    expect(await projectsNamed('Stampede Store')).toBe(1);
+    const created = results.filter((r) => r.response.status === 201);
+    const conflicts = results.filter((r) => r.response.status === 409);
+    expect(created.length + conflicts.length).toBe(20);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    for (const replay of created) expect(replay.data).toEqual(created[0].data);
+  });
+});
+
+// Project-scoped creates arrive with later areas; the scope and 5xx rules are checked on the real
+// middleware chain (auth, body, idempotency) in front of a handler that writes a row.
+describe('idempotency middleware on project-scoped creates', () => {
+  let server: Server;
+  let baseUrl: string;
+  let failNext = false;
+  let gate: Promise<void> | undefined;
+  beforeAll(async () => {
+    const koa = new Koa<RequestState>();
+    koa.use(errorHandler(app.deps.log));
+    const operation = { auth: 'secret', idempotent: true } as OperationMeta;
+    koa.use(authenticate(operation, app.deps));
+    koa.use(jsonBody());
+    koa.use(idempotency(app.deps));
+    koa.use(async (ctx) => {
+      if (failNext) {
+        failNext = false;
+        throw new Error('transient failure');
+      }
+      await gate;
+      const caller = ctx.state.caller!;
+      const event = await app.deps.db.storeEvent.create({
+        data: {
+          id: newId('sevt_'), projectId: caller.kind === 'key' ? caller.project.id : '', type: 'thing.created',
+          resourceType: 'thing', resourceId: 'thing_1', actorType: 'api_key', actorId: 'key_x', summary: 'created', metadata: {},
+        },
+      });
+      ctx.status = 201;
+      ctx.body = { id: event.id };
+    });
+    server = koa.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  const create = (token: string, key: string) =>
+    fetch(`${baseUrl}/things`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Idempotency-Key': key, 'Content-Type': 'application/json' },
+      body: '{"name":"thing"}',
+    });
+
+  test('keys are scoped to the project: the same key in two projects creates two resources', async () => {
+    const a = await createProject(app);
+    const b = await createProject(app);
+    const ra = await (await create(a.keys.secret_test.token, 'shared-key')).json();
+    const rb = await (await create(b.keys.secret_test.token, 'shared-key')).json();
+    expect(ra.id).not.toEqual(rb.id);
+    const replay = await (await create(a.keys.secret_live.token, 'shared-key')).json();
+    expect(replay.id).toEqual(ra.id);
+  });
+
+  test('a key whose first request is still running answers 409 conflict', async () => {
+    const { keys } = await createProject(app);
+    let release!: () => void;
+    gate = new Promise((resolve) => (release = resolve));
+    const first = create(keys.secret_test.token, 'in-flight');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const second = await create(keys.secret_test.token, 'in-flight');
+    expect(second.status).toBe(409);
+    expect((await second.json()).error.message).toContain('still being processed');
+    release();
+    gate = undefined;
+    expect((await first).status).toBe(201);
+    expect((await create(keys.secret_test.token, 'in-flight')).status).toBe(201);
+  });
+
+  test('5xx answers are not stored: a retry after a failure runs again', async () => {
+    const { keys } = await createProject(app);
+    failNext = true;
+    const failed = await create(keys.secret_test.token, 'retry-after-500');
+    expect(failed.status).toBe(500);
+    const retried = await create(keys.secret_test.token, 'retry-after-500');
+    expect(retried.status).toBe(201);
+  });
+});
+
+describe('purge-idempotency-keys job', () => {
+  test('deletes keys older than 24 hours and keeps newer ones', async () => {
+    const row = (key: string, ageHours: number) => ({
+      scope: 'purge-test', key, method: 'POST', path: '/x', bodyHash: 'h', state: 'done', createdAt: new Date(Date.now() - ageHours * HOUR),
+    });
+    await app.deps.db.idempotencyKey.createMany({ data: [row('old', 25), row('new', 23)] });
+    expect(await purgeIdempotencyKeys(app.deps)).toBeGreaterThanOrEqual(1);
+    const left = await app.deps.db.idempotencyKey.findMany({ where: { scope: 'purge-test' } });
+    expect(left.map((k) => k.key)).toEqual(['new']);
+  });
+});
