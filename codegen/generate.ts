@@ -27,7 +27,7 @@ async function generate(outRoot: string): Promise<void> {
   const yamlText = readFileSync(path.join(root, 'openapi.yaml'), 'utf8');
   const document = (await SwaggerParser.parse(path.join(root, 'openapi.yaml'))) as unknown as OpenApiDocument;
   const files: Record<string, string> = {
-    'openapi.ts': HEADER + astToString(await openapiTS(structuredClone(document) as never, { alphabetize: false })),
+    'openapi.ts': HEADER + astToString(await openapiTS(structuredClone(document) as never, { alphabetize: false, defaultNonNullable: false })),
     'document.ts': HEADER + documentModule(yamlText, document),
     ...validatorModules(document, listOperations(document)),
     'operations.ts': HEADER + operationIndex(listOperations(document)),

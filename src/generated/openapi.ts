@@ -385,7 +385,7 @@ export interface components {
              */
             domain?: string | null;
             /** @default false */
-            domain_verified: boolean;
+            domain_verified?: boolean;
             /** @description Enabled extensions; both by default. */
             extensions?: components["schemas"]["Extension"][];
             plan?: components["schemas"]["Plan"];

@@ -7,6 +7,7 @@ import { authenticate } from '../../../src/http/middleware/auth.js';
 import { errorHandler } from '../../../src/http/middleware/errors.js';
 import type { RequestState } from '../../../src/http/state.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
+import { json } from '../../setup/http.js';
 import { startTestApp, type TestApp } from '../../setup/test-app.js';
 
 let app: TestApp;
@@ -20,7 +21,7 @@ afterAll(() => app.close());
 const getEvents = (headers: Record<string, string>) => fetch(`${app.baseUrl}/v1/events`, { headers });
 async function expectError(response: Response, status: number, code: string) {
   expect(response.status).toBe(status);
-  expect((await response.json()).error.code).toBe(code);
+  expect((await json(response)).error.code).toBe(code);
 }
 
 describe('secret operations (GET /v1/events)', () => {
@@ -83,7 +84,7 @@ describe('publishable operations', () => {
   test('a test publishable key needs no verified domain', async () => {
     const response = await fetch(`${baseUrl}/publishable`, { headers: { Authorization: `Bearer ${project.keys.publishable_test.token}` } });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ project: project.project.id, key: { type: 'publishable', mode: 'test' } });
+    expect(await json(response)).toMatchObject({ project: project.project.id, key: { type: 'publishable', mode: 'test' } });
   });
 
   test('a live publishable key without a verified domain answers 403 domain_not_verified', async () => {

@@ -12,6 +12,7 @@ import { purgeIdempotencyKeys } from '../../../src/jobs/purge-idempotency-keys.j
 import { idempotencyHeader } from '../../../src/sdk/index.js';
 import { newId } from '../../../src/shared/ids.js';
 import { createProject } from '../../factories/project.factory.js';
+import { json } from '../../setup/http.js';
 import { startTestApp, type TestApp } from '../../setup/test-app.js';
 
 let app: TestApp;
@@ -54,7 +55,7 @@ describe('createProject with Idempotency-Key', () => {
       body: '{"plan":"pro","name":"Order Store"}',
     });
     expect(b.status).toBe(201);
-    expect(await b.json()).toEqual(a.data);
+    expect(await json(b)).toEqual(a.data);
   });
 
   test('the same key on a different path answers 409 conflict', async () => {
@@ -156,10 +157,10 @@ describe('idempotency middleware on project-scoped creates', () => {
   test('keys are scoped to the project: the same key in two projects creates two resources', async () => {
     const a = await createProject(app);
     const b = await createProject(app);
-    const ra = await (await create(a.keys.secret_test.token, 'shared-key')).json();
-    const rb = await (await create(b.keys.secret_test.token, 'shared-key')).json();
+    const ra = await json(await create(a.keys.secret_test.token, 'shared-key'));
+    const rb = await json(await create(b.keys.secret_test.token, 'shared-key'));
     expect(ra.id).not.toEqual(rb.id);
-    const replay = await (await create(a.keys.secret_live.token, 'shared-key')).json();
+    const replay = await json(await create(a.keys.secret_live.token, 'shared-key'));
     expect(replay.id).toEqual(ra.id);
   });
 
@@ -171,7 +172,7 @@ describe('idempotency middleware on project-scoped creates', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const second = await create(keys.secret_test.token, 'in-flight');
     expect(second.status).toBe(409);
-    expect((await second.json()).error.message).toContain('still being processed');
+    expect((await json(second)).error.message).toContain('still being processed');
     release();
     gate = undefined;
     expect((await first).status).toBe(201);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { contractViolations } from '../../../src/http/middleware/response-check.js';
 import type { Handlers } from '../../../src/http/contract.js';
+import { json } from '../../setup/http.js';
 import { startTestApp, TEST_PLATFORM_TOKEN, type TestApp } from '../../setup/test-app.js';
 
 let app: TestApp;
@@ -25,14 +26,14 @@ describe('routing', () => {
   test('an unknown path answers 404 not_found in the error shape', async () => {
     const response = await fetch(`${app.baseUrl}/v1/does-not-exist`);
     expect(response.status).toBe(404);
-    expect((await response.json()).error.code).toBe('not_found');
+    expect((await json(response)).error.code).toBe('not_found');
   });
 
   test('a known path with another method answers 405 with Allow, in the error shape', async () => {
     const response = await fetch(`${app.baseUrl}/v1/events`, { method: 'DELETE' });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET');
-    const body = await response.json();
+    const body = await json(response);
     expect(body.error.code).toBe('invalid_request');
     expect(body.error.message).toContain('DELETE');
   });
@@ -42,19 +43,19 @@ describe('request bodies', () => {
   test('malformed JSON answers 400 invalid_request', async () => {
     const response = await postProject('{"name": "x",');
     expect(response.status).toBe(400);
-    expect((await response.json()).error.code).toBe('invalid_request');
+    expect((await json(response)).error.code).toBe('invalid_request');
   });
 
   test('a body that is not application/json answers 400 invalid_request', async () => {
     const response = await postProject('name=x', { 'Content-Type': 'application/x-www-form-urlencoded' });
     expect(response.status).toBe(400);
-    expect((await response.json()).error).toMatchObject({ code: 'invalid_request', field: 'Content-Type' });
+    expect((await json(response)).error).toMatchObject({ code: 'invalid_request', field: 'Content-Type' });
   });
 
   test('a body over 1 MiB answers 400 invalid_request', async () => {
     const response = await postProject(JSON.stringify({ name: 'x', padding: 'a'.repeat(1024 * 1024) }));
     expect(response.status).toBe(400);
-    const body = await response.json();
+    const body = await json(response);
     expect(body.error.code).toBe('invalid_request');
     expect(body.error.message).toContain('1 MiB');
   });
@@ -62,13 +63,13 @@ describe('request bodies', () => {
   test('a JSON scalar where an object is expected answers 400', async () => {
     const response = await postProject('"just a string"');
     expect(response.status).toBe(400);
-    expect((await response.json()).error.code).toBe('invalid_request');
+    expect((await json(response)).error.code).toBe('invalid_request');
   });
 
   test('a required body that is absent answers 400 invalid_request', async () => {
     const response = await fetch(`${app.baseUrl}/platform/v1/projects`, { method: 'POST', headers: { Authorization: `Bearer ${TEST_PLATFORM_TOKEN}` } });
     expect(response.status).toBe(400);
-    expect((await response.json()).error.code).toBe('invalid_request');
+    expect((await json(response)).error.code).toBe('invalid_request');
   });
 });
 
@@ -76,7 +77,7 @@ describe('validation', () => {
   test('one invalid field answers 400 invalid_request naming the field', async () => {
     const response = await postProject(JSON.stringify({ name: 'x', plan: 'enterprise' }));
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({
+    expect(await json(response)).toEqual({
       error: { code: 'invalid_request', message: 'plan must be one of: free, pro.', field: 'plan' },
     });
   });
@@ -84,7 +85,7 @@ describe('validation', () => {
   test('several invalid fields answer 400 validation_error with one detail each', async () => {
     const response = await postProject(JSON.stringify({ name: '', currency: 'usd', surprise: true }));
     expect(response.status).toBe(400);
-    const { error } = await response.json();
+    const { error } = await json(response);
     expect(error.code).toBe('validation_error');
     expect(error.field).toBeUndefined();
     expect(error.details).toEqual(
@@ -99,7 +100,7 @@ describe('validation', () => {
 
   test('nested fields are named with their path', async () => {
     const response = await postProject(JSON.stringify({ name: 'x', tax: { enabled: true, inclusive: false, rates: [{ country: 'DE', rate: 2 }] } }));
-    expect((await response.json()).error).toMatchObject({ code: 'invalid_request', field: 'tax.rates[0].rate' });
+    expect((await json(response)).error).toMatchObject({ code: 'invalid_request', field: 'tax.rates[0].rate' });
   });
 
   test('query parameters are validated and coerced: limit out of range answers 400 with field limit', async () => {
@@ -107,9 +108,9 @@ describe('validation', () => {
     const key = project.data!.data.keys.secret_test.token;
     const response = await fetch(`${app.baseUrl}/v1/events?limit=0`, { headers: { Authorization: `Bearer ${key}` } });
     expect(response.status).toBe(400);
-    expect((await response.json()).error).toMatchObject({ code: 'invalid_request', field: 'limit' });
+    expect((await json(response)).error).toMatchObject({ code: 'invalid_request', field: 'limit' });
     const notANumber = await fetch(`${app.baseUrl}/v1/events?limit=ten`, { headers: { Authorization: `Bearer ${key}` } });
-    expect((await notANumber.json()).error).toMatchObject({ code: 'invalid_request', field: 'limit', message: 'limit must be an integer.' });
+    expect((await json(notANumber)).error).toMatchObject({ code: 'invalid_request', field: 'limit', message: 'limit must be an integer.' });
     expect((await fetch(`${app.baseUrl}/v1/events?limit=100`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
   });
 });
@@ -126,7 +127,7 @@ describe('unexpected errors', () => {
     try {
       const response = await fetch(`${failing.baseUrl}/healthz`, { headers: { 'X-Request-Id': 'trace-42' } });
       expect(response.status).toBe(500);
-      const body = await response.json();
+      const body = await json(response);
       expect(body.error.code).toBe('internal_error');
       expect(body.error.message).toContain('trace-42');
       expect(JSON.stringify(body)).not.toContain('exploded');
@@ -144,7 +145,7 @@ describe('response check', () => {
     try {
       const response = await fetch(`${lying.baseUrl}/healthz`);
       expect(response.status).toBe(500);
-      expect((await response.json()).error.message).toContain('violates openapi.yaml');
+      expect((await json(response)).error.message).toContain('violates openapi.yaml');
       const seen = contractViolations.splice(0);
       expect(seen).toHaveLength(1);
       expect(seen[0]).toContain('getHealth 200');

@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from '@jest/globals';
+import { createTestDatabase } from '../../setup/database.js';
+import { json } from '../../setup/http.js';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  baseUrl: string;
+}
+
+/** Runs `npm start`'s entry point as its own process and waits until it prints its base URL. */
+async function start(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: '0', LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output}`)), 60_000);
+    child.stdout!.on('data', () => {
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+  return { child, output: () => output, baseUrl };
+}
+
+const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+describe('npm start (src/main.ts)', () => {
+  test('with DATABASE_URL: migrates, creates the demo project, prints its keys, serves, and stops cleanly on SIGTERM', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(database.drop);
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'main-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const { child, output, baseUrl } = await start({ DATABASE_URL: database.url, DATA_DIR: dataDir });
+
+    const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
+    expect(statSync(path.join(dataDir, 'demo.json')).mode & 0o777).toBe(0o600);
+    for (const key of ['secret_test', 'secret_live', 'publishable_test', 'publishable_live']) {
+      expect(output()).toContain(demo.keys[key].token);
+    }
+    // With DATABASE_URL and no PLATFORM_TOKEN the platform API is off.
+    expect(output()).toContain('platform API off');
+    expect(demo.platform_token).toBeUndefined();
+    expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
+    const events = await fetch(`${baseUrl}/v1/events`, { headers: { Authorization: `Bearer ${demo.keys.secret_test.token}` } });
+    expect(events.status).toBe(200);
+    expect((await json(events)).pagination).toEqual({ cursor: null, has_more: false, total: 0 });
+    expect((await fetch(`${baseUrl}/platform/v1/projects/${demo.project_id}`)).status).toBe(404);
+
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+  });
+
+  test('without DATABASE_URL: starts the embedded PostgreSQL, prints a platform token, and recovers after being killed', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'main-embedded-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const first = await start({ DATA_DIR: dataDir });
+    const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
+    expect(first.output()).toContain(`platform token    ${demo.platform_token}`);
+    const project = await fetch(`${first.baseUrl}/platform/v1/projects/${demo.project_id}`, {
+      headers: { Authorization: `Bearer ${demo.platform_token}` },
+    });
+    expect(project.status).toBe(200);
+
+    // SIGKILL leaves PostgreSQL running without its parent; the next start must stop it and carry on.
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    const second = await start({ DATA_DIR: dataDir });
+    cleanups.push(async () => {
+      if (second.child.exitCode === null) {
+        second.child.kill('SIGTERM');
+        await exited(second.child);
+      }
+    });
+    expect(second.output()).toContain(demo.keys.secret_test.token);
+    const events = await fetch(`${second.baseUrl}/v1/events`, { headers: { Authorization: `Bearer ${demo.keys.secret_test.token}` } });
+    expect(events.status).toBe(200);
+    second.child.kill('SIGTERM');
+    expect(await exited(second.child)).toBe(0);
+  }, 120_000);
+});
