@@ -875,11 +875,11 @@ export interface operations {
                      *           },
                      *           "publishable_test": {
                      *             "id": "key_01jd5m3q7x9c2v4b6n8p0r1s3v",
-                     *             "token": "pk_test_2Bc4De6Fg8Hj0Kl2Mn4Pq6Rs8Tv0Wx2Yz4Ab6Cd"
+                     *             "token": "pk_test_2Bc4De6Fg8Hj0Kl2Mn4Pq6Rs8Tv0Wx2Yz4Ab6Cd2"
                      *           },
                      *           "publishable_live": {
                      *             "id": "key_01jd5m3q7x9c2v4b6n8p0r1s3w",
-                     *             "token": "pk_live_7Gh9Jk1Lm3Np5Qr7St9Uv1Wx3Yz5Ab7Cd9Ef1Gh"
+                     *             "token": "pk_live_7Gh9Jk1Lm3Np5Qr7St9Uv1Wx3Yz5Ab7Cd9Ef1Gh7"
                      *           }
                      *         }
                      *       }

@@ -1,0 +1,73 @@
+/**
+ * `npm run lint:spec`: openapi.yaml is a valid OpenAPI 3.1 document, every operation is documented the
+ * way this project requires, and every example matches the schema it illustrates.
+ */
+import path from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { createAjv, rewriteComponentRefs, type JsonSchema, type OpenApiDocument } from '../src/shared/openapi-ajv.js';
+import { listOperations } from './operations.js';
+
+const file = path.resolve(import.meta.dirname, '../openapi.yaml');
+const problems: string[] = [];
+
+await SwaggerParser.validate(file).catch((error: Error) => problems.push(`invalid OpenAPI document: ${error.message}`));
+const document = (await SwaggerParser.parse(file)) as unknown as OpenApiDocument & {
+  tags: Array<{ name: string }>;
+  components: { responses: Record<string, any> };
+};
+const ajv = createAjv(document, { strict: false });
+const tags = new Set(document.tags.map((tag) => tag.name));
+
+function checkExample(where: string, schema: JsonSchema | undefined, example: unknown): void {
+  if (!schema || example === undefined) return;
+  const validate = ajv.compile(rewriteComponentRefs(schema));
+  if (!validate(example)) {
+    problems.push(`${where}: example does not match its schema: ${ajv.errorsText(validate.errors)}`);
+  }
+}
+
+function resolveResponse(response: any): any {
+  return response?.$ref ? document.components.responses[response.$ref.split('/').pop()] : response;
+}
+
+const ids = new Set<string>();
+for (const op of listOperations(document)) {
+  const raw = (document.paths[op.path] as any)[op.method];
+  const where = `${op.method.toUpperCase()} ${op.path}`;
+  if (!/^[a-z][A-Za-z0-9]+$/.test(op.operationId ?? '')) problems.push(`${where}: operationId must be camelCase`);
+  if (ids.has(op.operationId)) problems.push(`${where}: duplicate operationId ${op.operationId}`);
+  ids.add(op.operationId);
+  if (!raw.summary) problems.push(`${where}: needs a summary`);
+  if (raw.tags?.length !== 1 || !tags.has(raw.tags[0])) problems.push(`${where}: needs exactly one declared tag`);
+  const statuses = Object.keys(raw.responses);
+  if (!statuses.some((s) => s.startsWith('2'))) problems.push(`${where}: declares no success response`);
+  if (!statuses.includes('500')) problems.push(`${where}: must declare 500`);
+  if (op.auth !== 'none' && !statuses.includes('401')) problems.push(`${where}: secured operations must declare 401`);
+  if (['secret', 'publishable', 'publishableHeader'].includes(op.auth) && !statuses.includes('403')) {
+    problems.push(`${where}: key-authenticated operations must declare 403`);
+  }
+  const takesInput = op.body || op.parameters.some((p) => p.in === 'query');
+  if (takesInput && !statuses.includes('400')) problems.push(`${where}: takes input, so must declare 400`);
+  if (op.idempotent && !statuses.includes('409')) problems.push(`${where}: create operations must declare 409 (Idempotency-Key conflicts)`);
+  if (op.idempotent && !op.parameters.some((p) => p.name === 'Idempotency-Key')) problems.push(`${where}: create operations take Idempotency-Key`);
+
+  const body = raw.requestBody?.content?.['application/json'];
+  if (body && body.example === undefined) problems.push(`${where}: request body needs an example`);
+  checkExample(`${where} request`, body?.schema, body?.example);
+  for (const [status, response] of Object.entries(raw.responses)) {
+    for (const [media, content] of Object.entries<any>(resolveResponse(response)?.content ?? {})) {
+      const examples = content.example !== undefined ? [content.example] : Object.values<any>(content.examples ?? {}).map((e) => e.value);
+      if (examples.length === 0) problems.push(`${where} ${status} ${media}: needs an example`);
+      for (const example of examples) checkExample(`${where} ${status}`, content.schema, example);
+    }
+  }
+}
+for (const [name, schema] of Object.entries(document.components.schemas)) {
+  checkExample(`components.schemas.${name}`, { $ref: `#/components/schemas/${name}` }, (schema as { example?: unknown }).example);
+}
+
+if (problems.length > 0) {
+  console.error(`openapi.yaml has ${problems.length} problem(s):\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log(`openapi.yaml is valid: ${ids.size} operations, every example matches its schema.`);

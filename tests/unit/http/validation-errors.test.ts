@@ -1,0 +1,48 @@
+import type { ErrorObject } from 'ajv';
+import { describe, expect, test } from '@jest/globals';
+import { validationError } from '../../../src/http/validation-errors.js';
+
+const error = (keyword: string, instancePath: string, params: Record<string, unknown>): ErrorObject =>
+  ({ keyword, instancePath, params, schemaPath: '#' }) as ErrorObject;
+
+describe('validationError', () => {
+  test('one field: invalid_request with field and a readable message', () => {
+    const result = validationError([{ errors: [error('required', '', { missingProperty: 'email' })] }]);
+    expect(result.toBody()).toEqual({ error: { code: 'invalid_request', message: 'email is required.', field: 'email' } });
+  });
+
+  test('several fields: validation_error with one detail per field, first problem each', () => {
+    const result = validationError([
+      {
+        errors: [
+          error('maxLength', '/first_name', { limit: 100 }),
+          error('type', '/tags/3', { type: 'string' }),
+          error('pattern', '/first_name', { pattern: 'x' }),
+        ],
+      },
+    ]);
+    expect(result.toBody().error).toEqual({
+      code: 'validation_error',
+      message: '2 fields are invalid.',
+      details: [
+        { field: 'first_name', message: 'first_name must be at most 100 characters long.' },
+        { field: 'tags[3]', message: 'tags[3] must be a string.' },
+      ],
+    });
+  });
+
+  test('query parameters are named by their parameter name', () => {
+    const result = validationError([{ errors: [error('maximum', '/limit', { limit: 100 })] }]);
+    expect(result.toBody().error).toMatchObject({ field: 'limit', message: 'limit must be at most 100.' });
+  });
+
+  test('nullable types read naturally', () => {
+    const result = validationError([{ errors: [error('type', '/phone', { type: ['string', 'null'] })] }]);
+    expect(result.message).toBe('phone must be a string or null.');
+  });
+
+  test('known formats and patterns say what is expected', () => {
+    expect(validationError([{ errors: [error('format', '/email', { format: 'email' })] }]).message).toBe('email must be a valid email address.');
+    expect(validationError([{ errors: [error('pattern', '/country', { pattern: '^[A-Z]{2}$' })] }]).message).toContain('ISO 3166-1');
+  });
+});
