@@ -2,16 +2,18 @@ import Koa from 'koa';
 import type { AppDeps } from '../app-deps.js';
 import type { Handlers } from './contract.js';
 import { handlers as allHandlers } from './handlers.js';
+import { accessLog } from './middleware/access-log.js';
 import { errorHandler } from './middleware/errors.js';
 import { requestId } from './middleware/request-id.js';
 import { responseCheck } from './middleware/response-check.js';
 import { buildRouter, unmatched } from './router.js';
 import type { RequestState } from './state.js';
 
-/** The Koa application: request id, (response check), error mapping, then the generated routes. */
+/** The Koa application: request id, access log, (response check), error mapping, then the generated routes. */
 export function createApp(deps: AppDeps, handlers: Handlers = allHandlers): Koa<RequestState> {
   const app = new Koa<RequestState>();
   app.use(requestId());
+  app.use(accessLog(deps.log));
   if (deps.config.responseCheck) app.use(responseCheck(deps.log));
   app.use(errorHandler(deps.log));
   const router = buildRouter(deps, handlers);

@@ -22,6 +22,9 @@ export function authenticate(operation: OperationMeta, deps: AppDeps): Middlewar
         checkPlatformToken(ctx, deps.config.platformToken);
         ctx.state.caller = { kind: 'platform' };
         break;
+      case 'customer':
+        // No operation takes a customer token yet; the customer-auth area adds its verification here.
+        throw new Error(`${operation.operationId}: customer-token authentication is not implemented`);
       default:
         ctx.state.caller = await authenticateKey(ctx, operation, deps);
     }
