@@ -29,11 +29,11 @@ function queryFor(operation: OperationMeta, raw: Record<string, string | string[
 export function validate(operation: OperationMeta): Middleware<RequestState> {
   const { path: pathValidator, query: queryValidator, body: bodyValidator } = validators[operation.operationId];
   return async (ctx, next) => {
-    const failures: Array<{ errors: ErrorObject[]; root?: string }> = [];
+    const failures: Array<{ errors: ErrorObject[]; parameters?: boolean }> = [];
     const path = { ...(ctx as unknown as { params: Record<string, string> }).params };
-    if (pathValidator && !pathValidator(path)) failures.push({ errors: pathValidator.errors ?? [] });
+    if (pathValidator && !pathValidator(path)) failures.push({ errors: pathValidator.errors ?? [], parameters: true });
     const query = queryFor(operation, ctx.query);
-    if (queryValidator && !queryValidator(query)) failures.push({ errors: queryValidator.errors ?? [] });
+    if (queryValidator && !queryValidator(query)) failures.push({ errors: queryValidator.errors ?? [], parameters: true });
     const body = ctx.request.body;
     if (operation.hasBody) {
       if (body === undefined) {

@@ -31,9 +31,11 @@ describe('validationError', () => {
     });
   });
 
-  test('query parameters are named by their parameter name', () => {
-    const result = validationError([{ errors: [error('maximum', '/limit', { limit: 100 })] }]);
+  test('query parameters are named by their parameter name, list items included', () => {
+    const result = validationError([{ errors: [error('maximum', '/limit', { limit: 100 })], parameters: true }]);
     expect(result.toBody().error).toMatchObject({ field: 'limit', message: 'limit must be at most 100.' });
+    const expand = validationError([{ errors: [error('enum', '/expand/1', { allowedValues: ['addresses', 'metafields'] })], parameters: true }]);
+    expect(expand.toBody().error).toEqual({ code: 'invalid_request', message: 'expand must be one of: addresses, metafields.', field: 'expand' });
   });
 
   test('nullable types read naturally', () => {
