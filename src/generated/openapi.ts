@@ -232,6 +232,183 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List customers
+         * @description Customers that are not deleted, newest first by default. `search` matches first name, last name and
+         *     email case-insensitively as substrings; a search of several words matches customers in which every
+         *     word is found in one of those fields (so "jane doe" finds Jane Doe). `sort=name` orders by last name,
+         *     then first name. `sort=relevance` ranks search matches (exact email, then exact name, then prefix,
+         *     then substring; newest first within a rank) and has effect only with `search`; without it the order
+         *     falls back to `created_at`.
+         */
+        get: operations["listCustomers"];
+        put?: never;
+        /**
+         * Create a customer
+         * @description Emails are unique per project among customers that are not deleted, compared case-insensitively.
+         */
+        post: operations["createCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get a customer */
+        get: operations["getCustomer"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a customer
+         * @description Soft delete: the customer disappears from every query at once and its email is free again. Its
+         *     personal data (the customer, addresses and notes) is purged 30 days later, and the field changes
+         *     recorded in its store events are redacted then.
+         */
+        delete: operations["deleteCustomer"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a customer
+         * @description Partial update. `tags` replaces the whole array and `metadata` the whole object. The email must stay unique. A request that changes nothing records no event.
+         */
+        patch: operations["updateCustomer"];
+        trace?: never;
+    };
+    "/v1/customers/{id}/addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a customer's addresses
+         * @description All addresses of the customer (at most a few), the default first, then oldest first.
+         */
+        get: operations["listCustomerAddresses"];
+        put?: never;
+        /**
+         * Add an address
+         * @description With `is_default` true the customer's previous default address stops being the default, in the same transaction.
+         */
+        post: operations["createCustomerAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/addresses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer address ID (`addr_...`).
+                 * @example addr_01jd5p1b3d5f7h9k1m3p5r7t9v
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an address */
+        delete: operations["deleteCustomerAddress"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an address
+         * @description Partial update; nullable fields are cleared with null. `is_default` true makes it the only default.
+         */
+        patch: operations["updateCustomerAddress"];
+        trace?: never;
+    };
+    "/v1/customers/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a customer's notes
+         * @description Internal notes, newest first.
+         */
+        get: operations["listCustomerNotes"];
+        put?: never;
+        /**
+         * Add a note
+         * @description The author is the calling API key (`author_type` api_key, `author_id` its id).
+         */
+        post: operations["createCustomerNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/notes/{note_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+                /**
+                 * @description A customer note ID (`cnote_...`).
+                 * @example cnote_01jd5p2c4e6g8j0l2n4q6s8u0w
+                 */
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a note */
+        delete: operations["deleteCustomerNote"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -476,6 +653,138 @@ export interface components {
             };
             created_at: components["schemas"]["Timestamp"];
         };
+        /** @enum {string} */
+        CustomerStatus: "active" | "inactive";
+        /** @enum {string} */
+        TaxNumberType: "vat" | "ein" | "gst" | "abn" | "nif" | "siren" | "siret" | "nzbn" | "gst_hst" | "qst" | "other";
+        PersonName: string;
+        /**
+         * @example [
+         *       "vip",
+         *       "newsletter"
+         *     ]
+         */
+        Tags: string[];
+        Customer: {
+            id: components["schemas"]["CustomerId"];
+            email: string;
+            first_name: string;
+            last_name: string;
+            phone: string | null;
+            company: string | null;
+            status: components["schemas"]["CustomerStatus"];
+            /** @description Number of orders (computed). */
+            order_count: number;
+            /** @description Total of paid orders in cents (computed). */
+            total_spent: number;
+            tags: string[];
+            metadata: {
+                [key: string]: unknown;
+            };
+            active_price_key: string | null;
+            /** @description BCP 47; null means the project default. Decides the language of e-mails. */
+            locale: string | null;
+            tax_number: string | null;
+            tax_number_type: components["schemas"]["TaxNumberType"] | null;
+            /** @description Only with `expand=addresses`; the default first. */
+            addresses?: components["schemas"]["CustomerAddress"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        CustomerEnvelope: {
+            data: components["schemas"]["Customer"];
+        };
+        CustomerCreate: {
+            /** Format: email */
+            email: string;
+            first_name: components["schemas"]["PersonName"];
+            last_name: components["schemas"]["PersonName"];
+            phone?: string | null;
+            company?: string | null;
+            status?: components["schemas"]["CustomerStatus"];
+            tags?: components["schemas"]["Tags"];
+            metadata?: components["schemas"]["Metadata"];
+            active_price_key?: string | null;
+            locale?: components["schemas"]["Locale"] | null;
+            tax_number?: string | null;
+            tax_number_type?: components["schemas"]["TaxNumberType"] | null;
+        };
+        CustomerUpdate: {
+            /** Format: email */
+            email?: string;
+            first_name?: components["schemas"]["PersonName"];
+            last_name?: components["schemas"]["PersonName"];
+            phone?: string | null;
+            company?: string | null;
+            status?: components["schemas"]["CustomerStatus"];
+            tags?: components["schemas"]["Tags"];
+            metadata?: components["schemas"]["Metadata"];
+            active_price_key?: string | null;
+            locale?: components["schemas"]["Locale"] | null;
+            tax_number?: string | null;
+            tax_number_type?: components["schemas"]["TaxNumberType"] | null;
+        };
+        CustomerAddress: {
+            id: components["schemas"]["AddressId"];
+            customer_id: components["schemas"]["CustomerId"];
+            first_name: string | null;
+            last_name: string | null;
+            company: string | null;
+            line1: string;
+            line2: string | null;
+            city: string;
+            state: string | null;
+            postal_code: string | null;
+            country: components["schemas"]["CountryCode"];
+            phone: string | null;
+            /** @description At most one address per customer is the default. */
+            is_default: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        CustomerAddressEnvelope: {
+            data: components["schemas"]["CustomerAddress"];
+        };
+        CustomerAddressCreate: {
+            first_name?: string | null;
+            last_name?: string | null;
+            company?: string | null;
+            line1: string;
+            line2?: string | null;
+            city: string;
+            state?: string | null;
+            postal_code?: string | null;
+            country: components["schemas"]["CountryCode"];
+            phone?: string | null;
+            /** @default false */
+            is_default?: boolean;
+        };
+        CustomerAddressUpdate: {
+            first_name?: string | null;
+            last_name?: string | null;
+            company?: string | null;
+            line1?: string;
+            line2?: string | null;
+            city?: string;
+            state?: string | null;
+            postal_code?: string | null;
+            country?: components["schemas"]["CountryCode"];
+            phone?: string | null;
+            is_default?: boolean;
+        };
+        CustomerNote: {
+            id: components["schemas"]["CustomerNoteId"];
+            customer_id: components["schemas"]["CustomerId"];
+            content: string;
+            /** @enum {string} */
+            author_type: "admin" | "api_key";
+            author_id: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        CustomerNoteCreate: {
+            content: string;
+        };
     };
     responses: {
         /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are). */
@@ -590,6 +899,58 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such customer in the caller's project (deleted customers included). */
+        CustomerNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Customer not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such address in the caller's project. */
+        AddressNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Address not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Another customer of the project already has this email (compared case-insensitively), or the Idempotency-Key conflicts. */
+        EmailConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "A customer with this email already exists.",
+                 *         "field": "email"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The path exists but does not support this method. */
         MethodNotAllowed: {
             headers: {
@@ -656,6 +1017,11 @@ export interface components {
          * @example proj_01jd5m3q7x9c2v4b6n8p0r1s2a
          */
         ProjectIdPath: string;
+        /**
+         * @description A customer ID (`cus_...`).
+         * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+         */
+        CustomerIdPath: string;
         /** @description Page size, 1-100. */
         Limit100: number;
         /** @description Page size, 1-250. */
@@ -1383,6 +1749,765 @@ export interface operations {
                      *       "error": {
                      *         "code": "not_found",
                      *         "message": "Event not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCustomers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at" | "name" | "relevance";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                /**
+                 * @description Only the customer with exactly this email (compared case-insensitively).
+                 * @example jane.doe@example.com
+                 */
+                email?: string;
+                /**
+                 * @description Case-insensitive substring of first name, last name or email; each word must match.
+                 * @example jane
+                 */
+                search?: string;
+                status?: components["schemas"]["CustomerStatus"];
+                /**
+                 * @description Only customers created after this instant.
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_after?: string;
+                /** @description Only customers with at least this many orders. */
+                min_orders?: number;
+                /** @description Only customers with at most this many orders. */
+                max_orders?: number;
+                /** @description Only customers who spent at least this much (cents, paid orders). */
+                min_spent?: number;
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of customers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "email": "jane.doe@example.com",
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "phone": "+49 30 1234567",
+                     *           "company": "Acme GmbH",
+                     *           "status": "active",
+                     *           "order_count": 3,
+                     *           "total_spent": 45900,
+                     *           "tags": [
+                     *             "vip",
+                     *             "newsletter"
+                     *           ],
+                     *           "metadata": {
+                     *             "crm_id": "C-2231"
+                     *           },
+                     *           "active_price_key": "wholesale",
+                     *           "locale": "de-DE",
+                     *           "tax_number": "DE123456789",
+                     *           "tax_number_type": "vat",
+                     *           "created_at": "2026-11-02T10:15:00.000Z",
+                     *           "updated_at": "2026-11-20T16:40:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Customer"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "jane.doe@example.com",
+                 *       "first_name": "Jane",
+                 *       "last_name": "Doe",
+                 *       "phone": "+49 30 1234567",
+                 *       "tags": [
+                 *         "vip"
+                 *       ],
+                 *       "locale": "de-DE"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerCreate"];
+            };
+        };
+        responses: {
+            /** @description The new customer. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "email": "jane.doe@example.com",
+                     *         "first_name": "Jane",
+                     *         "last_name": "Doe",
+                     *         "phone": "+49 30 1234567",
+                     *         "company": "Acme GmbH",
+                     *         "status": "active",
+                     *         "order_count": 3,
+                     *         "total_spent": 45900,
+                     *         "tags": [
+                     *           "vip",
+                     *           "newsletter"
+                     *         ],
+                     *         "metadata": {
+                     *           "crm_id": "C-2231"
+                     *         },
+                     *         "active_price_key": "wholesale",
+                     *         "locale": "de-DE",
+                     *         "tax_number": "DE123456789",
+                     *         "tax_number_type": "vat",
+                     *         "created_at": "2026-11-02T10:15:00.000Z",
+                     *         "updated_at": "2026-11-20T16:40:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["EmailConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCustomer: {
+        parameters: {
+            query?: {
+                /** @description `addresses` inlines the addresses, default first. */
+                expand?: "addresses"[];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "email": "jane.doe@example.com",
+                     *         "first_name": "Jane",
+                     *         "last_name": "Doe",
+                     *         "phone": "+49 30 1234567",
+                     *         "company": "Acme GmbH",
+                     *         "status": "active",
+                     *         "order_count": 3,
+                     *         "total_spent": 45900,
+                     *         "tags": [
+                     *           "vip",
+                     *           "newsletter"
+                     *         ],
+                     *         "metadata": {
+                     *           "crm_id": "C-2231"
+                     *         },
+                     *         "active_price_key": "wholesale",
+                     *         "locale": "de-DE",
+                     *         "tax_number": "DE123456789",
+                     *         "tax_number_type": "vat",
+                     *         "created_at": "2026-11-02T10:15:00.000Z",
+                     *         "updated_at": "2026-11-20T16:40:00.000Z",
+                     *         "addresses": [
+                     *           {
+                     *             "id": "addr_01jd5p1b3d5f7h9k1m3p5r7t9v",
+                     *             "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *             "first_name": "Jane",
+                     *             "last_name": "Doe",
+                     *             "company": null,
+                     *             "line1": "Friedrichstrasse 68",
+                     *             "line2": "3. OG",
+                     *             "city": "Berlin",
+                     *             "state": null,
+                     *             "postal_code": "10117",
+                     *             "country": "DE",
+                     *             "phone": null,
+                     *             "is_default": true,
+                     *             "created_at": "2026-11-02T10:20:00.000Z",
+                     *             "updated_at": "2026-11-02T10:20:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "first_name": "Janet",
+                 *       "tags": [
+                 *         "vip",
+                 *         "wholesale"
+                 *       ],
+                 *       "phone": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated customer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "email": "jane.doe@example.com",
+                     *         "first_name": "Jane",
+                     *         "last_name": "Doe",
+                     *         "phone": "+49 30 1234567",
+                     *         "company": "Acme GmbH",
+                     *         "status": "active",
+                     *         "order_count": 3,
+                     *         "total_spent": 45900,
+                     *         "tags": [
+                     *           "vip",
+                     *           "newsletter"
+                     *         ],
+                     *         "metadata": {
+                     *           "crm_id": "C-2231"
+                     *         },
+                     *         "active_price_key": "wholesale",
+                     *         "locale": "de-DE",
+                     *         "tax_number": "DE123456789",
+                     *         "tax_number_type": "vat",
+                     *         "created_at": "2026-11-02T10:15:00.000Z",
+                     *         "updated_at": "2026-11-20T16:40:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            409: components["responses"]["EmailConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCustomerAddresses: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The addresses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "addr_01jd5p1b3d5f7h9k1m3p5r7t9v",
+                     *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": null,
+                     *           "is_default": true,
+                     *           "created_at": "2026-11-02T10:20:00.000Z",
+                     *           "updated_at": "2026-11-02T10:20:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CustomerAddress"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCustomerAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "first_name": "Jane",
+                 *       "last_name": "Doe",
+                 *       "line1": "Friedrichstrasse 68",
+                 *       "city": "Berlin",
+                 *       "postal_code": "10117",
+                 *       "country": "DE",
+                 *       "is_default": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerAddressCreate"];
+            };
+        };
+        responses: {
+            /** @description The new address. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "addr_01jd5p1b3d5f7h9k1m3p5r7t9v",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "first_name": "Jane",
+                     *         "last_name": "Doe",
+                     *         "company": null,
+                     *         "line1": "Friedrichstrasse 68",
+                     *         "line2": "3. OG",
+                     *         "city": "Berlin",
+                     *         "state": null,
+                     *         "postal_code": "10117",
+                     *         "country": "DE",
+                     *         "phone": null,
+                     *         "is_default": true,
+                     *         "created_at": "2026-11-02T10:20:00.000Z",
+                     *         "updated_at": "2026-11-02T10:20:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerAddressEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCustomerAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer address ID (`addr_...`).
+                 * @example addr_01jd5p1b3d5f7h9k1m3p5r7t9v
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The address is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["AddressNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCustomerAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer address ID (`addr_...`).
+                 * @example addr_01jd5p1b3d5f7h9k1m3p5r7t9v
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "line2": null,
+                 *       "is_default": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerAddressUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "addr_01jd5p1b3d5f7h9k1m3p5r7t9v",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "first_name": "Jane",
+                     *         "last_name": "Doe",
+                     *         "company": null,
+                     *         "line1": "Friedrichstrasse 68",
+                     *         "line2": "3. OG",
+                     *         "city": "Berlin",
+                     *         "state": null,
+                     *         "postal_code": "10117",
+                     *         "country": "DE",
+                     *         "phone": null,
+                     *         "is_default": true,
+                     *         "created_at": "2026-11-02T10:20:00.000Z",
+                     *         "updated_at": "2026-11-02T10:20:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerAddressEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["AddressNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCustomerNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cnote_01jd5p2c4e6g8j0l2n4q6s8u0w",
+                     *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "content": "Prefers delivery after 5 pm. Called about the late order on 12 Nov.",
+                     *           "author_type": "api_key",
+                     *           "author_id": "key_01jd5m3q7x9c2v4b6n8p0r1s3t",
+                     *           "created_at": "2026-11-12T14:02:00.000Z",
+                     *           "updated_at": "2026-11-12T14:02:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CustomerNote"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCustomerNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "content": "Prefers delivery after 5 pm. Called about the late order on 12 Nov."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerNoteCreate"];
+            };
+        };
+        responses: {
+            /** @description The new note. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cnote_01jd5p2c4e6g8j0l2n4q6s8u0w",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "content": "Prefers delivery after 5 pm. Called about the late order on 12 Nov.",
+                     *         "author_type": "api_key",
+                     *         "author_id": "key_01jd5m3q7x9c2v4b6n8p0r1s3t",
+                     *         "created_at": "2026-11-12T14:02:00.000Z",
+                     *         "updated_at": "2026-11-12T14:02:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CustomerNote"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCustomerNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+                /**
+                 * @description A customer note ID (`cnote_...`).
+                 * @example cnote_01jd5p2c4e6g8j0l2n4q6s8u0w
+                 */
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The note is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            /** @description No such customer, or no such note on it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Note not found."
                      *       }
                      *     }
                      */

@@ -19,30 +19,54 @@ export interface OperationMeta {
 
 export type OperationId =
   | 'createApiKey'
+  | 'createCustomer'
+  | 'createCustomerAddress'
+  | 'createCustomerNote'
   | 'createProject'
+  | 'deleteCustomer'
+  | 'deleteCustomerAddress'
+  | 'deleteCustomerNote'
+  | 'getCustomer'
   | 'getHealth'
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
   | 'getProject'
   | 'getStoreEvent'
+  | 'listCustomerAddresses'
+  | 'listCustomerNotes'
+  | 'listCustomers'
   | 'listOutboxEmails'
   | 'listStoreEvents'
   | 'revokeApiKey'
+  | 'updateCustomer'
+  | 'updateCustomerAddress'
   | 'updateProject'
 ;
 
 /** The credential each operation takes, for typing handler inputs. */
 export interface OperationAuth {
   createApiKey: 'platform';
+  createCustomer: 'secret';
+  createCustomerAddress: 'secret';
+  createCustomerNote: 'secret';
   createProject: 'platform';
+  deleteCustomer: 'secret';
+  deleteCustomerAddress: 'secret';
+  deleteCustomerNote: 'secret';
+  getCustomer: 'secret';
   getHealth: 'none';
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
   getProject: 'platform';
   getStoreEvent: 'secret';
+  listCustomerAddresses: 'secret';
+  listCustomerNotes: 'secret';
+  listCustomers: 'secret';
   listOutboxEmails: 'platform';
   listStoreEvents: 'secret';
   revokeApiKey: 'platform';
+  updateCustomer: 'secret';
+  updateCustomerAddress: 'secret';
   updateProject: 'platform';
 }
 
@@ -59,6 +83,39 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": []
   },
   {
+    "operationId": "createCustomer",
+    "method": "POST",
+    "path": "/v1/customers",
+    "tag": "customers",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "createCustomerAddress",
+    "method": "POST",
+    "path": "/v1/customers/{id}/addresses",
+    "tag": "customers",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "createCustomerNote",
+    "method": "POST",
+    "path": "/v1/customers/{id}/notes",
+    "tag": "customers",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
     "operationId": "createProject",
     "method": "POST",
     "path": "/platform/v1/projects",
@@ -68,6 +125,53 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": true,
     "bodyRequired": true,
     "arrayQuery": []
+  },
+  {
+    "operationId": "deleteCustomer",
+    "method": "DELETE",
+    "path": "/v1/customers/{id}",
+    "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "deleteCustomerAddress",
+    "method": "DELETE",
+    "path": "/v1/addresses/{id}",
+    "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "deleteCustomerNote",
+    "method": "DELETE",
+    "path": "/v1/customers/{id}/notes/{note_id}",
+    "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "getCustomer",
+    "method": "GET",
+    "path": "/v1/customers/{id}",
+    "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ]
   },
   {
     "operationId": "getHealth",
@@ -127,6 +231,43 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listCustomerAddresses",
+    "method": "GET",
+    "path": "/v1/customers/{id}/addresses",
+    "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listCustomerNotes",
+    "method": "GET",
+    "path": "/v1/customers/{id}/notes",
+    "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "listCustomers",
+    "method": "GET",
+    "path": "/v1/customers",
+    "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ]
+  },
+  {
     "operationId": "listOutboxEmails",
     "method": "GET",
     "path": "/platform/v1/projects/{id}/outbox",
@@ -159,6 +300,28 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "updateCustomer",
+    "method": "PATCH",
+    "path": "/v1/customers/{id}",
+    "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "updateCustomerAddress",
+    "method": "PATCH",
+    "path": "/v1/addresses/{id}",
+    "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
     "arrayQuery": []
   },
   {

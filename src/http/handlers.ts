@@ -1,3 +1,4 @@
+import { customerHandlers } from '../modules/customers/customers.handlers.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
 import { serviceHandlers } from '../modules/service/service.handlers.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
@@ -8,4 +9,5 @@ export const handlers = {
   ...serviceHandlers,
   ...platformHandlers,
   ...storeEventHandlers,
+  ...customerHandlers,
 } satisfies Handlers;

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../app-deps.js';
+import { purgeDeletedCustomersJob } from './purge-deleted-customers.job.js';
 import { purgeIdempotencyKeysJob } from './purge-idempotency-keys.job.js';
 import { purgeStoreEventsJob } from './purge-store-events.job.js';
 
@@ -6,6 +7,7 @@ import { purgeStoreEventsJob } from './purge-store-events.job.js';
 export interface JobPayloads {
   'purge-store-events': { v: 1 };
   'purge-idempotency-keys': { v: 1 };
+  'purge-deleted-customers': { v: 1 };
 }
 export type JobName = keyof JobPayloads;
 
@@ -21,4 +23,5 @@ export interface JobDefinition<N extends JobName> {
 export const jobs: { [N in JobName]: JobDefinition<N> } = {
   'purge-store-events': purgeStoreEventsJob,
   'purge-idempotency-keys': purgeIdempotencyKeysJob,
+  'purge-deleted-customers': purgeDeletedCustomersJob,
 };

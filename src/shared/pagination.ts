@@ -16,14 +16,18 @@ export interface Pagination {
   total: number;
 }
 
-/** How a list is ordered: a non-null column (Prisma field name), its kind, the direction; id breaks ties. */
+/** How a list is ordered: non-null columns (Prisma field names) in sort order, one direction; id breaks ties. */
 export interface KeysetOrder {
-  field: string;
-  kind: SortKind;
+  keys: Array<{ field: string; kind: SortKind }>;
   order: SortOrder;
 }
 
 type KeyValue = string | number;
+
+interface PageOf<Row> {
+  rows: Row[];
+  pagination: Pagination;
+}
 
 /**
  * One page of a keyset-paginated list. `shape` is everything that decides which rows match and how
@@ -37,37 +41,59 @@ export async function paginate<Row extends { id: string }>(options: {
   shape: unknown;
   count: () => Promise<number>;
   fetch: (args: { after: Record<string, unknown> | undefined; orderBy: Record<string, SortOrder>[]; take: number }) => Promise<Row[]>;
-}): Promise<{ rows: Row[]; pagination: Pagination }> {
+}): Promise<PageOf<Row>> {
   const { secret, params, orderBy, shape } = options;
   const limit = params.limit ?? 25;
+  const keys = [...orderBy.keys, { field: 'id', kind: 'string' as const }];
   const fingerprint = shapeFingerprint({ shape, orderBy });
-  const after = params.cursor ? afterKey(orderBy, decodeCursor(secret, fingerprint, params.cursor)) : undefined;
+  const after = params.cursor ? afterKey(keys, orderBy.order, decodeCursor(secret, fingerprint, params.cursor)) : undefined;
   const [total, fetched] = await Promise.all([
     options.count(),
-    options.fetch({
-      after,
-      orderBy: orderBy.field === 'id' ? [{ id: orderBy.order }] : [{ [orderBy.field]: orderBy.order }, { id: orderBy.order }],
-      take: limit + 1,
-    }),
+    options.fetch({ after, orderBy: keys.map((key) => ({ [key.field]: orderBy.order })), take: limit + 1 }),
   ]);
   const hasMore = fetched.length > limit;
   const rows = hasMore ? fetched.slice(0, limit) : fetched;
-  const last = rows.at(-1);
-  const cursor = hasMore && last ? encodeCursor(secret, fingerprint, keyOf(last, orderBy)) : null;
+  const last = rows.at(-1) as Record<string, unknown> | undefined;
+  const cursor = hasMore && last ? encodeCursor(secret, fingerprint, keys.map((key) => encodeKey(last[key.field]))) : null;
   return { rows, pagination: { cursor, has_more: hasMore, total } };
 }
 
-function keyOf(row: Record<string, unknown>, orderBy: KeysetOrder): [KeyValue, string] {
-  const value = row[orderBy.field];
-  const encoded = value instanceof Date ? value.toISOString() : (value as KeyValue);
-  return [encoded, row.id as string];
+/**
+ * One page of a list ordered by something no index holds (relevance): the cursor carries the offset,
+ * signed like keyset cursors. Meant for search results, where rows change rank between pages anyway.
+ */
+export async function paginateByOffset<Row>(options: {
+  secret: string;
+  params: PageParams;
+  shape: unknown;
+  count: () => Promise<number>;
+  fetch: (args: { offset: number; take: number }) => Promise<Row[]>;
+}): Promise<PageOf<Row>> {
+  const { secret, params, shape } = options;
+  const limit = params.limit ?? 25;
+  const fingerprint = shapeFingerprint({ shape, offset: true });
+  const offset = params.cursor ? Number(decodeCursor(secret, fingerprint, params.cursor)[0]) : 0;
+  const [total, fetched] = await Promise.all([options.count(), options.fetch({ offset, take: limit + 1 })]);
+  const hasMore = fetched.length > limit;
+  const rows = hasMore ? fetched.slice(0, limit) : fetched;
+  return { rows, pagination: { cursor: hasMore ? encodeCursor(secret, fingerprint, [offset + limit]) : null, has_more: hasMore, total } };
 }
 
-function afterKey(orderBy: KeysetOrder, [value, id]: [KeyValue, string]): Record<string, unknown> {
-  const op = orderBy.order === 'desc' ? 'lt' : 'gt';
-  if (orderBy.field === 'id') return { id: { [op]: id } };
-  const typed = orderBy.kind === 'date' ? new Date(value) : value;
-  return { OR: [{ [orderBy.field]: { [op]: typed } }, { [orderBy.field]: typed, id: { [op]: id } }] };
+function encodeKey(value: unknown): KeyValue {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'bigint') return Number(value);
+  return value as KeyValue;
+}
+
+// Rows after the key: (a > va) OR (a = va AND b > vb) OR ... for ascending order, < for descending.
+function afterKey(keys: KeysetOrder['keys'], order: SortOrder, values: KeyValue[]): Record<string, unknown> {
+  const op = order === 'desc' ? 'lt' : 'gt';
+  const typed = keys.map((key, i) => (key.kind === 'date' ? new Date(values[i]) : values[i]));
+  return {
+    OR: keys.map((key, i) => ({
+      AND: [...keys.slice(0, i).map((prior, j) => ({ [prior.field]: typed[j] })), { [key.field]: { [op]: typed[i] } }],
+    })),
+  };
 }
 
 function shapeFingerprint(shape: unknown): string {
@@ -78,19 +104,19 @@ function sign(secret: string, payload: string): Buffer {
   return createHmac('sha256', secret).update(payload).digest().subarray(0, 16);
 }
 
-function encodeCursor(secret: string, fingerprint: string, key: [KeyValue, string]): string {
+function encodeCursor(secret: string, fingerprint: string, key: KeyValue[]): string {
   const payload = Buffer.from(JSON.stringify({ f: fingerprint, k: key })).toString('base64url');
   return `${payload}.${sign(secret, payload).toString('base64url')}`;
 }
 
-function decodeCursor(secret: string, fingerprint: string, cursor: string): [KeyValue, string] {
+function decodeCursor(secret: string, fingerprint: string, cursor: string): KeyValue[] {
   const invalid = invalidField('cursor', 'cursor is not a cursor this list returned. Pass pagination.cursor from the previous page unchanged, with the same filters and sort.');
   const [payload, mac, extra] = cursor.split('.');
   if (!payload || !mac || extra !== undefined) throw invalid;
   const expected = sign(secret, payload);
   const given = Buffer.from(mac, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid;
-  const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { f: string; k: [KeyValue, string] };
+  const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { f: string; k: KeyValue[] };
   if (decoded.f !== fingerprint) throw invalid;
   return decoded.k;
 }

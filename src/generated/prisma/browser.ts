@@ -47,3 +47,18 @@ export type StoreEvent = Prisma.StoreEventModel
  * 
  */
 export type OutboxEmail = Prisma.OutboxEmailModel
+/**
+ * Model Customer
+ * 
+ */
+export type Customer = Prisma.CustomerModel
+/**
+ * Model CustomerAddress
+ * 
+ */
+export type CustomerAddress = Prisma.CustomerAddressModel
+/**
+ * Model CustomerNote
+ * 
+ */
+export type CustomerNote = Prisma.CustomerNoteModel

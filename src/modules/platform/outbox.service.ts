@@ -43,7 +43,7 @@ export async function listOutbox(db: Database, projectId: string, query: PagePar
   return paginate({
     secret: project.signingSecret,
     params: query,
-    orderBy: { field: 'createdAt', kind: 'date', order: 'desc' },
+    orderBy: { keys: [{ field: 'createdAt', kind: 'date' }], order: 'desc' },
     shape: { to: query.to?.toLowerCase() },
     count: () => db.outboxEmail.count({ where }),
     fetch: ({ after, orderBy, take }) => db.outboxEmail.findMany({ where: after ? { AND: [where, after] } : where, orderBy, take }),

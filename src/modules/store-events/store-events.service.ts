@@ -20,7 +20,7 @@ export async function listStoreEvents(db: Database, project: Project, filters: S
   return paginate({
     secret: project.signingSecret,
     params: filters,
-    orderBy: { field: 'createdAt', kind: 'date', order: filters.order ?? 'desc' },
+    orderBy: { keys: [{ field: 'createdAt', kind: 'date' }], order: filters.order ?? 'desc' },
     shape: { type: filters.type, resource_type: filters.resource_type, resource_id: filters.resource_id },
     count: () => db.storeEvent.count({ where }),
     fetch: ({ after, orderBy, take }) => db.storeEvent.findMany({ where: after ? { AND: [where, after] } : where, orderBy, take }),

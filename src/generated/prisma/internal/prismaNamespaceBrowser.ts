@@ -56,7 +56,10 @@ export const ModelName = {
   Location: 'Location',
   IdempotencyKey: 'IdempotencyKey',
   StoreEvent: 'StoreEvent',
-  OutboxEmail: 'OutboxEmail'
+  OutboxEmail: 'OutboxEmail',
+  Customer: 'Customer',
+  CustomerAddress: 'CustomerAddress',
+  CustomerNote: 'CustomerNote'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -182,6 +185,66 @@ export const OutboxEmailScalarFieldEnum = {
 } as const
 
 export type OutboxEmailScalarFieldEnum = (typeof OutboxEmailScalarFieldEnum)[keyof typeof OutboxEmailScalarFieldEnum]
+
+
+export const CustomerScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  email: 'email',
+  emailNormalized: 'emailNormalized',
+  firstName: 'firstName',
+  lastName: 'lastName',
+  phone: 'phone',
+  company: 'company',
+  status: 'status',
+  tags: 'tags',
+  metadata: 'metadata',
+  activePriceKey: 'activePriceKey',
+  locale: 'locale',
+  taxNumber: 'taxNumber',
+  taxNumberType: 'taxNumberType',
+  orderCount: 'orderCount',
+  totalSpent: 'totalSpent',
+  deletedAt: 'deletedAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CustomerScalarFieldEnum = (typeof CustomerScalarFieldEnum)[keyof typeof CustomerScalarFieldEnum]
+
+
+export const CustomerAddressScalarFieldEnum = {
+  id: 'id',
+  customerId: 'customerId',
+  firstName: 'firstName',
+  lastName: 'lastName',
+  company: 'company',
+  line1: 'line1',
+  line2: 'line2',
+  city: 'city',
+  state: 'state',
+  postalCode: 'postalCode',
+  country: 'country',
+  phone: 'phone',
+  isDefault: 'isDefault',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CustomerAddressScalarFieldEnum = (typeof CustomerAddressScalarFieldEnum)[keyof typeof CustomerAddressScalarFieldEnum]
+
+
+export const CustomerNoteScalarFieldEnum = {
+  id: 'id',
+  customerId: 'customerId',
+  content: 'content',
+  authorType: 'authorType',
+  authorId: 'authorId',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CustomerNoteScalarFieldEnum = (typeof CustomerNoteScalarFieldEnum)[keyof typeof CustomerNoteScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -1,0 +1,82 @@
+import type { Database, Tx } from '../../db/client.js';
+import type { components } from '../../generated/openapi.js';
+import type { CustomerAddress, Project } from '../../generated/prisma/client.js';
+import { notFound } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { findCustomer } from './customers.service.js';
+
+type AddressCreate = components['schemas']['CustomerAddressCreate'];
+type AddressUpdate = components['schemas']['CustomerAddressUpdate'];
+
+/** The customer's addresses, the default first, then oldest first. */
+export async function listAddresses(db: Database, project: Project, customerId: string): Promise<CustomerAddress[]> {
+  await findCustomer(db, project.id, customerId);
+  return db.customerAddress.findMany({ where: { customerId }, orderBy: [{ isDefault: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+// Callers hold the customer's row lock, so concurrent default changes queue up and exactly one default remains.
+async function clearDefault(tx: Tx, customerId: string): Promise<void> {
+  await tx.customerAddress.updateMany({ where: { customerId, isDefault: true }, data: { isDefault: false } });
+}
+
+/** Adds an address; as the default it replaces the previous default in the same transaction. */
+export async function createAddress(db: Database, project: Project, customerId: string, input: AddressCreate): Promise<CustomerAddress> {
+  return db.$transaction(async (tx) => {
+    await findCustomer(tx, project.id, customerId, true);
+    if (input.is_default) await clearDefault(tx, customerId);
+    return tx.customerAddress.create({
+      data: {
+        id: newId('addr_'),
+        customerId,
+        firstName: input.first_name ?? null,
+        lastName: input.last_name ?? null,
+        company: input.company ?? null,
+        line1: input.line1,
+        line2: input.line2 ?? null,
+        city: input.city,
+        state: input.state ?? null,
+        postalCode: input.postal_code ?? null,
+        country: input.country,
+        phone: input.phone ?? null,
+        isDefault: input.is_default ?? false,
+      },
+    });
+  });
+}
+
+async function findAddress(db: Database | Tx, project: Project, id: string): Promise<CustomerAddress> {
+  const address = await db.customerAddress.findFirst({ where: { id, customer: { projectId: project.id, deletedAt: null } } });
+  if (!address) throw notFound('Address not found.');
+  return address;
+}
+
+/** Applies the fields sent; `is_default: true` makes it the customer's only default. */
+export async function updateAddress(db: Database, project: Project, id: string, input: AddressUpdate): Promise<CustomerAddress> {
+  return db.$transaction(async (tx) => {
+    const { customerId } = await findAddress(tx, project, id);
+    await findCustomer(tx, project.id, customerId, true);
+    if (input.is_default) await clearDefault(tx, customerId);
+    return tx.customerAddress.update({
+      where: { id },
+      data: {
+        firstName: input.first_name,
+        lastName: input.last_name,
+        company: input.company,
+        line1: input.line1,
+        line2: input.line2,
+        city: input.city,
+        state: input.state,
+        postalCode: input.postal_code,
+        country: input.country,
+        phone: input.phone,
+        isDefault: input.is_default,
+      },
+    });
+  });
+}
+
+/** Deletes the address. */
+export async function deleteAddress(db: Database, project: Project, id: string): Promise<void> {
+  await findAddress(db, project, id);
+  await db.customerAddress.delete({ where: { id } });
+}
