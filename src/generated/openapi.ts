@@ -244,7 +244,7 @@ export interface paths {
          * @description Customers that are not deleted, newest first by default. `search` matches first name, last name and
          *     email case-insensitively as substrings; a search of several words matches customers in which every
          *     word is found in one of those fields (so "jane doe" finds Jane Doe). `sort=name` orders by last name,
-         *     then first name. `sort=relevance` ranks search matches (exact email, then exact name, then prefix,
+         *     then first name, case-insensitively. `sort=relevance` ranks search matches (exact email, then exact name, then prefix,
          *     then substring; newest first within a rank) and has effect only with `search`; without it the order
          *     falls back to `created_at`.
          */

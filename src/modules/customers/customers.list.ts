@@ -9,10 +9,7 @@ export type CustomerListQuery = NonNullable<operations['listCustomers']['paramet
 const SORT_KEYS: Record<'created_at' | 'updated_at' | 'name', KeysetOrder['keys']> = {
   created_at: [{ field: 'createdAt', kind: 'date' }],
   updated_at: [{ field: 'updatedAt', kind: 'date' }],
-  name: [
-    { field: 'lastName', kind: 'string' },
-    { field: 'firstName', kind: 'string' },
-  ],
+  name: [{ field: 'sortName', kind: 'string' }],
 };
 
 function customerWhere(projectId: string, query: CustomerListQuery): Prisma.CustomerWhereInput {

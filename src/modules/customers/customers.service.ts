@@ -15,6 +15,9 @@ const UPDATABLE_FIELDS = [
   'active_price_key', 'locale', 'tax_number', 'tax_number_type',
 ] as const;
 
+/** The stored key of the name sort: last name then first name, case-insensitive (U+0001 sorts before any letter). */
+export const sortNameOf = (firstName: string, lastName: string) => `${lastName.toLowerCase()}\u0001${firstName.toLowerCase()}`;
+
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === 'P2002';
 const emailTaken = () => conflict('A customer with this email already exists.', 'email');
 
@@ -51,6 +54,7 @@ export async function createCustomer(db: Database, caller: KeyCaller, input: Cus
           emailNormalized: input.email.toLowerCase(),
           firstName: input.first_name,
           lastName: input.last_name,
+          sortName: sortNameOf(input.first_name, input.last_name),
           phone: input.phone ?? null,
           company: input.company ?? null,
           status: input.status ?? 'active',
@@ -87,6 +91,7 @@ export async function updateCustomer(db: Database, caller: KeyCaller, id: string
         emailNormalized: input.email?.toLowerCase(),
         firstName: input.first_name,
         lastName: input.last_name,
+        sortName: sortNameOf(input.first_name ?? before.firstName, input.last_name ?? before.lastName),
         phone: input.phone,
         company: input.company,
         status: input.status,

@@ -194,6 +194,7 @@ export const CustomerScalarFieldEnum = {
   emailNormalized: 'emailNormalized',
   firstName: 'firstName',
   lastName: 'lastName',
+  sortName: 'sortName',
   phone: 'phone',
   company: 'company',
   status: 'status',

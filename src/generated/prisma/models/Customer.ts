@@ -43,6 +43,7 @@ export type CustomerMinAggregateOutputType = {
   emailNormalized: string | null
   firstName: string | null
   lastName: string | null
+  sortName: string | null
   phone: string | null
   company: string | null
   status: string | null
@@ -64,6 +65,7 @@ export type CustomerMaxAggregateOutputType = {
   emailNormalized: string | null
   firstName: string | null
   lastName: string | null
+  sortName: string | null
   phone: string | null
   company: string | null
   status: string | null
@@ -85,6 +87,7 @@ export type CustomerCountAggregateOutputType = {
   emailNormalized: number
   firstName: number
   lastName: number
+  sortName: number
   phone: number
   company: number
   status: number
@@ -120,6 +123,7 @@ export type CustomerMinAggregateInputType = {
   emailNormalized?: true
   firstName?: true
   lastName?: true
+  sortName?: true
   phone?: true
   company?: true
   status?: true
@@ -141,6 +145,7 @@ export type CustomerMaxAggregateInputType = {
   emailNormalized?: true
   firstName?: true
   lastName?: true
+  sortName?: true
   phone?: true
   company?: true
   status?: true
@@ -162,6 +167,7 @@ export type CustomerCountAggregateInputType = {
   emailNormalized?: true
   firstName?: true
   lastName?: true
+  sortName?: true
   phone?: true
   company?: true
   status?: true
@@ -272,6 +278,7 @@ export type CustomerGroupByOutputType = {
   emailNormalized: string
   firstName: string
   lastName: string
+  sortName: string
   phone: string | null
   company: string | null
   status: string
@@ -318,6 +325,7 @@ export type CustomerWhereInput = {
   emailNormalized?: Prisma.StringFilter<"Customer"> | string
   firstName?: Prisma.StringFilter<"Customer"> | string
   lastName?: Prisma.StringFilter<"Customer"> | string
+  sortName?: Prisma.StringFilter<"Customer"> | string
   phone?: Prisma.StringNullableFilter<"Customer"> | string | null
   company?: Prisma.StringNullableFilter<"Customer"> | string | null
   status?: Prisma.StringFilter<"Customer"> | string
@@ -344,6 +352,7 @@ export type CustomerOrderByWithRelationInput = {
   emailNormalized?: Prisma.SortOrder
   firstName?: Prisma.SortOrder
   lastName?: Prisma.SortOrder
+  sortName?: Prisma.SortOrder
   phone?: Prisma.SortOrderInput | Prisma.SortOrder
   company?: Prisma.SortOrderInput | Prisma.SortOrder
   status?: Prisma.SortOrder
@@ -373,6 +382,7 @@ export type CustomerWhereUniqueInput = Prisma.AtLeast<{
   emailNormalized?: Prisma.StringFilter<"Customer"> | string
   firstName?: Prisma.StringFilter<"Customer"> | string
   lastName?: Prisma.StringFilter<"Customer"> | string
+  sortName?: Prisma.StringFilter<"Customer"> | string
   phone?: Prisma.StringNullableFilter<"Customer"> | string | null
   company?: Prisma.StringNullableFilter<"Customer"> | string | null
   status?: Prisma.StringFilter<"Customer"> | string
@@ -399,6 +409,7 @@ export type CustomerOrderByWithAggregationInput = {
   emailNormalized?: Prisma.SortOrder
   firstName?: Prisma.SortOrder
   lastName?: Prisma.SortOrder
+  sortName?: Prisma.SortOrder
   phone?: Prisma.SortOrderInput | Prisma.SortOrder
   company?: Prisma.SortOrderInput | Prisma.SortOrder
   status?: Prisma.SortOrder
@@ -430,6 +441,7 @@ export type CustomerScalarWhereWithAggregatesInput = {
   emailNormalized?: Prisma.StringWithAggregatesFilter<"Customer"> | string
   firstName?: Prisma.StringWithAggregatesFilter<"Customer"> | string
   lastName?: Prisma.StringWithAggregatesFilter<"Customer"> | string
+  sortName?: Prisma.StringWithAggregatesFilter<"Customer"> | string
   phone?: Prisma.StringNullableWithAggregatesFilter<"Customer"> | string | null
   company?: Prisma.StringNullableWithAggregatesFilter<"Customer"> | string | null
   status?: Prisma.StringWithAggregatesFilter<"Customer"> | string
@@ -452,6 +464,7 @@ export type CustomerCreateInput = {
   emailNormalized: string
   firstName: string
   lastName: string
+  sortName: string
   phone?: string | null
   company?: string | null
   status?: string
@@ -478,6 +491,7 @@ export type CustomerUncheckedCreateInput = {
   emailNormalized: string
   firstName: string
   lastName: string
+  sortName: string
   phone?: string | null
   company?: string | null
   status?: string
@@ -502,6 +516,7 @@ export type CustomerUpdateInput = {
   emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
   firstName?: Prisma.StringFieldUpdateOperationsInput | string
   lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
   phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -528,6 +543,7 @@ export type CustomerUncheckedUpdateInput = {
   emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
   firstName?: Prisma.StringFieldUpdateOperationsInput | string
   lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
   phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -553,6 +569,7 @@ export type CustomerCreateManyInput = {
   emailNormalized: string
   firstName: string
   lastName: string
+  sortName: string
   phone?: string | null
   company?: string | null
   status?: string
@@ -575,6 +592,7 @@ export type CustomerUpdateManyMutationInput = {
   emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
   firstName?: Prisma.StringFieldUpdateOperationsInput | string
   lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
   phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -598,6 +616,7 @@ export type CustomerUncheckedUpdateManyInput = {
   emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
   firstName?: Prisma.StringFieldUpdateOperationsInput | string
   lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
   phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -631,6 +650,7 @@ export type CustomerCountOrderByAggregateInput = {
   emailNormalized?: Prisma.SortOrder
   firstName?: Prisma.SortOrder
   lastName?: Prisma.SortOrder
+  sortName?: Prisma.SortOrder
   phone?: Prisma.SortOrder
   company?: Prisma.SortOrder
   status?: Prisma.SortOrder
@@ -659,6 +679,7 @@ export type CustomerMaxOrderByAggregateInput = {
   emailNormalized?: Prisma.SortOrder
   firstName?: Prisma.SortOrder
   lastName?: Prisma.SortOrder
+  sortName?: Prisma.SortOrder
   phone?: Prisma.SortOrder
   company?: Prisma.SortOrder
   status?: Prisma.SortOrder
@@ -680,6 +701,7 @@ export type CustomerMinOrderByAggregateInput = {
   emailNormalized?: Prisma.SortOrder
   firstName?: Prisma.SortOrder
   lastName?: Prisma.SortOrder
+  sortName?: Prisma.SortOrder
   phone?: Prisma.SortOrder
   company?: Prisma.SortOrder
   status?: Prisma.SortOrder
@@ -797,6 +819,7 @@ export type CustomerCreateWithoutProjectInput = {
   emailNormalized: string
   firstName: string
   lastName: string
+  sortName: string
   phone?: string | null
   company?: string | null
   status?: string
@@ -821,6 +844,7 @@ export type CustomerUncheckedCreateWithoutProjectInput = {
   emailNormalized: string
   firstName: string
   lastName: string
+  sortName: string
   phone?: string | null
   company?: string | null
   status?: string
@@ -875,6 +899,7 @@ export type CustomerScalarWhereInput = {
   emailNormalized?: Prisma.StringFilter<"Customer"> | string
   firstName?: Prisma.StringFilter<"Customer"> | string
   lastName?: Prisma.StringFilter<"Customer"> | string
+  sortName?: Prisma.StringFilter<"Customer"> | string
   phone?: Prisma.StringNullableFilter<"Customer"> | string | null
   company?: Prisma.StringNullableFilter<"Customer"> | string | null
   status?: Prisma.StringFilter<"Customer"> | string
@@ -897,6 +922,7 @@ export type CustomerCreateWithoutAddressesInput = {
   emailNormalized: string
   firstName: string
   lastName: string
+  sortName: string
   phone?: string | null
   company?: string | null
   status?: string
@@ -922,6 +948,7 @@ export type CustomerUncheckedCreateWithoutAddressesInput = {
   emailNormalized: string
   firstName: string
   lastName: string
+  sortName: string
   phone?: string | null
   company?: string | null
   status?: string
@@ -961,6 +988,7 @@ export type CustomerUpdateWithoutAddressesInput = {
   emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
   firstName?: Prisma.StringFieldUpdateOperationsInput | string
   lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
   phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -986,6 +1014,7 @@ export type CustomerUncheckedUpdateWithoutAddressesInput = {
   emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
   firstName?: Prisma.StringFieldUpdateOperationsInput | string
   lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
   phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1009,6 +1038,7 @@ export type CustomerCreateWithoutNotesInput = {
   emailNormalized: string
   firstName: string
   lastName: string
+  sortName: string
   phone?: string | null
   company?: string | null
   status?: string
@@ -1034,6 +1064,7 @@ export type CustomerUncheckedCreateWithoutNotesInput = {
   emailNormalized: string
   firstName: string
   lastName: string
+  sortName: string
   phone?: string | null
   company?: string | null
   status?: string
@@ -1073,6 +1104,7 @@ export type CustomerUpdateWithoutNotesInput = {
   emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
   firstName?: Prisma.StringFieldUpdateOperationsInput | string
   lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
   phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1098,6 +1130,7 @@ export type CustomerUncheckedUpdateWithoutNotesInput = {
   emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
   firstName?: Prisma.StringFieldUpdateOperationsInput | string
   lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
   phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1121,6 +1154,7 @@ export type CustomerCreateManyProjectInput = {
   emailNormalized: string
   firstName: string
   lastName: string
+  sortName: string
   phone?: string | null
   company?: string | null
   status?: string
@@ -1143,6 +1177,7 @@ export type CustomerUpdateWithoutProjectInput = {
   emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
   firstName?: Prisma.StringFieldUpdateOperationsInput | string
   lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
   phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1167,6 +1202,7 @@ export type CustomerUncheckedUpdateWithoutProjectInput = {
   emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
   firstName?: Prisma.StringFieldUpdateOperationsInput | string
   lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
   phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1191,6 +1227,7 @@ export type CustomerUncheckedUpdateManyWithoutProjectInput = {
   emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
   firstName?: Prisma.StringFieldUpdateOperationsInput | string
   lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
   phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1254,6 +1291,7 @@ export type CustomerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   emailNormalized?: boolean
   firstName?: boolean
   lastName?: boolean
+  sortName?: boolean
   phone?: boolean
   company?: boolean
   status?: boolean
@@ -1281,6 +1319,7 @@ export type CustomerSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   emailNormalized?: boolean
   firstName?: boolean
   lastName?: boolean
+  sortName?: boolean
   phone?: boolean
   company?: boolean
   status?: boolean
@@ -1305,6 +1344,7 @@ export type CustomerSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   emailNormalized?: boolean
   firstName?: boolean
   lastName?: boolean
+  sortName?: boolean
   phone?: boolean
   company?: boolean
   status?: boolean
@@ -1329,6 +1369,7 @@ export type CustomerSelectScalar = {
   emailNormalized?: boolean
   firstName?: boolean
   lastName?: boolean
+  sortName?: boolean
   phone?: boolean
   company?: boolean
   status?: boolean
@@ -1345,7 +1386,7 @@ export type CustomerSelectScalar = {
   updatedAt?: boolean
 }
 
-export type CustomerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "email" | "emailNormalized" | "firstName" | "lastName" | "phone" | "company" | "status" | "tags" | "metadata" | "activePriceKey" | "locale" | "taxNumber" | "taxNumberType" | "orderCount" | "totalSpent" | "deletedAt" | "createdAt" | "updatedAt", ExtArgs["result"]["customer"]>
+export type CustomerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "email" | "emailNormalized" | "firstName" | "lastName" | "sortName" | "phone" | "company" | "status" | "tags" | "metadata" | "activePriceKey" | "locale" | "taxNumber" | "taxNumberType" | "orderCount" | "totalSpent" | "deletedAt" | "createdAt" | "updatedAt", ExtArgs["result"]["customer"]>
 export type CustomerInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   addresses?: boolean | Prisma.Customer$addressesArgs<ExtArgs>
@@ -1376,6 +1417,10 @@ export type $CustomerPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     emailNormalized: string
     firstName: string
     lastName: string
+    /**
+     * Lowercased last name, U+0001, lowercased first name: the name sort, case-insensitive.
+     */
+    sortName: string
     phone: string | null
     company: string | null
     status: string
@@ -1825,6 +1870,7 @@ export interface CustomerFieldRefs {
   readonly emailNormalized: Prisma.FieldRef<"Customer", 'String'>
   readonly firstName: Prisma.FieldRef<"Customer", 'String'>
   readonly lastName: Prisma.FieldRef<"Customer", 'String'>
+  readonly sortName: Prisma.FieldRef<"Customer", 'String'>
   readonly phone: Prisma.FieldRef<"Customer", 'String'>
   readonly company: Prisma.FieldRef<"Customer", 'String'>
   readonly status: Prisma.FieldRef<"Customer", 'String'>

@@ -9,6 +9,7 @@ CREATE TABLE "customers" (
     "email_normalized" TEXT NOT NULL,
     "first_name" TEXT NOT NULL,
     "last_name" TEXT NOT NULL,
+    "sort_name" TEXT NOT NULL,
     "phone" TEXT,
     "company" TEXT,
     "status" TEXT NOT NULL DEFAULT 'active',
@@ -93,7 +94,7 @@ ALTER TABLE "customer_notes" ADD CONSTRAINT "customer_notes_customer_id_fkey" FO
 CREATE UNIQUE INDEX "customers_project_email_live_key" ON "customers"("project_id", "email_normalized") WHERE "deleted_at" IS NULL;
 CREATE INDEX "customers_live_created_idx" ON "customers"("project_id", "created_at", "id") WHERE "deleted_at" IS NULL;
 CREATE INDEX "customers_live_updated_idx" ON "customers"("project_id", "updated_at", "id") WHERE "deleted_at" IS NULL;
-CREATE INDEX "customers_live_name_idx" ON "customers"("project_id", "last_name", "first_name", "id") WHERE "deleted_at" IS NULL;
+CREATE INDEX "customers_live_name_idx" ON "customers"("project_id", "sort_name", "id") WHERE "deleted_at" IS NULL;
 CREATE INDEX "customers_live_status_idx" ON "customers"("project_id", "status", "created_at", "id") WHERE "deleted_at" IS NULL;
 CREATE INDEX "customers_live_order_count_idx" ON "customers"("project_id", "order_count") WHERE "deleted_at" IS NULL;
 CREATE INDEX "customers_live_total_spent_idx" ON "customers"("project_id", "total_spent") WHERE "deleted_at" IS NULL;
