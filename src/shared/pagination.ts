@@ -86,14 +86,17 @@ function encodeKey(value: unknown): KeyValue {
 }
 
 // Rows after the key: (a > va) OR (a = va AND b > vb) OR ... for ascending order, < for descending.
+// Prisma cannot write the row comparison (a, b) > (va, vb), and PostgreSQL does not use the OR as an
+// index bound, so deep pages would scan from the start; the redundant a >= va gives it that bound.
 function afterKey(keys: KeysetOrder['keys'], order: SortOrder, values: KeyValue[]): Record<string, unknown> {
   const op = order === 'desc' ? 'lt' : 'gt';
   const typed = keys.map((key, i) => (key.kind === 'date' ? new Date(values[i]) : values[i]));
-  return {
+  const after = {
     OR: keys.map((key, i) => ({
       AND: [...keys.slice(0, i).map((prior, j) => ({ [prior.field]: typed[j] })), { [key.field]: { [op]: typed[i] } }],
     })),
   };
+  return { AND: [{ [keys[0].field]: { [`${op}e`]: typed[0] } }, after] };
 }
 
 function shapeFingerprint(shape: unknown): string {
