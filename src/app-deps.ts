@@ -1,10 +1,13 @@
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { Logger } from './shared/logger.js';
+import type { AuthCache } from './modules/platform/auth-cache.js';
 
 /** What handlers and services need from the running process; passed explicitly, no container. */
 export interface AppDeps {
   db: Database;
   config: Config;
   log: Logger;
+  /** Cached API keys; absent means every request reads the key from the database. */
+  authCache?: AuthCache;
 }

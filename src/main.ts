@@ -11,6 +11,7 @@ import { migrate } from './db/migrate.js';
 import { developmentPlatformToken, ensureDemoProject } from './demo.js';
 import { createApp } from './http/app.js';
 import { startJobs } from './jobs/worker.js';
+import { AuthCache } from './modules/platform/auth-cache.js';
 import { createLogger } from './shared/logger.js';
 
 const config = loadConfig();
@@ -29,7 +30,9 @@ const applied = await migrate(databaseUrl);
 if (applied.length > 0) log.info('applied migrations', { applied });
 
 const db = createDatabase(databaseUrl);
-const deps = { db, config, log };
+const authCache = new AuthCache(databaseUrl, log);
+await authCache.start();
+const deps = { db, config, log, authCache };
 const demo = await ensureDemoProject(deps, generatedPlatformToken);
 const boss = config.runJobs ? await startJobs(deps, databaseUrl) : undefined;
 
@@ -55,6 +58,7 @@ async function stop(signal: string): Promise<void> {
   log.info('stopping', { signal });
   await new Promise((resolve) => server.close(resolve));
   await boss?.stop({ graceful: true, timeout: 10_000 });
+  await authCache.close();
   await db.$disconnect();
   await embedded?.stop();
   process.exit(0);

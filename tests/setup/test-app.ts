@@ -6,6 +6,7 @@ import { createDatabase } from '../../src/db/client.js';
 import { createApp } from '../../src/http/app.js';
 import type { Handlers } from '../../src/http/contract.js';
 import { createCommerceClient, type CommerceClient } from '../../src/sdk/index.js';
+import { AuthCache } from '../../src/modules/platform/auth-cache.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { createTestDatabase } from './database.js';
 
@@ -25,8 +26,10 @@ export interface TestApp {
  * The real app on a free port over its own fresh database (cloned from the migrated template), with
  * every response checked against openapi.yaml.
  */
-export async function startTestApp(options: { config?: Partial<Config>; handlers?: Partial<Handlers> } = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+export async function startTestApp(
+  options: { config?: Partial<Config>; handlers?: Partial<Handlers>; /** Share another app's database (a second process). */ databaseUrl?: string } = {},
+): Promise<TestApp> {
+  const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
   const config: Config = {
     ...loadConfig({}),
     databaseUrl: database.url,
@@ -36,7 +39,11 @@ export async function startTestApp(options: { config?: Partial<Config>; handlers
     logLevel: 'silent',
     ...options.config,
   };
-  const deps: AppDeps = { db: createDatabase(database.url, 5), config, log: createLogger(config.logLevel) };
+  const log = createLogger(config.logLevel);
+  // The same cached authentication as production, so tests see what a deployment would.
+  const authCache = new AuthCache(database.url, log);
+  await authCache.start();
+  const deps: AppDeps = { db: createDatabase(database.url, 5), config, log, authCache };
   const { handlers: allHandlers } = await import('../../src/http/handlers.js');
   const server: Server = createApp(deps, { ...allHandlers, ...options.handlers } as Handlers).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -49,6 +56,7 @@ export async function startTestApp(options: { config?: Partial<Config>; handlers
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await authCache.close();
       await deps.db.$disconnect();
       await database.drop();
     },

@@ -58,7 +58,7 @@ async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: 
     );
   }
   if (!API_KEY_FORMAT.test(token)) throw unauthorized('Malformed API key. Keys start with sk_live_, sk_test_, pk_live_ or pk_test_.');
-  const key = await findKeyByToken(deps.db, token);
+  const key = await findKeyByToken(deps.db, token, deps.authCache);
   if (!key || key.revokedAt) throw unauthorized('Invalid API key: it does not exist or was revoked.');
   const { project } = key;
   if (project.suspended) {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import type { ApiKey, Project } from '../../generated/prisma/client.js';
+import type { AuthCache } from './auth-cache.js';
 
 export type KeyType = 'secret' | 'publishable';
 export type KeyMode = 'test' | 'live';
@@ -31,7 +32,12 @@ export function secretsEqual(given: string, expected: string): boolean {
   return timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
 }
 
-/** The key a token belongs to, with its project; undefined for an unknown token. */
-export async function findKeyByToken(db: Database, token: string): Promise<(ApiKey & { project: Project }) | null> {
-  return db.apiKey.findUnique({ where: { tokenHash: hashToken(token) }, include: { project: true } });
+/** The key a token belongs to, with its project (from the cache when it is live); null for an unknown token. */
+export async function findKeyByToken(db: Database, token: string, cache?: AuthCache): Promise<(ApiKey & { project: Project }) | null> {
+  const tokenHash = hashToken(token);
+  const cached = cache?.get(tokenHash);
+  if (cached) return cached;
+  const key = await db.apiKey.findUnique({ where: { tokenHash }, include: { project: true } });
+  if (key) cache?.set(tokenHash, key);
+  return key;
 }

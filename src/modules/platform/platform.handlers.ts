@@ -13,7 +13,7 @@ export const platformHandlers = {
     return { status: 200, body: { data: toProjectResource(project, defaultLocationId) } };
   },
   updateProject: async ({ path, body, deps }) => {
-    const { project, defaultLocationId } = await updateProject(deps.db, path.id, body);
+    const { project, defaultLocationId } = await updateProject(deps, path.id, body);
     return { status: 200, body: { data: toProjectResource(project, defaultLocationId) } };
   },
   createApiKey: async ({ path, body, deps }) => ({
@@ -21,7 +21,7 @@ export const platformHandlers = {
     body: { data: await createApiKey(deps.db, path.id, body.type, body.mode) },
   }),
   revokeApiKey: async ({ path, deps }) => {
-    await revokeApiKey(deps.db, path.id);
+    await revokeApiKey(deps, path.id);
     return { status: 204, body: undefined };
   },
   listOutboxEmails: async ({ path, query, deps }) => {

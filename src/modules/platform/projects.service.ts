@@ -4,7 +4,9 @@ import type { components } from '../../generated/openapi.js';
 import type { Prisma, Project } from '../../generated/prisma/client.js';
 import { notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import type { AppDeps } from '../../app-deps.js';
 import { generateToken, hashToken, type KeyMode, type KeyType } from './api-keys.js';
+import { notifyAuthChanged } from './auth-cache.js';
 
 type ProjectCreate = components['schemas']['ProjectCreate'];
 type ProjectUpdate = components['schemas']['ProjectUpdate'];
@@ -73,9 +75,9 @@ export async function getProject(db: Database | Prisma.TransactionClient, id: st
   return { project: rest, defaultLocationId: locations[0].id };
 }
 
-/** Applies the given settings; fields not sent stay as they are. */
-export async function updateProject(db: Database, id: string, input: ProjectUpdate): Promise<ProjectWithDefault> {
-  return db.$transaction(async (tx) => {
+/** Applies the given settings; fields not sent stay as they are. Every process sees the change at once. */
+export async function updateProject({ db, authCache }: AppDeps, id: string, input: ProjectUpdate): Promise<ProjectWithDefault> {
+  const updated = await db.$transaction(async (tx) => {
     await getProject(tx, id);
     await tx.project.update({
       where: { id },
@@ -94,8 +96,11 @@ export async function updateProject(db: Database, id: string, input: ProjectUpda
         monthlyQuota: input.monthly_quota,
       },
     });
+    await notifyAuthChanged(tx, `project:${id}`);
     return getProject(tx, id);
   });
+  authCache?.evict(`project:${id}`);
+  return updated;
 }
 
 /** Issues one more key for an existing project. */
@@ -106,9 +111,15 @@ export async function createApiKey(db: Database, projectId: string, type: KeyTyp
   });
 }
 
-/** Revokes a key (idempotent); 404 "API key not found." for an unknown id. */
-export async function revokeApiKey(db: Database, id: string): Promise<void> {
+/** Revokes a key (idempotent) with effect in every process at once; 404 "API key not found." for an unknown id. */
+export async function revokeApiKey({ db, authCache }: AppDeps, id: string): Promise<void> {
   const key = await db.apiKey.findUnique({ where: { id } });
   if (!key) throw notFound('API key not found.');
-  if (!key.revokedAt) await db.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+  if (!key.revokedAt) {
+    await db.$transaction(async (tx) => {
+      await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+      await notifyAuthChanged(tx, `key:${id}`);
+    });
+  }
+  authCache?.evict(`key:${id}`);
 }

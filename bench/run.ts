@@ -1,0 +1,132 @@
+/**
+ * `npm run bench`: seeds a project with 100k customers, then measures get-by-id, list (limit 25, with
+ * total), a filtered search and create on the API and on a bare Koa + pg baseline running the same SQL,
+ * in one run on this machine, and prints requests per second, p50/p99 latency and the ratio to the
+ * baseline. The table is also written into bench/README.md.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { createDatabase } from '../src/db/client.js';
+import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { migrate } from '../src/db/migrate.js';
+import { createProject } from '../src/modules/platform/projects.service.js';
+import { seedCustomers } from '../src/seed/customers.seed.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+}
+
+function startServer(script: string, env: Record<string, string>): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: root,
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve({ url: match[1], child });
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${output}`)));
+  });
+}
+
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function measure(url: string, request: autocannon.Request, headers: Record<string, string>): Promise<Measured> {
+  const run = (duration: number) =>
+    autocannon({ url, connections: CONNECTIONS, duration, headers: { 'content-type': 'application/json', ...headers }, requests: [request] });
+  await run(2); // warm-up: JIT, connection pools, caches
+  const result = await run(DURATION);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+}
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+const dataDir = path.join(os.tmpdir(), `commerce-bench-${process.pid}`);
+const embedded = process.env.BENCH_DATABASE_URL ? undefined : await startEmbeddedPostgres({ dir: dataDir, persistent: false, port: await freePort() });
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
+const servers: Server[] = [];
+try {
+  log(`Database: ${embedded ? 'throwaway embedded PostgreSQL' : 'BENCH_DATABASE_URL'}; migrating.`);
+  await migrate(databaseUrl);
+  const db = createDatabase(databaseUrl);
+  const { project, keys } = await createProject(db, { name: 'Benchmark Store' });
+  const started = Date.now();
+  await seedCustomers(db, project.id, CUSTOMERS, {
+    onProgress: (done, total) => log(`  seeded ${done.toLocaleString('en')} / ${total.toLocaleString('en')} customers`),
+  });
+  await db.$executeRawUnsafe('VACUUM ANALYZE customers');
+  log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  const ids = (await db.customer.findMany({ where: { projectId: project.id }, select: { id: true }, take: 2000 })).map((c) => c.id);
+  await db.$disconnect();
+
+  const api = await startServer('src/main.ts', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
+  const baseline = await startServer('bench/baseline-server.ts', { DATABASE_URL: databaseUrl, BENCH_PROJECT_ID: project.id });
+  servers.push(api, baseline);
+  const auth = { authorization: `Bearer ${keys.secret_test.token}` };
+
+  let created = 0;
+  const scenarios: Array<{ name: string; request: () => autocannon.Request }> = [
+    {
+      name: 'get by id',
+      request: () => ({ method: 'GET', setupRequest: (req) => ({ ...req, path: `/v1/customers/${ids[Math.floor(Math.random() * ids.length)]}` }) }),
+    },
+    { name: 'list (limit 25, total)', request: () => ({ method: 'GET', path: '/v1/customers?limit=25' }) },
+    { name: 'filtered search', request: () => ({ method: 'GET', path: '/v1/customers?search=ann&status=active&limit=25' }) },
+    {
+      name: 'create',
+      request: () => ({
+        method: 'POST',
+        path: '/v1/customers',
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ email: `bench${process.pid}.${++created}@example.com`, first_name: 'Bench', last_name: 'Mark' }) }),
+      }),
+    },
+  ];
+
+  const rows: string[] = [];
+  for (const scenario of scenarios) {
+    log(`Measuring ${scenario.name} (${DURATION} s each, ${CONNECTIONS} connections)...`);
+    const ours = await measure(api.url, scenario.request(), auth);
+    const base = await measure(baseline.url, scenario.request(), {});
+    const ratio = ours.rps / base.rps;
+    rows.push(
+      `| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${base.rps.toFixed(0)} | ${base.p50} | ${base.p99} | ${(ratio * 100).toFixed(0)} % |` +
+        (ours.errors + base.errors > 0 ? ` errors: ${ours.errors}/${base.errors}` : ''),
+    );
+  }
+  const table = [
+    `${CUSTOMERS.toLocaleString('en')} customers, ${CONNECTIONS} connections, ${DURATION} s per measurement, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
+    '',
+    '| scenario | API req/s | API p50 ms | API p99 ms | baseline req/s | baseline p50 ms | baseline p99 ms | API / baseline |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+  ].join('\n');
+  log(`\n${table}\n`);
+  const readme = path.join(root, 'bench/README.md');
+  const text = readFileSync(readme, 'utf8');
+  writeFileSync(readme, text.replace(/<!-- results:start -->[\s\S]*<!-- results:end -->/, `<!-- results:start -->\n${table}\n<!-- results:end -->`));
+  log('Wrote the table into bench/README.md.');
+} finally {
+  for (const server of servers) server.child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await embedded?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(0);
