@@ -27,7 +27,7 @@ export async function seedCustomers(
              (${FIRST_NAMES}::text[])[1 + i % 20],
              (${LAST_NAMES}::text[])[1 + (i / 20) % 20],
              lower((${LAST_NAMES}::text[])[1 + (i / 20) % 20]) || chr(1) || lower((${FIRST_NAMES}::text[])[1 + i % 20]),
-             CASE WHEN i % 10 = 0 THEN 'inactive' ELSE 'active' END,
+             CASE WHEN i % 10 = 3 THEN 'inactive' ELSE 'active' END,
              CASE WHEN i % 7 = 0 THEN ARRAY['vip'] ELSE ARRAY[]::text[] END,
              '{}'::jsonb,
              i % 21,

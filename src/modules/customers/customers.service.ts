@@ -27,8 +27,9 @@ export async function findCustomer(db: Database | Tx, projectId: string, id: str
     // Serialises writes that keep a per-customer invariant (one default address).
     await db.$queryRaw`SELECT id FROM customers WHERE id = ${id} AND project_id = ${projectId} FOR UPDATE`;
   }
-  const customer = await db.customer.findFirst({ where: { id, projectId, deletedAt: null } });
-  if (!customer) throw notFound('Customer not found.');
+  // By primary key (Prisma's cheapest read), then scoped here: another project's or a deleted customer is 404.
+  const customer = await db.customer.findUnique({ where: { id } });
+  if (!customer || customer.projectId !== projectId || customer.deletedAt) throw notFound('Customer not found.');
   return customer;
 }
 
