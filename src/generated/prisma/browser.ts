@@ -62,3 +62,38 @@ export type CustomerAddress = Prisma.CustomerAddressModel
  * 
  */
 export type CustomerNote = Prisma.CustomerNoteModel
+/**
+ * Model Product
+ * 
+ */
+export type Product = Prisma.ProductModel
+/**
+ * Model Variant
+ * 
+ */
+export type Variant = Prisma.VariantModel
+/**
+ * Model Collection
+ * 
+ */
+export type Collection = Prisma.CollectionModel
+/**
+ * Model CollectionProduct
+ * 
+ */
+export type CollectionProduct = Prisma.CollectionProductModel
+/**
+ * Model File
+ * 
+ */
+export type File = Prisma.FileModel
+/**
+ * Model InventoryLevel
+ * 
+ */
+export type InventoryLevel = Prisma.InventoryLevelModel
+/**
+ * Model InventoryAdjustment
+ * One row per change of an inventory level; history, so it keeps no foreign keys.
+ */
+export type InventoryAdjustment = Prisma.InventoryAdjustmentModel

@@ -59,7 +59,14 @@ export const ModelName = {
   OutboxEmail: 'OutboxEmail',
   Customer: 'Customer',
   CustomerAddress: 'CustomerAddress',
-  CustomerNote: 'CustomerNote'
+  CustomerNote: 'CustomerNote',
+  Product: 'Product',
+  Variant: 'Variant',
+  Collection: 'Collection',
+  CollectionProduct: 'CollectionProduct',
+  File: 'File',
+  InventoryLevel: 'InventoryLevel',
+  InventoryAdjustment: 'InventoryAdjustment'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -246,6 +253,109 @@ export const CustomerNoteScalarFieldEnum = {
 } as const
 
 export type CustomerNoteScalarFieldEnum = (typeof CustomerNoteScalarFieldEnum)[keyof typeof CustomerNoteScalarFieldEnum]
+
+
+export const ProductScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  title: 'title',
+  handle: 'handle',
+  description: 'description',
+  status: 'status',
+  productType: 'productType',
+  vendor: 'vendor',
+  tags: 'tags',
+  image: 'image',
+  price: 'price',
+  salePrice: 'salePrice',
+  currency: 'currency',
+  metadata: 'metadata',
+  deletedAt: 'deletedAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ProductScalarFieldEnum = (typeof ProductScalarFieldEnum)[keyof typeof ProductScalarFieldEnum]
+
+
+export const VariantScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  productId: 'productId',
+  title: 'title',
+  sku: 'sku',
+  price: 'price',
+  salePrice: 'salePrice',
+  weight: 'weight',
+  lowStockThreshold: 'lowStockThreshold',
+  inventoryQuantity: 'inventoryQuantity',
+  position: 'position',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type VariantScalarFieldEnum = (typeof VariantScalarFieldEnum)[keyof typeof VariantScalarFieldEnum]
+
+
+export const CollectionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  title: 'title',
+  handle: 'handle',
+  description: 'description',
+  image: 'image',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CollectionScalarFieldEnum = (typeof CollectionScalarFieldEnum)[keyof typeof CollectionScalarFieldEnum]
+
+
+export const CollectionProductScalarFieldEnum = {
+  collectionId: 'collectionId',
+  productId: 'productId',
+  createdAt: 'createdAt'
+} as const
+
+export type CollectionProductScalarFieldEnum = (typeof CollectionProductScalarFieldEnum)[keyof typeof CollectionProductScalarFieldEnum]
+
+
+export const FileScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  filename: 'filename',
+  mimeType: 'mimeType',
+  size: 'size',
+  url: 'url',
+  createdAt: 'createdAt'
+} as const
+
+export type FileScalarFieldEnum = (typeof FileScalarFieldEnum)[keyof typeof FileScalarFieldEnum]
+
+
+export const InventoryLevelScalarFieldEnum = {
+  variantId: 'variantId',
+  locationId: 'locationId',
+  projectId: 'projectId',
+  available: 'available',
+  updatedAt: 'updatedAt'
+} as const
+
+export type InventoryLevelScalarFieldEnum = (typeof InventoryLevelScalarFieldEnum)[keyof typeof InventoryLevelScalarFieldEnum]
+
+
+export const InventoryAdjustmentScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  variantId: 'variantId',
+  locationId: 'locationId',
+  reason: 'reason',
+  delta: 'delta',
+  availableAfter: 'availableAfter',
+  createdAt: 'createdAt'
+} as const
+
+export type InventoryAdjustmentScalarFieldEnum = (typeof InventoryAdjustmentScalarFieldEnum)[keyof typeof InventoryAdjustmentScalarFieldEnum]
 
 
 export const SortOrder = {
