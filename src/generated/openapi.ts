@@ -409,6 +409,147 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List products
+         * @description Products that are not deleted, newest first by default, with their variants inlined.
+         */
+        get: operations["listProducts"];
+        put?: never;
+        /**
+         * Create a product
+         * @description Creates a product with its variants (at least one). Without `handle`, one is generated from the
+         *     title, unique per project (`trail-runner`, then `trail-runner-2`). `price` and `sale_price` are
+         *     derived: the lowest variant price, and the lowest variant sale price (null when no variant has one).
+         */
+        post: operations["createProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                id: components["parameters"]["ProductIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get a product */
+        get: operations["getProduct"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a product
+         * @description Soft delete; the product disappears from every query and its handle is free again.
+         */
+        delete: operations["deleteProduct"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a product
+         * @description Partial update; `tags` and `metadata` are replaced whole. Variants change through their own operations.
+         */
+        patch: operations["updateProduct"];
+        trace?: never;
+    };
+    "/v1/products/{id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                id: components["parameters"]["ProductIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Duplicate a product
+         * @description Copies the product, its variants (without SKUs, which must stay unique, and without stock) and its
+         *     collections, as a draft with a new unique handle. Records product.created.
+         */
+        post: operations["duplicateProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/products/{id}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                id: components["parameters"]["ProductIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a variant
+         * @description Adds a variant at the end (or at `position`); the product's price and sale price follow.
+         */
+        post: operations["createVariant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/variants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A variant ID (`var_...`).
+                 * @example var_01jd5ky9n3p5q7r9s1t3v5w7x9
+                 */
+                id: components["parameters"]["VariantIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get a variant */
+        get: operations["getVariant"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a variant
+         * @description Deletes the variant and its inventory levels. A product keeps at least one variant (400 for its last one; delete the product instead).
+         */
+        delete: operations["deleteVariant"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a variant
+         * @description Partial update; nullable fields are cleared with null. The product's price and sale price follow.
+         */
+        patch: operations["updateVariant"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -785,6 +926,107 @@ export interface components {
         CustomerNoteCreate: {
             content: string;
         };
+        /** @enum {string} */
+        ProductStatus: "active" | "draft" | "archived";
+        /**
+         * @description URL-friendly; lowercase letters and digits separated by single hyphens.
+         * @example trail-runner-2
+         */
+        Handle: string;
+        /** @description Amount in minor units (cents). */
+        Money: number;
+        Variant: {
+            id: components["schemas"]["VariantId"];
+            product_id: components["schemas"]["ProductId"];
+            title: string;
+            sku: string | null;
+            price: number;
+            sale_price: number | null;
+            /** @description Grams. */
+            weight: number;
+            /** @description inventory.low fires when inventory_quantity drops below it. */
+            low_stock_threshold: number | null;
+            /** @description Sum of the variant's inventory levels over all locations. */
+            inventory_quantity: number;
+            position: number;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        VariantEnvelope: {
+            data: components["schemas"]["Variant"];
+        };
+        VariantCreate: {
+            title: string;
+            /** @description Unique per project when set. */
+            sku?: string | null;
+            price: components["schemas"]["Money"];
+            sale_price?: components["schemas"]["Money"] | null;
+            /** @default 0 */
+            weight?: number;
+            low_stock_threshold?: number | null;
+            position?: number;
+        };
+        VariantUpdate: {
+            title?: string;
+            sku?: string | null;
+            price?: components["schemas"]["Money"];
+            sale_price?: components["schemas"]["Money"] | null;
+            weight?: number;
+            low_stock_threshold?: number | null;
+            position?: number;
+        };
+        Product: {
+            id: components["schemas"]["ProductId"];
+            title: string;
+            handle: string;
+            description: string | null;
+            status: components["schemas"]["ProductStatus"];
+            product_type: string | null;
+            vendor: string | null;
+            tags: string[];
+            image: string | null;
+            /** @description The lowest variant price (cents). */
+            price: number;
+            /** @description The lowest variant sale price */
+            sale_price: number | null;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description Always inlined, by position. */
+            variants: components["schemas"]["Variant"][];
+            collection_ids: components["schemas"]["CollectionId"][];
+            metadata: {
+                [key: string]: unknown;
+            };
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        ProductEnvelope: {
+            data: components["schemas"]["Product"];
+        };
+        ProductCreate: {
+            title: string;
+            handle?: components["schemas"]["Handle"];
+            description?: string | null;
+            status?: components["schemas"]["ProductStatus"];
+            product_type?: string | null;
+            vendor?: string | null;
+            tags?: components["schemas"]["Tags"];
+            /** Format: uri */
+            image?: string | null;
+            metadata?: components["schemas"]["Metadata"];
+            variants: components["schemas"]["VariantCreate"][];
+        };
+        ProductUpdate: {
+            title?: string;
+            handle?: components["schemas"]["Handle"];
+            description?: string | null;
+            status?: components["schemas"]["ProductStatus"];
+            product_type?: string | null;
+            vendor?: string | null;
+            tags?: components["schemas"]["Tags"];
+            /** Format: uri */
+            image?: string | null;
+            metadata?: components["schemas"]["Metadata"];
+        };
     };
     responses: {
         /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are). */
@@ -951,6 +1193,49 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such product in the caller's project (deleted products included). */
+        ProductNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Product not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such variant in the caller's project. */
+        VariantNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Variant not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The handle or a SKU is already used in the project, or the Idempotency-Key conflicts. */
+        CatalogConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The path exists but does not support this method. */
         MethodNotAllowed: {
             headers: {
@@ -1022,6 +1307,16 @@ export interface components {
          * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
          */
         CustomerIdPath: string;
+        /**
+         * @description A product ID (`prod_...`).
+         * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+         */
+        ProductIdPath: string;
+        /**
+         * @description A variant ID (`var_...`).
+         * @example var_01jd5ky9n3p5q7r9s1t3v5w7x9
+         */
+        VariantIdPath: string;
         /** @description Page size, 1-100. */
         Limit100: number;
         /** @description Page size, 1-250. */
@@ -2514,6 +2809,741 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listProducts: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at" | "title";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                status?: components["schemas"]["ProductStatus"];
+                /**
+                 * @description Exact product type.
+                 * @example Shoes
+                 */
+                product_type?: string;
+                /**
+                 * @description Exact vendor.
+                 * @example Northpeak
+                 */
+                vendor?: string;
+                /**
+                 * @description Only products carrying this tag.
+                 * @example waterproof
+                 */
+                tag?: string;
+                /**
+                 * @description Only products in this collection.
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                collection_id?: string;
+                /** @example 2026-01-01T00:00:00Z */
+                created_after?: string;
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of products. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *           "title": "Trail Runner 2",
+                     *           "handle": "trail-runner-2",
+                     *           "description": "Lightweight trail shoe with a grippy outsole.",
+                     *           "status": "active",
+                     *           "product_type": "Shoes",
+                     *           "vendor": "Northpeak",
+                     *           "tags": [
+                     *             "running",
+                     *             "waterproof"
+                     *           ],
+                     *           "image": "https://cdn.example.com/products/trail-runner-2.jpg",
+                     *           "price": 11900,
+                     *           "sale_price": 9900,
+                     *           "currency": "EUR",
+                     *           "variants": [
+                     *             {
+                     *               "id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *               "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *               "title": "EU 42 / Black",
+                     *               "sku": "TR2-42-BLK",
+                     *               "price": 11900,
+                     *               "sale_price": 9900,
+                     *               "weight": 640,
+                     *               "low_stock_threshold": 5,
+                     *               "inventory_quantity": 37,
+                     *               "position": 0,
+                     *               "created_at": "2026-11-01T08:00:00.000Z",
+                     *               "updated_at": "2026-11-20T12:00:00.000Z"
+                     *             }
+                     *           ],
+                     *           "collection_ids": [
+                     *             "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *           ],
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-01T08:00:00.000Z",
+                     *           "updated_at": "2026-11-20T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Product"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Trail Runner 2",
+                 *       "product_type": "Shoes",
+                 *       "vendor": "Northpeak",
+                 *       "tags": [
+                 *         "running",
+                 *         "waterproof"
+                 *       ],
+                 *       "variants": [
+                 *         {
+                 *           "title": "EU 42 / Black",
+                 *           "sku": "TR2-42-BLK",
+                 *           "price": 11900,
+                 *           "sale_price": 9900,
+                 *           "weight": 640,
+                 *           "low_stock_threshold": 5
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProductCreate"];
+            };
+        };
+        responses: {
+            /** @description The new product. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *         "title": "Trail Runner 2",
+                     *         "handle": "trail-runner-2",
+                     *         "description": "Lightweight trail shoe with a grippy outsole.",
+                     *         "status": "active",
+                     *         "product_type": "Shoes",
+                     *         "vendor": "Northpeak",
+                     *         "tags": [
+                     *           "running",
+                     *           "waterproof"
+                     *         ],
+                     *         "image": "https://cdn.example.com/products/trail-runner-2.jpg",
+                     *         "price": 11900,
+                     *         "sale_price": 9900,
+                     *         "currency": "EUR",
+                     *         "variants": [
+                     *           {
+                     *             "id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "price": 11900,
+                     *             "sale_price": 9900,
+                     *             "weight": 640,
+                     *             "low_stock_threshold": 5,
+                     *             "inventory_quantity": 37,
+                     *             "position": 0,
+                     *             "created_at": "2026-11-01T08:00:00.000Z",
+                     *             "updated_at": "2026-11-20T12:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "collection_ids": [
+                     *           "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *         ],
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-20T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProductEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["CatalogConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProduct: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                id: components["parameters"]["ProductIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product with its variants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *         "title": "Trail Runner 2",
+                     *         "handle": "trail-runner-2",
+                     *         "description": "Lightweight trail shoe with a grippy outsole.",
+                     *         "status": "active",
+                     *         "product_type": "Shoes",
+                     *         "vendor": "Northpeak",
+                     *         "tags": [
+                     *           "running",
+                     *           "waterproof"
+                     *         ],
+                     *         "image": "https://cdn.example.com/products/trail-runner-2.jpg",
+                     *         "price": 11900,
+                     *         "sale_price": 9900,
+                     *         "currency": "EUR",
+                     *         "variants": [
+                     *           {
+                     *             "id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "price": 11900,
+                     *             "sale_price": 9900,
+                     *             "weight": 640,
+                     *             "low_stock_threshold": 5,
+                     *             "inventory_quantity": 37,
+                     *             "position": 0,
+                     *             "created_at": "2026-11-01T08:00:00.000Z",
+                     *             "updated_at": "2026-11-20T12:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "collection_ids": [
+                     *           "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *         ],
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-20T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProductEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ProductNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                id: components["parameters"]["ProductIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ProductNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                id: components["parameters"]["ProductIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Trail Runner 2 GTX",
+                 *       "tags": [
+                 *         "running",
+                 *         "waterproof",
+                 *         "gore-tex"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProductUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated product. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *         "title": "Trail Runner 2",
+                     *         "handle": "trail-runner-2",
+                     *         "description": "Lightweight trail shoe with a grippy outsole.",
+                     *         "status": "active",
+                     *         "product_type": "Shoes",
+                     *         "vendor": "Northpeak",
+                     *         "tags": [
+                     *           "running",
+                     *           "waterproof"
+                     *         ],
+                     *         "image": "https://cdn.example.com/products/trail-runner-2.jpg",
+                     *         "price": 11900,
+                     *         "sale_price": 9900,
+                     *         "currency": "EUR",
+                     *         "variants": [
+                     *           {
+                     *             "id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "price": 11900,
+                     *             "sale_price": 9900,
+                     *             "weight": 640,
+                     *             "low_stock_threshold": 5,
+                     *             "inventory_quantity": 37,
+                     *             "position": 0,
+                     *             "created_at": "2026-11-01T08:00:00.000Z",
+                     *             "updated_at": "2026-11-20T12:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "collection_ids": [
+                     *           "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *         ],
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-20T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProductEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ProductNotFound"];
+            409: components["responses"]["CatalogConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    duplicateProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                id: components["parameters"]["ProductIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Trail Runner 3"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Title of the copy; the original's by default. */
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The copy. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *         "title": "Trail Runner 2",
+                     *         "handle": "trail-runner-2",
+                     *         "description": "Lightweight trail shoe with a grippy outsole.",
+                     *         "status": "active",
+                     *         "product_type": "Shoes",
+                     *         "vendor": "Northpeak",
+                     *         "tags": [
+                     *           "running",
+                     *           "waterproof"
+                     *         ],
+                     *         "image": "https://cdn.example.com/products/trail-runner-2.jpg",
+                     *         "price": 11900,
+                     *         "sale_price": 9900,
+                     *         "currency": "EUR",
+                     *         "variants": [
+                     *           {
+                     *             "id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "price": 11900,
+                     *             "sale_price": 9900,
+                     *             "weight": 640,
+                     *             "low_stock_threshold": 5,
+                     *             "inventory_quantity": 37,
+                     *             "position": 0,
+                     *             "created_at": "2026-11-01T08:00:00.000Z",
+                     *             "updated_at": "2026-11-20T12:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "collection_ids": [
+                     *           "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *         ],
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-20T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProductEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ProductNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createVariant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                id: components["parameters"]["ProductIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "EU 43 / Black",
+                 *       "sku": "TR2-43-BLK",
+                 *       "price": 11900,
+                 *       "weight": 660
+                 *     }
+                 */
+                "application/json": components["schemas"]["VariantCreate"];
+            };
+        };
+        responses: {
+            /** @description The new variant. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *         "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *         "title": "EU 42 / Black",
+                     *         "sku": "TR2-42-BLK",
+                     *         "price": 11900,
+                     *         "sale_price": 9900,
+                     *         "weight": 640,
+                     *         "low_stock_threshold": 5,
+                     *         "inventory_quantity": 37,
+                     *         "position": 0,
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-20T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VariantEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ProductNotFound"];
+            409: components["responses"]["CatalogConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getVariant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A variant ID (`var_...`).
+                 * @example var_01jd5ky9n3p5q7r9s1t3v5w7x9
+                 */
+                id: components["parameters"]["VariantIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The variant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *         "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *         "title": "EU 42 / Black",
+                     *         "sku": "TR2-42-BLK",
+                     *         "price": 11900,
+                     *         "sale_price": 9900,
+                     *         "weight": 640,
+                     *         "low_stock_threshold": 5,
+                     *         "inventory_quantity": 37,
+                     *         "position": 0,
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-20T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VariantEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["VariantNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteVariant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A variant ID (`var_...`).
+                 * @example var_01jd5ky9n3p5q7r9s1t3v5w7x9
+                 */
+                id: components["parameters"]["VariantIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The variant is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The variant is the product's last one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "A product needs at least one variant. Delete the product instead."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["VariantNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateVariant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A variant ID (`var_...`).
+                 * @example var_01jd5ky9n3p5q7r9s1t3v5w7x9
+                 */
+                id: components["parameters"]["VariantIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "price": 10900,
+                 *       "sale_price": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["VariantUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated variant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *         "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *         "title": "EU 42 / Black",
+                     *         "sku": "TR2-42-BLK",
+                     *         "price": 11900,
+                     *         "sale_price": 9900,
+                     *         "weight": 640,
+                     *         "low_stock_threshold": 5,
+                     *         "inventory_quantity": 37,
+                     *         "position": 0,
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-20T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VariantEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["VariantNotFound"];
+            409: components["responses"]["CatalogConflict"];
             500: components["responses"]["InternalError"];
         };
     };

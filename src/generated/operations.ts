@@ -22,25 +22,35 @@ export type OperationId =
   | 'createCustomer'
   | 'createCustomerAddress'
   | 'createCustomerNote'
+  | 'createProduct'
   | 'createProject'
+  | 'createVariant'
   | 'deleteCustomer'
   | 'deleteCustomerAddress'
   | 'deleteCustomerNote'
+  | 'deleteProduct'
+  | 'deleteVariant'
+  | 'duplicateProduct'
   | 'getCustomer'
   | 'getHealth'
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
+  | 'getProduct'
   | 'getProject'
   | 'getStoreEvent'
+  | 'getVariant'
   | 'listCustomerAddresses'
   | 'listCustomerNotes'
   | 'listCustomers'
   | 'listOutboxEmails'
+  | 'listProducts'
   | 'listStoreEvents'
   | 'revokeApiKey'
   | 'updateCustomer'
   | 'updateCustomerAddress'
+  | 'updateProduct'
   | 'updateProject'
+  | 'updateVariant'
 ;
 
 /** The credential each operation takes, for typing handler inputs. */
@@ -49,25 +59,35 @@ export interface OperationAuth {
   createCustomer: 'secret';
   createCustomerAddress: 'secret';
   createCustomerNote: 'secret';
+  createProduct: 'secret';
   createProject: 'platform';
+  createVariant: 'secret';
   deleteCustomer: 'secret';
   deleteCustomerAddress: 'secret';
   deleteCustomerNote: 'secret';
+  deleteProduct: 'secret';
+  deleteVariant: 'secret';
+  duplicateProduct: 'secret';
   getCustomer: 'secret';
   getHealth: 'none';
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
+  getProduct: 'secret';
   getProject: 'platform';
   getStoreEvent: 'secret';
+  getVariant: 'secret';
   listCustomerAddresses: 'secret';
   listCustomerNotes: 'secret';
   listCustomers: 'secret';
   listOutboxEmails: 'platform';
+  listProducts: 'secret';
   listStoreEvents: 'secret';
   revokeApiKey: 'platform';
   updateCustomer: 'secret';
   updateCustomerAddress: 'secret';
+  updateProduct: 'secret';
   updateProject: 'platform';
+  updateVariant: 'secret';
 }
 
 export const operationIndex: readonly OperationMeta[] = [
@@ -116,11 +136,33 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": []
   },
   {
+    "operationId": "createProduct",
+    "method": "POST",
+    "path": "/v1/products",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
     "operationId": "createProject",
     "method": "POST",
     "path": "/platform/v1/projects",
     "tag": "platform",
     "auth": "platform",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "createVariant",
+    "method": "POST",
+    "path": "/v1/products/{id}/variants",
+    "tag": "catalog",
+    "auth": "secret",
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -156,6 +198,39 @@ export const operationIndex: readonly OperationMeta[] = [
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "deleteProduct",
+    "method": "DELETE",
+    "path": "/v1/products/{id}",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "deleteVariant",
+    "method": "DELETE",
+    "path": "/v1/variants/{id}",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "duplicateProduct",
+    "method": "POST",
+    "path": "/v1/products/{id}/duplicate",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
     "bodyRequired": false,
     "arrayQuery": []
   },
@@ -207,6 +282,19 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": []
   },
   {
+    "operationId": "getProduct",
+    "method": "GET",
+    "path": "/v1/products/{id}",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ]
+  },
+  {
     "operationId": "getProject",
     "method": "GET",
     "path": "/platform/v1/projects/{id}",
@@ -229,6 +317,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": [
       "fields"
     ]
+  },
+  {
+    "operationId": "getVariant",
+    "method": "GET",
+    "path": "/v1/variants/{id}",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
   },
   {
     "operationId": "listCustomerAddresses",
@@ -279,6 +378,19 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": []
   },
   {
+    "operationId": "listProducts",
+    "method": "GET",
+    "path": "/v1/products",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ]
+  },
+  {
     "operationId": "listStoreEvents",
     "method": "GET",
     "path": "/v1/events",
@@ -325,11 +437,33 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": []
   },
   {
+    "operationId": "updateProduct",
+    "method": "PATCH",
+    "path": "/v1/products/{id}",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
     "operationId": "updateProject",
     "method": "PATCH",
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "updateVariant",
+    "method": "PATCH",
+    "path": "/v1/variants/{id}",
+    "tag": "catalog",
+    "auth": "secret",
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,

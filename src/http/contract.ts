@@ -7,9 +7,13 @@ type Operation<O extends OperationId> = operations[O];
 
 export type PathParams<O extends OperationId> = Operation<O>['parameters'] extends { path: infer P } ? P : Record<string, never>;
 export type QueryParams<O extends OperationId> = NonNullable<Operation<O>['parameters']['query']>;
-export type RequestBody<O extends OperationId> = Operation<O>['requestBody'] extends { content: { 'application/json': infer B } }
-  ? B
-  : undefined;
+/** The JSON body; possibly undefined when the operation's body is optional. */
+export type RequestBody<O extends OperationId> =
+  NonNullable<Operation<O>['requestBody']> extends { content: { 'application/json': infer B } }
+    ? undefined extends Operation<O>['requestBody']
+      ? B | undefined
+      : B
+    : undefined;
 
 type ContentOf<R> = R extends { content: { 'application/json': infer B } }
   ? B

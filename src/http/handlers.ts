@@ -1,3 +1,4 @@
+import { catalogHandlers } from '../modules/catalog/catalog.handlers.js';
 import { customerHandlers } from '../modules/customers/customers.handlers.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
 import { serviceHandlers } from '../modules/service/service.handlers.js';
@@ -10,4 +11,5 @@ export const handlers = {
   ...platformHandlers,
   ...storeEventHandlers,
   ...customerHandlers,
+  ...catalogHandlers,
 } satisfies Handlers;

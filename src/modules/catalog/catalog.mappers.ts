@@ -1,0 +1,48 @@
+import type { components } from '../../generated/openapi.js';
+import type { Product, Variant } from '../../generated/prisma/client.js';
+
+type Schemas = components['schemas'];
+export type ProductResource = Schemas['Product'];
+export type VariantResource = Schemas['Variant'];
+export type ProductRow = Product & { variants: Variant[]; collections: Array<{ collectionId: string }> };
+
+/** A variant as the API shows it. */
+export function toVariantResource(variant: Variant): VariantResource {
+  return {
+    id: variant.id,
+    product_id: variant.productId,
+    title: variant.title,
+    sku: variant.sku,
+    price: variant.price,
+    sale_price: variant.salePrice,
+    weight: variant.weight,
+    low_stock_threshold: variant.lowStockThreshold,
+    inventory_quantity: variant.inventoryQuantity,
+    position: variant.position,
+    created_at: variant.createdAt.toISOString(),
+    updated_at: variant.updatedAt.toISOString(),
+  };
+}
+
+/** A product with its variants (by position) and collection ids, as the API shows it. */
+export function toProductResource(product: ProductRow): ProductResource {
+  return {
+    id: product.id,
+    title: product.title,
+    handle: product.handle,
+    description: product.description,
+    status: product.status as ProductResource['status'],
+    product_type: product.productType,
+    vendor: product.vendor,
+    tags: product.tags,
+    image: product.image,
+    price: product.price,
+    sale_price: product.salePrice,
+    currency: product.currency,
+    variants: [...product.variants].sort((a, b) => a.position - b.position || a.id.localeCompare(b.id)).map(toVariantResource),
+    collection_ids: product.collections.map((c) => c.collectionId).sort(),
+    metadata: product.metadata as Record<string, unknown>,
+    created_at: product.createdAt.toISOString(),
+    updated_at: product.updatedAt.toISOString(),
+  };
+}
