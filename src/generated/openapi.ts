@@ -550,6 +550,170 @@ export interface paths {
         patch: operations["updateVariant"];
         trace?: never;
     };
+    "/v1/inventory-levels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set an inventory level
+         * @description Sets how many units of a variant are available at a location (which must be active). Writes an
+         *     adjustment record and updates the variant's `inventory_quantity` in the same transaction; changes to
+         *     one variant are serialised, so concurrent writes never lose an update. When the variant's total drops
+         *     below its `low_stock_threshold`, an `inventory.low` event is recorded.
+         */
+        put: operations["setInventoryLevel"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/variants/{id}/inventory-levels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A variant ID (`var_...`).
+                 * @example var_01jd5ky9n3p5q7r9s1t3v5w7x9
+                 */
+                id: components["parameters"]["VariantIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a variant's inventory levels
+         * @description One entry per location that holds a level for the variant, oldest location first.
+         */
+        get: operations["listVariantInventoryLevels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List locations
+         * @description Locations that are not deleted, newest first by default. Stock counts are not included here.
+         */
+        get: operations["listLocations"];
+        put?: never;
+        /**
+         * Create a location
+         * @description Needs the locations extension (400 otherwise). A new location is never the default. Without `handle`, one is generated from the name.
+         */
+        post: operations["createLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/locations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A location ID (`loc_...`).
+                 * @example loc_01jd5m3q7x9c2v4b6n8p0r1s2b
+                 */
+                id: components["parameters"]["LocationIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a location
+         * @description With `variant_count` (variants with stock here) and `total_units` (units here).
+         */
+        get: operations["getLocation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a location
+         * @description Soft delete (the handle is freed). Needs the locations extension, and the location must not be the
+         *     default, not the last active location, and hold no inventory (transfer it first); 400 otherwise.
+         */
+        delete: operations["deleteLocation"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a location
+         * @description Partial update. `is_default` changes only through set-default; the default location cannot be deactivated (400).
+         */
+        patch: operations["updateLocation"];
+        trace?: never;
+    };
+    "/v1/locations/{id}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A location ID (`loc_...`).
+                 * @example loc_01jd5m3q7x9c2v4b6n8p0r1s2b
+                 */
+                id: components["parameters"]["LocationIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a location the default
+         * @description The previous default stops being the default in the same transaction. The location must be active
+         *     (400). Already the default: answered unchanged. Needs the locations extension (400).
+         */
+        post: operations["setDefaultLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/locations/{id}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A location ID (`loc_...`).
+                 * @example loc_01jd5m3q7x9c2v4b6n8p0r1s2b
+                 */
+                id: components["parameters"]["LocationIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer all inventory to another location
+         * @description Moves every inventory level of this location to the destination in one transaction: destination
+         *     levels are created or added to, source levels deleted, adjustments recorded, variant totals kept.
+         *     Both locations must be active and different. Needs the locations extension (400). `transferred` is the
+         *     number of level rows moved.
+         */
+        post: operations["transferLocationInventory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1027,6 +1191,106 @@ export interface components {
             image?: string | null;
             metadata?: components["schemas"]["Metadata"];
         };
+        /** @enum {string} */
+        LocationType: "retail" | "warehouse" | "popup" | "online";
+        Location: {
+            id: components["schemas"]["LocationId"];
+            name: string;
+            handle: string;
+            type: components["schemas"]["LocationType"];
+            is_default: boolean;
+            /** @description Whether the location can receive or deduct stock. */
+            is_active: boolean;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            address_line1: string | null;
+            address_line2: string | null;
+            city: string | null;
+            state: string | null;
+            postal_code: string | null;
+            country: string | null;
+            phone: string | null;
+            email: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        LocationWithStock: {
+            id: components["schemas"]["LocationId"];
+            name: string;
+            handle: string;
+            type: components["schemas"]["LocationType"];
+            is_default: boolean;
+            /** @description Whether the location can receive or deduct stock. */
+            is_active: boolean;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            address_line1: string | null;
+            address_line2: string | null;
+            city: string | null;
+            state: string | null;
+            postal_code: string | null;
+            country: string | null;
+            phone: string | null;
+            email: string | null;
+            /** @description Variants with an inventory level here. */
+            variant_count: number;
+            /** @description Units available here */
+            total_units: number;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        LocationWithStockEnvelope: {
+            data: components["schemas"]["LocationWithStock"];
+        };
+        LocationCreate: {
+            name: string;
+            handle?: components["schemas"]["Handle"];
+            type?: components["schemas"]["LocationType"];
+            address_line1?: string | null;
+            address_line2?: string | null;
+            city?: string | null;
+            state?: string | null;
+            postal_code?: string | null;
+            country?: components["schemas"]["CountryCode"] | null;
+            phone?: string | null;
+            /** Format: email */
+            email?: string | null;
+            metadata?: components["schemas"]["Metadata"] | null;
+        };
+        LocationUpdate: {
+            name?: string;
+            is_active?: boolean;
+            handle?: components["schemas"]["Handle"];
+            type?: components["schemas"]["LocationType"];
+            address_line1?: string | null;
+            address_line2?: string | null;
+            city?: string | null;
+            state?: string | null;
+            postal_code?: string | null;
+            country?: components["schemas"]["CountryCode"] | null;
+            phone?: string | null;
+            /** Format: email */
+            email?: string | null;
+            metadata?: components["schemas"]["Metadata"] | null;
+        };
+        InventoryLevelSet: {
+            variant_id: string;
+            location_id: string;
+            available: number;
+        };
+        InventoryLevel: {
+            location_id: components["schemas"]["LocationId"];
+            available: number;
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        InventoryLevelOfVariant: {
+            variant_id: components["schemas"]["VariantId"];
+            location_id: components["schemas"]["LocationId"];
+            available: number;
+            updated_at: components["schemas"]["Timestamp"];
+        };
     };
     responses: {
         /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are). */
@@ -1236,6 +1500,23 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such location in the caller's project (deleted locations included). */
+        LocationNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Location not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The path exists but does not support this method. */
         MethodNotAllowed: {
             headers: {
@@ -1317,6 +1598,11 @@ export interface components {
          * @example var_01jd5ky9n3p5q7r9s1t3v5w7x9
          */
         VariantIdPath: string;
+        /**
+         * @description A location ID (`loc_...`).
+         * @example loc_01jd5m3q7x9c2v4b6n8p0r1s2b
+         */
+        LocationIdPath: string;
         /** @description Page size, 1-100. */
         Limit100: number;
         /** @description Page size, 1-250. */
@@ -3544,6 +3830,603 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["VariantNotFound"];
             409: components["responses"]["CatalogConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setInventoryLevel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                 *       "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                 *       "available": 25
+                 *     }
+                 */
+                "application/json": components["schemas"]["InventoryLevelSet"];
+            };
+        };
+        responses: {
+            /** @description The level as set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "available": 25,
+                     *         "updated_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InventoryLevelOfVariant"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            /** @description No such variant or location in the caller's project. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Location not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listVariantInventoryLevels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A variant ID (`var_...`).
+                 * @example var_01jd5ky9n3p5q7r9s1t3v5w7x9
+                 */
+                id: components["parameters"]["VariantIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The levels. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *           "available": 25,
+                     *           "updated_at": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InventoryLevel"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["VariantNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listLocations: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at" | "name";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                type?: components["schemas"]["LocationType"];
+                /** @description Only active (true) or inactive (false) locations. */
+                active?: boolean;
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of locations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *           "name": "Berlin Warehouse",
+                     *           "handle": "berlin-warehouse",
+                     *           "type": "warehouse",
+                     *           "is_default": true,
+                     *           "is_active": true,
+                     *           "metadata": null,
+                     *           "address_line1": "Lagerstrasse 5",
+                     *           "address_line2": null,
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "12057",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 555 0100",
+                     *           "email": "warehouse@acme-outdoor.com",
+                     *           "created_at": "2026-11-01T08:00:00.000Z",
+                     *           "updated_at": "2026-11-01T08:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Location"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Berlin Warehouse",
+                 *       "type": "warehouse",
+                 *       "address_line1": "Lagerstrasse 5",
+                 *       "city": "Berlin",
+                 *       "postal_code": "12057",
+                 *       "country": "DE"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LocationCreate"];
+            };
+        };
+        responses: {
+            /** @description The new location. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "name": "Berlin Warehouse",
+                     *         "handle": "berlin-warehouse",
+                     *         "type": "warehouse",
+                     *         "is_default": true,
+                     *         "is_active": true,
+                     *         "metadata": null,
+                     *         "address_line1": "Lagerstrasse 5",
+                     *         "address_line2": null,
+                     *         "city": "Berlin",
+                     *         "state": null,
+                     *         "postal_code": "12057",
+                     *         "country": "DE",
+                     *         "phone": "+49 30 555 0100",
+                     *         "email": "warehouse@acme-outdoor.com",
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-01T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Location"];
+                    };
+                };
+            };
+            /** @description Invalid input, or the locations extension is not enabled. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "The locations extension is not enabled for this project. Enable it to create, delete, transfer or change the default location."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            /** @description The handle is taken, or the Idempotency-Key conflicts. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "Another location already has this handle.",
+                     *         "field": "handle"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A location ID (`loc_...`).
+                 * @example loc_01jd5m3q7x9c2v4b6n8p0r1s2b
+                 */
+                id: components["parameters"]["LocationIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The location with its stock counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "name": "Berlin Warehouse",
+                     *         "handle": "berlin-warehouse",
+                     *         "type": "warehouse",
+                     *         "is_default": true,
+                     *         "is_active": true,
+                     *         "metadata": null,
+                     *         "address_line1": "Lagerstrasse 5",
+                     *         "address_line2": null,
+                     *         "city": "Berlin",
+                     *         "state": null,
+                     *         "postal_code": "12057",
+                     *         "country": "DE",
+                     *         "phone": "+49 30 555 0100",
+                     *         "email": "warehouse@acme-outdoor.com",
+                     *         "variant_count": 42,
+                     *         "total_units": 1318,
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-01T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LocationWithStockEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["LocationNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A location ID (`loc_...`).
+                 * @example loc_01jd5m3q7x9c2v4b6n8p0r1s2b
+                 */
+                id: components["parameters"]["LocationIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The location is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The extension is off, or the location is the default, the last active one, or holds inventory. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "This location still holds inventory. Transfer inventory before deleting this location."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["LocationNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A location ID (`loc_...`).
+                 * @example loc_01jd5m3q7x9c2v4b6n8p0r1s2b
+                 */
+                id: components["parameters"]["LocationIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone": "+49 30 555 0199",
+                 *       "is_active": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["LocationUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated location with its stock counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "name": "Berlin Warehouse",
+                     *         "handle": "berlin-warehouse",
+                     *         "type": "warehouse",
+                     *         "is_default": true,
+                     *         "is_active": true,
+                     *         "metadata": null,
+                     *         "address_line1": "Lagerstrasse 5",
+                     *         "address_line2": null,
+                     *         "city": "Berlin",
+                     *         "state": null,
+                     *         "postal_code": "12057",
+                     *         "country": "DE",
+                     *         "phone": "+49 30 555 0100",
+                     *         "email": "warehouse@acme-outdoor.com",
+                     *         "variant_count": 42,
+                     *         "total_units": 1318,
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-01T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LocationWithStockEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["LocationNotFound"];
+            /** @description The handle is taken. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "Another location already has this handle.",
+                     *         "field": "handle"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setDefaultLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A location ID (`loc_...`).
+                 * @example loc_01jd5m3q7x9c2v4b6n8p0r1s2b
+                 */
+                id: components["parameters"]["LocationIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The location, now the default, with its stock counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "name": "Berlin Warehouse",
+                     *         "handle": "berlin-warehouse",
+                     *         "type": "warehouse",
+                     *         "is_default": true,
+                     *         "is_active": true,
+                     *         "metadata": null,
+                     *         "address_line1": "Lagerstrasse 5",
+                     *         "address_line2": null,
+                     *         "city": "Berlin",
+                     *         "state": null,
+                     *         "postal_code": "12057",
+                     *         "country": "DE",
+                     *         "phone": "+49 30 555 0100",
+                     *         "email": "warehouse@acme-outdoor.com",
+                     *         "variant_count": 42,
+                     *         "total_units": 1318,
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-01T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LocationWithStockEnvelope"];
+                };
+            };
+            /** @description The extension is off, or the location is inactive. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Only an active location can be the default. Activate it first."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["LocationNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    transferLocationInventory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A location ID (`loc_...`).
+                 * @example loc_01jd5m3q7x9c2v4b6n8p0r1s2b
+                 */
+                id: components["parameters"]["LocationIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "destination_location_id": "loc_01jd5q9w1e3r5t7y9u1i3o5p7a"
+                 *     }
+                 */
+                "application/json": {
+                    destination_location_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description How many level rows moved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transferred": 42
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            transferred: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["LocationNotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -22,17 +22,20 @@ export type OperationId =
   | 'createCustomer'
   | 'createCustomerAddress'
   | 'createCustomerNote'
+  | 'createLocation'
   | 'createProduct'
   | 'createProject'
   | 'createVariant'
   | 'deleteCustomer'
   | 'deleteCustomerAddress'
   | 'deleteCustomerNote'
+  | 'deleteLocation'
   | 'deleteProduct'
   | 'deleteVariant'
   | 'duplicateProduct'
   | 'getCustomer'
   | 'getHealth'
+  | 'getLocation'
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
   | 'getProduct'
@@ -42,12 +45,18 @@ export type OperationId =
   | 'listCustomerAddresses'
   | 'listCustomerNotes'
   | 'listCustomers'
+  | 'listLocations'
   | 'listOutboxEmails'
   | 'listProducts'
   | 'listStoreEvents'
+  | 'listVariantInventoryLevels'
   | 'revokeApiKey'
+  | 'setDefaultLocation'
+  | 'setInventoryLevel'
+  | 'transferLocationInventory'
   | 'updateCustomer'
   | 'updateCustomerAddress'
+  | 'updateLocation'
   | 'updateProduct'
   | 'updateProject'
   | 'updateVariant'
@@ -59,17 +68,20 @@ export interface OperationAuth {
   createCustomer: 'secret';
   createCustomerAddress: 'secret';
   createCustomerNote: 'secret';
+  createLocation: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
   createVariant: 'secret';
   deleteCustomer: 'secret';
   deleteCustomerAddress: 'secret';
   deleteCustomerNote: 'secret';
+  deleteLocation: 'secret';
   deleteProduct: 'secret';
   deleteVariant: 'secret';
   duplicateProduct: 'secret';
   getCustomer: 'secret';
   getHealth: 'none';
+  getLocation: 'secret';
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
   getProduct: 'secret';
@@ -79,12 +91,18 @@ export interface OperationAuth {
   listCustomerAddresses: 'secret';
   listCustomerNotes: 'secret';
   listCustomers: 'secret';
+  listLocations: 'secret';
   listOutboxEmails: 'platform';
   listProducts: 'secret';
   listStoreEvents: 'secret';
+  listVariantInventoryLevels: 'secret';
   revokeApiKey: 'platform';
+  setDefaultLocation: 'secret';
+  setInventoryLevel: 'secret';
+  transferLocationInventory: 'secret';
   updateCustomer: 'secret';
   updateCustomerAddress: 'secret';
+  updateLocation: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
   updateVariant: 'secret';
@@ -129,6 +147,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/customers/{id}/notes",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "createLocation",
+    "method": "POST",
+    "path": "/v1/locations",
+    "tag": "locations",
     "auth": "secret",
     "idempotent": true,
     "hasBody": true,
@@ -202,6 +231,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": []
   },
   {
+    "operationId": "deleteLocation",
+    "method": "DELETE",
+    "path": "/v1/locations/{id}",
+    "tag": "locations",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
     "operationId": "deleteProduct",
     "method": "DELETE",
     "path": "/v1/products/{id}",
@@ -254,6 +294,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/healthz",
     "tag": "service",
     "auth": "none",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "getLocation",
+    "method": "GET",
+    "path": "/v1/locations/{id}",
+    "tag": "locations",
+    "auth": "secret",
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -367,6 +418,19 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listLocations",
+    "method": "GET",
+    "path": "/v1/locations",
+    "tag": "locations",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ]
+  },
+  {
     "operationId": "listOutboxEmails",
     "method": "GET",
     "path": "/platform/v1/projects/{id}/outbox",
@@ -404,6 +468,17 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listVariantInventoryLevels",
+    "method": "GET",
+    "path": "/v1/variants/{id}/inventory-levels",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
     "operationId": "revokeApiKey",
     "method": "DELETE",
     "path": "/platform/v1/keys/{id}",
@@ -412,6 +487,39 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "setDefaultLocation",
+    "method": "POST",
+    "path": "/v1/locations/{id}/default",
+    "tag": "locations",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "setInventoryLevel",
+    "method": "PUT",
+    "path": "/v1/inventory-levels",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "transferLocationInventory",
+    "method": "POST",
+    "path": "/v1/locations/{id}/transfer",
+    "tag": "locations",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
     "arrayQuery": []
   },
   {
@@ -430,6 +538,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "PATCH",
     "path": "/v1/addresses/{id}",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "updateLocation",
+    "method": "PATCH",
+    "path": "/v1/locations/{id}",
+    "tag": "locations",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,

@@ -1,5 +1,6 @@
 import { catalogHandlers } from '../modules/catalog/catalog.handlers.js';
 import { customerHandlers } from '../modules/customers/customers.handlers.js';
+import { locationHandlers } from '../modules/locations/locations.handlers.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
 import { serviceHandlers } from '../modules/service/service.handlers.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
@@ -12,4 +13,5 @@ export const handlers = {
   ...storeEventHandlers,
   ...customerHandlers,
   ...catalogHandlers,
+  ...locationHandlers,
 } satisfies Handlers;

@@ -1,6 +1,7 @@
 import type { Handlers } from '../../http/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { toProductResource, toVariantResource } from './catalog.mappers.js';
+import { listVariantLevels, setInventoryLevel } from './inventory.service.js';
 import { listProducts } from './products.list.js';
 import { createProduct, deleteProduct, duplicateProduct, findProduct, updateProduct } from './products.service.js';
 import { createVariant, deleteVariant, findVariant, updateVariant } from './variants.service.js';
@@ -46,8 +47,23 @@ export const catalogHandlers = {
     await deleteVariant(deps.db, caller, path.id);
     return { status: 204, body: undefined };
   },
+  setInventoryLevel: async ({ body, caller, deps }) => {
+    const level = await setInventoryLevel(deps.db, caller, body);
+    return {
+      status: 200,
+      body: { data: { variant_id: level.variantId, location_id: level.locationId, available: level.available, updated_at: level.updatedAt.toISOString() } },
+    };
+  },
+  listVariantInventoryLevels: async ({ path, caller, deps }) => {
+    const levels = await listVariantLevels(deps.db, caller.project.id, path.id);
+    return {
+      status: 200,
+      body: { data: levels.map((l) => ({ location_id: l.locationId, available: l.available, updated_at: l.updatedAt.toISOString() })) },
+    };
+  },
 } satisfies Pick<
   Handlers,
+  | 'setInventoryLevel' | 'listVariantInventoryLevels'
   | 'listProducts' | 'createProduct' | 'getProduct' | 'updateProduct' | 'deleteProduct' | 'duplicateProduct'
   | 'createVariant' | 'getVariant' | 'updateVariant' | 'deleteVariant'
 >;
