@@ -714,6 +714,153 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List collections */
+        get: operations["listCollections"];
+        put?: never;
+        /**
+         * Create a collection
+         * @description Without `handle`, one is generated from the title, unique per project.
+         */
+        post: operations["createCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A collection ID (`col_...`).
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                id: components["parameters"]["CollectionIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get a collection */
+        get: operations["getCollection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a collection
+         * @description Deletes the collection; its products stay, outside it.
+         */
+        delete: operations["deleteCollection"];
+        options?: never;
+        head?: never;
+        /** Update a collection */
+        patch: operations["updateCollection"];
+        trace?: never;
+    };
+    "/v1/collections/{id}/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A collection ID (`col_...`).
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                id: components["parameters"]["CollectionIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add products to a collection
+         * @description Products already in the collection are skipped. Every ID must name a product of the project (400 otherwise, nothing added).
+         */
+        post: operations["addCollectionProducts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/products/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A collection ID (`col_...`).
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                id: components["parameters"]["CollectionIdPath"];
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                product_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a product from a collection */
+        delete: operations["removeCollectionProduct"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a file
+         * @description Registers a file stored elsewhere (the service keeps its metadata, not its bytes). The ID is `img_...`
+         *     when the MIME type starts with `image/`, `file_...` otherwise; metafield references use them.
+         */
+        post: operations["createFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A file ID (`img_...` or `file_...`).
+                 * @example img_01jd5q3r5t7v9x1z3b5d7f9h1k
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** Get a file */
+        get: operations["getFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1291,6 +1438,54 @@ export interface components {
             available: number;
             updated_at: components["schemas"]["Timestamp"];
         };
+        Collection: {
+            id: components["schemas"]["CollectionId"];
+            title: string;
+            handle: string;
+            description: string | null;
+            image: string | null;
+            /** @description Products in the collection that are not deleted. */
+            product_count: number;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        CollectionEnvelope: {
+            data: components["schemas"]["Collection"];
+        };
+        CollectionCreate: {
+            title: string;
+            handle?: components["schemas"]["Handle"];
+            description?: string | null;
+            /** Format: uri */
+            image?: string | null;
+        };
+        CollectionUpdate: {
+            title?: string;
+            handle?: components["schemas"]["Handle"];
+            description?: string | null;
+            /** Format: uri */
+            image?: string | null;
+        };
+        File: {
+            id: string;
+            filename: string;
+            mime_type: string;
+            /** @description Bytes. */
+            size: number;
+            url: string;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        FileEnvelope: {
+            data: components["schemas"]["File"];
+        };
+        FileCreate: {
+            filename: string;
+            /** @description e.g. image/png, video/mp4, application/pdf */
+            mime_type: string;
+            size: number;
+            /** Format: uri */
+            url: string;
+        };
     };
     responses: {
         /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are). */
@@ -1517,6 +1712,41 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such collection in the caller's project. */
+        CollectionNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Collection not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The handle is taken, or the Idempotency-Key conflicts. */
+        CollectionConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "Another collection already has this handle.",
+                 *         "field": "handle"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The path exists but does not support this method. */
         MethodNotAllowed: {
             headers: {
@@ -1603,6 +1833,11 @@ export interface components {
          * @example loc_01jd5m3q7x9c2v4b6n8p0r1s2b
          */
         LocationIdPath: string;
+        /**
+         * @description A collection ID (`col_...`).
+         * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+         */
+        CollectionIdPath: string;
         /** @description Page size, 1-100. */
         Limit100: number;
         /** @description Page size, 1-250. */
@@ -4427,6 +4662,486 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["LocationNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCollections: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at" | "title";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of collections. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                     *           "title": "Trail Running",
+                     *           "handle": "trail-running",
+                     *           "description": "Shoes and gear for running off-road.",
+                     *           "image": "https://cdn.example.com/collections/trail-running.jpg",
+                     *           "product_count": 12,
+                     *           "created_at": "2026-11-01T08:00:00.000Z",
+                     *           "updated_at": "2026-11-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Collection"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCollection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Trail Running",
+                 *       "description": "Shoes and gear for running off-road."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CollectionCreate"];
+            };
+        };
+        responses: {
+            /** @description The new collection. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                     *         "title": "Trail Running",
+                     *         "handle": "trail-running",
+                     *         "description": "Shoes and gear for running off-road.",
+                     *         "image": "https://cdn.example.com/collections/trail-running.jpg",
+                     *         "product_count": 12,
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollectionEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["CollectionConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCollection: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A collection ID (`col_...`).
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                id: components["parameters"]["CollectionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                     *         "title": "Trail Running",
+                     *         "handle": "trail-running",
+                     *         "description": "Shoes and gear for running off-road.",
+                     *         "image": "https://cdn.example.com/collections/trail-running.jpg",
+                     *         "product_count": 12,
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollectionEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CollectionNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A collection ID (`col_...`).
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                id: components["parameters"]["CollectionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collection is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CollectionNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A collection ID (`col_...`).
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                id: components["parameters"]["CollectionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["CollectionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated collection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                     *         "title": "Trail Running",
+                     *         "handle": "trail-running",
+                     *         "description": "Shoes and gear for running off-road.",
+                     *         "image": "https://cdn.example.com/collections/trail-running.jpg",
+                     *         "product_count": 12,
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollectionEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CollectionNotFound"];
+            409: components["responses"]["CollectionConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addCollectionProducts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A collection ID (`col_...`).
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                id: components["parameters"]["CollectionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "product_ids": [
+                 *         "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    product_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The collection with its new product count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                     *         "title": "Trail Running",
+                     *         "handle": "trail-running",
+                     *         "description": "Shoes and gear for running off-road.",
+                     *         "image": "https://cdn.example.com/collections/trail-running.jpg",
+                     *         "product_count": 12,
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollectionEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CollectionNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    removeCollectionProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A collection ID (`col_...`).
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                id: components["parameters"]["CollectionIdPath"];
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                product_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product is no longer in the collection. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            /** @description No such collection, or the product is not in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "The product is not in this collection."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filename": "trail-runner-2.jpg",
+                 *       "mime_type": "image/jpeg",
+                 *       "size": 183402,
+                 *       "url": "https://cdn.example.com/products/trail-runner-2.jpg"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FileCreate"];
+            };
+        };
+        responses: {
+            /** @description The registered file. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "img_01jd5q3r5t7v9x1z3b5d7f9h1k",
+                     *         "filename": "trail-runner-2.jpg",
+                     *         "mime_type": "image/jpeg",
+                     *         "size": 183402,
+                     *         "url": "https://cdn.example.com/products/trail-runner-2.jpg",
+                     *         "created_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FileEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["IdempotencyConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A file ID (`img_...` or `file_...`).
+                 * @example img_01jd5q3r5t7v9x1z3b5d7f9h1k
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "img_01jd5q3r5t7v9x1z3b5d7f9h1k",
+                     *         "filename": "trail-runner-2.jpg",
+                     *         "mime_type": "image/jpeg",
+                     *         "size": 183402,
+                     *         "url": "https://cdn.example.com/products/trail-runner-2.jpg",
+                     *         "created_at": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FileEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            /** @description No such file in the caller's project. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "File not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

@@ -18,14 +18,18 @@ export interface OperationMeta {
 }
 
 export type OperationId =
+  | 'addCollectionProducts'
   | 'createApiKey'
+  | 'createCollection'
   | 'createCustomer'
   | 'createCustomerAddress'
   | 'createCustomerNote'
+  | 'createFile'
   | 'createLocation'
   | 'createProduct'
   | 'createProject'
   | 'createVariant'
+  | 'deleteCollection'
   | 'deleteCustomer'
   | 'deleteCustomerAddress'
   | 'deleteCustomerNote'
@@ -33,7 +37,9 @@ export type OperationId =
   | 'deleteProduct'
   | 'deleteVariant'
   | 'duplicateProduct'
+  | 'getCollection'
   | 'getCustomer'
+  | 'getFile'
   | 'getHealth'
   | 'getLocation'
   | 'getOpenApiJson'
@@ -42,6 +48,7 @@ export type OperationId =
   | 'getProject'
   | 'getStoreEvent'
   | 'getVariant'
+  | 'listCollections'
   | 'listCustomerAddresses'
   | 'listCustomerNotes'
   | 'listCustomers'
@@ -50,10 +57,12 @@ export type OperationId =
   | 'listProducts'
   | 'listStoreEvents'
   | 'listVariantInventoryLevels'
+  | 'removeCollectionProduct'
   | 'revokeApiKey'
   | 'setDefaultLocation'
   | 'setInventoryLevel'
   | 'transferLocationInventory'
+  | 'updateCollection'
   | 'updateCustomer'
   | 'updateCustomerAddress'
   | 'updateLocation'
@@ -64,14 +73,18 @@ export type OperationId =
 
 /** The credential each operation takes, for typing handler inputs. */
 export interface OperationAuth {
+  addCollectionProducts: 'secret';
   createApiKey: 'platform';
+  createCollection: 'secret';
   createCustomer: 'secret';
   createCustomerAddress: 'secret';
   createCustomerNote: 'secret';
+  createFile: 'secret';
   createLocation: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
   createVariant: 'secret';
+  deleteCollection: 'secret';
   deleteCustomer: 'secret';
   deleteCustomerAddress: 'secret';
   deleteCustomerNote: 'secret';
@@ -79,7 +92,9 @@ export interface OperationAuth {
   deleteProduct: 'secret';
   deleteVariant: 'secret';
   duplicateProduct: 'secret';
+  getCollection: 'secret';
   getCustomer: 'secret';
+  getFile: 'secret';
   getHealth: 'none';
   getLocation: 'secret';
   getOpenApiJson: 'none';
@@ -88,6 +103,7 @@ export interface OperationAuth {
   getProject: 'platform';
   getStoreEvent: 'secret';
   getVariant: 'secret';
+  listCollections: 'secret';
   listCustomerAddresses: 'secret';
   listCustomerNotes: 'secret';
   listCustomers: 'secret';
@@ -96,10 +112,12 @@ export interface OperationAuth {
   listProducts: 'secret';
   listStoreEvents: 'secret';
   listVariantInventoryLevels: 'secret';
+  removeCollectionProduct: 'secret';
   revokeApiKey: 'platform';
   setDefaultLocation: 'secret';
   setInventoryLevel: 'secret';
   transferLocationInventory: 'secret';
+  updateCollection: 'secret';
   updateCustomer: 'secret';
   updateCustomerAddress: 'secret';
   updateLocation: 'secret';
@@ -110,11 +128,33 @@ export interface OperationAuth {
 
 export const operationIndex: readonly OperationMeta[] = [
   {
+    "operationId": "addCollectionProducts",
+    "method": "POST",
+    "path": "/v1/collections/{id}/products",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
     "operationId": "createApiKey",
     "method": "POST",
     "path": "/platform/v1/projects/{id}/keys",
     "tag": "platform",
     "auth": "platform",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "createCollection",
+    "method": "POST",
+    "path": "/v1/collections",
+    "tag": "catalog",
+    "auth": "secret",
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -147,6 +187,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/customers/{id}/notes",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "createFile",
+    "method": "POST",
+    "path": "/v1/files",
+    "tag": "catalog",
     "auth": "secret",
     "idempotent": true,
     "hasBody": true,
@@ -195,6 +246,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "deleteCollection",
+    "method": "DELETE",
+    "path": "/v1/collections/{id}",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
     "arrayQuery": []
   },
   {
@@ -275,6 +337,19 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": []
   },
   {
+    "operationId": "getCollection",
+    "method": "GET",
+    "path": "/v1/collections/{id}",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ]
+  },
+  {
     "operationId": "getCustomer",
     "method": "GET",
     "path": "/v1/customers/{id}",
@@ -287,6 +362,17 @@ export const operationIndex: readonly OperationMeta[] = [
       "expand",
       "fields"
     ]
+  },
+  {
+    "operationId": "getFile",
+    "method": "GET",
+    "path": "/v1/files/{id}",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
   },
   {
     "operationId": "getHealth",
@@ -379,6 +465,19 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": []
+  },
+  {
+    "operationId": "listCollections",
+    "method": "GET",
+    "path": "/v1/collections",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ]
   },
   {
     "operationId": "listCustomerAddresses",
@@ -479,6 +578,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": []
   },
   {
+    "operationId": "removeCollectionProduct",
+    "method": "DELETE",
+    "path": "/v1/collections/{id}/products/{product_id}",
+    "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
     "operationId": "revokeApiKey",
     "method": "DELETE",
     "path": "/platform/v1/keys/{id}",
@@ -516,6 +626,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/locations/{id}/transfer",
     "tag": "locations",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "updateCollection",
+    "method": "PATCH",
+    "path": "/v1/collections/{id}",
+    "tag": "catalog",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,

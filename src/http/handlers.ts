@@ -1,4 +1,5 @@
 import { catalogHandlers } from '../modules/catalog/catalog.handlers.js';
+import { collectionHandlers } from '../modules/catalog/collections.handlers.js';
 import { customerHandlers } from '../modules/customers/customers.handlers.js';
 import { locationHandlers } from '../modules/locations/locations.handlers.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
@@ -13,5 +14,6 @@ export const handlers = {
   ...storeEventHandlers,
   ...customerHandlers,
   ...catalogHandlers,
+  ...collectionHandlers,
   ...locationHandlers,
 } satisfies Handlers;
