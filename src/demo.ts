@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { AppDeps } from './app-deps.js';
 import { createProject, type IssuedKey } from './modules/platform/projects.service.js';
+import { seedDemoCatalog } from './seed/demo-catalog.js';
 
 export interface DemoFile {
   project_id: string;
@@ -24,7 +25,8 @@ export function developmentPlatformToken(dataDir: string): string {
 }
 
 /**
- * On a database without projects, creates the demo project (verified domain, so every key works) and
+ * On a database without projects, creates the demo project (verified domain, so every key works) with
+ * a small demo catalog, and
  * writes its keys (and a generated development platform token) to DATA_DIR/demo.json. Returns the demo file when there is one.
  */
 export async function ensureDemoProject(deps: AppDeps, generatedPlatformToken?: string): Promise<DemoFile | undefined> {
@@ -36,6 +38,7 @@ export async function ensureDemoProject(deps: AppDeps, generatedPlatformToken?: 
     domain_verified: true,
     plan: 'pro',
   });
+  await seedDemoCatalog(deps, project, keys.secret_test.id);
   // Only a token made here is saved; an operator's PLATFORM_TOKEN never lands in a file.
   const demo: DemoFile = { project_id: project.id, keys, platform_token: generatedPlatformToken };
   writeFileSync(demoPath(deps.config.dataDir), `${JSON.stringify(demo, null, 2)}\n`);

@@ -6,7 +6,7 @@ import { AppError, conflict, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { paginate, type KeysetOrder } from '../../shared/pagination.js';
 import { actorOf, changedFields, recordStoreEvent } from '../store-events/store-events.recorder.js';
-import { nextHandle, slugify } from './handles.js';
+import { allocateHandle } from './handles.js';
 
 type CollectionCreate = components['schemas']['CollectionCreate'];
 type CollectionUpdate = components['schemas']['CollectionUpdate'];
@@ -64,13 +64,11 @@ export async function createCollection(db: Database, caller: KeyCaller, input: C
   const projectId = caller.project.id;
   try {
     return await db.$transaction(async (tx) => {
-      let handle = input.handle;
-      if (!handle) {
-        const base = slugify(input.title, 'collection');
-        const family = new RegExp(`^${base}(-\\d+)?$`);
-        const taken = await tx.collection.findMany({ where: { projectId, handle: { startsWith: base } }, select: { handle: true } });
-        handle = nextHandle(base, taken.map((c) => c.handle).filter((h) => family.test(h)));
-      }
+      const handle =
+        input.handle ??
+        (await allocateHandle(tx, 'collection', projectId, input.title, async (base) =>
+          (await tx.collection.findMany({ where: { projectId, handle: { startsWith: base } }, select: { handle: true } })).map((c) => c.handle),
+        ));
       const created = await tx.collection.create({
         data: { id: newId('col_'), projectId, title: input.title, handle, description: input.description ?? null, image: input.image ?? null },
       });

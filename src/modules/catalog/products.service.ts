@@ -6,7 +6,7 @@ import { AppError, conflict, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { actorOf, changedFields, recordStoreEvent } from '../store-events/store-events.recorder.js';
 import { toProductResource, type ProductRow } from './catalog.mappers.js';
-import { nextHandle, slugify } from './handles.js';
+import { allocateHandle } from './handles.js';
 
 type ProductCreate = components['schemas']['ProductCreate'];
 type ProductUpdate = components['schemas']['ProductUpdate'];
@@ -41,10 +41,9 @@ export async function findProduct(db: Database | Tx, projectId: string, id: stri
 
 /** A handle free among the project's live products, generated from the title (acme, acme-2, ...). */
 async function freeHandle(tx: Tx, projectId: string, title: string): Promise<string> {
-  const base = slugify(title, 'product');
-  const family = new RegExp(`^${base}(-\\d+)?$`);
-  const taken = await tx.product.findMany({ where: { projectId, deletedAt: null, handle: { startsWith: base } }, select: { handle: true } });
-  return nextHandle(base, taken.map((p) => p.handle).filter((h) => family.test(h)));
+  return allocateHandle(tx, 'product', projectId, title, async (base) =>
+    (await tx.product.findMany({ where: { projectId, deletedAt: null, handle: { startsWith: base } }, select: { handle: true } })).map((p) => p.handle),
+  );
 }
 
 /** Price and sale price of a product from its variants: the lowest of each (sale price null when none has one). */

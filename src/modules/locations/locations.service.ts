@@ -5,7 +5,7 @@ import type { KeyCaller } from '../../http/contract.js';
 import { AppError, conflict, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { paginate, type KeysetOrder } from '../../shared/pagination.js';
-import { nextHandle, slugify } from '../catalog/handles.js';
+import { allocateHandle } from '../catalog/handles.js';
 import { actorOf, changedFields, recordStoreEvent } from '../store-events/store-events.recorder.js';
 import { toLocationResource, type StockCounts } from './locations.mappers.js';
 
@@ -70,13 +70,11 @@ export async function createLocation(db: Database, caller: KeyCaller, input: Loc
   const projectId = caller.project.id;
   try {
     return await db.$transaction(async (tx) => {
-      let handle = input.handle;
-      if (!handle) {
-        const base = slugify(input.name, 'location');
-        const family = new RegExp(`^${base}(-\\d+)?$`);
-        const taken = await tx.location.findMany({ where: { projectId, handle: { startsWith: base } }, select: { handle: true } });
-        handle = nextHandle(base, taken.map((l) => l.handle).filter((h) => family.test(h)));
-      }
+      const handle =
+        input.handle ??
+        (await allocateHandle(tx, 'location', projectId, input.name, async (base) =>
+          (await tx.location.findMany({ where: { projectId, handle: { startsWith: base } }, select: { handle: true } })).map((l) => l.handle),
+        ));
       const location = await tx.location.create({
         data: { ...(fieldsOf(input) as Prisma.LocationUncheckedCreateInput), id: newId('loc_'), projectId, name: input.name, handle, isDefault: false },
       });

@@ -25,6 +25,10 @@ async function start(env: Record<string, string>): Promise<Started> {
     env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: '0', LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Whatever happens in the test, the process does not outlive it.
+  cleanups.push(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -63,12 +67,48 @@ describe('npm start (src/main.ts)', () => {
     expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
     const events = await fetch(`${baseUrl}/v1/events`, { headers: { Authorization: `Bearer ${demo.keys.secret_test.token}` } });
     expect(events.status).toBe(200);
-    expect((await json(events)).pagination).toEqual({ cursor: null, has_more: false, total: 0 });
+    // The demo catalog was made through the services, so its writes are in the audit log.
+    const log = await json(events);
+    expect(log.data.map((e: { type: string }) => e.type)).toContain('product.created');
+    expect(log.pagination.total).toBeGreaterThan(50);
     expect((await fetch(`${baseUrl}/platform/v1/projects/${demo.project_id}`)).status).toBe(404);
+
+    // The demo catalog: products with variants, and sparse fields.
+    const auth = { headers: { Authorization: `Bearer ${demo.keys.secret_test.token}` } };
+    const products = await json(await fetch(`${baseUrl}/v1/products?limit=5`, auth));
+    expect(products.data).toHaveLength(5);
+    expect(products.pagination.total).toBeGreaterThanOrEqual(45);
+    for (const product of products.data) expect(product.variants.length).toBeGreaterThan(0);
+    const sparse = await json(await fetch(`${baseUrl}/v1/products/${products.data[0].id}?fields=title`, auth));
+    expect(sparse).toEqual({ data: { id: products.data[0].id, title: products.data[0].title } });
+    const stocked = products.data.flatMap((p: { variants: Array<{ inventory_quantity: number }> }) => p.variants).filter((v: { inventory_quantity: number }) => v.inventory_quantity > 0);
+    expect(stocked.length).toBeGreaterThan(0);
+    const locations = await json(await fetch(`${baseUrl}/v1/locations`, auth));
+    expect(locations.pagination.total).toBe(2);
+    const collections = await json(await fetch(`${baseUrl}/v1/collections`, auth));
+    expect(collections.pagination.total).toBe(4);
 
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
-  });
+
+    // npm run seed adds a generated catalog to a project, showing progress.
+    const seed = spawn(process.execPath, ['--import', 'tsx', 'src/seed/cli.ts', '--project', demo.project_id, '--products', '300'], {
+      cwd: root,
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, DATABASE_URL: database.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let seedOutput = '';
+    seed.stdout!.on('data', (chunk) => (seedOutput += chunk));
+    seed.stderr!.on('data', (chunk) => (seedOutput += chunk));
+    expect(await exited(seed)).toBe(0);
+    expect(seedOutput).toContain('300 / 300 products');
+    const pg = (await import('pg')).default;
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const { rows } = await client.query('SELECT count(*)::int AS n FROM products WHERE project_id = $1', [demo.project_id]);
+    await client.end();
+    expect(rows[0].n).toBe(products.pagination.total + 300);
+  }, 120_000);
 
   test('without DATABASE_URL: starts the embedded PostgreSQL, prints a platform token, and recovers after being killed', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'main-embedded-'));

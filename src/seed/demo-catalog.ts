@@ -1,0 +1,74 @@
+import type { AppDeps } from '../app-deps.js';
+import type { Project } from '../generated/prisma/client.js';
+import type { KeyCaller } from '../http/contract.js';
+import { addProducts, createCollection } from '../modules/catalog/collections.service.js';
+import { setInventoryLevel } from '../modules/catalog/inventory.service.js';
+import { createProduct } from '../modules/catalog/products.service.js';
+import { createLocation } from '../modules/locations/locations.service.js';
+
+interface Line {
+  type: string;
+  vendor: string;
+  names: string[];
+  tags: string[];
+  price: number;
+  sizes: string[];
+  colors: string[];
+  collection: string;
+}
+
+const LINES: Line[] = [
+  { type: 'Shoes', vendor: 'Northpeak', names: ['Trail Runner', 'Ridge Hiker', 'Summit Approach', 'Mudlark', 'Scree Runner', 'Canyon Sandal', 'Alpine Boot', 'Forest Walker', 'Tempo Road', 'Fell Racer'], tags: ['footwear', 'running'], price: 11900, sizes: ['EU 40', 'EU 42', 'EU 44'], colors: ['Black'], collection: 'Trail Running' },
+  { type: 'Jackets', vendor: 'Stormline', names: ['Rain Shell', 'Down Parka', 'Wind Shirt', 'Insulated Hoodie', 'Softshell', 'Storm Anorak', 'Puffer Vest', 'Fleece Jacket', 'Ski Shell', 'Packable Jacket'], tags: ['outerwear', 'waterproof'], price: 18900, sizes: ['S', 'M', 'L'], colors: ['Navy', 'Red'], collection: 'New Arrivals' },
+  { type: 'Backpacks', vendor: 'Carryall', names: ['Daypack 20', 'Summit Pack 35', 'Expedition 65', 'Hydration Vest', 'City Commuter', 'Roll-top 28', 'Ultralight 40', 'Kids Pack 12', 'Camera Pack', 'Hip Pack'], tags: ['bags'], price: 8900, sizes: ['One size'], colors: ['Black', 'Olive'], collection: 'Camping' },
+  { type: 'Tents', vendor: 'Basecamp', names: ['Solo Tent', 'Trekker 2', 'Family Dome 4', 'Bivy Sack', 'Tarp Shelter', 'Hammock', 'Basecamp 6', 'Winter Tent 3', 'Pop-up Beach Tent', 'Ultralight 1'], tags: ['camping', 'shelter'], price: 24900, sizes: ['Standard'], colors: ['Green'], collection: 'Camping' },
+  { type: 'Accessories', vendor: 'Northpeak', names: ['Merino Beanie', 'Trail Socks', 'Headlamp 400', 'Trekking Poles', 'Water Bottle', 'Buff Neckwear', 'Gaiters', 'Sunglasses', 'Compass', 'First Aid Kit'], tags: ['accessories'], price: 2900, sizes: ['One size'], colors: ['Grey'], collection: 'Sale' },
+];
+
+/**
+ * A small realistic catalog for a new project: 50 products in five product types with variants and
+ * SKUs, four collections, a second location and stock at both. Made through the services, so handles,
+ * derived prices, inventory totals and store events are exactly what the API would produce.
+ */
+export async function seedDemoCatalog(deps: AppDeps, project: Project, keyId: string): Promise<void> {
+  const caller: KeyCaller = { kind: 'key', project, key: { id: keyId, type: 'secret', mode: 'test' } };
+  const warehouse = await createLocation(deps.db, caller, { name: 'Berlin Warehouse', type: 'warehouse', city: 'Berlin', country: 'DE' });
+  const defaultLocation = await deps.db.location.findFirstOrThrow({ where: { projectId: project.id, isDefault: true } });
+  const collections = new Map<string, string>();
+  for (const title of ['New Arrivals', 'Trail Running', 'Camping', 'Sale']) {
+    collections.set(title, (await createCollection(deps.db, caller, { title, description: `Our ${title.toLowerCase()} selection.` })).id);
+  }
+  let n = 0;
+  for (const line of LINES) {
+    const members: string[] = [];
+    for (const name of line.names) {
+      n += 1;
+      const variants = line.sizes.flatMap((size) =>
+        line.colors.map((color) => ({
+          title: line.colors.length > 1 ? `${size} / ${color}` : size,
+          sku: `${line.type.slice(0, 3).toUpperCase()}-${String(n).padStart(3, '0')}-${size.replace(/\W/g, '')}-${color.slice(0, 3).toUpperCase()}`,
+          price: line.price + (n % 5) * 1000,
+          sale_price: n % 7 === 0 ? line.price - 1000 : null,
+          weight: 300 + (n % 9) * 100,
+          low_stock_threshold: 5,
+        })),
+      );
+      const product = await createProduct(deps.db, caller, {
+        title: `${line.vendor} ${name}`,
+        description: `The ${name} by ${line.vendor}.`,
+        product_type: line.type,
+        vendor: line.vendor,
+        tags: [...line.tags, ...(n % 4 === 0 ? ['bestseller'] : [])],
+        status: n % 17 === 0 ? 'draft' : 'active',
+        variants,
+      });
+      members.push(product.id);
+      for (const [index, variant] of product.variants.entries()) {
+        await setInventoryLevel(deps.db, caller, { variant_id: variant.id, location_id: defaultLocation.id, available: 3 + ((n + index) % 20) });
+        await setInventoryLevel(deps.db, caller, { variant_id: variant.id, location_id: warehouse.id, available: (n * 7 + index) % 40 });
+      }
+    }
+    await addProducts(deps.db, caller, collections.get(line.collection)!, members);
+    if (line.type === 'Shoes') await addProducts(deps.db, caller, collections.get('New Arrivals')!, members.slice(0, 4));
+  }
+}
