@@ -51,21 +51,18 @@ export async function startEmbeddedPostgres(options: {
 
 /** A free TCP port on the loopback interface, chosen by the kernel. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+  return (await bindablePort(0))!;
 }
 
-async function portIfFree(port: number): Promise<number | undefined> {
+/** The port a brief listen on 127.0.0.1:`port` got (0 lets the kernel choose), or undefined when it is taken. */
+function bindablePort(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.once('error', () => resolve(undefined));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(port)));
+    server.listen(port, '127.0.0.1', () => {
+      const bound = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(bound));
+    });
   });
 }
 
@@ -76,7 +73,7 @@ async function readOrCreateSettings(dir: string, port: number | undefined): Prom
     return { port: port ?? saved.port, password: saved.password };
   }
   // 54329 (out of the way of a system PostgreSQL on 5432) when free, else any free port; kept from then on.
-  const settings = { port: port ?? (await portIfFree(54329)) ?? (await freePort()), password: randomBytes(18).toString('base64url') };
+  const settings = { port: port ?? (await bindablePort(54329)) ?? (await freePort()), password: randomBytes(18).toString('base64url') };
   writeFileSync(file, JSON.stringify(settings, null, 2));
   chmodSync(file, 0o600);
   return settings;

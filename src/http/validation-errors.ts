@@ -24,7 +24,7 @@ function describeType(type: string | string[]): string {
   return types.map((t) => (t === 'null' ? 'null' : article(t))).join(' or ');
 }
 
-function fieldOf(error: ErrorObject, root: string | undefined, parameters: boolean): string {
+function fieldOf(error: ErrorObject, parameters: boolean): string {
   const segments = error.instancePath
     .split('/')
     .slice(1)
@@ -35,7 +35,7 @@ function fieldOf(error: ErrorObject, root: string | undefined, parameters: boole
   // Parameters are named as sent (`expand`, not `expand[1]`); body fields by their path.
   if (parameters && segments.length > 0) return segments[0];
   const path = segments.reduce((out, segment) => (/^\d+$/.test(segment) ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment), '');
-  return path || root || 'body';
+  return path || 'body';
 }
 
 function messageOf(error: ErrorObject, field: string): string {
@@ -88,12 +88,12 @@ function messageOf(error: ErrorObject, field: string): string {
  * The error for a failed validation: one invalid field answers invalid_request with `field`, several
  * answer validation_error with one detail per field (the first problem of each).
  */
-export function validationError(failures: Array<{ errors: ErrorObject[]; root?: string; parameters?: boolean }>): AppError {
+export function validationError(failures: Array<{ errors: ErrorObject[]; parameters?: boolean }>): AppError {
   const byField = new Map<string, string>();
-  for (const { errors, root, parameters = false } of failures) {
+  for (const { errors, parameters = false } of failures) {
     for (const error of errors) {
       if (error.keyword === 'propertyNames' && error.params.propertyName === undefined) continue;
-      const field = fieldOf(error, root, parameters);
+      const field = fieldOf(error, parameters);
       if (!byField.has(field)) byField.set(field, messageOf(error, field));
     }
   }

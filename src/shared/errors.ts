@@ -59,3 +59,26 @@ export const notFound = (message: string) => new AppError('not_found', message);
 export const invalidField = (field: string, message: string) => new AppError('invalid_request', message, { field });
 /** 409 conflict, optionally naming the field. */
 export const conflict = (message: string, field?: string) => new AppError('conflict', message, { field });
+
+/** The row when it exists, belongs to the project and is not deleted; 404 with `message` otherwise. */
+export function ownedOrNotFound<T extends { projectId: string; deletedAt?: Date | null }>(row: T | null, projectId: string, message: string): T {
+  if (!row || row.projectId !== projectId || row.deletedAt) throw notFound(message);
+  return row;
+}
+
+/** Whether `error` is a unique-constraint violation (Prisma P2002) on a column whose name contains `column`. */
+export function violatesUnique(error: unknown, column: string): boolean {
+  if ((error as { code?: string })?.code !== 'P2002') return false;
+  return `${JSON.stringify((error as { meta?: unknown }).meta ?? {})} ${(error as Error).message}`.includes(column);
+}
+
+/**
+ * A unique-constraint violation on one of the given columns (checked in order) as 409 conflict on its
+ * field; any other error unchanged. Use as `throw conflictOn(error, {...})`.
+ */
+export function conflictOn(error: unknown, columns: Record<string, { field: string; message: string }>): unknown {
+  for (const [column, { field, message }] of Object.entries(columns)) {
+    if (violatesUnique(error, column)) return conflict(message, field);
+  }
+  return error;
+}

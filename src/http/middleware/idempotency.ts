@@ -71,11 +71,13 @@ type IdempotentRequest = { scope: string; key: string; method: string; path: str
 /** Records the key as running for this request; false when another request holds it. */
 async function claim(deps: AppDeps, request: IdempotentRequest): Promise<boolean> {
   const now = Date.now();
-  await deps.db.idempotencyKey.deleteMany({
+  const insert = () => deps.db.idempotencyKey.createMany({ data: [{ ...request, state: 'running' }], skipDuplicates: true });
+  if ((await insert()).count === 1) return true;
+  // The key exists: an expired one (older than 24 hours, not yet purged) is used afresh.
+  const expired = await deps.db.idempotencyKey.deleteMany({
     where: { scope: request.scope, key: request.key, createdAt: { lt: new Date(now - IDEMPOTENCY_TTL_MS) } },
   });
-  const inserted = await deps.db.idempotencyKey.createMany({ data: [{ ...request, state: 'running' }], skipDuplicates: true });
-  if (inserted.count === 1) return true;
+  if (expired.count === 1 && (await insert()).count === 1) return true;
   const takenOver = await deps.db.idempotencyKey.updateMany({
     where: { scope: request.scope, key: request.key, state: 'running', createdAt: { lt: new Date(now - ABANDONED_AFTER_MS) } },
     data: { ...request, createdAt: new Date(now) },

@@ -2,7 +2,7 @@ import type { Database, Tx } from '../../db/client.js';
 import type { components, operations } from '../../generated/openapi.js';
 import type { Collection, Prisma, Project } from '../../generated/prisma/client.js';
 import type { KeyCaller } from '../../http/contract.js';
-import { AppError, conflict, notFound } from '../../shared/errors.js';
+import { AppError, conflictOn, notFound, ownedOrNotFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { paginate, type KeysetOrder } from '../../shared/pagination.js';
 import { actorOf, changedFields, recordStoreEvent } from '../store-events/store-events.recorder.js';
@@ -38,15 +38,11 @@ export function toCollectionResource(collection: CollectionWithCount): Collectio
 /** The project's collection with its count of live products; 404 "Collection not found." otherwise. */
 export async function findCollection(db: Database | Tx, projectId: string, id: string): Promise<CollectionWithCount> {
   const collection = await db.collection.findUnique({ where: { id }, include: { _count: { select: { products: LIVE_PRODUCTS } } } });
-  if (!collection || collection.projectId !== projectId) throw notFound('Collection not found.');
-  const { _count, ...row } = collection;
+  const { _count, ...row } = ownedOrNotFound(collection, projectId, 'Collection not found.');
   return { ...row, productCount: _count.products };
 }
 
-const handleTaken = (error: unknown): never => {
-  if ((error as { code?: string })?.code === 'P2002') throw conflict('Another collection already has this handle.', 'handle');
-  throw error;
-};
+const HANDLE_TAKEN = { handle: { field: 'handle', message: 'Another collection already has this handle.' } };
 
 async function record(tx: Tx, caller: KeyCaller, type: string, collection: CollectionWithCount, changes?: ReturnType<typeof changedFields>) {
   await recordStoreEvent(tx, caller.project.id, actorOf(caller), {
@@ -77,7 +73,7 @@ export async function createCollection(db: Database, caller: KeyCaller, input: C
       return collection;
     });
   } catch (error) {
-    return handleTaken(error);
+    throw conflictOn(error, HANDLE_TAKEN);
   }
 }
 
@@ -93,7 +89,7 @@ export async function updateCollection(db: Database, caller: KeyCaller, id: stri
       return after;
     });
   } catch (error) {
-    return handleTaken(error);
+    throw conflictOn(error, HANDLE_TAKEN);
   }
 }
 

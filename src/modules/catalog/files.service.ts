@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { File } from '../../generated/prisma/client.js';
-import { notFound } from '../../shared/errors.js';
+import { ownedOrNotFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 
 type FileCreate = components['schemas']['FileCreate'];
@@ -22,7 +22,5 @@ export async function createFile(db: Database, projectId: string, input: FileCre
 
 /** The project's file; 404 "File not found." otherwise. */
 export async function findFile(db: Database, projectId: string, id: string): Promise<File> {
-  const file = await db.file.findUnique({ where: { id } });
-  if (!file || file.projectId !== projectId) throw notFound('File not found.');
-  return file;
+  return ownedOrNotFound(await db.file.findUnique({ where: { id } }), projectId, 'File not found.');
 }

@@ -1,7 +1,7 @@
 import type { Database, Tx } from '../../db/client.js';
 import type { InventoryLevel, Variant } from '../../generated/prisma/client.js';
 import type { KeyCaller } from '../../http/contract.js';
-import { AppError, notFound } from '../../shared/errors.js';
+import { AppError, ownedOrNotFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { actorOf, recordStoreEvent } from '../store-events/store-events.recorder.js';
 import { toVariantResource } from './catalog.mappers.js';
@@ -34,10 +34,9 @@ export async function syncVariantTotals(tx: Tx, caller: KeyCaller, before: Varia
   }
 }
 
-/** An active, live location of the project for stock changes; 404 when unknown, 400 when inactive. */
-export async function stockLocation(db: Database | Tx, projectId: string, id: string, field: string) {
-  const location = await db.location.findUnique({ where: { id } });
-  if (!location || location.projectId !== projectId || location.deletedAt) throw notFound('Location not found.');
+/** An active, live location of the project for stock changes; 404 when unknown, 400 (on `field`) when inactive. */
+export async function stockLocation(db: Database | Tx, projectId: string, id: string, field: string, notFoundMessage = 'Location not found.') {
+  const location = ownedOrNotFound(await db.location.findUnique({ where: { id } }), projectId, notFoundMessage);
   if (!location.isActive) {
     throw new AppError('invalid_request', `Location ${id} is inactive and cannot receive or deduct stock. Activate it first.`, { field });
   }

@@ -2,7 +2,7 @@ import type { Database, Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { Prisma, Variant } from '../../generated/prisma/client.js';
 import type { KeyCaller } from '../../http/contract.js';
-import { AppError, conflict, notFound } from '../../shared/errors.js';
+import { AppError, conflictOn, ownedOrNotFound, violatesUnique } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { actorOf, changedFields, recordStoreEvent } from '../store-events/store-events.recorder.js';
 import { toProductResource, type ProductRow } from './catalog.mappers.js';
@@ -16,27 +16,15 @@ export const PRODUCT_INCLUDE = { variants: true, collections: { select: { collec
 const UPDATABLE_FIELDS = ['title', 'handle', 'description', 'status', 'product_type', 'vendor', 'tags', 'image', 'metadata'] as const;
 const HANDLE_ATTEMPTS = 5;
 
-/** Which unique constraint a Prisma P2002 error broke: 'handle', 'sku', or undefined for another error. */
-export function uniqueViolation(error: unknown): 'handle' | 'sku' | undefined {
-  if ((error as { code?: string })?.code !== 'P2002') return undefined;
-  const detail = JSON.stringify((error as { meta?: unknown }).meta ?? {}) + String((error as Error).message);
-  if (detail.includes('sku')) return 'sku';
-  if (detail.includes('handle')) return 'handle';
-  return undefined;
-}
-
-function rethrowConflict(error: unknown): never {
-  const field = uniqueViolation(error);
-  if (field === 'sku') throw conflict('Another variant of this project already has this SKU.', 'sku');
-  if (field === 'handle') throw conflict('Another product of this project already has this handle.', 'handle');
-  throw error;
-}
+/** The unique columns of products and variants, as conflicts. */
+export const CATALOG_CONFLICTS = {
+  sku: { field: 'sku', message: 'Another variant of this project already has this SKU.' },
+  handle: { field: 'handle', message: 'Another product of this project already has this handle.' },
+};
 
 /** The live product of the project with variants and collection ids; 404 "Product not found." otherwise. */
 export async function findProduct(db: Database | Tx, projectId: string, id: string): Promise<ProductRow> {
-  const product = await db.product.findUnique({ where: { id }, include: PRODUCT_INCLUDE });
-  if (!product || product.projectId !== projectId || product.deletedAt) throw notFound('Product not found.');
-  return product;
+  return ownedOrNotFound(await db.product.findUnique({ where: { id }, include: PRODUCT_INCLUDE }), projectId, 'Product not found.');
 }
 
 /** A handle free among the project's live products, generated from the title (acme, acme-2, ...). */
@@ -52,7 +40,8 @@ export function derivedPrices(variants: Array<Pick<Variant, 'price' | 'salePrice
   return { price: variants.length ? Math.min(...variants.map((v) => v.price)) : 0, salePrice: sales.length ? Math.min(...sales) : null };
 }
 
-function variantRows(projectId: string, productId: string, variants: VariantCreate[]): Prisma.VariantCreateManyInput[] {
+/** Rows for new variants, positioned from `firstPosition` on unless they say otherwise. */
+export function variantRows(projectId: string, productId: string, variants: VariantCreate[], firstPosition = 0): Prisma.VariantCreateManyInput[] {
   return variants.map((v, index) => ({
     id: newId('var_'),
     projectId,
@@ -63,7 +52,7 @@ function variantRows(projectId: string, productId: string, variants: VariantCrea
     salePrice: v.sale_price ?? null,
     weight: v.weight ?? 0,
     lowStockThreshold: v.low_stock_threshold ?? null,
-    position: v.position ?? index,
+    position: v.position ?? firstPosition + index,
   }));
 }
 
@@ -76,7 +65,7 @@ async function withHandleRetry<T>(db: Database, explicitHandle: boolean, write: 
     try {
       return await db.$transaction(write);
     } catch (error) {
-      if (explicitHandle || uniqueViolation(error) !== 'handle' || attempt >= HANDLE_ATTEMPTS) rethrowConflict(error);
+      if (explicitHandle || !violatesUnique(error, 'handle') || attempt >= HANDLE_ATTEMPTS) throw conflictOn(error, CATALOG_CONFLICTS);
     }
   }
 }
@@ -144,7 +133,7 @@ export async function updateProduct(db: Database, caller: KeyCaller, id: string,
       return after;
     });
   } catch (error) {
-    rethrowConflict(error);
+    throw conflictOn(error, CATALOG_CONFLICTS);
   }
 }
 

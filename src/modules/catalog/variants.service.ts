@@ -2,23 +2,18 @@ import type { Database, Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { Variant } from '../../generated/prisma/client.js';
 import type { KeyCaller } from '../../http/contract.js';
-import { conflict, notFound } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
-import { findProduct, lastVariantError, recordProductUpdate, syncProductPrices, uniqueViolation } from './products.service.js';
+import { conflictOn, notFound, ownedOrNotFound } from '../../shared/errors.js';
+import { CATALOG_CONFLICTS, findProduct, lastVariantError, recordProductUpdate, syncProductPrices, variantRows } from './products.service.js';
 
 type VariantCreate = components['schemas']['VariantCreate'];
 type VariantUpdate = components['schemas']['VariantUpdate'];
 
-const skuTaken = (error: unknown): never => {
-  if (uniqueViolation(error) === 'sku') throw conflict('Another variant of this project already has this SKU.', 'sku');
-  throw error;
-};
-
 /** A variant of a live product of the project; 404 "Variant not found." otherwise. */
 export async function findVariant(db: Database | Tx, projectId: string, id: string): Promise<Variant> {
   const variant = await db.variant.findUnique({ where: { id }, include: { product: { select: { deletedAt: true } } } });
-  if (!variant || variant.projectId !== projectId || variant.product.deletedAt) throw notFound('Variant not found.');
-  const { product: _product, ...row } = variant;
+  const { product, ...row } = ownedOrNotFound(variant, projectId, 'Variant not found.');
+  // A deleted product's variants are gone with it.
+  if (product.deletedAt) throw notFound('Variant not found.');
   return row;
 }
 
@@ -33,7 +28,7 @@ async function changingProduct<T>(db: Database, caller: KeyCaller, productId: st
       return result;
     });
   } catch (error) {
-    return skuTaken(error);
+    throw conflictOn(error, CATALOG_CONFLICTS);
   }
 }
 
@@ -41,20 +36,8 @@ async function changingProduct<T>(db: Database, caller: KeyCaller, productId: st
 export async function createVariant(db: Database, caller: KeyCaller, productId: string, input: VariantCreate): Promise<Variant> {
   return changingProduct(db, caller, productId, async (tx) => {
     const last = await tx.variant.aggregate({ where: { productId }, _max: { position: true } });
-    return tx.variant.create({
-      data: {
-        id: newId('var_'),
-        projectId: caller.project.id,
-        productId,
-        title: input.title,
-        sku: input.sku ?? null,
-        price: input.price,
-        salePrice: input.sale_price ?? null,
-        weight: input.weight ?? 0,
-        lowStockThreshold: input.low_stock_threshold ?? null,
-        position: input.position ?? (last._max.position ?? -1) + 1,
-      },
-    });
+    const [row] = variantRows(caller.project.id, productId, [input], (last._max.position ?? -1) + 1);
+    return tx.variant.create({ data: row });
   });
 }
 

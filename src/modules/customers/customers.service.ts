@@ -2,7 +2,7 @@ import type { Database, Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { Customer, Prisma, Project } from '../../generated/prisma/client.js';
 import type { KeyCaller } from '../../http/contract.js';
-import { conflict, notFound } from '../../shared/errors.js';
+import { conflictOn, ownedOrNotFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { actorOf, changedFields, recordStoreEvent } from '../store-events/store-events.recorder.js';
 import { toCustomerResource } from './customers.mappers.js';
@@ -18,8 +18,7 @@ const UPDATABLE_FIELDS = [
 /** The stored key of the name sort: last name then first name, case-insensitive (U+0001 sorts before any letter). */
 export const sortNameOf = (firstName: string, lastName: string) => `${lastName.toLowerCase()}\u0001${firstName.toLowerCase()}`;
 
-const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === 'P2002';
-const emailTaken = () => conflict('A customer with this email already exists.', 'email');
+const EMAIL_TAKEN = { email: { field: 'email', message: 'A customer with this email already exists.' } };
 
 /** The customer of the project that is not deleted; 404 "Customer not found." otherwise. */
 export async function findCustomer(db: Database | Tx, projectId: string, id: string, lock = false): Promise<Customer> {
@@ -28,9 +27,7 @@ export async function findCustomer(db: Database | Tx, projectId: string, id: str
     await db.$queryRaw`SELECT id FROM customers WHERE id = ${id} AND project_id = ${projectId} FOR UPDATE`;
   }
   // By primary key (Prisma's cheapest read), then scoped here: another project's or a deleted customer is 404.
-  const customer = await db.customer.findUnique({ where: { id } });
-  if (!customer || customer.projectId !== projectId || customer.deletedAt) throw notFound('Customer not found.');
-  return customer;
+  return ownedOrNotFound(await db.customer.findUnique({ where: { id } }), projectId, 'Customer not found.');
 }
 
 /** The customer with its addresses, default first, when asked for. */
@@ -77,7 +74,7 @@ export async function createCustomer(db: Database, caller: KeyCaller, input: Cus
       return customer;
     });
   } catch (error) {
-    throw isUniqueViolation(error) ? emailTaken() : error;
+    throw conflictOn(error, EMAIL_TAKEN);
   }
 }
 
@@ -118,7 +115,7 @@ export async function updateCustomer(db: Database, caller: KeyCaller, id: string
       return after;
     });
   } catch (error) {
-    throw isUniqueViolation(error) ? emailTaken() : error;
+    throw conflictOn(error, EMAIL_TAKEN);
   }
 }
 

@@ -2,7 +2,7 @@ import type { Database, Tx } from '../../db/client.js';
 import type { components, operations } from '../../generated/openapi.js';
 import { Prisma, type Location, type Project } from '../../generated/prisma/client.js';
 import type { KeyCaller } from '../../http/contract.js';
-import { AppError, conflict, notFound } from '../../shared/errors.js';
+import { AppError, conflictOn, ownedOrNotFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { paginate, type KeysetOrder } from '../../shared/pagination.js';
 import { allocateHandle } from '../catalog/handles.js';
@@ -31,9 +31,7 @@ export function requireLocationsExtension(project: Project): void {
 
 /** A live location of the project; 404 "Location not found." otherwise. */
 export async function findLocation(db: Database | Tx, projectId: string, id: string): Promise<Location> {
-  const location = await db.location.findUnique({ where: { id } });
-  if (!location || location.projectId !== projectId || location.deletedAt) throw notFound('Location not found.');
-  return location;
+  return ownedOrNotFound(await db.location.findUnique({ where: { id } }), projectId, 'Location not found.');
 }
 
 /** Variants with a level at the location, and the units available there. */
@@ -42,10 +40,7 @@ export async function stockAt(db: Database | Tx, locationId: string): Promise<St
   return { variantCount: _count._all, totalUnits: _sum.available ?? 0 };
 }
 
-const handleTaken = (error: unknown): never => {
-  if ((error as { code?: string })?.code === 'P2002') throw conflict('Another location already has this handle.', 'handle');
-  throw error;
-};
+const HANDLE_TAKEN = { handle: { field: 'handle', message: 'Another location already has this handle.' } };
 
 function fieldsOf(input: LocationCreate | LocationUpdate): Prisma.LocationUncheckedUpdateInput {
   return {
@@ -85,7 +80,7 @@ export async function createLocation(db: Database, caller: KeyCaller, input: Loc
       return location;
     });
   } catch (error) {
-    return handleTaken(error);
+    throw conflictOn(error, HANDLE_TAKEN);
   }
 }
 
@@ -103,7 +98,7 @@ export async function updateLocation(db: Database, caller: KeyCaller, id: string
       return after;
     });
   } catch (error) {
-    return handleTaken(error);
+    throw conflictOn(error, HANDLE_TAKEN);
   }
 }
 

@@ -1,8 +1,8 @@
 import type { Database } from '../../db/client.js';
 import type { KeyCaller } from '../../http/contract.js';
-import { AppError, notFound } from '../../shared/errors.js';
+import { AppError } from '../../shared/errors.js';
 import { lockVariants, stockLocation, syncVariantTotals } from '../catalog/inventory.service.js';
-import { findLocation, requireLocationsExtension } from './locations.service.js';
+import { requireLocationsExtension } from './locations.service.js';
 
 /**
  * Moves every inventory level of a location to another in one transaction: destination levels created
@@ -16,11 +16,8 @@ export async function transferInventory(db: Database, caller: KeyCaller, sourceI
     throw new AppError('invalid_request', 'The destination must be another location.', { field: 'destination_location_id' });
   }
   return db.$transaction(async (tx) => {
-    await findLocation(tx, projectId, sourceId);
     await stockLocation(tx, projectId, sourceId, 'id');
-    const destination = await tx.location.findUnique({ where: { id: destinationId } });
-    if (!destination || destination.projectId !== projectId || destination.deletedAt) throw notFound('Destination location not found.');
-    await stockLocation(tx, projectId, destinationId, 'destination_location_id');
+    await stockLocation(tx, projectId, destinationId, 'destination_location_id', 'Destination location not found.');
 
     const levels = await tx.inventoryLevel.findMany({ where: { locationId: sourceId }, select: { variantId: true } });
     const variantIds = levels.map((l) => l.variantId);
