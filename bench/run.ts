@@ -60,7 +60,7 @@ async function measure(url: string, request: autocannon.Request, headers: Record
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 const dataDir = path.join(os.tmpdir(), `commerce-bench-${process.pid}`);
-const embedded = process.env.BENCH_DATABASE_URL ? undefined : await startEmbeddedPostgres({ dir: dataDir, persistent: false, port: await freePort() });
+const embedded = process.env.BENCH_DATABASE_URL ? undefined : await startEmbeddedPostgres({ dir: dataDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 const servers: Server[] = [];
 try {
