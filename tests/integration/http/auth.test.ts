@@ -35,6 +35,19 @@ describe('secret operations (GET /v1/events)', () => {
     await expectError(await getEvents({ Authorization: `Basic ${project.keys.secret_test.token}` }), 401, 'unauthorized');
   });
 
+  test('the malformed-key message names the prefixes only when the prefix is wrong', async () => {
+    const wrongPrefix = await getEvents({ Authorization: 'Bearer not-a-key' });
+    expect(wrongPrefix.status).toBe(401);
+    expect((await json(wrongPrefix)).error.message).toBe('Malformed API key. Keys start with sk_live_, sk_test_, pk_live_ or pk_test_.');
+    for (const token of ['sk_test_short', `pk_live_${'A'.repeat(41)}`, `sk_test_${'A'.repeat(39)}-`]) {
+      const response = await getEvents({ Authorization: `Bearer ${token}` });
+      expect(response.status).toBe(401);
+      const { error } = await json(response);
+      expect(error.code).toBe('unauthorized');
+      expect(error.message).toBe(`Malformed API key: after ${token.slice(0, 8)} a key has exactly 40 letters and digits. Check that the whole key was copied.`);
+    }
+  });
+
   test('a well-formed key that does not exist answers 401 unauthorized', async () => {
     await expectError(await getEvents({ Authorization: `Bearer sk_test_${'A'.repeat(40)}` }), 401, 'unauthorized');
   });
