@@ -23,14 +23,20 @@ beforeAll(async () => {
     ['under', 'Uma', 'a_b', {}],
     ['doe2', 'John', 'Doe', {}],
   ];
-  for (const [key, first_name, last_name, extra] of rows) {
-    people[key] = await createCustomer(api, { first_name, last_name, email: `${key}@shop.example`, ...extra });
-    await new Promise((resolve) => setTimeout(resolve, 3)); // distinct created_at
+  const totals: Record<string, { orderCount: number; totalSpent: bigint }> = {
+    ann: { orderCount: 5, totalSpent: 50_000n },
+    bob: { orderCount: 1, totalSpent: 1_500n },
+    jane: { orderCount: 12, totalSpent: 990_000n },
+  };
+  // Explicit creation times a minute apart in the order above (all in the past, so customers that tests
+  // create later are newer), instead of relying on the clock moving between requests.
+  const base = Date.now() - 60 * 60_000;
+  for (const [i, [key, first_name, last_name, extra]] of rows.entries()) {
+    const created = await createCustomer(api, { first_name, last_name, email: `${key}@shop.example`, ...extra });
+    const at = new Date(base + i * 60_000);
+    await app.deps.db.customer.update({ where: { id: created.id }, data: { createdAt: at, updatedAt: at, ...totals[key] } });
+    people[key] = { ...created, created_at: at.toISOString(), updated_at: at.toISOString() };
   }
-  const db = app.deps.db;
-  await db.customer.update({ where: { id: people.ann.id }, data: { orderCount: 5, totalSpent: 50_000n } });
-  await db.customer.update({ where: { id: people.bob.id }, data: { orderCount: 1, totalSpent: 1_500n } });
-  await db.customer.update({ where: { id: people.jane.id }, data: { orderCount: 12, totalSpent: 990_000n } });
 });
 afterAll(() => app.close());
 

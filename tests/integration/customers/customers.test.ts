@@ -169,7 +169,10 @@ describe('updateCustomer', () => {
 
   test('a request that changes nothing records no event', async () => {
     const customer = await createCustomer(api);
-    await api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: { first_name: customer.first_name } });
+    const unchanged = await api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: { first_name: customer.first_name } });
+    // Answered 200 with the customer as it was (a failed request would record no event either).
+    expect(unchanged.response.status).toBe(200);
+    expect(unchanged.data!.data).toEqual(customer);
     expect((await eventsFor(customer.id)).map((e) => e.type)).toEqual(['customer.created']);
   });
 
@@ -180,6 +183,7 @@ describe('updateCustomer', () => {
     expect(taken.response.status).toBe(409);
     expect(taken.error!.error).toMatchObject({ code: 'conflict', field: 'email' });
     const own = await api.PATCH('/v1/customers/{id}', { ...byId(a.id), body: { email: a.email.toUpperCase() } });
+    expect(own.response.status).toBe(200);
     expect(own.data!.data.email).toBe(a.email.toUpperCase());
   });
 
@@ -193,7 +197,7 @@ describe('updateCustomer', () => {
 describe('deleteCustomer', () => {
   test('hides the customer from every query and records customer.deleted', async () => {
     const customer = await createCustomer(api, { last_name: 'Vanishing' });
-    await api.DELETE('/v1/customers/{id}', byId(customer.id));
+    expect((await api.DELETE('/v1/customers/{id}', byId(customer.id))).response.status).toBe(204);
     const list = await api.GET('/v1/customers', { params: { query: { search: 'Vanishing' } } });
     expect(list.data!.data).toEqual([]);
     expect((await api.GET('/v1/customers/{id}/addresses', byId(customer.id))).response.status).toBe(404);
@@ -208,11 +212,11 @@ describe('purge-deleted-customers job', () => {
   test('after 30 days removes the customer, addresses and notes, and redacts the values in its events', async () => {
     const old = await createCustomer(api, { first_name: 'Olga' });
     const recent = await createCustomer(api);
-    await api.POST('/v1/customers/{id}/addresses', { ...byId(old.id), body: { line1: 'x', city: 'y', country: 'DE' } });
-    await api.POST('/v1/customers/{id}/notes', { ...byId(old.id), body: { content: 'secret' } });
-    await api.PATCH('/v1/customers/{id}', { ...byId(old.id), body: { first_name: 'Olivia' } });
-    await api.DELETE('/v1/customers/{id}', byId(old.id));
-    await api.DELETE('/v1/customers/{id}', byId(recent.id));
+    expect((await api.POST('/v1/customers/{id}/addresses', { ...byId(old.id), body: { line1: 'x', city: 'y', country: 'DE' } })).response.status).toBe(201);
+    expect((await api.POST('/v1/customers/{id}/notes', { ...byId(old.id), body: { content: 'secret' } })).response.status).toBe(201);
+    expect((await api.PATCH('/v1/customers/{id}', { ...byId(old.id), body: { first_name: 'Olivia' } })).response.status).toBe(200);
+    expect((await api.DELETE('/v1/customers/{id}', byId(old.id))).response.status).toBe(204);
+    expect((await api.DELETE('/v1/customers/{id}', byId(recent.id))).response.status).toBe(204);
     const day = 24 * 3600 * 1000;
     await app.deps.db.customer.update({ where: { id: old.id }, data: { deletedAt: new Date(Date.now() - 31 * day) } });
     await app.deps.db.customer.update({ where: { id: recent.id }, data: { deletedAt: new Date(Date.now() - 29 * day) } });
