@@ -12,7 +12,13 @@ interface Lease {
   left: Record<Kind, number>;
   /** The window's shared `used` as of this process's latest lease (its own leases included). */
   used: Record<Kind, number>;
+  /** When a lease of the window last came back empty: the limit is reached (asked again after a second, for raised limits). */
+  exhaustedAt: Record<Kind, number>;
 }
+
+// A window found full is not asked again for this long, so refused traffic costs at most one query a
+// second per project and process, and a raised limit is seen within a second.
+const RECHECK_FULL_MS = 1000;
 
 export interface RateDecision {
   /** null: accepted; otherwise which limit refused the request. */
@@ -43,20 +49,26 @@ export class RateLimiter {
     const windows = windowsAt(now);
     const lease = this.currentLease(project.id, windows);
     const crossed: RateDecision['crossed'] = [];
-    const needed = (['month', 'minute'] as const).filter((kind) => lease.left[kind] <= 0);
-    if (needed.length > 0) {
-      // One refill per project at a time in this process; requests arriving meanwhile wait for it.
-      let refill = this.refills.get(project.id);
-      if (!refill) {
-        refill = this.refill(project, windows, lease, needed, crossed).finally(() => this.refills.delete(project.id));
-        this.refills.set(project.id, refill);
+    let refusedBy: RateDecision['refusedBy'] = null;
+    for (;;) {
+      const full = (kind: Kind) => lease.left[kind] <= 0 && now.getTime() - lease.exhaustedAt[kind] < RECHECK_FULL_MS;
+      if (full('month')) refusedBy = 'quota_exceeded';
+      else if (full('minute')) refusedBy = 'rate_limited';
+      else if (lease.left.month > 0 && lease.left.minute > 0) {
+        lease.left.month -= 1;
+        lease.left.minute -= 1;
+      } else {
+        // One refill per project at a time in this process; requests arriving meanwhile wait for it and look again.
+        let refill = this.refills.get(project.id);
+        if (!refill) {
+          const needed = (['month', 'minute'] as const).filter((kind) => lease.left[kind] <= 0);
+          refill = this.refill(project, windows, lease, needed, crossed, now).finally(() => this.refills.delete(project.id));
+          this.refills.set(project.id, refill);
+        }
+        await refill;
+        continue;
       }
-      await refill;
-    }
-    const refusedBy = lease.left.month <= 0 ? 'quota_exceeded' : lease.left.minute <= 0 ? 'rate_limited' : null;
-    if (!refusedBy) {
-      lease.left.month -= 1;
-      lease.left.minute -= 1;
+      break;
     }
     const limit = project.rateLimitPerMinute;
     return { refusedBy, limit, remaining: Math.max(0, limit - lease.used.minute) + lease.left.minute, windows, crossed };
@@ -65,17 +77,21 @@ export class RateLimiter {
   private currentLease(projectId: string, windows: Windows): Lease {
     let lease = this.leases.get(projectId);
     if (!lease || lease.period !== windows.period) {
-      lease = { minuteStart: windows.minuteStart.getTime(), period: windows.period, left: { minute: 0, month: 0 }, used: { minute: 0, month: 0 } };
+      lease = {
+        minuteStart: windows.minuteStart.getTime(), period: windows.period,
+        left: { minute: 0, month: 0 }, used: { minute: 0, month: 0 }, exhaustedAt: { minute: 0, month: 0 },
+      };
       this.leases.set(projectId, lease);
     } else if (lease.minuteStart !== windows.minuteStart.getTime()) {
       lease.minuteStart = windows.minuteStart.getTime();
       lease.left.minute = 0;
       lease.used.minute = 0;
+      lease.exhaustedAt.minute = 0;
     }
     return lease;
   }
 
-  private async refill(project: Project, windows: Windows, lease: Lease, kinds: readonly Kind[], crossed: RateDecision['crossed']): Promise<void> {
+  private async refill(project: Project, windows: Windows, lease: Lease, kinds: readonly Kind[], crossed: RateDecision['crossed'], now: Date): Promise<void> {
     const limits: Record<Kind, number> = { minute: project.rateLimitPerMinute, month: project.monthlyQuota };
     const starts: Record<Kind, Date> = { minute: windows.minuteStart, month: windows.monthStart };
     const request = kinds.map((kind) => ({ kind, start: starts[kind], block: leaseBlock(limits[kind], lease.used[kind]), limit: limits[kind] }));
@@ -94,6 +110,7 @@ export class RateLimiter {
     for (const row of rows) {
       lease.left[row.kind] += row.last_grant;
       lease.used[row.kind] = row.used;
+      lease.exhaustedAt[row.kind] = row.last_grant === 0 ? now.getTime() : 0;
       if (row.kind === 'month' && row.last_grant > 0) crossed.push({ before: row.used - row.last_grant, used: row.used });
     }
   }
