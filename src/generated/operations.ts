@@ -15,6 +15,8 @@ export interface OperationMeta {
   bodyRequired: boolean;
   /** Query parameters that take comma-separated lists. */
   arrayQuery: readonly string[];
+  /** Every query parameter the operation takes; any other is refused. */
+  queryParams: readonly string[];
 }
 
 export type OperationId =
@@ -147,7 +149,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createApiKey",
@@ -158,7 +161,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createCollection",
@@ -169,7 +173,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createCustomer",
@@ -180,7 +185,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createCustomerAddress",
@@ -191,7 +197,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createCustomerNote",
@@ -202,7 +209,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createFile",
@@ -213,7 +221,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createLocation",
@@ -224,7 +233,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createProduct",
@@ -235,7 +245,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createProject",
@@ -246,7 +257,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createVariant",
@@ -257,7 +269,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "deleteCollection",
@@ -268,7 +281,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "deleteCustomer",
@@ -279,7 +293,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "deleteCustomerAddress",
@@ -290,7 +305,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "deleteCustomerNote",
@@ -301,7 +317,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "deleteLocation",
@@ -312,7 +329,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "deleteProduct",
@@ -323,7 +341,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "deleteVariant",
@@ -334,7 +353,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "duplicateProduct",
@@ -345,7 +365,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getCollection",
@@ -357,6 +378,9 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
       "fields"
     ]
   },
@@ -372,6 +396,10 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": [
       "expand",
       "fields"
+    ],
+    "queryParams": [
+      "expand",
+      "fields"
     ]
   },
   {
@@ -383,7 +411,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getHealth",
@@ -394,7 +423,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getLocation",
@@ -405,7 +435,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getOpenApiJson",
@@ -416,7 +447,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getOpenApiYaml",
@@ -427,7 +459,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getProduct",
@@ -440,6 +473,9 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [
       "fields"
+    ],
+    "queryParams": [
+      "fields"
     ]
   },
   {
@@ -451,7 +487,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getStoreEvent",
@@ -464,6 +501,9 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [
       "fields"
+    ],
+    "queryParams": [
+      "fields"
     ]
   },
   {
@@ -475,7 +515,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "listCollections",
@@ -487,6 +528,13 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
       "fields"
     ]
   },
@@ -501,6 +549,9 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [
       "fields"
+    ],
+    "queryParams": [
+      "fields"
     ]
   },
   {
@@ -512,7 +563,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "listCustomers",
@@ -524,6 +576,20 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "email",
+      "search",
+      "status",
+      "created_after",
+      "min_orders",
+      "max_orders",
+      "min_spent",
       "fields"
     ]
   },
@@ -538,6 +604,15 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [
       "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "type",
+      "active",
+      "fields"
     ]
   },
   {
@@ -549,7 +624,12 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": [
+      "to",
+      "limit",
+      "cursor"
+    ]
   },
   {
     "operationId": "listProducts",
@@ -561,6 +641,19 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "status",
+      "product_type",
+      "vendor",
+      "tag",
+      "collection_id",
+      "created_after",
       "fields"
     ]
   },
@@ -575,6 +668,15 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [
       "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "order",
+      "type",
+      "resource_type",
+      "resource_id",
+      "fields"
     ]
   },
   {
@@ -586,7 +688,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "removeCollectionProduct",
@@ -597,7 +700,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "revokeApiKey",
@@ -608,7 +712,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "setDefaultLocation",
@@ -619,7 +724,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "setInventoryLevel",
@@ -630,7 +736,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "transferLocationInventory",
@@ -641,7 +748,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "updateCollection",
@@ -652,7 +760,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "updateCustomer",
@@ -663,7 +772,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "updateCustomerAddress",
@@ -674,7 +784,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "updateLocation",
@@ -685,7 +796,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "updateProduct",
@@ -696,7 +808,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "updateProject",
@@ -707,7 +820,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "updateVariant",
@@ -718,6 +832,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   }
 ];

@@ -1,8 +1,9 @@
 /**
- * `npm run spec:rate-limits`: declares the rate limit on every operation that counts against it (key or
- * customer-token authenticated): the 429 answer (`TooManyRequests`) and the X-RateLimit-* headers on each
- * of its answers and on the shared answers. Edits the text in place (the rest of the file stays as written)
- * and is idempotent; `npm run lint:spec` fails when an operation lacks them.
+ * `npm run spec:common-responses`: declares what the pipeline may answer on every operation: 400 on all
+ * of them (an unknown query parameter is refused everywhere), and on every operation that counts against
+ * the rate limit (key or customer-token authenticated) the 429 answer (`TooManyRequests`) and the
+ * X-RateLimit-* headers on each of its answers and on the shared answers. Edits the text in place (the rest
+ * of the file stays as written) and is idempotent; `npm run lint:spec` fails when an operation lacks them.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -36,15 +37,18 @@ function main(): void {
   const document = parseDocument(text, { keepSourceTokens: true });
   const insertions: Insertion[] = [];
   for (const op of listOperations(document.toJS() as OpenApiDocument)) {
-    if (!countsAgainstLimits(op.auth)) continue;
     const responses = document.getIn(['paths', op.path, op.method, 'responses']) as YAMLMap;
     const pairs = responses.items as Pair[];
-    if (!pairs.some((pair) => keyOf(pair) === '429')) {
-      const after = pairs.find((pair) => Number(keyOf(pair)) > 429) ?? pairs.at(-1)!;
+    const declare = (status: number, ref: string) => {
+      if (pairs.some((pair) => keyOf(pair) === String(status))) return;
+      const after = pairs.find((pair) => Number(keyOf(pair)) > status) ?? pairs.at(-1)!;
       const start = lineStart(text, keyOffset(after));
       const indent = ' '.repeat(keyOffset(after) - start);
-      insertions.push({ at: start, text: `${indent}'429': { $ref: '#/components/responses/TooManyRequests' }\n` });
-    }
+      insertions.push({ at: start, text: `${indent}'${status}': { $ref: '#/components/responses/${ref}' }\n` });
+    };
+    declare(400, 'BadRequest');
+    if (!countsAgainstLimits(op.auth)) continue;
+    declare(429, 'TooManyRequests');
     for (const pair of pairs) if (isMap(pair.value) && !pair.value.has('$ref')) insertions.push(...headerInsertions(text, pair));
   }
   const shared = document.getIn(['components', 'responses']) as YAMLMap;
@@ -55,7 +59,7 @@ function main(): void {
     result = result.slice(0, at) + added + result.slice(at + replace);
   }
   writeFileSync(file, result);
-  console.log(insertions.length > 0 ? `Declared the rate limit in ${insertions.length} place(s) of openapi.yaml.` : 'openapi.yaml already declares the rate limit everywhere.');
+  console.log(insertions.length > 0 ? `Declared common responses in ${insertions.length} place(s) of openapi.yaml.` : 'openapi.yaml already declares the common responses everywhere.');
 }
 
 const lines = (inner: string, existing: YAMLMap | undefined) =>
