@@ -19,11 +19,14 @@ export interface OperationMeta {
 
 export type OperationId =
   | 'addCollectionProducts'
+  | 'addDraftOrderItems'
+  | 'completeDraftOrder'
   | 'createApiKey'
   | 'createCollection'
   | 'createCustomer'
   | 'createCustomerAddress'
   | 'createCustomerNote'
+  | 'createDraftOrder'
   | 'createFile'
   | 'createLocation'
   | 'createProduct'
@@ -33,17 +36,21 @@ export type OperationId =
   | 'deleteCustomer'
   | 'deleteCustomerAddress'
   | 'deleteCustomerNote'
+  | 'deleteDraftOrder'
+  | 'deleteDraftOrderItem'
   | 'deleteLocation'
   | 'deleteProduct'
   | 'deleteVariant'
   | 'duplicateProduct'
   | 'getCollection'
   | 'getCustomer'
+  | 'getDraftOrder'
   | 'getFile'
   | 'getHealth'
   | 'getLocation'
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
+  | 'getOrder'
   | 'getProduct'
   | 'getProject'
   | 'getStoreEvent'
@@ -52,19 +59,25 @@ export type OperationId =
   | 'listCustomerAddresses'
   | 'listCustomerNotes'
   | 'listCustomers'
+  | 'listDraftOrders'
   | 'listLocations'
+  | 'listOrders'
   | 'listOutboxEmails'
   | 'listProducts'
   | 'listStoreEvents'
   | 'listVariantInventoryLevels'
+  | 'payOrder'
   | 'removeCollectionProduct'
   | 'revokeApiKey'
+  | 'sendDraftOrder'
   | 'setDefaultLocation'
   | 'setInventoryLevel'
   | 'transferLocationInventory'
   | 'updateCollection'
   | 'updateCustomer'
   | 'updateCustomerAddress'
+  | 'updateDraftOrder'
+  | 'updateDraftOrderItem'
   | 'updateLocation'
   | 'updateProduct'
   | 'updateProject'
@@ -74,11 +87,14 @@ export type OperationId =
 /** The credential each operation takes, for typing handler inputs. */
 export interface OperationAuth {
   addCollectionProducts: 'secret';
+  addDraftOrderItems: 'secret';
+  completeDraftOrder: 'secret';
   createApiKey: 'platform';
   createCollection: 'secret';
   createCustomer: 'secret';
   createCustomerAddress: 'secret';
   createCustomerNote: 'secret';
+  createDraftOrder: 'secret';
   createFile: 'secret';
   createLocation: 'secret';
   createProduct: 'secret';
@@ -88,17 +104,21 @@ export interface OperationAuth {
   deleteCustomer: 'secret';
   deleteCustomerAddress: 'secret';
   deleteCustomerNote: 'secret';
+  deleteDraftOrder: 'secret';
+  deleteDraftOrderItem: 'secret';
   deleteLocation: 'secret';
   deleteProduct: 'secret';
   deleteVariant: 'secret';
   duplicateProduct: 'secret';
   getCollection: 'secret';
   getCustomer: 'secret';
+  getDraftOrder: 'secret';
   getFile: 'secret';
   getHealth: 'none';
   getLocation: 'secret';
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
+  getOrder: 'secret';
   getProduct: 'secret';
   getProject: 'platform';
   getStoreEvent: 'secret';
@@ -107,19 +127,25 @@ export interface OperationAuth {
   listCustomerAddresses: 'secret';
   listCustomerNotes: 'secret';
   listCustomers: 'secret';
+  listDraftOrders: 'secret';
   listLocations: 'secret';
+  listOrders: 'secret';
   listOutboxEmails: 'platform';
   listProducts: 'secret';
   listStoreEvents: 'secret';
   listVariantInventoryLevels: 'secret';
+  payOrder: 'secret';
   removeCollectionProduct: 'secret';
   revokeApiKey: 'platform';
+  sendDraftOrder: 'secret';
   setDefaultLocation: 'secret';
   setInventoryLevel: 'secret';
   transferLocationInventory: 'secret';
   updateCollection: 'secret';
   updateCustomer: 'secret';
   updateCustomerAddress: 'secret';
+  updateDraftOrder: 'secret';
+  updateDraftOrderItem: 'secret';
   updateLocation: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
@@ -136,6 +162,28 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "addDraftOrderItems",
+    "method": "POST",
+    "path": "/v1/draft-orders/{id}/items",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "completeDraftOrder",
+    "method": "POST",
+    "path": "/v1/draft-orders/{id}/complete",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": false,
+    "bodyRequired": false,
     "arrayQuery": []
   },
   {
@@ -187,6 +235,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/customers/{id}/notes",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "createDraftOrder",
+    "method": "POST",
+    "path": "/v1/draft-orders",
+    "tag": "draft-orders",
     "auth": "secret",
     "idempotent": true,
     "hasBody": true,
@@ -293,6 +352,28 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": []
   },
   {
+    "operationId": "deleteDraftOrder",
+    "method": "DELETE",
+    "path": "/v1/draft-orders/{id}",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "deleteDraftOrderItem",
+    "method": "DELETE",
+    "path": "/v1/draft-orders/{id}/items/{item_id}",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
     "operationId": "deleteLocation",
     "method": "DELETE",
     "path": "/v1/locations/{id}",
@@ -364,6 +445,20 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "getDraftOrder",
+    "method": "GET",
+    "path": "/v1/draft-orders/{id}",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ]
+  },
+  {
     "operationId": "getFile",
     "method": "GET",
     "path": "/v1/files/{id}",
@@ -417,6 +512,19 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": []
+  },
+  {
+    "operationId": "getOrder",
+    "method": "GET",
+    "path": "/v1/orders/{id}",
+    "tag": "orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ]
   },
   {
     "operationId": "getProduct",
@@ -517,10 +625,37 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listDraftOrders",
+    "method": "GET",
+    "path": "/v1/draft-orders",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ]
+  },
+  {
     "operationId": "listLocations",
     "method": "GET",
     "path": "/v1/locations",
     "tag": "locations",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listOrders",
+    "method": "GET",
+    "path": "/v1/orders",
+    "tag": "orders",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -578,6 +713,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": []
   },
   {
+    "operationId": "payOrder",
+    "method": "POST",
+    "path": "/v1/orders/{id}/pay",
+    "tag": "orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
     "operationId": "removeCollectionProduct",
     "method": "DELETE",
     "path": "/v1/collections/{id}/products/{product_id}",
@@ -596,6 +742,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "auth": "platform",
     "idempotent": false,
     "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "sendDraftOrder",
+    "method": "POST",
+    "path": "/v1/draft-orders/{id}/send",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
     "bodyRequired": false,
     "arrayQuery": []
   },
@@ -659,6 +816,28 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "PATCH",
     "path": "/v1/addresses/{id}",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "updateDraftOrder",
+    "method": "PATCH",
+    "path": "/v1/draft-orders/{id}",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "updateDraftOrderItem",
+    "method": "PATCH",
+    "path": "/v1/draft-orders/{id}/items/{item_id}",
+    "tag": "draft-orders",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,

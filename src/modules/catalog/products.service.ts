@@ -52,6 +52,7 @@ export function variantRows(projectId: string, productId: string, variants: Vari
     salePrice: v.sale_price ?? null,
     weight: v.weight ?? 0,
     lowStockThreshold: v.low_stock_threshold ?? null,
+    inventoryPolicy: v.inventory_policy ?? 'deny',
     position: v.position ?? firstPosition + index,
   }));
 }
@@ -179,7 +180,7 @@ export async function duplicateProduct(db: Database, caller: KeyCaller, id: stri
     await tx.variant.createMany({
       data: variants.map((v) => ({
         id: newId('var_'), projectId, productId: copyId, title: v.title, sku: null, price: v.price, salePrice: v.salePrice,
-        weight: v.weight, lowStockThreshold: v.lowStockThreshold, position: v.position,
+        weight: v.weight, lowStockThreshold: v.lowStockThreshold, inventoryPolicy: v.inventoryPolicy, position: v.position,
       })),
     });
     await tx.collectionProduct.createMany({ data: collections.map((c) => ({ collectionId: c.collectionId, productId: copyId })) });
