@@ -2283,6 +2283,7 @@ export const DraftLineItemScalarFieldEnum = {
   unitPrice: 'unitPrice',
   isCustom: 'isCustom',
   note: 'note',
+  position: 'position',
   createdAt: 'createdAt'
 } as const
 

@@ -417,6 +417,7 @@ export const DraftLineItemScalarFieldEnum = {
   unitPrice: 'unitPrice',
   isCustom: 'isCustom',
   note: 'note',
+  position: 'position',
   createdAt: 'createdAt'
 } as const
 

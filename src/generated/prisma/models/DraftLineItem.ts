@@ -29,11 +29,13 @@ export type AggregateDraftLineItem = {
 export type DraftLineItemAvgAggregateOutputType = {
   quantity: number | null
   unitPrice: number | null
+  position: number | null
 }
 
 export type DraftLineItemSumAggregateOutputType = {
   quantity: number | null
   unitPrice: bigint | null
+  position: number | null
 }
 
 export type DraftLineItemMinAggregateOutputType = {
@@ -48,6 +50,7 @@ export type DraftLineItemMinAggregateOutputType = {
   unitPrice: bigint | null
   isCustom: boolean | null
   note: string | null
+  position: number | null
   createdAt: Date | null
 }
 
@@ -63,6 +66,7 @@ export type DraftLineItemMaxAggregateOutputType = {
   unitPrice: bigint | null
   isCustom: boolean | null
   note: string | null
+  position: number | null
   createdAt: Date | null
 }
 
@@ -78,6 +82,7 @@ export type DraftLineItemCountAggregateOutputType = {
   unitPrice: number
   isCustom: number
   note: number
+  position: number
   createdAt: number
   _all: number
 }
@@ -86,11 +91,13 @@ export type DraftLineItemCountAggregateOutputType = {
 export type DraftLineItemAvgAggregateInputType = {
   quantity?: true
   unitPrice?: true
+  position?: true
 }
 
 export type DraftLineItemSumAggregateInputType = {
   quantity?: true
   unitPrice?: true
+  position?: true
 }
 
 export type DraftLineItemMinAggregateInputType = {
@@ -105,6 +112,7 @@ export type DraftLineItemMinAggregateInputType = {
   unitPrice?: true
   isCustom?: true
   note?: true
+  position?: true
   createdAt?: true
 }
 
@@ -120,6 +128,7 @@ export type DraftLineItemMaxAggregateInputType = {
   unitPrice?: true
   isCustom?: true
   note?: true
+  position?: true
   createdAt?: true
 }
 
@@ -135,6 +144,7 @@ export type DraftLineItemCountAggregateInputType = {
   unitPrice?: true
   isCustom?: true
   note?: true
+  position?: true
   createdAt?: true
   _all?: true
 }
@@ -237,6 +247,7 @@ export type DraftLineItemGroupByOutputType = {
   unitPrice: bigint
   isCustom: boolean
   note: string | null
+  position: number
   createdAt: Date
   _count: DraftLineItemCountAggregateOutputType | null
   _avg: DraftLineItemAvgAggregateOutputType | null
@@ -275,6 +286,7 @@ export type DraftLineItemWhereInput = {
   unitPrice?: Prisma.BigIntFilter<"DraftLineItem"> | bigint | number
   isCustom?: Prisma.BoolFilter<"DraftLineItem"> | boolean
   note?: Prisma.StringNullableFilter<"DraftLineItem"> | string | null
+  position?: Prisma.IntFilter<"DraftLineItem"> | number
   createdAt?: Prisma.DateTimeFilter<"DraftLineItem"> | Date | string
   draftOrder?: Prisma.XOR<Prisma.DraftOrderScalarRelationFilter, Prisma.DraftOrderWhereInput>
 }
@@ -291,12 +303,14 @@ export type DraftLineItemOrderByWithRelationInput = {
   unitPrice?: Prisma.SortOrder
   isCustom?: Prisma.SortOrder
   note?: Prisma.SortOrderInput | Prisma.SortOrder
+  position?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   draftOrder?: Prisma.DraftOrderOrderByWithRelationInput
 }
 
 export type DraftLineItemWhereUniqueInput = Prisma.AtLeast<{
   id?: string
+  draftOrderId_position?: Prisma.DraftLineItemDraftOrderIdPositionCompoundUniqueInput
   AND?: Prisma.DraftLineItemWhereInput | Prisma.DraftLineItemWhereInput[]
   OR?: Prisma.DraftLineItemWhereInput[]
   NOT?: Prisma.DraftLineItemWhereInput | Prisma.DraftLineItemWhereInput[]
@@ -310,9 +324,10 @@ export type DraftLineItemWhereUniqueInput = Prisma.AtLeast<{
   unitPrice?: Prisma.BigIntFilter<"DraftLineItem"> | bigint | number
   isCustom?: Prisma.BoolFilter<"DraftLineItem"> | boolean
   note?: Prisma.StringNullableFilter<"DraftLineItem"> | string | null
+  position?: Prisma.IntFilter<"DraftLineItem"> | number
   createdAt?: Prisma.DateTimeFilter<"DraftLineItem"> | Date | string
   draftOrder?: Prisma.XOR<Prisma.DraftOrderScalarRelationFilter, Prisma.DraftOrderWhereInput>
-}, "id">
+}, "id" | "draftOrderId_position">
 
 export type DraftLineItemOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -326,6 +341,7 @@ export type DraftLineItemOrderByWithAggregationInput = {
   unitPrice?: Prisma.SortOrder
   isCustom?: Prisma.SortOrder
   note?: Prisma.SortOrderInput | Prisma.SortOrder
+  position?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.DraftLineItemCountOrderByAggregateInput
   _avg?: Prisma.DraftLineItemAvgOrderByAggregateInput
@@ -349,6 +365,7 @@ export type DraftLineItemScalarWhereWithAggregatesInput = {
   unitPrice?: Prisma.BigIntWithAggregatesFilter<"DraftLineItem"> | bigint | number
   isCustom?: Prisma.BoolWithAggregatesFilter<"DraftLineItem"> | boolean
   note?: Prisma.StringNullableWithAggregatesFilter<"DraftLineItem"> | string | null
+  position?: Prisma.IntWithAggregatesFilter<"DraftLineItem"> | number
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"DraftLineItem"> | Date | string
 }
 
@@ -363,6 +380,7 @@ export type DraftLineItemCreateInput = {
   unitPrice: bigint | number
   isCustom: boolean
   note?: string | null
+  position: number
   createdAt?: Date | string
   draftOrder: Prisma.DraftOrderCreateNestedOneWithoutItemsInput
 }
@@ -379,6 +397,7 @@ export type DraftLineItemUncheckedCreateInput = {
   unitPrice: bigint | number
   isCustom: boolean
   note?: string | null
+  position: number
   createdAt?: Date | string
 }
 
@@ -393,6 +412,7 @@ export type DraftLineItemUpdateInput = {
   unitPrice?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   isCustom?: Prisma.BoolFieldUpdateOperationsInput | boolean
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   draftOrder?: Prisma.DraftOrderUpdateOneRequiredWithoutItemsNestedInput
 }
@@ -409,6 +429,7 @@ export type DraftLineItemUncheckedUpdateInput = {
   unitPrice?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   isCustom?: Prisma.BoolFieldUpdateOperationsInput | boolean
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -424,6 +445,7 @@ export type DraftLineItemCreateManyInput = {
   unitPrice: bigint | number
   isCustom: boolean
   note?: string | null
+  position: number
   createdAt?: Date | string
 }
 
@@ -438,6 +460,7 @@ export type DraftLineItemUpdateManyMutationInput = {
   unitPrice?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   isCustom?: Prisma.BoolFieldUpdateOperationsInput | boolean
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -453,6 +476,7 @@ export type DraftLineItemUncheckedUpdateManyInput = {
   unitPrice?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   isCustom?: Prisma.BoolFieldUpdateOperationsInput | boolean
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -464,6 +488,11 @@ export type DraftLineItemListRelationFilter = {
 
 export type DraftLineItemOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
+}
+
+export type DraftLineItemDraftOrderIdPositionCompoundUniqueInput = {
+  draftOrderId: string
+  position: number
 }
 
 export type DraftLineItemCountOrderByAggregateInput = {
@@ -478,12 +507,14 @@ export type DraftLineItemCountOrderByAggregateInput = {
   unitPrice?: Prisma.SortOrder
   isCustom?: Prisma.SortOrder
   note?: Prisma.SortOrder
+  position?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
 export type DraftLineItemAvgOrderByAggregateInput = {
   quantity?: Prisma.SortOrder
   unitPrice?: Prisma.SortOrder
+  position?: Prisma.SortOrder
 }
 
 export type DraftLineItemMaxOrderByAggregateInput = {
@@ -498,6 +529,7 @@ export type DraftLineItemMaxOrderByAggregateInput = {
   unitPrice?: Prisma.SortOrder
   isCustom?: Prisma.SortOrder
   note?: Prisma.SortOrder
+  position?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -513,12 +545,14 @@ export type DraftLineItemMinOrderByAggregateInput = {
   unitPrice?: Prisma.SortOrder
   isCustom?: Prisma.SortOrder
   note?: Prisma.SortOrder
+  position?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
 export type DraftLineItemSumOrderByAggregateInput = {
   quantity?: Prisma.SortOrder
   unitPrice?: Prisma.SortOrder
+  position?: Prisma.SortOrder
 }
 
 export type DraftLineItemCreateNestedManyWithoutDraftOrderInput = {
@@ -574,6 +608,7 @@ export type DraftLineItemCreateWithoutDraftOrderInput = {
   unitPrice: bigint | number
   isCustom: boolean
   note?: string | null
+  position: number
   createdAt?: Date | string
 }
 
@@ -588,6 +623,7 @@ export type DraftLineItemUncheckedCreateWithoutDraftOrderInput = {
   unitPrice: bigint | number
   isCustom: boolean
   note?: string | null
+  position: number
   createdAt?: Date | string
 }
 
@@ -632,6 +668,7 @@ export type DraftLineItemScalarWhereInput = {
   unitPrice?: Prisma.BigIntFilter<"DraftLineItem"> | bigint | number
   isCustom?: Prisma.BoolFilter<"DraftLineItem"> | boolean
   note?: Prisma.StringNullableFilter<"DraftLineItem"> | string | null
+  position?: Prisma.IntFilter<"DraftLineItem"> | number
   createdAt?: Prisma.DateTimeFilter<"DraftLineItem"> | Date | string
 }
 
@@ -646,6 +683,7 @@ export type DraftLineItemCreateManyDraftOrderInput = {
   unitPrice: bigint | number
   isCustom: boolean
   note?: string | null
+  position: number
   createdAt?: Date | string
 }
 
@@ -660,6 +698,7 @@ export type DraftLineItemUpdateWithoutDraftOrderInput = {
   unitPrice?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   isCustom?: Prisma.BoolFieldUpdateOperationsInput | boolean
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -674,6 +713,7 @@ export type DraftLineItemUncheckedUpdateWithoutDraftOrderInput = {
   unitPrice?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   isCustom?: Prisma.BoolFieldUpdateOperationsInput | boolean
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -688,6 +728,7 @@ export type DraftLineItemUncheckedUpdateManyWithoutDraftOrderInput = {
   unitPrice?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   isCustom?: Prisma.BoolFieldUpdateOperationsInput | boolean
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -705,6 +746,7 @@ export type DraftLineItemSelect<ExtArgs extends runtime.Types.Extensions.Interna
   unitPrice?: boolean
   isCustom?: boolean
   note?: boolean
+  position?: boolean
   createdAt?: boolean
   draftOrder?: boolean | Prisma.DraftOrderDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["draftLineItem"]>
@@ -721,6 +763,7 @@ export type DraftLineItemSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   unitPrice?: boolean
   isCustom?: boolean
   note?: boolean
+  position?: boolean
   createdAt?: boolean
   draftOrder?: boolean | Prisma.DraftOrderDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["draftLineItem"]>
@@ -737,6 +780,7 @@ export type DraftLineItemSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   unitPrice?: boolean
   isCustom?: boolean
   note?: boolean
+  position?: boolean
   createdAt?: boolean
   draftOrder?: boolean | Prisma.DraftOrderDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["draftLineItem"]>
@@ -753,10 +797,11 @@ export type DraftLineItemSelectScalar = {
   unitPrice?: boolean
   isCustom?: boolean
   note?: boolean
+  position?: boolean
   createdAt?: boolean
 }
 
-export type DraftLineItemOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "draftOrderId" | "productId" | "variantId" | "title" | "variantTitle" | "sku" | "quantity" | "unitPrice" | "isCustom" | "note" | "createdAt", ExtArgs["result"]["draftLineItem"]>
+export type DraftLineItemOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "draftOrderId" | "productId" | "variantId" | "title" | "variantTitle" | "sku" | "quantity" | "unitPrice" | "isCustom" | "note" | "position" | "createdAt", ExtArgs["result"]["draftLineItem"]>
 export type DraftLineItemInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   draftOrder?: boolean | Prisma.DraftOrderDefaultArgs<ExtArgs>
 }
@@ -787,6 +832,10 @@ export type $DraftLineItemPayload<ExtArgs extends runtime.Types.Extensions.Inter
     unitPrice: bigint
     isCustom: boolean
     note: string | null
+    /**
+     * Order within the draft: the order items were added in (several in one request share a millisecond).
+     */
+    position: number
     createdAt: Date
   }, ExtArgs["result"]["draftLineItem"]>
   composites: {}
@@ -1223,6 +1272,7 @@ export interface DraftLineItemFieldRefs {
   readonly unitPrice: Prisma.FieldRef<"DraftLineItem", 'BigInt'>
   readonly isCustom: Prisma.FieldRef<"DraftLineItem", 'Boolean'>
   readonly note: Prisma.FieldRef<"DraftLineItem", 'String'>
+  readonly position: Prisma.FieldRef<"DraftLineItem", 'Int'>
   readonly createdAt: Prisma.FieldRef<"DraftLineItem", 'DateTime'>
 }
     

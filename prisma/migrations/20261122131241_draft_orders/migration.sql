@@ -58,6 +58,7 @@ CREATE TABLE "draft_line_items" (
     "unit_price" BIGINT NOT NULL,
     "is_custom" BOOLEAN NOT NULL,
     "note" TEXT,
+    "position" INTEGER NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "draft_line_items_pkey" PRIMARY KEY ("id")
@@ -105,7 +106,7 @@ CREATE INDEX "draft_orders_project_id_updated_at_id_idx" ON "draft_orders"("proj
 CREATE UNIQUE INDEX "draft_orders_project_id_draft_number_key" ON "draft_orders"("project_id", "draft_number");
 
 -- CreateIndex
-CREATE INDEX "draft_line_items_draft_order_id_created_at_id_idx" ON "draft_line_items"("draft_order_id", "created_at", "id");
+CREATE UNIQUE INDEX "draft_line_items_draft_order_id_position_key" ON "draft_line_items"("draft_order_id", "position");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "orders_draft_order_id_key" ON "orders"("draft_order_id");
