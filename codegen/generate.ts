@@ -170,6 +170,13 @@ function operationIndex(operations: OperationSpec[]): string {
     ...operations.map((op) => `  ${op.operationId}: '${op.auth}';`),
     `}`,
     '',
+    `/** The operations of each tag (area), for typing an area's handler map. */`,
+    `export interface OperationsByTag {`,
+    ...[...new Set(operations.map((op) => op.tag))].sort().map(
+      (tag) => `  '${tag}': ${operations.filter((op) => op.tag === tag).map((op) => `'${op.operationId}'`).join(' | ')};`,
+    ),
+    `}`,
+    '',
     `export const operationIndex: readonly OperationMeta[] = ${JSON.stringify(rows, null, 2)};`,
     '',
   ].join('\n');

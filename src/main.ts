@@ -10,7 +10,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-post
 import { migrate } from './db/migrate.js';
 import { developmentPlatformToken, ensureDemoProject } from './demo.js';
 import { createApp } from './http/app.js';
-import { startJobs } from './jobs/worker.js';
+import { JobQueue } from './jobs/queue.js';
 import { AuthCache } from './modules/platform/auth-cache.js';
 import { createLogger } from './shared/logger.js';
 
@@ -32,9 +32,11 @@ if (applied.length > 0) log.info('applied migrations', { applied });
 const db = createDatabase(databaseUrl);
 const authCache = new AuthCache(databaseUrl, log);
 await authCache.start();
-const deps = { db, config, log, authCache };
+// Every process can send jobs (inside its transactions); only RUN_JOBS processes work them.
+const base = { db, config, log, authCache };
+const jobs = await JobQueue.start(databaseUrl, log, config.runJobs ? { work: true, deps: base } : { work: false });
+const deps = { ...base, jobs };
 const demo = await ensureDemoProject(deps, generatedPlatformToken);
-const boss = config.runJobs ? await startJobs(deps, databaseUrl) : undefined;
 
 const server: Server = createApp(deps).listen(config.port, config.host);
 await new Promise((resolve) => server.once('listening', resolve));
@@ -57,7 +59,7 @@ async function stop(signal: string): Promise<void> {
   stopping = true;
   log.info('stopping', { signal });
   await new Promise((resolve) => server.close(resolve));
-  await boss?.stop({ graceful: true, timeout: 10_000 });
+  await jobs.stop();
   await authCache.close();
   await db.$disconnect();
   await embedded?.stop();

@@ -1352,20 +1352,31 @@ export interface components {
             locale: string;
             created_at: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description The one event catalogue: every webhook event type of the specification (all groups) and every store-event
+         *     type. Store events (`GET /v1/events`) carry one of these as `type`; webhook subscriptions subscribe to any
+         *     of them (decisions: every type in the catalogue is subscribable). Some groups (fulfillment, discount,
+         *     promotion, purchase order, refund, return, navigation, store credit) belong to areas this API does not
+         *     expose yet and are never emitted by it today.
+         * @example customer.updated
+         * @enum {string}
+         */
+        EventType: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "order.created" | "order.updated" | "order.paid" | "order.fulfilled" | "order.cancelled" | "order.refunded" | "customer.created" | "customer.updated" | "customer.deleted" | "fulfillment_order.created" | "fulfillment.created" | "fulfillment.updated" | "fulfillment.cancelled" | "inventory.low" | "discount.created" | "discount.updated" | "discount.deleted" | "shipping.zone.created" | "shipping.zone.updated" | "shipping.zone.deleted" | "promotion.created" | "promotion.updated" | "promotion.deleted" | "draft_order.created" | "draft_order.updated" | "draft_order.completed" | "draft_order.deleted" | "company.created" | "company.updated" | "company.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.received" | "purchase_order.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "return.requested" | "return.approved" | "return.received" | "return.rejected" | "return.cancelled" | "return.closed" | "navigation.created" | "navigation.updated" | "navigation.deleted" | "store_credit.issued" | "store_credit.used" | "store_credit.expired" | "location.created" | "location.updated" | "location.deleted" | "usage.warning";
         StoreEvent: {
             id: components["schemas"]["StoreEventId"];
-            /**
-             * @description What happened, e.g. `customer.updated`.
-             * @example customer.updated
-             */
-            type: string;
+            type: components["schemas"]["EventType"];
             /** @example customer */
             resource_type: string;
             /** @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u */
             resource_id: string;
-            /** @enum {string} */
-            actor_type: "api_key" | "admin";
-            /** @description `key_...` for api_key, `user_...` for admin. */
+            /**
+             * @description Who acted: `api_key` (a request with an API key), `admin` (an admin user), `customer` (a storefront
+             *     customer signed in through customer authentication, e.g. `PATCH /v1/me`) or `system` (background work
+             *     such as automatic group membership).
+             * @enum {string}
+             */
+            actor_type: "api_key" | "admin" | "customer" | "system";
+            /** @description `key_...` for api_key, `user_...` for admin, `cus_...` for customer, `system:<job>` for system. */
             actor_id: string;
             /** @description A human-readable line. */
             summary: string;

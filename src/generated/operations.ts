@@ -152,6 +152,19 @@ export interface OperationAuth {
   updateVariant: 'secret';
 }
 
+/** The operations of each tag (area), for typing an area's handler map. */
+export interface OperationsByTag {
+  'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
+  'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
+  'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
+  'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
+  'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
+  'orders': 'getOrder' | 'listOrders' | 'payOrder';
+  'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
+  'service': 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
+  'store-events': 'getStoreEvent' | 'listStoreEvents';
+}
+
 export const operationIndex: readonly OperationMeta[] = [
   {
     "operationId": "addCollectionProducts",
@@ -705,7 +718,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "operationId": "listVariantInventoryLevels",
     "method": "GET",
     "path": "/v1/variants/{id}/inventory-levels",
-    "tag": "catalog",
+    "tag": "inventory",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -771,7 +784,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "operationId": "setInventoryLevel",
     "method": "PUT",
     "path": "/v1/inventory-levels",
-    "tag": "catalog",
+    "tag": "inventory",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,

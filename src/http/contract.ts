@@ -1,7 +1,7 @@
 import type { operations } from '../generated/openapi.js';
-import type { OperationAuth, OperationId } from '../generated/operations.js';
+import type { OperationAuth, OperationId, OperationsByTag } from '../generated/operations.js';
 import type { AppDeps } from '../app-deps.js';
-import type { Project } from '../generated/prisma/client.js';
+import type { Ctx } from '../shared/context.js';
 
 type Operation<O extends OperationId> = operations[O];
 
@@ -33,25 +33,15 @@ export type Reply<O extends OperationId> = {
   };
 }[keyof Responses<O>];
 
-export interface KeyCaller {
-  kind: 'key';
-  project: Project;
-  key: { id: string; type: 'secret' | 'publishable'; mode: 'test' | 'live' };
-}
-export interface PlatformCaller {
-  kind: 'platform';
-}
-export interface AnonymousCaller {
-  kind: 'none';
-}
-type CallerFor<A> = A extends 'platform' ? PlatformCaller : A extends 'none' ? AnonymousCaller : KeyCaller;
-export type Caller = KeyCaller | PlatformCaller | AnonymousCaller;
+/** Operations on a project's data (API key or customer token) get a service context; platform and public ones do not. */
+type CtxFor<A> = A extends 'platform' | 'none' ? undefined : Ctx;
 
 export interface Input<O extends OperationId> {
   path: PathParams<O>;
   query: QueryParams<O>;
   body: RequestBody<O>;
-  caller: CallerFor<OperationAuth[O]>;
+  /** The service context of the request: project, actor, mode. */
+  ctx: CtxFor<OperationAuth[O]>;
   deps: AppDeps;
   requestId: string;
 }
@@ -59,3 +49,9 @@ export interface Input<O extends OperationId> {
 export type Handler<O extends OperationId> = (input: Input<O>) => Promise<Reply<O>>;
 /** One handler per operation of openapi.yaml. */
 export type Handlers = { [O in OperationId]: Handler<O> };
+/** The tags (areas) of openapi.yaml. */
+export type Area = keyof OperationsByTag;
+/** The handlers of one area: an operation of the tag without its handler, or one of another tag, fails to compile. */
+export type AreaHandlers<A extends Area> = { [O in OperationsByTag[A]]: Handler<O> };
+/** Some handlers of an area, for areas whose handlers are split by sub-resource and joined in one map. */
+export type PartialAreaHandlers<A extends Area> = Partial<AreaHandlers<A>>;

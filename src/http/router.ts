@@ -24,7 +24,7 @@ function invoke(operation: OperationMeta, handlers: Handlers, deps: AppDeps): Mi
       path: ctx.state.path,
       query: ctx.state.query,
       body: ctx.request.body,
-      caller: ctx.state.caller,
+      ctx: ctx.state.service,
       deps,
       requestId: ctx.state.requestId,
     });

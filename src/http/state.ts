@@ -1,12 +1,13 @@
 import type { ParameterizedContext } from 'koa';
 import type { OperationMeta } from '../generated/operations.js';
-import type { Caller } from './contract.js';
+import type { Ctx } from '../shared/context.js';
 
 /** What the pipeline learns about a request, in the order the middleware fills it in. */
 export interface RequestState {
   requestId: string;
   operation?: OperationMeta;
-  caller?: Caller;
+  /** The service context, for operations authenticated with an API key (or customer token). */
+  service?: Ctx;
   /** Validated (and coerced) path and query parameters. */
   path?: Record<string, unknown>;
   query?: Record<string, unknown>;

@@ -11,13 +11,19 @@ export interface JobPayloads {
 }
 export type JobName = keyof JobPayloads;
 
+/** What a job handler gets: the process's dependencies (build a Ctx with `systemCtx` to act on a project). */
+export type JobDeps = AppDeps;
+
 export interface JobDefinition<N extends JobName> {
-  /** pg-boss queue options: retries and their delays. */
+  /** pg-boss queue options: retries and their delays (seconds); failures past the limit land in `<name>-dead`. */
   queue: { retryLimit: number; retryDelay: number; retryBackoff: boolean };
   /** Cron expression (UTC) when the job runs on a schedule. */
   schedule?: string;
-  handle: (deps: AppDeps, payload: JobPayloads[N]) => Promise<void>;
+  handle: (deps: JobDeps, payload: JobPayloads[N]) => Promise<void>;
 }
+
+/** The dead-letter queue of a job: where it goes when its retries are used up. */
+export const deadLetterQueue = (name: JobName) => `${name}-dead`;
 
 /** One definition per job name; a job without a handler does not compile. */
 export const jobs: { [N in JobName]: JobDefinition<N> } = {

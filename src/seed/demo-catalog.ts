@@ -1,8 +1,8 @@
 import type { AppDeps } from '../app-deps.js';
 import type { Project } from '../generated/prisma/client.js';
-import type { KeyCaller } from '../http/contract.js';
+import type { Ctx } from '../shared/context.js';
 import { addProducts, createCollection } from '../modules/catalog/collections.service.js';
-import { setInventoryLevel } from '../modules/catalog/inventory.service.js';
+import { setInventoryLevel } from '../modules/inventory/inventory.service.js';
 import { createProduct } from '../modules/catalog/products.service.js';
 import { createLocation } from '../modules/locations/locations.service.js';
 
@@ -31,12 +31,13 @@ const LINES: Line[] = [
  * derived prices, inventory totals and store events are exactly what the API would produce.
  */
 export async function seedDemoCatalog(deps: AppDeps, project: Project, keyId: string): Promise<void> {
-  const caller: KeyCaller = { kind: 'key', project, key: { id: keyId, type: 'secret', mode: 'test' } };
-  const warehouse = await createLocation(deps.db, caller, { name: 'Berlin Warehouse', type: 'warehouse', city: 'Berlin', country: 'DE' });
+  // Made as the project's secret test key would make it: the store events name that key.
+  const ctx: Ctx = { ...deps, project, actor: { kind: 'api_key', id: keyId, keyType: 'secret' }, mode: 'test', requestId: 'demo-catalog' };
+  const warehouse = await createLocation(ctx, { name: 'Berlin Warehouse', type: 'warehouse', city: 'Berlin', country: 'DE' });
   const defaultLocation = await deps.db.location.findFirstOrThrow({ where: { projectId: project.id, isDefault: true } });
   const collections = new Map<string, string>();
   for (const title of ['New Arrivals', 'Trail Running', 'Camping', 'Sale']) {
-    collections.set(title, (await createCollection(deps.db, caller, { title, description: `Our ${title.toLowerCase()} selection.` })).id);
+    collections.set(title, (await createCollection(ctx, { title, description: `Our ${title.toLowerCase()} selection.` })).id);
   }
   let n = 0;
   for (const line of LINES) {
@@ -53,7 +54,7 @@ export async function seedDemoCatalog(deps: AppDeps, project: Project, keyId: st
           low_stock_threshold: 5,
         })),
       );
-      const product = await createProduct(deps.db, caller, {
+      const product = await createProduct(ctx, {
         title: `${line.vendor} ${name}`,
         description: `The ${name} by ${line.vendor}.`,
         product_type: line.type,
@@ -64,11 +65,11 @@ export async function seedDemoCatalog(deps: AppDeps, project: Project, keyId: st
       });
       members.push(product.id);
       for (const [index, variant] of product.variants.entries()) {
-        await setInventoryLevel(deps.db, caller, { variant_id: variant.id, location_id: defaultLocation.id, available: 3 + ((n + index) % 20) });
-        await setInventoryLevel(deps.db, caller, { variant_id: variant.id, location_id: warehouse.id, available: (n * 7 + index) % 40 });
+        await setInventoryLevel(ctx, { variant_id: variant.id, location_id: defaultLocation.id, available: 3 + ((n + index) % 20) });
+        await setInventoryLevel(ctx, { variant_id: variant.id, location_id: warehouse.id, available: (n * 7 + index) % 40 });
       }
     }
-    await addProducts(deps.db, caller, collections.get(line.collection)!, members);
-    if (line.type === 'Shoes') await addProducts(deps.db, caller, collections.get('New Arrivals')!, members.slice(0, 4));
+    await addProducts(ctx, collections.get(line.collection)!, members);
+    if (line.type === 'Shoes') await addProducts(ctx, collections.get('New Arrivals')!, members.slice(0, 4));
   }
 }

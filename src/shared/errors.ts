@@ -60,12 +60,6 @@ export const invalidField = (field: string, message: string) => new AppError('in
 /** 409 conflict, optionally naming the field. */
 export const conflict = (message: string, field?: string) => new AppError('conflict', message, { field });
 
-/** The row when it exists, belongs to the project and is not deleted; 404 with `message` otherwise. */
-export function ownedOrNotFound<T extends { projectId: string; deletedAt?: Date | null }>(row: T | null, projectId: string, message: string): T {
-  if (!row || row.projectId !== projectId || row.deletedAt) throw notFound(message);
-  return row;
-}
-
 /** Whether `error` is a unique-constraint violation (Prisma P2002) on a column whose name contains `column`. */
 export function violatesUnique(error: unknown, column: string): boolean {
   if ((error as { code?: string })?.code !== 'P2002') return false;

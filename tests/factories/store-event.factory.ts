@@ -1,5 +1,6 @@
-import type { Database } from '../../src/db/client.js';
-import { recordStoreEvent, type StoreEventInput } from '../../src/modules/store-events/store-events.recorder.js';
+import { recordEvent, type StoreEventInput } from '../../src/modules/store-events/store-events.recorder.js';
+import type { TestApp } from '../setup/test-app.js';
+import { keyCtx } from '../setup/ctx.js';
 
 /** A store event input with realistic defaults. */
 export function buildStoreEvent(overrides: Partial<StoreEventInput> = {}): StoreEventInput {
@@ -14,6 +15,7 @@ export function buildStoreEvent(overrides: Partial<StoreEventInput> = {}): Store
 }
 
 /** Records a store event for the project as the given key, in its own transaction. */
-export async function createStoreEvent(db: Database, projectId: string, keyId: string, overrides: Partial<StoreEventInput> = {}) {
-  return db.$transaction((tx) => recordStoreEvent(tx, projectId, { type: 'api_key', id: keyId }, buildStoreEvent(overrides)));
+export async function createStoreEvent(app: TestApp, projectId: string, keyId: string, overrides: Partial<StoreEventInput> = {}) {
+  const ctx = await keyCtx(app, projectId, keyId);
+  return app.deps.db.$transaction((tx) => recordEvent(tx, ctx, buildStoreEvent(overrides)));
 }

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../src/app-deps.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDatabase } from '../../src/db/client.js';
 import { createApp } from '../../src/http/app.js';
+import { JobQueue } from '../../src/jobs/queue.js';
 import type { Handlers } from '../../src/http/contract.js';
 import { createCommerceClient, type CommerceClient } from '../../src/sdk/index.js';
 import { AuthCache } from '../../src/modules/platform/auth-cache.js';
@@ -43,7 +44,9 @@ export async function startTestApp(
   // The same cached authentication as production, so tests see what a deployment would.
   const authCache = new AuthCache(database.url, log);
   await authCache.start();
-  const deps: AppDeps = { db: createDatabase(database.url, 5), config, log, authCache };
+  // A sending-only job queue, as in a process with RUN_JOBS=false: tests run job handlers themselves.
+  const jobs = await JobQueue.start(database.url, log, { work: false });
+  const deps: AppDeps = { db: createDatabase(database.url, 5), config, log, authCache, jobs };
   const { handlers: allHandlers } = await import('../../src/http/handlers.js');
   const server: Server = createApp(deps, { ...allHandlers, ...options.handlers } as Handlers).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -57,6 +60,7 @@ export async function startTestApp(
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await authCache.close();
+      await jobs.stop();
       await deps.db.$disconnect();
       await database.drop();
     },

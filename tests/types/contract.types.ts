@@ -2,7 +2,8 @@
  * Type-level tests: each `@ts-expect-error` pins a compile-time guarantee. If a guarantee is lost the
  * line compiles, the directive is unused, and `tsc` (run first by `npm test`) fails.
  */
-import type { Handlers, Input, Reply } from '../../src/http/contract.js';
+import type { AreaHandlers, Handlers, Input, Reply } from '../../src/http/contract.js';
+import { storeEventHandlers } from '../../src/modules/store-events/store-events.handlers.js';
 import { handlers } from '../../src/http/handlers.js';
 import type { JobDefinition, JobName } from '../../src/jobs/registry.js';
 import { purgeStoreEventsJob } from '../../src/jobs/purge-store-events.job.js';
@@ -25,10 +26,18 @@ const { getHealth: _omitted, ...withoutHealth } = handlers;
 // @ts-expect-error getHealth is missing
 export const incomplete: Handlers = withoutHealth;
 
-// Secret operations get a project; platform operations have none.
-export const projectOf = (input: Input<'listStoreEvents'>) => input.caller.project.id;
-// @ts-expect-error a platform caller has no project
-export const noProject = (input: Input<'createProject'>) => input.caller.project;
+// Secret operations get a service context with a project; platform operations have none.
+export const projectOf = (input: Input<'listStoreEvents'>) => input.ctx.project.id;
+// @ts-expect-error a platform operation has no service context
+export const noProject = (input: Input<'createProject'>) => input.ctx.project;
+
+// An area's handler map must cover every operation of its tag...
+const { getStoreEvent: _omittedFromArea, ...storeEventsWithoutOne } = storeEventHandlers;
+// @ts-expect-error getStoreEvent is missing from the store-events area
+export const incompleteArea: AreaHandlers<'store-events'> = storeEventsWithoutOne;
+// ...and may not take operations of another tag.
+// @ts-expect-error getHealth belongs to the service tag
+export const foreignOperation: AreaHandlers<'store-events'> = { ...storeEventHandlers, getHealth: handlers.getHealth };
 
 // Error codes are the closed enum of the spec's table.
 // @ts-expect-error not a code of the table

@@ -14,7 +14,7 @@ export function accessLog(log: Logger): Middleware<RequestState> {
         method: ctx.method,
         path: ctx.path,
         operation: ctx.state.operation?.operationId,
-        project: ctx.state.caller?.kind === 'key' ? ctx.state.caller.project.id : undefined,
+        project: ctx.state.service?.project.id,
         status: ctx.status,
         ms: Number(process.hrtime.bigint() - started) / 1e6,
       });

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../../app-deps.js';
 import type { OperationMeta } from '../../generated/operations.js';
+import type { Ctx, DataMode } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import { API_KEY_FORMAT, findKeyByToken, secretsEqual } from '../../modules/platform/api-keys.js';
 import type { AppContext, RequestState } from '../state.js';
@@ -16,17 +17,15 @@ export function authenticate(operation: OperationMeta, deps: AppDeps): Middlewar
   return async (ctx, next) => {
     switch (operation.auth) {
       case 'none':
-        ctx.state.caller = { kind: 'none' };
         break;
       case 'platform':
         checkPlatformToken(ctx, deps.config.platformToken);
-        ctx.state.caller = { kind: 'platform' };
         break;
       case 'customer':
         // No operation takes a customer token yet; the customer-auth area adds its verification here.
-        throw new Error(`${operation.operationId}: customer-token authentication is not implemented`);
+        throw new AppError('internal_error', `${operation.operationId}: customer-token authentication is not available yet.`);
       default:
-        ctx.state.caller = await authenticateKey(ctx, operation, deps);
+        ctx.state.service = await authenticateKey(ctx, operation, deps);
     }
     await next();
   };
@@ -48,7 +47,7 @@ function checkPlatformToken(ctx: AppContext, platformToken: string | undefined):
   if (!secretsEqual(token, platformToken)) throw unauthorized('Invalid platform token.');
 }
 
-async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: AppDeps) {
+async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: AppDeps): Promise<Ctx> {
   const token = operation.auth === 'publishableHeader' ? ctx.get('X-API-Key') || bearer(ctx) : bearer(ctx);
   if (!token) {
     throw unauthorized(
@@ -71,8 +70,12 @@ async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: 
     throw new AppError('domain_not_verified', 'Live publishable keys require a verified store domain. Use a test key until the domain is verified.');
   }
   return {
-    kind: 'key' as const,
+    db: deps.db,
+    jobs: deps.jobs,
+    log: deps.log,
     project,
-    key: { id: key.id, type: key.type as 'secret' | 'publishable', mode: key.mode as 'test' | 'live' },
+    actor: { kind: 'api_key', id: key.id, keyType: key.type as 'secret' | 'publishable' },
+    mode: key.mode as DataMode,
+    requestId: ctx.state.requestId,
   };
 }

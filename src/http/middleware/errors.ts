@@ -24,13 +24,13 @@ export function toAppError(error: unknown): AppError | undefined {
 /** Writes the spec's error body for `error`; unexpected errors are logged with their stack and answered without details. */
 export function renderError(ctx: AppContext, error: unknown, log: Logger): void {
   const appError = toAppError(error);
-  if (appError) {
+  if (appError && appError.status < 500) {
     ctx.status = appError.status;
     ctx.body = appError.toBody();
     for (const [name, value] of Object.entries(appError.options.headers ?? {})) ctx.set(name, value);
     return;
   }
-  log.error('unhandled error', {
+  log.error(appError ? 'internal error' : 'unhandled error', {
     requestId: ctx.state.requestId,
     operation: ctx.state.operation?.operationId,
     error: error instanceof Error ? error.stack : String(error),

@@ -3,10 +3,10 @@ import type { Middleware } from 'koa';
 import type { AppDeps } from '../../app-deps.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { AppError, conflict } from '../../shared/errors.js';
+import { IDEMPOTENCY_TTL_MS } from '../../shared/idempotency-keys.js';
 import type { AppContext, RequestState } from '../state.js';
 import { renderError } from './errors.js';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 // A request that has not answered after this long died with its process; its key may be taken over.
 const ABANDONED_AFTER_MS = 60 * 1000;
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
@@ -24,8 +24,7 @@ function canonicalJson(value: unknown): string {
 }
 
 function scopeOf(ctx: AppContext): string {
-  const caller = ctx.state.caller;
-  return caller?.kind === 'key' ? caller.project.id : 'platform';
+  return ctx.state.service?.project.id ?? 'platform';
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/openapi.js';
-import type { Product, Variant } from '../../generated/prisma/client.js';
+import type { Collection, File, Product, Variant } from '../../generated/prisma/client.js';
 
 type Schemas = components['schemas'];
 export type ProductResource = Schemas['Product'];
@@ -46,4 +46,32 @@ export function toProductResource(product: ProductRow): ProductResource {
     created_at: product.createdAt.toISOString(),
     updated_at: product.updatedAt.toISOString(),
   };
+}
+
+export type CollectionResource = Schemas['Collection'];
+export type CollectionWithCount = Collection & { productCount: number };
+export type FileResource = Schemas['File'];
+
+/** A collection as the API shows it. */
+export function toCollectionResource(collection: CollectionWithCount): CollectionResource {
+  return {
+    id: collection.id,
+    title: collection.title,
+    handle: collection.handle,
+    description: collection.description,
+    image: collection.image,
+    product_count: collection.productCount,
+    created_at: collection.createdAt.toISOString(),
+    updated_at: collection.updatedAt.toISOString(),
+  };
+}
+
+/** A collection row with Prisma's `_count` of live products, as a collection with its count. */
+export function withProductCount<C extends Collection & { _count: { products: number } }>({ _count, ...row }: C): CollectionWithCount {
+  return { ...row, productCount: _count.products };
+}
+
+/** A registered file as the API shows it. */
+export function toFileResource(file: File): FileResource {
+  return { id: file.id, filename: file.filename, mime_type: file.mimeType, size: file.size, url: file.url, created_at: file.createdAt.toISOString() };
 }

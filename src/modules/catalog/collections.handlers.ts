@@ -1,49 +1,32 @@
-import type { Handlers } from '../../http/contract.js';
+import type { PartialAreaHandlers } from '../../http/contract.js';
 import { pickFields } from '../../shared/fields.js';
-import {
-  addProducts, createCollection, deleteCollection, findCollection, listCollections, removeProduct, toCollectionResource, updateCollection,
-} from './collections.service.js';
-import { createFile, findFile, toFileResource } from './files.service.js';
+import { toCollectionResource, toFileResource } from './catalog.mappers.js';
+import { addProducts, createCollection, deleteCollection, findCollection, listCollections, removeProduct, updateCollection } from './collections.service.js';
+import { createFile, findFile } from './files.service.js';
 
 export const collectionHandlers = {
-  listCollections: async ({ query, caller, deps }) => {
-    const { rows, pagination } = await listCollections(deps.db, caller.project, query);
-    return { status: 200, body: { data: rows.map((row) => pickFields(toCollectionResource(row), query.fields)), pagination } };
-  },
-  createCollection: async ({ body, caller, deps }) => ({
-    status: 201,
-    body: { data: toCollectionResource(await createCollection(deps.db, caller, body)) },
-  }),
-  getCollection: async ({ path, query, caller, deps }) => ({
+  listCollections: async ({ query, ctx }) => ({ status: 200, body: await listCollections(ctx, query) }),
+  createCollection: async ({ body, ctx }) => ({ status: 201, body: { data: toCollectionResource(await createCollection(ctx, body)) } }),
+  getCollection: async ({ path, query, ctx }) => ({
     status: 200,
-    body: { data: pickFields(toCollectionResource(await findCollection(deps.db, caller.project.id, path.id)), query.fields) },
+    body: { data: pickFields(toCollectionResource(await findCollection(ctx, ctx.db, path.id)), query.fields) },
   }),
-  updateCollection: async ({ path, body, caller, deps }) => ({
+  updateCollection: async ({ path, body, ctx }) => ({
     status: 200,
-    body: { data: toCollectionResource(await updateCollection(deps.db, caller, path.id, body)) },
+    body: { data: toCollectionResource(await updateCollection(ctx, path.id, body)) },
   }),
-  deleteCollection: async ({ path, caller, deps }) => {
-    await deleteCollection(deps.db, caller, path.id);
+  deleteCollection: async ({ path, ctx }) => {
+    await deleteCollection(ctx, path.id);
     return { status: 204, body: undefined };
   },
-  addCollectionProducts: async ({ path, body, caller, deps }) => ({
+  addCollectionProducts: async ({ path, body, ctx }) => ({
     status: 200,
-    body: { data: toCollectionResource(await addProducts(deps.db, caller, path.id, body.product_ids)) },
+    body: { data: toCollectionResource(await addProducts(ctx, path.id, body.product_ids)) },
   }),
-  removeCollectionProduct: async ({ path, caller, deps }) => {
-    await removeProduct(deps.db, caller, path.id, path.product_id);
+  removeCollectionProduct: async ({ path, ctx }) => {
+    await removeProduct(ctx, path.id, path.product_id);
     return { status: 204, body: undefined };
   },
-  createFile: async ({ body, caller, deps }) => ({
-    status: 201,
-    body: { data: toFileResource(await createFile(deps.db, caller.project.id, body)) },
-  }),
-  getFile: async ({ path, caller, deps }) => ({
-    status: 200,
-    body: { data: toFileResource(await findFile(deps.db, caller.project.id, path.id)) },
-  }),
-} satisfies Pick<
-  Handlers,
-  | 'listCollections' | 'createCollection' | 'getCollection' | 'updateCollection' | 'deleteCollection'
-  | 'addCollectionProducts' | 'removeCollectionProduct' | 'createFile' | 'getFile'
->;
+  createFile: async ({ body, ctx }) => ({ status: 201, body: { data: toFileResource(await createFile(ctx, body)) } }),
+  getFile: async ({ path, ctx }) => ({ status: 200, body: { data: toFileResource(await findFile(ctx, path.id)) } }),
+} satisfies PartialAreaHandlers<'catalog'>;

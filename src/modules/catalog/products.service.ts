@@ -1,12 +1,14 @@
-import type { Database, Tx } from '../../db/client.js';
+import type { Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { Prisma, Variant } from '../../generated/prisma/client.js';
-import type { KeyCaller } from '../../http/contract.js';
-import { AppError, conflictOn, ownedOrNotFound, violatesUnique } from '../../shared/errors.js';
+import type { Ctx } from '../../shared/context.js';
+import { AppError, conflictOn, violatesUnique } from '../../shared/errors.js';
+import { allocateHandle } from '../../shared/handles.js';
 import { newId } from '../../shared/ids.js';
-import { actorOf, changedFields, recordStoreEvent } from '../store-events/store-events.recorder.js';
+import { findOwned } from '../../shared/owned.js';
+import { writeTx } from '../../shared/write.js';
+import { recordChange, recordEvent } from '../store-events/index.js';
 import { toProductResource, type ProductRow } from './catalog.mappers.js';
-import { allocateHandle } from './handles.js';
 
 type ProductCreate = components['schemas']['ProductCreate'];
 type ProductUpdate = components['schemas']['ProductUpdate'];
@@ -23,15 +25,8 @@ export const CATALOG_CONFLICTS = {
 };
 
 /** The live product of the project with variants and collection ids; 404 "Product not found." otherwise. */
-export async function findProduct(db: Database | Tx, projectId: string, id: string): Promise<ProductRow> {
-  return ownedOrNotFound(await db.product.findUnique({ where: { id }, include: PRODUCT_INCLUDE }), projectId, 'Product not found.');
-}
-
-/** A handle free among the project's live products, generated from the title (acme, acme-2, ...). */
-async function freeHandle(tx: Tx, projectId: string, title: string): Promise<string> {
-  return allocateHandle(tx, 'product', projectId, title, async (base) =>
-    (await tx.product.findMany({ where: { projectId, deletedAt: null, handle: { startsWith: base } }, select: { handle: true } })).map((p) => p.handle),
-  );
+export async function findProduct(ctx: Ctx, db: Ctx['db'] | Tx, id: string): Promise<ProductRow> {
+  return findOwned(ctx, { findUnique: (args) => db.product.findUnique({ ...args, include: PRODUCT_INCLUDE }) }, id, 'Product not found.');
 }
 
 /** Price and sale price of a product from its variants: the lowest of each (sale price null when none has one). */
@@ -61,10 +56,10 @@ export function variantRows(projectId: string, productId: string, variants: Vari
  * Runs a write that may pick a generated handle; two writers racing for the same handle make one of
  * them hit the unique index, and it tries again with the next free one.
  */
-async function withHandleRetry<T>(db: Database, explicitHandle: boolean, write: (tx: Tx) => Promise<T>): Promise<T> {
+async function withHandleRetry<T>(ctx: Ctx, explicitHandle: boolean, write: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.$transaction(write);
+      return await writeTx(ctx, {}, write); // conflicts mapped below, after the retries
     } catch (error) {
       if (explicitHandle || !violatesUnique(error, 'handle') || attempt >= HANDLE_ATTEMPTS) throw conflictOn(error, CATALOG_CONFLICTS);
     }
@@ -72,9 +67,9 @@ async function withHandleRetry<T>(db: Database, explicitHandle: boolean, write: 
 }
 
 /** Creates a product with its variants and records product.created, in one transaction. */
-export async function createProduct(db: Database, caller: KeyCaller, input: ProductCreate): Promise<ProductRow> {
-  const projectId = caller.project.id;
-  return withHandleRetry(db, input.handle !== undefined, async (tx) => {
+export async function createProduct(ctx: Ctx, input: ProductCreate): Promise<ProductRow> {
+  const projectId = ctx.project.id;
+  return withHandleRetry(ctx, input.handle !== undefined, async (tx) => {
     const id = newId('prod_');
     const variants = variantRows(projectId, id, input.variants);
     const prices = derivedPrices(variants.map((v) => ({ price: v.price, salePrice: v.salePrice ?? null })));
@@ -83,7 +78,7 @@ export async function createProduct(db: Database, caller: KeyCaller, input: Prod
         id,
         projectId,
         title: input.title,
-        handle: input.handle ?? (await freeHandle(tx, projectId, input.title)),
+        handle: input.handle ?? (await allocateHandle(tx, ctx, 'product', input.title)),
         description: input.description ?? null,
         status: input.status ?? 'active',
         productType: input.product_type ?? null,
@@ -92,13 +87,13 @@ export async function createProduct(db: Database, caller: KeyCaller, input: Prod
         image: input.image ?? null,
         price: prices.price,
         salePrice: prices.salePrice,
-        currency: caller.project.currency,
+        currency: ctx.project.currency,
         metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
       },
     });
     await tx.variant.createMany({ data: variants });
-    const product = await findProduct(tx, projectId, id);
-    await recordStoreEvent(tx, projectId, actorOf(caller), {
+    const product = await findProduct(ctx, tx, id);
+    await recordEvent(tx, ctx, {
       type: 'product.created',
       resourceType: 'product',
       resourceId: id,
@@ -110,72 +105,64 @@ export async function createProduct(db: Database, caller: KeyCaller, input: Prod
 }
 
 /** Applies the fields sent and records product.updated with the changed fields (nothing when nothing changed). */
-export async function updateProduct(db: Database, caller: KeyCaller, id: string, input: ProductUpdate): Promise<ProductRow> {
-  const projectId = caller.project.id;
-  try {
-    return await db.$transaction(async (tx) => {
-      const before = await findProduct(tx, projectId, id);
-      await tx.product.update({
-        where: { id },
-        data: {
-          title: input.title,
-          handle: input.handle,
-          description: input.description,
-          status: input.status,
-          productType: input.product_type,
-          vendor: input.vendor,
-          tags: input.tags,
-          image: input.image,
-          metadata: input.metadata as Prisma.InputJsonValue | undefined,
-        },
-      });
-      const after = await findProduct(tx, projectId, id);
-      await recordProductUpdate(tx, caller, before, after);
-      return after;
+export async function updateProduct(ctx: Ctx, id: string, input: ProductUpdate): Promise<ProductRow> {
+  return writeTx(ctx, CATALOG_CONFLICTS, async (tx) => {
+    const before = await findProduct(ctx, tx, id);
+    await tx.product.update({
+      where: { id },
+      data: {
+        title: input.title,
+        handle: input.handle,
+        description: input.description,
+        status: input.status,
+        productType: input.product_type,
+        vendor: input.vendor,
+        tags: input.tags,
+        image: input.image,
+        metadata: input.metadata as Prisma.InputJsonValue | undefined,
+      },
     });
-  } catch (error) {
-    throw conflictOn(error, CATALOG_CONFLICTS);
-  }
+    const after = await findProduct(ctx, tx, id);
+    await recordProductUpdate(tx, ctx, before, after);
+    return after;
+  });
 }
 
 /** Records product.updated when the product's API representation changed in the listed fields. */
-export async function recordProductUpdate(tx: Tx, caller: KeyCaller, before: ProductRow, after: ProductRow, extraFields: readonly string[] = []) {
-  const changes = changedFields(toProductResource(before), toProductResource(after), [...UPDATABLE_FIELDS, 'price', 'sale_price', ...extraFields]);
-  if (Object.keys(changes).length === 0) return;
-  await recordStoreEvent(tx, caller.project.id, actorOf(caller), {
+export async function recordProductUpdate(tx: Tx, ctx: Ctx, before: ProductRow, after: ProductRow, extraFields: readonly string[] = []) {
+  await recordChange(tx, ctx, {
     type: 'product.updated',
     resourceType: 'product',
     resourceId: after.id,
-    summary: `Product "${after.title}" updated (${Object.keys(changes).join(', ')})`,
-    changes,
-    payload: toProductResource(after),
+    label: `Product "${after.title}"`,
+    before: toProductResource(before),
+    after: toProductResource(after),
+    fields: [...UPDATABLE_FIELDS, 'price', 'sale_price', ...extraFields],
   });
 }
 
 /** Soft delete: the product leaves every query and frees its handle; records product.deleted. */
-export async function deleteProduct(db: Database, caller: KeyCaller, id: string): Promise<void> {
-  await db.$transaction(async (tx) => {
-    const product = await findProduct(tx, caller.project.id, id);
+export async function deleteProduct(ctx: Ctx, id: string): Promise<void> {
+  await writeTx(ctx, {}, async (tx) => {
+    const product = await findProduct(ctx, tx, id);
     await tx.product.update({ where: { id }, data: { deletedAt: new Date() } });
-    await recordStoreEvent(tx, caller.project.id, actorOf(caller), {
-      type: 'product.deleted',
-      resourceType: 'product',
-      resourceId: id,
-      summary: `Product "${product.title}" deleted`,
-    });
+    await recordEvent(tx, ctx, { type: 'product.deleted', resourceType: 'product', resourceId: id, summary: `Product "${product.title}" deleted` });
   });
 }
 
 /** Copies a product as a draft (variants without SKUs or stock, same collections) and records product.created. */
-export async function duplicateProduct(db: Database, caller: KeyCaller, id: string, title?: string): Promise<ProductRow> {
-  const projectId = caller.project.id;
-  return withHandleRetry(db, false, async (tx) => {
-    const original = await findProduct(tx, projectId, id);
+export async function duplicateProduct(ctx: Ctx, id: string, title?: string): Promise<ProductRow> {
+  const projectId = ctx.project.id;
+  return withHandleRetry(ctx, false, async (tx) => {
+    const original = await findProduct(ctx, tx, id);
     const copyId = newId('prod_');
     const copyTitle = title ?? original.title;
     const { id: _id, createdAt: _c, updatedAt: _u, deletedAt: _d, variants, collections, ...fields } = original;
     await tx.product.create({
-      data: { ...fields, id: copyId, title: copyTitle, handle: await freeHandle(tx, projectId, copyTitle), status: 'draft', metadata: fields.metadata as Prisma.InputJsonValue },
+      data: {
+        ...fields, id: copyId, title: copyTitle, handle: await allocateHandle(tx, ctx, 'product', copyTitle), status: 'draft',
+        metadata: fields.metadata as Prisma.InputJsonValue,
+      },
     });
     await tx.variant.createMany({
       data: variants.map((v) => ({
@@ -184,8 +171,8 @@ export async function duplicateProduct(db: Database, caller: KeyCaller, id: stri
       })),
     });
     await tx.collectionProduct.createMany({ data: collections.map((c) => ({ collectionId: c.collectionId, productId: copyId })) });
-    const copy = await findProduct(tx, projectId, copyId);
-    await recordStoreEvent(tx, projectId, actorOf(caller), {
+    const copy = await findProduct(ctx, tx, copyId);
+    await recordEvent(tx, ctx, {
       type: 'product.created',
       resourceType: 'product',
       resourceId: copyId,

@@ -1,50 +1,56 @@
-import type { Database, Tx } from '../../db/client.js';
+import type { Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { Variant } from '../../generated/prisma/client.js';
-import type { KeyCaller } from '../../http/contract.js';
-import { conflictOn, notFound, ownedOrNotFound } from '../../shared/errors.js';
+import type { Ctx } from '../../shared/context.js';
+import { findOwned } from '../../shared/owned.js';
+import { writeTx } from '../../shared/write.js';
 import { CATALOG_CONFLICTS, findProduct, lastVariantError, recordProductUpdate, syncProductPrices, variantRows } from './products.service.js';
 
 type VariantCreate = components['schemas']['VariantCreate'];
 type VariantUpdate = components['schemas']['VariantUpdate'];
 
 /** A variant of a live product of the project; 404 "Variant not found." otherwise. */
-export async function findVariant(db: Database | Tx, projectId: string, id: string): Promise<Variant> {
-  const variant = await db.variant.findUnique({ where: { id }, include: { product: { select: { deletedAt: true } } } });
-  const { product, ...row } = ownedOrNotFound(variant, projectId, 'Variant not found.');
-  // A deleted product's variants are gone with it.
-  if (product.deletedAt) throw notFound('Variant not found.');
+export async function findVariant(ctx: Ctx, db: Ctx['db'] | Tx, id: string): Promise<Variant> {
+  // A deleted product's variants are gone with it: the product's deletedAt counts as the variant's.
+  const { product, ...variant } = await findOwned(
+    ctx,
+    {
+      findUnique: async (args) => {
+        const row = await db.variant.findUnique({ ...args, include: { product: { select: { deletedAt: true } } } });
+        return row && { ...row, deletedAt: row.product.deletedAt };
+      },
+    },
+    id,
+    'Variant not found.',
+  );
+  const { deletedAt: _deleted, ...row } = variant;
   return row;
 }
 
 /** Runs a variant change and keeps the product's derived prices, recording product.updated with what changed. */
-async function changingProduct<T>(db: Database, caller: KeyCaller, productId: string, change: (tx: Tx) => Promise<T>): Promise<T> {
-  try {
-    return await db.$transaction(async (tx) => {
-      const before = await findProduct(tx, caller.project.id, productId);
-      const result = await change(tx);
-      await syncProductPrices(tx, productId);
-      await recordProductUpdate(tx, caller, before, await findProduct(tx, caller.project.id, productId), ['variants']);
-      return result;
-    });
-  } catch (error) {
-    throw conflictOn(error, CATALOG_CONFLICTS);
-  }
+async function changingProduct<T>(ctx: Ctx, productId: string, change: (tx: Tx) => Promise<T>): Promise<T> {
+  return writeTx(ctx, CATALOG_CONFLICTS, async (tx) => {
+    const before = await findProduct(ctx, tx, productId);
+    const result = await change(tx);
+    await syncProductPrices(tx, productId);
+    await recordProductUpdate(tx, ctx, before, await findProduct(ctx, tx, productId), ['variants']);
+    return result;
+  });
 }
 
 /** Adds a variant at the end, or at `position`. */
-export async function createVariant(db: Database, caller: KeyCaller, productId: string, input: VariantCreate): Promise<Variant> {
-  return changingProduct(db, caller, productId, async (tx) => {
+export async function createVariant(ctx: Ctx, productId: string, input: VariantCreate): Promise<Variant> {
+  return changingProduct(ctx, productId, async (tx) => {
     const last = await tx.variant.aggregate({ where: { productId }, _max: { position: true } });
-    const [row] = variantRows(caller.project.id, productId, [input], (last._max.position ?? -1) + 1);
+    const [row] = variantRows(ctx.project.id, productId, [input], (last._max.position ?? -1) + 1);
     return tx.variant.create({ data: row });
   });
 }
 
 /** Applies the fields sent to the variant. */
-export async function updateVariant(db: Database, caller: KeyCaller, id: string, input: VariantUpdate): Promise<Variant> {
-  const variant = await findVariant(db, caller.project.id, id);
-  return changingProduct(db, caller, variant.productId, (tx) =>
+export async function updateVariant(ctx: Ctx, id: string, input: VariantUpdate): Promise<Variant> {
+  const variant = await findVariant(ctx, ctx.db, id);
+  return changingProduct(ctx, variant.productId, (tx) =>
     tx.variant.update({
       where: { id },
       data: {
@@ -62,9 +68,9 @@ export async function updateVariant(db: Database, caller: KeyCaller, id: string,
 }
 
 /** Deletes the variant and its inventory levels; a product's last variant cannot be deleted (400). */
-export async function deleteVariant(db: Database, caller: KeyCaller, id: string): Promise<void> {
-  const variant = await findVariant(db, caller.project.id, id);
-  await changingProduct(db, caller, variant.productId, async (tx) => {
+export async function deleteVariant(ctx: Ctx, id: string): Promise<void> {
+  const variant = await findVariant(ctx, ctx.db, id);
+  await changingProduct(ctx, variant.productId, async (tx) => {
     if ((await tx.variant.count({ where: { productId: variant.productId } })) <= 1) throw lastVariantError();
     await tx.variant.delete({ where: { id } });
   });

@@ -1,4 +1,4 @@
-import { Prisma } from '../../generated/prisma/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 
 /** The words of a search, lowercased and without repeats; each must be found in a customer. */
 export function searchWords(search: string): string[] {
@@ -10,7 +10,7 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
-/** Prisma filter: every word is a case-insensitive substring of the first name, last name or email. */
+/** Filter: every word is a case-insensitive substring of the first name, last name or email. */
 export function searchWhere(search: string): Prisma.CustomerWhereInput[] {
   return searchWords(search).map((word) => {
     const contains = { contains: escapeLike(word), mode: 'insensitive' as const };
@@ -18,21 +18,24 @@ export function searchWhere(search: string): Prisma.CustomerWhereInput[] {
   });
 }
 
-/** The same filter as SQL, for the relevance query. */
-export function searchSql(search: string): Prisma.Sql[] {
-  return searchWords(search).map((word) => {
-    const pattern = `%${escapeLike(word)}%`;
-    return Prisma.sql`(first_name ILIKE ${pattern} OR last_name ILIKE ${pattern} OR email ILIKE ${pattern})`;
-  });
-}
+const sameText = (value: string) => ({ equals: value, mode: 'insensitive' as const });
 
-/** Relevance rank, lower is better: exact email, exact name, prefix of a field, substring anywhere. */
-export function relevanceRankSql(search: string): Prisma.Sql {
+/**
+ * The relevance tiers of a search, best first: exact email; exact first name, last name or full name
+ * ("first last", split at any space); a field starting with the first word; anything else that matched.
+ * A customer belongs to the first tier it satisfies.
+ */
+export function relevanceTiers(search: string): Prisma.CustomerWhereInput[] {
   const whole = search.trim().toLowerCase();
-  const prefix = `${escapeLike(searchWords(search)[0] ?? '')}%`;
-  return Prisma.sql`CASE
-    WHEN email_normalized = ${whole} THEN 0
-    WHEN lower(first_name || ' ' || last_name) = ${whole} OR lower(first_name) = ${whole} OR lower(last_name) = ${whole} THEN 1
-    WHEN lower(first_name) LIKE ${prefix} OR lower(last_name) LIKE ${prefix} OR email_normalized LIKE ${prefix} THEN 2
-    ELSE 3 END`;
+  const fullNames = [...whole.matchAll(/ /g)].map(({ index }) => ({
+    firstName: sameText(whole.slice(0, index)),
+    lastName: sameText(whole.slice(index + 1)),
+  }));
+  const prefix = { startsWith: escapeLike(searchWords(search)[0] ?? ''), mode: 'insensitive' as const };
+  return [
+    { emailNormalized: whole },
+    { OR: [{ firstName: sameText(whole) }, { lastName: sameText(whole) }, ...fullNames] },
+    { OR: [{ firstName: prefix }, { lastName: prefix }, { emailNormalized: prefix }] },
+    {},
+  ];
 }

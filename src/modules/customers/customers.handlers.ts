@@ -1,4 +1,4 @@
-import type { Handlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../http/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { createAddress, deleteAddress, listAddresses, updateAddress } from './addresses.service.js';
 import { listCustomers } from './customers.list.js';
@@ -7,57 +7,43 @@ import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from './c
 import { createNote, deleteNote, listNotes } from './notes.service.js';
 
 export const customerHandlers = {
-  listCustomers: async ({ query, caller, deps }) => {
-    const { rows, pagination } = await listCustomers(deps.db, caller.project, query);
-    return { status: 200, body: { data: rows.map((row) => pickFields(toCustomerResource(row), query.fields)), pagination } };
-  },
-  createCustomer: async ({ body, caller, deps }) => ({
-    status: 201,
-    body: { data: toCustomerResource(await createCustomer(deps.db, caller, body)) },
-  }),
-  getCustomer: async ({ path, query, caller, deps }) => {
-    const { customer, addresses } = await getCustomer(deps.db, caller.project, path.id, query.expand?.includes('addresses') ?? false);
+  listCustomers: async ({ query, ctx }) => ({ status: 200, body: await listCustomers(ctx, query) }),
+  createCustomer: async ({ body, ctx }) => ({ status: 201, body: { data: toCustomerResource(await createCustomer(ctx, body)) } }),
+  getCustomer: async ({ path, query, ctx }) => {
+    const { customer, addresses } = await getCustomer(ctx, path.id, query.expand?.includes('addresses') ?? false);
     return { status: 200, body: { data: pickFields(toCustomerResource(customer, addresses), query.fields) } };
   },
-  updateCustomer: async ({ path, body, caller, deps }) => ({
+  updateCustomer: async ({ path, body, ctx }) => ({
     status: 200,
-    body: { data: toCustomerResource(await updateCustomer(deps.db, caller, path.id, body)) },
+    body: { data: toCustomerResource(await updateCustomer(ctx, path.id, body)) },
   }),
-  deleteCustomer: async ({ path, caller, deps }) => {
-    await deleteCustomer(deps.db, caller, path.id);
+  deleteCustomer: async ({ path, ctx }) => {
+    await deleteCustomer(ctx, path.id);
     return { status: 204, body: undefined };
   },
-  listCustomerAddresses: async ({ path, query, caller, deps }) => {
-    const addresses = await listAddresses(deps.db, caller.project, path.id);
+  listCustomerAddresses: async ({ path, query, ctx }) => {
+    const addresses = await listAddresses(ctx, path.id);
     return { status: 200, body: { data: addresses.map((a) => pickFields(toAddressResource(a), query.fields)) } };
   },
-  createCustomerAddress: async ({ path, body, caller, deps }) => ({
+  createCustomerAddress: async ({ path, body, ctx }) => ({
     status: 201,
-    body: { data: toAddressResource(await createAddress(deps.db, caller.project, path.id, body)) },
+    body: { data: toAddressResource(await createAddress(ctx, path.id, body)) },
   }),
-  updateCustomerAddress: async ({ path, body, caller, deps }) => ({
+  updateCustomerAddress: async ({ path, body, ctx }) => ({
     status: 200,
-    body: { data: toAddressResource(await updateAddress(deps.db, caller.project, path.id, body)) },
+    body: { data: toAddressResource(await updateAddress(ctx, path.id, body)) },
   }),
-  deleteCustomerAddress: async ({ path, caller, deps }) => {
-    await deleteAddress(deps.db, caller.project, path.id);
+  deleteCustomerAddress: async ({ path, ctx }) => {
+    await deleteAddress(ctx, path.id);
     return { status: 204, body: undefined };
   },
-  listCustomerNotes: async ({ path, caller, deps }) => ({
-    status: 200,
-    body: { data: (await listNotes(deps.db, caller, path.id)).map(toNoteResource) },
-  }),
-  createCustomerNote: async ({ path, body, caller, deps }) => ({
+  listCustomerNotes: async ({ path, ctx }) => ({ status: 200, body: { data: (await listNotes(ctx, path.id)).map(toNoteResource) } }),
+  createCustomerNote: async ({ path, body, ctx }) => ({
     status: 201,
-    body: { data: toNoteResource(await createNote(deps.db, caller, path.id, body.content)) },
+    body: { data: toNoteResource(await createNote(ctx, path.id, body.content)) },
   }),
-  deleteCustomerNote: async ({ path, caller, deps }) => {
-    await deleteNote(deps.db, caller, path.id, path.note_id);
+  deleteCustomerNote: async ({ path, ctx }) => {
+    await deleteNote(ctx, path.id, path.note_id);
     return { status: 204, body: undefined };
   },
-} satisfies Pick<
-  Handlers,
-  | 'listCustomers' | 'createCustomer' | 'getCustomer' | 'updateCustomer' | 'deleteCustomer'
-  | 'listCustomerAddresses' | 'createCustomerAddress' | 'updateCustomerAddress' | 'deleteCustomerAddress'
-  | 'listCustomerNotes' | 'createCustomerNote' | 'deleteCustomerNote'
->;
+} satisfies AreaHandlers<'customers'>;

@@ -1,17 +1,21 @@
-import type { Database } from '../../db/client.js';
 import type { operations } from '../../generated/openapi.js';
-import { Prisma, type Customer, type Project } from '../../generated/prisma/client.js';
-import { paginate, paginateByOffset, type KeysetOrder } from '../../shared/pagination.js';
-import { relevanceRankSql, searchSql, searchWhere } from './customer-search.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { pickFields } from '../../shared/fields.js';
+import { listPage, type SortColumns } from '../../shared/list-page.js';
+import { paginateByOffset } from '../../shared/pagination.js';
+import { relevanceTiers, searchWhere } from './customer-search.js';
+import { toCustomerResource } from './customers.mappers.js';
 
 export type CustomerListQuery = NonNullable<operations['listCustomers']['parameters']['query']>;
 
-const SORT_KEYS: Record<'created_at' | 'updated_at' | 'name', KeysetOrder['keys']> = {
+const SORTS: Omit<SortColumns<'listCustomers'>, 'relevance'> = {
   created_at: [{ field: 'createdAt', kind: 'date' }],
   updated_at: [{ field: 'updatedAt', kind: 'date' }],
   name: [{ field: 'sortName', kind: 'string' }],
 };
 
+/** The one definition of which customers a list query selects. */
 function customerWhere(projectId: string, query: CustomerListQuery): Prisma.CustomerWhereInput {
   return {
     projectId,
@@ -25,51 +29,45 @@ function customerWhere(projectId: string, query: CustomerListQuery): Prisma.Cust
   };
 }
 
-/** customerWhere as SQL, for the relevance query; both must select the same customers. */
-function customerWhereSql(projectId: string, query: CustomerListQuery): Prisma.Sql {
-  const conditions = [Prisma.sql`project_id = ${projectId}`, Prisma.sql`deleted_at IS NULL`];
-  if (query.email) conditions.push(Prisma.sql`email_normalized = ${query.email.toLowerCase()}`);
-  if (query.status) conditions.push(Prisma.sql`status = ${query.status}`);
-  if (query.created_after) conditions.push(Prisma.sql`created_at > ${new Date(query.created_after)}`);
-  if (query.min_orders !== undefined) conditions.push(Prisma.sql`order_count >= ${query.min_orders}`);
-  if (query.max_orders !== undefined) conditions.push(Prisma.sql`order_count <= ${query.max_orders}`);
-  if (query.min_spent !== undefined) conditions.push(Prisma.sql`total_spent >= ${query.min_spent}`);
-  if (query.search) conditions.push(...searchSql(query.search));
-  return Prisma.join(conditions, ' AND ');
+/** A page of the project's customers matching the filters, in the requested order. */
+export async function listCustomers(ctx: Ctx, query: CustomerListQuery) {
+  const where = customerWhere(ctx.project.id, query);
+  if (query.sort === 'relevance' && query.search) return listByRelevance(ctx, query, where, query.search);
+  // Without a search there is nothing to rank: relevance falls back to newest first.
+  const sort = query.sort === 'relevance' ? 'created_at' : query.sort;
+  return listPage(ctx, { model: ctx.db.customer, where, query: { ...query, sort }, sorts: SORTS, map: toCustomerResource });
 }
 
-/** A page of the project's customers matching the filters, in the requested order. */
-export async function listCustomers(db: Database, project: Project, query: CustomerListQuery) {
-  const where = customerWhere(project.id, query);
-  const { cursor, limit, sort = 'created_at', order = 'desc', fields: _fields, ...filters } = query;
-  const count = () => db.customer.count({ where });
-
-  if (sort === 'relevance' && query.search) {
-    const search = query.search;
-    return paginateByOffset<Customer>({
-      secret: project.signingSecret,
-      params: { cursor, limit },
-      shape: { filters, sort },
-      count,
-      fetch: async ({ offset, take }) => {
-        const ranked = await db.$queryRaw<Array<{ id: string }>>`
-          SELECT id FROM customers WHERE ${customerWhereSql(project.id, query)}
-          ORDER BY ${relevanceRankSql(search)}, created_at DESC, id DESC
-          LIMIT ${take} OFFSET ${offset}`;
-        const rows = await db.customer.findMany({ where: { id: { in: ranked.map((r) => r.id) } } });
-        const byId = new Map(rows.map((row) => [row.id, row]));
-        return ranked.map((r) => byId.get(r.id)!).filter(Boolean);
-      },
-    });
-  }
-
-  const keys = SORT_KEYS[sort === 'relevance' ? 'created_at' : sort];
-  return paginate({
-    secret: project.signingSecret,
-    params: { cursor, limit, order },
-    orderBy: { keys, order },
-    shape: { filters, sort: sort === 'relevance' ? 'created_at' : sort },
-    count,
-    fetch: ({ after, orderBy, take }) => db.customer.findMany({ where: after ? { AND: [where, after] } : where, orderBy, take }),
+/**
+ * Best matches first (see relevanceTiers), newest first within a tier. Each tier is the list's own
+ * filter plus the tier's condition minus the better tiers', so ranking never widens what matches; the
+ * signed cursor carries the offset.
+ */
+async function listByRelevance(ctx: Ctx, query: CustomerListQuery, where: Prisma.CustomerWhereInput, search: string) {
+  const tiers = relevanceTiers(search).map((tier, i, all) => ({ AND: [where, tier], NOT: all.slice(0, i) }));
+  const counts = Promise.all(tiers.map((tier) => ctx.db.customer.count({ where: tier })));
+  const { cursor, limit, fields, ...filters } = query;
+  const page = await paginateByOffset({
+    secret: ctx.project.signingSecret,
+    params: { cursor, limit },
+    shape: { filters, sort: 'relevance' },
+    count: async () => (await counts).reduce((sum, count) => sum + count, 0),
+    fetch: async ({ offset, take }) => {
+      const rows = [];
+      let skip = offset;
+      for (const [i, count] of (await counts).entries()) {
+        if (rows.length >= take) break;
+        if (skip >= count) {
+          skip -= count;
+          continue;
+        }
+        rows.push(...(await ctx.db.customer.findMany({
+          where: tiers[i], orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take: take - rows.length,
+        })));
+        skip = 0;
+      }
+      return rows;
+    },
   });
+  return { data: page.rows.map((row) => pickFields(toCustomerResource(row), fields)), pagination: page.pagination };
 }

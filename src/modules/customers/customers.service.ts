@@ -1,10 +1,12 @@
-import type { Database, Tx } from '../../db/client.js';
+import type { Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
-import type { Customer, Prisma, Project } from '../../generated/prisma/client.js';
-import type { KeyCaller } from '../../http/contract.js';
-import { conflictOn, ownedOrNotFound } from '../../shared/errors.js';
+import type { Customer, CustomerAddress, Prisma } from '../../generated/prisma/client.js';
+import type { Database } from '../../db/client.js';
+import type { Ctx } from '../../shared/context.js';
 import { newId } from '../../shared/ids.js';
-import { actorOf, changedFields, recordStoreEvent } from '../store-events/store-events.recorder.js';
+import { findOwned } from '../../shared/owned.js';
+import { lockRows, writeTx } from '../../shared/write.js';
+import { changedFields, recordChange, recordEvent } from '../store-events/index.js';
 import { toCustomerResource } from './customers.mappers.js';
 
 type CustomerCreate = components['schemas']['CustomerCreate'];
@@ -19,104 +21,91 @@ const UPDATABLE_FIELDS = [
 export const sortNameOf = (firstName: string, lastName: string) => `${lastName.toLowerCase()}\u0001${firstName.toLowerCase()}`;
 
 const EMAIL_TAKEN = { email: { field: 'email', message: 'A customer with this email already exists.' } };
+const ADDRESS_ORDER = [{ isDefault: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }] as const satisfies Prisma.CustomerAddressOrderByWithRelationInput[];
 
-/** The customer of the project that is not deleted; 404 "Customer not found." otherwise. */
-export async function findCustomer(db: Database | Tx, projectId: string, id: string, lock = false): Promise<Customer> {
-  if (lock) {
-    // Serialises writes that keep a per-customer invariant (one default address).
-    await db.$queryRaw`SELECT id FROM customers WHERE id = ${id} AND project_id = ${projectId} FOR UPDATE`;
-  }
-  // By primary key (Prisma's cheapest read), then scoped here: another project's or a deleted customer is 404.
-  return ownedOrNotFound(await db.customer.findUnique({ where: { id } }), projectId, 'Customer not found.');
+/** The live customer of the project; 404 "Customer not found." otherwise. With `lock`, its row stays locked for the transaction. */
+export async function findCustomer(ctx: Ctx, db: Database | Tx, id: string, lock = false): Promise<Customer> {
+  // Serialises writes that keep a per-customer invariant (one default address, order figures).
+  if (lock) await lockRows(db as Tx, 'customers', { ids: [id] });
+  return findOwned(ctx, db.customer, id, 'Customer not found.');
+}
+
+/** The customer's addresses, the default first, then oldest first. */
+export function addressesOf(db: Database | Tx, customerId: string): Promise<CustomerAddress[]> {
+  return db.customerAddress.findMany({ where: { customerId }, orderBy: [...ADDRESS_ORDER] });
 }
 
 /** The customer with its addresses, default first, when asked for. */
-export async function getCustomer(db: Database, project: Project, id: string, withAddresses: boolean) {
-  const customer = await findCustomer(db, project.id, id);
-  const addresses = withAddresses
-    ? await db.customerAddress.findMany({ where: { customerId: id }, orderBy: [{ isDefault: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }] })
-    : undefined;
-  return { customer, addresses };
+export async function getCustomer(ctx: Ctx, id: string, withAddresses: boolean) {
+  const customer = await findCustomer(ctx, ctx.db, id);
+  return { customer, addresses: withAddresses ? await addressesOf(ctx.db, id) : undefined };
 }
 
 /** Creates a customer and records customer.created, in one transaction; 409 when the email is taken. */
-export async function createCustomer(db: Database, caller: KeyCaller, input: CustomerCreate): Promise<Customer> {
-  const projectId = caller.project.id;
-  try {
-    return await db.$transaction(async (tx) => {
-      const customer = await tx.customer.create({
-        data: {
-          id: newId('cus_'),
-          projectId,
-          email: input.email,
-          emailNormalized: input.email.toLowerCase(),
-          firstName: input.first_name,
-          lastName: input.last_name,
-          sortName: sortNameOf(input.first_name, input.last_name),
-          phone: input.phone ?? null,
-          company: input.company ?? null,
-          status: input.status ?? 'active',
-          tags: input.tags ?? [],
-          metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
-          activePriceKey: input.active_price_key ?? null,
-          locale: input.locale ?? null,
-          taxNumber: input.tax_number ?? null,
-          taxNumberType: input.tax_number_type ?? null,
-        },
-      });
-      await recordStoreEvent(tx, projectId, actorOf(caller), {
-        type: 'customer.created',
-        resourceType: 'customer',
-        resourceId: customer.id,
-        summary: `Customer ${customer.id} created`,
-        payload: toCustomerResource(customer),
-      });
-      return customer;
+export async function createCustomer(ctx: Ctx, input: CustomerCreate): Promise<Customer> {
+  return writeTx(ctx, EMAIL_TAKEN, async (tx) => {
+    const customer = await tx.customer.create({
+      data: {
+        id: newId('cus_'),
+        projectId: ctx.project.id,
+        email: input.email,
+        emailNormalized: input.email.toLowerCase(),
+        firstName: input.first_name,
+        lastName: input.last_name,
+        sortName: sortNameOf(input.first_name, input.last_name),
+        phone: input.phone ?? null,
+        company: input.company ?? null,
+        status: input.status ?? 'active',
+        tags: input.tags ?? [],
+        metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
+        activePriceKey: input.active_price_key ?? null,
+        locale: input.locale ?? null,
+        taxNumber: input.tax_number ?? null,
+        taxNumberType: input.tax_number_type ?? null,
+      },
     });
-  } catch (error) {
-    throw conflictOn(error, EMAIL_TAKEN);
-  }
+    await recordEvent(tx, ctx, {
+      type: 'customer.created',
+      resourceType: 'customer',
+      resourceId: customer.id,
+      summary: `Customer ${customer.id} created`,
+      payload: toCustomerResource(customer),
+    });
+    return customer;
+  });
 }
 
 /** Applies the fields sent and records customer.updated with the changed fields; unchanged input writes nothing. */
-export async function updateCustomer(db: Database, caller: KeyCaller, id: string, input: CustomerUpdate): Promise<Customer> {
-  const projectId = caller.project.id;
-  try {
-    return await db.$transaction(async (tx) => {
-      const before = await findCustomer(tx, projectId, id);
-      const data: Prisma.CustomerUpdateInput = {
-        email: input.email,
-        emailNormalized: input.email?.toLowerCase(),
-        firstName: input.first_name,
-        lastName: input.last_name,
-        sortName: sortNameOf(input.first_name ?? before.firstName, input.last_name ?? before.lastName),
-        phone: input.phone,
-        company: input.company,
-        status: input.status,
-        tags: input.tags,
-        metadata: input.metadata as Prisma.InputJsonValue | undefined,
-        activePriceKey: input.active_price_key,
-        locale: input.locale,
-        taxNumber: input.tax_number,
-        taxNumberType: input.tax_number_type,
-      };
-      const proposed = toCustomerResource({ ...before, ...withoutUndefined(data) } as Customer);
-      const changes = changedFields(toCustomerResource(before), proposed, UPDATABLE_FIELDS);
-      if (Object.keys(changes).length === 0) return before;
-      const after = await tx.customer.update({ where: { id }, data });
-      await recordStoreEvent(tx, projectId, actorOf(caller), {
-        type: 'customer.updated',
-        resourceType: 'customer',
-        resourceId: id,
-        summary: `Customer ${id} updated (${Object.keys(changes).join(', ')})`,
-        changes,
-        payload: toCustomerResource(after),
-      });
-      return after;
+export async function updateCustomer(ctx: Ctx, id: string, input: CustomerUpdate): Promise<Customer> {
+  return writeTx(ctx, EMAIL_TAKEN, async (tx) => {
+    const before = await findCustomer(ctx, tx, id);
+    const data: Prisma.CustomerUpdateInput = {
+      email: input.email,
+      emailNormalized: input.email?.toLowerCase(),
+      firstName: input.first_name,
+      lastName: input.last_name,
+      sortName: sortNameOf(input.first_name ?? before.firstName, input.last_name ?? before.lastName),
+      phone: input.phone,
+      company: input.company,
+      status: input.status,
+      tags: input.tags,
+      metadata: input.metadata as Prisma.InputJsonValue | undefined,
+      activePriceKey: input.active_price_key,
+      locale: input.locale,
+      taxNumber: input.tax_number,
+      taxNumberType: input.tax_number_type,
+    };
+    const proposed = toCustomerResource({ ...before, ...withoutUndefined(data) } as Customer);
+    const beforeResource = toCustomerResource(before);
+    // Decided on the proposed state, so an unchanged PATCH writes nothing (updated_at stays).
+    if (Object.keys(changedFields(beforeResource, proposed, UPDATABLE_FIELDS)).length === 0) return before;
+    const after = await tx.customer.update({ where: { id }, data });
+    await recordChange(tx, ctx, {
+      type: 'customer.updated', resourceType: 'customer', resourceId: id, label: `Customer ${id}`,
+      before: beforeResource, after: toCustomerResource(after), fields: UPDATABLE_FIELDS,
     });
-  } catch (error) {
-    throw conflictOn(error, EMAIL_TAKEN);
-  }
+    return after;
+  });
 }
 
 function withoutUndefined<T extends object>(object: T): Partial<T> {
@@ -124,25 +113,20 @@ function withoutUndefined<T extends object>(object: T): Partial<T> {
 }
 
 /** Soft delete: hidden from every query and the email freed at once; records customer.deleted. */
-export async function deleteCustomer(db: Database, caller: KeyCaller, id: string): Promise<void> {
-  const projectId = caller.project.id;
-  await db.$transaction(async (tx) => {
-    await findCustomer(tx, projectId, id);
+export async function deleteCustomer(ctx: Ctx, id: string): Promise<void> {
+  await writeTx(ctx, {}, async (tx) => {
+    await findCustomer(ctx, tx, id);
     await tx.customer.update({ where: { id }, data: { deletedAt: new Date() } });
-    await recordStoreEvent(tx, projectId, actorOf(caller), {
-      type: 'customer.deleted',
-      resourceType: 'customer',
-      resourceId: id,
-      summary: `Customer ${id} deleted`,
-    });
+    await recordEvent(tx, ctx, { type: 'customer.deleted', resourceType: 'customer', resourceId: id, summary: `Customer ${id} deleted` });
   });
 }
 
 export const DELETED_CUSTOMER_RETENTION_DAYS = 30;
 
 /**
- * Removes the personal data of customers deleted more than 30 days ago: the customers with their
- * addresses and notes, and the values in their store events' field changes (which fields changed stays).
+ * Removes the personal data of customers deleted more than 30 days ago, in every project: the customers
+ * with their addresses and notes, and the values in their store events' field changes (which fields
+ * changed stays). A maintenance job, not a project's operation: it takes the database, not a Ctx.
  */
 export async function purgeDeletedCustomers(db: Database): Promise<number> {
   const cutoff = new Date(Date.now() - DELETED_CUSTOMER_RETENTION_DAYS * 24 * 60 * 60 * 1000);

@@ -1,7 +1,8 @@
-import type { Database } from '../../db/client.js';
-import type { KeyCaller } from '../../http/contract.js';
+import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
-import { lockVariants, stockLocation, syncVariantTotals } from '../catalog/inventory.service.js';
+import { newId } from '../../shared/ids.js';
+import { writeTx } from '../../shared/write.js';
+import { lockVariants, stockLocation, syncVariantTotals } from '../inventory/index.js';
 import { requireLocationsExtension } from './locations.service.js';
 
 /**
@@ -9,23 +10,29 @@ import { requireLocationsExtension } from './locations.service.js';
  * or added to, source levels deleted, one adjustment each way per level, variant totals kept. Both
  * locations must be active. Returns the number of level rows moved.
  */
-export async function transferInventory(db: Database, caller: KeyCaller, sourceId: string, destinationId: string): Promise<number> {
-  requireLocationsExtension(caller.project);
-  const projectId = caller.project.id;
+export async function transferInventory(ctx: Ctx, sourceId: string, destinationId: string): Promise<number> {
+  requireLocationsExtension(ctx);
+  const projectId = ctx.project.id;
   if (sourceId === destinationId) {
     throw new AppError('invalid_request', 'The destination must be another location.', { field: 'destination_location_id' });
   }
-  return db.$transaction(async (tx) => {
-    await stockLocation(tx, projectId, sourceId, 'id');
-    await stockLocation(tx, projectId, destinationId, 'destination_location_id', 'Destination location not found.');
+  return writeTx(ctx, {}, async (tx) => {
+    await stockLocation(ctx, tx, sourceId, 'id');
+    await stockLocation(ctx, tx, destinationId, 'destination_location_id', 'Destination location not found.');
 
     const levels = await tx.inventoryLevel.findMany({ where: { locationId: sourceId }, select: { variantId: true } });
     const variantIds = levels.map((l) => l.variantId);
     await lockVariants(tx, variantIds);
     const before = await tx.variant.findMany({ where: { id: { in: variantIds } } });
+    // The levels read above move (their variants are locked); each gets one adjustment out and one in.
+    const outIds = variantIds.map(() => newId('iadj_'));
+    const inIds = variantIds.map(() => newId('iadj_'));
     const [{ moved }] = await tx.$queryRaw<Array<{ moved: number }>>`
-      WITH moved AS (
-        DELETE FROM inventory_levels WHERE location_id = ${sourceId} RETURNING variant_id, available
+      WITH ids AS (
+        SELECT * FROM unnest(${variantIds}::text[], ${outIds}::text[], ${inIds}::text[]) AS t(variant_id, out_id, in_id)
+      ), moved AS (
+        DELETE FROM inventory_levels WHERE location_id = ${sourceId} AND variant_id = ANY(${variantIds}::text[])
+        RETURNING variant_id, available
       ), landed AS (
         INSERT INTO inventory_levels (variant_id, location_id, project_id, available, updated_at)
         SELECT variant_id, ${destinationId}, ${projectId}, available, now() FROM moved
@@ -34,15 +41,15 @@ export async function transferInventory(db: Database, caller: KeyCaller, sourceI
         RETURNING variant_id, available
       ), outgoing AS (
         INSERT INTO inventory_adjustments (id, project_id, variant_id, location_id, reason, delta, available_after)
-        SELECT 'iadj_' || replace(gen_random_uuid()::text, '-', ''), ${projectId}, variant_id, ${sourceId}, 'transfer_out', -available, 0
-        FROM moved
+        SELECT ids.out_id, ${projectId}, m.variant_id, ${sourceId}, 'transfer_out', -m.available, 0
+        FROM moved m JOIN ids USING (variant_id)
       ), incoming AS (
         INSERT INTO inventory_adjustments (id, project_id, variant_id, location_id, reason, delta, available_after)
-        SELECT 'iadj_' || replace(gen_random_uuid()::text, '-', ''), ${projectId}, m.variant_id, ${destinationId}, 'transfer_in', m.available, l.available
-        FROM moved m JOIN landed l USING (variant_id)
+        SELECT ids.in_id, ${projectId}, m.variant_id, ${destinationId}, 'transfer_in', m.available, l.available
+        FROM moved m JOIN landed l USING (variant_id) JOIN ids USING (variant_id)
       )
       SELECT count(*)::int AS moved FROM moved`;
-    await syncVariantTotals(tx, caller, before);
+    await syncVariantTotals(tx, ctx, before);
     return moved;
   });
 }

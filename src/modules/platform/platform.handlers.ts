@@ -1,4 +1,4 @@
-import type { Handlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../http/contract.js';
 import { toOutboxEmailResource, toProjectResource } from './projects.mappers.js';
 import { listOutbox } from './outbox.service.js';
 import { createApiKey, createProject, getProject, revokeApiKey, updateProject } from './projects.service.js';
@@ -28,7 +28,4 @@ export const platformHandlers = {
     const { rows, pagination } = await listOutbox(deps.db, path.id, query);
     return { status: 200, body: { data: rows.map(toOutboxEmailResource), pagination } };
   },
-} satisfies Pick<
-  Handlers,
-  'createProject' | 'getProject' | 'updateProject' | 'createApiKey' | 'revokeApiKey' | 'listOutboxEmails'
->;
+} satisfies AreaHandlers<'platform'>;

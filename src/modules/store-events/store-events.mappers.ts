@@ -7,7 +7,7 @@ export type StoreEventResource = components['schemas']['StoreEvent'];
 export function toStoreEventResource(event: StoreEvent): StoreEventResource {
   return {
     id: event.id,
-    type: event.type,
+    type: event.type as StoreEventResource['type'],
     resource_type: event.resourceType,
     resource_id: event.resourceId,
     actor_type: event.actorType as StoreEventResource['actor_type'],

@@ -1,35 +1,30 @@
-import type { Database } from '../../db/client.js';
-import type { Prisma, Project } from '../../generated/prisma/client.js';
-import { notFound } from '../../shared/errors.js';
-import { paginate, type PageParams } from '../../shared/pagination.js';
+import type { operations } from '../../generated/openapi.js';
+import type { Prisma, StoreEvent } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { listPage } from '../../shared/list-page.js';
+import { findOwned } from '../../shared/owned.js';
+import { toStoreEventResource } from './store-events.mappers.js';
 
-export interface StoreEventFilters extends PageParams {
-  type?: string;
-  resource_type?: string;
-  resource_id?: string;
-}
+type StoreEventListQuery = NonNullable<operations['listStoreEvents']['parameters']['query']>;
 
 /** The project's events matching the filters, newest first unless `order` is asc. */
-export async function listStoreEvents(db: Database, project: Project, filters: StoreEventFilters) {
+export async function listStoreEvents(ctx: Ctx, query: StoreEventListQuery) {
   const where: Prisma.StoreEventWhereInput = {
-    projectId: project.id,
-    type: filters.type,
-    resourceType: filters.resource_type,
-    resourceId: filters.resource_id,
+    projectId: ctx.project.id,
+    type: query.type,
+    resourceType: query.resource_type,
+    resourceId: query.resource_id,
   };
-  return paginate({
-    secret: project.signingSecret,
-    params: filters,
-    orderBy: { keys: [{ field: 'createdAt', kind: 'date' }], order: filters.order ?? 'desc' },
-    shape: { type: filters.type, resource_type: filters.resource_type, resource_id: filters.resource_id },
-    count: () => db.storeEvent.count({ where }),
-    fetch: ({ after, orderBy, take }) => db.storeEvent.findMany({ where: after ? { AND: [where, after] } : where, orderBy, take }),
+  return listPage(ctx, {
+    model: ctx.db.storeEvent,
+    where,
+    query: { ...query, sort: 'created_at' as const },
+    sorts: { created_at: [{ field: 'createdAt', kind: 'date' }] },
+    map: toStoreEventResource,
   });
 }
 
 /** One event of the project; 404 "Event not found." otherwise. */
-export async function getStoreEvent(db: Database, project: Project, id: string) {
-  const event = await db.storeEvent.findFirst({ where: { id, projectId: project.id } });
-  if (!event) throw notFound('Event not found.');
-  return event;
+export async function getStoreEvent(ctx: Ctx, id: string): Promise<StoreEvent> {
+  return findOwned(ctx, ctx.db.storeEvent, id, 'Event not found.');
 }

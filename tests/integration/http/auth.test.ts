@@ -70,8 +70,8 @@ describe('publishable operations', () => {
     koa.use(async (ctx, next) => {
       const op = routes[ctx.path as keyof typeof routes];
       await authenticate(op, app.deps)(ctx, async () => {
-        const caller = ctx.state.caller;
-        ctx.body = caller?.kind === 'key' ? { project: caller.project.id, key: caller.key } : {};
+        const service = ctx.state.service;
+        ctx.body = service?.actor.kind === 'api_key' ? { project: service.project.id, key: { type: service.actor.keyType, mode: service.mode } } : {};
       });
       await next();
     });

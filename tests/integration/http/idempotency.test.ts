@@ -8,7 +8,7 @@ import { jsonBody } from '../../../src/http/middleware/body.js';
 import { errorHandler } from '../../../src/http/middleware/errors.js';
 import { idempotency } from '../../../src/http/middleware/idempotency.js';
 import type { RequestState } from '../../../src/http/state.js';
-import { purgeIdempotencyKeys } from '../../../src/jobs/purge-idempotency-keys.job.js';
+import { purgeIdempotencyKeys } from '../../../src/shared/idempotency-keys.js';
 import { idempotencyHeader } from '../../../src/sdk/index.js';
 import { newId } from '../../../src/shared/ids.js';
 import { createProject } from '../../factories/project.factory.js';
@@ -131,10 +131,10 @@ describe('idempotency middleware on project-scoped creates', () => {
         throw new Error('transient failure');
       }
       await gate;
-      const caller = ctx.state.caller!;
+      const service = ctx.state.service!;
       const event = await app.deps.db.storeEvent.create({
         data: {
-          id: newId('sevt_'), projectId: caller.kind === 'key' ? caller.project.id : '', type: 'thing.created',
+          id: newId('sevt_'), projectId: service.project.id, type: 'thing.created',
           resourceType: 'thing', resourceId: 'thing_1', actorType: 'api_key', actorId: 'key_x', summary: 'created', metadata: {},
         },
       });
@@ -195,7 +195,7 @@ describe('purge-idempotency-keys job', () => {
       scope: 'purge-test', key, method: 'POST', path: '/x', bodyHash: 'h', state: 'done', createdAt: new Date(Date.now() - ageHours * HOUR),
     });
     await app.deps.db.idempotencyKey.createMany({ data: [row('old', 25), row('new', 23)] });
-    expect(await purgeIdempotencyKeys(app.deps)).toBeGreaterThanOrEqual(1);
+    expect(await purgeIdempotencyKeys(app.deps.db)).toBeGreaterThanOrEqual(1);
     const left = await app.deps.db.idempotencyKey.findMany({ where: { scope: 'purge-test' } });
     expect(left.map((k) => k.key)).toEqual(['new']);
   });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { purgeStoreEvents } from '../../../src/jobs/purge-store-events.job.js';
-import { changedFields, recordStoreEvent, subscribeToStoreEvents } from '../../../src/modules/store-events/store-events.recorder.js';
+import { changedFields, recorderWith, recordEvent } from '../../../src/modules/store-events/store-events.recorder.js';
+import { storeEventSubscribers } from '../../../src/modules/store-events/store-events.subscribers.js';
+import { keyCtx } from '../../setup/ctx.js';
 import type { CommerceClient } from '../../../src/sdk/index.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { buildStoreEvent, createStoreEvent } from '../../factories/store-event.factory.js';
@@ -16,12 +18,11 @@ beforeAll(async () => {
   store = await createProject(app);
   api = app.client(store.keys.secret_test.token);
   const key = store.keys.secret_test.id;
-  const db = app.deps.db;
-  await createStoreEvent(db, store.project.id, key, { type: 'customer.created', resourceType: 'customer', resourceId: 'cus_a', summary: 'Customer a created', changes: undefined });
-  await createStoreEvent(db, store.project.id, key, { type: 'customer.updated', resourceType: 'customer', resourceId: 'cus_a', summary: 'Customer a updated', changes: { first_name: { from: 'Ann', to: 'Anna' } } });
-  await createStoreEvent(db, store.project.id, key, { type: 'product.created', resourceType: 'product', resourceId: 'prod_b', summary: 'Product b created', changes: undefined });
-  await createStoreEvent(db, store.project.id, key, { type: 'customer.updated', resourceType: 'customer', resourceId: 'cus_c', summary: 'Customer c updated' });
-  await createStoreEvent(db, store.project.id, key, { type: 'product.deleted', resourceType: 'product', resourceId: 'prod_b', summary: 'Product b deleted', changes: undefined });
+  await createStoreEvent(app, store.project.id, key, { type: 'customer.created', resourceType: 'customer', resourceId: 'cus_a', summary: 'Customer a created', changes: undefined });
+  await createStoreEvent(app, store.project.id, key, { type: 'customer.updated', resourceType: 'customer', resourceId: 'cus_a', summary: 'Customer a updated', changes: { first_name: { from: 'Ann', to: 'Anna' } } });
+  await createStoreEvent(app, store.project.id, key, { type: 'product.created', resourceType: 'product', resourceId: 'prod_b', summary: 'Product b created', changes: undefined });
+  await createStoreEvent(app, store.project.id, key, { type: 'customer.updated', resourceType: 'customer', resourceId: 'cus_c', summary: 'Customer c updated' });
+  await createStoreEvent(app, store.project.id, key, { type: 'product.deleted', resourceType: 'product', resourceId: 'prod_b', summary: 'Product b deleted', changes: undefined });
 });
 afterAll(() => app.close());
 
@@ -93,8 +94,8 @@ describe('listStoreEvents', () => {
 
   test("another project's cursor is refused", async () => {
     const other = await createProject(app);
-    await createStoreEvent(app.deps.db, other.project.id, other.keys.secret_test.id);
-    await createStoreEvent(app.deps.db, other.project.id, other.keys.secret_test.id);
+    await createStoreEvent(app, other.project.id, other.keys.secret_test.id);
+    await createStoreEvent(app, other.project.id, other.keys.secret_test.id);
     const { data } = await app.client(other.keys.secret_test.token).GET('/v1/events', { params: { query: { limit: 1 } } });
     const { response } = await api.GET('/v1/events', { params: { query: { limit: 1, cursor: data!.pagination.cursor! } } });
     expect(response.status).toBe(400);
@@ -134,7 +135,7 @@ describe('getStoreEvent', () => {
 
   test("another project's event answers 404", async () => {
     const other = await createProject(app);
-    const event = await createStoreEvent(app.deps.db, other.project.id, other.keys.secret_test.id);
+    const event = await createStoreEvent(app, other.project.id, other.keys.secret_test.id);
     const { response } = await api.GET('/v1/events/{id}', { params: { path: { id: event.id } } });
     expect(response.status).toBe(404);
   });
@@ -152,27 +153,38 @@ describe('getStoreEvent', () => {
   });
 });
 
-describe('recordStoreEvent', () => {
+describe('recordEvent', () => {
   test('writes inside the caller transaction: subscribers run in it, and a rollback leaves no event', async () => {
     const project = await createProject(app);
+    const ctx = await keyCtx(app, project.project.id, project.keys.secret_test.id);
     const seen: string[] = [];
-    subscribeToStoreEvents(async (tx, event) => {
-      if (event.projectId === project.project.id) seen.push(event.type);
-      // Subscribers share the transaction: what they write commits or rolls back with the event.
-      await tx.storeEvent.count();
-    });
+    const record = recorderWith([
+      async (tx, _ctx, event) => {
+        seen.push(event.type);
+        // Subscribers share the transaction: what they write commits or rolls back with the event.
+        await tx.storeEvent.count();
+      },
+    ]);
     await expect(
       app.deps.db.$transaction(async (tx) => {
-        await recordStoreEvent(tx, project.project.id, { type: 'api_key', id: project.keys.secret_test.id }, buildStoreEvent());
+        await record(tx, ctx, buildStoreEvent());
         throw new Error('the write failed');
       }),
     ).rejects.toThrow('the write failed');
     expect(await app.deps.db.storeEvent.count({ where: { projectId: project.project.id } })).toBe(0);
     expect(seen).toEqual(['product.updated']);
 
-    await createStoreEvent(app.deps.db, project.project.id, project.keys.secret_test.id, { type: 'product.created' });
+    await app.deps.db.$transaction((tx) => record(tx, ctx, buildStoreEvent({ type: 'product.created' })));
     expect(await app.deps.db.storeEvent.count({ where: { projectId: project.project.id } })).toBe(1);
     expect(seen).toEqual(['product.updated', 'product.created']);
+  });
+
+  test('the recorder of the services fans out to the static subscriber list and records the acting key', async () => {
+    const project = await createProject(app);
+    const ctx = await keyCtx(app, project.project.id, project.keys.secret_test.id);
+    expect(Array.isArray(storeEventSubscribers)).toBe(true);
+    const event = await app.deps.db.$transaction((tx) => recordEvent(tx, ctx, buildStoreEvent()));
+    expect(event).toMatchObject({ actorType: 'api_key', actorId: project.keys.secret_test.id, projectId: project.project.id });
   });
 
   test('changedFields lists only the fields whose values differ, as {from, to}', () => {
@@ -190,7 +202,7 @@ describe('purge-store-events job', () => {
     const free = await createProject(app, { plan: 'free' });
     const pro = await createProject(app, { plan: 'pro' });
     const at = async (projectId: string, keyId: string, ageDays: number) => {
-      const event = await createStoreEvent(app.deps.db, projectId, keyId, { summary: `${ageDays} days old` });
+      const event = await createStoreEvent(app, projectId, keyId, { summary: `${ageDays} days old` });
       await app.deps.db.storeEvent.update({ where: { id: event.id }, data: { createdAt: new Date(Date.now() - ageDays * DAY) } });
     };
     for (const age of [1, 6, 8, 89, 91]) {

@@ -1,9 +1,10 @@
 import { openapiJson, openapiYaml } from '../../generated/document.js';
-import type { Handlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../http/contract.js';
 
 const document = JSON.parse(openapiJson) as Record<string, unknown>;
 
-export const serviceHandlers = {
+/** The service's own endpoints: health and the published contract. */
+export const healthDocsHandlers = {
   getHealth: async ({ deps }) => {
     try {
       await deps.db.$queryRaw`SELECT 1`;
@@ -14,4 +15,4 @@ export const serviceHandlers = {
   },
   getOpenApiYaml: async () => ({ status: 200, body: openapiYaml, type: 'application/yaml' }),
   getOpenApiJson: async () => ({ status: 200, body: document }),
-} satisfies Pick<Handlers, 'getHealth' | 'getOpenApiYaml' | 'getOpenApiJson'>;
+} satisfies AreaHandlers<'service'>;

@@ -1,0 +1,71 @@
+import { PgBoss, type SendOptions } from 'pg-boss';
+import type { Tx } from '../db/client.js';
+import type { Logger } from '../shared/logger.js';
+import { deadLetterQueue, jobs, type JobDeps, type JobName, type JobPayloads } from './registry.js';
+
+export type EnqueueOptions = Pick<SendOptions, 'startAfter' | 'singletonKey' | 'priority' | 'id'>;
+
+/** pg-boss's connection interface over a Prisma transaction: its statements run inside that transaction. */
+function inTransaction(tx: Tx) {
+  return {
+    executeSql: async (text: string, values: unknown[] = []) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) }),
+  };
+}
+
+/**
+ * The process's pg-boss: every queue of the registry (with its dead-letter queue) exists once started;
+ * with `work` it also runs their workers and schedules. Sending works either way.
+ */
+export class JobQueue {
+  private constructor(private readonly boss: PgBoss) {}
+
+  /** Starts pg-boss in the app's database (schema `pgboss`), creating the queues; workers and schedules only with `work`. */
+  static async start(databaseUrl: string, log: Logger, options: { work: false } | { work: true; deps: Omit<JobDeps, 'jobs'> }): Promise<JobQueue> {
+    const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', supervise: options.work, schedule: options.work, max: 4 });
+    boss.on('error', (error) => log.error('pg-boss error', { error: String(error) }));
+    await boss.start();
+    const queue = new JobQueue(boss);
+    for (const name of Object.keys(jobs) as JobName[]) {
+      const { retryLimit, retryDelay, retryBackoff } = jobs[name].queue;
+      await boss.createQueue(deadLetterQueue(name));
+      await boss.createQueue(name, { retryLimit, retryDelay, retryBackoff, deadLetter: deadLetterQueue(name) });
+    }
+    if (options.work) await queue.work({ ...options.deps, jobs: queue });
+    return queue;
+  }
+
+  private async work(deps: JobDeps): Promise<void> {
+    for (const name of Object.keys(jobs) as JobName[]) {
+      const job = jobs[name];
+      await this.boss.work<Record<string, unknown>>(name, async ([queued]) => {
+        await (job.handle as (deps: JobDeps, payload: unknown) => Promise<void>)(deps, queued.data);
+      });
+      if (job.schedule) await this.boss.schedule(name, job.schedule, { v: 1 }, { tz: 'UTC' });
+    }
+  }
+
+  /**
+   * Sends a job inside the caller's transaction: it exists if and only if that transaction commits.
+   * Returns the job id.
+   */
+  async enqueue<N extends JobName>(tx: Tx, name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<string> {
+    const id = await this.boss.send(name, payload as object, { ...options, db: inTransaction(tx) });
+    if (!id) throw new Error(`pg-boss did not create job ${name}`);
+    return id;
+  }
+
+  /** Sends a job outside any transaction (schedules, retries started by hand). */
+  async send<N extends JobName>(name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<string | null> {
+    return this.boss.send(name, payload as object, options);
+  }
+
+  /** The underlying pg-boss, for tests and maintenance. */
+  get pgBoss(): PgBoss {
+    return this.boss;
+  }
+
+  /** Stops workers (letting running jobs finish up to the timeout) and closes the pool. */
+  async stop(): Promise<void> {
+    await this.boss.stop({ graceful: true, timeout: 10_000 });
+  }
+}

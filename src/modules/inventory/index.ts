@@ -1,0 +1,3 @@
+/** What other areas may use of inventory: stock locations, row locks on variants, totals and inventory.low. */
+export { inventoryHandlers } from './inventory.handlers.js';
+export { lockVariants, stockLocation, syncVariantTotals } from './inventory.service.js';

@@ -1,0 +1,37 @@
+import { Prisma } from '../generated/prisma/client.js';
+import type { Tx } from '../db/client.js';
+import type { Ctx } from './context.js';
+import { conflictOn } from './errors.js';
+
+/** Unique columns a write may collide on, each answered as 409 conflict on its field. */
+export type Conflicts = Record<string, { field: string; message: string }>;
+
+// Writes that lock rows (stock, per-project counters) queue behind each other under load: give them
+// time to get a connection and to finish instead of Prisma's 2 s / 5 s defaults.
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
+
+/** Runs `write` in one transaction; a unique violation on one of `conflicts` becomes 409 on its field. */
+export async function writeTx<T>(ctx: Pick<Ctx, 'db'>, conflicts: Conflicts, write: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
+    return await ctx.db.$transaction(write, TRANSACTION_OPTIONS);
+  } catch (error) {
+    throw conflictOn(error, conflicts);
+  }
+}
+
+/** Tables whose rows services lock. */
+export type LockableTable = 'customers' | 'variants' | 'locations' | 'products';
+
+/**
+ * Locks rows for the rest of the transaction, always in id order so concurrent writers cannot deadlock:
+ * the given ids, or every live row of the project.
+ */
+export async function lockRows(tx: Tx, table: LockableTable, rows: { ids: string[] } | { projectId: string }): Promise<void> {
+  const from = Prisma.raw(table);
+  if ('ids' in rows) {
+    if (rows.ids.length === 0) return;
+    await tx.$queryRaw`SELECT id FROM ${from} WHERE id = ANY(${[...new Set(rows.ids)].sort()}) ORDER BY id FOR UPDATE`;
+  } else {
+    await tx.$queryRaw`SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND deleted_at IS NULL ORDER BY id FOR UPDATE`;
+  }
+}
