@@ -1807,7 +1807,7 @@ export interface components {
          * @example 2026-12-21
          */
         PaymentDueDate: string | null;
-        /** @description A postal address of a draft order or order. Optional fields read back as null. */
+        /** @description A postal address of a draft order, or null to clear it. Optional fields read back as null. */
         DraftAddress: {
             first_name?: string | null;
             last_name?: string | null;
@@ -1819,7 +1819,7 @@ export interface components {
             postal_code?: string | null;
             country: components["schemas"]["CountryCode"];
             phone?: string | null;
-        };
+        } | null;
         Address: {
             first_name: string | null;
             last_name: string | null;
@@ -1910,8 +1910,8 @@ export interface components {
             customer_id?: string | null;
             /** Format: email */
             customer_email?: string | null;
-            shipping_address?: components["schemas"]["DraftAddress"] | null;
-            billing_address?: components["schemas"]["DraftAddress"] | null;
+            shipping_address?: components["schemas"]["DraftAddress"];
+            billing_address?: components["schemas"]["DraftAddress"];
             payment_terms?: components["schemas"]["PaymentTerms"];
             notes?: string | null;
             metadata?: components["schemas"]["Metadata"];
@@ -1921,8 +1921,8 @@ export interface components {
             customer_id?: string | null;
             /** Format: email */
             customer_email?: string | null;
-            shipping_address?: components["schemas"]["DraftAddress"] | null;
-            billing_address?: components["schemas"]["DraftAddress"] | null;
+            shipping_address?: components["schemas"]["DraftAddress"];
+            billing_address?: components["schemas"]["DraftAddress"];
             notes?: string | null;
             currency?: components["schemas"]["CurrencyCode"];
             /** @description Ignored while the project's tax calculation is enabled. */

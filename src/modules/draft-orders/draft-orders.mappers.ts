@@ -1,6 +1,6 @@
 import type { components } from '../../generated/openapi.js';
-import { Prisma, type DraftLineItem, type DraftOrder } from '../../generated/prisma/client.js';
-import { toDateString } from './payment-terms.js';
+import type { DraftLineItem, DraftOrder } from '../../generated/prisma/client.js';
+import { toDateString } from '../../shared/payment-terms.js';
 
 type Schemas = components['schemas'];
 export type DraftOrderResource = Schemas['DraftOrder'];
@@ -25,10 +25,6 @@ export function toStoredAddress(input: AddressInput | null | undefined): Address
     phone: input.phone ?? null,
   };
 }
-
-/** A nullable JSON column value as Prisma writes it (SQL NULL for null). */
-export const jsonColumn = (value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull =>
-  value === null || value === undefined ? Prisma.DbNull : (value as Prisma.InputJsonValue);
 
 /** A draft line item as the API shows it. */
 export function toDraftLineItemResource(item: DraftLineItem): DraftLineItemResource {

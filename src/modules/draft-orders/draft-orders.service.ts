@@ -8,9 +8,10 @@ import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
 import { findCustomer } from '../customers/index.js';
 import { recordEvent } from '../store-events/index.js';
-import { jsonColumn, toDraftOrderResource, toStoredAddress } from './draft-orders.mappers.js';
+import { jsonColumn } from '../../shared/json-column.js';
+import { toDraftOrderResource, toStoredAddress } from './draft-orders.mappers.js';
 import { draftForChange, findDraftOrder, itemsOf, saveDraft, withTotals } from './draft-orders.write.js';
-import { paymentDueDate, type PaymentTerms } from './payment-terms.js';
+import { paymentDueDate, type PaymentTerms } from '../../shared/payment-terms.js';
 
 type DraftOrderCreate = components['schemas']['DraftOrderCreate'];
 type DraftOrderUpdate = components['schemas']['DraftOrderUpdate'];
@@ -65,7 +66,7 @@ export async function createDraftOrder(ctx: Ctx, input: DraftOrderCreate): Promi
       completedAt: null,
       itemCount: 0,
       notes: input.notes ?? null,
-      metadata: input.metadata ?? {},
+      metadata: (input.metadata ?? {}) as Prisma.JsonValue,
       createdAt: now,
       updatedAt: now,
     } satisfies DraftOrder;

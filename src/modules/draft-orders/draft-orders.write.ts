@@ -4,7 +4,8 @@ import type { Ctx } from '../../shared/context.js';
 import { AppError, invalidField } from '../../shared/errors.js';
 import { findOwned } from '../../shared/owned.js';
 import { changedFields, recordEvent, type FieldChanges } from '../store-events/index.js';
-import { jsonColumn, toDraftOrderResource } from './draft-orders.mappers.js';
+import { jsonColumn } from '../../shared/json-column.js';
+import { toDraftOrderResource } from './draft-orders.mappers.js';
 import { computeTotals, type TaxAddress, type TaxSettings } from './totals.js';
 
 /** The fields of a draft whose changes draft_order.updated records. */

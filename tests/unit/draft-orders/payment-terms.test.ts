@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { paymentDueDate, toDateString } from '../../../src/modules/draft-orders/payment-terms.js';
+import { paymentDueDate, toDateString } from '../../../src/shared/payment-terms.js';
 
 describe('paymentDueDate', () => {
   test('due_on_receipt has no due date', () => {
