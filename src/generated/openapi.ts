@@ -990,8 +990,8 @@ export interface paths {
          *     only while the draft has no line items (400 with `field: currency`). Setting `customer_id` without
          *     `customer_email` also sets `customer_email` to that customer's e-mail. `tax` is accepted only while
          *     the project's tax calculation is disabled; with it enabled the sent value is ignored and the tax is
-         *     computed (see the DraftOrder schema). Totals are recalculated in the same transaction; a change that
-         *     would make `total` negative answers 400 with `field: discount`. Records `draft_order.updated` with the
+         *     computed (see the DraftOrder schema). `metadata` replaces the whole object. Totals are recalculated in
+         *     the same transaction; a change that would make `total` negative answers 400 with `field: discount`. Records `draft_order.updated` with the
          *     changed fields; a request that changes nothing records no event.
          */
         patch: operations["updateDraftOrder"];

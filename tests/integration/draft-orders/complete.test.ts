@@ -175,6 +175,17 @@ describe('completeDraftOrder', () => {
     expect(await app.deps.db.order.count({ where: { draftOrderId: draft.id } })).toBe(1);
   });
 
+  test('a retried complete with the same Idempotency-Key answers the same order (201, replayed)', async () => {
+    const draft = await createDraftOrder(api, { currency: 'EUR' });
+    await addItems(api, draft.id, [{ title: 'Fee', unit_price: 100, quantity: 1 }]);
+    const headers = { 'Idempotency-Key': `complete-${draft.id}` };
+    const first = await api.POST('/v1/draft-orders/{id}/complete', { ...byId(draft.id), params: { ...byId(draft.id).params, header: headers } });
+    const retry = await api.POST('/v1/draft-orders/{id}/complete', { ...byId(draft.id), params: { ...byId(draft.id).params, header: headers } });
+    expect([first.response.status, retry.response.status]).toEqual([201, 201]);
+    expect(retry.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.data!.data).toEqual(first.data!.data);
+  });
+
   test('ten concurrent completes of one draft make one order; the others answer 400', async () => {
     const draft = await createDraftOrder(api, { currency: 'EUR' });
     await addItems(api, draft.id, [{ title: 'Fee', unit_price: 100, quantity: 1 }]);
