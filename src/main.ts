@@ -11,6 +11,7 @@ import { migrate } from './db/migrate.js';
 import { developmentPlatformToken, ensureDemoProject } from './demo.js';
 import { createApp } from './http/app.js';
 import { JobQueue } from './jobs/queue.js';
+import { RateLimiter } from './modules/usage/index.js';
 import { AuthCache } from './modules/platform/auth-cache.js';
 import { createLogger } from './shared/logger.js';
 
@@ -35,7 +36,7 @@ await authCache.start();
 // Every process can send jobs (inside its transactions); only RUN_JOBS processes work them.
 const base = { db, config, log, authCache };
 const jobs = await JobQueue.start(databaseUrl, log, config.runJobs ? { work: true, deps: base } : { work: false });
-const deps = { ...base, jobs };
+const deps = { ...base, jobs, rateLimiter: new RateLimiter(db) };
 const demo = await ensureDemoProject(deps, generatedPlatformToken);
 
 const server: Server = createApp(deps).listen(config.port, config.host);

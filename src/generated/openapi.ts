@@ -1276,6 +1276,8 @@ export interface components {
             rate_limit_per_minute: number;
             /** @description Requests a calendar month allowed for the project. */
             monthly_quota: number;
+            /** @description Where e-mails to the merchant go (usage warnings). Null records them in the outbox only. */
+            contact_email: string | null;
             default_location_id: components["schemas"]["LocationId"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -1299,6 +1301,11 @@ export interface components {
             locale?: components["schemas"]["Locale"];
             tax?: components["schemas"]["TaxSettings"];
             exchange_rates?: components["schemas"]["ExchangeRates"];
+            /**
+             * Format: email
+             * @description Where e-mails to the merchant go (usage warnings).
+             */
+            contact_email?: string | null;
         };
         ProjectUpdate: {
             name?: string;
@@ -1314,6 +1321,11 @@ export interface components {
             suspended?: boolean;
             rate_limit_per_minute?: number;
             monthly_quota?: number;
+            /**
+             * Format: email
+             * @description Where e-mails to the merchant go (usage warnings).
+             */
+            contact_email?: string | null;
         };
         ApiKeyToken: {
             id: components["schemas"]["ApiKeyId"];
@@ -2028,9 +2040,30 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description `rate_limited`: the project made more requests this minute than its `rate_limit_per_minute` (default 600);
+         *     `Retry-After` is the seconds to the next minute. `quota_exceeded`: the project used its `monthly_quota`
+         *     (default 1,000,000) for this calendar month (UTC); `Retry-After` is the seconds to the start of next month.
+         *     Refused requests do not count.
+         */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are). */
         BadRequest: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2040,6 +2073,9 @@ export interface components {
         /** @description The API key is missing, malformed or revoked. */
         Unauthorized: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2057,6 +2093,9 @@ export interface components {
         /** @description The key cannot be used here (`forbidden` for a publishable key) or the project is suspended (`account_suspended`). */
         SecretKeyForbidden: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2066,6 +2105,9 @@ export interface components {
         /** @description The project is suspended, or a live publishable key is used before the project's domain is verified. */
         PublishableKeyForbidden: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2075,6 +2117,9 @@ export interface components {
         /** @description The platform token is missing or wrong. */
         PlatformUnauthorized: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2092,6 +2137,9 @@ export interface components {
         /** @description The platform API is disabled (the server has no platform token). */
         PlatformDisabled: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2109,6 +2157,9 @@ export interface components {
         /** @description No such project, or the platform API is disabled. */
         ProjectNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2126,6 +2177,9 @@ export interface components {
         /** @description No such resource in the caller's project. */
         NotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2143,6 +2197,9 @@ export interface components {
         /** @description No such customer in the caller's project (deleted customers included). */
         CustomerNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2160,6 +2217,9 @@ export interface components {
         /** @description No such address in the caller's project. */
         AddressNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2177,6 +2237,9 @@ export interface components {
         /** @description Another customer of the project already has this email (compared case-insensitively), or the Idempotency-Key conflicts. */
         EmailConflict: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2195,6 +2258,9 @@ export interface components {
         /** @description No such product in the caller's project (deleted products included). */
         ProductNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2212,6 +2278,9 @@ export interface components {
         /** @description No such variant in the caller's project. */
         VariantNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2229,6 +2298,9 @@ export interface components {
         /** @description The handle or a SKU is already used in the project, or the Idempotency-Key conflicts. */
         CatalogConflict: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2238,6 +2310,9 @@ export interface components {
         /** @description No such location in the caller's project (deleted locations included). */
         LocationNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2255,6 +2330,9 @@ export interface components {
         /** @description No such collection in the caller's project. */
         CollectionNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2272,6 +2350,9 @@ export interface components {
         /** @description The handle is taken, or the Idempotency-Key conflicts. */
         CollectionConflict: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2291,6 +2372,9 @@ export interface components {
         MethodNotAllowed: {
             headers: {
                 Allow: components["headers"]["Allow"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2308,6 +2392,9 @@ export interface components {
         /** @description The Idempotency-Key was used with another request, or its first request is still being processed. */
         IdempotencyConflict: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2326,6 +2413,9 @@ export interface components {
         /** @description An unexpected server error. The request id identifies it in the server's log. */
         InternalError: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2343,6 +2433,9 @@ export interface components {
         /** @description No such draft order in the caller's project. */
         DraftOrderNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2360,6 +2453,9 @@ export interface components {
         /** @description No such draft order, or no such line item on it. */
         DraftLineItemNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2377,6 +2473,9 @@ export interface components {
         /** @description No such order in the caller's project. */
         OrderNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2398,6 +2497,9 @@ export interface components {
          */
         DraftOrderBadRequest: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2475,6 +2577,26 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description Requests a minute the project may make (its `rate_limit_per_minute`).
+         * @example 600
+         */
+        RateLimitLimit: number;
+        /**
+         * @description Requests left in the current minute, across every server process.
+         * @example 587
+         */
+        RateLimitRemaining: number;
+        /**
+         * @description Seconds until the current minute's window ends.
+         * @example 42
+         */
+        RateLimitReset: number;
+        /**
+         * @description Seconds to wait before retrying.
+         * @example 42
+         */
+        RetryAfter: number;
         /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key. */
         IdempotentReplayed: "true";
         /**
@@ -2658,6 +2780,7 @@ export interface operations {
                      *           "suspended": false,
                      *           "rate_limit_per_minute": 600,
                      *           "monthly_quota": 1000000,
+                     *           "contact_email": "ops@acme-outdoor.com",
                      *           "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *           "created_at": "2026-11-21T09:00:00.000Z",
                      *           "updated_at": "2026-11-21T09:00:00.000Z"
@@ -2751,6 +2874,7 @@ export interface operations {
                      *         "suspended": false,
                      *         "rate_limit_per_minute": 600,
                      *         "monthly_quota": 1000000,
+                     *         "contact_email": "ops@acme-outdoor.com",
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -2830,6 +2954,7 @@ export interface operations {
                      *         "suspended": false,
                      *         "rate_limit_per_minute": 600,
                      *         "monthly_quota": 1000000,
+                     *         "contact_email": "ops@acme-outdoor.com",
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -3058,6 +3183,9 @@ export interface operations {
             /** @description A page of store events. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3103,6 +3231,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3133,6 +3262,9 @@ export interface operations {
             /** @description The store event. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3173,6 +3305,9 @@ export interface operations {
             /** @description No such event in the caller's project. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3187,6 +3322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3240,6 +3376,9 @@ export interface operations {
             /** @description A page of customers. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3289,6 +3428,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3328,6 +3468,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3368,6 +3511,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             409: components["responses"]["EmailConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3400,6 +3544,9 @@ export interface operations {
             /** @description The customer. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3459,6 +3606,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3480,6 +3628,9 @@ export interface operations {
             /** @description The customer is deleted. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3487,6 +3638,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3522,6 +3674,9 @@ export interface operations {
             /** @description The updated customer. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3563,6 +3718,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
             409: components["responses"]["EmailConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3593,6 +3749,9 @@ export interface operations {
             /** @description The addresses. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3628,6 +3787,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3672,6 +3832,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3704,6 +3867,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
             409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3725,6 +3889,9 @@ export interface operations {
             /** @description The address is deleted. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3732,6 +3899,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["AddressNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3763,6 +3931,9 @@ export interface operations {
             /** @description The updated address. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3794,6 +3965,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["AddressNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3815,6 +3987,9 @@ export interface operations {
             /** @description The notes. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3841,6 +4016,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3879,6 +4055,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3905,6 +4084,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
             409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3931,6 +4111,9 @@ export interface operations {
             /** @description The note is deleted. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3940,6 +4123,9 @@ export interface operations {
             /** @description No such customer, or no such note on it. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3954,6 +4140,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4008,6 +4195,9 @@ export interface operations {
             /** @description A page of products. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4071,6 +4261,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4119,6 +4310,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4173,6 +4367,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             409: components["responses"]["CatalogConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4203,6 +4398,9 @@ export interface operations {
             /** @description The product with its variants. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4257,6 +4455,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ProductNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4278,6 +4477,9 @@ export interface operations {
             /** @description The product is deleted. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4285,6 +4487,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ProductNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4320,6 +4523,9 @@ export interface operations {
             /** @description The updated product. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4375,6 +4581,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ProductNotFound"];
             409: components["responses"]["CatalogConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4416,6 +4623,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4471,6 +4681,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ProductNotFound"];
             409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4512,6 +4723,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4542,6 +4756,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ProductNotFound"];
             409: components["responses"]["CatalogConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4563,6 +4778,9 @@ export interface operations {
             /** @description The variant. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4591,6 +4809,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["VariantNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4612,6 +4831,9 @@ export interface operations {
             /** @description The variant is deleted. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4619,6 +4841,9 @@ export interface operations {
             /** @description The variant is the product's last one. */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4636,6 +4861,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["VariantNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4667,6 +4893,9 @@ export interface operations {
             /** @description The updated variant. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4697,6 +4926,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["VariantNotFound"];
             409: components["responses"]["CatalogConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4723,6 +4953,9 @@ export interface operations {
             /** @description The level as set. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4747,6 +4980,9 @@ export interface operations {
             /** @description No such variant or location in the caller's project. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4761,6 +4997,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4782,6 +5019,9 @@ export interface operations {
             /** @description The levels. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4804,6 +5044,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["VariantNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4838,6 +5079,9 @@ export interface operations {
             /** @description A page of locations. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4880,6 +5124,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4917,6 +5162,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4951,6 +5199,9 @@ export interface operations {
             /** @description Invalid input, or the locations extension is not enabled. */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4970,6 +5221,9 @@ export interface operations {
             /** @description The handle is taken, or the Idempotency-Key conflicts. */
             409: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4985,6 +5239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5006,6 +5261,9 @@ export interface operations {
             /** @description The location with its stock counts. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5040,6 +5298,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["LocationNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5061,6 +5320,9 @@ export interface operations {
             /** @description The location is deleted. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5068,6 +5330,9 @@ export interface operations {
             /** @description The extension is off, or the location is the default, the last active one, or holds inventory. */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5085,6 +5350,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["LocationNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5116,6 +5382,9 @@ export interface operations {
             /** @description The updated location with its stock counts. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5154,6 +5423,9 @@ export interface operations {
             /** @description The handle is taken. */
             409: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5169,6 +5441,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5190,6 +5463,9 @@ export interface operations {
             /** @description The location, now the default, with its stock counts. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5224,6 +5500,9 @@ export interface operations {
             /** @description The extension is off, or the location is inactive. */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5241,6 +5520,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["LocationNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5273,6 +5553,9 @@ export interface operations {
             /** @description How many level rows moved. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5294,6 +5577,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["LocationNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5325,6 +5609,9 @@ export interface operations {
             /** @description A page of collections. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5358,6 +5645,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5391,6 +5679,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5415,6 +5706,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             409: components["responses"]["CollectionConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5445,6 +5737,9 @@ export interface operations {
             /** @description The collection. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5469,6 +5764,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CollectionNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5490,6 +5786,9 @@ export interface operations {
             /** @description The collection is deleted. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5497,6 +5796,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CollectionNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5527,6 +5827,9 @@ export interface operations {
             /** @description The updated collection. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5552,6 +5855,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CollectionNotFound"];
             409: components["responses"]["CollectionConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5586,6 +5890,9 @@ export interface operations {
             /** @description The collection with its new product count. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5610,6 +5917,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CollectionNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5636,6 +5944,9 @@ export interface operations {
             /** @description The product is no longer in the collection. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5645,6 +5956,9 @@ export interface operations {
             /** @description No such collection, or the product is not in it. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5659,6 +5973,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5694,6 +6009,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5716,6 +6034,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5737,6 +6056,9 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5760,6 +6082,9 @@ export interface operations {
             /** @description No such file in the caller's project. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5774,6 +6099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5817,6 +6143,9 @@ export interface operations {
             /** @description A page of orders. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5907,6 +6236,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5937,6 +6267,9 @@ export interface operations {
             /** @description The order. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6018,6 +6351,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6039,6 +6373,9 @@ export interface operations {
             /** @description The paid order. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6119,6 +6456,9 @@ export interface operations {
             /** @description The order is already paid. */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6136,6 +6476,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6175,6 +6516,9 @@ export interface operations {
             /** @description A page of draft orders. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6248,6 +6592,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6294,6 +6639,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6347,6 +6695,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6379,6 +6728,9 @@ export interface operations {
             /** @description The draft order; its line items with `expand=items`. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6475,6 +6827,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["DraftOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6496,6 +6849,9 @@ export interface operations {
             /** @description The draft order is deleted. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6503,6 +6859,9 @@ export interface operations {
             /** @description The draft is completed. */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6520,6 +6879,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["DraftOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6552,6 +6912,9 @@ export interface operations {
             /** @description The updated draft order. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6616,6 +6979,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["DraftOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6665,6 +7029,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6714,6 +7081,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["DraftOrderNotFound"];
             409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6740,6 +7108,9 @@ export interface operations {
             /** @description The line item is removed. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6747,6 +7118,9 @@ export interface operations {
             /** @description The draft is completed, or the total would become negative. */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6764,6 +7138,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["DraftLineItemNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6800,6 +7175,9 @@ export interface operations {
             /** @description The updated line item. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6831,6 +7209,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["DraftLineItemNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6868,6 +7247,9 @@ export interface operations {
             /** @description The draft order, now `sent`. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6932,6 +7314,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["DraftOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6961,6 +7344,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7041,6 +7427,9 @@ export interface operations {
             /** @description The draft is completed, or has no customer e-mail or no line item. */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7053,6 +7442,9 @@ export interface operations {
             /** @description A variant with inventory policy `deny` is short of stock, or the Idempotency-Key conflicts. */
             409: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7068,6 +7460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -6,6 +6,7 @@ import { AppError } from '../shared/errors.js';
 import type { Handlers } from './contract.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
+import { rateLimit } from './middleware/rate-limit.js';
 import { idempotency } from './middleware/idempotency.js';
 import { validate } from './middleware/validate.js';
 import type { RequestState } from './state.js';
@@ -36,8 +37,8 @@ function invoke(operation: OperationMeta, handlers: Handlers, deps: AppDeps): Mi
 }
 
 /**
- * The routes of every operation in openapi.yaml, in the pipeline order auth, body, idempotency,
- * validation, handler. Paths with more literal segments register first so `/x/reorder` wins over
+ * The routes of every operation in openapi.yaml, in the pipeline order auth, body, rate limit,
+ * idempotency, validation, handler. Paths with more literal segments register first so `/x/reorder` wins over
  * `/x/{slug}`. Without a platform token the /platform routes do not exist (404).
  */
 export function buildRouter(deps: AppDeps, handlers: Handlers): Router<RequestState> {
@@ -52,6 +53,7 @@ export function buildRouter(deps: AppDeps, handlers: Handlers): Router<RequestSt
       },
       authenticate(operation, deps),
       ...(operation.hasBody ? [jsonBody()] : []),
+      rateLimit(deps),
       ...(operation.idempotent ? [idempotency(deps)] : []),
       validate(operation),
       invoke(operation, handlers, deps),

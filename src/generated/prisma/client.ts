@@ -47,6 +47,17 @@ export { Prisma }
  */
 export type Project = Prisma.ProjectModel
 /**
+ * Model RateWindow
+ * Requests allowed so far in one window (a minute or a calendar month) of a project, shared by every
+ * server process: processes lease blocks of allowance from `used`, which never passes the limit.
+ */
+export type RateWindow = Prisma.RateWindowModel
+/**
+ * Model UsageWarning
+ * A usage.warning threshold (80, 90 or 100 % of the monthly quota) already announced for a month.
+ */
+export type UsageWarning = Prisma.UsageWarningModel
+/**
  * Model ApiKey
  * 
  */

@@ -9,6 +9,8 @@
  * 🟢 You can import this file directly.
  */
 export type * from './models/Project.js'
+export type * from './models/RateWindow.js'
+export type * from './models/UsageWarning.js'
 export type * from './models/ApiKey.js'
 export type * from './models/Location.js'
 export type * from './models/IdempotencyKey.js'

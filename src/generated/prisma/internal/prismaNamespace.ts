@@ -398,6 +398,8 @@ type FieldRefInputType<Model, FieldType> = Model extends never ? never : FieldRe
 
 export const ModelName = {
   Project: 'Project',
+  RateWindow: 'RateWindow',
+  UsageWarning: 'UsageWarning',
   ApiKey: 'ApiKey',
   Location: 'Location',
   IdempotencyKey: 'IdempotencyKey',
@@ -432,7 +434,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "projectCounter" | "draftOrder" | "draftLineItem" | "order"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "projectCounter" | "draftOrder" | "draftLineItem" | "order"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -507,6 +509,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.ProjectCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.ProjectCountAggregateOutputType> | number
+        }
+      }
+    }
+    RateWindow: {
+      payload: Prisma.$RateWindowPayload<ExtArgs>
+      fields: Prisma.RateWindowFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.RateWindowFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.RateWindowFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>
+        }
+        findFirst: {
+          args: Prisma.RateWindowFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.RateWindowFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>
+        }
+        findMany: {
+          args: Prisma.RateWindowFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>[]
+        }
+        create: {
+          args: Prisma.RateWindowCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>
+        }
+        createMany: {
+          args: Prisma.RateWindowCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.RateWindowCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>[]
+        }
+        delete: {
+          args: Prisma.RateWindowDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>
+        }
+        update: {
+          args: Prisma.RateWindowUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>
+        }
+        deleteMany: {
+          args: Prisma.RateWindowDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.RateWindowUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.RateWindowUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>[]
+        }
+        upsert: {
+          args: Prisma.RateWindowUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>
+        }
+        aggregate: {
+          args: Prisma.RateWindowAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateRateWindow>
+        }
+        groupBy: {
+          args: Prisma.RateWindowGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RateWindowGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.RateWindowCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RateWindowCountAggregateOutputType> | number
+        }
+      }
+    }
+    UsageWarning: {
+      payload: Prisma.$UsageWarningPayload<ExtArgs>
+      fields: Prisma.UsageWarningFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.UsageWarningFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.UsageWarningFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>
+        }
+        findFirst: {
+          args: Prisma.UsageWarningFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.UsageWarningFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>
+        }
+        findMany: {
+          args: Prisma.UsageWarningFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>[]
+        }
+        create: {
+          args: Prisma.UsageWarningCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>
+        }
+        createMany: {
+          args: Prisma.UsageWarningCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.UsageWarningCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>[]
+        }
+        delete: {
+          args: Prisma.UsageWarningDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>
+        }
+        update: {
+          args: Prisma.UsageWarningUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>
+        }
+        deleteMany: {
+          args: Prisma.UsageWarningDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.UsageWarningUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.UsageWarningUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>[]
+        }
+        upsert: {
+          args: Prisma.UsageWarningUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>
+        }
+        aggregate: {
+          args: Prisma.UsageWarningAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateUsageWarning>
+        }
+        groupBy: {
+          args: Prisma.UsageWarningGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.UsageWarningGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.UsageWarningCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.UsageWarningCountAggregateOutputType> | number
         }
       }
     }
@@ -1969,12 +2119,34 @@ export const ProjectScalarFieldEnum = {
   suspended: 'suspended',
   rateLimitPerMinute: 'rateLimitPerMinute',
   monthlyQuota: 'monthlyQuota',
+  contactEmail: 'contactEmail',
   signingSecret: 'signingSecret',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
 
 export type ProjectScalarFieldEnum = (typeof ProjectScalarFieldEnum)[keyof typeof ProjectScalarFieldEnum]
+
+
+export const RateWindowScalarFieldEnum = {
+  projectId: 'projectId',
+  kind: 'kind',
+  windowStart: 'windowStart',
+  used: 'used',
+  lastGrant: 'lastGrant'
+} as const
+
+export type RateWindowScalarFieldEnum = (typeof RateWindowScalarFieldEnum)[keyof typeof RateWindowScalarFieldEnum]
+
+
+export const UsageWarningScalarFieldEnum = {
+  projectId: 'projectId',
+  period: 'period',
+  threshold: 'threshold',
+  createdAt: 'createdAt'
+} as const
+
+export type UsageWarningScalarFieldEnum = (typeof UsageWarningScalarFieldEnum)[keyof typeof UsageWarningScalarFieldEnum]
 
 
 export const ApiKeyScalarFieldEnum = {
@@ -2615,6 +2787,8 @@ export interface PrismaClientOptionsWithAdapter extends PrismaClientBaseOptions 
 export type PrismaClientOptions = PrismaClientOptionsWithAccelerateUrl | PrismaClientOptionsWithAdapter
 export type GlobalOmitConfig = {
   project?: Prisma.ProjectOmit
+  rateWindow?: Prisma.RateWindowOmit
+  usageWarning?: Prisma.UsageWarningOmit
   apiKey?: Prisma.ApiKeyOmit
   location?: Prisma.LocationOmit
   idempotencyKey?: Prisma.IdempotencyKeyOmit

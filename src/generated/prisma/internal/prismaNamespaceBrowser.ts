@@ -52,6 +52,8 @@ export const AnyNull = runtime.AnyNull
 
 export const ModelName = {
   Project: 'Project',
+  RateWindow: 'RateWindow',
+  UsageWarning: 'UsageWarning',
   ApiKey: 'ApiKey',
   Location: 'Location',
   IdempotencyKey: 'IdempotencyKey',
@@ -103,12 +105,34 @@ export const ProjectScalarFieldEnum = {
   suspended: 'suspended',
   rateLimitPerMinute: 'rateLimitPerMinute',
   monthlyQuota: 'monthlyQuota',
+  contactEmail: 'contactEmail',
   signingSecret: 'signingSecret',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
 
 export type ProjectScalarFieldEnum = (typeof ProjectScalarFieldEnum)[keyof typeof ProjectScalarFieldEnum]
+
+
+export const RateWindowScalarFieldEnum = {
+  projectId: 'projectId',
+  kind: 'kind',
+  windowStart: 'windowStart',
+  used: 'used',
+  lastGrant: 'lastGrant'
+} as const
+
+export type RateWindowScalarFieldEnum = (typeof RateWindowScalarFieldEnum)[keyof typeof RateWindowScalarFieldEnum]
+
+
+export const UsageWarningScalarFieldEnum = {
+  projectId: 'projectId',
+  period: 'period',
+  threshold: 'threshold',
+  createdAt: 'createdAt'
+} as const
+
+export type UsageWarningScalarFieldEnum = (typeof UsageWarningScalarFieldEnum)[keyof typeof UsageWarningScalarFieldEnum]
 
 
 export const ApiKeyScalarFieldEnum = {

@@ -47,6 +47,7 @@ export type ProjectMinAggregateOutputType = {
   suspended: boolean | null
   rateLimitPerMinute: number | null
   monthlyQuota: number | null
+  contactEmail: string | null
   signingSecret: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -63,6 +64,7 @@ export type ProjectMaxAggregateOutputType = {
   suspended: boolean | null
   rateLimitPerMinute: number | null
   monthlyQuota: number | null
+  contactEmail: string | null
   signingSecret: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -82,6 +84,7 @@ export type ProjectCountAggregateOutputType = {
   suspended: number
   rateLimitPerMinute: number
   monthlyQuota: number
+  contactEmail: number
   signingSecret: number
   createdAt: number
   updatedAt: number
@@ -110,6 +113,7 @@ export type ProjectMinAggregateInputType = {
   suspended?: true
   rateLimitPerMinute?: true
   monthlyQuota?: true
+  contactEmail?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -126,6 +130,7 @@ export type ProjectMaxAggregateInputType = {
   suspended?: true
   rateLimitPerMinute?: true
   monthlyQuota?: true
+  contactEmail?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -145,6 +150,7 @@ export type ProjectCountAggregateInputType = {
   suspended?: true
   rateLimitPerMinute?: true
   monthlyQuota?: true
+  contactEmail?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -251,6 +257,7 @@ export type ProjectGroupByOutputType = {
   suspended: boolean
   rateLimitPerMinute: number
   monthlyQuota: number
+  contactEmail: string | null
   signingSecret: string
   createdAt: Date
   updatedAt: Date
@@ -293,6 +300,7 @@ export type ProjectWhereInput = {
   suspended?: Prisma.BoolFilter<"Project"> | boolean
   rateLimitPerMinute?: Prisma.IntFilter<"Project"> | number
   monthlyQuota?: Prisma.IntFilter<"Project"> | number
+  contactEmail?: Prisma.StringNullableFilter<"Project"> | string | null
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -307,6 +315,8 @@ export type ProjectWhereInput = {
   counters?: Prisma.ProjectCounterListRelationFilter
   draftOrders?: Prisma.DraftOrderListRelationFilter
   orders?: Prisma.OrderListRelationFilter
+  rateWindows?: Prisma.RateWindowListRelationFilter
+  usageWarnings?: Prisma.UsageWarningListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -323,6 +333,7 @@ export type ProjectOrderByWithRelationInput = {
   suspended?: Prisma.SortOrder
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  contactEmail?: Prisma.SortOrderInput | Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -337,6 +348,8 @@ export type ProjectOrderByWithRelationInput = {
   counters?: Prisma.ProjectCounterOrderByRelationAggregateInput
   draftOrders?: Prisma.DraftOrderOrderByRelationAggregateInput
   orders?: Prisma.OrderOrderByRelationAggregateInput
+  rateWindows?: Prisma.RateWindowOrderByRelationAggregateInput
+  usageWarnings?: Prisma.UsageWarningOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -356,6 +369,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   suspended?: Prisma.BoolFilter<"Project"> | boolean
   rateLimitPerMinute?: Prisma.IntFilter<"Project"> | number
   monthlyQuota?: Prisma.IntFilter<"Project"> | number
+  contactEmail?: Prisma.StringNullableFilter<"Project"> | string | null
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -370,6 +384,8 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   counters?: Prisma.ProjectCounterListRelationFilter
   draftOrders?: Prisma.DraftOrderListRelationFilter
   orders?: Prisma.OrderListRelationFilter
+  rateWindows?: Prisma.RateWindowListRelationFilter
+  usageWarnings?: Prisma.UsageWarningListRelationFilter
 }, "id">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -386,6 +402,7 @@ export type ProjectOrderByWithAggregationInput = {
   suspended?: Prisma.SortOrder
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  contactEmail?: Prisma.SortOrderInput | Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -413,6 +430,7 @@ export type ProjectScalarWhereWithAggregatesInput = {
   suspended?: Prisma.BoolWithAggregatesFilter<"Project"> | boolean
   rateLimitPerMinute?: Prisma.IntWithAggregatesFilter<"Project"> | number
   monthlyQuota?: Prisma.IntWithAggregatesFilter<"Project"> | number
+  contactEmail?: Prisma.StringNullableWithAggregatesFilter<"Project"> | string | null
   signingSecret?: Prisma.StringWithAggregatesFilter<"Project"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
@@ -432,6 +450,7 @@ export type ProjectCreateInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -446,6 +465,8 @@ export type ProjectCreateInput = {
   counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -462,6 +483,7 @@ export type ProjectUncheckedCreateInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -476,6 +498,8 @@ export type ProjectUncheckedCreateInput = {
   counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -492,6 +516,7 @@ export type ProjectUpdateInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -506,6 +531,8 @@ export type ProjectUpdateInput = {
   counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -522,6 +549,7 @@ export type ProjectUncheckedUpdateInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -536,6 +564,8 @@ export type ProjectUncheckedUpdateInput = {
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -552,6 +582,7 @@ export type ProjectCreateManyInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -571,6 +602,7 @@ export type ProjectUpdateManyMutationInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -590,6 +622,7 @@ export type ProjectUncheckedUpdateManyInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -617,6 +650,7 @@ export type ProjectCountOrderByAggregateInput = {
   suspended?: Prisma.SortOrder
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  contactEmail?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -638,6 +672,7 @@ export type ProjectMaxOrderByAggregateInput = {
   suspended?: Prisma.SortOrder
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  contactEmail?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -654,6 +689,7 @@ export type ProjectMinOrderByAggregateInput = {
   suspended?: Prisma.SortOrder
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  contactEmail?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -700,6 +736,34 @@ export type IntFieldUpdateOperationsInput = {
 
 export type DateTimeFieldUpdateOperationsInput = {
   set?: Date | string
+}
+
+export type ProjectCreateNestedOneWithoutRateWindowsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutRateWindowsInput, Prisma.ProjectUncheckedCreateWithoutRateWindowsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutRateWindowsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutRateWindowsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutRateWindowsInput, Prisma.ProjectUncheckedCreateWithoutRateWindowsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutRateWindowsInput
+  upsert?: Prisma.ProjectUpsertWithoutRateWindowsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutRateWindowsInput, Prisma.ProjectUpdateWithoutRateWindowsInput>, Prisma.ProjectUncheckedUpdateWithoutRateWindowsInput>
+}
+
+export type ProjectCreateNestedOneWithoutUsageWarningsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutUsageWarningsInput, Prisma.ProjectUncheckedCreateWithoutUsageWarningsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutUsageWarningsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutUsageWarningsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutUsageWarningsInput, Prisma.ProjectUncheckedCreateWithoutUsageWarningsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutUsageWarningsInput
+  upsert?: Prisma.ProjectUpsertWithoutUsageWarningsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutUsageWarningsInput, Prisma.ProjectUpdateWithoutUsageWarningsInput>, Prisma.ProjectUncheckedUpdateWithoutUsageWarningsInput>
 }
 
 export type ProjectCreateNestedOneWithoutApiKeysInput = {
@@ -856,6 +920,294 @@ export type ProjectUpdateOneRequiredWithoutOrdersNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutOrdersInput, Prisma.ProjectUpdateWithoutOrdersInput>, Prisma.ProjectUncheckedUpdateWithoutOrdersInput>
 }
 
+export type ProjectCreateWithoutRateWindowsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutRateWindowsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutRateWindowsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutRateWindowsInput, Prisma.ProjectUncheckedCreateWithoutRateWindowsInput>
+}
+
+export type ProjectUpsertWithoutRateWindowsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutRateWindowsInput, Prisma.ProjectUncheckedUpdateWithoutRateWindowsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutRateWindowsInput, Prisma.ProjectUncheckedCreateWithoutRateWindowsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutRateWindowsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutRateWindowsInput, Prisma.ProjectUncheckedUpdateWithoutRateWindowsInput>
+}
+
+export type ProjectUpdateWithoutRateWindowsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutUsageWarningsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutUsageWarningsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutUsageWarningsInput, Prisma.ProjectUncheckedCreateWithoutUsageWarningsInput>
+}
+
+export type ProjectUpsertWithoutUsageWarningsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutUsageWarningsInput, Prisma.ProjectUncheckedUpdateWithoutUsageWarningsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutUsageWarningsInput, Prisma.ProjectUncheckedCreateWithoutUsageWarningsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutUsageWarningsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutUsageWarningsInput, Prisma.ProjectUncheckedUpdateWithoutUsageWarningsInput>
+}
+
+export type ProjectUpdateWithoutUsageWarningsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+}
+
 export type ProjectCreateWithoutApiKeysInput = {
   id: string
   name: string
@@ -870,6 +1222,7 @@ export type ProjectCreateWithoutApiKeysInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -883,6 +1236,8 @@ export type ProjectCreateWithoutApiKeysInput = {
   counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutApiKeysInput = {
@@ -899,6 +1254,7 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -912,6 +1268,8 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutApiKeysInput = {
@@ -944,6 +1302,7 @@ export type ProjectUpdateWithoutApiKeysInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -957,6 +1316,8 @@ export type ProjectUpdateWithoutApiKeysInput = {
   counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutApiKeysInput = {
@@ -973,6 +1334,7 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -986,6 +1348,8 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutLocationsInput = {
@@ -1002,6 +1366,7 @@ export type ProjectCreateWithoutLocationsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1015,6 +1380,8 @@ export type ProjectCreateWithoutLocationsInput = {
   counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutLocationsInput = {
@@ -1031,6 +1398,7 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1044,6 +1412,8 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutLocationsInput = {
@@ -1076,6 +1446,7 @@ export type ProjectUpdateWithoutLocationsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1089,6 +1460,8 @@ export type ProjectUpdateWithoutLocationsInput = {
   counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutLocationsInput = {
@@ -1105,6 +1478,7 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1118,6 +1492,8 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutStoreEventsInput = {
@@ -1134,6 +1510,7 @@ export type ProjectCreateWithoutStoreEventsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1147,6 +1524,8 @@ export type ProjectCreateWithoutStoreEventsInput = {
   counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutStoreEventsInput = {
@@ -1163,6 +1542,7 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1176,6 +1556,8 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutStoreEventsInput = {
@@ -1208,6 +1590,7 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1221,6 +1604,8 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
@@ -1237,6 +1622,7 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1250,6 +1636,8 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutOutboxEmailsInput = {
@@ -1266,6 +1654,7 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1279,6 +1668,8 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
@@ -1295,6 +1686,7 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1308,6 +1700,8 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutOutboxEmailsInput = {
@@ -1340,6 +1734,7 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1353,6 +1748,8 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
@@ -1369,6 +1766,7 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1382,6 +1780,8 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCustomersInput = {
@@ -1398,6 +1798,7 @@ export type ProjectCreateWithoutCustomersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1411,6 +1812,8 @@ export type ProjectCreateWithoutCustomersInput = {
   counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCustomersInput = {
@@ -1427,6 +1830,7 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1440,6 +1844,8 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCustomersInput = {
@@ -1472,6 +1878,7 @@ export type ProjectUpdateWithoutCustomersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1485,6 +1892,8 @@ export type ProjectUpdateWithoutCustomersInput = {
   counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCustomersInput = {
@@ -1501,6 +1910,7 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1514,6 +1924,8 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutProductsInput = {
@@ -1530,6 +1942,7 @@ export type ProjectCreateWithoutProductsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1543,6 +1956,8 @@ export type ProjectCreateWithoutProductsInput = {
   counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutProductsInput = {
@@ -1559,6 +1974,7 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1572,6 +1988,8 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutProductsInput = {
@@ -1604,6 +2022,7 @@ export type ProjectUpdateWithoutProductsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1617,6 +2036,8 @@ export type ProjectUpdateWithoutProductsInput = {
   counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutProductsInput = {
@@ -1633,6 +2054,7 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1646,6 +2068,8 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionsInput = {
@@ -1662,6 +2086,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1675,6 +2100,8 @@ export type ProjectCreateWithoutCollectionsInput = {
   counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionsInput = {
@@ -1691,6 +2118,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1704,6 +2132,8 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionsInput = {
@@ -1736,6 +2166,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1749,6 +2180,8 @@ export type ProjectUpdateWithoutCollectionsInput = {
   counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionsInput = {
@@ -1765,6 +2198,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1778,6 +2212,8 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutFilesInput = {
@@ -1794,6 +2230,7 @@ export type ProjectCreateWithoutFilesInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1807,6 +2244,8 @@ export type ProjectCreateWithoutFilesInput = {
   counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutFilesInput = {
@@ -1823,6 +2262,7 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1836,6 +2276,8 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutFilesInput = {
@@ -1868,6 +2310,7 @@ export type ProjectUpdateWithoutFilesInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1881,6 +2324,8 @@ export type ProjectUpdateWithoutFilesInput = {
   counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutFilesInput = {
@@ -1897,6 +2342,7 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1910,6 +2356,8 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCountersInput = {
@@ -1926,6 +2374,7 @@ export type ProjectCreateWithoutCountersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1939,6 +2388,8 @@ export type ProjectCreateWithoutCountersInput = {
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCountersInput = {
@@ -1955,6 +2406,7 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1968,6 +2420,8 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCountersInput = {
@@ -2000,6 +2454,7 @@ export type ProjectUpdateWithoutCountersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2013,6 +2468,8 @@ export type ProjectUpdateWithoutCountersInput = {
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCountersInput = {
@@ -2029,6 +2486,7 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2042,6 +2500,8 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutDraftOrdersInput = {
@@ -2058,6 +2518,7 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2071,6 +2532,8 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
   counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
@@ -2087,6 +2550,7 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2100,6 +2564,8 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
   counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutDraftOrdersInput = {
@@ -2132,6 +2598,7 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2145,6 +2612,8 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
   counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
@@ -2161,6 +2630,7 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2174,6 +2644,8 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutOrdersInput = {
@@ -2190,6 +2662,7 @@ export type ProjectCreateWithoutOrdersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2203,6 +2676,8 @@ export type ProjectCreateWithoutOrdersInput = {
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
   counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutOrdersInput = {
@@ -2219,6 +2694,7 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2232,6 +2708,8 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
   counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutOrdersInput = {
@@ -2264,6 +2742,7 @@ export type ProjectUpdateWithoutOrdersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2277,6 +2756,8 @@ export type ProjectUpdateWithoutOrdersInput = {
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
   counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutOrdersInput = {
@@ -2293,6 +2774,7 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2306,6 +2788,8 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 
@@ -2325,6 +2809,8 @@ export type ProjectCountOutputType = {
   counters: number
   draftOrders: number
   orders: number
+  rateWindows: number
+  usageWarnings: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2339,6 +2825,8 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   counters?: boolean | ProjectCountOutputTypeCountCountersArgs
   draftOrders?: boolean | ProjectCountOutputTypeCountDraftOrdersArgs
   orders?: boolean | ProjectCountOutputTypeCountOrdersArgs
+  rateWindows?: boolean | ProjectCountOutputTypeCountRateWindowsArgs
+  usageWarnings?: boolean | ProjectCountOutputTypeCountUsageWarningsArgs
 }
 
 /**
@@ -2428,6 +2916,20 @@ export type ProjectCountOutputTypeCountOrdersArgs<ExtArgs extends runtime.Types.
   where?: Prisma.OrderWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountRateWindowsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.RateWindowWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountUsageWarningsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.UsageWarningWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -2443,6 +2945,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   suspended?: boolean
   rateLimitPerMinute?: boolean
   monthlyQuota?: boolean
+  contactEmail?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -2457,6 +2960,8 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   counters?: boolean | Prisma.Project$countersArgs<ExtArgs>
   draftOrders?: boolean | Prisma.Project$draftOrdersArgs<ExtArgs>
   orders?: boolean | Prisma.Project$ordersArgs<ExtArgs>
+  rateWindows?: boolean | Prisma.Project$rateWindowsArgs<ExtArgs>
+  usageWarnings?: boolean | Prisma.Project$usageWarningsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -2474,6 +2979,7 @@ export type ProjectSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   suspended?: boolean
   rateLimitPerMinute?: boolean
   monthlyQuota?: boolean
+  contactEmail?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -2493,6 +2999,7 @@ export type ProjectSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   suspended?: boolean
   rateLimitPerMinute?: boolean
   monthlyQuota?: boolean
+  contactEmail?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -2512,12 +3019,13 @@ export type ProjectSelectScalar = {
   suspended?: boolean
   rateLimitPerMinute?: boolean
   monthlyQuota?: boolean
+  contactEmail?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
+export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "contactEmail" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
 export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | Prisma.Project$apiKeysArgs<ExtArgs>
   locations?: boolean | Prisma.Project$locationsArgs<ExtArgs>
@@ -2530,6 +3038,8 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   counters?: boolean | Prisma.Project$countersArgs<ExtArgs>
   draftOrders?: boolean | Prisma.Project$draftOrdersArgs<ExtArgs>
   orders?: boolean | Prisma.Project$ordersArgs<ExtArgs>
+  rateWindows?: boolean | Prisma.Project$rateWindowsArgs<ExtArgs>
+  usageWarnings?: boolean | Prisma.Project$usageWarningsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -2549,6 +3059,8 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     counters: Prisma.$ProjectCounterPayload<ExtArgs>[]
     draftOrders: Prisma.$DraftOrderPayload<ExtArgs>[]
     orders: Prisma.$OrderPayload<ExtArgs>[]
+    rateWindows: Prisma.$RateWindowPayload<ExtArgs>[]
+    usageWarnings: Prisma.$UsageWarningPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -2564,6 +3076,10 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     suspended: boolean
     rateLimitPerMinute: number
     monthlyQuota: number
+    /**
+     * Where e-mails to the merchant go (usage warnings, paused webhooks); null: recorded in the outbox only.
+     */
+    contactEmail: string | null
     /**
      * Server-side secret for signing cursors and customer tokens; never leaves the database.
      */
@@ -2975,6 +3491,8 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   counters<T extends Prisma.Project$countersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$countersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ProjectCounterPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   draftOrders<T extends Prisma.Project$draftOrdersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$draftOrdersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DraftOrderPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   orders<T extends Prisma.Project$ordersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$ordersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OrderPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  rateWindows<T extends Prisma.Project$rateWindowsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$rateWindowsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RateWindowPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  usageWarnings<T extends Prisma.Project$usageWarningsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$usageWarningsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$UsageWarningPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -3017,6 +3535,7 @@ export interface ProjectFieldRefs {
   readonly suspended: Prisma.FieldRef<"Project", 'Boolean'>
   readonly rateLimitPerMinute: Prisma.FieldRef<"Project", 'Int'>
   readonly monthlyQuota: Prisma.FieldRef<"Project", 'Int'>
+  readonly contactEmail: Prisma.FieldRef<"Project", 'String'>
   readonly signingSecret: Prisma.FieldRef<"Project", 'String'>
   readonly createdAt: Prisma.FieldRef<"Project", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Project", 'DateTime'>
@@ -3674,6 +4193,54 @@ export type Project$ordersArgs<ExtArgs extends runtime.Types.Extensions.Internal
   take?: number
   skip?: number
   distinct?: Prisma.OrderScalarFieldEnum | Prisma.OrderScalarFieldEnum[]
+}
+
+/**
+ * Project.rateWindows
+ */
+export type Project$rateWindowsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the RateWindow
+   */
+  select?: Prisma.RateWindowSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the RateWindow
+   */
+  omit?: Prisma.RateWindowOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.RateWindowInclude<ExtArgs> | null
+  where?: Prisma.RateWindowWhereInput
+  orderBy?: Prisma.RateWindowOrderByWithRelationInput | Prisma.RateWindowOrderByWithRelationInput[]
+  cursor?: Prisma.RateWindowWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.RateWindowScalarFieldEnum | Prisma.RateWindowScalarFieldEnum[]
+}
+
+/**
+ * Project.usageWarnings
+ */
+export type Project$usageWarningsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the UsageWarning
+   */
+  select?: Prisma.UsageWarningSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the UsageWarning
+   */
+  omit?: Prisma.UsageWarningOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.UsageWarningInclude<ExtArgs> | null
+  where?: Prisma.UsageWarningWhereInput
+  orderBy?: Prisma.UsageWarningOrderByWithRelationInput | Prisma.UsageWarningOrderByWithRelationInput[]
+  cursor?: Prisma.UsageWarningWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.UsageWarningScalarFieldEnum | Prisma.UsageWarningScalarFieldEnum[]
 }
 
 /**
