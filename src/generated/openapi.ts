@@ -861,6 +861,283 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List orders
+         * @description Orders of the project, newest first by default.
+         */
+        get: operations["listOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get an order */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an order as paid
+         * @description Moves `financial_status` from `pending` to `paid` and sets `paid_at`; in the same transaction adds the
+         *     order's total to the customer's `total_spent` and records `order.paid` and `order.updated`. An order
+         *     that is already paid answers 400.
+         */
+        post: operations["payOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/draft-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List draft orders
+         * @description Draft orders of the project, newest first by default. Line items are inlined only with `expand=items`.
+         */
+        get: operations["listDraftOrders"];
+        put?: never;
+        /**
+         * Create a draft order
+         * @description Creates an empty draft (status `open`, no items, totals 0) and records `draft_order.created`.
+         *     `draft_number` counts the project's drafts from 1 without gaps, also under concurrent creates.
+         *     `customer_id` must name a customer of the project that is not deleted (400 with `field: customer_id`);
+         *     without `customer_email` the customer's e-mail is used. `payment_terms` defaults to
+         *     `due_on_receipt` (no due date); net terms set `payment_due_date` to that many days after today (UTC).
+         */
+        post: operations["createDraftOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/draft-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get a draft order */
+        get: operations["getDraftOrder"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a draft order
+         * @description Deletes the draft and its line items and records `draft_order.deleted`. A completed draft cannot be deleted (400 `invalid_request`).
+         */
+        delete: operations["deleteDraftOrder"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a draft order
+         * @description Partial update of an open or sent draft; a completed draft cannot change (400). `currency` can change
+         *     only while the draft has no line items (400 with `field: currency`). Setting `customer_id` without
+         *     `customer_email` also sets `customer_email` to that customer's e-mail. `tax` is accepted only while
+         *     the project's tax calculation is disabled; with it enabled the sent value is ignored and the tax is
+         *     computed (see the DraftOrder schema). `metadata` replaces the whole object. Totals are recalculated in
+         *     the same transaction; a change that would make `total` negative answers 400 with `field: discount`. Records `draft_order.updated` with the
+         *     changed fields; a request that changes nothing records no event.
+         */
+        patch: operations["updateDraftOrder"];
+        trace?: never;
+    };
+    "/v1/draft-orders/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add line items
+         * @description Adds 1-100 line items, all or nothing: one invalid item rejects the request and nothing is added
+         *     (400 naming the item, e.g. `field: items[2].variant_id`). A variant item (`variant_id`, `quantity`)
+         *     captures the product ID, product title, variant title, SKU and unit price (the variant's `sale_price`
+         *     when set, else its `price`) at the moment it is added; later catalog changes do not alter it. The
+         *     variant must belong to a product of the project that is not deleted and priced in the draft's
+         *     currency. A custom item needs `title` and `unit_price` and has no product or variant. Subtotal, tax
+         *     and total are recalculated in the same transaction; records `draft_order.updated`.
+         */
+        post: operations["addDraftOrderItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/draft-orders/{id}/items/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+                /**
+                 * @description A draft line item ID (`doli_...`).
+                 * @example doli_01jd5s1b3d5f7h9k1m3p5r7t9v
+                 */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a line item
+         * @description Removes the item; totals are recalculated in the same transaction and `draft_order.updated` is recorded.
+         */
+        delete: operations["deleteDraftOrderItem"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a line item
+         * @description Changes `quantity` and `note` of any item; `unit_price` and `title` only of custom items (400 on a
+         *     variant item, whose price and title come from the catalog). Totals are recalculated in the same
+         *     transaction; records `draft_order.updated`.
+         */
+        patch: operations["updateDraftOrderItem"];
+        trace?: never;
+    };
+    "/v1/draft-orders/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the payment request
+         * @description E-mails the payment request to `customer_email` (with `cc` visible to all recipients and `bcc`
+         *     hidden): the line items, the totals, the optional `message` and, when the project's domain is
+         *     verified, a pay link `https://{domain}/checkout/{draft order id}`. Without `subject` the subject is
+         *     "Draft order #{draft_number} from {store name}", in the language of the e-mail. The language follows
+         *     the customer's locale, else the project's (English, German and French; others fall back to English).
+         *     The e-mail is recorded in the project's outbox and, when the server has `SMTP_URL`, sent over SMTP.
+         *     Allowed from `open` and, to send it again, from `sent`; needs `customer_email` and at least one line
+         *     item (400). The status becomes `sent` and `draft_order.updated` is recorded.
+         */
+        post: operations["sendDraftOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/draft-orders/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a draft order into an order
+         * @description Allowed from `open` and `sent`; needs `customer_email` and at least one line item (400
+         *     `invalid_request`). In one transaction: creates the order (`ord_...`, `order_number` counting the
+         *     project's orders from 1001) with copies of the line items, totals, addresses and payment terms (net
+         *     terms fall due that many days after today, UTC); sets the draft's `order_id`, `completed_at` and status
+         *     `completed`; adds one to the customer's `order_count`; deducts inventory for variant items; records
+         *     `draft_order.completed`, `order.created` and `inventory.low` for each variant whose stock drops below
+         *     its threshold. Either all of it happens or none.
+         *
+         *     Inventory: each variant's quantity is taken from its active locations, the default location first,
+         *     then the others by name. With the variant's `inventory_policy` `deny` (the default), a variant whose
+         *     active locations together hold fewer units than ordered answers 409 `conflict` with the variant's ID
+         *     in `field`, and nothing changes; concurrent completions are serialised per variant, so the last unit
+         *     is sold once. With `continue` the shortfall is taken from the default location, which may go
+         *     negative. A completed draft cannot be completed again (400).
+         */
+        post: operations["completeDraftOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1148,10 +1425,14 @@ export interface components {
             phone: string | null;
             company: string | null;
             status: components["schemas"]["CustomerStatus"];
-            /** @description Number of orders (computed). */
+            /** @description Number of orders (one more with each completed draft order). */
             order_count: number;
-            /** @description Total of paid orders in cents (computed). */
+            /** @description Total of paid orders in cents (the order total is added when an order is paid). */
             total_spent: number;
+            /** @description When the customer's first order was created (null before any order). */
+            first_order_at: components["schemas"]["Timestamp"] | null;
+            /** @description When the customer's latest order was created (null before any order). */
+            last_order_at: components["schemas"]["Timestamp"] | null;
             tags: string[];
             metadata: {
                 [key: string]: unknown;
@@ -1282,10 +1563,17 @@ export interface components {
             low_stock_threshold: number | null;
             /** @description Sum of the variant's inventory levels over all locations. */
             inventory_quantity: number;
+            inventory_policy: components["schemas"]["InventoryPolicy"];
             position: number;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description What completing a draft order does when the variant's active locations hold fewer units than ordered:
+         *     `deny` (default) refuses with 409, `continue` sells anyway and lets the default location go negative.
+         * @enum {string}
+         */
+        InventoryPolicy: "deny" | "continue";
         VariantEnvelope: {
             data: components["schemas"]["Variant"];
         };
@@ -1298,6 +1586,7 @@ export interface components {
             /** @default 0 */
             weight?: number;
             low_stock_threshold?: number | null;
+            inventory_policy?: components["schemas"]["InventoryPolicy"];
             position?: number;
         };
         VariantUpdate: {
@@ -1307,6 +1596,7 @@ export interface components {
             sale_price?: components["schemas"]["Money"] | null;
             weight?: number;
             low_stock_threshold?: number | null;
+            inventory_policy?: components["schemas"]["InventoryPolicy"];
             position?: number;
         };
         Product: {
@@ -1508,6 +1798,245 @@ export interface components {
             size: number;
             /** Format: uri */
             url: string;
+        };
+        /** @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u */
+        DraftOrderId: string;
+        /** @example doli_01jd5s1b3d5f7h9k1m3p5r7t9v */
+        DraftLineItemId: string;
+        /**
+         * @description `open` until sent or completed; `sent` after the payment request e-mail; `completed` once turned into an order (final).
+         * @enum {string}
+         */
+        DraftOrderStatus: "open" | "sent" | "completed";
+        /**
+         * @description `due_on_receipt` has no due date; `net_N` falls due N days after the date of issue.
+         * @enum {string}
+         */
+        PaymentTerms: "due_on_receipt" | "net_15" | "net_30" | "net_60" | "net_90";
+        /**
+         * Format: date
+         * @description YYYY-MM-DD; null for `due_on_receipt`. On a draft: N days after the day (UTC) the terms were set; on an order: N days after the day it was created.
+         * @example 2026-12-21
+         */
+        PaymentDueDate: string | null;
+        /** @description A postal address of a draft order, or null to clear it. Optional fields read back as null. */
+        DraftAddress: {
+            first_name?: string | null;
+            last_name?: string | null;
+            company?: string | null;
+            line1: string;
+            line2?: string | null;
+            city: string;
+            state?: string | null;
+            postal_code?: string | null;
+            country: components["schemas"]["CountryCode"];
+            phone?: string | null;
+        } | null;
+        Address: {
+            first_name: string | null;
+            last_name: string | null;
+            company: string | null;
+            line1: string;
+            line2: string | null;
+            city: string;
+            state: string | null;
+            postal_code: string | null;
+            country: components["schemas"]["CountryCode"];
+            phone: string | null;
+        };
+        NullableAddress: components["schemas"]["Address"] | null;
+        /** @description How the tax was computed, when the project's tax calculation is enabled. */
+        TaxData: {
+            /** @description The sum of the tax lines (cents). */
+            total_tax: number;
+            /** @description Whether the prices already include the tax. */
+            tax_inclusive: boolean;
+            /**
+             * @description `store_rates`: the rates of the project's tax setting.
+             * @enum {string}
+             */
+            source: "store_rates";
+            /** @description One entry per rate applied; empty when no rate matches the address (or there is none). */
+            tax_lines: {
+                /** @example DE tax 19% */
+                name: string;
+                rate: number;
+                amount: number;
+            }[];
+        };
+        /**
+         * @description A draft order. Amounts are integers in minor units.
+         *
+         *     Totals: each line's `total` is `quantity x unit_price`; `subtotal` is the sum of the line totals.
+         *     With the project's tax calculation enabled, the rate is the one of the project's tax rates whose
+         *     `country` (and `state`, when the rate names one; a state rate wins over the country rate) matches the
+         *     shipping address, else the billing address; no address or no matching rate means no tax. Tax is
+         *     computed per line and rounded half-up to the minor unit (0.5 rounds away from zero), then summed:
+         *     with exclusive prices a line's tax is `line total x rate`, with inclusive prices
+         *     `line total x rate / (1 + rate)`. Shipping and the discount are not taxed. `total` is
+         *     `subtotal + tax + shipping_cost - discount` with exclusive prices and `subtotal + shipping_cost -
+         *     discount` with inclusive prices (the tax is part of the subtotal then); it is never negative. With tax
+         *     calculation disabled, `tax` is whatever was set through PATCH (0 by default), `tax_data` is null
+         *     and `tax_inclusive` false.
+         */
+        DraftOrder: {
+            id: components["schemas"]["DraftOrderId"];
+            /** @description Counts the project's drafts from 1, without gaps. */
+            draft_number: number;
+            status: components["schemas"]["DraftOrderStatus"];
+            customer_id: components["schemas"]["CustomerId"] | null;
+            /** @description Where the payment request goes; required before sending or completing. */
+            customer_email: string | null;
+            subtotal: number;
+            tax: number;
+            tax_data: components["schemas"]["TaxData"] | null;
+            tax_inclusive: boolean;
+            shipping_cost: number;
+            discount: number;
+            total: number;
+            currency: components["schemas"]["CurrencyCode"];
+            shipping_address: components["schemas"]["NullableAddress"];
+            billing_address: components["schemas"]["NullableAddress"];
+            payment_terms: components["schemas"]["PaymentTerms"];
+            payment_due_date: components["schemas"]["PaymentDueDate"];
+            order_id: components["schemas"]["OrderId"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            /** @description The number of line items. */
+            item_count: number;
+            /** @description Internal; never shown to the customer. */
+            notes: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @description Only with `expand=items`; oldest first. */
+            items?: components["schemas"]["DraftLineItem"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        DraftOrderEnvelope: {
+            data: components["schemas"]["DraftOrder"];
+        };
+        DraftOrderCreate: {
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description A customer of the project that is not deleted. */
+            customer_id?: string | null;
+            /** Format: email */
+            customer_email?: string | null;
+            shipping_address?: components["schemas"]["DraftAddress"];
+            billing_address?: components["schemas"]["DraftAddress"];
+            payment_terms?: components["schemas"]["PaymentTerms"];
+            notes?: string | null;
+            metadata?: components["schemas"]["Metadata"];
+        };
+        DraftOrderUpdate: {
+            /** @description A customer of the project that is not deleted. */
+            customer_id?: string | null;
+            /** Format: email */
+            customer_email?: string | null;
+            shipping_address?: components["schemas"]["DraftAddress"];
+            billing_address?: components["schemas"]["DraftAddress"];
+            notes?: string | null;
+            currency?: components["schemas"]["CurrencyCode"];
+            /** @description Ignored while the project's tax calculation is enabled. */
+            tax?: components["schemas"]["Money"];
+            shipping_cost?: components["schemas"]["Money"];
+            discount?: components["schemas"]["Money"];
+            payment_terms?: components["schemas"]["PaymentTerms"];
+            metadata?: components["schemas"]["Metadata"];
+        };
+        DraftLineItem: {
+            id: components["schemas"]["DraftLineItemId"];
+            draft_order_id: components["schemas"]["DraftOrderId"];
+            /** @description Null for custom items. */
+            product_id: components["schemas"]["ProductId"] | null;
+            /** @description Null for custom items. */
+            variant_id: components["schemas"]["VariantId"] | null;
+            /** @description The product title (captured when added) or the custom title. */
+            title: string;
+            /** @description The variant title captured when added; empty for custom items. */
+            variant_title: string;
+            /** @description Captured when added. */
+            sku: string | null;
+            quantity: number;
+            /** @description Captured when added (the variant's sale price when set */
+            unit_price: number;
+            /** @description quantity x unit_price. */
+            total: number;
+            is_custom: boolean;
+            note: string | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /** @description A variant item (`variant_id`, `quantity`) or a custom item (`title`, `unit_price`, `quantity`); `note` on either. */
+        DraftLineItemInput: {
+            variant_id?: string;
+            title?: string;
+            unit_price?: components["schemas"]["Money"];
+            quantity: number;
+            note?: string | null;
+        };
+        DraftLineItemsAdd: {
+            items: components["schemas"]["DraftLineItemInput"][];
+        };
+        DraftLineItemUpdate: {
+            quantity?: number;
+            note?: string | null;
+            /** @description Custom items only (400 on a variant item). */
+            unit_price?: components["schemas"]["Money"];
+            /** @description Custom items only (400 on a variant item). */
+            title?: string;
+        };
+        DraftOrderSend: {
+            /** @description Default: "Draft order #{draft_number} from {store name}", translated. */
+            subject?: string;
+            /** @description Shown above the order details. */
+            message?: string;
+            /** @description Copied recipients, visible to everyone. */
+            cc?: string[];
+            /** @description Hidden recipients. */
+            bcc?: string[];
+        };
+        /** @enum {string} */
+        OrderStatus: "open" | "cancelled";
+        /** @enum {string} */
+        OrderFinancialStatus: "pending" | "paid";
+        OrderLineItem: {
+            variant_id: components["schemas"]["VariantId"] | null;
+            product_id: components["schemas"]["ProductId"] | null;
+            title: string;
+            variant_title: string;
+            sku: string | null;
+            quantity: number;
+            unit_price: number;
+            total: number;
+        };
+        /** @description An order, created by completing a draft order; its line items and amounts are copies of the draft's. */
+        Order: {
+            id: components["schemas"]["OrderId"];
+            /** @description Counts the project's orders from 1001. */
+            order_number: number;
+            status: components["schemas"]["OrderStatus"];
+            financial_status: components["schemas"]["OrderFinancialStatus"];
+            customer_id: components["schemas"]["CustomerId"] | null;
+            email: string;
+            currency: components["schemas"]["CurrencyCode"];
+            line_items: components["schemas"]["OrderLineItem"][];
+            subtotal: number;
+            tax: number;
+            tax_data: components["schemas"]["TaxData"] | null;
+            shipping_cost: number;
+            discount: number;
+            total: number;
+            shipping_address: components["schemas"]["NullableAddress"];
+            billing_address: components["schemas"]["NullableAddress"];
+            payment_terms: components["schemas"]["PaymentTerms"];
+            payment_due_date: components["schemas"]["PaymentDueDate"];
+            draft_order_id: components["schemas"]["DraftOrderId"] | null;
+            paid_at: components["schemas"]["Timestamp"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        OrderEnvelope: {
+            data: components["schemas"]["Order"];
         };
     };
     responses: {
@@ -1901,6 +2430,82 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such draft order in the caller's project. */
+        DraftOrderNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Draft order not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such draft order, or no such line item on it. */
+        DraftLineItemNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Line item not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such order in the caller's project. */
+        OrderNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Order not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description A field is invalid (`invalid_request` with `field`, `validation_error` with `details` when several
+         *     are), the draft is completed and cannot change, or a rule of the operation is broken (each named in
+         *     its description).
+         */
+        DraftOrderBadRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -1939,6 +2544,18 @@ export interface components {
          * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
          */
         CollectionIdPath: string;
+        /**
+         * @description A draft order ID (`dord_...`).
+         * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+         */
+        DraftOrderIdPath: string;
+        /**
+         * @description An order ID (`ord_...`).
+         * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+         */
+        OrderIdPath: string;
+        /** @description `items` inlines the line items, oldest first. */
+        DraftOrderExpand: "items"[];
         /** @description Page size, 1-100. */
         Limit100: number;
         /** @description Page size, 1-250. */
@@ -2783,6 +3400,8 @@ export interface operations {
                      *           "status": "active",
                      *           "order_count": 3,
                      *           "total_spent": 45900,
+                     *           "first_order_at": "2026-11-03T12:00:00.000Z",
+                     *           "last_order_at": "2026-11-19T08:30:00.000Z",
                      *           "tags": [
                      *             "vip",
                      *             "newsletter"
@@ -2872,6 +3491,8 @@ export interface operations {
                      *         "status": "active",
                      *         "order_count": 3,
                      *         "total_spent": 45900,
+                     *         "first_order_at": "2026-11-03T12:00:00.000Z",
+                     *         "last_order_at": "2026-11-19T08:30:00.000Z",
                      *         "tags": [
                      *           "vip",
                      *           "newsletter"
@@ -2946,6 +3567,8 @@ export interface operations {
                      *         "status": "active",
                      *         "order_count": 3,
                      *         "total_spent": 45900,
+                     *         "first_order_at": "2026-11-03T12:00:00.000Z",
+                     *         "last_order_at": "2026-11-19T08:30:00.000Z",
                      *         "tags": [
                      *           "vip",
                      *           "newsletter"
@@ -3075,6 +3698,8 @@ export interface operations {
                      *         "status": "active",
                      *         "order_count": 3,
                      *         "total_spent": 45900,
+                     *         "first_order_at": "2026-11-03T12:00:00.000Z",
+                     *         "last_order_at": "2026-11-19T08:30:00.000Z",
                      *         "tags": [
                      *           "vip",
                      *           "newsletter"
@@ -3615,6 +4240,7 @@ export interface operations {
                      *               "weight": 640,
                      *               "low_stock_threshold": 5,
                      *               "inventory_quantity": 37,
+                     *               "inventory_policy": "deny",
                      *               "position": 0,
                      *               "created_at": "2026-11-01T08:00:00.000Z",
                      *               "updated_at": "2026-11-20T12:00:00.000Z"
@@ -3728,6 +4354,7 @@ export interface operations {
                      *             "weight": 640,
                      *             "low_stock_threshold": 5,
                      *             "inventory_quantity": 37,
+                     *             "inventory_policy": "deny",
                      *             "position": 0,
                      *             "created_at": "2026-11-01T08:00:00.000Z",
                      *             "updated_at": "2026-11-20T12:00:00.000Z"
@@ -3815,6 +4442,7 @@ export interface operations {
                      *             "weight": 640,
                      *             "low_stock_threshold": 5,
                      *             "inventory_quantity": 37,
+                     *             "inventory_policy": "deny",
                      *             "position": 0,
                      *             "created_at": "2026-11-01T08:00:00.000Z",
                      *             "updated_at": "2026-11-20T12:00:00.000Z"
@@ -3940,6 +4568,7 @@ export interface operations {
                      *             "weight": 640,
                      *             "low_stock_threshold": 5,
                      *             "inventory_quantity": 37,
+                     *             "inventory_policy": "deny",
                      *             "position": 0,
                      *             "created_at": "2026-11-01T08:00:00.000Z",
                      *             "updated_at": "2026-11-20T12:00:00.000Z"
@@ -4039,6 +4668,7 @@ export interface operations {
                      *             "weight": 640,
                      *             "low_stock_threshold": 5,
                      *             "inventory_quantity": 37,
+                     *             "inventory_policy": "deny",
                      *             "position": 0,
                      *             "created_at": "2026-11-01T08:00:00.000Z",
                      *             "updated_at": "2026-11-20T12:00:00.000Z"
@@ -4121,6 +4751,7 @@ export interface operations {
                      *         "weight": 640,
                      *         "low_stock_threshold": 5,
                      *         "inventory_quantity": 37,
+                     *         "inventory_policy": "deny",
                      *         "position": 0,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:00:00.000Z"
@@ -4175,6 +4806,7 @@ export interface operations {
                      *         "weight": 640,
                      *         "low_stock_threshold": 5,
                      *         "inventory_quantity": 37,
+                     *         "inventory_policy": "deny",
                      *         "position": 0,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:00:00.000Z"
@@ -4290,6 +4922,7 @@ export interface operations {
                      *         "weight": 640,
                      *         "low_stock_threshold": 5,
                      *         "inventory_quantity": 37,
+                     *         "inventory_policy": "deny",
                      *         "position": 0,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:00:00.000Z"
@@ -5476,6 +6109,1367 @@ export interface operations {
                      *       "error": {
                      *         "code": "not_found",
                      *         "message": "File not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                /**
+                 * @description Only orders of this customer.
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                customer_id?: string;
+                financial_status?: components["schemas"]["OrderFinancialStatus"];
+                status?: components["schemas"]["OrderStatus"];
+                /**
+                 * @description Only orders created after this instant.
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_after?: string;
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *           "order_number": 1001,
+                     *           "status": "open",
+                     *           "financial_status": "pending",
+                     *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "email": "jane.doe@example.com",
+                     *           "currency": "EUR",
+                     *           "line_items": [
+                     *             {
+                     *               "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *               "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *               "title": "Trail Runner 2",
+                     *               "variant_title": "EU 42 / Black",
+                     *               "sku": "TR2-42-BLK",
+                     *               "quantity": 2,
+                     *               "unit_price": 9900,
+                     *               "total": 19800
+                     *             },
+                     *             {
+                     *               "variant_id": null,
+                     *               "product_id": null,
+                     *               "title": "Gift wrapping",
+                     *               "variant_title": "",
+                     *               "sku": null,
+                     *               "quantity": 1,
+                     *               "unit_price": 4000,
+                     *               "total": 4000
+                     *             }
+                     *           ],
+                     *           "subtotal": 23800,
+                     *           "tax": 4522,
+                     *           "tax_data": {
+                     *             "total_tax": 4522,
+                     *             "tax_inclusive": false,
+                     *             "source": "store_rates",
+                     *             "tax_lines": [
+                     *               {
+                     *                 "name": "DE tax 19%",
+                     *                 "rate": 0.19,
+                     *                 "amount": 4522
+                     *               }
+                     *             ]
+                     *           },
+                     *           "shipping_cost": 490,
+                     *           "discount": 1000,
+                     *           "total": 27812,
+                     *           "shipping_address": {
+                     *             "first_name": "Jane",
+                     *             "last_name": "Doe",
+                     *             "company": null,
+                     *             "line1": "Friedrichstrasse 68",
+                     *             "line2": "3. OG",
+                     *             "city": "Berlin",
+                     *             "state": null,
+                     *             "postal_code": "10117",
+                     *             "country": "DE",
+                     *             "phone": "+49 30 1234567"
+                     *           },
+                     *           "billing_address": null,
+                     *           "payment_terms": "net_30",
+                     *           "payment_due_date": "2026-12-22",
+                     *           "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *           "paid_at": null,
+                     *           "created_at": "2026-11-22T10:00:00.000Z",
+                     *           "updated_at": "2026-11-22T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Order"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_number": 1001,
+                     *         "status": "open",
+                     *         "financial_status": "pending",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "line_items": [
+                     *           {
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "total": 19800
+                     *           },
+                     *           {
+                     *             "variant_id": null,
+                     *             "product_id": null,
+                     *             "title": "Gift wrapping",
+                     *             "variant_title": "",
+                     *             "sku": null,
+                     *             "quantity": 1,
+                     *             "unit_price": 4000,
+                     *             "total": 4000
+                     *           }
+                     *         ],
+                     *         "subtotal": 23800,
+                     *         "tax": 4522,
+                     *         "tax_data": {
+                     *           "total_tax": 4522,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4522
+                     *             }
+                     *           ]
+                     *         },
+                     *         "shipping_cost": 490,
+                     *         "discount": 1000,
+                     *         "total": 27812,
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-22",
+                     *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "paid_at": null,
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-22T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    payOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The paid order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_number": 1001,
+                     *         "status": "open",
+                     *         "financial_status": "paid",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "line_items": [
+                     *           {
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "total": 19800
+                     *           },
+                     *           {
+                     *             "variant_id": null,
+                     *             "product_id": null,
+                     *             "title": "Gift wrapping",
+                     *             "variant_title": "",
+                     *             "sku": null,
+                     *             "quantity": 1,
+                     *             "unit_price": 4000,
+                     *             "total": 4000
+                     *           }
+                     *         ],
+                     *         "subtotal": 23800,
+                     *         "tax": 4522,
+                     *         "tax_data": {
+                     *           "total_tax": 4522,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4522
+                     *             }
+                     *           ]
+                     *         },
+                     *         "shipping_cost": 490,
+                     *         "discount": 1000,
+                     *         "total": 27812,
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-22",
+                     *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "paid_at": "2026-11-23T08:00:00.000Z",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-23T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderEnvelope"];
+                };
+            };
+            /** @description The order is already paid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "This order is already paid."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDraftOrders: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                status?: components["schemas"]["DraftOrderStatus"];
+                /**
+                 * @description Only drafts addressed to exactly this e-mail (compared case-insensitively).
+                 * @example jane.doe@example.com
+                 */
+                customer_email?: string;
+                /** @description `items` inlines the line items, oldest first. */
+                expand?: components["parameters"]["DraftOrderExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of draft orders. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *           "draft_number": 12,
+                     *           "status": "open",
+                     *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "customer_email": "jane.doe@example.com",
+                     *           "subtotal": 23800,
+                     *           "tax": 4522,
+                     *           "tax_data": {
+                     *             "total_tax": 4522,
+                     *             "tax_inclusive": false,
+                     *             "source": "store_rates",
+                     *             "tax_lines": [
+                     *               {
+                     *                 "name": "DE tax 19%",
+                     *                 "rate": 0.19,
+                     *                 "amount": 4522
+                     *               }
+                     *             ]
+                     *           },
+                     *           "tax_inclusive": false,
+                     *           "shipping_cost": 490,
+                     *           "discount": 1000,
+                     *           "total": 27812,
+                     *           "currency": "EUR",
+                     *           "shipping_address": {
+                     *             "first_name": "Jane",
+                     *             "last_name": "Doe",
+                     *             "company": null,
+                     *             "line1": "Friedrichstrasse 68",
+                     *             "line2": "3. OG",
+                     *             "city": "Berlin",
+                     *             "state": null,
+                     *             "postal_code": "10117",
+                     *             "country": "DE",
+                     *             "phone": "+49 30 1234567"
+                     *           },
+                     *           "billing_address": null,
+                     *           "payment_terms": "net_30",
+                     *           "payment_due_date": "2026-12-21",
+                     *           "order_id": null,
+                     *           "completed_at": null,
+                     *           "item_count": 2,
+                     *           "notes": "Wholesale order agreed by phone.",
+                     *           "metadata": {
+                     *             "erp_id": "Q-2231"
+                     *           },
+                     *           "created_at": "2026-11-21T09:00:00.000Z",
+                     *           "updated_at": "2026-11-21T09:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["DraftOrder"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDraftOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currency": "EUR",
+                 *       "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                 *       "shipping_address": {
+                 *         "first_name": "Jane",
+                 *         "last_name": "Doe",
+                 *         "line1": "Friedrichstrasse 68",
+                 *         "city": "Berlin",
+                 *         "postal_code": "10117",
+                 *         "country": "DE"
+                 *       },
+                 *       "payment_terms": "net_30",
+                 *       "notes": "Wholesale order agreed by phone.",
+                 *       "metadata": {
+                 *         "erp_id": "Q-2231"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DraftOrderCreate"];
+            };
+        };
+        responses: {
+            /** @description The new, empty draft order. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "draft_number": 12,
+                     *         "status": "open",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "customer_email": "jane.doe@example.com",
+                     *         "subtotal": 0,
+                     *         "tax": 0,
+                     *         "tax_data": null,
+                     *         "tax_inclusive": false,
+                     *         "shipping_cost": 0,
+                     *         "discount": 0,
+                     *         "total": 0,
+                     *         "currency": "EUR",
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-21",
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "item_count": 0,
+                     *         "notes": "Wholesale order agreed by phone.",
+                     *         "metadata": {
+                     *           "erp_id": "Q-2231"
+                     *         },
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DraftOrderEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDraftOrder: {
+        parameters: {
+            query?: {
+                /** @description `items` inlines the line items, oldest first. */
+                expand?: components["parameters"]["DraftOrderExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft order; its line items with `expand=items`. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "draft_number": 12,
+                     *         "status": "open",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "customer_email": "jane.doe@example.com",
+                     *         "subtotal": 23800,
+                     *         "tax": 4522,
+                     *         "tax_data": {
+                     *           "total_tax": 4522,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4522
+                     *             }
+                     *           ]
+                     *         },
+                     *         "tax_inclusive": false,
+                     *         "shipping_cost": 490,
+                     *         "discount": 1000,
+                     *         "total": 27812,
+                     *         "currency": "EUR",
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-21",
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "item_count": 2,
+                     *         "notes": "Wholesale order agreed by phone.",
+                     *         "metadata": {
+                     *           "erp_id": "Q-2231"
+                     *         },
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:05:00.000Z",
+                     *         "items": [
+                     *           {
+                     *             "id": "doli_01jd5s1b3d5f7h9k1m3p5r7t9v",
+                     *             "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "total": 19800,
+                     *             "is_custom": false,
+                     *             "note": null,
+                     *             "created_at": "2026-11-21T09:01:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": "doli_01jd5s1b3d5f7h9k1m3p5r7t9w",
+                     *             "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *             "product_id": null,
+                     *             "variant_id": null,
+                     *             "title": "Gift wrapping",
+                     *             "variant_title": "",
+                     *             "sku": null,
+                     *             "quantity": 1,
+                     *             "unit_price": 4000,
+                     *             "total": 4000,
+                     *             "is_custom": true,
+                     *             "note": "Blue paper please",
+                     *             "created_at": "2026-11-21T09:01:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DraftOrderEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDraftOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft order is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The draft is completed. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "A completed draft order cannot be deleted."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateDraftOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "shipping_cost": 490,
+                 *       "discount": 1000,
+                 *       "payment_terms": "net_30"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DraftOrderUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated draft order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "draft_number": 12,
+                     *         "status": "open",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "customer_email": "jane.doe@example.com",
+                     *         "subtotal": 23800,
+                     *         "tax": 4522,
+                     *         "tax_data": {
+                     *           "total_tax": 4522,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4522
+                     *             }
+                     *           ]
+                     *         },
+                     *         "tax_inclusive": false,
+                     *         "shipping_cost": 490,
+                     *         "discount": 1000,
+                     *         "total": 27812,
+                     *         "currency": "EUR",
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-21",
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "item_count": 2,
+                     *         "notes": "Wholesale order agreed by phone.",
+                     *         "metadata": {
+                     *           "erp_id": "Q-2231"
+                     *         },
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DraftOrderEnvelope"];
+                };
+            };
+            400: components["responses"]["DraftOrderBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addDraftOrderItems: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                 *           "quantity": 2
+                 *         },
+                 *         {
+                 *           "title": "Gift wrapping",
+                 *           "unit_price": 4000,
+                 *           "quantity": 1,
+                 *           "note": "Blue paper please"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["DraftLineItemsAdd"];
+            };
+        };
+        responses: {
+            /** @description The added line items, in the order sent. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "doli_01jd5s1b3d5f7h9k1m3p5r7t9v",
+                     *           "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *           "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *           "title": "Trail Runner 2",
+                     *           "variant_title": "EU 42 / Black",
+                     *           "sku": "TR2-42-BLK",
+                     *           "quantity": 2,
+                     *           "unit_price": 9900,
+                     *           "total": 19800,
+                     *           "is_custom": false,
+                     *           "note": null,
+                     *           "created_at": "2026-11-21T09:01:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "doli_01jd5s1b3d5f7h9k1m3p5r7t9w",
+                     *           "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *           "product_id": null,
+                     *           "variant_id": null,
+                     *           "title": "Gift wrapping",
+                     *           "variant_title": "",
+                     *           "sku": null,
+                     *           "quantity": 1,
+                     *           "unit_price": 4000,
+                     *           "total": 4000,
+                     *           "is_custom": true,
+                     *           "note": "Blue paper please",
+                     *           "created_at": "2026-11-21T09:01:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["DraftLineItem"][];
+                    };
+                };
+            };
+            400: components["responses"]["DraftOrderBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftOrderNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDraftOrderItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+                /**
+                 * @description A draft line item ID (`doli_...`).
+                 * @example doli_01jd5s1b3d5f7h9k1m3p5r7t9v
+                 */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The line item is removed. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The draft is completed, or the total would become negative. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "A completed draft order cannot be changed."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftLineItemNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateDraftOrderItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+                /**
+                 * @description A draft line item ID (`doli_...`).
+                 * @example doli_01jd5s1b3d5f7h9k1m3p5r7t9v
+                 */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "quantity": 3,
+                 *       "note": "Ship together"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DraftLineItemUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated line item. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "doli_01jd5s1b3d5f7h9k1m3p5r7t9v",
+                     *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *         "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *         "title": "Trail Runner 2",
+                     *         "variant_title": "EU 42 / Black",
+                     *         "sku": "TR2-42-BLK",
+                     *         "quantity": 2,
+                     *         "unit_price": 9900,
+                     *         "total": 19800,
+                     *         "is_custom": false,
+                     *         "note": null,
+                     *         "created_at": "2026-11-21T09:01:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["DraftLineItem"];
+                    };
+                };
+            };
+            400: components["responses"]["DraftOrderBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftLineItemNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendDraftOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "subject": "Your order from Acme Outdoor",
+                 *       "message": "Thanks for your call, here is the order we discussed.",
+                 *       "cc": [
+                 *         "purchasing@example.com"
+                 *       ],
+                 *       "bcc": [
+                 *         "sales@acme-outdoor.com"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["DraftOrderSend"];
+            };
+        };
+        responses: {
+            /** @description The draft order, now `sent`. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "draft_number": 12,
+                     *         "status": "sent",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "customer_email": "jane.doe@example.com",
+                     *         "subtotal": 23800,
+                     *         "tax": 4522,
+                     *         "tax_data": {
+                     *           "total_tax": 4522,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4522
+                     *             }
+                     *           ]
+                     *         },
+                     *         "tax_inclusive": false,
+                     *         "shipping_cost": 490,
+                     *         "discount": 1000,
+                     *         "total": 27812,
+                     *         "currency": "EUR",
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-21",
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "item_count": 2,
+                     *         "notes": "Wholesale order agreed by phone.",
+                     *         "metadata": {
+                     *           "erp_id": "Q-2231"
+                     *         },
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DraftOrderEnvelope"];
+                };
+            };
+            400: components["responses"]["DraftOrderBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    completeDraftOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new order. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_number": 1001,
+                     *         "status": "open",
+                     *         "financial_status": "pending",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "line_items": [
+                     *           {
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "total": 19800
+                     *           },
+                     *           {
+                     *             "variant_id": null,
+                     *             "product_id": null,
+                     *             "title": "Gift wrapping",
+                     *             "variant_title": "",
+                     *             "sku": null,
+                     *             "quantity": 1,
+                     *             "unit_price": 4000,
+                     *             "total": 4000
+                     *           }
+                     *         ],
+                     *         "subtotal": 23800,
+                     *         "tax": 4522,
+                     *         "tax_data": {
+                     *           "total_tax": 4522,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4522
+                     *             }
+                     *           ]
+                     *         },
+                     *         "shipping_cost": 490,
+                     *         "discount": 1000,
+                     *         "total": 27812,
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-22",
+                     *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "paid_at": null,
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-22T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderEnvelope"];
+                };
+            };
+            /** @description The draft is completed, or has no customer e-mail or no line item. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftOrderNotFound"];
+            /** @description A variant with inventory policy `deny` is short of stock, or the Idempotency-Key conflicts. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "Not enough stock of Trail Runner 2 - EU 42 / Black (var_01jd5ky9n3p5q7r9s1t3v5w7x9): 1 available at active locations, 2 ordered.",
+                     *         "field": "var_01jd5ky9n3p5q7r9s1t3v5w7x9"
                      *       }
                      *     }
                      */

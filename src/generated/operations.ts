@@ -21,11 +21,14 @@ export interface OperationMeta {
 
 export type OperationId =
   | 'addCollectionProducts'
+  | 'addDraftOrderItems'
+  | 'completeDraftOrder'
   | 'createApiKey'
   | 'createCollection'
   | 'createCustomer'
   | 'createCustomerAddress'
   | 'createCustomerNote'
+  | 'createDraftOrder'
   | 'createFile'
   | 'createLocation'
   | 'createProduct'
@@ -35,17 +38,21 @@ export type OperationId =
   | 'deleteCustomer'
   | 'deleteCustomerAddress'
   | 'deleteCustomerNote'
+  | 'deleteDraftOrder'
+  | 'deleteDraftOrderItem'
   | 'deleteLocation'
   | 'deleteProduct'
   | 'deleteVariant'
   | 'duplicateProduct'
   | 'getCollection'
   | 'getCustomer'
+  | 'getDraftOrder'
   | 'getFile'
   | 'getHealth'
   | 'getLocation'
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
+  | 'getOrder'
   | 'getProduct'
   | 'getProject'
   | 'getStoreEvent'
@@ -54,19 +61,25 @@ export type OperationId =
   | 'listCustomerAddresses'
   | 'listCustomerNotes'
   | 'listCustomers'
+  | 'listDraftOrders'
   | 'listLocations'
+  | 'listOrders'
   | 'listOutboxEmails'
   | 'listProducts'
   | 'listStoreEvents'
   | 'listVariantInventoryLevels'
+  | 'payOrder'
   | 'removeCollectionProduct'
   | 'revokeApiKey'
+  | 'sendDraftOrder'
   | 'setDefaultLocation'
   | 'setInventoryLevel'
   | 'transferLocationInventory'
   | 'updateCollection'
   | 'updateCustomer'
   | 'updateCustomerAddress'
+  | 'updateDraftOrder'
+  | 'updateDraftOrderItem'
   | 'updateLocation'
   | 'updateProduct'
   | 'updateProject'
@@ -76,11 +89,14 @@ export type OperationId =
 /** The credential each operation takes, for typing handler inputs. */
 export interface OperationAuth {
   addCollectionProducts: 'secret';
+  addDraftOrderItems: 'secret';
+  completeDraftOrder: 'secret';
   createApiKey: 'platform';
   createCollection: 'secret';
   createCustomer: 'secret';
   createCustomerAddress: 'secret';
   createCustomerNote: 'secret';
+  createDraftOrder: 'secret';
   createFile: 'secret';
   createLocation: 'secret';
   createProduct: 'secret';
@@ -90,17 +106,21 @@ export interface OperationAuth {
   deleteCustomer: 'secret';
   deleteCustomerAddress: 'secret';
   deleteCustomerNote: 'secret';
+  deleteDraftOrder: 'secret';
+  deleteDraftOrderItem: 'secret';
   deleteLocation: 'secret';
   deleteProduct: 'secret';
   deleteVariant: 'secret';
   duplicateProduct: 'secret';
   getCollection: 'secret';
   getCustomer: 'secret';
+  getDraftOrder: 'secret';
   getFile: 'secret';
   getHealth: 'none';
   getLocation: 'secret';
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
+  getOrder: 'secret';
   getProduct: 'secret';
   getProject: 'platform';
   getStoreEvent: 'secret';
@@ -109,19 +129,25 @@ export interface OperationAuth {
   listCustomerAddresses: 'secret';
   listCustomerNotes: 'secret';
   listCustomers: 'secret';
+  listDraftOrders: 'secret';
   listLocations: 'secret';
+  listOrders: 'secret';
   listOutboxEmails: 'platform';
   listProducts: 'secret';
   listStoreEvents: 'secret';
   listVariantInventoryLevels: 'secret';
+  payOrder: 'secret';
   removeCollectionProduct: 'secret';
   revokeApiKey: 'platform';
+  sendDraftOrder: 'secret';
   setDefaultLocation: 'secret';
   setInventoryLevel: 'secret';
   transferLocationInventory: 'secret';
   updateCollection: 'secret';
   updateCustomer: 'secret';
   updateCustomerAddress: 'secret';
+  updateDraftOrder: 'secret';
+  updateDraftOrderItem: 'secret';
   updateLocation: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
@@ -132,8 +158,10 @@ export interface OperationAuth {
 export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
+  'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
+  'orders': 'getOrder' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'service': 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
@@ -149,6 +177,30 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "addDraftOrderItems",
+    "method": "POST",
+    "path": "/v1/draft-orders/{id}/items",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "completeDraftOrder",
+    "method": "POST",
+    "path": "/v1/draft-orders/{id}/complete",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": false,
+    "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -205,6 +257,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/customers/{id}/notes",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createDraftOrder",
+    "method": "POST",
+    "path": "/v1/draft-orders",
+    "tag": "draft-orders",
     "auth": "secret",
     "idempotent": true,
     "hasBody": true,
@@ -321,6 +385,30 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteDraftOrder",
+    "method": "DELETE",
+    "path": "/v1/draft-orders/{id}",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteDraftOrderItem",
+    "method": "DELETE",
+    "path": "/v1/draft-orders/{id}/items/{item_id}",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteLocation",
     "method": "DELETE",
     "path": "/v1/locations/{id}",
@@ -403,6 +491,24 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "getDraftOrder",
+    "method": "GET",
+    "path": "/v1/draft-orders/{id}",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "expand",
+      "fields"
+    ]
+  },
+  {
     "operationId": "getFile",
     "method": "GET",
     "path": "/v1/files/{id}",
@@ -461,6 +567,22 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
+  },
+  {
+    "operationId": "getOrder",
+    "method": "GET",
+    "path": "/v1/orders/{id}",
+    "tag": "orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "fields"
+    ]
   },
   {
     "operationId": "getProduct",
@@ -594,6 +716,30 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listDraftOrders",
+    "method": "GET",
+    "path": "/v1/draft-orders",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "status",
+      "customer_email",
+      "expand",
+      "fields"
+    ]
+  },
+  {
     "operationId": "listLocations",
     "method": "GET",
     "path": "/v1/locations",
@@ -612,6 +758,30 @@ export const operationIndex: readonly OperationMeta[] = [
       "order",
       "type",
       "active",
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listOrders",
+    "method": "GET",
+    "path": "/v1/orders",
+    "tag": "orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "customer_id",
+      "financial_status",
+      "status",
+      "created_after",
       "fields"
     ]
   },
@@ -692,6 +862,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "payOrder",
+    "method": "POST",
+    "path": "/v1/orders/{id}/pay",
+    "tag": "orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "removeCollectionProduct",
     "method": "DELETE",
     "path": "/v1/collections/{id}/products/{product_id}",
@@ -711,6 +893,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "auth": "platform",
     "idempotent": false,
     "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "sendDraftOrder",
+    "method": "POST",
+    "path": "/v1/draft-orders/{id}/send",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
     "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
@@ -780,6 +974,30 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "PATCH",
     "path": "/v1/addresses/{id}",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateDraftOrder",
+    "method": "PATCH",
+    "path": "/v1/draft-orders/{id}",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateDraftOrderItem",
+    "method": "PATCH",
+    "path": "/v1/draft-orders/{id}/items/{item_id}",
+    "tag": "draft-orders",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,

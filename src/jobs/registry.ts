@@ -3,6 +3,7 @@ import { purgeDeletedCustomersJob } from './purge-deleted-customers.job.js';
 import { purgeIdempotencyKeysJob } from './purge-idempotency-keys.job.js';
 import { purgeRateWindowsJob } from './purge-rate-windows.job.js';
 import { purgeStoreEventsJob } from './purge-store-events.job.js';
+import { sendEmailJob } from './send-email.job.js';
 
 /** Every job's payload, versioned so queued jobs survive deploys. */
 export interface JobPayloads {
@@ -10,6 +11,7 @@ export interface JobPayloads {
   'purge-idempotency-keys': { v: 1 };
   'purge-deleted-customers': { v: 1 };
   'purge-rate-windows': { v: 1 };
+  'send-email': { v: 1; emailId: string };
 }
 export type JobName = keyof JobPayloads;
 
@@ -33,4 +35,5 @@ export const jobs: { [N in JobName]: JobDefinition<N> } = {
   'purge-idempotency-keys': purgeIdempotencyKeysJob,
   'purge-deleted-customers': purgeDeletedCustomersJob,
   'purge-rate-windows': purgeRateWindowsJob,
+  'send-email': sendEmailJob,
 };

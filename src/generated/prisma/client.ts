@@ -132,3 +132,24 @@ export type InventoryLevel = Prisma.InventoryLevelModel
  * One row per change of an inventory level; history, so it keeps no foreign keys.
  */
 export type InventoryAdjustment = Prisma.InventoryAdjustmentModel
+/**
+ * Model ProjectCounter
+ * Per-project sequences (draft_number, order_number): the row is locked by the transaction that takes
+ * the next value, so numbers are handed out in commit order and a rolled-back transaction leaves no gap.
+ */
+export type ProjectCounter = Prisma.ProjectCounterModel
+/**
+ * Model DraftOrder
+ * 
+ */
+export type DraftOrder = Prisma.DraftOrderModel
+/**
+ * Model DraftLineItem
+ * 
+ */
+export type DraftLineItem = Prisma.DraftLineItemModel
+/**
+ * Model Order
+ * 
+ */
+export type Order = Prisma.OrderModel

@@ -414,7 +414,11 @@ export const ModelName = {
   CollectionProduct: 'CollectionProduct',
   File: 'File',
   InventoryLevel: 'InventoryLevel',
-  InventoryAdjustment: 'InventoryAdjustment'
+  InventoryAdjustment: 'InventoryAdjustment',
+  ProjectCounter: 'ProjectCounter',
+  DraftOrder: 'DraftOrder',
+  DraftLineItem: 'DraftLineItem',
+  Order: 'Order'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -430,7 +434,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "projectCounter" | "draftOrder" | "draftLineItem" | "order"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1766,6 +1770,302 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    ProjectCounter: {
+      payload: Prisma.$ProjectCounterPayload<ExtArgs>
+      fields: Prisma.ProjectCounterFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ProjectCounterFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ProjectCounterFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>
+        }
+        findFirst: {
+          args: Prisma.ProjectCounterFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ProjectCounterFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>
+        }
+        findMany: {
+          args: Prisma.ProjectCounterFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>[]
+        }
+        create: {
+          args: Prisma.ProjectCounterCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>
+        }
+        createMany: {
+          args: Prisma.ProjectCounterCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ProjectCounterCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>[]
+        }
+        delete: {
+          args: Prisma.ProjectCounterDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>
+        }
+        update: {
+          args: Prisma.ProjectCounterUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>
+        }
+        deleteMany: {
+          args: Prisma.ProjectCounterDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ProjectCounterUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ProjectCounterUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>[]
+        }
+        upsert: {
+          args: Prisma.ProjectCounterUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>
+        }
+        aggregate: {
+          args: Prisma.ProjectCounterAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateProjectCounter>
+        }
+        groupBy: {
+          args: Prisma.ProjectCounterGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProjectCounterGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ProjectCounterCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProjectCounterCountAggregateOutputType> | number
+        }
+      }
+    }
+    DraftOrder: {
+      payload: Prisma.$DraftOrderPayload<ExtArgs>
+      fields: Prisma.DraftOrderFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DraftOrderFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DraftOrderFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>
+        }
+        findFirst: {
+          args: Prisma.DraftOrderFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DraftOrderFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>
+        }
+        findMany: {
+          args: Prisma.DraftOrderFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>[]
+        }
+        create: {
+          args: Prisma.DraftOrderCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>
+        }
+        createMany: {
+          args: Prisma.DraftOrderCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DraftOrderCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>[]
+        }
+        delete: {
+          args: Prisma.DraftOrderDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>
+        }
+        update: {
+          args: Prisma.DraftOrderUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>
+        }
+        deleteMany: {
+          args: Prisma.DraftOrderDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DraftOrderUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DraftOrderUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>[]
+        }
+        upsert: {
+          args: Prisma.DraftOrderUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>
+        }
+        aggregate: {
+          args: Prisma.DraftOrderAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDraftOrder>
+        }
+        groupBy: {
+          args: Prisma.DraftOrderGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DraftOrderGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DraftOrderCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DraftOrderCountAggregateOutputType> | number
+        }
+      }
+    }
+    DraftLineItem: {
+      payload: Prisma.$DraftLineItemPayload<ExtArgs>
+      fields: Prisma.DraftLineItemFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DraftLineItemFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DraftLineItemFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>
+        }
+        findFirst: {
+          args: Prisma.DraftLineItemFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DraftLineItemFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>
+        }
+        findMany: {
+          args: Prisma.DraftLineItemFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>[]
+        }
+        create: {
+          args: Prisma.DraftLineItemCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>
+        }
+        createMany: {
+          args: Prisma.DraftLineItemCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DraftLineItemCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>[]
+        }
+        delete: {
+          args: Prisma.DraftLineItemDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>
+        }
+        update: {
+          args: Prisma.DraftLineItemUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>
+        }
+        deleteMany: {
+          args: Prisma.DraftLineItemDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DraftLineItemUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DraftLineItemUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>[]
+        }
+        upsert: {
+          args: Prisma.DraftLineItemUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>
+        }
+        aggregate: {
+          args: Prisma.DraftLineItemAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDraftLineItem>
+        }
+        groupBy: {
+          args: Prisma.DraftLineItemGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DraftLineItemGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DraftLineItemCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DraftLineItemCountAggregateOutputType> | number
+        }
+      }
+    }
+    Order: {
+      payload: Prisma.$OrderPayload<ExtArgs>
+      fields: Prisma.OrderFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.OrderFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.OrderFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>
+        }
+        findFirst: {
+          args: Prisma.OrderFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.OrderFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>
+        }
+        findMany: {
+          args: Prisma.OrderFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>[]
+        }
+        create: {
+          args: Prisma.OrderCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>
+        }
+        createMany: {
+          args: Prisma.OrderCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.OrderCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>[]
+        }
+        delete: {
+          args: Prisma.OrderDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>
+        }
+        update: {
+          args: Prisma.OrderUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>
+        }
+        deleteMany: {
+          args: Prisma.OrderDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.OrderUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.OrderUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>[]
+        }
+        upsert: {
+          args: Prisma.OrderUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>
+        }
+        aggregate: {
+          args: Prisma.OrderAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateOrder>
+        }
+        groupBy: {
+          args: Prisma.OrderGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.OrderGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.OrderCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.OrderCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1955,6 +2255,8 @@ export const CustomerScalarFieldEnum = {
   taxNumberType: 'taxNumberType',
   orderCount: 'orderCount',
   totalSpent: 'totalSpent',
+  firstOrderAt: 'firstOrderAt',
+  lastOrderAt: 'lastOrderAt',
   deletedAt: 'deletedAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
@@ -2031,6 +2333,7 @@ export const VariantScalarFieldEnum = {
   weight: 'weight',
   lowStockThreshold: 'lowStockThreshold',
   inventoryQuantity: 'inventoryQuantity',
+  inventoryPolicy: 'inventoryPolicy',
   position: 'position',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
@@ -2098,6 +2401,94 @@ export const InventoryAdjustmentScalarFieldEnum = {
 } as const
 
 export type InventoryAdjustmentScalarFieldEnum = (typeof InventoryAdjustmentScalarFieldEnum)[keyof typeof InventoryAdjustmentScalarFieldEnum]
+
+
+export const ProjectCounterScalarFieldEnum = {
+  projectId: 'projectId',
+  name: 'name',
+  value: 'value'
+} as const
+
+export type ProjectCounterScalarFieldEnum = (typeof ProjectCounterScalarFieldEnum)[keyof typeof ProjectCounterScalarFieldEnum]
+
+
+export const DraftOrderScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  draftNumber: 'draftNumber',
+  status: 'status',
+  customerId: 'customerId',
+  customerEmail: 'customerEmail',
+  subtotal: 'subtotal',
+  tax: 'tax',
+  taxData: 'taxData',
+  taxInclusive: 'taxInclusive',
+  shippingCost: 'shippingCost',
+  discount: 'discount',
+  total: 'total',
+  currency: 'currency',
+  shippingAddress: 'shippingAddress',
+  billingAddress: 'billingAddress',
+  paymentTerms: 'paymentTerms',
+  paymentDueDate: 'paymentDueDate',
+  orderId: 'orderId',
+  completedAt: 'completedAt',
+  itemCount: 'itemCount',
+  notes: 'notes',
+  metadata: 'metadata',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DraftOrderScalarFieldEnum = (typeof DraftOrderScalarFieldEnum)[keyof typeof DraftOrderScalarFieldEnum]
+
+
+export const DraftLineItemScalarFieldEnum = {
+  id: 'id',
+  draftOrderId: 'draftOrderId',
+  productId: 'productId',
+  variantId: 'variantId',
+  title: 'title',
+  variantTitle: 'variantTitle',
+  sku: 'sku',
+  quantity: 'quantity',
+  unitPrice: 'unitPrice',
+  isCustom: 'isCustom',
+  note: 'note',
+  position: 'position',
+  createdAt: 'createdAt'
+} as const
+
+export type DraftLineItemScalarFieldEnum = (typeof DraftLineItemScalarFieldEnum)[keyof typeof DraftLineItemScalarFieldEnum]
+
+
+export const OrderScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  orderNumber: 'orderNumber',
+  status: 'status',
+  financialStatus: 'financialStatus',
+  customerId: 'customerId',
+  email: 'email',
+  currency: 'currency',
+  lineItems: 'lineItems',
+  subtotal: 'subtotal',
+  tax: 'tax',
+  taxData: 'taxData',
+  shippingCost: 'shippingCost',
+  discount: 'discount',
+  total: 'total',
+  shippingAddress: 'shippingAddress',
+  billingAddress: 'billingAddress',
+  paymentTerms: 'paymentTerms',
+  paymentDueDate: 'paymentDueDate',
+  draftOrderId: 'draftOrderId',
+  paidAt: 'paidAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type OrderScalarFieldEnum = (typeof OrderScalarFieldEnum)[keyof typeof OrderScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -2413,6 +2804,10 @@ export type GlobalOmitConfig = {
   file?: Prisma.FileOmit
   inventoryLevel?: Prisma.InventoryLevelOmit
   inventoryAdjustment?: Prisma.InventoryAdjustmentOmit
+  projectCounter?: Prisma.ProjectCounterOmit
+  draftOrder?: Prisma.DraftOrderOmit
+  draftLineItem?: Prisma.DraftLineItemOmit
+  order?: Prisma.OrderOmit
 }
 
 /* Types for Logging */

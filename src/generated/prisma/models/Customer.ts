@@ -53,6 +53,8 @@ export type CustomerMinAggregateOutputType = {
   taxNumberType: string | null
   orderCount: number | null
   totalSpent: bigint | null
+  firstOrderAt: Date | null
+  lastOrderAt: Date | null
   deletedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -75,6 +77,8 @@ export type CustomerMaxAggregateOutputType = {
   taxNumberType: string | null
   orderCount: number | null
   totalSpent: bigint | null
+  firstOrderAt: Date | null
+  lastOrderAt: Date | null
   deletedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -99,6 +103,8 @@ export type CustomerCountAggregateOutputType = {
   taxNumberType: number
   orderCount: number
   totalSpent: number
+  firstOrderAt: number
+  lastOrderAt: number
   deletedAt: number
   createdAt: number
   updatedAt: number
@@ -133,6 +139,8 @@ export type CustomerMinAggregateInputType = {
   taxNumberType?: true
   orderCount?: true
   totalSpent?: true
+  firstOrderAt?: true
+  lastOrderAt?: true
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
@@ -155,6 +163,8 @@ export type CustomerMaxAggregateInputType = {
   taxNumberType?: true
   orderCount?: true
   totalSpent?: true
+  firstOrderAt?: true
+  lastOrderAt?: true
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
@@ -179,6 +189,8 @@ export type CustomerCountAggregateInputType = {
   taxNumberType?: true
   orderCount?: true
   totalSpent?: true
+  firstOrderAt?: true
+  lastOrderAt?: true
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
@@ -290,6 +302,8 @@ export type CustomerGroupByOutputType = {
   taxNumberType: string | null
   orderCount: number
   totalSpent: bigint
+  firstOrderAt: Date | null
+  lastOrderAt: Date | null
   deletedAt: Date | null
   createdAt: Date
   updatedAt: Date
@@ -337,6 +351,8 @@ export type CustomerWhereInput = {
   taxNumberType?: Prisma.StringNullableFilter<"Customer"> | string | null
   orderCount?: Prisma.IntFilter<"Customer"> | number
   totalSpent?: Prisma.BigIntFilter<"Customer"> | bigint | number
+  firstOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
+  lastOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
@@ -364,6 +380,8 @@ export type CustomerOrderByWithRelationInput = {
   taxNumberType?: Prisma.SortOrderInput | Prisma.SortOrder
   orderCount?: Prisma.SortOrder
   totalSpent?: Prisma.SortOrder
+  firstOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -394,6 +412,8 @@ export type CustomerWhereUniqueInput = Prisma.AtLeast<{
   taxNumberType?: Prisma.StringNullableFilter<"Customer"> | string | null
   orderCount?: Prisma.IntFilter<"Customer"> | number
   totalSpent?: Prisma.BigIntFilter<"Customer"> | bigint | number
+  firstOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
+  lastOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
@@ -421,6 +441,8 @@ export type CustomerOrderByWithAggregationInput = {
   taxNumberType?: Prisma.SortOrderInput | Prisma.SortOrder
   orderCount?: Prisma.SortOrder
   totalSpent?: Prisma.SortOrder
+  firstOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -453,6 +475,8 @@ export type CustomerScalarWhereWithAggregatesInput = {
   taxNumberType?: Prisma.StringNullableWithAggregatesFilter<"Customer"> | string | null
   orderCount?: Prisma.IntWithAggregatesFilter<"Customer"> | number
   totalSpent?: Prisma.BigIntWithAggregatesFilter<"Customer"> | bigint | number
+  firstOrderAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Customer"> | Date | string | null
+  lastOrderAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Customer"> | Date | string | null
   deletedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Customer"> | Date | string
@@ -476,6 +500,8 @@ export type CustomerCreateInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -503,6 +529,8 @@ export type CustomerUncheckedCreateInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -528,6 +556,8 @@ export type CustomerUpdateInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -555,6 +585,8 @@ export type CustomerUncheckedUpdateInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -581,6 +613,8 @@ export type CustomerCreateManyInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -604,6 +638,8 @@ export type CustomerUpdateManyMutationInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -628,6 +664,8 @@ export type CustomerUncheckedUpdateManyInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -662,6 +700,8 @@ export type CustomerCountOrderByAggregateInput = {
   taxNumberType?: Prisma.SortOrder
   orderCount?: Prisma.SortOrder
   totalSpent?: Prisma.SortOrder
+  firstOrderAt?: Prisma.SortOrder
+  lastOrderAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -689,6 +729,8 @@ export type CustomerMaxOrderByAggregateInput = {
   taxNumberType?: Prisma.SortOrder
   orderCount?: Prisma.SortOrder
   totalSpent?: Prisma.SortOrder
+  firstOrderAt?: Prisma.SortOrder
+  lastOrderAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -711,6 +753,8 @@ export type CustomerMinOrderByAggregateInput = {
   taxNumberType?: Prisma.SortOrder
   orderCount?: Prisma.SortOrder
   totalSpent?: Prisma.SortOrder
+  firstOrderAt?: Prisma.SortOrder
+  lastOrderAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -831,6 +875,8 @@ export type CustomerCreateWithoutProjectInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -856,6 +902,8 @@ export type CustomerUncheckedCreateWithoutProjectInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -911,6 +959,8 @@ export type CustomerScalarWhereInput = {
   taxNumberType?: Prisma.StringNullableFilter<"Customer"> | string | null
   orderCount?: Prisma.IntFilter<"Customer"> | number
   totalSpent?: Prisma.BigIntFilter<"Customer"> | bigint | number
+  firstOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
+  lastOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
@@ -934,6 +984,8 @@ export type CustomerCreateWithoutAddressesInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -960,6 +1012,8 @@ export type CustomerUncheckedCreateWithoutAddressesInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1000,6 +1054,8 @@ export type CustomerUpdateWithoutAddressesInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1026,6 +1082,8 @@ export type CustomerUncheckedUpdateWithoutAddressesInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1050,6 +1108,8 @@ export type CustomerCreateWithoutNotesInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1076,6 +1136,8 @@ export type CustomerUncheckedCreateWithoutNotesInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1116,6 +1178,8 @@ export type CustomerUpdateWithoutNotesInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1142,6 +1206,8 @@ export type CustomerUncheckedUpdateWithoutNotesInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1166,6 +1232,8 @@ export type CustomerCreateManyProjectInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1189,6 +1257,8 @@ export type CustomerUpdateWithoutProjectInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1214,6 +1284,8 @@ export type CustomerUncheckedUpdateWithoutProjectInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1239,6 +1311,8 @@ export type CustomerUncheckedUpdateManyWithoutProjectInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1303,6 +1377,8 @@ export type CustomerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   taxNumberType?: boolean
   orderCount?: boolean
   totalSpent?: boolean
+  firstOrderAt?: boolean
+  lastOrderAt?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1331,6 +1407,8 @@ export type CustomerSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   taxNumberType?: boolean
   orderCount?: boolean
   totalSpent?: boolean
+  firstOrderAt?: boolean
+  lastOrderAt?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1356,6 +1434,8 @@ export type CustomerSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   taxNumberType?: boolean
   orderCount?: boolean
   totalSpent?: boolean
+  firstOrderAt?: boolean
+  lastOrderAt?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1381,12 +1461,14 @@ export type CustomerSelectScalar = {
   taxNumberType?: boolean
   orderCount?: boolean
   totalSpent?: boolean
+  firstOrderAt?: boolean
+  lastOrderAt?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type CustomerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "email" | "emailNormalized" | "firstName" | "lastName" | "sortName" | "phone" | "company" | "status" | "tags" | "metadata" | "activePriceKey" | "locale" | "taxNumber" | "taxNumberType" | "orderCount" | "totalSpent" | "deletedAt" | "createdAt" | "updatedAt", ExtArgs["result"]["customer"]>
+export type CustomerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "email" | "emailNormalized" | "firstName" | "lastName" | "sortName" | "phone" | "company" | "status" | "tags" | "metadata" | "activePriceKey" | "locale" | "taxNumber" | "taxNumberType" | "orderCount" | "totalSpent" | "firstOrderAt" | "lastOrderAt" | "deletedAt" | "createdAt" | "updatedAt", ExtArgs["result"]["customer"]>
 export type CustomerInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   addresses?: boolean | Prisma.Customer$addressesArgs<ExtArgs>
@@ -1431,10 +1513,12 @@ export type $CustomerPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     taxNumber: string | null
     taxNumberType: string | null
     /**
-     * Denormalized from paid orders (0 until orders exist).
+     * Kept by order completion (order_count, first/last_order_at) and payment (total_spent) in their transactions.
      */
     orderCount: number
     totalSpent: bigint
+    firstOrderAt: Date | null
+    lastOrderAt: Date | null
     deletedAt: Date | null
     createdAt: Date
     updatedAt: Date
@@ -1882,6 +1966,8 @@ export interface CustomerFieldRefs {
   readonly taxNumberType: Prisma.FieldRef<"Customer", 'String'>
   readonly orderCount: Prisma.FieldRef<"Customer", 'Int'>
   readonly totalSpent: Prisma.FieldRef<"Customer", 'BigInt'>
+  readonly firstOrderAt: Prisma.FieldRef<"Customer", 'DateTime'>
+  readonly lastOrderAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly deletedAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Customer", 'DateTime'>

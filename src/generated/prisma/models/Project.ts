@@ -312,6 +312,9 @@ export type ProjectWhereInput = {
   files?: Prisma.FileListRelationFilter
   storeEvents?: Prisma.StoreEventListRelationFilter
   outboxEmails?: Prisma.OutboxEmailListRelationFilter
+  counters?: Prisma.ProjectCounterListRelationFilter
+  draftOrders?: Prisma.DraftOrderListRelationFilter
+  orders?: Prisma.OrderListRelationFilter
   rateWindows?: Prisma.RateWindowListRelationFilter
   usageWarnings?: Prisma.UsageWarningListRelationFilter
 }
@@ -342,6 +345,9 @@ export type ProjectOrderByWithRelationInput = {
   files?: Prisma.FileOrderByRelationAggregateInput
   storeEvents?: Prisma.StoreEventOrderByRelationAggregateInput
   outboxEmails?: Prisma.OutboxEmailOrderByRelationAggregateInput
+  counters?: Prisma.ProjectCounterOrderByRelationAggregateInput
+  draftOrders?: Prisma.DraftOrderOrderByRelationAggregateInput
+  orders?: Prisma.OrderOrderByRelationAggregateInput
   rateWindows?: Prisma.RateWindowOrderByRelationAggregateInput
   usageWarnings?: Prisma.UsageWarningOrderByRelationAggregateInput
 }
@@ -375,6 +381,9 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   files?: Prisma.FileListRelationFilter
   storeEvents?: Prisma.StoreEventListRelationFilter
   outboxEmails?: Prisma.OutboxEmailListRelationFilter
+  counters?: Prisma.ProjectCounterListRelationFilter
+  draftOrders?: Prisma.DraftOrderListRelationFilter
+  orders?: Prisma.OrderListRelationFilter
   rateWindows?: Prisma.RateWindowListRelationFilter
   usageWarnings?: Prisma.UsageWarningListRelationFilter
 }, "id">
@@ -453,6 +462,9 @@ export type ProjectCreateInput = {
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
@@ -483,6 +495,9 @@ export type ProjectUncheckedCreateInput = {
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -513,6 +528,9 @@ export type ProjectUpdateInput = {
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
@@ -543,6 +561,9 @@ export type ProjectUncheckedUpdateInput = {
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -857,6 +878,48 @@ export type ProjectUpdateOneRequiredWithoutFilesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutFilesInput, Prisma.ProjectUpdateWithoutFilesInput>, Prisma.ProjectUncheckedUpdateWithoutFilesInput>
 }
 
+export type ProjectCreateNestedOneWithoutCountersInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutCountersInput, Prisma.ProjectUncheckedCreateWithoutCountersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutCountersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutCountersNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutCountersInput, Prisma.ProjectUncheckedCreateWithoutCountersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutCountersInput
+  upsert?: Prisma.ProjectUpsertWithoutCountersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutCountersInput, Prisma.ProjectUpdateWithoutCountersInput>, Prisma.ProjectUncheckedUpdateWithoutCountersInput>
+}
+
+export type ProjectCreateNestedOneWithoutDraftOrdersInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutDraftOrdersInput, Prisma.ProjectUncheckedCreateWithoutDraftOrdersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutDraftOrdersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutDraftOrdersNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutDraftOrdersInput, Prisma.ProjectUncheckedCreateWithoutDraftOrdersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutDraftOrdersInput
+  upsert?: Prisma.ProjectUpsertWithoutDraftOrdersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutDraftOrdersInput, Prisma.ProjectUpdateWithoutDraftOrdersInput>, Prisma.ProjectUncheckedUpdateWithoutDraftOrdersInput>
+}
+
+export type ProjectCreateNestedOneWithoutOrdersInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutOrdersInput, Prisma.ProjectUncheckedCreateWithoutOrdersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutOrdersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutOrdersNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutOrdersInput, Prisma.ProjectUncheckedCreateWithoutOrdersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutOrdersInput
+  upsert?: Prisma.ProjectUpsertWithoutOrdersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutOrdersInput, Prisma.ProjectUpdateWithoutOrdersInput>, Prisma.ProjectUncheckedUpdateWithoutOrdersInput>
+}
+
 export type ProjectCreateWithoutRateWindowsInput = {
   id: string
   name: string
@@ -883,6 +946,9 @@ export type ProjectCreateWithoutRateWindowsInput = {
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
@@ -912,6 +978,9 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
@@ -957,6 +1026,9 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
@@ -986,6 +1058,9 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
@@ -1015,6 +1090,9 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
 }
 
@@ -1044,6 +1122,9 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
 }
 
@@ -1089,6 +1170,9 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
 }
 
@@ -1118,6 +1202,9 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
 }
 
@@ -1146,6 +1233,9 @@ export type ProjectCreateWithoutApiKeysInput = {
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
@@ -1175,6 +1265,9 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1220,6 +1313,9 @@ export type ProjectUpdateWithoutApiKeysInput = {
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
@@ -1249,6 +1345,9 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1278,6 +1377,9 @@ export type ProjectCreateWithoutLocationsInput = {
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
@@ -1307,6 +1409,9 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1352,6 +1457,9 @@ export type ProjectUpdateWithoutLocationsInput = {
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
@@ -1381,6 +1489,9 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1410,6 +1521,9 @@ export type ProjectCreateWithoutStoreEventsInput = {
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
@@ -1439,6 +1553,9 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1484,6 +1601,9 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
@@ -1513,6 +1633,9 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1542,6 +1665,9 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
@@ -1571,6 +1697,9 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1616,6 +1745,9 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
@@ -1645,6 +1777,9 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1674,6 +1809,9 @@ export type ProjectCreateWithoutCustomersInput = {
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
@@ -1703,6 +1841,9 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1748,6 +1889,9 @@ export type ProjectUpdateWithoutCustomersInput = {
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
@@ -1777,6 +1921,9 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1806,6 +1953,9 @@ export type ProjectCreateWithoutProductsInput = {
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
@@ -1835,6 +1985,9 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1880,6 +2033,9 @@ export type ProjectUpdateWithoutProductsInput = {
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
@@ -1909,6 +2065,9 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1938,6 +2097,9 @@ export type ProjectCreateWithoutCollectionsInput = {
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
@@ -1967,6 +2129,9 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2012,6 +2177,9 @@ export type ProjectUpdateWithoutCollectionsInput = {
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
@@ -2041,6 +2209,9 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2070,6 +2241,9 @@ export type ProjectCreateWithoutFilesInput = {
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
@@ -2099,6 +2273,9 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2144,6 +2321,9 @@ export type ProjectUpdateWithoutFilesInput = {
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
@@ -2173,6 +2353,441 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutCountersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutCountersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutCountersInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutCountersInput, Prisma.ProjectUncheckedCreateWithoutCountersInput>
+}
+
+export type ProjectUpsertWithoutCountersInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutCountersInput, Prisma.ProjectUncheckedUpdateWithoutCountersInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutCountersInput, Prisma.ProjectUncheckedCreateWithoutCountersInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutCountersInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutCountersInput, Prisma.ProjectUncheckedUpdateWithoutCountersInput>
+}
+
+export type ProjectUpdateWithoutCountersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutCountersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutDraftOrdersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutDraftOrdersInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutDraftOrdersInput, Prisma.ProjectUncheckedCreateWithoutDraftOrdersInput>
+}
+
+export type ProjectUpsertWithoutDraftOrdersInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutDraftOrdersInput, Prisma.ProjectUncheckedUpdateWithoutDraftOrdersInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutDraftOrdersInput, Prisma.ProjectUncheckedCreateWithoutDraftOrdersInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutDraftOrdersInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutDraftOrdersInput, Prisma.ProjectUncheckedUpdateWithoutDraftOrdersInput>
+}
+
+export type ProjectUpdateWithoutDraftOrdersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutOrdersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutOrdersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutOrdersInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutOrdersInput, Prisma.ProjectUncheckedCreateWithoutOrdersInput>
+}
+
+export type ProjectUpsertWithoutOrdersInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutOrdersInput, Prisma.ProjectUncheckedUpdateWithoutOrdersInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutOrdersInput, Prisma.ProjectUncheckedCreateWithoutOrdersInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutOrdersInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutOrdersInput, Prisma.ProjectUncheckedUpdateWithoutOrdersInput>
+}
+
+export type ProjectUpdateWithoutOrdersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutOrdersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2191,6 +2806,9 @@ export type ProjectCountOutputType = {
   files: number
   storeEvents: number
   outboxEmails: number
+  counters: number
+  draftOrders: number
+  orders: number
   rateWindows: number
   usageWarnings: number
 }
@@ -2204,6 +2822,9 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   files?: boolean | ProjectCountOutputTypeCountFilesArgs
   storeEvents?: boolean | ProjectCountOutputTypeCountStoreEventsArgs
   outboxEmails?: boolean | ProjectCountOutputTypeCountOutboxEmailsArgs
+  counters?: boolean | ProjectCountOutputTypeCountCountersArgs
+  draftOrders?: boolean | ProjectCountOutputTypeCountDraftOrdersArgs
+  orders?: boolean | ProjectCountOutputTypeCountOrdersArgs
   rateWindows?: boolean | ProjectCountOutputTypeCountRateWindowsArgs
   usageWarnings?: boolean | ProjectCountOutputTypeCountUsageWarningsArgs
 }
@@ -2277,6 +2898,27 @@ export type ProjectCountOutputTypeCountOutboxEmailsArgs<ExtArgs extends runtime.
 /**
  * ProjectCountOutputType without action
  */
+export type ProjectCountOutputTypeCountCountersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ProjectCounterWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountDraftOrdersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.DraftOrderWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountOrdersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.OrderWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
 export type ProjectCountOutputTypeCountRateWindowsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.RateWindowWhereInput
 }
@@ -2315,6 +2957,9 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   files?: boolean | Prisma.Project$filesArgs<ExtArgs>
   storeEvents?: boolean | Prisma.Project$storeEventsArgs<ExtArgs>
   outboxEmails?: boolean | Prisma.Project$outboxEmailsArgs<ExtArgs>
+  counters?: boolean | Prisma.Project$countersArgs<ExtArgs>
+  draftOrders?: boolean | Prisma.Project$draftOrdersArgs<ExtArgs>
+  orders?: boolean | Prisma.Project$ordersArgs<ExtArgs>
   rateWindows?: boolean | Prisma.Project$rateWindowsArgs<ExtArgs>
   usageWarnings?: boolean | Prisma.Project$usageWarningsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
@@ -2390,6 +3035,9 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   files?: boolean | Prisma.Project$filesArgs<ExtArgs>
   storeEvents?: boolean | Prisma.Project$storeEventsArgs<ExtArgs>
   outboxEmails?: boolean | Prisma.Project$outboxEmailsArgs<ExtArgs>
+  counters?: boolean | Prisma.Project$countersArgs<ExtArgs>
+  draftOrders?: boolean | Prisma.Project$draftOrdersArgs<ExtArgs>
+  orders?: boolean | Prisma.Project$ordersArgs<ExtArgs>
   rateWindows?: boolean | Prisma.Project$rateWindowsArgs<ExtArgs>
   usageWarnings?: boolean | Prisma.Project$usageWarningsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
@@ -2408,6 +3056,9 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     files: Prisma.$FilePayload<ExtArgs>[]
     storeEvents: Prisma.$StoreEventPayload<ExtArgs>[]
     outboxEmails: Prisma.$OutboxEmailPayload<ExtArgs>[]
+    counters: Prisma.$ProjectCounterPayload<ExtArgs>[]
+    draftOrders: Prisma.$DraftOrderPayload<ExtArgs>[]
+    orders: Prisma.$OrderPayload<ExtArgs>[]
     rateWindows: Prisma.$RateWindowPayload<ExtArgs>[]
     usageWarnings: Prisma.$UsageWarningPayload<ExtArgs>[]
   }
@@ -2837,6 +3488,9 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   files<T extends Prisma.Project$filesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$filesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FilePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   storeEvents<T extends Prisma.Project$storeEventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$storeEventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StoreEventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   outboxEmails<T extends Prisma.Project$outboxEmailsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$outboxEmailsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OutboxEmailPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  counters<T extends Prisma.Project$countersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$countersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ProjectCounterPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  draftOrders<T extends Prisma.Project$draftOrdersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$draftOrdersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DraftOrderPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  orders<T extends Prisma.Project$ordersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$ordersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OrderPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   rateWindows<T extends Prisma.Project$rateWindowsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$rateWindowsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RateWindowPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   usageWarnings<T extends Prisma.Project$usageWarningsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$usageWarningsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$UsageWarningPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
@@ -3467,6 +4121,78 @@ export type Project$outboxEmailsArgs<ExtArgs extends runtime.Types.Extensions.In
   take?: number
   skip?: number
   distinct?: Prisma.OutboxEmailScalarFieldEnum | Prisma.OutboxEmailScalarFieldEnum[]
+}
+
+/**
+ * Project.counters
+ */
+export type Project$countersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ProjectCounter
+   */
+  select?: Prisma.ProjectCounterSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ProjectCounter
+   */
+  omit?: Prisma.ProjectCounterOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ProjectCounterInclude<ExtArgs> | null
+  where?: Prisma.ProjectCounterWhereInput
+  orderBy?: Prisma.ProjectCounterOrderByWithRelationInput | Prisma.ProjectCounterOrderByWithRelationInput[]
+  cursor?: Prisma.ProjectCounterWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ProjectCounterScalarFieldEnum | Prisma.ProjectCounterScalarFieldEnum[]
+}
+
+/**
+ * Project.draftOrders
+ */
+export type Project$draftOrdersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the DraftOrder
+   */
+  select?: Prisma.DraftOrderSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the DraftOrder
+   */
+  omit?: Prisma.DraftOrderOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.DraftOrderInclude<ExtArgs> | null
+  where?: Prisma.DraftOrderWhereInput
+  orderBy?: Prisma.DraftOrderOrderByWithRelationInput | Prisma.DraftOrderOrderByWithRelationInput[]
+  cursor?: Prisma.DraftOrderWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.DraftOrderScalarFieldEnum | Prisma.DraftOrderScalarFieldEnum[]
+}
+
+/**
+ * Project.orders
+ */
+export type Project$ordersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Order
+   */
+  select?: Prisma.OrderSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Order
+   */
+  omit?: Prisma.OrderOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.OrderInclude<ExtArgs> | null
+  where?: Prisma.OrderWhereInput
+  orderBy?: Prisma.OrderOrderByWithRelationInput | Prisma.OrderOrderByWithRelationInput[]
+  cursor?: Prisma.OrderWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.OrderScalarFieldEnum | Prisma.OrderScalarFieldEnum[]
 }
 
 /**
