@@ -4,6 +4,7 @@ import type { Logger } from './shared/logger.js';
 import type { AuthCache } from './modules/platform/auth-cache.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { RateLimiter } from './modules/usage/index.js';
+import type { ListTotals } from './shared/list-totals.js';
 
 /** What handlers and services need from the running process; passed explicitly, no container. */
 export interface AppDeps {
@@ -14,6 +15,8 @@ export interface AppDeps {
   jobs: JobQueue;
   /** Per-project request limits; absent means unlimited (tools that drive services directly). */
   rateLimiter?: RateLimiter;
+  /** Cached list totals, kept exact by the change feed; absent: every first page counts. */
+  totals?: ListTotals;
   /** Cached API keys; absent means every request reads the key from the database. */
   authCache?: AuthCache;
 }

@@ -13,6 +13,7 @@ import { createApp } from './http/app.js';
 import { JobQueue } from './jobs/queue.js';
 import { RateLimiter } from './modules/usage/index.js';
 import { AuthCache } from './modules/platform/auth-cache.js';
+import { ListTotals } from './shared/list-totals.js';
 import { createLogger } from './shared/logger.js';
 
 const config = loadConfig();

@@ -1,6 +1,7 @@
 import type { Database } from '../db/client.js';
 import type { Project } from '../generated/prisma/client.js';
 import type { JobQueue } from '../jobs/queue.js';
+import type { ListTotals } from './list-totals.js';
 import type { Logger } from './logger.js';
 
 /** Who is acting: an API key, a signed-in storefront customer, or the system (jobs). */
@@ -24,9 +25,11 @@ export interface Ctx {
   requestId: string;
   jobs: JobQueue;
   log: Logger;
+  /** Cached list totals; absent: every first page counts. */
+  totals?: ListTotals;
 }
 
 /** A context for background work on a project's data: actor system, live mode. */
-export function systemCtx(deps: { db: Database; jobs: JobQueue; log: Logger }, project: Project, name: string, requestId = `job:${name}`): Ctx {
-  return { db: deps.db, jobs: deps.jobs, log: deps.log, project, actor: { kind: 'system', name }, mode: 'live', requestId };
+export function systemCtx(deps: { db: Database; jobs: JobQueue; log: Logger; totals?: ListTotals }, project: Project, name: string, requestId = `job:${name}`): Ctx {
+  return { db: deps.db, jobs: deps.jobs, log: deps.log, totals: deps.totals, project, actor: { kind: 'system', name }, mode: 'live', requestId };
 }

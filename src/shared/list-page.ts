@@ -42,6 +42,11 @@ export async function listPage<W, Row extends { id: string }, Resource extends {
     sorts: Record<NonNullable<Q['sort']>, KeysetOrder['keys']>;
     defaultSort?: NonNullable<Q['sort']>;
     map: (row: Row) => Resource;
+    /**
+     * Cache first-page totals per filters (see ListTotals): the list's name and every table its filters
+     * read, each of which must carry the table_changed trigger (see the list_totals migration).
+     */
+    cacheTotals?: { list: string; tables: readonly string[] };
   },
 ): Promise<{ data: Resource[]; pagination: Pagination }> {
   const { cursor, limit, sort, order = 'desc', fields, expand: _expand, ...filters } = list.query;
@@ -51,7 +56,11 @@ export async function listPage<W, Row extends { id: string }, Resource extends {
     params: { cursor, limit, order },
     orderBy: { keys: list.sorts[sortBy], order },
     shape: { filters, sort: sortBy },
-    count: async () => list.model.count({ where: list.where }),
+    count: async () => {
+      const count = async () => list.model.count({ where: list.where });
+      if (!list.cacheTotals || !ctx.totals) return count();
+      return ctx.totals.total(ctx.project.id, `${list.cacheTotals.list}|${JSON.stringify(filters)}`, list.cacheTotals.tables, count);
+    },
     fetch: async ({ after, orderBy, take }) =>
       list.model.findMany({ where: (after ? { AND: [list.where, after] } : list.where) as W, orderBy, take }),
   });

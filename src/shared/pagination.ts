@@ -46,15 +46,16 @@ export async function paginate<Row extends { id: string }>(options: {
   const limit = params.limit ?? 25;
   const keys = [...orderBy.keys, { field: 'id', kind: 'string' as const }];
   const fingerprint = shapeFingerprint({ shape, orderBy });
-  const after = params.cursor ? afterKey(keys, orderBy.order, decodeCursor(secret, fingerprint, params.cursor)) : undefined;
+  const from = params.cursor ? decodeCursor(secret, fingerprint, params.cursor) : undefined;
+  const after = from ? afterKey(keys, orderBy.order, from.key) : undefined;
   const [total, fetched] = await Promise.all([
-    options.count(),
+    from?.total ?? options.count(),
     options.fetch({ after, orderBy: keys.map((key) => ({ [key.field]: orderBy.order })), take: limit + 1 }),
   ]);
   const hasMore = fetched.length > limit;
   const rows = hasMore ? fetched.slice(0, limit) : fetched;
   const last = rows.at(-1) as Record<string, unknown> | undefined;
-  const cursor = hasMore && last ? encodeCursor(secret, fingerprint, keys.map((key) => encodeKey(last[key.field]))) : null;
+  const cursor = hasMore && last ? encodeCursor(secret, fingerprint, keys.map((key) => encodeKey(last[key.field])), total) : null;
   return { rows, pagination: { cursor, has_more: hasMore, total } };
 }
 
@@ -72,11 +73,12 @@ export async function paginateByOffset<Row>(options: {
   const { secret, params, shape } = options;
   const limit = params.limit ?? 25;
   const fingerprint = shapeFingerprint({ shape, offset: true });
-  const offset = params.cursor ? Number(decodeCursor(secret, fingerprint, params.cursor)[0]) : 0;
-  const [total, fetched] = await Promise.all([options.count(), options.fetch({ offset, take: limit + 1 })]);
+  const from = params.cursor ? decodeCursor(secret, fingerprint, params.cursor) : undefined;
+  const offset = from ? Number(from.key[0]) : 0;
+  const [total, fetched] = await Promise.all([from?.total ?? options.count(), options.fetch({ offset, take: limit + 1 })]);
   const hasMore = fetched.length > limit;
   const rows = hasMore ? fetched.slice(0, limit) : fetched;
-  return { rows, pagination: { cursor: hasMore ? encodeCursor(secret, fingerprint, [offset + limit]) : null, has_more: hasMore, total } };
+  return { rows, pagination: { cursor: hasMore ? encodeCursor(secret, fingerprint, [offset + limit], total) : null, has_more: hasMore, total } };
 }
 
 function encodeKey(value: unknown): KeyValue {
@@ -107,19 +109,21 @@ function sign(secret: string, payload: string): Buffer {
   return createHmac('sha256', secret).update(payload).digest().subarray(0, 16);
 }
 
-function encodeCursor(secret: string, fingerprint: string, key: KeyValue[]): string {
-  const payload = Buffer.from(JSON.stringify({ f: fingerprint, k: key })).toString('base64url');
+// The cursor carries the total of the walk's first page, so later pages need no count: a walk reports
+// the total it saw when it started.
+function encodeCursor(secret: string, fingerprint: string, key: KeyValue[], total: number): string {
+  const payload = Buffer.from(JSON.stringify({ f: fingerprint, k: key, t: total })).toString('base64url');
   return `${payload}.${sign(secret, payload).toString('base64url')}`;
 }
 
-function decodeCursor(secret: string, fingerprint: string, cursor: string): KeyValue[] {
+function decodeCursor(secret: string, fingerprint: string, cursor: string): { key: KeyValue[]; total: number } {
   const invalid = invalidField('cursor', 'cursor is not a cursor this list returned. Pass pagination.cursor from the previous page unchanged, with the same filters and sort.');
   const [payload, mac, extra] = cursor.split('.');
   if (!payload || !mac || extra !== undefined) throw invalid;
   const expected = sign(secret, payload);
   const given = Buffer.from(mac, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid;
-  const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { f: string; k: KeyValue[] };
+  const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { f: string; k: KeyValue[]; t: number };
   if (decoded.f !== fingerprint) throw invalid;
-  return decoded.k;
+  return { key: decoded.k, total: decoded.t };
 }

@@ -10,12 +10,18 @@ export type Conflicts = Record<string, { field: string; message: string }>;
 // time to get a connection and to finish instead of Prisma's 2 s / 5 s defaults.
 const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
 
-/** Runs `write` in one transaction; a unique violation on one of `conflicts` becomes 409 on its field. */
-export async function writeTx<T>(ctx: Pick<Ctx, 'db'>, conflicts: Conflicts, write: (tx: Tx) => Promise<T>): Promise<T> {
+/**
+ * Runs `write` in one transaction; a unique violation on one of `conflicts` becomes 409 on its field.
+ * Once it commits, this process's cached list totals of the project are stale at once.
+ */
+export async function writeTx<T>(ctx: Pick<Ctx, 'db'> & Partial<Pick<Ctx, 'project' | 'totals'>>, conflicts: Conflicts, write: (tx: Tx) => Promise<T>): Promise<T> {
   try {
     return await ctx.db.$transaction(write, TRANSACTION_OPTIONS);
   } catch (error) {
     throw conflictOn(error, conflicts);
+  } finally {
+    // Also after a failure: a commit whose answer was lost still changed the data.
+    if (ctx.project) ctx.totals?.projectWritten(ctx.project.id);
   }
 }
 

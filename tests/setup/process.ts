@@ -16,7 +16,7 @@ const baseEnv = () => ({ PATH: process.env.PATH!, HOME: process.env.HOME! });
 
 /** Spawns `node --import tsx <script> ...args` (or `npm start` for script 'npm start') in the project root; it is SIGKILLed at cleanup if still running. */
 function spawnScript(script: string, args: string[], env: Record<string, string>, cleanups: Cleanups) {
-  const [command, commandArgs] = script === 'npm start' ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', script, ...args]];
+  const [command, commandArgs] = script === 'npm start' ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', script, ...args]];
   const child = spawn(command, commandArgs, { cwd: root, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   // Whatever happens in the test, the process does not outlive it.
   cleanups.push(() => {
@@ -40,7 +40,7 @@ export async function startMain(env: Record<string, string>, cleanups: Cleanups,
         resolve(match[1]);
       }
     });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output()}`)));
+    child.once('exit', (code, signal) => reject(new Error(`exited with ${code ?? signal} before listening:\n${output()}`)));
   });
   return { child, output, baseUrl };
 }

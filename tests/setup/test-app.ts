@@ -9,6 +9,7 @@ import { RateLimiter } from '../../src/modules/usage/index.js';
 import type { Handlers } from '../../src/http/contract.js';
 import { createCommerceClient, type CommerceClient } from '../../src/sdk/index.js';
 import { AuthCache } from '../../src/modules/platform/auth-cache.js';
+import { ListTotals } from '../../src/shared/list-totals.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { createTestDatabase } from './database.js';
 
@@ -44,11 +45,12 @@ export async function startTestApp(
   const log = createLogger(config.logLevel);
   // The same cached authentication as production, so tests see what a deployment would.
   const authCache = new AuthCache(database.url, log);
+  const totals = new ListTotals(authCache.feed);
   await authCache.start();
   // A sending-only job queue, as in a process with RUN_JOBS=false: tests run job handlers themselves.
   const jobs = await JobQueue.start(database.url, log, { work: false });
   const db = createDatabase(database.url, 5);
-  const deps: AppDeps = { db, config, log, authCache, jobs, rateLimiter: new RateLimiter(db) };
+  const deps: AppDeps = { db, config, log, authCache, totals, jobs, rateLimiter: new RateLimiter(db) };
   const { handlers: allHandlers } = await import('../../src/http/handlers.js');
   const server: Server = createApp(deps, { ...allHandlers, ...options.handlers } as Handlers).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

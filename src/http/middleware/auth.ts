@@ -81,6 +81,7 @@ async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: 
     db: deps.db,
     jobs: deps.jobs,
     log: deps.log,
+    totals: deps.totals,
     project,
     actor: { kind: 'api_key', id: key.id, keyType: key.type as 'secret' | 'publishable' },
     mode: key.mode as DataMode,

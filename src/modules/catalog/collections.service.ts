@@ -114,5 +114,5 @@ export async function listCollections(ctx: Ctx, query: CollectionListQuery) {
       ctx.db.collection.findMany({ ...args, include: WITH_COUNT }),
     count: (args: { where: Prisma.CollectionWhereInput }) => ctx.db.collection.count(args),
   };
-  return listPage(ctx, { model, where, query, sorts: SORTS, map: (row) => toCollectionResource(withProductCount(row)) });
+  return listPage(ctx, { model, where, query, sorts: SORTS, map: (row) => toCollectionResource(withProductCount(row)), cacheTotals: { list: 'collections', tables: ['collections'] } });
 }

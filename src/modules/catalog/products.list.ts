@@ -30,5 +30,5 @@ export async function listProducts(ctx: Ctx, query: ProductListQuery) {
       ctx.db.product.findMany({ ...args, include: PRODUCT_INCLUDE }),
     count: (args: { where: Prisma.ProductWhereInput }) => ctx.db.product.count(args),
   };
-  return listPage(ctx, { model, where, query, sorts: SORTS, map: toProductResource });
+  return listPage(ctx, { model, where, query, sorts: SORTS, map: toProductResource, cacheTotals: { list: 'products', tables: ['products', 'collection_products'] } });
 }

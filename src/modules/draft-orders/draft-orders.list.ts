@@ -28,5 +28,6 @@ export async function listDraftOrders(ctx: Ctx, query: DraftOrderListQuery) {
     query,
     sorts: SORTS,
     map: (row) => toDraftOrderResource(row, 'items' in row ? (row.items as Parameters<typeof toDraftOrderResource>[1]) : undefined),
+    cacheTotals: { list: 'draft_orders', tables: ['draft_orders'] },
   });
 }

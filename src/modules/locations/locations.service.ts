@@ -147,5 +147,5 @@ export async function setDefaultLocation(ctx: Ctx, id: string): Promise<Location
 /** A page of the project's live locations. */
 export async function listLocations(ctx: Ctx, query: LocationListQuery) {
   const where: Prisma.LocationWhereInput = { projectId: ctx.project.id, deletedAt: null, type: query.type, isActive: query.active };
-  return listPage(ctx, { model: ctx.db.location, where, query, sorts: SORTS, map: toLocationResource });
+  return listPage(ctx, { model: ctx.db.location, where, query, sorts: SORTS, map: toLocationResource, cacheTotals: { list: 'locations', tables: ['locations'] } });
 }

@@ -37,7 +37,7 @@ export async function listOrders(ctx: Ctx, query: OrderListQuery) {
     status: query.status,
     createdAt: query.created_after ? { gt: new Date(query.created_after) } : undefined,
   };
-  return listPage(ctx, { model: ctx.db.order, where, query, sorts: SORTS, map: toOrderResource });
+  return listPage(ctx, { model: ctx.db.order, where, query, sorts: SORTS, map: toOrderResource, cacheTotals: { list: 'orders', tables: ['orders'] } });
 }
 
 /**

@@ -21,6 +21,7 @@ export async function listStoreEvents(ctx: Ctx, query: StoreEventListQuery) {
     query: { ...query, sort: 'created_at' as const },
     sorts: { created_at: [{ field: 'createdAt', kind: 'date' }] },
     map: toStoreEventResource,
+    cacheTotals: { list: 'store_events', tables: ['store_events'] },
   });
 }
 

@@ -1,0 +1,88 @@
+import pg from 'pg';
+import type { Logger } from './logger.js';
+
+const RECONNECT_MS = 1_000;
+
+/**
+ * One LISTEN connection per process for the notifications that keep per-process caches exact (auth
+ * changes, table changes). `listening` is true only while the connection is up: caches serve entries only
+ * then, and are cleared when it drops (they could miss notifications), so a lost listener costs speed,
+ * never correctness. Reconnects by itself until close().
+ */
+export class ChangeFeed {
+  private readonly handlers = new Map<string, Array<(payload: string) => void>>();
+  private readonly lostHandlers: Array<() => void> = [];
+  private client: pg.Client | undefined;
+  private isListening = false;
+  private closed = false;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly log: Logger,
+    private readonly reconnectMs = RECONNECT_MS,
+  ) {}
+
+  /** Whether notifications are being received right now. */
+  get listening(): boolean {
+    return this.isListening;
+  }
+
+  /** Calls `handler` with the payload of every notification on `channel` (register before start()). */
+  on(channel: string, handler: (payload: string) => void): void {
+    this.handlers.set(channel, [...(this.handlers.get(channel) ?? []), handler]);
+  }
+
+  /** Calls `handler` whenever the connection drops: what was cached may have missed notifications. */
+  onLost(handler: () => void): void {
+    this.lostHandlers.push(handler);
+  }
+
+  /** Connects and listens (and reconnects when the connection drops); after close() it does nothing. */
+  async start(): Promise<void> {
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    this.client = client;
+    const lost = (error?: Error) => {
+      if (this.client !== client) return;
+      this.isListening = false;
+      this.client = undefined;
+      for (const handler of this.lostHandlers) handler();
+      client.end().catch(() => {});
+      if (this.closed) return;
+      this.log.warn('change listener lost; caches off until it reconnects', { error: error?.message });
+      clearTimeout(this.reconnectTimer);
+      this.reconnectTimer = setTimeout(() => {
+        this.reconnectTimer = undefined;
+        void this.start().catch(() => {}); // a failed attempt schedules the next one itself
+      }, this.reconnectMs);
+      this.reconnectTimer.unref();
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', (message) => {
+      for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+    });
+    try {
+      await client.connect();
+      for (const channel of this.handlers.keys()) await client.query(`LISTEN ${channel}`);
+    } catch (error) {
+      lost(error as Error);
+      throw error;
+    }
+    // close() (or a drop) may have come while connecting; then this client is no longer the listener.
+    if (this.client === client) this.isListening = true;
+  }
+
+  /** Stops listening and cancels a pending reconnect; caches stay off from then on. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.isListening = false;
+    for (const handler of this.lostHandlers) handler();
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
+  }
+}

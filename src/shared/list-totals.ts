@@ -1,0 +1,60 @@
+import type { ChangeFeed } from './change-feed.js';
+
+/** The channel the table triggers notify (payload: the table's name) on commit of any write. */
+export const TABLE_CHANGED = 'table_changed';
+const MAX_ENTRIES = 10_000;
+
+interface Entry {
+  total: number;
+  /** The versions of the list's tables and of its project when the total was counted. */
+  versions: number[];
+}
+
+/**
+ * `pagination.total` of list first pages, cached per (project, list, filters) so that a list page does
+ * not cost a count(*). An entry is only served while the change feed listens and none of the list's
+ * tables changed since it was counted: every write to a table (any process, any statement, raw SQL
+ * included) notifies on commit through a statement trigger, and a write through writeTx in this process
+ * invalidates its project's entries at once. Without the listener every total is counted.
+ */
+export class ListTotals {
+  private readonly entries = new Map<string, Entry>();
+  private readonly tableVersions = new Map<string, number>();
+  private readonly projectVersions = new Map<string, number>();
+  /** Counts the listener's drops: a total counted across a drop may have missed a notification. */
+  private drops = 0;
+
+  constructor(private readonly feed: ChangeFeed) {
+    feed.on(TABLE_CHANGED, (table) => this.tableVersions.set(table, (this.tableVersions.get(table) ?? 0) + 1));
+    feed.onLost(() => {
+      this.drops += 1;
+      this.entries.clear();
+    });
+  }
+
+  private versionsOf(projectId: string, tables: readonly string[]): number[] {
+    return [this.drops, this.projectVersions.get(projectId) ?? 0, ...tables.map((table) => this.tableVersions.get(table) ?? 0)];
+  }
+
+  /** Marks the project's totals stale (a write of this process committed). */
+  projectWritten(projectId: string): void {
+    this.projectVersions.set(projectId, (this.projectVersions.get(projectId) ?? 0) + 1);
+  }
+
+  /** The total for `key`: the cached one when still exact, else `count()`'s answer, cached. */
+  async total(projectId: string, key: string, tables: readonly string[], count: () => Promise<number>): Promise<number> {
+    const cacheKey = `${projectId}|${key}`;
+    const versions = this.versionsOf(projectId, tables);
+    const entry = this.entries.get(cacheKey);
+    if (this.feed.listening && entry && entry.versions.every((version, i) => version === versions[i])) return entry.total;
+    // Listening must hold from before the count until it is stored, or a change could slip in between.
+    const wasListening = this.feed.listening;
+    const total = await count();
+    const after = this.versionsOf(projectId, tables);
+    if (wasListening && this.feed.listening && after.every((version, i) => version === versions[i])) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(cacheKey, { total, versions });
+    }
+    return total;
+  }
+}
