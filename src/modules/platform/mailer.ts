@@ -1,0 +1,36 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { OutboxEmail } from '../../generated/prisma/client.js';
+
+const transports = new Map<string, Transporter>();
+
+function transportFor(smtpUrl: string): Transporter {
+  let transport = transports.get(smtpUrl);
+  if (!transport) {
+    // One transport per SMTP URL for the process; nodemailer opens a connection per message.
+    transport = nodemailer.createTransport(smtpUrl);
+    transports.set(smtpUrl, transport);
+  }
+  return transport;
+}
+
+/** The sender of a project's e-mails: its name, at its domain (or localhost while it has none). */
+export function senderOf(project: { name: string; domain: string | null }): { name: string; address: string } {
+  return { name: project.name, address: `noreply@${project.domain ?? 'localhost'}` };
+}
+
+/**
+ * Sends a recorded outbox e-mail through the SMTP server of `smtpUrl` (`smtp://` or `smtps://`, with
+ * credentials in the URL). Bcc recipients get the message through the envelope only, never as a header.
+ */
+export async function sendOverSmtp(smtpUrl: string, from: { name: string; address: string }, email: OutboxEmail): Promise<void> {
+  await transportFor(smtpUrl).sendMail({
+    from,
+    to: email.to,
+    cc: email.cc.length ? email.cc : undefined,
+    bcc: email.bcc.length ? email.bcc : undefined,
+    subject: email.subject,
+    text: email.text,
+    html: email.html ?? undefined,
+    headers: { 'X-Outbox-Id': email.id },
+  });
+}
