@@ -2,12 +2,14 @@ import type { AppDeps } from '../app-deps.js';
 import { purgeDeletedCustomersJob } from './purge-deleted-customers.job.js';
 import { purgeIdempotencyKeysJob } from './purge-idempotency-keys.job.js';
 import { purgeStoreEventsJob } from './purge-store-events.job.js';
+import { sendEmailJob } from './send-email.job.js';
 
 /** Every job's payload, versioned so queued jobs survive deploys. */
 export interface JobPayloads {
   'purge-store-events': { v: 1 };
   'purge-idempotency-keys': { v: 1 };
   'purge-deleted-customers': { v: 1 };
+  'send-email': { v: 1; emailId: string };
 }
 export type JobName = keyof JobPayloads;
 
@@ -30,4 +32,5 @@ export const jobs: { [N in JobName]: JobDefinition<N> } = {
   'purge-store-events': purgeStoreEventsJob,
   'purge-idempotency-keys': purgeIdempotencyKeysJob,
   'purge-deleted-customers': purgeDeletedCustomersJob,
+  'send-email': sendEmailJob,
 };

@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import type { Database } from '../../db/client.js';
 import type { OutboxEmail } from '../../generated/prisma/client.js';
 
 const transports = new Map<string, Transporter>();
@@ -33,4 +34,16 @@ export async function sendOverSmtp(smtpUrl: string, from: { name: string; addres
     html: email.html ?? undefined,
     headers: { 'X-Outbox-Id': email.id },
   });
+}
+
+/**
+ * Sends one recorded e-mail of the outbox over `smtpUrl` (the send-email job; pg-boss retries it when
+ * this throws). An e-mail that no longer exists (its project was deleted) is skipped.
+ */
+export async function deliverOutboxEmail(db: Database, smtpUrl: string, emailId: string): Promise<boolean> {
+  const email = await db.outboxEmail.findUnique({ where: { id: emailId }, include: { project: { select: { name: true, domain: true } } } });
+  if (!email) return false;
+  const { project, ...row } = email;
+  await sendOverSmtp(smtpUrl, senderOf(project), row);
+  return true;
 }
