@@ -42,6 +42,8 @@ const server: Server = createApp(deps).listen(config.port, config.host);
 await new Promise((resolve) => server.once('listening', resolve));
 const address = server.address();
 const baseUrl = `http://${config.host}:${typeof address === 'object' && address ? address.port : config.port}`;
+// The issuer of customer access tokens; behind a proxy set PUBLIC_URL to the address clients use.
+config.publicUrl ??= baseUrl;
 
 const lines = [`Commerce API listening on ${baseUrl}`, `  contract: ${baseUrl}/openapi.yaml (also /openapi.json)`];
 if (demo) {

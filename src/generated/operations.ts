@@ -19,6 +19,7 @@ export interface OperationMeta {
 
 export type OperationId =
   | 'addCollectionProducts'
+  | 'changeCurrentCustomerPassword'
   | 'createApiKey'
   | 'createCollection'
   | 'createCustomer'
@@ -38,6 +39,7 @@ export type OperationId =
   | 'deleteVariant'
   | 'duplicateProduct'
   | 'getCollection'
+  | 'getCurrentCustomer'
   | 'getCustomer'
   | 'getFile'
   | 'getHealth'
@@ -57,12 +59,19 @@ export type OperationId =
   | 'listProducts'
   | 'listStoreEvents'
   | 'listVariantInventoryLevels'
+  | 'loginCustomer'
+  | 'logoutCustomer'
+  | 'refreshCustomerToken'
+  | 'registerCustomer'
   | 'removeCollectionProduct'
+  | 'requestPasswordReset'
+  | 'resetPassword'
   | 'revokeApiKey'
   | 'setDefaultLocation'
   | 'setInventoryLevel'
   | 'transferLocationInventory'
   | 'updateCollection'
+  | 'updateCurrentCustomer'
   | 'updateCustomer'
   | 'updateCustomerAddress'
   | 'updateLocation'
@@ -74,6 +83,7 @@ export type OperationId =
 /** The credential each operation takes, for typing handler inputs. */
 export interface OperationAuth {
   addCollectionProducts: 'secret';
+  changeCurrentCustomerPassword: 'customer';
   createApiKey: 'platform';
   createCollection: 'secret';
   createCustomer: 'secret';
@@ -93,6 +103,7 @@ export interface OperationAuth {
   deleteVariant: 'secret';
   duplicateProduct: 'secret';
   getCollection: 'secret';
+  getCurrentCustomer: 'customer';
   getCustomer: 'secret';
   getFile: 'secret';
   getHealth: 'none';
@@ -112,12 +123,19 @@ export interface OperationAuth {
   listProducts: 'secret';
   listStoreEvents: 'secret';
   listVariantInventoryLevels: 'secret';
+  loginCustomer: 'publishableHeader';
+  logoutCustomer: 'publishableHeader';
+  refreshCustomerToken: 'publishableHeader';
+  registerCustomer: 'publishableHeader';
   removeCollectionProduct: 'secret';
+  requestPasswordReset: 'publishableHeader';
+  resetPassword: 'publishableHeader';
   revokeApiKey: 'platform';
   setDefaultLocation: 'secret';
   setInventoryLevel: 'secret';
   transferLocationInventory: 'secret';
   updateCollection: 'secret';
+  updateCurrentCustomer: 'customer';
   updateCustomer: 'secret';
   updateCustomerAddress: 'secret';
   updateLocation: 'secret';
@@ -129,6 +147,7 @@ export interface OperationAuth {
 /** The operations of each tag (area), for typing an area's handler map. */
 export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
+  'customer-auth': 'changeCurrentCustomerPassword' | 'getCurrentCustomer' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
@@ -144,6 +163,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/collections/{id}/products",
     "tag": "catalog",
     "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "changeCurrentCustomerPassword",
+    "method": "POST",
+    "path": "/v1/me/password",
+    "tag": "customer-auth",
+    "auth": "customer",
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -359,6 +389,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": [
       "fields"
     ]
+  },
+  {
+    "operationId": "getCurrentCustomer",
+    "method": "GET",
+    "path": "/v1/me",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
   },
   {
     "operationId": "getCustomer",
@@ -589,6 +630,50 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": []
   },
   {
+    "operationId": "loginCustomer",
+    "method": "POST",
+    "path": "/v1/auth/login",
+    "tag": "customer-auth",
+    "auth": "publishableHeader",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "logoutCustomer",
+    "method": "POST",
+    "path": "/v1/auth/logout",
+    "tag": "customer-auth",
+    "auth": "publishableHeader",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "refreshCustomerToken",
+    "method": "POST",
+    "path": "/v1/auth/token",
+    "tag": "customer-auth",
+    "auth": "publishableHeader",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "registerCustomer",
+    "method": "POST",
+    "path": "/v1/auth/register",
+    "tag": "customer-auth",
+    "auth": "publishableHeader",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
     "operationId": "removeCollectionProduct",
     "method": "DELETE",
     "path": "/v1/collections/{id}/products/{product_id}",
@@ -597,6 +682,28 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "requestPasswordReset",
+    "method": "POST",
+    "path": "/v1/auth/forgot-password",
+    "tag": "customer-auth",
+    "auth": "publishableHeader",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "resetPassword",
+    "method": "POST",
+    "path": "/v1/auth/reset-password",
+    "tag": "customer-auth",
+    "auth": "publishableHeader",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
     "arrayQuery": []
   },
   {
@@ -649,6 +756,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/collections/{id}",
     "tag": "catalog",
     "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "updateCurrentCustomer",
+    "method": "PATCH",
+    "path": "/v1/me",
+    "tag": "customer-auth",
+    "auth": "customer",
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,

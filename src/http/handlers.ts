@@ -1,4 +1,5 @@
 import { catalogHandlers } from '../modules/catalog/index.js';
+import { customerAuthHandlers } from '../modules/customer-auth/index.js';
 import { customerHandlers } from '../modules/customers/customers.handlers.js';
 import { healthDocsHandlers } from '../modules/health-docs/health-docs.handlers.js';
 import { inventoryHandlers } from '../modules/inventory/index.js';
@@ -13,6 +14,7 @@ export const handlers = {
   ...platformHandlers,
   ...storeEventHandlers,
   ...customerHandlers,
+  ...customerAuthHandlers,
   ...catalogHandlers,
   ...inventoryHandlers,
   ...locationHandlers,

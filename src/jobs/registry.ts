@@ -1,4 +1,5 @@
 import type { AppDeps } from '../app-deps.js';
+import { purgeCustomerAuthJob } from './purge-customer-auth.job.js';
 import { purgeDeletedCustomersJob } from './purge-deleted-customers.job.js';
 import { purgeIdempotencyKeysJob } from './purge-idempotency-keys.job.js';
 import { purgeStoreEventsJob } from './purge-store-events.job.js';
@@ -7,6 +8,7 @@ import { sendEmailJob } from './send-email.job.js';
 /** Every job's payload, versioned so queued jobs survive deploys. */
 export interface JobPayloads {
   'purge-store-events': { v: 1 };
+  'purge-customer-auth': { v: 1 };
   'purge-idempotency-keys': { v: 1 };
   'purge-deleted-customers': { v: 1 };
   'send-email': { v: 1; emailId: string };
@@ -30,6 +32,7 @@ export const deadLetterQueue = (name: JobName) => `${name}-dead`;
 /** One definition per job name; a job without a handler does not compile. */
 export const jobs: { [N in JobName]: JobDefinition<N> } = {
   'purge-store-events': purgeStoreEventsJob,
+  'purge-customer-auth': purgeCustomerAuthJob,
   'purge-idempotency-keys': purgeIdempotencyKeysJob,
   'purge-deleted-customers': purgeDeletedCustomersJob,
   'send-email': sendEmailJob,

@@ -51,6 +51,7 @@ export async function startTestApp(
   const server: Server = createApp(deps, { ...allHandlers, ...options.handlers } as Handlers).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  config.publicUrl ??= baseUrl; // as main.ts does: the issuer of customer access tokens
   return {
     baseUrl,
     deps,

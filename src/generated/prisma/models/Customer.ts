@@ -56,6 +56,8 @@ export type CustomerMinAggregateOutputType = {
   deletedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
+  passwordHash: string | null
+  emailVerified: boolean | null
 }
 
 export type CustomerMaxAggregateOutputType = {
@@ -78,6 +80,8 @@ export type CustomerMaxAggregateOutputType = {
   deletedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
+  passwordHash: string | null
+  emailVerified: boolean | null
 }
 
 export type CustomerCountAggregateOutputType = {
@@ -102,6 +106,8 @@ export type CustomerCountAggregateOutputType = {
   deletedAt: number
   createdAt: number
   updatedAt: number
+  passwordHash: number
+  emailVerified: number
   _all: number
 }
 
@@ -136,6 +142,8 @@ export type CustomerMinAggregateInputType = {
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
+  passwordHash?: true
+  emailVerified?: true
 }
 
 export type CustomerMaxAggregateInputType = {
@@ -158,6 +166,8 @@ export type CustomerMaxAggregateInputType = {
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
+  passwordHash?: true
+  emailVerified?: true
 }
 
 export type CustomerCountAggregateInputType = {
@@ -182,6 +192,8 @@ export type CustomerCountAggregateInputType = {
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
+  passwordHash?: true
+  emailVerified?: true
   _all?: true
 }
 
@@ -293,6 +305,8 @@ export type CustomerGroupByOutputType = {
   deletedAt: Date | null
   createdAt: Date
   updatedAt: Date
+  passwordHash: string | null
+  emailVerified: boolean
   _count: CustomerCountAggregateOutputType | null
   _avg: CustomerAvgAggregateOutputType | null
   _sum: CustomerSumAggregateOutputType | null
@@ -340,9 +354,13 @@ export type CustomerWhereInput = {
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
+  passwordHash?: Prisma.StringNullableFilter<"Customer"> | string | null
+  emailVerified?: Prisma.BoolFilter<"Customer"> | boolean
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   addresses?: Prisma.CustomerAddressListRelationFilter
   notes?: Prisma.CustomerNoteListRelationFilter
+  sessions?: Prisma.CustomerSessionListRelationFilter
+  resets?: Prisma.PasswordResetTokenListRelationFilter
 }
 
 export type CustomerOrderByWithRelationInput = {
@@ -367,9 +385,13 @@ export type CustomerOrderByWithRelationInput = {
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  passwordHash?: Prisma.SortOrderInput | Prisma.SortOrder
+  emailVerified?: Prisma.SortOrder
   project?: Prisma.ProjectOrderByWithRelationInput
   addresses?: Prisma.CustomerAddressOrderByRelationAggregateInput
   notes?: Prisma.CustomerNoteOrderByRelationAggregateInput
+  sessions?: Prisma.CustomerSessionOrderByRelationAggregateInput
+  resets?: Prisma.PasswordResetTokenOrderByRelationAggregateInput
 }
 
 export type CustomerWhereUniqueInput = Prisma.AtLeast<{
@@ -397,9 +419,13 @@ export type CustomerWhereUniqueInput = Prisma.AtLeast<{
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
+  passwordHash?: Prisma.StringNullableFilter<"Customer"> | string | null
+  emailVerified?: Prisma.BoolFilter<"Customer"> | boolean
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   addresses?: Prisma.CustomerAddressListRelationFilter
   notes?: Prisma.CustomerNoteListRelationFilter
+  sessions?: Prisma.CustomerSessionListRelationFilter
+  resets?: Prisma.PasswordResetTokenListRelationFilter
 }, "id">
 
 export type CustomerOrderByWithAggregationInput = {
@@ -424,6 +450,8 @@ export type CustomerOrderByWithAggregationInput = {
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  passwordHash?: Prisma.SortOrderInput | Prisma.SortOrder
+  emailVerified?: Prisma.SortOrder
   _count?: Prisma.CustomerCountOrderByAggregateInput
   _avg?: Prisma.CustomerAvgOrderByAggregateInput
   _max?: Prisma.CustomerMaxOrderByAggregateInput
@@ -456,6 +484,8 @@ export type CustomerScalarWhereWithAggregatesInput = {
   deletedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Customer"> | Date | string
+  passwordHash?: Prisma.StringNullableWithAggregatesFilter<"Customer"> | string | null
+  emailVerified?: Prisma.BoolWithAggregatesFilter<"Customer"> | boolean
 }
 
 export type CustomerCreateInput = {
@@ -479,9 +509,13 @@ export type CustomerCreateInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
   addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateInput = {
@@ -506,8 +540,12 @@ export type CustomerUncheckedCreateInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUpdateInput = {
@@ -531,9 +569,13 @@ export type CustomerUpdateInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
   addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateInput = {
@@ -558,8 +600,12 @@ export type CustomerUncheckedUpdateInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateManyInput = {
@@ -584,6 +630,8 @@ export type CustomerCreateManyInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
 }
 
 export type CustomerUpdateManyMutationInput = {
@@ -607,6 +655,8 @@ export type CustomerUpdateManyMutationInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type CustomerUncheckedUpdateManyInput = {
@@ -631,6 +681,8 @@ export type CustomerUncheckedUpdateManyInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type CustomerListRelationFilter = {
@@ -665,6 +717,8 @@ export type CustomerCountOrderByAggregateInput = {
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  passwordHash?: Prisma.SortOrder
+  emailVerified?: Prisma.SortOrder
 }
 
 export type CustomerAvgOrderByAggregateInput = {
@@ -692,6 +746,8 @@ export type CustomerMaxOrderByAggregateInput = {
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  passwordHash?: Prisma.SortOrder
+  emailVerified?: Prisma.SortOrder
 }
 
 export type CustomerMinOrderByAggregateInput = {
@@ -714,6 +770,8 @@ export type CustomerMinOrderByAggregateInput = {
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  passwordHash?: Prisma.SortOrder
+  emailVerified?: Prisma.SortOrder
 }
 
 export type CustomerSumOrderByAggregateInput = {
@@ -813,6 +871,34 @@ export type CustomerUpdateOneRequiredWithoutNotesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.CustomerUpdateToOneWithWhereWithoutNotesInput, Prisma.CustomerUpdateWithoutNotesInput>, Prisma.CustomerUncheckedUpdateWithoutNotesInput>
 }
 
+export type CustomerCreateNestedOneWithoutSessionsInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutSessionsInput, Prisma.CustomerUncheckedCreateWithoutSessionsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutSessionsInput
+  connect?: Prisma.CustomerWhereUniqueInput
+}
+
+export type CustomerUpdateOneRequiredWithoutSessionsNestedInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutSessionsInput, Prisma.CustomerUncheckedCreateWithoutSessionsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutSessionsInput
+  upsert?: Prisma.CustomerUpsertWithoutSessionsInput
+  connect?: Prisma.CustomerWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CustomerUpdateToOneWithWhereWithoutSessionsInput, Prisma.CustomerUpdateWithoutSessionsInput>, Prisma.CustomerUncheckedUpdateWithoutSessionsInput>
+}
+
+export type CustomerCreateNestedOneWithoutResetsInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutResetsInput, Prisma.CustomerUncheckedCreateWithoutResetsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutResetsInput
+  connect?: Prisma.CustomerWhereUniqueInput
+}
+
+export type CustomerUpdateOneRequiredWithoutResetsNestedInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutResetsInput, Prisma.CustomerUncheckedCreateWithoutResetsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutResetsInput
+  upsert?: Prisma.CustomerUpsertWithoutResetsInput
+  connect?: Prisma.CustomerWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CustomerUpdateToOneWithWhereWithoutResetsInput, Prisma.CustomerUpdateWithoutResetsInput>, Prisma.CustomerUncheckedUpdateWithoutResetsInput>
+}
+
 export type CustomerCreateWithoutProjectInput = {
   id: string
   email: string
@@ -834,8 +920,12 @@ export type CustomerCreateWithoutProjectInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutProjectInput = {
@@ -859,8 +949,12 @@ export type CustomerUncheckedCreateWithoutProjectInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutProjectInput = {
@@ -914,6 +1008,8 @@ export type CustomerScalarWhereInput = {
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
+  passwordHash?: Prisma.StringNullableFilter<"Customer"> | string | null
+  emailVerified?: Prisma.BoolFilter<"Customer"> | boolean
 }
 
 export type CustomerCreateWithoutAddressesInput = {
@@ -937,8 +1033,12 @@ export type CustomerCreateWithoutAddressesInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutAddressesInput = {
@@ -963,7 +1063,11 @@ export type CustomerUncheckedCreateWithoutAddressesInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutAddressesInput = {
@@ -1003,8 +1107,12 @@ export type CustomerUpdateWithoutAddressesInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutAddressesInput = {
@@ -1029,7 +1137,11 @@ export type CustomerUncheckedUpdateWithoutAddressesInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateWithoutNotesInput = {
@@ -1053,8 +1165,12 @@ export type CustomerCreateWithoutNotesInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
   addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutNotesInput = {
@@ -1079,7 +1195,11 @@ export type CustomerUncheckedCreateWithoutNotesInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutNotesInput = {
@@ -1119,8 +1239,12 @@ export type CustomerUpdateWithoutNotesInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
   addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutNotesInput = {
@@ -1145,7 +1269,275 @@ export type CustomerUncheckedUpdateWithoutNotesInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerCreateWithoutSessionsInput = {
+  id: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
+  addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerUncheckedCreateWithoutSessionsInput = {
+  id: string
+  projectId: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerCreateOrConnectWithoutSessionsInput = {
+  where: Prisma.CustomerWhereUniqueInput
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutSessionsInput, Prisma.CustomerUncheckedCreateWithoutSessionsInput>
+}
+
+export type CustomerUpsertWithoutSessionsInput = {
+  update: Prisma.XOR<Prisma.CustomerUpdateWithoutSessionsInput, Prisma.CustomerUncheckedUpdateWithoutSessionsInput>
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutSessionsInput, Prisma.CustomerUncheckedCreateWithoutSessionsInput>
+  where?: Prisma.CustomerWhereInput
+}
+
+export type CustomerUpdateToOneWithWhereWithoutSessionsInput = {
+  where?: Prisma.CustomerWhereInput
+  data: Prisma.XOR<Prisma.CustomerUpdateWithoutSessionsInput, Prisma.CustomerUncheckedUpdateWithoutSessionsInput>
+}
+
+export type CustomerUpdateWithoutSessionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
+  addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerUncheckedUpdateWithoutSessionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerCreateWithoutResetsInput = {
+  id: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
+  addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerUncheckedCreateWithoutResetsInput = {
+  id: string
+  projectId: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerCreateOrConnectWithoutResetsInput = {
+  where: Prisma.CustomerWhereUniqueInput
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutResetsInput, Prisma.CustomerUncheckedCreateWithoutResetsInput>
+}
+
+export type CustomerUpsertWithoutResetsInput = {
+  update: Prisma.XOR<Prisma.CustomerUpdateWithoutResetsInput, Prisma.CustomerUncheckedUpdateWithoutResetsInput>
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutResetsInput, Prisma.CustomerUncheckedCreateWithoutResetsInput>
+  where?: Prisma.CustomerWhereInput
+}
+
+export type CustomerUpdateToOneWithWhereWithoutResetsInput = {
+  where?: Prisma.CustomerWhereInput
+  data: Prisma.XOR<Prisma.CustomerUpdateWithoutResetsInput, Prisma.CustomerUncheckedUpdateWithoutResetsInput>
+}
+
+export type CustomerUpdateWithoutResetsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
+  addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerUncheckedUpdateWithoutResetsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateManyProjectInput = {
@@ -1169,6 +1561,8 @@ export type CustomerCreateManyProjectInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
 }
 
 export type CustomerUpdateWithoutProjectInput = {
@@ -1192,8 +1586,12 @@ export type CustomerUpdateWithoutProjectInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutProjectInput = {
@@ -1217,8 +1615,12 @@ export type CustomerUncheckedUpdateWithoutProjectInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateManyWithoutProjectInput = {
@@ -1242,6 +1644,8 @@ export type CustomerUncheckedUpdateManyWithoutProjectInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 
@@ -1252,11 +1656,15 @@ export type CustomerUncheckedUpdateManyWithoutProjectInput = {
 export type CustomerCountOutputType = {
   addresses: number
   notes: number
+  sessions: number
+  resets: number
 }
 
 export type CustomerCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   addresses?: boolean | CustomerCountOutputTypeCountAddressesArgs
   notes?: boolean | CustomerCountOutputTypeCountNotesArgs
+  sessions?: boolean | CustomerCountOutputTypeCountSessionsArgs
+  resets?: boolean | CustomerCountOutputTypeCountResetsArgs
 }
 
 /**
@@ -1283,6 +1691,20 @@ export type CustomerCountOutputTypeCountNotesArgs<ExtArgs extends runtime.Types.
   where?: Prisma.CustomerNoteWhereInput
 }
 
+/**
+ * CustomerCountOutputType without action
+ */
+export type CustomerCountOutputTypeCountSessionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CustomerSessionWhereInput
+}
+
+/**
+ * CustomerCountOutputType without action
+ */
+export type CustomerCountOutputTypeCountResetsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.PasswordResetTokenWhereInput
+}
+
 
 export type CustomerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1306,9 +1728,13 @@ export type CustomerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  passwordHash?: boolean
+  emailVerified?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   addresses?: boolean | Prisma.Customer$addressesArgs<ExtArgs>
   notes?: boolean | Prisma.Customer$notesArgs<ExtArgs>
+  sessions?: boolean | Prisma.Customer$sessionsArgs<ExtArgs>
+  resets?: boolean | Prisma.Customer$resetsArgs<ExtArgs>
   _count?: boolean | Prisma.CustomerCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["customer"]>
 
@@ -1334,6 +1760,8 @@ export type CustomerSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  passwordHash?: boolean
+  emailVerified?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["customer"]>
 
@@ -1359,6 +1787,8 @@ export type CustomerSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  passwordHash?: boolean
+  emailVerified?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["customer"]>
 
@@ -1384,13 +1814,17 @@ export type CustomerSelectScalar = {
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  passwordHash?: boolean
+  emailVerified?: boolean
 }
 
-export type CustomerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "email" | "emailNormalized" | "firstName" | "lastName" | "sortName" | "phone" | "company" | "status" | "tags" | "metadata" | "activePriceKey" | "locale" | "taxNumber" | "taxNumberType" | "orderCount" | "totalSpent" | "deletedAt" | "createdAt" | "updatedAt", ExtArgs["result"]["customer"]>
+export type CustomerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "email" | "emailNormalized" | "firstName" | "lastName" | "sortName" | "phone" | "company" | "status" | "tags" | "metadata" | "activePriceKey" | "locale" | "taxNumber" | "taxNumberType" | "orderCount" | "totalSpent" | "deletedAt" | "createdAt" | "updatedAt" | "passwordHash" | "emailVerified", ExtArgs["result"]["customer"]>
 export type CustomerInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   addresses?: boolean | Prisma.Customer$addressesArgs<ExtArgs>
   notes?: boolean | Prisma.Customer$notesArgs<ExtArgs>
+  sessions?: boolean | Prisma.Customer$sessionsArgs<ExtArgs>
+  resets?: boolean | Prisma.Customer$resetsArgs<ExtArgs>
   _count?: boolean | Prisma.CustomerCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type CustomerIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1406,6 +1840,8 @@ export type $CustomerPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     project: Prisma.$ProjectPayload<ExtArgs>
     addresses: Prisma.$CustomerAddressPayload<ExtArgs>[]
     notes: Prisma.$CustomerNotePayload<ExtArgs>[]
+    sessions: Prisma.$CustomerSessionPayload<ExtArgs>[]
+    resets: Prisma.$PasswordResetTokenPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1438,6 +1874,14 @@ export type $CustomerPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     deletedAt: Date | null
     createdAt: Date
     updatedAt: Date
+    /**
+     * argon2id hash (PHC string) of the storefront password; null until the customer registers or resets it.
+     */
+    passwordHash: string | null
+    /**
+     * True once the customer used a password-reset link, which proves the address.
+     */
+    emailVerified: boolean
   }, ExtArgs["result"]["customer"]>
   composites: {}
 }
@@ -1835,6 +2279,8 @@ export interface Prisma__CustomerClient<T, Null = never, ExtArgs extends runtime
   project<T extends Prisma.ProjectDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ProjectDefaultArgs<ExtArgs>>): Prisma.Prisma__ProjectClient<runtime.Types.Result.GetResult<Prisma.$ProjectPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   addresses<T extends Prisma.Customer$addressesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$addressesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerAddressPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   notes<T extends Prisma.Customer$notesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$notesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerNotePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  sessions<T extends Prisma.Customer$sessionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$sessionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerSessionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  resets<T extends Prisma.Customer$resetsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$resetsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PasswordResetTokenPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1885,6 +2331,8 @@ export interface CustomerFieldRefs {
   readonly deletedAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Customer", 'DateTime'>
+  readonly passwordHash: Prisma.FieldRef<"Customer", 'String'>
+  readonly emailVerified: Prisma.FieldRef<"Customer", 'Boolean'>
 }
     
 
@@ -2331,6 +2779,54 @@ export type Customer$notesArgs<ExtArgs extends runtime.Types.Extensions.Internal
   take?: number
   skip?: number
   distinct?: Prisma.CustomerNoteScalarFieldEnum | Prisma.CustomerNoteScalarFieldEnum[]
+}
+
+/**
+ * Customer.sessions
+ */
+export type Customer$sessionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the CustomerSession
+   */
+  select?: Prisma.CustomerSessionSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the CustomerSession
+   */
+  omit?: Prisma.CustomerSessionOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CustomerSessionInclude<ExtArgs> | null
+  where?: Prisma.CustomerSessionWhereInput
+  orderBy?: Prisma.CustomerSessionOrderByWithRelationInput | Prisma.CustomerSessionOrderByWithRelationInput[]
+  cursor?: Prisma.CustomerSessionWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CustomerSessionScalarFieldEnum | Prisma.CustomerSessionScalarFieldEnum[]
+}
+
+/**
+ * Customer.resets
+ */
+export type Customer$resetsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PasswordResetToken
+   */
+  select?: Prisma.PasswordResetTokenSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PasswordResetToken
+   */
+  omit?: Prisma.PasswordResetTokenOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PasswordResetTokenInclude<ExtArgs> | null
+  where?: Prisma.PasswordResetTokenWhereInput
+  orderBy?: Prisma.PasswordResetTokenOrderByWithRelationInput | Prisma.PasswordResetTokenOrderByWithRelationInput[]
+  cursor?: Prisma.PasswordResetTokenWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.PasswordResetTokenScalarFieldEnum | Prisma.PasswordResetTokenScalarFieldEnum[]
 }
 
 /**
