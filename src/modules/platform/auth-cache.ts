@@ -27,6 +27,7 @@ export class AuthCache {
   private client: pg.Client | undefined;
   private listening = false;
   private closed = false;
+  private reconnect: NodeJS.Timeout | undefined;
 
   constructor(private readonly databaseUrl: string, private readonly log: Logger) {}
 
@@ -54,6 +55,7 @@ export class AuthCache {
 
   /** Connects the listener (and reconnects it when it drops); until it listens, nothing is cached. */
   async start(): Promise<void> {
+    if (this.closed) return;
     const client = new pg.Client({ connectionString: this.databaseUrl });
     this.client = client;
     const lost = (error?: Error) => {
@@ -64,7 +66,7 @@ export class AuthCache {
       client.end().catch(() => {});
       if (this.closed) return;
       this.log.warn('auth cache listener lost; cache off until it reconnects', { error: error?.message });
-      setTimeout(() => void this.start().catch(() => lost()), RECONNECT_MS).unref();
+      this.reconnect = setTimeout(() => void this.start().catch(() => lost()), RECONNECT_MS).unref();
     };
     client.on('error', lost);
     client.on('end', () => lost());
@@ -78,6 +80,8 @@ export class AuthCache {
 
   async close(): Promise<void> {
     this.closed = true;
+    // A reconnect scheduled before close must not open a connection after it.
+    clearTimeout(this.reconnect);
     this.listening = false;
     this.entries.clear();
     const client = this.client;
