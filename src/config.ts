@@ -9,7 +9,7 @@ export interface Config {
   /** Operator token for /platform/v1; the platform API answers 404 when absent. */
   platformToken?: string;
   smtpUrl?: string;
-  /** The API's public base URL (`iss` of customer access tokens); main.ts sets it to the listening address when unset. */
+  /** The API's public base URL: the `iss` of customer access tokens, which every process then requires. */
   publicUrl?: string;
   allowPrivateNetworkTargets: boolean;
   /** Validate every response against openapi.yaml (tests; optional in development). */

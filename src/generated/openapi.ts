@@ -1494,9 +1494,10 @@ export interface components {
         };
         /**
          * @description HS256 JWT valid 3600 seconds, signed with a key of the project (derived with HKDF-SHA256 from the
-         *     project's server-side secret, so it never leaves the server). Claims: `iss` the API's base URL
-         *     (`PUBLIC_URL`), `aud` `storefront`, `sub` the customer id, `pid` the project id, `sid` the session id,
-         *     `jti`, `iat`, `exp`. Send it as `Authorization: Bearer` to `/v1/me` together with the publishable key.
+         *     project's server-side secret, so it never leaves the server). Claims: `iss` the API's base URL (the
+         *     server's `PUBLIC_URL`, which it then requires; without one, the address the answering process listens
+         *     on), `aud` `storefront`, `sub` the customer id, `pid` the project id, `sid` the session id, `jti`, `iat`,
+         *     `exp`. Send it as `Authorization: Bearer` to `/v1/me` together with the publishable key.
          */
         AccessToken: string;
         AuthTokens: {

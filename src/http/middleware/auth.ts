@@ -53,7 +53,7 @@ function checkPlatformToken(ctx: AppContext, platformToken: string | undefined):
 async function authenticateCustomer(ctx: AppContext, operation: OperationMeta, deps: AppDeps): Promise<Ctx> {
   const keyCtx = await authenticateKey(ctx, operation, deps);
   const token = bearer(ctx, 'Malformed Authorization header. Send Authorization: Bearer <access token>.');
-  const { customerId, sessionId } = await authenticateAccessToken(deps.db, keyCtx.project, tokenIssuer(deps.config), token);
+  const { customerId, sessionId } = await authenticateAccessToken(deps.db, keyCtx.project, tokenIssuer(deps.config).expect, token);
   return { ...keyCtx, actor: { kind: 'customer', id: customerId, sessionId } };
 }
 

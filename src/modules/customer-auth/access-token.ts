@@ -13,9 +13,14 @@ export interface AccessClaims {
   sessionId: string;
 }
 
-/** The `iss` of this API's access tokens: PUBLIC_URL, else the address the process listens on. */
-export function tokenIssuer(config: Pick<Config, 'publicUrl' | 'host' | 'port'>): string {
-  return config.publicUrl ?? `http://${config.host}:${config.port}`;
+/**
+ * The `iss` this process writes into access tokens and the one it insists on: PUBLIC_URL when set (every
+ * process behind one address shares it), else the address the process listens on, which other processes
+ * behind the same load balancer do not share, so then any `iss` is accepted (the per-project signature
+ * is what proves the token is ours).
+ */
+export function tokenIssuer(config: Pick<Config, 'publicUrl' | 'host' | 'port'>): { write: string; expect?: string } {
+  return { write: config.publicUrl ?? `http://${config.host}:${config.port}`, expect: config.publicUrl };
 }
 
 // The project's HS256 key, derived from its server-side secret with HKDF (info names the use), so
@@ -38,16 +43,17 @@ export async function signAccessToken(project: Pick<Project, 'id' | 'signingSecr
 }
 
 /**
- * The claims of an access token that this project signed for this issuer and that has not expired;
- * null for anything else (malformed, other algorithm, other project, other issuer or audience, expired).
+ * The claims of an access token that this project signed and that has not expired, with `issuer` as its
+ * iss when given; null for anything else (malformed, other algorithm, other project, other issuer or
+ * audience, expired).
  */
-export async function verifyAccessToken(project: Pick<Project, 'id' | 'signingSecret'>, issuer: string, token: string): Promise<AccessClaims | null> {
+export async function verifyAccessToken(project: Pick<Project, 'id' | 'signingSecret'>, issuer: string | undefined, token: string): Promise<AccessClaims | null> {
   try {
     const { payload } = await jwtVerify(token, signingKey(project), {
       algorithms: ['HS256'],
       issuer,
       audience: ACCESS_TOKEN_AUDIENCE,
-      requiredClaims: ['sub', 'jti', 'iat', 'exp'],
+      requiredClaims: ['iss', 'sub', 'jti', 'iat', 'exp'],
     });
     if (payload.pid !== project.id || typeof payload.sid !== 'string' || !payload.sub) return null;
     return { customerId: payload.sub, sessionId: payload.sid };

@@ -7,16 +7,16 @@ import { logout, refreshSession } from './sessions.service.js';
 
 export const customerAuthHandlers = {
   registerCustomer: async ({ body, ctx, deps }) => {
-    const { customer, tokens } = await register(ctx, body, tokenIssuer(deps.config));
+    const { customer, tokens } = await register(ctx, body, tokenIssuer(deps.config).write);
     return { status: 201, body: { data: toAuthSession(tokens, customer) } };
   },
   loginCustomer: async ({ body, ctx, deps }) => {
-    const { customer, tokens } = await login(ctx, body, tokenIssuer(deps.config));
+    const { customer, tokens } = await login(ctx, body, tokenIssuer(deps.config).write);
     return { status: 200, body: { data: toAuthSession(tokens, customer) } };
   },
   refreshCustomerToken: async ({ body, ctx, deps }) => ({
     status: 200,
-    body: { data: toAuthTokens(await refreshSession(ctx, body.refresh_token, tokenIssuer(deps.config))) },
+    body: { data: toAuthTokens(await refreshSession(ctx, body.refresh_token, tokenIssuer(deps.config).write)) },
   }),
   logoutCustomer: async ({ body, ctx }) => {
     await logout(ctx, body.refresh_token);
@@ -37,6 +37,6 @@ export const customerAuthHandlers = {
   }),
   changeCurrentCustomerPassword: async ({ body, ctx, deps }) => ({
     status: 200,
-    body: { data: toAuthTokens(await changePassword(ctx, body, tokenIssuer(deps.config))) },
+    body: { data: toAuthTokens(await changePassword(ctx, body, tokenIssuer(deps.config).write)) },
   }),
 } satisfies AreaHandlers<'customer-auth'>;

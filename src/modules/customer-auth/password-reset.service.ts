@@ -34,12 +34,13 @@ export async function requestPasswordReset(ctx: Ctx, email: string, options: { s
   const customer = await ctx.db.customer.findFirst({ where: { projectId: ctx.project.id, emailNormalized: email.toLowerCase(), deletedAt: null } });
   if (!customer) return;
   const token = newOpaqueToken();
-  const expiresAt = new Date(Date.now() + RESET_TOKEN_TTL_HOURS * 3600 * 1000);
+  const createdAt = new Date();
+  const expiresAt = new Date(createdAt.getTime() + RESET_TOKEN_TTL_HOURS * 3600 * 1000);
   await writeTx(ctx, {}, async (tx) => {
     await tx.passwordResetToken.create({
       data: {
         id: newId('prt_'), projectId: ctx.project.id, customerId: customer.id, email: customer.emailNormalized,
-        tokenHash: opaqueTokenHash(token), expiresAt,
+        tokenHash: opaqueTokenHash(token), createdAt, expiresAt,
       },
     });
     const language = emailLanguage(customer.locale, ctx.project.locale);

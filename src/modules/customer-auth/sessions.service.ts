@@ -98,10 +98,10 @@ const INVALID_TOKEN = 'Invalid or expired access token. Get a new one with POST 
 const ENDED = 'This session has ended. Sign in again.';
 
 /**
- * The customer and session an access token stands for: signed by `project` for `issuer`, unexpired,
+ * The customer and session an access token stands for: signed by `project` (for `issuer` when given), unexpired,
  * and of a session that has not ended and a customer not deleted (one primary-key read). 401 otherwise.
  */
-export async function authenticateAccessToken(db: Database, project: Project, issuer: string, token: string | undefined): Promise<AccessClaims> {
+export async function authenticateAccessToken(db: Database, project: Project, issuer: string | undefined, token: string | undefined): Promise<AccessClaims> {
   if (!token) throw new AppError('unauthorized', MISSING_TOKEN);
   const claims = await verifyAccessToken(project, issuer, token);
   if (!claims) throw new AppError('unauthorized', INVALID_TOKEN);
