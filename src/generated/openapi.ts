@@ -456,7 +456,8 @@ export interface paths {
          *     Lockout: failed attempts are counted per project and email (unknown emails too) in the database, so
          *     every server process sees the same count. The failure that reaches 5, 10 or 20 (and every failure after
          *     20) answers 401 and locks the email for 1, 5 or 15 minutes; while locked, every login for it, even with
-         *     the right password, answers 429 `rate_limited` with `Retry-After` in seconds. A successful login resets
+         *     the right password, answers 429 `rate_limited` with `Retry-After` in seconds. An attempt is counted
+         *     before its password is checked, so parallel guesses cannot outrun the lock. A successful login resets
          *     the count, as does a password reset; the count also restarts after 24 hours without a failure.
          */
         post: operations["loginCustomer"];
@@ -553,7 +554,8 @@ export interface paths {
          *     the rule answers 400 with `field: password` and does not use the token up. A successful reset uses up
          *     every reset token of the customer, marks the email verified (the link proves the address), resets the
          *     login lockout of the email and ends every session of the customer: their refresh and access tokens are
-         *     refused from then on. It does not sign in; call login with the new password.
+         *     refused from then on. It does not sign in; call login with the new password. A link is void once the
+         *     customer's email was changed after it was sent (it proves only the address it went to).
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -1484,7 +1486,7 @@ export interface components {
             phone: string | null;
             /** @description BCP 47; null means the project default. Decides the language of e-mails. */
             locale: string | null;
-            /** @description True once the customer used a password-reset link sent to this email. */
+            /** @description True once the customer used a password-reset link sent to this email; false again when the merchant changes the email. */
             email_verified: boolean;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../app-deps.js';
 import type { OperationMeta } from '../../generated/operations.js';
 import type { Ctx, DataMode } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
-import { authenticateAccessToken, tokenIssuer } from '../../modules/customer-auth/index.js';
+import { authenticateAccessToken, requireStoreDomain, tokenIssuer } from '../../modules/customer-auth/index.js';
 import { API_KEY_FORMAT, findKeyByToken, secretsEqual } from '../../modules/platform/api-keys.js';
 import type { AppContext, RequestState } from '../state.js';
 
@@ -15,6 +15,7 @@ const unauthorized = (message: string) => new AppError('unauthorized', message);
  * forbidden; a live publishable key without a verified domain 403 domain_not_verified. Customer-token
  * operations (/v1/me) take the publishable key in X-API-Key and an access token of the key's project as
  * Authorization: Bearer, whose session must not have ended (401 otherwise); the actor is the customer.
+ * Customer-auth operations of a project without a domain answer 400 (rule 6) once the key is known.
  */
 export function authenticate(operation: OperationMeta, deps: AppDeps): Middleware<RequestState> {
   return async (ctx, next) => {
@@ -29,6 +30,8 @@ export function authenticate(operation: OperationMeta, deps: AppDeps): Middlewar
         break;
       default:
         ctx.state.service = await authenticateKey(ctx, operation, deps);
+        // Rule 6 before the body is looked at, so every request of a project without a domain gets its message.
+        if (operation.tag === 'customer-auth') requireStoreDomain(ctx.state.service);
     }
     await next();
   };
@@ -52,6 +55,7 @@ function checkPlatformToken(ctx: AppContext, platformToken: string | undefined):
 
 async function authenticateCustomer(ctx: AppContext, operation: OperationMeta, deps: AppDeps): Promise<Ctx> {
   const keyCtx = await authenticateKey(ctx, operation, deps);
+  requireStoreDomain(keyCtx);
   const token = bearer(ctx, 'Malformed Authorization header. Send Authorization: Bearer <access token>.');
   const { customerId, sessionId } = await authenticateAccessToken(deps.db, keyCtx.project, tokenIssuer(deps.config).expect, token);
   return { ...keyCtx, actor: { kind: 'customer', id: customerId, sessionId } };

@@ -245,11 +245,21 @@ describe('the store domain rule (rule 6)', () => {
     expect(await app.deps.db.customer.count({ where: { projectId: bare.project.id } })).toBe(0);
   });
 
+  test('the domain rule answers before the body is validated', async () => {
+    const bare = await createProject(app, { domain: null });
+    const { response, error } = await storefront(app, bare.keys.publishable_test.token).POST('/v1/auth/login', { body: {} as never });
+    expect(response.status).toBe(400);
+    expect(error).toEqual({ error: { code: 'invalid_request', message: 'Store domain must be configured to use customer auth.' } });
+  });
+
   test('/v1/me answers 400 too once the domain is removed', async () => {
     const project = await createProject(app, { domain: 'soon-gone.example.com' });
     const session = await registerCustomer(storefront(app, project.keys.publishable_test.token));
     await app.platform.PATCH('/platform/v1/projects/{id}', { params: { path: { id: project.project.id } }, body: { domain: null } });
     const api = signedIn(app, project.keys.publishable_test.token, session.access_token);
+    expect((await signedIn(app, project.keys.publishable_test.token, 'not-a-token').GET('/v1/me')).error!.error.message).toBe(
+      'Store domain must be configured to use customer auth.',
+    );
     const expected = { error: { code: 'invalid_request', message: 'Store domain must be configured to use customer auth.' } };
     for (const { response, error } of [
       await api.GET('/v1/me'),
