@@ -1,16 +1,33 @@
-/** Jest, native ESM: TypeScript through swc, tests against a real PostgreSQL (see tests/setup). */
-export default {
+/**
+ * Jest, native ESM: TypeScript through swc, tests against a real PostgreSQL (see tests/setup).
+ * Two projects share one global setup (one PostgreSQL and one migrated template database per run):
+ * - fast: unit tests and integration tests against the in-process app;
+ * - slow: tests that spawn processes (tests/integration/process) or walk 100k rows.
+ * `npm test` runs both; `npm run test:fast` only the fast one.
+ */
+// Paths from the root: a directory (ends in /) or a file.
+const slowTests = ['tests/integration/process/', 'tests/integration/customers/customer-pagination-100k.test.ts'];
+
+const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/tests'],
-  testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }],
   },
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  setupFilesAfterEnv: ['<rootDir>/tests/setup/contract-guard.ts'],
+};
+
+export default {
+  projects: [
+    { ...shared, displayName: 'fast', testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', ...slowTests.map((p) => `<rootDir>/${p}`)] },
+    { ...shared, displayName: 'slow', testMatch: slowTests.map((p) => `<rootDir>/${p}${p.endsWith('/') ? '**/*.test.ts' : ''}`) },
+  ],
+  // Global (not per project), so both projects share one run of each.
   globalSetup: '<rootDir>/tests/setup/global-setup.mjs',
   globalTeardown: '<rootDir>/tests/setup/global-teardown.mjs',
-  setupFilesAfterEnv: ['<rootDir>/tests/setup/contract-guard.ts'],
   maxWorkers: 2,
+  // Read from the global config (jest-circus ignores a project's), for tests and hooks alike.
   testTimeout: 30_000,
 };

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: seeds a project with 100k customers, then measures get-by-id, list (limit 25, with
+ * `npm run bench` (`-- --help` for the options): seeds a project with 100k customers, then measures get-by-id, list (limit 25, with
  * total), a filtered search and create on the API and on a bare Koa + pg baseline running the same SQL,
  * in one run on this machine, and prints requests per second, p50/p99 latency and the ratio to the
  * baseline. The table is also written into bench/README.md.
@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createDatabase } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
@@ -16,9 +17,60 @@ import { createProject } from '../src/modules/platform/projects.service.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+const USAGE = `Usage: npm run bench -- [--customers N] [--duration S] [--connections N] [--no-write]
+
+Seeds a throwaway database with customers, then measures the customer endpoints of the API against a bare
+Koa + pg baseline (2 s of warm-up, then --duration seconds per scenario and server) and prints the table.
+
+Options:
+  --customers N     customers to seed (default 100000; env BENCH_CUSTOMERS)
+  --duration S      seconds measured per scenario and server, after the warm-up (default 10; env BENCH_SECONDS)
+  --connections N   concurrent connections (default 20; env BENCH_CONNECTIONS)
+  --no-write        print the table without writing it into bench/README.md
+  -h, --help        show this help
+
+BENCH_DATABASE_URL: measure on this PostgreSQL instead of a throwaway embedded one.`;
+
+/** The command line (with the BENCH_* variables as defaults); exits with the usage on --help or a bad value. */
+function parseOptions(): { customers: number; duration: number; connections: number; write: boolean } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        customers: { type: 'string', default: process.env.BENCH_CUSTOMERS ?? '100000' },
+        duration: { type: 'string', default: process.env.BENCH_SECONDS ?? '10' },
+        connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '20' },
+        'no-write': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const positive = (name: string, text: string) => {
+    const value = Number(text);
+    if (Number.isInteger(value) && value > 0) return value;
+    console.error(`--${name} must be a whole number above 0, got "${text}".\n\n${USAGE}`);
+    return process.exit(2);
+  };
+  return {
+    customers: positive('customers', values.customers),
+    duration: positive('duration', values.duration),
+    connections: positive('connections', values.connections),
+    write: !values['no-write'],
+  };
+}
+
+const options = parseOptions();
+const CUSTOMERS = options.customers;
+const DURATION = options.duration;
+const CONNECTIONS = options.connections;
 
 interface Server {
   url: string;
@@ -60,7 +112,7 @@ async function measure(url: string, request: autocannon.Request, headers: Record
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 const dataDir = path.join(os.tmpdir(), `commerce-bench-${process.pid}`);
-const embedded = process.env.BENCH_DATABASE_URL ? undefined : await startEmbeddedPostgres({ dir: dataDir, persistent: false, port: await freePort() });
+const embedded = process.env.BENCH_DATABASE_URL ? undefined : await startEmbeddedPostgres({ dir: dataDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 const servers: Server[] = [];
 try {
@@ -68,6 +120,8 @@ try {
   await migrate(databaseUrl);
   const db = createDatabase(databaseUrl);
   const { project, keys } = await createProject(db, { name: 'Benchmark Store' });
+  // The limits are on, as in production, and set high enough that the benchmark measures their cost, not refusals.
+  await db.project.update({ where: { id: project.id }, data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 } });
   const started = Date.now();
   await seedCustomers(db, project.id, CUSTOMERS, {
     onProgress: (done, total) => log(`  seeded ${done.toLocaleString('en')} / ${total.toLocaleString('en')} customers`),
@@ -112,17 +166,20 @@ try {
     );
   }
   const table = [
-    `${CUSTOMERS.toLocaleString('en')} customers, ${CONNECTIONS} connections, ${DURATION} s per measurement, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
+    `\`npm run bench -- --customers ${CUSTOMERS} --duration ${DURATION} --connections ${CONNECTIONS}\`: ` +
+      `${CUSTOMERS.toLocaleString('en')} customers, ${CONNECTIONS} connections, ${DURATION} s per measurement, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
     '',
     '| scenario | API req/s | API p50 ms | API p99 ms | baseline req/s | baseline p50 ms | baseline p99 ms | API / baseline |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
   ].join('\n');
   log(`\n${table}\n`);
-  const readme = path.join(root, 'bench/README.md');
-  const text = readFileSync(readme, 'utf8');
-  writeFileSync(readme, text.replace(/<!-- results:start -->[\s\S]*<!-- results:end -->/, `<!-- results:start -->\n${table}\n<!-- results:end -->`));
-  log('Wrote the table into bench/README.md.');
+  if (options.write) {
+    const readme = path.join(root, 'bench/README.md');
+    const text = readFileSync(readme, 'utf8');
+    writeFileSync(readme, text.replace(/<!-- results:start -->[\s\S]*<!-- results:end -->/, `<!-- results:start -->\n${table}\n<!-- results:end -->`));
+    log('Wrote the table into bench/README.md.');
+  }
 } finally {
   for (const server of servers) server.child.kill('SIGTERM');
   await new Promise((resolve) => setTimeout(resolve, 500));

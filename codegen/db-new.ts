@@ -17,7 +17,7 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
 }
 
 const config = loadConfig();
-const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dir: config.dataDir, persistent: true });
+const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dir: config.dataDir, persistent: true, whenInUse: 'reuse' });
 try {
   const latest = readMigrations().at(-1);
   const snapshotPath = latest && path.join(MIGRATIONS_DIR, latest.name, 'schema.prisma');

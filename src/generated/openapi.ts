@@ -1069,6 +1069,283 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List orders
+         * @description Orders of the project, newest first by default.
+         */
+        get: operations["listOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get an order */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an order as paid
+         * @description Moves `financial_status` from `pending` to `paid` and sets `paid_at`; in the same transaction adds the
+         *     order's total to the customer's `total_spent` and records `order.paid` and `order.updated`. An order
+         *     that is already paid answers 400.
+         */
+        post: operations["payOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/draft-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List draft orders
+         * @description Draft orders of the project, newest first by default. Line items are inlined only with `expand=items`.
+         */
+        get: operations["listDraftOrders"];
+        put?: never;
+        /**
+         * Create a draft order
+         * @description Creates an empty draft (status `open`, no items, totals 0) and records `draft_order.created`.
+         *     `draft_number` counts the project's drafts from 1 without gaps, also under concurrent creates.
+         *     `customer_id` must name a customer of the project that is not deleted (400 with `field: customer_id`);
+         *     without `customer_email` the customer's e-mail is used. `payment_terms` defaults to
+         *     `due_on_receipt` (no due date); net terms set `payment_due_date` to that many days after today (UTC).
+         */
+        post: operations["createDraftOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/draft-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get a draft order */
+        get: operations["getDraftOrder"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a draft order
+         * @description Deletes the draft and its line items and records `draft_order.deleted`. A completed draft cannot be deleted (400 `invalid_request`).
+         */
+        delete: operations["deleteDraftOrder"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a draft order
+         * @description Partial update of an open or sent draft; a completed draft cannot change (400). `currency` can change
+         *     only while the draft has no line items (400 with `field: currency`). Setting `customer_id` without
+         *     `customer_email` also sets `customer_email` to that customer's e-mail. `tax` is accepted only while
+         *     the project's tax calculation is disabled; with it enabled the sent value is ignored and the tax is
+         *     computed (see the DraftOrder schema). `metadata` replaces the whole object. Totals are recalculated in
+         *     the same transaction; a change that would make `total` negative answers 400 with `field: discount`. Records `draft_order.updated` with the
+         *     changed fields; a request that changes nothing records no event.
+         */
+        patch: operations["updateDraftOrder"];
+        trace?: never;
+    };
+    "/v1/draft-orders/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add line items
+         * @description Adds 1-100 line items, all or nothing: one invalid item rejects the request and nothing is added
+         *     (400 naming the item, e.g. `field: items[2].variant_id`). A variant item (`variant_id`, `quantity`)
+         *     captures the product ID, product title, variant title, SKU and unit price (the variant's `sale_price`
+         *     when set, else its `price`) at the moment it is added; later catalog changes do not alter it. The
+         *     variant must belong to a product of the project that is not deleted and priced in the draft's
+         *     currency. A custom item needs `title` and `unit_price` and has no product or variant. Subtotal, tax
+         *     and total are recalculated in the same transaction; records `draft_order.updated`.
+         */
+        post: operations["addDraftOrderItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/draft-orders/{id}/items/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+                /**
+                 * @description A draft line item ID (`doli_...`).
+                 * @example doli_01jd5s1b3d5f7h9k1m3p5r7t9v
+                 */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a line item
+         * @description Removes the item; totals are recalculated in the same transaction and `draft_order.updated` is recorded.
+         */
+        delete: operations["deleteDraftOrderItem"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a line item
+         * @description Changes `quantity` and `note` of any item; `unit_price` and `title` only of custom items (400 on a
+         *     variant item, whose price and title come from the catalog). Totals are recalculated in the same
+         *     transaction; records `draft_order.updated`.
+         */
+        patch: operations["updateDraftOrderItem"];
+        trace?: never;
+    };
+    "/v1/draft-orders/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the payment request
+         * @description E-mails the payment request to `customer_email` (with `cc` visible to all recipients and `bcc`
+         *     hidden): the line items, the totals, the optional `message` and, when the project's domain is
+         *     verified, a pay link `https://{domain}/checkout/{draft order id}`. Without `subject` the subject is
+         *     "Draft order #{draft_number} from {store name}", in the language of the e-mail. The language follows
+         *     the customer's locale, else the project's (English, German and French; others fall back to English).
+         *     The e-mail is recorded in the project's outbox and, when the server has `SMTP_URL`, sent over SMTP.
+         *     Allowed from `open` and, to send it again, from `sent`; needs `customer_email` and at least one line
+         *     item (400). The status becomes `sent` and `draft_order.updated` is recorded.
+         */
+        post: operations["sendDraftOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/draft-orders/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a draft order into an order
+         * @description Allowed from `open` and `sent`; needs `customer_email` and at least one line item (400
+         *     `invalid_request`). In one transaction: creates the order (`ord_...`, `order_number` counting the
+         *     project's orders from 1001) with copies of the line items, totals, addresses and payment terms (net
+         *     terms fall due that many days after today, UTC); sets the draft's `order_id`, `completed_at` and status
+         *     `completed`; adds one to the customer's `order_count`; deducts inventory for variant items; records
+         *     `draft_order.completed`, `order.created` and `inventory.low` for each variant whose stock drops below
+         *     its threshold. Either all of it happens or none.
+         *
+         *     Inventory: each variant's quantity is taken from its active locations, the default location first,
+         *     then the others by name. With the variant's `inventory_policy` `deny` (the default), a variant whose
+         *     active locations together hold fewer units than ordered answers 409 `conflict` with the variant's ID
+         *     in `field`, and nothing changes; concurrent completions are serialised per variant, so the last unit
+         *     is sold once. With `continue` the shortfall is taken from the default location, which may go
+         *     negative. A completed draft cannot be completed again (400).
+         */
+        post: operations["completeDraftOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1207,6 +1484,8 @@ export interface components {
             rate_limit_per_minute: number;
             /** @description Requests a calendar month allowed for the project. */
             monthly_quota: number;
+            /** @description Where e-mails to the merchant go (usage warnings). Null records them in the outbox only. */
+            contact_email: string | null;
             default_location_id: components["schemas"]["LocationId"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -1230,6 +1509,11 @@ export interface components {
             locale?: components["schemas"]["Locale"];
             tax?: components["schemas"]["TaxSettings"];
             exchange_rates?: components["schemas"]["ExchangeRates"];
+            /**
+             * Format: email
+             * @description Where e-mails to the merchant go (usage warnings).
+             */
+            contact_email?: string | null;
         };
         ProjectUpdate: {
             name?: string;
@@ -1245,6 +1529,11 @@ export interface components {
             suspended?: boolean;
             rate_limit_per_minute?: number;
             monthly_quota?: number;
+            /**
+             * Format: email
+             * @description Where e-mails to the merchant go (usage warnings).
+             */
+            contact_email?: string | null;
         };
         ApiKeyToken: {
             id: components["schemas"]["ApiKeyId"];
@@ -1344,10 +1633,14 @@ export interface components {
             phone: string | null;
             company: string | null;
             status: components["schemas"]["CustomerStatus"];
-            /** @description Number of orders (computed). */
+            /** @description Number of orders (one more with each completed draft order). */
             order_count: number;
-            /** @description Total of paid orders in cents (computed). */
+            /** @description Total of paid orders in cents (the order total is added when an order is paid). */
             total_spent: number;
+            /** @description When the customer's first order was created (null before any order). */
+            first_order_at: components["schemas"]["Timestamp"] | null;
+            /** @description When the customer's latest order was created (null before any order). */
+            last_order_at: components["schemas"]["Timestamp"] | null;
             tags: string[];
             metadata: {
                 [key: string]: unknown;
@@ -1586,10 +1879,17 @@ export interface components {
             low_stock_threshold: number | null;
             /** @description Sum of the variant's inventory levels over all locations. */
             inventory_quantity: number;
+            inventory_policy: components["schemas"]["InventoryPolicy"];
             position: number;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description What completing a draft order does when the variant's active locations hold fewer units than ordered:
+         *     `deny` (default) refuses with 409, `continue` sells anyway and lets the default location go negative.
+         * @enum {string}
+         */
+        InventoryPolicy: "deny" | "continue";
         VariantEnvelope: {
             data: components["schemas"]["Variant"];
         };
@@ -1602,6 +1902,7 @@ export interface components {
             /** @default 0 */
             weight?: number;
             low_stock_threshold?: number | null;
+            inventory_policy?: components["schemas"]["InventoryPolicy"];
             position?: number;
         };
         VariantUpdate: {
@@ -1611,6 +1912,7 @@ export interface components {
             sale_price?: components["schemas"]["Money"] | null;
             weight?: number;
             low_stock_threshold?: number | null;
+            inventory_policy?: components["schemas"]["InventoryPolicy"];
             position?: number;
         };
         Product: {
@@ -1813,11 +2115,271 @@ export interface components {
             /** Format: uri */
             url: string;
         };
+        /** @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u */
+        DraftOrderId: string;
+        /** @example doli_01jd5s1b3d5f7h9k1m3p5r7t9v */
+        DraftLineItemId: string;
+        /**
+         * @description `open` until sent or completed; `sent` after the payment request e-mail; `completed` once turned into an order (final).
+         * @enum {string}
+         */
+        DraftOrderStatus: "open" | "sent" | "completed";
+        /**
+         * @description `due_on_receipt` has no due date; `net_N` falls due N days after the date of issue.
+         * @enum {string}
+         */
+        PaymentTerms: "due_on_receipt" | "net_15" | "net_30" | "net_60" | "net_90";
+        /**
+         * Format: date
+         * @description YYYY-MM-DD; null for `due_on_receipt`. On a draft: N days after the day (UTC) the terms were set; on an order: N days after the day it was created.
+         * @example 2026-12-21
+         */
+        PaymentDueDate: string | null;
+        /** @description A postal address of a draft order, or null to clear it. Optional fields read back as null. */
+        DraftAddress: {
+            first_name?: string | null;
+            last_name?: string | null;
+            company?: string | null;
+            line1: string;
+            line2?: string | null;
+            city: string;
+            state?: string | null;
+            postal_code?: string | null;
+            country: components["schemas"]["CountryCode"];
+            phone?: string | null;
+        } | null;
+        Address: {
+            first_name: string | null;
+            last_name: string | null;
+            company: string | null;
+            line1: string;
+            line2: string | null;
+            city: string;
+            state: string | null;
+            postal_code: string | null;
+            country: components["schemas"]["CountryCode"];
+            phone: string | null;
+        };
+        NullableAddress: components["schemas"]["Address"] | null;
+        /** @description How the tax was computed, when the project's tax calculation is enabled. */
+        TaxData: {
+            /** @description The sum of the tax lines (cents). */
+            total_tax: number;
+            /** @description Whether the prices already include the tax. */
+            tax_inclusive: boolean;
+            /**
+             * @description `store_rates`: the rates of the project's tax setting.
+             * @enum {string}
+             */
+            source: "store_rates";
+            /** @description One entry per rate applied; empty when no rate matches the address (or there is none). */
+            tax_lines: {
+                /** @example DE tax 19% */
+                name: string;
+                rate: number;
+                amount: number;
+            }[];
+        };
+        /**
+         * @description A draft order. Amounts are integers in minor units.
+         *
+         *     Totals: each line's `total` is `quantity x unit_price`; `subtotal` is the sum of the line totals.
+         *     With the project's tax calculation enabled, the rate is the one of the project's tax rates whose
+         *     `country` (and `state`, when the rate names one; a state rate wins over the country rate) matches the
+         *     shipping address, else the billing address; no address or no matching rate means no tax. Tax is
+         *     computed per line and rounded half-up to the minor unit (0.5 rounds away from zero), then summed:
+         *     with exclusive prices a line's tax is `line total x rate`, with inclusive prices
+         *     `line total x rate / (1 + rate)`. Shipping and the discount are not taxed. `total` is
+         *     `subtotal + tax + shipping_cost - discount` with exclusive prices and `subtotal + shipping_cost -
+         *     discount` with inclusive prices (the tax is part of the subtotal then); it is never negative. With tax
+         *     calculation disabled, `tax` is whatever was set through PATCH (0 by default), `tax_data` is null
+         *     and `tax_inclusive` false.
+         */
+        DraftOrder: {
+            id: components["schemas"]["DraftOrderId"];
+            /** @description Counts the project's drafts from 1, without gaps. */
+            draft_number: number;
+            status: components["schemas"]["DraftOrderStatus"];
+            customer_id: components["schemas"]["CustomerId"] | null;
+            /** @description Where the payment request goes; required before sending or completing. */
+            customer_email: string | null;
+            subtotal: number;
+            tax: number;
+            tax_data: components["schemas"]["TaxData"] | null;
+            tax_inclusive: boolean;
+            shipping_cost: number;
+            discount: number;
+            total: number;
+            currency: components["schemas"]["CurrencyCode"];
+            shipping_address: components["schemas"]["NullableAddress"];
+            billing_address: components["schemas"]["NullableAddress"];
+            payment_terms: components["schemas"]["PaymentTerms"];
+            payment_due_date: components["schemas"]["PaymentDueDate"];
+            order_id: components["schemas"]["OrderId"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            /** @description The number of line items. */
+            item_count: number;
+            /** @description Internal; never shown to the customer. */
+            notes: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @description Only with `expand=items`; oldest first. */
+            items?: components["schemas"]["DraftLineItem"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        DraftOrderEnvelope: {
+            data: components["schemas"]["DraftOrder"];
+        };
+        DraftOrderCreate: {
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description A customer of the project that is not deleted. */
+            customer_id?: string | null;
+            /** Format: email */
+            customer_email?: string | null;
+            shipping_address?: components["schemas"]["DraftAddress"];
+            billing_address?: components["schemas"]["DraftAddress"];
+            payment_terms?: components["schemas"]["PaymentTerms"];
+            notes?: string | null;
+            metadata?: components["schemas"]["Metadata"];
+        };
+        DraftOrderUpdate: {
+            /** @description A customer of the project that is not deleted. */
+            customer_id?: string | null;
+            /** Format: email */
+            customer_email?: string | null;
+            shipping_address?: components["schemas"]["DraftAddress"];
+            billing_address?: components["schemas"]["DraftAddress"];
+            notes?: string | null;
+            currency?: components["schemas"]["CurrencyCode"];
+            /** @description Ignored while the project's tax calculation is enabled. */
+            tax?: components["schemas"]["Money"];
+            shipping_cost?: components["schemas"]["Money"];
+            discount?: components["schemas"]["Money"];
+            payment_terms?: components["schemas"]["PaymentTerms"];
+            metadata?: components["schemas"]["Metadata"];
+        };
+        DraftLineItem: {
+            id: components["schemas"]["DraftLineItemId"];
+            draft_order_id: components["schemas"]["DraftOrderId"];
+            /** @description Null for custom items. */
+            product_id: components["schemas"]["ProductId"] | null;
+            /** @description Null for custom items. */
+            variant_id: components["schemas"]["VariantId"] | null;
+            /** @description The product title (captured when added) or the custom title. */
+            title: string;
+            /** @description The variant title captured when added; empty for custom items. */
+            variant_title: string;
+            /** @description Captured when added. */
+            sku: string | null;
+            quantity: number;
+            /** @description Captured when added (the variant's sale price when set */
+            unit_price: number;
+            /** @description quantity x unit_price. */
+            total: number;
+            is_custom: boolean;
+            note: string | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /** @description A variant item (`variant_id`, `quantity`) or a custom item (`title`, `unit_price`, `quantity`); `note` on either. */
+        DraftLineItemInput: {
+            variant_id?: string;
+            title?: string;
+            unit_price?: components["schemas"]["Money"];
+            quantity: number;
+            note?: string | null;
+        };
+        DraftLineItemsAdd: {
+            items: components["schemas"]["DraftLineItemInput"][];
+        };
+        DraftLineItemUpdate: {
+            quantity?: number;
+            note?: string | null;
+            /** @description Custom items only (400 on a variant item). */
+            unit_price?: components["schemas"]["Money"];
+            /** @description Custom items only (400 on a variant item). */
+            title?: string;
+        };
+        DraftOrderSend: {
+            /** @description Default: "Draft order #{draft_number} from {store name}", translated. */
+            subject?: string;
+            /** @description Shown above the order details. */
+            message?: string;
+            /** @description Copied recipients, visible to everyone. */
+            cc?: string[];
+            /** @description Hidden recipients. */
+            bcc?: string[];
+        };
+        /** @enum {string} */
+        OrderStatus: "open" | "cancelled";
+        /** @enum {string} */
+        OrderFinancialStatus: "pending" | "paid";
+        OrderLineItem: {
+            variant_id: components["schemas"]["VariantId"] | null;
+            product_id: components["schemas"]["ProductId"] | null;
+            title: string;
+            variant_title: string;
+            sku: string | null;
+            quantity: number;
+            unit_price: number;
+            total: number;
+        };
+        /** @description An order, created by completing a draft order; its line items and amounts are copies of the draft's. */
+        Order: {
+            id: components["schemas"]["OrderId"];
+            /** @description Counts the project's orders from 1001. */
+            order_number: number;
+            status: components["schemas"]["OrderStatus"];
+            financial_status: components["schemas"]["OrderFinancialStatus"];
+            customer_id: components["schemas"]["CustomerId"] | null;
+            email: string;
+            currency: components["schemas"]["CurrencyCode"];
+            line_items: components["schemas"]["OrderLineItem"][];
+            subtotal: number;
+            tax: number;
+            tax_data: components["schemas"]["TaxData"] | null;
+            shipping_cost: number;
+            discount: number;
+            total: number;
+            shipping_address: components["schemas"]["NullableAddress"];
+            billing_address: components["schemas"]["NullableAddress"];
+            payment_terms: components["schemas"]["PaymentTerms"];
+            payment_due_date: components["schemas"]["PaymentDueDate"];
+            draft_order_id: components["schemas"]["DraftOrderId"] | null;
+            paid_at: components["schemas"]["Timestamp"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        OrderEnvelope: {
+            data: components["schemas"]["Order"];
+        };
     };
     responses: {
+        /**
+         * @description `rate_limited`: the project made more requests this minute than its `rate_limit_per_minute` (default 600);
+         *     `Retry-After` is the seconds to the next minute. `quota_exceeded`: the project used its `monthly_quota`
+         *     (default 1,000,000) for this calendar month (UTC); `Retry-After` is the seconds to the start of next month.
+         *     Refused requests do not count.
+         */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are). */
         BadRequest: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1827,6 +2389,9 @@ export interface components {
         /** @description The API key is missing, malformed or revoked. */
         Unauthorized: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1844,6 +2409,9 @@ export interface components {
         /** @description The key cannot be used here (`forbidden` for a publishable key) or the project is suspended (`account_suspended`). */
         SecretKeyForbidden: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1853,6 +2421,9 @@ export interface components {
         /** @description The project is suspended, or a live publishable key is used before the project's domain is verified. */
         PublishableKeyForbidden: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1862,6 +2433,9 @@ export interface components {
         /** @description The platform token is missing or wrong. */
         PlatformUnauthorized: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1879,6 +2453,9 @@ export interface components {
         /** @description The platform API is disabled (the server has no platform token). */
         PlatformDisabled: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1896,6 +2473,9 @@ export interface components {
         /** @description No such project, or the platform API is disabled. */
         ProjectNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1913,6 +2493,9 @@ export interface components {
         /** @description No such resource in the caller's project. */
         NotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1930,6 +2513,9 @@ export interface components {
         /** @description No such customer in the caller's project (deleted customers included). */
         CustomerNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1947,6 +2533,9 @@ export interface components {
         /** @description No such address in the caller's project. */
         AddressNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1964,6 +2553,9 @@ export interface components {
         /** @description Another customer of the project already has this email (compared case-insensitively), or the Idempotency-Key conflicts. */
         EmailConflict: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1982,6 +2574,9 @@ export interface components {
         /** @description No such product in the caller's project (deleted products included). */
         ProductNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1999,6 +2594,9 @@ export interface components {
         /** @description No such variant in the caller's project. */
         VariantNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2016,6 +2614,9 @@ export interface components {
         /** @description The handle or a SKU is already used in the project, or the Idempotency-Key conflicts. */
         CatalogConflict: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2025,6 +2626,9 @@ export interface components {
         /** @description No such location in the caller's project (deleted locations included). */
         LocationNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2042,6 +2646,9 @@ export interface components {
         /** @description No such collection in the caller's project. */
         CollectionNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2059,6 +2666,9 @@ export interface components {
         /** @description The handle is taken, or the Idempotency-Key conflicts. */
         CollectionConflict: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2078,6 +2688,9 @@ export interface components {
         MethodNotAllowed: {
             headers: {
                 Allow: components["headers"]["Allow"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2095,6 +2708,9 @@ export interface components {
         /** @description The Idempotency-Key was used with another request, or its first request is still being processed. */
         IdempotencyConflict: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2113,6 +2729,9 @@ export interface components {
         /** @description The publishable key in `X-API-Key` is missing, malformed or revoked. */
         PublishableKeyUnauthorized: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2133,6 +2752,9 @@ export interface components {
          */
         CustomerTokenUnauthorized: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2146,6 +2768,9 @@ export interface components {
          */
         CustomerAuthBadRequest: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2155,6 +2780,9 @@ export interface components {
         /** @description The project has no store domain; customer auth needs one. */
         StoreDomainMissing: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2172,6 +2800,9 @@ export interface components {
         /** @description An unexpected server error. The request id identifies it in the server's log. */
         InternalError: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2183,6 +2814,82 @@ export interface components {
                  *       }
                  *     }
                  */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such draft order in the caller's project. */
+        DraftOrderNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Draft order not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such draft order, or no such line item on it. */
+        DraftLineItemNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Line item not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such order in the caller's project. */
+        OrderNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Order not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description A field is invalid (`invalid_request` with `field`, `validation_error` with `details` when several
+         *     are), the draft is completed and cannot change, or a rule of the operation is broken (each named in
+         *     its description).
+         */
+        DraftOrderBadRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2224,6 +2931,18 @@ export interface components {
          * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
          */
         CollectionIdPath: string;
+        /**
+         * @description A draft order ID (`dord_...`).
+         * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+         */
+        DraftOrderIdPath: string;
+        /**
+         * @description An order ID (`ord_...`).
+         * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+         */
+        OrderIdPath: string;
+        /** @description `items` inlines the line items, oldest first. */
+        DraftOrderExpand: "items"[];
         /** @description Page size, 1-100. */
         Limit100: number;
         /** @description Page size, 1-250. */
@@ -2246,8 +2965,23 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
+         * @description Requests a minute the project may make (its `rate_limit_per_minute`).
+         * @example 600
+         */
+        RateLimitLimit: number;
+        /**
+         * @description Requests left in the current minute, across every server process.
+         * @example 587
+         */
+        RateLimitRemaining: number;
+        /**
+         * @description Seconds until the current minute's window ends.
+         * @example 42
+         */
+        RateLimitReset: number;
+        /**
          * @description Seconds to wait before retrying.
-         * @example 60
+         * @example 42
          */
         RetryAfter: number;
         /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key. */
@@ -2285,6 +3019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
             /** @description The database does not answer. */
             503: {
@@ -2325,6 +3060,7 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2357,6 +3093,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2433,6 +3170,7 @@ export interface operations {
                      *           "suspended": false,
                      *           "rate_limit_per_minute": 600,
                      *           "monthly_quota": 1000000,
+                     *           "contact_email": "ops@acme-outdoor.com",
                      *           "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *           "created_at": "2026-11-21T09:00:00.000Z",
                      *           "updated_at": "2026-11-21T09:00:00.000Z"
@@ -2526,6 +3264,7 @@ export interface operations {
                      *         "suspended": false,
                      *         "rate_limit_per_minute": 600,
                      *         "monthly_quota": 1000000,
+                     *         "contact_email": "ops@acme-outdoor.com",
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -2535,6 +3274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectEnvelope"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["ProjectNotFound"];
             500: components["responses"]["InternalError"];
@@ -2605,6 +3345,7 @@ export interface operations {
                      *         "suspended": false,
                      *         "rate_limit_per_minute": 600,
                      *         "monthly_quota": 1000000,
+                     *         "contact_email": "ops@acme-outdoor.com",
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -2701,6 +3442,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["PlatformUnauthorized"];
             /** @description No such key, or the platform API is disabled. */
             404: {
@@ -2833,6 +3575,9 @@ export interface operations {
             /** @description A page of store events. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2878,6 +3623,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2908,6 +3654,9 @@ export interface operations {
             /** @description The store event. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2948,6 +3697,9 @@ export interface operations {
             /** @description No such event in the caller's project. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2962,6 +3714,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3015,6 +3768,9 @@ export interface operations {
             /** @description A page of customers. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3031,6 +3787,8 @@ export interface operations {
                      *           "status": "active",
                      *           "order_count": 3,
                      *           "total_spent": 45900,
+                     *           "first_order_at": "2026-11-03T12:00:00.000Z",
+                     *           "last_order_at": "2026-11-19T08:30:00.000Z",
                      *           "tags": [
                      *             "vip",
                      *             "newsletter"
@@ -3062,6 +3820,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3101,6 +3860,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3116,6 +3878,8 @@ export interface operations {
                      *         "status": "active",
                      *         "order_count": 3,
                      *         "total_spent": 45900,
+                     *         "first_order_at": "2026-11-03T12:00:00.000Z",
+                     *         "last_order_at": "2026-11-19T08:30:00.000Z",
                      *         "tags": [
                      *           "vip",
                      *           "newsletter"
@@ -3139,6 +3903,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             409: components["responses"]["EmailConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3171,6 +3936,9 @@ export interface operations {
             /** @description The customer. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3186,6 +3954,8 @@ export interface operations {
                      *         "status": "active",
                      *         "order_count": 3,
                      *         "total_spent": 45900,
+                     *         "first_order_at": "2026-11-03T12:00:00.000Z",
+                     *         "last_order_at": "2026-11-19T08:30:00.000Z",
                      *         "tags": [
                      *           "vip",
                      *           "newsletter"
@@ -3228,6 +3998,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3249,13 +4020,18 @@ export interface operations {
             /** @description The customer is deleted. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3291,6 +4067,9 @@ export interface operations {
             /** @description The updated customer. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3306,6 +4085,8 @@ export interface operations {
                      *         "status": "active",
                      *         "order_count": 3,
                      *         "total_spent": 45900,
+                     *         "first_order_at": "2026-11-03T12:00:00.000Z",
+                     *         "last_order_at": "2026-11-19T08:30:00.000Z",
                      *         "tags": [
                      *           "vip",
                      *           "newsletter"
@@ -3330,6 +4111,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
             409: components["responses"]["EmailConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3360,6 +4142,9 @@ export interface operations {
             /** @description The addresses. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3395,6 +4180,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3439,6 +4225,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3471,6 +4260,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
             409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3492,13 +4282,18 @@ export interface operations {
             /** @description The address is deleted. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["AddressNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3530,6 +4325,9 @@ export interface operations {
             /** @description The updated address. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3561,6 +4359,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["AddressNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3582,6 +4381,9 @@ export interface operations {
             /** @description The notes. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3605,9 +4407,11 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3646,6 +4450,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3672,6 +4479,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
             409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3698,15 +4506,22 @@ export interface operations {
             /** @description The note is deleted. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             /** @description No such customer, or no such note on it. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3721,6 +4536,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3750,6 +4566,9 @@ export interface operations {
             /** @description The account exists and is signed in. */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3782,6 +4601,9 @@ export interface operations {
             /** @description A customer of the project already has this email (compared case-insensitively). */
             409: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3797,6 +4619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3822,6 +4645,9 @@ export interface operations {
             /** @description Signed in. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3852,6 +4678,9 @@ export interface operations {
             /** @description Wrong email or password, or the publishable key is missing, malformed or revoked. */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3859,21 +4688,19 @@ export interface operations {
                 };
             };
             403: components["responses"]["PublishableKeyForbidden"];
-            /** @description The email is locked after repeated failures; retry after `Retry-After` seconds. */
+            /**
+             * @description `rate_limited`: the email is locked after repeated failures, or the project is past its rate limit;
+             *     `quota_exceeded`: the project used its monthly quota. Retry after `Retry-After` seconds.
+             */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "rate_limited",
-                     *         "message": "Too many failed sign-in attempts. Try again in 60 seconds."
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3901,6 +4728,9 @@ export interface operations {
             /** @description New tokens; the presented refresh token is used up. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3920,6 +4750,9 @@ export interface operations {
             /** @description The refresh token is unknown, expired, used or its session ended; or the publishable key is missing, malformed or revoked. */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3927,6 +4760,7 @@ export interface operations {
                 };
             };
             403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3951,6 +4785,9 @@ export interface operations {
             /** @description The session is ended (or there was none). */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3958,6 +4795,7 @@ export interface operations {
             400: components["responses"]["CustomerAuthBadRequest"];
             401: components["responses"]["PublishableKeyUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3982,6 +4820,9 @@ export interface operations {
             /** @description The generic answer. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3998,6 +4839,7 @@ export interface operations {
             400: components["responses"]["CustomerAuthBadRequest"];
             401: components["responses"]["PublishableKeyUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4023,6 +4865,9 @@ export interface operations {
             /** @description The password is set. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4039,6 +4884,9 @@ export interface operations {
             /** @description The token is used, expired or unknown (`field` token), the password breaks the rule (`field` password), another field is invalid, or the project has no store domain. */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4047,6 +4895,7 @@ export interface operations {
             };
             401: components["responses"]["PublishableKeyUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4062,6 +4911,9 @@ export interface operations {
             /** @description The signed-in customer. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4086,6 +4938,7 @@ export interface operations {
             400: components["responses"]["StoreDomainMissing"];
             401: components["responses"]["CustomerTokenUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4112,6 +4965,9 @@ export interface operations {
             /** @description The updated customer. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4136,6 +4992,7 @@ export interface operations {
             400: components["responses"]["CustomerAuthBadRequest"];
             401: components["responses"]["CustomerTokenUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4161,6 +5018,9 @@ export interface operations {
             /** @description The password is changed; tokens of the new session. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4179,6 +5039,9 @@ export interface operations {
             /** @description The current password is wrong, the new one breaks the rule, a field is invalid, or the project has no store domain. */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4187,21 +5050,19 @@ export interface operations {
             };
             401: components["responses"]["CustomerTokenUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
-            /** @description The customer's email is locked after repeated failed passwords; retry after `Retry-After` seconds. */
+            /**
+             * @description `rate_limited`: the customer's email is locked after repeated failed passwords, or the project is past
+             *     its rate limit; `quota_exceeded`: the project used its monthly quota. Retry after `Retry-After` seconds.
+             */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "rate_limited",
-                     *         "message": "Too many failed sign-in attempts. Try again in 300 seconds."
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4259,6 +5120,9 @@ export interface operations {
             /** @description A page of products. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4292,6 +5156,7 @@ export interface operations {
                      *               "weight": 640,
                      *               "low_stock_threshold": 5,
                      *               "inventory_quantity": 37,
+                     *               "inventory_policy": "deny",
                      *               "position": 0,
                      *               "created_at": "2026-11-01T08:00:00.000Z",
                      *               "updated_at": "2026-11-20T12:00:00.000Z"
@@ -4321,6 +5186,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4369,6 +5235,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4401,6 +5270,7 @@ export interface operations {
                      *             "weight": 640,
                      *             "low_stock_threshold": 5,
                      *             "inventory_quantity": 37,
+                     *             "inventory_policy": "deny",
                      *             "position": 0,
                      *             "created_at": "2026-11-01T08:00:00.000Z",
                      *             "updated_at": "2026-11-20T12:00:00.000Z"
@@ -4422,6 +5292,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             409: components["responses"]["CatalogConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4452,6 +5323,9 @@ export interface operations {
             /** @description The product with its variants. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4484,6 +5358,7 @@ export interface operations {
                      *             "weight": 640,
                      *             "low_stock_threshold": 5,
                      *             "inventory_quantity": 37,
+                     *             "inventory_policy": "deny",
                      *             "position": 0,
                      *             "created_at": "2026-11-01T08:00:00.000Z",
                      *             "updated_at": "2026-11-20T12:00:00.000Z"
@@ -4505,6 +5380,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ProductNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4526,13 +5402,18 @@ export interface operations {
             /** @description The product is deleted. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ProductNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4568,6 +5449,9 @@ export interface operations {
             /** @description The updated product. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4600,6 +5484,7 @@ export interface operations {
                      *             "weight": 640,
                      *             "low_stock_threshold": 5,
                      *             "inventory_quantity": 37,
+                     *             "inventory_policy": "deny",
                      *             "position": 0,
                      *             "created_at": "2026-11-01T08:00:00.000Z",
                      *             "updated_at": "2026-11-20T12:00:00.000Z"
@@ -4622,6 +5507,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ProductNotFound"];
             409: components["responses"]["CatalogConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4663,6 +5549,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4695,6 +5584,7 @@ export interface operations {
                      *             "weight": 640,
                      *             "low_stock_threshold": 5,
                      *             "inventory_quantity": 37,
+                     *             "inventory_policy": "deny",
                      *             "position": 0,
                      *             "created_at": "2026-11-01T08:00:00.000Z",
                      *             "updated_at": "2026-11-20T12:00:00.000Z"
@@ -4717,6 +5607,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ProductNotFound"];
             409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4758,6 +5649,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4773,6 +5667,7 @@ export interface operations {
                      *         "weight": 640,
                      *         "low_stock_threshold": 5,
                      *         "inventory_quantity": 37,
+                     *         "inventory_policy": "deny",
                      *         "position": 0,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:00:00.000Z"
@@ -4787,6 +5682,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ProductNotFound"];
             409: components["responses"]["CatalogConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4808,6 +5704,9 @@ export interface operations {
             /** @description The variant. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4823,6 +5722,7 @@ export interface operations {
                      *         "weight": 640,
                      *         "low_stock_threshold": 5,
                      *         "inventory_quantity": 37,
+                     *         "inventory_policy": "deny",
                      *         "position": 0,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:00:00.000Z"
@@ -4832,9 +5732,11 @@ export interface operations {
                     "application/json": components["schemas"]["VariantEnvelope"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["VariantNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4856,6 +5758,9 @@ export interface operations {
             /** @description The variant is deleted. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4863,6 +5768,9 @@ export interface operations {
             /** @description The variant is the product's last one. */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4880,6 +5788,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["VariantNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4911,6 +5820,9 @@ export interface operations {
             /** @description The updated variant. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4926,6 +5838,7 @@ export interface operations {
                      *         "weight": 640,
                      *         "low_stock_threshold": 5,
                      *         "inventory_quantity": 37,
+                     *         "inventory_policy": "deny",
                      *         "position": 0,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:00:00.000Z"
@@ -4940,6 +5853,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["VariantNotFound"];
             409: components["responses"]["CatalogConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4966,6 +5880,9 @@ export interface operations {
             /** @description The level as set. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4990,6 +5907,9 @@ export interface operations {
             /** @description No such variant or location in the caller's project. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5004,6 +5924,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5025,6 +5946,9 @@ export interface operations {
             /** @description The levels. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5044,9 +5968,11 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["VariantNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5081,6 +6007,9 @@ export interface operations {
             /** @description A page of locations. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5123,6 +6052,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5160,6 +6090,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5194,6 +6127,9 @@ export interface operations {
             /** @description Invalid input, or the locations extension is not enabled. */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5213,6 +6149,9 @@ export interface operations {
             /** @description The handle is taken, or the Idempotency-Key conflicts. */
             409: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5228,6 +6167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5249,6 +6189,9 @@ export interface operations {
             /** @description The location with its stock counts. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5280,9 +6223,11 @@ export interface operations {
                     "application/json": components["schemas"]["LocationWithStockEnvelope"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["LocationNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5304,6 +6249,9 @@ export interface operations {
             /** @description The location is deleted. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5311,6 +6259,9 @@ export interface operations {
             /** @description The extension is off, or the location is the default, the last active one, or holds inventory. */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5328,6 +6279,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["LocationNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5359,6 +6311,9 @@ export interface operations {
             /** @description The updated location with its stock counts. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5397,6 +6352,9 @@ export interface operations {
             /** @description The handle is taken. */
             409: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5412,6 +6370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5433,6 +6392,9 @@ export interface operations {
             /** @description The location, now the default, with its stock counts. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5467,6 +6429,9 @@ export interface operations {
             /** @description The extension is off, or the location is inactive. */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5484,6 +6449,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["LocationNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5516,6 +6482,9 @@ export interface operations {
             /** @description How many level rows moved. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5537,6 +6506,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["LocationNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5568,6 +6538,9 @@ export interface operations {
             /** @description A page of collections. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5601,6 +6574,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5634,6 +6608,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5658,6 +6635,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             409: components["responses"]["CollectionConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5688,6 +6666,9 @@ export interface operations {
             /** @description The collection. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5712,6 +6693,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CollectionNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5733,13 +6715,18 @@ export interface operations {
             /** @description The collection is deleted. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CollectionNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5770,6 +6757,9 @@ export interface operations {
             /** @description The updated collection. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5795,6 +6785,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CollectionNotFound"];
             409: components["responses"]["CollectionConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5829,6 +6820,9 @@ export interface operations {
             /** @description The collection with its new product count. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5853,6 +6847,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CollectionNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5879,15 +6874,22 @@ export interface operations {
             /** @description The product is no longer in the collection. */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             /** @description No such collection, or the product is not in it. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5902,6 +6904,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5937,6 +6940,9 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5959,6 +6965,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5980,6 +6987,9 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5998,11 +7008,15 @@ export interface operations {
                     "application/json": components["schemas"]["FileEnvelope"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             /** @description No such file in the caller's project. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6017,6 +7031,1368 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                /**
+                 * @description Only orders of this customer.
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                customer_id?: string;
+                financial_status?: components["schemas"]["OrderFinancialStatus"];
+                status?: components["schemas"]["OrderStatus"];
+                /**
+                 * @description Only orders created after this instant.
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                created_after?: string;
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *           "order_number": 1001,
+                     *           "status": "open",
+                     *           "financial_status": "pending",
+                     *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "email": "jane.doe@example.com",
+                     *           "currency": "EUR",
+                     *           "line_items": [
+                     *             {
+                     *               "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *               "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *               "title": "Trail Runner 2",
+                     *               "variant_title": "EU 42 / Black",
+                     *               "sku": "TR2-42-BLK",
+                     *               "quantity": 2,
+                     *               "unit_price": 9900,
+                     *               "total": 19800
+                     *             },
+                     *             {
+                     *               "variant_id": null,
+                     *               "product_id": null,
+                     *               "title": "Gift wrapping",
+                     *               "variant_title": "",
+                     *               "sku": null,
+                     *               "quantity": 1,
+                     *               "unit_price": 4000,
+                     *               "total": 4000
+                     *             }
+                     *           ],
+                     *           "subtotal": 23800,
+                     *           "tax": 4522,
+                     *           "tax_data": {
+                     *             "total_tax": 4522,
+                     *             "tax_inclusive": false,
+                     *             "source": "store_rates",
+                     *             "tax_lines": [
+                     *               {
+                     *                 "name": "DE tax 19%",
+                     *                 "rate": 0.19,
+                     *                 "amount": 4522
+                     *               }
+                     *             ]
+                     *           },
+                     *           "shipping_cost": 490,
+                     *           "discount": 1000,
+                     *           "total": 27812,
+                     *           "shipping_address": {
+                     *             "first_name": "Jane",
+                     *             "last_name": "Doe",
+                     *             "company": null,
+                     *             "line1": "Friedrichstrasse 68",
+                     *             "line2": "3. OG",
+                     *             "city": "Berlin",
+                     *             "state": null,
+                     *             "postal_code": "10117",
+                     *             "country": "DE",
+                     *             "phone": "+49 30 1234567"
+                     *           },
+                     *           "billing_address": null,
+                     *           "payment_terms": "net_30",
+                     *           "payment_due_date": "2026-12-22",
+                     *           "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *           "paid_at": null,
+                     *           "created_at": "2026-11-22T10:00:00.000Z",
+                     *           "updated_at": "2026-11-22T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Order"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_number": 1001,
+                     *         "status": "open",
+                     *         "financial_status": "pending",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "line_items": [
+                     *           {
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "total": 19800
+                     *           },
+                     *           {
+                     *             "variant_id": null,
+                     *             "product_id": null,
+                     *             "title": "Gift wrapping",
+                     *             "variant_title": "",
+                     *             "sku": null,
+                     *             "quantity": 1,
+                     *             "unit_price": 4000,
+                     *             "total": 4000
+                     *           }
+                     *         ],
+                     *         "subtotal": 23800,
+                     *         "tax": 4522,
+                     *         "tax_data": {
+                     *           "total_tax": 4522,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4522
+                     *             }
+                     *           ]
+                     *         },
+                     *         "shipping_cost": 490,
+                     *         "discount": 1000,
+                     *         "total": 27812,
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-22",
+                     *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "paid_at": null,
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-22T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    payOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The paid order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_number": 1001,
+                     *         "status": "open",
+                     *         "financial_status": "paid",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "line_items": [
+                     *           {
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "total": 19800
+                     *           },
+                     *           {
+                     *             "variant_id": null,
+                     *             "product_id": null,
+                     *             "title": "Gift wrapping",
+                     *             "variant_title": "",
+                     *             "sku": null,
+                     *             "quantity": 1,
+                     *             "unit_price": 4000,
+                     *             "total": 4000
+                     *           }
+                     *         ],
+                     *         "subtotal": 23800,
+                     *         "tax": 4522,
+                     *         "tax_data": {
+                     *           "total_tax": 4522,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4522
+                     *             }
+                     *           ]
+                     *         },
+                     *         "shipping_cost": 490,
+                     *         "discount": 1000,
+                     *         "total": 27812,
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-22",
+                     *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "paid_at": "2026-11-23T08:00:00.000Z",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-23T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderEnvelope"];
+                };
+            };
+            /** @description The order is already paid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "This order is already paid."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDraftOrders: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                status?: components["schemas"]["DraftOrderStatus"];
+                /**
+                 * @description Only drafts addressed to exactly this e-mail (compared case-insensitively).
+                 * @example jane.doe@example.com
+                 */
+                customer_email?: string;
+                /** @description `items` inlines the line items, oldest first. */
+                expand?: components["parameters"]["DraftOrderExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of draft orders. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *           "draft_number": 12,
+                     *           "status": "open",
+                     *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "customer_email": "jane.doe@example.com",
+                     *           "subtotal": 23800,
+                     *           "tax": 4522,
+                     *           "tax_data": {
+                     *             "total_tax": 4522,
+                     *             "tax_inclusive": false,
+                     *             "source": "store_rates",
+                     *             "tax_lines": [
+                     *               {
+                     *                 "name": "DE tax 19%",
+                     *                 "rate": 0.19,
+                     *                 "amount": 4522
+                     *               }
+                     *             ]
+                     *           },
+                     *           "tax_inclusive": false,
+                     *           "shipping_cost": 490,
+                     *           "discount": 1000,
+                     *           "total": 27812,
+                     *           "currency": "EUR",
+                     *           "shipping_address": {
+                     *             "first_name": "Jane",
+                     *             "last_name": "Doe",
+                     *             "company": null,
+                     *             "line1": "Friedrichstrasse 68",
+                     *             "line2": "3. OG",
+                     *             "city": "Berlin",
+                     *             "state": null,
+                     *             "postal_code": "10117",
+                     *             "country": "DE",
+                     *             "phone": "+49 30 1234567"
+                     *           },
+                     *           "billing_address": null,
+                     *           "payment_terms": "net_30",
+                     *           "payment_due_date": "2026-12-21",
+                     *           "order_id": null,
+                     *           "completed_at": null,
+                     *           "item_count": 2,
+                     *           "notes": "Wholesale order agreed by phone.",
+                     *           "metadata": {
+                     *             "erp_id": "Q-2231"
+                     *           },
+                     *           "created_at": "2026-11-21T09:00:00.000Z",
+                     *           "updated_at": "2026-11-21T09:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["DraftOrder"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDraftOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currency": "EUR",
+                 *       "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                 *       "shipping_address": {
+                 *         "first_name": "Jane",
+                 *         "last_name": "Doe",
+                 *         "line1": "Friedrichstrasse 68",
+                 *         "city": "Berlin",
+                 *         "postal_code": "10117",
+                 *         "country": "DE"
+                 *       },
+                 *       "payment_terms": "net_30",
+                 *       "notes": "Wholesale order agreed by phone.",
+                 *       "metadata": {
+                 *         "erp_id": "Q-2231"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DraftOrderCreate"];
+            };
+        };
+        responses: {
+            /** @description The new, empty draft order. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "draft_number": 12,
+                     *         "status": "open",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "customer_email": "jane.doe@example.com",
+                     *         "subtotal": 0,
+                     *         "tax": 0,
+                     *         "tax_data": null,
+                     *         "tax_inclusive": false,
+                     *         "shipping_cost": 0,
+                     *         "discount": 0,
+                     *         "total": 0,
+                     *         "currency": "EUR",
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-21",
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "item_count": 0,
+                     *         "notes": "Wholesale order agreed by phone.",
+                     *         "metadata": {
+                     *           "erp_id": "Q-2231"
+                     *         },
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DraftOrderEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDraftOrder: {
+        parameters: {
+            query?: {
+                /** @description `items` inlines the line items, oldest first. */
+                expand?: components["parameters"]["DraftOrderExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft order; its line items with `expand=items`. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "draft_number": 12,
+                     *         "status": "open",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "customer_email": "jane.doe@example.com",
+                     *         "subtotal": 23800,
+                     *         "tax": 4522,
+                     *         "tax_data": {
+                     *           "total_tax": 4522,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4522
+                     *             }
+                     *           ]
+                     *         },
+                     *         "tax_inclusive": false,
+                     *         "shipping_cost": 490,
+                     *         "discount": 1000,
+                     *         "total": 27812,
+                     *         "currency": "EUR",
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-21",
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "item_count": 2,
+                     *         "notes": "Wholesale order agreed by phone.",
+                     *         "metadata": {
+                     *           "erp_id": "Q-2231"
+                     *         },
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:05:00.000Z",
+                     *         "items": [
+                     *           {
+                     *             "id": "doli_01jd5s1b3d5f7h9k1m3p5r7t9v",
+                     *             "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "total": 19800,
+                     *             "is_custom": false,
+                     *             "note": null,
+                     *             "created_at": "2026-11-21T09:01:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": "doli_01jd5s1b3d5f7h9k1m3p5r7t9w",
+                     *             "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *             "product_id": null,
+                     *             "variant_id": null,
+                     *             "title": "Gift wrapping",
+                     *             "variant_title": "",
+                     *             "sku": null,
+                     *             "quantity": 1,
+                     *             "unit_price": 4000,
+                     *             "total": 4000,
+                     *             "is_custom": true,
+                     *             "note": "Blue paper please",
+                     *             "created_at": "2026-11-21T09:01:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DraftOrderEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDraftOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft order is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The draft is completed. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "A completed draft order cannot be deleted."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateDraftOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "shipping_cost": 490,
+                 *       "discount": 1000,
+                 *       "payment_terms": "net_30"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DraftOrderUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated draft order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "draft_number": 12,
+                     *         "status": "open",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "customer_email": "jane.doe@example.com",
+                     *         "subtotal": 23800,
+                     *         "tax": 4522,
+                     *         "tax_data": {
+                     *           "total_tax": 4522,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4522
+                     *             }
+                     *           ]
+                     *         },
+                     *         "tax_inclusive": false,
+                     *         "shipping_cost": 490,
+                     *         "discount": 1000,
+                     *         "total": 27812,
+                     *         "currency": "EUR",
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-21",
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "item_count": 2,
+                     *         "notes": "Wholesale order agreed by phone.",
+                     *         "metadata": {
+                     *           "erp_id": "Q-2231"
+                     *         },
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DraftOrderEnvelope"];
+                };
+            };
+            400: components["responses"]["DraftOrderBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addDraftOrderItems: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                 *           "quantity": 2
+                 *         },
+                 *         {
+                 *           "title": "Gift wrapping",
+                 *           "unit_price": 4000,
+                 *           "quantity": 1,
+                 *           "note": "Blue paper please"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["DraftLineItemsAdd"];
+            };
+        };
+        responses: {
+            /** @description The added line items, in the order sent. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "doli_01jd5s1b3d5f7h9k1m3p5r7t9v",
+                     *           "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *           "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *           "title": "Trail Runner 2",
+                     *           "variant_title": "EU 42 / Black",
+                     *           "sku": "TR2-42-BLK",
+                     *           "quantity": 2,
+                     *           "unit_price": 9900,
+                     *           "total": 19800,
+                     *           "is_custom": false,
+                     *           "note": null,
+                     *           "created_at": "2026-11-21T09:01:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "doli_01jd5s1b3d5f7h9k1m3p5r7t9w",
+                     *           "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *           "product_id": null,
+                     *           "variant_id": null,
+                     *           "title": "Gift wrapping",
+                     *           "variant_title": "",
+                     *           "sku": null,
+                     *           "quantity": 1,
+                     *           "unit_price": 4000,
+                     *           "total": 4000,
+                     *           "is_custom": true,
+                     *           "note": "Blue paper please",
+                     *           "created_at": "2026-11-21T09:01:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["DraftLineItem"][];
+                    };
+                };
+            };
+            400: components["responses"]["DraftOrderBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftOrderNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDraftOrderItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+                /**
+                 * @description A draft line item ID (`doli_...`).
+                 * @example doli_01jd5s1b3d5f7h9k1m3p5r7t9v
+                 */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The line item is removed. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The draft is completed, or the total would become negative. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "A completed draft order cannot be changed."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftLineItemNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateDraftOrderItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+                /**
+                 * @description A draft line item ID (`doli_...`).
+                 * @example doli_01jd5s1b3d5f7h9k1m3p5r7t9v
+                 */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "quantity": 3,
+                 *       "note": "Ship together"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DraftLineItemUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated line item. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "doli_01jd5s1b3d5f7h9k1m3p5r7t9v",
+                     *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *         "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *         "title": "Trail Runner 2",
+                     *         "variant_title": "EU 42 / Black",
+                     *         "sku": "TR2-42-BLK",
+                     *         "quantity": 2,
+                     *         "unit_price": 9900,
+                     *         "total": 19800,
+                     *         "is_custom": false,
+                     *         "note": null,
+                     *         "created_at": "2026-11-21T09:01:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["DraftLineItem"];
+                    };
+                };
+            };
+            400: components["responses"]["DraftOrderBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftLineItemNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendDraftOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "subject": "Your order from Acme Outdoor",
+                 *       "message": "Thanks for your call, here is the order we discussed.",
+                 *       "cc": [
+                 *         "purchasing@example.com"
+                 *       ],
+                 *       "bcc": [
+                 *         "sales@acme-outdoor.com"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["DraftOrderSend"];
+            };
+        };
+        responses: {
+            /** @description The draft order, now `sent`. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "draft_number": 12,
+                     *         "status": "sent",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "customer_email": "jane.doe@example.com",
+                     *         "subtotal": 23800,
+                     *         "tax": 4522,
+                     *         "tax_data": {
+                     *           "total_tax": 4522,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4522
+                     *             }
+                     *           ]
+                     *         },
+                     *         "tax_inclusive": false,
+                     *         "shipping_cost": 490,
+                     *         "discount": 1000,
+                     *         "total": 27812,
+                     *         "currency": "EUR",
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-21",
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "item_count": 2,
+                     *         "notes": "Wholesale order agreed by phone.",
+                     *         "metadata": {
+                     *           "erp_id": "Q-2231"
+                     *         },
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DraftOrderEnvelope"];
+                };
+            };
+            400: components["responses"]["DraftOrderBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    completeDraftOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new order. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_number": 1001,
+                     *         "status": "open",
+                     *         "financial_status": "pending",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "line_items": [
+                     *           {
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "total": 19800
+                     *           },
+                     *           {
+                     *             "variant_id": null,
+                     *             "product_id": null,
+                     *             "title": "Gift wrapping",
+                     *             "variant_title": "",
+                     *             "sku": null,
+                     *             "quantity": 1,
+                     *             "unit_price": 4000,
+                     *             "total": 4000
+                     *           }
+                     *         ],
+                     *         "subtotal": 23800,
+                     *         "tax": 4522,
+                     *         "tax_data": {
+                     *           "total_tax": 4522,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4522
+                     *             }
+                     *           ]
+                     *         },
+                     *         "shipping_cost": 490,
+                     *         "discount": 1000,
+                     *         "total": 27812,
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-22",
+                     *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "paid_at": null,
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-22T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderEnvelope"];
+                };
+            };
+            /** @description The draft is completed, or has no customer e-mail or no line item. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftOrderNotFound"];
+            /** @description A variant with inventory policy `deny` is short of stock, or the Idempotency-Key conflicts. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "Not enough stock of Trail Runner 2 - EU 42 / Black (var_01jd5ky9n3p5q7r9s1t3v5w7x9): 1 available at active locations, 2 ordered.",
+                     *         "field": "var_01jd5ky9n3p5q7r9s1t3v5w7x9"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -15,16 +15,21 @@ export interface OperationMeta {
   bodyRequired: boolean;
   /** Query parameters that take comma-separated lists. */
   arrayQuery: readonly string[];
+  /** Every query parameter the operation takes; any other is refused. */
+  queryParams: readonly string[];
 }
 
 export type OperationId =
   | 'addCollectionProducts'
+  | 'addDraftOrderItems'
   | 'changeCurrentCustomerPassword'
+  | 'completeDraftOrder'
   | 'createApiKey'
   | 'createCollection'
   | 'createCustomer'
   | 'createCustomerAddress'
   | 'createCustomerNote'
+  | 'createDraftOrder'
   | 'createFile'
   | 'createLocation'
   | 'createProduct'
@@ -34,6 +39,8 @@ export type OperationId =
   | 'deleteCustomer'
   | 'deleteCustomerAddress'
   | 'deleteCustomerNote'
+  | 'deleteDraftOrder'
+  | 'deleteDraftOrderItem'
   | 'deleteLocation'
   | 'deleteProduct'
   | 'deleteVariant'
@@ -41,11 +48,13 @@ export type OperationId =
   | 'getCollection'
   | 'getCurrentCustomer'
   | 'getCustomer'
+  | 'getDraftOrder'
   | 'getFile'
   | 'getHealth'
   | 'getLocation'
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
+  | 'getOrder'
   | 'getProduct'
   | 'getProject'
   | 'getStoreEvent'
@@ -54,19 +63,23 @@ export type OperationId =
   | 'listCustomerAddresses'
   | 'listCustomerNotes'
   | 'listCustomers'
+  | 'listDraftOrders'
   | 'listLocations'
+  | 'listOrders'
   | 'listOutboxEmails'
   | 'listProducts'
   | 'listStoreEvents'
   | 'listVariantInventoryLevels'
   | 'loginCustomer'
   | 'logoutCustomer'
+  | 'payOrder'
   | 'refreshCustomerToken'
   | 'registerCustomer'
   | 'removeCollectionProduct'
   | 'requestPasswordReset'
   | 'resetPassword'
   | 'revokeApiKey'
+  | 'sendDraftOrder'
   | 'setDefaultLocation'
   | 'setInventoryLevel'
   | 'transferLocationInventory'
@@ -74,6 +87,8 @@ export type OperationId =
   | 'updateCurrentCustomer'
   | 'updateCustomer'
   | 'updateCustomerAddress'
+  | 'updateDraftOrder'
+  | 'updateDraftOrderItem'
   | 'updateLocation'
   | 'updateProduct'
   | 'updateProject'
@@ -83,12 +98,15 @@ export type OperationId =
 /** The credential each operation takes, for typing handler inputs. */
 export interface OperationAuth {
   addCollectionProducts: 'secret';
+  addDraftOrderItems: 'secret';
   changeCurrentCustomerPassword: 'customer';
+  completeDraftOrder: 'secret';
   createApiKey: 'platform';
   createCollection: 'secret';
   createCustomer: 'secret';
   createCustomerAddress: 'secret';
   createCustomerNote: 'secret';
+  createDraftOrder: 'secret';
   createFile: 'secret';
   createLocation: 'secret';
   createProduct: 'secret';
@@ -98,6 +116,8 @@ export interface OperationAuth {
   deleteCustomer: 'secret';
   deleteCustomerAddress: 'secret';
   deleteCustomerNote: 'secret';
+  deleteDraftOrder: 'secret';
+  deleteDraftOrderItem: 'secret';
   deleteLocation: 'secret';
   deleteProduct: 'secret';
   deleteVariant: 'secret';
@@ -105,11 +125,13 @@ export interface OperationAuth {
   getCollection: 'secret';
   getCurrentCustomer: 'customer';
   getCustomer: 'secret';
+  getDraftOrder: 'secret';
   getFile: 'secret';
   getHealth: 'none';
   getLocation: 'secret';
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
+  getOrder: 'secret';
   getProduct: 'secret';
   getProject: 'platform';
   getStoreEvent: 'secret';
@@ -118,19 +140,23 @@ export interface OperationAuth {
   listCustomerAddresses: 'secret';
   listCustomerNotes: 'secret';
   listCustomers: 'secret';
+  listDraftOrders: 'secret';
   listLocations: 'secret';
+  listOrders: 'secret';
   listOutboxEmails: 'platform';
   listProducts: 'secret';
   listStoreEvents: 'secret';
   listVariantInventoryLevels: 'secret';
   loginCustomer: 'publishableHeader';
   logoutCustomer: 'publishableHeader';
+  payOrder: 'secret';
   refreshCustomerToken: 'publishableHeader';
   registerCustomer: 'publishableHeader';
   removeCollectionProduct: 'secret';
   requestPasswordReset: 'publishableHeader';
   resetPassword: 'publishableHeader';
   revokeApiKey: 'platform';
+  sendDraftOrder: 'secret';
   setDefaultLocation: 'secret';
   setInventoryLevel: 'secret';
   transferLocationInventory: 'secret';
@@ -138,6 +164,8 @@ export interface OperationAuth {
   updateCurrentCustomer: 'customer';
   updateCustomer: 'secret';
   updateCustomerAddress: 'secret';
+  updateDraftOrder: 'secret';
+  updateDraftOrderItem: 'secret';
   updateLocation: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
@@ -149,8 +177,10 @@ export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
   'customer-auth': 'changeCurrentCustomerPassword' | 'getCurrentCustomer' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
+  'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
+  'orders': 'getOrder' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'service': 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
@@ -166,7 +196,20 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "addDraftOrderItems",
+    "method": "POST",
+    "path": "/v1/draft-orders/{id}/items",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "changeCurrentCustomerPassword",
@@ -177,7 +220,20 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "completeDraftOrder",
+    "method": "POST",
+    "path": "/v1/draft-orders/{id}/complete",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createApiKey",
@@ -188,7 +244,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createCollection",
@@ -199,7 +256,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createCustomer",
@@ -210,7 +268,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createCustomerAddress",
@@ -221,7 +280,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createCustomerNote",
@@ -232,7 +292,20 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createDraftOrder",
+    "method": "POST",
+    "path": "/v1/draft-orders",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createFile",
@@ -243,7 +316,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createLocation",
@@ -254,7 +328,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createProduct",
@@ -265,7 +340,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createProject",
@@ -276,7 +352,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "createVariant",
@@ -287,7 +364,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "deleteCollection",
@@ -298,7 +376,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "deleteCustomer",
@@ -309,7 +388,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "deleteCustomerAddress",
@@ -320,7 +400,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "deleteCustomerNote",
@@ -331,7 +412,32 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteDraftOrder",
+    "method": "DELETE",
+    "path": "/v1/draft-orders/{id}",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteDraftOrderItem",
+    "method": "DELETE",
+    "path": "/v1/draft-orders/{id}/items/{item_id}",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "deleteLocation",
@@ -342,7 +448,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "deleteProduct",
@@ -353,7 +460,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "deleteVariant",
@@ -364,7 +472,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "duplicateProduct",
@@ -375,7 +484,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getCollection",
@@ -388,6 +498,9 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [
       "fields"
+    ],
+    "queryParams": [
+      "fields"
     ]
   },
   {
@@ -399,7 +512,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getCustomer",
@@ -413,6 +527,28 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": [
       "expand",
       "fields"
+    ],
+    "queryParams": [
+      "expand",
+      "fields"
+    ]
+  },
+  {
+    "operationId": "getDraftOrder",
+    "method": "GET",
+    "path": "/v1/draft-orders/{id}",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "expand",
+      "fields"
     ]
   },
   {
@@ -424,7 +560,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getHealth",
@@ -435,7 +572,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getLocation",
@@ -446,7 +584,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getOpenApiJson",
@@ -457,7 +596,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getOpenApiYaml",
@@ -468,7 +608,24 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getOrder",
+    "method": "GET",
+    "path": "/v1/orders/{id}",
+    "tag": "orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "fields"
+    ]
   },
   {
     "operationId": "getProduct",
@@ -481,6 +638,9 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [
       "fields"
+    ],
+    "queryParams": [
+      "fields"
     ]
   },
   {
@@ -492,7 +652,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getStoreEvent",
@@ -505,6 +666,9 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [
       "fields"
+    ],
+    "queryParams": [
+      "fields"
     ]
   },
   {
@@ -516,7 +680,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "listCollections",
@@ -528,6 +693,13 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
       "fields"
     ]
   },
@@ -542,6 +714,9 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [
       "fields"
+    ],
+    "queryParams": [
+      "fields"
     ]
   },
   {
@@ -553,7 +728,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "listCustomers",
@@ -565,6 +741,44 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "email",
+      "search",
+      "status",
+      "created_after",
+      "min_orders",
+      "max_orders",
+      "min_spent",
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listDraftOrders",
+    "method": "GET",
+    "path": "/v1/draft-orders",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "status",
+      "customer_email",
+      "expand",
       "fields"
     ]
   },
@@ -579,6 +793,39 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [
       "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "type",
+      "active",
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listOrders",
+    "method": "GET",
+    "path": "/v1/orders",
+    "tag": "orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "customer_id",
+      "financial_status",
+      "status",
+      "created_after",
+      "fields"
     ]
   },
   {
@@ -590,7 +837,12 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": [
+      "to",
+      "limit",
+      "cursor"
+    ]
   },
   {
     "operationId": "listProducts",
@@ -602,6 +854,19 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "status",
+      "product_type",
+      "vendor",
+      "tag",
+      "collection_id",
+      "created_after",
       "fields"
     ]
   },
@@ -616,6 +881,15 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [
       "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "order",
+      "type",
+      "resource_type",
+      "resource_id",
+      "fields"
     ]
   },
   {
@@ -627,7 +901,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "loginCustomer",
@@ -638,7 +913,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "logoutCustomer",
@@ -649,7 +925,20 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "payOrder",
+    "method": "POST",
+    "path": "/v1/orders/{id}/pay",
+    "tag": "orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "refreshCustomerToken",
@@ -660,7 +949,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "registerCustomer",
@@ -671,7 +961,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "removeCollectionProduct",
@@ -682,7 +973,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "requestPasswordReset",
@@ -693,7 +985,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "resetPassword",
@@ -704,7 +997,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "revokeApiKey",
@@ -715,7 +1009,20 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "sendDraftOrder",
+    "method": "POST",
+    "path": "/v1/draft-orders/{id}/send",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "setDefaultLocation",
@@ -726,7 +1033,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "setInventoryLevel",
@@ -737,7 +1045,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "transferLocationInventory",
@@ -748,7 +1057,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "updateCollection",
@@ -759,7 +1069,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "updateCurrentCustomer",
@@ -770,7 +1081,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "updateCustomer",
@@ -781,7 +1093,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "updateCustomerAddress",
@@ -792,7 +1105,32 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateDraftOrder",
+    "method": "PATCH",
+    "path": "/v1/draft-orders/{id}",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateDraftOrderItem",
+    "method": "PATCH",
+    "path": "/v1/draft-orders/{id}/items/{item_id}",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "updateLocation",
@@ -803,7 +1141,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "updateProduct",
@@ -814,7 +1153,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "updateProject",
@@ -825,7 +1165,8 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "updateVariant",
@@ -836,6 +1177,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
-    "arrayQuery": []
+    "arrayQuery": [],
+    "queryParams": []
   }
 ];

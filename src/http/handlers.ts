@@ -1,9 +1,11 @@
 import { catalogHandlers } from '../modules/catalog/index.js';
 import { customerAuthHandlers } from '../modules/customer-auth/index.js';
 import { customerHandlers } from '../modules/customers/customers.handlers.js';
+import { draftOrderHandlers } from '../modules/draft-orders/index.js';
 import { healthDocsHandlers } from '../modules/health-docs/health-docs.handlers.js';
 import { inventoryHandlers } from '../modules/inventory/index.js';
 import { locationHandlers } from '../modules/locations/locations.handlers.js';
+import { orderHandlers } from '../modules/orders/index.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
 import type { Handlers } from './contract.js';
@@ -18,4 +20,6 @@ export const handlers = {
   ...catalogHandlers,
   ...inventoryHandlers,
   ...locationHandlers,
+  ...draftOrderHandlers,
+  ...orderHandlers,
 } satisfies Handlers;

@@ -7,6 +7,7 @@ import type { Handlers } from './contract.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
 import { BROWSER_AUTH, corsHeaders, corsPreflight } from './middleware/cors.js';
+import { rateLimit } from './middleware/rate-limit.js';
 import { idempotency } from './middleware/idempotency.js';
 import { validate } from './middleware/validate.js';
 import type { RequestState } from './state.js';
@@ -39,8 +40,8 @@ function invoke(operation: OperationMeta, handlers: Handlers, deps: AppDeps): Mi
 const routePath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
- * The routes of every operation in openapi.yaml, in the pipeline order auth, body, idempotency,
- * validation, handler. Paths with more literal segments register first so `/x/reorder` wins over
+ * The routes of every operation in openapi.yaml, in the pipeline order auth, body, rate limit,
+ * idempotency, validation, handler. Paths with more literal segments register first so `/x/reorder` wins over
  * `/x/{slug}`. Without a platform token the /platform routes do not exist (404). Browser operations
  * (publishable key or customer token) carry CORS headers and their paths answer the preflight OPTIONS;
  * secret-key operations get neither.
@@ -61,6 +62,7 @@ export function buildRouter(deps: AppDeps, handlers: Handlers): Router<RequestSt
       ...(browser ? [corsHeaders()] : []),
       authenticate(operation, deps),
       ...(operation.hasBody ? [jsonBody()] : []),
+      rateLimit(deps),
       ...(operation.idempotent ? [idempotency(deps)] : []),
       validate(operation),
       invoke(operation, handlers, deps),

@@ -86,10 +86,11 @@ function messageOf(error: ErrorObject, field: string): string {
 
 /**
  * The error for a failed validation: one invalid field answers invalid_request with `field`, several
- * answer validation_error with one detail per field (the first problem of each).
+ * answer validation_error with one detail per field (the first problem of each). `found` are problems
+ * found without a schema (unknown query parameters), listed first.
  */
-export function validationError(failures: Array<{ errors: ErrorObject[]; parameters?: boolean }>): AppError {
-  const byField = new Map<string, string>();
+export function validationError(failures: Array<{ errors: ErrorObject[]; parameters?: boolean }>, found: ErrorDetail[] = []): AppError {
+  const byField = new Map<string, string>(found.map(({ field, message }) => [field, message]));
   for (const { errors, parameters = false } of failures) {
     for (const error of errors) {
       if (error.keyword === 'propertyNames' && error.params.propertyName === undefined) continue;

@@ -2,6 +2,7 @@ import type { AppDeps } from '../app-deps.js';
 import { purgeCustomerAuthJob } from './purge-customer-auth.job.js';
 import { purgeDeletedCustomersJob } from './purge-deleted-customers.job.js';
 import { purgeIdempotencyKeysJob } from './purge-idempotency-keys.job.js';
+import { purgeRateWindowsJob } from './purge-rate-windows.job.js';
 import { purgeStoreEventsJob } from './purge-store-events.job.js';
 import { sendEmailJob } from './send-email.job.js';
 
@@ -11,6 +12,7 @@ export interface JobPayloads {
   'purge-customer-auth': { v: 1 };
   'purge-idempotency-keys': { v: 1 };
   'purge-deleted-customers': { v: 1 };
+  'purge-rate-windows': { v: 1 };
   'send-email': { v: 1; emailId: string };
 }
 export type JobName = keyof JobPayloads;
@@ -35,5 +37,6 @@ export const jobs: { [N in JobName]: JobDefinition<N> } = {
   'purge-customer-auth': purgeCustomerAuthJob,
   'purge-idempotency-keys': purgeIdempotencyKeysJob,
   'purge-deleted-customers': purgeDeletedCustomersJob,
+  'purge-rate-windows': purgeRateWindowsJob,
   'send-email': sendEmailJob,
 };

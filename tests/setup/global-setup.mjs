@@ -1,9 +1,12 @@
 // Jest loads this file outside its module system, so TypeScript helpers come in through tsx.
+import { randomBytes } from 'node:crypto';
 import { tsImport } from 'tsx/esm/api';
 
-const TEMPLATE = 'commerce_test_template';
-
-/** Starts a throwaway PostgreSQL unless TEST_DATABASE_URL is given, and migrates a template database. */
+/**
+ * Starts a throwaway PostgreSQL unless TEST_DATABASE_URL is given, and migrates a template database. Its
+ * name is unique to this run, so two runs on one TEST_DATABASE_URL never drop each other's template;
+ * global-teardown drops it.
+ */
 export default async function globalSetup() {
   const { startEmbeddedPostgres, freePort } = await tsImport('../../src/db/embedded-postgres.ts', import.meta.url);
   const { migrate } = await tsImport('../../src/db/migrate.ts', import.meta.url);
@@ -12,19 +15,34 @@ export default async function globalSetup() {
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const dir = `${process.cwd()}/.data/jest-pg-${process.pid}`;
-    const embedded = await startEmbeddedPostgres({ dir, persistent: false, port: await freePort() });
+    const embedded = await startEmbeddedPostgres({ dir, persistent: false, whenInUse: 'refuse', port: await freePort() });
     globalThis.__embeddedPostgres = { embedded, dir };
     adminUrl = embedded.url;
   }
+  const template = `commerce_test_template_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${TEMPLATE}`);
+  await admin.query(`CREATE DATABASE ${template}`);
   await admin.end();
+  globalThis.__testTemplate = { adminUrl, template };
   const templateUrl = new URL(adminUrl);
-  templateUrl.pathname = `/${TEMPLATE}`;
-  await migrate(templateUrl.toString());
+  templateUrl.pathname = `/${template}`;
+  try {
+    await migrate(templateUrl.toString());
+    // pg-boss's schema and queues too, so each test database starts with them instead of creating them.
+    const { JobQueue } = await tsImport('../../src/jobs/queue.ts', import.meta.url);
+    const silent = { debug() {}, info() {}, warn() {}, error() {} };
+    await (await JobQueue.start(templateUrl.toString(), silent, { work: false })).stop();
+  } catch (error) {
+    // Jest does not run the teardown when the setup fails.
+    const cleanup = new pg.Client({ connectionString: adminUrl });
+    await cleanup.connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+    await cleanup.end();
+    await globalThis.__embeddedPostgres?.embedded.stop();
+    throw error;
+  }
 
   process.env.TEST_ADMIN_URL = adminUrl;
-  process.env.TEST_TEMPLATE_DB = TEMPLATE;
+  process.env.TEST_TEMPLATE_DB = template;
 }

@@ -1,7 +1,15 @@
 import { rmSync } from 'node:fs';
 
-/** Stops the throwaway PostgreSQL and deletes its files. */
+/** Drops this run's template database, then stops the throwaway PostgreSQL (if any) and deletes its files. */
 export default async function globalTeardown() {
+  const created = globalThis.__testTemplate;
+  if (created) {
+    const pg = (await import('pg')).default;
+    const admin = new pg.Client({ connectionString: created.adminUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${created.template} WITH (FORCE)`);
+    await admin.end();
+  }
   const started = globalThis.__embeddedPostgres;
   if (!started) return;
   await started.embedded.stop();

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createDatabase } from '../../src/db/client.js';
 import { createApp } from '../../src/http/app.js';
 import { JobQueue } from '../../src/jobs/queue.js';
+import { RateLimiter } from '../../src/modules/usage/index.js';
 import type { Handlers } from '../../src/http/contract.js';
 import { createCommerceClient, type CommerceClient } from '../../src/sdk/index.js';
 import { AuthCache } from '../../src/modules/platform/auth-cache.js';
@@ -46,7 +47,8 @@ export async function startTestApp(
   await authCache.start();
   // A sending-only job queue, as in a process with RUN_JOBS=false: tests run job handlers themselves.
   const jobs = await JobQueue.start(database.url, log, { work: false });
-  const deps: AppDeps = { db: createDatabase(database.url, 5), config, log, authCache, jobs };
+  const db = createDatabase(database.url, 5);
+  const deps: AppDeps = { db, config, log, authCache, jobs, rateLimiter: new RateLimiter(db) };
   const { handlers: allHandlers } = await import('../../src/http/handlers.js');
   const server: Server = createApp(deps, { ...allHandlers, ...options.handlers } as Handlers).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

@@ -47,6 +47,17 @@ export { Prisma }
  */
 export type Project = Prisma.ProjectModel
 /**
+ * Model RateWindow
+ * Requests allowed so far in one window (a minute or a calendar month) of a project, shared by every
+ * server process: processes lease blocks of allowance from `used`, which never passes the limit.
+ */
+export type RateWindow = Prisma.RateWindowModel
+/**
+ * Model UsageWarning
+ * A usage.warning threshold (80, 90 or 100 % of the monthly quota) already announced for a month.
+ */
+export type UsageWarning = Prisma.UsageWarningModel
+/**
  * Model ApiKey
  * 
  */
@@ -121,6 +132,27 @@ export type InventoryLevel = Prisma.InventoryLevelModel
  * One row per change of an inventory level; history, so it keeps no foreign keys.
  */
 export type InventoryAdjustment = Prisma.InventoryAdjustmentModel
+/**
+ * Model ProjectCounter
+ * Per-project sequences (draft_number, order_number): the row is locked by the transaction that takes
+ * the next value, so numbers are handed out in commit order and a rolled-back transaction leaves no gap.
+ */
+export type ProjectCounter = Prisma.ProjectCounterModel
+/**
+ * Model DraftOrder
+ * 
+ */
+export type DraftOrder = Prisma.DraftOrderModel
+/**
+ * Model DraftLineItem
+ * 
+ */
+export type DraftLineItem = Prisma.DraftLineItemModel
+/**
+ * Model Order
+ * 
+ */
+export type Order = Prisma.OrderModel
 /**
  * Model CustomerSession
  * A storefront sign-in, i.e. a refresh-token family; its id is the `sid` claim of its access tokens. An

@@ -45,6 +45,14 @@ function bearer(ctx: AppContext, malformed = 'Malformed Authorization header. Se
   return match[1];
 }
 
+/** Says what is wrong: the prefix, or (with a right prefix) the rest of the key. */
+function malformedKeyMessage(token: string): string {
+  const prefix = /^(sk|pk)_(test|live)_/.exec(token)?.[0];
+  return prefix
+    ? `Malformed API key: after ${prefix} a key has exactly 40 letters and digits. Check that the whole key was copied.`
+    : 'Malformed API key. Keys start with sk_live_, sk_test_, pk_live_ or pk_test_.';
+}
+
 function checkPlatformToken(ctx: AppContext, platformToken: string | undefined): void {
   // The router answers 404 for /platform when there is no token; this is the second line of defence.
   if (!platformToken) throw new AppError('not_found', 'Not found.');
@@ -72,7 +80,7 @@ async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: 
         : 'Missing API key. Send it as Authorization: Bearer <API key>.',
     );
   }
-  if (!API_KEY_FORMAT.test(token)) throw unauthorized('Malformed API key. Keys start with sk_live_, sk_test_, pk_live_ or pk_test_.');
+  if (!API_KEY_FORMAT.test(token)) throw unauthorized(malformedKeyMessage(token));
   const key = await findKeyByToken(deps.db, token, deps.authCache);
   if (!key || key.revokedAt) throw unauthorized('Invalid API key: it does not exist or was revoked.');
   const { project } = key;

@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import type { OperationMeta } from '../../generated/operations.js';
 import { validators } from '../../generated/validators.js';
 import { AppError } from '../../shared/errors.js';
+import { unknownParameters } from '../unknown-parameters.js';
 import { validationError } from '../validation-errors.js';
 import type { RequestState } from '../state.js';
 
@@ -24,7 +25,8 @@ function queryFor(operation: OperationMeta, raw: Record<string, string | string[
 
 /**
  * Validates path, query and body with the operation's generated validators (query and path coerced,
- * defaults applied; bodies strict). Every problem is reported at once.
+ * defaults applied; bodies strict); a query parameter the operation does not take is refused like an
+ * unknown body field. Every problem is reported at once.
  */
 export function validate(operation: OperationMeta): Middleware<RequestState> {
   const { path: pathValidator, query: queryValidator, body: bodyValidator } = validators[operation.operationId];
@@ -33,6 +35,7 @@ export function validate(operation: OperationMeta): Middleware<RequestState> {
     const path = { ...(ctx as unknown as { params: Record<string, string> }).params };
     if (pathValidator && !pathValidator(path)) failures.push({ errors: pathValidator.errors ?? [], parameters: true });
     const query = queryFor(operation, ctx.query);
+    const unknown = unknownParameters(query, operation.queryParams);
     if (queryValidator && !queryValidator(query)) failures.push({ errors: queryValidator.errors ?? [], parameters: true });
     const body = ctx.request.body;
     if (operation.hasBody) {
@@ -42,7 +45,7 @@ export function validate(operation: OperationMeta): Middleware<RequestState> {
         failures.push({ errors: bodyValidator.errors ?? [] });
       }
     }
-    if (failures.length > 0) throw validationError(failures);
+    if (failures.length > 0 || unknown.length > 0) throw validationError(failures, unknown);
     ctx.state.path = path;
     ctx.state.query = query;
     await next();

@@ -18,6 +18,7 @@ export function toVariantResource(variant: Variant): VariantResource {
     weight: variant.weight,
     low_stock_threshold: variant.lowStockThreshold,
     inventory_quantity: variant.inventoryQuantity,
+    inventory_policy: variant.inventoryPolicy as VariantResource['inventory_policy'],
     position: variant.position,
     created_at: variant.createdAt.toISOString(),
     updated_at: variant.updatedAt.toISOString(),

@@ -47,6 +47,7 @@ export function variantRows(projectId: string, productId: string, variants: Vari
     salePrice: v.sale_price ?? null,
     weight: v.weight ?? 0,
     lowStockThreshold: v.low_stock_threshold ?? null,
+    inventoryPolicy: v.inventory_policy ?? 'deny',
     position: v.position ?? firstPosition + index,
   }));
 }
@@ -166,7 +167,7 @@ export async function duplicateProduct(ctx: Ctx, id: string, title?: string): Pr
     await tx.variant.createMany({
       data: variants.map((v) => ({
         id: newId('var_'), projectId, productId: copyId, title: v.title, sku: null, price: v.price, salePrice: v.salePrice,
-        weight: v.weight, lowStockThreshold: v.lowStockThreshold, position: v.position,
+        weight: v.weight, lowStockThreshold: v.lowStockThreshold, inventoryPolicy: v.inventoryPolicy, position: v.position,
       })),
     });
     await tx.collectionProduct.createMany({ data: collections.map((c) => ({ collectionId: c.collectionId, productId: copyId })) });

@@ -60,6 +60,7 @@ export async function updateVariant(ctx: Ctx, id: string, input: VariantUpdate):
         salePrice: input.sale_price,
         weight: input.weight,
         lowStockThreshold: input.low_stock_threshold,
+        inventoryPolicy: input.inventory_policy,
         position: input.position,
       },
     }),

@@ -18,6 +18,8 @@ export function toCustomerResource(customer: Customer, addresses?: CustomerAddre
     status: customer.status as CustomerResource['status'],
     order_count: customer.orderCount,
     total_spent: Number(customer.totalSpent),
+    first_order_at: customer.firstOrderAt?.toISOString() ?? null,
+    last_order_at: customer.lastOrderAt?.toISOString() ?? null,
     tags: customer.tags,
     metadata: customer.metadata as Record<string, unknown>,
     active_price_key: customer.activePriceKey,

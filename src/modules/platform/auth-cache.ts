@@ -25,22 +25,34 @@ export async function notifyAuthChanged(db: Database | Tx, subject: Subject): Pr
 export class AuthCache {
   private readonly entries = new Map<string, { value: KeyWithProject; expires: number }>();
   private client: pg.Client | undefined;
-  private listening = false;
+  private isListening = false;
   private closed = false;
-  private reconnect: NodeJS.Timeout | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private readonly reconnectMs: number;
 
-  constructor(private readonly databaseUrl: string, private readonly log: Logger) {}
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly log: Logger,
+    options: { reconnectMs?: number } = {},
+  ) {
+    this.reconnectMs = options.reconnectMs ?? RECONNECT_MS;
+  }
+
+  /** Whether the listener is connected, i.e. entries are cached and served. */
+  get listening(): boolean {
+    return this.isListening;
+  }
 
   /** The cached key for a token hash, when the cache is live and the entry fresh. */
   get(tokenHash: string): KeyWithProject | undefined {
-    if (!this.listening) return undefined;
+    if (!this.isListening) return undefined;
     const entry = this.entries.get(tokenHash);
     if (!entry || entry.expires < Date.now()) return undefined;
     return entry.value;
   }
 
   set(tokenHash: string, value: KeyWithProject): void {
-    if (!this.listening) return;
+    if (!this.isListening) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(tokenHash, { value, expires: Date.now() + TTL_MS });
   }
@@ -53,36 +65,51 @@ export class AuthCache {
     }
   }
 
-  /** Connects the listener (and reconnects it when it drops); until it listens, nothing is cached. */
+  /**
+   * Connects the listener (and reconnects it when it drops); until it listens, nothing is cached. After
+   * close() it does nothing.
+   */
   async start(): Promise<void> {
     if (this.closed) return;
     const client = new pg.Client({ connectionString: this.databaseUrl });
     this.client = client;
     const lost = (error?: Error) => {
       if (this.client !== client) return;
-      this.listening = false;
+      this.isListening = false;
       this.entries.clear();
       this.client = undefined;
       client.end().catch(() => {});
       if (this.closed) return;
       this.log.warn('auth cache listener lost; cache off until it reconnects', { error: error?.message });
-      this.reconnect = setTimeout(() => void this.start().catch(() => lost()), RECONNECT_MS).unref();
+      clearTimeout(this.reconnectTimer);
+      this.reconnectTimer = setTimeout(() => {
+        this.reconnectTimer = undefined;
+        void this.start().catch(() => {}); // a failed attempt schedules the next one itself
+      }, this.reconnectMs);
+      this.reconnectTimer.unref();
     };
     client.on('error', lost);
     client.on('end', () => lost());
     client.on('notification', (message) => {
       if (message.channel === CHANNEL && message.payload) this.evict(message.payload as Subject);
     });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
-    this.listening = true;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      lost(error as Error);
+      throw error;
+    }
+    // close() (or a drop) may have come while connecting; then this client is no longer the listener.
+    if (this.client === client) this.isListening = true;
   }
 
+  /** Stops listening and cancels a pending reconnect; the cache stays off from then on. */
   async close(): Promise<void> {
     this.closed = true;
-    // A reconnect scheduled before close must not open a connection after it.
-    clearTimeout(this.reconnect);
-    this.listening = false;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.isListening = false;
     this.entries.clear();
     const client = this.client;
     this.client = undefined;

@@ -1,36 +1,28 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { CommerceClient, components } from '../../../src/sdk/index.js';
+import { describe, expect, test } from '@jest/globals';
+import type { components } from '../../../src/sdk/index.js';
 import { createProduct } from '../../factories/catalog.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { createProject } from '../../factories/project.factory.js';
+import { useStore } from '../../setup/store.js';
 
 type LocationCreate = components['schemas']['LocationCreate'];
 
-let app: TestApp;
-let store: CreatedProject;
-let api: CommerceClient;
-beforeAll(async () => {
-  app = await startTestApp();
-  store = await createProject(app);
-  api = app.client(store.keys.secret_test.token);
-});
-afterAll(() => app.close());
+const store = useStore();
 
-const addLocation = async (body: Partial<LocationCreate> = {}, client = api) => {
+const addLocation = async (body: Partial<LocationCreate> = {}, client = store.api) => {
   const { data, error, response } = await client.POST('/v1/locations', { body: { name: 'Warehouse', ...body } });
   expect(error).toBeUndefined();
   expect(response.status).toBe(201);
   return data!.data;
 };
-const setLevel = (variant_id: string, location_id: string, available: number, client = api) =>
+const setLevel = (variant_id: string, location_id: string, available: number, client = store.api) =>
   client.PUT('/v1/inventory-levels', { body: { variant_id, location_id, available } });
-const variantTotal = async (id: string) => (await api.GET('/v1/variants/{id}', { params: { path: { id } } })).data!.data.inventory_quantity;
-const location = async (id: string) => (await api.GET('/v1/locations/{id}', { params: { path: { id } } })).data!.data;
-const events = async (query: Record<string, string>) => (await api.GET('/v1/events', { params: { query: { ...query, order: 'asc' } } })).data!.data;
+const variantTotal = async (id: string) => (await store.api.GET('/v1/variants/{id}', { params: { path: { id } } })).data!.data.inventory_quantity;
+const location = async (id: string) => (await store.api.GET('/v1/locations/{id}', { params: { path: { id } } })).data!.data;
+const events = async (query: Record<string, string>) => (await store.api.GET('/v1/events', { params: { query: { ...query, order: 'asc' } } })).data!.data;
 
 describe('inventory levels', () => {
   test('a product with two variants stocked at two locations shows the right totals; transfer moves rows and keeps totals; the emptied location can be deleted', async () => {
-    const product = await createProduct(api, { variants: [{ title: 'S', price: 100 }, { title: 'M', price: 100 }] });
+    const product = await createProduct(store.api, { variants: [{ title: 'S', price: 100 }, { title: 'M', price: 100 }] });
     const [s, m] = product.variants;
     const a = await addLocation({ name: 'Store A' });
     const b = await addLocation({ name: 'Store B' });
@@ -39,28 +31,28 @@ describe('inventory levels', () => {
     }
     expect(await variantTotal(s.id)).toBe(8);
     expect(await variantTotal(m.id)).toBe(8);
-    const levels = await api.GET('/v1/variants/{id}/inventory-levels', { params: { path: { id: s.id } } });
+    const levels = await store.api.GET('/v1/variants/{id}/inventory-levels', { params: { path: { id: s.id } } });
     expect(levels.data!.data.map((l) => [l.location_id, l.available])).toEqual([[a.id, 5], [b.id, 3]]);
     expect(await location(a.id)).toMatchObject({ variant_count: 2, total_units: 12 });
 
-    const moved = await api.POST('/v1/locations/{id}/transfer', { params: { path: { id: a.id } }, body: { destination_location_id: b.id } });
+    const moved = await store.api.POST('/v1/locations/{id}/transfer', { params: { path: { id: a.id } }, body: { destination_location_id: b.id } });
     expect(moved.data).toEqual({ data: { transferred: 2 } });
     expect(await variantTotal(s.id)).toBe(8);
     expect(await variantTotal(m.id)).toBe(8);
     expect(await location(a.id)).toMatchObject({ variant_count: 0, total_units: 0 });
     expect(await location(b.id)).toMatchObject({ variant_count: 2, total_units: 16 });
-    const adjustments = await app.deps.db.inventoryAdjustment.findMany({ where: { variantId: s.id }, orderBy: { createdAt: 'asc' } });
+    const adjustments = await store.app.deps.db.inventoryAdjustment.findMany({ where: { variantId: s.id }, orderBy: { createdAt: 'asc' } });
     expect(adjustments.map((x) => [x.reason, x.delta, x.availableAfter])).toEqual(
       expect.arrayContaining([['set', 5, 5], ['set', 3, 3], ['transfer_out', -5, 0], ['transfer_in', 5, 8]]),
     );
 
-    expect((await api.DELETE('/v1/locations/{id}', { params: { path: { id: a.id } } })).response.status).toBe(204);
-    expect((await api.GET('/v1/locations/{id}', { params: { path: { id: a.id } } })).response.status).toBe(404);
+    expect((await store.api.DELETE('/v1/locations/{id}', { params: { path: { id: a.id } } })).response.status).toBe(204);
+    expect((await store.api.GET('/v1/locations/{id}', { params: { path: { id: a.id } } })).response.status).toBe(404);
     expect((await addLocation({ name: 'Store A' })).handle).toBe('store-a');
   });
 
   test('parallel writes to one variant never lose an update: each level and the total are right', async () => {
-    const product = await createProduct(api);
+    const product = await createProduct(store.api);
     const variant = product.variants[0];
     const locations: Array<{ id: string }> = [];
     for (let i = 0; i < 6; i++) locations.push(await addLocation({ name: `Parallel ${i}` }));
@@ -69,14 +61,14 @@ describe('inventory levels', () => {
     expect(await variantTotal(variant.id)).toBe(10 + 20 + 30 + 40 + 50 + 60);
     const rounds = await Promise.all(Array.from({ length: 10 }, (_, i) => setLevel(variant.id, locations[0].id, i)));
     expect(rounds.every((r) => r.response.status === 200)).toBe(true);
-    const level0 = (await api.GET('/v1/variants/{id}/inventory-levels', { params: { path: { id: variant.id } } })).data!.data[0].available;
+    const level0 = (await store.api.GET('/v1/variants/{id}/inventory-levels', { params: { path: { id: variant.id } } })).data!.data[0].available;
     expect(await variantTotal(variant.id)).toBe(level0 + 20 + 30 + 40 + 50 + 60);
-    const sum = await app.deps.db.inventoryAdjustment.aggregate({ where: { variantId: variant.id }, _sum: { delta: true } });
+    const sum = await store.app.deps.db.inventoryAdjustment.aggregate({ where: { variantId: variant.id }, _sum: { delta: true } });
     expect(sum._sum.delta).toBe(await variantTotal(variant.id));
   });
 
   test('dropping below the low-stock threshold records inventory.low once', async () => {
-    const product = await createProduct(api, { variants: [{ title: 'Only', price: 100, low_stock_threshold: 5 }] });
+    const product = await createProduct(store.api, { variants: [{ title: 'Only', price: 100, low_stock_threshold: 5 }] });
     const variant = product.variants[0];
     const loc = await addLocation({ name: 'Low Stock' });
     await setLevel(variant.id, loc.id, 10);
@@ -89,9 +81,9 @@ describe('inventory levels', () => {
   });
 
   test('an inactive location cannot receive stock (400); unknown variant or location 404; negative amounts 400', async () => {
-    const product = await createProduct(api);
+    const product = await createProduct(store.api);
     const inactive = await addLocation({ name: 'Dormant' });
-    await api.PATCH('/v1/locations/{id}', { params: { path: { id: inactive.id } }, body: { is_active: false } });
+    await store.api.PATCH('/v1/locations/{id}', { params: { path: { id: inactive.id } }, body: { is_active: false } });
     const refused = await setLevel(product.variants[0].id, inactive.id, 1);
     expect(refused.error!.error).toMatchObject({ code: 'invalid_request', field: 'location_id' });
     expect((await setLevel('var_unknown', inactive.id, 1)).response.status).toBe(404);
@@ -102,7 +94,7 @@ describe('inventory levels', () => {
 
 describe('locations', () => {
   test('every project has a default location; create answers without stock counts and never as default', async () => {
-    const list = (await api.GET('/v1/locations', { params: { query: { order: 'asc' } } })).data!;
+    const list = (await store.api.GET('/v1/locations', { params: { query: { order: 'asc' } } })).data!;
     expect(list.data[0]).toMatchObject({ is_default: true, is_active: true, id: store.project.default_location_id });
     const created = await addLocation({ name: 'Pop-up Berlin', type: 'popup', country: 'DE', metadata: { floor: 2 } });
     expect(created).toMatchObject({ name: 'Pop-up Berlin', handle: 'pop-up-berlin', type: 'popup', is_default: false, country: 'DE', metadata: { floor: 2 } });
@@ -112,8 +104,8 @@ describe('locations', () => {
   });
 
   test('set-default moves the default in one step; already default is unchanged; the target must be active', async () => {
-    const project = await createProject(app);
-    const client = app.client(project.keys.secret_test.token);
+    const project = await createProject(store.app);
+    const client = store.app.client(project.keys.secret_test.token);
     const next = await addLocation({ name: 'Next Default' }, client);
     const { data } = await client.POST('/v1/locations/{id}/default', { params: { path: { id: next.id } } });
     expect(data!.data).toMatchObject({ is_default: true, variant_count: 0, total_units: 0 });
@@ -121,7 +113,7 @@ describe('locations', () => {
     expect(old.is_default).toBe(false);
     const again = await client.POST('/v1/locations/{id}/default', { params: { path: { id: next.id } } });
     expect(again.data!.data.updated_at).toBe(data!.data.updated_at);
-    const defaults = await app.deps.db.location.count({ where: { projectId: project.project.id, isDefault: true } });
+    const defaults = await store.app.deps.db.location.count({ where: { projectId: project.project.id, isDefault: true } });
     expect(defaults).toBe(1);
     const updates = (await client.GET('/v1/events', { params: { query: { type: 'location.updated' } } })).data!.data;
     expect(updates.map((e) => e.metadata.changes?.is_default)).toEqual(expect.arrayContaining([{ from: false, to: true }, { from: true, to: false }]));
@@ -132,8 +124,8 @@ describe('locations', () => {
   });
 
   test('the default location cannot be deactivated or deleted; a stocked one cannot be deleted (the default is always active, so it is never the last active one)', async () => {
-    const project = await createProject(app);
-    const client = app.client(project.keys.secret_test.token);
+    const project = await createProject(store.app);
+    const client = store.app.client(project.keys.secret_test.token);
     const defaultId = project.project.default_location_id;
     const deactivate = await client.PATCH('/v1/locations/{id}', { params: { path: { id: defaultId } }, body: { is_active: false } });
     expect(deactivate.error!.error).toMatchObject({ code: 'invalid_request', field: 'is_active' });
@@ -157,8 +149,8 @@ describe('locations', () => {
   });
 
   test('without the locations extension create, delete, set-default and transfer answer 400; reads and updates work', async () => {
-    const project = await createProject(app, { extensions: ['custom_data'] });
-    const client = app.client(project.keys.secret_test.token);
+    const project = await createProject(store.app, { extensions: ['custom_data'] });
+    const client = store.app.client(project.keys.secret_test.token);
     const id = project.project.default_location_id;
     const create = await client.POST('/v1/locations', { body: { name: 'Nope' } });
     expect(create.response.status).toBe(400);
@@ -173,8 +165,8 @@ describe('locations', () => {
   test('transfer to itself, to an inactive or to an unknown location is refused', async () => {
     const a = await addLocation({ name: 'T1' });
     const b = await addLocation({ name: 'T2' });
-    await api.PATCH('/v1/locations/{id}', { params: { path: { id: b.id } }, body: { is_active: false } });
-    const transfer = (to: string) => api.POST('/v1/locations/{id}/transfer', { params: { path: { id: a.id } }, body: { destination_location_id: to } });
+    await store.api.PATCH('/v1/locations/{id}', { params: { path: { id: b.id } }, body: { is_active: false } });
+    const transfer = (to: string) => store.api.POST('/v1/locations/{id}/transfer', { params: { path: { id: a.id } }, body: { destination_location_id: to } });
     expect((await transfer(a.id)).error!.error.field).toBe('destination_location_id');
     expect((await transfer(b.id)).error!.error.field).toBe('destination_location_id');
     expect((await transfer('loc_unknown')).response.status).toBe(404);
@@ -183,16 +175,16 @@ describe('locations', () => {
   test('update: nullable fields cleared, metadata set to null, handle conflicts 409, is_default is not accepted', async () => {
     const a = await addLocation({ name: 'Upd A', phone: '123', metadata: { x: 1 } });
     const b = await addLocation({ name: 'Upd B' });
-    const { data } = await api.PATCH('/v1/locations/{id}', { params: { path: { id: a.id } }, body: { phone: null, metadata: null } });
+    const { data } = await store.api.PATCH('/v1/locations/{id}', { params: { path: { id: a.id } }, body: { phone: null, metadata: null } });
     expect(data!.data).toMatchObject({ phone: null, metadata: null, variant_count: 0 });
-    expect((await api.PATCH('/v1/locations/{id}', { params: { path: { id: b.id } }, body: { handle: a.handle } })).error!.error).toMatchObject({ code: 'conflict', field: 'handle' });
-    const isDefault = await api.PATCH('/v1/locations/{id}', { params: { path: { id: b.id } }, body: { is_default: true } as never });
+    expect((await store.api.PATCH('/v1/locations/{id}', { params: { path: { id: b.id } }, body: { handle: a.handle } })).error!.error).toMatchObject({ code: 'conflict', field: 'handle' });
+    const isDefault = await store.api.PATCH('/v1/locations/{id}', { params: { path: { id: b.id } }, body: { is_default: true } as never });
     expect(isDefault.error!.error).toMatchObject({ code: 'invalid_request', field: 'is_default' });
   });
 
   test('list filters by type and active, sorts by name, and excludes deleted locations', async () => {
-    const project = await createProject(app);
-    const client = app.client(project.keys.secret_test.token);
+    const project = await createProject(store.app);
+    const client = store.app.client(project.keys.secret_test.token);
     await addLocation({ name: 'Zeta Online', type: 'online' }, client);
     const beta = await addLocation({ name: 'Beta Warehouse', type: 'warehouse' }, client);
     const gone = await addLocation({ name: 'Alpha Gone', type: 'warehouse' }, client);

@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { CommerceClient } from '../../../src/sdk/index.js';
+import { describe, expect, test } from '@jest/globals';
 import { buildProduct, createProduct } from '../../factories/catalog.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { createProject } from '../../factories/project.factory.js';
+import { useStore } from '../../setup/store.js';
 
-let app: TestApp;
-let store: CreatedProject;
-let api: CommerceClient;
-beforeAll(async () => {
-  app = await startTestApp();
-  store = await createProject(app, { currency: 'EUR' });
-  api = app.client(store.keys.secret_test.token);
-});
-afterAll(() => app.close());
+const store = useStore({ project: { currency: 'EUR' } });
 
 const byId = (id: string) => ({ params: { path: { id } } });
-const eventsFor = async (id: string) => (await api.GET('/v1/events', { params: { query: { resource_id: id, order: 'asc' } } })).data!.data;
+const eventsFor = async (id: string) => (await store.api.GET('/v1/events', { params: { query: { resource_id: id, order: 'asc' } } })).data!.data;
 
 describe('createProduct', () => {
   test('creates the product with its variants; price and sale_price come from the variants', async () => {
-    const product = await createProduct(api, {
+    const product = await createProduct(store.api, {
       title: 'Trail Runner',
       product_type: 'Shoes',
       vendor: 'Northpeak',
@@ -39,40 +30,40 @@ describe('createProduct', () => {
   });
 
   test('handles are generated from the title and unique: acme, acme-2, acme-3; a deleted product frees its handle', async () => {
-    const a = await createProduct(api, { title: 'Acme Anvil' });
-    const b = await createProduct(api, { title: 'ACME anvil!' });
-    const c = await createProduct(api, { title: 'Acme   Anvil' });
+    const a = await createProduct(store.api, { title: 'Acme Anvil' });
+    const b = await createProduct(store.api, { title: 'ACME anvil!' });
+    const c = await createProduct(store.api, { title: 'Acme   Anvil' });
     expect([a.handle, b.handle, c.handle]).toEqual(['acme-anvil', 'acme-anvil-2', 'acme-anvil-3']);
-    await api.DELETE('/v1/products/{id}', byId(a.id));
-    expect((await createProduct(api, { title: 'Acme Anvil' })).handle).toBe('acme-anvil');
-    expect((await createProduct(api, { title: 'Crème Brûlée & Straße' })).handle).toBe('creme-brulee-strasse');
-    expect((await createProduct(api, { title: '!!!' })).handle).toMatch(/^product(-\d+)?$/);
+    await store.api.DELETE('/v1/products/{id}', byId(a.id));
+    expect((await createProduct(store.api, { title: 'Acme Anvil' })).handle).toBe('acme-anvil');
+    expect((await createProduct(store.api, { title: 'Crème Brûlée & Straße' })).handle).toBe('creme-brulee-strasse');
+    expect((await createProduct(store.api, { title: '!!!' })).handle).toMatch(/^product(-\d+)?$/);
   });
 
   test('concurrent products with one title all get distinct handles', async () => {
-    const results = await Promise.all(Array.from({ length: 12 }, () => api.POST('/v1/products', { body: buildProduct({ title: 'Race Car' }) })));
+    const results = await Promise.all(Array.from({ length: 12 }, () => store.api.POST('/v1/products', { body: buildProduct({ title: 'Race Car' }) })));
     expect(results.every((r) => r.response.status === 201)).toBe(true);
     expect(new Set(results.map((r) => r.data!.data.handle)).size).toBe(12);
   });
 
   test('an explicit handle that is taken answers 409 conflict with field handle', async () => {
-    await createProduct(api, { title: 'X', handle: 'mine' });
-    const { error, response } = await api.POST('/v1/products', { body: buildProduct({ handle: 'mine' }) });
+    await createProduct(store.api, { title: 'X', handle: 'mine' });
+    const { error, response } = await store.api.POST('/v1/products', { body: buildProduct({ handle: 'mine' }) });
     expect(response.status).toBe(409);
     expect(error!.error).toMatchObject({ code: 'conflict', field: 'handle' });
   });
 
   test('SKUs are unique per project when set (409 with field sku); many variants may have none', async () => {
-    await createProduct(api, { variants: [{ title: 'A', sku: 'UNIQUE-1', price: 100 }] });
-    const clash = await api.POST('/v1/products', { body: buildProduct({ variants: [{ title: 'B', sku: 'UNIQUE-1', price: 100 }] }) });
+    await createProduct(store.api, { variants: [{ title: 'A', sku: 'UNIQUE-1', price: 100 }] });
+    const clash = await store.api.POST('/v1/products', { body: buildProduct({ variants: [{ title: 'B', sku: 'UNIQUE-1', price: 100 }] }) });
     expect(clash.error!.error).toMatchObject({ code: 'conflict', field: 'sku' });
-    await createProduct(api, { variants: [{ title: 'A', price: 1 }, { title: 'B', sku: null, price: 2 }] });
-    const other = await createProject(app);
-    await createProduct(app.client(other.keys.secret_test.token), { variants: [{ title: 'A', sku: 'UNIQUE-1', price: 100 }] });
+    await createProduct(store.api, { variants: [{ title: 'A', price: 1 }, { title: 'B', sku: null, price: 2 }] });
+    const other = await createProject(store.app);
+    await createProduct(store.app.client(other.keys.secret_test.token), { variants: [{ title: 'A', sku: 'UNIQUE-1', price: 100 }] });
   });
 
   test('validation: title required, at least one variant, price not negative, handle format', async () => {
-    const { error } = await api.POST('/v1/products', { body: {} as never });
+    const { error } = await store.api.POST('/v1/products', { body: {} as never });
     expect(error!.error.details!.map((d) => d.field).sort()).toEqual(['title', 'variants']);
     for (const [body, field] of [
       [{ variants: [] }, 'variants'],
@@ -82,7 +73,7 @@ describe('createProduct', () => {
       [{ status: 'deleted' }, 'status'],
       [{ image: 'not a url' }, 'image'],
     ] as const) {
-      const result = await api.POST('/v1/products', { body: buildProduct(body as never) });
+      const result = await store.api.POST('/v1/products', { body: buildProduct(body as never) });
       expect(result.error!.error).toMatchObject({ code: 'invalid_request', field });
     }
   });
@@ -90,94 +81,94 @@ describe('createProduct', () => {
 
 describe('getProduct / updateProduct / deleteProduct', () => {
   test('fields=title answers {id, title} only', async () => {
-    const product = await createProduct(api);
-    const { data } = await api.GET('/v1/products/{id}', { params: { path: { id: product.id }, query: { fields: ['title'] } } });
+    const product = await createProduct(store.api);
+    const { data } = await store.api.GET('/v1/products/{id}', { params: { path: { id: product.id }, query: { fields: ['title'] } } });
     expect(data!.data).toEqual({ id: product.id, title: product.title });
   });
 
   test('update changes the fields sent and records product.updated with the changes', async () => {
-    const product = await createProduct(api, { title: 'Old Title', tags: ['a'] });
-    const { data } = await api.PATCH('/v1/products/{id}', { ...byId(product.id), body: { title: 'New Title', tags: ['a', 'b'], vendor: 'Acme' } });
+    const product = await createProduct(store.api, { title: 'Old Title', tags: ['a'] });
+    const { data } = await store.api.PATCH('/v1/products/{id}', { ...byId(product.id), body: { title: 'New Title', tags: ['a', 'b'], vendor: 'Acme' } });
     expect(data!.data).toMatchObject({ title: 'New Title', handle: product.handle, tags: ['a', 'b'], vendor: 'Acme' });
     const updated = (await eventsFor(product.id)).find((e) => e.type === 'product.updated')!;
     expect(updated.metadata.changes).toEqual({ title: { from: 'Old Title', to: 'New Title' }, tags: { from: ['a'], to: ['a', 'b'] }, vendor: { from: null, to: 'Acme' } });
   });
 
   test('changing the handle to a taken one answers 409', async () => {
-    const a = await createProduct(api);
-    const b = await createProduct(api);
-    const { error } = await api.PATCH('/v1/products/{id}', { ...byId(b.id), body: { handle: a.handle } });
+    const a = await createProduct(store.api);
+    const b = await createProduct(store.api);
+    const { error } = await store.api.PATCH('/v1/products/{id}', { ...byId(b.id), body: { handle: a.handle } });
     expect(error!.error).toMatchObject({ code: 'conflict', field: 'handle' });
   });
 
   test('delete is soft: 404 afterwards, gone from lists, product.deleted recorded', async () => {
-    const product = await createProduct(api, { vendor: 'GoneCo' });
-    expect((await api.DELETE('/v1/products/{id}', byId(product.id))).response.status).toBe(204);
-    expect((await api.GET('/v1/products/{id}', byId(product.id))).error).toEqual({ error: { code: 'not_found', message: 'Product not found.' } });
-    expect((await api.GET('/v1/products', { params: { query: { vendor: 'GoneCo' } } })).data!.data).toEqual([]);
+    const product = await createProduct(store.api, { vendor: 'GoneCo' });
+    expect((await store.api.DELETE('/v1/products/{id}', byId(product.id))).response.status).toBe(204);
+    expect((await store.api.GET('/v1/products/{id}', byId(product.id))).error).toEqual({ error: { code: 'not_found', message: 'Product not found.' } });
+    expect((await store.api.GET('/v1/products', { params: { query: { vendor: 'GoneCo' } } })).data!.data).toEqual([]);
     expect((await eventsFor(product.id)).map((e) => e.type)).toEqual(['product.created', 'product.deleted']);
-    expect((await api.DELETE('/v1/products/{id}', byId(product.id))).response.status).toBe(404);
+    expect((await store.api.DELETE('/v1/products/{id}', byId(product.id))).response.status).toBe(404);
   });
 });
 
 describe('duplicateProduct', () => {
   test('copies as a draft with a new handle, variants without SKUs or stock, and records product.created', async () => {
-    const original = await createProduct(api, { title: 'Original', variants: [{ title: 'S', sku: 'ORIG-S', price: 500 }, { title: 'M', sku: 'ORIG-M', price: 600 }] });
-    const { data, response } = await api.POST('/v1/products/{id}/duplicate', byId(original.id));
+    const original = await createProduct(store.api, { title: 'Original', variants: [{ title: 'S', sku: 'ORIG-S', price: 500 }, { title: 'M', sku: 'ORIG-M', price: 600 }] });
+    const { data, response } = await store.api.POST('/v1/products/{id}/duplicate', byId(original.id));
     expect(response.status).toBe(201);
     const copy = data!.data;
     expect(copy).toMatchObject({ title: 'Original', handle: 'original-2', status: 'draft', price: 500 });
     expect(copy.id).not.toBe(original.id);
     expect(copy.variants.map((v) => [v.title, v.sku, v.price, v.inventory_quantity])).toEqual([['S', null, 500, 0], ['M', null, 600, 0]]);
     expect((await eventsFor(copy.id))[0].type).toBe('product.created');
-    const titled = await api.POST('/v1/products/{id}/duplicate', { ...byId(original.id), body: { title: 'Original Two' } });
+    const titled = await store.api.POST('/v1/products/{id}/duplicate', { ...byId(original.id), body: { title: 'Original Two' } });
     expect(titled.data!.data.handle).toBe('original-two');
   });
 });
 
 describe('variants', () => {
   test('adding, repricing and deleting variants keeps the product price and sale price', async () => {
-    const product = await createProduct(api, { variants: [{ title: 'A', price: 5000 }] });
-    const added = await api.POST('/v1/products/{id}/variants', { ...byId(product.id), body: { title: 'B', price: 4000, sale_price: 3500 } });
+    const product = await createProduct(store.api, { variants: [{ title: 'A', price: 5000 }] });
+    const added = await store.api.POST('/v1/products/{id}/variants', { ...byId(product.id), body: { title: 'B', price: 4000, sale_price: 3500 } });
     expect(added.response.status).toBe(201);
     expect(added.data!.data.position).toBe(1);
-    let read = (await api.GET('/v1/products/{id}', byId(product.id))).data!.data;
+    let read = (await store.api.GET('/v1/products/{id}', byId(product.id))).data!.data;
     expect([read.price, read.sale_price]).toEqual([4000, 3500]);
 
-    await api.PATCH('/v1/variants/{id}', { params: { path: { id: added.data!.data.id } }, body: { price: 6000, sale_price: null } });
-    read = (await api.GET('/v1/products/{id}', byId(product.id))).data!.data;
+    await store.api.PATCH('/v1/variants/{id}', { params: { path: { id: added.data!.data.id } }, body: { price: 6000, sale_price: null } });
+    read = (await store.api.GET('/v1/products/{id}', byId(product.id))).data!.data;
     expect([read.price, read.sale_price]).toEqual([5000, null]);
 
-    expect((await api.DELETE('/v1/variants/{id}', { params: { path: { id: product.variants[0].id } } })).response.status).toBe(204);
-    read = (await api.GET('/v1/products/{id}', byId(product.id))).data!.data;
+    expect((await store.api.DELETE('/v1/variants/{id}', { params: { path: { id: product.variants[0].id } } })).response.status).toBe(204);
+    read = (await store.api.GET('/v1/products/{id}', byId(product.id))).data!.data;
     expect(read.price).toBe(6000);
     const changes = (await eventsFor(product.id)).filter((e) => e.type === 'product.updated').map((e) => Object.keys(e.metadata.changes ?? {}).sort());
     expect(changes).toEqual([['price', 'sale_price', 'variants'], ['price', 'sale_price', 'variants'], ['price', 'variants']]);
   });
 
   test("a product's last variant cannot be deleted (400)", async () => {
-    const product = await createProduct(api);
-    const { error, response } = await api.DELETE('/v1/variants/{id}', { params: { path: { id: product.variants[0].id } } });
+    const product = await createProduct(store.api);
+    const { error, response } = await store.api.DELETE('/v1/variants/{id}', { params: { path: { id: product.variants[0].id } } });
     expect(response.status).toBe(400);
     expect(error!.error.code).toBe('invalid_request');
   });
 
   test('get; a SKU taken by another variant answers 409; unknown or foreign variants 404', async () => {
-    const product = await createProduct(api, { variants: [{ title: 'A', sku: 'VAR-A', price: 1 }, { title: 'B', sku: 'VAR-B', price: 1 }] });
+    const product = await createProduct(store.api, { variants: [{ title: 'A', sku: 'VAR-A', price: 1 }, { title: 'B', sku: 'VAR-B', price: 1 }] });
     const b = product.variants[1];
-    expect((await api.GET('/v1/variants/{id}', { params: { path: { id: b.id } } })).data!.data).toEqual(b);
-    const clash = await api.PATCH('/v1/variants/{id}', { params: { path: { id: b.id } }, body: { sku: 'VAR-A' } });
+    expect((await store.api.GET('/v1/variants/{id}', { params: { path: { id: b.id } } })).data!.data).toEqual(b);
+    const clash = await store.api.PATCH('/v1/variants/{id}', { params: { path: { id: b.id } }, body: { sku: 'VAR-A' } });
     expect(clash.error!.error).toMatchObject({ code: 'conflict', field: 'sku' });
-    expect((await api.GET('/v1/variants/{id}', { params: { path: { id: 'var_nope' } } })).response.status).toBe(404);
-    const other = await createProject(app);
-    expect((await app.client(other.keys.secret_test.token).GET('/v1/variants/{id}', { params: { path: { id: b.id } } })).response.status).toBe(404);
+    expect((await store.api.GET('/v1/variants/{id}', { params: { path: { id: 'var_nope' } } })).response.status).toBe(404);
+    const other = await createProject(store.app);
+    expect((await store.app.client(other.keys.secret_test.token).GET('/v1/variants/{id}', { params: { path: { id: b.id } } })).response.status).toBe(404);
   });
 });
 
 describe('listProducts', () => {
   test('filters by status, product_type, vendor, tag and created_after; sorts by title; walks pages', async () => {
-    const shop = await createProject(app);
-    const shopApi = app.client(shop.keys.secret_test.token);
+    const shop = await createProject(store.app);
+    const shopApi = store.app.client(shop.keys.secret_test.token);
     const made = [];
     for (const [title, status, product_type, vendor, tags] of [
       ['Banana', 'active', 'Fruit', 'Farm A', ['yellow']],

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { CommerceClient, operations } from '../../../src/sdk/index.js';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import type { operations } from '../../../src/sdk/index.js';
 import { createCustomer, type CustomerResource } from '../../factories/customer.factory.js';
-import { createProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { useStore } from '../../setup/store.js';
 
 type Query = NonNullable<operations['listCustomers']['parameters']['query']>;
 
-let app: TestApp;
-let api: CommerceClient;
+const store = useStore();
 const people: Record<string, CustomerResource> = {};
 
 beforeAll(async () => {
-  app = await startTestApp();
-  const store = await createProject(app);
-  api = app.client(store.keys.secret_test.token);
   const rows: Array<[string, string, string, Partial<{ status: 'active' | 'inactive' }>]> = [
     ['ann', 'Ann', 'Zimmer', {}],
     ['bob', 'Bob', 'Young', { status: 'inactive' }],
@@ -23,19 +18,24 @@ beforeAll(async () => {
     ['under', 'Uma', 'a_b', {}],
     ['doe2', 'John', 'Doe', {}],
   ];
-  for (const [key, first_name, last_name, extra] of rows) {
-    people[key] = await createCustomer(api, { first_name, last_name, email: `${key}@shop.example`, ...extra });
-    await new Promise((resolve) => setTimeout(resolve, 3)); // distinct created_at
+  const totals: Record<string, { orderCount: number; totalSpent: bigint }> = {
+    ann: { orderCount: 5, totalSpent: 50_000n },
+    bob: { orderCount: 1, totalSpent: 1_500n },
+    jane: { orderCount: 12, totalSpent: 990_000n },
+  };
+  // Explicit creation times a minute apart in the order above (all in the past, so customers that tests
+  // create later are newer), instead of relying on the clock moving between requests.
+  const base = Date.now() - 60 * 60_000;
+  for (const [i, [key, first_name, last_name, extra]] of rows.entries()) {
+    const created = await createCustomer(store.api, { first_name, last_name, email: `${key}@shop.example`, ...extra });
+    const at = new Date(base + i * 60_000);
+    await store.app.deps.db.customer.update({ where: { id: created.id }, data: { createdAt: at, updatedAt: at, ...totals[key] } });
+    people[key] = { ...created, created_at: at.toISOString(), updated_at: at.toISOString() };
   }
-  const db = app.deps.db;
-  await db.customer.update({ where: { id: people.ann.id }, data: { orderCount: 5, totalSpent: 50_000n } });
-  await db.customer.update({ where: { id: people.bob.id }, data: { orderCount: 1, totalSpent: 1_500n } });
-  await db.customer.update({ where: { id: people.jane.id }, data: { orderCount: 12, totalSpent: 990_000n } });
 });
-afterAll(() => app.close());
 
 const list = async (query: Query) => {
-  const { data, error, response } = await api.GET('/v1/customers', { params: { query } });
+  const { data, error, response } = await store.api.GET('/v1/customers', { params: { query } });
   if (response.status !== 200) throw new Error(JSON.stringify(error));
   return data!;
 };
@@ -98,7 +98,7 @@ describe('listCustomers filters', () => {
       [{ sort: 'email' }, 'sort'],
       [{ search: 's'.repeat(201) }, 'search'],
     ] as const) {
-      const { error, response } = await api.GET('/v1/customers', { params: { query: query as never } });
+      const { error, response } = await store.api.GET('/v1/customers', { params: { query: query as never } });
       expect(response.status).toBe(400);
       expect(error!.error.field).toBe(field);
     }
@@ -112,22 +112,22 @@ describe('listCustomers sorting', () => {
   });
 
   test('updated_at puts the last updated first', async () => {
-    await api.PATCH('/v1/customers/{id}', { params: { path: { id: people.bob.id } }, body: { company: 'Bobco' } });
+    await store.api.PATCH('/v1/customers/{id}', { params: { path: { id: people.bob.id } }, body: { company: 'Bobco' } });
     expect((await keysOf({ sort: 'updated_at' }))[0]).toBe('bob');
   });
 
   test('relevance ranks exact names, then prefixes, then substrings; newest first within a rank', async () => {
-    await createCustomer(api, { first_name: 'Doe', last_name: 'Ray', email: 'ray@shop.example' });
-    await createCustomer(api, { first_name: 'Mel', last_name: 'Doerr', email: 'mel@shop.example' });
-    await createCustomer(api, { first_name: 'Sid', last_name: 'Undoe', email: 'sid@shop.example' });
+    await createCustomer(store.api, { first_name: 'Doe', last_name: 'Ray', email: 'ray@shop.example' });
+    await createCustomer(store.api, { first_name: 'Mel', last_name: 'Doerr', email: 'mel@shop.example' });
+    await createCustomer(store.api, { first_name: 'Sid', last_name: 'Undoe', email: 'sid@shop.example' });
     const names = (await list({ search: 'doe', sort: 'relevance' })).data.map((c) => `${c.first_name} ${c.last_name}`);
     expect(names).toEqual(['Doe Ray', 'John Doe', 'Jane Doe', 'Mel Doerr', 'Sid Undoe']);
   });
 
   test('relevance puts an exact email before prefix and substring matches', async () => {
-    await createCustomer(api, { first_name: 'Jo', last_name: 'Ann', email: 'joann@mail.example' });
-    await createCustomer(api, { first_name: 'An', last_name: 'Org', email: 'ann@mail.example.org' });
-    await createCustomer(api, { first_name: 'Ann', last_name: 'Exact', email: 'ann@mail.example' });
+    await createCustomer(store.api, { first_name: 'Jo', last_name: 'Ann', email: 'joann@mail.example' });
+    await createCustomer(store.api, { first_name: 'An', last_name: 'Org', email: 'ann@mail.example.org' });
+    await createCustomer(store.api, { first_name: 'Ann', last_name: 'Exact', email: 'ann@mail.example' });
     const emails = (await list({ search: 'ann@mail.example', sort: 'relevance' })).data.map((c) => c.email);
     expect(emails).toEqual(['ann@mail.example', 'ann@mail.example.org', 'joann@mail.example']);
   });
@@ -166,7 +166,7 @@ describe('listCustomers pagination', () => {
 
   test('a cursor of one sort used with another answers 400 with field cursor', async () => {
     const page = await list({ sort: 'name', limit: 2 });
-    const { error } = await api.GET('/v1/customers', { params: { query: { cursor: page.pagination.cursor!, sort: 'created_at' } } });
+    const { error } = await store.api.GET('/v1/customers', { params: { query: { cursor: page.pagination.cursor!, sort: 'created_at' } } });
     expect(error!.error.field).toBe('cursor');
   });
 

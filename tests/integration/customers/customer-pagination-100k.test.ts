@@ -1,29 +1,21 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { CommerceClient } from '../../../src/sdk/index.js';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { seedCustomers } from '../../../src/seed/customers.seed.js';
-import { createProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { useStore } from '../../setup/store.js';
 
 const COUNT = 100_000;
-let app: TestApp;
-let api: CommerceClient;
-let projectId: string;
+const store = useStore();
 
 beforeAll(async () => {
-  app = await startTestApp();
-  const store = await createProject(app);
-  projectId = store.project.id;
-  api = app.client(store.keys.secret_test.token);
-  await seedCustomers(app.deps.db, projectId, COUNT - 20_000);
+  const projectId = store.project.id;
+  await seedCustomers(store.app.deps.db, projectId, COUNT - 20_000);
   // 20,000 more with one creation instant and one name: the id tie-breaker has to do the work there.
-  await app.deps.db.$executeRaw`
+  await store.app.deps.db.$executeRaw`
     INSERT INTO customers (id, project_id, email, email_normalized, first_name, last_name, sort_name, status, tags, metadata, created_at, updated_at)
     SELECT 'cus_' || substr(md5('tail' || i::text), 1, 26), ${projectId}, 'tail' || i || '@seed.example', 'tail' || i || '@seed.example',
            'Tail', 'Same', 'same' || chr(1) || 'tail', 'active', ARRAY[]::text[], '{}'::jsonb, '2026-06-01T00:00:00Z', now()
     FROM generate_series(1, 20000) AS i`;
-  await app.deps.db.$executeRawUnsafe('VACUUM ANALYZE customers');
+  await store.app.deps.db.$executeRawUnsafe('VACUUM ANALYZE customers');
 }, 120_000);
-afterAll(() => app.close());
 
 describe('listCustomers over 100k customers', () => {
   test.each(['created_at', 'name'] as const)('sort=%s: walking every page sees each customer exactly once, total stays 100000', async (sort) => {
@@ -31,7 +23,7 @@ describe('listCustomers over 100k customers', () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const { data, error } = await api.GET('/v1/customers', { params: { query: { sort, limit: 100, cursor, fields: ['id'] } } });
+      const { data, error } = await store.api.GET('/v1/customers', { params: { query: { sort, limit: 100, cursor, fields: ['id'] } } });
       if (error) throw new Error(JSON.stringify(error));
       expect(data!.pagination.total).toBe(COUNT);
       for (const customer of data!.data) {

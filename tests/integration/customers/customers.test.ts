@@ -1,58 +1,49 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { purgeDeletedCustomers } from '../../../src/modules/customers/customers.service.js';
-import type { CommerceClient } from '../../../src/sdk/index.js';
 import { buildCustomer, createCustomer } from '../../factories/customer.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { createProject } from '../../factories/project.factory.js';
+import { useStore } from '../../setup/store.js';
 
-let app: TestApp;
-let store: CreatedProject;
-let api: CommerceClient;
-beforeAll(async () => {
-  app = await startTestApp();
-  store = await createProject(app);
-  api = app.client(store.keys.secret_test.token);
-});
-afterAll(() => app.close());
+const store = useStore();
 
 const byId = (id: string) => ({ params: { path: { id } } });
 const eventsFor = async (resourceId: string) =>
-  (await api.GET('/v1/events', { params: { query: { resource_id: resourceId, order: 'asc' } } })).data!.data;
+  (await store.api.GET('/v1/events', { params: { query: { resource_id: resourceId, order: 'asc' } } })).data!.data;
 
 describe('a customer from creation to deletion', () => {
   test('two addresses (the second default), a note, expand=addresses shows one default first; same email in another case is 409; after DELETE 404 and the email is free', async () => {
-    const customer = await createCustomer(api, { email: 'Jane.Doe@Example.com', first_name: 'Jane', last_name: 'Doe' });
-    const first = await api.POST('/v1/customers/{id}/addresses', { ...byId(customer.id), body: { line1: 'Hauptstrasse 1', city: 'Berlin', country: 'DE' } });
-    const second = await api.POST('/v1/customers/{id}/addresses', {
+    const customer = await createCustomer(store.api, { email: 'Jane.Doe@Example.com', first_name: 'Jane', last_name: 'Doe' });
+    const first = await store.api.POST('/v1/customers/{id}/addresses', { ...byId(customer.id), body: { line1: 'Hauptstrasse 1', city: 'Berlin', country: 'DE' } });
+    const second = await store.api.POST('/v1/customers/{id}/addresses', {
       ...byId(customer.id),
       body: { line1: 'Rue de Rivoli 10', city: 'Paris', country: 'FR', is_default: true },
     });
     expect(first.response.status).toBe(201);
     expect(second.data!.data.is_default).toBe(true);
-    const note = await api.POST('/v1/customers/{id}/notes', { ...byId(customer.id), body: { content: 'Prefers e-mail contact.' } });
+    const note = await store.api.POST('/v1/customers/{id}/notes', { ...byId(customer.id), body: { content: 'Prefers e-mail contact.' } });
     expect(note.response.status).toBe(201);
 
-    const read = await api.GET('/v1/customers/{id}', { params: { path: { id: customer.id }, query: { expand: ['addresses'] } } });
+    const read = await store.api.GET('/v1/customers/{id}', { params: { path: { id: customer.id }, query: { expand: ['addresses'] } } });
     const addresses = read.data!.data.addresses!;
     expect(addresses.filter((a) => a.is_default)).toHaveLength(1);
     expect(addresses.map((a) => [a.city, a.is_default])).toEqual([['Paris', true], ['Berlin', false]]);
 
-    const duplicate = await api.POST('/v1/customers', { body: buildCustomer({ email: 'jane.doe@example.COM' }) });
+    const duplicate = await store.api.POST('/v1/customers', { body: buildCustomer({ email: 'jane.doe@example.COM' }) });
     expect(duplicate.response.status).toBe(409);
     expect(duplicate.error!.error).toMatchObject({ code: 'conflict', field: 'email' });
 
-    expect((await api.DELETE('/v1/customers/{id}', byId(customer.id))).response.status).toBe(204);
-    const gone = await api.GET('/v1/customers/{id}', byId(customer.id));
+    expect((await store.api.DELETE('/v1/customers/{id}', byId(customer.id))).response.status).toBe(204);
+    const gone = await store.api.GET('/v1/customers/{id}', byId(customer.id));
     expect(gone.response.status).toBe(404);
     expect(gone.error).toEqual({ error: { code: 'not_found', message: 'Customer not found.' } });
-    const reused = await api.POST('/v1/customers', { body: buildCustomer({ email: 'jane.doe@example.com' }) });
+    const reused = await store.api.POST('/v1/customers', { body: buildCustomer({ email: 'jane.doe@example.com' }) });
     expect(reused.response.status).toBe(201);
   });
 });
 
 describe('createCustomer', () => {
   test('applies the defaults; order_count and total_spent are 0', async () => {
-    const customer = await createCustomer(api, { email: 'defaults@example.com' });
+    const customer = await createCustomer(store.api, { email: 'defaults@example.com' });
     expect(customer).toMatchObject({
       email: 'defaults@example.com', phone: null, company: null, status: 'active', order_count: 0, total_spent: 0,
       tags: [], metadata: {}, active_price_key: null, locale: null, tax_number: null, tax_number_type: null,
@@ -66,18 +57,18 @@ describe('createCustomer', () => {
       phone: '+44 20 7946 0958', company: 'Globex Ltd', status: 'inactive', tags: ['vip', 'b2b'], metadata: { crm: 'C-1' },
       active_price_key: 'wholesale', locale: 'en-GB', tax_number: 'GB123456789', tax_number_type: 'vat',
     });
-    const { data } = await api.POST('/v1/customers', { body });
+    const { data } = await store.api.POST('/v1/customers', { body });
     expect(data!.data).toMatchObject(body);
   });
 
   test('records customer.created with the calling key as actor', async () => {
-    const customer = await createCustomer(api);
+    const customer = await createCustomer(store.api);
     const [event] = await eventsFor(customer.id);
     expect(event).toMatchObject({ type: 'customer.created', resource_type: 'customer', actor_type: 'api_key', actor_id: store.keys.secret_test.id });
   });
 
   test('missing required fields answer validation_error listing each', async () => {
-    const { error, response } = await api.POST('/v1/customers', { body: {} as never });
+    const { error, response } = await store.api.POST('/v1/customers', { body: {} as never });
     expect(response.status).toBe(400);
     expect(error!.error.code).toBe('validation_error');
     expect(error!.error.details!.map((d) => d.field).sort()).toEqual(['email', 'first_name', 'last_name']);
@@ -101,13 +92,13 @@ describe('createCustomer', () => {
     ['active_price_key', { active_price_key: 'k'.repeat(51) }],
     ['status', { status: 'banned' }],
   ])('an invalid %s answers 400 invalid_request naming it', async (field, overrides) => {
-    const { error, response } = await api.POST('/v1/customers', { body: buildCustomer(overrides as never) });
+    const { error, response } = await store.api.POST('/v1/customers', { body: buildCustomer(overrides as never) });
     expect(response.status).toBe(400);
     expect(error!.error).toMatchObject({ code: 'invalid_request', field });
   });
 
   test('accepts the limits exactly: 25 tags of 100 characters, 50 metadata keys, 100-character names', async () => {
-    const { response } = await api.POST('/v1/customers', {
+    const { response } = await store.api.POST('/v1/customers', {
       body: buildCustomer({
         first_name: 'f'.repeat(100),
         tags: Array.from({ length: 25 }, (_, i) => `${i}`.padEnd(100, 't')),
@@ -119,7 +110,7 @@ describe('createCustomer', () => {
 
   test('concurrent creates with one email make one customer; the rest answer 409', async () => {
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => api.POST('/v1/customers', { body: buildCustomer({ email: i % 2 ? 'Race@example.com' : 'race@EXAMPLE.com' }) })),
+      Array.from({ length: 8 }, (_, i) => store.api.POST('/v1/customers', { body: buildCustomer({ email: i % 2 ? 'Race@example.com' : 'race@EXAMPLE.com' }) })),
     );
     expect(results.map((r) => r.response.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
   });
@@ -127,35 +118,35 @@ describe('createCustomer', () => {
 
 describe('getCustomer', () => {
   test('fields narrows the answer to id and the named fields', async () => {
-    const customer = await createCustomer(api);
-    const { data } = await api.GET('/v1/customers/{id}', { params: { path: { id: customer.id }, query: { fields: ['email', 'nope'] } } });
+    const customer = await createCustomer(store.api);
+    const { data } = await store.api.GET('/v1/customers/{id}', { params: { path: { id: customer.id }, query: { fields: ['email', 'nope'] } } });
     expect(data!.data).toEqual({ id: customer.id, email: customer.email });
   });
 
   test('an expand value other than addresses answers 400 with field expand', async () => {
-    const customer = await createCustomer(api);
-    const { error, response } = await api.GET('/v1/customers/{id}', { params: { path: { id: customer.id }, query: { expand: ['orders' as never] } } });
+    const customer = await createCustomer(store.api);
+    const { error, response } = await store.api.GET('/v1/customers/{id}', { params: { path: { id: customer.id }, query: { expand: ['orders' as never] } } });
     expect(response.status).toBe(400);
     expect(error!.error).toMatchObject({ code: 'invalid_request', field: 'expand' });
   });
 
   test("another project's customer answers 404", async () => {
-    const other = await createProject(app);
-    const theirs = await createCustomer(app.client(other.keys.secret_test.token));
-    expect((await api.GET('/v1/customers/{id}', byId(theirs.id))).response.status).toBe(404);
+    const other = await createProject(store.app);
+    const theirs = await createCustomer(store.app.client(other.keys.secret_test.token));
+    expect((await store.api.GET('/v1/customers/{id}', byId(theirs.id))).response.status).toBe(404);
   });
 
   test('a publishable key cannot read customers (403 forbidden)', async () => {
-    const customer = await createCustomer(api);
-    const { error } = await app.client(store.keys.publishable_test.token).GET('/v1/customers/{id}', byId(customer.id));
+    const customer = await createCustomer(store.api);
+    const { error } = await store.app.client(store.keys.publishable_test.token).GET('/v1/customers/{id}', byId(customer.id));
     expect(error!.error.code).toBe('forbidden');
   });
 });
 
 describe('updateCustomer', () => {
   test('changes only the fields sent, clears nullable fields with null, replaces tags, and records the changes', async () => {
-    const customer = await createCustomer(api, { phone: '+1 555 0100', tags: ['a', 'b'], company: 'Initech' });
-    const { data, response } = await api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: { first_name: 'Sam', phone: null, tags: ['c'] } });
+    const customer = await createCustomer(store.api, { phone: '+1 555 0100', tags: ['a', 'b'], company: 'Initech' });
+    const { data, response } = await store.api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: { first_name: 'Sam', phone: null, tags: ['c'] } });
     expect(response.status).toBe(200);
     expect(data!.data).toMatchObject({ first_name: 'Sam', phone: null, tags: ['c'], company: 'Initech', last_name: customer.last_name });
     const events = await eventsFor(customer.id);
@@ -168,60 +159,64 @@ describe('updateCustomer', () => {
   });
 
   test('a request that changes nothing records no event', async () => {
-    const customer = await createCustomer(api);
-    await api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: { first_name: customer.first_name } });
+    const customer = await createCustomer(store.api);
+    const unchanged = await store.api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: { first_name: customer.first_name } });
+    // Answered 200 with the customer as it was (a failed request would record no event either).
+    expect(unchanged.response.status).toBe(200);
+    expect(unchanged.data!.data).toEqual(customer);
     expect((await eventsFor(customer.id)).map((e) => e.type)).toEqual(['customer.created']);
   });
 
   test("another customer's email answers 409; the same email in another case for itself is fine", async () => {
-    const a = await createCustomer(api);
-    const b = await createCustomer(api);
-    const taken = await api.PATCH('/v1/customers/{id}', { ...byId(b.id), body: { email: a.email.toUpperCase() } });
+    const a = await createCustomer(store.api);
+    const b = await createCustomer(store.api);
+    const taken = await store.api.PATCH('/v1/customers/{id}', { ...byId(b.id), body: { email: a.email.toUpperCase() } });
     expect(taken.response.status).toBe(409);
     expect(taken.error!.error).toMatchObject({ code: 'conflict', field: 'email' });
-    const own = await api.PATCH('/v1/customers/{id}', { ...byId(a.id), body: { email: a.email.toUpperCase() } });
+    const own = await store.api.PATCH('/v1/customers/{id}', { ...byId(a.id), body: { email: a.email.toUpperCase() } });
+    expect(own.response.status).toBe(200);
     expect(own.data!.data.email).toBe(a.email.toUpperCase());
   });
 
   test('an empty body answers 400; an unknown customer 404', async () => {
-    const customer = await createCustomer(api);
-    expect((await api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: {} })).response.status).toBe(400);
-    expect((await api.PATCH('/v1/customers/{id}', { ...byId('cus_nope'), body: { first_name: 'X' } })).response.status).toBe(404);
+    const customer = await createCustomer(store.api);
+    expect((await store.api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: {} })).response.status).toBe(400);
+    expect((await store.api.PATCH('/v1/customers/{id}', { ...byId('cus_nope'), body: { first_name: 'X' } })).response.status).toBe(404);
   });
 });
 
 describe('deleteCustomer', () => {
   test('hides the customer from every query and records customer.deleted', async () => {
-    const customer = await createCustomer(api, { last_name: 'Vanishing' });
-    await api.DELETE('/v1/customers/{id}', byId(customer.id));
-    const list = await api.GET('/v1/customers', { params: { query: { search: 'Vanishing' } } });
+    const customer = await createCustomer(store.api, { last_name: 'Vanishing' });
+    expect((await store.api.DELETE('/v1/customers/{id}', byId(customer.id))).response.status).toBe(204);
+    const list = await store.api.GET('/v1/customers', { params: { query: { search: 'Vanishing' } } });
     expect(list.data!.data).toEqual([]);
-    expect((await api.GET('/v1/customers/{id}/addresses', byId(customer.id))).response.status).toBe(404);
-    expect((await api.GET('/v1/customers/{id}/notes', byId(customer.id))).response.status).toBe(404);
-    expect((await api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: { first_name: 'Back' } })).response.status).toBe(404);
-    expect((await api.DELETE('/v1/customers/{id}', byId(customer.id))).response.status).toBe(404);
+    expect((await store.api.GET('/v1/customers/{id}/addresses', byId(customer.id))).response.status).toBe(404);
+    expect((await store.api.GET('/v1/customers/{id}/notes', byId(customer.id))).response.status).toBe(404);
+    expect((await store.api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: { first_name: 'Back' } })).response.status).toBe(404);
+    expect((await store.api.DELETE('/v1/customers/{id}', byId(customer.id))).response.status).toBe(404);
     expect((await eventsFor(customer.id)).map((e) => e.type)).toEqual(['customer.created', 'customer.deleted']);
   });
 });
 
 describe('purge-deleted-customers job', () => {
   test('after 30 days removes the customer, addresses and notes, and redacts the values in its events', async () => {
-    const old = await createCustomer(api, { first_name: 'Olga' });
-    const recent = await createCustomer(api);
-    await api.POST('/v1/customers/{id}/addresses', { ...byId(old.id), body: { line1: 'x', city: 'y', country: 'DE' } });
-    await api.POST('/v1/customers/{id}/notes', { ...byId(old.id), body: { content: 'secret' } });
-    await api.PATCH('/v1/customers/{id}', { ...byId(old.id), body: { first_name: 'Olivia' } });
-    await api.DELETE('/v1/customers/{id}', byId(old.id));
-    await api.DELETE('/v1/customers/{id}', byId(recent.id));
+    const old = await createCustomer(store.api, { first_name: 'Olga' });
+    const recent = await createCustomer(store.api);
+    expect((await store.api.POST('/v1/customers/{id}/addresses', { ...byId(old.id), body: { line1: 'x', city: 'y', country: 'DE' } })).response.status).toBe(201);
+    expect((await store.api.POST('/v1/customers/{id}/notes', { ...byId(old.id), body: { content: 'secret' } })).response.status).toBe(201);
+    expect((await store.api.PATCH('/v1/customers/{id}', { ...byId(old.id), body: { first_name: 'Olivia' } })).response.status).toBe(200);
+    expect((await store.api.DELETE('/v1/customers/{id}', byId(old.id))).response.status).toBe(204);
+    expect((await store.api.DELETE('/v1/customers/{id}', byId(recent.id))).response.status).toBe(204);
     const day = 24 * 3600 * 1000;
-    await app.deps.db.customer.update({ where: { id: old.id }, data: { deletedAt: new Date(Date.now() - 31 * day) } });
-    await app.deps.db.customer.update({ where: { id: recent.id }, data: { deletedAt: new Date(Date.now() - 29 * day) } });
+    await store.app.deps.db.customer.update({ where: { id: old.id }, data: { deletedAt: new Date(Date.now() - 31 * day) } });
+    await store.app.deps.db.customer.update({ where: { id: recent.id }, data: { deletedAt: new Date(Date.now() - 29 * day) } });
 
-    expect(await purgeDeletedCustomers(app.deps.db)).toBe(1);
-    expect(await app.deps.db.customer.findUnique({ where: { id: old.id } })).toBeNull();
-    expect(await app.deps.db.customerAddress.count({ where: { customerId: old.id } })).toBe(0);
-    expect(await app.deps.db.customerNote.count({ where: { customerId: old.id } })).toBe(0);
-    expect(await app.deps.db.customer.findUnique({ where: { id: recent.id } })).not.toBeNull();
+    expect(await purgeDeletedCustomers(store.app.deps.db)).toBe(1);
+    expect(await store.app.deps.db.customer.findUnique({ where: { id: old.id } })).toBeNull();
+    expect(await store.app.deps.db.customerAddress.count({ where: { customerId: old.id } })).toBe(0);
+    expect(await store.app.deps.db.customerNote.count({ where: { customerId: old.id } })).toBe(0);
+    expect(await store.app.deps.db.customer.findUnique({ where: { id: recent.id } })).not.toBeNull();
     const updated = (await eventsFor(old.id)).find((e) => e.type === 'customer.updated')!;
     expect(updated.metadata.changes).toEqual({ first_name: { from: '[redacted]', to: '[redacted]' } });
     expect(JSON.stringify(await eventsFor(old.id))).not.toMatch(/Olga|Olivia/);

@@ -117,7 +117,8 @@ describe('idempotency middleware on project-scoped creates', () => {
   let server: Server;
   let baseUrl: string;
   let failNext = false;
-  let gate: Promise<void> | undefined;
+  // When set, the handler reports that it has been reached (the request holds its key) and waits for release.
+  let gate: { reached: () => void; released: Promise<void> } | undefined;
   beforeAll(async () => {
     const koa = new Koa<RequestState>();
     koa.use(errorHandler(app.deps.log));
@@ -130,7 +131,10 @@ describe('idempotency middleware on project-scoped creates', () => {
         failNext = false;
         throw new Error('transient failure');
       }
-      await gate;
+      if (gate) {
+        gate.reached();
+        await gate.released;
+      }
       const service = ctx.state.service!;
       const event = await app.deps.db.storeEvent.create({
         data: {
@@ -167,9 +171,11 @@ describe('idempotency middleware on project-scoped creates', () => {
   test('a key whose first request is still running answers 409 conflict', async () => {
     const { keys } = await createProject(app);
     let release!: () => void;
-    gate = new Promise((resolve) => (release = resolve));
+    let reached!: () => void;
+    const inHandler = new Promise<void>((resolve) => (reached = resolve));
+    gate = { reached, released: new Promise((resolve) => (release = resolve)) };
     const first = create(keys.secret_test.token, 'in-flight');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await inHandler; // the first request has claimed the key and is running
     const second = await create(keys.secret_test.token, 'in-flight');
     expect(second.status).toBe(409);
     expect((await json(second)).error.message).toContain('still being processed');

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { AuthCache } from '../../../src/modules/platform/auth-cache.js';
+import { createLogger } from '../../../src/shared/logger.js';
 import { createProject } from '../../factories/project.factory.js';
 import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { eventually } from '../../setup/wait.js';
 
 // Two app instances on one database stand for two server processes, each with its own key cache.
 let a: TestApp;
@@ -14,13 +17,6 @@ afterAll(async () => {
   await a.close();
 });
 
-async function eventually(check: () => Promise<boolean>): Promise<boolean> {
-  for (let i = 0; i < 50; i++) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return false;
-}
 const status = async (app: TestApp, token: string) => (await app.client(token).GET('/v1/events')).response.status;
 
 describe('cached authentication', () => {
@@ -49,9 +45,36 @@ describe('cached authentication', () => {
     await b.deps.db.$executeRaw`
       SELECT pg_terminate_backend(pid) FROM pg_stat_activity
       WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()`;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await eventually(() => !b.deps.authCache!.listening)).toBe(true);
     // Revoked directly in the database: no notification at all.
     await a.deps.db.apiKey.update({ where: { id: keys.secret_test.id }, data: { revokedAt: new Date() } });
     expect(await status(b, token)).toBe(401);
+  });
+
+  test('close() cancels a pending reconnect, and no reconnect starts after it', async () => {
+    const url = new URL(a.deps.config.databaseUrl!);
+    url.searchParams.set('application_name', 'auth-cache-close-test');
+    const RECONNECT_MS = 20;
+    const cache = new AuthCache(url.toString(), createLogger('silent'), { reconnectMs: RECONNECT_MS });
+    const connections = async () =>
+      (await a.deps.db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'auth-cache-close-test'`)[0].n;
+    const dropListener = () => a.deps.db.$executeRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'auth-cache-close-test'`;
+    await cache.start();
+    expect(cache.listening).toBe(true);
+
+    // Dropped, the listener comes back by itself after RECONNECT_MS.
+    await dropListener();
+    expect(await eventually(() => !cache.listening)).toBe(true);
+    expect(await eventually(() => cache.listening)).toBe(true);
+
+    // Dropped again and closed while that reconnect is pending: it never happens.
+    await dropListener();
+    expect(await eventually(() => !cache.listening)).toBe(true);
+    await cache.close();
+    await cache.start(); // a no-op once closed
+    // Proving that something does not happen takes time: well past the moment the cancelled reconnect was due.
+    await new Promise((resolve) => setTimeout(resolve, 10 * RECONNECT_MS));
+    expect(cache.listening).toBe(false);
+    expect(await eventually(async () => (await connections()) === 0)).toBe(true);
   });
 });

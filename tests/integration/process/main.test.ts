@@ -1,52 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { createTestDatabase } from '../../setup/database.js';
 import { json } from '../../setup/http.js';
+import { exited, runScript, startMain, type Cleanups } from '../../setup/process.js';
 
-const root = path.resolve(import.meta.dirname, '../../..');
-const cleanups: Array<() => Promise<void> | void> = [];
+const cleanups: Cleanups = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  baseUrl: string;
-}
-
-/** Runs `npm start`'s entry point as its own process and waits until it prints its base URL. */
-async function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: '0', LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // Whatever happens in the test, the process does not outlive it.
-  cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output}`)), 60_000);
-    child.stdout!.on('data', () => {
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-  });
-  return { child, output: () => output, baseUrl };
-}
-
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+const start = (env: Record<string, string>) => startMain(env, cleanups);
 
 describe('npm start (src/main.ts)', () => {
   test('with DATABASE_URL: migrates, creates the demo project, prints its keys, serves, and stops cleanly on SIGTERM', async () => {
@@ -92,16 +56,9 @@ describe('npm start (src/main.ts)', () => {
     expect(await exited(child)).toBe(0);
 
     // npm run seed adds a generated catalog to a project, showing progress.
-    const seed = spawn(process.execPath, ['--import', 'tsx', 'src/seed/cli.ts', '--project', demo.project_id, '--products', '300'], {
-      cwd: root,
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, DATABASE_URL: database.url },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let seedOutput = '';
-    seed.stdout!.on('data', (chunk) => (seedOutput += chunk));
-    seed.stderr!.on('data', (chunk) => (seedOutput += chunk));
-    expect(await exited(seed)).toBe(0);
-    expect(seedOutput).toContain('300 / 300 products');
+    const seed = await runScript('src/seed/cli.ts', ['--project', demo.project_id, '--products', '300'], { DATABASE_URL: database.url }, cleanups);
+    expect(seed.code).toBe(0);
+    expect(seed.output).toContain('300 / 300 products');
     const pg = (await import('pg')).default;
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
@@ -136,5 +93,28 @@ describe('npm start (src/main.ts)', () => {
     expect(events.status).toBe(200);
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
+  }, 120_000);
+
+  test('kill -TERM <pid of npm start> stops the server and its embedded PostgreSQL', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'main-npm-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const started = await startMain({ DATA_DIR: dataDir }, cleanups, true);
+    expect((await fetch(`${started.baseUrl}/healthz`)).status).toBe(200);
+    const postmaster = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(postmaster)).toBe(true);
+    started.child.kill('SIGTERM'); // the npm process, as `kill -TERM <pid>` would
+    expect(await exited(started.child)).toBe(0);
+    const deadline = Date.now() + 10_000;
+    while (alive(postmaster) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(alive(postmaster)).toBe(false);
+    await expect(fetch(`${started.baseUrl}/healthz`)).rejects.toThrow();
   }, 120_000);
 });

@@ -398,6 +398,8 @@ type FieldRefInputType<Model, FieldType> = Model extends never ? never : FieldRe
 
 export const ModelName = {
   Project: 'Project',
+  RateWindow: 'RateWindow',
+  UsageWarning: 'UsageWarning',
   ApiKey: 'ApiKey',
   Location: 'Location',
   IdempotencyKey: 'IdempotencyKey',
@@ -413,6 +415,10 @@ export const ModelName = {
   File: 'File',
   InventoryLevel: 'InventoryLevel',
   InventoryAdjustment: 'InventoryAdjustment',
+  ProjectCounter: 'ProjectCounter',
+  DraftOrder: 'DraftOrder',
+  DraftLineItem: 'DraftLineItem',
+  Order: 'Order',
   CustomerSession: 'CustomerSession',
   RefreshToken: 'RefreshToken',
   PasswordResetToken: 'PasswordResetToken',
@@ -432,7 +438,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -507,6 +513,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.ProjectCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.ProjectCountAggregateOutputType> | number
+        }
+      }
+    }
+    RateWindow: {
+      payload: Prisma.$RateWindowPayload<ExtArgs>
+      fields: Prisma.RateWindowFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.RateWindowFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.RateWindowFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>
+        }
+        findFirst: {
+          args: Prisma.RateWindowFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.RateWindowFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>
+        }
+        findMany: {
+          args: Prisma.RateWindowFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>[]
+        }
+        create: {
+          args: Prisma.RateWindowCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>
+        }
+        createMany: {
+          args: Prisma.RateWindowCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.RateWindowCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>[]
+        }
+        delete: {
+          args: Prisma.RateWindowDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>
+        }
+        update: {
+          args: Prisma.RateWindowUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>
+        }
+        deleteMany: {
+          args: Prisma.RateWindowDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.RateWindowUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.RateWindowUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>[]
+        }
+        upsert: {
+          args: Prisma.RateWindowUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RateWindowPayload>
+        }
+        aggregate: {
+          args: Prisma.RateWindowAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateRateWindow>
+        }
+        groupBy: {
+          args: Prisma.RateWindowGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RateWindowGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.RateWindowCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RateWindowCountAggregateOutputType> | number
+        }
+      }
+    }
+    UsageWarning: {
+      payload: Prisma.$UsageWarningPayload<ExtArgs>
+      fields: Prisma.UsageWarningFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.UsageWarningFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.UsageWarningFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>
+        }
+        findFirst: {
+          args: Prisma.UsageWarningFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.UsageWarningFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>
+        }
+        findMany: {
+          args: Prisma.UsageWarningFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>[]
+        }
+        create: {
+          args: Prisma.UsageWarningCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>
+        }
+        createMany: {
+          args: Prisma.UsageWarningCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.UsageWarningCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>[]
+        }
+        delete: {
+          args: Prisma.UsageWarningDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>
+        }
+        update: {
+          args: Prisma.UsageWarningUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>
+        }
+        deleteMany: {
+          args: Prisma.UsageWarningDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.UsageWarningUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.UsageWarningUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>[]
+        }
+        upsert: {
+          args: Prisma.UsageWarningUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UsageWarningPayload>
+        }
+        aggregate: {
+          args: Prisma.UsageWarningAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateUsageWarning>
+        }
+        groupBy: {
+          args: Prisma.UsageWarningGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.UsageWarningGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.UsageWarningCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.UsageWarningCountAggregateOutputType> | number
         }
       }
     }
@@ -1620,6 +1774,302 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    ProjectCounter: {
+      payload: Prisma.$ProjectCounterPayload<ExtArgs>
+      fields: Prisma.ProjectCounterFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ProjectCounterFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ProjectCounterFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>
+        }
+        findFirst: {
+          args: Prisma.ProjectCounterFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ProjectCounterFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>
+        }
+        findMany: {
+          args: Prisma.ProjectCounterFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>[]
+        }
+        create: {
+          args: Prisma.ProjectCounterCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>
+        }
+        createMany: {
+          args: Prisma.ProjectCounterCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ProjectCounterCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>[]
+        }
+        delete: {
+          args: Prisma.ProjectCounterDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>
+        }
+        update: {
+          args: Prisma.ProjectCounterUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>
+        }
+        deleteMany: {
+          args: Prisma.ProjectCounterDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ProjectCounterUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ProjectCounterUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>[]
+        }
+        upsert: {
+          args: Prisma.ProjectCounterUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectCounterPayload>
+        }
+        aggregate: {
+          args: Prisma.ProjectCounterAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateProjectCounter>
+        }
+        groupBy: {
+          args: Prisma.ProjectCounterGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProjectCounterGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ProjectCounterCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProjectCounterCountAggregateOutputType> | number
+        }
+      }
+    }
+    DraftOrder: {
+      payload: Prisma.$DraftOrderPayload<ExtArgs>
+      fields: Prisma.DraftOrderFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DraftOrderFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DraftOrderFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>
+        }
+        findFirst: {
+          args: Prisma.DraftOrderFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DraftOrderFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>
+        }
+        findMany: {
+          args: Prisma.DraftOrderFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>[]
+        }
+        create: {
+          args: Prisma.DraftOrderCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>
+        }
+        createMany: {
+          args: Prisma.DraftOrderCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DraftOrderCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>[]
+        }
+        delete: {
+          args: Prisma.DraftOrderDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>
+        }
+        update: {
+          args: Prisma.DraftOrderUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>
+        }
+        deleteMany: {
+          args: Prisma.DraftOrderDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DraftOrderUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DraftOrderUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>[]
+        }
+        upsert: {
+          args: Prisma.DraftOrderUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftOrderPayload>
+        }
+        aggregate: {
+          args: Prisma.DraftOrderAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDraftOrder>
+        }
+        groupBy: {
+          args: Prisma.DraftOrderGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DraftOrderGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DraftOrderCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DraftOrderCountAggregateOutputType> | number
+        }
+      }
+    }
+    DraftLineItem: {
+      payload: Prisma.$DraftLineItemPayload<ExtArgs>
+      fields: Prisma.DraftLineItemFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DraftLineItemFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DraftLineItemFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>
+        }
+        findFirst: {
+          args: Prisma.DraftLineItemFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DraftLineItemFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>
+        }
+        findMany: {
+          args: Prisma.DraftLineItemFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>[]
+        }
+        create: {
+          args: Prisma.DraftLineItemCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>
+        }
+        createMany: {
+          args: Prisma.DraftLineItemCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DraftLineItemCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>[]
+        }
+        delete: {
+          args: Prisma.DraftLineItemDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>
+        }
+        update: {
+          args: Prisma.DraftLineItemUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>
+        }
+        deleteMany: {
+          args: Prisma.DraftLineItemDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DraftLineItemUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DraftLineItemUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>[]
+        }
+        upsert: {
+          args: Prisma.DraftLineItemUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DraftLineItemPayload>
+        }
+        aggregate: {
+          args: Prisma.DraftLineItemAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDraftLineItem>
+        }
+        groupBy: {
+          args: Prisma.DraftLineItemGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DraftLineItemGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DraftLineItemCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DraftLineItemCountAggregateOutputType> | number
+        }
+      }
+    }
+    Order: {
+      payload: Prisma.$OrderPayload<ExtArgs>
+      fields: Prisma.OrderFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.OrderFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.OrderFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>
+        }
+        findFirst: {
+          args: Prisma.OrderFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.OrderFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>
+        }
+        findMany: {
+          args: Prisma.OrderFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>[]
+        }
+        create: {
+          args: Prisma.OrderCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>
+        }
+        createMany: {
+          args: Prisma.OrderCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.OrderCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>[]
+        }
+        delete: {
+          args: Prisma.OrderDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>
+        }
+        update: {
+          args: Prisma.OrderUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>
+        }
+        deleteMany: {
+          args: Prisma.OrderDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.OrderUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.OrderUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>[]
+        }
+        upsert: {
+          args: Prisma.OrderUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OrderPayload>
+        }
+        aggregate: {
+          args: Prisma.OrderAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateOrder>
+        }
+        groupBy: {
+          args: Prisma.OrderGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.OrderGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.OrderCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.OrderCountAggregateOutputType> | number
+        }
+      }
+    }
     CustomerSession: {
       payload: Prisma.$CustomerSessionPayload<ExtArgs>
       fields: Prisma.CustomerSessionFieldRefs
@@ -1969,12 +2419,34 @@ export const ProjectScalarFieldEnum = {
   suspended: 'suspended',
   rateLimitPerMinute: 'rateLimitPerMinute',
   monthlyQuota: 'monthlyQuota',
+  contactEmail: 'contactEmail',
   signingSecret: 'signingSecret',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
 
 export type ProjectScalarFieldEnum = (typeof ProjectScalarFieldEnum)[keyof typeof ProjectScalarFieldEnum]
+
+
+export const RateWindowScalarFieldEnum = {
+  projectId: 'projectId',
+  kind: 'kind',
+  windowStart: 'windowStart',
+  used: 'used',
+  lastGrant: 'lastGrant'
+} as const
+
+export type RateWindowScalarFieldEnum = (typeof RateWindowScalarFieldEnum)[keyof typeof RateWindowScalarFieldEnum]
+
+
+export const UsageWarningScalarFieldEnum = {
+  projectId: 'projectId',
+  period: 'period',
+  threshold: 'threshold',
+  createdAt: 'createdAt'
+} as const
+
+export type UsageWarningScalarFieldEnum = (typeof UsageWarningScalarFieldEnum)[keyof typeof UsageWarningScalarFieldEnum]
 
 
 export const ApiKeyScalarFieldEnum = {
@@ -2083,6 +2555,8 @@ export const CustomerScalarFieldEnum = {
   taxNumberType: 'taxNumberType',
   orderCount: 'orderCount',
   totalSpent: 'totalSpent',
+  firstOrderAt: 'firstOrderAt',
+  lastOrderAt: 'lastOrderAt',
   deletedAt: 'deletedAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
@@ -2161,6 +2635,7 @@ export const VariantScalarFieldEnum = {
   weight: 'weight',
   lowStockThreshold: 'lowStockThreshold',
   inventoryQuantity: 'inventoryQuantity',
+  inventoryPolicy: 'inventoryPolicy',
   position: 'position',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
@@ -2228,6 +2703,94 @@ export const InventoryAdjustmentScalarFieldEnum = {
 } as const
 
 export type InventoryAdjustmentScalarFieldEnum = (typeof InventoryAdjustmentScalarFieldEnum)[keyof typeof InventoryAdjustmentScalarFieldEnum]
+
+
+export const ProjectCounterScalarFieldEnum = {
+  projectId: 'projectId',
+  name: 'name',
+  value: 'value'
+} as const
+
+export type ProjectCounterScalarFieldEnum = (typeof ProjectCounterScalarFieldEnum)[keyof typeof ProjectCounterScalarFieldEnum]
+
+
+export const DraftOrderScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  draftNumber: 'draftNumber',
+  status: 'status',
+  customerId: 'customerId',
+  customerEmail: 'customerEmail',
+  subtotal: 'subtotal',
+  tax: 'tax',
+  taxData: 'taxData',
+  taxInclusive: 'taxInclusive',
+  shippingCost: 'shippingCost',
+  discount: 'discount',
+  total: 'total',
+  currency: 'currency',
+  shippingAddress: 'shippingAddress',
+  billingAddress: 'billingAddress',
+  paymentTerms: 'paymentTerms',
+  paymentDueDate: 'paymentDueDate',
+  orderId: 'orderId',
+  completedAt: 'completedAt',
+  itemCount: 'itemCount',
+  notes: 'notes',
+  metadata: 'metadata',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DraftOrderScalarFieldEnum = (typeof DraftOrderScalarFieldEnum)[keyof typeof DraftOrderScalarFieldEnum]
+
+
+export const DraftLineItemScalarFieldEnum = {
+  id: 'id',
+  draftOrderId: 'draftOrderId',
+  productId: 'productId',
+  variantId: 'variantId',
+  title: 'title',
+  variantTitle: 'variantTitle',
+  sku: 'sku',
+  quantity: 'quantity',
+  unitPrice: 'unitPrice',
+  isCustom: 'isCustom',
+  note: 'note',
+  position: 'position',
+  createdAt: 'createdAt'
+} as const
+
+export type DraftLineItemScalarFieldEnum = (typeof DraftLineItemScalarFieldEnum)[keyof typeof DraftLineItemScalarFieldEnum]
+
+
+export const OrderScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  orderNumber: 'orderNumber',
+  status: 'status',
+  financialStatus: 'financialStatus',
+  customerId: 'customerId',
+  email: 'email',
+  currency: 'currency',
+  lineItems: 'lineItems',
+  subtotal: 'subtotal',
+  tax: 'tax',
+  taxData: 'taxData',
+  shippingCost: 'shippingCost',
+  discount: 'discount',
+  total: 'total',
+  shippingAddress: 'shippingAddress',
+  billingAddress: 'billingAddress',
+  paymentTerms: 'paymentTerms',
+  paymentDueDate: 'paymentDueDate',
+  draftOrderId: 'draftOrderId',
+  paidAt: 'paidAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type OrderScalarFieldEnum = (typeof OrderScalarFieldEnum)[keyof typeof OrderScalarFieldEnum]
 
 
 export const CustomerSessionScalarFieldEnum = {
@@ -2576,6 +3139,8 @@ export interface PrismaClientOptionsWithAdapter extends PrismaClientBaseOptions 
 export type PrismaClientOptions = PrismaClientOptionsWithAccelerateUrl | PrismaClientOptionsWithAdapter
 export type GlobalOmitConfig = {
   project?: Prisma.ProjectOmit
+  rateWindow?: Prisma.RateWindowOmit
+  usageWarning?: Prisma.UsageWarningOmit
   apiKey?: Prisma.ApiKeyOmit
   location?: Prisma.LocationOmit
   idempotencyKey?: Prisma.IdempotencyKeyOmit
@@ -2591,6 +3156,10 @@ export type GlobalOmitConfig = {
   file?: Prisma.FileOmit
   inventoryLevel?: Prisma.InventoryLevelOmit
   inventoryAdjustment?: Prisma.InventoryAdjustmentOmit
+  projectCounter?: Prisma.ProjectCounterOmit
+  draftOrder?: Prisma.DraftOrderOmit
+  draftLineItem?: Prisma.DraftLineItemOmit
+  order?: Prisma.OrderOmit
   customerSession?: Prisma.CustomerSessionOmit
   refreshToken?: Prisma.RefreshTokenOmit
   passwordResetToken?: Prisma.PasswordResetTokenOmit

@@ -52,6 +52,8 @@ export const AnyNull = runtime.AnyNull
 
 export const ModelName = {
   Project: 'Project',
+  RateWindow: 'RateWindow',
+  UsageWarning: 'UsageWarning',
   ApiKey: 'ApiKey',
   Location: 'Location',
   IdempotencyKey: 'IdempotencyKey',
@@ -67,6 +69,10 @@ export const ModelName = {
   File: 'File',
   InventoryLevel: 'InventoryLevel',
   InventoryAdjustment: 'InventoryAdjustment',
+  ProjectCounter: 'ProjectCounter',
+  DraftOrder: 'DraftOrder',
+  DraftLineItem: 'DraftLineItem',
+  Order: 'Order',
   CustomerSession: 'CustomerSession',
   RefreshToken: 'RefreshToken',
   PasswordResetToken: 'PasswordResetToken',
@@ -103,12 +109,34 @@ export const ProjectScalarFieldEnum = {
   suspended: 'suspended',
   rateLimitPerMinute: 'rateLimitPerMinute',
   monthlyQuota: 'monthlyQuota',
+  contactEmail: 'contactEmail',
   signingSecret: 'signingSecret',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
 
 export type ProjectScalarFieldEnum = (typeof ProjectScalarFieldEnum)[keyof typeof ProjectScalarFieldEnum]
+
+
+export const RateWindowScalarFieldEnum = {
+  projectId: 'projectId',
+  kind: 'kind',
+  windowStart: 'windowStart',
+  used: 'used',
+  lastGrant: 'lastGrant'
+} as const
+
+export type RateWindowScalarFieldEnum = (typeof RateWindowScalarFieldEnum)[keyof typeof RateWindowScalarFieldEnum]
+
+
+export const UsageWarningScalarFieldEnum = {
+  projectId: 'projectId',
+  period: 'period',
+  threshold: 'threshold',
+  createdAt: 'createdAt'
+} as const
+
+export type UsageWarningScalarFieldEnum = (typeof UsageWarningScalarFieldEnum)[keyof typeof UsageWarningScalarFieldEnum]
 
 
 export const ApiKeyScalarFieldEnum = {
@@ -217,6 +245,8 @@ export const CustomerScalarFieldEnum = {
   taxNumberType: 'taxNumberType',
   orderCount: 'orderCount',
   totalSpent: 'totalSpent',
+  firstOrderAt: 'firstOrderAt',
+  lastOrderAt: 'lastOrderAt',
   deletedAt: 'deletedAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
@@ -295,6 +325,7 @@ export const VariantScalarFieldEnum = {
   weight: 'weight',
   lowStockThreshold: 'lowStockThreshold',
   inventoryQuantity: 'inventoryQuantity',
+  inventoryPolicy: 'inventoryPolicy',
   position: 'position',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
@@ -362,6 +393,94 @@ export const InventoryAdjustmentScalarFieldEnum = {
 } as const
 
 export type InventoryAdjustmentScalarFieldEnum = (typeof InventoryAdjustmentScalarFieldEnum)[keyof typeof InventoryAdjustmentScalarFieldEnum]
+
+
+export const ProjectCounterScalarFieldEnum = {
+  projectId: 'projectId',
+  name: 'name',
+  value: 'value'
+} as const
+
+export type ProjectCounterScalarFieldEnum = (typeof ProjectCounterScalarFieldEnum)[keyof typeof ProjectCounterScalarFieldEnum]
+
+
+export const DraftOrderScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  draftNumber: 'draftNumber',
+  status: 'status',
+  customerId: 'customerId',
+  customerEmail: 'customerEmail',
+  subtotal: 'subtotal',
+  tax: 'tax',
+  taxData: 'taxData',
+  taxInclusive: 'taxInclusive',
+  shippingCost: 'shippingCost',
+  discount: 'discount',
+  total: 'total',
+  currency: 'currency',
+  shippingAddress: 'shippingAddress',
+  billingAddress: 'billingAddress',
+  paymentTerms: 'paymentTerms',
+  paymentDueDate: 'paymentDueDate',
+  orderId: 'orderId',
+  completedAt: 'completedAt',
+  itemCount: 'itemCount',
+  notes: 'notes',
+  metadata: 'metadata',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DraftOrderScalarFieldEnum = (typeof DraftOrderScalarFieldEnum)[keyof typeof DraftOrderScalarFieldEnum]
+
+
+export const DraftLineItemScalarFieldEnum = {
+  id: 'id',
+  draftOrderId: 'draftOrderId',
+  productId: 'productId',
+  variantId: 'variantId',
+  title: 'title',
+  variantTitle: 'variantTitle',
+  sku: 'sku',
+  quantity: 'quantity',
+  unitPrice: 'unitPrice',
+  isCustom: 'isCustom',
+  note: 'note',
+  position: 'position',
+  createdAt: 'createdAt'
+} as const
+
+export type DraftLineItemScalarFieldEnum = (typeof DraftLineItemScalarFieldEnum)[keyof typeof DraftLineItemScalarFieldEnum]
+
+
+export const OrderScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  orderNumber: 'orderNumber',
+  status: 'status',
+  financialStatus: 'financialStatus',
+  customerId: 'customerId',
+  email: 'email',
+  currency: 'currency',
+  lineItems: 'lineItems',
+  subtotal: 'subtotal',
+  tax: 'tax',
+  taxData: 'taxData',
+  shippingCost: 'shippingCost',
+  discount: 'discount',
+  total: 'total',
+  shippingAddress: 'shippingAddress',
+  billingAddress: 'billingAddress',
+  paymentTerms: 'paymentTerms',
+  paymentDueDate: 'paymentDueDate',
+  draftOrderId: 'draftOrderId',
+  paidAt: 'paidAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type OrderScalarFieldEnum = (typeof OrderScalarFieldEnum)[keyof typeof OrderScalarFieldEnum]
 
 
 export const CustomerSessionScalarFieldEnum = {

@@ -53,6 +53,8 @@ export type CustomerMinAggregateOutputType = {
   taxNumberType: string | null
   orderCount: number | null
   totalSpent: bigint | null
+  firstOrderAt: Date | null
+  lastOrderAt: Date | null
   deletedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -77,6 +79,8 @@ export type CustomerMaxAggregateOutputType = {
   taxNumberType: string | null
   orderCount: number | null
   totalSpent: bigint | null
+  firstOrderAt: Date | null
+  lastOrderAt: Date | null
   deletedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -103,6 +107,8 @@ export type CustomerCountAggregateOutputType = {
   taxNumberType: number
   orderCount: number
   totalSpent: number
+  firstOrderAt: number
+  lastOrderAt: number
   deletedAt: number
   createdAt: number
   updatedAt: number
@@ -139,6 +145,8 @@ export type CustomerMinAggregateInputType = {
   taxNumberType?: true
   orderCount?: true
   totalSpent?: true
+  firstOrderAt?: true
+  lastOrderAt?: true
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
@@ -163,6 +171,8 @@ export type CustomerMaxAggregateInputType = {
   taxNumberType?: true
   orderCount?: true
   totalSpent?: true
+  firstOrderAt?: true
+  lastOrderAt?: true
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
@@ -189,6 +199,8 @@ export type CustomerCountAggregateInputType = {
   taxNumberType?: true
   orderCount?: true
   totalSpent?: true
+  firstOrderAt?: true
+  lastOrderAt?: true
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
@@ -302,6 +314,8 @@ export type CustomerGroupByOutputType = {
   taxNumberType: string | null
   orderCount: number
   totalSpent: bigint
+  firstOrderAt: Date | null
+  lastOrderAt: Date | null
   deletedAt: Date | null
   createdAt: Date
   updatedAt: Date
@@ -351,6 +365,8 @@ export type CustomerWhereInput = {
   taxNumberType?: Prisma.StringNullableFilter<"Customer"> | string | null
   orderCount?: Prisma.IntFilter<"Customer"> | number
   totalSpent?: Prisma.BigIntFilter<"Customer"> | bigint | number
+  firstOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
+  lastOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
@@ -382,6 +398,8 @@ export type CustomerOrderByWithRelationInput = {
   taxNumberType?: Prisma.SortOrderInput | Prisma.SortOrder
   orderCount?: Prisma.SortOrder
   totalSpent?: Prisma.SortOrder
+  firstOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -416,6 +434,8 @@ export type CustomerWhereUniqueInput = Prisma.AtLeast<{
   taxNumberType?: Prisma.StringNullableFilter<"Customer"> | string | null
   orderCount?: Prisma.IntFilter<"Customer"> | number
   totalSpent?: Prisma.BigIntFilter<"Customer"> | bigint | number
+  firstOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
+  lastOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
@@ -447,6 +467,8 @@ export type CustomerOrderByWithAggregationInput = {
   taxNumberType?: Prisma.SortOrderInput | Prisma.SortOrder
   orderCount?: Prisma.SortOrder
   totalSpent?: Prisma.SortOrder
+  firstOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -481,6 +503,8 @@ export type CustomerScalarWhereWithAggregatesInput = {
   taxNumberType?: Prisma.StringNullableWithAggregatesFilter<"Customer"> | string | null
   orderCount?: Prisma.IntWithAggregatesFilter<"Customer"> | number
   totalSpent?: Prisma.BigIntWithAggregatesFilter<"Customer"> | bigint | number
+  firstOrderAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Customer"> | Date | string | null
+  lastOrderAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Customer"> | Date | string | null
   deletedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Customer"> | Date | string
@@ -506,6 +530,8 @@ export type CustomerCreateInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -537,6 +563,8 @@ export type CustomerUncheckedCreateInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -566,6 +594,8 @@ export type CustomerUpdateInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -597,6 +627,8 @@ export type CustomerUncheckedUpdateInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -627,6 +659,8 @@ export type CustomerCreateManyInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -652,6 +686,8 @@ export type CustomerUpdateManyMutationInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -678,6 +714,8 @@ export type CustomerUncheckedUpdateManyInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -714,6 +752,8 @@ export type CustomerCountOrderByAggregateInput = {
   taxNumberType?: Prisma.SortOrder
   orderCount?: Prisma.SortOrder
   totalSpent?: Prisma.SortOrder
+  firstOrderAt?: Prisma.SortOrder
+  lastOrderAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -743,6 +783,8 @@ export type CustomerMaxOrderByAggregateInput = {
   taxNumberType?: Prisma.SortOrder
   orderCount?: Prisma.SortOrder
   totalSpent?: Prisma.SortOrder
+  firstOrderAt?: Prisma.SortOrder
+  lastOrderAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -767,6 +809,8 @@ export type CustomerMinOrderByAggregateInput = {
   taxNumberType?: Prisma.SortOrder
   orderCount?: Prisma.SortOrder
   totalSpent?: Prisma.SortOrder
+  firstOrderAt?: Prisma.SortOrder
+  lastOrderAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -917,6 +961,8 @@ export type CustomerCreateWithoutProjectInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -946,6 +992,8 @@ export type CustomerUncheckedCreateWithoutProjectInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1005,6 +1053,8 @@ export type CustomerScalarWhereInput = {
   taxNumberType?: Prisma.StringNullableFilter<"Customer"> | string | null
   orderCount?: Prisma.IntFilter<"Customer"> | number
   totalSpent?: Prisma.BigIntFilter<"Customer"> | bigint | number
+  firstOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
+  lastOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
@@ -1030,6 +1080,8 @@ export type CustomerCreateWithoutAddressesInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1060,6 +1112,8 @@ export type CustomerUncheckedCreateWithoutAddressesInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1104,6 +1158,8 @@ export type CustomerUpdateWithoutAddressesInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1134,6 +1190,8 @@ export type CustomerUncheckedUpdateWithoutAddressesInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1162,6 +1220,8 @@ export type CustomerCreateWithoutNotesInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1192,6 +1252,8 @@ export type CustomerUncheckedCreateWithoutNotesInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1236,6 +1298,8 @@ export type CustomerUpdateWithoutNotesInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1266,6 +1330,8 @@ export type CustomerUncheckedUpdateWithoutNotesInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1294,6 +1360,8 @@ export type CustomerCreateWithoutSessionsInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1324,6 +1392,8 @@ export type CustomerUncheckedCreateWithoutSessionsInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1368,6 +1438,8 @@ export type CustomerUpdateWithoutSessionsInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1398,6 +1470,8 @@ export type CustomerUncheckedUpdateWithoutSessionsInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1426,6 +1500,8 @@ export type CustomerCreateWithoutResetsInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1456,6 +1532,8 @@ export type CustomerUncheckedCreateWithoutResetsInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1500,6 +1578,8 @@ export type CustomerUpdateWithoutResetsInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1530,6 +1610,8 @@ export type CustomerUncheckedUpdateWithoutResetsInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1558,6 +1640,8 @@ export type CustomerCreateManyProjectInput = {
   taxNumberType?: string | null
   orderCount?: number
   totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1583,6 +1667,8 @@ export type CustomerUpdateWithoutProjectInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1612,6 +1698,8 @@ export type CustomerUncheckedUpdateWithoutProjectInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1641,6 +1729,8 @@ export type CustomerUncheckedUpdateManyWithoutProjectInput = {
   taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderCount?: Prisma.IntFieldUpdateOperationsInput | number
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1725,6 +1815,8 @@ export type CustomerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   taxNumberType?: boolean
   orderCount?: boolean
   totalSpent?: boolean
+  firstOrderAt?: boolean
+  lastOrderAt?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1757,6 +1849,8 @@ export type CustomerSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   taxNumberType?: boolean
   orderCount?: boolean
   totalSpent?: boolean
+  firstOrderAt?: boolean
+  lastOrderAt?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1784,6 +1878,8 @@ export type CustomerSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   taxNumberType?: boolean
   orderCount?: boolean
   totalSpent?: boolean
+  firstOrderAt?: boolean
+  lastOrderAt?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1811,6 +1907,8 @@ export type CustomerSelectScalar = {
   taxNumberType?: boolean
   orderCount?: boolean
   totalSpent?: boolean
+  firstOrderAt?: boolean
+  lastOrderAt?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1818,7 +1916,7 @@ export type CustomerSelectScalar = {
   emailVerified?: boolean
 }
 
-export type CustomerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "email" | "emailNormalized" | "firstName" | "lastName" | "sortName" | "phone" | "company" | "status" | "tags" | "metadata" | "activePriceKey" | "locale" | "taxNumber" | "taxNumberType" | "orderCount" | "totalSpent" | "deletedAt" | "createdAt" | "updatedAt" | "passwordHash" | "emailVerified", ExtArgs["result"]["customer"]>
+export type CustomerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "email" | "emailNormalized" | "firstName" | "lastName" | "sortName" | "phone" | "company" | "status" | "tags" | "metadata" | "activePriceKey" | "locale" | "taxNumber" | "taxNumberType" | "orderCount" | "totalSpent" | "firstOrderAt" | "lastOrderAt" | "deletedAt" | "createdAt" | "updatedAt" | "passwordHash" | "emailVerified", ExtArgs["result"]["customer"]>
 export type CustomerInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   addresses?: boolean | Prisma.Customer$addressesArgs<ExtArgs>
@@ -1867,10 +1965,12 @@ export type $CustomerPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     taxNumber: string | null
     taxNumberType: string | null
     /**
-     * Denormalized from paid orders (0 until orders exist).
+     * Kept by order completion (order_count, first/last_order_at) and payment (total_spent) in their transactions.
      */
     orderCount: number
     totalSpent: bigint
+    firstOrderAt: Date | null
+    lastOrderAt: Date | null
     deletedAt: Date | null
     createdAt: Date
     updatedAt: Date
@@ -2328,6 +2428,8 @@ export interface CustomerFieldRefs {
   readonly taxNumberType: Prisma.FieldRef<"Customer", 'String'>
   readonly orderCount: Prisma.FieldRef<"Customer", 'Int'>
   readonly totalSpent: Prisma.FieldRef<"Customer", 'BigInt'>
+  readonly firstOrderAt: Prisma.FieldRef<"Customer", 'DateTime'>
+  readonly lastOrderAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly deletedAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Customer", 'DateTime'>

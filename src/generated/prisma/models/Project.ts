@@ -47,6 +47,7 @@ export type ProjectMinAggregateOutputType = {
   suspended: boolean | null
   rateLimitPerMinute: number | null
   monthlyQuota: number | null
+  contactEmail: string | null
   signingSecret: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -63,6 +64,7 @@ export type ProjectMaxAggregateOutputType = {
   suspended: boolean | null
   rateLimitPerMinute: number | null
   monthlyQuota: number | null
+  contactEmail: string | null
   signingSecret: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -82,6 +84,7 @@ export type ProjectCountAggregateOutputType = {
   suspended: number
   rateLimitPerMinute: number
   monthlyQuota: number
+  contactEmail: number
   signingSecret: number
   createdAt: number
   updatedAt: number
@@ -110,6 +113,7 @@ export type ProjectMinAggregateInputType = {
   suspended?: true
   rateLimitPerMinute?: true
   monthlyQuota?: true
+  contactEmail?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -126,6 +130,7 @@ export type ProjectMaxAggregateInputType = {
   suspended?: true
   rateLimitPerMinute?: true
   monthlyQuota?: true
+  contactEmail?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -145,6 +150,7 @@ export type ProjectCountAggregateInputType = {
   suspended?: true
   rateLimitPerMinute?: true
   monthlyQuota?: true
+  contactEmail?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -251,6 +257,7 @@ export type ProjectGroupByOutputType = {
   suspended: boolean
   rateLimitPerMinute: number
   monthlyQuota: number
+  contactEmail: string | null
   signingSecret: string
   createdAt: Date
   updatedAt: Date
@@ -293,6 +300,7 @@ export type ProjectWhereInput = {
   suspended?: Prisma.BoolFilter<"Project"> | boolean
   rateLimitPerMinute?: Prisma.IntFilter<"Project"> | number
   monthlyQuota?: Prisma.IntFilter<"Project"> | number
+  contactEmail?: Prisma.StringNullableFilter<"Project"> | string | null
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -304,6 +312,11 @@ export type ProjectWhereInput = {
   files?: Prisma.FileListRelationFilter
   storeEvents?: Prisma.StoreEventListRelationFilter
   outboxEmails?: Prisma.OutboxEmailListRelationFilter
+  counters?: Prisma.ProjectCounterListRelationFilter
+  draftOrders?: Prisma.DraftOrderListRelationFilter
+  orders?: Prisma.OrderListRelationFilter
+  rateWindows?: Prisma.RateWindowListRelationFilter
+  usageWarnings?: Prisma.UsageWarningListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -320,6 +333,7 @@ export type ProjectOrderByWithRelationInput = {
   suspended?: Prisma.SortOrder
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  contactEmail?: Prisma.SortOrderInput | Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -331,6 +345,11 @@ export type ProjectOrderByWithRelationInput = {
   files?: Prisma.FileOrderByRelationAggregateInput
   storeEvents?: Prisma.StoreEventOrderByRelationAggregateInput
   outboxEmails?: Prisma.OutboxEmailOrderByRelationAggregateInput
+  counters?: Prisma.ProjectCounterOrderByRelationAggregateInput
+  draftOrders?: Prisma.DraftOrderOrderByRelationAggregateInput
+  orders?: Prisma.OrderOrderByRelationAggregateInput
+  rateWindows?: Prisma.RateWindowOrderByRelationAggregateInput
+  usageWarnings?: Prisma.UsageWarningOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -350,6 +369,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   suspended?: Prisma.BoolFilter<"Project"> | boolean
   rateLimitPerMinute?: Prisma.IntFilter<"Project"> | number
   monthlyQuota?: Prisma.IntFilter<"Project"> | number
+  contactEmail?: Prisma.StringNullableFilter<"Project"> | string | null
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -361,6 +381,11 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   files?: Prisma.FileListRelationFilter
   storeEvents?: Prisma.StoreEventListRelationFilter
   outboxEmails?: Prisma.OutboxEmailListRelationFilter
+  counters?: Prisma.ProjectCounterListRelationFilter
+  draftOrders?: Prisma.DraftOrderListRelationFilter
+  orders?: Prisma.OrderListRelationFilter
+  rateWindows?: Prisma.RateWindowListRelationFilter
+  usageWarnings?: Prisma.UsageWarningListRelationFilter
 }, "id">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -377,6 +402,7 @@ export type ProjectOrderByWithAggregationInput = {
   suspended?: Prisma.SortOrder
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  contactEmail?: Prisma.SortOrderInput | Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -404,6 +430,7 @@ export type ProjectScalarWhereWithAggregatesInput = {
   suspended?: Prisma.BoolWithAggregatesFilter<"Project"> | boolean
   rateLimitPerMinute?: Prisma.IntWithAggregatesFilter<"Project"> | number
   monthlyQuota?: Prisma.IntWithAggregatesFilter<"Project"> | number
+  contactEmail?: Prisma.StringNullableWithAggregatesFilter<"Project"> | string | null
   signingSecret?: Prisma.StringWithAggregatesFilter<"Project"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
@@ -423,6 +450,7 @@ export type ProjectCreateInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -434,6 +462,11 @@ export type ProjectCreateInput = {
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -450,6 +483,7 @@ export type ProjectUncheckedCreateInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -461,6 +495,11 @@ export type ProjectUncheckedCreateInput = {
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -477,6 +516,7 @@ export type ProjectUpdateInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -488,6 +528,11 @@ export type ProjectUpdateInput = {
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -504,6 +549,7 @@ export type ProjectUncheckedUpdateInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -515,6 +561,11 @@ export type ProjectUncheckedUpdateInput = {
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -531,6 +582,7 @@ export type ProjectCreateManyInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -550,6 +602,7 @@ export type ProjectUpdateManyMutationInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -569,6 +622,7 @@ export type ProjectUncheckedUpdateManyInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -596,6 +650,7 @@ export type ProjectCountOrderByAggregateInput = {
   suspended?: Prisma.SortOrder
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  contactEmail?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -617,6 +672,7 @@ export type ProjectMaxOrderByAggregateInput = {
   suspended?: Prisma.SortOrder
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  contactEmail?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -633,6 +689,7 @@ export type ProjectMinOrderByAggregateInput = {
   suspended?: Prisma.SortOrder
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  contactEmail?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -679,6 +736,34 @@ export type IntFieldUpdateOperationsInput = {
 
 export type DateTimeFieldUpdateOperationsInput = {
   set?: Date | string
+}
+
+export type ProjectCreateNestedOneWithoutRateWindowsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutRateWindowsInput, Prisma.ProjectUncheckedCreateWithoutRateWindowsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutRateWindowsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutRateWindowsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutRateWindowsInput, Prisma.ProjectUncheckedCreateWithoutRateWindowsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutRateWindowsInput
+  upsert?: Prisma.ProjectUpsertWithoutRateWindowsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutRateWindowsInput, Prisma.ProjectUpdateWithoutRateWindowsInput>, Prisma.ProjectUncheckedUpdateWithoutRateWindowsInput>
+}
+
+export type ProjectCreateNestedOneWithoutUsageWarningsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutUsageWarningsInput, Prisma.ProjectUncheckedCreateWithoutUsageWarningsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutUsageWarningsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutUsageWarningsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutUsageWarningsInput, Prisma.ProjectUncheckedCreateWithoutUsageWarningsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutUsageWarningsInput
+  upsert?: Prisma.ProjectUpsertWithoutUsageWarningsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutUsageWarningsInput, Prisma.ProjectUpdateWithoutUsageWarningsInput>, Prisma.ProjectUncheckedUpdateWithoutUsageWarningsInput>
 }
 
 export type ProjectCreateNestedOneWithoutApiKeysInput = {
@@ -793,6 +878,336 @@ export type ProjectUpdateOneRequiredWithoutFilesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutFilesInput, Prisma.ProjectUpdateWithoutFilesInput>, Prisma.ProjectUncheckedUpdateWithoutFilesInput>
 }
 
+export type ProjectCreateNestedOneWithoutCountersInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutCountersInput, Prisma.ProjectUncheckedCreateWithoutCountersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutCountersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutCountersNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutCountersInput, Prisma.ProjectUncheckedCreateWithoutCountersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutCountersInput
+  upsert?: Prisma.ProjectUpsertWithoutCountersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutCountersInput, Prisma.ProjectUpdateWithoutCountersInput>, Prisma.ProjectUncheckedUpdateWithoutCountersInput>
+}
+
+export type ProjectCreateNestedOneWithoutDraftOrdersInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutDraftOrdersInput, Prisma.ProjectUncheckedCreateWithoutDraftOrdersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutDraftOrdersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutDraftOrdersNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutDraftOrdersInput, Prisma.ProjectUncheckedCreateWithoutDraftOrdersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutDraftOrdersInput
+  upsert?: Prisma.ProjectUpsertWithoutDraftOrdersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutDraftOrdersInput, Prisma.ProjectUpdateWithoutDraftOrdersInput>, Prisma.ProjectUncheckedUpdateWithoutDraftOrdersInput>
+}
+
+export type ProjectCreateNestedOneWithoutOrdersInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutOrdersInput, Prisma.ProjectUncheckedCreateWithoutOrdersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutOrdersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutOrdersNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutOrdersInput, Prisma.ProjectUncheckedCreateWithoutOrdersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutOrdersInput
+  upsert?: Prisma.ProjectUpsertWithoutOrdersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutOrdersInput, Prisma.ProjectUpdateWithoutOrdersInput>, Prisma.ProjectUncheckedUpdateWithoutOrdersInput>
+}
+
+export type ProjectCreateWithoutRateWindowsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutRateWindowsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutRateWindowsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutRateWindowsInput, Prisma.ProjectUncheckedCreateWithoutRateWindowsInput>
+}
+
+export type ProjectUpsertWithoutRateWindowsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutRateWindowsInput, Prisma.ProjectUncheckedUpdateWithoutRateWindowsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutRateWindowsInput, Prisma.ProjectUncheckedCreateWithoutRateWindowsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutRateWindowsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutRateWindowsInput, Prisma.ProjectUncheckedUpdateWithoutRateWindowsInput>
+}
+
+export type ProjectUpdateWithoutRateWindowsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutUsageWarningsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutUsageWarningsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutUsageWarningsInput, Prisma.ProjectUncheckedCreateWithoutUsageWarningsInput>
+}
+
+export type ProjectUpsertWithoutUsageWarningsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutUsageWarningsInput, Prisma.ProjectUncheckedUpdateWithoutUsageWarningsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutUsageWarningsInput, Prisma.ProjectUncheckedCreateWithoutUsageWarningsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutUsageWarningsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutUsageWarningsInput, Prisma.ProjectUncheckedUpdateWithoutUsageWarningsInput>
+}
+
+export type ProjectUpdateWithoutUsageWarningsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+}
+
 export type ProjectCreateWithoutApiKeysInput = {
   id: string
   name: string
@@ -807,6 +1222,7 @@ export type ProjectCreateWithoutApiKeysInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -817,6 +1233,11 @@ export type ProjectCreateWithoutApiKeysInput = {
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutApiKeysInput = {
@@ -833,6 +1254,7 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -843,6 +1265,11 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutApiKeysInput = {
@@ -875,6 +1302,7 @@ export type ProjectUpdateWithoutApiKeysInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -885,6 +1313,11 @@ export type ProjectUpdateWithoutApiKeysInput = {
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutApiKeysInput = {
@@ -901,6 +1334,7 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -911,6 +1345,11 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutLocationsInput = {
@@ -927,6 +1366,7 @@ export type ProjectCreateWithoutLocationsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -937,6 +1377,11 @@ export type ProjectCreateWithoutLocationsInput = {
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutLocationsInput = {
@@ -953,6 +1398,7 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -963,6 +1409,11 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutLocationsInput = {
@@ -995,6 +1446,7 @@ export type ProjectUpdateWithoutLocationsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1005,6 +1457,11 @@ export type ProjectUpdateWithoutLocationsInput = {
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutLocationsInput = {
@@ -1021,6 +1478,7 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1031,6 +1489,11 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutStoreEventsInput = {
@@ -1047,6 +1510,7 @@ export type ProjectCreateWithoutStoreEventsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1057,6 +1521,11 @@ export type ProjectCreateWithoutStoreEventsInput = {
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutStoreEventsInput = {
@@ -1073,6 +1542,7 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1083,6 +1553,11 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutStoreEventsInput = {
@@ -1115,6 +1590,7 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1125,6 +1601,11 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
@@ -1141,6 +1622,7 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1151,6 +1633,11 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutOutboxEmailsInput = {
@@ -1167,6 +1654,7 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1177,6 +1665,11 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
@@ -1193,6 +1686,7 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1203,6 +1697,11 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutOutboxEmailsInput = {
@@ -1235,6 +1734,7 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1245,6 +1745,11 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
@@ -1261,6 +1766,7 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1271,6 +1777,11 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCustomersInput = {
@@ -1287,6 +1798,7 @@ export type ProjectCreateWithoutCustomersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1297,6 +1809,11 @@ export type ProjectCreateWithoutCustomersInput = {
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCustomersInput = {
@@ -1313,6 +1830,7 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1323,6 +1841,11 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCustomersInput = {
@@ -1355,6 +1878,7 @@ export type ProjectUpdateWithoutCustomersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1365,6 +1889,11 @@ export type ProjectUpdateWithoutCustomersInput = {
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCustomersInput = {
@@ -1381,6 +1910,7 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1391,6 +1921,11 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutProductsInput = {
@@ -1407,6 +1942,7 @@ export type ProjectCreateWithoutProductsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1417,6 +1953,11 @@ export type ProjectCreateWithoutProductsInput = {
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutProductsInput = {
@@ -1433,6 +1974,7 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1443,6 +1985,11 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutProductsInput = {
@@ -1475,6 +2022,7 @@ export type ProjectUpdateWithoutProductsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1485,6 +2033,11 @@ export type ProjectUpdateWithoutProductsInput = {
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutProductsInput = {
@@ -1501,6 +2054,7 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1511,6 +2065,11 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionsInput = {
@@ -1527,6 +2086,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1537,6 +2097,11 @@ export type ProjectCreateWithoutCollectionsInput = {
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionsInput = {
@@ -1553,6 +2118,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1563,6 +2129,11 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionsInput = {
@@ -1595,6 +2166,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1605,6 +2177,11 @@ export type ProjectUpdateWithoutCollectionsInput = {
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionsInput = {
@@ -1621,6 +2198,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1631,6 +2209,11 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutFilesInput = {
@@ -1647,6 +2230,7 @@ export type ProjectCreateWithoutFilesInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1657,6 +2241,11 @@ export type ProjectCreateWithoutFilesInput = {
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutFilesInput = {
@@ -1673,6 +2262,7 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1683,6 +2273,11 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutFilesInput = {
@@ -1715,6 +2310,7 @@ export type ProjectUpdateWithoutFilesInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1725,6 +2321,11 @@ export type ProjectUpdateWithoutFilesInput = {
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutFilesInput = {
@@ -1741,6 +2342,7 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1751,6 +2353,443 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutCountersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutCountersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutCountersInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutCountersInput, Prisma.ProjectUncheckedCreateWithoutCountersInput>
+}
+
+export type ProjectUpsertWithoutCountersInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutCountersInput, Prisma.ProjectUncheckedUpdateWithoutCountersInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutCountersInput, Prisma.ProjectUncheckedCreateWithoutCountersInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutCountersInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutCountersInput, Prisma.ProjectUncheckedUpdateWithoutCountersInput>
+}
+
+export type ProjectUpdateWithoutCountersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutCountersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutDraftOrdersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutDraftOrdersInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutDraftOrdersInput, Prisma.ProjectUncheckedCreateWithoutDraftOrdersInput>
+}
+
+export type ProjectUpsertWithoutDraftOrdersInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutDraftOrdersInput, Prisma.ProjectUncheckedUpdateWithoutDraftOrdersInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutDraftOrdersInput, Prisma.ProjectUncheckedCreateWithoutDraftOrdersInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutDraftOrdersInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutDraftOrdersInput, Prisma.ProjectUncheckedUpdateWithoutDraftOrdersInput>
+}
+
+export type ProjectUpdateWithoutDraftOrdersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutOrdersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutOrdersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutOrdersInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutOrdersInput, Prisma.ProjectUncheckedCreateWithoutOrdersInput>
+}
+
+export type ProjectUpsertWithoutOrdersInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutOrdersInput, Prisma.ProjectUncheckedUpdateWithoutOrdersInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutOrdersInput, Prisma.ProjectUncheckedCreateWithoutOrdersInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutOrdersInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutOrdersInput, Prisma.ProjectUncheckedUpdateWithoutOrdersInput>
+}
+
+export type ProjectUpdateWithoutOrdersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutOrdersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 
@@ -1767,6 +2806,11 @@ export type ProjectCountOutputType = {
   files: number
   storeEvents: number
   outboxEmails: number
+  counters: number
+  draftOrders: number
+  orders: number
+  rateWindows: number
+  usageWarnings: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1778,6 +2822,11 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   files?: boolean | ProjectCountOutputTypeCountFilesArgs
   storeEvents?: boolean | ProjectCountOutputTypeCountStoreEventsArgs
   outboxEmails?: boolean | ProjectCountOutputTypeCountOutboxEmailsArgs
+  counters?: boolean | ProjectCountOutputTypeCountCountersArgs
+  draftOrders?: boolean | ProjectCountOutputTypeCountDraftOrdersArgs
+  orders?: boolean | ProjectCountOutputTypeCountOrdersArgs
+  rateWindows?: boolean | ProjectCountOutputTypeCountRateWindowsArgs
+  usageWarnings?: boolean | ProjectCountOutputTypeCountUsageWarningsArgs
 }
 
 /**
@@ -1846,6 +2895,41 @@ export type ProjectCountOutputTypeCountOutboxEmailsArgs<ExtArgs extends runtime.
   where?: Prisma.OutboxEmailWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountCountersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ProjectCounterWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountDraftOrdersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.DraftOrderWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountOrdersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.OrderWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountRateWindowsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.RateWindowWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountUsageWarningsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.UsageWarningWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1861,6 +2945,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   suspended?: boolean
   rateLimitPerMinute?: boolean
   monthlyQuota?: boolean
+  contactEmail?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1872,6 +2957,11 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   files?: boolean | Prisma.Project$filesArgs<ExtArgs>
   storeEvents?: boolean | Prisma.Project$storeEventsArgs<ExtArgs>
   outboxEmails?: boolean | Prisma.Project$outboxEmailsArgs<ExtArgs>
+  counters?: boolean | Prisma.Project$countersArgs<ExtArgs>
+  draftOrders?: boolean | Prisma.Project$draftOrdersArgs<ExtArgs>
+  orders?: boolean | Prisma.Project$ordersArgs<ExtArgs>
+  rateWindows?: boolean | Prisma.Project$rateWindowsArgs<ExtArgs>
+  usageWarnings?: boolean | Prisma.Project$usageWarningsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -1889,6 +2979,7 @@ export type ProjectSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   suspended?: boolean
   rateLimitPerMinute?: boolean
   monthlyQuota?: boolean
+  contactEmail?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1908,6 +2999,7 @@ export type ProjectSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   suspended?: boolean
   rateLimitPerMinute?: boolean
   monthlyQuota?: boolean
+  contactEmail?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1927,12 +3019,13 @@ export type ProjectSelectScalar = {
   suspended?: boolean
   rateLimitPerMinute?: boolean
   monthlyQuota?: boolean
+  contactEmail?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
+export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "contactEmail" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
 export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | Prisma.Project$apiKeysArgs<ExtArgs>
   locations?: boolean | Prisma.Project$locationsArgs<ExtArgs>
@@ -1942,6 +3035,11 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   files?: boolean | Prisma.Project$filesArgs<ExtArgs>
   storeEvents?: boolean | Prisma.Project$storeEventsArgs<ExtArgs>
   outboxEmails?: boolean | Prisma.Project$outboxEmailsArgs<ExtArgs>
+  counters?: boolean | Prisma.Project$countersArgs<ExtArgs>
+  draftOrders?: boolean | Prisma.Project$draftOrdersArgs<ExtArgs>
+  orders?: boolean | Prisma.Project$ordersArgs<ExtArgs>
+  rateWindows?: boolean | Prisma.Project$rateWindowsArgs<ExtArgs>
+  usageWarnings?: boolean | Prisma.Project$usageWarningsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1958,6 +3056,11 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     files: Prisma.$FilePayload<ExtArgs>[]
     storeEvents: Prisma.$StoreEventPayload<ExtArgs>[]
     outboxEmails: Prisma.$OutboxEmailPayload<ExtArgs>[]
+    counters: Prisma.$ProjectCounterPayload<ExtArgs>[]
+    draftOrders: Prisma.$DraftOrderPayload<ExtArgs>[]
+    orders: Prisma.$OrderPayload<ExtArgs>[]
+    rateWindows: Prisma.$RateWindowPayload<ExtArgs>[]
+    usageWarnings: Prisma.$UsageWarningPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1973,6 +3076,10 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     suspended: boolean
     rateLimitPerMinute: number
     monthlyQuota: number
+    /**
+     * Where e-mails to the merchant go (usage warnings, paused webhooks); null: recorded in the outbox only.
+     */
+    contactEmail: string | null
     /**
      * Server-side secret for signing cursors and customer tokens; never leaves the database.
      */
@@ -2381,6 +3488,11 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   files<T extends Prisma.Project$filesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$filesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FilePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   storeEvents<T extends Prisma.Project$storeEventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$storeEventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StoreEventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   outboxEmails<T extends Prisma.Project$outboxEmailsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$outboxEmailsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OutboxEmailPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  counters<T extends Prisma.Project$countersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$countersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ProjectCounterPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  draftOrders<T extends Prisma.Project$draftOrdersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$draftOrdersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DraftOrderPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  orders<T extends Prisma.Project$ordersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$ordersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OrderPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  rateWindows<T extends Prisma.Project$rateWindowsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$rateWindowsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RateWindowPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  usageWarnings<T extends Prisma.Project$usageWarningsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$usageWarningsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$UsageWarningPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2423,6 +3535,7 @@ export interface ProjectFieldRefs {
   readonly suspended: Prisma.FieldRef<"Project", 'Boolean'>
   readonly rateLimitPerMinute: Prisma.FieldRef<"Project", 'Int'>
   readonly monthlyQuota: Prisma.FieldRef<"Project", 'Int'>
+  readonly contactEmail: Prisma.FieldRef<"Project", 'String'>
   readonly signingSecret: Prisma.FieldRef<"Project", 'String'>
   readonly createdAt: Prisma.FieldRef<"Project", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Project", 'DateTime'>
@@ -3008,6 +4121,126 @@ export type Project$outboxEmailsArgs<ExtArgs extends runtime.Types.Extensions.In
   take?: number
   skip?: number
   distinct?: Prisma.OutboxEmailScalarFieldEnum | Prisma.OutboxEmailScalarFieldEnum[]
+}
+
+/**
+ * Project.counters
+ */
+export type Project$countersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ProjectCounter
+   */
+  select?: Prisma.ProjectCounterSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ProjectCounter
+   */
+  omit?: Prisma.ProjectCounterOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ProjectCounterInclude<ExtArgs> | null
+  where?: Prisma.ProjectCounterWhereInput
+  orderBy?: Prisma.ProjectCounterOrderByWithRelationInput | Prisma.ProjectCounterOrderByWithRelationInput[]
+  cursor?: Prisma.ProjectCounterWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ProjectCounterScalarFieldEnum | Prisma.ProjectCounterScalarFieldEnum[]
+}
+
+/**
+ * Project.draftOrders
+ */
+export type Project$draftOrdersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the DraftOrder
+   */
+  select?: Prisma.DraftOrderSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the DraftOrder
+   */
+  omit?: Prisma.DraftOrderOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.DraftOrderInclude<ExtArgs> | null
+  where?: Prisma.DraftOrderWhereInput
+  orderBy?: Prisma.DraftOrderOrderByWithRelationInput | Prisma.DraftOrderOrderByWithRelationInput[]
+  cursor?: Prisma.DraftOrderWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.DraftOrderScalarFieldEnum | Prisma.DraftOrderScalarFieldEnum[]
+}
+
+/**
+ * Project.orders
+ */
+export type Project$ordersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Order
+   */
+  select?: Prisma.OrderSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Order
+   */
+  omit?: Prisma.OrderOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.OrderInclude<ExtArgs> | null
+  where?: Prisma.OrderWhereInput
+  orderBy?: Prisma.OrderOrderByWithRelationInput | Prisma.OrderOrderByWithRelationInput[]
+  cursor?: Prisma.OrderWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.OrderScalarFieldEnum | Prisma.OrderScalarFieldEnum[]
+}
+
+/**
+ * Project.rateWindows
+ */
+export type Project$rateWindowsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the RateWindow
+   */
+  select?: Prisma.RateWindowSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the RateWindow
+   */
+  omit?: Prisma.RateWindowOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.RateWindowInclude<ExtArgs> | null
+  where?: Prisma.RateWindowWhereInput
+  orderBy?: Prisma.RateWindowOrderByWithRelationInput | Prisma.RateWindowOrderByWithRelationInput[]
+  cursor?: Prisma.RateWindowWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.RateWindowScalarFieldEnum | Prisma.RateWindowScalarFieldEnum[]
+}
+
+/**
+ * Project.usageWarnings
+ */
+export type Project$usageWarningsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the UsageWarning
+   */
+  select?: Prisma.UsageWarningSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the UsageWarning
+   */
+  omit?: Prisma.UsageWarningOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.UsageWarningInclude<ExtArgs> | null
+  where?: Prisma.UsageWarningWhereInput
+  orderBy?: Prisma.UsageWarningOrderByWithRelationInput | Prisma.UsageWarningOrderByWithRelationInput[]
+  cursor?: Prisma.UsageWarningWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.UsageWarningScalarFieldEnum | Prisma.UsageWarningScalarFieldEnum[]
 }
 
 /**

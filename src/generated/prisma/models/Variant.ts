@@ -55,6 +55,7 @@ export type VariantMinAggregateOutputType = {
   weight: number | null
   lowStockThreshold: number | null
   inventoryQuantity: number | null
+  inventoryPolicy: string | null
   position: number | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -71,6 +72,7 @@ export type VariantMaxAggregateOutputType = {
   weight: number | null
   lowStockThreshold: number | null
   inventoryQuantity: number | null
+  inventoryPolicy: string | null
   position: number | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -87,6 +89,7 @@ export type VariantCountAggregateOutputType = {
   weight: number
   lowStockThreshold: number
   inventoryQuantity: number
+  inventoryPolicy: number
   position: number
   createdAt: number
   updatedAt: number
@@ -123,6 +126,7 @@ export type VariantMinAggregateInputType = {
   weight?: true
   lowStockThreshold?: true
   inventoryQuantity?: true
+  inventoryPolicy?: true
   position?: true
   createdAt?: true
   updatedAt?: true
@@ -139,6 +143,7 @@ export type VariantMaxAggregateInputType = {
   weight?: true
   lowStockThreshold?: true
   inventoryQuantity?: true
+  inventoryPolicy?: true
   position?: true
   createdAt?: true
   updatedAt?: true
@@ -155,6 +160,7 @@ export type VariantCountAggregateInputType = {
   weight?: true
   lowStockThreshold?: true
   inventoryQuantity?: true
+  inventoryPolicy?: true
   position?: true
   createdAt?: true
   updatedAt?: true
@@ -258,6 +264,7 @@ export type VariantGroupByOutputType = {
   weight: number
   lowStockThreshold: number | null
   inventoryQuantity: number
+  inventoryPolicy: string
   position: number
   createdAt: Date
   updatedAt: Date
@@ -297,6 +304,7 @@ export type VariantWhereInput = {
   weight?: Prisma.IntFilter<"Variant"> | number
   lowStockThreshold?: Prisma.IntNullableFilter<"Variant"> | number | null
   inventoryQuantity?: Prisma.IntFilter<"Variant"> | number
+  inventoryPolicy?: Prisma.StringFilter<"Variant"> | string
   position?: Prisma.IntFilter<"Variant"> | number
   createdAt?: Prisma.DateTimeFilter<"Variant"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Variant"> | Date | string
@@ -315,6 +323,7 @@ export type VariantOrderByWithRelationInput = {
   weight?: Prisma.SortOrder
   lowStockThreshold?: Prisma.SortOrderInput | Prisma.SortOrder
   inventoryQuantity?: Prisma.SortOrder
+  inventoryPolicy?: Prisma.SortOrder
   position?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -336,6 +345,7 @@ export type VariantWhereUniqueInput = Prisma.AtLeast<{
   weight?: Prisma.IntFilter<"Variant"> | number
   lowStockThreshold?: Prisma.IntNullableFilter<"Variant"> | number | null
   inventoryQuantity?: Prisma.IntFilter<"Variant"> | number
+  inventoryPolicy?: Prisma.StringFilter<"Variant"> | string
   position?: Prisma.IntFilter<"Variant"> | number
   createdAt?: Prisma.DateTimeFilter<"Variant"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Variant"> | Date | string
@@ -354,6 +364,7 @@ export type VariantOrderByWithAggregationInput = {
   weight?: Prisma.SortOrder
   lowStockThreshold?: Prisma.SortOrderInput | Prisma.SortOrder
   inventoryQuantity?: Prisma.SortOrder
+  inventoryPolicy?: Prisma.SortOrder
   position?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -378,6 +389,7 @@ export type VariantScalarWhereWithAggregatesInput = {
   weight?: Prisma.IntWithAggregatesFilter<"Variant"> | number
   lowStockThreshold?: Prisma.IntNullableWithAggregatesFilter<"Variant"> | number | null
   inventoryQuantity?: Prisma.IntWithAggregatesFilter<"Variant"> | number
+  inventoryPolicy?: Prisma.StringWithAggregatesFilter<"Variant"> | string
   position?: Prisma.IntWithAggregatesFilter<"Variant"> | number
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Variant"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Variant"> | Date | string
@@ -393,6 +405,7 @@ export type VariantCreateInput = {
   weight?: number
   lowStockThreshold?: number | null
   inventoryQuantity?: number
+  inventoryPolicy?: string
   position?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -411,6 +424,7 @@ export type VariantUncheckedCreateInput = {
   weight?: number
   lowStockThreshold?: number | null
   inventoryQuantity?: number
+  inventoryPolicy?: string
   position?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -427,6 +441,7 @@ export type VariantUpdateInput = {
   weight?: Prisma.IntFieldUpdateOperationsInput | number
   lowStockThreshold?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   inventoryQuantity?: Prisma.IntFieldUpdateOperationsInput | number
+  inventoryPolicy?: Prisma.StringFieldUpdateOperationsInput | string
   position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -445,6 +460,7 @@ export type VariantUncheckedUpdateInput = {
   weight?: Prisma.IntFieldUpdateOperationsInput | number
   lowStockThreshold?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   inventoryQuantity?: Prisma.IntFieldUpdateOperationsInput | number
+  inventoryPolicy?: Prisma.StringFieldUpdateOperationsInput | string
   position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -462,6 +478,7 @@ export type VariantCreateManyInput = {
   weight?: number
   lowStockThreshold?: number | null
   inventoryQuantity?: number
+  inventoryPolicy?: string
   position?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -477,6 +494,7 @@ export type VariantUpdateManyMutationInput = {
   weight?: Prisma.IntFieldUpdateOperationsInput | number
   lowStockThreshold?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   inventoryQuantity?: Prisma.IntFieldUpdateOperationsInput | number
+  inventoryPolicy?: Prisma.StringFieldUpdateOperationsInput | string
   position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -493,6 +511,7 @@ export type VariantUncheckedUpdateManyInput = {
   weight?: Prisma.IntFieldUpdateOperationsInput | number
   lowStockThreshold?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   inventoryQuantity?: Prisma.IntFieldUpdateOperationsInput | number
+  inventoryPolicy?: Prisma.StringFieldUpdateOperationsInput | string
   position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -519,6 +538,7 @@ export type VariantCountOrderByAggregateInput = {
   weight?: Prisma.SortOrder
   lowStockThreshold?: Prisma.SortOrder
   inventoryQuantity?: Prisma.SortOrder
+  inventoryPolicy?: Prisma.SortOrder
   position?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -544,6 +564,7 @@ export type VariantMaxOrderByAggregateInput = {
   weight?: Prisma.SortOrder
   lowStockThreshold?: Prisma.SortOrder
   inventoryQuantity?: Prisma.SortOrder
+  inventoryPolicy?: Prisma.SortOrder
   position?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -560,6 +581,7 @@ export type VariantMinOrderByAggregateInput = {
   weight?: Prisma.SortOrder
   lowStockThreshold?: Prisma.SortOrder
   inventoryQuantity?: Prisma.SortOrder
+  inventoryPolicy?: Prisma.SortOrder
   position?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -645,6 +667,7 @@ export type VariantCreateWithoutProductInput = {
   weight?: number
   lowStockThreshold?: number | null
   inventoryQuantity?: number
+  inventoryPolicy?: string
   position?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -661,6 +684,7 @@ export type VariantUncheckedCreateWithoutProductInput = {
   weight?: number
   lowStockThreshold?: number | null
   inventoryQuantity?: number
+  inventoryPolicy?: string
   position?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -707,6 +731,7 @@ export type VariantScalarWhereInput = {
   weight?: Prisma.IntFilter<"Variant"> | number
   lowStockThreshold?: Prisma.IntNullableFilter<"Variant"> | number | null
   inventoryQuantity?: Prisma.IntFilter<"Variant"> | number
+  inventoryPolicy?: Prisma.StringFilter<"Variant"> | string
   position?: Prisma.IntFilter<"Variant"> | number
   createdAt?: Prisma.DateTimeFilter<"Variant"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Variant"> | Date | string
@@ -722,6 +747,7 @@ export type VariantCreateWithoutInventoryLevelsInput = {
   weight?: number
   lowStockThreshold?: number | null
   inventoryQuantity?: number
+  inventoryPolicy?: string
   position?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -739,6 +765,7 @@ export type VariantUncheckedCreateWithoutInventoryLevelsInput = {
   weight?: number
   lowStockThreshold?: number | null
   inventoryQuantity?: number
+  inventoryPolicy?: string
   position?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -770,6 +797,7 @@ export type VariantUpdateWithoutInventoryLevelsInput = {
   weight?: Prisma.IntFieldUpdateOperationsInput | number
   lowStockThreshold?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   inventoryQuantity?: Prisma.IntFieldUpdateOperationsInput | number
+  inventoryPolicy?: Prisma.StringFieldUpdateOperationsInput | string
   position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -787,6 +815,7 @@ export type VariantUncheckedUpdateWithoutInventoryLevelsInput = {
   weight?: Prisma.IntFieldUpdateOperationsInput | number
   lowStockThreshold?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   inventoryQuantity?: Prisma.IntFieldUpdateOperationsInput | number
+  inventoryPolicy?: Prisma.StringFieldUpdateOperationsInput | string
   position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -802,6 +831,7 @@ export type VariantCreateManyProductInput = {
   weight?: number
   lowStockThreshold?: number | null
   inventoryQuantity?: number
+  inventoryPolicy?: string
   position?: number
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -817,6 +847,7 @@ export type VariantUpdateWithoutProductInput = {
   weight?: Prisma.IntFieldUpdateOperationsInput | number
   lowStockThreshold?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   inventoryQuantity?: Prisma.IntFieldUpdateOperationsInput | number
+  inventoryPolicy?: Prisma.StringFieldUpdateOperationsInput | string
   position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -833,6 +864,7 @@ export type VariantUncheckedUpdateWithoutProductInput = {
   weight?: Prisma.IntFieldUpdateOperationsInput | number
   lowStockThreshold?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   inventoryQuantity?: Prisma.IntFieldUpdateOperationsInput | number
+  inventoryPolicy?: Prisma.StringFieldUpdateOperationsInput | string
   position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -849,6 +881,7 @@ export type VariantUncheckedUpdateManyWithoutProductInput = {
   weight?: Prisma.IntFieldUpdateOperationsInput | number
   lowStockThreshold?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   inventoryQuantity?: Prisma.IntFieldUpdateOperationsInput | number
+  inventoryPolicy?: Prisma.StringFieldUpdateOperationsInput | string
   position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -896,6 +929,7 @@ export type VariantSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   weight?: boolean
   lowStockThreshold?: boolean
   inventoryQuantity?: boolean
+  inventoryPolicy?: boolean
   position?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -915,6 +949,7 @@ export type VariantSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   weight?: boolean
   lowStockThreshold?: boolean
   inventoryQuantity?: boolean
+  inventoryPolicy?: boolean
   position?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -932,6 +967,7 @@ export type VariantSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   weight?: boolean
   lowStockThreshold?: boolean
   inventoryQuantity?: boolean
+  inventoryPolicy?: boolean
   position?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -949,12 +985,13 @@ export type VariantSelectScalar = {
   weight?: boolean
   lowStockThreshold?: boolean
   inventoryQuantity?: boolean
+  inventoryPolicy?: boolean
   position?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type VariantOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "productId" | "title" | "sku" | "price" | "salePrice" | "weight" | "lowStockThreshold" | "inventoryQuantity" | "position" | "createdAt" | "updatedAt", ExtArgs["result"]["variant"]>
+export type VariantOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "productId" | "title" | "sku" | "price" | "salePrice" | "weight" | "lowStockThreshold" | "inventoryQuantity" | "inventoryPolicy" | "position" | "createdAt" | "updatedAt", ExtArgs["result"]["variant"]>
 export type VariantInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   product?: boolean | Prisma.ProductDefaultArgs<ExtArgs>
   inventoryLevels?: boolean | Prisma.Variant$inventoryLevelsArgs<ExtArgs>
@@ -990,6 +1027,10 @@ export type $VariantPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
      * Sum of the variant's inventory levels, kept in the same transaction as every change.
      */
     inventoryQuantity: number
+    /**
+     * deny (default): completing a draft order short of stock is refused; continue: stock may go negative.
+     */
+    inventoryPolicy: string
     position: number
     createdAt: Date
     updatedAt: Date
@@ -1428,6 +1469,7 @@ export interface VariantFieldRefs {
   readonly weight: Prisma.FieldRef<"Variant", 'Int'>
   readonly lowStockThreshold: Prisma.FieldRef<"Variant", 'Int'>
   readonly inventoryQuantity: Prisma.FieldRef<"Variant", 'Int'>
+  readonly inventoryPolicy: Prisma.FieldRef<"Variant", 'String'>
   readonly position: Prisma.FieldRef<"Variant", 'Int'>
   readonly createdAt: Prisma.FieldRef<"Variant", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Variant", 'DateTime'>

@@ -1,0 +1,104 @@
+/**
+ * `npm run spec:common-responses`: declares what the pipeline may answer on every operation: 400 on all
+ * of them (an unknown query parameter is refused everywhere), and on every operation that counts against
+ * the rate limit (key or customer-token authenticated) the 429 answer (`TooManyRequests`) and the
+ * X-RateLimit-* headers on each of its answers and on the shared answers. Edits the text in place (the rest
+ * of the file stays as written) and is idempotent; `npm run lint:spec` fails when an operation lacks them.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { isMap, isScalar, parseDocument, type Pair, type YAMLMap } from 'yaml';
+import type { OpenApiDocument } from '../src/shared/openapi-ajv.js';
+import { listOperations } from './operations.js';
+
+export const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': '#/components/headers/RateLimitLimit',
+  'X-RateLimit-Remaining': '#/components/headers/RateLimitRemaining',
+  'X-RateLimit-Reset': '#/components/headers/RateLimitReset',
+} as const;
+/** Operations whose requests count against the project's limits. */
+export const countsAgainstLimits = (auth: string) => ['secret', 'publishable', 'publishableHeader', 'customer'].includes(auth);
+
+const file = path.resolve(import.meta.dirname, '../openapi.yaml');
+
+interface Insertion {
+  at: number;
+  text: string;
+  /** Characters replaced from `at` on (0: a pure insertion). */
+  replace?: number;
+}
+
+const lineStart = (text: string, offset: number) => text.lastIndexOf('\n', offset - 1) + 1;
+const keyOf = (pair: Pair) => (isScalar(pair.key) ? String(pair.key.value) : '');
+const keyOffset = (pair: Pair) => (pair.key as { range: [number, number, number] }).range[0];
+
+function main(): void {
+  const text = readFileSync(file, 'utf8');
+  const document = parseDocument(text, { keepSourceTokens: true });
+  const insertions: Insertion[] = [];
+  for (const op of listOperations(document.toJS() as OpenApiDocument)) {
+    const responses = document.getIn(['paths', op.path, op.method, 'responses']) as YAMLMap;
+    const pairs = responses.items as Pair[];
+    const declare = (status: number, ref: string) => {
+      if (pairs.some((pair) => keyOf(pair) === String(status))) return;
+      const after = pairs.find((pair) => Number(keyOf(pair)) > status) ?? pairs.at(-1)!;
+      const start = lineStart(text, keyOffset(after));
+      const indent = ' '.repeat(keyOffset(after) - start);
+      insertions.push({ at: start, text: `${indent}'${status}': { $ref: '#/components/responses/${ref}' }\n` });
+    };
+    declare(400, 'BadRequest');
+    if (!countsAgainstLimits(op.auth)) continue;
+    declare(429, 'TooManyRequests');
+    for (const pair of pairs) if (isMap(pair.value) && !pair.value.has('$ref')) insertions.push(...headerInsertions(text, pair));
+  }
+  const shared = document.getIn(['components', 'responses']) as YAMLMap;
+  for (const pair of shared.items as Pair[]) if (isMap(pair.value)) insertions.push(...headerInsertions(text, pair));
+
+  let result = text;
+  for (const { at, text: added, replace = 0 } of insertions.sort((a, b) => b.at - a.at)) {
+    result = result.slice(0, at) + added + result.slice(at + replace);
+  }
+  writeFileSync(file, result);
+  console.log(insertions.length > 0 ? `Declared common responses in ${insertions.length} place(s) of openapi.yaml.` : 'openapi.yaml already declares the common responses everywhere.');
+}
+
+const lines = (inner: string, existing: YAMLMap | undefined) =>
+  Object.entries(RATE_LIMIT_HEADERS)
+    .filter(([name]) => !existing?.has(name))
+    .map(([name, ref]) => `${inner}${name}: { $ref: '${ref}' }\n`)
+    .join('');
+
+/** The lines that give a response the X-RateLimit-* headers it lacks. */
+function headerInsertions(text: string, responsePair: Pair): Insertion[] {
+  const response = responsePair.value as YAMLMap;
+  const pairs = response.items as Pair[];
+  if (response.flow) {
+    // `'204': { description: ... }` becomes a block map with the headers.
+    if (pairs.length !== 1 || keyOf(pairs[0]) !== 'description') throw new Error(`Write the response at offset ${keyOffset(responsePair)} as a block map first.`);
+    const keyAt = keyOffset(responsePair);
+    const indent = ' '.repeat(keyAt - lineStart(text, keyAt) + 2);
+    const [start, , end] = (response as unknown as { range: [number, number, number] }).range;
+    const description = JSON.stringify(String((pairs[0].value as { value: unknown }).value));
+    const block = `\n${indent}description: ${description}\n${indent}headers:\n${lines(indent + '  ', undefined)}`.replace(/\n$/, '');
+    const space = text[start - 1] === ' ' ? 1 : 0; // no trailing blank after the key
+    return [{ at: start - space, text: block, replace: text.slice(start, end).trimEnd().length + space }];
+  }
+  const first = pairs[0];
+  const indent = ' '.repeat(keyOffset(first) - lineStart(text, keyOffset(first)));
+  const headers = pairs.find((pair) => keyOf(pair) === 'headers');
+  if (headers && isMap(headers.value)) {
+    const missing = lines(`${indent}  `, headers.value);
+    if (!missing) return [];
+    const last = (headers.value.items as Pair[]).at(-1)!;
+    const end = (last.value as { range: [number, number, number] }).range[2];
+    return [{ at: text.indexOf('\n', end - 1) + 1, text: missing }];
+  }
+  // Before `content:` when there is one, else after the last key of the response.
+  const content = pairs.find((pair) => keyOf(pair) === 'content');
+  const at = content
+    ? lineStart(text, keyOffset(content))
+    : text.indexOf('\n', (pairs.at(-1)!.value as { range: [number, number, number] }).range[2] - 1) + 1;
+  return [{ at, text: `${indent}headers:\n${lines(`${indent}  `, undefined)}` }];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -1,0 +1,20 @@
+import type { Database } from '../db/client.js';
+import type { JobDefinition } from './registry.js';
+
+/** Deletes minute windows older than an hour and month windows (and their usage warnings) older than a year; returns how many rows. */
+export async function purgeRateWindows(db: Database): Promise<number> {
+  const minutes = await db.rateWindow.deleteMany({ where: { kind: 'minute', windowStart: { lt: new Date(Date.now() - 60 * 60 * 1000) } } });
+  const yearAgo = new Date(Date.now() - 366 * 24 * 60 * 60 * 1000);
+  const months = await db.rateWindow.deleteMany({ where: { kind: 'month', windowStart: { lt: yearAgo } } });
+  const warnings = await db.usageWarning.deleteMany({ where: { createdAt: { lt: yearAgo } } });
+  return minutes.count + months.count + warnings.count;
+}
+
+export const purgeRateWindowsJob: JobDefinition<'purge-rate-windows'> = {
+  queue: { retryLimit: 3, retryDelay: 60, retryBackoff: true },
+  schedule: '23 * * * *', // hourly: one minute row per active project-minute accumulates
+  handle: async (deps) => {
+    const purged = await purgeRateWindows(deps.db);
+    deps.log.info('purged old rate-limit windows', { purged });
+  },
+};

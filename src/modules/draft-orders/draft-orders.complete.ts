@@ -1,0 +1,42 @@
+import type { Order } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { AppError } from '../../shared/errors.js';
+import { writeTx } from '../../shared/write.js';
+import { deductStock } from '../inventory/index.js';
+import { createOrderFromDraft } from '../orders/index.js';
+import { changedFields, recordEvent } from '../store-events/index.js';
+import { toDraftOrderResource } from './draft-orders.mappers.js';
+import { requireEmailAndItems } from './draft-orders.send.js';
+import { DRAFT_FIELDS, findDraftOrder, itemsOf } from './draft-orders.write.js';
+
+/**
+ * Turns an open or sent draft into an order, all in one transaction or not at all: stock deducted for
+ * variant items (409 when a `deny` variant is short), the order created (number, copies, customer
+ * figures, order.created), the draft completed and linked, draft_order.completed recorded. The draft's
+ * row lock makes a second completion wait and then answer 400, so a draft never makes two orders.
+ */
+export async function completeDraftOrder(ctx: Ctx, id: string): Promise<Order> {
+  return writeTx(ctx, {}, async (tx) => {
+    const draft = await findDraftOrder(ctx, tx, id, true);
+    if (draft.status === 'completed') throw new AppError('invalid_request', 'This draft order is already completed.');
+    requireEmailAndItems(draft, 'completing');
+    const items = await itemsOf(tx, id);
+    await deductStock(
+      tx,
+      ctx,
+      items.flatMap((item) => (item.variantId ? [{ variantId: item.variantId, quantity: item.quantity, label: `${item.title} - ${item.variantTitle}` }] : [])),
+    );
+    const order = await createOrderFromDraft(tx, ctx, draft, items);
+    const completed = await tx.draftOrder.update({ where: { id }, data: { status: 'completed', orderId: order.id, completedAt: order.createdAt } });
+    const after = toDraftOrderResource(completed);
+    await recordEvent(tx, ctx, {
+      type: 'draft_order.completed',
+      resourceType: 'draft_order',
+      resourceId: id,
+      summary: `Draft order #${draft.draftNumber} completed as order #${order.orderNumber}`,
+      changes: changedFields(toDraftOrderResource(draft), after, DRAFT_FIELDS),
+      payload: after,
+    });
+    return order;
+  });
+}

@@ -1,0 +1,67 @@
+import type { components } from '../../generated/openapi.js';
+import type { DraftOrder, Project } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { AppError, invalidField } from '../../shared/errors.js';
+import { writeTx } from '../../shared/write.js';
+import { recordEmail } from '../platform/outbox.service.js';
+import { findDraftOrder, itemsOf, saveDraft } from './draft-orders.write.js';
+import { toDraftLineItemResource } from './draft-orders.mappers.js';
+import { emailLanguage, renderPaymentRequest } from './payment-request.email.js';
+
+type DraftOrderSend = components['schemas']['DraftOrderSend'];
+
+/** 400 unless the draft has a customer e-mail and at least one line item (case mapping 5); `action` words the message. */
+export function requireEmailAndItems(draft: DraftOrder, action: 'sending' | 'completing'): void {
+  if (!draft.customerEmail) throw invalidField('customer_email', `Set customer_email before ${action} the draft order.`);
+  if (draft.itemCount === 0) throw invalidField('items', `Add at least one line item before ${action} the draft order.`);
+}
+
+/** The checkout link of a draft, only for a project with a verified domain. */
+export function payUrlOf(project: Project, draftId: string): string | null {
+  return project.domain && project.domainVerified ? `https://${project.domain}/checkout/${draftId}` : null;
+}
+
+/**
+ * Writes the payment-request e-mail of an open or sent draft to the outbox (and, with `smtp`, enqueues its
+ * SMTP delivery) in the customer's language, marks the draft sent and records draft_order.updated, all
+ * in one transaction. A completed draft, or one without e-mail or items, is 400.
+ */
+export async function sendDraftOrder(ctx: Ctx, id: string, input: DraftOrderSend, options: { smtp: boolean }): Promise<DraftOrder> {
+  return writeTx(ctx, {}, async (tx) => {
+    const draft = await findDraftOrder(ctx, tx, id, true);
+    if (draft.status === 'completed') throw new AppError('invalid_request', 'A completed draft order cannot be sent.');
+    requireEmailAndItems(draft, 'sending');
+    const items = (await itemsOf(tx, id)).map(toDraftLineItemResource);
+    const customer = draft.customerId ? await tx.customer.findUnique({ where: { id: draft.customerId }, select: { locale: true } }) : null;
+    const language = emailLanguage(customer?.locale, ctx.project.locale);
+    const payUrl = payUrlOf(ctx.project, draft.id);
+    const rendered = renderPaymentRequest({
+      language,
+      storeName: ctx.project.name,
+      draftNumber: draft.draftNumber,
+      currency: draft.currency,
+      items: items.map((item) => ({ title: item.title, variantTitle: item.variant_title, quantity: item.quantity, unitPrice: item.unit_price, total: item.total })),
+      subtotal: Number(draft.subtotal),
+      shippingCost: Number(draft.shippingCost),
+      discount: Number(draft.discount),
+      tax: Number(draft.tax),
+      taxInclusive: draft.taxInclusive,
+      total: Number(draft.total),
+      paymentDueDate: draft.paymentDueDate?.toISOString().slice(0, 10) ?? null,
+      subject: input.subject,
+      message: input.message,
+      payUrl,
+    });
+    const email = await recordEmail(tx, ctx.project.id, {
+      to: [draft.customerEmail!],
+      cc: input.cc,
+      bcc: input.bcc,
+      ...rendered,
+      template: 'draft_order_invoice',
+      data: { draft_order_id: draft.id, draft_number: draft.draftNumber, total: Number(draft.total), currency: draft.currency, pay_url: payUrl, message: input.message ?? null },
+      locale: language,
+    });
+    if (options.smtp) await ctx.jobs.enqueue(tx, 'send-email', { v: 1, emailId: email.id });
+    return saveDraft(tx, ctx, draft, { ...draft, status: 'sent' }, { what: `payment request sent to ${draft.customerEmail}`, always: true });
+  });
+}

@@ -1,0 +1,2 @@
+/** What other areas may use of draft orders: the handlers. */
+export { draftOrderHandlers } from './draft-orders.handlers.js';

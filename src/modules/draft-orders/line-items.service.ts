@@ -1,0 +1,161 @@
+import type { Tx } from '../../db/client.js';
+import type { components } from '../../generated/openapi.js';
+import type { DraftLineItem, DraftOrder, Variant } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { AppError, notFound, type ErrorDetail } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { writeTx } from '../../shared/write.js';
+import type { FieldChanges } from '../store-events/index.js';
+import { toDraftLineItemResource } from './draft-orders.mappers.js';
+import { draftForChange, itemsOf, saveDraft, withTotals } from './draft-orders.write.js';
+
+type LineItemInput = components['schemas']['DraftLineItemInput'];
+type LineItemUpdate = components['schemas']['DraftLineItemUpdate'];
+
+/** One error for all the problems found: invalid_request with `field` for one, validation_error with details for several. */
+function rejection(problems: ErrorDetail[]): AppError {
+  if (problems.length === 1) return new AppError('invalid_request', problems[0].message, { field: problems[0].field });
+  return new AppError('validation_error', `${problems.length} fields are invalid.`, { details: problems });
+}
+
+type VariantWithProduct = Variant & { product: { title: string; currency: string; deletedAt: Date | null } };
+
+/** The variants named, of the project, with their product's title, currency and deletion. */
+async function variantsById(ctx: Ctx, tx: Tx, ids: string[]): Promise<Map<string, VariantWithProduct>> {
+  const variants = await tx.variant.findMany({
+    where: { id: { in: ids }, projectId: ctx.project.id },
+    include: { product: { select: { title: true, currency: true, deletedAt: true } } },
+  });
+  return new Map(variants.map((variant) => [variant.id, variant]));
+}
+
+/** The problems of one requested item, each on its field path (`items[2].variant_id`). */
+function problemsOf(item: LineItemInput, index: number, draft: DraftOrder, variant: VariantWithProduct | undefined): ErrorDetail[] {
+  const at = (field: string) => `items[${index}].${field}`;
+  if (item.variant_id === undefined) {
+    return (['title', 'unit_price'] as const)
+      .filter((field) => item[field] === undefined)
+      .map((field) => ({ field: at(field), message: `${at(field)} is required for a custom item (or send variant_id for a catalog item).` }));
+  }
+  const problems = (['title', 'unit_price'] as const)
+    .filter((field) => item[field] !== undefined)
+    .map((field) => ({ field: at(field), message: `${at(field)} comes from the variant; send ${field} only for custom items.` }));
+  if (!variant || variant.product.deletedAt) {
+    problems.push({ field: at('variant_id'), message: `${at('variant_id')} does not name a variant of this project.` });
+  } else if (variant.product.currency !== draft.currency) {
+    problems.push({ field: at('variant_id'), message: `${at('variant_id')} is priced in ${variant.product.currency}; the draft order is in ${draft.currency}.` });
+  }
+  return problems;
+}
+
+/** Line item changes as store-event changes: `items.<id>` from the old item (or null) to the new one (or null). */
+function itemChanges(before: DraftLineItem[], after: DraftLineItem[]): FieldChanges {
+  const resource = (item: DraftLineItem | undefined) => (item ? toDraftLineItemResource(item) : null);
+  const ids = new Set([...before, ...after].map((item) => item.id));
+  const changes: FieldChanges = {};
+  for (const id of ids) {
+    const from = resource(before.find((item) => item.id === id));
+    const to = resource(after.find((item) => item.id === id));
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes[`items.${id}`] = { from, to };
+  }
+  return changes;
+}
+
+/**
+ * Adds 1-100 items to an open or sent draft, all or nothing: every item is checked before anything is
+ * written, and one bad item rejects the request. Variant items capture product, titles, SKU and price
+ * (sale price when set) now. Totals are recomputed and draft_order.updated recorded in the same transaction.
+ */
+export async function addLineItems(ctx: Ctx, draftId: string, inputs: LineItemInput[]): Promise<DraftLineItem[]> {
+  return writeTx(ctx, {}, async (tx) => {
+    const draft = await draftForChange(ctx, tx, draftId);
+    const variants = await variantsById(ctx, tx, inputs.flatMap((item) => (item.variant_id ? [item.variant_id] : [])));
+    const problems = inputs.flatMap((item, index) => problemsOf(item, index, draft, item.variant_id ? variants.get(item.variant_id) : undefined));
+    if (problems.length > 0) throw rejection(problems);
+
+    const before = await itemsOf(tx, draftId);
+    const firstPosition = (before.at(-1)?.position ?? -1) + 1;
+    const now = new Date();
+    const added: DraftLineItem[] = inputs.map((item, index) => {
+      const variant = item.variant_id ? variants.get(item.variant_id)! : undefined;
+      return {
+        id: newId('doli_'),
+        draftOrderId: draftId,
+        productId: variant?.productId ?? null,
+        variantId: variant?.id ?? null,
+        title: variant ? variant.product.title : item.title!,
+        variantTitle: variant ? variant.title : '',
+        sku: variant ? variant.sku : null,
+        quantity: item.quantity,
+        unitPrice: BigInt(variant ? (variant.salePrice ?? variant.price) : item.unit_price!),
+        isCustom: !variant,
+        note: item.note ?? null,
+        position: firstPosition + index,
+        createdAt: now,
+      };
+    });
+    await tx.draftLineItem.createMany({ data: added });
+    const after = [...before, ...added];
+    await saveDraft(tx, ctx, draft, withTotals(ctx, draft, after, 'items'), {
+      what: `${added.length} line item${added.length === 1 ? '' : 's'} added`,
+      changes: itemChanges(before, after),
+    });
+    return added;
+  });
+}
+
+/** The item of the draft; 404 "Line item not found." otherwise. */
+function itemIn(items: DraftLineItem[], itemId: string): DraftLineItem {
+  const item = items.find((candidate) => candidate.id === itemId);
+  if (!item) throw notFound('Line item not found.');
+  return item;
+}
+
+/**
+ * Changes quantity and note of an item, and unit price and title of a custom item (400 on a variant
+ * item, case mapping 4); totals and draft_order.updated follow in the same transaction.
+ */
+export async function updateLineItem(ctx: Ctx, draftId: string, itemId: string, input: LineItemUpdate): Promise<DraftLineItem> {
+  return writeTx(ctx, {}, async (tx) => {
+    const draft = await draftForChange(ctx, tx, draftId);
+    const before = await itemsOf(tx, draftId);
+    const item = itemIn(before, itemId);
+    if (!item.isCustom) {
+      const locked = (['unit_price', 'title'] as const).filter((field) => input[field] !== undefined);
+      const what = { unit_price: 'unit price', title: 'title' };
+      const problems = locked.map((field) => ({
+        field,
+        message: `The ${what[field]} of a variant line item comes from the variant and cannot be changed. Change it on a custom item, or remove this item and add a custom one.`,
+      }));
+      if (problems.length > 0) throw rejection(problems);
+    }
+    const changed: DraftLineItem = {
+      ...item,
+      quantity: input.quantity ?? item.quantity,
+      note: input.note === undefined ? item.note : input.note,
+      unitPrice: input.unit_price === undefined ? item.unitPrice : BigInt(input.unit_price),
+      title: input.title ?? item.title,
+    };
+    const after = before.map((candidate) => (candidate.id === itemId ? changed : candidate));
+    const changes = itemChanges(before, after);
+    if (Object.keys(changes).length === 0) return item;
+    const saved = await tx.draftLineItem.update({
+      where: { id: itemId },
+      data: { quantity: changed.quantity, note: changed.note, unitPrice: changed.unitPrice, title: changed.title },
+    });
+    await saveDraft(tx, ctx, draft, withTotals(ctx, draft, after, 'quantity'), { what: 'line item changed', changes });
+    return saved;
+  });
+}
+
+/** Removes an item of an open or sent draft; totals and draft_order.updated follow in the same transaction. */
+export async function deleteLineItem(ctx: Ctx, draftId: string, itemId: string): Promise<void> {
+  await writeTx(ctx, {}, async (tx) => {
+    const draft = await draftForChange(ctx, tx, draftId);
+    const before = await itemsOf(tx, draftId);
+    itemIn(before, itemId);
+    await tx.draftLineItem.delete({ where: { id: itemId } });
+    const after = before.filter((item) => item.id !== itemId);
+    await saveDraft(tx, ctx, draft, withTotals(ctx, draft, after, 'items'), { what: 'line item removed', changes: itemChanges(before, after) });
+  });
+}

@@ -1,0 +1,95 @@
+import type { Tx } from '../../db/client.js';
+import type { InventoryLevel, Location, Variant } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { conflict } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { lockVariants, syncVariantTotals } from './inventory.service.js';
+
+/** Units of a variant leaving stock; `label` names it in errors ("Trail Runner 2 - EU 42"). */
+export interface StockDemand {
+  variantId: string;
+  quantity: number;
+  label: string;
+}
+
+type LevelAt = InventoryLevel & { location: Pick<Location, 'id' | 'name' | 'isDefault'> };
+
+// Default location first, then the others by name (id breaks ties), as merchants expect orders to ship.
+function byDeductionOrder(a: LevelAt, b: LevelAt): number {
+  if (a.location.isDefault !== b.location.isDefault) return a.location.isDefault ? -1 : 1;
+  return a.location.name.localeCompare(b.location.name) || a.location.id.localeCompare(b.location.id);
+}
+
+/** The demands summed per variant, in variant id order. */
+function perVariant(demands: StockDemand[]): Array<StockDemand> {
+  const byId = new Map<string, StockDemand>();
+  for (const demand of demands) {
+    const seen = byId.get(demand.variantId);
+    byId.set(demand.variantId, seen ? { ...seen, quantity: seen.quantity + demand.quantity } : { ...demand });
+  }
+  return [...byId.values()].sort((a, b) => a.variantId.localeCompare(b.variantId));
+}
+
+async function takeFrom(tx: Tx, ctx: Ctx, variantId: string, locationId: string, available: number, take: number): Promise<void> {
+  const key = { variantId_locationId: { variantId, locationId } };
+  await tx.inventoryLevel.upsert({
+    where: key,
+    create: { variantId, locationId, projectId: ctx.project.id, available: -take },
+    update: { available: { decrement: take } },
+  });
+  await tx.inventoryAdjustment.create({
+    data: { id: newId('iadj_'), projectId: ctx.project.id, variantId, locationId, reason: 'order', delta: -take, availableAfter: available - take },
+  });
+}
+
+/**
+ * Takes the demanded units out of stock in the caller's transaction: the variants are locked (id order),
+ * every demand is checked before anything changes, then units come from the active locations, the
+ * default first, then by name. A variant with policy `deny` whose active locations hold fewer units than
+ * demanded is 409 conflict with the variant id in `field` (nothing changes); with `continue` the rest is
+ * taken from the default location, which goes negative. Adjustments (reason `order`), variant totals and
+ * inventory.low events are written as for any stock change.
+ */
+export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Promise<void> {
+  const wanted = perVariant(demands);
+  if (wanted.length === 0) return;
+  const ids = wanted.map((demand) => demand.variantId);
+  await lockVariants(tx, ids);
+  const variants = new Map(
+    (await tx.variant.findMany({ where: { id: { in: ids }, projectId: ctx.project.id, product: { deletedAt: null } } })).map((v) => [v.id, v]),
+  );
+  const levels = await tx.inventoryLevel.findMany({
+    where: { variantId: { in: ids }, location: { isActive: true, deletedAt: null } },
+    include: { location: { select: { id: true, name: true, isDefault: true } } },
+  });
+
+  for (const demand of wanted) {
+    const variant = variants.get(demand.variantId);
+    if (!variant) throw conflict(`${demand.label} (${demand.variantId}) is no longer in the catalog. Remove its line item first.`, demand.variantId);
+    const held = levels.filter((level) => level.variantId === demand.variantId).reduce((sum, level) => sum + level.available, 0);
+    if (variant.inventoryPolicy === 'deny' && held < demand.quantity) {
+      throw conflict(
+        `Not enough stock of ${demand.label} (${demand.variantId}): ${Math.max(held, 0)} available at active locations, ${demand.quantity} ordered.`,
+        demand.variantId,
+      );
+    }
+  }
+
+  const defaultLocation = await tx.location.findFirst({ where: { projectId: ctx.project.id, isDefault: true, deletedAt: null } });
+  for (const demand of wanted) {
+    let remaining = demand.quantity;
+    for (const level of levels.filter((l) => l.variantId === demand.variantId).sort(byDeductionOrder)) {
+      const take = Math.min(Math.max(level.available, 0), remaining);
+      if (take === 0) continue;
+      await takeFrom(tx, ctx, demand.variantId, level.locationId, level.available, take);
+      level.available -= take;
+      remaining -= take;
+    }
+    if (remaining > 0 && defaultLocation) {
+      // Only `continue` variants get here: sold beyond stock, the default location carries the shortfall.
+      const level = levels.find((l) => l.variantId === demand.variantId && l.locationId === defaultLocation.id);
+      await takeFrom(tx, ctx, demand.variantId, defaultLocation.id, level?.available ?? 0, remaining);
+    }
+  }
+  await syncVariantTotals(tx, ctx, wanted.map((demand) => variants.get(demand.variantId)) as Variant[]);
+}

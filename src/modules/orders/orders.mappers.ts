@@ -1,0 +1,50 @@
+import type { components } from '../../generated/openapi.js';
+import type { DraftLineItem, Order } from '../../generated/prisma/client.js';
+import { toDateString } from '../../shared/payment-terms.js';
+
+type Schemas = components['schemas'];
+export type OrderResource = Schemas['Order'];
+export type OrderLineItemResource = Schemas['OrderLineItem'];
+
+/** A draft line item as the order keeps it (a copy that never changes). */
+export function toOrderLineItem(item: DraftLineItem): OrderLineItemResource {
+  const unitPrice = Number(item.unitPrice);
+  return {
+    variant_id: item.variantId,
+    product_id: item.productId,
+    title: item.title,
+    variant_title: item.variantTitle,
+    sku: item.sku,
+    quantity: item.quantity,
+    unit_price: unitPrice,
+    total: item.quantity * unitPrice,
+  };
+}
+
+/** An order as the API shows it. */
+export function toOrderResource(order: Order): OrderResource {
+  return {
+    id: order.id,
+    order_number: order.orderNumber,
+    status: order.status as OrderResource['status'],
+    financial_status: order.financialStatus as OrderResource['financial_status'],
+    customer_id: order.customerId,
+    email: order.email,
+    currency: order.currency,
+    line_items: order.lineItems as OrderLineItemResource[],
+    subtotal: Number(order.subtotal),
+    tax: Number(order.tax),
+    tax_data: order.taxData as OrderResource['tax_data'],
+    shipping_cost: Number(order.shippingCost),
+    discount: Number(order.discount),
+    total: Number(order.total),
+    shipping_address: order.shippingAddress as OrderResource['shipping_address'],
+    billing_address: order.billingAddress as OrderResource['billing_address'],
+    payment_terms: order.paymentTerms as OrderResource['payment_terms'],
+    payment_due_date: toDateString(order.paymentDueDate),
+    draft_order_id: order.draftOrderId,
+    paid_at: order.paidAt?.toISOString() ?? null,
+    created_at: order.createdAt.toISOString(),
+    updated_at: order.updatedAt.toISOString(),
+  };
+}

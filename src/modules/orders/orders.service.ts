@@ -1,0 +1,109 @@
+import type { Tx } from '../../db/client.js';
+import type { operations } from '../../generated/openapi.js';
+import type { DraftLineItem, DraftOrder, Order, Prisma } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { nextNumber } from '../../shared/counters.js';
+import { AppError } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { listPage, type SortColumns } from '../../shared/list-page.js';
+import { findOwned } from '../../shared/owned.js';
+import { writeTx } from '../../shared/write.js';
+import { recordChange, recordEvent } from '../store-events/index.js';
+import { paymentDueDate, type PaymentTerms } from '../../shared/payment-terms.js';
+import { jsonColumn } from '../../shared/json-column.js';
+import { toOrderLineItem, toOrderResource } from './orders.mappers.js';
+
+type OrderListQuery = NonNullable<operations['listOrders']['parameters']['query']>;
+
+const FIRST_ORDER_NUMBER = 1001;
+const PAYMENT_FIELDS = ['financial_status', 'paid_at'] as const;
+const SORTS: SortColumns<'listOrders'> = {
+  created_at: [{ field: 'createdAt', kind: 'date' }],
+  updated_at: [{ field: 'updatedAt', kind: 'date' }],
+};
+
+/** The order of the project; 404 "Order not found." otherwise. With `lock`, its row stays locked for the transaction. */
+export async function findOrder(ctx: Ctx, db: Ctx['db'] | Tx, id: string, lock = false): Promise<Order> {
+  if (lock) await (db as Tx).$queryRaw`SELECT id FROM orders WHERE id = ${id} FOR UPDATE`;
+  return findOwned(ctx, db.order, id, 'Order not found.');
+}
+
+/** A page of the project's orders matching the filters, newest first by default. */
+export async function listOrders(ctx: Ctx, query: OrderListQuery) {
+  const where: Prisma.OrderWhereInput = {
+    projectId: ctx.project.id,
+    customerId: query.customer_id,
+    financialStatus: query.financial_status,
+    status: query.status,
+    createdAt: query.created_after ? { gt: new Date(query.created_after) } : undefined,
+  };
+  return listPage(ctx, { model: ctx.db.order, where, query, sorts: SORTS, map: toOrderResource });
+}
+
+/**
+ * Creates the order of a completed draft in the caller's transaction: the next order number of the
+ * project (from 1001, gap-free), copies of the items and amounts, net terms due from today; adds one to
+ * the customer's order_count and sets first/last_order_at; records order.created.
+ */
+export async function createOrderFromDraft(tx: Tx, ctx: Ctx, draft: DraftOrder, items: DraftLineItem[]): Promise<Order> {
+  const now = new Date();
+  const order = await tx.order.create({
+    data: {
+      id: newId('ord_'),
+      projectId: ctx.project.id,
+      orderNumber: await nextNumber(tx, ctx.project.id, 'order_number', FIRST_ORDER_NUMBER),
+      customerId: draft.customerId,
+      email: draft.customerEmail!,
+      currency: draft.currency,
+      lineItems: items.map(toOrderLineItem),
+      subtotal: draft.subtotal,
+      tax: draft.tax,
+      taxData: jsonColumn(draft.taxData),
+      shippingCost: draft.shippingCost,
+      discount: draft.discount,
+      total: draft.total,
+      shippingAddress: jsonColumn(draft.shippingAddress),
+      billingAddress: jsonColumn(draft.billingAddress),
+      paymentTerms: draft.paymentTerms,
+      paymentDueDate: paymentDueDate(draft.paymentTerms as PaymentTerms, now),
+      draftOrderId: draft.id,
+      createdAt: now,
+    },
+  });
+  if (order.customerId) {
+    // An increment, never a recount; the row lock it takes queues concurrent orders of one customer.
+    await tx.$executeRaw`
+      UPDATE customers SET order_count = order_count + 1, first_order_at = COALESCE(first_order_at, ${now}), last_order_at = ${now}
+      WHERE id = ${order.customerId} AND project_id = ${ctx.project.id}`;
+  }
+  await recordEvent(tx, ctx, {
+    type: 'order.created',
+    resourceType: 'order',
+    resourceId: order.id,
+    summary: `Order #${order.orderNumber} created from draft order #${draft.draftNumber}`,
+    payload: toOrderResource(order),
+  });
+  return order;
+}
+
+/**
+ * Marks a pending order paid (400 when already paid): sets paid_at, adds the total to the customer's
+ * total_spent, records order.paid and order.updated, all in one transaction.
+ */
+export async function payOrder(ctx: Ctx, id: string): Promise<Order> {
+  return writeTx(ctx, {}, async (tx) => {
+    const before = await findOrder(ctx, tx, id, true);
+    if (before.financialStatus === 'paid') throw new AppError('invalid_request', 'This order is already paid.');
+    const after = await tx.order.update({ where: { id }, data: { financialStatus: 'paid', paidAt: new Date() } });
+    if (after.customerId) {
+      await tx.$executeRaw`UPDATE customers SET total_spent = total_spent + ${after.total} WHERE id = ${after.customerId} AND project_id = ${ctx.project.id}`;
+    }
+    const resource = toOrderResource(after);
+    await recordEvent(tx, ctx, { type: 'order.paid', resourceType: 'order', resourceId: id, summary: `Order #${after.orderNumber} paid`, payload: resource });
+    await recordChange(tx, ctx, {
+      type: 'order.updated', resourceType: 'order', resourceId: id, label: `Order #${after.orderNumber}`,
+      before: toOrderResource(before), after: resource, fields: PAYMENT_FIELDS,
+    });
+    return after;
+  });
+}

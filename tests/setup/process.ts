@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+
+/** Things to undo after a test file (newest first): killing processes, deleting directories. */
+export type Cleanups = Array<() => Promise<void> | void>;
+
+export interface Started {
+  child: ChildProcess;
+  output: () => string;
+  baseUrl: string;
+}
+
+const baseEnv = () => ({ PATH: process.env.PATH!, HOME: process.env.HOME! });
+
+/** Spawns `node --import tsx <script> ...args` (or `npm start` for script 'npm start') in the project root; it is SIGKILLed at cleanup if still running. */
+function spawnScript(script: string, args: string[], env: Record<string, string>, cleanups: Cleanups) {
+  const [command, commandArgs] = script === 'npm start' ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', script, ...args]];
+  const child = spawn(command, commandArgs, { cwd: root, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Whatever happens in the test, the process does not outlive it.
+  cleanups.push(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  return { child, output: () => output };
+}
+
+/** Runs `npm start`'s entry point (or, with `viaNpm`, `npm start` itself) as its own process and waits until it prints its base URL. */
+export async function startMain(env: Record<string, string>, cleanups: Cleanups, viaNpm = false): Promise<Started> {
+  const { child, output } = spawnScript(viaNpm ? 'npm start' : 'src/main.ts', [], { PORT: '0', LOG_LEVEL: 'error', ...env }, cleanups);
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output()}`)), 60_000);
+    child.stdout!.on('data', () => {
+      const match = /listening on (http:\/\/\S+)/.exec(output());
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output()}`)));
+  });
+  return { child, output, baseUrl };
+}
+
+/** Runs a script (e.g. `src/seed/cli.ts`) to its end; its exit code and everything it printed. */
+export async function runScript(script: string, args: string[], env: Record<string, string>, cleanups: Cleanups): Promise<{ code: number | null; output: string }> {
+  const { child, output } = spawnScript(script, args, env, cleanups);
+  // 'close' rather than 'exit': all of its output has arrived by then.
+  const code = await new Promise<number | null>((resolve) => child.once('close', (status) => resolve(status)));
+  return { code, output: output() };
+}
+
+/** The exit code once the process has exited (at once if it already has). */
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
