@@ -1,5 +1,6 @@
 import type { Customer } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
+import { emailLanguage } from '../../shared/email-language.js';
 import { invalidField } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
@@ -8,7 +9,7 @@ import { passwordAccepted } from './lockout.service.js';
 import { newOpaqueToken, opaqueTokenHash } from './opaque-tokens.js';
 import { passwordProblem } from './password-rule.js';
 import { hashPassword } from './passwords.js';
-import { emailLanguage, renderResetEmail } from './reset-email.js';
+import { renderResetEmail } from './reset-email.js';
 import { endCustomerSessions } from './sessions.service.js';
 import { requireStoreDomain } from './store-domain.js';
 

@@ -1,6 +1,5 @@
 /** The password-reset e-mail: pure rendering in English, German and French. */
-
-export type EmailLanguage = 'en' | 'de' | 'fr';
+import type { EmailLanguage } from '../../shared/email-language.js';
 
 interface Phrases {
   subject: (store: string) => string;
@@ -41,12 +40,6 @@ const PHRASES: Record<EmailLanguage, Phrases> = {
     closing: (store) => `Merci,\n${store}`,
   },
 };
-
-/** The language of an e-mail: the customer's locale, else the project's; languages without templates get English. */
-export function emailLanguage(customerLocale: string | null, projectLocale: string): EmailLanguage {
-  const language = (customerLocale ?? projectLocale).split('-')[0].toLowerCase();
-  return language === 'de' || language === 'fr' ? language : 'en';
-}
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);

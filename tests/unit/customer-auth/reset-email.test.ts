@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { emailLanguage, renderResetEmail } from '../../../src/modules/customer-auth/reset-email.js';
+import { renderResetEmail } from '../../../src/modules/customer-auth/reset-email.js';
+import { emailLanguage } from '../../../src/shared/email-language.js';
 
 const input = { storeName: 'Acme <Outdoor>', firstName: 'Zoë & Co', resetUrl: 'https://shop.example.com/account/reset-password?token=abc', validHours: 24 };
 
