@@ -15,7 +15,7 @@ export interface OperationSpec {
   path: string;
   tag: string;
   auth: AuthKind;
-  /** A POST whose success is 201: it accepts Idempotency-Key. */
+  /** A POST whose success is 201 (unless it says `x-idempotent: false`): it accepts Idempotency-Key. */
   idempotent: boolean;
   parameters: ParameterSpec[];
   body?: { required: boolean; schema: JsonSchema };
@@ -39,7 +39,8 @@ export function listOperations(document: OpenApiDocument & { security?: unknown 
         path,
         tag: op.tags?.[0] ?? 'default',
         auth: authKind(op.security ?? document.security ?? []),
-        idempotent: method === 'post' && Boolean(op.responses?.['201']),
+        // `x-idempotent: false` opts a create out, e.g. register, whose answer carries tokens that must not be stored.
+        idempotent: method === 'post' && Boolean(op.responses?.['201']) && op['x-idempotent'] !== false,
         parameters,
         body: bodySchema ? { required: Boolean(op.requestBody.required), schema: bodySchema } : undefined,
       });

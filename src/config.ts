@@ -9,6 +9,8 @@ export interface Config {
   /** Operator token for /platform/v1; the platform API answers 404 when absent. */
   platformToken?: string;
   smtpUrl?: string;
+  /** The API's public base URL: the `iss` of customer access tokens, which every process then requires. */
+  publicUrl?: string;
   allowPrivateNetworkTargets: boolean;
   /** Validate every response against openapi.yaml (tests; optional in development). */
   responseCheck: boolean;
@@ -27,6 +29,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.PLATFORM_TOKEN !== undefined && env.PLATFORM_TOKEN.length < 16) {
     problems.push('PLATFORM_TOKEN must be at least 16 characters');
   }
+  if (env.PUBLIC_URL && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(env.PUBLIC_URL)) {
+    problems.push(`PUBLIC_URL must be an http or https URL, got "${env.PUBLIC_URL}"`);
+  }
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     host: env.HOST || '127.0.0.1',
@@ -35,6 +40,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     platformToken: env.PLATFORM_TOKEN || undefined,
     smtpUrl: env.SMTP_URL || undefined,
+    publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     allowPrivateNetworkTargets: env.ALLOW_PRIVATE_NETWORK_TARGETS === 'true',
     responseCheck: env.RESPONSE_CHECK === 'true',
     runJobs: env.RUN_JOBS !== 'false',

@@ -57,7 +57,9 @@ const demo = await ensureDemoProject(deps, generatedPlatformToken);
 const server: Server = createApp(deps).listen(config.port, config.host);
 await new Promise((resolve) => server.once('listening', resolve));
 const address = server.address();
-const baseUrl = `http://${config.host}:${typeof address === 'object' && address ? address.port : config.port}`;
+// With PORT=0 the kernel picked the port; what the process reports (and customer tokens carry as iss) is that one.
+if (typeof address === 'object' && address) config.port = address.port;
+const baseUrl = `http://${config.host}:${config.port}`;
 
 const lines = [
   `Commerce API listening on ${baseUrl}`,

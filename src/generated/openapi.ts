@@ -452,6 +452,214 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a customer account
+         * @description Creates a customer with a password and signs it in: the answer carries an access token, a refresh token
+         *     and the customer. The email must not belong to another customer of the project (compared
+         *     case-insensitively, deleted customers excepted), including customers the merchant created without a
+         *     password; those set their first password through forgot-password and reset-password, since the e-mail
+         *     proves they own the address. The password needs 8-128 characters with an uppercase letter, a lowercase
+         *     letter and a digit; a password that breaks the rule answers 400 with `field: password` and a message
+         *     naming what is missing. Records `customer.created` (actor: the publishable key).
+         *
+         *     Not idempotent: `Idempotency-Key` is ignored, because the answer carries fresh tokens that the service
+         *     never stores. A retried registration that had succeeded answers 409; sign in instead.
+         */
+        post: operations["registerCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a customer in
+         * @description Checks the email (case-insensitively) and password and starts a session. A wrong password, an unknown
+         *     email and a customer without a password all answer the same 401 `Invalid email or password.`, after the
+         *     same password-hashing work, so neither the answer nor its timing tells whether an account exists.
+         *
+         *     Lockout: failed attempts are counted per project and email (unknown emails too) in the database, so
+         *     every server process sees the same count. The failure that reaches 5, 10 or 20 (and every failure after
+         *     20) answers 401 and locks the email for 1, 5 or 15 minutes; while locked, every login for it, even with
+         *     the right password, answers 429 `rate_limited` with `Retry-After` in seconds. An attempt is counted
+         *     before its password is checked, so parallel guesses cannot outrun the lock. A successful login resets
+         *     the count, as does a password reset; the count also restarts after 24 hours without a failure.
+         */
+        post: operations["loginCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh the access token
+         * @description Exchanges a refresh token for a new access token and a new refresh token of the same session. Refresh
+         *     tokens are single use: the presented one is used up. Presenting a used refresh token again (for
+         *     example one that leaked, or two tabs refreshing at once) ends the whole session: every refresh token
+         *     of it and every access token with its `sid` are refused from then on, and the customer must sign in
+         *     again. An unknown, expired, used or ended refresh token answers 401 `unauthorized`.
+         */
+        post: operations["refreshCustomerToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Ends the session of the refresh token: its refresh tokens and the access tokens with its `sid` are
+         *     refused from then on. Idempotent: also 204 for an unknown, used, expired or already ended token.
+         */
+        post: operations["logoutCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/forgot-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request a password-reset e-mail
+         * @description Always answers the same message, whether or not an account exists. When a customer of the project has
+         *     this email (with or without a password), it is sent a reset e-mail in its locale (else the project's;
+         *     English, German and French, other languages get English) with a single-use token valid 24 hours,
+         *     stored only as a hash. The link is `https://<project domain>/account/reset-password?token=<token>`: the
+         *     storefront serves that page and calls reset-password. Every e-mail is recorded in the project's outbox
+         *     (`GET /platform/v1/projects/{id}/outbox`, template `password_reset`, `data.token`) and sent over SMTP
+         *     when the server has `SMTP_URL`.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset token
+         * @description Sets the password with the token of a reset e-mail. The token is single use and valid 24 hours; a used,
+         *     expired or unknown token answers 400 `invalid_request` with `field: token`. A new password that breaks
+         *     the rule answers 400 with `field: password` and does not use the token up. A successful reset uses up
+         *     every reset token of the customer, marks the email verified (the link proves the address), resets the
+         *     login lockout of the email and ends every session of the customer: their refresh and access tokens are
+         *     refused from then on. It does not sign in; call login with the new password. A link is void once the
+         *     customer's email was changed after it was sent (it proves only the address it went to).
+         */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the signed-in customer
+         * @description Takes the access token as `Authorization: Bearer` and the publishable key in `X-API-Key`; the token must
+         *     be of the key's project. An expired token, or one whose session ended (logout, refresh-token reuse,
+         *     password reset or change), answers 401 although it may not have expired yet.
+         */
+        get: operations["getCurrentCustomer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the signed-in customer
+         * @description Partial update of first_name, last_name, phone and locale (null clears phone and locale). The email
+         *     cannot be changed here. Records `customer.updated` with the changed fields (actor: the customer); a
+         *     request that changes nothing records no event.
+         */
+        patch: operations["updateCurrentCustomer"];
+        trace?: never;
+    };
+    "/v1/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the signed-in customer's password
+         * @description Checks `current_password` and sets `new_password` (same rule as register). The answer's tokens start a
+         *     new session; every other session of the customer, the one of the calling access token included, is
+         *     ended, so other devices must sign in again. A wrong `current_password` answers 400 with `field:
+         *     current_password` and counts as a failed login of the customer's email, so the login lockout applies
+         *     here too (429 with `Retry-After` while locked). A new password that breaks the rule answers 400 with
+         *     `field: new_password` before the current password is checked.
+         */
+        post: operations["changeCurrentCustomerPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/products": {
         parameters: {
             query?: never;
@@ -1584,6 +1792,114 @@ export interface components {
         CustomerNoteCreate: {
             content: string;
         };
+        /**
+         * Format: email
+         * @example jane.doe@example.com
+         */
+        Email: string;
+        /**
+         * @description 8-128 characters with at least one uppercase letter, one lowercase letter and one digit (Unicode letters
+         *     and digits count). Stored only as an argon2id hash; never returned or logged.
+         * @example Winter-Trail-2026
+         */
+        NewPassword: string;
+        /**
+         * @description A password as the customer typed it.
+         * @example Winter-Trail-2026
+         */
+        PresentedPassword: string;
+        /**
+         * @description An opaque token as the service issued it (43 URL-safe base64 characters, 256 random bits).
+         * @example EXY8nKFxNEEKHTaTBIbS_GDJAbg_sRCd4xplxAh21iM
+         */
+        OpaqueToken: string;
+        /** @description The customer as storefront customer auth shows it to the customer itself. */
+        AuthCustomer: {
+            id: components["schemas"]["CustomerId"];
+            email: string;
+            first_name: string;
+            last_name: string;
+            phone: string | null;
+            /** @description BCP 47; null means the project default. Decides the language of e-mails. */
+            locale: string | null;
+            /** @description True once the customer used a password-reset link sent to this email; false again when the merchant changes the email. */
+            email_verified: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        AuthCustomerEnvelope: {
+            data: components["schemas"]["AuthCustomer"];
+        };
+        /**
+         * @description HS256 JWT valid 3600 seconds, signed with a key of the project (derived with HKDF-SHA256 from the
+         *     project's server-side secret, so it never leaves the server). Claims: `iss` the API's base URL (the
+         *     server's `PUBLIC_URL`, which it then requires; without one, the address the answering process listens
+         *     on), `aud` `storefront`, `sub` the customer id, `pid` the project id, `sid` the session id, `jti`, `iat`,
+         *     `exp`. Send it as `Authorization: Bearer` to `/v1/me` together with the publishable key.
+         */
+        AccessToken: string;
+        AuthTokens: {
+            access_token: components["schemas"]["AccessToken"];
+            /** @description Opaque, 256 random bits, valid 30 days, single use (see refresh). Stored only as a hash. */
+            refresh_token: string;
+            /**
+             * @description Seconds until the access token expires.
+             * @constant
+             */
+            expires_in: 3600;
+        };
+        AuthTokensEnvelope: {
+            data: components["schemas"]["AuthTokens"];
+        };
+        /** @description The token response of register and login, with the customer. */
+        AuthSession: {
+            access_token: components["schemas"]["AccessToken"];
+            /** @description Opaque */
+            refresh_token: string;
+            /** @constant */
+            expires_in: 3600;
+            customer: components["schemas"]["AuthCustomer"];
+        };
+        AuthSessionEnvelope: {
+            data: components["schemas"]["AuthSession"];
+        };
+        AuthMessageEnvelope: {
+            data: {
+                message: string;
+            };
+        };
+        CustomerRegister: {
+            email: components["schemas"]["Email"];
+            password: components["schemas"]["NewPassword"];
+            first_name: components["schemas"]["PersonName"];
+            last_name: components["schemas"]["PersonName"];
+            phone?: string | null;
+            locale?: components["schemas"]["Locale"] | null;
+        };
+        CustomerLogin: {
+            email: components["schemas"]["Email"];
+            password: components["schemas"]["PresentedPassword"];
+        };
+        RefreshTokenRequest: {
+            refresh_token: components["schemas"]["OpaqueToken"];
+        };
+        ForgotPasswordRequest: {
+            email: components["schemas"]["Email"];
+        };
+        ResetPasswordRequest: {
+            token: components["schemas"]["OpaqueToken"];
+            password: components["schemas"]["NewPassword"];
+        };
+        CurrentCustomerUpdate: {
+            first_name?: components["schemas"]["PersonName"];
+            last_name?: components["schemas"]["PersonName"];
+            phone?: string | null;
+            locale?: components["schemas"]["Locale"] | null;
+        };
+        PasswordChange: {
+            current_password: components["schemas"]["PresentedPassword"];
+            new_password: components["schemas"]["NewPassword"];
+        };
         /** @enum {string} */
         ProductStatus: "active" | "draft" | "archived";
         /**
@@ -2447,6 +2763,77 @@ export interface components {
                  *         "code": "conflict",
                  *         "message": "This Idempotency-Key was already used with a different request.",
                  *         "field": "Idempotency-Key"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The publishable key in `X-API-Key` is missing, malformed or revoked. */
+        PublishableKeyUnauthorized: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "unauthorized",
+                 *         "message": "Missing API key. Send your publishable key in the X-API-Key header."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The access token is missing, malformed, expired, of another project or of an ended session; or the
+         *     publishable key in `X-API-Key` is missing, malformed or revoked.
+         */
+        CustomerTokenUnauthorized: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description A field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are),
+         *     a password breaks the rule (8-128 characters with an uppercase letter, a lowercase letter and a digit;
+         *     the message names what is missing), or the project has no store domain (customer auth needs one).
+         */
+        CustomerAuthBadRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The project has no store domain; customer auth needs one. */
+        StoreDomainMissing: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "invalid_request",
+                 *         "message": "Store domain must be configured to use customer auth."
                  *       }
                  *     }
                  */
@@ -4247,6 +4634,535 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    registerCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "jane.doe@example.com",
+                 *       "password": "Winter-Trail-2026",
+                 *       "first_name": "Jane",
+                 *       "last_name": "Doe",
+                 *       "phone": "+49 30 1234567",
+                 *       "locale": "de-DE"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerRegister"];
+            };
+        };
+        responses: {
+            /** @description The account exists and is signed in. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJwaWQiOiJwcm9qXzAxamQ1bTNxN3g5YzJ2NGI2bjhwMHIxczJhIiwic2lkIjoic2Vzc18wMWpkNXQwYTJjNGU2ZzhqMGwybjRxNnM4dSIsImlzcyI6Imh0dHBzOi8vYXBpLmV4YW1wbGUuY29tIiwiYXVkIjoic3RvcmVmcm9udCIsInN1YiI6ImN1c18wMWpkNXAwYTJjNGU2ZzhqMGwybjRxNnM4dSIsImp0aSI6IjliMmY0YzFlLTdhM2QtNGU1Zi04YTZiLTFjMmQzZTRmNWE2YiIsImlhdCI6MTc5NTYwMDAwMCwiZXhwIjoxNzk1NjAzNjAwfQ.Moa3gqXd8oMi_etzqUYFbmRQnEVCjkrKfxUu9CdkCuk",
+                     *         "refresh_token": "EXY8nKFxNEEKHTaTBIbS_GDJAbg_sRCd4xplxAh21iM",
+                     *         "expires_in": 3600,
+                     *         "customer": {
+                     *           "id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "email": "jane.doe@example.com",
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "phone": "+49 30 1234567",
+                     *           "locale": "de-DE",
+                     *           "email_verified": false,
+                     *           "created_at": "2026-11-22T09:15:00.000Z",
+                     *           "updated_at": "2026-11-22T09:15:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthSessionEnvelope"];
+                };
+            };
+            400: components["responses"]["CustomerAuthBadRequest"];
+            401: components["responses"]["PublishableKeyUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            /** @description A customer of the project already has this email (compared case-insensitively). */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "An account with this email already exists. Sign in, or reset the password to set one.",
+                     *         "field": "email"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    loginCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "jane.doe@example.com",
+                 *       "password": "Winter-Trail-2026"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerLogin"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJwaWQiOiJwcm9qXzAxamQ1bTNxN3g5YzJ2NGI2bjhwMHIxczJhIiwic2lkIjoic2Vzc18wMWpkNXQwYTJjNGU2ZzhqMGwybjRxNnM4dSIsImlzcyI6Imh0dHBzOi8vYXBpLmV4YW1wbGUuY29tIiwiYXVkIjoic3RvcmVmcm9udCIsInN1YiI6ImN1c18wMWpkNXAwYTJjNGU2ZzhqMGwybjRxNnM4dSIsImp0aSI6IjliMmY0YzFlLTdhM2QtNGU1Zi04YTZiLTFjMmQzZTRmNWE2YiIsImlhdCI6MTc5NTYwMDAwMCwiZXhwIjoxNzk1NjAzNjAwfQ.Moa3gqXd8oMi_etzqUYFbmRQnEVCjkrKfxUu9CdkCuk",
+                     *         "refresh_token": "EXY8nKFxNEEKHTaTBIbS_GDJAbg_sRCd4xplxAh21iM",
+                     *         "expires_in": 3600,
+                     *         "customer": {
+                     *           "id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "email": "jane.doe@example.com",
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "phone": "+49 30 1234567",
+                     *           "locale": "de-DE",
+                     *           "email_verified": false,
+                     *           "created_at": "2026-11-22T09:15:00.000Z",
+                     *           "updated_at": "2026-11-22T09:15:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthSessionEnvelope"];
+                };
+            };
+            400: components["responses"]["CustomerAuthBadRequest"];
+            /** @description Wrong email or password, or the publishable key is missing, malformed or revoked. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["PublishableKeyForbidden"];
+            /**
+             * @description `rate_limited`: the email is locked after repeated failures, or the project is past its rate limit;
+             *     `quota_exceeded`: the project used its monthly quota. Retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    refreshCustomerToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "EXY8nKFxNEEKHTaTBIbS_GDJAbg_sRCd4xplxAh21iM"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefreshTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description New tokens; the presented refresh token is used up. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJwaWQiOiJwcm9qXzAxamQ1bTNxN3g5YzJ2NGI2bjhwMHIxczJhIiwic2lkIjoic2Vzc18wMWpkNXQwYTJjNGU2ZzhqMGwybjRxNnM4dSIsImlzcyI6Imh0dHBzOi8vYXBpLmV4YW1wbGUuY29tIiwiYXVkIjoic3RvcmVmcm9udCIsInN1YiI6ImN1c18wMWpkNXAwYTJjNGU2ZzhqMGwybjRxNnM4dSIsImp0aSI6IjliMmY0YzFlLTdhM2QtNGU1Zi04YTZiLTFjMmQzZTRmNWE2YiIsImlhdCI6MTc5NTYwMDAwMCwiZXhwIjoxNzk1NjAzNjAwfQ.Moa3gqXd8oMi_etzqUYFbmRQnEVCjkrKfxUu9CdkCuk",
+                     *         "refresh_token": "SPzCYPayyAaiN-p007WAU1_4gGltkd3OzxQ41GArcYw",
+                     *         "expires_in": 3600
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthTokensEnvelope"];
+                };
+            };
+            400: components["responses"]["CustomerAuthBadRequest"];
+            /** @description The refresh token is unknown, expired, used or its session ended; or the publishable key is missing, malformed or revoked. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    logoutCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "EXY8nKFxNEEKHTaTBIbS_GDJAbg_sRCd4xplxAh21iM"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefreshTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The session is ended (or there was none). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["CustomerAuthBadRequest"];
+            401: components["responses"]["PublishableKeyUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "jane.doe@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ForgotPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description The generic answer. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "message": "If an account exists for this email, we have sent a link to reset its password."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthMessageEnvelope"];
+                };
+            };
+            400: components["responses"]["CustomerAuthBadRequest"];
+            401: components["responses"]["PublishableKeyUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "mKvPlQpLaFC8pc_Kk_UeIfcx9GMXOwMILbLFcCIAj5M",
+                 *       "password": "Spring-Trail-2027"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResetPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description The password is set. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "message": "Your password has been reset. Sign in with your new password."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthMessageEnvelope"];
+                };
+            };
+            /** @description The token is used, expired or unknown (`field` token), the password breaks the rule (`field` password), another field is invalid, or the project has no store domain. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["PublishableKeyUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCurrentCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-in customer. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "email": "jane.doe@example.com",
+                     *         "first_name": "Jane",
+                     *         "last_name": "Doe",
+                     *         "phone": "+49 30 1234567",
+                     *         "locale": "de-DE",
+                     *         "email_verified": false,
+                     *         "created_at": "2026-11-22T09:15:00.000Z",
+                     *         "updated_at": "2026-11-22T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthCustomerEnvelope"];
+                };
+            };
+            400: components["responses"]["StoreDomainMissing"];
+            401: components["responses"]["CustomerTokenUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCurrentCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "first_name": "Janet",
+                 *       "phone": null,
+                 *       "locale": "fr-FR"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CurrentCustomerUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated customer. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "email": "jane.doe@example.com",
+                     *         "first_name": "Janet",
+                     *         "last_name": "Doe",
+                     *         "phone": null,
+                     *         "locale": "fr-FR",
+                     *         "email_verified": false,
+                     *         "created_at": "2026-11-22T09:15:00.000Z",
+                     *         "updated_at": "2026-11-22T10:02:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthCustomerEnvelope"];
+                };
+            };
+            400: components["responses"]["CustomerAuthBadRequest"];
+            401: components["responses"]["CustomerTokenUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    changeCurrentCustomerPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "current_password": "Winter-Trail-2026",
+                 *       "new_password": "Spring-Trail-2027"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description The password is changed; tokens of the new session. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJwaWQiOiJwcm9qXzAxamQ1bTNxN3g5YzJ2NGI2bjhwMHIxczJhIiwic2lkIjoic2Vzc18wMWpkNXQwYTJjNGU2ZzhqMGwybjRxNnM4dSIsImlzcyI6Imh0dHBzOi8vYXBpLmV4YW1wbGUuY29tIiwiYXVkIjoic3RvcmVmcm9udCIsInN1YiI6ImN1c18wMWpkNXAwYTJjNGU2ZzhqMGwybjRxNnM4dSIsImp0aSI6IjliMmY0YzFlLTdhM2QtNGU1Zi04YTZiLTFjMmQzZTRmNWE2YiIsImlhdCI6MTc5NTYwMDAwMCwiZXhwIjoxNzk1NjAzNjAwfQ.Moa3gqXd8oMi_etzqUYFbmRQnEVCjkrKfxUu9CdkCuk",
+                     *         "refresh_token": "SPzCYPayyAaiN-p007WAU1_4gGltkd3OzxQ41GArcYw",
+                     *         "expires_in": 3600
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthTokensEnvelope"];
+                };
+            };
+            /** @description The current password is wrong, the new one breaks the rule, a field is invalid, or the project has no store domain. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CustomerTokenUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            /**
+             * @description `rate_limited`: the customer's email is locked after repeated failed passwords, or the project is past
+             *     its rate limit; `quota_exceeded`: the project used its monthly quota. Retry after `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

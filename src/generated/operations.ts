@@ -22,6 +22,7 @@ export interface OperationMeta {
 export type OperationId =
   | 'addCollectionProducts'
   | 'addDraftOrderItems'
+  | 'changeCurrentCustomerPassword'
   | 'completeDraftOrder'
   | 'createApiKey'
   | 'createCollection'
@@ -45,6 +46,7 @@ export type OperationId =
   | 'deleteVariant'
   | 'duplicateProduct'
   | 'getCollection'
+  | 'getCurrentCustomer'
   | 'getCustomer'
   | 'getDocs'
   | 'getDocsAsset'
@@ -70,14 +72,21 @@ export type OperationId =
   | 'listProducts'
   | 'listStoreEvents'
   | 'listVariantInventoryLevels'
+  | 'loginCustomer'
+  | 'logoutCustomer'
   | 'payOrder'
+  | 'refreshCustomerToken'
+  | 'registerCustomer'
   | 'removeCollectionProduct'
+  | 'requestPasswordReset'
+  | 'resetPassword'
   | 'revokeApiKey'
   | 'sendDraftOrder'
   | 'setDefaultLocation'
   | 'setInventoryLevel'
   | 'transferLocationInventory'
   | 'updateCollection'
+  | 'updateCurrentCustomer'
   | 'updateCustomer'
   | 'updateCustomerAddress'
   | 'updateDraftOrder'
@@ -92,6 +101,7 @@ export type OperationId =
 export interface OperationAuth {
   addCollectionProducts: 'secret';
   addDraftOrderItems: 'secret';
+  changeCurrentCustomerPassword: 'customer';
   completeDraftOrder: 'secret';
   createApiKey: 'platform';
   createCollection: 'secret';
@@ -115,6 +125,7 @@ export interface OperationAuth {
   deleteVariant: 'secret';
   duplicateProduct: 'secret';
   getCollection: 'secret';
+  getCurrentCustomer: 'customer';
   getCustomer: 'secret';
   getDocs: 'none';
   getDocsAsset: 'none';
@@ -140,14 +151,21 @@ export interface OperationAuth {
   listProducts: 'secret';
   listStoreEvents: 'secret';
   listVariantInventoryLevels: 'secret';
+  loginCustomer: 'publishableHeader';
+  logoutCustomer: 'publishableHeader';
   payOrder: 'secret';
+  refreshCustomerToken: 'publishableHeader';
+  registerCustomer: 'publishableHeader';
   removeCollectionProduct: 'secret';
+  requestPasswordReset: 'publishableHeader';
+  resetPassword: 'publishableHeader';
   revokeApiKey: 'platform';
   sendDraftOrder: 'secret';
   setDefaultLocation: 'secret';
   setInventoryLevel: 'secret';
   transferLocationInventory: 'secret';
   updateCollection: 'secret';
+  updateCurrentCustomer: 'customer';
   updateCustomer: 'secret';
   updateCustomerAddress: 'secret';
   updateDraftOrder: 'secret';
@@ -161,6 +179,7 @@ export interface OperationAuth {
 /** The operations of each tag (area), for typing an area's handler map. */
 export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
+  'customer-auth': 'changeCurrentCustomerPassword' | 'getCurrentCustomer' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
   'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
@@ -191,6 +210,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "tag": "draft-orders",
     "auth": "secret",
     "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "changeCurrentCustomerPassword",
+    "method": "POST",
+    "path": "/v1/me/password",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
     "arrayQuery": [],
@@ -475,6 +506,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": [
       "fields"
     ]
+  },
+  {
+    "operationId": "getCurrentCustomer",
+    "method": "GET",
+    "path": "/v1/me",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getCustomer",
@@ -890,6 +933,30 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "loginCustomer",
+    "method": "POST",
+    "path": "/v1/auth/login",
+    "tag": "customer-auth",
+    "auth": "publishableHeader",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "logoutCustomer",
+    "method": "POST",
+    "path": "/v1/auth/logout",
+    "tag": "customer-auth",
+    "auth": "publishableHeader",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "payOrder",
     "method": "POST",
     "path": "/v1/orders/{id}/pay",
@@ -902,6 +969,30 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "refreshCustomerToken",
+    "method": "POST",
+    "path": "/v1/auth/token",
+    "tag": "customer-auth",
+    "auth": "publishableHeader",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "registerCustomer",
+    "method": "POST",
+    "path": "/v1/auth/register",
+    "tag": "customer-auth",
+    "auth": "publishableHeader",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "removeCollectionProduct",
     "method": "DELETE",
     "path": "/v1/collections/{id}/products/{product_id}",
@@ -910,6 +1001,30 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "requestPasswordReset",
+    "method": "POST",
+    "path": "/v1/auth/forgot-password",
+    "tag": "customer-auth",
+    "auth": "publishableHeader",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "resetPassword",
+    "method": "POST",
+    "path": "/v1/auth/reset-password",
+    "tag": "customer-auth",
+    "auth": "publishableHeader",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -979,6 +1094,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/collections/{id}",
     "tag": "catalog",
     "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateCurrentCustomer",
+    "method": "PATCH",
+    "path": "/v1/me",
+    "tag": "customer-auth",
+    "auth": "customer",
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,

@@ -1,4 +1,5 @@
 import { catalogHandlers } from '../modules/catalog/index.js';
+import { customerAuthHandlers } from '../modules/customer-auth/index.js';
 import { customerHandlers } from '../modules/customers/customers.handlers.js';
 import { draftOrderHandlers } from '../modules/draft-orders/index.js';
 import { healthDocsHandlers } from '../modules/health-docs/health-docs.handlers.js';
@@ -15,6 +16,7 @@ export const handlers = {
   ...platformHandlers,
   ...storeEventHandlers,
   ...customerHandlers,
+  ...customerAuthHandlers,
   ...catalogHandlers,
   ...inventoryHandlers,
   ...locationHandlers,

@@ -6,6 +6,7 @@ import { AppError } from '../shared/errors.js';
 import type { Handlers } from './contract.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
+import { BROWSER_AUTH, corsHeaders, corsPreflight } from './middleware/cors.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { idempotency } from './middleware/idempotency.js';
 import { validate } from './middleware/validate.js';
@@ -36,21 +37,29 @@ function invoke(operation: OperationMeta, handlers: Handlers, deps: AppDeps): Mi
   };
 }
 
+const routePath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
 /**
  * The routes of every operation in openapi.yaml, in the pipeline order auth, body, rate limit,
  * idempotency, validation, handler. Paths with more literal segments register first so `/x/reorder` wins over
- * `/x/{slug}`. Without a platform token the /platform routes do not exist (404).
+ * `/x/{slug}`. Without a platform token the /platform routes do not exist (404). Browser operations
+ * (publishable key or customer token) carry CORS headers and their paths answer the preflight OPTIONS;
+ * secret-key operations get neither.
  */
 export function buildRouter(deps: AppDeps, handlers: Handlers): Router<RequestState> {
   const router = new Router<RequestState>();
   const ordered = [...operationIndex].sort((a, b) => literalSegments(b.path) - literalSegments(a.path));
+  const browserMethods = new Map<string, string[]>();
   for (const operation of ordered) {
     if (operation.path.startsWith('/platform/') && !deps.config.platformToken) continue;
+    const browser = BROWSER_AUTH.has(operation.auth);
+    if (browser) browserMethods.set(operation.path, [...(browserMethods.get(operation.path) ?? []), operation.method]);
     const middleware: Middleware<RequestState>[] = [
       async (ctx, next) => {
         ctx.state.operation = operation;
         await next();
       },
+      ...(browser ? [corsHeaders()] : []),
       authenticate(operation, deps),
       ...(operation.hasBody ? [jsonBody()] : []),
       rateLimit(deps),
@@ -58,10 +67,11 @@ export function buildRouter(deps: AppDeps, handlers: Handlers): Router<RequestSt
       validate(operation),
       invoke(operation, handlers, deps),
     ];
-    router.register(operation.path.replace(/\{(\w+)\}/g, ':$1'), [operation.method], middleware as never, {
+    router.register(routePath(operation.path), [operation.method], middleware as never, {
       name: operation.operationId,
     });
   }
+  for (const [path, methods] of browserMethods) router.register(routePath(path), ['OPTIONS'], [corsPreflight(methods)] as never);
   return router;
 }
 

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../app-deps.js';
+import { purgeCustomerAuthJob } from './purge-customer-auth.job.js';
 import { purgeDeletedCustomersJob } from './purge-deleted-customers.job.js';
 import { purgeIdempotencyKeysJob } from './purge-idempotency-keys.job.js';
 import { purgeRateWindowsJob } from './purge-rate-windows.job.js';
@@ -8,6 +9,7 @@ import { sendEmailJob } from './send-email.job.js';
 /** Every job's payload, versioned so queued jobs survive deploys. */
 export interface JobPayloads {
   'purge-store-events': { v: 1 };
+  'purge-customer-auth': { v: 1 };
   'purge-idempotency-keys': { v: 1 };
   'purge-deleted-customers': { v: 1 };
   'purge-rate-windows': { v: 1 };
@@ -32,6 +34,7 @@ export const deadLetterQueue = (name: JobName) => `${name}-dead`;
 /** One definition per job name; a job without a handler does not compile. */
 export const jobs: { [N in JobName]: JobDefinition<N> } = {
   'purge-store-events': purgeStoreEventsJob,
+  'purge-customer-auth': purgeCustomerAuthJob,
   'purge-idempotency-keys': purgeIdempotencyKeysJob,
   'purge-deleted-customers': purgeDeletedCustomersJob,
   'purge-rate-windows': purgeRateWindowsJob,

@@ -55,6 +55,7 @@ export async function startTestApp(
   const server: Server = createApp(deps, { ...allHandlers, ...options.handlers } as Handlers).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  config.port = (server.address() as AddressInfo).port; // as main.ts does: the address customer tokens name as iss
   return {
     baseUrl,
     deps,

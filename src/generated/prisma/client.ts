@@ -153,3 +153,27 @@ export type DraftLineItem = Prisma.DraftLineItemModel
  * 
  */
 export type Order = Prisma.OrderModel
+/**
+ * Model CustomerSession
+ * A storefront sign-in, i.e. a refresh-token family; its id is the `sid` claim of its access tokens. An
+ * ended (revoked) session refuses its access tokens at once and every refresh token of the family.
+ * Rows go with their customer (cascade), so no foreign key to the project is needed.
+ */
+export type CustomerSession = Prisma.CustomerSessionModel
+/**
+ * Model RefreshToken
+ * A refresh token of a session: single use. A used one stays until it expires, so that presenting it
+ * again is recognised as reuse and ends the session.
+ */
+export type RefreshToken = Prisma.RefreshTokenModel
+/**
+ * Model PasswordResetToken
+ * A password-reset link: single use, valid 24 hours.
+ */
+export type PasswordResetToken = Prisma.PasswordResetTokenModel
+/**
+ * Model LoginThrottle
+ * Failed storefront logins per project and lowercased e-mail, known or not, shared by every server
+ * process. No foreign keys: unknown e-mails have no customer, and the purge job removes idle rows.
+ */
+export type LoginThrottle = Prisma.LoginThrottleModel

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../app-deps.js';
 import type { OperationMeta } from '../../generated/operations.js';
 import type { Ctx, DataMode } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
+import { authenticateAccessToken, requireStoreDomain, tokenIssuer } from '../../modules/customer-auth/index.js';
 import { API_KEY_FORMAT, findKeyByToken, secretsEqual } from '../../modules/platform/api-keys.js';
 import type { AppContext, RequestState } from '../state.js';
 
@@ -11,7 +12,10 @@ const unauthorized = (message: string) => new AppError('unauthorized', message);
 /**
  * Authentication rules 1-4 and 10 for the operation's credential: missing, malformed or revoked keys
  * answer 401; then a suspended project 403 account_suspended; a publishable key on a secret operation 403
- * forbidden; a live publishable key without a verified domain 403 domain_not_verified.
+ * forbidden; a live publishable key without a verified domain 403 domain_not_verified. Customer-token
+ * operations (/v1/me) take the publishable key in X-API-Key and an access token of the key's project as
+ * Authorization: Bearer, whose session must not have ended (401 otherwise); the actor is the customer.
+ * Customer-auth operations of a project without a domain answer 400 (rule 6) once the key is known.
  */
 export function authenticate(operation: OperationMeta, deps: AppDeps): Middleware<RequestState> {
   return async (ctx, next) => {
@@ -22,20 +26,22 @@ export function authenticate(operation: OperationMeta, deps: AppDeps): Middlewar
         checkPlatformToken(ctx, deps.config.platformToken);
         break;
       case 'customer':
-        // No operation takes a customer token yet; the customer-auth area adds its verification here.
-        throw new AppError('internal_error', `${operation.operationId}: customer-token authentication is not available yet.`);
+        ctx.state.service = await authenticateCustomer(ctx, operation, deps);
+        break;
       default:
         ctx.state.service = await authenticateKey(ctx, operation, deps);
+        // Rule 6 before the body is looked at, so every request of a project without a domain gets its message.
+        if (operation.tag === 'customer-auth') requireStoreDomain(ctx.state.service);
     }
     await next();
   };
 }
 
-function bearer(ctx: AppContext): string | undefined {
+function bearer(ctx: AppContext, malformed = 'Malformed Authorization header. Send Authorization: Bearer <API key>.'): string | undefined {
   const header = ctx.get('Authorization');
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw unauthorized('Malformed Authorization header. Send Authorization: Bearer <API key>.');
+  if (!match) throw unauthorized(malformed);
   return match[1];
 }
 
@@ -55,11 +61,21 @@ function checkPlatformToken(ctx: AppContext, platformToken: string | undefined):
   if (!secretsEqual(token, platformToken)) throw unauthorized('Invalid platform token.');
 }
 
+async function authenticateCustomer(ctx: AppContext, operation: OperationMeta, deps: AppDeps): Promise<Ctx> {
+  const keyCtx = await authenticateKey(ctx, operation, deps);
+  requireStoreDomain(keyCtx);
+  const token = bearer(ctx, 'Malformed Authorization header. Send Authorization: Bearer <access token>.');
+  const { customerId, sessionId } = await authenticateAccessToken(deps.db, keyCtx.project, tokenIssuer(deps.config).expect, token);
+  return { ...keyCtx, actor: { kind: 'customer', id: customerId, sessionId } };
+}
+
 async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: AppDeps): Promise<Ctx> {
-  const token = operation.auth === 'publishableHeader' ? ctx.get('X-API-Key') || bearer(ctx) : bearer(ctx);
+  // With a customer token, Authorization carries the token, so the key comes only from X-API-Key.
+  const token =
+    operation.auth === 'customer' ? ctx.get('X-API-Key') : operation.auth === 'publishableHeader' ? ctx.get('X-API-Key') || bearer(ctx) : bearer(ctx);
   if (!token) {
     throw unauthorized(
-      operation.auth === 'publishableHeader'
+      operation.auth === 'publishableHeader' || operation.auth === 'customer'
         ? 'Missing API key. Send your publishable key in the X-API-Key header.'
         : 'Missing API key. Send it as Authorization: Bearer <API key>.',
     );

@@ -43,36 +43,43 @@ export async function getCustomer(ctx: Ctx, id: string, withAddresses: boolean) 
 
 /** Creates a customer and records customer.created, in one transaction; 409 when the email is taken. */
 export async function createCustomer(ctx: Ctx, input: CustomerCreate): Promise<Customer> {
-  return writeTx(ctx, EMAIL_TAKEN, async (tx) => {
-    const customer = await tx.customer.create({
-      data: {
-        id: newId('cus_'),
-        projectId: ctx.project.id,
-        email: input.email,
-        emailNormalized: input.email.toLowerCase(),
-        firstName: input.first_name,
-        lastName: input.last_name,
-        sortName: sortNameOf(input.first_name, input.last_name),
-        phone: input.phone ?? null,
-        company: input.company ?? null,
-        status: input.status ?? 'active',
-        tags: input.tags ?? [],
-        metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
-        activePriceKey: input.active_price_key ?? null,
-        locale: input.locale ?? null,
-        taxNumber: input.tax_number ?? null,
-        taxNumberType: input.tax_number_type ?? null,
-      },
-    });
-    await recordEvent(tx, ctx, {
-      type: 'customer.created',
-      resourceType: 'customer',
-      resourceId: customer.id,
-      summary: `Customer ${customer.id} created`,
-      payload: toCustomerResource(customer),
-    });
-    return customer;
+  return writeTx(ctx, EMAIL_TAKEN, (tx) => insertCustomer(tx, ctx, input));
+}
+
+/**
+ * Inserts a customer and records customer.created in the caller's transaction (whose unique email
+ * violation the caller maps). `passwordHash` is for storefront registration; it never leaves the row.
+ */
+export async function insertCustomer(tx: Tx, ctx: Ctx, input: CustomerCreate, passwordHash: string | null = null): Promise<Customer> {
+  const customer = await tx.customer.create({
+    data: {
+      id: newId('cus_'),
+      projectId: ctx.project.id,
+      email: input.email,
+      emailNormalized: input.email.toLowerCase(),
+      firstName: input.first_name,
+      lastName: input.last_name,
+      sortName: sortNameOf(input.first_name, input.last_name),
+      phone: input.phone ?? null,
+      company: input.company ?? null,
+      status: input.status ?? 'active',
+      tags: input.tags ?? [],
+      metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
+      activePriceKey: input.active_price_key ?? null,
+      locale: input.locale ?? null,
+      taxNumber: input.tax_number ?? null,
+      taxNumberType: input.tax_number_type ?? null,
+      passwordHash,
+    },
   });
+  await recordEvent(tx, ctx, {
+    type: 'customer.created',
+    resourceType: 'customer',
+    resourceId: customer.id,
+    summary: `Customer ${customer.id} created`,
+    payload: toCustomerResource(customer),
+  });
+  return customer;
 }
 
 /** Applies the fields sent and records customer.updated with the changed fields; unchanged input writes nothing. */
@@ -82,6 +89,8 @@ export async function updateCustomer(ctx: Ctx, id: string, input: CustomerUpdate
     const data: Prisma.CustomerUpdateInput = {
       email: input.email,
       emailNormalized: input.email?.toLowerCase(),
+      // A new address is not verified yet (customer auth: a reset link proves an address).
+      emailVerified: input.email !== undefined && input.email.toLowerCase() !== before.emailNormalized ? false : undefined,
       firstName: input.first_name,
       lastName: input.last_name,
       sortName: sortNameOf(input.first_name ?? before.firstName, input.last_name ?? before.lastName),

@@ -1,3 +1,3 @@
 /** What other areas may use of customers. */
-export { findCustomer, purgeDeletedCustomers } from './customers.service.js';
+export { findCustomer, insertCustomer, purgeDeletedCustomers, updateCustomer } from './customers.service.js';
 export { toCustomerResource } from './customers.mappers.js';

@@ -1,6 +1,8 @@
 /** The payment-request e-mail of a draft order: pure rendering in English, German and French. */
 
-export type EmailLanguage = 'en' | 'de' | 'fr';
+import { emailLanguage, type EmailLanguage } from '../../shared/email-language.js';
+
+export { emailLanguage, type EmailLanguage };
 
 interface Phrases {
   subject: (draftNumber: number, store: string) => string;
@@ -73,12 +75,6 @@ const PHRASES: Record<EmailLanguage, Phrases> = {
     closing: (store) => `Merci,\n${store}`,
   },
 };
-
-/** The language of an e-mail: the customer's locale, else the project's; languages without templates fall back to English. */
-export function emailLanguage(customerLocale: string | null | undefined, projectLocale: string): EmailLanguage {
-  const language = (customerLocale ?? projectLocale).split('-')[0].toLowerCase();
-  return language === 'de' || language === 'fr' ? language : 'en';
-}
 
 export interface PaymentRequestInput {
   language: EmailLanguage;

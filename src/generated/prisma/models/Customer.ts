@@ -58,6 +58,8 @@ export type CustomerMinAggregateOutputType = {
   deletedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
+  passwordHash: string | null
+  emailVerified: boolean | null
 }
 
 export type CustomerMaxAggregateOutputType = {
@@ -82,6 +84,8 @@ export type CustomerMaxAggregateOutputType = {
   deletedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
+  passwordHash: string | null
+  emailVerified: boolean | null
 }
 
 export type CustomerCountAggregateOutputType = {
@@ -108,6 +112,8 @@ export type CustomerCountAggregateOutputType = {
   deletedAt: number
   createdAt: number
   updatedAt: number
+  passwordHash: number
+  emailVerified: number
   _all: number
 }
 
@@ -144,6 +150,8 @@ export type CustomerMinAggregateInputType = {
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
+  passwordHash?: true
+  emailVerified?: true
 }
 
 export type CustomerMaxAggregateInputType = {
@@ -168,6 +176,8 @@ export type CustomerMaxAggregateInputType = {
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
+  passwordHash?: true
+  emailVerified?: true
 }
 
 export type CustomerCountAggregateInputType = {
@@ -194,6 +204,8 @@ export type CustomerCountAggregateInputType = {
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
+  passwordHash?: true
+  emailVerified?: true
   _all?: true
 }
 
@@ -307,6 +319,8 @@ export type CustomerGroupByOutputType = {
   deletedAt: Date | null
   createdAt: Date
   updatedAt: Date
+  passwordHash: string | null
+  emailVerified: boolean
   _count: CustomerCountAggregateOutputType | null
   _avg: CustomerAvgAggregateOutputType | null
   _sum: CustomerSumAggregateOutputType | null
@@ -356,9 +370,13 @@ export type CustomerWhereInput = {
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
+  passwordHash?: Prisma.StringNullableFilter<"Customer"> | string | null
+  emailVerified?: Prisma.BoolFilter<"Customer"> | boolean
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   addresses?: Prisma.CustomerAddressListRelationFilter
   notes?: Prisma.CustomerNoteListRelationFilter
+  sessions?: Prisma.CustomerSessionListRelationFilter
+  resets?: Prisma.PasswordResetTokenListRelationFilter
 }
 
 export type CustomerOrderByWithRelationInput = {
@@ -385,9 +403,13 @@ export type CustomerOrderByWithRelationInput = {
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  passwordHash?: Prisma.SortOrderInput | Prisma.SortOrder
+  emailVerified?: Prisma.SortOrder
   project?: Prisma.ProjectOrderByWithRelationInput
   addresses?: Prisma.CustomerAddressOrderByRelationAggregateInput
   notes?: Prisma.CustomerNoteOrderByRelationAggregateInput
+  sessions?: Prisma.CustomerSessionOrderByRelationAggregateInput
+  resets?: Prisma.PasswordResetTokenOrderByRelationAggregateInput
 }
 
 export type CustomerWhereUniqueInput = Prisma.AtLeast<{
@@ -417,9 +439,13 @@ export type CustomerWhereUniqueInput = Prisma.AtLeast<{
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
+  passwordHash?: Prisma.StringNullableFilter<"Customer"> | string | null
+  emailVerified?: Prisma.BoolFilter<"Customer"> | boolean
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   addresses?: Prisma.CustomerAddressListRelationFilter
   notes?: Prisma.CustomerNoteListRelationFilter
+  sessions?: Prisma.CustomerSessionListRelationFilter
+  resets?: Prisma.PasswordResetTokenListRelationFilter
 }, "id">
 
 export type CustomerOrderByWithAggregationInput = {
@@ -446,6 +472,8 @@ export type CustomerOrderByWithAggregationInput = {
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  passwordHash?: Prisma.SortOrderInput | Prisma.SortOrder
+  emailVerified?: Prisma.SortOrder
   _count?: Prisma.CustomerCountOrderByAggregateInput
   _avg?: Prisma.CustomerAvgOrderByAggregateInput
   _max?: Prisma.CustomerMaxOrderByAggregateInput
@@ -480,6 +508,8 @@ export type CustomerScalarWhereWithAggregatesInput = {
   deletedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Customer"> | Date | string
+  passwordHash?: Prisma.StringNullableWithAggregatesFilter<"Customer"> | string | null
+  emailVerified?: Prisma.BoolWithAggregatesFilter<"Customer"> | boolean
 }
 
 export type CustomerCreateInput = {
@@ -505,9 +535,13 @@ export type CustomerCreateInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
   addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateInput = {
@@ -534,8 +568,12 @@ export type CustomerUncheckedCreateInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUpdateInput = {
@@ -561,9 +599,13 @@ export type CustomerUpdateInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
   addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateInput = {
@@ -590,8 +632,12 @@ export type CustomerUncheckedUpdateInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateManyInput = {
@@ -618,6 +664,8 @@ export type CustomerCreateManyInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
 }
 
 export type CustomerUpdateManyMutationInput = {
@@ -643,6 +691,8 @@ export type CustomerUpdateManyMutationInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type CustomerUncheckedUpdateManyInput = {
@@ -669,6 +719,8 @@ export type CustomerUncheckedUpdateManyInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type CustomerListRelationFilter = {
@@ -705,6 +757,8 @@ export type CustomerCountOrderByAggregateInput = {
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  passwordHash?: Prisma.SortOrder
+  emailVerified?: Prisma.SortOrder
 }
 
 export type CustomerAvgOrderByAggregateInput = {
@@ -734,6 +788,8 @@ export type CustomerMaxOrderByAggregateInput = {
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  passwordHash?: Prisma.SortOrder
+  emailVerified?: Prisma.SortOrder
 }
 
 export type CustomerMinOrderByAggregateInput = {
@@ -758,6 +814,8 @@ export type CustomerMinOrderByAggregateInput = {
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  passwordHash?: Prisma.SortOrder
+  emailVerified?: Prisma.SortOrder
 }
 
 export type CustomerSumOrderByAggregateInput = {
@@ -857,6 +915,34 @@ export type CustomerUpdateOneRequiredWithoutNotesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.CustomerUpdateToOneWithWhereWithoutNotesInput, Prisma.CustomerUpdateWithoutNotesInput>, Prisma.CustomerUncheckedUpdateWithoutNotesInput>
 }
 
+export type CustomerCreateNestedOneWithoutSessionsInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutSessionsInput, Prisma.CustomerUncheckedCreateWithoutSessionsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutSessionsInput
+  connect?: Prisma.CustomerWhereUniqueInput
+}
+
+export type CustomerUpdateOneRequiredWithoutSessionsNestedInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutSessionsInput, Prisma.CustomerUncheckedCreateWithoutSessionsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutSessionsInput
+  upsert?: Prisma.CustomerUpsertWithoutSessionsInput
+  connect?: Prisma.CustomerWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CustomerUpdateToOneWithWhereWithoutSessionsInput, Prisma.CustomerUpdateWithoutSessionsInput>, Prisma.CustomerUncheckedUpdateWithoutSessionsInput>
+}
+
+export type CustomerCreateNestedOneWithoutResetsInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutResetsInput, Prisma.CustomerUncheckedCreateWithoutResetsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutResetsInput
+  connect?: Prisma.CustomerWhereUniqueInput
+}
+
+export type CustomerUpdateOneRequiredWithoutResetsNestedInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutResetsInput, Prisma.CustomerUncheckedCreateWithoutResetsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutResetsInput
+  upsert?: Prisma.CustomerUpsertWithoutResetsInput
+  connect?: Prisma.CustomerWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CustomerUpdateToOneWithWhereWithoutResetsInput, Prisma.CustomerUpdateWithoutResetsInput>, Prisma.CustomerUncheckedUpdateWithoutResetsInput>
+}
+
 export type CustomerCreateWithoutProjectInput = {
   id: string
   email: string
@@ -880,8 +966,12 @@ export type CustomerCreateWithoutProjectInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutProjectInput = {
@@ -907,8 +997,12 @@ export type CustomerUncheckedCreateWithoutProjectInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutProjectInput = {
@@ -964,6 +1058,8 @@ export type CustomerScalarWhereInput = {
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
+  passwordHash?: Prisma.StringNullableFilter<"Customer"> | string | null
+  emailVerified?: Prisma.BoolFilter<"Customer"> | boolean
 }
 
 export type CustomerCreateWithoutAddressesInput = {
@@ -989,8 +1085,12 @@ export type CustomerCreateWithoutAddressesInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutAddressesInput = {
@@ -1017,7 +1117,11 @@ export type CustomerUncheckedCreateWithoutAddressesInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutAddressesInput = {
@@ -1059,8 +1163,12 @@ export type CustomerUpdateWithoutAddressesInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutAddressesInput = {
@@ -1087,7 +1195,11 @@ export type CustomerUncheckedUpdateWithoutAddressesInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateWithoutNotesInput = {
@@ -1113,8 +1225,12 @@ export type CustomerCreateWithoutNotesInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
   addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutNotesInput = {
@@ -1141,7 +1257,11 @@ export type CustomerUncheckedCreateWithoutNotesInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
   addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutNotesInput = {
@@ -1183,8 +1303,12 @@ export type CustomerUpdateWithoutNotesInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
   addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutNotesInput = {
@@ -1211,7 +1335,291 @@ export type CustomerUncheckedUpdateWithoutNotesInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerCreateWithoutSessionsInput = {
+  id: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
+  addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerUncheckedCreateWithoutSessionsInput = {
+  id: string
+  projectId: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerCreateOrConnectWithoutSessionsInput = {
+  where: Prisma.CustomerWhereUniqueInput
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutSessionsInput, Prisma.CustomerUncheckedCreateWithoutSessionsInput>
+}
+
+export type CustomerUpsertWithoutSessionsInput = {
+  update: Prisma.XOR<Prisma.CustomerUpdateWithoutSessionsInput, Prisma.CustomerUncheckedUpdateWithoutSessionsInput>
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutSessionsInput, Prisma.CustomerUncheckedCreateWithoutSessionsInput>
+  where?: Prisma.CustomerWhereInput
+}
+
+export type CustomerUpdateToOneWithWhereWithoutSessionsInput = {
+  where?: Prisma.CustomerWhereInput
+  data: Prisma.XOR<Prisma.CustomerUpdateWithoutSessionsInput, Prisma.CustomerUncheckedUpdateWithoutSessionsInput>
+}
+
+export type CustomerUpdateWithoutSessionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
+  addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerUncheckedUpdateWithoutSessionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerCreateWithoutResetsInput = {
+  id: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
+  addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerUncheckedCreateWithoutResetsInput = {
+  id: string
+  projectId: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerCreateOrConnectWithoutResetsInput = {
+  where: Prisma.CustomerWhereUniqueInput
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutResetsInput, Prisma.CustomerUncheckedCreateWithoutResetsInput>
+}
+
+export type CustomerUpsertWithoutResetsInput = {
+  update: Prisma.XOR<Prisma.CustomerUpdateWithoutResetsInput, Prisma.CustomerUncheckedUpdateWithoutResetsInput>
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutResetsInput, Prisma.CustomerUncheckedCreateWithoutResetsInput>
+  where?: Prisma.CustomerWhereInput
+}
+
+export type CustomerUpdateToOneWithWhereWithoutResetsInput = {
+  where?: Prisma.CustomerWhereInput
+  data: Prisma.XOR<Prisma.CustomerUpdateWithoutResetsInput, Prisma.CustomerUncheckedUpdateWithoutResetsInput>
+}
+
+export type CustomerUpdateWithoutResetsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
+  addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerUncheckedUpdateWithoutResetsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateManyProjectInput = {
@@ -1237,6 +1645,8 @@ export type CustomerCreateManyProjectInput = {
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
 }
 
 export type CustomerUpdateWithoutProjectInput = {
@@ -1262,8 +1672,12 @@ export type CustomerUpdateWithoutProjectInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutProjectInput = {
@@ -1289,8 +1703,12 @@ export type CustomerUncheckedUpdateWithoutProjectInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
   addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateManyWithoutProjectInput = {
@@ -1316,6 +1734,8 @@ export type CustomerUncheckedUpdateManyWithoutProjectInput = {
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 
@@ -1326,11 +1746,15 @@ export type CustomerUncheckedUpdateManyWithoutProjectInput = {
 export type CustomerCountOutputType = {
   addresses: number
   notes: number
+  sessions: number
+  resets: number
 }
 
 export type CustomerCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   addresses?: boolean | CustomerCountOutputTypeCountAddressesArgs
   notes?: boolean | CustomerCountOutputTypeCountNotesArgs
+  sessions?: boolean | CustomerCountOutputTypeCountSessionsArgs
+  resets?: boolean | CustomerCountOutputTypeCountResetsArgs
 }
 
 /**
@@ -1355,6 +1779,20 @@ export type CustomerCountOutputTypeCountAddressesArgs<ExtArgs extends runtime.Ty
  */
 export type CustomerCountOutputTypeCountNotesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.CustomerNoteWhereInput
+}
+
+/**
+ * CustomerCountOutputType without action
+ */
+export type CustomerCountOutputTypeCountSessionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CustomerSessionWhereInput
+}
+
+/**
+ * CustomerCountOutputType without action
+ */
+export type CustomerCountOutputTypeCountResetsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.PasswordResetTokenWhereInput
 }
 
 
@@ -1382,9 +1820,13 @@ export type CustomerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  passwordHash?: boolean
+  emailVerified?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   addresses?: boolean | Prisma.Customer$addressesArgs<ExtArgs>
   notes?: boolean | Prisma.Customer$notesArgs<ExtArgs>
+  sessions?: boolean | Prisma.Customer$sessionsArgs<ExtArgs>
+  resets?: boolean | Prisma.Customer$resetsArgs<ExtArgs>
   _count?: boolean | Prisma.CustomerCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["customer"]>
 
@@ -1412,6 +1854,8 @@ export type CustomerSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  passwordHash?: boolean
+  emailVerified?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["customer"]>
 
@@ -1439,6 +1883,8 @@ export type CustomerSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  passwordHash?: boolean
+  emailVerified?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["customer"]>
 
@@ -1466,13 +1912,17 @@ export type CustomerSelectScalar = {
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  passwordHash?: boolean
+  emailVerified?: boolean
 }
 
-export type CustomerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "email" | "emailNormalized" | "firstName" | "lastName" | "sortName" | "phone" | "company" | "status" | "tags" | "metadata" | "activePriceKey" | "locale" | "taxNumber" | "taxNumberType" | "orderCount" | "totalSpent" | "firstOrderAt" | "lastOrderAt" | "deletedAt" | "createdAt" | "updatedAt", ExtArgs["result"]["customer"]>
+export type CustomerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "email" | "emailNormalized" | "firstName" | "lastName" | "sortName" | "phone" | "company" | "status" | "tags" | "metadata" | "activePriceKey" | "locale" | "taxNumber" | "taxNumberType" | "orderCount" | "totalSpent" | "firstOrderAt" | "lastOrderAt" | "deletedAt" | "createdAt" | "updatedAt" | "passwordHash" | "emailVerified", ExtArgs["result"]["customer"]>
 export type CustomerInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   addresses?: boolean | Prisma.Customer$addressesArgs<ExtArgs>
   notes?: boolean | Prisma.Customer$notesArgs<ExtArgs>
+  sessions?: boolean | Prisma.Customer$sessionsArgs<ExtArgs>
+  resets?: boolean | Prisma.Customer$resetsArgs<ExtArgs>
   _count?: boolean | Prisma.CustomerCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type CustomerIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1488,6 +1938,8 @@ export type $CustomerPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     project: Prisma.$ProjectPayload<ExtArgs>
     addresses: Prisma.$CustomerAddressPayload<ExtArgs>[]
     notes: Prisma.$CustomerNotePayload<ExtArgs>[]
+    sessions: Prisma.$CustomerSessionPayload<ExtArgs>[]
+    resets: Prisma.$PasswordResetTokenPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1522,6 +1974,14 @@ export type $CustomerPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     deletedAt: Date | null
     createdAt: Date
     updatedAt: Date
+    /**
+     * argon2id hash (PHC string) of the storefront password; null until the customer registers or resets it.
+     */
+    passwordHash: string | null
+    /**
+     * True once the customer used a password-reset link, which proves the address.
+     */
+    emailVerified: boolean
   }, ExtArgs["result"]["customer"]>
   composites: {}
 }
@@ -1919,6 +2379,8 @@ export interface Prisma__CustomerClient<T, Null = never, ExtArgs extends runtime
   project<T extends Prisma.ProjectDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ProjectDefaultArgs<ExtArgs>>): Prisma.Prisma__ProjectClient<runtime.Types.Result.GetResult<Prisma.$ProjectPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   addresses<T extends Prisma.Customer$addressesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$addressesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerAddressPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   notes<T extends Prisma.Customer$notesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$notesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerNotePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  sessions<T extends Prisma.Customer$sessionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$sessionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerSessionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  resets<T extends Prisma.Customer$resetsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$resetsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PasswordResetTokenPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1971,6 +2433,8 @@ export interface CustomerFieldRefs {
   readonly deletedAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Customer", 'DateTime'>
+  readonly passwordHash: Prisma.FieldRef<"Customer", 'String'>
+  readonly emailVerified: Prisma.FieldRef<"Customer", 'Boolean'>
 }
     
 
@@ -2417,6 +2881,54 @@ export type Customer$notesArgs<ExtArgs extends runtime.Types.Extensions.Internal
   take?: number
   skip?: number
   distinct?: Prisma.CustomerNoteScalarFieldEnum | Prisma.CustomerNoteScalarFieldEnum[]
+}
+
+/**
+ * Customer.sessions
+ */
+export type Customer$sessionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the CustomerSession
+   */
+  select?: Prisma.CustomerSessionSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the CustomerSession
+   */
+  omit?: Prisma.CustomerSessionOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CustomerSessionInclude<ExtArgs> | null
+  where?: Prisma.CustomerSessionWhereInput
+  orderBy?: Prisma.CustomerSessionOrderByWithRelationInput | Prisma.CustomerSessionOrderByWithRelationInput[]
+  cursor?: Prisma.CustomerSessionWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CustomerSessionScalarFieldEnum | Prisma.CustomerSessionScalarFieldEnum[]
+}
+
+/**
+ * Customer.resets
+ */
+export type Customer$resetsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PasswordResetToken
+   */
+  select?: Prisma.PasswordResetTokenSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PasswordResetToken
+   */
+  omit?: Prisma.PasswordResetTokenOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PasswordResetTokenInclude<ExtArgs> | null
+  where?: Prisma.PasswordResetTokenWhereInput
+  orderBy?: Prisma.PasswordResetTokenOrderByWithRelationInput | Prisma.PasswordResetTokenOrderByWithRelationInput[]
+  cursor?: Prisma.PasswordResetTokenWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.PasswordResetTokenScalarFieldEnum | Prisma.PasswordResetTokenScalarFieldEnum[]
 }
 
 /**
