@@ -22,6 +22,7 @@ export interface OperationMeta {
 export type OperationId =
   | 'addCollectionProducts'
   | 'addDraftOrderItems'
+  | 'archiveMetafieldDefinition'
   | 'completeDraftOrder'
   | 'createApiKey'
   | 'createCollection'
@@ -31,21 +32,29 @@ export type OperationId =
   | 'createDraftOrder'
   | 'createFile'
   | 'createLocation'
+  | 'createMetafieldDefinition'
   | 'createProduct'
   | 'createProject'
   | 'createVariant'
   | 'deleteCollection'
+  | 'deleteCollectionMetafield'
   | 'deleteCustomer'
   | 'deleteCustomerAddress'
+  | 'deleteCustomerMetafield'
   | 'deleteCustomerNote'
   | 'deleteDraftOrder'
   | 'deleteDraftOrderItem'
   | 'deleteLocation'
+  | 'deleteOrderMetafield'
   | 'deleteProduct'
+  | 'deleteProductMetafield'
   | 'deleteVariant'
+  | 'deleteVariantMetafield'
   | 'duplicateProduct'
   | 'getCollection'
+  | 'getCollectionMetafields'
   | 'getCustomer'
+  | 'getCustomerMetafields'
   | 'getDraftOrder'
   | 'getFile'
   | 'getHealth'
@@ -53,16 +62,20 @@ export type OperationId =
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
   | 'getOrder'
+  | 'getOrderMetafields'
   | 'getProduct'
+  | 'getProductMetafields'
   | 'getProject'
   | 'getStoreEvent'
   | 'getVariant'
+  | 'getVariantMetafields'
   | 'listCollections'
   | 'listCustomerAddresses'
   | 'listCustomerNotes'
   | 'listCustomers'
   | 'listDraftOrders'
   | 'listLocations'
+  | 'listMetafieldDefinitions'
   | 'listOrders'
   | 'listOutboxEmails'
   | 'listProducts'
@@ -70,10 +83,21 @@ export type OperationId =
   | 'listVariantInventoryLevels'
   | 'payOrder'
   | 'removeCollectionProduct'
+  | 'reorderMetafieldDefinitions'
   | 'revokeApiKey'
   | 'sendDraftOrder'
+  | 'setCollectionMetafield'
+  | 'setCollectionMetafields'
+  | 'setCustomerMetafield'
+  | 'setCustomerMetafields'
   | 'setDefaultLocation'
   | 'setInventoryLevel'
+  | 'setOrderMetafield'
+  | 'setOrderMetafields'
+  | 'setProductMetafield'
+  | 'setProductMetafields'
+  | 'setVariantMetafield'
+  | 'setVariantMetafields'
   | 'transferLocationInventory'
   | 'updateCollection'
   | 'updateCustomer'
@@ -81,6 +105,7 @@ export type OperationId =
   | 'updateDraftOrder'
   | 'updateDraftOrderItem'
   | 'updateLocation'
+  | 'updateMetafieldDefinition'
   | 'updateProduct'
   | 'updateProject'
   | 'updateVariant'
@@ -90,6 +115,7 @@ export type OperationId =
 export interface OperationAuth {
   addCollectionProducts: 'secret';
   addDraftOrderItems: 'secret';
+  archiveMetafieldDefinition: 'secret';
   completeDraftOrder: 'secret';
   createApiKey: 'platform';
   createCollection: 'secret';
@@ -99,21 +125,29 @@ export interface OperationAuth {
   createDraftOrder: 'secret';
   createFile: 'secret';
   createLocation: 'secret';
+  createMetafieldDefinition: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
   createVariant: 'secret';
   deleteCollection: 'secret';
+  deleteCollectionMetafield: 'secret';
   deleteCustomer: 'secret';
   deleteCustomerAddress: 'secret';
+  deleteCustomerMetafield: 'secret';
   deleteCustomerNote: 'secret';
   deleteDraftOrder: 'secret';
   deleteDraftOrderItem: 'secret';
   deleteLocation: 'secret';
+  deleteOrderMetafield: 'secret';
   deleteProduct: 'secret';
+  deleteProductMetafield: 'secret';
   deleteVariant: 'secret';
+  deleteVariantMetafield: 'secret';
   duplicateProduct: 'secret';
-  getCollection: 'secret';
+  getCollection: 'publishable';
+  getCollectionMetafields: 'publishable';
   getCustomer: 'secret';
+  getCustomerMetafields: 'secret';
   getDraftOrder: 'secret';
   getFile: 'secret';
   getHealth: 'none';
@@ -121,16 +155,20 @@ export interface OperationAuth {
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
   getOrder: 'secret';
-  getProduct: 'secret';
+  getOrderMetafields: 'secret';
+  getProduct: 'publishable';
+  getProductMetafields: 'publishable';
   getProject: 'platform';
   getStoreEvent: 'secret';
-  getVariant: 'secret';
-  listCollections: 'secret';
+  getVariant: 'publishable';
+  getVariantMetafields: 'publishable';
+  listCollections: 'publishable';
   listCustomerAddresses: 'secret';
   listCustomerNotes: 'secret';
   listCustomers: 'secret';
   listDraftOrders: 'secret';
   listLocations: 'secret';
+  listMetafieldDefinitions: 'secret';
   listOrders: 'secret';
   listOutboxEmails: 'platform';
   listProducts: 'secret';
@@ -138,10 +176,21 @@ export interface OperationAuth {
   listVariantInventoryLevels: 'secret';
   payOrder: 'secret';
   removeCollectionProduct: 'secret';
+  reorderMetafieldDefinitions: 'secret';
   revokeApiKey: 'platform';
   sendDraftOrder: 'secret';
+  setCollectionMetafield: 'secret';
+  setCollectionMetafields: 'secret';
+  setCustomerMetafield: 'secret';
+  setCustomerMetafields: 'secret';
   setDefaultLocation: 'secret';
   setInventoryLevel: 'secret';
+  setOrderMetafield: 'secret';
+  setOrderMetafields: 'secret';
+  setProductMetafield: 'secret';
+  setProductMetafields: 'secret';
+  setVariantMetafield: 'secret';
+  setVariantMetafields: 'secret';
   transferLocationInventory: 'secret';
   updateCollection: 'secret';
   updateCustomer: 'secret';
@@ -149,6 +198,7 @@ export interface OperationAuth {
   updateDraftOrder: 'secret';
   updateDraftOrderItem: 'secret';
   updateLocation: 'secret';
+  updateMetafieldDefinition: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
   updateVariant: 'secret';
@@ -161,6 +211,7 @@ export interface OperationsByTag {
   'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
+  'metafields': 'archiveMetafieldDefinition' | 'createMetafieldDefinition' | 'deleteCollectionMetafield' | 'deleteCustomerMetafield' | 'deleteOrderMetafield' | 'deleteProductMetafield' | 'deleteVariantMetafield' | 'getCollectionMetafields' | 'getCustomerMetafields' | 'getOrderMetafields' | 'getProductMetafields' | 'getVariantMetafields' | 'listMetafieldDefinitions' | 'reorderMetafieldDefinitions' | 'setCollectionMetafield' | 'setCollectionMetafields' | 'setCustomerMetafield' | 'setCustomerMetafields' | 'setOrderMetafield' | 'setOrderMetafields' | 'setProductMetafield' | 'setProductMetafields' | 'setVariantMetafield' | 'setVariantMetafields' | 'updateMetafieldDefinition';
   'orders': 'getOrder' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'service': 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
@@ -189,6 +240,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "archiveMetafieldDefinition",
+    "method": "DELETE",
+    "path": "/v1/store/metafields/{owner_type}/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -301,6 +364,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createMetafieldDefinition",
+    "method": "POST",
+    "path": "/v1/store/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createProduct",
     "method": "POST",
     "path": "/v1/products",
@@ -349,6 +424,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteCollectionMetafield",
+    "method": "DELETE",
+    "path": "/v1/collections/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteCustomer",
     "method": "DELETE",
     "path": "/v1/customers/{id}",
@@ -365,6 +452,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/addresses/{id}",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteCustomerMetafield",
+    "method": "DELETE",
+    "path": "/v1/customers/{id}/metafields/{slug}",
+    "tag": "metafields",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -421,6 +520,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteOrderMetafield",
+    "method": "DELETE",
+    "path": "/v1/orders/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteProduct",
     "method": "DELETE",
     "path": "/v1/products/{id}",
@@ -433,10 +544,34 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteProductMetafield",
+    "method": "DELETE",
+    "path": "/v1/products/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteVariant",
     "method": "DELETE",
     "path": "/v1/variants/{id}",
     "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteVariantMetafield",
+    "method": "DELETE",
+    "path": "/v1/variants/{id}/metafields/{slug}",
+    "tag": "metafields",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -461,16 +596,30 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "GET",
     "path": "/v1/collections/{id}",
     "tag": "catalog",
-    "auth": "secret",
+    "auth": "publishable",
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "expand",
       "fields"
     ],
     "queryParams": [
+      "expand",
       "fields"
     ]
+  },
+  {
+    "operationId": "getCollectionMetafields",
+    "method": "GET",
+    "path": "/v1/collections/{id}/metafields",
+    "tag": "metafields",
+    "auth": "publishable",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getCustomer",
@@ -489,6 +638,18 @@ export const operationIndex: readonly OperationMeta[] = [
       "expand",
       "fields"
     ]
+  },
+  {
+    "operationId": "getCustomerMetafields",
+    "method": "GET",
+    "path": "/v1/customers/{id}/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getDraftOrder",
@@ -578,27 +739,55 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "expand",
       "fields"
     ],
     "queryParams": [
+      "expand",
       "fields"
     ]
+  },
+  {
+    "operationId": "getOrderMetafields",
+    "method": "GET",
+    "path": "/v1/orders/{id}/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getProduct",
     "method": "GET",
     "path": "/v1/products/{id}",
     "tag": "catalog",
-    "auth": "secret",
+    "auth": "publishable",
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "expand",
       "fields"
     ],
     "queryParams": [
+      "expand",
       "fields"
     ]
+  },
+  {
+    "operationId": "getProductMetafields",
+    "method": "GET",
+    "path": "/v1/products/{id}/metafields",
+    "tag": "metafields",
+    "auth": "publishable",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getProject",
@@ -633,7 +822,23 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "GET",
     "path": "/v1/variants/{id}",
     "tag": "catalog",
-    "auth": "secret",
+    "auth": "publishable",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand"
+    ],
+    "queryParams": [
+      "expand"
+    ]
+  },
+  {
+    "operationId": "getVariantMetafields",
+    "method": "GET",
+    "path": "/v1/variants/{id}/metafields",
+    "tag": "metafields",
+    "auth": "publishable",
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -645,11 +850,12 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "GET",
     "path": "/v1/collections",
     "tag": "catalog",
-    "auth": "secret",
+    "auth": "publishable",
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "expand",
       "fields"
     ],
     "queryParams": [
@@ -657,6 +863,7 @@ export const operationIndex: readonly OperationMeta[] = [
       "cursor",
       "sort",
       "order",
+      "expand",
       "fields"
     ]
   },
@@ -698,6 +905,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "expand",
       "fields"
     ],
     "queryParams": [
@@ -712,6 +920,7 @@ export const operationIndex: readonly OperationMeta[] = [
       "min_orders",
       "max_orders",
       "min_spent",
+      "expand",
       "fields"
     ]
   },
@@ -762,6 +971,20 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listMetafieldDefinitions",
+    "method": "GET",
+    "path": "/v1/store/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "owner_type"
+    ]
+  },
+  {
     "operationId": "listOrders",
     "method": "GET",
     "path": "/v1/orders",
@@ -771,6 +994,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "expand",
       "fields"
     ],
     "queryParams": [
@@ -782,6 +1006,7 @@ export const operationIndex: readonly OperationMeta[] = [
       "financial_status",
       "status",
       "created_after",
+      "expand",
       "fields"
     ]
   },
@@ -811,6 +1036,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "expand",
       "fields"
     ],
     "queryParams": [
@@ -824,6 +1050,7 @@ export const operationIndex: readonly OperationMeta[] = [
       "tag",
       "collection_id",
       "created_after",
+      "expand",
       "fields"
     ]
   },
@@ -886,6 +1113,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "reorderMetafieldDefinitions",
+    "method": "PUT",
+    "path": "/v1/store/metafields/{owner_type}/reorder",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "revokeApiKey",
     "method": "DELETE",
     "path": "/platform/v1/keys/{id}",
@@ -910,6 +1149,54 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "setCollectionMetafield",
+    "method": "PUT",
+    "path": "/v1/collections/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setCollectionMetafields",
+    "method": "PUT",
+    "path": "/v1/collections/{id}/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setCustomerMetafield",
+    "method": "PUT",
+    "path": "/v1/customers/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setCustomerMetafields",
+    "method": "PUT",
+    "path": "/v1/customers/{id}/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "setDefaultLocation",
     "method": "POST",
     "path": "/v1/locations/{id}/default",
@@ -926,6 +1213,78 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "PUT",
     "path": "/v1/inventory-levels",
     "tag": "inventory",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setOrderMetafield",
+    "method": "PUT",
+    "path": "/v1/orders/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setOrderMetafields",
+    "method": "PUT",
+    "path": "/v1/orders/{id}/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setProductMetafield",
+    "method": "PUT",
+    "path": "/v1/products/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setProductMetafields",
+    "method": "PUT",
+    "path": "/v1/products/{id}/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setVariantMetafield",
+    "method": "PUT",
+    "path": "/v1/variants/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setVariantMetafields",
+    "method": "PUT",
+    "path": "/v1/variants/{id}/metafields",
+    "tag": "metafields",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,
@@ -1010,6 +1369,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "PATCH",
     "path": "/v1/locations/{id}",
     "tag": "locations",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateMetafieldDefinition",
+    "method": "PATCH",
+    "path": "/v1/store/metafields/{owner_type}/{slug}",
+    "tag": "metafields",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,

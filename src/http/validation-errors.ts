@@ -15,6 +15,7 @@ const PATTERN_MESSAGES: Record<string, string> = {
   '^[A-Z]{2}$': 'must be a 2-letter ISO 3166-1 country code in capitals, e.g. DE',
   '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$': 'must be a BCP 47 language tag, e.g. en or en-GB',
   '\\S': 'must not be blank',
+  '^[a-z0-9][a-z0-9_-]*$': 'must start with a lowercase letter or digit and hold only lowercase letters, digits, _ and -',
 };
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);

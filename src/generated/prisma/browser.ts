@@ -129,3 +129,13 @@ export type DraftLineItem = Prisma.DraftLineItemModel
  * 
  */
 export type Order = Prisma.OrderModel
+/**
+ * Model MetafieldDefinition
+ * A typed custom field of one owner type; store-wide (values are per mode, definitions are not).
+ */
+export type MetafieldDefinition = Prisma.MetafieldDefinitionModel
+/**
+ * Model MetafieldValue
+ * The value of one definition for one resource (the owner) in one data mode (test or live).
+ */
+export type MetafieldValue = Prisma.MetafieldValueModel

@@ -72,7 +72,9 @@ export const ModelName = {
   ProjectCounter: 'ProjectCounter',
   DraftOrder: 'DraftOrder',
   DraftLineItem: 'DraftLineItem',
-  Order: 'Order'
+  Order: 'Order',
+  MetafieldDefinition: 'MetafieldDefinition',
+  MetafieldValue: 'MetafieldValue'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -475,6 +477,39 @@ export const OrderScalarFieldEnum = {
 } as const
 
 export type OrderScalarFieldEnum = (typeof OrderScalarFieldEnum)[keyof typeof OrderScalarFieldEnum]
+
+
+export const MetafieldDefinitionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  key: 'key',
+  slug: 'slug',
+  label: 'label',
+  description: 'description',
+  ownerType: 'ownerType',
+  valueType: 'valueType',
+  choices: 'choices',
+  position: 'position',
+  required: 'required',
+  storefrontVisible: 'storefrontVisible',
+  archivedAt: 'archivedAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type MetafieldDefinitionScalarFieldEnum = (typeof MetafieldDefinitionScalarFieldEnum)[keyof typeof MetafieldDefinitionScalarFieldEnum]
+
+
+export const MetafieldValueScalarFieldEnum = {
+  ownerId: 'ownerId',
+  mode: 'mode',
+  definitionId: 'definitionId',
+  value: 'value',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type MetafieldValueScalarFieldEnum = (typeof MetafieldValueScalarFieldEnum)[keyof typeof MetafieldValueScalarFieldEnum]
 
 
 export const SortOrder = {
