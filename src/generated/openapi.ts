@@ -1040,7 +1040,7 @@ export interface paths {
         /**
          * Set one of a product's metafields
          * @description Creates or replaces the value of one active definition, in the key's data mode, with the rules of the batch
-         *     PUT; an invalid value answers 400 `invalid_request` with `field: value`. DELETE removes a value. Needs the
+         *     PUT; an invalid value answers 400 `invalid_request` with `field` = the slug, and so does null (DELETE removes a value). Needs the
          *     `custom_data` extension.
          */
         put: operations["setProductMetafield"];
@@ -1117,7 +1117,7 @@ export interface paths {
         /**
          * Set one of a variant's metafields
          * @description Creates or replaces the value of one active definition, in the key's data mode, with the rules of the batch
-         *     PUT; an invalid value answers 400 `invalid_request` with `field: value`. DELETE removes a value. Needs the
+         *     PUT; an invalid value answers 400 `invalid_request` with `field` = the slug, and so does null (DELETE removes a value). Needs the
          *     `custom_data` extension.
          */
         put: operations["setVariantMetafield"];
@@ -1194,7 +1194,7 @@ export interface paths {
         /**
          * Set one of a collection's metafields
          * @description Creates or replaces the value of one active definition, in the key's data mode, with the rules of the batch
-         *     PUT; an invalid value answers 400 `invalid_request` with `field: value`. DELETE removes a value. Needs the
+         *     PUT; an invalid value answers 400 `invalid_request` with `field` = the slug, and so does null (DELETE removes a value). Needs the
          *     `custom_data` extension.
          */
         put: operations["setCollectionMetafield"];
@@ -1271,7 +1271,7 @@ export interface paths {
         /**
          * Set one of a customer's metafields
          * @description Creates or replaces the value of one active definition, in the key's data mode, with the rules of the batch
-         *     PUT; an invalid value answers 400 `invalid_request` with `field: value`. DELETE removes a value. Needs the
+         *     PUT; an invalid value answers 400 `invalid_request` with `field` = the slug, and so does null (DELETE removes a value). Needs the
          *     `custom_data` extension.
          */
         put: operations["setCustomerMetafield"];
@@ -1348,7 +1348,7 @@ export interface paths {
         /**
          * Set one of an order's metafields
          * @description Creates or replaces the value of one active definition, in the key's data mode, with the rules of the batch
-         *     PUT; an invalid value answers 400 `invalid_request` with `field: value`. DELETE removes a value. Needs the
+         *     PUT; an invalid value answers 400 `invalid_request` with `field` = the slug, and so does null (DELETE removes a value). Needs the
          *     `custom_data` extension.
          */
         put: operations["setOrderMetafield"];
@@ -2830,8 +2830,11 @@ export interface components {
         MetafieldValueObjectEnvelope: {
             data: components["schemas"]["MetafieldValueObject"];
         };
-        /** @description A value of the definition's value type (see `MetafieldValueObject`), or null to clear it. */
-        MetafieldInputValue: string | number | boolean | Record<string, never> | unknown[] | null;
+        /**
+         * @description A value of the definition's value type (see `MetafieldValueObject`; any JSON here, checked against the
+         *     definition when written), or null to clear it.
+         */
+        MetafieldInputValue: unknown;
         /**
          * @description Values keyed by slug; null clears a value; slugs not sent keep their values.
          * @example {
@@ -2856,8 +2859,8 @@ export interface components {
          *     }
          */
         MetafieldValueSet: {
-            /** @description A value of the definition's value type (see `MetafieldValueObject`). DELETE removes a value. */
-            value: string | number | boolean | Record<string, never> | unknown[] | null;
+            /** @description A value of the definition's value type (see `MetafieldValueObject`; any JSON here, checked against the definition). DELETE removes a value. */
+            value: unknown;
         };
         /** @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u */
         DraftOrderId: string;
@@ -5472,7 +5475,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["SecretKeyForbidden"];
+            403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -171,7 +171,7 @@ export interface OperationAuth {
   listMetafieldDefinitions: 'secret';
   listOrders: 'secret';
   listOutboxEmails: 'platform';
-  listProducts: 'secret';
+  listProducts: 'publishable';
   listStoreEvents: 'secret';
   listVariantInventoryLevels: 'secret';
   payOrder: 'secret';
@@ -1031,7 +1031,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "GET",
     "path": "/v1/products",
     "tag": "catalog",
-    "auth": "secret",
+    "auth": "publishable",
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,

@@ -33,6 +33,9 @@ function fieldOf(error: ErrorObject, parameters: boolean): string {
   if (error.keyword === 'required') segments.push(error.params.missingProperty as string);
   if (error.keyword === 'additionalProperties') segments.push(error.params.additionalProperty as string);
   if (error.keyword === 'propertyNames') segments.push(error.params.propertyName as string);
+  // A problem found inside `propertyNames` (the key's own pattern, length, ...) is about that key.
+  const key = (error as ErrorObject & { propertyName?: string }).propertyName;
+  if (key !== undefined && error.keyword !== 'propertyNames') segments.push(key);
   // Parameters are named as sent (`expand`, not `expand[1]`); body fields by their path.
   if (parameters && segments.length > 0) return segments[0];
   const path = segments.reduce((out, segment) => (/^\d+$/.test(segment) ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment), '');

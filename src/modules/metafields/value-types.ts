@@ -1,4 +1,5 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
+import type { components } from '../../generated/openapi.js';
 
 /**
  * The metafield value types and their validation, as the specification's table writes them. Pure: what
@@ -12,10 +13,12 @@ export const BASE_TYPES = [
 ] as const;
 export type BaseType = (typeof BASE_TYPES)[number];
 
+/** A value type as the contract lists them (`MetafieldValueType`); a unit test keeps the two lists equal. */
+export type ValueType = components['schemas']['MetafieldValueType'];
+
 const NOT_LISTABLE: readonly BaseType[] = ['boolean', 'multi_line_text', 'rating', 'measurement'];
-export const LIST_TYPES = BASE_TYPES.filter((type) => !NOT_LISTABLE.includes(type)).map((type) => `list.${type}` as const);
-export const VALUE_TYPES = [...BASE_TYPES, ...LIST_TYPES];
-export type ValueType = BaseType | `list.${BaseType}`;
+export const LIST_TYPES = BASE_TYPES.filter((type) => !NOT_LISTABLE.includes(type)).map((type) => `list.${type}` as ValueType);
+export const VALUE_TYPES: readonly ValueType[] = [...BASE_TYPES, ...LIST_TYPES];
 
 /** The types whose definitions may have choices. */
 export const CHOICE_TYPES: readonly ValueType[] = ['single_line_text', 'integer', 'list.single_line_text', 'list.integer'];

@@ -1,4 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
+import { openapiJson } from '../../../src/generated/document.js';
 import {
   BASE_TYPES,
   checkValue,
@@ -51,6 +52,11 @@ const CASES: Record<BaseType, { valid: unknown[]; invalid: unknown[] }> = {
 };
 
 describe('the value types', () => {
+  test('are the ones the contract lists (MetafieldValueType)', () => {
+    const document = JSON.parse(openapiJson) as { components: { schemas: { MetafieldValueType: { enum: string[] } } } };
+    expect([...VALUE_TYPES].sort()).toEqual([...document.components.schemas.MetafieldValueType.enum].sort());
+  });
+
   test('are the 20 base types and 16 list types of the specification', () => {
     expect(BASE_TYPES).toHaveLength(20);
     expect(LIST_TYPES).toHaveLength(16);
