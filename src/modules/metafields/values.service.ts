@@ -53,6 +53,11 @@ export async function writeValues(ctx: Ctx, ownerType: OwnerType, ownerId: strin
   });
 }
 
+/** Deletes every value (both modes) of the given owners: for resources that are removed for good. */
+export async function deleteValuesOf(tx: Tx, ownerIds: string[]): Promise<void> {
+  await tx.metafieldValue.deleteMany({ where: { ownerId: { in: ownerIds } } });
+}
+
 const noDefinition = (ownerType: string, slug: string) => notFound(`No active ${ownerType} metafield definition has the slug ${slug}.`);
 
 /** Creates or replaces one value in the caller's mode (404 for an unknown slug; 400 on the slug for an invalid value). */

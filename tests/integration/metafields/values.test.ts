@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
+import { purgeDeletedCustomers } from '../../../src/modules/customers/index.js';
 import { VALUE_TYPES, type ValueType } from '../../../src/modules/metafields/value-types.js';
 import { createCustomer } from '../../factories/customer.factory.js';
 import { createProduct } from '../../factories/catalog.factory.js';
@@ -318,5 +319,21 @@ describe('the other owner types', () => {
     const response = await fetch(`${store.app.baseUrl}/v1/${resource}/${UNKNOWN('x_')}/metafields`, { headers: { Authorization: `Bearer ${store.keys.secret_test.token}` } });
     expect(response.status).toBe(404);
     expect(await json(response)).toEqual({ error: { code: 'not_found', message } });
+  });
+});
+
+describe('purging deleted customers', () => {
+  test("removes their metafield values in both modes with them", async () => {
+    await createDefinition(store.api, { owner_type: 'customer', slug: 'loyalty_tier', value_type: 'single_line_text' });
+    const customer = await createCustomer(store.api);
+    const live = store.app.client(store.keys.secret_live.token);
+    await store.api.PUT('/v1/customers/{id}/metafields', { ...productPath(customer.id), body: { loyalty_tier: 'gold' } });
+    await live.PUT('/v1/customers/{id}/metafields', { ...productPath(customer.id), body: { loyalty_tier: 'silver' } });
+    await store.api.DELETE('/v1/customers/{id}', productPath(customer.id));
+    const db = store.app.deps.db;
+    expect(await db.metafieldValue.count({ where: { ownerId: customer.id } })).toBe(2);
+    await db.customer.update({ where: { id: customer.id }, data: { deletedAt: new Date(Date.now() - 31 * 24 * 60 * 60 * 1000) } });
+    expect(await purgeDeletedCustomers(db)).toBeGreaterThanOrEqual(1);
+    expect(await db.metafieldValue.count({ where: { ownerId: customer.id } })).toBe(0);
   });
 });
