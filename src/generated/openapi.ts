@@ -669,7 +669,8 @@ export interface paths {
         };
         /**
          * List products
-         * @description Products that are not deleted, newest first by default, with their variants inlined.
+         * @description Products that are not deleted, newest first by default, with their variants inlined. Publishable keys
+         *     (storefronts) read it too and see active products only.
          */
         get: operations["listProducts"];
         put?: never;
@@ -699,7 +700,11 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a product */
+        /**
+         * Get a product
+         * @description The product with its variants. Publishable keys (storefronts) read it too, and see active products only:
+         *     a draft or archived product answers 404 to them.
+         */
         get: operations["getProduct"];
         put?: never;
         post?: never;
@@ -783,7 +788,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a variant */
+        /**
+         * Get a variant
+         * @description Publishable keys (storefronts) read it too, for variants of active products only (404 otherwise).
+         */
         get: operations["getVariant"];
         put?: never;
         post?: never;
@@ -972,7 +980,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List collections */
+        /**
+         * List collections
+         * @description Newest first by default. Publishable keys (storefronts) read it too.
+         */
         get: operations["listCollections"];
         put?: never;
         /**
@@ -999,7 +1010,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a collection */
+        /**
+         * Get a collection
+         * @description Publishable keys (storefronts) read it too.
+         */
         get: operations["getCollection"];
         put?: never;
         post?: never;
@@ -1107,6 +1121,495 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/store/metafields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List metafield definitions
+         * @description The active definitions (archived ones are left out), by owner type (alphabetically) and then position; not
+         *     paginated. Definitions are store-wide: test and live keys see the same ones.
+         */
+        get: operations["listMetafieldDefinitions"];
+        put?: never;
+        /**
+         * Create a metafield definition
+         * @description `key` is assigned: `mf_1`, `mf_2`, ... per project, never reused. Without `slug` one is generated from the
+         *     label (lowercase letters, digits and hyphens, at most 50 characters; a taken one gets `-2`, `-3`, ...); an
+         *     explicit slug that an active definition of the owner type already has answers 409 `conflict`. Without
+         *     `position` the definition goes to the end of its owner type's list; with one it is inserted there (a
+         *     position past the end means the end) and the definitions from there on move down by one. `choices` are
+         *     accepted only for single_line_text, integer, list.single_line_text and list.integer, and each must be a
+         *     valid value of the type (integers written as strings, e.g. "10"). Needs no extension: only value
+         *     operations need `custom_data`.
+         */
+        post: operations["createMetafieldDefinition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/store/metafields/{owner_type}/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The owner type of the definitions.
+                 * @example product
+                 */
+                owner_type: components["parameters"]["MetafieldOwnerTypePath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder metafield definitions
+         * @description `order` lists every active definition id of the owner type, once each, in the new order; positions become
+         *     0, 1, 2, ... Missing ids, or ids that are not active definitions of the owner type, answer 400
+         *     `invalid_request` with `field: order` naming them. Answers the owner type's definitions in the new order.
+         */
+        put: operations["reorderMetafieldDefinitions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/store/metafields/{owner_type}/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The owner type of the definitions.
+                 * @example product
+                 */
+                owner_type: components["parameters"]["MetafieldOwnerTypePath"];
+                /**
+                 * @description The definition's slug or its id (`mfd_...`). A slug names the owner type's active definition with it or,
+                 *     when none has it, the one most recently archived with it; the id names a definition whatever its state
+                 *     (so an archived definition whose slug was reused can be restored by id).
+                 * @example materials
+                 */
+                slug: components["parameters"]["MetafieldDefinitionPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Archive a metafield definition
+         * @description Archives the definition: it leaves the list, its slug is free for a new definition, and its values (test and
+         *     live) are kept but appear nowhere (reads, expand=metafields) until it is restored with PATCH
+         *     `archived: false`. The definitions after it move up one position. Archiving an archived definition changes
+         *     nothing.
+         */
+        delete: operations["archiveMetafieldDefinition"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a metafield definition
+         * @description Partial update. `owner_type`, `value_type` and `key` are locked (sending them answers 400). A new slug must be
+         *     free among the owner type's active definitions (409). `choices: null` removes the choices; choices apply to
+         *     values written from then on. `archived: true` archives like DELETE; `archived: false` restores an archived
+         *     definition at the end of its owner type's list, and answers 409 `conflict` when an active definition took
+         *     its slug meanwhile, unless the same request sends a free `slug` (address such a definition by its id).
+         */
+        patch: operations["updateMetafieldDefinition"];
+        trace?: never;
+    };
+    "/v1/products/{id}/metafields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                id: components["parameters"]["ProductIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a product's metafields
+         * @description The product's values of active definitions, keyed by slug, in the key's data mode: test keys read test values, live
+         *     keys live values, and a live secret key with `X-Test-Mode: true` test values. Publishable keys read it too (active products only) and see only `storefront_visible` definitions.
+         *     `{}` when the project does not have the `custom_data` extension or no values exist.
+         */
+        get: operations["getProductMetafields"];
+        /**
+         * Set several of a product's metafields
+         * @description Writes the values sent, keyed by slug, in the key's data mode (see the GET); `null` clears a value and slugs
+         *     not sent keep theirs. Each value must be valid for its definition's value type (`MetafieldValueObject`),
+         *     list values hold at most 50 items, choices are enforced, and references must name resources of this project
+         *     that are not deleted (image, file and video references: registered files of the right kind; a video is a
+         *     `file_` whose MIME type starts with `video/`). All-or-nothing: one invalid value answers 400
+         *     `invalid_request` with `field` = its slug, several answer 400 `validation_error` with one detail per slug,
+         *     and nothing is written. An unknown or archived slug is invalid, and a `required` definition's value cannot
+         *     be cleared. Needs the `custom_data` extension (400 otherwise). Answers the full metafields object, as GET.
+         */
+        put: operations["setProductMetafields"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/products/{id}/metafields/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                id: components["parameters"]["ProductIdPath"];
+                /**
+                 * @description The slug of an active definition of the resource's owner type.
+                 * @example rating
+                 */
+                slug: components["parameters"]["MetafieldSlugPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set one of a product's metafields
+         * @description Creates or replaces the value of one active definition, in the key's data mode, with the rules of the batch
+         *     PUT; an invalid value answers 400 `invalid_request` with `field` = the slug, and so does null (DELETE removes a value). Needs the
+         *     `custom_data` extension.
+         */
+        put: operations["setProductMetafield"];
+        post?: never;
+        /**
+         * Remove one of a product's metafields
+         * @description Removes the value in the key's data mode (204 also when there was none); the definition is untouched. A
+         *     `required` definition's value cannot be removed (400). Needs the `custom_data` extension.
+         */
+        delete: operations["deleteProductMetafield"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/variants/{id}/metafields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A variant ID (`var_...`).
+                 * @example var_01jd5ky9n3p5q7r9s1t3v5w7x9
+                 */
+                id: components["parameters"]["VariantIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a variant's metafields
+         * @description The variant's values of active definitions, keyed by slug, in the key's data mode: test keys read test values, live
+         *     keys live values, and a live secret key with `X-Test-Mode: true` test values. Publishable keys read it too (variants of active products only) and see only `storefront_visible` definitions.
+         *     `{}` when the project does not have the `custom_data` extension or no values exist.
+         */
+        get: operations["getVariantMetafields"];
+        /**
+         * Set several of a variant's metafields
+         * @description Writes the values sent, keyed by slug, in the key's data mode (see the GET); `null` clears a value and slugs
+         *     not sent keep theirs. Each value must be valid for its definition's value type (`MetafieldValueObject`),
+         *     list values hold at most 50 items, choices are enforced, and references must name resources of this project
+         *     that are not deleted (image, file and video references: registered files of the right kind; a video is a
+         *     `file_` whose MIME type starts with `video/`). All-or-nothing: one invalid value answers 400
+         *     `invalid_request` with `field` = its slug, several answer 400 `validation_error` with one detail per slug,
+         *     and nothing is written. An unknown or archived slug is invalid, and a `required` definition's value cannot
+         *     be cleared. Needs the `custom_data` extension (400 otherwise). Answers the full metafields object, as GET.
+         */
+        put: operations["setVariantMetafields"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/variants/{id}/metafields/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A variant ID (`var_...`).
+                 * @example var_01jd5ky9n3p5q7r9s1t3v5w7x9
+                 */
+                id: components["parameters"]["VariantIdPath"];
+                /**
+                 * @description The slug of an active definition of the resource's owner type.
+                 * @example rating
+                 */
+                slug: components["parameters"]["MetafieldSlugPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set one of a variant's metafields
+         * @description Creates or replaces the value of one active definition, in the key's data mode, with the rules of the batch
+         *     PUT; an invalid value answers 400 `invalid_request` with `field` = the slug, and so does null (DELETE removes a value). Needs the
+         *     `custom_data` extension.
+         */
+        put: operations["setVariantMetafield"];
+        post?: never;
+        /**
+         * Remove one of a variant's metafields
+         * @description Removes the value in the key's data mode (204 also when there was none); the definition is untouched. A
+         *     `required` definition's value cannot be removed (400). Needs the `custom_data` extension.
+         */
+        delete: operations["deleteVariantMetafield"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/metafields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A collection ID (`col_...`).
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                id: components["parameters"]["CollectionIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a collection's metafields
+         * @description The collection's values of active definitions, keyed by slug, in the key's data mode: test keys read test values, live
+         *     keys live values, and a live secret key with `X-Test-Mode: true` test values. Publishable keys read it too and see only `storefront_visible` definitions.
+         *     `{}` when the project does not have the `custom_data` extension or no values exist.
+         */
+        get: operations["getCollectionMetafields"];
+        /**
+         * Set several of a collection's metafields
+         * @description Writes the values sent, keyed by slug, in the key's data mode (see the GET); `null` clears a value and slugs
+         *     not sent keep theirs. Each value must be valid for its definition's value type (`MetafieldValueObject`),
+         *     list values hold at most 50 items, choices are enforced, and references must name resources of this project
+         *     that are not deleted (image, file and video references: registered files of the right kind; a video is a
+         *     `file_` whose MIME type starts with `video/`). All-or-nothing: one invalid value answers 400
+         *     `invalid_request` with `field` = its slug, several answer 400 `validation_error` with one detail per slug,
+         *     and nothing is written. An unknown or archived slug is invalid, and a `required` definition's value cannot
+         *     be cleared. Needs the `custom_data` extension (400 otherwise). Answers the full metafields object, as GET.
+         */
+        put: operations["setCollectionMetafields"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/metafields/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A collection ID (`col_...`).
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                id: components["parameters"]["CollectionIdPath"];
+                /**
+                 * @description The slug of an active definition of the resource's owner type.
+                 * @example rating
+                 */
+                slug: components["parameters"]["MetafieldSlugPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set one of a collection's metafields
+         * @description Creates or replaces the value of one active definition, in the key's data mode, with the rules of the batch
+         *     PUT; an invalid value answers 400 `invalid_request` with `field` = the slug, and so does null (DELETE removes a value). Needs the
+         *     `custom_data` extension.
+         */
+        put: operations["setCollectionMetafield"];
+        post?: never;
+        /**
+         * Remove one of a collection's metafields
+         * @description Removes the value in the key's data mode (204 also when there was none); the definition is untouched. A
+         *     `required` definition's value cannot be removed (400). Needs the `custom_data` extension.
+         */
+        delete: operations["deleteCollectionMetafield"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/metafields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a customer's metafields
+         * @description The customer's values of active definitions, keyed by slug, in the key's data mode: test keys read test values, live
+         *     keys live values, and a live secret key with `X-Test-Mode: true` test values. Secret keys only: publishable keys answer 403 `forbidden`.
+         *     `{}` when the project does not have the `custom_data` extension or no values exist.
+         */
+        get: operations["getCustomerMetafields"];
+        /**
+         * Set several of a customer's metafields
+         * @description Writes the values sent, keyed by slug, in the key's data mode (see the GET); `null` clears a value and slugs
+         *     not sent keep theirs. Each value must be valid for its definition's value type (`MetafieldValueObject`),
+         *     list values hold at most 50 items, choices are enforced, and references must name resources of this project
+         *     that are not deleted (image, file and video references: registered files of the right kind; a video is a
+         *     `file_` whose MIME type starts with `video/`). All-or-nothing: one invalid value answers 400
+         *     `invalid_request` with `field` = its slug, several answer 400 `validation_error` with one detail per slug,
+         *     and nothing is written. An unknown or archived slug is invalid, and a `required` definition's value cannot
+         *     be cleared. Needs the `custom_data` extension (400 otherwise). Answers the full metafields object, as GET.
+         */
+        put: operations["setCustomerMetafields"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/metafields/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+                /**
+                 * @description The slug of an active definition of the resource's owner type.
+                 * @example rating
+                 */
+                slug: components["parameters"]["MetafieldSlugPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set one of a customer's metafields
+         * @description Creates or replaces the value of one active definition, in the key's data mode, with the rules of the batch
+         *     PUT; an invalid value answers 400 `invalid_request` with `field` = the slug, and so does null (DELETE removes a value). Needs the
+         *     `custom_data` extension.
+         */
+        put: operations["setCustomerMetafield"];
+        post?: never;
+        /**
+         * Remove one of a customer's metafields
+         * @description Removes the value in the key's data mode (204 also when there was none); the definition is untouched. A
+         *     `required` definition's value cannot be removed (400). Needs the `custom_data` extension.
+         */
+        delete: operations["deleteCustomerMetafield"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/metafields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an order's metafields
+         * @description The order's values of active definitions, keyed by slug, in the key's data mode: test keys read test values, live
+         *     keys live values, and a live secret key with `X-Test-Mode: true` test values. Secret keys only: publishable keys answer 403 `forbidden`.
+         *     `{}` when the project does not have the `custom_data` extension or no values exist.
+         */
+        get: operations["getOrderMetafields"];
+        /**
+         * Set several of an order's metafields
+         * @description Writes the values sent, keyed by slug, in the key's data mode (see the GET); `null` clears a value and slugs
+         *     not sent keep theirs. Each value must be valid for its definition's value type (`MetafieldValueObject`),
+         *     list values hold at most 50 items, choices are enforced, and references must name resources of this project
+         *     that are not deleted (image, file and video references: registered files of the right kind; a video is a
+         *     `file_` whose MIME type starts with `video/`). All-or-nothing: one invalid value answers 400
+         *     `invalid_request` with `field` = its slug, several answer 400 `validation_error` with one detail per slug,
+         *     and nothing is written. An unknown or archived slug is invalid, and a `required` definition's value cannot
+         *     be cleared. Needs the `custom_data` extension (400 otherwise). Answers the full metafields object, as GET.
+         */
+        put: operations["setOrderMetafields"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/metafields/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+                /**
+                 * @description The slug of an active definition of the resource's owner type.
+                 * @example rating
+                 */
+                slug: components["parameters"]["MetafieldSlugPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set one of an order's metafields
+         * @description Creates or replaces the value of one active definition, in the key's data mode, with the rules of the batch
+         *     PUT; an invalid value answers 400 `invalid_request` with `field` = the slug, and so does null (DELETE removes a value). Needs the
+         *     `custom_data` extension.
+         */
+        put: operations["setOrderMetafield"];
+        post?: never;
+        /**
+         * Remove one of an order's metafields
+         * @description Removes the value in the key's data mode (204 also when there was none); the definition is untouched. A
+         *     `required` definition's value cannot be removed (400). Needs the `custom_data` extension.
+         */
+        delete: operations["deleteOrderMetafield"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1695,6 +2198,8 @@ export interface components {
             tax_number_type: components["schemas"]["TaxNumberType"] | null;
             /** @description Only with `expand=addresses`; the default first. */
             addresses?: components["schemas"]["CustomerAddress"][];
+            /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
+            metafields?: components["schemas"]["MetafieldValues"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -1924,6 +2429,8 @@ export interface components {
             inventory_quantity: number;
             inventory_policy: components["schemas"]["InventoryPolicy"];
             position: number;
+            /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
+            metafields?: components["schemas"]["MetafieldValues"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -1979,6 +2486,8 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+            /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
+            metafields?: components["schemas"]["MetafieldValues"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -2118,6 +2627,8 @@ export interface components {
             image: string | null;
             /** @description Products in the collection that are not deleted. */
             product_count: number;
+            /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
+            metafields?: components["schemas"]["MetafieldValues"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -2157,6 +2668,558 @@ export interface components {
             size: number;
             /** Format: uri */
             url: string;
+        };
+        /** @example mfd_01jd5t0a2c4e6g8j0l2n4q6s8u */
+        MetafieldDefinitionId: string;
+        /**
+         * @description The kind of resource a definition's values belong to.
+         * @enum {string}
+         */
+        MetafieldOwnerType: "product" | "variant" | "collection" | "customer" | "order";
+        /**
+         * @description What a definition's values are; each type's value schema is the matching branch of `MetafieldValueObject`.
+         *     `list.<type>` holds a JSON array of at most 50 values of the base type, each validated on its own (not for
+         *     boolean, multi_line_text, rating and measurement).
+         * @enum {string}
+         */
+        MetafieldValueType: "single_line_text" | "multi_line_text" | "email" | "integer" | "decimal" | "rating" | "measurement" | "date" | "datetime" | "url" | "boolean" | "color" | "image_reference" | "file_reference" | "video_reference" | "product_reference" | "variant_reference" | "collection_reference" | "customer_reference" | "order_reference" | "list.single_line_text" | "list.email" | "list.integer" | "list.decimal" | "list.date" | "list.datetime" | "list.url" | "list.color" | "list.image_reference" | "list.file_reference" | "list.video_reference" | "list.product_reference" | "list.variant_reference" | "list.collection_reference" | "list.customer_reference" | "list.order_reference";
+        /**
+         * @description A definition's API identifier, unique per owner type among active definitions.
+         * @example care_guide
+         */
+        MetafieldSlug: string;
+        /**
+         * @description The allowed values (only for single_line_text, integer and their list forms), each a valid value of the
+         *     type; integers are written as strings ("10").
+         * @example [
+         *       "cotton",
+         *       "linen",
+         *       "wool"
+         *     ]
+         */
+        MetafieldChoices: string[];
+        /**
+         * @description A typed custom field of one owner type. Definitions are store-wide (the same for test and live keys).
+         * @example {
+         *       "id": "mfd_01jd5t0a2c4e6g8j0l2n4q6s8u",
+         *       "key": "mf_3",
+         *       "slug": "materials",
+         *       "label": "Materials",
+         *       "description": "What the product is made of.",
+         *       "owner_type": "product",
+         *       "value_type": "list.single_line_text",
+         *       "choices": [
+         *         "cotton",
+         *         "linen",
+         *         "wool",
+         *         "recycled polyester"
+         *       ],
+         *       "position": 0,
+         *       "required": false,
+         *       "storefront_visible": true,
+         *       "archived": false,
+         *       "created_at": "2026-11-22T09:00:00.000Z",
+         *       "updated_at": "2026-11-22T09:00:00.000Z"
+         *     }
+         */
+        MetafieldDefinition: {
+            id: components["schemas"]["MetafieldDefinitionId"];
+            /** @description Internal key, mf_1, mf_2, ... per project; immutable and never reused. */
+            key: string;
+            slug: components["schemas"]["MetafieldSlug"];
+            /** @description Display name. */
+            label: string;
+            /** @description Helper text. */
+            description: string | null;
+            owner_type: components["schemas"]["MetafieldOwnerType"];
+            value_type: components["schemas"]["MetafieldValueType"];
+            choices: components["schemas"]["MetafieldChoices"] | null;
+            /** @description Display order within the owner type */
+            position: number;
+            /** @description A required definition's value cannot be cleared. */
+            required: boolean;
+            /** @description Whether publishable keys can read its values. */
+            storefront_visible: boolean;
+            /** @description Archived definitions and their values appear nowhere until restored. */
+            archived: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        MetafieldDefinitionEnvelope: {
+            data: components["schemas"]["MetafieldDefinition"];
+        };
+        MetafieldDefinitionList: {
+            data: components["schemas"]["MetafieldDefinition"][];
+        };
+        MetafieldDefinitionCreate: {
+            label: string;
+            owner_type: components["schemas"]["MetafieldOwnerType"];
+            value_type: components["schemas"]["MetafieldValueType"];
+            slug?: components["schemas"]["MetafieldSlug"];
+            description?: string | null;
+            choices?: components["schemas"]["MetafieldChoices"] | null;
+            /** @description Where to insert it; the end of the owner type's list when omitted. */
+            position?: number;
+            /** @default false */
+            required?: boolean;
+            /** @default true */
+            storefront_visible?: boolean;
+        };
+        /** @description owner_type, value_type and key are locked after creation. */
+        MetafieldDefinitionUpdate: {
+            label?: string;
+            slug?: components["schemas"]["MetafieldSlug"];
+            description?: string | null;
+            choices?: components["schemas"]["MetafieldChoices"] | null;
+            required?: boolean;
+            storefront_visible?: boolean;
+            /** @description true archives (like DELETE); false restores. */
+            archived?: boolean;
+        };
+        MetafieldDefinitionReorder: {
+            /** @description Every active definition id of the owner type, once each, in the new order. */
+            order: string[];
+        };
+        /**
+         * @description Weight: kg, g, lb, oz. Length: m, cm, mm, in, ft. Volume: L, mL, fl_oz, gal.
+         * @enum {string}
+         */
+        MeasurementUnit: "kg" | "g" | "lb" | "oz" | "m" | "cm" | "mm" | "in" | "ft" | "L" | "mL" | "fl_oz" | "gal";
+        /**
+         * @description At most 500 characters, no line breaks.
+         * @example Machine wash cold
+         */
+        MetafieldSingleLineText: string;
+        /**
+         * @description At most 5000 characters.
+         * @example Machine wash cold.
+         *     Do not tumble dry.
+         */
+        MetafieldMultiLineText: string;
+        /**
+         * Format: email
+         * @example care@northpeak.example.com
+         */
+        MetafieldEmail: string;
+        /**
+         * @description A whole number.
+         * @example 12
+         */
+        MetafieldInteger: number;
+        /**
+         * @description At most 2 decimal places.
+         * @example 19.95
+         */
+        MetafieldDecimal: number;
+        /** @example 4 */
+        MetafieldRating: number;
+        /**
+         * @example {
+         *       "value": 1.2,
+         *       "unit": "kg"
+         *     }
+         */
+        MetafieldMeasurement: {
+            value: number;
+            unit: components["schemas"]["MeasurementUnit"];
+        };
+        /**
+         * Format: date
+         * @description YYYY-MM-DD.
+         * @example 2026-12-01
+         */
+        MetafieldDate: string;
+        /**
+         * Format: date-time
+         * @description ISO 8601 with seconds and a time zone (RFC 3339).
+         * @example 2026-12-01T09:30:00+01:00
+         */
+        MetafieldDateTime: string;
+        /**
+         * Format: uri
+         * @description An http or https URL of at most 2048 characters.
+         * @example https://northpeak.example.com/care
+         */
+        MetafieldUrl: string;
+        /** @example true */
+        MetafieldBoolean: boolean;
+        /**
+         * @description 6-digit hex with a # prefix.
+         * @example #1a2b3c
+         */
+        MetafieldColor: string;
+        /**
+         * @description A registered image (img_...) of the project.
+         * @example img_01jd5t1b3d5f7h9k1m3p5r7t9v
+         */
+        MetafieldImageReference: string;
+        /**
+         * @description A registered file (file_...) of the project.
+         * @example file_01jd5t2c4e6g8j0l2n4q6s8u0w
+         */
+        MetafieldFileReference: string;
+        /**
+         * @description A registered file (file_...) of the project whose MIME type starts with video/.
+         * @example file_01jd5t3d5f7h9k1m3p5r7t9v1x
+         */
+        MetafieldVideoReference: string;
+        /**
+         * @description One metafield value with its definition's slug, label, type and choices; `type` says which branch
+         *     (value schema) applies. Reference values name resources of the project that are not deleted.
+         * @example {
+         *       "slug": "rating",
+         *       "label": "Rating",
+         *       "type": "rating",
+         *       "choices": null,
+         *       "value": 4
+         *     }
+         */
+        MetafieldValueObject: {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "single_line_text";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldSingleLineText"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "multi_line_text";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldMultiLineText"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "email";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldEmail"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "integer";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldInteger"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "decimal";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldDecimal"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "rating";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldRating"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "measurement";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldMeasurement"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "date";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldDate"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "datetime";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldDateTime"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "url";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldUrl"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "boolean";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldBoolean"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "color";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldColor"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "image_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldImageReference"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "file_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldFileReference"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "video_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldVideoReference"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "product_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["ProductId"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "variant_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["VariantId"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "collection_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["CollectionId"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "customer_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["CustomerId"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "order_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["OrderId"];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.single_line_text";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldSingleLineText"][];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.email";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldEmail"][];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.integer";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldInteger"][];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.decimal";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldDecimal"][];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.date";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldDate"][];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.datetime";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldDateTime"][];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.url";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldUrl"][];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.color";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldColor"][];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.image_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldImageReference"][];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.file_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldFileReference"][];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.video_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["MetafieldVideoReference"][];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.product_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["ProductId"][];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.variant_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["VariantId"][];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.collection_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["CollectionId"][];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.customer_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["CustomerId"][];
+        } | {
+            slug: components["schemas"]["MetafieldSlug"];
+            label: string;
+            /** @constant */
+            type: "list.order_reference";
+            choices: components["schemas"]["MetafieldValueChoices"];
+            value: components["schemas"]["OrderId"][];
+        };
+        /** @description The definition's choices, or null. */
+        MetafieldValueChoices: components["schemas"]["MetafieldChoices"] | null;
+        /**
+         * @description Metafield values keyed by slug (an object, not an array).
+         * @example {
+         *       "materials": {
+         *         "slug": "materials",
+         *         "label": "Materials",
+         *         "type": "list.single_line_text",
+         *         "choices": [
+         *           "cotton",
+         *           "linen",
+         *           "wool",
+         *           "recycled polyester"
+         *         ],
+         *         "value": [
+         *           "cotton",
+         *           "linen"
+         *         ]
+         *       },
+         *       "rating": {
+         *         "slug": "rating",
+         *         "label": "Rating",
+         *         "type": "rating",
+         *         "choices": null,
+         *         "value": 4
+         *       },
+         *       "package_weight": {
+         *         "slug": "package_weight",
+         *         "label": "Package weight",
+         *         "type": "measurement",
+         *         "choices": null,
+         *         "value": {
+         *           "value": 1.2,
+         *           "unit": "kg"
+         *         }
+         *       },
+         *       "care_guide": {
+         *         "slug": "care_guide",
+         *         "label": "Care guide",
+         *         "type": "multi_line_text",
+         *         "choices": null,
+         *         "value": "Machine wash cold.\nDo not tumble dry."
+         *       },
+         *       "related_product": {
+         *         "slug": "related_product",
+         *         "label": "Related product",
+         *         "type": "product_reference",
+         *         "choices": null,
+         *         "value": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+         *       }
+         *     }
+         */
+        MetafieldValues: {
+            [key: string]: components["schemas"]["MetafieldValueObject"];
+        };
+        MetafieldValuesEnvelope: {
+            data: components["schemas"]["MetafieldValues"];
+        };
+        MetafieldValueObjectEnvelope: {
+            data: components["schemas"]["MetafieldValueObject"];
+        };
+        /**
+         * @description A value of the definition's value type (see `MetafieldValueObject`; any JSON here, checked against the
+         *     definition when written), or null to clear it.
+         */
+        MetafieldInputValue: unknown;
+        /**
+         * @description Values keyed by slug; null clears a value; slugs not sent keep their values.
+         * @example {
+         *       "materials": [
+         *         "cotton",
+         *         "linen"
+         *       ],
+         *       "rating": 4,
+         *       "package_weight": {
+         *         "value": 1.2,
+         *         "unit": "kg"
+         *       },
+         *       "care_guide": null
+         *     }
+         */
+        MetafieldValuesUpdate: {
+            [key: string]: components["schemas"]["MetafieldInputValue"];
+        };
+        /**
+         * @example {
+         *       "value": 4
+         *     }
+         */
+        MetafieldValueSet: {
+            /** @description A value of the definition's value type (see `MetafieldValueObject`; any JSON here, checked against the definition). DELETE removes a value. */
+            value: unknown;
         };
         /** @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u */
         DraftOrderId: string;
@@ -2391,6 +3454,8 @@ export interface components {
             payment_due_date: components["schemas"]["PaymentDueDate"];
             draft_order_id: components["schemas"]["DraftOrderId"] | null;
             paid_at: components["schemas"]["Timestamp"] | null;
+            /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
+            metafields?: components["schemas"]["MetafieldValues"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -2727,6 +3792,85 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No definition of this owner type in the caller's project has this slug or id. */
+        MetafieldDefinitionNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Metafield definition not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such resource in the caller's project, or no active definition of its owner type has this slug. */
+        MetafieldNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description An active definition of the owner type already has the slug (also when restoring an archived definition
+         *     whose slug was reused meanwhile), or the Idempotency-Key conflicts.
+         */
+        MetafieldSlugConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description A field is invalid (`invalid_request` with `field`, `validation_error` with `details` when several are),
+         *     choices are sent for a value type without choices or are not valid values of the type, a locked field is
+         *     sent, or the reorder list is not exactly the owner type's active definitions.
+         */
+        MetafieldDefinitionBadRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description A value is invalid for its definition: one answers `invalid_request` with `field` = its slug, several answer
+         *     `validation_error` with one detail per slug; nothing is written. Also: an unknown or archived slug, clearing
+         *     a required definition's value, or a project without the `custom_data` extension.
+         */
+        MetafieldValuesBadRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The path exists but does not support this method. */
         MethodNotAllowed: {
             headers: {
@@ -2984,6 +4128,34 @@ export interface components {
          * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
          */
         OrderIdPath: string;
+        /**
+         * @description The owner type of the definitions.
+         * @example product
+         */
+        MetafieldOwnerTypePath: components["schemas"]["MetafieldOwnerType"];
+        /**
+         * @description The definition's slug or its id (`mfd_...`). A slug names the owner type's active definition with it or,
+         *     when none has it, the one most recently archived with it; the id names a definition whatever its state
+         *     (so an archived definition whose slug was reused can be restored by id).
+         * @example materials
+         */
+        MetafieldDefinitionPath: string;
+        /**
+         * @description The slug of an active definition of the resource's owner type.
+         * @example rating
+         */
+        MetafieldSlugPath: string;
+        /**
+         * @description `metafields` inlines the resource's metafield values (object keyed by slug) in the key's data mode; publishable
+         *     keys see only storefront-visible ones; `{}` without the `custom_data` extension.
+         */
+        MetafieldsExpand: "metafields"[];
+        /**
+         * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+         *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+         * @example true
+         */
+        TestMode: "true" | "false";
         /** @description `items` inlines the line items, oldest first. */
         DraftOrderExpand: "items"[];
         /** @description Page size, 1-100. */
@@ -3848,6 +5020,11 @@ export interface operations {
                 /** @description Only customers who spent at least this much (cents, paid orders). */
                 min_spent?: number;
                 /**
+                 * @description `metafields` inlines the resource's metafield values (object keyed by slug) in the key's data mode; publishable
+                 *     keys see only storefront-visible ones; `{}` without the `custom_data` extension.
+                 */
+                expand?: components["parameters"]["MetafieldsExpand"];
+                /**
                  * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
                  * @example [
                  *       "type",
@@ -3856,7 +5033,14 @@ export interface operations {
                  */
                 fields?: components["parameters"]["Fields"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4007,8 +5191,11 @@ export interface operations {
     getCustomer: {
         parameters: {
             query?: {
-                /** @description `addresses` inlines the addresses, default first. */
-                expand?: "addresses"[];
+                /**
+                 * @description `addresses` inlines the addresses, default first; `metafields` the metafield values (object keyed by slug)
+                 *     in the key's data mode, `{}` without the `custom_data` extension.
+                 */
+                expand?: ("addresses" | "metafields")[];
                 /**
                  * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
                  * @example [
@@ -4018,7 +5205,14 @@ export interface operations {
                  */
                 fields?: components["parameters"]["Fields"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
             path: {
                 /**
                  * @description A customer ID (`cus_...`).
@@ -5200,6 +6394,11 @@ export interface operations {
                 /** @example 2026-01-01T00:00:00Z */
                 created_after?: string;
                 /**
+                 * @description `metafields` inlines the resource's metafield values (object keyed by slug) in the key's data mode; publishable
+                 *     keys see only storefront-visible ones; `{}` without the `custom_data` extension.
+                 */
+                expand?: components["parameters"]["MetafieldsExpand"];
+                /**
                  * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
                  * @example [
                  *       "type",
@@ -5208,7 +6407,14 @@ export interface operations {
                  */
                 fields?: components["parameters"]["Fields"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5282,7 +6488,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["SecretKeyForbidden"];
+            403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -5397,6 +6603,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description `metafields` inlines the resource's metafield values (object keyed by slug) in the key's data mode; publishable
+                 *     keys see only storefront-visible ones; `{}` without the `custom_data` extension.
+                 */
+                expand?: components["parameters"]["MetafieldsExpand"];
+                /**
                  * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
                  * @example [
                  *       "type",
@@ -5405,7 +6616,14 @@ export interface operations {
                  */
                 fields?: components["parameters"]["Fields"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
             path: {
                 /**
                  * @description A product ID (`prod_...`).
@@ -5475,7 +6693,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["SecretKeyForbidden"];
+            403: components["responses"]["PublishableKeyForbidden"];
             404: components["responses"]["ProductNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -5785,8 +7003,21 @@ export interface operations {
     };
     getVariant: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /**
+                 * @description `metafields` inlines the resource's metafield values (object keyed by slug) in the key's data mode; publishable
+                 *     keys see only storefront-visible ones; `{}` without the `custom_data` extension.
+                 */
+                expand?: components["parameters"]["MetafieldsExpand"];
+            };
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
             path: {
                 /**
                  * @description A variant ID (`var_...`).
@@ -5831,7 +7062,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["SecretKeyForbidden"];
+            403: components["responses"]["PublishableKeyForbidden"];
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -6618,6 +7849,11 @@ export interface operations {
                 /** @description Sort direction; newest first by default. */
                 order?: components["parameters"]["OrderDesc"];
                 /**
+                 * @description `metafields` inlines the resource's metafield values (object keyed by slug) in the key's data mode; publishable
+                 *     keys see only storefront-visible ones; `{}` without the `custom_data` extension.
+                 */
+                expand?: components["parameters"]["MetafieldsExpand"];
+                /**
                  * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
                  * @example [
                  *       "type",
@@ -6626,7 +7862,14 @@ export interface operations {
                  */
                 fields?: components["parameters"]["Fields"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6670,7 +7913,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["SecretKeyForbidden"];
+            403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -6740,6 +7983,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description `metafields` inlines the resource's metafield values (object keyed by slug) in the key's data mode; publishable
+                 *     keys see only storefront-visible ones; `{}` without the `custom_data` extension.
+                 */
+                expand?: components["parameters"]["MetafieldsExpand"];
+                /**
                  * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
                  * @example [
                  *       "type",
@@ -6748,7 +7996,14 @@ export interface operations {
                  */
                 fields?: components["parameters"]["Fields"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
             path: {
                 /**
                  * @description A collection ID (`col_...`).
@@ -6788,7 +8043,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["SecretKeyForbidden"];
+            403: components["responses"]["PublishableKeyForbidden"];
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -7132,6 +8387,1925 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listMetafieldDefinitions: {
+        parameters: {
+            query?: {
+                /** @description Only the definitions of this owner type. */
+                owner_type?: components["schemas"]["MetafieldOwnerType"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active definitions. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "mfd_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *           "key": "mf_3",
+                     *           "slug": "materials",
+                     *           "label": "Materials",
+                     *           "description": "What the product is made of.",
+                     *           "owner_type": "product",
+                     *           "value_type": "list.single_line_text",
+                     *           "choices": [
+                     *             "cotton",
+                     *             "linen",
+                     *             "wool",
+                     *             "recycled polyester"
+                     *           ],
+                     *           "position": 0,
+                     *           "required": false,
+                     *           "storefront_visible": true,
+                     *           "archived": false,
+                     *           "created_at": "2026-11-22T09:00:00.000Z",
+                     *           "updated_at": "2026-11-22T09:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldDefinitionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createMetafieldDefinition: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "Materials",
+                 *       "owner_type": "product",
+                 *       "value_type": "list.single_line_text",
+                 *       "choices": [
+                 *         "cotton",
+                 *         "linen",
+                 *         "wool",
+                 *         "recycled polyester"
+                 *       ],
+                 *       "description": "What the product is made of."
+                 *     }
+                 */
+                "application/json": components["schemas"]["MetafieldDefinitionCreate"];
+            };
+        };
+        responses: {
+            /** @description The new definition. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "mfd_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "key": "mf_3",
+                     *         "slug": "materials",
+                     *         "label": "Materials",
+                     *         "description": "What the product is made of.",
+                     *         "owner_type": "product",
+                     *         "value_type": "list.single_line_text",
+                     *         "choices": [
+                     *           "cotton",
+                     *           "linen",
+                     *           "wool",
+                     *           "recycled polyester"
+                     *         ],
+                     *         "position": 0,
+                     *         "required": false,
+                     *         "storefront_visible": true,
+                     *         "archived": false,
+                     *         "created_at": "2026-11-22T09:00:00.000Z",
+                     *         "updated_at": "2026-11-22T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldDefinitionEnvelope"];
+                };
+            };
+            400: components["responses"]["MetafieldDefinitionBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["MetafieldSlugConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reorderMetafieldDefinitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The owner type of the definitions.
+                 * @example product
+                 */
+                owner_type: components["parameters"]["MetafieldOwnerTypePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order": [
+                 *         "mfd_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                 *         "mfd_01jd5t4e6g8j0l2n4q6s8u0w2y"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["MetafieldDefinitionReorder"];
+            };
+        };
+        responses: {
+            /** @description The owner type's active definitions in the new order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "mfd_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *           "key": "mf_3",
+                     *           "slug": "materials",
+                     *           "label": "Materials",
+                     *           "description": "What the product is made of.",
+                     *           "owner_type": "product",
+                     *           "value_type": "list.single_line_text",
+                     *           "choices": [
+                     *             "cotton",
+                     *             "linen",
+                     *             "wool",
+                     *             "recycled polyester"
+                     *           ],
+                     *           "position": 0,
+                     *           "required": false,
+                     *           "storefront_visible": true,
+                     *           "archived": false,
+                     *           "created_at": "2026-11-22T09:00:00.000Z",
+                     *           "updated_at": "2026-11-22T09:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldDefinitionList"];
+                };
+            };
+            400: components["responses"]["MetafieldDefinitionBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    archiveMetafieldDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The owner type of the definitions.
+                 * @example product
+                 */
+                owner_type: components["parameters"]["MetafieldOwnerTypePath"];
+                /**
+                 * @description The definition's slug or its id (`mfd_...`). A slug names the owner type's active definition with it or,
+                 *     when none has it, the one most recently archived with it; the id names a definition whatever its state
+                 *     (so an archived definition whose slug was reused can be restored by id).
+                 * @example materials
+                 */
+                slug: components["parameters"]["MetafieldDefinitionPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The definition is archived. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MetafieldDefinitionNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateMetafieldDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The owner type of the definitions.
+                 * @example product
+                 */
+                owner_type: components["parameters"]["MetafieldOwnerTypePath"];
+                /**
+                 * @description The definition's slug or its id (`mfd_...`). A slug names the owner type's active definition with it or,
+                 *     when none has it, the one most recently archived with it; the id names a definition whatever its state
+                 *     (so an archived definition whose slug was reused can be restored by id).
+                 * @example materials
+                 */
+                slug: components["parameters"]["MetafieldDefinitionPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "Fabric",
+                 *       "storefront_visible": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["MetafieldDefinitionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated definition. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "mfd_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "key": "mf_3",
+                     *         "slug": "materials",
+                     *         "label": "Materials",
+                     *         "description": "What the product is made of.",
+                     *         "owner_type": "product",
+                     *         "value_type": "list.single_line_text",
+                     *         "choices": [
+                     *           "cotton",
+                     *           "linen",
+                     *           "wool",
+                     *           "recycled polyester"
+                     *         ],
+                     *         "position": 0,
+                     *         "required": false,
+                     *         "storefront_visible": true,
+                     *         "archived": false,
+                     *         "created_at": "2026-11-22T09:00:00.000Z",
+                     *         "updated_at": "2026-11-22T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldDefinitionEnvelope"];
+                };
+            };
+            400: components["responses"]["MetafieldDefinitionBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MetafieldDefinitionNotFound"];
+            409: components["responses"]["MetafieldSlugConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProductMetafields: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                id: components["parameters"]["ProductIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The values, keyed by slug. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "materials": {
+                     *           "slug": "materials",
+                     *           "label": "Materials",
+                     *           "type": "list.single_line_text",
+                     *           "choices": [
+                     *             "cotton",
+                     *             "linen",
+                     *             "wool",
+                     *             "recycled polyester"
+                     *           ],
+                     *           "value": [
+                     *             "cotton",
+                     *             "linen"
+                     *           ]
+                     *         },
+                     *         "rating": {
+                     *           "slug": "rating",
+                     *           "label": "Rating",
+                     *           "type": "rating",
+                     *           "choices": null,
+                     *           "value": 4
+                     *         },
+                     *         "package_weight": {
+                     *           "slug": "package_weight",
+                     *           "label": "Package weight",
+                     *           "type": "measurement",
+                     *           "choices": null,
+                     *           "value": {
+                     *             "value": 1.2,
+                     *             "unit": "kg"
+                     *           }
+                     *         },
+                     *         "care_guide": {
+                     *           "slug": "care_guide",
+                     *           "label": "Care guide",
+                     *           "type": "multi_line_text",
+                     *           "choices": null,
+                     *           "value": "Machine wash cold.\nDo not tumble dry."
+                     *         },
+                     *         "related_product": {
+                     *           "slug": "related_product",
+                     *           "label": "Related product",
+                     *           "type": "product_reference",
+                     *           "choices": null,
+                     *           "value": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldValuesEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["ProductNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setProductMetafields: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                id: components["parameters"]["ProductIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "materials": [
+                 *         "cotton",
+                 *         "linen"
+                 *       ],
+                 *       "rating": 4,
+                 *       "package_weight": {
+                 *         "value": 1.2,
+                 *         "unit": "kg"
+                 *       },
+                 *       "care_guide": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["MetafieldValuesUpdate"];
+            };
+        };
+        responses: {
+            /** @description All of the product's values after the write. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "materials": {
+                     *           "slug": "materials",
+                     *           "label": "Materials",
+                     *           "type": "list.single_line_text",
+                     *           "choices": [
+                     *             "cotton",
+                     *             "linen",
+                     *             "wool",
+                     *             "recycled polyester"
+                     *           ],
+                     *           "value": [
+                     *             "cotton",
+                     *             "linen"
+                     *           ]
+                     *         },
+                     *         "rating": {
+                     *           "slug": "rating",
+                     *           "label": "Rating",
+                     *           "type": "rating",
+                     *           "choices": null,
+                     *           "value": 4
+                     *         },
+                     *         "package_weight": {
+                     *           "slug": "package_weight",
+                     *           "label": "Package weight",
+                     *           "type": "measurement",
+                     *           "choices": null,
+                     *           "value": {
+                     *             "value": 1.2,
+                     *             "unit": "kg"
+                     *           }
+                     *         },
+                     *         "care_guide": {
+                     *           "slug": "care_guide",
+                     *           "label": "Care guide",
+                     *           "type": "multi_line_text",
+                     *           "choices": null,
+                     *           "value": "Machine wash cold.\nDo not tumble dry."
+                     *         },
+                     *         "related_product": {
+                     *           "slug": "related_product",
+                     *           "label": "Related product",
+                     *           "type": "product_reference",
+                     *           "choices": null,
+                     *           "value": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldValuesEnvelope"];
+                };
+            };
+            400: components["responses"]["MetafieldValuesBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ProductNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setProductMetafield: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                id: components["parameters"]["ProductIdPath"];
+                /**
+                 * @description The slug of an active definition of the resource's owner type.
+                 * @example rating
+                 */
+                slug: components["parameters"]["MetafieldSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "value": 4
+                 *     }
+                 */
+                "application/json": components["schemas"]["MetafieldValueSet"];
+            };
+        };
+        responses: {
+            /** @description The value object. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "slug": "rating",
+                     *         "label": "Rating",
+                     *         "type": "rating",
+                     *         "choices": null,
+                     *         "value": 4
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldValueObjectEnvelope"];
+                };
+            };
+            400: components["responses"]["MetafieldValuesBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MetafieldNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteProductMetafield: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A product ID (`prod_...`).
+                 * @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8
+                 */
+                id: components["parameters"]["ProductIdPath"];
+                /**
+                 * @description The slug of an active definition of the resource's owner type.
+                 * @example rating
+                 */
+                slug: components["parameters"]["MetafieldSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The value is removed. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MetafieldValuesBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MetafieldNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getVariantMetafields: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A variant ID (`var_...`).
+                 * @example var_01jd5ky9n3p5q7r9s1t3v5w7x9
+                 */
+                id: components["parameters"]["VariantIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The values, keyed by slug. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "materials": {
+                     *           "slug": "materials",
+                     *           "label": "Materials",
+                     *           "type": "list.single_line_text",
+                     *           "choices": [
+                     *             "cotton",
+                     *             "linen",
+                     *             "wool",
+                     *             "recycled polyester"
+                     *           ],
+                     *           "value": [
+                     *             "cotton",
+                     *             "linen"
+                     *           ]
+                     *         },
+                     *         "rating": {
+                     *           "slug": "rating",
+                     *           "label": "Rating",
+                     *           "type": "rating",
+                     *           "choices": null,
+                     *           "value": 4
+                     *         },
+                     *         "package_weight": {
+                     *           "slug": "package_weight",
+                     *           "label": "Package weight",
+                     *           "type": "measurement",
+                     *           "choices": null,
+                     *           "value": {
+                     *             "value": 1.2,
+                     *             "unit": "kg"
+                     *           }
+                     *         },
+                     *         "care_guide": {
+                     *           "slug": "care_guide",
+                     *           "label": "Care guide",
+                     *           "type": "multi_line_text",
+                     *           "choices": null,
+                     *           "value": "Machine wash cold.\nDo not tumble dry."
+                     *         },
+                     *         "related_product": {
+                     *           "slug": "related_product",
+                     *           "label": "Related product",
+                     *           "type": "product_reference",
+                     *           "choices": null,
+                     *           "value": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldValuesEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["VariantNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setVariantMetafields: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A variant ID (`var_...`).
+                 * @example var_01jd5ky9n3p5q7r9s1t3v5w7x9
+                 */
+                id: components["parameters"]["VariantIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "materials": [
+                 *         "cotton",
+                 *         "linen"
+                 *       ],
+                 *       "rating": 4,
+                 *       "package_weight": {
+                 *         "value": 1.2,
+                 *         "unit": "kg"
+                 *       },
+                 *       "care_guide": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["MetafieldValuesUpdate"];
+            };
+        };
+        responses: {
+            /** @description All of the variant's values after the write. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "materials": {
+                     *           "slug": "materials",
+                     *           "label": "Materials",
+                     *           "type": "list.single_line_text",
+                     *           "choices": [
+                     *             "cotton",
+                     *             "linen",
+                     *             "wool",
+                     *             "recycled polyester"
+                     *           ],
+                     *           "value": [
+                     *             "cotton",
+                     *             "linen"
+                     *           ]
+                     *         },
+                     *         "rating": {
+                     *           "slug": "rating",
+                     *           "label": "Rating",
+                     *           "type": "rating",
+                     *           "choices": null,
+                     *           "value": 4
+                     *         },
+                     *         "package_weight": {
+                     *           "slug": "package_weight",
+                     *           "label": "Package weight",
+                     *           "type": "measurement",
+                     *           "choices": null,
+                     *           "value": {
+                     *             "value": 1.2,
+                     *             "unit": "kg"
+                     *           }
+                     *         },
+                     *         "care_guide": {
+                     *           "slug": "care_guide",
+                     *           "label": "Care guide",
+                     *           "type": "multi_line_text",
+                     *           "choices": null,
+                     *           "value": "Machine wash cold.\nDo not tumble dry."
+                     *         },
+                     *         "related_product": {
+                     *           "slug": "related_product",
+                     *           "label": "Related product",
+                     *           "type": "product_reference",
+                     *           "choices": null,
+                     *           "value": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldValuesEnvelope"];
+                };
+            };
+            400: components["responses"]["MetafieldValuesBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["VariantNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setVariantMetafield: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A variant ID (`var_...`).
+                 * @example var_01jd5ky9n3p5q7r9s1t3v5w7x9
+                 */
+                id: components["parameters"]["VariantIdPath"];
+                /**
+                 * @description The slug of an active definition of the resource's owner type.
+                 * @example rating
+                 */
+                slug: components["parameters"]["MetafieldSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "value": 4
+                 *     }
+                 */
+                "application/json": components["schemas"]["MetafieldValueSet"];
+            };
+        };
+        responses: {
+            /** @description The value object. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "slug": "rating",
+                     *         "label": "Rating",
+                     *         "type": "rating",
+                     *         "choices": null,
+                     *         "value": 4
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldValueObjectEnvelope"];
+                };
+            };
+            400: components["responses"]["MetafieldValuesBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MetafieldNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteVariantMetafield: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A variant ID (`var_...`).
+                 * @example var_01jd5ky9n3p5q7r9s1t3v5w7x9
+                 */
+                id: components["parameters"]["VariantIdPath"];
+                /**
+                 * @description The slug of an active definition of the resource's owner type.
+                 * @example rating
+                 */
+                slug: components["parameters"]["MetafieldSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The value is removed. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MetafieldValuesBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MetafieldNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCollectionMetafields: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A collection ID (`col_...`).
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                id: components["parameters"]["CollectionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The values, keyed by slug. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "materials": {
+                     *           "slug": "materials",
+                     *           "label": "Materials",
+                     *           "type": "list.single_line_text",
+                     *           "choices": [
+                     *             "cotton",
+                     *             "linen",
+                     *             "wool",
+                     *             "recycled polyester"
+                     *           ],
+                     *           "value": [
+                     *             "cotton",
+                     *             "linen"
+                     *           ]
+                     *         },
+                     *         "rating": {
+                     *           "slug": "rating",
+                     *           "label": "Rating",
+                     *           "type": "rating",
+                     *           "choices": null,
+                     *           "value": 4
+                     *         },
+                     *         "package_weight": {
+                     *           "slug": "package_weight",
+                     *           "label": "Package weight",
+                     *           "type": "measurement",
+                     *           "choices": null,
+                     *           "value": {
+                     *             "value": 1.2,
+                     *             "unit": "kg"
+                     *           }
+                     *         },
+                     *         "care_guide": {
+                     *           "slug": "care_guide",
+                     *           "label": "Care guide",
+                     *           "type": "multi_line_text",
+                     *           "choices": null,
+                     *           "value": "Machine wash cold.\nDo not tumble dry."
+                     *         },
+                     *         "related_product": {
+                     *           "slug": "related_product",
+                     *           "label": "Related product",
+                     *           "type": "product_reference",
+                     *           "choices": null,
+                     *           "value": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldValuesEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["CollectionNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setCollectionMetafields: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A collection ID (`col_...`).
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                id: components["parameters"]["CollectionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "materials": [
+                 *         "cotton",
+                 *         "linen"
+                 *       ],
+                 *       "rating": 4,
+                 *       "package_weight": {
+                 *         "value": 1.2,
+                 *         "unit": "kg"
+                 *       },
+                 *       "care_guide": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["MetafieldValuesUpdate"];
+            };
+        };
+        responses: {
+            /** @description All of the collection's values after the write. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "materials": {
+                     *           "slug": "materials",
+                     *           "label": "Materials",
+                     *           "type": "list.single_line_text",
+                     *           "choices": [
+                     *             "cotton",
+                     *             "linen",
+                     *             "wool",
+                     *             "recycled polyester"
+                     *           ],
+                     *           "value": [
+                     *             "cotton",
+                     *             "linen"
+                     *           ]
+                     *         },
+                     *         "rating": {
+                     *           "slug": "rating",
+                     *           "label": "Rating",
+                     *           "type": "rating",
+                     *           "choices": null,
+                     *           "value": 4
+                     *         },
+                     *         "package_weight": {
+                     *           "slug": "package_weight",
+                     *           "label": "Package weight",
+                     *           "type": "measurement",
+                     *           "choices": null,
+                     *           "value": {
+                     *             "value": 1.2,
+                     *             "unit": "kg"
+                     *           }
+                     *         },
+                     *         "care_guide": {
+                     *           "slug": "care_guide",
+                     *           "label": "Care guide",
+                     *           "type": "multi_line_text",
+                     *           "choices": null,
+                     *           "value": "Machine wash cold.\nDo not tumble dry."
+                     *         },
+                     *         "related_product": {
+                     *           "slug": "related_product",
+                     *           "label": "Related product",
+                     *           "type": "product_reference",
+                     *           "choices": null,
+                     *           "value": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldValuesEnvelope"];
+                };
+            };
+            400: components["responses"]["MetafieldValuesBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CollectionNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setCollectionMetafield: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A collection ID (`col_...`).
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                id: components["parameters"]["CollectionIdPath"];
+                /**
+                 * @description The slug of an active definition of the resource's owner type.
+                 * @example rating
+                 */
+                slug: components["parameters"]["MetafieldSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "value": 4
+                 *     }
+                 */
+                "application/json": components["schemas"]["MetafieldValueSet"];
+            };
+        };
+        responses: {
+            /** @description The value object. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "slug": "rating",
+                     *         "label": "Rating",
+                     *         "type": "rating",
+                     *         "choices": null,
+                     *         "value": 4
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldValueObjectEnvelope"];
+                };
+            };
+            400: components["responses"]["MetafieldValuesBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MetafieldNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCollectionMetafield: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A collection ID (`col_...`).
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                id: components["parameters"]["CollectionIdPath"];
+                /**
+                 * @description The slug of an active definition of the resource's owner type.
+                 * @example rating
+                 */
+                slug: components["parameters"]["MetafieldSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The value is removed. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MetafieldValuesBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MetafieldNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCustomerMetafields: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The values, keyed by slug. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "materials": {
+                     *           "slug": "materials",
+                     *           "label": "Materials",
+                     *           "type": "list.single_line_text",
+                     *           "choices": [
+                     *             "cotton",
+                     *             "linen",
+                     *             "wool",
+                     *             "recycled polyester"
+                     *           ],
+                     *           "value": [
+                     *             "cotton",
+                     *             "linen"
+                     *           ]
+                     *         },
+                     *         "rating": {
+                     *           "slug": "rating",
+                     *           "label": "Rating",
+                     *           "type": "rating",
+                     *           "choices": null,
+                     *           "value": 4
+                     *         },
+                     *         "package_weight": {
+                     *           "slug": "package_weight",
+                     *           "label": "Package weight",
+                     *           "type": "measurement",
+                     *           "choices": null,
+                     *           "value": {
+                     *             "value": 1.2,
+                     *             "unit": "kg"
+                     *           }
+                     *         },
+                     *         "care_guide": {
+                     *           "slug": "care_guide",
+                     *           "label": "Care guide",
+                     *           "type": "multi_line_text",
+                     *           "choices": null,
+                     *           "value": "Machine wash cold.\nDo not tumble dry."
+                     *         },
+                     *         "related_product": {
+                     *           "slug": "related_product",
+                     *           "label": "Related product",
+                     *           "type": "product_reference",
+                     *           "choices": null,
+                     *           "value": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldValuesEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setCustomerMetafields: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "materials": [
+                 *         "cotton",
+                 *         "linen"
+                 *       ],
+                 *       "rating": 4,
+                 *       "package_weight": {
+                 *         "value": 1.2,
+                 *         "unit": "kg"
+                 *       },
+                 *       "care_guide": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["MetafieldValuesUpdate"];
+            };
+        };
+        responses: {
+            /** @description All of the customer's values after the write. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "materials": {
+                     *           "slug": "materials",
+                     *           "label": "Materials",
+                     *           "type": "list.single_line_text",
+                     *           "choices": [
+                     *             "cotton",
+                     *             "linen",
+                     *             "wool",
+                     *             "recycled polyester"
+                     *           ],
+                     *           "value": [
+                     *             "cotton",
+                     *             "linen"
+                     *           ]
+                     *         },
+                     *         "rating": {
+                     *           "slug": "rating",
+                     *           "label": "Rating",
+                     *           "type": "rating",
+                     *           "choices": null,
+                     *           "value": 4
+                     *         },
+                     *         "package_weight": {
+                     *           "slug": "package_weight",
+                     *           "label": "Package weight",
+                     *           "type": "measurement",
+                     *           "choices": null,
+                     *           "value": {
+                     *             "value": 1.2,
+                     *             "unit": "kg"
+                     *           }
+                     *         },
+                     *         "care_guide": {
+                     *           "slug": "care_guide",
+                     *           "label": "Care guide",
+                     *           "type": "multi_line_text",
+                     *           "choices": null,
+                     *           "value": "Machine wash cold.\nDo not tumble dry."
+                     *         },
+                     *         "related_product": {
+                     *           "slug": "related_product",
+                     *           "label": "Related product",
+                     *           "type": "product_reference",
+                     *           "choices": null,
+                     *           "value": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldValuesEnvelope"];
+                };
+            };
+            400: components["responses"]["MetafieldValuesBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setCustomerMetafield: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+                /**
+                 * @description The slug of an active definition of the resource's owner type.
+                 * @example rating
+                 */
+                slug: components["parameters"]["MetafieldSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "value": 4
+                 *     }
+                 */
+                "application/json": components["schemas"]["MetafieldValueSet"];
+            };
+        };
+        responses: {
+            /** @description The value object. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "slug": "rating",
+                     *         "label": "Rating",
+                     *         "type": "rating",
+                     *         "choices": null,
+                     *         "value": 4
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldValueObjectEnvelope"];
+                };
+            };
+            400: components["responses"]["MetafieldValuesBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MetafieldNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCustomerMetafield: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+                /**
+                 * @description The slug of an active definition of the resource's owner type.
+                 * @example rating
+                 */
+                slug: components["parameters"]["MetafieldSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The value is removed. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MetafieldValuesBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MetafieldNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOrderMetafields: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The values, keyed by slug. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "materials": {
+                     *           "slug": "materials",
+                     *           "label": "Materials",
+                     *           "type": "list.single_line_text",
+                     *           "choices": [
+                     *             "cotton",
+                     *             "linen",
+                     *             "wool",
+                     *             "recycled polyester"
+                     *           ],
+                     *           "value": [
+                     *             "cotton",
+                     *             "linen"
+                     *           ]
+                     *         },
+                     *         "rating": {
+                     *           "slug": "rating",
+                     *           "label": "Rating",
+                     *           "type": "rating",
+                     *           "choices": null,
+                     *           "value": 4
+                     *         },
+                     *         "package_weight": {
+                     *           "slug": "package_weight",
+                     *           "label": "Package weight",
+                     *           "type": "measurement",
+                     *           "choices": null,
+                     *           "value": {
+                     *             "value": 1.2,
+                     *             "unit": "kg"
+                     *           }
+                     *         },
+                     *         "care_guide": {
+                     *           "slug": "care_guide",
+                     *           "label": "Care guide",
+                     *           "type": "multi_line_text",
+                     *           "choices": null,
+                     *           "value": "Machine wash cold.\nDo not tumble dry."
+                     *         },
+                     *         "related_product": {
+                     *           "slug": "related_product",
+                     *           "label": "Related product",
+                     *           "type": "product_reference",
+                     *           "choices": null,
+                     *           "value": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldValuesEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setOrderMetafields: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "materials": [
+                 *         "cotton",
+                 *         "linen"
+                 *       ],
+                 *       "rating": 4,
+                 *       "package_weight": {
+                 *         "value": 1.2,
+                 *         "unit": "kg"
+                 *       },
+                 *       "care_guide": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["MetafieldValuesUpdate"];
+            };
+        };
+        responses: {
+            /** @description All of the order's values after the write. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "materials": {
+                     *           "slug": "materials",
+                     *           "label": "Materials",
+                     *           "type": "list.single_line_text",
+                     *           "choices": [
+                     *             "cotton",
+                     *             "linen",
+                     *             "wool",
+                     *             "recycled polyester"
+                     *           ],
+                     *           "value": [
+                     *             "cotton",
+                     *             "linen"
+                     *           ]
+                     *         },
+                     *         "rating": {
+                     *           "slug": "rating",
+                     *           "label": "Rating",
+                     *           "type": "rating",
+                     *           "choices": null,
+                     *           "value": 4
+                     *         },
+                     *         "package_weight": {
+                     *           "slug": "package_weight",
+                     *           "label": "Package weight",
+                     *           "type": "measurement",
+                     *           "choices": null,
+                     *           "value": {
+                     *             "value": 1.2,
+                     *             "unit": "kg"
+                     *           }
+                     *         },
+                     *         "care_guide": {
+                     *           "slug": "care_guide",
+                     *           "label": "Care guide",
+                     *           "type": "multi_line_text",
+                     *           "choices": null,
+                     *           "value": "Machine wash cold.\nDo not tumble dry."
+                     *         },
+                     *         "related_product": {
+                     *           "slug": "related_product",
+                     *           "label": "Related product",
+                     *           "type": "product_reference",
+                     *           "choices": null,
+                     *           "value": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldValuesEnvelope"];
+                };
+            };
+            400: components["responses"]["MetafieldValuesBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setOrderMetafield: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+                /**
+                 * @description The slug of an active definition of the resource's owner type.
+                 * @example rating
+                 */
+                slug: components["parameters"]["MetafieldSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "value": 4
+                 *     }
+                 */
+                "application/json": components["schemas"]["MetafieldValueSet"];
+            };
+        };
+        responses: {
+            /** @description The value object. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "slug": "rating",
+                     *         "label": "Rating",
+                     *         "type": "rating",
+                     *         "choices": null,
+                     *         "value": 4
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetafieldValueObjectEnvelope"];
+                };
+            };
+            400: components["responses"]["MetafieldValuesBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MetafieldNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteOrderMetafield: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+                /**
+                 * @description The slug of an active definition of the resource's owner type.
+                 * @example rating
+                 */
+                slug: components["parameters"]["MetafieldSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The value is removed. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MetafieldValuesBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MetafieldNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listOrders: {
         parameters: {
             query?: {
@@ -7155,6 +10329,11 @@ export interface operations {
                  */
                 created_after?: string;
                 /**
+                 * @description `metafields` inlines the resource's metafield values (object keyed by slug) in the key's data mode; publishable
+                 *     keys see only storefront-visible ones; `{}` without the `custom_data` extension.
+                 */
+                expand?: components["parameters"]["MetafieldsExpand"];
+                /**
                  * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
                  * @example [
                  *       "type",
@@ -7163,7 +10342,14 @@ export interface operations {
                  */
                 fields?: components["parameters"]["Fields"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7273,6 +10459,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description `metafields` inlines the resource's metafield values (object keyed by slug) in the key's data mode; publishable
+                 *     keys see only storefront-visible ones; `{}` without the `custom_data` extension.
+                 */
+                expand?: components["parameters"]["MetafieldsExpand"];
+                /**
                  * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
                  * @example [
                  *       "type",
@@ -7281,7 +10472,14 @@ export interface operations {
                  */
                 fields?: components["parameters"]["Fields"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
+                 *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["TestMode"];
+            };
             path: {
                 /**
                  * @description An order ID (`ord_...`).

@@ -22,6 +22,7 @@ export interface OperationMeta {
 export type OperationId =
   | 'addCollectionProducts'
   | 'addDraftOrderItems'
+  | 'archiveMetafieldDefinition'
   | 'changeCurrentCustomerPassword'
   | 'completeDraftOrder'
   | 'createApiKey'
@@ -32,22 +33,30 @@ export type OperationId =
   | 'createDraftOrder'
   | 'createFile'
   | 'createLocation'
+  | 'createMetafieldDefinition'
   | 'createProduct'
   | 'createProject'
   | 'createVariant'
   | 'deleteCollection'
+  | 'deleteCollectionMetafield'
   | 'deleteCustomer'
   | 'deleteCustomerAddress'
+  | 'deleteCustomerMetafield'
   | 'deleteCustomerNote'
   | 'deleteDraftOrder'
   | 'deleteDraftOrderItem'
   | 'deleteLocation'
+  | 'deleteOrderMetafield'
   | 'deleteProduct'
+  | 'deleteProductMetafield'
   | 'deleteVariant'
+  | 'deleteVariantMetafield'
   | 'duplicateProduct'
   | 'getCollection'
+  | 'getCollectionMetafields'
   | 'getCurrentCustomer'
   | 'getCustomer'
+  | 'getCustomerMetafields'
   | 'getDocs'
   | 'getDocsAsset'
   | 'getDraftOrder'
@@ -57,16 +66,20 @@ export type OperationId =
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
   | 'getOrder'
+  | 'getOrderMetafields'
   | 'getProduct'
+  | 'getProductMetafields'
   | 'getProject'
   | 'getStoreEvent'
   | 'getVariant'
+  | 'getVariantMetafields'
   | 'listCollections'
   | 'listCustomerAddresses'
   | 'listCustomerNotes'
   | 'listCustomers'
   | 'listDraftOrders'
   | 'listLocations'
+  | 'listMetafieldDefinitions'
   | 'listOrders'
   | 'listOutboxEmails'
   | 'listProducts'
@@ -78,12 +91,23 @@ export type OperationId =
   | 'refreshCustomerToken'
   | 'registerCustomer'
   | 'removeCollectionProduct'
+  | 'reorderMetafieldDefinitions'
   | 'requestPasswordReset'
   | 'resetPassword'
   | 'revokeApiKey'
   | 'sendDraftOrder'
+  | 'setCollectionMetafield'
+  | 'setCollectionMetafields'
+  | 'setCustomerMetafield'
+  | 'setCustomerMetafields'
   | 'setDefaultLocation'
   | 'setInventoryLevel'
+  | 'setOrderMetafield'
+  | 'setOrderMetafields'
+  | 'setProductMetafield'
+  | 'setProductMetafields'
+  | 'setVariantMetafield'
+  | 'setVariantMetafields'
   | 'transferLocationInventory'
   | 'updateCollection'
   | 'updateCurrentCustomer'
@@ -92,6 +116,7 @@ export type OperationId =
   | 'updateDraftOrder'
   | 'updateDraftOrderItem'
   | 'updateLocation'
+  | 'updateMetafieldDefinition'
   | 'updateProduct'
   | 'updateProject'
   | 'updateVariant'
@@ -101,6 +126,7 @@ export type OperationId =
 export interface OperationAuth {
   addCollectionProducts: 'secret';
   addDraftOrderItems: 'secret';
+  archiveMetafieldDefinition: 'secret';
   changeCurrentCustomerPassword: 'customer';
   completeDraftOrder: 'secret';
   createApiKey: 'platform';
@@ -111,22 +137,30 @@ export interface OperationAuth {
   createDraftOrder: 'secret';
   createFile: 'secret';
   createLocation: 'secret';
+  createMetafieldDefinition: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
   createVariant: 'secret';
   deleteCollection: 'secret';
+  deleteCollectionMetafield: 'secret';
   deleteCustomer: 'secret';
   deleteCustomerAddress: 'secret';
+  deleteCustomerMetafield: 'secret';
   deleteCustomerNote: 'secret';
   deleteDraftOrder: 'secret';
   deleteDraftOrderItem: 'secret';
   deleteLocation: 'secret';
+  deleteOrderMetafield: 'secret';
   deleteProduct: 'secret';
+  deleteProductMetafield: 'secret';
   deleteVariant: 'secret';
+  deleteVariantMetafield: 'secret';
   duplicateProduct: 'secret';
-  getCollection: 'secret';
+  getCollection: 'publishable';
+  getCollectionMetafields: 'publishable';
   getCurrentCustomer: 'customer';
   getCustomer: 'secret';
+  getCustomerMetafields: 'secret';
   getDocs: 'none';
   getDocsAsset: 'none';
   getDraftOrder: 'secret';
@@ -136,19 +170,23 @@ export interface OperationAuth {
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
   getOrder: 'secret';
-  getProduct: 'secret';
+  getOrderMetafields: 'secret';
+  getProduct: 'publishable';
+  getProductMetafields: 'publishable';
   getProject: 'platform';
   getStoreEvent: 'secret';
-  getVariant: 'secret';
-  listCollections: 'secret';
+  getVariant: 'publishable';
+  getVariantMetafields: 'publishable';
+  listCollections: 'publishable';
   listCustomerAddresses: 'secret';
   listCustomerNotes: 'secret';
   listCustomers: 'secret';
   listDraftOrders: 'secret';
   listLocations: 'secret';
+  listMetafieldDefinitions: 'secret';
   listOrders: 'secret';
   listOutboxEmails: 'platform';
-  listProducts: 'secret';
+  listProducts: 'publishable';
   listStoreEvents: 'secret';
   listVariantInventoryLevels: 'secret';
   loginCustomer: 'publishableHeader';
@@ -157,12 +195,23 @@ export interface OperationAuth {
   refreshCustomerToken: 'publishableHeader';
   registerCustomer: 'publishableHeader';
   removeCollectionProduct: 'secret';
+  reorderMetafieldDefinitions: 'secret';
   requestPasswordReset: 'publishableHeader';
   resetPassword: 'publishableHeader';
   revokeApiKey: 'platform';
   sendDraftOrder: 'secret';
+  setCollectionMetafield: 'secret';
+  setCollectionMetafields: 'secret';
+  setCustomerMetafield: 'secret';
+  setCustomerMetafields: 'secret';
   setDefaultLocation: 'secret';
   setInventoryLevel: 'secret';
+  setOrderMetafield: 'secret';
+  setOrderMetafields: 'secret';
+  setProductMetafield: 'secret';
+  setProductMetafields: 'secret';
+  setVariantMetafield: 'secret';
+  setVariantMetafields: 'secret';
   transferLocationInventory: 'secret';
   updateCollection: 'secret';
   updateCurrentCustomer: 'customer';
@@ -171,6 +220,7 @@ export interface OperationAuth {
   updateDraftOrder: 'secret';
   updateDraftOrderItem: 'secret';
   updateLocation: 'secret';
+  updateMetafieldDefinition: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
   updateVariant: 'secret';
@@ -184,6 +234,7 @@ export interface OperationsByTag {
   'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
+  'metafields': 'archiveMetafieldDefinition' | 'createMetafieldDefinition' | 'deleteCollectionMetafield' | 'deleteCustomerMetafield' | 'deleteOrderMetafield' | 'deleteProductMetafield' | 'deleteVariantMetafield' | 'getCollectionMetafields' | 'getCustomerMetafields' | 'getOrderMetafields' | 'getProductMetafields' | 'getVariantMetafields' | 'listMetafieldDefinitions' | 'reorderMetafieldDefinitions' | 'setCollectionMetafield' | 'setCollectionMetafields' | 'setCustomerMetafield' | 'setCustomerMetafields' | 'setOrderMetafield' | 'setOrderMetafields' | 'setProductMetafield' | 'setProductMetafields' | 'setVariantMetafield' | 'setVariantMetafields' | 'updateMetafieldDefinition';
   'orders': 'getOrder' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
@@ -212,6 +263,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "archiveMetafieldDefinition",
+    "method": "DELETE",
+    "path": "/v1/store/metafields/{owner_type}/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -336,6 +399,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createMetafieldDefinition",
+    "method": "POST",
+    "path": "/v1/store/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createProduct",
     "method": "POST",
     "path": "/v1/products",
@@ -384,6 +459,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteCollectionMetafield",
+    "method": "DELETE",
+    "path": "/v1/collections/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteCustomer",
     "method": "DELETE",
     "path": "/v1/customers/{id}",
@@ -400,6 +487,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/addresses/{id}",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteCustomerMetafield",
+    "method": "DELETE",
+    "path": "/v1/customers/{id}/metafields/{slug}",
+    "tag": "metafields",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -456,6 +555,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteOrderMetafield",
+    "method": "DELETE",
+    "path": "/v1/orders/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteProduct",
     "method": "DELETE",
     "path": "/v1/products/{id}",
@@ -468,10 +579,34 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteProductMetafield",
+    "method": "DELETE",
+    "path": "/v1/products/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteVariant",
     "method": "DELETE",
     "path": "/v1/variants/{id}",
     "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteVariantMetafield",
+    "method": "DELETE",
+    "path": "/v1/variants/{id}/metafields/{slug}",
+    "tag": "metafields",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -496,16 +631,30 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "GET",
     "path": "/v1/collections/{id}",
     "tag": "catalog",
-    "auth": "secret",
+    "auth": "publishable",
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "expand",
       "fields"
     ],
     "queryParams": [
+      "expand",
       "fields"
     ]
+  },
+  {
+    "operationId": "getCollectionMetafields",
+    "method": "GET",
+    "path": "/v1/collections/{id}/metafields",
+    "tag": "metafields",
+    "auth": "publishable",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getCurrentCustomer",
@@ -536,6 +685,18 @@ export const operationIndex: readonly OperationMeta[] = [
       "expand",
       "fields"
     ]
+  },
+  {
+    "operationId": "getCustomerMetafields",
+    "method": "GET",
+    "path": "/v1/customers/{id}/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getDocs",
@@ -649,27 +810,55 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "expand",
       "fields"
     ],
     "queryParams": [
+      "expand",
       "fields"
     ]
+  },
+  {
+    "operationId": "getOrderMetafields",
+    "method": "GET",
+    "path": "/v1/orders/{id}/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getProduct",
     "method": "GET",
     "path": "/v1/products/{id}",
     "tag": "catalog",
-    "auth": "secret",
+    "auth": "publishable",
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "expand",
       "fields"
     ],
     "queryParams": [
+      "expand",
       "fields"
     ]
+  },
+  {
+    "operationId": "getProductMetafields",
+    "method": "GET",
+    "path": "/v1/products/{id}/metafields",
+    "tag": "metafields",
+    "auth": "publishable",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getProject",
@@ -704,7 +893,23 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "GET",
     "path": "/v1/variants/{id}",
     "tag": "catalog",
-    "auth": "secret",
+    "auth": "publishable",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand"
+    ],
+    "queryParams": [
+      "expand"
+    ]
+  },
+  {
+    "operationId": "getVariantMetafields",
+    "method": "GET",
+    "path": "/v1/variants/{id}/metafields",
+    "tag": "metafields",
+    "auth": "publishable",
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -716,11 +921,12 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "GET",
     "path": "/v1/collections",
     "tag": "catalog",
-    "auth": "secret",
+    "auth": "publishable",
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "expand",
       "fields"
     ],
     "queryParams": [
@@ -728,6 +934,7 @@ export const operationIndex: readonly OperationMeta[] = [
       "cursor",
       "sort",
       "order",
+      "expand",
       "fields"
     ]
   },
@@ -769,6 +976,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "expand",
       "fields"
     ],
     "queryParams": [
@@ -783,6 +991,7 @@ export const operationIndex: readonly OperationMeta[] = [
       "min_orders",
       "max_orders",
       "min_spent",
+      "expand",
       "fields"
     ]
   },
@@ -833,6 +1042,20 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listMetafieldDefinitions",
+    "method": "GET",
+    "path": "/v1/store/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "owner_type"
+    ]
+  },
+  {
     "operationId": "listOrders",
     "method": "GET",
     "path": "/v1/orders",
@@ -842,6 +1065,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "expand",
       "fields"
     ],
     "queryParams": [
@@ -853,6 +1077,7 @@ export const operationIndex: readonly OperationMeta[] = [
       "financial_status",
       "status",
       "created_after",
+      "expand",
       "fields"
     ]
   },
@@ -877,11 +1102,12 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "GET",
     "path": "/v1/products",
     "tag": "catalog",
-    "auth": "secret",
+    "auth": "publishable",
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [
+      "expand",
       "fields"
     ],
     "queryParams": [
@@ -895,6 +1121,7 @@ export const operationIndex: readonly OperationMeta[] = [
       "tag",
       "collection_id",
       "created_after",
+      "expand",
       "fields"
     ]
   },
@@ -1005,6 +1232,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "reorderMetafieldDefinitions",
+    "method": "PUT",
+    "path": "/v1/store/metafields/{owner_type}/reorder",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "requestPasswordReset",
     "method": "POST",
     "path": "/v1/auth/forgot-password",
@@ -1053,6 +1292,54 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "setCollectionMetafield",
+    "method": "PUT",
+    "path": "/v1/collections/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setCollectionMetafields",
+    "method": "PUT",
+    "path": "/v1/collections/{id}/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setCustomerMetafield",
+    "method": "PUT",
+    "path": "/v1/customers/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setCustomerMetafields",
+    "method": "PUT",
+    "path": "/v1/customers/{id}/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "setDefaultLocation",
     "method": "POST",
     "path": "/v1/locations/{id}/default",
@@ -1069,6 +1356,78 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "PUT",
     "path": "/v1/inventory-levels",
     "tag": "inventory",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setOrderMetafield",
+    "method": "PUT",
+    "path": "/v1/orders/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setOrderMetafields",
+    "method": "PUT",
+    "path": "/v1/orders/{id}/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setProductMetafield",
+    "method": "PUT",
+    "path": "/v1/products/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setProductMetafields",
+    "method": "PUT",
+    "path": "/v1/products/{id}/metafields",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setVariantMetafield",
+    "method": "PUT",
+    "path": "/v1/variants/{id}/metafields/{slug}",
+    "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setVariantMetafields",
+    "method": "PUT",
+    "path": "/v1/variants/{id}/metafields",
+    "tag": "metafields",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,
@@ -1165,6 +1524,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "PATCH",
     "path": "/v1/locations/{id}",
     "tag": "locations",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateMetafieldDefinition",
+    "method": "PATCH",
+    "path": "/v1/store/metafields/{owner_type}/{slug}",
+    "tag": "metafields",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,

@@ -5,6 +5,7 @@ import { draftOrderHandlers } from '../modules/draft-orders/index.js';
 import { healthDocsHandlers } from '../modules/health-docs/health-docs.handlers.js';
 import { inventoryHandlers } from '../modules/inventory/index.js';
 import { locationHandlers } from '../modules/locations/locations.handlers.js';
+import { metafieldHandlers } from '../modules/metafields/index.js';
 import { orderHandlers } from '../modules/orders/index.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
@@ -22,4 +23,5 @@ export const handlers = {
   ...locationHandlers,
   ...draftOrderHandlers,
   ...orderHandlers,
+  ...metafieldHandlers,
 } satisfies Handlers;

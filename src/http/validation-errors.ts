@@ -15,6 +15,7 @@ const PATTERN_MESSAGES: Record<string, string> = {
   '^[A-Z]{2}$': 'must be a 2-letter ISO 3166-1 country code in capitals, e.g. DE',
   '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$': 'must be a BCP 47 language tag, e.g. en or en-GB',
   '\\S': 'must not be blank',
+  '^[a-z0-9][a-z0-9_-]*$': 'must start with a lowercase letter or digit and hold only lowercase letters, digits, _ and -',
 };
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
@@ -32,6 +33,9 @@ function fieldOf(error: ErrorObject, parameters: boolean): string {
   if (error.keyword === 'required') segments.push(error.params.missingProperty as string);
   if (error.keyword === 'additionalProperties') segments.push(error.params.additionalProperty as string);
   if (error.keyword === 'propertyNames') segments.push(error.params.propertyName as string);
+  // A problem found inside `propertyNames` (the key's own pattern, length, ...) is about that key.
+  const key = (error as ErrorObject & { propertyName?: string }).propertyName;
+  if (key !== undefined && error.keyword !== 'propertyNames') segments.push(key);
   // Parameters are named as sent (`expand`, not `expand[1]`); body fields by their path.
   if (parameters && segments.length > 0) return segments[0];
   const path = segments.reduce((out, segment) => (/^\d+$/.test(segment) ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment), '');

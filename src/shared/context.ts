@@ -20,7 +20,10 @@ export interface Ctx {
   db: Database;
   project: Project;
   actor: Actor;
-  /** From the key's prefix; metafield values are scoped by it. */
+  /**
+   * The data mode metafield values are read and written in: the key's, except that a live secret key with
+   * `X-Test-Mode: true` works on test values (decisions §4).
+   */
   mode: DataMode;
   requestId: string;
   jobs: JobQueue;
@@ -32,4 +35,9 @@ export interface Ctx {
 /** A context for background work on a project's data: actor system, live mode. */
 export function systemCtx(deps: { db: Database; jobs: JobQueue; log: Logger; totals?: ListTotals }, project: Project, name: string, requestId = `job:${name}`): Ctx {
   return { db: deps.db, jobs: deps.jobs, log: deps.log, totals: deps.totals, project, actor: { kind: 'system', name }, mode: 'live', requestId };
+}
+
+/** Whether the caller reads as a storefront (a publishable key or a signed-in customer): storefront-visible data only. */
+export function isStorefront(ctx: Pick<Ctx, 'actor'>): boolean {
+  return ctx.actor.kind === 'api_key' ? ctx.actor.keyType === 'publishable' : ctx.actor.kind === 'customer';
 }

@@ -1,7 +1,7 @@
 import type { Tx } from '../db/client.js';
 
 /** The per-project sequences. */
-export type CounterName = 'draft_number' | 'order_number';
+export type CounterName = 'draft_number' | 'order_number' | 'metafield_key';
 
 /**
  * The next number of a per-project sequence (`first` for the first one). The counter row stays locked

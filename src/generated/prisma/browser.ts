@@ -153,3 +153,13 @@ export type PasswordResetToken = Prisma.PasswordResetTokenModel
  * process. No foreign keys: unknown e-mails have no customer, and the purge job removes idle rows.
  */
 export type LoginThrottle = Prisma.LoginThrottleModel
+/**
+ * Model MetafieldDefinition
+ * A typed custom field of one owner type; store-wide (values are per mode, definitions are not).
+ */
+export type MetafieldDefinition = Prisma.MetafieldDefinitionModel
+/**
+ * Model MetafieldValue
+ * The value of one definition for one resource (the owner) in one data mode (test or live).
+ */
+export type MetafieldValue = Prisma.MetafieldValueModel

@@ -100,7 +100,18 @@ async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: 
     totals: deps.totals,
     project,
     actor: { kind: 'api_key', id: key.id, keyType: key.type as 'secret' | 'publishable' },
-    mode: key.mode as DataMode,
+    mode: dataMode(key, ctx.get('X-Test-Mode')),
     requestId: ctx.state.requestId,
   };
+}
+
+/**
+ * The data mode of the request (decisions §4): the key's, except that a live secret key with
+ * `X-Test-Mode: true` works on test data; the header is ignored with other keys, and must be true or false.
+ */
+function dataMode(key: { type: string; mode: string }, testModeHeader: string): DataMode {
+  if (testModeHeader !== '' && testModeHeader !== 'true' && testModeHeader !== 'false') {
+    throw new AppError('invalid_request', 'X-Test-Mode must be true or false.', { field: 'X-Test-Mode' });
+  }
+  return key.type === 'secret' && testModeHeader === 'true' ? 'test' : (key.mode as DataMode);
 }

@@ -1,17 +1,21 @@
 import type { PartialAreaHandlers } from '../../http/contract.js';
 import { pickFields } from '../../shared/fields.js';
+import { withMetafields } from '../metafields/index.js';
 import { toProductResource, toVariantResource } from './catalog.mappers.js';
 import { listProducts } from './products.list.js';
 import { createProduct, deleteProduct, duplicateProduct, findProduct, updateProduct } from './products.service.js';
 import { createVariant, deleteVariant, findVariant, updateVariant } from './variants.service.js';
 
 export const productHandlers = {
-  listProducts: async ({ query, ctx }) => ({ status: 200, body: await listProducts(ctx, query) }),
+  listProducts: async ({ query, ctx }) => {
+    const page = await listProducts(ctx, query);
+    return { status: 200, body: { ...page, data: await withMetafields(ctx, 'product', query, page.data) } };
+  },
   createProduct: async ({ body, ctx }) => ({ status: 201, body: { data: toProductResource(await createProduct(ctx, body)) } }),
-  getProduct: async ({ path, query, ctx }) => ({
-    status: 200,
-    body: { data: pickFields(toProductResource(await findProduct(ctx, ctx.db, path.id)), query.fields) },
-  }),
+  getProduct: async ({ path, query, ctx }) => {
+    const product = pickFields(toProductResource(await findProduct(ctx, ctx.db, path.id)), query.fields);
+    return { status: 200, body: { data: (await withMetafields(ctx, 'product', query, [product]))[0] } };
+  },
   updateProduct: async ({ path, body, ctx }) => ({ status: 200, body: { data: toProductResource(await updateProduct(ctx, path.id, body)) } }),
   deleteProduct: async ({ path, ctx }) => {
     await deleteProduct(ctx, path.id);
@@ -22,7 +26,10 @@ export const productHandlers = {
     body: { data: toProductResource(await duplicateProduct(ctx, path.id, body?.title)) },
   }),
   createVariant: async ({ path, body, ctx }) => ({ status: 201, body: { data: toVariantResource(await createVariant(ctx, path.id, body)) } }),
-  getVariant: async ({ path, ctx }) => ({ status: 200, body: { data: toVariantResource(await findVariant(ctx, ctx.db, path.id)) } }),
+  getVariant: async ({ path, query, ctx }) => {
+    const variant = toVariantResource(await findVariant(ctx, ctx.db, path.id));
+    return { status: 200, body: { data: (await withMetafields(ctx, 'variant', query, [variant]))[0] } };
+  },
   updateVariant: async ({ path, body, ctx }) => ({ status: 200, body: { data: toVariantResource(await updateVariant(ctx, path.id, body)) } }),
   deleteVariant: async ({ path, ctx }) => {
     await deleteVariant(ctx, path.id);

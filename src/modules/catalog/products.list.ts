@@ -1,6 +1,6 @@
 import type { operations } from '../../generated/openapi.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { Ctx } from '../../shared/context.js';
+import { isStorefront, type Ctx } from '../../shared/context.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { toProductResource } from './catalog.mappers.js';
 import { PRODUCT_INCLUDE } from './products.service.js';
@@ -13,7 +13,7 @@ const SORTS: SortColumns<'listProducts'> = {
   title: [{ field: 'title', kind: 'string' }],
 };
 
-/** A page of the project's live products matching the filters, with variants and collection ids. */
+/** A page of the project's live products matching the filters (storefronts: active ones only), with variants and collection ids. */
 export async function listProducts(ctx: Ctx, query: ProductListQuery) {
   const where: Prisma.ProductWhereInput = {
     projectId: ctx.project.id,
@@ -24,6 +24,7 @@ export async function listProducts(ctx: Ctx, query: ProductListQuery) {
     tags: query.tag ? { has: query.tag } : undefined,
     collections: query.collection_id ? { some: { collectionId: query.collection_id } } : undefined,
     createdAt: query.created_after ? { gt: new Date(query.created_after) } : undefined,
+    AND: isStorefront(ctx) ? [{ status: 'active' }] : undefined,
   };
   const model = {
     findMany: (args: { where: Prisma.ProductWhereInput; orderBy: Prisma.ProductOrderByWithRelationInput[]; take: number }) =>

@@ -1,8 +1,8 @@
 import type { Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { Prisma, Variant } from '../../generated/prisma/client.js';
-import type { Ctx } from '../../shared/context.js';
-import { AppError, conflictOn, violatesUnique } from '../../shared/errors.js';
+import { isStorefront, type Ctx } from '../../shared/context.js';
+import { AppError, conflictOn, notFound, violatesUnique } from '../../shared/errors.js';
 import { allocateHandle } from '../../shared/handles.js';
 import { newId } from '../../shared/ids.js';
 import { findOwned } from '../../shared/owned.js';
@@ -24,9 +24,14 @@ export const CATALOG_CONFLICTS = {
   handle: { field: 'handle', message: 'Another product of this project already has this handle.' },
 };
 
-/** The live product of the project with variants and collection ids; 404 "Product not found." otherwise. */
+/**
+ * The live product of the project with variants and collection ids (for storefronts, publishable keys:
+ * an active one); 404 "Product not found." otherwise.
+ */
 export async function findProduct(ctx: Ctx, db: Ctx['db'] | Tx, id: string): Promise<ProductRow> {
-  return findOwned(ctx, { findUnique: (args) => db.product.findUnique({ ...args, include: PRODUCT_INCLUDE }) }, id, 'Product not found.');
+  const product = await findOwned(ctx, { findUnique: (args) => db.product.findUnique({ ...args, include: PRODUCT_INCLUDE }) }, id, 'Product not found.');
+  if (isStorefront(ctx) && product.status !== 'active') throw notFound('Product not found.');
+  return product;
 }
 
 /** Price and sale price of a product from its variants: the lowest of each (sale price null when none has one). */

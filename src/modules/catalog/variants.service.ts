@@ -1,7 +1,8 @@
 import type { Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { Variant } from '../../generated/prisma/client.js';
-import type { Ctx } from '../../shared/context.js';
+import { isStorefront, type Ctx } from '../../shared/context.js';
+import { notFound } from '../../shared/errors.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
 import { CATALOG_CONFLICTS, findProduct, lastVariantError, recordProductUpdate, syncProductPrices, variantRows } from './products.service.js';
@@ -9,20 +10,21 @@ import { CATALOG_CONFLICTS, findProduct, lastVariantError, recordProductUpdate, 
 type VariantCreate = components['schemas']['VariantCreate'];
 type VariantUpdate = components['schemas']['VariantUpdate'];
 
-/** A variant of a live product of the project; 404 "Variant not found." otherwise. */
+/** A variant of a live product of the project (for storefronts: of an active one); 404 "Variant not found." otherwise. */
 export async function findVariant(ctx: Ctx, db: Ctx['db'] | Tx, id: string): Promise<Variant> {
   // A deleted product's variants are gone with it: the product's deletedAt counts as the variant's.
   const { product, ...variant } = await findOwned(
     ctx,
     {
       findUnique: async (args) => {
-        const row = await db.variant.findUnique({ ...args, include: { product: { select: { deletedAt: true } } } });
+        const row = await db.variant.findUnique({ ...args, include: { product: { select: { deletedAt: true, status: true } } } });
         return row && { ...row, deletedAt: row.product.deletedAt };
       },
     },
     id,
     'Variant not found.',
   );
+  if (isStorefront(ctx) && product.status !== 'active') throw notFound('Variant not found.');
   const { deletedAt: _deleted, ...row } = variant;
   return row;
 }

@@ -1,5 +1,6 @@
 import type { AreaHandlers } from '../../http/contract.js';
 import { pickFields } from '../../shared/fields.js';
+import { withMetafields } from '../metafields/index.js';
 import { createAddress, deleteAddress, listAddresses, updateAddress } from './addresses.service.js';
 import { listCustomers } from './customers.list.js';
 import { toAddressResource, toCustomerResource, toNoteResource } from './customers.mappers.js';
@@ -7,11 +8,15 @@ import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from './c
 import { createNote, deleteNote, listNotes } from './notes.service.js';
 
 export const customerHandlers = {
-  listCustomers: async ({ query, ctx }) => ({ status: 200, body: await listCustomers(ctx, query) }),
+  listCustomers: async ({ query, ctx }) => {
+    const page = await listCustomers(ctx, query);
+    return { status: 200, body: { ...page, data: await withMetafields(ctx, 'customer', query, page.data) } };
+  },
   createCustomer: async ({ body, ctx }) => ({ status: 201, body: { data: toCustomerResource(await createCustomer(ctx, body)) } }),
   getCustomer: async ({ path, query, ctx }) => {
     const { customer, addresses } = await getCustomer(ctx, path.id, query.expand?.includes('addresses') ?? false);
-    return { status: 200, body: { data: pickFields(toCustomerResource(customer, addresses), query.fields) } };
+    const resource = pickFields(toCustomerResource(customer, addresses), query.fields);
+    return { status: 200, body: { data: (await withMetafields(ctx, 'customer', query, [resource]))[0] } };
   },
   updateCustomer: async ({ path, body, ctx }) => ({
     status: 200,

@@ -46,7 +46,7 @@ export async function listCustomers(ctx: Ctx, query: CustomerListQuery) {
 async function listByRelevance(ctx: Ctx, query: CustomerListQuery, where: Prisma.CustomerWhereInput, search: string) {
   const tiers = relevanceTiers(search).map((tier, i, all) => ({ AND: [where, tier], NOT: all.slice(0, i) }));
   const counts = Promise.all(tiers.map((tier) => ctx.db.customer.count({ where: tier })));
-  const { cursor, limit, fields, ...filters } = query;
+  const { cursor, limit, fields, expand: _expand, ...filters } = query;
   const page = await paginateByOffset({
     secret: ctx.project.signingSecret,
     params: { cursor, limit },

@@ -6,6 +6,7 @@ import type { Ctx } from '../../shared/context.js';
 import { newId } from '../../shared/ids.js';
 import { findOwned } from '../../shared/owned.js';
 import { lockRows, writeTx } from '../../shared/write.js';
+import { deleteValuesOf } from '../metafields/index.js';
 import { changedFields, recordChange, recordEvent } from '../store-events/index.js';
 import { toCustomerResource } from './customers.mappers.js';
 
@@ -134,8 +135,8 @@ export const DELETED_CUSTOMER_RETENTION_DAYS = 30;
 
 /**
  * Removes the personal data of customers deleted more than 30 days ago, in every project: the customers
- * with their addresses and notes, and the values in their store events' field changes (which fields
- * changed stays). A maintenance job, not a project's operation: it takes the database, not a Ctx.
+ * with their addresses, notes and metafield values, and the values in their store events' field changes
+ * (which fields changed stays). A maintenance job, not a project's operation: it takes the database, not a Ctx.
  */
 export async function purgeDeletedCustomers(db: Database): Promise<number> {
   const cutoff = new Date(Date.now() - DELETED_CUSTOMER_RETENTION_DAYS * 24 * 60 * 60 * 1000);
@@ -148,6 +149,7 @@ export async function purgeDeletedCustomers(db: Database): Promise<number> {
         SELECT coalesce(jsonb_object_agg(key, '{"from": "[redacted]", "to": "[redacted]"}'::jsonb), '{}'::jsonb)
         FROM jsonb_each(metadata->'changes')))
       WHERE resource_type = 'customer' AND resource_id = ANY(${ids}) AND metadata ? 'changes'`;
+    await deleteValuesOf(tx, ids);
     const { count } = await tx.customer.deleteMany({ where: { id: { in: ids } } });
     return count;
   });

@@ -1,13 +1,17 @@
 import type { AreaHandlers } from '../../http/contract.js';
 import { pickFields } from '../../shared/fields.js';
+import { withMetafields } from '../metafields/index.js';
 import { toOrderResource } from './orders.mappers.js';
 import { findOrder, listOrders, payOrder } from './orders.service.js';
 
 export const orderHandlers = {
-  listOrders: async ({ query, ctx }) => ({ status: 200, body: await listOrders(ctx, query) }),
-  getOrder: async ({ path, query, ctx }) => ({
-    status: 200,
-    body: { data: pickFields(toOrderResource(await findOrder(ctx, ctx.db, path.id)), query.fields) },
-  }),
+  listOrders: async ({ query, ctx }) => {
+    const page = await listOrders(ctx, query);
+    return { status: 200, body: { ...page, data: await withMetafields(ctx, 'order', query, page.data) } };
+  },
+  getOrder: async ({ path, query, ctx }) => {
+    const order = pickFields(toOrderResource(await findOrder(ctx, ctx.db, path.id)), query.fields);
+    return { status: 200, body: { data: (await withMetafields(ctx, 'order', query, [order]))[0] } };
+  },
   payOrder: async ({ path, ctx }) => ({ status: 200, body: { data: toOrderResource(await payOrder(ctx, path.id)) } }),
 } satisfies AreaHandlers<'orders'>;

@@ -31,6 +31,18 @@ describe('validationError', () => {
     });
   });
 
+  test('an object key refused by propertyNames is the field, with the key schema\'s message', () => {
+    const inner = { ...error('pattern', '', { pattern: '^[a-z0-9][a-z0-9_-]*$' }), propertyName: 'Not A Slug' } as ErrorObject;
+    const result = validationError([{ errors: [inner, error('propertyNames', '', { propertyName: 'Not A Slug' })] }]);
+    expect(result.toBody()).toEqual({
+      error: {
+        code: 'invalid_request',
+        message: 'Not A Slug must start with a lowercase letter or digit and hold only lowercase letters, digits, _ and -.',
+        field: 'Not A Slug',
+      },
+    });
+  });
+
   test('query parameters are named by their parameter name, list items included', () => {
     const result = validationError([{ errors: [error('maximum', '/limit', { limit: 100 })], parameters: true }]);
     expect(result.toBody().error).toMatchObject({ field: 'limit', message: 'limit must be at most 100.' });

@@ -422,7 +422,9 @@ export const ModelName = {
   CustomerSession: 'CustomerSession',
   RefreshToken: 'RefreshToken',
   PasswordResetToken: 'PasswordResetToken',
-  LoginThrottle: 'LoginThrottle'
+  LoginThrottle: 'LoginThrottle',
+  MetafieldDefinition: 'MetafieldDefinition',
+  MetafieldValue: 'MetafieldValue'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -438,7 +440,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2366,6 +2368,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    MetafieldDefinition: {
+      payload: Prisma.$MetafieldDefinitionPayload<ExtArgs>
+      fields: Prisma.MetafieldDefinitionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.MetafieldDefinitionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldDefinitionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.MetafieldDefinitionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldDefinitionPayload>
+        }
+        findFirst: {
+          args: Prisma.MetafieldDefinitionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldDefinitionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.MetafieldDefinitionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldDefinitionPayload>
+        }
+        findMany: {
+          args: Prisma.MetafieldDefinitionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldDefinitionPayload>[]
+        }
+        create: {
+          args: Prisma.MetafieldDefinitionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldDefinitionPayload>
+        }
+        createMany: {
+          args: Prisma.MetafieldDefinitionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.MetafieldDefinitionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldDefinitionPayload>[]
+        }
+        delete: {
+          args: Prisma.MetafieldDefinitionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldDefinitionPayload>
+        }
+        update: {
+          args: Prisma.MetafieldDefinitionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldDefinitionPayload>
+        }
+        deleteMany: {
+          args: Prisma.MetafieldDefinitionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.MetafieldDefinitionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.MetafieldDefinitionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldDefinitionPayload>[]
+        }
+        upsert: {
+          args: Prisma.MetafieldDefinitionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldDefinitionPayload>
+        }
+        aggregate: {
+          args: Prisma.MetafieldDefinitionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateMetafieldDefinition>
+        }
+        groupBy: {
+          args: Prisma.MetafieldDefinitionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MetafieldDefinitionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.MetafieldDefinitionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MetafieldDefinitionCountAggregateOutputType> | number
+        }
+      }
+    }
+    MetafieldValue: {
+      payload: Prisma.$MetafieldValuePayload<ExtArgs>
+      fields: Prisma.MetafieldValueFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.MetafieldValueFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldValuePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.MetafieldValueFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldValuePayload>
+        }
+        findFirst: {
+          args: Prisma.MetafieldValueFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldValuePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.MetafieldValueFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldValuePayload>
+        }
+        findMany: {
+          args: Prisma.MetafieldValueFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldValuePayload>[]
+        }
+        create: {
+          args: Prisma.MetafieldValueCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldValuePayload>
+        }
+        createMany: {
+          args: Prisma.MetafieldValueCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.MetafieldValueCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldValuePayload>[]
+        }
+        delete: {
+          args: Prisma.MetafieldValueDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldValuePayload>
+        }
+        update: {
+          args: Prisma.MetafieldValueUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldValuePayload>
+        }
+        deleteMany: {
+          args: Prisma.MetafieldValueDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.MetafieldValueUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.MetafieldValueUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldValuePayload>[]
+        }
+        upsert: {
+          args: Prisma.MetafieldValueUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MetafieldValuePayload>
+        }
+        aggregate: {
+          args: Prisma.MetafieldValueAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateMetafieldValue>
+        }
+        groupBy: {
+          args: Prisma.MetafieldValueGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MetafieldValueGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.MetafieldValueCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MetafieldValueCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2843,6 +2993,39 @@ export const LoginThrottleScalarFieldEnum = {
 export type LoginThrottleScalarFieldEnum = (typeof LoginThrottleScalarFieldEnum)[keyof typeof LoginThrottleScalarFieldEnum]
 
 
+export const MetafieldDefinitionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  key: 'key',
+  slug: 'slug',
+  label: 'label',
+  description: 'description',
+  ownerType: 'ownerType',
+  valueType: 'valueType',
+  choices: 'choices',
+  position: 'position',
+  required: 'required',
+  storefrontVisible: 'storefrontVisible',
+  archivedAt: 'archivedAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type MetafieldDefinitionScalarFieldEnum = (typeof MetafieldDefinitionScalarFieldEnum)[keyof typeof MetafieldDefinitionScalarFieldEnum]
+
+
+export const MetafieldValueScalarFieldEnum = {
+  ownerId: 'ownerId',
+  mode: 'mode',
+  definitionId: 'definitionId',
+  value: 'value',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type MetafieldValueScalarFieldEnum = (typeof MetafieldValueScalarFieldEnum)[keyof typeof MetafieldValueScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -3164,6 +3347,8 @@ export type GlobalOmitConfig = {
   refreshToken?: Prisma.RefreshTokenOmit
   passwordResetToken?: Prisma.PasswordResetTokenOmit
   loginThrottle?: Prisma.LoginThrottleOmit
+  metafieldDefinition?: Prisma.MetafieldDefinitionOmit
+  metafieldValue?: Prisma.MetafieldValueOmit
 }
 
 /* Types for Logging */

@@ -76,7 +76,9 @@ export const ModelName = {
   CustomerSession: 'CustomerSession',
   RefreshToken: 'RefreshToken',
   PasswordResetToken: 'PasswordResetToken',
-  LoginThrottle: 'LoginThrottle'
+  LoginThrottle: 'LoginThrottle',
+  MetafieldDefinition: 'MetafieldDefinition',
+  MetafieldValue: 'MetafieldValue'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -531,6 +533,39 @@ export const LoginThrottleScalarFieldEnum = {
 } as const
 
 export type LoginThrottleScalarFieldEnum = (typeof LoginThrottleScalarFieldEnum)[keyof typeof LoginThrottleScalarFieldEnum]
+
+
+export const MetafieldDefinitionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  key: 'key',
+  slug: 'slug',
+  label: 'label',
+  description: 'description',
+  ownerType: 'ownerType',
+  valueType: 'valueType',
+  choices: 'choices',
+  position: 'position',
+  required: 'required',
+  storefrontVisible: 'storefrontVisible',
+  archivedAt: 'archivedAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type MetafieldDefinitionScalarFieldEnum = (typeof MetafieldDefinitionScalarFieldEnum)[keyof typeof MetafieldDefinitionScalarFieldEnum]
+
+
+export const MetafieldValueScalarFieldEnum = {
+  ownerId: 'ownerId',
+  mode: 'mode',
+  definitionId: 'definitionId',
+  value: 'value',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type MetafieldValueScalarFieldEnum = (typeof MetafieldValueScalarFieldEnum)[keyof typeof MetafieldValueScalarFieldEnum]
 
 
 export const SortOrder = {

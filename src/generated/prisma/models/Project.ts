@@ -317,6 +317,7 @@ export type ProjectWhereInput = {
   orders?: Prisma.OrderListRelationFilter
   rateWindows?: Prisma.RateWindowListRelationFilter
   usageWarnings?: Prisma.UsageWarningListRelationFilter
+  metafieldDefinitions?: Prisma.MetafieldDefinitionListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -350,6 +351,7 @@ export type ProjectOrderByWithRelationInput = {
   orders?: Prisma.OrderOrderByRelationAggregateInput
   rateWindows?: Prisma.RateWindowOrderByRelationAggregateInput
   usageWarnings?: Prisma.UsageWarningOrderByRelationAggregateInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -386,6 +388,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   orders?: Prisma.OrderListRelationFilter
   rateWindows?: Prisma.RateWindowListRelationFilter
   usageWarnings?: Prisma.UsageWarningListRelationFilter
+  metafieldDefinitions?: Prisma.MetafieldDefinitionListRelationFilter
 }, "id">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -467,6 +470,7 @@ export type ProjectCreateInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -500,6 +504,7 @@ export type ProjectUncheckedCreateInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -533,6 +538,7 @@ export type ProjectUpdateInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -566,6 +572,7 @@ export type ProjectUncheckedUpdateInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -920,6 +927,20 @@ export type ProjectUpdateOneRequiredWithoutOrdersNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutOrdersInput, Prisma.ProjectUpdateWithoutOrdersInput>, Prisma.ProjectUncheckedUpdateWithoutOrdersInput>
 }
 
+export type ProjectCreateNestedOneWithoutMetafieldDefinitionsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutMetafieldDefinitionsInput, Prisma.ProjectUncheckedCreateWithoutMetafieldDefinitionsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutMetafieldDefinitionsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutMetafieldDefinitionsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutMetafieldDefinitionsInput, Prisma.ProjectUncheckedCreateWithoutMetafieldDefinitionsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutMetafieldDefinitionsInput
+  upsert?: Prisma.ProjectUpsertWithoutMetafieldDefinitionsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutMetafieldDefinitionsInput, Prisma.ProjectUpdateWithoutMetafieldDefinitionsInput>, Prisma.ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput>
+}
+
 export type ProjectCreateWithoutRateWindowsInput = {
   id: string
   name: string
@@ -950,6 +971,7 @@ export type ProjectCreateWithoutRateWindowsInput = {
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutRateWindowsInput = {
@@ -982,6 +1004,7 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutRateWindowsInput = {
@@ -1030,6 +1053,7 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
@@ -1062,6 +1086,7 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutUsageWarningsInput = {
@@ -1094,6 +1119,7 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
@@ -1126,6 +1152,7 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutUsageWarningsInput = {
@@ -1174,6 +1201,7 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
@@ -1206,6 +1234,7 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutApiKeysInput = {
@@ -1238,6 +1267,7 @@ export type ProjectCreateWithoutApiKeysInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutApiKeysInput = {
@@ -1270,6 +1300,7 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutApiKeysInput = {
@@ -1318,6 +1349,7 @@ export type ProjectUpdateWithoutApiKeysInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutApiKeysInput = {
@@ -1350,6 +1382,7 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutLocationsInput = {
@@ -1382,6 +1415,7 @@ export type ProjectCreateWithoutLocationsInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutLocationsInput = {
@@ -1414,6 +1448,7 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutLocationsInput = {
@@ -1462,6 +1497,7 @@ export type ProjectUpdateWithoutLocationsInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutLocationsInput = {
@@ -1494,6 +1530,7 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutStoreEventsInput = {
@@ -1526,6 +1563,7 @@ export type ProjectCreateWithoutStoreEventsInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutStoreEventsInput = {
@@ -1558,6 +1596,7 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutStoreEventsInput = {
@@ -1606,6 +1645,7 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
@@ -1638,6 +1678,7 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutOutboxEmailsInput = {
@@ -1670,6 +1711,7 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
@@ -1702,6 +1744,7 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutOutboxEmailsInput = {
@@ -1750,6 +1793,7 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
@@ -1782,6 +1826,7 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCustomersInput = {
@@ -1814,6 +1859,7 @@ export type ProjectCreateWithoutCustomersInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCustomersInput = {
@@ -1846,6 +1892,7 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCustomersInput = {
@@ -1894,6 +1941,7 @@ export type ProjectUpdateWithoutCustomersInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCustomersInput = {
@@ -1926,6 +1974,7 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutProductsInput = {
@@ -1958,6 +2007,7 @@ export type ProjectCreateWithoutProductsInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutProductsInput = {
@@ -1990,6 +2040,7 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutProductsInput = {
@@ -2038,6 +2089,7 @@ export type ProjectUpdateWithoutProductsInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutProductsInput = {
@@ -2070,6 +2122,7 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionsInput = {
@@ -2102,6 +2155,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionsInput = {
@@ -2134,6 +2188,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionsInput = {
@@ -2182,6 +2237,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionsInput = {
@@ -2214,6 +2270,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutFilesInput = {
@@ -2246,6 +2303,7 @@ export type ProjectCreateWithoutFilesInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutFilesInput = {
@@ -2278,6 +2336,7 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutFilesInput = {
@@ -2326,6 +2385,7 @@ export type ProjectUpdateWithoutFilesInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutFilesInput = {
@@ -2358,6 +2418,7 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCountersInput = {
@@ -2390,6 +2451,7 @@ export type ProjectCreateWithoutCountersInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCountersInput = {
@@ -2422,6 +2484,7 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCountersInput = {
@@ -2470,6 +2533,7 @@ export type ProjectUpdateWithoutCountersInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCountersInput = {
@@ -2502,6 +2566,7 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutDraftOrdersInput = {
@@ -2534,6 +2599,7 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
@@ -2566,6 +2632,7 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutDraftOrdersInput = {
@@ -2614,6 +2681,7 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
@@ -2646,6 +2714,7 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutOrdersInput = {
@@ -2678,6 +2747,7 @@ export type ProjectCreateWithoutOrdersInput = {
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutOrdersInput = {
@@ -2710,6 +2780,7 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutOrdersInput = {
@@ -2758,6 +2829,7 @@ export type ProjectUpdateWithoutOrdersInput = {
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutOrdersInput = {
@@ -2790,6 +2862,155 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutMetafieldDefinitionsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutMetafieldDefinitionsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutMetafieldDefinitionsInput, Prisma.ProjectUncheckedCreateWithoutMetafieldDefinitionsInput>
+}
+
+export type ProjectUpsertWithoutMetafieldDefinitionsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutMetafieldDefinitionsInput, Prisma.ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutMetafieldDefinitionsInput, Prisma.ProjectUncheckedCreateWithoutMetafieldDefinitionsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutMetafieldDefinitionsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutMetafieldDefinitionsInput, Prisma.ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput>
+}
+
+export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 
@@ -2811,6 +3032,7 @@ export type ProjectCountOutputType = {
   orders: number
   rateWindows: number
   usageWarnings: number
+  metafieldDefinitions: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2827,6 +3049,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   orders?: boolean | ProjectCountOutputTypeCountOrdersArgs
   rateWindows?: boolean | ProjectCountOutputTypeCountRateWindowsArgs
   usageWarnings?: boolean | ProjectCountOutputTypeCountUsageWarningsArgs
+  metafieldDefinitions?: boolean | ProjectCountOutputTypeCountMetafieldDefinitionsArgs
 }
 
 /**
@@ -2930,6 +3153,13 @@ export type ProjectCountOutputTypeCountUsageWarningsArgs<ExtArgs extends runtime
   where?: Prisma.UsageWarningWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountMetafieldDefinitionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.MetafieldDefinitionWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -2962,6 +3192,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   orders?: boolean | Prisma.Project$ordersArgs<ExtArgs>
   rateWindows?: boolean | Prisma.Project$rateWindowsArgs<ExtArgs>
   usageWarnings?: boolean | Prisma.Project$usageWarningsArgs<ExtArgs>
+  metafieldDefinitions?: boolean | Prisma.Project$metafieldDefinitionsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -3040,6 +3271,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   orders?: boolean | Prisma.Project$ordersArgs<ExtArgs>
   rateWindows?: boolean | Prisma.Project$rateWindowsArgs<ExtArgs>
   usageWarnings?: boolean | Prisma.Project$usageWarningsArgs<ExtArgs>
+  metafieldDefinitions?: boolean | Prisma.Project$metafieldDefinitionsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -3061,6 +3293,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     orders: Prisma.$OrderPayload<ExtArgs>[]
     rateWindows: Prisma.$RateWindowPayload<ExtArgs>[]
     usageWarnings: Prisma.$UsageWarningPayload<ExtArgs>[]
+    metafieldDefinitions: Prisma.$MetafieldDefinitionPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -3493,6 +3726,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   orders<T extends Prisma.Project$ordersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$ordersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OrderPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   rateWindows<T extends Prisma.Project$rateWindowsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$rateWindowsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RateWindowPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   usageWarnings<T extends Prisma.Project$usageWarningsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$usageWarningsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$UsageWarningPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  metafieldDefinitions<T extends Prisma.Project$metafieldDefinitionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$metafieldDefinitionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MetafieldDefinitionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -4241,6 +4475,30 @@ export type Project$usageWarningsArgs<ExtArgs extends runtime.Types.Extensions.I
   take?: number
   skip?: number
   distinct?: Prisma.UsageWarningScalarFieldEnum | Prisma.UsageWarningScalarFieldEnum[]
+}
+
+/**
+ * Project.metafieldDefinitions
+ */
+export type Project$metafieldDefinitionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the MetafieldDefinition
+   */
+  select?: Prisma.MetafieldDefinitionSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the MetafieldDefinition
+   */
+  omit?: Prisma.MetafieldDefinitionOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.MetafieldDefinitionInclude<ExtArgs> | null
+  where?: Prisma.MetafieldDefinitionWhereInput
+  orderBy?: Prisma.MetafieldDefinitionOrderByWithRelationInput | Prisma.MetafieldDefinitionOrderByWithRelationInput[]
+  cursor?: Prisma.MetafieldDefinitionWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.MetafieldDefinitionScalarFieldEnum | Prisma.MetafieldDefinitionScalarFieldEnum[]
 }
 
 /**

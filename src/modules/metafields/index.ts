@@ -1,0 +1,5 @@
+/** What other areas may use of metafields: the handlers, inlining values for expand=metafields, and removing a purged resource's values. */
+export { metafieldHandlers } from './metafields.handlers.js';
+export { withMetafields } from './values.load.js';
+export { deleteValuesOf } from './values.service.js';
+export type { MetafieldValues } from './metafields.mappers.js';
