@@ -37,8 +37,14 @@ describe('CORS preflight', () => {
     expect(headerList(await preflight('/v1/me/password', 'POST'), 'Access-Control-Allow-Methods')).toEqual(['post']);
   });
 
+  test('a path with a storefront read and secret writes (a product) allows only the read', async () => {
+    const response = await preflight('/v1/products/prod_01jd5kx8m2n4p6q8r0s2t4v6w8', 'GET', 'x-api-key');
+    expect(response.status).toBe(204);
+    expect(headerList(response, 'Access-Control-Allow-Methods')).toEqual(['get']);
+  });
+
   test('OPTIONS /v1/customers (secret operations) gets no CORS answer: 405 without Access-Control headers', async () => {
-    for (const path of ['/v1/customers', '/v1/events', '/v1/products/prod_01jd5kx8m2n4p6q8r0s2t4v6w8']) {
+    for (const path of ['/v1/customers', '/v1/events', '/v1/locations/loc_01jd5m3q7x9c2v4b6n8p0r1s2b']) {
       const response = await preflight(path, 'GET', 'authorization');
       expect(response.status).toBe(405);
       expect([...response.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
