@@ -2,11 +2,11 @@
  * Jest, native ESM: TypeScript through swc, tests against a real PostgreSQL (see tests/setup).
  * Two projects share one global setup (one PostgreSQL and one migrated template database per run):
  * - fast: unit tests and integration tests against the in-process app;
- * - slow: tests that spawn processes (tests/integration/process) or walk 100k rows.
+ * - slow: tests that spawn processes (tests/integration/process, the SDK package build and install) or walk 100k rows.
  * `npm test` runs both; `npm run test:fast` only the fast one.
  */
 // Paths from the root: a directory (ends in /) or a file.
-const slowTests = ['tests/integration/process/', 'tests/integration/customers/customer-pagination-100k.test.ts'];
+const slowTests = ['tests/integration/process/', 'tests/integration/customers/customer-pagination-100k.test.ts', 'tests/integration/sdk/package.test.ts'];
 
 const shared = {
   testEnvironment: 'node',
@@ -15,7 +15,8 @@ const shared = {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }],
   },
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // The SDK package by name, as third parties import it (from its source; tests/integration/sdk builds the package).
+  moduleNameMapper: { '^@commerce-api/sdk$': '<rootDir>/sdk/src/index.ts', '^(\\.{1,2}/.*)\\.js$': '$1' },
   setupFilesAfterEnv: ['<rootDir>/tests/setup/contract-guard.ts'],
 };
 

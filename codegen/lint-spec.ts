@@ -7,6 +7,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { createAjv, rewriteComponentRefs, type JsonSchema, type OpenApiDocument } from '../src/shared/openapi-ajv.js';
 import { countsAgainstLimits, RATE_LIMIT_HEADERS } from './declare-common-responses.js';
 import { listOperations } from './operations.js';
+import { resourceName, resourceSlot, SPARSE_SUFFIX, sparseSchema, successSchema, takesFields } from './sparse-schemas.js';
 
 const file = path.resolve(import.meta.dirname, '../openapi.yaml');
 const problems: string[] = [];
@@ -60,6 +61,15 @@ for (const op of listOperations(document)) {
   if (op.idempotent && !statuses.includes('409')) problems.push(`${where}: create operations must declare 409 (Idempotency-Key conflicts)`);
   if (op.idempotent && !op.parameters.some((p) => p.name === 'Idempotency-Key')) problems.push(`${where}: create operations take Idempotency-Key`);
 
+  if (takesFields(op)) {
+    const success = successSchema(document, op);
+    const slot = success && resourceSlot(success.schema);
+    const resource = slot && resourceName(slot.node);
+    if (!resource?.sparse) problems.push(`${where}: takes fields, so its 200 resource must be anyOf [X, X${SPARSE_SUFFIX}] (run npm run spec:common-responses)`);
+    else if (JSON.stringify(document.components.schemas[resource.name + SPARSE_SUFFIX]) !== JSON.stringify(sparseSchema(resource.name, document.components.schemas[resource.name]))) {
+      problems.push(`components.schemas.${resource.name}${SPARSE_SUFFIX}: stale, not the sparse variant of ${resource.name} (run npm run spec:common-responses)`);
+    }
+  }
   const body = raw.requestBody?.content?.['application/json'];
   if (body && body.example === undefined) problems.push(`${where}: request body needs an example`);
   checkExample(`${where} request`, body?.schema, body?.example);

@@ -1921,6 +1921,167 @@ export interface components {
             /** @description Count of records matching the filters. */
             total: number;
         };
+        /** @description A Collection answered with `fields`: `id` and the requested properties only. */
+        CollectionSparse: {
+            id: components["schemas"]["Collection"]["id"];
+            title?: components["schemas"]["Collection"]["title"];
+            handle?: components["schemas"]["Collection"]["handle"];
+            description?: components["schemas"]["Collection"]["description"];
+            image?: components["schemas"]["Collection"]["image"];
+            product_count?: components["schemas"]["Collection"]["product_count"];
+            metafields?: components["schemas"]["Collection"]["metafields"];
+            created_at?: components["schemas"]["Collection"]["created_at"];
+            updated_at?: components["schemas"]["Collection"]["updated_at"];
+        };
+        /** @description A Customer answered with `fields`: `id` and the requested properties only. */
+        CustomerSparse: {
+            id: components["schemas"]["Customer"]["id"];
+            email?: components["schemas"]["Customer"]["email"];
+            first_name?: components["schemas"]["Customer"]["first_name"];
+            last_name?: components["schemas"]["Customer"]["last_name"];
+            phone?: components["schemas"]["Customer"]["phone"];
+            company?: components["schemas"]["Customer"]["company"];
+            status?: components["schemas"]["Customer"]["status"];
+            order_count?: components["schemas"]["Customer"]["order_count"];
+            total_spent?: components["schemas"]["Customer"]["total_spent"];
+            first_order_at?: components["schemas"]["Customer"]["first_order_at"];
+            last_order_at?: components["schemas"]["Customer"]["last_order_at"];
+            tags?: components["schemas"]["Customer"]["tags"];
+            metadata?: components["schemas"]["Customer"]["metadata"];
+            active_price_key?: components["schemas"]["Customer"]["active_price_key"];
+            locale?: components["schemas"]["Customer"]["locale"];
+            tax_number?: components["schemas"]["Customer"]["tax_number"];
+            tax_number_type?: components["schemas"]["Customer"]["tax_number_type"];
+            addresses?: components["schemas"]["Customer"]["addresses"];
+            metafields?: components["schemas"]["Customer"]["metafields"];
+            created_at?: components["schemas"]["Customer"]["created_at"];
+            updated_at?: components["schemas"]["Customer"]["updated_at"];
+        };
+        /** @description A CustomerAddress answered with `fields`: `id` and the requested properties only. */
+        CustomerAddressSparse: {
+            id: components["schemas"]["CustomerAddress"]["id"];
+            customer_id?: components["schemas"]["CustomerAddress"]["customer_id"];
+            first_name?: components["schemas"]["CustomerAddress"]["first_name"];
+            last_name?: components["schemas"]["CustomerAddress"]["last_name"];
+            company?: components["schemas"]["CustomerAddress"]["company"];
+            line1?: components["schemas"]["CustomerAddress"]["line1"];
+            line2?: components["schemas"]["CustomerAddress"]["line2"];
+            city?: components["schemas"]["CustomerAddress"]["city"];
+            state?: components["schemas"]["CustomerAddress"]["state"];
+            postal_code?: components["schemas"]["CustomerAddress"]["postal_code"];
+            country?: components["schemas"]["CustomerAddress"]["country"];
+            phone?: components["schemas"]["CustomerAddress"]["phone"];
+            is_default?: components["schemas"]["CustomerAddress"]["is_default"];
+            created_at?: components["schemas"]["CustomerAddress"]["created_at"];
+            updated_at?: components["schemas"]["CustomerAddress"]["updated_at"];
+        };
+        /** @description A DraftOrder answered with `fields`: `id` and the requested properties only. */
+        DraftOrderSparse: {
+            id: components["schemas"]["DraftOrder"]["id"];
+            draft_number?: components["schemas"]["DraftOrder"]["draft_number"];
+            status?: components["schemas"]["DraftOrder"]["status"];
+            customer_id?: components["schemas"]["DraftOrder"]["customer_id"];
+            customer_email?: components["schemas"]["DraftOrder"]["customer_email"];
+            subtotal?: components["schemas"]["DraftOrder"]["subtotal"];
+            tax?: components["schemas"]["DraftOrder"]["tax"];
+            tax_data?: components["schemas"]["DraftOrder"]["tax_data"];
+            tax_inclusive?: components["schemas"]["DraftOrder"]["tax_inclusive"];
+            shipping_cost?: components["schemas"]["DraftOrder"]["shipping_cost"];
+            discount?: components["schemas"]["DraftOrder"]["discount"];
+            total?: components["schemas"]["DraftOrder"]["total"];
+            currency?: components["schemas"]["DraftOrder"]["currency"];
+            shipping_address?: components["schemas"]["DraftOrder"]["shipping_address"];
+            billing_address?: components["schemas"]["DraftOrder"]["billing_address"];
+            payment_terms?: components["schemas"]["DraftOrder"]["payment_terms"];
+            payment_due_date?: components["schemas"]["DraftOrder"]["payment_due_date"];
+            order_id?: components["schemas"]["DraftOrder"]["order_id"];
+            completed_at?: components["schemas"]["DraftOrder"]["completed_at"];
+            item_count?: components["schemas"]["DraftOrder"]["item_count"];
+            notes?: components["schemas"]["DraftOrder"]["notes"];
+            metadata?: components["schemas"]["DraftOrder"]["metadata"];
+            items?: components["schemas"]["DraftOrder"]["items"];
+            created_at?: components["schemas"]["DraftOrder"]["created_at"];
+            updated_at?: components["schemas"]["DraftOrder"]["updated_at"];
+        };
+        /** @description A Location answered with `fields`: `id` and the requested properties only. */
+        LocationSparse: {
+            id: components["schemas"]["Location"]["id"];
+            name?: components["schemas"]["Location"]["name"];
+            handle?: components["schemas"]["Location"]["handle"];
+            type?: components["schemas"]["Location"]["type"];
+            is_default?: components["schemas"]["Location"]["is_default"];
+            is_active?: components["schemas"]["Location"]["is_active"];
+            metadata?: components["schemas"]["Location"]["metadata"];
+            address_line1?: components["schemas"]["Location"]["address_line1"];
+            address_line2?: components["schemas"]["Location"]["address_line2"];
+            city?: components["schemas"]["Location"]["city"];
+            state?: components["schemas"]["Location"]["state"];
+            postal_code?: components["schemas"]["Location"]["postal_code"];
+            country?: components["schemas"]["Location"]["country"];
+            phone?: components["schemas"]["Location"]["phone"];
+            email?: components["schemas"]["Location"]["email"];
+            created_at?: components["schemas"]["Location"]["created_at"];
+            updated_at?: components["schemas"]["Location"]["updated_at"];
+        };
+        /** @description A Order answered with `fields`: `id` and the requested properties only. */
+        OrderSparse: {
+            id: components["schemas"]["Order"]["id"];
+            order_number?: components["schemas"]["Order"]["order_number"];
+            status?: components["schemas"]["Order"]["status"];
+            financial_status?: components["schemas"]["Order"]["financial_status"];
+            customer_id?: components["schemas"]["Order"]["customer_id"];
+            email?: components["schemas"]["Order"]["email"];
+            currency?: components["schemas"]["Order"]["currency"];
+            line_items?: components["schemas"]["Order"]["line_items"];
+            subtotal?: components["schemas"]["Order"]["subtotal"];
+            tax?: components["schemas"]["Order"]["tax"];
+            tax_data?: components["schemas"]["Order"]["tax_data"];
+            shipping_cost?: components["schemas"]["Order"]["shipping_cost"];
+            discount?: components["schemas"]["Order"]["discount"];
+            total?: components["schemas"]["Order"]["total"];
+            shipping_address?: components["schemas"]["Order"]["shipping_address"];
+            billing_address?: components["schemas"]["Order"]["billing_address"];
+            payment_terms?: components["schemas"]["Order"]["payment_terms"];
+            payment_due_date?: components["schemas"]["Order"]["payment_due_date"];
+            draft_order_id?: components["schemas"]["Order"]["draft_order_id"];
+            paid_at?: components["schemas"]["Order"]["paid_at"];
+            metafields?: components["schemas"]["Order"]["metafields"];
+            created_at?: components["schemas"]["Order"]["created_at"];
+            updated_at?: components["schemas"]["Order"]["updated_at"];
+        };
+        /** @description A Product answered with `fields`: `id` and the requested properties only. */
+        ProductSparse: {
+            id: components["schemas"]["Product"]["id"];
+            title?: components["schemas"]["Product"]["title"];
+            handle?: components["schemas"]["Product"]["handle"];
+            description?: components["schemas"]["Product"]["description"];
+            status?: components["schemas"]["Product"]["status"];
+            product_type?: components["schemas"]["Product"]["product_type"];
+            vendor?: components["schemas"]["Product"]["vendor"];
+            tags?: components["schemas"]["Product"]["tags"];
+            image?: components["schemas"]["Product"]["image"];
+            price?: components["schemas"]["Product"]["price"];
+            sale_price?: components["schemas"]["Product"]["sale_price"];
+            currency?: components["schemas"]["Product"]["currency"];
+            variants?: components["schemas"]["Product"]["variants"];
+            collection_ids?: components["schemas"]["Product"]["collection_ids"];
+            metadata?: components["schemas"]["Product"]["metadata"];
+            metafields?: components["schemas"]["Product"]["metafields"];
+            created_at?: components["schemas"]["Product"]["created_at"];
+            updated_at?: components["schemas"]["Product"]["updated_at"];
+        };
+        /** @description A StoreEvent answered with `fields`: `id` and the requested properties only. */
+        StoreEventSparse: {
+            id: components["schemas"]["StoreEvent"]["id"];
+            type?: components["schemas"]["StoreEvent"]["type"];
+            resource_type?: components["schemas"]["StoreEvent"]["resource_type"];
+            resource_id?: components["schemas"]["StoreEvent"]["resource_id"];
+            actor_type?: components["schemas"]["StoreEvent"]["actor_type"];
+            actor_id?: components["schemas"]["StoreEvent"]["actor_id"];
+            summary?: components["schemas"]["StoreEvent"]["summary"];
+            metadata?: components["schemas"]["StoreEvent"]["metadata"];
+            created_at?: components["schemas"]["StoreEvent"]["created_at"];
+        };
         Health: {
             /** @enum {string} */
             status: "ok" | "unavailable";
@@ -4169,7 +4330,8 @@ export interface components {
         /** @description Sort direction; ascending by default. */
         OrderAsc: "asc" | "desc";
         /**
-         * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+         * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+         *     variant); unknown names are ignored.
          * @example [
          *       "type",
          *       "created_at"
@@ -4827,7 +4989,8 @@ export interface operations {
                  */
                 resource_id?: string;
                 /**
-                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
                  * @example [
                  *       "type",
                  *       "created_at"
@@ -4884,7 +5047,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["StoreEvent"][];
+                        data: (components["schemas"]["StoreEvent"] | components["schemas"]["StoreEventSparse"])[];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -4900,7 +5063,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
                  * @example [
                  *       "type",
                  *       "created_at"
@@ -4956,7 +5120,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["StoreEvent"];
+                        data: components["schemas"]["StoreEvent"] | components["schemas"]["StoreEventSparse"];
                     };
                 };
             };
@@ -5025,7 +5189,8 @@ export interface operations {
                  */
                 expand?: components["parameters"]["MetafieldsExpand"];
                 /**
-                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
                  * @example [
                  *       "type",
                  *       "created_at"
@@ -5093,7 +5258,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Customer"][];
+                        data: (components["schemas"]["Customer"] | components["schemas"]["CustomerSparse"])[];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -5197,7 +5362,8 @@ export interface operations {
                  */
                 expand?: ("addresses" | "metafields")[];
                 /**
-                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
                  * @example [
                  *       "type",
                  *       "created_at"
@@ -5282,7 +5448,9 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["CustomerEnvelope"];
+                    "application/json": {
+                        data: components["schemas"]["Customer"] | components["schemas"]["CustomerSparse"];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5410,7 +5578,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
                  * @example [
                  *       "type",
                  *       "created_at"
@@ -5463,7 +5632,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["CustomerAddress"][];
+                        data: (components["schemas"]["CustomerAddress"] | components["schemas"]["CustomerAddressSparse"])[];
                     };
                 };
             };
@@ -6399,7 +6568,8 @@ export interface operations {
                  */
                 expand?: components["parameters"]["MetafieldsExpand"];
                 /**
-                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
                  * @example [
                  *       "type",
                  *       "created_at"
@@ -6481,7 +6651,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Product"][];
+                        data: (components["schemas"]["Product"] | components["schemas"]["ProductSparse"])[];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -6608,7 +6778,8 @@ export interface operations {
                  */
                 expand?: components["parameters"]["MetafieldsExpand"];
                 /**
-                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
                  * @example [
                  *       "type",
                  *       "created_at"
@@ -6688,7 +6859,9 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["ProductEnvelope"];
+                    "application/json": {
+                        data: components["schemas"]["Product"] | components["schemas"]["ProductSparse"];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7318,7 +7491,8 @@ export interface operations {
                 /** @description Only active (true) or inactive (false) locations. */
                 active?: boolean;
                 /**
-                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
                  * @example [
                  *       "type",
                  *       "created_at"
@@ -7372,7 +7546,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Location"][];
+                        data: (components["schemas"]["Location"] | components["schemas"]["LocationSparse"])[];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -7854,7 +8028,8 @@ export interface operations {
                  */
                 expand?: components["parameters"]["MetafieldsExpand"];
                 /**
-                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
                  * @example [
                  *       "type",
                  *       "created_at"
@@ -7906,7 +8081,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Collection"][];
+                        data: (components["schemas"]["Collection"] | components["schemas"]["CollectionSparse"])[];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -7988,7 +8163,8 @@ export interface operations {
                  */
                 expand?: components["parameters"]["MetafieldsExpand"];
                 /**
-                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
                  * @example [
                  *       "type",
                  *       "created_at"
@@ -8038,7 +8214,9 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["CollectionEnvelope"];
+                    "application/json": {
+                        data: components["schemas"]["Collection"] | components["schemas"]["CollectionSparse"];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -10334,7 +10512,8 @@ export interface operations {
                  */
                 expand?: components["parameters"]["MetafieldsExpand"];
                 /**
-                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
                  * @example [
                  *       "type",
                  *       "created_at"
@@ -10443,7 +10622,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Order"][];
+                        data: (components["schemas"]["Order"] | components["schemas"]["OrderSparse"])[];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -10464,7 +10643,8 @@ export interface operations {
                  */
                 expand?: components["parameters"]["MetafieldsExpand"];
                 /**
-                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
                  * @example [
                  *       "type",
                  *       "created_at"
@@ -10571,7 +10751,9 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["OrderEnvelope"];
+                    "application/json": {
+                        data: components["schemas"]["Order"] | components["schemas"]["OrderSparse"];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -10726,7 +10908,8 @@ export interface operations {
                 /** @description `items` inlines the line items, oldest first. */
                 expand?: components["parameters"]["DraftOrderExpand"];
                 /**
-                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
                  * @example [
                  *       "type",
                  *       "created_at"
@@ -10811,7 +10994,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["DraftOrder"][];
+                        data: (components["schemas"]["DraftOrder"] | components["schemas"]["DraftOrderSparse"])[];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -10932,7 +11115,8 @@ export interface operations {
                 /** @description `items` inlines the line items, oldest first. */
                 expand?: components["parameters"]["DraftOrderExpand"];
                 /**
-                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
                  * @example [
                  *       "type",
                  *       "created_at"
@@ -11047,7 +11231,9 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["DraftOrderEnvelope"];
+                    "application/json": {
+                        data: components["schemas"]["DraftOrder"] | components["schemas"]["DraftOrderSparse"];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

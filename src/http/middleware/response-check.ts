@@ -11,26 +11,15 @@ export const contractViolations: string[] = [];
 
 type ResponseObject = { content?: Record<string, { schema?: JsonSchema }> };
 
-/** With `fields`, resource objects (schemas with an `id`) may carry `id` and any subset of their properties. */
-function sparseDocument(document: OpenApiDocument): OpenApiDocument {
-  const schemas = Object.fromEntries(
-    Object.entries(document.components.schemas).map(([name, schema]) => {
-      const properties = schema.properties as Record<string, unknown> | undefined;
-      return [name, properties?.id && schema.required ? { ...schema, required: ['id'] } : schema];
-    }),
-  );
-  return { ...document, components: { ...document.components, schemas } };
-}
-
 /** Checks answers against the statuses and schemas openapi.yaml declares for their operation. */
 export class ContractChecker {
   private readonly document = JSON.parse(openapiJson) as OpenApiDocument & { components: { responses: Record<string, ResponseObject> } };
-  private readonly full = createAjv(this.document, { strict: false });
-  private readonly sparse = createAjv(sparseDocument(this.document), { strict: false });
+  // Answers with `fields` need no relaxation: the document declares their sparse objects (anyOf [X, XSparse]).
+  private readonly ajv = createAjv(this.document, { strict: false });
   private readonly cache = new Map<string, ValidateFunction | null>();
 
   /** A description of what is wrong with this answer, or undefined when it matches the contract. */
-  violation(operation: { path: string; method: string; operationId: string } | undefined, status: number, body: unknown, sparse: boolean): string | undefined {
+  violation(operation: { path: string; method: string; operationId: string } | undefined, status: number, body: unknown): string | undefined {
     const where = operation ? `${operation.operationId} ${status}` : `unrouted ${status}`;
     let response: ResponseObject | undefined;
     if (operation) {
@@ -42,12 +31,11 @@ export class ContractChecker {
     }
     const media = response.content ? Object.keys(response.content)[0] : undefined;
     if (!media) return body === undefined || body === null || body === '' ? undefined : `${where}: declares no body but one was sent`;
-    const key = `${where}|${sparse}`;
-    if (!this.cache.has(key)) {
+    if (!this.cache.has(where)) {
       const schema = response.content?.[media]?.schema;
-      this.cache.set(key, schema ? (sparse ? this.sparse : this.full).compile(rewriteComponentRefs(schema)) : null);
+      this.cache.set(where, schema ? this.ajv.compile(rewriteComponentRefs(schema)) : null);
     }
-    const validate = this.cache.get(key);
+    const validate = this.cache.get(where);
     if (!validate || validate(body)) return undefined;
     const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
     return `${where}: body does not match openapi.yaml: ${errors}`;
@@ -69,7 +57,7 @@ export function responseCheck(log: Logger): Middleware<RequestState> {
     await next();
     if (ctx.method === 'OPTIONS' || ctx.method === 'HEAD') return;
     const operation = ctx.state.operation;
-    const violation = checker.violation(operation, ctx.status, ctx.body, ctx.query.fields !== undefined);
+    const violation = checker.violation(operation, ctx.status, ctx.body);
     if (!violation) return;
     contractViolations.push(`${ctx.method} ${ctx.url}: ${violation}`);
     log.error('contract violation', { requestId: ctx.state.requestId, violation });
