@@ -3668,7 +3668,7 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": "unauthorized",
-                 *         "message": "Missing API key. Send it as Authorization Bearer <key>."
+                 *         "message": "Missing API key. Send it as Authorization: Bearer <API key>."
                  *       }
                  *     }
                  */
@@ -3732,7 +3732,7 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": "not_found",
-                 *         "message": "Not found."
+                 *         "message": "No such path: POST /platform/v1/projects. The operations are listed at /openapi.json."
                  *       }
                  *     }
                  */
@@ -4066,7 +4066,7 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": "conflict",
-                 *         "message": "This Idempotency-Key was already used with a different request.",
+                 *         "message": "This Idempotency-Key was already used with a different request. Use a new key for a new request.",
                  *         "field": "Idempotency-Key"
                  *       }
                  *     }
