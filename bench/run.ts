@@ -14,6 +14,7 @@ import { createDatabase } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
+import { progress } from '../src/seed/progress.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -101,11 +102,30 @@ interface Measured {
   errors: number;
 }
 
-async function measure(url: string, request: autocannon.Request, headers: Record<string, string>): Promise<Measured> {
-  const run = (duration: number) =>
-    autocannon({ url, connections: CONNECTIONS, duration, headers: { 'content-type': 'application/json', ...headers }, requests: [request] });
-  await run(2); // warm-up: JIT, connection pools, caches
-  const result = await run(DURATION);
+/** One autocannon run of `duration` seconds, shown as a bar over its seconds with the live request rate. */
+function load(label: string, url: string, request: autocannon.Request, headers: Record<string, string>, duration: number): Promise<autocannon.Result> {
+  const bar = progress(label, duration, 's', { lines: 1 });
+  let seconds = 0;
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      { url, connections: CONNECTIONS, duration, headers: { 'content-type': 'application/json', ...headers }, requests: [request] },
+      (error, result) => {
+        if (result) bar.update(duration, result.requests.average);
+        bar.stop();
+        if (error) reject(error);
+        else resolve(result);
+      },
+    );
+    // autocannon passes each second's counts to 'tick' (its types omit them).
+    (instance as NodeJS.EventEmitter).on('tick', ({ counter }: { counter: number }) => {
+      if (++seconds < duration) bar.update(seconds, counter);
+    });
+  });
+}
+
+async function measure(server: string, url: string, request: autocannon.Request, headers: Record<string, string>): Promise<Measured> {
+  await load(`  ${server} warm-up`, url, request, headers, 2); // JIT, connection pools, caches
+  const result = await load(`  ${server}`, url, request, headers, DURATION);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
 }
 
@@ -123,9 +143,8 @@ try {
   // The limits are on, as in production, and set high enough that the benchmark measures their cost, not refusals.
   await db.project.update({ where: { id: project.id }, data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 } });
   const started = Date.now();
-  await seedCustomers(db, project.id, CUSTOMERS, {
-    onProgress: (done, total) => log(`  seeded ${done.toLocaleString('en')} / ${total.toLocaleString('en')} customers`),
-  });
+  const seeding = progress('Seeding', CUSTOMERS, 'customers');
+  await seedCustomers(db, project.id, CUSTOMERS, { onProgress: (done) => seeding.update(done) }).finally(() => seeding.stop());
   await db.$executeRawUnsafe('VACUUM ANALYZE customers');
   log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   const ids = (await db.customer.findMany({ where: { projectId: project.id }, select: { id: true }, take: 2000 })).map((c) => c.id);
@@ -157,8 +176,8 @@ try {
   const rows: string[] = [];
   for (const scenario of scenarios) {
     log(`Measuring ${scenario.name} (${DURATION} s each, ${CONNECTIONS} connections)...`);
-    const ours = await measure(api.url, scenario.request(), auth);
-    const base = await measure(baseline.url, scenario.request(), {});
+    const ours = await measure('API', api.url, scenario.request(), auth);
+    const base = await measure('baseline', baseline.url, scenario.request(), {});
     const ratio = ours.rps / base.rps;
     rows.push(
       `| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${base.rps.toFixed(0)} | ${base.p50} | ${base.p99} | ${(ratio * 100).toFixed(0)} % |` +

@@ -9,6 +9,7 @@ import { createDatabase } from '../db/client.js';
 import { startEmbeddedPostgres } from '../db/embedded-postgres.js';
 import { migrate } from '../db/migrate.js';
 import { seedCatalog } from './catalog.seed.js';
+import { progress } from './progress.js';
 
 const USAGE = `Usage: npm run seed -- --project <proj_...> [--products <count>]
 
@@ -56,9 +57,8 @@ try {
   await migrate(url);
   if (!(await db.project.findUnique({ where: { id: projectId } }))) throw new Error(`No project ${projectId} in this database.`);
   const started = Date.now();
-  await seedCatalog(db, projectId, count, {
-    onProgress: (done, total) => console.log(`  ${done.toLocaleString('en')} / ${total.toLocaleString('en')} products`),
-  });
+  const bar = progress('Seeding', count, 'products');
+  await seedCatalog(db, projectId, count, { onProgress: (done) => bar.update(done) }).finally(() => bar.stop());
   console.log(`Seeded ${count.toLocaleString('en')} products (2 variants each, stocked at the default location) in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 } catch (error) {
   console.error((error as Error).message);
