@@ -1,0 +1,45 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, test } from '@jest/globals';
+import { exited, root, startMain, type Cleanups } from '../../setup/process.js';
+
+const run = promisify(execFile);
+const cleanups: Cleanups = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/** The ```sh block after `<!-- readme-test: <name> -->` in README.md. */
+function readmeBlock(name: string): string {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const match = new RegExp(`<!-- readme-test: ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
+  if (!match) throw new Error(`README.md has no block ${name}`);
+  return match[1];
+}
+
+describe("README's first requests", () => {
+  test('work as printed against npm start (only the port and DATA_DIR are this test run\'s)', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'readme-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const server = await startMain({ DATA_DIR: dataDir }, cleanups);
+    cleanups.push(async () => {
+      if (server.child.exitCode === null) {
+        server.child.kill('SIGTERM');
+        await exited(server.child);
+      }
+    });
+    const script = readmeBlock('first-requests').replaceAll('http://127.0.0.1:3000', server.baseUrl).replaceAll('./.data/', `${dataDir}/`);
+    // One answer per line: curl -s prints bodies without a trailing newline.
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${script}`], { cwd: root });
+    const [health, products, unknown] = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(health).toEqual({ status: 'ok' });
+    expect(products.data).toHaveLength(2);
+    for (const product of products.data) expect(Object.keys(product).sort()).toEqual(['id', 'title']);
+    expect(unknown.error).toMatchObject({ code: 'invalid_request', field: 'q' });
+    expect((await fetch(`${server.baseUrl}/docs`)).status).toBe(200);
+    expect(server.output()).toContain(`${server.baseUrl}/docs`);
+  }, 120_000);
+});
