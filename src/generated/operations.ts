@@ -21,12 +21,17 @@ export interface OperationMeta {
 
 export type OperationId =
   | 'addCollectionProducts'
+  | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
   | 'completeDraftOrder'
   | 'createApiKey'
   | 'createCollection'
+  | 'createCompany'
+  | 'createCompanyAddress'
+  | 'createCompanyContact'
   | 'createCustomer'
   | 'createCustomerAddress'
+  | 'createCustomerGroup'
   | 'createCustomerNote'
   | 'createDraftOrder'
   | 'createFile'
@@ -35,8 +40,12 @@ export type OperationId =
   | 'createProject'
   | 'createVariant'
   | 'deleteCollection'
+  | 'deleteCompany'
+  | 'deleteCompanyAddress'
+  | 'deleteCompanyContact'
   | 'deleteCustomer'
   | 'deleteCustomerAddress'
+  | 'deleteCustomerGroup'
   | 'deleteCustomerNote'
   | 'deleteDraftOrder'
   | 'deleteDraftOrderItem'
@@ -45,7 +54,9 @@ export type OperationId =
   | 'deleteVariant'
   | 'duplicateProduct'
   | 'getCollection'
+  | 'getCompany'
   | 'getCustomer'
+  | 'getCustomerGroup'
   | 'getDraftOrder'
   | 'getFile'
   | 'getHealth'
@@ -58,7 +69,11 @@ export type OperationId =
   | 'getStoreEvent'
   | 'getVariant'
   | 'listCollections'
+  | 'listCompanies'
+  | 'listCompanyAddresses'
+  | 'listCompanyContacts'
   | 'listCustomerAddresses'
+  | 'listCustomerGroups'
   | 'listCustomerNotes'
   | 'listCustomers'
   | 'listDraftOrders'
@@ -70,14 +85,19 @@ export type OperationId =
   | 'listVariantInventoryLevels'
   | 'payOrder'
   | 'removeCollectionProduct'
+  | 'removeCustomerGroupMember'
   | 'revokeApiKey'
   | 'sendDraftOrder'
   | 'setDefaultLocation'
   | 'setInventoryLevel'
   | 'transferLocationInventory'
   | 'updateCollection'
+  | 'updateCompany'
+  | 'updateCompanyAddress'
+  | 'updateCompanyContact'
   | 'updateCustomer'
   | 'updateCustomerAddress'
+  | 'updateCustomerGroup'
   | 'updateDraftOrder'
   | 'updateDraftOrderItem'
   | 'updateLocation'
@@ -89,12 +109,17 @@ export type OperationId =
 /** The credential each operation takes, for typing handler inputs. */
 export interface OperationAuth {
   addCollectionProducts: 'secret';
+  addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
   completeDraftOrder: 'secret';
   createApiKey: 'platform';
   createCollection: 'secret';
+  createCompany: 'secret';
+  createCompanyAddress: 'secret';
+  createCompanyContact: 'secret';
   createCustomer: 'secret';
   createCustomerAddress: 'secret';
+  createCustomerGroup: 'secret';
   createCustomerNote: 'secret';
   createDraftOrder: 'secret';
   createFile: 'secret';
@@ -103,8 +128,12 @@ export interface OperationAuth {
   createProject: 'platform';
   createVariant: 'secret';
   deleteCollection: 'secret';
+  deleteCompany: 'secret';
+  deleteCompanyAddress: 'secret';
+  deleteCompanyContact: 'secret';
   deleteCustomer: 'secret';
   deleteCustomerAddress: 'secret';
+  deleteCustomerGroup: 'secret';
   deleteCustomerNote: 'secret';
   deleteDraftOrder: 'secret';
   deleteDraftOrderItem: 'secret';
@@ -113,7 +142,9 @@ export interface OperationAuth {
   deleteVariant: 'secret';
   duplicateProduct: 'secret';
   getCollection: 'secret';
+  getCompany: 'secret';
   getCustomer: 'secret';
+  getCustomerGroup: 'secret';
   getDraftOrder: 'secret';
   getFile: 'secret';
   getHealth: 'none';
@@ -126,7 +157,11 @@ export interface OperationAuth {
   getStoreEvent: 'secret';
   getVariant: 'secret';
   listCollections: 'secret';
+  listCompanies: 'secret';
+  listCompanyAddresses: 'secret';
+  listCompanyContacts: 'secret';
   listCustomerAddresses: 'secret';
+  listCustomerGroups: 'secret';
   listCustomerNotes: 'secret';
   listCustomers: 'secret';
   listDraftOrders: 'secret';
@@ -138,14 +173,19 @@ export interface OperationAuth {
   listVariantInventoryLevels: 'secret';
   payOrder: 'secret';
   removeCollectionProduct: 'secret';
+  removeCustomerGroupMember: 'secret';
   revokeApiKey: 'platform';
   sendDraftOrder: 'secret';
   setDefaultLocation: 'secret';
   setInventoryLevel: 'secret';
   transferLocationInventory: 'secret';
   updateCollection: 'secret';
+  updateCompany: 'secret';
+  updateCompanyAddress: 'secret';
+  updateCompanyContact: 'secret';
   updateCustomer: 'secret';
   updateCustomerAddress: 'secret';
+  updateCustomerGroup: 'secret';
   updateDraftOrder: 'secret';
   updateDraftOrderItem: 'secret';
   updateLocation: 'secret';
@@ -157,6 +197,8 @@ export interface OperationAuth {
 /** The operations of each tag (area), for typing an area's handler map. */
 export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
+  'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
+  'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
   'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
@@ -173,6 +215,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/collections/{id}/products",
     "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "addCustomerGroupMembers",
+    "method": "POST",
+    "path": "/v1/customer-groups/{id}/members",
+    "tag": "customer-groups",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,
@@ -229,6 +283,42 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createCompany",
+    "method": "POST",
+    "path": "/v1/companies",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createCompanyAddress",
+    "method": "POST",
+    "path": "/v1/companies/{id}/addresses",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createCompanyContact",
+    "method": "POST",
+    "path": "/v1/companies/{id}/contacts",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createCustomer",
     "method": "POST",
     "path": "/v1/customers",
@@ -245,6 +335,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/customers/{id}/addresses",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createCustomerGroup",
+    "method": "POST",
+    "path": "/v1/customer-groups",
+    "tag": "customer-groups",
     "auth": "secret",
     "idempotent": true,
     "hasBody": true,
@@ -349,6 +451,42 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteCompany",
+    "method": "DELETE",
+    "path": "/v1/companies/{id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteCompanyAddress",
+    "method": "DELETE",
+    "path": "/v1/companies/{id}/addresses/{address_id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteCompanyContact",
+    "method": "DELETE",
+    "path": "/v1/companies/{id}/contacts/{contact_id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteCustomer",
     "method": "DELETE",
     "path": "/v1/customers/{id}",
@@ -365,6 +503,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/addresses/{id}",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteCustomerGroup",
+    "method": "DELETE",
+    "path": "/v1/customer-groups/{id}",
+    "tag": "customer-groups",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -473,10 +623,46 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "getCompany",
+    "method": "GET",
+    "path": "/v1/companies/{id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "expand",
+      "fields"
+    ]
+  },
+  {
     "operationId": "getCustomer",
     "method": "GET",
     "path": "/v1/customers/{id}",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "expand",
+      "fields"
+    ]
+  },
+  {
+    "operationId": "getCustomerGroup",
+    "method": "GET",
+    "path": "/v1/customer-groups/{id}",
+    "tag": "customer-groups",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -661,6 +847,62 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listCompanies",
+    "method": "GET",
+    "path": "/v1/companies",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "search",
+      "type",
+      "expand",
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listCompanyAddresses",
+    "method": "GET",
+    "path": "/v1/companies/{id}/addresses",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listCompanyContacts",
+    "method": "GET",
+    "path": "/v1/companies/{id}/contacts",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "fields"
+    ]
+  },
+  {
     "operationId": "listCustomerAddresses",
     "method": "GET",
     "path": "/v1/customers/{id}/addresses",
@@ -673,6 +915,30 @@ export const operationIndex: readonly OperationMeta[] = [
       "fields"
     ],
     "queryParams": [
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listCustomerGroups",
+    "method": "GET",
+    "path": "/v1/customer-groups",
+    "tag": "customer-groups",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "search",
+      "customer_id",
+      "expand",
       "fields"
     ]
   },
@@ -712,6 +978,7 @@ export const operationIndex: readonly OperationMeta[] = [
       "min_orders",
       "max_orders",
       "min_spent",
+      "group_id",
       "fields"
     ]
   },
@@ -886,6 +1153,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "removeCustomerGroupMember",
+    "method": "DELETE",
+    "path": "/v1/customer-groups/{id}/members/{customer_id}",
+    "tag": "customer-groups",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "revokeApiKey",
     "method": "DELETE",
     "path": "/platform/v1/keys/{id}",
@@ -958,6 +1237,42 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "updateCompany",
+    "method": "PATCH",
+    "path": "/v1/companies/{id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateCompanyAddress",
+    "method": "PATCH",
+    "path": "/v1/companies/{id}/addresses/{address_id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateCompanyContact",
+    "method": "PATCH",
+    "path": "/v1/companies/{id}/contacts/{contact_id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "updateCustomer",
     "method": "PATCH",
     "path": "/v1/customers/{id}",
@@ -974,6 +1289,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "PATCH",
     "path": "/v1/addresses/{id}",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateCustomerGroup",
+    "method": "PATCH",
+    "path": "/v1/customer-groups/{id}",
+    "tag": "customer-groups",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,

@@ -1,4 +1,6 @@
 import { catalogHandlers } from '../modules/catalog/index.js';
+import { companyHandlers } from '../modules/companies/index.js';
+import { customerGroupHandlers } from '../modules/customer-groups/index.js';
 import { customerHandlers } from '../modules/customers/customers.handlers.js';
 import { draftOrderHandlers } from '../modules/draft-orders/index.js';
 import { healthDocsHandlers } from '../modules/health-docs/health-docs.handlers.js';
@@ -20,4 +22,6 @@ export const handlers = {
   ...locationHandlers,
   ...draftOrderHandlers,
   ...orderHandlers,
+  ...customerGroupHandlers,
+  ...companyHandlers,
 } satisfies Handlers;

@@ -20,7 +20,7 @@ export async function writeTx<T>(ctx: Pick<Ctx, 'db'>, conflicts: Conflicts, wri
 }
 
 /** Tables whose rows services lock. */
-export type LockableTable = 'customers' | 'variants' | 'locations' | 'products';
+export type LockableTable = 'customers' | 'variants' | 'locations' | 'products' | 'customer_groups' | 'companies';
 
 /**
  * Locks rows for the rest of the transaction, always in id order so concurrent writers cannot deadlock:

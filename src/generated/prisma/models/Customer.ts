@@ -105,6 +105,7 @@ export type CustomerCountAggregateOutputType = {
   totalSpent: number
   firstOrderAt: number
   lastOrderAt: number
+  tagsNormalized: number
   deletedAt: number
   createdAt: number
   updatedAt: number
@@ -191,6 +192,7 @@ export type CustomerCountAggregateInputType = {
   totalSpent?: true
   firstOrderAt?: true
   lastOrderAt?: true
+  tagsNormalized?: true
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
@@ -304,6 +306,7 @@ export type CustomerGroupByOutputType = {
   totalSpent: bigint
   firstOrderAt: Date | null
   lastOrderAt: Date | null
+  tagsNormalized: string[]
   deletedAt: Date | null
   createdAt: Date
   updatedAt: Date
@@ -353,12 +356,14 @@ export type CustomerWhereInput = {
   totalSpent?: Prisma.BigIntFilter<"Customer"> | bigint | number
   firstOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   lastOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
+  tagsNormalized?: Prisma.StringNullableListFilter<"Customer">
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   addresses?: Prisma.CustomerAddressListRelationFilter
   notes?: Prisma.CustomerNoteListRelationFilter
+  groupMemberships?: Prisma.CustomerGroupMemberListRelationFilter
 }
 
 export type CustomerOrderByWithRelationInput = {
@@ -382,12 +387,14 @@ export type CustomerOrderByWithRelationInput = {
   totalSpent?: Prisma.SortOrder
   firstOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
   lastOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  tagsNormalized?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   project?: Prisma.ProjectOrderByWithRelationInput
   addresses?: Prisma.CustomerAddressOrderByRelationAggregateInput
   notes?: Prisma.CustomerNoteOrderByRelationAggregateInput
+  groupMemberships?: Prisma.CustomerGroupMemberOrderByRelationAggregateInput
 }
 
 export type CustomerWhereUniqueInput = Prisma.AtLeast<{
@@ -414,12 +421,14 @@ export type CustomerWhereUniqueInput = Prisma.AtLeast<{
   totalSpent?: Prisma.BigIntFilter<"Customer"> | bigint | number
   firstOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   lastOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
+  tagsNormalized?: Prisma.StringNullableListFilter<"Customer">
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   addresses?: Prisma.CustomerAddressListRelationFilter
   notes?: Prisma.CustomerNoteListRelationFilter
+  groupMemberships?: Prisma.CustomerGroupMemberListRelationFilter
 }, "id">
 
 export type CustomerOrderByWithAggregationInput = {
@@ -443,6 +452,7 @@ export type CustomerOrderByWithAggregationInput = {
   totalSpent?: Prisma.SortOrder
   firstOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
   lastOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  tagsNormalized?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -477,6 +487,7 @@ export type CustomerScalarWhereWithAggregatesInput = {
   totalSpent?: Prisma.BigIntWithAggregatesFilter<"Customer"> | bigint | number
   firstOrderAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Customer"> | Date | string | null
   lastOrderAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Customer"> | Date | string | null
+  tagsNormalized?: Prisma.StringNullableListFilter<"Customer">
   deletedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Customer"> | Date | string
@@ -502,12 +513,14 @@ export type CustomerCreateInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
   addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateInput = {
@@ -531,11 +544,13 @@ export type CustomerUncheckedCreateInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUpdateInput = {
@@ -558,12 +573,14 @@ export type CustomerUpdateInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
   addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateInput = {
@@ -587,11 +604,13 @@ export type CustomerUncheckedUpdateInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateManyInput = {
@@ -615,6 +634,7 @@ export type CustomerCreateManyInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -640,6 +660,7 @@ export type CustomerUpdateManyMutationInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -666,6 +687,7 @@ export type CustomerUncheckedUpdateManyInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -702,6 +724,7 @@ export type CustomerCountOrderByAggregateInput = {
   totalSpent?: Prisma.SortOrder
   firstOrderAt?: Prisma.SortOrder
   lastOrderAt?: Prisma.SortOrder
+  tagsNormalized?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -816,6 +839,10 @@ export type CustomerCreatetagsInput = {
   set: string[]
 }
 
+export type CustomerCreatetagsNormalizedInput = {
+  set: string[]
+}
+
 export type CustomerUpdatetagsInput = {
   set?: string[]
   push?: string | string[]
@@ -827,6 +854,11 @@ export type BigIntFieldUpdateOperationsInput = {
   decrement?: bigint | number
   multiply?: bigint | number
   divide?: bigint | number
+}
+
+export type CustomerUpdatetagsNormalizedInput = {
+  set?: string[]
+  push?: string | string[]
 }
 
 export type CustomerCreateNestedOneWithoutAddressesInput = {
@@ -857,6 +889,20 @@ export type CustomerUpdateOneRequiredWithoutNotesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.CustomerUpdateToOneWithWhereWithoutNotesInput, Prisma.CustomerUpdateWithoutNotesInput>, Prisma.CustomerUncheckedUpdateWithoutNotesInput>
 }
 
+export type CustomerCreateNestedOneWithoutGroupMembershipsInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutGroupMembershipsInput, Prisma.CustomerUncheckedCreateWithoutGroupMembershipsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutGroupMembershipsInput
+  connect?: Prisma.CustomerWhereUniqueInput
+}
+
+export type CustomerUpdateOneRequiredWithoutGroupMembershipsNestedInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutGroupMembershipsInput, Prisma.CustomerUncheckedCreateWithoutGroupMembershipsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutGroupMembershipsInput
+  upsert?: Prisma.CustomerUpsertWithoutGroupMembershipsInput
+  connect?: Prisma.CustomerWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CustomerUpdateToOneWithWhereWithoutGroupMembershipsInput, Prisma.CustomerUpdateWithoutGroupMembershipsInput>, Prisma.CustomerUncheckedUpdateWithoutGroupMembershipsInput>
+}
+
 export type CustomerCreateWithoutProjectInput = {
   id: string
   email: string
@@ -877,11 +923,13 @@ export type CustomerCreateWithoutProjectInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutProjectInput = {
@@ -904,11 +952,13 @@ export type CustomerUncheckedCreateWithoutProjectInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutProjectInput = {
@@ -961,6 +1011,7 @@ export type CustomerScalarWhereInput = {
   totalSpent?: Prisma.BigIntFilter<"Customer"> | bigint | number
   firstOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   lastOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
+  tagsNormalized?: Prisma.StringNullableListFilter<"Customer">
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
@@ -986,11 +1037,13 @@ export type CustomerCreateWithoutAddressesInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutAddressesInput = {
@@ -1014,10 +1067,12 @@ export type CustomerUncheckedCreateWithoutAddressesInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutAddressesInput = {
@@ -1056,11 +1111,13 @@ export type CustomerUpdateWithoutAddressesInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutAddressesInput = {
@@ -1084,10 +1141,12 @@ export type CustomerUncheckedUpdateWithoutAddressesInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateWithoutNotesInput = {
@@ -1110,11 +1169,13 @@ export type CustomerCreateWithoutNotesInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
   addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutNotesInput = {
@@ -1138,10 +1199,12 @@ export type CustomerUncheckedCreateWithoutNotesInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutNotesInput = {
@@ -1180,11 +1243,13 @@ export type CustomerUpdateWithoutNotesInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
   addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutNotesInput = {
@@ -1208,10 +1273,144 @@ export type CustomerUncheckedUpdateWithoutNotesInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerCreateWithoutGroupMembershipsInput = {
+  id: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
+  addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerUncheckedCreateWithoutGroupMembershipsInput = {
+  id: string
+  projectId: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerCreateOrConnectWithoutGroupMembershipsInput = {
+  where: Prisma.CustomerWhereUniqueInput
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutGroupMembershipsInput, Prisma.CustomerUncheckedCreateWithoutGroupMembershipsInput>
+}
+
+export type CustomerUpsertWithoutGroupMembershipsInput = {
+  update: Prisma.XOR<Prisma.CustomerUpdateWithoutGroupMembershipsInput, Prisma.CustomerUncheckedUpdateWithoutGroupMembershipsInput>
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutGroupMembershipsInput, Prisma.CustomerUncheckedCreateWithoutGroupMembershipsInput>
+  where?: Prisma.CustomerWhereInput
+}
+
+export type CustomerUpdateToOneWithWhereWithoutGroupMembershipsInput = {
+  where?: Prisma.CustomerWhereInput
+  data: Prisma.XOR<Prisma.CustomerUpdateWithoutGroupMembershipsInput, Prisma.CustomerUncheckedUpdateWithoutGroupMembershipsInput>
+}
+
+export type CustomerUpdateWithoutGroupMembershipsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
+  addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerUncheckedUpdateWithoutGroupMembershipsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateManyProjectInput = {
@@ -1234,6 +1433,7 @@ export type CustomerCreateManyProjectInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1259,11 +1459,13 @@ export type CustomerUpdateWithoutProjectInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutProjectInput = {
@@ -1286,11 +1488,13 @@ export type CustomerUncheckedUpdateWithoutProjectInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateManyWithoutProjectInput = {
@@ -1313,6 +1517,7 @@ export type CustomerUncheckedUpdateManyWithoutProjectInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1326,11 +1531,13 @@ export type CustomerUncheckedUpdateManyWithoutProjectInput = {
 export type CustomerCountOutputType = {
   addresses: number
   notes: number
+  groupMemberships: number
 }
 
 export type CustomerCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   addresses?: boolean | CustomerCountOutputTypeCountAddressesArgs
   notes?: boolean | CustomerCountOutputTypeCountNotesArgs
+  groupMemberships?: boolean | CustomerCountOutputTypeCountGroupMembershipsArgs
 }
 
 /**
@@ -1357,6 +1564,13 @@ export type CustomerCountOutputTypeCountNotesArgs<ExtArgs extends runtime.Types.
   where?: Prisma.CustomerNoteWhereInput
 }
 
+/**
+ * CustomerCountOutputType without action
+ */
+export type CustomerCountOutputTypeCountGroupMembershipsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CustomerGroupMemberWhereInput
+}
+
 
 export type CustomerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1379,12 +1593,14 @@ export type CustomerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   totalSpent?: boolean
   firstOrderAt?: boolean
   lastOrderAt?: boolean
+  tagsNormalized?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   addresses?: boolean | Prisma.Customer$addressesArgs<ExtArgs>
   notes?: boolean | Prisma.Customer$notesArgs<ExtArgs>
+  groupMemberships?: boolean | Prisma.Customer$groupMembershipsArgs<ExtArgs>
   _count?: boolean | Prisma.CustomerCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["customer"]>
 
@@ -1409,6 +1625,7 @@ export type CustomerSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   totalSpent?: boolean
   firstOrderAt?: boolean
   lastOrderAt?: boolean
+  tagsNormalized?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1436,6 +1653,7 @@ export type CustomerSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   totalSpent?: boolean
   firstOrderAt?: boolean
   lastOrderAt?: boolean
+  tagsNormalized?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1463,16 +1681,18 @@ export type CustomerSelectScalar = {
   totalSpent?: boolean
   firstOrderAt?: boolean
   lastOrderAt?: boolean
+  tagsNormalized?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type CustomerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "email" | "emailNormalized" | "firstName" | "lastName" | "sortName" | "phone" | "company" | "status" | "tags" | "metadata" | "activePriceKey" | "locale" | "taxNumber" | "taxNumberType" | "orderCount" | "totalSpent" | "firstOrderAt" | "lastOrderAt" | "deletedAt" | "createdAt" | "updatedAt", ExtArgs["result"]["customer"]>
+export type CustomerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "email" | "emailNormalized" | "firstName" | "lastName" | "sortName" | "phone" | "company" | "status" | "tags" | "metadata" | "activePriceKey" | "locale" | "taxNumber" | "taxNumberType" | "orderCount" | "totalSpent" | "firstOrderAt" | "lastOrderAt" | "tagsNormalized" | "deletedAt" | "createdAt" | "updatedAt", ExtArgs["result"]["customer"]>
 export type CustomerInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   addresses?: boolean | Prisma.Customer$addressesArgs<ExtArgs>
   notes?: boolean | Prisma.Customer$notesArgs<ExtArgs>
+  groupMemberships?: boolean | Prisma.Customer$groupMembershipsArgs<ExtArgs>
   _count?: boolean | Prisma.CustomerCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type CustomerIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1488,6 +1708,7 @@ export type $CustomerPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     project: Prisma.$ProjectPayload<ExtArgs>
     addresses: Prisma.$CustomerAddressPayload<ExtArgs>[]
     notes: Prisma.$CustomerNotePayload<ExtArgs>[]
+    groupMemberships: Prisma.$CustomerGroupMemberPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1519,6 +1740,10 @@ export type $CustomerPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     totalSpent: bigint
     firstOrderAt: Date | null
     lastOrderAt: Date | null
+    /**
+     * Generated by PostgreSQL (never written): the tags lowercased, for case-insensitive tag conditions.
+     */
+    tagsNormalized: string[]
     deletedAt: Date | null
     createdAt: Date
     updatedAt: Date
@@ -1919,6 +2144,7 @@ export interface Prisma__CustomerClient<T, Null = never, ExtArgs extends runtime
   project<T extends Prisma.ProjectDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ProjectDefaultArgs<ExtArgs>>): Prisma.Prisma__ProjectClient<runtime.Types.Result.GetResult<Prisma.$ProjectPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   addresses<T extends Prisma.Customer$addressesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$addressesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerAddressPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   notes<T extends Prisma.Customer$notesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$notesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerNotePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  groupMemberships<T extends Prisma.Customer$groupMembershipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$groupMembershipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerGroupMemberPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1968,6 +2194,7 @@ export interface CustomerFieldRefs {
   readonly totalSpent: Prisma.FieldRef<"Customer", 'BigInt'>
   readonly firstOrderAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly lastOrderAt: Prisma.FieldRef<"Customer", 'DateTime'>
+  readonly tagsNormalized: Prisma.FieldRef<"Customer", 'String[]'>
   readonly deletedAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Customer", 'DateTime'>
@@ -2417,6 +2644,30 @@ export type Customer$notesArgs<ExtArgs extends runtime.Types.Extensions.Internal
   take?: number
   skip?: number
   distinct?: Prisma.CustomerNoteScalarFieldEnum | Prisma.CustomerNoteScalarFieldEnum[]
+}
+
+/**
+ * Customer.groupMemberships
+ */
+export type Customer$groupMembershipsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the CustomerGroupMember
+   */
+  select?: Prisma.CustomerGroupMemberSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the CustomerGroupMember
+   */
+  omit?: Prisma.CustomerGroupMemberOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CustomerGroupMemberInclude<ExtArgs> | null
+  where?: Prisma.CustomerGroupMemberWhereInput
+  orderBy?: Prisma.CustomerGroupMemberOrderByWithRelationInput | Prisma.CustomerGroupMemberOrderByWithRelationInput[]
+  cursor?: Prisma.CustomerGroupMemberWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CustomerGroupMemberScalarFieldEnum | Prisma.CustomerGroupMemberScalarFieldEnum[]
 }
 
 /**
