@@ -124,7 +124,8 @@ export interface ConditionProblem {
   message: string;
 }
 
-function checkValue(definition: FieldDefinition, condition: Condition, at: string): string | Condition | undefined {
+// The condition with its value normalized, or what is wrong with the value.
+function checkValue(definition: FieldDefinition, condition: Condition, at: string): string | Condition {
   const { field, value } = condition;
   if (definition.kind === 'numeric') {
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) return `${at}.value must be a whole number of at least 0 for ${field}.`;
@@ -158,7 +159,7 @@ export function validateConditions(conditions: Condition[]): { conditions: Condi
     }
     const checked = checkValue(definition, condition, at);
     if (typeof checked === 'string') problems.push({ field: `${at}.value`, message: checked });
-    else if (checked) normalized.push(checked);
+    else normalized.push(checked);
   });
   return problems.length > 0 ? { problems } : { conditions: normalized };
 }
