@@ -21,7 +21,8 @@ export function toGroupResource(view: GroupView): GroupResource {
     handle: view.handle,
     description: view.description,
     type: view.type as GroupResource['type'],
-    conditions: conditionsOf(view),
+    // Rebuilt so every condition reads field, operator, value (jsonb stores keys in its own order).
+    conditions: conditionsOf(view).map(({ field, operator, value }) => ({ field, operator, value })),
     condition_match: view.conditionMatch as GroupResource['condition_match'],
     active_price_key: view.activePriceKey,
     member_count: view.memberCount,
