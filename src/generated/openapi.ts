@@ -1892,6 +1892,317 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customer-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List customer groups
+         * @description Groups that are not deleted, newest first by default, each with its `member_count`. `sort=name` orders by
+         *     name case-insensitively. `customer_id` keeps the groups the customer is a member of: the manual groups it
+         *     was added to and the automatic groups whose conditions it meets now.
+         */
+        get: operations["listCustomerGroups"];
+        put?: never;
+        /**
+         * Create a customer group
+         * @description Without `handle`, one is generated from the name, unique per project (`vip`, `vip-2`, ...); a `handle` that
+         *     is sent must be free (409 otherwise). A `manual` group (the default) has the members added to it and
+         *     ignores `conditions` (they are validated, not kept: it answers `conditions: []`). An `automatic` group
+         *     needs 1-20 `conditions`; see the `CustomerGroup` schema for how they select customers.
+         */
+        post: operations["createCustomerGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get a customer group */
+        get: operations["getCustomerGroup"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a customer group
+         * @description Soft delete. The group disappears from every query and its handle is free again; its members are removed from it (the customers stay).
+         */
+        delete: operations["deleteCustomerGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a customer group
+         * @description Partial update. `conditions` replaces every condition (an automatic group keeps 1-20; a manual group
+         *     ignores them). `metadata` is merged into the stored keys: a key set to an empty string is removed, and the
+         *     result may hold at most 50 keys. `type` cannot change (400 when sent): create another group instead. A
+         *     changed `name` keeps the handle; send `handle` to change it.
+         */
+        patch: operations["updateCustomerGroup"];
+        trace?: never;
+    };
+    "/v1/customer-groups/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add customers to a manual group
+         * @description Adds 1-100 customers. Customers already in the group (or named twice) are skipped. Every ID must name a
+         *     customer of the project that is not deleted: otherwise 400 naming the unknown IDs, and nothing is added.
+         *     An automatic group takes no members (400): its conditions decide them. Answers the group with its members
+         *     expanded.
+         */
+        post: operations["addCustomerGroupMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-groups/{id}/members/{customer_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a customer from a manual group
+         * @description The customer leaves the group and is not otherwise changed. An automatic group answers 400 (change its conditions or the customer instead).
+         */
+        delete: operations["removeCustomerGroupMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List companies
+         * @description Companies that are not deleted, newest first by default, with `address_count` and `contact_count`. `sort=name` orders by name case-insensitively.
+         */
+        get: operations["listCompanies"];
+        put?: never;
+        /**
+         * Create a company
+         * @description Without `handle`, one is generated from the name, unique per project (`acme`, `acme-2`, ...); a `handle`
+         *     that is sent must be free (409 otherwise). Records `company.created`.
+         */
+        post: operations["createCompany"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/companies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get a company */
+        get: operations["getCompany"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a company
+         * @description Soft delete. The company disappears from every query and its handle is free again. Records `company.deleted`.
+         */
+        delete: operations["deleteCompany"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a company
+         * @description Partial update: any create field; nullable fields are cleared with null. `metadata` replaces the whole
+         *     object. A changed `name` keeps the handle; send `handle` to change it. Records `company.updated` with the
+         *     changed fields; a request that changes nothing records nothing.
+         */
+        patch: operations["updateCompany"];
+        trace?: never;
+    };
+    "/v1/companies/{id}/addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a company's addresses
+         * @description Every address of the company, not paginated; the default first, then oldest first.
+         */
+        get: operations["listCompanyAddresses"];
+        put?: never;
+        /**
+         * Add an address to a company
+         * @description With `is_default` true the company's previous default address stops being the default, in the same transaction. Records `company.updated`.
+         */
+        post: operations["createCompanyAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/companies/{id}/addresses/{address_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+                /**
+                 * @description A company address ID (`caddr_...`).
+                 * @example caddr_01jd5v1b3d5f7h9k1m3p5r7t9v
+                 */
+                address_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a company address
+         * @description Deletes the address (a deleted default leaves the company without one). Records `company.updated`.
+         */
+        delete: operations["deleteCompanyAddress"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a company address
+         * @description Partial update; every create field is optional and nullable ones are cleared with null. `is_default` true makes it the company's only default. Records `company.updated`.
+         */
+        patch: operations["updateCompanyAddress"];
+        trace?: never;
+    };
+    "/v1/companies/{id}/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a company's contacts
+         * @description Every contact of the company, not paginated; the primary first, then oldest first.
+         */
+        get: operations["listCompanyContacts"];
+        put?: never;
+        /**
+         * Add a contact to a company
+         * @description With `is_primary` true the company's previous primary contact stops being primary, in the same transaction. Records `company.updated`.
+         */
+        post: operations["createCompanyContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/companies/{id}/contacts/{contact_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+                /**
+                 * @description A company contact ID (`ccon_...`).
+                 * @example ccon_01jd5v2c4e6g8j0l2n4q6s8u0w
+                 */
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a company contact
+         * @description Deletes the contact (a deleted primary leaves the company without one). Records `company.updated`.
+         */
+        delete: operations["deleteCompanyContact"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a company contact
+         * @description Partial update; every create field is optional and nullable ones are cleared with null. `is_primary` true makes it the company's only primary contact. Records `company.updated`.
+         */
+        patch: operations["updateCompanyContact"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3462,6 +3773,281 @@ export interface components {
         OrderEnvelope: {
             data: components["schemas"]["Order"];
         };
+        /** @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u */
+        CustomerGroupId: string;
+        /**
+         * @description `manual`: members are added and removed through the API. `automatic`: the conditions decide the members.
+         * @enum {string}
+         */
+        CustomerGroupType: "manual" | "automatic";
+        /**
+         * @description `all`: a customer must meet every condition (AND); `any`: at least one (OR).
+         * @enum {string}
+         */
+        ConditionMatch: "all" | "any";
+        /**
+         * @description One condition of an automatic group. Each field has a kind that decides its operators and value:
+         *
+         *     | field | kind | operators | value |
+         *     |---|---|---|---|
+         *     | tag, status, company, city, country | text | is_same_as, is_not | a string: a tag, `active` or `inactive`, a company name, a city name, a 2-letter country code |
+         *     | total_spent, order_count | numeric | more_than, less_than | a whole number: cents, or a number of orders |
+         *     | first_order_date, last_order_date, customer_added_date | date | is_before, is_after | an ISO 8601 date, `YYYY-MM-DD` |
+         *
+         *     Text compares case-insensitively (status is stored lowercase and country uppercase). `city` and `country`
+         *     match when any address of the customer has that value. `is_not` is exactly "not `is_same_as`": a customer
+         *     without tags, without a company or without an address in that city meets `is_not`. `more_than` and
+         *     `less_than` are strict. Dates compare the calendar date (UTC) of the customer's first order, latest order or
+         *     creation: `is_before 2026-11-01` means on 31 October or earlier, `is_after 2026-11-01` on 2 November or
+         *     later; a customer without orders meets no order-date condition.
+         * @example {
+         *       "field": "total_spent",
+         *       "operator": "more_than",
+         *       "value": 10000
+         *     }
+         */
+        CustomerGroupCondition: {
+            /** @enum {string} */
+            field: "tag" | "status" | "company" | "city" | "country" | "total_spent" | "order_count" | "first_order_date" | "last_order_date" | "customer_added_date";
+            /** @enum {string} */
+            operator: "is_same_as" | "is_not" | "more_than" | "less_than" | "is_before" | "is_after";
+            value: string | number;
+        };
+        CustomerGroupConditions: components["schemas"]["CustomerGroupCondition"][];
+        CustomerGroupMember: {
+            id: components["schemas"]["CustomerId"];
+            email: string;
+            first_name: string;
+            last_name: string;
+        };
+        /**
+         * @description A manual or automatic group of customers. An automatic group's members are the customers (not deleted)
+         *     that meet its conditions at the moment of the request: a customer who is created, changed, tagged, orders
+         *     or pays moves in or out at once, with nothing to wait for.
+         */
+        CustomerGroup: {
+            id: components["schemas"]["CustomerGroupId"];
+            name: string;
+            handle: string;
+            description: string | null;
+            type: components["schemas"]["CustomerGroupType"];
+            /** @description The conditions of an automatic group; always empty for a manual group. */
+            conditions: components["schemas"]["CustomerGroupCondition"][];
+            condition_match: components["schemas"]["ConditionMatch"];
+            /** @description Pricing tier slug for the group's customers. */
+            active_price_key: string | null;
+            /** @description Customers in the group now (deleted customers are not counted). */
+            member_count: number;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Only with `expand=members`: at most 100 members, the most recent first (manual groups: the last added
+             *     first; automatic groups: the newest customers first). `member_count` counts them all, and
+             *     `GET /v1/customers?group_id=` pages through every member.
+             */
+            members?: components["schemas"]["CustomerGroupMember"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        CustomerGroupEnvelope: {
+            data: components["schemas"]["CustomerGroup"];
+        };
+        CustomerGroupCreate: {
+            name: string;
+            handle?: components["schemas"]["Handle"];
+            description?: string | null;
+            type?: components["schemas"]["CustomerGroupType"];
+            conditions?: components["schemas"]["CustomerGroupConditions"];
+            condition_match?: components["schemas"]["ConditionMatch"];
+            active_price_key?: string | null;
+            metadata?: components["schemas"]["Metadata"];
+        };
+        /** @description Every field optional; `type` cannot change. */
+        CustomerGroupUpdate: {
+            name?: string;
+            handle?: components["schemas"]["Handle"];
+            description?: string | null;
+            conditions?: components["schemas"]["CustomerGroupConditions"];
+            condition_match?: components["schemas"]["ConditionMatch"];
+            active_price_key?: string | null;
+            /**
+             * @description Merged into the stored metadata; a key set to an empty string is removed.
+             * @example {
+             *       "segment": "",
+             *       "reviewed": "yes"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        CustomerGroupMembersAdd: {
+            customer_ids: string[];
+        };
+        /** @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u */
+        CompanyId: string;
+        /** @example caddr_01jd5v1b3d5f7h9k1m3p5r7t9v */
+        CompanyAddressId: string;
+        /** @example ccon_01jd5v2c4e6g8j0l2n4q6s8u0w */
+        CompanyContactId: string;
+        /** @enum {string} */
+        CompanyType: "supplier" | "customer" | "both";
+        Company: {
+            id: components["schemas"]["CompanyId"];
+            type: components["schemas"]["CompanyType"];
+            name: string;
+            handle: string;
+            email: string | null;
+            phone: string | null;
+            website: string | null;
+            tax_number: string | null;
+            tax_number_type: components["schemas"]["TaxNumberType"] | null;
+            currency: components["schemas"]["CurrencyCode"] | null;
+            payment_terms: components["schemas"]["PaymentTerms"] | null;
+            /** @description Internal note. */
+            note: string | null;
+            /** @description Reference in an external system (ERP */
+            external_id: string | null;
+            address_count: number;
+            contact_count: number;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @description Only with `expand=addresses`; the default first. */
+            addresses?: components["schemas"]["CompanyAddress"][];
+            /** @description Only with `expand=contacts`; the primary first. */
+            contacts?: components["schemas"]["CompanyContact"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        CompanyEnvelope: {
+            data: components["schemas"]["Company"];
+        };
+        CompanyCreate: {
+            name: string;
+            type?: components["schemas"]["CompanyType"];
+            handle?: components["schemas"]["Handle"];
+            /** Format: email */
+            email?: string | null;
+            phone?: string | null;
+            /**
+             * Format: uri
+             * @description An absolute http or https URL (other schemes answer 400).
+             */
+            website?: string | null;
+            tax_number?: string | null;
+            tax_number_type?: components["schemas"]["TaxNumberType"] | null;
+            /** @description An ISO 4217 currency code in capitals (unknown codes answer 400). */
+            currency?: components["schemas"]["CurrencyCode"] | null;
+            payment_terms?: components["schemas"]["PaymentTerms"] | null;
+            note?: string | null;
+            external_id?: string | null;
+            metadata?: components["schemas"]["Metadata"];
+        };
+        CompanyUpdate: {
+            name?: string;
+            type?: components["schemas"]["CompanyType"];
+            handle?: components["schemas"]["Handle"];
+            /** Format: email */
+            email?: string | null;
+            phone?: string | null;
+            /**
+             * Format: uri
+             * @description An absolute http or https URL (other schemes answer 400).
+             */
+            website?: string | null;
+            tax_number?: string | null;
+            tax_number_type?: components["schemas"]["TaxNumberType"] | null;
+            /** @description An ISO 4217 currency code in capitals (unknown codes answer 400). */
+            currency?: components["schemas"]["CurrencyCode"] | null;
+            payment_terms?: components["schemas"]["PaymentTerms"] | null;
+            note?: string | null;
+            external_id?: string | null;
+            metadata?: components["schemas"]["Metadata"];
+        };
+        CompanyAddress: {
+            id: components["schemas"]["CompanyAddressId"];
+            company_id: components["schemas"]["CompanyId"];
+            /** @description A name for the address, e.g. "Warehouse". */
+            label: string | null;
+            first_name: string | null;
+            last_name: string | null;
+            line1: string;
+            line2: string | null;
+            city: string;
+            state: string | null;
+            postal_code: string | null;
+            country: components["schemas"]["CountryCode"];
+            phone: string | null;
+            /** @description At most one address per company is the default. */
+            is_default: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        CompanyAddressEnvelope: {
+            data: components["schemas"]["CompanyAddress"];
+        };
+        CompanyAddressCreate: {
+            label?: string | null;
+            first_name?: string | null;
+            last_name?: string | null;
+            line1: string;
+            line2?: string | null;
+            city: string;
+            state?: string | null;
+            postal_code?: string | null;
+            country: components["schemas"]["CountryCode"];
+            phone?: string | null;
+            /** @default false */
+            is_default?: boolean;
+        };
+        CompanyAddressUpdate: {
+            label?: string | null;
+            first_name?: string | null;
+            last_name?: string | null;
+            line1?: string;
+            line2?: string | null;
+            city?: string;
+            state?: string | null;
+            postal_code?: string | null;
+            country?: components["schemas"]["CountryCode"];
+            phone?: string | null;
+            is_default?: boolean;
+        };
+        CompanyContact: {
+            id: components["schemas"]["CompanyContactId"];
+            company_id: components["schemas"]["CompanyId"];
+            name: string;
+            email: string | null;
+            phone: string | null;
+            /** @description The contact's role at the company, e.g. "Purchasing". */
+            role: string | null;
+            /** @description At most one contact per company is the primary one. */
+            is_primary: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        CompanyContactEnvelope: {
+            data: components["schemas"]["CompanyContact"];
+        };
+        CompanyContactCreate: {
+            name: string;
+            /** Format: email */
+            email?: string | null;
+            phone?: string | null;
+            role?: string | null;
+            /** @default false */
+            is_primary?: boolean;
+        };
+        CompanyContactUpdate: {
+            name?: string;
+            /** Format: email */
+            email?: string | null;
+            phone?: string | null;
+            role?: string | null;
+            is_primary?: boolean;
+        };
     };
     responses: {
         /**
@@ -4080,6 +4666,128 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such customer group in the caller's project (deleted groups included). */
+        CustomerGroupNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Customer group not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The handle is taken by another group of the project, or the Idempotency-Key conflicts. */
+        CustomerGroupConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "Another customer group already has this handle.",
+                 *         "field": "handle"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such company in the caller's project (deleted companies included). */
+        CompanyNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Company not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The handle is taken by another company of the project, or the Idempotency-Key conflicts. */
+        CompanyConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "Another company already has this handle.",
+                 *         "field": "handle"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such company, or no such address of it. */
+        CompanyAddressNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Address not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such company, or no such contact of it. */
+        CompanyContactNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Contact not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -4176,6 +4884,20 @@ export interface components {
          *     ]
          */
         Fields: string[];
+        /**
+         * @description A customer group ID (`cg_...`).
+         * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+         */
+        CustomerGroupIdPath: string;
+        /** @description `members` inlines at most 100 members, the most recent first (see `CustomerGroup.members`). */
+        CustomerGroupExpand: "members"[];
+        /**
+         * @description A company ID (`comp_...`).
+         * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+         */
+        CompanyIdPath: string;
+        /** @description `addresses` inlines the addresses (default first), `contacts` the contacts (primary first). */
+        CompanyExpand: ("addresses" | "contacts")[];
     };
     requestBodies: never;
     headers: {
@@ -5024,6 +5746,12 @@ export interface operations {
                  *     keys see only storefront-visible ones; `{}` without the `custom_data` extension.
                  */
                 expand?: components["parameters"]["MetafieldsExpand"];
+                /**
+                 * @description Only members of this customer group: for a manual group the customers added to it, for an automatic
+                 *     group the customers that meet its conditions now. An ID that names no group of the project answers 400.
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                group_id?: string;
                 /**
                  * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
                  * @example [
@@ -11687,6 +12415,1400 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCustomerGroups: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-250. */
+                limit?: components["parameters"]["Limit250"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at" | "name";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                /**
+                 * @description Case-insensitive substring of the name.
+                 * @example vip
+                 */
+                search?: string;
+                /**
+                 * @description Only groups this customer belongs to. An ID that names no customer of the project answers 400.
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                customer_id?: string;
+                /** @description `members` inlines at most 100 members, the most recent first (see `CustomerGroup.members`). */
+                expand?: components["parameters"]["CustomerGroupExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of customer groups. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cg_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *           "name": "VIP",
+                     *           "handle": "vip",
+                     *           "description": "Customers who spent more than 100.00.",
+                     *           "type": "automatic",
+                     *           "conditions": [
+                     *             {
+                     *               "field": "total_spent",
+                     *               "operator": "more_than",
+                     *               "value": 10000
+                     *             }
+                     *           ],
+                     *           "condition_match": "all",
+                     *           "active_price_key": "vip",
+                     *           "member_count": 42,
+                     *           "metadata": {
+                     *             "segment": "top"
+                     *           },
+                     *           "created_at": "2026-11-20T10:00:00.000Z",
+                     *           "updated_at": "2026-11-20T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CustomerGroup"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCustomerGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "VIP",
+                 *       "type": "automatic",
+                 *       "conditions": [
+                 *         {
+                 *           "field": "total_spent",
+                 *           "operator": "more_than",
+                 *           "value": 10000
+                 *         }
+                 *       ],
+                 *       "condition_match": "all",
+                 *       "active_price_key": "vip"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerGroupCreate"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cg_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "VIP",
+                     *         "handle": "vip",
+                     *         "description": "Customers who spent more than 100.00.",
+                     *         "type": "automatic",
+                     *         "conditions": [
+                     *           {
+                     *             "field": "total_spent",
+                     *             "operator": "more_than",
+                     *             "value": 10000
+                     *           }
+                     *         ],
+                     *         "condition_match": "all",
+                     *         "active_price_key": "vip",
+                     *         "member_count": 42,
+                     *         "metadata": {
+                     *           "segment": "top"
+                     *         },
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerGroupEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["CustomerGroupConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCustomerGroup: {
+        parameters: {
+            query?: {
+                /** @description `members` inlines at most 100 members, the most recent first (see `CustomerGroup.members`). */
+                expand?: components["parameters"]["CustomerGroupExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group; `members` only with `expand=members`. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cg_01jd5t1b3d5f7h9k1m3p5r7t9v",
+                     *         "name": "Wholesale buyers",
+                     *         "handle": "wholesale-buyers",
+                     *         "description": null,
+                     *         "type": "manual",
+                     *         "conditions": [],
+                     *         "condition_match": "all",
+                     *         "active_price_key": "wholesale",
+                     *         "member_count": 1,
+                     *         "metadata": {},
+                     *         "members": [
+                     *           {
+                     *             "id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *             "email": "jane.doe@example.com",
+                     *             "first_name": "Jane",
+                     *             "last_name": "Doe"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerGroupEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerGroupNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCustomerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerGroupNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCustomerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "conditions": [
+                 *         {
+                 *           "field": "total_spent",
+                 *           "operator": "more_than",
+                 *           "value": 20000
+                 *         },
+                 *         {
+                 *           "field": "tag",
+                 *           "operator": "is_not",
+                 *           "value": "wholesale"
+                 *         }
+                 *       ],
+                 *       "metadata": {
+                 *         "segment": "",
+                 *         "reviewed": "yes"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerGroupUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated group. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cg_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "VIP",
+                     *         "handle": "vip",
+                     *         "description": "Customers who spent more than 100.00.",
+                     *         "type": "automatic",
+                     *         "conditions": [
+                     *           {
+                     *             "field": "total_spent",
+                     *             "operator": "more_than",
+                     *             "value": 10000
+                     *           }
+                     *         ],
+                     *         "condition_match": "all",
+                     *         "active_price_key": "vip",
+                     *         "member_count": 42,
+                     *         "metadata": {
+                     *           "segment": "top"
+                     *         },
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerGroupEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerGroupNotFound"];
+            409: components["responses"]["CustomerGroupConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addCustomerGroupMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customer_ids": [
+                 *         "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerGroupMembersAdd"];
+            };
+        };
+        responses: {
+            /** @description The group with its members. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cg_01jd5t1b3d5f7h9k1m3p5r7t9v",
+                     *         "name": "Wholesale buyers",
+                     *         "handle": "wholesale-buyers",
+                     *         "description": null,
+                     *         "type": "manual",
+                     *         "conditions": [],
+                     *         "condition_match": "all",
+                     *         "active_price_key": "wholesale",
+                     *         "member_count": 1,
+                     *         "metadata": {},
+                     *         "members": [
+                     *           {
+                     *             "id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *             "email": "jane.doe@example.com",
+                     *             "first_name": "Jane",
+                     *             "last_name": "Doe"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerGroupEnvelope"];
+                };
+            };
+            /** @description A customer ID is invalid or unknown (nothing was added), or the group is automatic. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerGroupNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    removeCustomerGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer is no longer in the group. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The group is automatic. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "This group is automatic; its conditions decide its members."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            /** @description No such group, or the customer is not in it. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "The customer is not in this group."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCompanies: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-250. */
+                limit?: components["parameters"]["Limit250"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at" | "name";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                /**
+                 * @description Case-insensitive substring of the name.
+                 * @example acme
+                 */
+                search?: string;
+                type?: components["schemas"]["CompanyType"];
+                /** @description `addresses` inlines the addresses (default first), `contacts` the contacts (primary first). */
+                expand?: components["parameters"]["CompanyExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of companies. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *           "type": "supplier",
+                     *           "name": "Acme Textiles GmbH",
+                     *           "handle": "acme-textiles-gmbh",
+                     *           "email": "orders@acme-textiles.example",
+                     *           "phone": "+49 30 9876543",
+                     *           "website": "https://acme-textiles.example",
+                     *           "tax_number": "DE987654321",
+                     *           "tax_number_type": "vat",
+                     *           "currency": "EUR",
+                     *           "payment_terms": "net_30",
+                     *           "note": "Ships on Tuesdays and Thursdays.",
+                     *           "external_id": "ERP-4711",
+                     *           "address_count": 2,
+                     *           "contact_count": 1,
+                     *           "metadata": {
+                     *             "erp_id": "A-10293"
+                     *           },
+                     *           "created_at": "2026-11-20T10:00:00.000Z",
+                     *           "updated_at": "2026-11-20T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Company"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCompany: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme Textiles GmbH",
+                 *       "email": "orders@acme-textiles.example",
+                 *       "website": "https://acme-textiles.example",
+                 *       "tax_number": "DE987654321",
+                 *       "tax_number_type": "vat",
+                 *       "currency": "EUR",
+                 *       "payment_terms": "net_30"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompanyCreate"];
+            };
+        };
+        responses: {
+            /** @description The new company. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "type": "supplier",
+                     *         "name": "Acme Textiles GmbH",
+                     *         "handle": "acme-textiles-gmbh",
+                     *         "email": "orders@acme-textiles.example",
+                     *         "phone": "+49 30 9876543",
+                     *         "website": "https://acme-textiles.example",
+                     *         "tax_number": "DE987654321",
+                     *         "tax_number_type": "vat",
+                     *         "currency": "EUR",
+                     *         "payment_terms": "net_30",
+                     *         "note": "Ships on Tuesdays and Thursdays.",
+                     *         "external_id": "ERP-4711",
+                     *         "address_count": 2,
+                     *         "contact_count": 1,
+                     *         "metadata": {
+                     *           "erp_id": "A-10293"
+                     *         },
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["CompanyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCompany: {
+        parameters: {
+            query?: {
+                /** @description `addresses` inlines the addresses (default first), `contacts` the contacts (primary first). */
+                expand?: components["parameters"]["CompanyExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company; `addresses` and `contacts` only when expanded. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "type": "supplier",
+                     *         "name": "Acme Textiles GmbH",
+                     *         "handle": "acme-textiles-gmbh",
+                     *         "email": "orders@acme-textiles.example",
+                     *         "phone": "+49 30 9876543",
+                     *         "website": "https://acme-textiles.example",
+                     *         "tax_number": "DE987654321",
+                     *         "tax_number_type": "vat",
+                     *         "currency": "EUR",
+                     *         "payment_terms": "net_30",
+                     *         "note": "Ships on Tuesdays and Thursdays.",
+                     *         "external_id": "ERP-4711",
+                     *         "address_count": 1,
+                     *         "contact_count": 1,
+                     *         "metadata": {
+                     *           "erp_id": "A-10293"
+                     *         },
+                     *         "addresses": [
+                     *           {
+                     *             "id": "caddr_01jd5v1b3d5f7h9k1m3p5r7t9v",
+                     *             "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *             "label": "Warehouse",
+                     *             "first_name": null,
+                     *             "last_name": null,
+                     *             "line1": "Lagerstrasse 5",
+                     *             "line2": null,
+                     *             "city": "Hamburg",
+                     *             "state": null,
+                     *             "postal_code": "20457",
+                     *             "country": "DE",
+                     *             "phone": "+49 40 1234567",
+                     *             "is_default": true,
+                     *             "created_at": "2026-11-20T10:01:00.000Z",
+                     *             "updated_at": "2026-11-20T10:01:00.000Z"
+                     *           }
+                     *         ],
+                     *         "contacts": [
+                     *           {
+                     *             "id": "ccon_01jd5v2c4e6g8j0l2n4q6s8u0w",
+                     *             "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *             "name": "Petra Schmidt",
+                     *             "email": "petra.schmidt@acme-textiles.example",
+                     *             "phone": "+49 30 9876544",
+                     *             "role": "Purchasing",
+                     *             "is_primary": true,
+                     *             "created_at": "2026-11-20T10:02:00.000Z",
+                     *             "updated_at": "2026-11-20T10:02:00.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "both",
+                 *       "payment_terms": "net_60",
+                 *       "note": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompanyUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated company. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "type": "supplier",
+                     *         "name": "Acme Textiles GmbH",
+                     *         "handle": "acme-textiles-gmbh",
+                     *         "email": "orders@acme-textiles.example",
+                     *         "phone": "+49 30 9876543",
+                     *         "website": "https://acme-textiles.example",
+                     *         "tax_number": "DE987654321",
+                     *         "tax_number_type": "vat",
+                     *         "currency": "EUR",
+                     *         "payment_terms": "net_30",
+                     *         "note": "Ships on Tuesdays and Thursdays.",
+                     *         "external_id": "ERP-4711",
+                     *         "address_count": 2,
+                     *         "contact_count": 1,
+                     *         "metadata": {
+                     *           "erp_id": "A-10293"
+                     *         },
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            409: components["responses"]["CompanyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCompanyAddresses: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The addresses. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "caddr_01jd5v1b3d5f7h9k1m3p5r7t9v",
+                     *           "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *           "label": "Warehouse",
+                     *           "first_name": null,
+                     *           "last_name": null,
+                     *           "line1": "Lagerstrasse 5",
+                     *           "line2": null,
+                     *           "city": "Hamburg",
+                     *           "state": null,
+                     *           "postal_code": "20457",
+                     *           "country": "DE",
+                     *           "phone": "+49 40 1234567",
+                     *           "is_default": true,
+                     *           "created_at": "2026-11-20T10:01:00.000Z",
+                     *           "updated_at": "2026-11-20T10:01:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CompanyAddress"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCompanyAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "Warehouse",
+                 *       "line1": "Lagerstrasse 5",
+                 *       "city": "Hamburg",
+                 *       "postal_code": "20457",
+                 *       "country": "DE",
+                 *       "is_default": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompanyAddressCreate"];
+            };
+        };
+        responses: {
+            /** @description The new address. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "caddr_01jd5v1b3d5f7h9k1m3p5r7t9v",
+                     *         "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "label": "Warehouse",
+                     *         "first_name": null,
+                     *         "last_name": null,
+                     *         "line1": "Lagerstrasse 5",
+                     *         "line2": null,
+                     *         "city": "Hamburg",
+                     *         "state": null,
+                     *         "postal_code": "20457",
+                     *         "country": "DE",
+                     *         "phone": "+49 40 1234567",
+                     *         "is_default": true,
+                     *         "created_at": "2026-11-20T10:01:00.000Z",
+                     *         "updated_at": "2026-11-20T10:01:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyAddressEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCompanyAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+                /**
+                 * @description A company address ID (`caddr_...`).
+                 * @example caddr_01jd5v1b3d5f7h9k1m3p5r7t9v
+                 */
+                address_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The address is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyAddressNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCompanyAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+                /**
+                 * @description A company address ID (`caddr_...`).
+                 * @example caddr_01jd5v1b3d5f7h9k1m3p5r7t9v
+                 */
+                address_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "line2": "Tor 3",
+                 *       "is_default": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompanyAddressUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated address. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "caddr_01jd5v1b3d5f7h9k1m3p5r7t9v",
+                     *         "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "label": "Warehouse",
+                     *         "first_name": null,
+                     *         "last_name": null,
+                     *         "line1": "Lagerstrasse 5",
+                     *         "line2": null,
+                     *         "city": "Hamburg",
+                     *         "state": null,
+                     *         "postal_code": "20457",
+                     *         "country": "DE",
+                     *         "phone": "+49 40 1234567",
+                     *         "is_default": true,
+                     *         "created_at": "2026-11-20T10:01:00.000Z",
+                     *         "updated_at": "2026-11-20T10:01:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyAddressEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyAddressNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCompanyContacts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contacts. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ccon_01jd5v2c4e6g8j0l2n4q6s8u0w",
+                     *           "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *           "name": "Petra Schmidt",
+                     *           "email": "petra.schmidt@acme-textiles.example",
+                     *           "phone": "+49 30 9876544",
+                     *           "role": "Purchasing",
+                     *           "is_primary": true,
+                     *           "created_at": "2026-11-20T10:02:00.000Z",
+                     *           "updated_at": "2026-11-20T10:02:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CompanyContact"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCompanyContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Petra Schmidt",
+                 *       "email": "petra.schmidt@acme-textiles.example",
+                 *       "role": "Purchasing",
+                 *       "is_primary": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompanyContactCreate"];
+            };
+        };
+        responses: {
+            /** @description The new contact. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ccon_01jd5v2c4e6g8j0l2n4q6s8u0w",
+                     *         "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "Petra Schmidt",
+                     *         "email": "petra.schmidt@acme-textiles.example",
+                     *         "phone": "+49 30 9876544",
+                     *         "role": "Purchasing",
+                     *         "is_primary": true,
+                     *         "created_at": "2026-11-20T10:02:00.000Z",
+                     *         "updated_at": "2026-11-20T10:02:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyContactEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCompanyContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+                /**
+                 * @description A company contact ID (`ccon_...`).
+                 * @example ccon_01jd5v2c4e6g8j0l2n4q6s8u0w
+                 */
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyContactNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCompanyContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+                /**
+                 * @description A company contact ID (`ccon_...`).
+                 * @example ccon_01jd5v2c4e6g8j0l2n4q6s8u0w
+                 */
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "Head of purchasing",
+                 *       "is_primary": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompanyContactUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated contact. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ccon_01jd5v2c4e6g8j0l2n4q6s8u0w",
+                     *         "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "Petra Schmidt",
+                     *         "email": "petra.schmidt@acme-textiles.example",
+                     *         "phone": "+49 30 9876544",
+                     *         "role": "Purchasing",
+                     *         "is_primary": true,
+                     *         "created_at": "2026-11-20T10:02:00.000Z",
+                     *         "updated_at": "2026-11-20T10:02:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyContactEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyContactNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -21,14 +21,19 @@ export interface OperationMeta {
 
 export type OperationId =
   | 'addCollectionProducts'
+  | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
   | 'archiveMetafieldDefinition'
   | 'changeCurrentCustomerPassword'
   | 'completeDraftOrder'
   | 'createApiKey'
   | 'createCollection'
+  | 'createCompany'
+  | 'createCompanyAddress'
+  | 'createCompanyContact'
   | 'createCustomer'
   | 'createCustomerAddress'
+  | 'createCustomerGroup'
   | 'createCustomerNote'
   | 'createDraftOrder'
   | 'createFile'
@@ -39,8 +44,12 @@ export type OperationId =
   | 'createVariant'
   | 'deleteCollection'
   | 'deleteCollectionMetafield'
+  | 'deleteCompany'
+  | 'deleteCompanyAddress'
+  | 'deleteCompanyContact'
   | 'deleteCustomer'
   | 'deleteCustomerAddress'
+  | 'deleteCustomerGroup'
   | 'deleteCustomerMetafield'
   | 'deleteCustomerNote'
   | 'deleteDraftOrder'
@@ -54,8 +63,10 @@ export type OperationId =
   | 'duplicateProduct'
   | 'getCollection'
   | 'getCollectionMetafields'
+  | 'getCompany'
   | 'getCurrentCustomer'
   | 'getCustomer'
+  | 'getCustomerGroup'
   | 'getCustomerMetafields'
   | 'getDocs'
   | 'getDocsAsset'
@@ -74,7 +85,11 @@ export type OperationId =
   | 'getVariant'
   | 'getVariantMetafields'
   | 'listCollections'
+  | 'listCompanies'
+  | 'listCompanyAddresses'
+  | 'listCompanyContacts'
   | 'listCustomerAddresses'
+  | 'listCustomerGroups'
   | 'listCustomerNotes'
   | 'listCustomers'
   | 'listDraftOrders'
@@ -91,6 +106,7 @@ export type OperationId =
   | 'refreshCustomerToken'
   | 'registerCustomer'
   | 'removeCollectionProduct'
+  | 'removeCustomerGroupMember'
   | 'reorderMetafieldDefinitions'
   | 'requestPasswordReset'
   | 'resetPassword'
@@ -110,9 +126,13 @@ export type OperationId =
   | 'setVariantMetafields'
   | 'transferLocationInventory'
   | 'updateCollection'
+  | 'updateCompany'
+  | 'updateCompanyAddress'
+  | 'updateCompanyContact'
   | 'updateCurrentCustomer'
   | 'updateCustomer'
   | 'updateCustomerAddress'
+  | 'updateCustomerGroup'
   | 'updateDraftOrder'
   | 'updateDraftOrderItem'
   | 'updateLocation'
@@ -125,14 +145,19 @@ export type OperationId =
 /** The credential each operation takes, for typing handler inputs. */
 export interface OperationAuth {
   addCollectionProducts: 'secret';
+  addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
   archiveMetafieldDefinition: 'secret';
   changeCurrentCustomerPassword: 'customer';
   completeDraftOrder: 'secret';
   createApiKey: 'platform';
   createCollection: 'secret';
+  createCompany: 'secret';
+  createCompanyAddress: 'secret';
+  createCompanyContact: 'secret';
   createCustomer: 'secret';
   createCustomerAddress: 'secret';
+  createCustomerGroup: 'secret';
   createCustomerNote: 'secret';
   createDraftOrder: 'secret';
   createFile: 'secret';
@@ -143,8 +168,12 @@ export interface OperationAuth {
   createVariant: 'secret';
   deleteCollection: 'secret';
   deleteCollectionMetafield: 'secret';
+  deleteCompany: 'secret';
+  deleteCompanyAddress: 'secret';
+  deleteCompanyContact: 'secret';
   deleteCustomer: 'secret';
   deleteCustomerAddress: 'secret';
+  deleteCustomerGroup: 'secret';
   deleteCustomerMetafield: 'secret';
   deleteCustomerNote: 'secret';
   deleteDraftOrder: 'secret';
@@ -158,8 +187,10 @@ export interface OperationAuth {
   duplicateProduct: 'secret';
   getCollection: 'publishable';
   getCollectionMetafields: 'publishable';
+  getCompany: 'secret';
   getCurrentCustomer: 'customer';
   getCustomer: 'secret';
+  getCustomerGroup: 'secret';
   getCustomerMetafields: 'secret';
   getDocs: 'none';
   getDocsAsset: 'none';
@@ -178,7 +209,11 @@ export interface OperationAuth {
   getVariant: 'publishable';
   getVariantMetafields: 'publishable';
   listCollections: 'publishable';
+  listCompanies: 'secret';
+  listCompanyAddresses: 'secret';
+  listCompanyContacts: 'secret';
   listCustomerAddresses: 'secret';
+  listCustomerGroups: 'secret';
   listCustomerNotes: 'secret';
   listCustomers: 'secret';
   listDraftOrders: 'secret';
@@ -195,6 +230,7 @@ export interface OperationAuth {
   refreshCustomerToken: 'publishableHeader';
   registerCustomer: 'publishableHeader';
   removeCollectionProduct: 'secret';
+  removeCustomerGroupMember: 'secret';
   reorderMetafieldDefinitions: 'secret';
   requestPasswordReset: 'publishableHeader';
   resetPassword: 'publishableHeader';
@@ -214,9 +250,13 @@ export interface OperationAuth {
   setVariantMetafields: 'secret';
   transferLocationInventory: 'secret';
   updateCollection: 'secret';
+  updateCompany: 'secret';
+  updateCompanyAddress: 'secret';
+  updateCompanyContact: 'secret';
   updateCurrentCustomer: 'customer';
   updateCustomer: 'secret';
   updateCustomerAddress: 'secret';
+  updateCustomerGroup: 'secret';
   updateDraftOrder: 'secret';
   updateDraftOrderItem: 'secret';
   updateLocation: 'secret';
@@ -229,7 +269,9 @@ export interface OperationAuth {
 /** The operations of each tag (area), for typing an area's handler map. */
 export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
+  'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
   'customer-auth': 'changeCurrentCustomerPassword' | 'getCurrentCustomer' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer';
+  'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
   'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
@@ -247,6 +289,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/collections/{id}/products",
     "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "addCustomerGroupMembers",
+    "method": "POST",
+    "path": "/v1/customer-groups/{id}/members",
+    "tag": "customer-groups",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,
@@ -327,6 +381,42 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createCompany",
+    "method": "POST",
+    "path": "/v1/companies",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createCompanyAddress",
+    "method": "POST",
+    "path": "/v1/companies/{id}/addresses",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createCompanyContact",
+    "method": "POST",
+    "path": "/v1/companies/{id}/contacts",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createCustomer",
     "method": "POST",
     "path": "/v1/customers",
@@ -343,6 +433,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/customers/{id}/addresses",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createCustomerGroup",
+    "method": "POST",
+    "path": "/v1/customer-groups",
+    "tag": "customer-groups",
     "auth": "secret",
     "idempotent": true,
     "hasBody": true,
@@ -471,6 +573,42 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteCompany",
+    "method": "DELETE",
+    "path": "/v1/companies/{id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteCompanyAddress",
+    "method": "DELETE",
+    "path": "/v1/companies/{id}/addresses/{address_id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteCompanyContact",
+    "method": "DELETE",
+    "path": "/v1/companies/{id}/contacts/{contact_id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteCustomer",
     "method": "DELETE",
     "path": "/v1/customers/{id}",
@@ -487,6 +625,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/addresses/{id}",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteCustomerGroup",
+    "method": "DELETE",
+    "path": "/v1/customer-groups/{id}",
+    "tag": "customer-groups",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -657,6 +807,24 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getCompany",
+    "method": "GET",
+    "path": "/v1/companies/{id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "expand",
+      "fields"
+    ]
+  },
+  {
     "operationId": "getCurrentCustomer",
     "method": "GET",
     "path": "/v1/me",
@@ -673,6 +841,24 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "GET",
     "path": "/v1/customers/{id}",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "expand",
+      "fields"
+    ]
+  },
+  {
+    "operationId": "getCustomerGroup",
+    "method": "GET",
+    "path": "/v1/customer-groups/{id}",
+    "tag": "customer-groups",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -939,6 +1125,62 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listCompanies",
+    "method": "GET",
+    "path": "/v1/companies",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "search",
+      "type",
+      "expand",
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listCompanyAddresses",
+    "method": "GET",
+    "path": "/v1/companies/{id}/addresses",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listCompanyContacts",
+    "method": "GET",
+    "path": "/v1/companies/{id}/contacts",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "fields"
+    ]
+  },
+  {
     "operationId": "listCustomerAddresses",
     "method": "GET",
     "path": "/v1/customers/{id}/addresses",
@@ -951,6 +1193,30 @@ export const operationIndex: readonly OperationMeta[] = [
       "fields"
     ],
     "queryParams": [
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listCustomerGroups",
+    "method": "GET",
+    "path": "/v1/customer-groups",
+    "tag": "customer-groups",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "search",
+      "customer_id",
+      "expand",
       "fields"
     ]
   },
@@ -992,6 +1258,7 @@ export const operationIndex: readonly OperationMeta[] = [
       "max_orders",
       "min_spent",
       "expand",
+      "group_id",
       "fields"
     ]
   },
@@ -1232,6 +1499,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "removeCustomerGroupMember",
+    "method": "DELETE",
+    "path": "/v1/customer-groups/{id}/members/{customer_id}",
+    "tag": "customer-groups",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "reorderMetafieldDefinitions",
     "method": "PUT",
     "path": "/v1/store/metafields/{owner_type}/reorder",
@@ -1460,6 +1739,42 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "updateCompany",
+    "method": "PATCH",
+    "path": "/v1/companies/{id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateCompanyAddress",
+    "method": "PATCH",
+    "path": "/v1/companies/{id}/addresses/{address_id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateCompanyContact",
+    "method": "PATCH",
+    "path": "/v1/companies/{id}/contacts/{contact_id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "updateCurrentCustomer",
     "method": "PATCH",
     "path": "/v1/me",
@@ -1488,6 +1803,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "PATCH",
     "path": "/v1/addresses/{id}",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateCustomerGroup",
+    "method": "PATCH",
+    "path": "/v1/customer-groups/{id}",
+    "tag": "customer-groups",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,

@@ -1,5 +1,7 @@
 import { catalogHandlers } from '../modules/catalog/index.js';
 import { customerAuthHandlers } from '../modules/customer-auth/index.js';
+import { companyHandlers } from '../modules/companies/index.js';
+import { customerGroupHandlers } from '../modules/customer-groups/index.js';
 import { customerHandlers } from '../modules/customers/customers.handlers.js';
 import { draftOrderHandlers } from '../modules/draft-orders/index.js';
 import { healthDocsHandlers } from '../modules/health-docs/health-docs.handlers.js';
@@ -24,4 +26,6 @@ export const handlers = {
   ...draftOrderHandlers,
   ...orderHandlers,
   ...metafieldHandlers,
+  ...customerGroupHandlers,
+  ...companyHandlers,
 } satisfies Handlers;

@@ -163,3 +163,29 @@ export type MetafieldDefinition = Prisma.MetafieldDefinitionModel
  * The value of one definition for one resource (the owner) in one data mode (test or live).
  */
 export type MetafieldValue = Prisma.MetafieldValueModel
+/**
+ * Model CustomerGroup
+ * A customer group. Manual groups list their members in customer_group_members; automatic groups have
+ * none stored: their members are the live customers their conditions select, computed when read.
+ */
+export type CustomerGroup = Prisma.CustomerGroupModel
+/**
+ * Model CustomerGroupMember
+ * A customer in a manual group.
+ */
+export type CustomerGroupMember = Prisma.CustomerGroupMemberModel
+/**
+ * Model Company
+ * 
+ */
+export type Company = Prisma.CompanyModel
+/**
+ * Model CompanyAddress
+ * At most one default address per company (partial unique index in the migration).
+ */
+export type CompanyAddress = Prisma.CompanyAddressModel
+/**
+ * Model CompanyContact
+ * At most one primary contact per company (partial unique index in the migration).
+ */
+export type CompanyContact = Prisma.CompanyContactModel

@@ -78,7 +78,12 @@ export const ModelName = {
   PasswordResetToken: 'PasswordResetToken',
   LoginThrottle: 'LoginThrottle',
   MetafieldDefinition: 'MetafieldDefinition',
-  MetafieldValue: 'MetafieldValue'
+  MetafieldValue: 'MetafieldValue',
+  CustomerGroup: 'CustomerGroup',
+  CustomerGroupMember: 'CustomerGroupMember',
+  Company: 'Company',
+  CompanyAddress: 'CompanyAddress',
+  CompanyContact: 'CompanyContact'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -249,6 +254,7 @@ export const CustomerScalarFieldEnum = {
   totalSpent: 'totalSpent',
   firstOrderAt: 'firstOrderAt',
   lastOrderAt: 'lastOrderAt',
+  tagsNormalized: 'tagsNormalized',
   deletedAt: 'deletedAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
@@ -566,6 +572,96 @@ export const MetafieldValueScalarFieldEnum = {
 } as const
 
 export type MetafieldValueScalarFieldEnum = (typeof MetafieldValueScalarFieldEnum)[keyof typeof MetafieldValueScalarFieldEnum]
+
+
+export const CustomerGroupScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  name: 'name',
+  sortName: 'sortName',
+  handle: 'handle',
+  description: 'description',
+  type: 'type',
+  conditions: 'conditions',
+  conditionMatch: 'conditionMatch',
+  activePriceKey: 'activePriceKey',
+  metadata: 'metadata',
+  deletedAt: 'deletedAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CustomerGroupScalarFieldEnum = (typeof CustomerGroupScalarFieldEnum)[keyof typeof CustomerGroupScalarFieldEnum]
+
+
+export const CustomerGroupMemberScalarFieldEnum = {
+  groupId: 'groupId',
+  customerId: 'customerId',
+  createdAt: 'createdAt'
+} as const
+
+export type CustomerGroupMemberScalarFieldEnum = (typeof CustomerGroupMemberScalarFieldEnum)[keyof typeof CustomerGroupMemberScalarFieldEnum]
+
+
+export const CompanyScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  type: 'type',
+  name: 'name',
+  sortName: 'sortName',
+  handle: 'handle',
+  email: 'email',
+  phone: 'phone',
+  website: 'website',
+  taxNumber: 'taxNumber',
+  taxNumberType: 'taxNumberType',
+  currency: 'currency',
+  paymentTerms: 'paymentTerms',
+  note: 'note',
+  externalId: 'externalId',
+  metadata: 'metadata',
+  deletedAt: 'deletedAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CompanyScalarFieldEnum = (typeof CompanyScalarFieldEnum)[keyof typeof CompanyScalarFieldEnum]
+
+
+export const CompanyAddressScalarFieldEnum = {
+  id: 'id',
+  companyId: 'companyId',
+  label: 'label',
+  firstName: 'firstName',
+  lastName: 'lastName',
+  line1: 'line1',
+  line2: 'line2',
+  city: 'city',
+  state: 'state',
+  postalCode: 'postalCode',
+  country: 'country',
+  phone: 'phone',
+  isDefault: 'isDefault',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CompanyAddressScalarFieldEnum = (typeof CompanyAddressScalarFieldEnum)[keyof typeof CompanyAddressScalarFieldEnum]
+
+
+export const CompanyContactScalarFieldEnum = {
+  id: 'id',
+  companyId: 'companyId',
+  name: 'name',
+  email: 'email',
+  phone: 'phone',
+  role: 'role',
+  isPrimary: 'isPrimary',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CompanyContactScalarFieldEnum = (typeof CompanyContactScalarFieldEnum)[keyof typeof CompanyContactScalarFieldEnum]
 
 
 export const SortOrder = {

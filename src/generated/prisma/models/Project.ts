@@ -318,6 +318,8 @@ export type ProjectWhereInput = {
   rateWindows?: Prisma.RateWindowListRelationFilter
   usageWarnings?: Prisma.UsageWarningListRelationFilter
   metafieldDefinitions?: Prisma.MetafieldDefinitionListRelationFilter
+  customerGroups?: Prisma.CustomerGroupListRelationFilter
+  companies?: Prisma.CompanyListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -352,6 +354,8 @@ export type ProjectOrderByWithRelationInput = {
   rateWindows?: Prisma.RateWindowOrderByRelationAggregateInput
   usageWarnings?: Prisma.UsageWarningOrderByRelationAggregateInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionOrderByRelationAggregateInput
+  customerGroups?: Prisma.CustomerGroupOrderByRelationAggregateInput
+  companies?: Prisma.CompanyOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -389,6 +393,8 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   rateWindows?: Prisma.RateWindowListRelationFilter
   usageWarnings?: Prisma.UsageWarningListRelationFilter
   metafieldDefinitions?: Prisma.MetafieldDefinitionListRelationFilter
+  customerGroups?: Prisma.CustomerGroupListRelationFilter
+  companies?: Prisma.CompanyListRelationFilter
 }, "id">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -471,6 +477,8 @@ export type ProjectCreateInput = {
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -505,6 +513,8 @@ export type ProjectUncheckedCreateInput = {
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -539,6 +549,8 @@ export type ProjectUpdateInput = {
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -573,6 +585,8 @@ export type ProjectUncheckedUpdateInput = {
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -941,6 +955,34 @@ export type ProjectUpdateOneRequiredWithoutMetafieldDefinitionsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutMetafieldDefinitionsInput, Prisma.ProjectUpdateWithoutMetafieldDefinitionsInput>, Prisma.ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput>
 }
 
+export type ProjectCreateNestedOneWithoutCustomerGroupsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutCustomerGroupsInput, Prisma.ProjectUncheckedCreateWithoutCustomerGroupsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutCustomerGroupsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutCustomerGroupsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutCustomerGroupsInput, Prisma.ProjectUncheckedCreateWithoutCustomerGroupsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutCustomerGroupsInput
+  upsert?: Prisma.ProjectUpsertWithoutCustomerGroupsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutCustomerGroupsInput, Prisma.ProjectUpdateWithoutCustomerGroupsInput>, Prisma.ProjectUncheckedUpdateWithoutCustomerGroupsInput>
+}
+
+export type ProjectCreateNestedOneWithoutCompaniesInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutCompaniesInput, Prisma.ProjectUncheckedCreateWithoutCompaniesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutCompaniesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutCompaniesNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutCompaniesInput, Prisma.ProjectUncheckedCreateWithoutCompaniesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutCompaniesInput
+  upsert?: Prisma.ProjectUpsertWithoutCompaniesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutCompaniesInput, Prisma.ProjectUpdateWithoutCompaniesInput>, Prisma.ProjectUncheckedUpdateWithoutCompaniesInput>
+}
+
 export type ProjectCreateWithoutRateWindowsInput = {
   id: string
   name: string
@@ -972,6 +1014,8 @@ export type ProjectCreateWithoutRateWindowsInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutRateWindowsInput = {
@@ -1005,6 +1049,8 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutRateWindowsInput = {
@@ -1054,6 +1100,8 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
@@ -1087,6 +1135,8 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutUsageWarningsInput = {
@@ -1120,6 +1170,8 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
@@ -1153,6 +1205,8 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutUsageWarningsInput = {
@@ -1202,6 +1256,8 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
@@ -1235,6 +1291,8 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutApiKeysInput = {
@@ -1268,6 +1326,8 @@ export type ProjectCreateWithoutApiKeysInput = {
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutApiKeysInput = {
@@ -1301,6 +1361,8 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutApiKeysInput = {
@@ -1350,6 +1412,8 @@ export type ProjectUpdateWithoutApiKeysInput = {
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutApiKeysInput = {
@@ -1383,6 +1447,8 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutLocationsInput = {
@@ -1416,6 +1482,8 @@ export type ProjectCreateWithoutLocationsInput = {
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutLocationsInput = {
@@ -1449,6 +1517,8 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutLocationsInput = {
@@ -1498,6 +1568,8 @@ export type ProjectUpdateWithoutLocationsInput = {
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutLocationsInput = {
@@ -1531,6 +1603,8 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutStoreEventsInput = {
@@ -1564,6 +1638,8 @@ export type ProjectCreateWithoutStoreEventsInput = {
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutStoreEventsInput = {
@@ -1597,6 +1673,8 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutStoreEventsInput = {
@@ -1646,6 +1724,8 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
@@ -1679,6 +1759,8 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutOutboxEmailsInput = {
@@ -1712,6 +1794,8 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
@@ -1745,6 +1829,8 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutOutboxEmailsInput = {
@@ -1794,6 +1880,8 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
@@ -1827,6 +1915,8 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCustomersInput = {
@@ -1860,6 +1950,8 @@ export type ProjectCreateWithoutCustomersInput = {
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCustomersInput = {
@@ -1893,6 +1985,8 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCustomersInput = {
@@ -1942,6 +2036,8 @@ export type ProjectUpdateWithoutCustomersInput = {
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCustomersInput = {
@@ -1975,6 +2071,8 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutProductsInput = {
@@ -2008,6 +2106,8 @@ export type ProjectCreateWithoutProductsInput = {
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutProductsInput = {
@@ -2041,6 +2141,8 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutProductsInput = {
@@ -2090,6 +2192,8 @@ export type ProjectUpdateWithoutProductsInput = {
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutProductsInput = {
@@ -2123,6 +2227,8 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionsInput = {
@@ -2156,6 +2262,8 @@ export type ProjectCreateWithoutCollectionsInput = {
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionsInput = {
@@ -2189,6 +2297,8 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionsInput = {
@@ -2238,6 +2348,8 @@ export type ProjectUpdateWithoutCollectionsInput = {
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionsInput = {
@@ -2271,6 +2383,8 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutFilesInput = {
@@ -2304,6 +2418,8 @@ export type ProjectCreateWithoutFilesInput = {
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutFilesInput = {
@@ -2337,6 +2453,8 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutFilesInput = {
@@ -2386,6 +2504,8 @@ export type ProjectUpdateWithoutFilesInput = {
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutFilesInput = {
@@ -2419,6 +2539,8 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCountersInput = {
@@ -2452,6 +2574,8 @@ export type ProjectCreateWithoutCountersInput = {
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCountersInput = {
@@ -2485,6 +2609,8 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCountersInput = {
@@ -2534,6 +2660,8 @@ export type ProjectUpdateWithoutCountersInput = {
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCountersInput = {
@@ -2567,6 +2695,8 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutDraftOrdersInput = {
@@ -2600,6 +2730,8 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
@@ -2633,6 +2765,8 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutDraftOrdersInput = {
@@ -2682,6 +2816,8 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
@@ -2715,6 +2851,8 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutOrdersInput = {
@@ -2748,6 +2886,8 @@ export type ProjectCreateWithoutOrdersInput = {
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutOrdersInput = {
@@ -2781,6 +2921,8 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutOrdersInput = {
@@ -2830,6 +2972,8 @@ export type ProjectUpdateWithoutOrdersInput = {
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutOrdersInput = {
@@ -2863,6 +3007,8 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutMetafieldDefinitionsInput = {
@@ -2896,6 +3042,8 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
@@ -2929,6 +3077,8 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutMetafieldDefinitionsInput = {
@@ -2978,6 +3128,8 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
@@ -3011,6 +3163,320 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutCustomerGroupsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutCustomerGroupsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutCustomerGroupsInput, Prisma.ProjectUncheckedCreateWithoutCustomerGroupsInput>
+}
+
+export type ProjectUpsertWithoutCustomerGroupsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutCustomerGroupsInput, Prisma.ProjectUncheckedUpdateWithoutCustomerGroupsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutCustomerGroupsInput, Prisma.ProjectUncheckedCreateWithoutCustomerGroupsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutCustomerGroupsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutCustomerGroupsInput, Prisma.ProjectUncheckedUpdateWithoutCustomerGroupsInput>
+}
+
+export type ProjectUpdateWithoutCustomerGroupsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutCompaniesInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutCompaniesInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutCompaniesInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutCompaniesInput, Prisma.ProjectUncheckedCreateWithoutCompaniesInput>
+}
+
+export type ProjectUpsertWithoutCompaniesInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutCompaniesInput, Prisma.ProjectUncheckedUpdateWithoutCompaniesInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutCompaniesInput, Prisma.ProjectUncheckedCreateWithoutCompaniesInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutCompaniesInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutCompaniesInput, Prisma.ProjectUncheckedUpdateWithoutCompaniesInput>
+}
+
+export type ProjectUpdateWithoutCompaniesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutCompaniesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 
@@ -3033,6 +3499,8 @@ export type ProjectCountOutputType = {
   rateWindows: number
   usageWarnings: number
   metafieldDefinitions: number
+  customerGroups: number
+  companies: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -3050,6 +3518,8 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   rateWindows?: boolean | ProjectCountOutputTypeCountRateWindowsArgs
   usageWarnings?: boolean | ProjectCountOutputTypeCountUsageWarningsArgs
   metafieldDefinitions?: boolean | ProjectCountOutputTypeCountMetafieldDefinitionsArgs
+  customerGroups?: boolean | ProjectCountOutputTypeCountCustomerGroupsArgs
+  companies?: boolean | ProjectCountOutputTypeCountCompaniesArgs
 }
 
 /**
@@ -3160,6 +3630,20 @@ export type ProjectCountOutputTypeCountMetafieldDefinitionsArgs<ExtArgs extends 
   where?: Prisma.MetafieldDefinitionWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountCustomerGroupsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CustomerGroupWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountCompaniesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CompanyWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -3193,6 +3677,8 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   rateWindows?: boolean | Prisma.Project$rateWindowsArgs<ExtArgs>
   usageWarnings?: boolean | Prisma.Project$usageWarningsArgs<ExtArgs>
   metafieldDefinitions?: boolean | Prisma.Project$metafieldDefinitionsArgs<ExtArgs>
+  customerGroups?: boolean | Prisma.Project$customerGroupsArgs<ExtArgs>
+  companies?: boolean | Prisma.Project$companiesArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -3272,6 +3758,8 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   rateWindows?: boolean | Prisma.Project$rateWindowsArgs<ExtArgs>
   usageWarnings?: boolean | Prisma.Project$usageWarningsArgs<ExtArgs>
   metafieldDefinitions?: boolean | Prisma.Project$metafieldDefinitionsArgs<ExtArgs>
+  customerGroups?: boolean | Prisma.Project$customerGroupsArgs<ExtArgs>
+  companies?: boolean | Prisma.Project$companiesArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -3294,6 +3782,8 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     rateWindows: Prisma.$RateWindowPayload<ExtArgs>[]
     usageWarnings: Prisma.$UsageWarningPayload<ExtArgs>[]
     metafieldDefinitions: Prisma.$MetafieldDefinitionPayload<ExtArgs>[]
+    customerGroups: Prisma.$CustomerGroupPayload<ExtArgs>[]
+    companies: Prisma.$CompanyPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -3727,6 +4217,8 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   rateWindows<T extends Prisma.Project$rateWindowsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$rateWindowsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RateWindowPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   usageWarnings<T extends Prisma.Project$usageWarningsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$usageWarningsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$UsageWarningPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   metafieldDefinitions<T extends Prisma.Project$metafieldDefinitionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$metafieldDefinitionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MetafieldDefinitionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  customerGroups<T extends Prisma.Project$customerGroupsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$customerGroupsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  companies<T extends Prisma.Project$companiesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$companiesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CompanyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -4499,6 +4991,54 @@ export type Project$metafieldDefinitionsArgs<ExtArgs extends runtime.Types.Exten
   take?: number
   skip?: number
   distinct?: Prisma.MetafieldDefinitionScalarFieldEnum | Prisma.MetafieldDefinitionScalarFieldEnum[]
+}
+
+/**
+ * Project.customerGroups
+ */
+export type Project$customerGroupsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the CustomerGroup
+   */
+  select?: Prisma.CustomerGroupSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the CustomerGroup
+   */
+  omit?: Prisma.CustomerGroupOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CustomerGroupInclude<ExtArgs> | null
+  where?: Prisma.CustomerGroupWhereInput
+  orderBy?: Prisma.CustomerGroupOrderByWithRelationInput | Prisma.CustomerGroupOrderByWithRelationInput[]
+  cursor?: Prisma.CustomerGroupWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CustomerGroupScalarFieldEnum | Prisma.CustomerGroupScalarFieldEnum[]
+}
+
+/**
+ * Project.companies
+ */
+export type Project$companiesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Company
+   */
+  select?: Prisma.CompanySelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Company
+   */
+  omit?: Prisma.CompanyOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CompanyInclude<ExtArgs> | null
+  where?: Prisma.CompanyWhereInput
+  orderBy?: Prisma.CompanyOrderByWithRelationInput | Prisma.CompanyOrderByWithRelationInput[]
+  cursor?: Prisma.CompanyWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CompanyScalarFieldEnum | Prisma.CompanyScalarFieldEnum[]
 }
 
 /**
