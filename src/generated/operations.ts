@@ -31,8 +31,10 @@ export type OperationId =
   | 'createDraftOrder'
   | 'createFile'
   | 'createLocation'
+  | 'createMerchandisingRule'
   | 'createProduct'
   | 'createProject'
+  | 'createSynonymGroup'
   | 'createVariant'
   | 'deleteCollection'
   | 'deleteCustomer'
@@ -41,7 +43,9 @@ export type OperationId =
   | 'deleteDraftOrder'
   | 'deleteDraftOrderItem'
   | 'deleteLocation'
+  | 'deleteMerchandisingRule'
   | 'deleteProduct'
+  | 'deleteSynonymGroup'
   | 'deleteVariant'
   | 'duplicateProduct'
   | 'getCollection'
@@ -52,30 +56,37 @@ export type OperationId =
   | 'getFile'
   | 'getHealth'
   | 'getLocation'
+  | 'getMerchandisingRule'
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
   | 'getOrder'
   | 'getProduct'
   | 'getProject'
   | 'getStoreEvent'
+  | 'getTopSearchQueries'
   | 'getVariant'
+  | 'getZeroResultSearchQueries'
   | 'listCollections'
   | 'listCustomerAddresses'
   | 'listCustomerNotes'
   | 'listCustomers'
   | 'listDraftOrders'
   | 'listLocations'
+  | 'listMerchandisingRules'
   | 'listOrders'
   | 'listOutboxEmails'
   | 'listProducts'
   | 'listStoreEvents'
+  | 'listSynonymGroups'
   | 'listVariantInventoryLevels'
   | 'payOrder'
   | 'removeCollectionProduct'
   | 'revokeApiKey'
+  | 'searchCatalog'
   | 'sendDraftOrder'
   | 'setDefaultLocation'
   | 'setInventoryLevel'
+  | 'suggestSearch'
   | 'transferLocationInventory'
   | 'updateCollection'
   | 'updateCustomer'
@@ -83,8 +94,10 @@ export type OperationId =
   | 'updateDraftOrder'
   | 'updateDraftOrderItem'
   | 'updateLocation'
+  | 'updateMerchandisingRule'
   | 'updateProduct'
   | 'updateProject'
+  | 'updateSynonymGroup'
   | 'updateVariant'
 ;
 
@@ -101,8 +114,10 @@ export interface OperationAuth {
   createDraftOrder: 'secret';
   createFile: 'secret';
   createLocation: 'secret';
+  createMerchandisingRule: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
+  createSynonymGroup: 'secret';
   createVariant: 'secret';
   deleteCollection: 'secret';
   deleteCustomer: 'secret';
@@ -111,7 +126,9 @@ export interface OperationAuth {
   deleteDraftOrder: 'secret';
   deleteDraftOrderItem: 'secret';
   deleteLocation: 'secret';
+  deleteMerchandisingRule: 'secret';
   deleteProduct: 'secret';
+  deleteSynonymGroup: 'secret';
   deleteVariant: 'secret';
   duplicateProduct: 'secret';
   getCollection: 'secret';
@@ -122,30 +139,37 @@ export interface OperationAuth {
   getFile: 'secret';
   getHealth: 'none';
   getLocation: 'secret';
+  getMerchandisingRule: 'secret';
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
   getOrder: 'secret';
   getProduct: 'secret';
   getProject: 'platform';
   getStoreEvent: 'secret';
+  getTopSearchQueries: 'secret';
   getVariant: 'secret';
+  getZeroResultSearchQueries: 'secret';
   listCollections: 'secret';
   listCustomerAddresses: 'secret';
   listCustomerNotes: 'secret';
   listCustomers: 'secret';
   listDraftOrders: 'secret';
   listLocations: 'secret';
+  listMerchandisingRules: 'secret';
   listOrders: 'secret';
   listOutboxEmails: 'platform';
   listProducts: 'secret';
   listStoreEvents: 'secret';
+  listSynonymGroups: 'secret';
   listVariantInventoryLevels: 'secret';
   payOrder: 'secret';
   removeCollectionProduct: 'secret';
   revokeApiKey: 'platform';
+  searchCatalog: 'publishable';
   sendDraftOrder: 'secret';
   setDefaultLocation: 'secret';
   setInventoryLevel: 'secret';
+  suggestSearch: 'publishable';
   transferLocationInventory: 'secret';
   updateCollection: 'secret';
   updateCustomer: 'secret';
@@ -153,8 +177,10 @@ export interface OperationAuth {
   updateDraftOrder: 'secret';
   updateDraftOrderItem: 'secret';
   updateLocation: 'secret';
+  updateMerchandisingRule: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
+  updateSynonymGroup: 'secret';
   updateVariant: 'secret';
 }
 
@@ -167,6 +193,7 @@ export interface OperationsByTag {
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
   'orders': 'getOrder' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
+  'search': 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
 }
@@ -305,6 +332,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createMerchandisingRule",
+    "method": "POST",
+    "path": "/v1/search/merchandising",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createProduct",
     "method": "POST",
     "path": "/v1/products",
@@ -322,6 +361,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects",
     "tag": "platform",
     "auth": "platform",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createSynonymGroup",
+    "method": "POST",
+    "path": "/v1/search/synonyms",
+    "tag": "search",
+    "auth": "secret",
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -425,10 +476,34 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteMerchandisingRule",
+    "method": "DELETE",
+    "path": "/v1/search/merchandising/{id}",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteProduct",
     "method": "DELETE",
     "path": "/v1/products/{id}",
     "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteSynonymGroup",
+    "method": "DELETE",
+    "path": "/v1/search/synonyms/{id}",
+    "tag": "search",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -573,6 +648,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getMerchandisingRule",
+    "method": "GET",
+    "path": "/v1/search/merchandising/{id}",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getOpenApiJson",
     "method": "GET",
     "path": "/openapi.json",
@@ -657,6 +744,21 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "getTopSearchQueries",
+    "method": "GET",
+    "path": "/v1/search/analytics/top-queries",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "period",
+      "limit"
+    ]
+  },
+  {
     "operationId": "getVariant",
     "method": "GET",
     "path": "/v1/variants/{id}",
@@ -667,6 +769,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
+  },
+  {
+    "operationId": "getZeroResultSearchQueries",
+    "method": "GET",
+    "path": "/v1/search/analytics/zero-results",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "period",
+      "limit"
+    ]
   },
   {
     "operationId": "listCollections",
@@ -790,6 +907,18 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listMerchandisingRules",
+    "method": "GET",
+    "path": "/v1/search/merchandising",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "listOrders",
     "method": "GET",
     "path": "/v1/orders",
@@ -878,6 +1007,18 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listSynonymGroups",
+    "method": "GET",
+    "path": "/v1/search/synonyms",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "listVariantInventoryLevels",
     "method": "GET",
     "path": "/v1/variants/{id}/inventory-levels",
@@ -926,6 +1067,34 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "searchCatalog",
+    "method": "GET",
+    "path": "/v1/search",
+    "tag": "search",
+    "auth": "publishable",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "types"
+    ],
+    "queryParams": [
+      "q",
+      "types",
+      "limit",
+      "offset",
+      "product_type",
+      "collection_id",
+      "tag",
+      "in_stock",
+      "price_min",
+      "price_max",
+      "facets",
+      "currency",
+      "explain"
+    ]
+  },
+  {
     "operationId": "sendDraftOrder",
     "method": "POST",
     "path": "/v1/draft-orders/{id}/send",
@@ -960,6 +1129,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": true,
     "arrayQuery": [],
     "queryParams": []
+  },
+  {
+    "operationId": "suggestSearch",
+    "method": "GET",
+    "path": "/v1/search/suggest",
+    "tag": "search",
+    "auth": "publishable",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "q",
+      "limit"
+    ]
   },
   {
     "operationId": "transferLocationInventory",
@@ -1046,6 +1230,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "updateMerchandisingRule",
+    "method": "PATCH",
+    "path": "/v1/search/merchandising/{id}",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "updateProduct",
     "method": "PATCH",
     "path": "/v1/products/{id}",
@@ -1063,6 +1259,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateSynonymGroup",
+    "method": "PATCH",
+    "path": "/v1/search/synonyms/{id}",
+    "tag": "search",
+    "auth": "secret",
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,

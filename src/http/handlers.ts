@@ -5,6 +5,7 @@ import { healthDocsHandlers } from '../modules/health-docs/health-docs.handlers.
 import { inventoryHandlers } from '../modules/inventory/index.js';
 import { locationHandlers } from '../modules/locations/locations.handlers.js';
 import { orderHandlers } from '../modules/orders/index.js';
+import { searchHandlers } from '../modules/search/index.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
 import type { Handlers } from './contract.js';
@@ -20,4 +21,5 @@ export const handlers = {
   ...locationHandlers,
   ...draftOrderHandlers,
   ...orderHandlers,
+  ...searchHandlers,
 } satisfies Handlers;

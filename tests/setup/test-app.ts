@@ -9,6 +9,7 @@ import { RateLimiter } from '../../src/modules/usage/index.js';
 import type { Handlers } from '../../src/http/contract.js';
 import { createCommerceClient, type CommerceClient } from '../../src/sdk/index.js';
 import { AuthCache } from '../../src/modules/platform/auth-cache.js';
+import { flushSearchLog } from '../../src/modules/search/index.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { createTestDatabase } from './database.js';
 
@@ -63,6 +64,7 @@ export async function startTestApp(
       await new Promise((resolve) => server.close(resolve));
       await authCache.close();
       await jobs.stop();
+      await flushSearchLog();
       await deps.db.$disconnect();
       await database.drop();
     },

@@ -4,6 +4,7 @@ import type { Variant } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
+import { reindexProducts } from '../search/index.js';
 import { CATALOG_CONFLICTS, findProduct, lastVariantError, recordProductUpdate, syncProductPrices, variantRows } from './products.service.js';
 
 type VariantCreate = components['schemas']['VariantCreate'];
@@ -33,6 +34,7 @@ async function changingProduct<T>(ctx: Ctx, productId: string, change: (tx: Tx) 
     const before = await findProduct(ctx, tx, productId);
     const result = await change(tx);
     await syncProductPrices(tx, productId);
+    await reindexProducts(tx, ctx, [productId]);
     await recordProductUpdate(tx, ctx, before, await findProduct(ctx, tx, productId), ['variants']);
     return result;
   });

@@ -317,6 +317,8 @@ export type ProjectWhereInput = {
   orders?: Prisma.OrderListRelationFilter
   rateWindows?: Prisma.RateWindowListRelationFilter
   usageWarnings?: Prisma.UsageWarningListRelationFilter
+  searchSynonyms?: Prisma.SynonymGroupListRelationFilter
+  merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -350,6 +352,8 @@ export type ProjectOrderByWithRelationInput = {
   orders?: Prisma.OrderOrderByRelationAggregateInput
   rateWindows?: Prisma.RateWindowOrderByRelationAggregateInput
   usageWarnings?: Prisma.UsageWarningOrderByRelationAggregateInput
+  searchSynonyms?: Prisma.SynonymGroupOrderByRelationAggregateInput
+  merchandisingRules?: Prisma.MerchandisingRuleOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -386,6 +390,8 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   orders?: Prisma.OrderListRelationFilter
   rateWindows?: Prisma.RateWindowListRelationFilter
   usageWarnings?: Prisma.UsageWarningListRelationFilter
+  searchSynonyms?: Prisma.SynonymGroupListRelationFilter
+  merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
 }, "id">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -467,6 +473,8 @@ export type ProjectCreateInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -500,6 +508,8 @@ export type ProjectUncheckedCreateInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -533,6 +543,8 @@ export type ProjectUpdateInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -566,6 +578,8 @@ export type ProjectUncheckedUpdateInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -920,6 +934,34 @@ export type ProjectUpdateOneRequiredWithoutOrdersNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutOrdersInput, Prisma.ProjectUpdateWithoutOrdersInput>, Prisma.ProjectUncheckedUpdateWithoutOrdersInput>
 }
 
+export type ProjectCreateNestedOneWithoutSearchSynonymsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutSearchSynonymsInput, Prisma.ProjectUncheckedCreateWithoutSearchSynonymsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutSearchSynonymsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutSearchSynonymsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutSearchSynonymsInput, Prisma.ProjectUncheckedCreateWithoutSearchSynonymsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutSearchSynonymsInput
+  upsert?: Prisma.ProjectUpsertWithoutSearchSynonymsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutSearchSynonymsInput, Prisma.ProjectUpdateWithoutSearchSynonymsInput>, Prisma.ProjectUncheckedUpdateWithoutSearchSynonymsInput>
+}
+
+export type ProjectCreateNestedOneWithoutMerchandisingRulesInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutMerchandisingRulesInput, Prisma.ProjectUncheckedCreateWithoutMerchandisingRulesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutMerchandisingRulesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutMerchandisingRulesNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutMerchandisingRulesInput, Prisma.ProjectUncheckedCreateWithoutMerchandisingRulesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutMerchandisingRulesInput
+  upsert?: Prisma.ProjectUpsertWithoutMerchandisingRulesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutMerchandisingRulesInput, Prisma.ProjectUpdateWithoutMerchandisingRulesInput>, Prisma.ProjectUncheckedUpdateWithoutMerchandisingRulesInput>
+}
+
 export type ProjectCreateWithoutRateWindowsInput = {
   id: string
   name: string
@@ -950,6 +992,8 @@ export type ProjectCreateWithoutRateWindowsInput = {
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutRateWindowsInput = {
@@ -982,6 +1026,8 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutRateWindowsInput = {
@@ -1030,6 +1076,8 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
@@ -1062,6 +1110,8 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutUsageWarningsInput = {
@@ -1094,6 +1144,8 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
@@ -1126,6 +1178,8 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutUsageWarningsInput = {
@@ -1174,6 +1228,8 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
@@ -1206,6 +1262,8 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutApiKeysInput = {
@@ -1238,6 +1296,8 @@ export type ProjectCreateWithoutApiKeysInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutApiKeysInput = {
@@ -1270,6 +1330,8 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutApiKeysInput = {
@@ -1318,6 +1380,8 @@ export type ProjectUpdateWithoutApiKeysInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutApiKeysInput = {
@@ -1350,6 +1414,8 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutLocationsInput = {
@@ -1382,6 +1448,8 @@ export type ProjectCreateWithoutLocationsInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutLocationsInput = {
@@ -1414,6 +1482,8 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutLocationsInput = {
@@ -1462,6 +1532,8 @@ export type ProjectUpdateWithoutLocationsInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutLocationsInput = {
@@ -1494,6 +1566,8 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutStoreEventsInput = {
@@ -1526,6 +1600,8 @@ export type ProjectCreateWithoutStoreEventsInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutStoreEventsInput = {
@@ -1558,6 +1634,8 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutStoreEventsInput = {
@@ -1606,6 +1684,8 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
@@ -1638,6 +1718,8 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutOutboxEmailsInput = {
@@ -1670,6 +1752,8 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
@@ -1702,6 +1786,8 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutOutboxEmailsInput = {
@@ -1750,6 +1836,8 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
@@ -1782,6 +1870,8 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCustomersInput = {
@@ -1814,6 +1904,8 @@ export type ProjectCreateWithoutCustomersInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCustomersInput = {
@@ -1846,6 +1938,8 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCustomersInput = {
@@ -1894,6 +1988,8 @@ export type ProjectUpdateWithoutCustomersInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCustomersInput = {
@@ -1926,6 +2022,8 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutProductsInput = {
@@ -1958,6 +2056,8 @@ export type ProjectCreateWithoutProductsInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutProductsInput = {
@@ -1990,6 +2090,8 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutProductsInput = {
@@ -2038,6 +2140,8 @@ export type ProjectUpdateWithoutProductsInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutProductsInput = {
@@ -2070,6 +2174,8 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionsInput = {
@@ -2102,6 +2208,8 @@ export type ProjectCreateWithoutCollectionsInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionsInput = {
@@ -2134,6 +2242,8 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionsInput = {
@@ -2182,6 +2292,8 @@ export type ProjectUpdateWithoutCollectionsInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionsInput = {
@@ -2214,6 +2326,8 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutFilesInput = {
@@ -2246,6 +2360,8 @@ export type ProjectCreateWithoutFilesInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutFilesInput = {
@@ -2278,6 +2394,8 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutFilesInput = {
@@ -2326,6 +2444,8 @@ export type ProjectUpdateWithoutFilesInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutFilesInput = {
@@ -2358,6 +2478,8 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCountersInput = {
@@ -2390,6 +2512,8 @@ export type ProjectCreateWithoutCountersInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCountersInput = {
@@ -2422,6 +2546,8 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCountersInput = {
@@ -2470,6 +2596,8 @@ export type ProjectUpdateWithoutCountersInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCountersInput = {
@@ -2502,6 +2630,8 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutDraftOrdersInput = {
@@ -2534,6 +2664,8 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
@@ -2566,6 +2698,8 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutDraftOrdersInput = {
@@ -2614,6 +2748,8 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
@@ -2646,6 +2782,8 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutOrdersInput = {
@@ -2678,6 +2816,8 @@ export type ProjectCreateWithoutOrdersInput = {
   draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutOrdersInput = {
@@ -2710,6 +2850,8 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
   rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutOrdersInput = {
@@ -2758,6 +2900,8 @@ export type ProjectUpdateWithoutOrdersInput = {
   draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutOrdersInput = {
@@ -2790,6 +2934,312 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutSearchSynonymsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutSearchSynonymsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutSearchSynonymsInput, Prisma.ProjectUncheckedCreateWithoutSearchSynonymsInput>
+}
+
+export type ProjectUpsertWithoutSearchSynonymsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutSearchSynonymsInput, Prisma.ProjectUncheckedUpdateWithoutSearchSynonymsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutSearchSynonymsInput, Prisma.ProjectUncheckedCreateWithoutSearchSynonymsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutSearchSynonymsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutSearchSynonymsInput, Prisma.ProjectUncheckedUpdateWithoutSearchSynonymsInput>
+}
+
+export type ProjectUpdateWithoutSearchSynonymsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutMerchandisingRulesInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutMerchandisingRulesInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutMerchandisingRulesInput, Prisma.ProjectUncheckedCreateWithoutMerchandisingRulesInput>
+}
+
+export type ProjectUpsertWithoutMerchandisingRulesInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutMerchandisingRulesInput, Prisma.ProjectUncheckedUpdateWithoutMerchandisingRulesInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutMerchandisingRulesInput, Prisma.ProjectUncheckedCreateWithoutMerchandisingRulesInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutMerchandisingRulesInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutMerchandisingRulesInput, Prisma.ProjectUncheckedUpdateWithoutMerchandisingRulesInput>
+}
+
+export type ProjectUpdateWithoutMerchandisingRulesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 
@@ -2811,6 +3261,8 @@ export type ProjectCountOutputType = {
   orders: number
   rateWindows: number
   usageWarnings: number
+  searchSynonyms: number
+  merchandisingRules: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2827,6 +3279,8 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   orders?: boolean | ProjectCountOutputTypeCountOrdersArgs
   rateWindows?: boolean | ProjectCountOutputTypeCountRateWindowsArgs
   usageWarnings?: boolean | ProjectCountOutputTypeCountUsageWarningsArgs
+  searchSynonyms?: boolean | ProjectCountOutputTypeCountSearchSynonymsArgs
+  merchandisingRules?: boolean | ProjectCountOutputTypeCountMerchandisingRulesArgs
 }
 
 /**
@@ -2930,6 +3384,20 @@ export type ProjectCountOutputTypeCountUsageWarningsArgs<ExtArgs extends runtime
   where?: Prisma.UsageWarningWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountSearchSynonymsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.SynonymGroupWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountMerchandisingRulesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.MerchandisingRuleWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -2962,6 +3430,8 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   orders?: boolean | Prisma.Project$ordersArgs<ExtArgs>
   rateWindows?: boolean | Prisma.Project$rateWindowsArgs<ExtArgs>
   usageWarnings?: boolean | Prisma.Project$usageWarningsArgs<ExtArgs>
+  searchSynonyms?: boolean | Prisma.Project$searchSynonymsArgs<ExtArgs>
+  merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -3040,6 +3510,8 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   orders?: boolean | Prisma.Project$ordersArgs<ExtArgs>
   rateWindows?: boolean | Prisma.Project$rateWindowsArgs<ExtArgs>
   usageWarnings?: boolean | Prisma.Project$usageWarningsArgs<ExtArgs>
+  searchSynonyms?: boolean | Prisma.Project$searchSynonymsArgs<ExtArgs>
+  merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -3061,6 +3533,8 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     orders: Prisma.$OrderPayload<ExtArgs>[]
     rateWindows: Prisma.$RateWindowPayload<ExtArgs>[]
     usageWarnings: Prisma.$UsageWarningPayload<ExtArgs>[]
+    searchSynonyms: Prisma.$SynonymGroupPayload<ExtArgs>[]
+    merchandisingRules: Prisma.$MerchandisingRulePayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -3493,6 +3967,8 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   orders<T extends Prisma.Project$ordersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$ordersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OrderPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   rateWindows<T extends Prisma.Project$rateWindowsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$rateWindowsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RateWindowPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   usageWarnings<T extends Prisma.Project$usageWarningsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$usageWarningsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$UsageWarningPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  searchSynonyms<T extends Prisma.Project$searchSynonymsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$searchSynonymsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SynonymGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  merchandisingRules<T extends Prisma.Project$merchandisingRulesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$merchandisingRulesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MerchandisingRulePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -4241,6 +4717,54 @@ export type Project$usageWarningsArgs<ExtArgs extends runtime.Types.Extensions.I
   take?: number
   skip?: number
   distinct?: Prisma.UsageWarningScalarFieldEnum | Prisma.UsageWarningScalarFieldEnum[]
+}
+
+/**
+ * Project.searchSynonyms
+ */
+export type Project$searchSynonymsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the SynonymGroup
+   */
+  select?: Prisma.SynonymGroupSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the SynonymGroup
+   */
+  omit?: Prisma.SynonymGroupOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.SynonymGroupInclude<ExtArgs> | null
+  where?: Prisma.SynonymGroupWhereInput
+  orderBy?: Prisma.SynonymGroupOrderByWithRelationInput | Prisma.SynonymGroupOrderByWithRelationInput[]
+  cursor?: Prisma.SynonymGroupWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.SynonymGroupScalarFieldEnum | Prisma.SynonymGroupScalarFieldEnum[]
+}
+
+/**
+ * Project.merchandisingRules
+ */
+export type Project$merchandisingRulesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the MerchandisingRule
+   */
+  select?: Prisma.MerchandisingRuleSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the MerchandisingRule
+   */
+  omit?: Prisma.MerchandisingRuleOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.MerchandisingRuleInclude<ExtArgs> | null
+  where?: Prisma.MerchandisingRuleWhereInput
+  orderBy?: Prisma.MerchandisingRuleOrderByWithRelationInput | Prisma.MerchandisingRuleOrderByWithRelationInput[]
+  cursor?: Prisma.MerchandisingRuleWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.MerchandisingRuleScalarFieldEnum | Prisma.MerchandisingRuleScalarFieldEnum[]
 }
 
 /**
