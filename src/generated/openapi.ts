@@ -1892,6 +1892,227 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search products and collections
+         * @description Full-text search over the project's active products (title, handle, description, type, vendor, tags,
+         *     variant titles and SKUs, the titles of their collections) and its collections (title, description).
+         *     Draft, archived and deleted products are never returned.
+         *
+         *     **Query language.** Plain words must all match, stemmed (`shirts` finds "shirt") and accent- and
+         *     case-insensitive; `"quoted phrase"` matches the words in order; `-term` and `-"phrase"` exclude;
+         *     `OR` (capitals) between terms or phrases matches either; the last word is also a prefix while typing
+         *     (`hood` finds "hoodie") unless the query ends with a space. Malformed input never errors: an
+         *     unbalanced quote is ignored, a lone `-` is dropped, and a query of exclusions only searches for those words.
+         *
+         *     **Typo tolerance** is automatic: words of 1-3 characters must match exactly, 4-7 may be one edit away
+         *     and 8 or more two (a transposition counts as one), corrected against the words of the project's own
+         *     catalog. Words with digits (numbers, SKUs) are never corrected. Products that match without a
+         *     correction always rank above products that need one.
+         *
+         *     **Synonyms** (active groups) apply at once; **merchandising rules** whose `match_query` matches the
+         *     normalized query apply by priority: `hide` removes the product, `boost`/`bury` multiply its score,
+         *     `pin` places it at its zero-based position (even when the query does not match it, as long as it is
+         *     active and passes the filters).
+         *
+         *     **Filters** narrow the products; with `facets` (default true) `data.products.facets` counts the
+         *     filtered matches before paging. `price` is the product's price (its lowest variant price);
+         *     `currency` converts prices, price filters and facet bounds with the project's `exchange_rates`
+         *     (rounded to the minor unit); a currency the project has no rate for answers 400.
+         *
+         *     `explain=true` (secret keys only; 403 `forbidden` with a publishable key) adds to each product why it
+         *     ranks where it does. Every search is logged for the analytics endpoints.
+         */
+        get: operations["searchCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Typeahead suggestions
+         * @description Suggestions for a prefix: popular past queries that had results (most searched first), then product
+         *     titles (type `product`, with `id`) and collection titles (type `collection`, with `id`) by score
+         *     (a title starting with the prefix first). Prefixes of 5 characters or more tolerate a typo
+         *     (two from 8), as search does. Only active products are suggested.
+         */
+        get: operations["suggestSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/synonyms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List synonym groups
+         * @description Every synonym group of the project, oldest first.
+         */
+        get: operations["listSynonymGroups"];
+        put?: never;
+        /**
+         * Create a synonym group
+         * @description `equivalent` groups make every term find the others; `oneway` groups make the first term find the
+         *     others, not the reverse. Terms are stored lowercased; a term may have several words ("tee shirt").
+         *     The next search uses the group.
+         */
+        post: operations["createSynonymGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/synonyms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A synonym group ID (`syn_...`).
+                 * @example syn_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a synonym group */
+        delete: operations["deleteSynonymGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a synonym group
+         * @description `terms` replaces the whole list. An inactive group is ignored by search.
+         */
+        patch: operations["updateSynonymGroup"];
+        trace?: never;
+    };
+    "/v1/search/merchandising": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List merchandising rules
+         * @description Every rule of the project, by priority descending, then oldest first.
+         */
+        get: operations["listMerchandisingRules"];
+        put?: never;
+        /**
+         * Create a merchandising rule
+         * @description `match_type`: `exact` applies when the normalized query (lowercased, accents and quotes removed,
+         *     spaces collapsed) equals `match_query`; `contains` when it holds `match_query` as a phrase (whole
+         *     words); `all` when it holds every word of `match_query`. `pin` needs `pin_position`; `boost` and
+         *     `bury` need `score_multiplier` (0.01-100). Two active pins on the same (`match_query`, `match_type`,
+         *     `pin_position`) answer 409 `conflict`. `product_id` must name a product of the project (400
+         *     otherwise); a rule whose product is later deleted, or that is inactive, does nothing.
+         */
+        post: operations["createMerchandisingRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/merchandising/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A merchandising rule ID (`mr_...`).
+                 * @example mr_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** Get a merchandising rule */
+        get: operations["getMerchandisingRule"];
+        put?: never;
+        post?: never;
+        /** Delete a merchandising rule */
+        delete: operations["deleteMerchandisingRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a merchandising rule
+         * @description The fields sent change. Changing `action` requires its parameter in the same request unless the rule
+         *     already has it (`pin_position` for pin, `score_multiplier` for boost and bury); the parameter that
+         *     does not belong to the new action is cleared. 409 on a pin conflict, as on create.
+         */
+        patch: operations["updateMerchandisingRule"];
+        trace?: never;
+    };
+    "/v1/search/analytics/top-queries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Most frequent search queries
+         * @description Normalized queries of the period ranked by how often they were searched, with the average result count.
+         */
+        get: operations["getTopSearchQueries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/analytics/zero-results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search queries without results
+         * @description Normalized queries of the period that found no product or collection, most frequent first.
+         */
+        get: operations["getZeroResultSearchQueries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-groups": {
         parameters: {
             query?: never;
@@ -3773,6 +3994,193 @@ export interface components {
         OrderEnvelope: {
             data: components["schemas"]["Order"];
         };
+        SearchResult: {
+            products: {
+                data: components["schemas"]["SearchProductHit"][];
+                /** @description Products matching the query and filters (pins included). */
+                total: number;
+                facets?: components["schemas"]["SearchFacets"];
+            };
+            /** @description Empty unless `types` includes collections. */
+            collections: {
+                data: components["schemas"]["SearchCollectionHit"][];
+                total: number;
+            };
+        };
+        SearchProductHit: {
+            /** @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8 */
+            id: string;
+            title: string;
+            handle: string;
+            /** @enum {string} */
+            status: "active";
+            product_type: string | null;
+            image: string | null;
+            /** @description Lowest variant price, minor units of `currency`. */
+            price: number;
+            sale_price: number | null;
+            currency: components["schemas"]["CurrencyCode"];
+            in_stock: boolean;
+            /** @description The final score (text relevance times boost and bury multipliers). */
+            score: number;
+            explain?: components["schemas"]["SearchExplain"];
+        };
+        /** @description Why the product ranks where it does (`explain=true`). */
+        SearchExplain: {
+            /** @description The query terms (after correction and synonym expansion) found in the product. */
+            matched_terms: string[];
+            /** @description Typo corrections of the query that this product matched through. */
+            corrections: {
+                from: string;
+                to: string;
+                distance: number;
+            }[];
+            /** @description Synonym expansions of the query that this product matched through. */
+            synonyms: {
+                term: string;
+                expanded_to: string[];
+            }[];
+            rules: {
+                id: string;
+                /** @enum {string} */
+                action: "pin" | "boost" | "bury" | "hide";
+            }[];
+            text_score: number;
+            final_score: number;
+        };
+        /** @description Counts over every product matching the query and filters (before paging); value lists most frequent first, at most 50 each. */
+        SearchFacets: {
+            product_type: {
+                value: string;
+                count: number;
+            }[];
+            tag: {
+                value: string;
+                count: number;
+            }[];
+            collection: {
+                id: string;
+                title: string;
+                count: number;
+            }[];
+            in_stock: {
+                value: boolean;
+                count: number;
+            }[];
+            /** @description Lowest and highest price of the matches (null without matches), in the requested currency. */
+            price: {
+                min: number | null;
+                max: number | null;
+            };
+        };
+        SearchCollectionHit: {
+            /** @example col_01jd5kz0p4q6r8s0t2v4w6x8y0 */
+            id: string;
+            title: string;
+            handle: string;
+            image: string | null;
+            product_count: number;
+            score: number;
+        };
+        Suggestion: {
+            text: string;
+            /** @enum {string} */
+            type: "query" | "product" | "collection";
+            /** @description The product or collection (product and collection suggestions only). */
+            id?: string;
+        };
+        SynonymGroup: {
+            /** @example syn_01jd5t0a2c4e6g8j0l2n4q6s8u */
+            id: string;
+            /** @enum {string} */
+            synonym_type: "equivalent" | "oneway";
+            terms: string[];
+            is_active: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @description 2-20 terms of 1-100 characters; stored lowercased. */
+        SynonymTerms: string[];
+        SynonymGroupCreate: {
+            /**
+             * @default equivalent
+             * @enum {string}
+             */
+            synonym_type?: "equivalent" | "oneway";
+            terms: components["schemas"]["SynonymTerms"];
+        };
+        SynonymGroupUpdate: {
+            /** @enum {string} */
+            synonym_type?: "equivalent" | "oneway";
+            terms?: components["schemas"]["SynonymTerms"];
+            is_active?: boolean;
+        };
+        SynonymGroupEnvelope: {
+            data: components["schemas"]["SynonymGroup"];
+        };
+        MerchandisingRule: {
+            /** @example mr_01jd5t0a2c4e6g8j0l2n4q6s8u */
+            id: string;
+            name: string;
+            match_query: string;
+            /** @enum {string} */
+            match_type: "contains" | "exact" | "all";
+            /** @enum {string} */
+            action: "pin" | "boost" | "bury" | "hide";
+            product_id: string;
+            pin_position: number | null;
+            score_multiplier: number | null;
+            priority: number;
+            is_active: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        MerchandisingRuleCreate: {
+            name: string;
+            /** @description Stored lowercased. */
+            match_query: string;
+            /**
+             * @default contains
+             * @enum {string}
+             */
+            match_type?: "contains" | "exact" | "all";
+            /** @enum {string} */
+            action: "pin" | "boost" | "bury" | "hide";
+            product_id: string;
+            /** @description Zero-based; required when action is pin. */
+            pin_position?: number;
+            /** @description Required when action is boost or bury. */
+            score_multiplier?: number;
+            /** @default 0 */
+            priority?: number;
+            /** @default true */
+            is_active?: boolean;
+        };
+        MerchandisingRuleUpdate: {
+            name?: string;
+            match_query?: string;
+            /** @enum {string} */
+            match_type?: "contains" | "exact" | "all";
+            /** @enum {string} */
+            action?: "pin" | "boost" | "bury" | "hide";
+            product_id?: string;
+            pin_position?: number | null;
+            score_multiplier?: number | null;
+            priority?: number;
+            is_active?: boolean;
+        };
+        MerchandisingRuleEnvelope: {
+            data: components["schemas"]["MerchandisingRule"];
+        };
+        TopSearchQuery: {
+            query: string;
+            count: number;
+            avg_results: number;
+        };
+        ZeroResultSearchQuery: {
+            query: string;
+            count: number;
+        };
         /** @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u */
         CustomerGroupId: string;
         /**
@@ -4788,6 +5196,67 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such synonym group in the caller's project. */
+        SynonymGroupNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Synonym group not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such merchandising rule in the caller's project. */
+        MerchandisingRuleNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Merchandising rule not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Another active pin rule has the same match_query, match_type and pin_position, or the Idempotency-Key was used for another request. */
+        PinConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "Another active pin rule already pins a product at this position for this query.",
+                 *         "field": "pin_position"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -4884,6 +5353,10 @@ export interface components {
          *     ]
          */
         Fields: string[];
+        /** @description The window up to now. */
+        SearchAnalyticsPeriod: "1d" | "7d" | "14d" | "30d";
+        /** @description Rows, 1-100. */
+        SearchAnalyticsLimit: number;
         /**
          * @description A customer group ID (`cg_...`).
          * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
@@ -12415,6 +12888,760 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    searchCatalog: {
+        parameters: {
+            query: {
+                /**
+                 * @description The query, 1-200 characters.
+                 * @example "linen shirt" -blue
+                 */
+                q: string;
+                /** @description What to search, comma-separated; default products. */
+                types?: ("products" | "collections")[];
+                /** @description Results per type, 1-50. */
+                limit?: number;
+                /** @description Results to skip per type, 0-1000. */
+                offset?: number;
+                /** @description Only products of this type (exact). */
+                product_type?: string;
+                /**
+                 * @description Only products in this collection.
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                collection_id?: string;
+                /** @description Only products with this tag (exact). */
+                tag?: string;
+                /** @description Only products with (true) or without (false) a variant that can be sold now (stock above zero, or inventory_policy continue). */
+                in_stock?: boolean;
+                /** @description Lowest price in minor units (of `currency` when given). */
+                price_min?: number;
+                /** @description Highest price in minor units (of `currency` when given). */
+                price_max?: number;
+                /** @description Whether to return facet counts. */
+                facets?: boolean;
+                /** @description Show prices in this currency, converted with the project's exchange_rates. */
+                currency?: components["schemas"]["CurrencyCode"];
+                /** @description Adds `explain` to each product (secret keys only). */
+                explain?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching products and collections, best first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "products": {
+                     *           "data": [
+                     *             {
+                     *               "id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *               "title": "Linen Shirt",
+                     *               "handle": "linen-shirt",
+                     *               "status": "active",
+                     *               "product_type": "Shirts",
+                     *               "image": "https://cdn.example.com/products/linen-shirt.jpg",
+                     *               "price": 5900,
+                     *               "sale_price": null,
+                     *               "currency": "USD",
+                     *               "in_stock": true,
+                     *               "score": 0.912
+                     *             }
+                     *           ],
+                     *           "total": 1,
+                     *           "facets": {
+                     *             "product_type": [
+                     *               {
+                     *                 "value": "Shirts",
+                     *                 "count": 1
+                     *               }
+                     *             ],
+                     *             "tag": [
+                     *               {
+                     *                 "value": "summer",
+                     *                 "count": 1
+                     *               }
+                     *             ],
+                     *             "collection": [
+                     *               {
+                     *                 "id": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                     *                 "title": "Summer",
+                     *                 "count": 1
+                     *               }
+                     *             ],
+                     *             "in_stock": [
+                     *               {
+                     *                 "value": true,
+                     *                 "count": 1
+                     *               }
+                     *             ],
+                     *             "price": {
+                     *               "min": 5900,
+                     *               "max": 5900
+                     *             }
+                     *           }
+                     *         },
+                     *         "collections": {
+                     *           "data": [],
+                     *           "total": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SearchResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description A publishable key asked for `explain`, the project is suspended, or a live publishable key is used before the domain is verified. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    suggestSearch: {
+        parameters: {
+            query: {
+                /**
+                 * @description The prefix typed so far, 1-100 characters.
+                 * @example hood
+                 */
+                q: string;
+                /** @description Suggestions, 1-10. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The suggestions, best first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "text": "hoodie",
+                     *           "type": "query"
+                     *         },
+                     *         {
+                     *           "text": "Insulated Hoodie",
+                     *           "type": "product",
+                     *           "id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Suggestion"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSynonymGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The synonym groups. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "syn_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *           "synonym_type": "equivalent",
+                     *           "terms": [
+                     *             "t-shirt",
+                     *             "tee",
+                     *             "tee shirt"
+                     *           ],
+                     *           "is_active": true,
+                     *           "created_at": "2026-11-20T10:00:00.000Z",
+                     *           "updated_at": "2026-11-20T10:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SynonymGroup"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createSynonymGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "synonym_type": "equivalent",
+                 *       "terms": [
+                 *         "t-shirt",
+                 *         "tee",
+                 *         "tee shirt"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SynonymGroupCreate"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "syn_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "synonym_type": "equivalent",
+                     *         "terms": [
+                     *           "t-shirt",
+                     *           "tee",
+                     *           "tee shirt"
+                     *         ],
+                     *         "is_active": true,
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SynonymGroupEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteSynonymGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A synonym group ID (`syn_...`).
+                 * @example syn_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["SynonymGroupNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateSynonymGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A synonym group ID (`syn_...`).
+                 * @example syn_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "is_active": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["SynonymGroupUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated group. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "syn_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "synonym_type": "equivalent",
+                     *         "terms": [
+                     *           "t-shirt",
+                     *           "tee",
+                     *           "tee shirt"
+                     *         ],
+                     *         "is_active": true,
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SynonymGroupEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["SynonymGroupNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listMerchandisingRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "mr_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *           "name": "Linen shirt first",
+                     *           "match_query": "linen shirt",
+                     *           "match_type": "contains",
+                     *           "action": "pin",
+                     *           "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *           "pin_position": 0,
+                     *           "score_multiplier": null,
+                     *           "priority": 0,
+                     *           "is_active": true,
+                     *           "created_at": "2026-11-20T10:00:00.000Z",
+                     *           "updated_at": "2026-11-20T10:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MerchandisingRule"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createMerchandisingRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Linen shirt first",
+                 *       "match_query": "linen shirt",
+                 *       "match_type": "contains",
+                 *       "action": "pin",
+                 *       "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                 *       "pin_position": 0
+                 *     }
+                 */
+                "application/json": components["schemas"]["MerchandisingRuleCreate"];
+            };
+        };
+        responses: {
+            /** @description The new rule. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "mr_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "Linen shirt first",
+                     *         "match_query": "linen shirt",
+                     *         "match_type": "contains",
+                     *         "action": "pin",
+                     *         "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *         "pin_position": 0,
+                     *         "score_multiplier": null,
+                     *         "priority": 0,
+                     *         "is_active": true,
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchandisingRuleEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["PinConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMerchandisingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A merchandising rule ID (`mr_...`).
+                 * @example mr_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "mr_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "Linen shirt first",
+                     *         "match_query": "linen shirt",
+                     *         "match_type": "contains",
+                     *         "action": "pin",
+                     *         "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *         "pin_position": 0,
+                     *         "score_multiplier": null,
+                     *         "priority": 0,
+                     *         "is_active": true,
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchandisingRuleEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MerchandisingRuleNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteMerchandisingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A merchandising rule ID (`mr_...`).
+                 * @example mr_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MerchandisingRuleNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateMerchandisingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A merchandising rule ID (`mr_...`).
+                 * @example mr_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "boost",
+                 *       "score_multiplier": 2.5
+                 *     }
+                 */
+                "application/json": components["schemas"]["MerchandisingRuleUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated rule. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "mr_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "Linen shirt first",
+                     *         "match_query": "linen shirt",
+                     *         "match_type": "contains",
+                     *         "action": "pin",
+                     *         "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *         "pin_position": 0,
+                     *         "score_multiplier": null,
+                     *         "priority": 0,
+                     *         "is_active": true,
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchandisingRuleEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MerchandisingRuleNotFound"];
+            409: components["responses"]["PinConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTopSearchQueries: {
+        parameters: {
+            query?: {
+                /** @description The window up to now. */
+                period?: components["parameters"]["SearchAnalyticsPeriod"];
+                /** @description Rows, 1-100. */
+                limit?: components["parameters"]["SearchAnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queries, most frequent first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "query": "linen shirt",
+                     *           "count": 42,
+                     *           "avg_results": 7.5
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TopSearchQuery"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getZeroResultSearchQueries: {
+        parameters: {
+            query?: {
+                /** @description The window up to now. */
+                period?: components["parameters"]["SearchAnalyticsPeriod"];
+                /** @description Rows, 1-100. */
+                limit?: components["parameters"]["SearchAnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queries, most frequent first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "query": "kilt",
+                     *           "count": 3
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ZeroResultSearchQuery"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -38,9 +38,11 @@ export type OperationId =
   | 'createDraftOrder'
   | 'createFile'
   | 'createLocation'
+  | 'createMerchandisingRule'
   | 'createMetafieldDefinition'
   | 'createProduct'
   | 'createProject'
+  | 'createSynonymGroup'
   | 'createVariant'
   | 'deleteCollection'
   | 'deleteCollectionMetafield'
@@ -55,9 +57,11 @@ export type OperationId =
   | 'deleteDraftOrder'
   | 'deleteDraftOrderItem'
   | 'deleteLocation'
+  | 'deleteMerchandisingRule'
   | 'deleteOrderMetafield'
   | 'deleteProduct'
   | 'deleteProductMetafield'
+  | 'deleteSynonymGroup'
   | 'deleteVariant'
   | 'deleteVariantMetafield'
   | 'duplicateProduct'
@@ -74,6 +78,7 @@ export type OperationId =
   | 'getFile'
   | 'getHealth'
   | 'getLocation'
+  | 'getMerchandisingRule'
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
   | 'getOrder'
@@ -82,8 +87,10 @@ export type OperationId =
   | 'getProductMetafields'
   | 'getProject'
   | 'getStoreEvent'
+  | 'getTopSearchQueries'
   | 'getVariant'
   | 'getVariantMetafields'
+  | 'getZeroResultSearchQueries'
   | 'listCollections'
   | 'listCompanies'
   | 'listCompanyAddresses'
@@ -94,11 +101,13 @@ export type OperationId =
   | 'listCustomers'
   | 'listDraftOrders'
   | 'listLocations'
+  | 'listMerchandisingRules'
   | 'listMetafieldDefinitions'
   | 'listOrders'
   | 'listOutboxEmails'
   | 'listProducts'
   | 'listStoreEvents'
+  | 'listSynonymGroups'
   | 'listVariantInventoryLevels'
   | 'loginCustomer'
   | 'logoutCustomer'
@@ -111,6 +120,7 @@ export type OperationId =
   | 'requestPasswordReset'
   | 'resetPassword'
   | 'revokeApiKey'
+  | 'searchCatalog'
   | 'sendDraftOrder'
   | 'setCollectionMetafield'
   | 'setCollectionMetafields'
@@ -124,6 +134,7 @@ export type OperationId =
   | 'setProductMetafields'
   | 'setVariantMetafield'
   | 'setVariantMetafields'
+  | 'suggestSearch'
   | 'transferLocationInventory'
   | 'updateCollection'
   | 'updateCompany'
@@ -136,9 +147,11 @@ export type OperationId =
   | 'updateDraftOrder'
   | 'updateDraftOrderItem'
   | 'updateLocation'
+  | 'updateMerchandisingRule'
   | 'updateMetafieldDefinition'
   | 'updateProduct'
   | 'updateProject'
+  | 'updateSynonymGroup'
   | 'updateVariant'
 ;
 
@@ -162,9 +175,11 @@ export interface OperationAuth {
   createDraftOrder: 'secret';
   createFile: 'secret';
   createLocation: 'secret';
+  createMerchandisingRule: 'secret';
   createMetafieldDefinition: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
+  createSynonymGroup: 'secret';
   createVariant: 'secret';
   deleteCollection: 'secret';
   deleteCollectionMetafield: 'secret';
@@ -179,9 +194,11 @@ export interface OperationAuth {
   deleteDraftOrder: 'secret';
   deleteDraftOrderItem: 'secret';
   deleteLocation: 'secret';
+  deleteMerchandisingRule: 'secret';
   deleteOrderMetafield: 'secret';
   deleteProduct: 'secret';
   deleteProductMetafield: 'secret';
+  deleteSynonymGroup: 'secret';
   deleteVariant: 'secret';
   deleteVariantMetafield: 'secret';
   duplicateProduct: 'secret';
@@ -198,6 +215,7 @@ export interface OperationAuth {
   getFile: 'secret';
   getHealth: 'none';
   getLocation: 'secret';
+  getMerchandisingRule: 'secret';
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
   getOrder: 'secret';
@@ -206,8 +224,10 @@ export interface OperationAuth {
   getProductMetafields: 'publishable';
   getProject: 'platform';
   getStoreEvent: 'secret';
+  getTopSearchQueries: 'secret';
   getVariant: 'publishable';
   getVariantMetafields: 'publishable';
+  getZeroResultSearchQueries: 'secret';
   listCollections: 'publishable';
   listCompanies: 'secret';
   listCompanyAddresses: 'secret';
@@ -218,11 +238,13 @@ export interface OperationAuth {
   listCustomers: 'secret';
   listDraftOrders: 'secret';
   listLocations: 'secret';
+  listMerchandisingRules: 'secret';
   listMetafieldDefinitions: 'secret';
   listOrders: 'secret';
   listOutboxEmails: 'platform';
   listProducts: 'publishable';
   listStoreEvents: 'secret';
+  listSynonymGroups: 'secret';
   listVariantInventoryLevels: 'secret';
   loginCustomer: 'publishableHeader';
   logoutCustomer: 'publishableHeader';
@@ -235,6 +257,7 @@ export interface OperationAuth {
   requestPasswordReset: 'publishableHeader';
   resetPassword: 'publishableHeader';
   revokeApiKey: 'platform';
+  searchCatalog: 'publishable';
   sendDraftOrder: 'secret';
   setCollectionMetafield: 'secret';
   setCollectionMetafields: 'secret';
@@ -248,6 +271,7 @@ export interface OperationAuth {
   setProductMetafields: 'secret';
   setVariantMetafield: 'secret';
   setVariantMetafields: 'secret';
+  suggestSearch: 'publishable';
   transferLocationInventory: 'secret';
   updateCollection: 'secret';
   updateCompany: 'secret';
@@ -260,9 +284,11 @@ export interface OperationAuth {
   updateDraftOrder: 'secret';
   updateDraftOrderItem: 'secret';
   updateLocation: 'secret';
+  updateMerchandisingRule: 'secret';
   updateMetafieldDefinition: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
+  updateSynonymGroup: 'secret';
   updateVariant: 'secret';
 }
 
@@ -279,6 +305,7 @@ export interface OperationsByTag {
   'metafields': 'archiveMetafieldDefinition' | 'createMetafieldDefinition' | 'deleteCollectionMetafield' | 'deleteCustomerMetafield' | 'deleteOrderMetafield' | 'deleteProductMetafield' | 'deleteVariantMetafield' | 'getCollectionMetafields' | 'getCustomerMetafields' | 'getOrderMetafields' | 'getProductMetafields' | 'getVariantMetafields' | 'listMetafieldDefinitions' | 'reorderMetafieldDefinitions' | 'setCollectionMetafield' | 'setCollectionMetafields' | 'setCustomerMetafield' | 'setCustomerMetafields' | 'setOrderMetafield' | 'setOrderMetafields' | 'setProductMetafield' | 'setProductMetafields' | 'setVariantMetafield' | 'setVariantMetafields' | 'updateMetafieldDefinition';
   'orders': 'getOrder' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
+  'search': 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
 }
@@ -501,6 +528,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createMerchandisingRule",
+    "method": "POST",
+    "path": "/v1/search/merchandising",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createMetafieldDefinition",
     "method": "POST",
     "path": "/v1/store/metafields",
@@ -530,6 +569,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects",
     "tag": "platform",
     "auth": "platform",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createSynonymGroup",
+    "method": "POST",
+    "path": "/v1/search/synonyms",
+    "tag": "search",
+    "auth": "secret",
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -705,6 +756,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteMerchandisingRule",
+    "method": "DELETE",
+    "path": "/v1/search/merchandising/{id}",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteOrderMetafield",
     "method": "DELETE",
     "path": "/v1/orders/{id}/metafields/{slug}",
@@ -733,6 +796,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/products/{id}/metafields/{slug}",
     "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteSynonymGroup",
+    "method": "DELETE",
+    "path": "/v1/search/synonyms/{id}",
+    "tag": "search",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -963,6 +1038,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getMerchandisingRule",
+    "method": "GET",
+    "path": "/v1/search/merchandising/{id}",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getOpenApiJson",
     "method": "GET",
     "path": "/openapi.json",
@@ -1075,6 +1162,21 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "getTopSearchQueries",
+    "method": "GET",
+    "path": "/v1/search/analytics/top-queries",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "period",
+      "limit"
+    ]
+  },
+  {
     "operationId": "getVariant",
     "method": "GET",
     "path": "/v1/variants/{id}",
@@ -1101,6 +1203,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
+  },
+  {
+    "operationId": "getZeroResultSearchQueries",
+    "method": "GET",
+    "path": "/v1/search/analytics/zero-results",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "period",
+      "limit"
+    ]
   },
   {
     "operationId": "listCollections",
@@ -1309,6 +1426,18 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listMerchandisingRules",
+    "method": "GET",
+    "path": "/v1/search/merchandising",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "listMetafieldDefinitions",
     "method": "GET",
     "path": "/v1/store/metafields",
@@ -1413,6 +1542,18 @@ export const operationIndex: readonly OperationMeta[] = [
       "resource_id",
       "fields"
     ]
+  },
+  {
+    "operationId": "listSynonymGroups",
+    "method": "GET",
+    "path": "/v1/search/synonyms",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "listVariantInventoryLevels",
@@ -1557,6 +1698,34 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
+  },
+  {
+    "operationId": "searchCatalog",
+    "method": "GET",
+    "path": "/v1/search",
+    "tag": "search",
+    "auth": "publishable",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "types"
+    ],
+    "queryParams": [
+      "q",
+      "types",
+      "limit",
+      "offset",
+      "product_type",
+      "collection_id",
+      "tag",
+      "in_stock",
+      "price_min",
+      "price_max",
+      "facets",
+      "currency",
+      "explain"
+    ]
   },
   {
     "operationId": "sendDraftOrder",
@@ -1715,6 +1884,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "suggestSearch",
+    "method": "GET",
+    "path": "/v1/search/suggest",
+    "tag": "search",
+    "auth": "publishable",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "q",
+      "limit"
+    ]
+  },
+  {
     "operationId": "transferLocationInventory",
     "method": "POST",
     "path": "/v1/locations/{id}/transfer",
@@ -1859,6 +2043,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "updateMerchandisingRule",
+    "method": "PATCH",
+    "path": "/v1/search/merchandising/{id}",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "updateMetafieldDefinition",
     "method": "PATCH",
     "path": "/v1/store/metafields/{owner_type}/{slug}",
@@ -1888,6 +2084,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateSynonymGroup",
+    "method": "PATCH",
+    "path": "/v1/search/synonyms/{id}",
+    "tag": "search",
+    "auth": "secret",
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,

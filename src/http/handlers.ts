@@ -9,6 +9,7 @@ import { inventoryHandlers } from '../modules/inventory/index.js';
 import { locationHandlers } from '../modules/locations/locations.handlers.js';
 import { metafieldHandlers } from '../modules/metafields/index.js';
 import { orderHandlers } from '../modules/orders/index.js';
+import { searchHandlers } from '../modules/search/index.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
 import type { Handlers } from './contract.js';
@@ -28,4 +29,5 @@ export const handlers = {
   ...metafieldHandlers,
   ...customerGroupHandlers,
   ...companyHandlers,
+  ...searchHandlers,
 } satisfies Handlers;

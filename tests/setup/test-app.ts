@@ -10,6 +10,7 @@ import type { Handlers } from '../../src/http/contract.js';
 import { createCommerceClient, type CommerceClient } from '../../src/sdk/index.js';
 import { AuthCache } from '../../src/modules/platform/auth-cache.js';
 import { ListTotals } from '../../src/shared/list-totals.js';
+import { flushSearchLog } from '../../src/modules/search/index.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { createTestDatabase } from './database.js';
 
@@ -66,6 +67,7 @@ export async function startTestApp(
       await new Promise((resolve) => server.close(resolve));
       await authCache.close();
       await jobs.stop();
+      await flushSearchLog();
       await deps.db.$disconnect();
       await database.drop();
     },

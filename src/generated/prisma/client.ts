@@ -213,3 +213,36 @@ export type CompanyAddress = Prisma.CompanyAddressModel
  * At most one primary contact per company (partial unique index in the migration).
  */
 export type CompanyContact = Prisma.CompanyContactModel
+/**
+ * Model SearchProduct
+ * The search document of each active, live product (drafts, archived and deleted products have none).
+ * Written by the search area's reindexProducts in the transaction of every catalog write that changes it;
+ * in_stock also by the trigger search_products_stock on variants (stock changes come from several areas).
+ */
+export type SearchProduct = Prisma.SearchProductModel
+/**
+ * Model SearchTerm
+ * The typo vocabulary of a project: each word of its search documents and how many documents hold it.
+ */
+export type SearchTerm = Prisma.SearchTermModel
+/**
+ * Model SynonymGroup
+ * 
+ */
+export type SynonymGroup = Prisma.SynonymGroupModel
+/**
+ * Model MerchandisingRule
+ * Two active pins on one (match_query, match_type, pin_position) are refused by a partial unique index
+ * in the migration.
+ */
+export type MerchandisingRule = Prisma.MerchandisingRuleModel
+/**
+ * Model SearchQuery
+ * One row per search (analytics), written in batches after the answer.
+ */
+export type SearchQuery = Prisma.SearchQueryModel
+/**
+ * Model SearchQueryStat
+ * Running totals per normalized query, for suggestions of popular queries (kept with the log).
+ */
+export type SearchQueryStat = Prisma.SearchQueryStatModel

@@ -429,7 +429,13 @@ export const ModelName = {
   CustomerGroupMember: 'CustomerGroupMember',
   Company: 'Company',
   CompanyAddress: 'CompanyAddress',
-  CompanyContact: 'CompanyContact'
+  CompanyContact: 'CompanyContact',
+  SearchProduct: 'SearchProduct',
+  SearchTerm: 'SearchTerm',
+  SynonymGroup: 'SynonymGroup',
+  MerchandisingRule: 'MerchandisingRule',
+  SearchQuery: 'SearchQuery',
+  SearchQueryStat: 'SearchQueryStat'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -445,7 +451,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "searchProduct" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2891,6 +2897,434 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    SearchProduct: {
+      payload: Prisma.$SearchProductPayload<ExtArgs>
+      fields: Prisma.SearchProductFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SearchProductFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SearchProductFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload>
+        }
+        findFirst: {
+          args: Prisma.SearchProductFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SearchProductFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload>
+        }
+        findMany: {
+          args: Prisma.SearchProductFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload>[]
+        }
+        delete: {
+          args: Prisma.SearchProductDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload>
+        }
+        update: {
+          args: Prisma.SearchProductUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload>
+        }
+        deleteMany: {
+          args: Prisma.SearchProductDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SearchProductUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SearchProductUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload>[]
+        }
+        aggregate: {
+          args: Prisma.SearchProductAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSearchProduct>
+        }
+        groupBy: {
+          args: Prisma.SearchProductGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchProductGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SearchProductCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchProductCountAggregateOutputType> | number
+        }
+      }
+    }
+    SearchTerm: {
+      payload: Prisma.$SearchTermPayload<ExtArgs>
+      fields: Prisma.SearchTermFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SearchTermFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SearchTermFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>
+        }
+        findFirst: {
+          args: Prisma.SearchTermFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SearchTermFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>
+        }
+        findMany: {
+          args: Prisma.SearchTermFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>[]
+        }
+        create: {
+          args: Prisma.SearchTermCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>
+        }
+        createMany: {
+          args: Prisma.SearchTermCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SearchTermCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>[]
+        }
+        delete: {
+          args: Prisma.SearchTermDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>
+        }
+        update: {
+          args: Prisma.SearchTermUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>
+        }
+        deleteMany: {
+          args: Prisma.SearchTermDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SearchTermUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SearchTermUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>[]
+        }
+        upsert: {
+          args: Prisma.SearchTermUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>
+        }
+        aggregate: {
+          args: Prisma.SearchTermAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSearchTerm>
+        }
+        groupBy: {
+          args: Prisma.SearchTermGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchTermGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SearchTermCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchTermCountAggregateOutputType> | number
+        }
+      }
+    }
+    SynonymGroup: {
+      payload: Prisma.$SynonymGroupPayload<ExtArgs>
+      fields: Prisma.SynonymGroupFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SynonymGroupFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SynonymGroupFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>
+        }
+        findFirst: {
+          args: Prisma.SynonymGroupFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SynonymGroupFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>
+        }
+        findMany: {
+          args: Prisma.SynonymGroupFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>[]
+        }
+        create: {
+          args: Prisma.SynonymGroupCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>
+        }
+        createMany: {
+          args: Prisma.SynonymGroupCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SynonymGroupCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>[]
+        }
+        delete: {
+          args: Prisma.SynonymGroupDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>
+        }
+        update: {
+          args: Prisma.SynonymGroupUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>
+        }
+        deleteMany: {
+          args: Prisma.SynonymGroupDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SynonymGroupUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SynonymGroupUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>[]
+        }
+        upsert: {
+          args: Prisma.SynonymGroupUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>
+        }
+        aggregate: {
+          args: Prisma.SynonymGroupAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSynonymGroup>
+        }
+        groupBy: {
+          args: Prisma.SynonymGroupGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SynonymGroupGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SynonymGroupCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SynonymGroupCountAggregateOutputType> | number
+        }
+      }
+    }
+    MerchandisingRule: {
+      payload: Prisma.$MerchandisingRulePayload<ExtArgs>
+      fields: Prisma.MerchandisingRuleFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.MerchandisingRuleFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.MerchandisingRuleFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>
+        }
+        findFirst: {
+          args: Prisma.MerchandisingRuleFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.MerchandisingRuleFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>
+        }
+        findMany: {
+          args: Prisma.MerchandisingRuleFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>[]
+        }
+        create: {
+          args: Prisma.MerchandisingRuleCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>
+        }
+        createMany: {
+          args: Prisma.MerchandisingRuleCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.MerchandisingRuleCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>[]
+        }
+        delete: {
+          args: Prisma.MerchandisingRuleDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>
+        }
+        update: {
+          args: Prisma.MerchandisingRuleUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>
+        }
+        deleteMany: {
+          args: Prisma.MerchandisingRuleDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.MerchandisingRuleUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.MerchandisingRuleUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>[]
+        }
+        upsert: {
+          args: Prisma.MerchandisingRuleUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>
+        }
+        aggregate: {
+          args: Prisma.MerchandisingRuleAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateMerchandisingRule>
+        }
+        groupBy: {
+          args: Prisma.MerchandisingRuleGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MerchandisingRuleGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.MerchandisingRuleCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MerchandisingRuleCountAggregateOutputType> | number
+        }
+      }
+    }
+    SearchQuery: {
+      payload: Prisma.$SearchQueryPayload<ExtArgs>
+      fields: Prisma.SearchQueryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SearchQueryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SearchQueryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>
+        }
+        findFirst: {
+          args: Prisma.SearchQueryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SearchQueryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>
+        }
+        findMany: {
+          args: Prisma.SearchQueryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>[]
+        }
+        create: {
+          args: Prisma.SearchQueryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>
+        }
+        createMany: {
+          args: Prisma.SearchQueryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SearchQueryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>[]
+        }
+        delete: {
+          args: Prisma.SearchQueryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>
+        }
+        update: {
+          args: Prisma.SearchQueryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>
+        }
+        deleteMany: {
+          args: Prisma.SearchQueryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SearchQueryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SearchQueryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>[]
+        }
+        upsert: {
+          args: Prisma.SearchQueryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>
+        }
+        aggregate: {
+          args: Prisma.SearchQueryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSearchQuery>
+        }
+        groupBy: {
+          args: Prisma.SearchQueryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchQueryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SearchQueryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchQueryCountAggregateOutputType> | number
+        }
+      }
+    }
+    SearchQueryStat: {
+      payload: Prisma.$SearchQueryStatPayload<ExtArgs>
+      fields: Prisma.SearchQueryStatFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SearchQueryStatFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SearchQueryStatFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>
+        }
+        findFirst: {
+          args: Prisma.SearchQueryStatFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SearchQueryStatFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>
+        }
+        findMany: {
+          args: Prisma.SearchQueryStatFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>[]
+        }
+        create: {
+          args: Prisma.SearchQueryStatCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>
+        }
+        createMany: {
+          args: Prisma.SearchQueryStatCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SearchQueryStatCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>[]
+        }
+        delete: {
+          args: Prisma.SearchQueryStatDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>
+        }
+        update: {
+          args: Prisma.SearchQueryStatUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>
+        }
+        deleteMany: {
+          args: Prisma.SearchQueryStatDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SearchQueryStatUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SearchQueryStatUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>[]
+        }
+        upsert: {
+          args: Prisma.SearchQueryStatUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>
+        }
+        aggregate: {
+          args: Prisma.SearchQueryStatAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSearchQueryStat>
+        }
+        groupBy: {
+          args: Prisma.SearchQueryStatGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchQueryStatGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SearchQueryStatCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchQueryStatCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -3492,6 +3926,90 @@ export const CompanyContactScalarFieldEnum = {
 export type CompanyContactScalarFieldEnum = (typeof CompanyContactScalarFieldEnum)[keyof typeof CompanyContactScalarFieldEnum]
 
 
+export const SearchProductScalarFieldEnum = {
+  productId: 'productId',
+  projectId: 'projectId',
+  title: 'title',
+  handle: 'handle',
+  productType: 'productType',
+  tags: 'tags',
+  collectionIds: 'collectionIds',
+  price: 'price',
+  salePrice: 'salePrice',
+  inStock: 'inStock',
+  image: 'image',
+  titleNorm: 'titleNorm',
+  words: 'words',
+  createdAt: 'createdAt'
+} as const
+
+export type SearchProductScalarFieldEnum = (typeof SearchProductScalarFieldEnum)[keyof typeof SearchProductScalarFieldEnum]
+
+
+export const SearchTermScalarFieldEnum = {
+  projectId: 'projectId',
+  term: 'term',
+  docCount: 'docCount'
+} as const
+
+export type SearchTermScalarFieldEnum = (typeof SearchTermScalarFieldEnum)[keyof typeof SearchTermScalarFieldEnum]
+
+
+export const SynonymGroupScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  synonymType: 'synonymType',
+  terms: 'terms',
+  isActive: 'isActive',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type SynonymGroupScalarFieldEnum = (typeof SynonymGroupScalarFieldEnum)[keyof typeof SynonymGroupScalarFieldEnum]
+
+
+export const MerchandisingRuleScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  name: 'name',
+  matchQuery: 'matchQuery',
+  matchType: 'matchType',
+  action: 'action',
+  productId: 'productId',
+  pinPosition: 'pinPosition',
+  scoreMultiplier: 'scoreMultiplier',
+  priority: 'priority',
+  isActive: 'isActive',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type MerchandisingRuleScalarFieldEnum = (typeof MerchandisingRuleScalarFieldEnum)[keyof typeof MerchandisingRuleScalarFieldEnum]
+
+
+export const SearchQueryScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  query: 'query',
+  resultCount: 'resultCount',
+  tookMs: 'tookMs',
+  createdAt: 'createdAt'
+} as const
+
+export type SearchQueryScalarFieldEnum = (typeof SearchQueryScalarFieldEnum)[keyof typeof SearchQueryScalarFieldEnum]
+
+
+export const SearchQueryStatScalarFieldEnum = {
+  projectId: 'projectId',
+  query: 'query',
+  searchCount: 'searchCount',
+  lastResultCount: 'lastResultCount',
+  lastSearchedAt: 'lastSearchedAt'
+} as const
+
+export type SearchQueryStatScalarFieldEnum = (typeof SearchQueryStatScalarFieldEnum)[keyof typeof SearchQueryStatScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -3820,6 +4338,12 @@ export type GlobalOmitConfig = {
   company?: Prisma.CompanyOmit
   companyAddress?: Prisma.CompanyAddressOmit
   companyContact?: Prisma.CompanyContactOmit
+  searchProduct?: Prisma.SearchProductOmit
+  searchTerm?: Prisma.SearchTermOmit
+  synonymGroup?: Prisma.SynonymGroupOmit
+  merchandisingRule?: Prisma.MerchandisingRuleOmit
+  searchQuery?: Prisma.SearchQueryOmit
+  searchQueryStat?: Prisma.SearchQueryStatOmit
 }
 
 /* Types for Logging */

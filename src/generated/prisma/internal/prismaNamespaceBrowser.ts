@@ -83,7 +83,13 @@ export const ModelName = {
   CustomerGroupMember: 'CustomerGroupMember',
   Company: 'Company',
   CompanyAddress: 'CompanyAddress',
-  CompanyContact: 'CompanyContact'
+  CompanyContact: 'CompanyContact',
+  SearchProduct: 'SearchProduct',
+  SearchTerm: 'SearchTerm',
+  SynonymGroup: 'SynonymGroup',
+  MerchandisingRule: 'MerchandisingRule',
+  SearchQuery: 'SearchQuery',
+  SearchQueryStat: 'SearchQueryStat'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -662,6 +668,90 @@ export const CompanyContactScalarFieldEnum = {
 } as const
 
 export type CompanyContactScalarFieldEnum = (typeof CompanyContactScalarFieldEnum)[keyof typeof CompanyContactScalarFieldEnum]
+
+
+export const SearchProductScalarFieldEnum = {
+  productId: 'productId',
+  projectId: 'projectId',
+  title: 'title',
+  handle: 'handle',
+  productType: 'productType',
+  tags: 'tags',
+  collectionIds: 'collectionIds',
+  price: 'price',
+  salePrice: 'salePrice',
+  inStock: 'inStock',
+  image: 'image',
+  titleNorm: 'titleNorm',
+  words: 'words',
+  createdAt: 'createdAt'
+} as const
+
+export type SearchProductScalarFieldEnum = (typeof SearchProductScalarFieldEnum)[keyof typeof SearchProductScalarFieldEnum]
+
+
+export const SearchTermScalarFieldEnum = {
+  projectId: 'projectId',
+  term: 'term',
+  docCount: 'docCount'
+} as const
+
+export type SearchTermScalarFieldEnum = (typeof SearchTermScalarFieldEnum)[keyof typeof SearchTermScalarFieldEnum]
+
+
+export const SynonymGroupScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  synonymType: 'synonymType',
+  terms: 'terms',
+  isActive: 'isActive',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type SynonymGroupScalarFieldEnum = (typeof SynonymGroupScalarFieldEnum)[keyof typeof SynonymGroupScalarFieldEnum]
+
+
+export const MerchandisingRuleScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  name: 'name',
+  matchQuery: 'matchQuery',
+  matchType: 'matchType',
+  action: 'action',
+  productId: 'productId',
+  pinPosition: 'pinPosition',
+  scoreMultiplier: 'scoreMultiplier',
+  priority: 'priority',
+  isActive: 'isActive',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type MerchandisingRuleScalarFieldEnum = (typeof MerchandisingRuleScalarFieldEnum)[keyof typeof MerchandisingRuleScalarFieldEnum]
+
+
+export const SearchQueryScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  query: 'query',
+  resultCount: 'resultCount',
+  tookMs: 'tookMs',
+  createdAt: 'createdAt'
+} as const
+
+export type SearchQueryScalarFieldEnum = (typeof SearchQueryScalarFieldEnum)[keyof typeof SearchQueryScalarFieldEnum]
+
+
+export const SearchQueryStatScalarFieldEnum = {
+  projectId: 'projectId',
+  query: 'query',
+  searchCount: 'searchCount',
+  lastResultCount: 'lastResultCount',
+  lastSearchedAt: 'lastSearchedAt'
+} as const
+
+export type SearchQueryStatScalarFieldEnum = (typeof SearchQueryStatScalarFieldEnum)[keyof typeof SearchQueryStatScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -320,6 +320,8 @@ export type ProjectWhereInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionListRelationFilter
   customerGroups?: Prisma.CustomerGroupListRelationFilter
   companies?: Prisma.CompanyListRelationFilter
+  searchSynonyms?: Prisma.SynonymGroupListRelationFilter
+  merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -356,6 +358,8 @@ export type ProjectOrderByWithRelationInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionOrderByRelationAggregateInput
   customerGroups?: Prisma.CustomerGroupOrderByRelationAggregateInput
   companies?: Prisma.CompanyOrderByRelationAggregateInput
+  searchSynonyms?: Prisma.SynonymGroupOrderByRelationAggregateInput
+  merchandisingRules?: Prisma.MerchandisingRuleOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -395,6 +399,8 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   metafieldDefinitions?: Prisma.MetafieldDefinitionListRelationFilter
   customerGroups?: Prisma.CustomerGroupListRelationFilter
   companies?: Prisma.CompanyListRelationFilter
+  searchSynonyms?: Prisma.SynonymGroupListRelationFilter
+  merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
 }, "id">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -479,6 +485,8 @@ export type ProjectCreateInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -515,6 +523,8 @@ export type ProjectUncheckedCreateInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -551,6 +561,8 @@ export type ProjectUpdateInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -587,6 +599,8 @@ export type ProjectUncheckedUpdateInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -983,6 +997,34 @@ export type ProjectUpdateOneRequiredWithoutCompaniesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutCompaniesInput, Prisma.ProjectUpdateWithoutCompaniesInput>, Prisma.ProjectUncheckedUpdateWithoutCompaniesInput>
 }
 
+export type ProjectCreateNestedOneWithoutSearchSynonymsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutSearchSynonymsInput, Prisma.ProjectUncheckedCreateWithoutSearchSynonymsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutSearchSynonymsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutSearchSynonymsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutSearchSynonymsInput, Prisma.ProjectUncheckedCreateWithoutSearchSynonymsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutSearchSynonymsInput
+  upsert?: Prisma.ProjectUpsertWithoutSearchSynonymsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutSearchSynonymsInput, Prisma.ProjectUpdateWithoutSearchSynonymsInput>, Prisma.ProjectUncheckedUpdateWithoutSearchSynonymsInput>
+}
+
+export type ProjectCreateNestedOneWithoutMerchandisingRulesInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutMerchandisingRulesInput, Prisma.ProjectUncheckedCreateWithoutMerchandisingRulesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutMerchandisingRulesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutMerchandisingRulesNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutMerchandisingRulesInput, Prisma.ProjectUncheckedCreateWithoutMerchandisingRulesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutMerchandisingRulesInput
+  upsert?: Prisma.ProjectUpsertWithoutMerchandisingRulesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutMerchandisingRulesInput, Prisma.ProjectUpdateWithoutMerchandisingRulesInput>, Prisma.ProjectUncheckedUpdateWithoutMerchandisingRulesInput>
+}
+
 export type ProjectCreateWithoutRateWindowsInput = {
   id: string
   name: string
@@ -1016,6 +1058,8 @@ export type ProjectCreateWithoutRateWindowsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutRateWindowsInput = {
@@ -1051,6 +1095,8 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutRateWindowsInput = {
@@ -1102,6 +1148,8 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
@@ -1137,6 +1185,8 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutUsageWarningsInput = {
@@ -1172,6 +1222,8 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
@@ -1207,6 +1259,8 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutUsageWarningsInput = {
@@ -1258,6 +1312,8 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
@@ -1293,6 +1349,8 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutApiKeysInput = {
@@ -1328,6 +1386,8 @@ export type ProjectCreateWithoutApiKeysInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutApiKeysInput = {
@@ -1363,6 +1423,8 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutApiKeysInput = {
@@ -1414,6 +1476,8 @@ export type ProjectUpdateWithoutApiKeysInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutApiKeysInput = {
@@ -1449,6 +1513,8 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutLocationsInput = {
@@ -1484,6 +1550,8 @@ export type ProjectCreateWithoutLocationsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutLocationsInput = {
@@ -1519,6 +1587,8 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutLocationsInput = {
@@ -1570,6 +1640,8 @@ export type ProjectUpdateWithoutLocationsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutLocationsInput = {
@@ -1605,6 +1677,8 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutStoreEventsInput = {
@@ -1640,6 +1714,8 @@ export type ProjectCreateWithoutStoreEventsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutStoreEventsInput = {
@@ -1675,6 +1751,8 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutStoreEventsInput = {
@@ -1726,6 +1804,8 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
@@ -1761,6 +1841,8 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutOutboxEmailsInput = {
@@ -1796,6 +1878,8 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
@@ -1831,6 +1915,8 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutOutboxEmailsInput = {
@@ -1882,6 +1968,8 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
@@ -1917,6 +2005,8 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCustomersInput = {
@@ -1952,6 +2042,8 @@ export type ProjectCreateWithoutCustomersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCustomersInput = {
@@ -1987,6 +2079,8 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCustomersInput = {
@@ -2038,6 +2132,8 @@ export type ProjectUpdateWithoutCustomersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCustomersInput = {
@@ -2073,6 +2169,8 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutProductsInput = {
@@ -2108,6 +2206,8 @@ export type ProjectCreateWithoutProductsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutProductsInput = {
@@ -2143,6 +2243,8 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutProductsInput = {
@@ -2194,6 +2296,8 @@ export type ProjectUpdateWithoutProductsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutProductsInput = {
@@ -2229,6 +2333,8 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionsInput = {
@@ -2264,6 +2370,8 @@ export type ProjectCreateWithoutCollectionsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionsInput = {
@@ -2299,6 +2407,8 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionsInput = {
@@ -2350,6 +2460,8 @@ export type ProjectUpdateWithoutCollectionsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionsInput = {
@@ -2385,6 +2497,8 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutFilesInput = {
@@ -2420,6 +2534,8 @@ export type ProjectCreateWithoutFilesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutFilesInput = {
@@ -2455,6 +2571,8 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutFilesInput = {
@@ -2506,6 +2624,8 @@ export type ProjectUpdateWithoutFilesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutFilesInput = {
@@ -2541,6 +2661,8 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCountersInput = {
@@ -2576,6 +2698,8 @@ export type ProjectCreateWithoutCountersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCountersInput = {
@@ -2611,6 +2735,8 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCountersInput = {
@@ -2662,6 +2788,8 @@ export type ProjectUpdateWithoutCountersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCountersInput = {
@@ -2697,6 +2825,8 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutDraftOrdersInput = {
@@ -2732,6 +2862,8 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
@@ -2767,6 +2899,8 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutDraftOrdersInput = {
@@ -2818,6 +2952,8 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
@@ -2853,6 +2989,8 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutOrdersInput = {
@@ -2888,6 +3026,8 @@ export type ProjectCreateWithoutOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutOrdersInput = {
@@ -2923,6 +3063,8 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutOrdersInput = {
@@ -2974,6 +3116,8 @@ export type ProjectUpdateWithoutOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutOrdersInput = {
@@ -3009,6 +3153,8 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutMetafieldDefinitionsInput = {
@@ -3044,6 +3190,8 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
@@ -3079,6 +3227,8 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutMetafieldDefinitionsInput = {
@@ -3130,6 +3280,8 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
@@ -3165,6 +3317,8 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCustomerGroupsInput = {
@@ -3200,6 +3354,8 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
@@ -3235,6 +3391,8 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCustomerGroupsInput = {
@@ -3286,6 +3444,8 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
@@ -3321,6 +3481,8 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCompaniesInput = {
@@ -3356,6 +3518,8 @@ export type ProjectCreateWithoutCompaniesInput = {
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCompaniesInput = {
@@ -3391,6 +3555,8 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCompaniesInput = {
@@ -3442,6 +3608,8 @@ export type ProjectUpdateWithoutCompaniesInput = {
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCompaniesInput = {
@@ -3477,6 +3645,336 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutSearchSynonymsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutSearchSynonymsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutSearchSynonymsInput, Prisma.ProjectUncheckedCreateWithoutSearchSynonymsInput>
+}
+
+export type ProjectUpsertWithoutSearchSynonymsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutSearchSynonymsInput, Prisma.ProjectUncheckedUpdateWithoutSearchSynonymsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutSearchSynonymsInput, Prisma.ProjectUncheckedCreateWithoutSearchSynonymsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutSearchSynonymsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutSearchSynonymsInput, Prisma.ProjectUncheckedUpdateWithoutSearchSynonymsInput>
+}
+
+export type ProjectUpdateWithoutSearchSynonymsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutMerchandisingRulesInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutMerchandisingRulesInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutMerchandisingRulesInput, Prisma.ProjectUncheckedCreateWithoutMerchandisingRulesInput>
+}
+
+export type ProjectUpsertWithoutMerchandisingRulesInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutMerchandisingRulesInput, Prisma.ProjectUncheckedUpdateWithoutMerchandisingRulesInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutMerchandisingRulesInput, Prisma.ProjectUncheckedCreateWithoutMerchandisingRulesInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutMerchandisingRulesInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutMerchandisingRulesInput, Prisma.ProjectUncheckedUpdateWithoutMerchandisingRulesInput>
+}
+
+export type ProjectUpdateWithoutMerchandisingRulesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 
@@ -3501,6 +3999,8 @@ export type ProjectCountOutputType = {
   metafieldDefinitions: number
   customerGroups: number
   companies: number
+  searchSynonyms: number
+  merchandisingRules: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -3520,6 +4020,8 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   metafieldDefinitions?: boolean | ProjectCountOutputTypeCountMetafieldDefinitionsArgs
   customerGroups?: boolean | ProjectCountOutputTypeCountCustomerGroupsArgs
   companies?: boolean | ProjectCountOutputTypeCountCompaniesArgs
+  searchSynonyms?: boolean | ProjectCountOutputTypeCountSearchSynonymsArgs
+  merchandisingRules?: boolean | ProjectCountOutputTypeCountMerchandisingRulesArgs
 }
 
 /**
@@ -3644,6 +4146,20 @@ export type ProjectCountOutputTypeCountCompaniesArgs<ExtArgs extends runtime.Typ
   where?: Prisma.CompanyWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountSearchSynonymsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.SynonymGroupWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountMerchandisingRulesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.MerchandisingRuleWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -3679,6 +4195,8 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   metafieldDefinitions?: boolean | Prisma.Project$metafieldDefinitionsArgs<ExtArgs>
   customerGroups?: boolean | Prisma.Project$customerGroupsArgs<ExtArgs>
   companies?: boolean | Prisma.Project$companiesArgs<ExtArgs>
+  searchSynonyms?: boolean | Prisma.Project$searchSynonymsArgs<ExtArgs>
+  merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -3760,6 +4278,8 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   metafieldDefinitions?: boolean | Prisma.Project$metafieldDefinitionsArgs<ExtArgs>
   customerGroups?: boolean | Prisma.Project$customerGroupsArgs<ExtArgs>
   companies?: boolean | Prisma.Project$companiesArgs<ExtArgs>
+  searchSynonyms?: boolean | Prisma.Project$searchSynonymsArgs<ExtArgs>
+  merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -3784,6 +4304,8 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     metafieldDefinitions: Prisma.$MetafieldDefinitionPayload<ExtArgs>[]
     customerGroups: Prisma.$CustomerGroupPayload<ExtArgs>[]
     companies: Prisma.$CompanyPayload<ExtArgs>[]
+    searchSynonyms: Prisma.$SynonymGroupPayload<ExtArgs>[]
+    merchandisingRules: Prisma.$MerchandisingRulePayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -4219,6 +4741,8 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   metafieldDefinitions<T extends Prisma.Project$metafieldDefinitionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$metafieldDefinitionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MetafieldDefinitionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   customerGroups<T extends Prisma.Project$customerGroupsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$customerGroupsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   companies<T extends Prisma.Project$companiesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$companiesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CompanyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  searchSynonyms<T extends Prisma.Project$searchSynonymsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$searchSynonymsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SynonymGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  merchandisingRules<T extends Prisma.Project$merchandisingRulesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$merchandisingRulesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MerchandisingRulePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -5039,6 +5563,54 @@ export type Project$companiesArgs<ExtArgs extends runtime.Types.Extensions.Inter
   take?: number
   skip?: number
   distinct?: Prisma.CompanyScalarFieldEnum | Prisma.CompanyScalarFieldEnum[]
+}
+
+/**
+ * Project.searchSynonyms
+ */
+export type Project$searchSynonymsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the SynonymGroup
+   */
+  select?: Prisma.SynonymGroupSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the SynonymGroup
+   */
+  omit?: Prisma.SynonymGroupOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.SynonymGroupInclude<ExtArgs> | null
+  where?: Prisma.SynonymGroupWhereInput
+  orderBy?: Prisma.SynonymGroupOrderByWithRelationInput | Prisma.SynonymGroupOrderByWithRelationInput[]
+  cursor?: Prisma.SynonymGroupWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.SynonymGroupScalarFieldEnum | Prisma.SynonymGroupScalarFieldEnum[]
+}
+
+/**
+ * Project.merchandisingRules
+ */
+export type Project$merchandisingRulesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the MerchandisingRule
+   */
+  select?: Prisma.MerchandisingRuleSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the MerchandisingRule
+   */
+  omit?: Prisma.MerchandisingRuleOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.MerchandisingRuleInclude<ExtArgs> | null
+  where?: Prisma.MerchandisingRuleWhereInput
+  orderBy?: Prisma.MerchandisingRuleOrderByWithRelationInput | Prisma.MerchandisingRuleOrderByWithRelationInput[]
+  cursor?: Prisma.MerchandisingRuleWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.MerchandisingRuleScalarFieldEnum | Prisma.MerchandisingRuleScalarFieldEnum[]
 }
 
 /**
