@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from '../../src/app-deps.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -31,7 +32,14 @@ export interface TestApp {
  * every response checked against openapi.yaml.
  */
 export async function startTestApp(
-  options: { config?: Partial<Config>; handlers?: Partial<Handlers>; /** Share another app's database (a second process). */ databaseUrl?: string } = {},
+  options: {
+    config?: Partial<Config>;
+    handlers?: Partial<Handlers>;
+    /** Share another app's database (a second process). */
+    databaseUrl?: string;
+    /** Where the app's log lines go (stderr by default). */
+    logTo?: Writable;
+  } = {},
 ): Promise<TestApp> {
   const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
   const config: Config = {
@@ -43,7 +51,7 @@ export async function startTestApp(
     logLevel: 'silent',
     ...options.config,
   };
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, options.logTo);
   // The same cached authentication as production, so tests see what a deployment would.
   const authCache = new AuthCache(database.url, log);
   const totals = new ListTotals(authCache.feed);
