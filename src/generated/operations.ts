@@ -33,6 +33,8 @@ export type OperationId =
   | 'createLocation'
   | 'createProduct'
   | 'createProject'
+  | 'createShippingRate'
+  | 'createShippingZone'
   | 'createVariant'
   | 'deleteCollection'
   | 'deleteCustomer'
@@ -42,6 +44,8 @@ export type OperationId =
   | 'deleteDraftOrderItem'
   | 'deleteLocation'
   | 'deleteProduct'
+  | 'deleteShippingRate'
+  | 'deleteShippingZone'
   | 'deleteVariant'
   | 'duplicateProduct'
   | 'getCollection'
@@ -55,6 +59,7 @@ export type OperationId =
   | 'getOrder'
   | 'getProduct'
   | 'getProject'
+  | 'getShippingZone'
   | 'getStoreEvent'
   | 'getVariant'
   | 'listCollections'
@@ -66,8 +71,10 @@ export type OperationId =
   | 'listOrders'
   | 'listOutboxEmails'
   | 'listProducts'
+  | 'listShippingZones'
   | 'listStoreEvents'
   | 'listVariantInventoryLevels'
+  | 'lookupShippingRates'
   | 'payOrder'
   | 'removeCollectionProduct'
   | 'revokeApiKey'
@@ -83,6 +90,8 @@ export type OperationId =
   | 'updateLocation'
   | 'updateProduct'
   | 'updateProject'
+  | 'updateShippingRate'
+  | 'updateShippingZone'
   | 'updateVariant'
 ;
 
@@ -101,6 +110,8 @@ export interface OperationAuth {
   createLocation: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
+  createShippingRate: 'secret';
+  createShippingZone: 'secret';
   createVariant: 'secret';
   deleteCollection: 'secret';
   deleteCustomer: 'secret';
@@ -110,6 +121,8 @@ export interface OperationAuth {
   deleteDraftOrderItem: 'secret';
   deleteLocation: 'secret';
   deleteProduct: 'secret';
+  deleteShippingRate: 'secret';
+  deleteShippingZone: 'secret';
   deleteVariant: 'secret';
   duplicateProduct: 'secret';
   getCollection: 'secret';
@@ -123,6 +136,7 @@ export interface OperationAuth {
   getOrder: 'secret';
   getProduct: 'secret';
   getProject: 'platform';
+  getShippingZone: 'secret';
   getStoreEvent: 'secret';
   getVariant: 'secret';
   listCollections: 'secret';
@@ -134,8 +148,10 @@ export interface OperationAuth {
   listOrders: 'secret';
   listOutboxEmails: 'platform';
   listProducts: 'secret';
+  listShippingZones: 'secret';
   listStoreEvents: 'secret';
   listVariantInventoryLevels: 'secret';
+  lookupShippingRates: 'publishable';
   payOrder: 'secret';
   removeCollectionProduct: 'secret';
   revokeApiKey: 'platform';
@@ -151,6 +167,8 @@ export interface OperationAuth {
   updateLocation: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
+  updateShippingRate: 'secret';
+  updateShippingZone: 'secret';
   updateVariant: 'secret';
 }
 
@@ -164,6 +182,7 @@ export interface OperationsByTag {
   'orders': 'getOrder' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'service': 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
+  'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
 }
 
@@ -325,6 +344,30 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createShippingRate",
+    "method": "POST",
+    "path": "/v1/shipping/zones/{id}/rates",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createShippingZone",
+    "method": "POST",
+    "path": "/v1/shipping/zones",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createVariant",
     "method": "POST",
     "path": "/v1/products/{id}/variants",
@@ -425,6 +468,30 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/products/{id}",
     "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteShippingRate",
+    "method": "DELETE",
+    "path": "/v1/shipping/rates/{id}",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteShippingZone",
+    "method": "DELETE",
+    "path": "/v1/shipping/zones/{id}",
+    "tag": "shipping",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -611,6 +678,24 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
+  },
+  {
+    "operationId": "getShippingZone",
+    "method": "GET",
+    "path": "/v1/shipping/zones/{id}",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "expand",
+      "fields"
+    ]
   },
   {
     "operationId": "getStoreEvent",
@@ -828,6 +913,28 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listShippingZones",
+    "method": "GET",
+    "path": "/v1/shipping/zones",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "expand",
+      "fields"
+    ]
+  },
+  {
     "operationId": "listStoreEvents",
     "method": "GET",
     "path": "/v1/events",
@@ -858,6 +965,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "lookupShippingRates",
+    "method": "POST",
+    "path": "/v1/shipping/rates",
+    "tag": "shipping",
+    "auth": "publishable",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -1035,6 +1154,30 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateShippingRate",
+    "method": "PATCH",
+    "path": "/v1/shipping/rates/{id}",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateShippingZone",
+    "method": "PATCH",
+    "path": "/v1/shipping/zones/{id}",
+    "tag": "shipping",
+    "auth": "secret",
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,

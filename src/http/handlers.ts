@@ -6,6 +6,7 @@ import { inventoryHandlers } from '../modules/inventory/index.js';
 import { locationHandlers } from '../modules/locations/locations.handlers.js';
 import { orderHandlers } from '../modules/orders/index.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
+import { shippingHandlers } from '../modules/shipping/index.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
 import type { Handlers } from './contract.js';
 
@@ -20,4 +21,5 @@ export const handlers = {
   ...locationHandlers,
   ...draftOrderHandlers,
   ...orderHandlers,
+  ...shippingHandlers,
 } satisfies Handlers;

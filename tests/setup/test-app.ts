@@ -29,7 +29,14 @@ export interface TestApp {
  * every response checked against openapi.yaml.
  */
 export async function startTestApp(
-  options: { config?: Partial<Config>; handlers?: Partial<Handlers>; /** Share another app's database (a second process). */ databaseUrl?: string } = {},
+  options: {
+    config?: Partial<Config>;
+    handlers?: Partial<Handlers>;
+    /** Share another app's database (a second process). */
+    databaseUrl?: string;
+    /** Process parts to use instead of the defaults (an outbound pool trusting a test CA, a logger that records). */
+    deps?: Partial<Pick<AppDeps, 'outbound' | 'carrierGateway' | 'log'>>;
+  } = {},
 ): Promise<TestApp> {
   const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
   const config: Config = {
@@ -48,7 +55,7 @@ export async function startTestApp(
   // A sending-only job queue, as in a process with RUN_JOBS=false: tests run job handlers themselves.
   const jobs = await JobQueue.start(database.url, log, { work: false });
   const db = createDatabase(database.url, 5);
-  const deps: AppDeps = { db, config, log, authCache, jobs, rateLimiter: new RateLimiter(db) };
+  const deps: AppDeps = { db, config, log, authCache, jobs, rateLimiter: new RateLimiter(db), ...options.deps };
   const { handlers: allHandlers } = await import('../../src/http/handlers.js');
   const server: Server = createApp(deps, { ...allHandlers, ...options.handlers } as Handlers).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

@@ -309,6 +309,8 @@ export type ProjectWhereInput = {
   customers?: Prisma.CustomerListRelationFilter
   products?: Prisma.ProductListRelationFilter
   collections?: Prisma.CollectionListRelationFilter
+  shippingZones?: Prisma.ShippingZoneListRelationFilter
+  shippingRates?: Prisma.ShippingRateListRelationFilter
   files?: Prisma.FileListRelationFilter
   storeEvents?: Prisma.StoreEventListRelationFilter
   outboxEmails?: Prisma.OutboxEmailListRelationFilter
@@ -342,6 +344,8 @@ export type ProjectOrderByWithRelationInput = {
   customers?: Prisma.CustomerOrderByRelationAggregateInput
   products?: Prisma.ProductOrderByRelationAggregateInput
   collections?: Prisma.CollectionOrderByRelationAggregateInput
+  shippingZones?: Prisma.ShippingZoneOrderByRelationAggregateInput
+  shippingRates?: Prisma.ShippingRateOrderByRelationAggregateInput
   files?: Prisma.FileOrderByRelationAggregateInput
   storeEvents?: Prisma.StoreEventOrderByRelationAggregateInput
   outboxEmails?: Prisma.OutboxEmailOrderByRelationAggregateInput
@@ -378,6 +382,8 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   customers?: Prisma.CustomerListRelationFilter
   products?: Prisma.ProductListRelationFilter
   collections?: Prisma.CollectionListRelationFilter
+  shippingZones?: Prisma.ShippingZoneListRelationFilter
+  shippingRates?: Prisma.ShippingRateListRelationFilter
   files?: Prisma.FileListRelationFilter
   storeEvents?: Prisma.StoreEventListRelationFilter
   outboxEmails?: Prisma.OutboxEmailListRelationFilter
@@ -459,6 +465,8 @@ export type ProjectCreateInput = {
   customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
@@ -492,6 +500,8 @@ export type ProjectUncheckedCreateInput = {
   customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
@@ -525,6 +535,8 @@ export type ProjectUpdateInput = {
   customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
@@ -558,6 +570,8 @@ export type ProjectUncheckedUpdateInput = {
   customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
@@ -920,6 +934,34 @@ export type ProjectUpdateOneRequiredWithoutOrdersNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutOrdersInput, Prisma.ProjectUpdateWithoutOrdersInput>, Prisma.ProjectUncheckedUpdateWithoutOrdersInput>
 }
 
+export type ProjectCreateNestedOneWithoutShippingZonesInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutShippingZonesInput, Prisma.ProjectUncheckedCreateWithoutShippingZonesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutShippingZonesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutShippingZonesNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutShippingZonesInput, Prisma.ProjectUncheckedCreateWithoutShippingZonesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutShippingZonesInput
+  upsert?: Prisma.ProjectUpsertWithoutShippingZonesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutShippingZonesInput, Prisma.ProjectUpdateWithoutShippingZonesInput>, Prisma.ProjectUncheckedUpdateWithoutShippingZonesInput>
+}
+
+export type ProjectCreateNestedOneWithoutShippingRatesInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutShippingRatesInput, Prisma.ProjectUncheckedCreateWithoutShippingRatesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutShippingRatesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutShippingRatesNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutShippingRatesInput, Prisma.ProjectUncheckedCreateWithoutShippingRatesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutShippingRatesInput
+  upsert?: Prisma.ProjectUpsertWithoutShippingRatesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutShippingRatesInput, Prisma.ProjectUpdateWithoutShippingRatesInput>, Prisma.ProjectUncheckedUpdateWithoutShippingRatesInput>
+}
+
 export type ProjectCreateWithoutRateWindowsInput = {
   id: string
   name: string
@@ -943,6 +985,8 @@ export type ProjectCreateWithoutRateWindowsInput = {
   customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
@@ -975,6 +1019,8 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
@@ -1023,6 +1069,8 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
@@ -1055,6 +1103,8 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
@@ -1087,6 +1137,8 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
@@ -1119,6 +1171,8 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
@@ -1167,6 +1221,8 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
@@ -1199,6 +1255,8 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
@@ -1230,6 +1288,8 @@ export type ProjectCreateWithoutApiKeysInput = {
   customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
@@ -1262,6 +1322,8 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
@@ -1310,6 +1372,8 @@ export type ProjectUpdateWithoutApiKeysInput = {
   customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
@@ -1342,6 +1406,8 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
@@ -1374,6 +1440,8 @@ export type ProjectCreateWithoutLocationsInput = {
   customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
@@ -1406,6 +1474,8 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
@@ -1454,6 +1524,8 @@ export type ProjectUpdateWithoutLocationsInput = {
   customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
@@ -1486,6 +1558,8 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
@@ -1519,6 +1593,8 @@ export type ProjectCreateWithoutStoreEventsInput = {
   customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
   counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
@@ -1551,6 +1627,8 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
   counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
@@ -1599,6 +1677,8 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
   counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
@@ -1631,6 +1711,8 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
@@ -1663,6 +1745,8 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
@@ -1695,6 +1779,8 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
@@ -1743,6 +1829,8 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
@@ -1775,6 +1863,8 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
@@ -1806,6 +1896,8 @@ export type ProjectCreateWithoutCustomersInput = {
   locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
@@ -1838,6 +1930,8 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
@@ -1886,6 +1980,8 @@ export type ProjectUpdateWithoutCustomersInput = {
   locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
@@ -1918,6 +2014,8 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
@@ -1950,6 +2048,8 @@ export type ProjectCreateWithoutProductsInput = {
   locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
   customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
@@ -1982,6 +2082,8 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
   customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
@@ -2030,6 +2132,8 @@ export type ProjectUpdateWithoutProductsInput = {
   locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
   customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
@@ -2062,6 +2166,8 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
   customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
@@ -2094,6 +2200,8 @@ export type ProjectCreateWithoutCollectionsInput = {
   locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
   customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
@@ -2126,6 +2234,8 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
   customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
@@ -2174,6 +2284,8 @@ export type ProjectUpdateWithoutCollectionsInput = {
   locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
   customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
@@ -2206,6 +2318,8 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
   customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
@@ -2239,6 +2353,8 @@ export type ProjectCreateWithoutFilesInput = {
   customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
   counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
@@ -2271,6 +2387,8 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
   counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
@@ -2319,6 +2437,8 @@ export type ProjectUpdateWithoutFilesInput = {
   customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
   counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
@@ -2351,6 +2471,8 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
@@ -2383,6 +2505,8 @@ export type ProjectCreateWithoutCountersInput = {
   customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
@@ -2415,6 +2539,8 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
@@ -2463,6 +2589,8 @@ export type ProjectUpdateWithoutCountersInput = {
   customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
@@ -2495,6 +2623,8 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
@@ -2527,6 +2657,8 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
@@ -2559,6 +2691,8 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
@@ -2607,6 +2741,8 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
@@ -2639,6 +2775,8 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
@@ -2671,6 +2809,8 @@ export type ProjectCreateWithoutOrdersInput = {
   customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   files?: Prisma.FileCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
@@ -2703,6 +2843,8 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
   products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
   storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
   outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
@@ -2751,6 +2893,8 @@ export type ProjectUpdateWithoutOrdersInput = {
   customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
@@ -2783,11 +2927,317 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
   products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
   storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutShippingZonesInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutShippingZonesInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutShippingZonesInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutShippingZonesInput, Prisma.ProjectUncheckedCreateWithoutShippingZonesInput>
+}
+
+export type ProjectUpsertWithoutShippingZonesInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutShippingZonesInput, Prisma.ProjectUncheckedUpdateWithoutShippingZonesInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutShippingZonesInput, Prisma.ProjectUncheckedCreateWithoutShippingZonesInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutShippingZonesInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutShippingZonesInput, Prisma.ProjectUncheckedUpdateWithoutShippingZonesInput>
+}
+
+export type ProjectUpdateWithoutShippingZonesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutShippingRatesInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutShippingRatesInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutShippingRatesInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutShippingRatesInput, Prisma.ProjectUncheckedCreateWithoutShippingRatesInput>
+}
+
+export type ProjectUpsertWithoutShippingRatesInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutShippingRatesInput, Prisma.ProjectUncheckedUpdateWithoutShippingRatesInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutShippingRatesInput, Prisma.ProjectUncheckedCreateWithoutShippingRatesInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutShippingRatesInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutShippingRatesInput, Prisma.ProjectUncheckedUpdateWithoutShippingRatesInput>
+}
+
+export type ProjectUpdateWithoutShippingRatesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2803,6 +3253,8 @@ export type ProjectCountOutputType = {
   customers: number
   products: number
   collections: number
+  shippingZones: number
+  shippingRates: number
   files: number
   storeEvents: number
   outboxEmails: number
@@ -2819,6 +3271,8 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   customers?: boolean | ProjectCountOutputTypeCountCustomersArgs
   products?: boolean | ProjectCountOutputTypeCountProductsArgs
   collections?: boolean | ProjectCountOutputTypeCountCollectionsArgs
+  shippingZones?: boolean | ProjectCountOutputTypeCountShippingZonesArgs
+  shippingRates?: boolean | ProjectCountOutputTypeCountShippingRatesArgs
   files?: boolean | ProjectCountOutputTypeCountFilesArgs
   storeEvents?: boolean | ProjectCountOutputTypeCountStoreEventsArgs
   outboxEmails?: boolean | ProjectCountOutputTypeCountOutboxEmailsArgs
@@ -2872,6 +3326,20 @@ export type ProjectCountOutputTypeCountProductsArgs<ExtArgs extends runtime.Type
  */
 export type ProjectCountOutputTypeCountCollectionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.CollectionWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountShippingZonesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ShippingZoneWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountShippingRatesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ShippingRateWhereInput
 }
 
 /**
@@ -2954,6 +3422,8 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   customers?: boolean | Prisma.Project$customersArgs<ExtArgs>
   products?: boolean | Prisma.Project$productsArgs<ExtArgs>
   collections?: boolean | Prisma.Project$collectionsArgs<ExtArgs>
+  shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
+  shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
   files?: boolean | Prisma.Project$filesArgs<ExtArgs>
   storeEvents?: boolean | Prisma.Project$storeEventsArgs<ExtArgs>
   outboxEmails?: boolean | Prisma.Project$outboxEmailsArgs<ExtArgs>
@@ -3032,6 +3502,8 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   customers?: boolean | Prisma.Project$customersArgs<ExtArgs>
   products?: boolean | Prisma.Project$productsArgs<ExtArgs>
   collections?: boolean | Prisma.Project$collectionsArgs<ExtArgs>
+  shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
+  shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
   files?: boolean | Prisma.Project$filesArgs<ExtArgs>
   storeEvents?: boolean | Prisma.Project$storeEventsArgs<ExtArgs>
   outboxEmails?: boolean | Prisma.Project$outboxEmailsArgs<ExtArgs>
@@ -3053,6 +3525,8 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     customers: Prisma.$CustomerPayload<ExtArgs>[]
     products: Prisma.$ProductPayload<ExtArgs>[]
     collections: Prisma.$CollectionPayload<ExtArgs>[]
+    shippingZones: Prisma.$ShippingZonePayload<ExtArgs>[]
+    shippingRates: Prisma.$ShippingRatePayload<ExtArgs>[]
     files: Prisma.$FilePayload<ExtArgs>[]
     storeEvents: Prisma.$StoreEventPayload<ExtArgs>[]
     outboxEmails: Prisma.$OutboxEmailPayload<ExtArgs>[]
@@ -3485,6 +3959,8 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   customers<T extends Prisma.Project$customersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$customersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   products<T extends Prisma.Project$productsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$productsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ProductPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   collections<T extends Prisma.Project$collectionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$collectionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CollectionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  shippingZones<T extends Prisma.Project$shippingZonesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingZonesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingZonePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  shippingRates<T extends Prisma.Project$shippingRatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingRatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingRatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   files<T extends Prisma.Project$filesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$filesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FilePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   storeEvents<T extends Prisma.Project$storeEventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$storeEventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StoreEventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   outboxEmails<T extends Prisma.Project$outboxEmailsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$outboxEmailsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OutboxEmailPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
@@ -4049,6 +4525,54 @@ export type Project$collectionsArgs<ExtArgs extends runtime.Types.Extensions.Int
   take?: number
   skip?: number
   distinct?: Prisma.CollectionScalarFieldEnum | Prisma.CollectionScalarFieldEnum[]
+}
+
+/**
+ * Project.shippingZones
+ */
+export type Project$shippingZonesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ShippingZone
+   */
+  select?: Prisma.ShippingZoneSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ShippingZone
+   */
+  omit?: Prisma.ShippingZoneOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ShippingZoneInclude<ExtArgs> | null
+  where?: Prisma.ShippingZoneWhereInput
+  orderBy?: Prisma.ShippingZoneOrderByWithRelationInput | Prisma.ShippingZoneOrderByWithRelationInput[]
+  cursor?: Prisma.ShippingZoneWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ShippingZoneScalarFieldEnum | Prisma.ShippingZoneScalarFieldEnum[]
+}
+
+/**
+ * Project.shippingRates
+ */
+export type Project$shippingRatesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ShippingRate
+   */
+  select?: Prisma.ShippingRateSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ShippingRate
+   */
+  omit?: Prisma.ShippingRateOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ShippingRateInclude<ExtArgs> | null
+  where?: Prisma.ShippingRateWhereInput
+  orderBy?: Prisma.ShippingRateOrderByWithRelationInput | Prisma.ShippingRateOrderByWithRelationInput[]
+  cursor?: Prisma.ShippingRateWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ShippingRateScalarFieldEnum | Prisma.ShippingRateScalarFieldEnum[]
 }
 
 /**
