@@ -41,7 +41,7 @@ export interface CarrierGatewayOptions {
 }
 
 /**
- * Carrier callbacks for the rate lookup, with a circuit breaker per zone and a 60 s cache of good answers
+ * Carrier callbacks for the rate lookup, with a circuit breaker per zone (and URL) and a 60 s cache of good answers
  * per (zone, URL, request body), both in this process's memory: the hot path writes nothing to the
  * database and a carrier that is down costs at most one 5 s wait per zone a minute after three failures.
  */
@@ -70,7 +70,9 @@ export class CarrierGateway {
       call.log.debug('carrier callback answered from cache', { request_id: call.requestId, zone_id: call.zoneId, rates: cached.length });
       return cached;
     }
-    const decision = this.breaker.decide(call.zoneId);
+    // Per zone and URL: a merchant who fixes a broken callback URL is not held up by the old one's circuit.
+    const circuit = `${call.zoneId} ${call.url}`;
+    const decision = this.breaker.decide(circuit);
     if (decision === 'skip') {
       call.log.debug('carrier callback skipped: circuit open', { request_id: call.requestId, zone_id: call.zoneId });
       return [];
@@ -79,13 +81,13 @@ export class CarrierGateway {
     const outcome = await this.call(call);
     const fields = { request_id: call.requestId, zone_id: call.zoneId, host: hostOf(call.url), duration_ms: Math.round(performance.now() - started), trial: decision === 'trial' };
     if (outcome.ok) {
-      this.breaker.success(call.zoneId);
+      this.breaker.success(circuit);
       this.cache.set(key, outcome.rates);
       call.log.info('carrier callback', { ...fields, outcome: 'ok', rates: outcome.rates.length });
       return outcome.rates;
     }
-    this.breaker.failure(call.zoneId, decision);
-    call.log.info('carrier callback', { ...fields, outcome: outcome.failure, detail: outcome.detail, circuit: this.breaker.state(call.zoneId) });
+    this.breaker.failure(circuit, decision);
+    call.log.info('carrier callback', { ...fields, outcome: outcome.failure, detail: outcome.detail, circuit: this.breaker.state(circuit) });
     return [];
   }
 

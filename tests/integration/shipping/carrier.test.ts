@@ -248,6 +248,18 @@ describe('circuit breaker per zone', () => {
     expect(receiver.seenBy(endpoint)).toHaveLength(5);
   });
 
+  test('a new callback URL is not held up by the old URL\'s open circuit', async () => {
+    const { endpoint, zone, admin, storefront } = await carrierZone({ kind: 'raw', status: 500, body: '' });
+    for (let i = 0; i < 3; i++) await lookup(storefront);
+    await lookup(storefront);
+    expect(receiver.seenBy(endpoint)).toHaveLength(3);
+    const fixed = `f${++endpoints}`;
+    receiver.behave(fixed, { kind: 'rates', rates: carrierRates(1) });
+    await admin.PATCH('/v1/shipping/zones/{id}', { params: { path: { id: zone.id } }, body: { carrier_callback_url: receiver.url(fixed) } });
+    expect((await lookup(storefront)).rates).toHaveLength(2);
+    expect(receiver.seenBy(fixed)).toHaveLength(1);
+  });
+
   test('a carrier that times out: three lookups wait out the budget, the next answers at once', async () => {
     const { endpoint, flat, storefront } = await carrierZone({ kind: 'hang' });
     const waits = await Promise.all([1, 2, 3].map(() => lookup(storefront)));
