@@ -18,14 +18,16 @@ import { COUNTRY_CODES } from '../src/shared/iso-codes.js';
 import { selfSignedCertificate } from '../tests/setup/self-signed.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const USAGE = `Usage: npm run bench:shipping -- [--duration S] [--connections N] [--no-write]
+const USAGE = `Usage: npm run bench:shipping -- [--duration S] [--connections N] [--rate R] [--no-write]
 
 Seeds 50 shipping zones with 10 rates each (500) through the API, then measures POST /v1/shipping/rates
-(2 s of warm-up, then --duration seconds per scenario) and prints the table.
+(2 s of warm-up, then --duration seconds at full speed and --duration seconds at --rate requests a
+second, per scenario) and prints the table.
 
 Options:
   --duration S      seconds measured per scenario (default 10)
   --connections N   concurrent connections (default 20)
+  --rate R          requests a second of the second measurement of each scenario (default 200)
   --no-write        print the table without writing it into bench/README.md
   -h, --help        show this help
 
@@ -38,6 +40,7 @@ function parseOptions() {
       options: {
         duration: { type: 'string', default: '10' },
         connections: { type: 'string', default: '20' },
+        rate: { type: 'string', default: '200' },
         'no-write': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -56,7 +59,12 @@ function parseOptions() {
     console.error(`--${name} must be a whole number above 0, got "${text}".\n\n${USAGE}`);
     return process.exit(2);
   };
-  return { duration: positive('duration', values.duration), connections: positive('connections', values.connections), write: !values['no-write'] };
+  return {
+    duration: positive('duration', values.duration),
+    connections: positive('connections', values.connections),
+    rate: positive('rate', values.rate),
+    write: !values['no-write'],
+  };
 }
 
 const options = parseOptions();
@@ -126,11 +134,13 @@ interface Measured {
   errors: number;
 }
 
-async function measure(url: string, token: string, body: () => string, seconds: number): Promise<Measured> {
+/** Saturation (every connection sends its next request at once) or, with `rate`, that many requests a second in all. */
+async function measure(url: string, token: string, body: () => string, seconds: number, rate?: number): Promise<Measured> {
   const result = await autocannon({
     url: `${url}/v1/shipping/rates`,
     connections: options.connections,
     duration: seconds,
+    ...(rate === undefined ? {} : { overallRate: rate }),
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, body: body() }) }],
   });
@@ -158,7 +168,7 @@ try {
   const carrier = await startProcess('mocks/carrier-server.ts', { ...tls, CARRIER_MODE: 'ok', CARRIER_RATES: '5' }, /listening on (https:\/\/\S+)/);
   const sleepy = await startProcess('mocks/carrier-server.ts', { ...tls, CARRIER_MODE: 'sleep', CARRIER_DELAY_MS: '6000' }, /listening on (https:\/\/\S+)/);
   const api = await startProcess('src/main.ts', {
-    DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn', DATA_DIR: dir,
+    DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'error', DATA_DIR: dir,
     ALLOW_PRIVATE_NETWORK_TARGETS: 'true', NODE_EXTRA_CA_CERTS: tls.CARRIER_CERT,
   }, /listening on (http:\/\/\S+)/);
   children.push(carrier.child, sleepy.child, api.child);
@@ -196,11 +206,14 @@ try {
   const run = async (name: string, body: () => string) => {
     log(`Measuring "${name}" (${options.duration} s, ${options.connections} connections; a sample lookup answers ${await sample()})...`);
     await measure(api.url, storefront, body, 2); // warm-up
-    const m = await measure(api.url, storefront, body, options.duration);
-    // Other work on the machine shows in every figure; the 1-minute load average says how much there was.
-    const load = os.loadavg()[0].toFixed(1);
-    rows.push(`| ${name} | ${m.rps.toFixed(0)} | ${m.p50} | ${m.p90} | ${m.p99} | ${m.max} | ${m.errors} | ${load} |`);
-    log(`  ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, max ${m.max} ms, errors ${m.errors}, load average ${load}`);
+    for (const rate of [undefined, options.rate]) {
+      const m = await measure(api.url, storefront, body, options.duration, rate);
+      // Other work on the machine shows in every figure; the 1-minute load average says how much there was.
+      const load = os.loadavg()[0].toFixed(1);
+      const offered = rate === undefined ? 'as fast as it answers' : `${rate} req/s`;
+      rows.push(`| ${name} | ${offered} | ${m.rps.toFixed(0)} | ${m.p50} | ${m.p90} | ${m.p99} | ${m.max} | ${m.errors} | ${load} |`);
+      log(`  ${offered}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, max ${m.max} ms, errors ${m.errors}, load average ${load}`);
+    }
   };
 
   await run('no carrier callback', () => lookupBody());
@@ -228,12 +241,12 @@ try {
   await run('carrier timing out, breakers open', () => lookupBody());
 
   const table = [
-    `\`npm run bench:shipping -- --duration ${options.duration} --connections ${options.connections}\`: ${ZONES} zones, ${ZONES * RATES_PER_ZONE} rates, ` +
+    `\`npm run bench:shipping -- --duration ${options.duration} --connections ${options.connections} --rate ${options.rate}\`: ${ZONES} zones, ${ZONES * RATES_PER_ZONE} rates, ` +
       `${options.connections} connections, ${options.duration} s per scenario after 2 s of warm-up, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}. ` +
       `Carrier timing out: ${firstNote}; the measurement follows at once, so it falls inside the breakers' 60 s.`,
     '',
-    '| scenario | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | load avg (1 min) after |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | load offered | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | load avg (1 min) after |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
   ].join('\n');
   log(`\n${table}\n`);

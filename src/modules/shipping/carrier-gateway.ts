@@ -87,7 +87,8 @@ export class CarrierGateway {
       return outcome.rates;
     }
     this.breaker.failure(circuit, decision);
-    call.log.info('carrier callback', { ...fields, outcome: outcome.failure, detail: outcome.detail, circuit: this.breaker.state(circuit) });
+    // A failing carrier logs at warn: a few lines, then one trial a minute per zone once its circuit opens.
+    call.log.warn('carrier callback', { ...fields, outcome: outcome.failure, detail: outcome.detail, circuit: this.breaker.state(circuit) });
     return [];
   }
 
