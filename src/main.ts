@@ -58,13 +58,17 @@ await new Promise((resolve) => server.once('listening', resolve));
 const address = server.address();
 const baseUrl = `http://${config.host}:${typeof address === 'object' && address ? address.port : config.port}`;
 
-const lines = [`Commerce API listening on ${baseUrl}`, `  contract: ${baseUrl}/openapi.yaml (also /openapi.json)`];
+const lines = [
+  `Commerce API listening on ${baseUrl}`,
+  `  API reference: ${baseUrl}/docs   contract: ${baseUrl}/openapi.yaml (also /openapi.json)`,
+];
 if (demo) {
   lines.push(
     `  demo project ${demo.project_id} (keys saved in ${config.dataDir}/demo.json):`,
     ...Object.entries(demo.keys).map(([name, key]) => `    ${name.padEnd(17)} ${key.token}`),
   );
 }
+if (demo) lines.push(`  try: curl -s '${baseUrl}/v1/products?limit=2' -H 'Authorization: Bearer ${demo.keys.secret_test.token}'`);
 lines.push(config.platformToken ? `  platform token    ${config.platformToken}` : '  platform API off (set PLATFORM_TOKEN to enable /platform/v1)');
 console.log(lines.join('\n'));
 

@@ -60,6 +60,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse the API reference
+         * @description A browsable reference of this document (Swagger UI, bundled with the service): every operation by tag,
+         *     its parameters, bodies, answers and examples, and the authentication schemes. The page loads its script
+         *     and style from `/docs/assets/` and the document from `/openapi.json` on this host; it contacts no other
+         *     host. Needs no key.
+         */
+        get: operations["getDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file of the reference page
+         * @description The script and style sheet of the reference page at `/docs`. Needs no key.
+         */
+        get: operations["getDocsAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/platform/v1/projects": {
         parameters: {
             query?: never;
@@ -3178,6 +3221,60 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reference page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Commerce Platform API reference</title></head><body><div id="swagger-ui"></div></body></html> */
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDocsAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The file.
+                 * @example swagger-ui.css
+                 */
+                file: "swagger-ui-bundle.js" | "swagger-ui.css";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as `application/javascript` or `text/css`, cached for a day. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example .swagger-ui{color:#3b4151} */
+                    "text/css": string;
+                    /** @example !function(e,t){"object"==typeof exports}(this,function(){}) */
+                    "application/javascript": string;
                 };
             };
             400: components["responses"]["BadRequest"];

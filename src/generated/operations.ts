@@ -50,6 +50,8 @@ export type OperationId =
   | 'duplicateProduct'
   | 'getCollection'
   | 'getCustomer'
+  | 'getDocs'
+  | 'getDocsAsset'
   | 'getDraftOrder'
   | 'getFile'
   | 'getHealth'
@@ -127,6 +129,8 @@ export interface OperationAuth {
   duplicateProduct: 'secret';
   getCollection: 'secret';
   getCustomer: 'secret';
+  getDocs: 'none';
+  getDocsAsset: 'none';
   getDraftOrder: 'secret';
   getFile: 'secret';
   getHealth: 'none';
@@ -181,7 +185,7 @@ export interface OperationsByTag {
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
   'orders': 'getOrder' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
-  'service': 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
+  'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
 }
@@ -556,6 +560,30 @@ export const operationIndex: readonly OperationMeta[] = [
       "expand",
       "fields"
     ]
+  },
+  {
+    "operationId": "getDocs",
+    "method": "GET",
+    "path": "/docs",
+    "tag": "service",
+    "auth": "none",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getDocsAsset",
+    "method": "GET",
+    "path": "/docs/assets/{file}",
+    "tag": "service",
+    "auth": "none",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getDraftOrder",

@@ -46,6 +46,8 @@ export const validators: Record<OperationId, OperationValidators> = {
   duplicateProduct: { path: coercing.duplicateProduct_path, body: strict.duplicateProduct_body },
   getCollection: { path: coercing.getCollection_path, query: coercing.getCollection_query },
   getCustomer: { path: coercing.getCustomer_path, query: coercing.getCustomer_query },
+  getDocs: {  },
+  getDocsAsset: { path: coercing.getDocsAsset_path },
   getDraftOrder: { path: coercing.getDraftOrder_path, query: coercing.getDraftOrder_query },
   getFile: { path: coercing.getFile_path },
   getHealth: {  },

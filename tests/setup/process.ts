@@ -14,9 +14,10 @@ export interface Started {
 
 const baseEnv = () => ({ PATH: process.env.PATH!, HOME: process.env.HOME! });
 
-/** Spawns `node --import tsx <script> ...args` in the project root; it is SIGKILLed at cleanup if still running. */
+/** Spawns `node --import tsx <script> ...args` (or `npm start` for script 'npm start') in the project root; it is SIGKILLed at cleanup if still running. */
 function spawnScript(script: string, args: string[], env: Record<string, string>, cleanups: Cleanups) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, commandArgs] = script === 'npm start' ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', script, ...args]];
+  const child = spawn(command, commandArgs, { cwd: root, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   // Whatever happens in the test, the process does not outlive it.
   cleanups.push(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -27,9 +28,9 @@ function spawnScript(script: string, args: string[], env: Record<string, string>
   return { child, output: () => output };
 }
 
-/** Runs `npm start`'s entry point as its own process and waits until it prints its base URL. */
-export async function startMain(env: Record<string, string>, cleanups: Cleanups): Promise<Started> {
-  const { child, output } = spawnScript('src/main.ts', [], { PORT: '0', LOG_LEVEL: 'error', ...env }, cleanups);
+/** Runs `npm start`'s entry point (or, with `viaNpm`, `npm start` itself) as its own process and waits until it prints its base URL. */
+export async function startMain(env: Record<string, string>, cleanups: Cleanups, viaNpm = false): Promise<Started> {
+  const { child, output } = spawnScript(viaNpm ? 'npm start' : 'src/main.ts', [], { PORT: '0', LOG_LEVEL: 'error', ...env }, cleanups);
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output()}`)), 60_000);
     child.stdout!.on('data', () => {

@@ -1,6 +1,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { DraftLineItem, DraftOrder } from '../../generated/prisma/client.js';
 import { toDateString } from '../../shared/payment-terms.js';
+import { toOrderLineItem } from '../orders/index.js';
 
 type Schemas = components['schemas'];
 export type DraftOrderResource = Schemas['DraftOrder'];
@@ -26,20 +27,12 @@ export function toStoredAddress(input: AddressInput | null | undefined): Address
   };
 }
 
-/** A draft line item as the API shows it. */
+/** A draft line item as the API shows it: the fields an order copies, plus its own. */
 export function toDraftLineItemResource(item: DraftLineItem): DraftLineItemResource {
-  const unitPrice = Number(item.unitPrice);
   return {
     id: item.id,
     draft_order_id: item.draftOrderId,
-    product_id: item.productId,
-    variant_id: item.variantId,
-    title: item.title,
-    variant_title: item.variantTitle,
-    sku: item.sku,
-    quantity: item.quantity,
-    unit_price: unitPrice,
-    total: item.quantity * unitPrice,
+    ...toOrderLineItem(item),
     is_custom: item.isCustom,
     note: item.note,
     created_at: item.createdAt.toISOString(),

@@ -1,5 +1,6 @@
 import { openapiJson, openapiYaml } from '../../generated/document.js';
 import type { AreaHandlers } from '../../http/contract.js';
+import { docsAsset, docsPage, DOCS_ASSETS } from './docs-page.js';
 
 const document = JSON.parse(openapiJson) as Record<string, unknown>;
 
@@ -15,4 +16,11 @@ export const healthDocsHandlers = {
   },
   getOpenApiYaml: async () => ({ status: 200, body: openapiYaml, type: 'application/yaml' }),
   getOpenApiJson: async () => ({ status: 200, body: document }),
+  getDocs: async () => ({ status: 200, body: docsPage, type: 'text/html; charset=utf-8' }),
+  getDocsAsset: async ({ path }) => ({
+    status: 200,
+    body: docsAsset(path.file),
+    type: DOCS_ASSETS[path.file],
+    headers: { 'Cache-Control': 'public, max-age=86400' },
+  }),
 } satisfies AreaHandlers<'service'>;

@@ -94,4 +94,27 @@ describe('npm start (src/main.ts)', () => {
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
   }, 120_000);
+
+  test('kill -TERM <pid of npm start> stops the server and its embedded PostgreSQL', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'main-npm-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const started = await startMain({ DATA_DIR: dataDir }, cleanups, true);
+    expect((await fetch(`${started.baseUrl}/healthz`)).status).toBe(200);
+    const postmaster = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(postmaster)).toBe(true);
+    started.child.kill('SIGTERM'); // the npm process, as `kill -TERM <pid>` would
+    expect(await exited(started.child)).toBe(0);
+    const deadline = Date.now() + 10_000;
+    while (alive(postmaster) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(alive(postmaster)).toBe(false);
+    await expect(fetch(`${started.baseUrl}/healthz`)).rejects.toThrow();
+  }, 120_000);
 });
