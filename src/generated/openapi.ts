@@ -917,8 +917,9 @@ export interface paths {
          *
          *     Checkout stays fast when a carrier is down: after 3 consecutive failures of a zone's callback it is
          *     not called for 60 seconds (the flat rates answer at once), then one trial call decides whether it
-         *     is called again. The state is kept per server process. A successful carrier answer is reused for 60
-         *     seconds for the same zone and the same request body.
+         *     is called again. The state is kept per server process, per zone and callback URL (a corrected URL is
+         *     called at once). A successful carrier answer is reused for 60 seconds for the same zone, URL and
+         *     request body.
          *
          *     An unknown `country` or `currency` answers 400 `invalid_request` naming the field.
          */
