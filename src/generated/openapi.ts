@@ -973,6 +973,179 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/shipping/zones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List shipping zones
+         * @description The project's shipping zones, by `position` ascending by default (ties: oldest first). `expand=rates`
+         *     inlines each zone's rates, by position (ties: oldest first).
+         */
+        get: operations["listShippingZones"];
+        put?: never;
+        /**
+         * Create a shipping zone
+         * @description `countries` are ISO 3166-1 alpha-2 codes of countries that exist, in any case (stored upper-cased),
+         *     without duplicates; an unknown code answers 400 naming it. A project has at most one
+         *     rest-of-world zone (`is_rest_of_world: true`), also under concurrent creates: a second one answers 409
+         *     `conflict`. `carrier_callback_url` must be an `https://` URL without credentials (a host written as an
+         *     IP address must be public); see the rate lookup for how it is called. Records `shipping.zone.created`.
+         */
+        post: operations["createShippingZone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipping/zones/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping zone ID (`shz_...`).
+                 * @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ShippingZoneIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get a shipping zone */
+        get: operations["getShippingZone"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a shipping zone
+         * @description Deletes the zone and all its rates (not recoverable). Records `shipping.zone.deleted` with the zone's last state.
+         */
+        delete: operations["deleteShippingZone"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a shipping zone
+         * @description Partial update. `countries` replaces the whole array (same rules as on create);
+         *     `carrier_callback_url: null` removes the callback. Making a second zone the rest-of-world zone answers
+         *     409 `conflict`. Records `shipping.zone.updated` with the changed fields; a request that changes
+         *     nothing records no event.
+         */
+        patch: operations["updateShippingZone"];
+        trace?: never;
+    };
+    "/v1/shipping/zones/{id}/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping zone ID (`shz_...`).
+                 * @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ShippingZoneIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a shipping rate
+         * @description A flat rate of the zone. `currency` must be an ISO 4217 code that exists. Each bound pair (order
+         *     subtotal, order weight, delivery days) needs min ≤ max (400 naming the field). A free-shipping
+         *     threshold is a rate with `price` 0 and `min_order_subtotal` set to the threshold. Rates are part of
+         *     their zone: the write records `shipping.zone.updated` for the zone (change `rates`).
+         */
+        post: operations["createShippingRate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipping/rates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping rate ID (`shr_...`).
+                 * @example shr_01jd5t1b3d5f7h9k1m3p5r7t9v
+                 */
+                id: components["parameters"]["ShippingRateIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a shipping rate
+         * @description Deletes the rate. Records `shipping.zone.updated` for its zone.
+         */
+        delete: operations["deleteShippingRate"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a shipping rate
+         * @description Partial update; the nullable bounds and `description` are cleared with null. The bound pairs are
+         *     checked on the rate as it would be after the update (400 naming the field sent). Records
+         *     `shipping.zone.updated` for the zone when something changed.
+         */
+        patch: operations["updateShippingRate"];
+        trace?: never;
+    };
+    "/v1/shipping/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up the available shipping rates
+         * @description The rates a storefront offers at checkout, for a publishable key (a secret key works too; never ship
+         *     one to a browser). Nothing is created; the answer is 200 even when no rate applies.
+         *
+         *     1. The destination `country` (any case) is matched to the first active zone, by `position` (ties:
+         *        oldest first), that lists it. When none does, the active rest-of-world zone is used; without one
+         *        the answer is `[]`.
+         *     2. The zone's active rates are kept when their `currency` is the requested one, the `subtotal` is
+         *        within their order-subtotal bounds and the total weight (the sum of `weight_grams × quantity`
+         *        over `items`; 0 without items) within their order-weight bounds. Bounds are inclusive; a null
+         *        bound does not limit.
+         *     3. When the zone has a `carrier_callback_url`, the service POSTs a `CarrierCallbackRequest` to it
+         *        (headers `Content-Type: application/json`, `Accept: application/json`,
+         *        `User-Agent: commerce-api-carrier-callback/1`, `X-Request-Id`) and waits at most 5 seconds in
+         *        total. A 2xx `CarrierCallbackAnswer` is merged: of its first 10 rates, those in the requested
+         *        currency, with `source: carrier` and the id `carrier_` + a hash of the zone and the rate (the
+         *        same rate always gets the same id; identical rates appear once). Any failure (no answer in 5 s,
+         *        a non-2xx status including redirects, which are not followed, a body that is not JSON or not
+         *        of that shape, a host that is or resolves to a non-public address) gives the flat rates only,
+         *        never an error.
+         *     4. Flat and carrier rates together are sorted by `price` ascending; equal prices put flat rates
+         *        first, then order by `name`. A free-shipping threshold is a flat rate with price 0 and
+         *        `min_order_subtotal`.
+         *
+         *     Checkout stays fast when a carrier is down: after 3 consecutive failures of a zone's callback it is
+         *     not called for 60 seconds (the flat rates answer at once), then one trial call decides whether it
+         *     is called again. The state is kept per server process, per zone and callback URL (a corrected URL is
+         *     called at once). A successful carrier answer is reused for 60 seconds for the same zone, URL and
+         *     request body.
+         *
+         *     An unknown `country` or `currency` answers 400 `invalid_request` naming the field.
+         */
+        post: operations["lookupShippingRates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/collections": {
         parameters: {
             query?: never;
@@ -2649,6 +2822,211 @@ export interface components {
             };
             locale: string;
             created_at: components["schemas"]["Timestamp"];
+        };
+        /** @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u */
+        ShippingZoneId: string;
+        /** @example shr_01jd5t1b3d5f7h9k1m3p5r7t9v */
+        ShippingRateId: string;
+        ShippingZone: {
+            id: components["schemas"]["ShippingZoneId"];
+            name: string;
+            /** @description ISO 3166-1 alpha-2 codes, upper-case, in the order given. */
+            countries: components["schemas"]["CountryCode"][];
+            /** @description The fallback zone for countries no active zone lists; at most one per project. */
+            is_rest_of_world: boolean;
+            is_active: boolean;
+            /** @description Called by the rate lookup for carrier rates. */
+            carrier_callback_url: string | null;
+            /** @description Zones are matched by position ascending. */
+            position: number;
+            /** @description Rates in the zone */
+            rate_count: number;
+            /** @description Only with `expand=rates` (and always `[]` on create), by position. */
+            rates?: components["schemas"]["ShippingRate"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        ShippingZoneEnvelope: {
+            data: components["schemas"]["ShippingZone"];
+        };
+        /**
+         * @description ISO 3166-1 alpha-2 codes of existing countries, any case (stored upper-cased), each at most once; replaces the whole list.
+         * @example [
+         *       "US",
+         *       "CA"
+         *     ]
+         */
+        ShippingZoneCountries: string[];
+        /**
+         * Format: uri
+         * @description An `https://` URL without credentials; a host written as an IP address must be public. Null for none.
+         * @example https://rates.carrier.example/v1/quote
+         */
+        CarrierCallbackUrl: string | null;
+        ShippingZoneCreate: {
+            name: string;
+            countries?: components["schemas"]["ShippingZoneCountries"];
+            /** @default false */
+            is_rest_of_world?: boolean;
+            /** @default true */
+            is_active?: boolean;
+            carrier_callback_url?: components["schemas"]["CarrierCallbackUrl"];
+            /** @default 0 */
+            position?: number;
+        };
+        ShippingZoneUpdate: {
+            name?: string;
+            countries?: components["schemas"]["ShippingZoneCountries"];
+            is_rest_of_world?: boolean;
+            is_active?: boolean;
+            carrier_callback_url?: components["schemas"]["CarrierCallbackUrl"];
+            position?: number;
+        };
+        ShippingRate: {
+            id: components["schemas"]["ShippingRateId"];
+            zone_id: components["schemas"]["ShippingZoneId"];
+            name: string;
+            description: string | null;
+            /** @description Cents; 0 is free. */
+            price: number;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description Cents */
+            min_order_subtotal: number | null;
+            /** @description Cents */
+            max_order_subtotal: number | null;
+            /** @description Grams */
+            min_order_weight: number | null;
+            /** @description Grams */
+            max_order_weight: number | null;
+            min_delivery_days: number | null;
+            max_delivery_days: number | null;
+            is_active: boolean;
+            /** @description Order within the zone. */
+            position: number;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        ShippingRateEnvelope: {
+            data: components["schemas"]["ShippingRate"];
+        };
+        ShippingRateCreate: {
+            name: string;
+            description?: string | null;
+            /**
+             * @description Cents.
+             * @default 0
+             */
+            price?: number;
+            currency: components["schemas"]["CurrencyCode"];
+            min_order_subtotal?: number | null;
+            max_order_subtotal?: number | null;
+            min_order_weight?: number | null;
+            max_order_weight?: number | null;
+            min_delivery_days?: number | null;
+            max_delivery_days?: number | null;
+            /** @default true */
+            is_active?: boolean;
+            /** @default 0 */
+            position?: number;
+        };
+        ShippingRateUpdate: {
+            name?: string;
+            description?: string | null;
+            price?: number;
+            currency?: components["schemas"]["CurrencyCode"];
+            min_order_subtotal?: number | null;
+            max_order_subtotal?: number | null;
+            min_order_weight?: number | null;
+            max_order_weight?: number | null;
+            min_delivery_days?: number | null;
+            max_delivery_days?: number | null;
+            is_active?: boolean;
+            position?: number;
+        };
+        ShippingItem: {
+            weight_grams: number;
+            quantity: number;
+        };
+        ShippingRateLookup: {
+            /** @description ISO 3166-1 alpha-2 code of the destination, any case. */
+            country: string;
+            state?: string | null;
+            postal_code?: string | null;
+            subtotal: components["schemas"]["Money"];
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description The cart's lines; their total weight is the sum of weight_grams × quantity. */
+            items?: components["schemas"]["ShippingItem"][];
+        };
+        AvailableShippingRate: {
+            /** @description The flat rate's id, or for a carrier rate `carrier_` and a hash of its zone and content. */
+            id: string;
+            name: string;
+            description: string | null;
+            price: number;
+            currency: components["schemas"]["CurrencyCode"];
+            min_delivery_days: number | null;
+            max_delivery_days: number | null;
+            /** @enum {string} */
+            source: "flat" | "carrier";
+        };
+        /**
+         * @description What the rate lookup POSTs to a zone's `carrier_callback_url` (the lookup's own fields).
+         * @example {
+         *       "destination": {
+         *         "country": "US",
+         *         "state": "NY",
+         *         "postal_code": "10001"
+         *       },
+         *       "items": [
+         *         {
+         *           "weight_grams": 450,
+         *           "quantity": 2
+         *         }
+         *       ],
+         *       "subtotal": 6000,
+         *       "currency": "USD"
+         *     }
+         */
+        CarrierCallbackRequest: {
+            destination: {
+                country: components["schemas"]["CountryCode"];
+                state: string | null;
+                postal_code: string | null;
+            };
+            items: components["schemas"]["ShippingItem"][];
+            subtotal: number;
+            currency: components["schemas"]["CurrencyCode"];
+        };
+        /**
+         * @description What a carrier callback answers (2xx, JSON, within 5 seconds). Only the first 10 rates are used; an
+         *     answer in which one of them breaks this schema is ignored as a whole. Other properties are ignored.
+         * @example {
+         *       "rates": [
+         *         {
+         *           "name": "Express Saver",
+         *           "description": null,
+         *           "price": 1875,
+         *           "currency": "USD",
+         *           "min_delivery_days": 2,
+         *           "max_delivery_days": 3
+         *         },
+         *         {
+         *           "name": "Ground",
+         *           "price": 1150,
+         *           "currency": "USD"
+         *         }
+         *       ]
+         *     }
+         */
+        CarrierCallbackAnswer: {
+            rates: {
+                name: string;
+                description?: string | null;
+                price: number;
+                currency: string;
+                min_delivery_days?: number | null;
+                max_delivery_days?: number | null;
+            }[];
         };
         /**
          * @description The one event catalogue: every webhook event type of the specification (all groups) and every store-event
@@ -4786,6 +5164,91 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such shipping zone in the caller's project. */
+        ShippingZoneNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Shipping zone not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such shipping rate in the caller's project. */
+        ShippingRateNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Shipping rate not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The project already has a rest-of-world zone, or the Idempotency-Key conflicts. */
+        ShippingZoneConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "This project already has a rest-of-world zone; a project has at most one.",
+                 *         "field": "is_rest_of_world"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are), including a country code that does not exist, a duplicate country and a callback URL that is not https. */
+        ShippingZoneBadRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are), including a currency that does not exist and a minimum above its maximum. */
+        ShippingRateBadRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No definition of this owner type in the caller's project has this slug or id. */
         MetafieldDefinitionNotFound: {
             headers: {
@@ -5305,6 +5768,18 @@ export interface components {
          * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
          */
         OrderIdPath: string;
+        /**
+         * @description A shipping zone ID (`shz_...`).
+         * @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u
+         */
+        ShippingZoneIdPath: string;
+        /**
+         * @description A shipping rate ID (`shr_...`).
+         * @example shr_01jd5t1b3d5f7h9k1m3p5r7t9v
+         */
+        ShippingRateIdPath: string;
+        /** @description `rates` inlines the zone's rates, by position. */
+        ShippingZoneExpand: "rates"[];
         /**
          * @description The owner type of the definitions.
          * @example product
@@ -9035,6 +9510,627 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["LocationNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listShippingZones: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "position" | "created_at";
+                /** @description Sort direction; ascending by default. */
+                order?: components["parameters"]["OrderAsc"];
+                /** @description `rates` inlines the zone's rates, by position. */
+                expand?: components["parameters"]["ShippingZoneExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of shipping zones. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *           "name": "North America",
+                     *           "countries": [
+                     *             "US",
+                     *             "CA"
+                     *           ],
+                     *           "is_rest_of_world": false,
+                     *           "is_active": true,
+                     *           "carrier_callback_url": null,
+                     *           "position": 0,
+                     *           "rate_count": 2,
+                     *           "created_at": "2026-11-21T09:00:00.000Z",
+                     *           "updated_at": "2026-11-21T09:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ShippingZone"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createShippingZone: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "North America",
+                 *       "countries": [
+                 *         "US",
+                 *         "CA"
+                 *       ],
+                 *       "position": 0
+                 *     }
+                 */
+                "application/json": components["schemas"]["ShippingZoneCreate"];
+            };
+        };
+        responses: {
+            /** @description The new zone, with `rate_count` 0 and `rates` []. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "North America",
+                     *         "countries": [
+                     *           "US",
+                     *           "CA"
+                     *         ],
+                     *         "is_rest_of_world": false,
+                     *         "is_active": true,
+                     *         "carrier_callback_url": null,
+                     *         "position": 0,
+                     *         "rate_count": 0,
+                     *         "rates": [],
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingZoneEnvelope"];
+                };
+            };
+            400: components["responses"]["ShippingZoneBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["ShippingZoneConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getShippingZone: {
+        parameters: {
+            query?: {
+                /** @description `rates` inlines the zone's rates, by position. */
+                expand?: components["parameters"]["ShippingZoneExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only; unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping zone ID (`shz_...`).
+                 * @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ShippingZoneIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zone. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "North America",
+                     *         "countries": [
+                     *           "US",
+                     *           "CA"
+                     *         ],
+                     *         "is_rest_of_world": false,
+                     *         "is_active": true,
+                     *         "carrier_callback_url": null,
+                     *         "position": 0,
+                     *         "rate_count": 2,
+                     *         "rates": [
+                     *           {
+                     *             "id": "shr_01jd5t1b3d5f7h9k1m3p5r7t9v",
+                     *             "zone_id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *             "name": "Standard",
+                     *             "description": "Delivered by ground in 3-5 business days.",
+                     *             "price": 990,
+                     *             "currency": "USD",
+                     *             "min_order_subtotal": null,
+                     *             "max_order_subtotal": null,
+                     *             "min_order_weight": null,
+                     *             "max_order_weight": 30000,
+                     *             "min_delivery_days": 3,
+                     *             "max_delivery_days": 5,
+                     *             "is_active": true,
+                     *             "position": 0,
+                     *             "created_at": "2026-11-21T09:05:00.000Z",
+                     *             "updated_at": "2026-11-21T09:05:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": "shr_01jd5t2c4e6g8j0l2n4q6s8u0w",
+                     *             "zone_id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *             "name": "Free shipping",
+                     *             "description": "On orders of $50 or more.",
+                     *             "price": 0,
+                     *             "currency": "USD",
+                     *             "min_order_subtotal": 5000,
+                     *             "max_order_subtotal": null,
+                     *             "min_order_weight": null,
+                     *             "max_order_weight": null,
+                     *             "min_delivery_days": 5,
+                     *             "max_delivery_days": 8,
+                     *             "is_active": true,
+                     *             "position": 1,
+                     *             "created_at": "2026-11-21T09:06:00.000Z",
+                     *             "updated_at": "2026-11-21T09:06:00.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingZoneEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ShippingZoneNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteShippingZone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping zone ID (`shz_...`).
+                 * @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ShippingZoneIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zone and its rates are deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ShippingZoneNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateShippingZone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping zone ID (`shz_...`).
+                 * @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ShippingZoneIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "countries": [
+                 *         "US",
+                 *         "CA",
+                 *         "MX"
+                 *       ],
+                 *       "carrier_callback_url": "https://rates.carrier.example/v1/quote"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ShippingZoneUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated zone. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "North America",
+                     *         "countries": [
+                     *           "US",
+                     *           "CA"
+                     *         ],
+                     *         "is_rest_of_world": false,
+                     *         "is_active": true,
+                     *         "carrier_callback_url": null,
+                     *         "position": 0,
+                     *         "rate_count": 2,
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingZoneEnvelope"];
+                };
+            };
+            400: components["responses"]["ShippingZoneBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ShippingZoneNotFound"];
+            409: components["responses"]["ShippingZoneConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createShippingRate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A shipping zone ID (`shz_...`).
+                 * @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ShippingZoneIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Free shipping",
+                 *       "description": "On orders of $50 or more.",
+                 *       "price": 0,
+                 *       "currency": "USD",
+                 *       "min_order_subtotal": 5000,
+                 *       "min_delivery_days": 5,
+                 *       "max_delivery_days": 8
+                 *     }
+                 */
+                "application/json": components["schemas"]["ShippingRateCreate"];
+            };
+        };
+        responses: {
+            /** @description The new rate. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "shr_01jd5t1b3d5f7h9k1m3p5r7t9v",
+                     *         "zone_id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "Standard",
+                     *         "description": "Delivered by ground in 3-5 business days.",
+                     *         "price": 990,
+                     *         "currency": "USD",
+                     *         "min_order_subtotal": null,
+                     *         "max_order_subtotal": null,
+                     *         "min_order_weight": null,
+                     *         "max_order_weight": 30000,
+                     *         "min_delivery_days": 3,
+                     *         "max_delivery_days": 5,
+                     *         "is_active": true,
+                     *         "position": 0,
+                     *         "created_at": "2026-11-21T09:05:00.000Z",
+                     *         "updated_at": "2026-11-21T09:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingRateEnvelope"];
+                };
+            };
+            400: components["responses"]["ShippingRateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ShippingZoneNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteShippingRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping rate ID (`shr_...`).
+                 * @example shr_01jd5t1b3d5f7h9k1m3p5r7t9v
+                 */
+                id: components["parameters"]["ShippingRateIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rate is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ShippingRateNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateShippingRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping rate ID (`shr_...`).
+                 * @example shr_01jd5t1b3d5f7h9k1m3p5r7t9v
+                 */
+                id: components["parameters"]["ShippingRateIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "price": 1290,
+                 *       "max_order_weight": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["ShippingRateUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated rate. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "shr_01jd5t1b3d5f7h9k1m3p5r7t9v",
+                     *         "zone_id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "Standard",
+                     *         "description": "Delivered by ground in 3-5 business days.",
+                     *         "price": 990,
+                     *         "currency": "USD",
+                     *         "min_order_subtotal": null,
+                     *         "max_order_subtotal": null,
+                     *         "min_order_weight": null,
+                     *         "max_order_weight": 30000,
+                     *         "min_delivery_days": 3,
+                     *         "max_delivery_days": 5,
+                     *         "is_active": true,
+                     *         "position": 0,
+                     *         "created_at": "2026-11-21T09:05:00.000Z",
+                     *         "updated_at": "2026-11-21T09:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingRateEnvelope"];
+                };
+            };
+            400: components["responses"]["ShippingRateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ShippingRateNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    lookupShippingRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "country": "US",
+                 *       "state": "NY",
+                 *       "postal_code": "10001",
+                 *       "subtotal": 6000,
+                 *       "currency": "USD",
+                 *       "items": [
+                 *         {
+                 *           "weight_grams": 450,
+                 *           "quantity": 2
+                 *         },
+                 *         {
+                 *           "weight_grams": 1200,
+                 *           "quantity": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ShippingRateLookup"];
+            };
+        };
+        responses: {
+            /** @description The available rates, cheapest first (possibly none). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "shr_01jd5t2c4e6g8j0l2n4q6s8u0w",
+                     *           "name": "Free shipping",
+                     *           "description": "On orders of $50 or more.",
+                     *           "price": 0,
+                     *           "currency": "USD",
+                     *           "min_delivery_days": 5,
+                     *           "max_delivery_days": 8,
+                     *           "source": "flat"
+                     *         },
+                     *         {
+                     *           "id": "shr_01jd5t1b3d5f7h9k1m3p5r7t9v",
+                     *           "name": "Standard",
+                     *           "description": "Delivered by ground in 3-5 business days.",
+                     *           "price": 990,
+                     *           "currency": "USD",
+                     *           "min_delivery_days": 3,
+                     *           "max_delivery_days": 5,
+                     *           "source": "flat"
+                     *         },
+                     *         {
+                     *           "id": "carrier_6f1c0e9a2b7d4c8e5f3a1b2c",
+                     *           "name": "Express Saver",
+                     *           "description": null,
+                     *           "price": 1875,
+                     *           "currency": "USD",
+                     *           "min_delivery_days": 2,
+                     *           "max_delivery_days": 3,
+                     *           "source": "carrier"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AvailableShippingRate"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -42,6 +42,8 @@ export type OperationId =
   | 'createMetafieldDefinition'
   | 'createProduct'
   | 'createProject'
+  | 'createShippingRate'
+  | 'createShippingZone'
   | 'createSynonymGroup'
   | 'createVariant'
   | 'deleteCollection'
@@ -61,6 +63,8 @@ export type OperationId =
   | 'deleteOrderMetafield'
   | 'deleteProduct'
   | 'deleteProductMetafield'
+  | 'deleteShippingRate'
+  | 'deleteShippingZone'
   | 'deleteSynonymGroup'
   | 'deleteVariant'
   | 'deleteVariantMetafield'
@@ -86,6 +90,7 @@ export type OperationId =
   | 'getProduct'
   | 'getProductMetafields'
   | 'getProject'
+  | 'getShippingZone'
   | 'getStoreEvent'
   | 'getTopSearchQueries'
   | 'getVariant'
@@ -106,11 +111,13 @@ export type OperationId =
   | 'listOrders'
   | 'listOutboxEmails'
   | 'listProducts'
+  | 'listShippingZones'
   | 'listStoreEvents'
   | 'listSynonymGroups'
   | 'listVariantInventoryLevels'
   | 'loginCustomer'
   | 'logoutCustomer'
+  | 'lookupShippingRates'
   | 'payOrder'
   | 'refreshCustomerToken'
   | 'registerCustomer'
@@ -151,6 +158,8 @@ export type OperationId =
   | 'updateMetafieldDefinition'
   | 'updateProduct'
   | 'updateProject'
+  | 'updateShippingRate'
+  | 'updateShippingZone'
   | 'updateSynonymGroup'
   | 'updateVariant'
 ;
@@ -179,6 +188,8 @@ export interface OperationAuth {
   createMetafieldDefinition: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
+  createShippingRate: 'secret';
+  createShippingZone: 'secret';
   createSynonymGroup: 'secret';
   createVariant: 'secret';
   deleteCollection: 'secret';
@@ -198,6 +209,8 @@ export interface OperationAuth {
   deleteOrderMetafield: 'secret';
   deleteProduct: 'secret';
   deleteProductMetafield: 'secret';
+  deleteShippingRate: 'secret';
+  deleteShippingZone: 'secret';
   deleteSynonymGroup: 'secret';
   deleteVariant: 'secret';
   deleteVariantMetafield: 'secret';
@@ -223,6 +236,7 @@ export interface OperationAuth {
   getProduct: 'publishable';
   getProductMetafields: 'publishable';
   getProject: 'platform';
+  getShippingZone: 'secret';
   getStoreEvent: 'secret';
   getTopSearchQueries: 'secret';
   getVariant: 'publishable';
@@ -243,11 +257,13 @@ export interface OperationAuth {
   listOrders: 'secret';
   listOutboxEmails: 'platform';
   listProducts: 'publishable';
+  listShippingZones: 'secret';
   listStoreEvents: 'secret';
   listSynonymGroups: 'secret';
   listVariantInventoryLevels: 'secret';
   loginCustomer: 'publishableHeader';
   logoutCustomer: 'publishableHeader';
+  lookupShippingRates: 'publishable';
   payOrder: 'secret';
   refreshCustomerToken: 'publishableHeader';
   registerCustomer: 'publishableHeader';
@@ -288,6 +304,8 @@ export interface OperationAuth {
   updateMetafieldDefinition: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
+  updateShippingRate: 'secret';
+  updateShippingZone: 'secret';
   updateSynonymGroup: 'secret';
   updateVariant: 'secret';
 }
@@ -307,6 +325,7 @@ export interface OperationsByTag {
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'search': 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
+  'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
 }
 
@@ -576,6 +595,30 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createShippingRate",
+    "method": "POST",
+    "path": "/v1/shipping/zones/{id}/rates",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createShippingZone",
+    "method": "POST",
+    "path": "/v1/shipping/zones",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createSynonymGroup",
     "method": "POST",
     "path": "/v1/search/synonyms",
@@ -796,6 +839,30 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/products/{id}/metafields/{slug}",
     "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteShippingRate",
+    "method": "DELETE",
+    "path": "/v1/shipping/rates/{id}",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteShippingZone",
+    "method": "DELETE",
+    "path": "/v1/shipping/zones/{id}",
+    "tag": "shipping",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -1144,6 +1211,24 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
+  },
+  {
+    "operationId": "getShippingZone",
+    "method": "GET",
+    "path": "/v1/shipping/zones/{id}",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "expand",
+      "fields"
+    ]
   },
   {
     "operationId": "getStoreEvent",
@@ -1522,6 +1607,28 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listShippingZones",
+    "method": "GET",
+    "path": "/v1/shipping/zones",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "expand",
+      "fields"
+    ]
+  },
+  {
     "operationId": "listStoreEvents",
     "method": "GET",
     "path": "/v1/events",
@@ -1585,6 +1692,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/auth/logout",
     "tag": "customer-auth",
     "auth": "publishableHeader",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "lookupShippingRates",
+    "method": "POST",
+    "path": "/v1/shipping/rates",
+    "tag": "shipping",
+    "auth": "publishable",
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2084,6 +2203,30 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateShippingRate",
+    "method": "PATCH",
+    "path": "/v1/shipping/rates/{id}",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateShippingZone",
+    "method": "PATCH",
+    "path": "/v1/shipping/zones/{id}",
+    "tag": "shipping",
+    "auth": "secret",
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,

@@ -11,6 +11,7 @@ import { metafieldHandlers } from '../modules/metafields/index.js';
 import { orderHandlers } from '../modules/orders/index.js';
 import { searchHandlers } from '../modules/search/index.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
+import { shippingHandlers } from '../modules/shipping/index.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
 import type { Handlers } from './contract.js';
 
@@ -30,4 +31,5 @@ export const handlers = {
   ...customerGroupHandlers,
   ...companyHandlers,
   ...searchHandlers,
+  ...shippingHandlers,
 } satisfies Handlers;

@@ -39,6 +39,8 @@ export async function startTestApp(
     databaseUrl?: string;
     /** Where the app's log lines go (stderr by default). */
     logTo?: Writable;
+    /** Process parts to use instead of the defaults (an outbound pool trusting a test CA, a logger that records). */
+    deps?: Partial<Pick<AppDeps, 'outbound' | 'carrierGateway' | 'log'>>;
   } = {},
 ): Promise<TestApp> {
   const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
@@ -59,7 +61,7 @@ export async function startTestApp(
   // A sending-only job queue, as in a process with RUN_JOBS=false: tests run job handlers themselves.
   const jobs = await JobQueue.start(database.url, log, { work: false });
   const db = createDatabase(database.url, 5);
-  const deps: AppDeps = { db, config, log, authCache, totals, jobs, rateLimiter: new RateLimiter(db) };
+  const deps: AppDeps = { db, config, log, authCache, totals, jobs, rateLimiter: new RateLimiter(db), ...options.deps };
   const { handlers: allHandlers } = await import('../../src/http/handlers.js');
   const server: Server = createApp(deps, { ...allHandlers, ...options.handlers } as Handlers).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

@@ -154,6 +154,18 @@ export type DraftLineItem = Prisma.DraftLineItemModel
  */
 export type Order = Prisma.OrderModel
 /**
+ * Model ShippingZone
+ * A shipping zone: the countries the storefront rate lookup matches it for, or (is_rest_of_world) the
+ * fallback for every other country. At most one rest-of-world zone per project: a partial unique index
+ * in the migration (`shipping_zones_one_rest_of_world`), which Prisma cannot express.
+ */
+export type ShippingZone = Prisma.ShippingZoneModel
+/**
+ * Model ShippingRate
+ * A flat rate of a zone; deleted with its zone. Money in cents, weights in grams, bounds inclusive.
+ */
+export type ShippingRate = Prisma.ShippingRateModel
+/**
  * Model CustomerSession
  * A storefront sign-in, i.e. a refresh-token family; its id is the `sid` claim of its access tokens. An
  * ended (revoked) session refuses its access tokens at once and every refresh token of the family.

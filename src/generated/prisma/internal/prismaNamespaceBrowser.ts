@@ -73,6 +73,8 @@ export const ModelName = {
   DraftOrder: 'DraftOrder',
   DraftLineItem: 'DraftLineItem',
   Order: 'Order',
+  ShippingZone: 'ShippingZone',
+  ShippingRate: 'ShippingRate',
   CustomerSession: 'CustomerSession',
   RefreshToken: 'RefreshToken',
   PasswordResetToken: 'PasswordResetToken',
@@ -495,6 +497,45 @@ export const OrderScalarFieldEnum = {
 } as const
 
 export type OrderScalarFieldEnum = (typeof OrderScalarFieldEnum)[keyof typeof OrderScalarFieldEnum]
+
+
+export const ShippingZoneScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  name: 'name',
+  countries: 'countries',
+  isRestOfWorld: 'isRestOfWorld',
+  isActive: 'isActive',
+  carrierCallbackUrl: 'carrierCallbackUrl',
+  position: 'position',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ShippingZoneScalarFieldEnum = (typeof ShippingZoneScalarFieldEnum)[keyof typeof ShippingZoneScalarFieldEnum]
+
+
+export const ShippingRateScalarFieldEnum = {
+  id: 'id',
+  zoneId: 'zoneId',
+  projectId: 'projectId',
+  name: 'name',
+  description: 'description',
+  price: 'price',
+  currency: 'currency',
+  minOrderSubtotal: 'minOrderSubtotal',
+  maxOrderSubtotal: 'maxOrderSubtotal',
+  minOrderWeight: 'minOrderWeight',
+  maxOrderWeight: 'maxOrderWeight',
+  minDeliveryDays: 'minDeliveryDays',
+  maxDeliveryDays: 'maxDeliveryDays',
+  isActive: 'isActive',
+  position: 'position',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ShippingRateScalarFieldEnum = (typeof ShippingRateScalarFieldEnum)[keyof typeof ShippingRateScalarFieldEnum]
 
 
 export const CustomerSessionScalarFieldEnum = {

@@ -322,6 +322,8 @@ export type ProjectWhereInput = {
   companies?: Prisma.CompanyListRelationFilter
   searchSynonyms?: Prisma.SynonymGroupListRelationFilter
   merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
+  shippingZones?: Prisma.ShippingZoneListRelationFilter
+  shippingRates?: Prisma.ShippingRateListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -360,6 +362,8 @@ export type ProjectOrderByWithRelationInput = {
   companies?: Prisma.CompanyOrderByRelationAggregateInput
   searchSynonyms?: Prisma.SynonymGroupOrderByRelationAggregateInput
   merchandisingRules?: Prisma.MerchandisingRuleOrderByRelationAggregateInput
+  shippingZones?: Prisma.ShippingZoneOrderByRelationAggregateInput
+  shippingRates?: Prisma.ShippingRateOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -401,6 +405,8 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   companies?: Prisma.CompanyListRelationFilter
   searchSynonyms?: Prisma.SynonymGroupListRelationFilter
   merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
+  shippingZones?: Prisma.ShippingZoneListRelationFilter
+  shippingRates?: Prisma.ShippingRateListRelationFilter
 }, "id">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -487,6 +493,8 @@ export type ProjectCreateInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -525,6 +533,8 @@ export type ProjectUncheckedCreateInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -563,6 +573,8 @@ export type ProjectUpdateInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -601,6 +613,8 @@ export type ProjectUncheckedUpdateInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -955,6 +969,34 @@ export type ProjectUpdateOneRequiredWithoutOrdersNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutOrdersInput, Prisma.ProjectUpdateWithoutOrdersInput>, Prisma.ProjectUncheckedUpdateWithoutOrdersInput>
 }
 
+export type ProjectCreateNestedOneWithoutShippingZonesInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutShippingZonesInput, Prisma.ProjectUncheckedCreateWithoutShippingZonesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutShippingZonesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutShippingZonesNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutShippingZonesInput, Prisma.ProjectUncheckedCreateWithoutShippingZonesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutShippingZonesInput
+  upsert?: Prisma.ProjectUpsertWithoutShippingZonesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutShippingZonesInput, Prisma.ProjectUpdateWithoutShippingZonesInput>, Prisma.ProjectUncheckedUpdateWithoutShippingZonesInput>
+}
+
+export type ProjectCreateNestedOneWithoutShippingRatesInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutShippingRatesInput, Prisma.ProjectUncheckedCreateWithoutShippingRatesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutShippingRatesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutShippingRatesNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutShippingRatesInput, Prisma.ProjectUncheckedCreateWithoutShippingRatesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutShippingRatesInput
+  upsert?: Prisma.ProjectUpsertWithoutShippingRatesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutShippingRatesInput, Prisma.ProjectUpdateWithoutShippingRatesInput>, Prisma.ProjectUncheckedUpdateWithoutShippingRatesInput>
+}
+
 export type ProjectCreateNestedOneWithoutMetafieldDefinitionsInput = {
   create?: Prisma.XOR<Prisma.ProjectCreateWithoutMetafieldDefinitionsInput, Prisma.ProjectUncheckedCreateWithoutMetafieldDefinitionsInput>
   connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutMetafieldDefinitionsInput
@@ -1060,6 +1102,8 @@ export type ProjectCreateWithoutRateWindowsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutRateWindowsInput = {
@@ -1097,6 +1141,8 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutRateWindowsInput = {
@@ -1150,6 +1196,8 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
@@ -1187,6 +1235,8 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutUsageWarningsInput = {
@@ -1224,6 +1274,8 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
@@ -1261,6 +1313,8 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutUsageWarningsInput = {
@@ -1314,6 +1368,8 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
@@ -1351,6 +1407,8 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutApiKeysInput = {
@@ -1388,6 +1446,8 @@ export type ProjectCreateWithoutApiKeysInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutApiKeysInput = {
@@ -1425,6 +1485,8 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutApiKeysInput = {
@@ -1478,6 +1540,8 @@ export type ProjectUpdateWithoutApiKeysInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutApiKeysInput = {
@@ -1515,6 +1579,8 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutLocationsInput = {
@@ -1552,6 +1618,8 @@ export type ProjectCreateWithoutLocationsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutLocationsInput = {
@@ -1589,6 +1657,8 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutLocationsInput = {
@@ -1642,6 +1712,8 @@ export type ProjectUpdateWithoutLocationsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutLocationsInput = {
@@ -1679,6 +1751,8 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutStoreEventsInput = {
@@ -1716,6 +1790,8 @@ export type ProjectCreateWithoutStoreEventsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutStoreEventsInput = {
@@ -1753,6 +1829,8 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutStoreEventsInput = {
@@ -1806,6 +1884,8 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
@@ -1843,6 +1923,8 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutOutboxEmailsInput = {
@@ -1880,6 +1962,8 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
@@ -1917,6 +2001,8 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutOutboxEmailsInput = {
@@ -1970,6 +2056,8 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
@@ -2007,6 +2095,8 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCustomersInput = {
@@ -2044,6 +2134,8 @@ export type ProjectCreateWithoutCustomersInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCustomersInput = {
@@ -2081,6 +2173,8 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCustomersInput = {
@@ -2134,6 +2228,8 @@ export type ProjectUpdateWithoutCustomersInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCustomersInput = {
@@ -2171,6 +2267,8 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutProductsInput = {
@@ -2208,6 +2306,8 @@ export type ProjectCreateWithoutProductsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutProductsInput = {
@@ -2245,6 +2345,8 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutProductsInput = {
@@ -2298,6 +2400,8 @@ export type ProjectUpdateWithoutProductsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutProductsInput = {
@@ -2335,6 +2439,8 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionsInput = {
@@ -2372,6 +2478,8 @@ export type ProjectCreateWithoutCollectionsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionsInput = {
@@ -2409,6 +2517,8 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionsInput = {
@@ -2462,6 +2572,8 @@ export type ProjectUpdateWithoutCollectionsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionsInput = {
@@ -2499,6 +2611,8 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutFilesInput = {
@@ -2536,6 +2650,8 @@ export type ProjectCreateWithoutFilesInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutFilesInput = {
@@ -2573,6 +2689,8 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutFilesInput = {
@@ -2626,6 +2744,8 @@ export type ProjectUpdateWithoutFilesInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutFilesInput = {
@@ -2663,6 +2783,8 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCountersInput = {
@@ -2700,6 +2822,8 @@ export type ProjectCreateWithoutCountersInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCountersInput = {
@@ -2737,6 +2861,8 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCountersInput = {
@@ -2790,6 +2916,8 @@ export type ProjectUpdateWithoutCountersInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCountersInput = {
@@ -2827,6 +2955,8 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutDraftOrdersInput = {
@@ -2864,6 +2994,8 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
@@ -2901,6 +3033,8 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutDraftOrdersInput = {
@@ -2954,6 +3088,8 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
@@ -2991,6 +3127,8 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutOrdersInput = {
@@ -3028,6 +3166,8 @@ export type ProjectCreateWithoutOrdersInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutOrdersInput = {
@@ -3065,6 +3205,8 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutOrdersInput = {
@@ -3118,6 +3260,8 @@ export type ProjectUpdateWithoutOrdersInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutOrdersInput = {
@@ -3155,6 +3299,352 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutShippingZonesInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutShippingZonesInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutShippingZonesInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutShippingZonesInput, Prisma.ProjectUncheckedCreateWithoutShippingZonesInput>
+}
+
+export type ProjectUpsertWithoutShippingZonesInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutShippingZonesInput, Prisma.ProjectUncheckedUpdateWithoutShippingZonesInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutShippingZonesInput, Prisma.ProjectUncheckedCreateWithoutShippingZonesInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutShippingZonesInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutShippingZonesInput, Prisma.ProjectUncheckedUpdateWithoutShippingZonesInput>
+}
+
+export type ProjectUpdateWithoutShippingZonesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutShippingRatesInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutShippingRatesInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutShippingRatesInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutShippingRatesInput, Prisma.ProjectUncheckedCreateWithoutShippingRatesInput>
+}
+
+export type ProjectUpsertWithoutShippingRatesInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutShippingRatesInput, Prisma.ProjectUncheckedUpdateWithoutShippingRatesInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutShippingRatesInput, Prisma.ProjectUncheckedCreateWithoutShippingRatesInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutShippingRatesInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutShippingRatesInput, Prisma.ProjectUncheckedUpdateWithoutShippingRatesInput>
+}
+
+export type ProjectUpdateWithoutShippingRatesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutMetafieldDefinitionsInput = {
@@ -3192,6 +3682,8 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
@@ -3229,6 +3721,8 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutMetafieldDefinitionsInput = {
@@ -3282,6 +3776,8 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
@@ -3319,6 +3815,8 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCustomerGroupsInput = {
@@ -3356,6 +3854,8 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
@@ -3393,6 +3893,8 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCustomerGroupsInput = {
@@ -3446,6 +3948,8 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
@@ -3483,6 +3987,8 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCompaniesInput = {
@@ -3520,6 +4026,8 @@ export type ProjectCreateWithoutCompaniesInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCompaniesInput = {
@@ -3557,6 +4065,8 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCompaniesInput = {
@@ -3610,6 +4120,8 @@ export type ProjectUpdateWithoutCompaniesInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCompaniesInput = {
@@ -3647,6 +4159,8 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutSearchSynonymsInput = {
@@ -3684,6 +4198,8 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
@@ -3721,6 +4237,8 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutSearchSynonymsInput = {
@@ -3774,6 +4292,8 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
@@ -3811,6 +4331,8 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutMerchandisingRulesInput = {
@@ -3848,6 +4370,8 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
@@ -3885,6 +4409,8 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutMerchandisingRulesInput = {
@@ -3938,6 +4464,8 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
@@ -3975,6 +4503,8 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 
@@ -4001,6 +4531,8 @@ export type ProjectCountOutputType = {
   companies: number
   searchSynonyms: number
   merchandisingRules: number
+  shippingZones: number
+  shippingRates: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -4022,6 +4554,8 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   companies?: boolean | ProjectCountOutputTypeCountCompaniesArgs
   searchSynonyms?: boolean | ProjectCountOutputTypeCountSearchSynonymsArgs
   merchandisingRules?: boolean | ProjectCountOutputTypeCountMerchandisingRulesArgs
+  shippingZones?: boolean | ProjectCountOutputTypeCountShippingZonesArgs
+  shippingRates?: boolean | ProjectCountOutputTypeCountShippingRatesArgs
 }
 
 /**
@@ -4160,6 +4694,20 @@ export type ProjectCountOutputTypeCountMerchandisingRulesArgs<ExtArgs extends ru
   where?: Prisma.MerchandisingRuleWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountShippingZonesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ShippingZoneWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountShippingRatesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ShippingRateWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -4197,6 +4745,8 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   companies?: boolean | Prisma.Project$companiesArgs<ExtArgs>
   searchSynonyms?: boolean | Prisma.Project$searchSynonymsArgs<ExtArgs>
   merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
+  shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
+  shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -4280,6 +4830,8 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   companies?: boolean | Prisma.Project$companiesArgs<ExtArgs>
   searchSynonyms?: boolean | Prisma.Project$searchSynonymsArgs<ExtArgs>
   merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
+  shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
+  shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -4306,6 +4858,8 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     companies: Prisma.$CompanyPayload<ExtArgs>[]
     searchSynonyms: Prisma.$SynonymGroupPayload<ExtArgs>[]
     merchandisingRules: Prisma.$MerchandisingRulePayload<ExtArgs>[]
+    shippingZones: Prisma.$ShippingZonePayload<ExtArgs>[]
+    shippingRates: Prisma.$ShippingRatePayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -4743,6 +5297,8 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   companies<T extends Prisma.Project$companiesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$companiesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CompanyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   searchSynonyms<T extends Prisma.Project$searchSynonymsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$searchSynonymsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SynonymGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   merchandisingRules<T extends Prisma.Project$merchandisingRulesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$merchandisingRulesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MerchandisingRulePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  shippingZones<T extends Prisma.Project$shippingZonesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingZonesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingZonePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  shippingRates<T extends Prisma.Project$shippingRatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingRatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingRatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -5611,6 +6167,54 @@ export type Project$merchandisingRulesArgs<ExtArgs extends runtime.Types.Extensi
   take?: number
   skip?: number
   distinct?: Prisma.MerchandisingRuleScalarFieldEnum | Prisma.MerchandisingRuleScalarFieldEnum[]
+}
+
+/**
+ * Project.shippingZones
+ */
+export type Project$shippingZonesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ShippingZone
+   */
+  select?: Prisma.ShippingZoneSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ShippingZone
+   */
+  omit?: Prisma.ShippingZoneOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ShippingZoneInclude<ExtArgs> | null
+  where?: Prisma.ShippingZoneWhereInput
+  orderBy?: Prisma.ShippingZoneOrderByWithRelationInput | Prisma.ShippingZoneOrderByWithRelationInput[]
+  cursor?: Prisma.ShippingZoneWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ShippingZoneScalarFieldEnum | Prisma.ShippingZoneScalarFieldEnum[]
+}
+
+/**
+ * Project.shippingRates
+ */
+export type Project$shippingRatesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ShippingRate
+   */
+  select?: Prisma.ShippingRateSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ShippingRate
+   */
+  omit?: Prisma.ShippingRateOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ShippingRateInclude<ExtArgs> | null
+  where?: Prisma.ShippingRateWhereInput
+  orderBy?: Prisma.ShippingRateOrderByWithRelationInput | Prisma.ShippingRateOrderByWithRelationInput[]
+  cursor?: Prisma.ShippingRateWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ShippingRateScalarFieldEnum | Prisma.ShippingRateScalarFieldEnum[]
 }
 
 /**
