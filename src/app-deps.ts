@@ -5,6 +5,8 @@ import type { AuthCache } from './modules/platform/auth-cache.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { RateLimiter } from './modules/usage/index.js';
 import type { ListTotals } from './shared/list-totals.js';
+import type { OutboundAgent } from './shared/outbound.js';
+import type { CarrierGateway } from './modules/shipping/index.js';
 
 /** What handlers and services need from the running process; passed explicitly, no container. */
 export interface AppDeps {
@@ -19,4 +21,8 @@ export interface AppDeps {
   totals?: ListTotals;
   /** Cached API keys; absent means every request reads the key from the database. */
   authCache?: AuthCache;
+  /** The outbound HTTPS pool for webhooks and callbacks; absent means the process-wide one (tests pass one trusting their CA). */
+  outbound?: OutboundAgent;
+  /** Carrier callbacks with their circuit breakers and answer cache; absent means the process-wide one. */
+  carrierGateway?: CarrierGateway;
 }

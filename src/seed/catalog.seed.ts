@@ -38,8 +38,11 @@ export async function seedCatalog(
         INSERT INTO inventory_levels (variant_id, location_id, project_id, available, updated_at)
         SELECT 'var_' || substr(md5(${run} || i::text || '-' || v::text), 1, 26), ${location.id}, ${projectId}, 10 + (i + v) % 50, now()
         FROM generate_series(${start + 1}::int, ${end}::int) AS i, generate_series(0, 1) AS v`;
+      // The search documents of the new products, in the same transaction (as every catalog write).
+      await tx.$executeRaw`SELECT search_reindex_products(ARRAY(
+        SELECT 'prod_' || substr(md5(${run} || i::text), 1, 26) FROM generate_series(${start + 1}::int, ${end}::int) AS i))`;
     });
     options.onProgress?.(end, count);
   }
-  await db.$executeRawUnsafe('ANALYZE products; ANALYZE variants; ANALYZE inventory_levels');
+  await db.$executeRawUnsafe('ANALYZE products; ANALYZE variants; ANALYZE inventory_levels; ANALYZE search_products; ANALYZE search_terms');
 }

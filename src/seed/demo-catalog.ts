@@ -23,10 +23,12 @@ const LINES: Line[] = [
   { type: 'Backpacks', vendor: 'Carryall', names: ['Daypack 20', 'Summit Pack 35', 'Expedition 65', 'Hydration Vest', 'City Commuter', 'Roll-top 28', 'Ultralight 40', 'Kids Pack 12', 'Camera Pack', 'Hip Pack'], tags: ['bags'], price: 8900, sizes: ['One size'], colors: ['Black', 'Olive'], collection: 'Camping' },
   { type: 'Tents', vendor: 'Basecamp', names: ['Solo Tent', 'Trekker 2', 'Family Dome 4', 'Bivy Sack', 'Tarp Shelter', 'Hammock', 'Basecamp 6', 'Winter Tent 3', 'Pop-up Beach Tent', 'Ultralight 1'], tags: ['camping', 'shelter'], price: 24900, sizes: ['Standard'], colors: ['Green'], collection: 'Camping' },
   { type: 'Accessories', vendor: 'Northpeak', names: ['Merino Beanie', 'Trail Socks', 'Headlamp 400', 'Trekking Poles', 'Water Bottle', 'Buff Neckwear', 'Gaiters', 'Sunglasses', 'Compass', 'First Aid Kit'], tags: ['accessories'], price: 2900, sizes: ['One size'], colors: ['Grey'], collection: 'Sale' },
+  { type: 'Shirts', vendor: 'Fjellgear', names: ['Linen Shirt', 'Oxford Shirt', 'Flannel Shirt', 'Linen Camp Shirt', 'Polo Shirt'], tags: ['apparel', 'shirts'], price: 5900, sizes: ['S', 'L'], colors: ['White', 'Sand'], collection: 'New Arrivals' },
+  { type: 'Shirts', vendor: 'Fjellgear', names: ['Blue Linen Shirt', 'Chambray Shirt', 'Denim Shirt', 'Merino T-Shirt', 'Hiking Shirt'], tags: ['apparel', 'shirts'], price: 6900, sizes: ['S', 'L'], colors: ['Blue', 'Navy'], collection: 'New Arrivals' },
 ];
 
 /**
- * A small realistic catalog for a new project: 50 products in five product types with variants and
+ * A small realistic catalog for a new project: 60 products in six product types with variants and
  * SKUs, four collections, a second location and stock at both. Made through the services, so handles,
  * derived prices, inventory totals and store events are exactly what the API would produce.
  */

@@ -26,7 +26,7 @@ export function nextHandle(base: string, taken: string[]): string {
 }
 
 /** Models with a per-project unique handle. */
-export type HandleModel = 'product' | 'collection' | 'location';
+export type HandleModel = 'product' | 'collection' | 'location' | 'customer-group' | 'company';
 
 async function takenHandles(tx: Tx, model: HandleModel, projectId: string, base: string): Promise<string[]> {
   const where = { projectId, handle: { startsWith: base } };
@@ -39,6 +39,11 @@ async function takenHandles(tx: Tx, model: HandleModel, projectId: string, base:
       return (await tx.collection.findMany({ where, select })).map((row) => row.handle);
     case 'location':
       return (await tx.location.findMany({ where, select })).map((row) => row.handle);
+    // Deleted groups and companies free their handles.
+    case 'customer-group':
+      return (await tx.customerGroup.findMany({ where: { ...where, deletedAt: null }, select })).map((row) => row.handle);
+    case 'company':
+      return (await tx.company.findMany({ where: { ...where, deletedAt: null }, select })).map((row) => row.handle);
   }
 }
 

@@ -1,3 +1,4 @@
+import pino from 'pino';
 import type { Config } from '../config.js';
 
 export interface Logger {
@@ -5,16 +6,37 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** Writes what is buffered; call before the process exits. */
+  flush(): void;
 }
 
-const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+// Fields that could carry a secret if a caller ever passed one; they are replaced, never written.
+const REDACTED = ['authorization', 'password', 'token', 'secret', '*.authorization', '*.password', '*.token', '*.secret'];
 
-/** A JSON-lines logger on stderr. Callers never pass secrets (keys, tokens, passwords) as fields. */
-export function createLogger(level: Config['logLevel']): Logger {
-  const threshold = LEVELS.indexOf(level);
-  const write = (at: (typeof LEVELS)[number]) => (message: string, fields?: Record<string, unknown>) => {
-    if (LEVELS.indexOf(at) < threshold) return;
-    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: at, message, ...fields })}\n`);
+/**
+ * JSON lines on stderr through pino's asynchronous destination (the event loop never waits for the
+ * terminal or pipe): `{time, level, message, ...fields}`. Callers never pass secrets (keys, tokens,
+ * passwords) as fields; the usual names are redacted should one slip through.
+ */
+export function createLogger(level: Config['logLevel'], destination: pino.DestinationStream = pino.destination({ dest: 2, sync: false })): Logger {
+  const base = pino(
+    {
+      level,
+      base: undefined,
+      messageKey: 'message',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACTED, censor: '[redacted]' },
+    },
+    destination,
+  );
+  const write = (at: 'debug' | 'info' | 'warn' | 'error') => (message: string, fields?: Record<string, unknown>) =>
+    fields ? base[at](fields, message) : base[at](message);
+  return {
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    flush: () => base.flush(),
   };
-  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

@@ -26,7 +26,7 @@ export async function writeTx<T>(ctx: Pick<Ctx, 'db'> & Partial<Pick<Ctx, 'proje
 }
 
 /** Tables whose rows services lock. */
-export type LockableTable = 'customers' | 'variants' | 'locations' | 'products';
+export type LockableTable = 'customers' | 'variants' | 'locations' | 'products' | 'customer_groups' | 'companies';
 
 /**
  * Locks rows for the rest of the transaction, always in id order so concurrent writers cannot deadlock:

@@ -31,7 +31,7 @@ export default async function globalSetup() {
     await migrate(templateUrl.toString());
     // pg-boss's schema and queues too, so each test database starts with them instead of creating them.
     const { JobQueue } = await tsImport('../../src/jobs/queue.ts', import.meta.url);
-    const silent = { debug() {}, info() {}, warn() {}, error() {} };
+    const silent = { debug() {}, info() {}, warn() {}, error() {}, flush() {} };
     await (await JobQueue.start(templateUrl.toString(), silent, { work: false })).stop();
   } catch (error) {
     // Jest does not run the teardown when the setup fails.

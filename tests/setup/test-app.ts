@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from '../../src/app-deps.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -10,6 +11,7 @@ import type { Handlers } from '../../src/http/contract.js';
 import { createCommerceClient, type CommerceClient } from '../../src/sdk/index.js';
 import { AuthCache } from '../../src/modules/platform/auth-cache.js';
 import { ListTotals } from '../../src/shared/list-totals.js';
+import { flushSearchLog } from '../../src/modules/search/index.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { createTestDatabase } from './database.js';
 
@@ -30,7 +32,16 @@ export interface TestApp {
  * every response checked against openapi.yaml.
  */
 export async function startTestApp(
-  options: { config?: Partial<Config>; handlers?: Partial<Handlers>; /** Share another app's database (a second process). */ databaseUrl?: string } = {},
+  options: {
+    config?: Partial<Config>;
+    handlers?: Partial<Handlers>;
+    /** Share another app's database (a second process). */
+    databaseUrl?: string;
+    /** Where the app's log lines go (stderr by default). */
+    logTo?: Writable;
+    /** Process parts to use instead of the defaults (an outbound pool trusting a test CA, a logger that records). */
+    deps?: Partial<Pick<AppDeps, 'outbound' | 'carrierGateway' | 'log'>>;
+  } = {},
 ): Promise<TestApp> {
   const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
   const config: Config = {
@@ -42,7 +53,7 @@ export async function startTestApp(
     logLevel: 'silent',
     ...options.config,
   };
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, options.logTo);
   // The same cached authentication as production, so tests see what a deployment would.
   const authCache = new AuthCache(database.url, log);
   const totals = new ListTotals(authCache.feed);
@@ -50,7 +61,7 @@ export async function startTestApp(
   // A sending-only job queue, as in a process with RUN_JOBS=false: tests run job handlers themselves.
   const jobs = await JobQueue.start(database.url, log, { work: false });
   const db = createDatabase(database.url, 5);
-  const deps: AppDeps = { db, config, log, authCache, totals, jobs, rateLimiter: new RateLimiter(db) };
+  const deps: AppDeps = { db, config, log, authCache, totals, jobs, rateLimiter: new RateLimiter(db), ...options.deps };
   const { handlers: allHandlers } = await import('../../src/http/handlers.js');
   const server: Server = createApp(deps, { ...allHandlers, ...options.handlers } as Handlers).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -66,6 +77,7 @@ export async function startTestApp(
       await new Promise((resolve) => server.close(resolve));
       await authCache.close();
       await jobs.stop();
+      await flushSearchLog();
       await deps.db.$disconnect();
       await database.drop();
     },

@@ -973,6 +973,179 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/shipping/zones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List shipping zones
+         * @description The project's shipping zones, by `position` ascending by default (ties: oldest first). `expand=rates`
+         *     inlines each zone's rates, by position (ties: oldest first).
+         */
+        get: operations["listShippingZones"];
+        put?: never;
+        /**
+         * Create a shipping zone
+         * @description `countries` are ISO 3166-1 alpha-2 codes of countries that exist, in any case (stored upper-cased),
+         *     without duplicates; an unknown code answers 400 naming it. A project has at most one
+         *     rest-of-world zone (`is_rest_of_world: true`), also under concurrent creates: a second one answers 409
+         *     `conflict`. `carrier_callback_url` must be an `https://` URL without credentials (a host written as an
+         *     IP address must be public); see the rate lookup for how it is called. Records `shipping.zone.created`.
+         */
+        post: operations["createShippingZone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipping/zones/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping zone ID (`shz_...`).
+                 * @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ShippingZoneIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get a shipping zone */
+        get: operations["getShippingZone"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a shipping zone
+         * @description Deletes the zone and all its rates (not recoverable). Records `shipping.zone.deleted` with the zone's last state.
+         */
+        delete: operations["deleteShippingZone"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a shipping zone
+         * @description Partial update. `countries` replaces the whole array (same rules as on create);
+         *     `carrier_callback_url: null` removes the callback. Making a second zone the rest-of-world zone answers
+         *     409 `conflict`. Records `shipping.zone.updated` with the changed fields; a request that changes
+         *     nothing records no event.
+         */
+        patch: operations["updateShippingZone"];
+        trace?: never;
+    };
+    "/v1/shipping/zones/{id}/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping zone ID (`shz_...`).
+                 * @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ShippingZoneIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a shipping rate
+         * @description A flat rate of the zone. `currency` must be an ISO 4217 code that exists. Each bound pair (order
+         *     subtotal, order weight, delivery days) needs min ≤ max (400 naming the field). A free-shipping
+         *     threshold is a rate with `price` 0 and `min_order_subtotal` set to the threshold. Rates are part of
+         *     their zone: the write records `shipping.zone.updated` for the zone (change `rates`).
+         */
+        post: operations["createShippingRate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipping/rates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping rate ID (`shr_...`).
+                 * @example shr_01jd5t1b3d5f7h9k1m3p5r7t9v
+                 */
+                id: components["parameters"]["ShippingRateIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a shipping rate
+         * @description Deletes the rate. Records `shipping.zone.updated` for its zone.
+         */
+        delete: operations["deleteShippingRate"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a shipping rate
+         * @description Partial update; the nullable bounds and `description` are cleared with null. The bound pairs are
+         *     checked on the rate as it would be after the update (400 naming the field sent). Records
+         *     `shipping.zone.updated` for the zone when something changed.
+         */
+        patch: operations["updateShippingRate"];
+        trace?: never;
+    };
+    "/v1/shipping/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up the available shipping rates
+         * @description The rates a storefront offers at checkout, for a publishable key (a secret key works too; never ship
+         *     one to a browser). Nothing is created; the answer is 200 even when no rate applies.
+         *
+         *     1. The destination `country` (any case) is matched to the first active zone, by `position` (ties:
+         *        oldest first), that lists it. When none does, the active rest-of-world zone is used; without one
+         *        the answer is `[]`.
+         *     2. The zone's active rates are kept when their `currency` is the requested one, the `subtotal` is
+         *        within their order-subtotal bounds and the total weight (the sum of `weight_grams × quantity`
+         *        over `items`; 0 without items) within their order-weight bounds. Bounds are inclusive; a null
+         *        bound does not limit.
+         *     3. When the zone has a `carrier_callback_url`, the service POSTs a `CarrierCallbackRequest` to it
+         *        (headers `Content-Type: application/json`, `Accept: application/json`,
+         *        `User-Agent: commerce-api-carrier-callback/1`, `X-Request-Id`) and waits at most 5 seconds in
+         *        total. A 2xx `CarrierCallbackAnswer` is merged: of its first 10 rates, those in the requested
+         *        currency, with `source: carrier` and the id `carrier_` + a hash of the zone and the rate (the
+         *        same rate always gets the same id; identical rates appear once). Any failure (no answer in 5 s,
+         *        a non-2xx status including redirects, which are not followed, a body that is not JSON or not
+         *        of that shape, a host that is or resolves to a non-public address) gives the flat rates only,
+         *        never an error.
+         *     4. Flat and carrier rates together are sorted by `price` ascending; equal prices put flat rates
+         *        first, then order by `name`. A free-shipping threshold is a flat rate with price 0 and
+         *        `min_order_subtotal`.
+         *
+         *     Checkout stays fast when a carrier is down: after 3 consecutive failures of a zone's callback it is
+         *     not called for 60 seconds (the flat rates answer at once), then one trial call decides whether it
+         *     is called again. The state is kept per server process, per zone and callback URL (a corrected URL is
+         *     called at once). A successful carrier answer is reused for 60 seconds for the same zone, URL and
+         *     request body.
+         *
+         *     An unknown `country` or `currency` answers 400 `invalid_request` naming the field.
+         */
+        post: operations["lookupShippingRates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/collections": {
         parameters: {
             query?: never;
@@ -1892,6 +2065,538 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search products and collections
+         * @description Full-text search over the project's active products (title, handle, description, type, vendor, tags,
+         *     variant titles and SKUs, the titles of their collections) and its collections (title, description).
+         *     Draft, archived and deleted products are never returned.
+         *
+         *     **Query language.** Plain words must all match, stemmed (`shirts` finds "shirt") and accent- and
+         *     case-insensitive; `"quoted phrase"` matches the words in order; `-term` and `-"phrase"` exclude;
+         *     `OR` (capitals) between terms or phrases matches either; the last word is also a prefix while typing
+         *     (`hood` finds "hoodie") unless the query ends with a space. Malformed input never errors: an
+         *     unbalanced quote is ignored, a lone `-` is dropped, and a query of exclusions only searches for those words.
+         *
+         *     **Typo tolerance** is automatic: words of 1-3 characters must match exactly, 4-7 may be one edit away
+         *     and 8 or more two (a transposition counts as one), corrected against the words of the project's own
+         *     catalog. Words with digits (numbers, SKUs) are never corrected. Products that match without a
+         *     correction always rank above products that need one.
+         *
+         *     **Synonyms** (active groups) apply at once; **merchandising rules** whose `match_query` matches the
+         *     normalized query apply by priority: `hide` removes the product, `boost`/`bury` multiply its score,
+         *     `pin` places it at its zero-based position (even when the query does not match it, as long as it is
+         *     active and passes the filters).
+         *
+         *     **Filters** narrow the products; with `facets` (default true) `data.products.facets` counts the
+         *     filtered matches before paging. `price` is the product's price (its lowest variant price);
+         *     `currency` converts prices, price filters and facet bounds with the project's `exchange_rates`
+         *     (rounded to the minor unit); a currency the project has no rate for answers 400.
+         *
+         *     `explain=true` (secret keys only; 403 `forbidden` with a publishable key) adds to each product why it
+         *     ranks where it does. Every search is logged for the analytics endpoints.
+         */
+        get: operations["searchCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Typeahead suggestions
+         * @description Suggestions for a prefix: popular past queries that had results (most searched first), then product
+         *     titles (type `product`, with `id`) and collection titles (type `collection`, with `id`) by score
+         *     (a title starting with the prefix first). Prefixes of 5 characters or more tolerate a typo
+         *     (two from 8), as search does. Only active products are suggested.
+         */
+        get: operations["suggestSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/synonyms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List synonym groups
+         * @description Every synonym group of the project, oldest first.
+         */
+        get: operations["listSynonymGroups"];
+        put?: never;
+        /**
+         * Create a synonym group
+         * @description `equivalent` groups make every term find the others; `oneway` groups make the first term find the
+         *     others, not the reverse. Terms are stored lowercased; a term may have several words ("tee shirt").
+         *     The next search uses the group.
+         */
+        post: operations["createSynonymGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/synonyms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A synonym group ID (`syn_...`).
+                 * @example syn_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a synonym group */
+        delete: operations["deleteSynonymGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a synonym group
+         * @description `terms` replaces the whole list. An inactive group is ignored by search.
+         */
+        patch: operations["updateSynonymGroup"];
+        trace?: never;
+    };
+    "/v1/search/merchandising": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List merchandising rules
+         * @description Every rule of the project, by priority descending, then oldest first.
+         */
+        get: operations["listMerchandisingRules"];
+        put?: never;
+        /**
+         * Create a merchandising rule
+         * @description `match_type`: `exact` applies when the normalized query (lowercased, accents and quotes removed,
+         *     spaces collapsed) equals `match_query`; `contains` when it holds `match_query` as a phrase (whole
+         *     words); `all` when it holds every word of `match_query`. `pin` needs `pin_position`; `boost` and
+         *     `bury` need `score_multiplier` (0.01-100). Two active pins on the same (`match_query`, `match_type`,
+         *     `pin_position`) answer 409 `conflict`. `product_id` must name a product of the project (400
+         *     otherwise); a rule whose product is later deleted, or that is inactive, does nothing.
+         */
+        post: operations["createMerchandisingRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/merchandising/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A merchandising rule ID (`mr_...`).
+                 * @example mr_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** Get a merchandising rule */
+        get: operations["getMerchandisingRule"];
+        put?: never;
+        post?: never;
+        /** Delete a merchandising rule */
+        delete: operations["deleteMerchandisingRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a merchandising rule
+         * @description The fields sent change. Changing `action` requires its parameter in the same request unless the rule
+         *     already has it (`pin_position` for pin, `score_multiplier` for boost and bury); the parameter that
+         *     does not belong to the new action is cleared. 409 on a pin conflict, as on create.
+         */
+        patch: operations["updateMerchandisingRule"];
+        trace?: never;
+    };
+    "/v1/search/analytics/top-queries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Most frequent search queries
+         * @description Normalized queries of the period ranked by how often they were searched, with the average result count.
+         */
+        get: operations["getTopSearchQueries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/analytics/zero-results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search queries without results
+         * @description Normalized queries of the period that found no product or collection, most frequent first.
+         */
+        get: operations["getZeroResultSearchQueries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List customer groups
+         * @description Groups that are not deleted, newest first by default, each with its `member_count`. `sort=name` orders by
+         *     name case-insensitively. `customer_id` keeps the groups the customer is a member of: the manual groups it
+         *     was added to and the automatic groups whose conditions it meets now.
+         */
+        get: operations["listCustomerGroups"];
+        put?: never;
+        /**
+         * Create a customer group
+         * @description Without `handle`, one is generated from the name, unique per project (`vip`, `vip-2`, ...); a `handle` that
+         *     is sent must be free (409 otherwise). A `manual` group (the default) has the members added to it and
+         *     ignores `conditions` (they are validated, not kept: it answers `conditions: []`). An `automatic` group
+         *     needs 1-20 `conditions`; see the `CustomerGroup` schema for how they select customers.
+         */
+        post: operations["createCustomerGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get a customer group */
+        get: operations["getCustomerGroup"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a customer group
+         * @description Soft delete. The group disappears from every query and its handle is free again; its members are removed from it (the customers stay).
+         */
+        delete: operations["deleteCustomerGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a customer group
+         * @description Partial update. `conditions` replaces every condition (an automatic group keeps 1-20; a manual group
+         *     ignores them). `metadata` is merged into the stored keys: a key set to an empty string is removed, and the
+         *     result may hold at most 50 keys. `type` cannot change (400 when sent): create another group instead. A
+         *     changed `name` keeps the handle; send `handle` to change it.
+         */
+        patch: operations["updateCustomerGroup"];
+        trace?: never;
+    };
+    "/v1/customer-groups/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add customers to a manual group
+         * @description Adds 1-100 customers. Customers already in the group (or named twice) are skipped. Every ID must name a
+         *     customer of the project that is not deleted: otherwise 400 naming the unknown IDs, and nothing is added.
+         *     An automatic group takes no members (400): its conditions decide them. Answers the group with its members
+         *     expanded.
+         */
+        post: operations["addCustomerGroupMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-groups/{id}/members/{customer_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a customer from a manual group
+         * @description The customer leaves the group and is not otherwise changed. An automatic group answers 400 (change its conditions or the customer instead).
+         */
+        delete: operations["removeCustomerGroupMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List companies
+         * @description Companies that are not deleted, newest first by default, with `address_count` and `contact_count`. `sort=name` orders by name case-insensitively.
+         */
+        get: operations["listCompanies"];
+        put?: never;
+        /**
+         * Create a company
+         * @description Without `handle`, one is generated from the name, unique per project (`acme`, `acme-2`, ...); a `handle`
+         *     that is sent must be free (409 otherwise). Records `company.created`.
+         */
+        post: operations["createCompany"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/companies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get a company */
+        get: operations["getCompany"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a company
+         * @description Soft delete. The company disappears from every query and its handle is free again. Records `company.deleted`.
+         */
+        delete: operations["deleteCompany"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a company
+         * @description Partial update: any create field; nullable fields are cleared with null. `metadata` replaces the whole
+         *     object. A changed `name` keeps the handle; send `handle` to change it. Records `company.updated` with the
+         *     changed fields; a request that changes nothing records nothing.
+         */
+        patch: operations["updateCompany"];
+        trace?: never;
+    };
+    "/v1/companies/{id}/addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a company's addresses
+         * @description Every address of the company, not paginated; the default first, then oldest first.
+         */
+        get: operations["listCompanyAddresses"];
+        put?: never;
+        /**
+         * Add an address to a company
+         * @description With `is_default` true the company's previous default address stops being the default, in the same transaction. Records `company.updated`.
+         */
+        post: operations["createCompanyAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/companies/{id}/addresses/{address_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+                /**
+                 * @description A company address ID (`caddr_...`).
+                 * @example caddr_01jd5v1b3d5f7h9k1m3p5r7t9v
+                 */
+                address_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a company address
+         * @description Deletes the address (a deleted default leaves the company without one). Records `company.updated`.
+         */
+        delete: operations["deleteCompanyAddress"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a company address
+         * @description Partial update; every create field is optional and nullable ones are cleared with null. `is_default` true makes it the company's only default. Records `company.updated`.
+         */
+        patch: operations["updateCompanyAddress"];
+        trace?: never;
+    };
+    "/v1/companies/{id}/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a company's contacts
+         * @description Every contact of the company, not paginated; the primary first, then oldest first.
+         */
+        get: operations["listCompanyContacts"];
+        put?: never;
+        /**
+         * Add a contact to a company
+         * @description With `is_primary` true the company's previous primary contact stops being primary, in the same transaction. Records `company.updated`.
+         */
+        post: operations["createCompanyContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/companies/{id}/contacts/{contact_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+                /**
+                 * @description A company contact ID (`ccon_...`).
+                 * @example ccon_01jd5v2c4e6g8j0l2n4q6s8u0w
+                 */
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a company contact
+         * @description Deletes the contact (a deleted primary leaves the company without one). Records `company.updated`.
+         */
+        delete: operations["deleteCompanyContact"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a company contact
+         * @description Partial update; every create field is optional and nullable ones are cleared with null. `is_primary` true makes it the company's only primary contact. Records `company.updated`.
+         */
+        patch: operations["updateCompanyContact"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1932,6 +2637,59 @@ export interface components {
             metafields?: components["schemas"]["Collection"]["metafields"];
             created_at?: components["schemas"]["Collection"]["created_at"];
             updated_at?: components["schemas"]["Collection"]["updated_at"];
+        };
+        /** @description A Company answered with `fields`: `id` and the requested properties only. */
+        CompanySparse: {
+            id: components["schemas"]["Company"]["id"];
+            type?: components["schemas"]["Company"]["type"];
+            name?: components["schemas"]["Company"]["name"];
+            handle?: components["schemas"]["Company"]["handle"];
+            email?: components["schemas"]["Company"]["email"];
+            phone?: components["schemas"]["Company"]["phone"];
+            website?: components["schemas"]["Company"]["website"];
+            tax_number?: components["schemas"]["Company"]["tax_number"];
+            tax_number_type?: components["schemas"]["Company"]["tax_number_type"];
+            currency?: components["schemas"]["Company"]["currency"];
+            payment_terms?: components["schemas"]["Company"]["payment_terms"];
+            note?: components["schemas"]["Company"]["note"];
+            external_id?: components["schemas"]["Company"]["external_id"];
+            address_count?: components["schemas"]["Company"]["address_count"];
+            contact_count?: components["schemas"]["Company"]["contact_count"];
+            metadata?: components["schemas"]["Company"]["metadata"];
+            addresses?: components["schemas"]["Company"]["addresses"];
+            contacts?: components["schemas"]["Company"]["contacts"];
+            created_at?: components["schemas"]["Company"]["created_at"];
+            updated_at?: components["schemas"]["Company"]["updated_at"];
+        };
+        /** @description A CompanyAddress answered with `fields`: `id` and the requested properties only. */
+        CompanyAddressSparse: {
+            id: components["schemas"]["CompanyAddress"]["id"];
+            company_id?: components["schemas"]["CompanyAddress"]["company_id"];
+            label?: components["schemas"]["CompanyAddress"]["label"];
+            first_name?: components["schemas"]["CompanyAddress"]["first_name"];
+            last_name?: components["schemas"]["CompanyAddress"]["last_name"];
+            line1?: components["schemas"]["CompanyAddress"]["line1"];
+            line2?: components["schemas"]["CompanyAddress"]["line2"];
+            city?: components["schemas"]["CompanyAddress"]["city"];
+            state?: components["schemas"]["CompanyAddress"]["state"];
+            postal_code?: components["schemas"]["CompanyAddress"]["postal_code"];
+            country?: components["schemas"]["CompanyAddress"]["country"];
+            phone?: components["schemas"]["CompanyAddress"]["phone"];
+            is_default?: components["schemas"]["CompanyAddress"]["is_default"];
+            created_at?: components["schemas"]["CompanyAddress"]["created_at"];
+            updated_at?: components["schemas"]["CompanyAddress"]["updated_at"];
+        };
+        /** @description A CompanyContact answered with `fields`: `id` and the requested properties only. */
+        CompanyContactSparse: {
+            id: components["schemas"]["CompanyContact"]["id"];
+            company_id?: components["schemas"]["CompanyContact"]["company_id"];
+            name?: components["schemas"]["CompanyContact"]["name"];
+            email?: components["schemas"]["CompanyContact"]["email"];
+            phone?: components["schemas"]["CompanyContact"]["phone"];
+            role?: components["schemas"]["CompanyContact"]["role"];
+            is_primary?: components["schemas"]["CompanyContact"]["is_primary"];
+            created_at?: components["schemas"]["CompanyContact"]["created_at"];
+            updated_at?: components["schemas"]["CompanyContact"]["updated_at"];
         };
         /** @description A Customer answered with `fields`: `id` and the requested properties only. */
         CustomerSparse: {
@@ -1974,6 +2732,22 @@ export interface components {
             is_default?: components["schemas"]["CustomerAddress"]["is_default"];
             created_at?: components["schemas"]["CustomerAddress"]["created_at"];
             updated_at?: components["schemas"]["CustomerAddress"]["updated_at"];
+        };
+        /** @description A CustomerGroup answered with `fields`: `id` and the requested properties only. */
+        CustomerGroupSparse: {
+            id: components["schemas"]["CustomerGroup"]["id"];
+            name?: components["schemas"]["CustomerGroup"]["name"];
+            handle?: components["schemas"]["CustomerGroup"]["handle"];
+            description?: components["schemas"]["CustomerGroup"]["description"];
+            type?: components["schemas"]["CustomerGroup"]["type"];
+            conditions?: components["schemas"]["CustomerGroup"]["conditions"];
+            condition_match?: components["schemas"]["CustomerGroup"]["condition_match"];
+            active_price_key?: components["schemas"]["CustomerGroup"]["active_price_key"];
+            member_count?: components["schemas"]["CustomerGroup"]["member_count"];
+            metadata?: components["schemas"]["CustomerGroup"]["metadata"];
+            members?: components["schemas"]["CustomerGroup"]["members"];
+            created_at?: components["schemas"]["CustomerGroup"]["created_at"];
+            updated_at?: components["schemas"]["CustomerGroup"]["updated_at"];
         };
         /** @description A DraftOrder answered with `fields`: `id` and the requested properties only. */
         DraftOrderSparse: {
@@ -2069,6 +2843,20 @@ export interface components {
             metafields?: components["schemas"]["Product"]["metafields"];
             created_at?: components["schemas"]["Product"]["created_at"];
             updated_at?: components["schemas"]["Product"]["updated_at"];
+        };
+        /** @description A ShippingZone answered with `fields`: `id` and the requested properties only. */
+        ShippingZoneSparse: {
+            id: components["schemas"]["ShippingZone"]["id"];
+            name?: components["schemas"]["ShippingZone"]["name"];
+            countries?: components["schemas"]["ShippingZone"]["countries"];
+            is_rest_of_world?: components["schemas"]["ShippingZone"]["is_rest_of_world"];
+            is_active?: components["schemas"]["ShippingZone"]["is_active"];
+            carrier_callback_url?: components["schemas"]["ShippingZone"]["carrier_callback_url"];
+            position?: components["schemas"]["ShippingZone"]["position"];
+            rate_count?: components["schemas"]["ShippingZone"]["rate_count"];
+            rates?: components["schemas"]["ShippingZone"]["rates"];
+            created_at?: components["schemas"]["ShippingZone"]["created_at"];
+            updated_at?: components["schemas"]["ShippingZone"]["updated_at"];
         };
         /** @description A StoreEvent answered with `fields`: `id` and the requested properties only. */
         StoreEventSparse: {
@@ -2278,6 +3066,211 @@ export interface components {
             };
             locale: string;
             created_at: components["schemas"]["Timestamp"];
+        };
+        /** @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u */
+        ShippingZoneId: string;
+        /** @example shr_01jd5t1b3d5f7h9k1m3p5r7t9v */
+        ShippingRateId: string;
+        ShippingZone: {
+            id: components["schemas"]["ShippingZoneId"];
+            name: string;
+            /** @description ISO 3166-1 alpha-2 codes, upper-case, in the order given. */
+            countries: components["schemas"]["CountryCode"][];
+            /** @description The fallback zone for countries no active zone lists; at most one per project. */
+            is_rest_of_world: boolean;
+            is_active: boolean;
+            /** @description Called by the rate lookup for carrier rates. */
+            carrier_callback_url: string | null;
+            /** @description Zones are matched by position ascending. */
+            position: number;
+            /** @description Rates in the zone */
+            rate_count: number;
+            /** @description Only with `expand=rates` (and always `[]` on create), by position. */
+            rates?: components["schemas"]["ShippingRate"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        ShippingZoneEnvelope: {
+            data: components["schemas"]["ShippingZone"];
+        };
+        /**
+         * @description ISO 3166-1 alpha-2 codes of existing countries, any case (stored upper-cased), each at most once; replaces the whole list.
+         * @example [
+         *       "US",
+         *       "CA"
+         *     ]
+         */
+        ShippingZoneCountries: string[];
+        /**
+         * Format: uri
+         * @description An `https://` URL without credentials; a host written as an IP address must be public. Null for none.
+         * @example https://rates.carrier.example/v1/quote
+         */
+        CarrierCallbackUrl: string | null;
+        ShippingZoneCreate: {
+            name: string;
+            countries?: components["schemas"]["ShippingZoneCountries"];
+            /** @default false */
+            is_rest_of_world?: boolean;
+            /** @default true */
+            is_active?: boolean;
+            carrier_callback_url?: components["schemas"]["CarrierCallbackUrl"];
+            /** @default 0 */
+            position?: number;
+        };
+        ShippingZoneUpdate: {
+            name?: string;
+            countries?: components["schemas"]["ShippingZoneCountries"];
+            is_rest_of_world?: boolean;
+            is_active?: boolean;
+            carrier_callback_url?: components["schemas"]["CarrierCallbackUrl"];
+            position?: number;
+        };
+        ShippingRate: {
+            id: components["schemas"]["ShippingRateId"];
+            zone_id: components["schemas"]["ShippingZoneId"];
+            name: string;
+            description: string | null;
+            /** @description Cents; 0 is free. */
+            price: number;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description Cents */
+            min_order_subtotal: number | null;
+            /** @description Cents */
+            max_order_subtotal: number | null;
+            /** @description Grams */
+            min_order_weight: number | null;
+            /** @description Grams */
+            max_order_weight: number | null;
+            min_delivery_days: number | null;
+            max_delivery_days: number | null;
+            is_active: boolean;
+            /** @description Order within the zone. */
+            position: number;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        ShippingRateEnvelope: {
+            data: components["schemas"]["ShippingRate"];
+        };
+        ShippingRateCreate: {
+            name: string;
+            description?: string | null;
+            /**
+             * @description Cents.
+             * @default 0
+             */
+            price?: number;
+            currency: components["schemas"]["CurrencyCode"];
+            min_order_subtotal?: number | null;
+            max_order_subtotal?: number | null;
+            min_order_weight?: number | null;
+            max_order_weight?: number | null;
+            min_delivery_days?: number | null;
+            max_delivery_days?: number | null;
+            /** @default true */
+            is_active?: boolean;
+            /** @default 0 */
+            position?: number;
+        };
+        ShippingRateUpdate: {
+            name?: string;
+            description?: string | null;
+            price?: number;
+            currency?: components["schemas"]["CurrencyCode"];
+            min_order_subtotal?: number | null;
+            max_order_subtotal?: number | null;
+            min_order_weight?: number | null;
+            max_order_weight?: number | null;
+            min_delivery_days?: number | null;
+            max_delivery_days?: number | null;
+            is_active?: boolean;
+            position?: number;
+        };
+        ShippingItem: {
+            weight_grams: number;
+            quantity: number;
+        };
+        ShippingRateLookup: {
+            /** @description ISO 3166-1 alpha-2 code of the destination, any case. */
+            country: string;
+            state?: string | null;
+            postal_code?: string | null;
+            subtotal: components["schemas"]["Money"];
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description The cart's lines; their total weight is the sum of weight_grams × quantity. */
+            items?: components["schemas"]["ShippingItem"][];
+        };
+        AvailableShippingRate: {
+            /** @description The flat rate's id, or for a carrier rate `carrier_` and a hash of its zone and content. */
+            id: string;
+            name: string;
+            description: string | null;
+            price: number;
+            currency: components["schemas"]["CurrencyCode"];
+            min_delivery_days: number | null;
+            max_delivery_days: number | null;
+            /** @enum {string} */
+            source: "flat" | "carrier";
+        };
+        /**
+         * @description What the rate lookup POSTs to a zone's `carrier_callback_url` (the lookup's own fields).
+         * @example {
+         *       "destination": {
+         *         "country": "US",
+         *         "state": "NY",
+         *         "postal_code": "10001"
+         *       },
+         *       "items": [
+         *         {
+         *           "weight_grams": 450,
+         *           "quantity": 2
+         *         }
+         *       ],
+         *       "subtotal": 6000,
+         *       "currency": "USD"
+         *     }
+         */
+        CarrierCallbackRequest: {
+            destination: {
+                country: components["schemas"]["CountryCode"];
+                state: string | null;
+                postal_code: string | null;
+            };
+            items: components["schemas"]["ShippingItem"][];
+            subtotal: number;
+            currency: components["schemas"]["CurrencyCode"];
+        };
+        /**
+         * @description What a carrier callback answers (2xx, JSON, within 5 seconds). Only the first 10 rates are used; an
+         *     answer in which one of them breaks this schema is ignored as a whole. Other properties are ignored.
+         * @example {
+         *       "rates": [
+         *         {
+         *           "name": "Express Saver",
+         *           "description": null,
+         *           "price": 1875,
+         *           "currency": "USD",
+         *           "min_delivery_days": 2,
+         *           "max_delivery_days": 3
+         *         },
+         *         {
+         *           "name": "Ground",
+         *           "price": 1150,
+         *           "currency": "USD"
+         *         }
+         *       ]
+         *     }
+         */
+        CarrierCallbackAnswer: {
+            rates: {
+                name: string;
+                description?: string | null;
+                price: number;
+                currency: string;
+                min_delivery_days?: number | null;
+                max_delivery_days?: number | null;
+            }[];
         };
         /**
          * @description The one event catalogue: every webhook event type of the specification (all groups) and every store-event
@@ -3623,6 +4616,468 @@ export interface components {
         OrderEnvelope: {
             data: components["schemas"]["Order"];
         };
+        SearchResult: {
+            products: {
+                data: components["schemas"]["SearchProductHit"][];
+                /** @description Products matching the query and filters (pins included). */
+                total: number;
+                facets?: components["schemas"]["SearchFacets"];
+            };
+            /** @description Empty unless `types` includes collections. */
+            collections: {
+                data: components["schemas"]["SearchCollectionHit"][];
+                total: number;
+            };
+        };
+        SearchProductHit: {
+            /** @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8 */
+            id: string;
+            title: string;
+            handle: string;
+            /** @enum {string} */
+            status: "active";
+            product_type: string | null;
+            image: string | null;
+            /** @description Lowest variant price, minor units of `currency`. */
+            price: number;
+            sale_price: number | null;
+            currency: components["schemas"]["CurrencyCode"];
+            in_stock: boolean;
+            /** @description The final score (text relevance times boost and bury multipliers). */
+            score: number;
+            explain?: components["schemas"]["SearchExplain"];
+        };
+        /** @description Why the product ranks where it does (`explain=true`). */
+        SearchExplain: {
+            /** @description The query terms (after correction and synonym expansion) found in the product. */
+            matched_terms: string[];
+            /** @description Typo corrections of the query that this product matched through. */
+            corrections: {
+                from: string;
+                to: string;
+                distance: number;
+            }[];
+            /** @description Synonym expansions of the query that this product matched through. */
+            synonyms: {
+                term: string;
+                expanded_to: string[];
+            }[];
+            rules: {
+                id: string;
+                /** @enum {string} */
+                action: "pin" | "boost" | "bury" | "hide";
+            }[];
+            text_score: number;
+            final_score: number;
+        };
+        /** @description Counts over every product matching the query and filters (before paging); value lists most frequent first, at most 50 each. */
+        SearchFacets: {
+            product_type: {
+                value: string;
+                count: number;
+            }[];
+            tag: {
+                value: string;
+                count: number;
+            }[];
+            collection: {
+                id: string;
+                title: string;
+                count: number;
+            }[];
+            in_stock: {
+                value: boolean;
+                count: number;
+            }[];
+            /** @description Lowest and highest price of the matches (null without matches), in the requested currency. */
+            price: {
+                min: number | null;
+                max: number | null;
+            };
+        };
+        SearchCollectionHit: {
+            /** @example col_01jd5kz0p4q6r8s0t2v4w6x8y0 */
+            id: string;
+            title: string;
+            handle: string;
+            image: string | null;
+            product_count: number;
+            score: number;
+        };
+        Suggestion: {
+            text: string;
+            /** @enum {string} */
+            type: "query" | "product" | "collection";
+            /** @description The product or collection (product and collection suggestions only). */
+            id?: string;
+        };
+        SynonymGroup: {
+            /** @example syn_01jd5t0a2c4e6g8j0l2n4q6s8u */
+            id: string;
+            /** @enum {string} */
+            synonym_type: "equivalent" | "oneway";
+            terms: string[];
+            is_active: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @description 2-20 terms of 1-100 characters; stored lowercased. */
+        SynonymTerms: string[];
+        SynonymGroupCreate: {
+            /**
+             * @default equivalent
+             * @enum {string}
+             */
+            synonym_type?: "equivalent" | "oneway";
+            terms: components["schemas"]["SynonymTerms"];
+        };
+        SynonymGroupUpdate: {
+            /** @enum {string} */
+            synonym_type?: "equivalent" | "oneway";
+            terms?: components["schemas"]["SynonymTerms"];
+            is_active?: boolean;
+        };
+        SynonymGroupEnvelope: {
+            data: components["schemas"]["SynonymGroup"];
+        };
+        MerchandisingRule: {
+            /** @example mr_01jd5t0a2c4e6g8j0l2n4q6s8u */
+            id: string;
+            name: string;
+            match_query: string;
+            /** @enum {string} */
+            match_type: "contains" | "exact" | "all";
+            /** @enum {string} */
+            action: "pin" | "boost" | "bury" | "hide";
+            product_id: string;
+            pin_position: number | null;
+            score_multiplier: number | null;
+            priority: number;
+            is_active: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        MerchandisingRuleCreate: {
+            name: string;
+            /** @description Stored lowercased. */
+            match_query: string;
+            /**
+             * @default contains
+             * @enum {string}
+             */
+            match_type?: "contains" | "exact" | "all";
+            /** @enum {string} */
+            action: "pin" | "boost" | "bury" | "hide";
+            product_id: string;
+            /** @description Zero-based; required when action is pin. */
+            pin_position?: number;
+            /** @description Required when action is boost or bury. */
+            score_multiplier?: number;
+            /** @default 0 */
+            priority?: number;
+            /** @default true */
+            is_active?: boolean;
+        };
+        MerchandisingRuleUpdate: {
+            name?: string;
+            match_query?: string;
+            /** @enum {string} */
+            match_type?: "contains" | "exact" | "all";
+            /** @enum {string} */
+            action?: "pin" | "boost" | "bury" | "hide";
+            product_id?: string;
+            pin_position?: number | null;
+            score_multiplier?: number | null;
+            priority?: number;
+            is_active?: boolean;
+        };
+        MerchandisingRuleEnvelope: {
+            data: components["schemas"]["MerchandisingRule"];
+        };
+        TopSearchQuery: {
+            query: string;
+            count: number;
+            avg_results: number;
+        };
+        ZeroResultSearchQuery: {
+            query: string;
+            count: number;
+        };
+        /** @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u */
+        CustomerGroupId: string;
+        /**
+         * @description `manual`: members are added and removed through the API. `automatic`: the conditions decide the members.
+         * @enum {string}
+         */
+        CustomerGroupType: "manual" | "automatic";
+        /**
+         * @description `all`: a customer must meet every condition (AND); `any`: at least one (OR).
+         * @enum {string}
+         */
+        ConditionMatch: "all" | "any";
+        /**
+         * @description One condition of an automatic group. Each field has a kind that decides its operators and value:
+         *
+         *     | field | kind | operators | value |
+         *     |---|---|---|---|
+         *     | tag, status, company, city, country | text | is_same_as, is_not | a string: a tag, `active` or `inactive`, a company name, a city name, a 2-letter country code |
+         *     | total_spent, order_count | numeric | more_than, less_than | a whole number: cents, or a number of orders |
+         *     | first_order_date, last_order_date, customer_added_date | date | is_before, is_after | an ISO 8601 date, `YYYY-MM-DD` |
+         *
+         *     Text compares case-insensitively (status is stored lowercase and country uppercase). `city` and `country`
+         *     match when any address of the customer has that value. `is_not` is exactly "not `is_same_as`": a customer
+         *     without tags, without a company or without an address in that city meets `is_not`. `more_than` and
+         *     `less_than` are strict. Dates compare the calendar date (UTC) of the customer's first order, latest order or
+         *     creation: `is_before 2026-11-01` means on 31 October or earlier, `is_after 2026-11-01` on 2 November or
+         *     later; a customer without orders meets no order-date condition.
+         * @example {
+         *       "field": "total_spent",
+         *       "operator": "more_than",
+         *       "value": 10000
+         *     }
+         */
+        CustomerGroupCondition: {
+            /** @enum {string} */
+            field: "tag" | "status" | "company" | "city" | "country" | "total_spent" | "order_count" | "first_order_date" | "last_order_date" | "customer_added_date";
+            /** @enum {string} */
+            operator: "is_same_as" | "is_not" | "more_than" | "less_than" | "is_before" | "is_after";
+            value: string | number;
+        };
+        CustomerGroupConditions: components["schemas"]["CustomerGroupCondition"][];
+        CustomerGroupMember: {
+            id: components["schemas"]["CustomerId"];
+            email: string;
+            first_name: string;
+            last_name: string;
+        };
+        /**
+         * @description A manual or automatic group of customers. An automatic group's members are the customers (not deleted)
+         *     that meet its conditions at the moment of the request: a customer who is created, changed, tagged, orders
+         *     or pays moves in or out at once, with nothing to wait for.
+         */
+        CustomerGroup: {
+            id: components["schemas"]["CustomerGroupId"];
+            name: string;
+            handle: string;
+            description: string | null;
+            type: components["schemas"]["CustomerGroupType"];
+            /** @description The conditions of an automatic group; always empty for a manual group. */
+            conditions: components["schemas"]["CustomerGroupCondition"][];
+            condition_match: components["schemas"]["ConditionMatch"];
+            /** @description Pricing tier slug for the group's customers. */
+            active_price_key: string | null;
+            /** @description Customers in the group now (deleted customers are not counted). */
+            member_count: number;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Only with `expand=members`: at most 100 members, the most recent first (manual groups: the last added
+             *     first; automatic groups: the newest customers first). `member_count` counts them all, and
+             *     `GET /v1/customers?group_id=` pages through every member.
+             */
+            members?: components["schemas"]["CustomerGroupMember"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        CustomerGroupEnvelope: {
+            data: components["schemas"]["CustomerGroup"];
+        };
+        CustomerGroupCreate: {
+            name: string;
+            handle?: components["schemas"]["Handle"];
+            description?: string | null;
+            type?: components["schemas"]["CustomerGroupType"];
+            conditions?: components["schemas"]["CustomerGroupConditions"];
+            condition_match?: components["schemas"]["ConditionMatch"];
+            active_price_key?: string | null;
+            metadata?: components["schemas"]["Metadata"];
+        };
+        /** @description Every field optional; `type` cannot change. */
+        CustomerGroupUpdate: {
+            name?: string;
+            handle?: components["schemas"]["Handle"];
+            description?: string | null;
+            conditions?: components["schemas"]["CustomerGroupConditions"];
+            condition_match?: components["schemas"]["ConditionMatch"];
+            active_price_key?: string | null;
+            /**
+             * @description Merged into the stored metadata; a key set to an empty string is removed.
+             * @example {
+             *       "segment": "",
+             *       "reviewed": "yes"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        CustomerGroupMembersAdd: {
+            customer_ids: string[];
+        };
+        /** @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u */
+        CompanyId: string;
+        /** @example caddr_01jd5v1b3d5f7h9k1m3p5r7t9v */
+        CompanyAddressId: string;
+        /** @example ccon_01jd5v2c4e6g8j0l2n4q6s8u0w */
+        CompanyContactId: string;
+        /** @enum {string} */
+        CompanyType: "supplier" | "customer" | "both";
+        Company: {
+            id: components["schemas"]["CompanyId"];
+            type: components["schemas"]["CompanyType"];
+            name: string;
+            handle: string;
+            email: string | null;
+            phone: string | null;
+            website: string | null;
+            tax_number: string | null;
+            tax_number_type: components["schemas"]["TaxNumberType"] | null;
+            currency: components["schemas"]["CurrencyCode"] | null;
+            payment_terms: components["schemas"]["PaymentTerms"] | null;
+            /** @description Internal note. */
+            note: string | null;
+            /** @description Reference in an external system (ERP */
+            external_id: string | null;
+            address_count: number;
+            contact_count: number;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @description Only with `expand=addresses`; the default first. */
+            addresses?: components["schemas"]["CompanyAddress"][];
+            /** @description Only with `expand=contacts`; the primary first. */
+            contacts?: components["schemas"]["CompanyContact"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        CompanyEnvelope: {
+            data: components["schemas"]["Company"];
+        };
+        CompanyCreate: {
+            name: string;
+            type?: components["schemas"]["CompanyType"];
+            handle?: components["schemas"]["Handle"];
+            /** Format: email */
+            email?: string | null;
+            phone?: string | null;
+            /**
+             * Format: uri
+             * @description An absolute http or https URL (other schemes answer 400).
+             */
+            website?: string | null;
+            tax_number?: string | null;
+            tax_number_type?: components["schemas"]["TaxNumberType"] | null;
+            /** @description An ISO 4217 currency code in capitals (unknown codes answer 400). */
+            currency?: components["schemas"]["CurrencyCode"] | null;
+            payment_terms?: components["schemas"]["PaymentTerms"] | null;
+            note?: string | null;
+            external_id?: string | null;
+            metadata?: components["schemas"]["Metadata"];
+        };
+        CompanyUpdate: {
+            name?: string;
+            type?: components["schemas"]["CompanyType"];
+            handle?: components["schemas"]["Handle"];
+            /** Format: email */
+            email?: string | null;
+            phone?: string | null;
+            /**
+             * Format: uri
+             * @description An absolute http or https URL (other schemes answer 400).
+             */
+            website?: string | null;
+            tax_number?: string | null;
+            tax_number_type?: components["schemas"]["TaxNumberType"] | null;
+            /** @description An ISO 4217 currency code in capitals (unknown codes answer 400). */
+            currency?: components["schemas"]["CurrencyCode"] | null;
+            payment_terms?: components["schemas"]["PaymentTerms"] | null;
+            note?: string | null;
+            external_id?: string | null;
+            metadata?: components["schemas"]["Metadata"];
+        };
+        CompanyAddress: {
+            id: components["schemas"]["CompanyAddressId"];
+            company_id: components["schemas"]["CompanyId"];
+            /** @description A name for the address, e.g. "Warehouse". */
+            label: string | null;
+            first_name: string | null;
+            last_name: string | null;
+            line1: string;
+            line2: string | null;
+            city: string;
+            state: string | null;
+            postal_code: string | null;
+            country: components["schemas"]["CountryCode"];
+            phone: string | null;
+            /** @description At most one address per company is the default. */
+            is_default: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        CompanyAddressEnvelope: {
+            data: components["schemas"]["CompanyAddress"];
+        };
+        CompanyAddressCreate: {
+            label?: string | null;
+            first_name?: string | null;
+            last_name?: string | null;
+            line1: string;
+            line2?: string | null;
+            city: string;
+            state?: string | null;
+            postal_code?: string | null;
+            country: components["schemas"]["CountryCode"];
+            phone?: string | null;
+            /** @default false */
+            is_default?: boolean;
+        };
+        CompanyAddressUpdate: {
+            label?: string | null;
+            first_name?: string | null;
+            last_name?: string | null;
+            line1?: string;
+            line2?: string | null;
+            city?: string;
+            state?: string | null;
+            postal_code?: string | null;
+            country?: components["schemas"]["CountryCode"];
+            phone?: string | null;
+            is_default?: boolean;
+        };
+        CompanyContact: {
+            id: components["schemas"]["CompanyContactId"];
+            company_id: components["schemas"]["CompanyId"];
+            name: string;
+            email: string | null;
+            phone: string | null;
+            /** @description The contact's role at the company, e.g. "Purchasing". */
+            role: string | null;
+            /** @description At most one contact per company is the primary one. */
+            is_primary: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        CompanyContactEnvelope: {
+            data: components["schemas"]["CompanyContact"];
+        };
+        CompanyContactCreate: {
+            name: string;
+            /** Format: email */
+            email?: string | null;
+            phone?: string | null;
+            role?: string | null;
+            /** @default false */
+            is_primary?: boolean;
+        };
+        CompanyContactUpdate: {
+            name?: string;
+            /** Format: email */
+            email?: string | null;
+            phone?: string | null;
+            role?: string | null;
+            is_primary?: boolean;
+        };
     };
     responses: {
         /**
@@ -3953,6 +5408,91 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such shipping zone in the caller's project. */
+        ShippingZoneNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Shipping zone not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such shipping rate in the caller's project. */
+        ShippingRateNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Shipping rate not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The project already has a rest-of-world zone, or the Idempotency-Key conflicts. */
+        ShippingZoneConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "This project already has a rest-of-world zone; a project has at most one.",
+                 *         "field": "is_rest_of_world"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are), including a country code that does not exist, a duplicate country and a callback URL that is not https. */
+        ShippingZoneBadRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are), including a currency that does not exist and a minimum above its maximum. */
+        ShippingRateBadRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No definition of this owner type in the caller's project has this slug or id. */
         MetafieldDefinitionNotFound: {
             headers: {
@@ -4241,6 +5781,189 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such customer group in the caller's project (deleted groups included). */
+        CustomerGroupNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Customer group not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The handle is taken by another group of the project, or the Idempotency-Key conflicts. */
+        CustomerGroupConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "Another customer group already has this handle.",
+                 *         "field": "handle"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such company in the caller's project (deleted companies included). */
+        CompanyNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Company not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The handle is taken by another company of the project, or the Idempotency-Key conflicts. */
+        CompanyConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "Another company already has this handle.",
+                 *         "field": "handle"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such company, or no such address of it. */
+        CompanyAddressNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Address not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such company, or no such contact of it. */
+        CompanyContactNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Contact not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such synonym group in the caller's project. */
+        SynonymGroupNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Synonym group not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such merchandising rule in the caller's project. */
+        MerchandisingRuleNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Merchandising rule not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Another active pin rule has the same match_query, match_type and pin_position, or the Idempotency-Key was used for another request. */
+        PinConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "Another active pin rule already pins a product at this position for this query.",
+                 *         "field": "pin_position"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -4290,6 +6013,18 @@ export interface components {
          */
         OrderIdPath: string;
         /**
+         * @description A shipping zone ID (`shz_...`).
+         * @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u
+         */
+        ShippingZoneIdPath: string;
+        /**
+         * @description A shipping rate ID (`shr_...`).
+         * @example shr_01jd5t1b3d5f7h9k1m3p5r7t9v
+         */
+        ShippingRateIdPath: string;
+        /** @description `rates` inlines the zone's rates, by position. */
+        ShippingZoneExpand: "rates"[];
+        /**
          * @description The owner type of the definitions.
          * @example product
          */
@@ -4338,6 +6073,24 @@ export interface components {
          *     ]
          */
         Fields: string[];
+        /** @description The window up to now. */
+        SearchAnalyticsPeriod: "1d" | "7d" | "14d" | "30d";
+        /** @description Rows, 1-100. */
+        SearchAnalyticsLimit: number;
+        /**
+         * @description A customer group ID (`cg_...`).
+         * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+         */
+        CustomerGroupIdPath: string;
+        /** @description `members` inlines at most 100 members, the most recent first (see `CustomerGroup.members`). */
+        CustomerGroupExpand: "members"[];
+        /**
+         * @description A company ID (`comp_...`).
+         * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+         */
+        CompanyIdPath: string;
+        /** @description `addresses` inlines the addresses (default first), `contacts` the contacts (primary first). */
+        CompanyExpand: ("addresses" | "contacts")[];
     };
     requestBodies: never;
     headers: {
@@ -5188,6 +6941,12 @@ export interface operations {
                  *     keys see only storefront-visible ones; `{}` without the `custom_data` extension.
                  */
                 expand?: components["parameters"]["MetafieldsExpand"];
+                /**
+                 * @description Only members of this customer group: for a manual group the customers added to it, for an automatic
+                 *     group the customers that meet its conditions now. An ID that names no group of the project answers 400.
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                group_id?: string;
                 /**
                  * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
                  *     variant); unknown names are ignored.
@@ -8008,6 +9767,631 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["LocationNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listShippingZones: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "position" | "created_at";
+                /** @description Sort direction; ascending by default. */
+                order?: components["parameters"]["OrderAsc"];
+                /** @description `rates` inlines the zone's rates, by position. */
+                expand?: components["parameters"]["ShippingZoneExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of shipping zones. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *           "name": "North America",
+                     *           "countries": [
+                     *             "US",
+                     *             "CA"
+                     *           ],
+                     *           "is_rest_of_world": false,
+                     *           "is_active": true,
+                     *           "carrier_callback_url": null,
+                     *           "position": 0,
+                     *           "rate_count": 2,
+                     *           "created_at": "2026-11-21T09:00:00.000Z",
+                     *           "updated_at": "2026-11-21T09:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ShippingZone"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createShippingZone: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "North America",
+                 *       "countries": [
+                 *         "US",
+                 *         "CA"
+                 *       ],
+                 *       "position": 0
+                 *     }
+                 */
+                "application/json": components["schemas"]["ShippingZoneCreate"];
+            };
+        };
+        responses: {
+            /** @description The new zone, with `rate_count` 0 and `rates` []. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "North America",
+                     *         "countries": [
+                     *           "US",
+                     *           "CA"
+                     *         ],
+                     *         "is_rest_of_world": false,
+                     *         "is_active": true,
+                     *         "carrier_callback_url": null,
+                     *         "position": 0,
+                     *         "rate_count": 0,
+                     *         "rates": [],
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingZoneEnvelope"];
+                };
+            };
+            400: components["responses"]["ShippingZoneBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["ShippingZoneConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getShippingZone: {
+        parameters: {
+            query?: {
+                /** @description `rates` inlines the zone's rates, by position. */
+                expand?: components["parameters"]["ShippingZoneExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping zone ID (`shz_...`).
+                 * @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ShippingZoneIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zone. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "North America",
+                     *         "countries": [
+                     *           "US",
+                     *           "CA"
+                     *         ],
+                     *         "is_rest_of_world": false,
+                     *         "is_active": true,
+                     *         "carrier_callback_url": null,
+                     *         "position": 0,
+                     *         "rate_count": 2,
+                     *         "rates": [
+                     *           {
+                     *             "id": "shr_01jd5t1b3d5f7h9k1m3p5r7t9v",
+                     *             "zone_id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *             "name": "Standard",
+                     *             "description": "Delivered by ground in 3-5 business days.",
+                     *             "price": 990,
+                     *             "currency": "USD",
+                     *             "min_order_subtotal": null,
+                     *             "max_order_subtotal": null,
+                     *             "min_order_weight": null,
+                     *             "max_order_weight": 30000,
+                     *             "min_delivery_days": 3,
+                     *             "max_delivery_days": 5,
+                     *             "is_active": true,
+                     *             "position": 0,
+                     *             "created_at": "2026-11-21T09:05:00.000Z",
+                     *             "updated_at": "2026-11-21T09:05:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": "shr_01jd5t2c4e6g8j0l2n4q6s8u0w",
+                     *             "zone_id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *             "name": "Free shipping",
+                     *             "description": "On orders of $50 or more.",
+                     *             "price": 0,
+                     *             "currency": "USD",
+                     *             "min_order_subtotal": 5000,
+                     *             "max_order_subtotal": null,
+                     *             "min_order_weight": null,
+                     *             "max_order_weight": null,
+                     *             "min_delivery_days": 5,
+                     *             "max_delivery_days": 8,
+                     *             "is_active": true,
+                     *             "position": 1,
+                     *             "created_at": "2026-11-21T09:06:00.000Z",
+                     *             "updated_at": "2026-11-21T09:06:00.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ShippingZone"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ShippingZoneNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteShippingZone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping zone ID (`shz_...`).
+                 * @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ShippingZoneIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zone and its rates are deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ShippingZoneNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateShippingZone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping zone ID (`shz_...`).
+                 * @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ShippingZoneIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "countries": [
+                 *         "US",
+                 *         "CA",
+                 *         "MX"
+                 *       ],
+                 *       "carrier_callback_url": "https://rates.carrier.example/v1/quote"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ShippingZoneUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated zone. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "North America",
+                     *         "countries": [
+                     *           "US",
+                     *           "CA"
+                     *         ],
+                     *         "is_rest_of_world": false,
+                     *         "is_active": true,
+                     *         "carrier_callback_url": null,
+                     *         "position": 0,
+                     *         "rate_count": 2,
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingZoneEnvelope"];
+                };
+            };
+            400: components["responses"]["ShippingZoneBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ShippingZoneNotFound"];
+            409: components["responses"]["ShippingZoneConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createShippingRate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A shipping zone ID (`shz_...`).
+                 * @example shz_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ShippingZoneIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Free shipping",
+                 *       "description": "On orders of $50 or more.",
+                 *       "price": 0,
+                 *       "currency": "USD",
+                 *       "min_order_subtotal": 5000,
+                 *       "min_delivery_days": 5,
+                 *       "max_delivery_days": 8
+                 *     }
+                 */
+                "application/json": components["schemas"]["ShippingRateCreate"];
+            };
+        };
+        responses: {
+            /** @description The new rate. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "shr_01jd5t1b3d5f7h9k1m3p5r7t9v",
+                     *         "zone_id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "Standard",
+                     *         "description": "Delivered by ground in 3-5 business days.",
+                     *         "price": 990,
+                     *         "currency": "USD",
+                     *         "min_order_subtotal": null,
+                     *         "max_order_subtotal": null,
+                     *         "min_order_weight": null,
+                     *         "max_order_weight": 30000,
+                     *         "min_delivery_days": 3,
+                     *         "max_delivery_days": 5,
+                     *         "is_active": true,
+                     *         "position": 0,
+                     *         "created_at": "2026-11-21T09:05:00.000Z",
+                     *         "updated_at": "2026-11-21T09:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingRateEnvelope"];
+                };
+            };
+            400: components["responses"]["ShippingRateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ShippingZoneNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteShippingRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping rate ID (`shr_...`).
+                 * @example shr_01jd5t1b3d5f7h9k1m3p5r7t9v
+                 */
+                id: components["parameters"]["ShippingRateIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rate is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ShippingRateNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateShippingRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shipping rate ID (`shr_...`).
+                 * @example shr_01jd5t1b3d5f7h9k1m3p5r7t9v
+                 */
+                id: components["parameters"]["ShippingRateIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "price": 1290,
+                 *       "max_order_weight": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["ShippingRateUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated rate. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "shr_01jd5t1b3d5f7h9k1m3p5r7t9v",
+                     *         "zone_id": "shz_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "Standard",
+                     *         "description": "Delivered by ground in 3-5 business days.",
+                     *         "price": 990,
+                     *         "currency": "USD",
+                     *         "min_order_subtotal": null,
+                     *         "max_order_subtotal": null,
+                     *         "min_order_weight": null,
+                     *         "max_order_weight": 30000,
+                     *         "min_delivery_days": 3,
+                     *         "max_delivery_days": 5,
+                     *         "is_active": true,
+                     *         "position": 0,
+                     *         "created_at": "2026-11-21T09:05:00.000Z",
+                     *         "updated_at": "2026-11-21T09:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingRateEnvelope"];
+                };
+            };
+            400: components["responses"]["ShippingRateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ShippingRateNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    lookupShippingRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "country": "US",
+                 *       "state": "NY",
+                 *       "postal_code": "10001",
+                 *       "subtotal": 6000,
+                 *       "currency": "USD",
+                 *       "items": [
+                 *         {
+                 *           "weight_grams": 450,
+                 *           "quantity": 2
+                 *         },
+                 *         {
+                 *           "weight_grams": 1200,
+                 *           "quantity": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ShippingRateLookup"];
+            };
+        };
+        responses: {
+            /** @description The available rates, cheapest first (possibly none). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "shr_01jd5t2c4e6g8j0l2n4q6s8u0w",
+                     *           "name": "Free shipping",
+                     *           "description": "On orders of $50 or more.",
+                     *           "price": 0,
+                     *           "currency": "USD",
+                     *           "min_delivery_days": 5,
+                     *           "max_delivery_days": 8,
+                     *           "source": "flat"
+                     *         },
+                     *         {
+                     *           "id": "shr_01jd5t1b3d5f7h9k1m3p5r7t9v",
+                     *           "name": "Standard",
+                     *           "description": "Delivered by ground in 3-5 business days.",
+                     *           "price": 990,
+                     *           "currency": "USD",
+                     *           "min_delivery_days": 3,
+                     *           "max_delivery_days": 5,
+                     *           "source": "flat"
+                     *         },
+                     *         {
+                     *           "id": "carrier_6f1c0e9a2b7d4c8e5f3a1b2c",
+                     *           "name": "Express Saver",
+                     *           "description": null,
+                     *           "price": 1875,
+                     *           "currency": "USD",
+                     *           "min_delivery_days": 2,
+                     *           "max_delivery_days": 3,
+                     *           "source": "carrier"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AvailableShippingRate"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -11873,6 +14257,2164 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    searchCatalog: {
+        parameters: {
+            query: {
+                /**
+                 * @description The query, 1-200 characters.
+                 * @example "linen shirt" -blue
+                 */
+                q: string;
+                /** @description What to search, comma-separated; default products. */
+                types?: ("products" | "collections")[];
+                /** @description Results per type, 1-50. */
+                limit?: number;
+                /** @description Results to skip per type, 0-1000. */
+                offset?: number;
+                /** @description Only products of this type (exact). */
+                product_type?: string;
+                /**
+                 * @description Only products in this collection.
+                 * @example col_01jd5kz0p4q6r8s0t2v4w6x8y0
+                 */
+                collection_id?: string;
+                /** @description Only products with this tag (exact). */
+                tag?: string;
+                /** @description Only products with (true) or without (false) a variant that can be sold now (stock above zero, or inventory_policy continue). */
+                in_stock?: boolean;
+                /** @description Lowest price in minor units (of `currency` when given). */
+                price_min?: number;
+                /** @description Highest price in minor units (of `currency` when given). */
+                price_max?: number;
+                /** @description Whether to return facet counts. */
+                facets?: boolean;
+                /** @description Show prices in this currency, converted with the project's exchange_rates. */
+                currency?: components["schemas"]["CurrencyCode"];
+                /** @description Adds `explain` to each product (secret keys only). */
+                explain?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching products and collections, best first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "products": {
+                     *           "data": [
+                     *             {
+                     *               "id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *               "title": "Linen Shirt",
+                     *               "handle": "linen-shirt",
+                     *               "status": "active",
+                     *               "product_type": "Shirts",
+                     *               "image": "https://cdn.example.com/products/linen-shirt.jpg",
+                     *               "price": 5900,
+                     *               "sale_price": null,
+                     *               "currency": "USD",
+                     *               "in_stock": true,
+                     *               "score": 0.912
+                     *             }
+                     *           ],
+                     *           "total": 1,
+                     *           "facets": {
+                     *             "product_type": [
+                     *               {
+                     *                 "value": "Shirts",
+                     *                 "count": 1
+                     *               }
+                     *             ],
+                     *             "tag": [
+                     *               {
+                     *                 "value": "summer",
+                     *                 "count": 1
+                     *               }
+                     *             ],
+                     *             "collection": [
+                     *               {
+                     *                 "id": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                     *                 "title": "Summer",
+                     *                 "count": 1
+                     *               }
+                     *             ],
+                     *             "in_stock": [
+                     *               {
+                     *                 "value": true,
+                     *                 "count": 1
+                     *               }
+                     *             ],
+                     *             "price": {
+                     *               "min": 5900,
+                     *               "max": 5900
+                     *             }
+                     *           }
+                     *         },
+                     *         "collections": {
+                     *           "data": [],
+                     *           "total": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SearchResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description A publishable key asked for `explain`, the project is suspended, or a live publishable key is used before the domain is verified. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    suggestSearch: {
+        parameters: {
+            query: {
+                /**
+                 * @description The prefix typed so far, 1-100 characters.
+                 * @example hood
+                 */
+                q: string;
+                /** @description Suggestions, 1-10. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The suggestions, best first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "text": "hoodie",
+                     *           "type": "query"
+                     *         },
+                     *         {
+                     *           "text": "Insulated Hoodie",
+                     *           "type": "product",
+                     *           "id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Suggestion"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSynonymGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The synonym groups. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "syn_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *           "synonym_type": "equivalent",
+                     *           "terms": [
+                     *             "t-shirt",
+                     *             "tee",
+                     *             "tee shirt"
+                     *           ],
+                     *           "is_active": true,
+                     *           "created_at": "2026-11-20T10:00:00.000Z",
+                     *           "updated_at": "2026-11-20T10:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SynonymGroup"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createSynonymGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "synonym_type": "equivalent",
+                 *       "terms": [
+                 *         "t-shirt",
+                 *         "tee",
+                 *         "tee shirt"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SynonymGroupCreate"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "syn_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "synonym_type": "equivalent",
+                     *         "terms": [
+                     *           "t-shirt",
+                     *           "tee",
+                     *           "tee shirt"
+                     *         ],
+                     *         "is_active": true,
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SynonymGroupEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteSynonymGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A synonym group ID (`syn_...`).
+                 * @example syn_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["SynonymGroupNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateSynonymGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A synonym group ID (`syn_...`).
+                 * @example syn_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "is_active": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["SynonymGroupUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated group. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "syn_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "synonym_type": "equivalent",
+                     *         "terms": [
+                     *           "t-shirt",
+                     *           "tee",
+                     *           "tee shirt"
+                     *         ],
+                     *         "is_active": true,
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SynonymGroupEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["SynonymGroupNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listMerchandisingRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "mr_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *           "name": "Linen shirt first",
+                     *           "match_query": "linen shirt",
+                     *           "match_type": "contains",
+                     *           "action": "pin",
+                     *           "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *           "pin_position": 0,
+                     *           "score_multiplier": null,
+                     *           "priority": 0,
+                     *           "is_active": true,
+                     *           "created_at": "2026-11-20T10:00:00.000Z",
+                     *           "updated_at": "2026-11-20T10:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MerchandisingRule"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createMerchandisingRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Linen shirt first",
+                 *       "match_query": "linen shirt",
+                 *       "match_type": "contains",
+                 *       "action": "pin",
+                 *       "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                 *       "pin_position": 0
+                 *     }
+                 */
+                "application/json": components["schemas"]["MerchandisingRuleCreate"];
+            };
+        };
+        responses: {
+            /** @description The new rule. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "mr_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "Linen shirt first",
+                     *         "match_query": "linen shirt",
+                     *         "match_type": "contains",
+                     *         "action": "pin",
+                     *         "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *         "pin_position": 0,
+                     *         "score_multiplier": null,
+                     *         "priority": 0,
+                     *         "is_active": true,
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchandisingRuleEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["PinConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMerchandisingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A merchandising rule ID (`mr_...`).
+                 * @example mr_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "mr_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "Linen shirt first",
+                     *         "match_query": "linen shirt",
+                     *         "match_type": "contains",
+                     *         "action": "pin",
+                     *         "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *         "pin_position": 0,
+                     *         "score_multiplier": null,
+                     *         "priority": 0,
+                     *         "is_active": true,
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchandisingRuleEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MerchandisingRuleNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteMerchandisingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A merchandising rule ID (`mr_...`).
+                 * @example mr_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MerchandisingRuleNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateMerchandisingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A merchandising rule ID (`mr_...`).
+                 * @example mr_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "boost",
+                 *       "score_multiplier": 2.5
+                 *     }
+                 */
+                "application/json": components["schemas"]["MerchandisingRuleUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated rule. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "mr_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "Linen shirt first",
+                     *         "match_query": "linen shirt",
+                     *         "match_type": "contains",
+                     *         "action": "pin",
+                     *         "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *         "pin_position": 0,
+                     *         "score_multiplier": null,
+                     *         "priority": 0,
+                     *         "is_active": true,
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchandisingRuleEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["MerchandisingRuleNotFound"];
+            409: components["responses"]["PinConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTopSearchQueries: {
+        parameters: {
+            query?: {
+                /** @description The window up to now. */
+                period?: components["parameters"]["SearchAnalyticsPeriod"];
+                /** @description Rows, 1-100. */
+                limit?: components["parameters"]["SearchAnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queries, most frequent first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "query": "linen shirt",
+                     *           "count": 42,
+                     *           "avg_results": 7.5
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TopSearchQuery"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getZeroResultSearchQueries: {
+        parameters: {
+            query?: {
+                /** @description The window up to now. */
+                period?: components["parameters"]["SearchAnalyticsPeriod"];
+                /** @description Rows, 1-100. */
+                limit?: components["parameters"]["SearchAnalyticsLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queries, most frequent first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "query": "kilt",
+                     *           "count": 3
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ZeroResultSearchQuery"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCustomerGroups: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-250. */
+                limit?: components["parameters"]["Limit250"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at" | "name";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                /**
+                 * @description Case-insensitive substring of the name.
+                 * @example vip
+                 */
+                search?: string;
+                /**
+                 * @description Only groups this customer belongs to. An ID that names no customer of the project answers 400.
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                customer_id?: string;
+                /** @description `members` inlines at most 100 members, the most recent first (see `CustomerGroup.members`). */
+                expand?: components["parameters"]["CustomerGroupExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of customer groups. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cg_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *           "name": "VIP",
+                     *           "handle": "vip",
+                     *           "description": "Customers who spent more than 100.00.",
+                     *           "type": "automatic",
+                     *           "conditions": [
+                     *             {
+                     *               "field": "total_spent",
+                     *               "operator": "more_than",
+                     *               "value": 10000
+                     *             }
+                     *           ],
+                     *           "condition_match": "all",
+                     *           "active_price_key": "vip",
+                     *           "member_count": 42,
+                     *           "metadata": {
+                     *             "segment": "top"
+                     *           },
+                     *           "created_at": "2026-11-20T10:00:00.000Z",
+                     *           "updated_at": "2026-11-20T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CustomerGroup"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCustomerGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "VIP",
+                 *       "type": "automatic",
+                 *       "conditions": [
+                 *         {
+                 *           "field": "total_spent",
+                 *           "operator": "more_than",
+                 *           "value": 10000
+                 *         }
+                 *       ],
+                 *       "condition_match": "all",
+                 *       "active_price_key": "vip"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerGroupCreate"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cg_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "VIP",
+                     *         "handle": "vip",
+                     *         "description": "Customers who spent more than 100.00.",
+                     *         "type": "automatic",
+                     *         "conditions": [
+                     *           {
+                     *             "field": "total_spent",
+                     *             "operator": "more_than",
+                     *             "value": 10000
+                     *           }
+                     *         ],
+                     *         "condition_match": "all",
+                     *         "active_price_key": "vip",
+                     *         "member_count": 42,
+                     *         "metadata": {
+                     *           "segment": "top"
+                     *         },
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerGroupEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["CustomerGroupConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCustomerGroup: {
+        parameters: {
+            query?: {
+                /** @description `members` inlines at most 100 members, the most recent first (see `CustomerGroup.members`). */
+                expand?: components["parameters"]["CustomerGroupExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group; `members` only with `expand=members`. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cg_01jd5t1b3d5f7h9k1m3p5r7t9v",
+                     *         "name": "Wholesale buyers",
+                     *         "handle": "wholesale-buyers",
+                     *         "description": null,
+                     *         "type": "manual",
+                     *         "conditions": [],
+                     *         "condition_match": "all",
+                     *         "active_price_key": "wholesale",
+                     *         "member_count": 1,
+                     *         "metadata": {},
+                     *         "members": [
+                     *           {
+                     *             "id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *             "email": "jane.doe@example.com",
+                     *             "first_name": "Jane",
+                     *             "last_name": "Doe"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CustomerGroup"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerGroupNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCustomerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerGroupNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCustomerGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "conditions": [
+                 *         {
+                 *           "field": "total_spent",
+                 *           "operator": "more_than",
+                 *           "value": 20000
+                 *         },
+                 *         {
+                 *           "field": "tag",
+                 *           "operator": "is_not",
+                 *           "value": "wholesale"
+                 *         }
+                 *       ],
+                 *       "metadata": {
+                 *         "segment": "",
+                 *         "reviewed": "yes"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerGroupUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated group. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cg_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "VIP",
+                     *         "handle": "vip",
+                     *         "description": "Customers who spent more than 100.00.",
+                     *         "type": "automatic",
+                     *         "conditions": [
+                     *           {
+                     *             "field": "total_spent",
+                     *             "operator": "more_than",
+                     *             "value": 10000
+                     *           }
+                     *         ],
+                     *         "condition_match": "all",
+                     *         "active_price_key": "vip",
+                     *         "member_count": 42,
+                     *         "metadata": {
+                     *           "segment": "top"
+                     *         },
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerGroupEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerGroupNotFound"];
+            409: components["responses"]["CustomerGroupConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addCustomerGroupMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customer_ids": [
+                 *         "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerGroupMembersAdd"];
+            };
+        };
+        responses: {
+            /** @description The group with its members. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cg_01jd5t1b3d5f7h9k1m3p5r7t9v",
+                     *         "name": "Wholesale buyers",
+                     *         "handle": "wholesale-buyers",
+                     *         "description": null,
+                     *         "type": "manual",
+                     *         "conditions": [],
+                     *         "condition_match": "all",
+                     *         "active_price_key": "wholesale",
+                     *         "member_count": 1,
+                     *         "metadata": {},
+                     *         "members": [
+                     *           {
+                     *             "id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *             "email": "jane.doe@example.com",
+                     *             "first_name": "Jane",
+                     *             "last_name": "Doe"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerGroupEnvelope"];
+                };
+            };
+            /** @description A customer ID is invalid or unknown (nothing was added), or the group is automatic. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerGroupNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    removeCustomerGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer group ID (`cg_...`).
+                 * @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerGroupIdPath"];
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer is no longer in the group. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The group is automatic. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "This group is automatic; its conditions decide its members."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            /** @description No such group, or the customer is not in it. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "The customer is not in this group."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCompanies: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-250. */
+                limit?: components["parameters"]["Limit250"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at" | "name";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                /**
+                 * @description Case-insensitive substring of the name.
+                 * @example acme
+                 */
+                search?: string;
+                type?: components["schemas"]["CompanyType"];
+                /** @description `addresses` inlines the addresses (default first), `contacts` the contacts (primary first). */
+                expand?: components["parameters"]["CompanyExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of companies. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *           "type": "supplier",
+                     *           "name": "Acme Textiles GmbH",
+                     *           "handle": "acme-textiles-gmbh",
+                     *           "email": "orders@acme-textiles.example",
+                     *           "phone": "+49 30 9876543",
+                     *           "website": "https://acme-textiles.example",
+                     *           "tax_number": "DE987654321",
+                     *           "tax_number_type": "vat",
+                     *           "currency": "EUR",
+                     *           "payment_terms": "net_30",
+                     *           "note": "Ships on Tuesdays and Thursdays.",
+                     *           "external_id": "ERP-4711",
+                     *           "address_count": 2,
+                     *           "contact_count": 1,
+                     *           "metadata": {
+                     *             "erp_id": "A-10293"
+                     *           },
+                     *           "created_at": "2026-11-20T10:00:00.000Z",
+                     *           "updated_at": "2026-11-20T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Company"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCompany: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme Textiles GmbH",
+                 *       "email": "orders@acme-textiles.example",
+                 *       "website": "https://acme-textiles.example",
+                 *       "tax_number": "DE987654321",
+                 *       "tax_number_type": "vat",
+                 *       "currency": "EUR",
+                 *       "payment_terms": "net_30"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompanyCreate"];
+            };
+        };
+        responses: {
+            /** @description The new company. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "type": "supplier",
+                     *         "name": "Acme Textiles GmbH",
+                     *         "handle": "acme-textiles-gmbh",
+                     *         "email": "orders@acme-textiles.example",
+                     *         "phone": "+49 30 9876543",
+                     *         "website": "https://acme-textiles.example",
+                     *         "tax_number": "DE987654321",
+                     *         "tax_number_type": "vat",
+                     *         "currency": "EUR",
+                     *         "payment_terms": "net_30",
+                     *         "note": "Ships on Tuesdays and Thursdays.",
+                     *         "external_id": "ERP-4711",
+                     *         "address_count": 2,
+                     *         "contact_count": 1,
+                     *         "metadata": {
+                     *           "erp_id": "A-10293"
+                     *         },
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["CompanyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCompany: {
+        parameters: {
+            query?: {
+                /** @description `addresses` inlines the addresses (default first), `contacts` the contacts (primary first). */
+                expand?: components["parameters"]["CompanyExpand"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company; `addresses` and `contacts` only when expanded. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "type": "supplier",
+                     *         "name": "Acme Textiles GmbH",
+                     *         "handle": "acme-textiles-gmbh",
+                     *         "email": "orders@acme-textiles.example",
+                     *         "phone": "+49 30 9876543",
+                     *         "website": "https://acme-textiles.example",
+                     *         "tax_number": "DE987654321",
+                     *         "tax_number_type": "vat",
+                     *         "currency": "EUR",
+                     *         "payment_terms": "net_30",
+                     *         "note": "Ships on Tuesdays and Thursdays.",
+                     *         "external_id": "ERP-4711",
+                     *         "address_count": 1,
+                     *         "contact_count": 1,
+                     *         "metadata": {
+                     *           "erp_id": "A-10293"
+                     *         },
+                     *         "addresses": [
+                     *           {
+                     *             "id": "caddr_01jd5v1b3d5f7h9k1m3p5r7t9v",
+                     *             "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *             "label": "Warehouse",
+                     *             "first_name": null,
+                     *             "last_name": null,
+                     *             "line1": "Lagerstrasse 5",
+                     *             "line2": null,
+                     *             "city": "Hamburg",
+                     *             "state": null,
+                     *             "postal_code": "20457",
+                     *             "country": "DE",
+                     *             "phone": "+49 40 1234567",
+                     *             "is_default": true,
+                     *             "created_at": "2026-11-20T10:01:00.000Z",
+                     *             "updated_at": "2026-11-20T10:01:00.000Z"
+                     *           }
+                     *         ],
+                     *         "contacts": [
+                     *           {
+                     *             "id": "ccon_01jd5v2c4e6g8j0l2n4q6s8u0w",
+                     *             "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *             "name": "Petra Schmidt",
+                     *             "email": "petra.schmidt@acme-textiles.example",
+                     *             "phone": "+49 30 9876544",
+                     *             "role": "Purchasing",
+                     *             "is_primary": true,
+                     *             "created_at": "2026-11-20T10:02:00.000Z",
+                     *             "updated_at": "2026-11-20T10:02:00.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Company"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "both",
+                 *       "payment_terms": "net_60",
+                 *       "note": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompanyUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated company. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "type": "supplier",
+                     *         "name": "Acme Textiles GmbH",
+                     *         "handle": "acme-textiles-gmbh",
+                     *         "email": "orders@acme-textiles.example",
+                     *         "phone": "+49 30 9876543",
+                     *         "website": "https://acme-textiles.example",
+                     *         "tax_number": "DE987654321",
+                     *         "tax_number_type": "vat",
+                     *         "currency": "EUR",
+                     *         "payment_terms": "net_30",
+                     *         "note": "Ships on Tuesdays and Thursdays.",
+                     *         "external_id": "ERP-4711",
+                     *         "address_count": 2,
+                     *         "contact_count": 1,
+                     *         "metadata": {
+                     *           "erp_id": "A-10293"
+                     *         },
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            409: components["responses"]["CompanyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCompanyAddresses: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The addresses. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "caddr_01jd5v1b3d5f7h9k1m3p5r7t9v",
+                     *           "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *           "label": "Warehouse",
+                     *           "first_name": null,
+                     *           "last_name": null,
+                     *           "line1": "Lagerstrasse 5",
+                     *           "line2": null,
+                     *           "city": "Hamburg",
+                     *           "state": null,
+                     *           "postal_code": "20457",
+                     *           "country": "DE",
+                     *           "phone": "+49 40 1234567",
+                     *           "is_default": true,
+                     *           "created_at": "2026-11-20T10:01:00.000Z",
+                     *           "updated_at": "2026-11-20T10:01:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CompanyAddress"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCompanyAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "Warehouse",
+                 *       "line1": "Lagerstrasse 5",
+                 *       "city": "Hamburg",
+                 *       "postal_code": "20457",
+                 *       "country": "DE",
+                 *       "is_default": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompanyAddressCreate"];
+            };
+        };
+        responses: {
+            /** @description The new address. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "caddr_01jd5v1b3d5f7h9k1m3p5r7t9v",
+                     *         "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "label": "Warehouse",
+                     *         "first_name": null,
+                     *         "last_name": null,
+                     *         "line1": "Lagerstrasse 5",
+                     *         "line2": null,
+                     *         "city": "Hamburg",
+                     *         "state": null,
+                     *         "postal_code": "20457",
+                     *         "country": "DE",
+                     *         "phone": "+49 40 1234567",
+                     *         "is_default": true,
+                     *         "created_at": "2026-11-20T10:01:00.000Z",
+                     *         "updated_at": "2026-11-20T10:01:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyAddressEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCompanyAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+                /**
+                 * @description A company address ID (`caddr_...`).
+                 * @example caddr_01jd5v1b3d5f7h9k1m3p5r7t9v
+                 */
+                address_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The address is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyAddressNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCompanyAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+                /**
+                 * @description A company address ID (`caddr_...`).
+                 * @example caddr_01jd5v1b3d5f7h9k1m3p5r7t9v
+                 */
+                address_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "line2": "Tor 3",
+                 *       "is_default": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompanyAddressUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated address. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "caddr_01jd5v1b3d5f7h9k1m3p5r7t9v",
+                     *         "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "label": "Warehouse",
+                     *         "first_name": null,
+                     *         "last_name": null,
+                     *         "line1": "Lagerstrasse 5",
+                     *         "line2": null,
+                     *         "city": "Hamburg",
+                     *         "state": null,
+                     *         "postal_code": "20457",
+                     *         "country": "DE",
+                     *         "phone": "+49 40 1234567",
+                     *         "is_default": true,
+                     *         "created_at": "2026-11-20T10:01:00.000Z",
+                     *         "updated_at": "2026-11-20T10:01:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyAddressEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyAddressNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCompanyContacts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contacts. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ccon_01jd5v2c4e6g8j0l2n4q6s8u0w",
+                     *           "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *           "name": "Petra Schmidt",
+                     *           "email": "petra.schmidt@acme-textiles.example",
+                     *           "phone": "+49 30 9876544",
+                     *           "role": "Purchasing",
+                     *           "is_primary": true,
+                     *           "created_at": "2026-11-20T10:02:00.000Z",
+                     *           "updated_at": "2026-11-20T10:02:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CompanyContact"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCompanyContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Petra Schmidt",
+                 *       "email": "petra.schmidt@acme-textiles.example",
+                 *       "role": "Purchasing",
+                 *       "is_primary": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompanyContactCreate"];
+            };
+        };
+        responses: {
+            /** @description The new contact. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ccon_01jd5v2c4e6g8j0l2n4q6s8u0w",
+                     *         "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "Petra Schmidt",
+                     *         "email": "petra.schmidt@acme-textiles.example",
+                     *         "phone": "+49 30 9876544",
+                     *         "role": "Purchasing",
+                     *         "is_primary": true,
+                     *         "created_at": "2026-11-20T10:02:00.000Z",
+                     *         "updated_at": "2026-11-20T10:02:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyContactEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCompanyContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+                /**
+                 * @description A company contact ID (`ccon_...`).
+                 * @example ccon_01jd5v2c4e6g8j0l2n4q6s8u0w
+                 */
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyContactNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCompanyContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A company ID (`comp_...`).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CompanyIdPath"];
+                /**
+                 * @description A company contact ID (`ccon_...`).
+                 * @example ccon_01jd5v2c4e6g8j0l2n4q6s8u0w
+                 */
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "Head of purchasing",
+                 *       "is_primary": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompanyContactUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated contact. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ccon_01jd5v2c4e6g8j0l2n4q6s8u0w",
+                     *         "company_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "name": "Petra Schmidt",
+                     *         "email": "petra.schmidt@acme-textiles.example",
+                     *         "phone": "+49 30 9876544",
+                     *         "role": "Purchasing",
+                     *         "is_primary": true,
+                     *         "created_at": "2026-11-20T10:02:00.000Z",
+                     *         "updated_at": "2026-11-20T10:02:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyContactEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CompanyContactNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

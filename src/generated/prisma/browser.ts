@@ -130,6 +130,18 @@ export type DraftLineItem = Prisma.DraftLineItemModel
  */
 export type Order = Prisma.OrderModel
 /**
+ * Model ShippingZone
+ * A shipping zone: the countries the storefront rate lookup matches it for, or (is_rest_of_world) the
+ * fallback for every other country. At most one rest-of-world zone per project: a partial unique index
+ * in the migration (`shipping_zones_one_rest_of_world`), which Prisma cannot express.
+ */
+export type ShippingZone = Prisma.ShippingZoneModel
+/**
+ * Model ShippingRate
+ * A flat rate of a zone; deleted with its zone. Money in cents, weights in grams, bounds inclusive.
+ */
+export type ShippingRate = Prisma.ShippingRateModel
+/**
  * Model CustomerSession
  * A storefront sign-in, i.e. a refresh-token family; its id is the `sid` claim of its access tokens. An
  * ended (revoked) session refuses its access tokens at once and every refresh token of the family.
@@ -163,3 +175,62 @@ export type MetafieldDefinition = Prisma.MetafieldDefinitionModel
  * The value of one definition for one resource (the owner) in one data mode (test or live).
  */
 export type MetafieldValue = Prisma.MetafieldValueModel
+/**
+ * Model CustomerGroup
+ * A customer group. Manual groups list their members in customer_group_members; automatic groups have
+ * none stored: their members are the live customers their conditions select, computed when read.
+ */
+export type CustomerGroup = Prisma.CustomerGroupModel
+/**
+ * Model CustomerGroupMember
+ * A customer in a manual group.
+ */
+export type CustomerGroupMember = Prisma.CustomerGroupMemberModel
+/**
+ * Model Company
+ * 
+ */
+export type Company = Prisma.CompanyModel
+/**
+ * Model CompanyAddress
+ * At most one default address per company (partial unique index in the migration).
+ */
+export type CompanyAddress = Prisma.CompanyAddressModel
+/**
+ * Model CompanyContact
+ * At most one primary contact per company (partial unique index in the migration).
+ */
+export type CompanyContact = Prisma.CompanyContactModel
+/**
+ * Model SearchProduct
+ * The search document of each active, live product (drafts, archived and deleted products have none).
+ * Written by the search area's reindexProducts in the transaction of every catalog write that changes it;
+ * in_stock also by the trigger search_products_stock on variants (stock changes come from several areas).
+ */
+export type SearchProduct = Prisma.SearchProductModel
+/**
+ * Model SearchTerm
+ * The typo vocabulary of a project: each word of its search documents and how many documents hold it.
+ */
+export type SearchTerm = Prisma.SearchTermModel
+/**
+ * Model SynonymGroup
+ * 
+ */
+export type SynonymGroup = Prisma.SynonymGroupModel
+/**
+ * Model MerchandisingRule
+ * Two active pins on one (match_query, match_type, pin_position) are refused by a partial unique index
+ * in the migration.
+ */
+export type MerchandisingRule = Prisma.MerchandisingRuleModel
+/**
+ * Model SearchQuery
+ * One row per search (analytics), written in batches after the answer.
+ */
+export type SearchQuery = Prisma.SearchQueryModel
+/**
+ * Model SearchQueryStat
+ * Running totals per normalized query, for suggestions of popular queries (kept with the log).
+ */
+export type SearchQueryStat = Prisma.SearchQueryStatModel

@@ -9,6 +9,7 @@ import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
 import { recordChange, recordEvent } from '../store-events/index.js';
+import { reindexCollectionProducts, reindexProducts } from '../search/index.js';
 import { toCollectionResource, withProductCount, type CollectionWithCount } from './catalog.mappers.js';
 
 type CollectionCreate = components['schemas']['CollectionCreate'];
@@ -59,6 +60,7 @@ export async function updateCollection(ctx: Ctx, id: string, input: CollectionUp
     const before = await findCollection(ctx, tx, id);
     await tx.collection.update({ where: { id }, data: { title: input.title, handle: input.handle, description: input.description, image: input.image } });
     const after = await findCollection(ctx, tx, id);
+    if (after.title !== before.title) await reindexCollectionProducts(tx, ctx, id);
     await recordChange(tx, ctx, {
       type: 'collection.updated', resourceType: 'collection', resourceId: id, label: `Collection "${after.title}"`,
       before: toCollectionResource(before), after: toCollectionResource(after), fields: ['title', 'handle', 'description', 'image'],
@@ -71,7 +73,9 @@ export async function updateCollection(ctx: Ctx, id: string, input: CollectionUp
 export async function deleteCollection(ctx: Ctx, id: string): Promise<void> {
   await writeTx(ctx, {}, async (tx) => {
     const collection = await findCollection(ctx, tx, id);
+    const members = await tx.collectionProduct.findMany({ where: { collectionId: id }, select: { productId: true } });
     await tx.collection.delete({ where: { id } });
+    await reindexProducts(tx, ctx, members.map((m) => m.productId));
     await recordEvent(tx, ctx, {
       type: 'collection.deleted', resourceType: 'collection', resourceId: id,
       summary: `Collection "${collection.title}" deleted`, payload: toCollectionResource(collection),
@@ -90,6 +94,7 @@ export async function addProducts(ctx: Ctx, id: string, productIds: string[]): P
       throw new AppError('invalid_request', `No such product in this project: ${missing.join(', ')}.`, { field: 'product_ids' });
     }
     await tx.collectionProduct.createMany({ data: unique.map((productId) => ({ collectionId: id, productId })), skipDuplicates: true });
+    await reindexProducts(tx, ctx, unique);
     const after = await findCollection(ctx, tx, id);
     await recordCount(tx, ctx, before, after);
     return after;
@@ -102,6 +107,7 @@ export async function removeProduct(ctx: Ctx, id: string, productId: string): Pr
     const before = await findCollection(ctx, tx, id);
     const { count } = await tx.collectionProduct.deleteMany({ where: { collectionId: id, productId } });
     if (count === 0) throw notFound('The product is not in this collection.');
+    await reindexProducts(tx, ctx, [productId]);
     await recordCount(tx, ctx, before, await findCollection(ctx, tx, id));
   });
 }

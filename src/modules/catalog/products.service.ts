@@ -8,6 +8,7 @@ import { newId } from '../../shared/ids.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
 import { recordChange, recordEvent } from '../store-events/index.js';
+import { reindexProducts } from '../search/index.js';
 import { toProductResource, type ProductRow } from './catalog.mappers.js';
 
 type ProductCreate = components['schemas']['ProductCreate'];
@@ -97,6 +98,7 @@ export async function createProduct(ctx: Ctx, input: ProductCreate): Promise<Pro
       },
     });
     await tx.variant.createMany({ data: variants });
+    await reindexProducts(tx, ctx, [id]);
     const product = await findProduct(ctx, tx, id);
     await recordEvent(tx, ctx, {
       type: 'product.created',
@@ -127,6 +129,7 @@ export async function updateProduct(ctx: Ctx, id: string, input: ProductUpdate):
         metadata: input.metadata as Prisma.InputJsonValue | undefined,
       },
     });
+    await reindexProducts(tx, ctx, [id]);
     const after = await findProduct(ctx, tx, id);
     await recordProductUpdate(tx, ctx, before, after);
     return after;
@@ -151,6 +154,7 @@ export async function deleteProduct(ctx: Ctx, id: string): Promise<void> {
   await writeTx(ctx, {}, async (tx) => {
     const product = await findProduct(ctx, tx, id);
     await tx.product.update({ where: { id }, data: { deletedAt: new Date() } });
+    await reindexProducts(tx, ctx, [id]);
     await recordEvent(tx, ctx, { type: 'product.deleted', resourceType: 'product', resourceId: id, summary: `Product "${product.title}" deleted` });
   });
 }
@@ -176,6 +180,7 @@ export async function duplicateProduct(ctx: Ctx, id: string, title?: string): Pr
       })),
     });
     await tx.collectionProduct.createMany({ data: collections.map((c) => ({ collectionId: c.collectionId, productId: copyId })) });
+    await reindexProducts(tx, ctx, [copyId]);
     const copy = await findProduct(ctx, tx, copyId);
     await recordEvent(tx, ctx, {
       type: 'product.created',

@@ -5,6 +5,7 @@ import { isStorefront, type Ctx } from '../../shared/context.js';
 import { notFound } from '../../shared/errors.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
+import { reindexProducts } from '../search/index.js';
 import { CATALOG_CONFLICTS, findProduct, lastVariantError, recordProductUpdate, syncProductPrices, variantRows } from './products.service.js';
 
 type VariantCreate = components['schemas']['VariantCreate'];
@@ -35,6 +36,7 @@ async function changingProduct<T>(ctx: Ctx, productId: string, change: (tx: Tx) 
     const before = await findProduct(ctx, tx, productId);
     const result = await change(tx);
     await syncProductPrices(tx, productId);
+    await reindexProducts(tx, ctx, [productId]);
     await recordProductUpdate(tx, ctx, before, await findProduct(ctx, tx, productId), ['variants']);
     return result;
   });

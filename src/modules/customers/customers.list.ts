@@ -4,6 +4,7 @@ import type { Ctx } from '../../shared/context.js';
 import { pickFields } from '../../shared/fields.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { paginateByOffset } from '../../shared/pagination.js';
+import { groupMembersWhere } from '../customer-groups/index.js';
 import { relevanceTiers, searchWhere } from './customer-search.js';
 import { toCustomerResource } from './customers.mappers.js';
 
@@ -15,8 +16,8 @@ const SORTS: Omit<SortColumns<'listCustomers'>, 'relevance'> = {
   name: [{ field: 'sortName', kind: 'string' }],
 };
 
-/** The one definition of which customers a list query selects. */
-function customerWhere(projectId: string, query: CustomerListQuery): Prisma.CustomerWhereInput {
+/** The one definition of which customers a list query selects (`group`: the members filter of group_id). */
+function customerWhere(projectId: string, query: CustomerListQuery, group?: Prisma.CustomerWhereInput): Prisma.CustomerWhereInput {
   return {
     projectId,
     deletedAt: null,
@@ -25,13 +26,13 @@ function customerWhere(projectId: string, query: CustomerListQuery): Prisma.Cust
     createdAt: query.created_after ? { gt: new Date(query.created_after) } : undefined,
     orderCount: query.min_orders !== undefined || query.max_orders !== undefined ? { gte: query.min_orders, lte: query.max_orders } : undefined,
     totalSpent: query.min_spent !== undefined ? { gte: query.min_spent } : undefined,
-    AND: query.search ? searchWhere(query.search) : undefined,
+    AND: [...(query.search ? searchWhere(query.search) : []), ...(group ? [group] : [])],
   };
 }
 
 /** A page of the project's customers matching the filters, in the requested order. */
 export async function listCustomers(ctx: Ctx, query: CustomerListQuery) {
-  const where = customerWhere(ctx.project.id, query);
+  const where = customerWhere(ctx.project.id, query, query.group_id ? await groupMembersWhere(ctx, query.group_id) : undefined);
   if (query.sort === 'relevance' && query.search) return listByRelevance(ctx, query, where, query.search);
   // Without a search there is nothing to rank: relevance falls back to newest first.
   const sort = query.sort === 'relevance' ? 'created_at' : query.sort;

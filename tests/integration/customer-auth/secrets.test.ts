@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { startTestApp, type TestApp } from '../../setup/test-app.js';
 
@@ -6,22 +7,18 @@ let app: TestApp;
 let store: CreatedProject;
 const logLines: string[] = [];
 beforeAll(async () => {
-  // Every log line of the app (JSON lines on stderr), at the most talkative level.
-  const write = process.stderr.write.bind(process.stderr);
-  jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    const line = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    if (line.startsWith('{"time"')) {
-      logLines.push(line);
-      return true;
-    }
-    return write(chunk, ...(rest as []));
+  // Every log line of the app (the JSON lines it writes to stderr), at the most talkative level.
+  const logTo = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
   });
-  app = await startTestApp({ config: { logLevel: 'debug' } });
+  app = await startTestApp({ config: { logLevel: 'debug' }, logTo });
   store = await createProject(app, { domain: 'secrets.example.com' });
 });
 afterAll(async () => {
   await app.close();
-  jest.restoreAllMocks();
 });
 
 const PASSWORDS = {

@@ -79,6 +79,10 @@ const scenarios: Array<{ response: string; example?: string; status: number; num
   { response: 'InternalError', status: 500, call: () => call({ path: '/healthz', auth: 'none', app: () => failing }) },
   { response: 'DraftOrderNotFound', status: 404, call: () => call({ path: '/v1/draft-orders/dord_nope' }) },
   { response: 'OrderNotFound', status: 404, call: () => call({ path: '/v1/orders/ord_nope' }) },
+  { response: 'ShippingZoneNotFound', status: 404, call: () => call({ path: '/v1/shipping/zones/shz_nope' }) },
+  { response: 'CustomerGroupNotFound', status: 404, call: () => call({ path: '/v1/customer-groups/cgrp_nope' }) },
+  { response: 'CompanyNotFound', status: 404, call: () => call({ path: '/v1/companies/comp_nope' }) },
+  { response: 'MerchandisingRuleNotFound', status: 404, call: () => call({ path: '/v1/search/merchandising/mrch_nope' }) },
 ];
 
 describe('the error examples of openapi.yaml are what the server answers', () => {

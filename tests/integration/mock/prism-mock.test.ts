@@ -36,16 +36,18 @@ function credentials(auth: OperationMeta['auth']): Record<string, string> {
   }
 }
 
-/** The operation's path with each parameter's example (or a placeholder) filled in. */
+/** A value for a parameter: its example, else its schema's example, first enum value or default, else a placeholder. */
+const sample = (param: any) => String(param?.example ?? param?.schema?.example ?? param?.schema?.enum?.[0] ?? param?.schema?.default ?? 'x');
+
+/** The operation's URL: path parameters and required query parameters filled with samples. */
 function concretePath(op: OperationMeta): string {
   const item = document.paths[op.path];
   const params = [...(item.parameters ?? []), ...(item[op.method.toLowerCase()].parameters ?? [])].map((p: any) =>
     p.$ref ? document.components.parameters[p.$ref.split('/').pop()] : p,
   );
-  return op.path.replace(/\{(\w+)\}/g, (_all, name: string) => {
-    const param = params.find((p: any) => p.in === 'path' && p.name === name);
-    return encodeURIComponent(String(param?.example ?? param?.schema?.example ?? param?.schema?.enum?.[0] ?? 'x'));
-  });
+  const path = op.path.replace(/\{(\w+)\}/g, (_all, name: string) => encodeURIComponent(sample(params.find((p: any) => p.in === 'path' && p.name === name))));
+  const query = new URLSearchParams(params.filter((p: any) => p.in === 'query' && p.required).map((p: any): [string, string] => [p.name, sample(p)]));
+  return query.size > 0 ? `${path}?${query}` : path;
 }
 
 /** A JSON read of each tag: lists first, then reads with the fewest path parameters. */

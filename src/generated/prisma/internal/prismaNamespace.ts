@@ -419,12 +419,25 @@ export const ModelName = {
   DraftOrder: 'DraftOrder',
   DraftLineItem: 'DraftLineItem',
   Order: 'Order',
+  ShippingZone: 'ShippingZone',
+  ShippingRate: 'ShippingRate',
   CustomerSession: 'CustomerSession',
   RefreshToken: 'RefreshToken',
   PasswordResetToken: 'PasswordResetToken',
   LoginThrottle: 'LoginThrottle',
   MetafieldDefinition: 'MetafieldDefinition',
-  MetafieldValue: 'MetafieldValue'
+  MetafieldValue: 'MetafieldValue',
+  CustomerGroup: 'CustomerGroup',
+  CustomerGroupMember: 'CustomerGroupMember',
+  Company: 'Company',
+  CompanyAddress: 'CompanyAddress',
+  CompanyContact: 'CompanyContact',
+  SearchProduct: 'SearchProduct',
+  SearchTerm: 'SearchTerm',
+  SynonymGroup: 'SynonymGroup',
+  MerchandisingRule: 'MerchandisingRule',
+  SearchQuery: 'SearchQuery',
+  SearchQueryStat: 'SearchQueryStat'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -440,7 +453,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "searchProduct" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2072,6 +2085,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    ShippingZone: {
+      payload: Prisma.$ShippingZonePayload<ExtArgs>
+      fields: Prisma.ShippingZoneFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ShippingZoneFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingZonePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ShippingZoneFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingZonePayload>
+        }
+        findFirst: {
+          args: Prisma.ShippingZoneFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingZonePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ShippingZoneFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingZonePayload>
+        }
+        findMany: {
+          args: Prisma.ShippingZoneFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingZonePayload>[]
+        }
+        create: {
+          args: Prisma.ShippingZoneCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingZonePayload>
+        }
+        createMany: {
+          args: Prisma.ShippingZoneCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ShippingZoneCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingZonePayload>[]
+        }
+        delete: {
+          args: Prisma.ShippingZoneDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingZonePayload>
+        }
+        update: {
+          args: Prisma.ShippingZoneUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingZonePayload>
+        }
+        deleteMany: {
+          args: Prisma.ShippingZoneDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ShippingZoneUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ShippingZoneUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingZonePayload>[]
+        }
+        upsert: {
+          args: Prisma.ShippingZoneUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingZonePayload>
+        }
+        aggregate: {
+          args: Prisma.ShippingZoneAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateShippingZone>
+        }
+        groupBy: {
+          args: Prisma.ShippingZoneGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ShippingZoneGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ShippingZoneCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ShippingZoneCountAggregateOutputType> | number
+        }
+      }
+    }
+    ShippingRate: {
+      payload: Prisma.$ShippingRatePayload<ExtArgs>
+      fields: Prisma.ShippingRateFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ShippingRateFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingRatePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ShippingRateFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingRatePayload>
+        }
+        findFirst: {
+          args: Prisma.ShippingRateFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingRatePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ShippingRateFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingRatePayload>
+        }
+        findMany: {
+          args: Prisma.ShippingRateFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingRatePayload>[]
+        }
+        create: {
+          args: Prisma.ShippingRateCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingRatePayload>
+        }
+        createMany: {
+          args: Prisma.ShippingRateCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ShippingRateCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingRatePayload>[]
+        }
+        delete: {
+          args: Prisma.ShippingRateDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingRatePayload>
+        }
+        update: {
+          args: Prisma.ShippingRateUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingRatePayload>
+        }
+        deleteMany: {
+          args: Prisma.ShippingRateDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ShippingRateUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ShippingRateUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingRatePayload>[]
+        }
+        upsert: {
+          args: Prisma.ShippingRateUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ShippingRatePayload>
+        }
+        aggregate: {
+          args: Prisma.ShippingRateAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateShippingRate>
+        }
+        groupBy: {
+          args: Prisma.ShippingRateGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ShippingRateGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ShippingRateCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ShippingRateCountAggregateOutputType> | number
+        }
+      }
+    }
     CustomerSession: {
       payload: Prisma.$CustomerSessionPayload<ExtArgs>
       fields: Prisma.CustomerSessionFieldRefs
@@ -2516,6 +2677,804 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    CustomerGroup: {
+      payload: Prisma.$CustomerGroupPayload<ExtArgs>
+      fields: Prisma.CustomerGroupFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CustomerGroupFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CustomerGroupFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupPayload>
+        }
+        findFirst: {
+          args: Prisma.CustomerGroupFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CustomerGroupFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupPayload>
+        }
+        findMany: {
+          args: Prisma.CustomerGroupFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupPayload>[]
+        }
+        create: {
+          args: Prisma.CustomerGroupCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupPayload>
+        }
+        createMany: {
+          args: Prisma.CustomerGroupCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CustomerGroupCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupPayload>[]
+        }
+        delete: {
+          args: Prisma.CustomerGroupDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupPayload>
+        }
+        update: {
+          args: Prisma.CustomerGroupUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupPayload>
+        }
+        deleteMany: {
+          args: Prisma.CustomerGroupDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CustomerGroupUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CustomerGroupUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupPayload>[]
+        }
+        upsert: {
+          args: Prisma.CustomerGroupUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupPayload>
+        }
+        aggregate: {
+          args: Prisma.CustomerGroupAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCustomerGroup>
+        }
+        groupBy: {
+          args: Prisma.CustomerGroupGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CustomerGroupGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CustomerGroupCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CustomerGroupCountAggregateOutputType> | number
+        }
+      }
+    }
+    CustomerGroupMember: {
+      payload: Prisma.$CustomerGroupMemberPayload<ExtArgs>
+      fields: Prisma.CustomerGroupMemberFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CustomerGroupMemberFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupMemberPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CustomerGroupMemberFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupMemberPayload>
+        }
+        findFirst: {
+          args: Prisma.CustomerGroupMemberFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupMemberPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CustomerGroupMemberFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupMemberPayload>
+        }
+        findMany: {
+          args: Prisma.CustomerGroupMemberFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupMemberPayload>[]
+        }
+        create: {
+          args: Prisma.CustomerGroupMemberCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupMemberPayload>
+        }
+        createMany: {
+          args: Prisma.CustomerGroupMemberCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CustomerGroupMemberCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupMemberPayload>[]
+        }
+        delete: {
+          args: Prisma.CustomerGroupMemberDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupMemberPayload>
+        }
+        update: {
+          args: Prisma.CustomerGroupMemberUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupMemberPayload>
+        }
+        deleteMany: {
+          args: Prisma.CustomerGroupMemberDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CustomerGroupMemberUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CustomerGroupMemberUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupMemberPayload>[]
+        }
+        upsert: {
+          args: Prisma.CustomerGroupMemberUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CustomerGroupMemberPayload>
+        }
+        aggregate: {
+          args: Prisma.CustomerGroupMemberAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCustomerGroupMember>
+        }
+        groupBy: {
+          args: Prisma.CustomerGroupMemberGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CustomerGroupMemberGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CustomerGroupMemberCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CustomerGroupMemberCountAggregateOutputType> | number
+        }
+      }
+    }
+    Company: {
+      payload: Prisma.$CompanyPayload<ExtArgs>
+      fields: Prisma.CompanyFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CompanyFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CompanyFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyPayload>
+        }
+        findFirst: {
+          args: Prisma.CompanyFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CompanyFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyPayload>
+        }
+        findMany: {
+          args: Prisma.CompanyFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyPayload>[]
+        }
+        create: {
+          args: Prisma.CompanyCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyPayload>
+        }
+        createMany: {
+          args: Prisma.CompanyCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CompanyCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyPayload>[]
+        }
+        delete: {
+          args: Prisma.CompanyDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyPayload>
+        }
+        update: {
+          args: Prisma.CompanyUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyPayload>
+        }
+        deleteMany: {
+          args: Prisma.CompanyDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CompanyUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CompanyUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyPayload>[]
+        }
+        upsert: {
+          args: Prisma.CompanyUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyPayload>
+        }
+        aggregate: {
+          args: Prisma.CompanyAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCompany>
+        }
+        groupBy: {
+          args: Prisma.CompanyGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CompanyGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CompanyCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CompanyCountAggregateOutputType> | number
+        }
+      }
+    }
+    CompanyAddress: {
+      payload: Prisma.$CompanyAddressPayload<ExtArgs>
+      fields: Prisma.CompanyAddressFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CompanyAddressFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyAddressPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CompanyAddressFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyAddressPayload>
+        }
+        findFirst: {
+          args: Prisma.CompanyAddressFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyAddressPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CompanyAddressFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyAddressPayload>
+        }
+        findMany: {
+          args: Prisma.CompanyAddressFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyAddressPayload>[]
+        }
+        create: {
+          args: Prisma.CompanyAddressCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyAddressPayload>
+        }
+        createMany: {
+          args: Prisma.CompanyAddressCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CompanyAddressCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyAddressPayload>[]
+        }
+        delete: {
+          args: Prisma.CompanyAddressDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyAddressPayload>
+        }
+        update: {
+          args: Prisma.CompanyAddressUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyAddressPayload>
+        }
+        deleteMany: {
+          args: Prisma.CompanyAddressDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CompanyAddressUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CompanyAddressUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyAddressPayload>[]
+        }
+        upsert: {
+          args: Prisma.CompanyAddressUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyAddressPayload>
+        }
+        aggregate: {
+          args: Prisma.CompanyAddressAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCompanyAddress>
+        }
+        groupBy: {
+          args: Prisma.CompanyAddressGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CompanyAddressGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CompanyAddressCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CompanyAddressCountAggregateOutputType> | number
+        }
+      }
+    }
+    CompanyContact: {
+      payload: Prisma.$CompanyContactPayload<ExtArgs>
+      fields: Prisma.CompanyContactFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CompanyContactFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyContactPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CompanyContactFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyContactPayload>
+        }
+        findFirst: {
+          args: Prisma.CompanyContactFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyContactPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CompanyContactFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyContactPayload>
+        }
+        findMany: {
+          args: Prisma.CompanyContactFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyContactPayload>[]
+        }
+        create: {
+          args: Prisma.CompanyContactCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyContactPayload>
+        }
+        createMany: {
+          args: Prisma.CompanyContactCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CompanyContactCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyContactPayload>[]
+        }
+        delete: {
+          args: Prisma.CompanyContactDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyContactPayload>
+        }
+        update: {
+          args: Prisma.CompanyContactUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyContactPayload>
+        }
+        deleteMany: {
+          args: Prisma.CompanyContactDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CompanyContactUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CompanyContactUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyContactPayload>[]
+        }
+        upsert: {
+          args: Prisma.CompanyContactUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyContactPayload>
+        }
+        aggregate: {
+          args: Prisma.CompanyContactAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCompanyContact>
+        }
+        groupBy: {
+          args: Prisma.CompanyContactGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CompanyContactGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CompanyContactCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CompanyContactCountAggregateOutputType> | number
+        }
+      }
+    }
+    SearchProduct: {
+      payload: Prisma.$SearchProductPayload<ExtArgs>
+      fields: Prisma.SearchProductFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SearchProductFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SearchProductFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload>
+        }
+        findFirst: {
+          args: Prisma.SearchProductFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SearchProductFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload>
+        }
+        findMany: {
+          args: Prisma.SearchProductFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload>[]
+        }
+        delete: {
+          args: Prisma.SearchProductDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload>
+        }
+        update: {
+          args: Prisma.SearchProductUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload>
+        }
+        deleteMany: {
+          args: Prisma.SearchProductDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SearchProductUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SearchProductUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchProductPayload>[]
+        }
+        aggregate: {
+          args: Prisma.SearchProductAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSearchProduct>
+        }
+        groupBy: {
+          args: Prisma.SearchProductGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchProductGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SearchProductCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchProductCountAggregateOutputType> | number
+        }
+      }
+    }
+    SearchTerm: {
+      payload: Prisma.$SearchTermPayload<ExtArgs>
+      fields: Prisma.SearchTermFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SearchTermFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SearchTermFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>
+        }
+        findFirst: {
+          args: Prisma.SearchTermFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SearchTermFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>
+        }
+        findMany: {
+          args: Prisma.SearchTermFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>[]
+        }
+        create: {
+          args: Prisma.SearchTermCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>
+        }
+        createMany: {
+          args: Prisma.SearchTermCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SearchTermCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>[]
+        }
+        delete: {
+          args: Prisma.SearchTermDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>
+        }
+        update: {
+          args: Prisma.SearchTermUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>
+        }
+        deleteMany: {
+          args: Prisma.SearchTermDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SearchTermUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SearchTermUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>[]
+        }
+        upsert: {
+          args: Prisma.SearchTermUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTermPayload>
+        }
+        aggregate: {
+          args: Prisma.SearchTermAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSearchTerm>
+        }
+        groupBy: {
+          args: Prisma.SearchTermGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchTermGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SearchTermCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchTermCountAggregateOutputType> | number
+        }
+      }
+    }
+    SynonymGroup: {
+      payload: Prisma.$SynonymGroupPayload<ExtArgs>
+      fields: Prisma.SynonymGroupFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SynonymGroupFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SynonymGroupFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>
+        }
+        findFirst: {
+          args: Prisma.SynonymGroupFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SynonymGroupFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>
+        }
+        findMany: {
+          args: Prisma.SynonymGroupFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>[]
+        }
+        create: {
+          args: Prisma.SynonymGroupCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>
+        }
+        createMany: {
+          args: Prisma.SynonymGroupCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SynonymGroupCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>[]
+        }
+        delete: {
+          args: Prisma.SynonymGroupDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>
+        }
+        update: {
+          args: Prisma.SynonymGroupUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>
+        }
+        deleteMany: {
+          args: Prisma.SynonymGroupDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SynonymGroupUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SynonymGroupUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>[]
+        }
+        upsert: {
+          args: Prisma.SynonymGroupUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SynonymGroupPayload>
+        }
+        aggregate: {
+          args: Prisma.SynonymGroupAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSynonymGroup>
+        }
+        groupBy: {
+          args: Prisma.SynonymGroupGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SynonymGroupGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SynonymGroupCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SynonymGroupCountAggregateOutputType> | number
+        }
+      }
+    }
+    MerchandisingRule: {
+      payload: Prisma.$MerchandisingRulePayload<ExtArgs>
+      fields: Prisma.MerchandisingRuleFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.MerchandisingRuleFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.MerchandisingRuleFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>
+        }
+        findFirst: {
+          args: Prisma.MerchandisingRuleFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.MerchandisingRuleFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>
+        }
+        findMany: {
+          args: Prisma.MerchandisingRuleFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>[]
+        }
+        create: {
+          args: Prisma.MerchandisingRuleCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>
+        }
+        createMany: {
+          args: Prisma.MerchandisingRuleCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.MerchandisingRuleCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>[]
+        }
+        delete: {
+          args: Prisma.MerchandisingRuleDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>
+        }
+        update: {
+          args: Prisma.MerchandisingRuleUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>
+        }
+        deleteMany: {
+          args: Prisma.MerchandisingRuleDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.MerchandisingRuleUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.MerchandisingRuleUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>[]
+        }
+        upsert: {
+          args: Prisma.MerchandisingRuleUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MerchandisingRulePayload>
+        }
+        aggregate: {
+          args: Prisma.MerchandisingRuleAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateMerchandisingRule>
+        }
+        groupBy: {
+          args: Prisma.MerchandisingRuleGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MerchandisingRuleGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.MerchandisingRuleCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MerchandisingRuleCountAggregateOutputType> | number
+        }
+      }
+    }
+    SearchQuery: {
+      payload: Prisma.$SearchQueryPayload<ExtArgs>
+      fields: Prisma.SearchQueryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SearchQueryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SearchQueryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>
+        }
+        findFirst: {
+          args: Prisma.SearchQueryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SearchQueryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>
+        }
+        findMany: {
+          args: Prisma.SearchQueryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>[]
+        }
+        create: {
+          args: Prisma.SearchQueryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>
+        }
+        createMany: {
+          args: Prisma.SearchQueryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SearchQueryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>[]
+        }
+        delete: {
+          args: Prisma.SearchQueryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>
+        }
+        update: {
+          args: Prisma.SearchQueryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>
+        }
+        deleteMany: {
+          args: Prisma.SearchQueryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SearchQueryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SearchQueryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>[]
+        }
+        upsert: {
+          args: Prisma.SearchQueryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryPayload>
+        }
+        aggregate: {
+          args: Prisma.SearchQueryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSearchQuery>
+        }
+        groupBy: {
+          args: Prisma.SearchQueryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchQueryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SearchQueryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchQueryCountAggregateOutputType> | number
+        }
+      }
+    }
+    SearchQueryStat: {
+      payload: Prisma.$SearchQueryStatPayload<ExtArgs>
+      fields: Prisma.SearchQueryStatFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SearchQueryStatFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SearchQueryStatFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>
+        }
+        findFirst: {
+          args: Prisma.SearchQueryStatFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SearchQueryStatFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>
+        }
+        findMany: {
+          args: Prisma.SearchQueryStatFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>[]
+        }
+        create: {
+          args: Prisma.SearchQueryStatCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>
+        }
+        createMany: {
+          args: Prisma.SearchQueryStatCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SearchQueryStatCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>[]
+        }
+        delete: {
+          args: Prisma.SearchQueryStatDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>
+        }
+        update: {
+          args: Prisma.SearchQueryStatUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>
+        }
+        deleteMany: {
+          args: Prisma.SearchQueryStatDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SearchQueryStatUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SearchQueryStatUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>[]
+        }
+        upsert: {
+          args: Prisma.SearchQueryStatUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryStatPayload>
+        }
+        aggregate: {
+          args: Prisma.SearchQueryStatAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSearchQueryStat>
+        }
+        groupBy: {
+          args: Prisma.SearchQueryStatGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchQueryStatGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SearchQueryStatCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchQueryStatCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2707,6 +3666,7 @@ export const CustomerScalarFieldEnum = {
   totalSpent: 'totalSpent',
   firstOrderAt: 'firstOrderAt',
   lastOrderAt: 'lastOrderAt',
+  tagsNormalized: 'tagsNormalized',
   deletedAt: 'deletedAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
@@ -2943,6 +3903,45 @@ export const OrderScalarFieldEnum = {
 export type OrderScalarFieldEnum = (typeof OrderScalarFieldEnum)[keyof typeof OrderScalarFieldEnum]
 
 
+export const ShippingZoneScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  name: 'name',
+  countries: 'countries',
+  isRestOfWorld: 'isRestOfWorld',
+  isActive: 'isActive',
+  carrierCallbackUrl: 'carrierCallbackUrl',
+  position: 'position',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ShippingZoneScalarFieldEnum = (typeof ShippingZoneScalarFieldEnum)[keyof typeof ShippingZoneScalarFieldEnum]
+
+
+export const ShippingRateScalarFieldEnum = {
+  id: 'id',
+  zoneId: 'zoneId',
+  projectId: 'projectId',
+  name: 'name',
+  description: 'description',
+  price: 'price',
+  currency: 'currency',
+  minOrderSubtotal: 'minOrderSubtotal',
+  maxOrderSubtotal: 'maxOrderSubtotal',
+  minOrderWeight: 'minOrderWeight',
+  maxOrderWeight: 'maxOrderWeight',
+  minDeliveryDays: 'minDeliveryDays',
+  maxDeliveryDays: 'maxDeliveryDays',
+  isActive: 'isActive',
+  position: 'position',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ShippingRateScalarFieldEnum = (typeof ShippingRateScalarFieldEnum)[keyof typeof ShippingRateScalarFieldEnum]
+
+
 export const CustomerSessionScalarFieldEnum = {
   id: 'id',
   projectId: 'projectId',
@@ -3024,6 +4023,180 @@ export const MetafieldValueScalarFieldEnum = {
 } as const
 
 export type MetafieldValueScalarFieldEnum = (typeof MetafieldValueScalarFieldEnum)[keyof typeof MetafieldValueScalarFieldEnum]
+
+
+export const CustomerGroupScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  name: 'name',
+  sortName: 'sortName',
+  handle: 'handle',
+  description: 'description',
+  type: 'type',
+  conditions: 'conditions',
+  conditionMatch: 'conditionMatch',
+  activePriceKey: 'activePriceKey',
+  metadata: 'metadata',
+  deletedAt: 'deletedAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CustomerGroupScalarFieldEnum = (typeof CustomerGroupScalarFieldEnum)[keyof typeof CustomerGroupScalarFieldEnum]
+
+
+export const CustomerGroupMemberScalarFieldEnum = {
+  groupId: 'groupId',
+  customerId: 'customerId',
+  createdAt: 'createdAt'
+} as const
+
+export type CustomerGroupMemberScalarFieldEnum = (typeof CustomerGroupMemberScalarFieldEnum)[keyof typeof CustomerGroupMemberScalarFieldEnum]
+
+
+export const CompanyScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  type: 'type',
+  name: 'name',
+  sortName: 'sortName',
+  handle: 'handle',
+  email: 'email',
+  phone: 'phone',
+  website: 'website',
+  taxNumber: 'taxNumber',
+  taxNumberType: 'taxNumberType',
+  currency: 'currency',
+  paymentTerms: 'paymentTerms',
+  note: 'note',
+  externalId: 'externalId',
+  metadata: 'metadata',
+  deletedAt: 'deletedAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CompanyScalarFieldEnum = (typeof CompanyScalarFieldEnum)[keyof typeof CompanyScalarFieldEnum]
+
+
+export const CompanyAddressScalarFieldEnum = {
+  id: 'id',
+  companyId: 'companyId',
+  label: 'label',
+  firstName: 'firstName',
+  lastName: 'lastName',
+  line1: 'line1',
+  line2: 'line2',
+  city: 'city',
+  state: 'state',
+  postalCode: 'postalCode',
+  country: 'country',
+  phone: 'phone',
+  isDefault: 'isDefault',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CompanyAddressScalarFieldEnum = (typeof CompanyAddressScalarFieldEnum)[keyof typeof CompanyAddressScalarFieldEnum]
+
+
+export const CompanyContactScalarFieldEnum = {
+  id: 'id',
+  companyId: 'companyId',
+  name: 'name',
+  email: 'email',
+  phone: 'phone',
+  role: 'role',
+  isPrimary: 'isPrimary',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CompanyContactScalarFieldEnum = (typeof CompanyContactScalarFieldEnum)[keyof typeof CompanyContactScalarFieldEnum]
+
+
+export const SearchProductScalarFieldEnum = {
+  productId: 'productId',
+  projectId: 'projectId',
+  title: 'title',
+  handle: 'handle',
+  productType: 'productType',
+  tags: 'tags',
+  collectionIds: 'collectionIds',
+  price: 'price',
+  salePrice: 'salePrice',
+  inStock: 'inStock',
+  image: 'image',
+  titleNorm: 'titleNorm',
+  words: 'words',
+  createdAt: 'createdAt'
+} as const
+
+export type SearchProductScalarFieldEnum = (typeof SearchProductScalarFieldEnum)[keyof typeof SearchProductScalarFieldEnum]
+
+
+export const SearchTermScalarFieldEnum = {
+  projectId: 'projectId',
+  term: 'term',
+  docCount: 'docCount'
+} as const
+
+export type SearchTermScalarFieldEnum = (typeof SearchTermScalarFieldEnum)[keyof typeof SearchTermScalarFieldEnum]
+
+
+export const SynonymGroupScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  synonymType: 'synonymType',
+  terms: 'terms',
+  isActive: 'isActive',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type SynonymGroupScalarFieldEnum = (typeof SynonymGroupScalarFieldEnum)[keyof typeof SynonymGroupScalarFieldEnum]
+
+
+export const MerchandisingRuleScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  name: 'name',
+  matchQuery: 'matchQuery',
+  matchType: 'matchType',
+  action: 'action',
+  productId: 'productId',
+  pinPosition: 'pinPosition',
+  scoreMultiplier: 'scoreMultiplier',
+  priority: 'priority',
+  isActive: 'isActive',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type MerchandisingRuleScalarFieldEnum = (typeof MerchandisingRuleScalarFieldEnum)[keyof typeof MerchandisingRuleScalarFieldEnum]
+
+
+export const SearchQueryScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  query: 'query',
+  resultCount: 'resultCount',
+  tookMs: 'tookMs',
+  createdAt: 'createdAt'
+} as const
+
+export type SearchQueryScalarFieldEnum = (typeof SearchQueryScalarFieldEnum)[keyof typeof SearchQueryScalarFieldEnum]
+
+
+export const SearchQueryStatScalarFieldEnum = {
+  projectId: 'projectId',
+  query: 'query',
+  searchCount: 'searchCount',
+  lastResultCount: 'lastResultCount',
+  lastSearchedAt: 'lastSearchedAt'
+} as const
+
+export type SearchQueryStatScalarFieldEnum = (typeof SearchQueryStatScalarFieldEnum)[keyof typeof SearchQueryStatScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -3343,12 +4516,25 @@ export type GlobalOmitConfig = {
   draftOrder?: Prisma.DraftOrderOmit
   draftLineItem?: Prisma.DraftLineItemOmit
   order?: Prisma.OrderOmit
+  shippingZone?: Prisma.ShippingZoneOmit
+  shippingRate?: Prisma.ShippingRateOmit
   customerSession?: Prisma.CustomerSessionOmit
   refreshToken?: Prisma.RefreshTokenOmit
   passwordResetToken?: Prisma.PasswordResetTokenOmit
   loginThrottle?: Prisma.LoginThrottleOmit
   metafieldDefinition?: Prisma.MetafieldDefinitionOmit
   metafieldValue?: Prisma.MetafieldValueOmit
+  customerGroup?: Prisma.CustomerGroupOmit
+  customerGroupMember?: Prisma.CustomerGroupMemberOmit
+  company?: Prisma.CompanyOmit
+  companyAddress?: Prisma.CompanyAddressOmit
+  companyContact?: Prisma.CompanyContactOmit
+  searchProduct?: Prisma.SearchProductOmit
+  searchTerm?: Prisma.SearchTermOmit
+  synonymGroup?: Prisma.SynonymGroupOmit
+  merchandisingRule?: Prisma.MerchandisingRuleOmit
+  searchQuery?: Prisma.SearchQueryOmit
+  searchQueryStat?: Prisma.SearchQueryStatOmit
 }
 
 /* Types for Logging */

@@ -73,12 +73,25 @@ export const ModelName = {
   DraftOrder: 'DraftOrder',
   DraftLineItem: 'DraftLineItem',
   Order: 'Order',
+  ShippingZone: 'ShippingZone',
+  ShippingRate: 'ShippingRate',
   CustomerSession: 'CustomerSession',
   RefreshToken: 'RefreshToken',
   PasswordResetToken: 'PasswordResetToken',
   LoginThrottle: 'LoginThrottle',
   MetafieldDefinition: 'MetafieldDefinition',
-  MetafieldValue: 'MetafieldValue'
+  MetafieldValue: 'MetafieldValue',
+  CustomerGroup: 'CustomerGroup',
+  CustomerGroupMember: 'CustomerGroupMember',
+  Company: 'Company',
+  CompanyAddress: 'CompanyAddress',
+  CompanyContact: 'CompanyContact',
+  SearchProduct: 'SearchProduct',
+  SearchTerm: 'SearchTerm',
+  SynonymGroup: 'SynonymGroup',
+  MerchandisingRule: 'MerchandisingRule',
+  SearchQuery: 'SearchQuery',
+  SearchQueryStat: 'SearchQueryStat'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -249,6 +262,7 @@ export const CustomerScalarFieldEnum = {
   totalSpent: 'totalSpent',
   firstOrderAt: 'firstOrderAt',
   lastOrderAt: 'lastOrderAt',
+  tagsNormalized: 'tagsNormalized',
   deletedAt: 'deletedAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
@@ -485,6 +499,45 @@ export const OrderScalarFieldEnum = {
 export type OrderScalarFieldEnum = (typeof OrderScalarFieldEnum)[keyof typeof OrderScalarFieldEnum]
 
 
+export const ShippingZoneScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  name: 'name',
+  countries: 'countries',
+  isRestOfWorld: 'isRestOfWorld',
+  isActive: 'isActive',
+  carrierCallbackUrl: 'carrierCallbackUrl',
+  position: 'position',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ShippingZoneScalarFieldEnum = (typeof ShippingZoneScalarFieldEnum)[keyof typeof ShippingZoneScalarFieldEnum]
+
+
+export const ShippingRateScalarFieldEnum = {
+  id: 'id',
+  zoneId: 'zoneId',
+  projectId: 'projectId',
+  name: 'name',
+  description: 'description',
+  price: 'price',
+  currency: 'currency',
+  minOrderSubtotal: 'minOrderSubtotal',
+  maxOrderSubtotal: 'maxOrderSubtotal',
+  minOrderWeight: 'minOrderWeight',
+  maxOrderWeight: 'maxOrderWeight',
+  minDeliveryDays: 'minDeliveryDays',
+  maxDeliveryDays: 'maxDeliveryDays',
+  isActive: 'isActive',
+  position: 'position',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ShippingRateScalarFieldEnum = (typeof ShippingRateScalarFieldEnum)[keyof typeof ShippingRateScalarFieldEnum]
+
+
 export const CustomerSessionScalarFieldEnum = {
   id: 'id',
   projectId: 'projectId',
@@ -566,6 +619,180 @@ export const MetafieldValueScalarFieldEnum = {
 } as const
 
 export type MetafieldValueScalarFieldEnum = (typeof MetafieldValueScalarFieldEnum)[keyof typeof MetafieldValueScalarFieldEnum]
+
+
+export const CustomerGroupScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  name: 'name',
+  sortName: 'sortName',
+  handle: 'handle',
+  description: 'description',
+  type: 'type',
+  conditions: 'conditions',
+  conditionMatch: 'conditionMatch',
+  activePriceKey: 'activePriceKey',
+  metadata: 'metadata',
+  deletedAt: 'deletedAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CustomerGroupScalarFieldEnum = (typeof CustomerGroupScalarFieldEnum)[keyof typeof CustomerGroupScalarFieldEnum]
+
+
+export const CustomerGroupMemberScalarFieldEnum = {
+  groupId: 'groupId',
+  customerId: 'customerId',
+  createdAt: 'createdAt'
+} as const
+
+export type CustomerGroupMemberScalarFieldEnum = (typeof CustomerGroupMemberScalarFieldEnum)[keyof typeof CustomerGroupMemberScalarFieldEnum]
+
+
+export const CompanyScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  type: 'type',
+  name: 'name',
+  sortName: 'sortName',
+  handle: 'handle',
+  email: 'email',
+  phone: 'phone',
+  website: 'website',
+  taxNumber: 'taxNumber',
+  taxNumberType: 'taxNumberType',
+  currency: 'currency',
+  paymentTerms: 'paymentTerms',
+  note: 'note',
+  externalId: 'externalId',
+  metadata: 'metadata',
+  deletedAt: 'deletedAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CompanyScalarFieldEnum = (typeof CompanyScalarFieldEnum)[keyof typeof CompanyScalarFieldEnum]
+
+
+export const CompanyAddressScalarFieldEnum = {
+  id: 'id',
+  companyId: 'companyId',
+  label: 'label',
+  firstName: 'firstName',
+  lastName: 'lastName',
+  line1: 'line1',
+  line2: 'line2',
+  city: 'city',
+  state: 'state',
+  postalCode: 'postalCode',
+  country: 'country',
+  phone: 'phone',
+  isDefault: 'isDefault',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CompanyAddressScalarFieldEnum = (typeof CompanyAddressScalarFieldEnum)[keyof typeof CompanyAddressScalarFieldEnum]
+
+
+export const CompanyContactScalarFieldEnum = {
+  id: 'id',
+  companyId: 'companyId',
+  name: 'name',
+  email: 'email',
+  phone: 'phone',
+  role: 'role',
+  isPrimary: 'isPrimary',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CompanyContactScalarFieldEnum = (typeof CompanyContactScalarFieldEnum)[keyof typeof CompanyContactScalarFieldEnum]
+
+
+export const SearchProductScalarFieldEnum = {
+  productId: 'productId',
+  projectId: 'projectId',
+  title: 'title',
+  handle: 'handle',
+  productType: 'productType',
+  tags: 'tags',
+  collectionIds: 'collectionIds',
+  price: 'price',
+  salePrice: 'salePrice',
+  inStock: 'inStock',
+  image: 'image',
+  titleNorm: 'titleNorm',
+  words: 'words',
+  createdAt: 'createdAt'
+} as const
+
+export type SearchProductScalarFieldEnum = (typeof SearchProductScalarFieldEnum)[keyof typeof SearchProductScalarFieldEnum]
+
+
+export const SearchTermScalarFieldEnum = {
+  projectId: 'projectId',
+  term: 'term',
+  docCount: 'docCount'
+} as const
+
+export type SearchTermScalarFieldEnum = (typeof SearchTermScalarFieldEnum)[keyof typeof SearchTermScalarFieldEnum]
+
+
+export const SynonymGroupScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  synonymType: 'synonymType',
+  terms: 'terms',
+  isActive: 'isActive',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type SynonymGroupScalarFieldEnum = (typeof SynonymGroupScalarFieldEnum)[keyof typeof SynonymGroupScalarFieldEnum]
+
+
+export const MerchandisingRuleScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  name: 'name',
+  matchQuery: 'matchQuery',
+  matchType: 'matchType',
+  action: 'action',
+  productId: 'productId',
+  pinPosition: 'pinPosition',
+  scoreMultiplier: 'scoreMultiplier',
+  priority: 'priority',
+  isActive: 'isActive',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type MerchandisingRuleScalarFieldEnum = (typeof MerchandisingRuleScalarFieldEnum)[keyof typeof MerchandisingRuleScalarFieldEnum]
+
+
+export const SearchQueryScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  query: 'query',
+  resultCount: 'resultCount',
+  tookMs: 'tookMs',
+  createdAt: 'createdAt'
+} as const
+
+export type SearchQueryScalarFieldEnum = (typeof SearchQueryScalarFieldEnum)[keyof typeof SearchQueryScalarFieldEnum]
+
+
+export const SearchQueryStatScalarFieldEnum = {
+  projectId: 'projectId',
+  query: 'query',
+  searchCount: 'searchCount',
+  lastResultCount: 'lastResultCount',
+  lastSearchedAt: 'lastSearchedAt'
+} as const
+
+export type SearchQueryStatScalarFieldEnum = (typeof SearchQueryStatScalarFieldEnum)[keyof typeof SearchQueryStatScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -109,6 +109,7 @@ export type CustomerCountAggregateOutputType = {
   totalSpent: number
   firstOrderAt: number
   lastOrderAt: number
+  tagsNormalized: number
   deletedAt: number
   createdAt: number
   updatedAt: number
@@ -201,6 +202,7 @@ export type CustomerCountAggregateInputType = {
   totalSpent?: true
   firstOrderAt?: true
   lastOrderAt?: true
+  tagsNormalized?: true
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
@@ -316,6 +318,7 @@ export type CustomerGroupByOutputType = {
   totalSpent: bigint
   firstOrderAt: Date | null
   lastOrderAt: Date | null
+  tagsNormalized: string[]
   deletedAt: Date | null
   createdAt: Date
   updatedAt: Date
@@ -367,6 +370,7 @@ export type CustomerWhereInput = {
   totalSpent?: Prisma.BigIntFilter<"Customer"> | bigint | number
   firstOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   lastOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
+  tagsNormalized?: Prisma.StringNullableListFilter<"Customer">
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
@@ -377,6 +381,7 @@ export type CustomerWhereInput = {
   notes?: Prisma.CustomerNoteListRelationFilter
   sessions?: Prisma.CustomerSessionListRelationFilter
   resets?: Prisma.PasswordResetTokenListRelationFilter
+  groupMemberships?: Prisma.CustomerGroupMemberListRelationFilter
 }
 
 export type CustomerOrderByWithRelationInput = {
@@ -400,6 +405,7 @@ export type CustomerOrderByWithRelationInput = {
   totalSpent?: Prisma.SortOrder
   firstOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
   lastOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  tagsNormalized?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -410,6 +416,7 @@ export type CustomerOrderByWithRelationInput = {
   notes?: Prisma.CustomerNoteOrderByRelationAggregateInput
   sessions?: Prisma.CustomerSessionOrderByRelationAggregateInput
   resets?: Prisma.PasswordResetTokenOrderByRelationAggregateInput
+  groupMemberships?: Prisma.CustomerGroupMemberOrderByRelationAggregateInput
 }
 
 export type CustomerWhereUniqueInput = Prisma.AtLeast<{
@@ -436,6 +443,7 @@ export type CustomerWhereUniqueInput = Prisma.AtLeast<{
   totalSpent?: Prisma.BigIntFilter<"Customer"> | bigint | number
   firstOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   lastOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
+  tagsNormalized?: Prisma.StringNullableListFilter<"Customer">
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
@@ -446,6 +454,7 @@ export type CustomerWhereUniqueInput = Prisma.AtLeast<{
   notes?: Prisma.CustomerNoteListRelationFilter
   sessions?: Prisma.CustomerSessionListRelationFilter
   resets?: Prisma.PasswordResetTokenListRelationFilter
+  groupMemberships?: Prisma.CustomerGroupMemberListRelationFilter
 }, "id">
 
 export type CustomerOrderByWithAggregationInput = {
@@ -469,6 +478,7 @@ export type CustomerOrderByWithAggregationInput = {
   totalSpent?: Prisma.SortOrder
   firstOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
   lastOrderAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  tagsNormalized?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -505,6 +515,7 @@ export type CustomerScalarWhereWithAggregatesInput = {
   totalSpent?: Prisma.BigIntWithAggregatesFilter<"Customer"> | bigint | number
   firstOrderAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Customer"> | Date | string | null
   lastOrderAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Customer"> | Date | string | null
+  tagsNormalized?: Prisma.StringNullableListFilter<"Customer">
   deletedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Customer"> | Date | string
@@ -532,6 +543,7 @@ export type CustomerCreateInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -542,6 +554,7 @@ export type CustomerCreateInput = {
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
   sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateInput = {
@@ -565,6 +578,7 @@ export type CustomerUncheckedCreateInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -574,6 +588,7 @@ export type CustomerUncheckedCreateInput = {
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
   sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUpdateInput = {
@@ -596,6 +611,7 @@ export type CustomerUpdateInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -606,6 +622,7 @@ export type CustomerUpdateInput = {
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
   sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateInput = {
@@ -629,6 +646,7 @@ export type CustomerUncheckedUpdateInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -638,6 +656,7 @@ export type CustomerUncheckedUpdateInput = {
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
   sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateManyInput = {
@@ -661,6 +680,7 @@ export type CustomerCreateManyInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -688,6 +708,7 @@ export type CustomerUpdateManyMutationInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -716,6 +737,7 @@ export type CustomerUncheckedUpdateManyInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -754,6 +776,7 @@ export type CustomerCountOrderByAggregateInput = {
   totalSpent?: Prisma.SortOrder
   firstOrderAt?: Prisma.SortOrder
   lastOrderAt?: Prisma.SortOrder
+  tagsNormalized?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -874,6 +897,10 @@ export type CustomerCreatetagsInput = {
   set: string[]
 }
 
+export type CustomerCreatetagsNormalizedInput = {
+  set: string[]
+}
+
 export type CustomerUpdatetagsInput = {
   set?: string[]
   push?: string | string[]
@@ -885,6 +912,11 @@ export type BigIntFieldUpdateOperationsInput = {
   decrement?: bigint | number
   multiply?: bigint | number
   divide?: bigint | number
+}
+
+export type CustomerUpdatetagsNormalizedInput = {
+  set?: string[]
+  push?: string | string[]
 }
 
 export type CustomerCreateNestedOneWithoutAddressesInput = {
@@ -943,6 +975,20 @@ export type CustomerUpdateOneRequiredWithoutResetsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.CustomerUpdateToOneWithWhereWithoutResetsInput, Prisma.CustomerUpdateWithoutResetsInput>, Prisma.CustomerUncheckedUpdateWithoutResetsInput>
 }
 
+export type CustomerCreateNestedOneWithoutGroupMembershipsInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutGroupMembershipsInput, Prisma.CustomerUncheckedCreateWithoutGroupMembershipsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutGroupMembershipsInput
+  connect?: Prisma.CustomerWhereUniqueInput
+}
+
+export type CustomerUpdateOneRequiredWithoutGroupMembershipsNestedInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutGroupMembershipsInput, Prisma.CustomerUncheckedCreateWithoutGroupMembershipsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutGroupMembershipsInput
+  upsert?: Prisma.CustomerUpsertWithoutGroupMembershipsInput
+  connect?: Prisma.CustomerWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CustomerUpdateToOneWithWhereWithoutGroupMembershipsInput, Prisma.CustomerUpdateWithoutGroupMembershipsInput>, Prisma.CustomerUncheckedUpdateWithoutGroupMembershipsInput>
+}
+
 export type CustomerCreateWithoutProjectInput = {
   id: string
   email: string
@@ -963,6 +1009,7 @@ export type CustomerCreateWithoutProjectInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -972,6 +1019,7 @@ export type CustomerCreateWithoutProjectInput = {
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
   sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutProjectInput = {
@@ -994,6 +1042,7 @@ export type CustomerUncheckedCreateWithoutProjectInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1003,6 +1052,7 @@ export type CustomerUncheckedCreateWithoutProjectInput = {
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
   sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutProjectInput = {
@@ -1055,6 +1105,7 @@ export type CustomerScalarWhereInput = {
   totalSpent?: Prisma.BigIntFilter<"Customer"> | bigint | number
   firstOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   lastOrderAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
+  tagsNormalized?: Prisma.StringNullableListFilter<"Customer">
   deletedAt?: Prisma.DateTimeNullableFilter<"Customer"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Customer"> | Date | string
@@ -1082,6 +1133,7 @@ export type CustomerCreateWithoutAddressesInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1091,6 +1143,7 @@ export type CustomerCreateWithoutAddressesInput = {
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
   sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutAddressesInput = {
@@ -1114,6 +1167,7 @@ export type CustomerUncheckedCreateWithoutAddressesInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1122,6 +1176,7 @@ export type CustomerUncheckedCreateWithoutAddressesInput = {
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
   sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutAddressesInput = {
@@ -1160,6 +1215,7 @@ export type CustomerUpdateWithoutAddressesInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1169,6 +1225,7 @@ export type CustomerUpdateWithoutAddressesInput = {
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
   sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutAddressesInput = {
@@ -1192,6 +1249,7 @@ export type CustomerUncheckedUpdateWithoutAddressesInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1200,6 +1258,7 @@ export type CustomerUncheckedUpdateWithoutAddressesInput = {
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
   sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateWithoutNotesInput = {
@@ -1222,6 +1281,7 @@ export type CustomerCreateWithoutNotesInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1231,6 +1291,7 @@ export type CustomerCreateWithoutNotesInput = {
   addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
   sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutNotesInput = {
@@ -1254,6 +1315,7 @@ export type CustomerUncheckedCreateWithoutNotesInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1262,6 +1324,7 @@ export type CustomerUncheckedCreateWithoutNotesInput = {
   addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
   sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutNotesInput = {
@@ -1300,6 +1363,7 @@ export type CustomerUpdateWithoutNotesInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1309,6 +1373,7 @@ export type CustomerUpdateWithoutNotesInput = {
   addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
   sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutNotesInput = {
@@ -1332,6 +1397,7 @@ export type CustomerUncheckedUpdateWithoutNotesInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1340,6 +1406,7 @@ export type CustomerUncheckedUpdateWithoutNotesInput = {
   addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
   sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateWithoutSessionsInput = {
@@ -1362,6 +1429,7 @@ export type CustomerCreateWithoutSessionsInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1371,6 +1439,7 @@ export type CustomerCreateWithoutSessionsInput = {
   addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutSessionsInput = {
@@ -1394,6 +1463,7 @@ export type CustomerUncheckedCreateWithoutSessionsInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1402,6 +1472,7 @@ export type CustomerUncheckedCreateWithoutSessionsInput = {
   addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutSessionsInput = {
@@ -1440,6 +1511,7 @@ export type CustomerUpdateWithoutSessionsInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1449,6 +1521,7 @@ export type CustomerUpdateWithoutSessionsInput = {
   addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutSessionsInput = {
@@ -1472,6 +1545,7 @@ export type CustomerUncheckedUpdateWithoutSessionsInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1480,6 +1554,7 @@ export type CustomerUncheckedUpdateWithoutSessionsInput = {
   addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateWithoutResetsInput = {
@@ -1502,6 +1577,7 @@ export type CustomerCreateWithoutResetsInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1511,6 +1587,7 @@ export type CustomerCreateWithoutResetsInput = {
   addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
   sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutResetsInput = {
@@ -1534,6 +1611,7 @@ export type CustomerUncheckedCreateWithoutResetsInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1542,6 +1620,7 @@ export type CustomerUncheckedCreateWithoutResetsInput = {
   addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
   sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutResetsInput = {
@@ -1580,6 +1659,7 @@ export type CustomerUpdateWithoutResetsInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1589,6 +1669,7 @@ export type CustomerUpdateWithoutResetsInput = {
   addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
   sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutResetsInput = {
@@ -1612,6 +1693,7 @@ export type CustomerUncheckedUpdateWithoutResetsInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1620,6 +1702,155 @@ export type CustomerUncheckedUpdateWithoutResetsInput = {
   addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
   sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerCreateWithoutGroupMembershipsInput = {
+  id: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
+  addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerUncheckedCreateWithoutGroupMembershipsInput = {
+  id: string
+  projectId: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerCreateOrConnectWithoutGroupMembershipsInput = {
+  where: Prisma.CustomerWhereUniqueInput
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutGroupMembershipsInput, Prisma.CustomerUncheckedCreateWithoutGroupMembershipsInput>
+}
+
+export type CustomerUpsertWithoutGroupMembershipsInput = {
+  update: Prisma.XOR<Prisma.CustomerUpdateWithoutGroupMembershipsInput, Prisma.CustomerUncheckedUpdateWithoutGroupMembershipsInput>
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutGroupMembershipsInput, Prisma.CustomerUncheckedCreateWithoutGroupMembershipsInput>
+  where?: Prisma.CustomerWhereInput
+}
+
+export type CustomerUpdateToOneWithWhereWithoutGroupMembershipsInput = {
+  where?: Prisma.CustomerWhereInput
+  data: Prisma.XOR<Prisma.CustomerUpdateWithoutGroupMembershipsInput, Prisma.CustomerUncheckedUpdateWithoutGroupMembershipsInput>
+}
+
+export type CustomerUpdateWithoutGroupMembershipsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
+  addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerUncheckedUpdateWithoutGroupMembershipsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateManyProjectInput = {
@@ -1642,6 +1873,7 @@ export type CustomerCreateManyProjectInput = {
   totalSpent?: bigint | number
   firstOrderAt?: Date | string | null
   lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
   deletedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1669,6 +1901,7 @@ export type CustomerUpdateWithoutProjectInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1678,6 +1911,7 @@ export type CustomerUpdateWithoutProjectInput = {
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
   sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutProjectInput = {
@@ -1700,6 +1934,7 @@ export type CustomerUncheckedUpdateWithoutProjectInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1709,6 +1944,7 @@ export type CustomerUncheckedUpdateWithoutProjectInput = {
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
   sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateManyWithoutProjectInput = {
@@ -1731,6 +1967,7 @@ export type CustomerUncheckedUpdateManyWithoutProjectInput = {
   totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1748,6 +1985,7 @@ export type CustomerCountOutputType = {
   notes: number
   sessions: number
   resets: number
+  groupMemberships: number
 }
 
 export type CustomerCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1755,6 +1993,7 @@ export type CustomerCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensio
   notes?: boolean | CustomerCountOutputTypeCountNotesArgs
   sessions?: boolean | CustomerCountOutputTypeCountSessionsArgs
   resets?: boolean | CustomerCountOutputTypeCountResetsArgs
+  groupMemberships?: boolean | CustomerCountOutputTypeCountGroupMembershipsArgs
 }
 
 /**
@@ -1795,6 +2034,13 @@ export type CustomerCountOutputTypeCountResetsArgs<ExtArgs extends runtime.Types
   where?: Prisma.PasswordResetTokenWhereInput
 }
 
+/**
+ * CustomerCountOutputType without action
+ */
+export type CustomerCountOutputTypeCountGroupMembershipsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CustomerGroupMemberWhereInput
+}
+
 
 export type CustomerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1817,6 +2063,7 @@ export type CustomerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   totalSpent?: boolean
   firstOrderAt?: boolean
   lastOrderAt?: boolean
+  tagsNormalized?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1827,6 +2074,7 @@ export type CustomerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   notes?: boolean | Prisma.Customer$notesArgs<ExtArgs>
   sessions?: boolean | Prisma.Customer$sessionsArgs<ExtArgs>
   resets?: boolean | Prisma.Customer$resetsArgs<ExtArgs>
+  groupMemberships?: boolean | Prisma.Customer$groupMembershipsArgs<ExtArgs>
   _count?: boolean | Prisma.CustomerCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["customer"]>
 
@@ -1851,6 +2099,7 @@ export type CustomerSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   totalSpent?: boolean
   firstOrderAt?: boolean
   lastOrderAt?: boolean
+  tagsNormalized?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1880,6 +2129,7 @@ export type CustomerSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   totalSpent?: boolean
   firstOrderAt?: boolean
   lastOrderAt?: boolean
+  tagsNormalized?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1909,6 +2159,7 @@ export type CustomerSelectScalar = {
   totalSpent?: boolean
   firstOrderAt?: boolean
   lastOrderAt?: boolean
+  tagsNormalized?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1916,13 +2167,14 @@ export type CustomerSelectScalar = {
   emailVerified?: boolean
 }
 
-export type CustomerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "email" | "emailNormalized" | "firstName" | "lastName" | "sortName" | "phone" | "company" | "status" | "tags" | "metadata" | "activePriceKey" | "locale" | "taxNumber" | "taxNumberType" | "orderCount" | "totalSpent" | "firstOrderAt" | "lastOrderAt" | "deletedAt" | "createdAt" | "updatedAt" | "passwordHash" | "emailVerified", ExtArgs["result"]["customer"]>
+export type CustomerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "email" | "emailNormalized" | "firstName" | "lastName" | "sortName" | "phone" | "company" | "status" | "tags" | "metadata" | "activePriceKey" | "locale" | "taxNumber" | "taxNumberType" | "orderCount" | "totalSpent" | "firstOrderAt" | "lastOrderAt" | "tagsNormalized" | "deletedAt" | "createdAt" | "updatedAt" | "passwordHash" | "emailVerified", ExtArgs["result"]["customer"]>
 export type CustomerInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   addresses?: boolean | Prisma.Customer$addressesArgs<ExtArgs>
   notes?: boolean | Prisma.Customer$notesArgs<ExtArgs>
   sessions?: boolean | Prisma.Customer$sessionsArgs<ExtArgs>
   resets?: boolean | Prisma.Customer$resetsArgs<ExtArgs>
+  groupMemberships?: boolean | Prisma.Customer$groupMembershipsArgs<ExtArgs>
   _count?: boolean | Prisma.CustomerCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type CustomerIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1940,6 +2192,7 @@ export type $CustomerPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     notes: Prisma.$CustomerNotePayload<ExtArgs>[]
     sessions: Prisma.$CustomerSessionPayload<ExtArgs>[]
     resets: Prisma.$PasswordResetTokenPayload<ExtArgs>[]
+    groupMemberships: Prisma.$CustomerGroupMemberPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1971,6 +2224,10 @@ export type $CustomerPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     totalSpent: bigint
     firstOrderAt: Date | null
     lastOrderAt: Date | null
+    /**
+     * Generated by PostgreSQL (never written): the tags lowercased, for case-insensitive tag conditions.
+     */
+    tagsNormalized: string[]
     deletedAt: Date | null
     createdAt: Date
     updatedAt: Date
@@ -2381,6 +2638,7 @@ export interface Prisma__CustomerClient<T, Null = never, ExtArgs extends runtime
   notes<T extends Prisma.Customer$notesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$notesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerNotePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   sessions<T extends Prisma.Customer$sessionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$sessionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerSessionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   resets<T extends Prisma.Customer$resetsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$resetsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PasswordResetTokenPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  groupMemberships<T extends Prisma.Customer$groupMembershipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$groupMembershipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerGroupMemberPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2430,6 +2688,7 @@ export interface CustomerFieldRefs {
   readonly totalSpent: Prisma.FieldRef<"Customer", 'BigInt'>
   readonly firstOrderAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly lastOrderAt: Prisma.FieldRef<"Customer", 'DateTime'>
+  readonly tagsNormalized: Prisma.FieldRef<"Customer", 'String[]'>
   readonly deletedAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"Customer", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Customer", 'DateTime'>
@@ -2929,6 +3188,30 @@ export type Customer$resetsArgs<ExtArgs extends runtime.Types.Extensions.Interna
   take?: number
   skip?: number
   distinct?: Prisma.PasswordResetTokenScalarFieldEnum | Prisma.PasswordResetTokenScalarFieldEnum[]
+}
+
+/**
+ * Customer.groupMemberships
+ */
+export type Customer$groupMembershipsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the CustomerGroupMember
+   */
+  select?: Prisma.CustomerGroupMemberSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the CustomerGroupMember
+   */
+  omit?: Prisma.CustomerGroupMemberOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CustomerGroupMemberInclude<ExtArgs> | null
+  where?: Prisma.CustomerGroupMemberWhereInput
+  orderBy?: Prisma.CustomerGroupMemberOrderByWithRelationInput | Prisma.CustomerGroupMemberOrderByWithRelationInput[]
+  cursor?: Prisma.CustomerGroupMemberWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CustomerGroupMemberScalarFieldEnum | Prisma.CustomerGroupMemberScalarFieldEnum[]
 }
 
 /**

@@ -311,6 +311,7 @@ export type ProductWhereInput = {
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   variants?: Prisma.VariantListRelationFilter
   collections?: Prisma.CollectionProductListRelationFilter
+  searchDocument?: Prisma.XOR<Prisma.SearchProductNullableScalarRelationFilter, Prisma.SearchProductWhereInput> | null
 }
 
 export type ProductOrderByWithRelationInput = {
@@ -334,6 +335,7 @@ export type ProductOrderByWithRelationInput = {
   project?: Prisma.ProjectOrderByWithRelationInput
   variants?: Prisma.VariantOrderByRelationAggregateInput
   collections?: Prisma.CollectionProductOrderByRelationAggregateInput
+  searchDocument?: Prisma.SearchProductOrderByWithRelationInput
 }
 
 export type ProductWhereUniqueInput = Prisma.AtLeast<{
@@ -360,6 +362,7 @@ export type ProductWhereUniqueInput = Prisma.AtLeast<{
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   variants?: Prisma.VariantListRelationFilter
   collections?: Prisma.CollectionProductListRelationFilter
+  searchDocument?: Prisma.XOR<Prisma.SearchProductNullableScalarRelationFilter, Prisma.SearchProductWhereInput> | null
 }, "id">
 
 export type ProductOrderByWithAggregationInput = {
@@ -430,6 +433,7 @@ export type ProductCreateInput = {
   project: Prisma.ProjectCreateNestedOneWithoutProductsInput
   variants?: Prisma.VariantCreateNestedManyWithoutProductInput
   collections?: Prisma.CollectionProductCreateNestedManyWithoutProductInput
+  searchDocument?: Prisma.SearchProductCreateNestedOneWithoutProductInput
 }
 
 export type ProductUncheckedCreateInput = {
@@ -452,6 +456,7 @@ export type ProductUncheckedCreateInput = {
   updatedAt?: Date | string
   variants?: Prisma.VariantUncheckedCreateNestedManyWithoutProductInput
   collections?: Prisma.CollectionProductUncheckedCreateNestedManyWithoutProductInput
+  searchDocument?: Prisma.SearchProductUncheckedCreateNestedOneWithoutProductInput
 }
 
 export type ProductUpdateInput = {
@@ -474,6 +479,7 @@ export type ProductUpdateInput = {
   project?: Prisma.ProjectUpdateOneRequiredWithoutProductsNestedInput
   variants?: Prisma.VariantUpdateManyWithoutProductNestedInput
   collections?: Prisma.CollectionProductUpdateManyWithoutProductNestedInput
+  searchDocument?: Prisma.SearchProductUpdateOneWithoutProductNestedInput
 }
 
 export type ProductUncheckedUpdateInput = {
@@ -496,6 +502,7 @@ export type ProductUncheckedUpdateInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   variants?: Prisma.VariantUncheckedUpdateManyWithoutProductNestedInput
   collections?: Prisma.CollectionProductUncheckedUpdateManyWithoutProductNestedInput
+  searchDocument?: Prisma.SearchProductUncheckedUpdateOneWithoutProductNestedInput
 }
 
 export type ProductCreateManyInput = {
@@ -717,6 +724,14 @@ export type ProductUpdateOneRequiredWithoutCollectionsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProductUpdateToOneWithWhereWithoutCollectionsInput, Prisma.ProductUpdateWithoutCollectionsInput>, Prisma.ProductUncheckedUpdateWithoutCollectionsInput>
 }
 
+export type ProductUpdateOneRequiredWithoutSearchDocumentNestedInput = {
+  create?: Prisma.XOR<Prisma.ProductCreateWithoutSearchDocumentInput, Prisma.ProductUncheckedCreateWithoutSearchDocumentInput>
+  connectOrCreate?: Prisma.ProductCreateOrConnectWithoutSearchDocumentInput
+  upsert?: Prisma.ProductUpsertWithoutSearchDocumentInput
+  connect?: Prisma.ProductWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProductUpdateToOneWithWhereWithoutSearchDocumentInput, Prisma.ProductUpdateWithoutSearchDocumentInput>, Prisma.ProductUncheckedUpdateWithoutSearchDocumentInput>
+}
+
 export type ProductCreateWithoutProjectInput = {
   id: string
   title: string
@@ -736,6 +751,7 @@ export type ProductCreateWithoutProjectInput = {
   updatedAt?: Date | string
   variants?: Prisma.VariantCreateNestedManyWithoutProductInput
   collections?: Prisma.CollectionProductCreateNestedManyWithoutProductInput
+  searchDocument?: Prisma.SearchProductCreateNestedOneWithoutProductInput
 }
 
 export type ProductUncheckedCreateWithoutProjectInput = {
@@ -757,6 +773,7 @@ export type ProductUncheckedCreateWithoutProjectInput = {
   updatedAt?: Date | string
   variants?: Prisma.VariantUncheckedCreateNestedManyWithoutProductInput
   collections?: Prisma.CollectionProductUncheckedCreateNestedManyWithoutProductInput
+  searchDocument?: Prisma.SearchProductUncheckedCreateNestedOneWithoutProductInput
 }
 
 export type ProductCreateOrConnectWithoutProjectInput = {
@@ -827,6 +844,7 @@ export type ProductCreateWithoutVariantsInput = {
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutProductsInput
   collections?: Prisma.CollectionProductCreateNestedManyWithoutProductInput
+  searchDocument?: Prisma.SearchProductCreateNestedOneWithoutProductInput
 }
 
 export type ProductUncheckedCreateWithoutVariantsInput = {
@@ -848,6 +866,7 @@ export type ProductUncheckedCreateWithoutVariantsInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   collections?: Prisma.CollectionProductUncheckedCreateNestedManyWithoutProductInput
+  searchDocument?: Prisma.SearchProductUncheckedCreateNestedOneWithoutProductInput
 }
 
 export type ProductCreateOrConnectWithoutVariantsInput = {
@@ -885,6 +904,7 @@ export type ProductUpdateWithoutVariantsInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutProductsNestedInput
   collections?: Prisma.CollectionProductUpdateManyWithoutProductNestedInput
+  searchDocument?: Prisma.SearchProductUpdateOneWithoutProductNestedInput
 }
 
 export type ProductUncheckedUpdateWithoutVariantsInput = {
@@ -906,6 +926,7 @@ export type ProductUncheckedUpdateWithoutVariantsInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   collections?: Prisma.CollectionProductUncheckedUpdateManyWithoutProductNestedInput
+  searchDocument?: Prisma.SearchProductUncheckedUpdateOneWithoutProductNestedInput
 }
 
 export type ProductCreateWithoutCollectionsInput = {
@@ -927,6 +948,7 @@ export type ProductCreateWithoutCollectionsInput = {
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutProductsInput
   variants?: Prisma.VariantCreateNestedManyWithoutProductInput
+  searchDocument?: Prisma.SearchProductCreateNestedOneWithoutProductInput
 }
 
 export type ProductUncheckedCreateWithoutCollectionsInput = {
@@ -948,6 +970,7 @@ export type ProductUncheckedCreateWithoutCollectionsInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   variants?: Prisma.VariantUncheckedCreateNestedManyWithoutProductInput
+  searchDocument?: Prisma.SearchProductUncheckedCreateNestedOneWithoutProductInput
 }
 
 export type ProductCreateOrConnectWithoutCollectionsInput = {
@@ -985,6 +1008,7 @@ export type ProductUpdateWithoutCollectionsInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutProductsNestedInput
   variants?: Prisma.VariantUpdateManyWithoutProductNestedInput
+  searchDocument?: Prisma.SearchProductUpdateOneWithoutProductNestedInput
 }
 
 export type ProductUncheckedUpdateWithoutCollectionsInput = {
@@ -1006,6 +1030,111 @@ export type ProductUncheckedUpdateWithoutCollectionsInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   variants?: Prisma.VariantUncheckedUpdateManyWithoutProductNestedInput
+  searchDocument?: Prisma.SearchProductUncheckedUpdateOneWithoutProductNestedInput
+}
+
+export type ProductCreateWithoutSearchDocumentInput = {
+  id: string
+  title: string
+  handle: string
+  description?: string | null
+  status?: string
+  productType?: string | null
+  vendor?: string | null
+  tags?: Prisma.ProductCreatetagsInput | string[]
+  image?: string | null
+  price?: number
+  salePrice?: number | null
+  currency: string
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  project: Prisma.ProjectCreateNestedOneWithoutProductsInput
+  variants?: Prisma.VariantCreateNestedManyWithoutProductInput
+  collections?: Prisma.CollectionProductCreateNestedManyWithoutProductInput
+}
+
+export type ProductUncheckedCreateWithoutSearchDocumentInput = {
+  id: string
+  projectId: string
+  title: string
+  handle: string
+  description?: string | null
+  status?: string
+  productType?: string | null
+  vendor?: string | null
+  tags?: Prisma.ProductCreatetagsInput | string[]
+  image?: string | null
+  price?: number
+  salePrice?: number | null
+  currency: string
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  variants?: Prisma.VariantUncheckedCreateNestedManyWithoutProductInput
+  collections?: Prisma.CollectionProductUncheckedCreateNestedManyWithoutProductInput
+}
+
+export type ProductCreateOrConnectWithoutSearchDocumentInput = {
+  where: Prisma.ProductWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProductCreateWithoutSearchDocumentInput, Prisma.ProductUncheckedCreateWithoutSearchDocumentInput>
+}
+
+export type ProductUpsertWithoutSearchDocumentInput = {
+  update: Prisma.XOR<Prisma.ProductUpdateWithoutSearchDocumentInput, Prisma.ProductUncheckedUpdateWithoutSearchDocumentInput>
+  create: Prisma.XOR<Prisma.ProductCreateWithoutSearchDocumentInput, Prisma.ProductUncheckedCreateWithoutSearchDocumentInput>
+  where?: Prisma.ProductWhereInput
+}
+
+export type ProductUpdateToOneWithWhereWithoutSearchDocumentInput = {
+  where?: Prisma.ProductWhereInput
+  data: Prisma.XOR<Prisma.ProductUpdateWithoutSearchDocumentInput, Prisma.ProductUncheckedUpdateWithoutSearchDocumentInput>
+}
+
+export type ProductUpdateWithoutSearchDocumentInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  handle?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  productType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  vendor?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tags?: Prisma.ProductUpdatetagsInput | string[]
+  image?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  price?: Prisma.IntFieldUpdateOperationsInput | number
+  salePrice?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  project?: Prisma.ProjectUpdateOneRequiredWithoutProductsNestedInput
+  variants?: Prisma.VariantUpdateManyWithoutProductNestedInput
+  collections?: Prisma.CollectionProductUpdateManyWithoutProductNestedInput
+}
+
+export type ProductUncheckedUpdateWithoutSearchDocumentInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  handle?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  productType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  vendor?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tags?: Prisma.ProductUpdatetagsInput | string[]
+  image?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  price?: Prisma.IntFieldUpdateOperationsInput | number
+  salePrice?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  variants?: Prisma.VariantUncheckedUpdateManyWithoutProductNestedInput
+  collections?: Prisma.CollectionProductUncheckedUpdateManyWithoutProductNestedInput
 }
 
 export type ProductCreateManyProjectInput = {
@@ -1046,6 +1175,7 @@ export type ProductUpdateWithoutProjectInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   variants?: Prisma.VariantUpdateManyWithoutProductNestedInput
   collections?: Prisma.CollectionProductUpdateManyWithoutProductNestedInput
+  searchDocument?: Prisma.SearchProductUpdateOneWithoutProductNestedInput
 }
 
 export type ProductUncheckedUpdateWithoutProjectInput = {
@@ -1067,6 +1197,7 @@ export type ProductUncheckedUpdateWithoutProjectInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   variants?: Prisma.VariantUncheckedUpdateManyWithoutProductNestedInput
   collections?: Prisma.CollectionProductUncheckedUpdateManyWithoutProductNestedInput
+  searchDocument?: Prisma.SearchProductUncheckedUpdateOneWithoutProductNestedInput
 }
 
 export type ProductUncheckedUpdateManyWithoutProjectInput = {
@@ -1149,6 +1280,7 @@ export type ProductSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   variants?: boolean | Prisma.Product$variantsArgs<ExtArgs>
   collections?: boolean | Prisma.Product$collectionsArgs<ExtArgs>
+  searchDocument?: boolean | Prisma.Product$searchDocumentArgs<ExtArgs>
   _count?: boolean | Prisma.ProductCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["product"]>
 
@@ -1219,6 +1351,7 @@ export type ProductInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   variants?: boolean | Prisma.Product$variantsArgs<ExtArgs>
   collections?: boolean | Prisma.Product$collectionsArgs<ExtArgs>
+  searchDocument?: boolean | Prisma.Product$searchDocumentArgs<ExtArgs>
   _count?: boolean | Prisma.ProductCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProductIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1234,6 +1367,7 @@ export type $ProductPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     project: Prisma.$ProjectPayload<ExtArgs>
     variants: Prisma.$VariantPayload<ExtArgs>[]
     collections: Prisma.$CollectionProductPayload<ExtArgs>[]
+    searchDocument: Prisma.$SearchProductPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1656,6 +1790,7 @@ export interface Prisma__ProductClient<T, Null = never, ExtArgs extends runtime.
   project<T extends Prisma.ProjectDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ProjectDefaultArgs<ExtArgs>>): Prisma.Prisma__ProjectClient<runtime.Types.Result.GetResult<Prisma.$ProjectPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   variants<T extends Prisma.Product$variantsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Product$variantsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$VariantPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   collections<T extends Prisma.Product$collectionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Product$collectionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CollectionProductPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  searchDocument<T extends Prisma.Product$searchDocumentArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Product$searchDocumentArgs<ExtArgs>>): Prisma.Prisma__SearchProductClient<runtime.Types.Result.GetResult<Prisma.$SearchProductPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2148,6 +2283,25 @@ export type Product$collectionsArgs<ExtArgs extends runtime.Types.Extensions.Int
   take?: number
   skip?: number
   distinct?: Prisma.CollectionProductScalarFieldEnum | Prisma.CollectionProductScalarFieldEnum[]
+}
+
+/**
+ * Product.searchDocument
+ */
+export type Product$searchDocumentArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the SearchProduct
+   */
+  select?: Prisma.SearchProductSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the SearchProduct
+   */
+  omit?: Prisma.SearchProductOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.SearchProductInclude<ExtArgs> | null
+  where?: Prisma.SearchProductWhereInput
 }
 
 /**

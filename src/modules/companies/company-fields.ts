@@ -1,0 +1,17 @@
+import { invalidField } from '../../shared/errors.js';
+
+// ICU's list of ISO 4217 codes in circulation (Node ships full ICU).
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+/** Whether `code` is an ISO 4217 currency code in circulation. */
+export const isCurrencyCode = (code: string) => CURRENCIES.has(code);
+
+/** The checks of company fields that the contract's schema cannot express: currency in ISO 4217, website over http(s). */
+export function checkCompanyFields(input: { currency?: string | null; website?: string | null }): void {
+  if (input.currency && !isCurrencyCode(input.currency)) {
+    throw invalidField('currency', `currency ${input.currency} is not an ISO 4217 currency code; use one such as EUR or USD.`);
+  }
+  if (input.website && !/^https?:\/\//i.test(input.website)) {
+    throw invalidField('website', 'website must be an http or https URL, e.g. https://acme.example.');
+  }
+}

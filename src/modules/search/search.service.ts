@@ -1,0 +1,118 @@
+import type { operations } from '../../generated/openapi.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { AppError, invalidField } from '../../shared/errors.js';
+import { recordSearch } from './search-log.js';
+import { placePins, planRules, type ActiveRule, type RulePlan } from './merchandising-rules.js';
+import { normalizeQuery } from './query-parser.js';
+import { planQuery, wordsToCheck, type QueryPlan, type VocabularyHit } from './search-plan.js';
+import { runCollectionSearch, runProductSearch, type ProductRowJson } from './search.sql.js';
+import type { SynonymRule } from './synonyms-expand.js';
+import { termSql } from './tsquery.js';
+import { toProductHit, type ProductHit } from './search.mappers.js';
+
+type SearchQuery = NonNullable<operations['searchCatalog']['parameters']['query']>;
+type SearchResult = operations['searchCatalog']['responses'][200]['content']['application/json']['data'];
+
+/** The conversion rate to `currency` from the project's currency; 400 when the project has none. */
+export function exchangeRate(ctx: Ctx, currency: string | undefined): number {
+  if (!currency || currency === ctx.project.currency) return 1;
+  const rates = (ctx.project.exchangeRates ?? {}) as Record<string, unknown>;
+  const rate = Number(rates[currency]);
+  if (!Number.isFinite(rate) || rate <= 0) {
+    throw invalidField('currency', `This project has no exchange rate for ${currency}. Known: ${[ctx.project.currency, ...Object.keys(rates)].join(', ')}.`);
+  }
+  return rate;
+}
+
+/** The project's active synonym groups and active rules on live products, and the vocabulary candidates of the words, in one round trip. */
+async function loadContext(ctx: Ctx, words: string[]) {
+  const [row] = await ctx.db.$queryRaw<Array<{ synonyms: SynonymRule[]; rules: ActiveRule[]; vocabulary: VocabularyHit[] }>>`
+    SELECT
+      (SELECT coalesce(json_agg(json_build_object('synonymType', synonym_type, 'terms', terms)), '[]')
+         FROM search_synonym_groups WHERE project_id = ${ctx.project.id} AND is_active) AS synonyms,
+      (SELECT coalesce(json_agg(json_build_object('id', r.id, 'matchQuery', r.match_query, 'matchType', r.match_type, 'action', r.action,
+              'productId', r.product_id, 'pinPosition', r.pin_position, 'scoreMultiplier', r.score_multiplier)
+              ORDER BY r.priority DESC, r.created_at, r.id), '[]')
+         FROM search_merchandising_rules r JOIN products p ON p.id = r.product_id AND p.deleted_at IS NULL
+         WHERE r.project_id = ${ctx.project.id} AND r.is_active) AS rules,
+      (SELECT coalesce(json_agg(json_build_object('word', word, 'term', term, 'docCount', doc_count, 'prefixKnown', prefix_known)), '[]')
+         FROM search_term_candidates(${ctx.project.id}, ${words}::text[])) AS vocabulary`;
+  return row;
+}
+
+/** Which alternatives of the plan each product matches, for explain. */
+async function matchedTerms(ctx: Ctx, plan: QueryPlan, ids: string[]): Promise<Map<string, string[]>> {
+  if (ids.length === 0 || plan.terms.length === 0) return new Map();
+  const values = Prisma.join(plan.terms.map((term, i) => Prisma.sql`(${i}::int, ${termSql(term)})`));
+  const rows = await ctx.db.$queryRaw<Array<{ id: string; matched: number[] }>>`
+    SELECT s.product_id AS id, coalesce(array_agg(t.i ORDER BY t.i) FILTER (WHERE s.document @@ t.q), '{}') AS matched
+    FROM search_products s CROSS JOIN (VALUES ${values}) AS t(i, q)
+    WHERE s.product_id = ANY(${ids}::text[]) GROUP BY s.product_id`;
+  return new Map(rows.map((r) => [r.id, r.matched.map((i) => plan.terms[i].text)]));
+}
+
+function explainOf(plan: QueryPlan, rules: RulePlan, row: ProductRowJson, matched: string[]) {
+  const found = new Set(matched);
+  return {
+    matched_terms: matched,
+    corrections: plan.corrections.filter((c) => found.has(c.to)),
+    synonyms: plan.synonyms.filter((s) => s.expandedTo.some((t) => found.has(t))).map((s) => ({ term: s.term, expanded_to: s.expandedTo })),
+    rules: rules.applied.get(row.id) ?? [],
+    text_score: row.text_score,
+    final_score: row.final_score,
+  };
+}
+
+/**
+ * Searches the project's active products (and collections when asked): query language, typo correction,
+ * synonyms, merchandising rules, filters, facets and currency; logs the search for analytics without
+ * waiting for the write.
+ */
+export async function searchCatalog(ctx: Ctx, query: SearchQuery): Promise<SearchResult> {
+  const started = performance.now();
+  if (query.explain && !(ctx.actor.kind === 'api_key' && ctx.actor.keyType === 'secret')) {
+    throw new AppError('forbidden', 'explain=true requires a secret API key.');
+  }
+  const rate = exchangeRate(ctx, query.currency);
+  const currency = query.currency ?? ctx.project.currency;
+  const types = query.types ?? ['products'];
+  const take = query.limit ?? 20;
+  const skip = query.offset ?? 0;
+  const normalized = normalizeQuery(query.q);
+  const context = await loadContext(ctx, wordsToCheck(query.q));
+  const plan = planQuery(query.q, context.synonyms, context.vocabulary);
+  const empty = plan.full.must.length === 0;
+  const rules = planRules(context.rules, normalized);
+  const pinnedIds = rules.pins.map((p) => p.productId);
+  const [products, collections] = await Promise.all([
+    types.includes('products') && !empty
+      ? runProductSearch(ctx, {
+          full: plan.full, exact: plan.exact, rate, hidden: rules.hidden, pinned: pinnedIds, multipliers: rules.multipliers,
+          take: pinnedIds.length > 0 ? skip + take : take, skip: pinnedIds.length > 0 ? 0 : skip, facets: query.facets ?? true,
+          filters: {
+            productType: query.product_type, collectionId: query.collection_id, tag: query.tag, inStock: query.in_stock,
+            priceMin: query.price_min, priceMax: query.price_max,
+          },
+        })
+      : undefined,
+    types.includes('collections') && !empty ? runCollectionSearch(ctx, plan.full, take, skip) : undefined,
+  ]);
+  let rows = products?.hits ?? [];
+  if (products && pinnedIds.length > 0) {
+    const byId = new Map(products.pinned.map((p) => [p.id, p]));
+    const pins = rules.pins.filter((p) => byId.has(p.productId)).map((p) => ({ item: byId.get(p.productId)!, position: p.position }));
+    rows = placePins(rows, pins).slice(skip, skip + take);
+  }
+  const matched = query.explain ? await matchedTerms(ctx, plan, rows.map((r) => r.id)) : undefined;
+  const hits: ProductHit[] = rows.map((row) =>
+    toProductHit(row, currency, matched ? explainOf(plan, rules, row, matched.get(row.id) ?? []) : undefined),
+  );
+  const productTotal = products?.total ?? 0;
+  const collectionTotal = collections?.total ?? 0;
+  recordSearch(ctx.db, { projectId: ctx.project.id, query: normalized, resultCount: productTotal + collectionTotal, tookMs: performance.now() - started });
+  return {
+    products: { data: hits, total: productTotal, ...(products?.facets ? { facets: products.facets } : {}) },
+    collections: { data: collections?.hits ?? [], total: collectionTotal },
+  };
+}

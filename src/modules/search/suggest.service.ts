@@ -1,0 +1,67 @@
+import type { components } from '../../generated/openapi.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { normalizeText } from './query-parser.js';
+import { damerauDistance, editBudget, isCorrectable } from './typo.js';
+
+type Suggestion = components['schemas']['Suggestion'];
+
+// At most this many title matches are ranked: a one-letter prefix would otherwise rank a whole catalog.
+const TITLE_CANDIDATES = 300;
+const TYPO_FROM = 5;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Vocabulary terms starting within the prefix's edit budget of it (a prefix of 5+ letters nothing starts with). */
+async function correctedPrefixes(ctx: Ctx, word: string): Promise<string[]> {
+  if (word.length < TYPO_FROM || !isCorrectable(word)) return [];
+  const rows = await ctx.db.$queryRaw<Array<{ term: string | null; prefix_known: boolean }>>`
+    SELECT term, prefix_known FROM search_term_candidates(${ctx.project.id}, ARRAY[${word}]::text[])`;
+  if (rows.length === 0 || rows[0].prefix_known) return [];
+  const budget = editBudget(word);
+  const fixes = new Set<string>();
+  for (const { term } of rows) {
+    if (!term) continue;
+    const near = [word.length - 1, word.length, word.length + 1].some((n) => n > 0 && damerauDistance(word, term.slice(0, n)) <= budget);
+    if (near) fixes.add(term.slice(0, word.length));
+  }
+  return [...fixes].slice(0, 3);
+}
+
+/** Suggestions for what is being typed: popular queries with results first, then product and collection titles by score. */
+export async function suggest(ctx: Ctx, q: string, limit = 5): Promise<Suggestion[]> {
+  const prefix = normalizeText(q);
+  const words = prefix.split(' ').map((w) => w.replace(/[^\p{L}\p{N}]/gu, '')).filter(Boolean);
+  const popular = await ctx.db.$queryRaw<Array<{ query: string }>>`
+    SELECT query FROM search_query_stats
+    WHERE project_id = ${ctx.project.id} AND last_result_count > 0 AND query LIKE ${`${escapeLike(prefix)}%`}
+    ORDER BY search_count DESC, query LIMIT ${limit}`;
+  const suggestions: Suggestion[] = popular.map((p) => ({ text: p.query, type: 'query' }));
+  if (suggestions.length >= limit || words.length === 0) return suggestions.slice(0, limit);
+
+  const last = words[words.length - 1];
+  const alternatives = [last, ...(await correctedPrefixes(ctx, last))];
+  const head = words.slice(0, -1).map((w) => `${w}:*`);
+  const tsqueries = alternatives.map((alt) => [...head, `${alt}:*`].join(' & '));
+  const query = Prisma.join(tsqueries.map((t) => Prisma.sql`to_tsquery('simple', ${t})`), ' || ');
+  const titleQuery = Prisma.join(tsqueries.map((t) => Prisma.sql`to_tsquery('simple', ${t.replace(/:\*/g, ':*A')})`), ' || ');
+  const rows = await ctx.db.$queryRaw<Array<{ type: 'product' | 'collection'; id: string; text: string; score: number }>>`
+    WITH q AS (SELECT ${query} AS q, ${titleQuery} AS qa)
+    SELECT * FROM (
+      SELECT 'product' AS type, s.product_id AS id, s.title AS text,
+             ts_rank(s.document, (SELECT qa FROM q)) + CASE WHEN s.title_norm LIKE ${`${escapeLike(prefix)}%`} THEN 1 ELSE 0 END AS score
+      FROM (SELECT * FROM search_products WHERE project_id = ${ctx.project.id} AND document @@ (SELECT qa FROM q) LIMIT ${TITLE_CANDIDATES}) s
+      UNION ALL
+      SELECT 'collection', c.id, c.title,
+             0.5 + CASE WHEN lower(unaccent(c.title)) LIKE ${`${escapeLike(prefix)}%`} THEN 1 ELSE 0 END
+      FROM collections c WHERE c.project_id = ${ctx.project.id} AND to_tsvector('simple', unaccent(c.title)) @@ (SELECT q FROM q)
+    ) x ORDER BY score DESC, length(text), text LIMIT ${limit}`;
+  const seen = new Set(suggestions.map((s) => s.text));
+  for (const row of rows) {
+    if (suggestions.length >= limit) break;
+    if (seen.has(row.text.toLowerCase())) continue;
+    seen.add(row.text.toLowerCase());
+    suggestions.push({ text: row.text, type: row.type, id: row.id });
+  }
+  return suggestions;
+}

@@ -1,0 +1,43 @@
+import type { components } from '../../generated/openapi.js';
+import type { SynonymGroup } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { newId } from '../../shared/ids.js';
+import { findOwned } from '../../shared/owned.js';
+import { writeTx } from '../../shared/write.js';
+
+type SynonymGroupCreate = components['schemas']['SynonymGroupCreate'];
+type SynonymGroupUpdate = components['schemas']['SynonymGroupUpdate'];
+
+// Terms are stored lowercased and trimmed, inner spaces collapsed, repeats removed (order kept: a oneway group's first term matters).
+const cleanTerms = (terms: string[]) => [...new Set(terms.map((t) => t.toLowerCase().replace(/\s+/g, ' ').trim()))];
+
+const findGroup = (ctx: Ctx, id: string) => findOwned(ctx, ctx.db.synonymGroup, id, 'Synonym group not found.');
+
+/** The project's synonym groups, oldest first. */
+export async function listSynonymGroups(ctx: Ctx): Promise<SynonymGroup[]> {
+  return ctx.db.synonymGroup.findMany({ where: { projectId: ctx.project.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+/** Creates a group; the next search uses it. */
+export async function createSynonymGroup(ctx: Ctx, input: SynonymGroupCreate): Promise<SynonymGroup> {
+  return ctx.db.synonymGroup.create({
+    data: { id: newId('syn_'), projectId: ctx.project.id, synonymType: input.synonym_type ?? 'equivalent', terms: cleanTerms(input.terms) },
+  });
+}
+
+/** Applies the fields sent (terms replace the list). */
+export async function updateSynonymGroup(ctx: Ctx, id: string, input: SynonymGroupUpdate): Promise<SynonymGroup> {
+  return writeTx(ctx, {}, async (tx) => {
+    await findOwned(ctx, tx.synonymGroup, id, 'Synonym group not found.');
+    return tx.synonymGroup.update({
+      where: { id },
+      data: { synonymType: input.synonym_type, terms: input.terms && cleanTerms(input.terms), isActive: input.is_active },
+    });
+  });
+}
+
+/** Deletes the group. */
+export async function deleteSynonymGroup(ctx: Ctx, id: string): Promise<void> {
+  await findGroup(ctx, id);
+  await ctx.db.synonymGroup.delete({ where: { id } });
+}
