@@ -29,6 +29,7 @@ export type OperationId =
   | 'createProduct'
   | 'createProject'
   | 'createVariant'
+  | 'createWebhook'
   | 'deleteCollection'
   | 'deleteCustomer'
   | 'deleteCustomerAddress'
@@ -36,6 +37,7 @@ export type OperationId =
   | 'deleteLocation'
   | 'deleteProduct'
   | 'deleteVariant'
+  | 'deleteWebhook'
   | 'duplicateProduct'
   | 'getCollection'
   | 'getCustomer'
@@ -48,6 +50,7 @@ export type OperationId =
   | 'getProject'
   | 'getStoreEvent'
   | 'getVariant'
+  | 'getWebhook'
   | 'listCollections'
   | 'listCustomerAddresses'
   | 'listCustomerNotes'
@@ -57,7 +60,11 @@ export type OperationId =
   | 'listProducts'
   | 'listStoreEvents'
   | 'listVariantInventoryLevels'
+  | 'listWebhookDeliveries'
+  | 'listWebhooks'
+  | 'recoverWebhookDeliveries'
   | 'removeCollectionProduct'
+  | 'retryWebhookDelivery'
   | 'revokeApiKey'
   | 'setDefaultLocation'
   | 'setInventoryLevel'
@@ -69,6 +76,7 @@ export type OperationId =
   | 'updateProduct'
   | 'updateProject'
   | 'updateVariant'
+  | 'updateWebhook'
 ;
 
 /** The credential each operation takes, for typing handler inputs. */
@@ -84,6 +92,7 @@ export interface OperationAuth {
   createProduct: 'secret';
   createProject: 'platform';
   createVariant: 'secret';
+  createWebhook: 'secret';
   deleteCollection: 'secret';
   deleteCustomer: 'secret';
   deleteCustomerAddress: 'secret';
@@ -91,6 +100,7 @@ export interface OperationAuth {
   deleteLocation: 'secret';
   deleteProduct: 'secret';
   deleteVariant: 'secret';
+  deleteWebhook: 'secret';
   duplicateProduct: 'secret';
   getCollection: 'secret';
   getCustomer: 'secret';
@@ -103,6 +113,7 @@ export interface OperationAuth {
   getProject: 'platform';
   getStoreEvent: 'secret';
   getVariant: 'secret';
+  getWebhook: 'secret';
   listCollections: 'secret';
   listCustomerAddresses: 'secret';
   listCustomerNotes: 'secret';
@@ -112,7 +123,11 @@ export interface OperationAuth {
   listProducts: 'secret';
   listStoreEvents: 'secret';
   listVariantInventoryLevels: 'secret';
+  listWebhookDeliveries: 'secret';
+  listWebhooks: 'secret';
+  recoverWebhookDeliveries: 'secret';
   removeCollectionProduct: 'secret';
+  retryWebhookDelivery: 'secret';
   revokeApiKey: 'platform';
   setDefaultLocation: 'secret';
   setInventoryLevel: 'secret';
@@ -124,6 +139,7 @@ export interface OperationAuth {
   updateProduct: 'secret';
   updateProject: 'platform';
   updateVariant: 'secret';
+  updateWebhook: 'secret';
 }
 
 /** The operations of each tag (area), for typing an area's handler map. */
@@ -135,6 +151,7 @@ export interface OperationsByTag {
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'service': 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
+  'webhooks': 'createWebhook' | 'deleteWebhook' | 'getWebhook' | 'listWebhookDeliveries' | 'listWebhooks' | 'recoverWebhookDeliveries' | 'retryWebhookDelivery' | 'updateWebhook';
 }
 
 export const operationIndex: readonly OperationMeta[] = [
@@ -260,6 +277,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": []
   },
   {
+    "operationId": "createWebhook",
+    "method": "POST",
+    "path": "/v1/webhooks",
+    "tag": "webhooks",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
     "operationId": "deleteCollection",
     "method": "DELETE",
     "path": "/v1/collections/{id}",
@@ -330,6 +358,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/variants/{id}",
     "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "deleteWebhook",
+    "method": "DELETE",
+    "path": "/v1/webhooks/{id}",
+    "tag": "webhooks",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -478,6 +517,19 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": []
   },
   {
+    "operationId": "getWebhook",
+    "method": "GET",
+    "path": "/v1/webhooks/{id}",
+    "tag": "webhooks",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ]
+  },
+  {
     "operationId": "listCollections",
     "method": "GET",
     "path": "/v1/collections",
@@ -589,10 +641,58 @@ export const operationIndex: readonly OperationMeta[] = [
     "arrayQuery": []
   },
   {
+    "operationId": "listWebhookDeliveries",
+    "method": "GET",
+    "path": "/v1/webhooks/{id}/deliveries",
+    "tag": "webhooks",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listWebhooks",
+    "method": "GET",
+    "path": "/v1/webhooks",
+    "tag": "webhooks",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ]
+  },
+  {
+    "operationId": "recoverWebhookDeliveries",
+    "method": "POST",
+    "path": "/v1/webhooks/{id}/recover",
+    "tag": "webhooks",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
     "operationId": "removeCollectionProduct",
     "method": "DELETE",
     "path": "/v1/collections/{id}/products/{product_id}",
     "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "retryWebhookDelivery",
+    "method": "POST",
+    "path": "/v1/webhooks/{id}/deliveries/{delivery_id}/retry",
+    "tag": "webhooks",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -714,6 +814,17 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "PATCH",
     "path": "/v1/variants/{id}",
     "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": []
+  },
+  {
+    "operationId": "updateWebhook",
+    "method": "PATCH",
+    "path": "/v1/webhooks/{id}",
+    "tag": "webhooks",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,

@@ -5,6 +5,7 @@ import { inventoryHandlers } from '../modules/inventory/index.js';
 import { locationHandlers } from '../modules/locations/locations.handlers.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
+import { webhookHandlers } from '../modules/webhooks/webhooks.handlers.js';
 import type { Handlers } from './contract.js';
 
 /** Every operation's handler, one map per area (tag); an operation of openapi.yaml without one fails to compile. */
@@ -16,4 +17,5 @@ export const handlers = {
   ...catalogHandlers,
   ...inventoryHandlers,
   ...locationHandlers,
+  ...webhookHandlers,
 } satisfies Handlers;

@@ -1,9 +1,9 @@
 import { PgBoss, type SendOptions } from 'pg-boss';
 import type { Tx } from '../db/client.js';
 import type { Logger } from '../shared/logger.js';
-import { deadLetterQueue, jobs, type JobDeps, type JobName, type JobPayloads } from './registry.js';
+import { deadLetterQueue, jobs, type JobDefinition, type JobDeps, type JobName, type JobPayloads } from './registry.js';
 
-export type EnqueueOptions = Pick<SendOptions, 'startAfter' | 'singletonKey' | 'priority' | 'id'>;
+export type EnqueueOptions = Pick<SendOptions, 'startAfter' | 'singletonKey' | 'priority' | 'id' | 'group'>;
 
 /** pg-boss's connection interface over a Prisma transaction: its statements run inside that transaction. */
 function inTransaction(tx: Tx) {
@@ -21,14 +21,19 @@ export class JobQueue {
 
   /** Starts pg-boss in the app's database (schema `pgboss`), creating the queues; workers and schedules only with `work`. */
   static async start(databaseUrl: string, log: Logger, options: { work: false } | { work: true; deps: Omit<JobDeps, 'jobs'> }): Promise<JobQueue> {
-    const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', supervise: options.work, schedule: options.work, max: 4 });
+    // Workers listen for NOTIFY so queues with `notify` wake them the moment a job commits.
+    const boss = new PgBoss({
+      connectionString: databaseUrl, schema: 'pgboss', supervise: options.work, schedule: options.work, max: 4, useListenNotify: options.work,
+    });
     boss.on('error', (error) => log.error('pg-boss error', { error: String(error) }));
     await boss.start();
     const queue = new JobQueue(boss);
     for (const name of Object.keys(jobs) as JobName[]) {
-      const { retryLimit, retryDelay, retryBackoff } = jobs[name].queue;
+      const { retryLimit, retryDelay, retryBackoff, expireInSeconds, notify } = jobs[name].queue;
       await boss.createQueue(deadLetterQueue(name));
-      await boss.createQueue(name, { retryLimit, retryDelay, retryBackoff, deadLetter: deadLetterQueue(name) });
+      await boss.createQueue(name, {
+        retryLimit, retryDelay, retryBackoff, notify: notify ?? false, deadLetter: deadLetterQueue(name), ...(expireInSeconds && { expireInSeconds }),
+      });
     }
     if (options.work) await queue.work({ ...options.deps, jobs: queue });
     return queue;
@@ -36,11 +41,23 @@ export class JobQueue {
 
   private async work(deps: JobDeps): Promise<void> {
     for (const name of Object.keys(jobs) as JobName[]) {
-      const job = jobs[name];
-      await this.boss.work<Record<string, unknown>>(name, async ([queued]) => {
-        await (job.handle as (deps: JobDeps, payload: unknown) => Promise<void>)(deps, queued.data);
-      });
+      const job = jobs[name] as JobDefinition<JobName>;
+      if (job.batch) {
+        const { size, workers, perGroup, pollSeconds, handle } = job.batch;
+        const options = {
+          batchSize: size, localConcurrency: workers, groupConcurrency: perGroup, burstWhenBatchFull: true,
+          pollingIntervalSeconds: pollSeconds, notifyPollingIntervalSeconds: pollSeconds,
+        };
+        await this.boss.work<Record<string, unknown>>(name, options, async (batch) => {
+          await (handle as (deps: JobDeps, payloads: unknown[]) => Promise<void>)(deps, batch.map((queued) => queued.data));
+        });
+      } else {
+        await this.boss.work<Record<string, unknown>>(name, async ([queued]) => {
+          await (job.handle as (deps: JobDeps, payload: unknown) => Promise<void>)(deps, queued.data);
+        });
+      }
       if (job.schedule) await this.boss.schedule(name, job.schedule, { v: 1 }, { tz: 'UTC' });
+      await job.onWorkerStart?.(deps);
     }
   }
 
@@ -52,6 +69,16 @@ export class JobQueue {
     const id = await this.boss.send(name, payload as object, { ...options, db: inTransaction(tx) });
     if (!id) throw new Error(`pg-boss did not create job ${name}`);
     return id;
+  }
+
+  /**
+   * Sends several jobs of one queue in one statement inside the caller's transaction: they exist if and
+   * only if that transaction commits.
+   */
+  async enqueueMany<N extends JobName>(tx: Tx, name: N, sends: Array<{ payload: JobPayloads[N]; options?: EnqueueOptions }>): Promise<void> {
+    if (sends.length === 0) return;
+    const inserts = sends.map(({ payload, options }) => ({ ...options, data: payload as object }));
+    await this.boss.insert(name, inserts, { db: inTransaction(tx) });
   }
 
   /** Sends a job outside any transaction (schedules, retries started by hand). */

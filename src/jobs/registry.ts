@@ -2,12 +2,19 @@ import type { AppDeps } from '../app-deps.js';
 import { purgeDeletedCustomersJob } from './purge-deleted-customers.job.js';
 import { purgeIdempotencyKeysJob } from './purge-idempotency-keys.job.js';
 import { purgeStoreEventsJob } from './purge-store-events.job.js';
+import { purgeWebhookDeliveriesJob } from './purge-webhook-deliveries.job.js';
+import { webhookDeliverJob } from './webhook-deliver.job.js';
+import { webhookRetryJob } from './webhook-retry.job.js';
 
 /** Every job's payload, versioned so queued jobs survive deploys. */
 export interface JobPayloads {
   'purge-store-events': { v: 1 };
   'purge-idempotency-keys': { v: 1 };
   'purge-deleted-customers': { v: 1 };
+  /** Wakes one webhook delivery: attempt it if it is due (see modules/webhooks/delivery-queue.ts). */
+  'webhook-deliver': { v: 1; deliveryId: string };
+  'webhook-retry': { v: 1 };
+  'purge-webhook-deliveries': { v: 1 };
 }
 export type JobName = keyof JobPayloads;
 
@@ -16,10 +23,27 @@ export type JobDeps = AppDeps;
 
 export interface JobDefinition<N extends JobName> {
   /** pg-boss queue options: retries and their delays (seconds); failures past the limit land in `<name>-dead`. */
-  queue: { retryLimit: number; retryDelay: number; retryBackoff: boolean };
+  queue: {
+    retryLimit: number;
+    retryDelay: number;
+    retryBackoff: boolean;
+    /** Seconds a job may stay active before pg-boss counts it as failed and retries it (default 15 minutes). */
+    expireInSeconds?: number;
+    /** Wake the workers by NOTIFY the moment a job commits, instead of at their next poll. */
+    notify?: boolean;
+  };
   /** Cron expression (UTC) when the job runs on a schedule. */
   schedule?: string;
   handle: (deps: JobDeps, payload: JobPayloads[N]) => Promise<void>;
+  /**
+   * Work the queue in batches instead of one job at a time: `workers` fetchers per process, each taking
+   * up to `size` jobs, at most `perGroup` jobs of one group (send option `group`) running at once across
+   * all processes, polling every `pollSeconds` besides NOTIFY. `handle` gets the whole batch; if it
+   * throws, every job of the batch is retried.
+   */
+  batch?: { size: number; workers: number; perGroup: number; pollSeconds: number; handle: (deps: JobDeps, payloads: Array<JobPayloads[N]>) => Promise<void> };
+  /** Runs once in each process when it starts working the queue (after the worker is up). */
+  onWorkerStart?: (deps: JobDeps) => Promise<void>;
 }
 
 /** The dead-letter queue of a job: where it goes when its retries are used up. */
@@ -30,4 +54,7 @@ export const jobs: { [N in JobName]: JobDefinition<N> } = {
   'purge-store-events': purgeStoreEventsJob,
   'purge-idempotency-keys': purgeIdempotencyKeysJob,
   'purge-deleted-customers': purgeDeletedCustomersJob,
+  'webhook-deliver': webhookDeliverJob,
+  'webhook-retry': webhookRetryJob,
+  'purge-webhook-deliveries': purgeWebhookDeliveriesJob,
 };

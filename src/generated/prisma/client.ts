@@ -121,3 +121,18 @@ export type InventoryLevel = Prisma.InventoryLevelModel
  * One row per change of an inventory level; history, so it keeps no foreign keys.
  */
 export type InventoryAdjustment = Prisma.InventoryAdjustmentModel
+/**
+ * Model WebhookSubscription
+ * An HTTPS URL subscribed to event types of the catalogue.
+ */
+export type WebhookSubscription = Prisma.WebhookSubscriptionModel
+/**
+ * Model WebhookEvent
+ * One event as delivered: its id (evt_) and the exact body every delivery of it sends.
+ */
+export type WebhookEvent = Prisma.WebhookEventModel
+/**
+ * Model WebhookDelivery
+ * One event for one subscription: its state, attempts and the last answer.
+ */
+export type WebhookDelivery = Prisma.WebhookDeliveryModel

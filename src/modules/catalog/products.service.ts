@@ -145,7 +145,10 @@ export async function deleteProduct(ctx: Ctx, id: string): Promise<void> {
   await writeTx(ctx, {}, async (tx) => {
     const product = await findProduct(ctx, tx, id);
     await tx.product.update({ where: { id }, data: { deletedAt: new Date() } });
-    await recordEvent(tx, ctx, { type: 'product.deleted', resourceType: 'product', resourceId: id, summary: `Product "${product.title}" deleted` });
+    await recordEvent(tx, ctx, {
+      type: 'product.deleted', resourceType: 'product', resourceId: id, summary: `Product "${product.title}" deleted`,
+      payload: toProductResource(product), // the last state
+    });
   });
 }
 

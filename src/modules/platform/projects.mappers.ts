@@ -21,6 +21,7 @@ export function toProjectResource(project: Project, defaultLocationId: string): 
     suspended: project.suspended,
     rate_limit_per_minute: project.rateLimitPerMinute,
     monthly_quota: project.monthlyQuota,
+    contact_email: project.contactEmail,
     default_location_id: defaultLocationId,
     created_at: project.createdAt.toISOString(),
     updated_at: project.updatedAt.toISOString(),

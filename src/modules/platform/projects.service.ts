@@ -44,6 +44,7 @@ export async function createProject(db: Database, input: ProjectCreate) {
         locale: input.locale ?? 'en',
         tax: input.tax ?? DEFAULT_TAX,
         exchangeRates: input.exchange_rates ?? {},
+        contactEmail: input.contact_email ?? null,
         signingSecret: randomBytes(32).toString('base64url'),
       },
     });
@@ -94,6 +95,7 @@ export async function updateProject({ db, authCache }: AppDeps, id: string, inpu
         suspended: input.suspended,
         rateLimitPerMinute: input.rate_limit_per_minute,
         monthlyQuota: input.monthly_quota,
+        contactEmail: input.contact_email,
       },
     });
     await notifyAuthChanged(tx, `project:${id}`);
