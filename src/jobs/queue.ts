@@ -17,40 +17,31 @@ function inTransaction(tx: Tx) {
  * with `work` it also runs their workers and schedules. Sending works either way.
  */
 export class JobQueue {
+  /** Queues worked by a loop of their own (JobDefinition.consumer), stopped before pg-boss. */
+  private readonly consumers: Array<{ stop: () => Promise<void> }> = [];
+
   private constructor(private readonly boss: PgBoss) {}
 
   /** Starts pg-boss in the app's database (schema `pgboss`), creating the queues; workers and schedules only with `work`. */
   static async start(databaseUrl: string, log: Logger, options: { work: false } | { work: true; deps: Omit<JobDeps, 'jobs'> }): Promise<JobQueue> {
-    // Workers listen for NOTIFY so queues with `notify` wake them the moment a job commits.
-    const boss = new PgBoss({
-      connectionString: databaseUrl, schema: 'pgboss', supervise: options.work, schedule: options.work, max: 4, useListenNotify: options.work,
-    });
+    const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', supervise: options.work, schedule: options.work, max: 4 });
     boss.on('error', (error) => log.error('pg-boss error', { error: String(error) }));
     await boss.start();
     const queue = new JobQueue(boss);
     for (const name of Object.keys(jobs) as JobName[]) {
-      const { retryLimit, retryDelay, retryBackoff, expireInSeconds, notify } = jobs[name].queue;
+      const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = jobs[name].queue;
       await boss.createQueue(deadLetterQueue(name));
-      await boss.createQueue(name, {
-        retryLimit, retryDelay, retryBackoff, notify: notify ?? false, deadLetter: deadLetterQueue(name), ...(expireInSeconds && { expireInSeconds }),
-      });
+      await boss.createQueue(name, { retryLimit, retryDelay, retryBackoff, deadLetter: deadLetterQueue(name), ...(expireInSeconds && { expireInSeconds }) });
     }
-    if (options.work) await queue.work({ ...options.deps, jobs: queue });
+    if (options.work) await queue.work({ ...options.deps, jobs: queue }, databaseUrl);
     return queue;
   }
 
-  private async work(deps: JobDeps): Promise<void> {
+  private async work(deps: JobDeps, databaseUrl: string): Promise<void> {
     for (const name of Object.keys(jobs) as JobName[]) {
       const job = jobs[name] as JobDefinition<JobName>;
-      if (job.batch) {
-        const { size, workers, perGroup, pollSeconds, handle } = job.batch;
-        const options = {
-          batchSize: size, localConcurrency: workers, groupConcurrency: perGroup, burstWhenBatchFull: true,
-          pollingIntervalSeconds: pollSeconds, notifyPollingIntervalSeconds: pollSeconds,
-        };
-        await this.boss.work<Record<string, unknown>>(name, options, async (batch) => {
-          await (handle as (deps: JobDeps, payloads: unknown[]) => Promise<void>)(deps, batch.map((queued) => queued.data));
-        });
+      if (job.consumer) {
+        this.consumers.push(job.consumer(deps, databaseUrl));
       } else {
         await this.boss.work<Record<string, unknown>>(name, async ([queued]) => {
           await (job.handle as (deps: JobDeps, payload: unknown) => Promise<void>)(deps, queued.data);
@@ -91,8 +82,9 @@ export class JobQueue {
     return this.boss;
   }
 
-  /** Stops workers (letting running jobs finish up to the timeout) and closes the pool. */
+  /** Stops workers and consumers (letting running jobs finish up to the timeout) and closes the pool. */
   async stop(): Promise<void> {
+    await Promise.all(this.consumers.splice(0).map((consumer) => consumer.stop()));
     await this.boss.stop({ graceful: true, timeout: 10_000 });
   }
 }

@@ -29,20 +29,18 @@ export interface JobDefinition<N extends JobName> {
     retryBackoff: boolean;
     /** Seconds a job may stay active before pg-boss counts it as failed and retries it (default 15 minutes). */
     expireInSeconds?: number;
-    /** Wake the workers by NOTIFY the moment a job commits, instead of at their next poll. */
-    notify?: boolean;
   };
   /** Cron expression (UTC) when the job runs on a schedule. */
   schedule?: string;
+  /** Handles one job (pg-boss's worker calls it, unless the queue has a consumer). */
   handle: (deps: JobDeps, payload: JobPayloads[N]) => Promise<void>;
   /**
-   * Work the queue in batches instead of one job at a time: `workers` fetchers per process, each taking
-   * up to `size` jobs, at most `perGroup` jobs of one group (send option `group`) running at once across
-   * all processes, polling every `pollSeconds` besides NOTIFY. `handle` gets the whole batch; if it
-   * throws, every job of the batch is retried.
+   * Works the queue with a loop of its own instead of pg-boss's worker (which waits for a whole batch
+   * before fetching again): started when the process starts working, stopped before pg-boss stops. It
+   * fetches and settles jobs itself through deps.jobs.pgBoss.
    */
-  batch?: { size: number; workers: number; perGroup: number; pollSeconds: number; handle: (deps: JobDeps, payloads: Array<JobPayloads[N]>) => Promise<void> };
-  /** Runs once in each process when it starts working the queue (after the worker is up). */
+  consumer?: (deps: JobDeps, databaseUrl: string) => { stop: () => Promise<void> };
+  /** Runs once in each process when it starts working the queues. */
   onWorkerStart?: (deps: JobDeps) => Promise<void>;
 }
 

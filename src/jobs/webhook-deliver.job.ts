@@ -1,15 +1,14 @@
+import { DeliveryDispatcher } from '../modules/webhooks/dispatcher.js';
 import { deliverWakeUps } from '../modules/webhooks/deliver.js';
 import type { JobDefinition } from './registry.js';
 
 /** Wake-ups of webhook deliveries (see modules/webhooks/delivery-queue.ts for why a delivery is never lost). */
 export const webhookDeliverJob: JobDefinition<'webhook-deliver'> = {
-  // pg-boss retries a batch that threw (say the database was unreachable). A wake-up that runs out of
-  // retries loses nothing: the retry sweep wakes its delivery again. A batch takes at most the 10 s
-  // request budget plus two statements, so 60 s without finishing means its process is gone.
-  queue: { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 60, notify: true },
-  // 25 wake-ups per fetch, 4 fetchers per process; at most 16 attempts of one subscription at once across
-  // all processes (the outbound pool keeps 16 connections per receiver). Polling every 5 s finds retries
-  // that come due; new deliveries wake the workers at once through NOTIFY.
-  batch: { size: 25, workers: 4, perGroup: 16, pollSeconds: 5, handle: deliverWakeUps },
+  // A wake-up is active from its fetch until its delivery is claimed; a process that dies in between
+  // leaves it to expire (waiting behind a slow subscription can take a minute, hence 5) and be retried.
+  // One that runs out of retries loses nothing: the retry sweep wakes its delivery again.
+  queue: { retryLimit: 10, retryDelay: 1, retryBackoff: true, expireInSeconds: 300 },
+  // Worked by the dispatcher, which never lets a slow receiver hold up fetching for the others.
+  consumer: (deps, databaseUrl) => new DeliveryDispatcher(deps, databaseUrl),
   handle: (deps, wakeUp) => deliverWakeUps(deps, [wakeUp]),
 };

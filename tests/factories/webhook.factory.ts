@@ -19,9 +19,9 @@ export async function createWebhook(api: CommerceClient, url: string, overrides:
   return data!.data;
 }
 
-/** The subscription's deliveries through the API, newest first. */
+/** The subscription's deliveries through the API, newest first (the first 100). */
 export async function listDeliveries(api: CommerceClient, webhookId: string): Promise<DeliveryResource[]> {
-  const { data, error } = await api.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: webhookId } } });
+  const { data, error } = await api.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { limit: 100 } } });
   expect(error).toBeUndefined();
   return data!.data;
 }

@@ -27,6 +27,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../db/client.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import { WAKE_CHANNEL } from './wake-listener.js';
 
 /**
  * How long a claimed attempt may take before others count it dead: the 10 s request budget, then
@@ -50,8 +51,13 @@ export interface WakeUp {
 /** A fresh wake-up job id. */
 export const newWakeJobId = (): string => randomUUID();
 
-/** Sends the wake-up jobs inside the caller's transaction (the one that wrote their wake_job_ids). */
-export async function sendWakeUps(tx: Tx, jobs: JobQueue, wakeUps: WakeUp[]): Promise<void> {
+/**
+ * Sends the wake-up jobs inside the caller's transaction (the one that wrote their wake_job_ids) and,
+ * when some are for now, notifies the senders (on commit) unless `notified` says the caller did.
+ */
+export async function sendWakeUps(tx: Tx, jobs: JobQueue, wakeUps: WakeUp[], notified = false): Promise<void> {
+  if (wakeUps.length === 0) return;
+  if (!notified && wakeUps.some((wake) => !wake.at)) await tx.$executeRaw`SELECT pg_notify(${WAKE_CHANNEL}, '')`;
   await jobs.enqueueMany(
     tx,
     WAKE_QUEUE,

@@ -3,6 +3,7 @@ import type { StoreEvent } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { newId } from '../../shared/ids.js';
 import { newWakeJobId, sendWakeUps } from './delivery-queue.js';
+import { WAKE_CHANNEL } from './wake-listener.js';
 
 /** The body every delivery of an event sends: `{id, type, created_at, data}`, serialized once. */
 export function eventBody(eventId: string, event: Pick<StoreEvent, 'type' | 'createdAt' | 'resourceId'>, payload: unknown): string {
@@ -27,19 +28,17 @@ export async function webhookFanOut(tx: Tx, ctx: Ctx, event: StoreEvent, payload
   if (subscriptions.length === 0) return;
   const projectId = ctx.project.id;
   const eventId = newId('evt_');
-  await tx.webhookEvent.create({
-    data: { id: eventId, projectId, type: event.type, body: eventBody(eventId, event, payload), createdAt: event.createdAt },
-  });
-  const deliveries = subscriptions.map((subscription) => ({
-    id: newId('whd_'),
-    projectId,
-    subscriptionId: subscription.id,
-    eventId,
-    eventType: event.type,
-    status: 'pending',
-    nextAttemptAt: event.createdAt,
-    wakeJobId: newWakeJobId(),
-  }));
-  await tx.webhookDelivery.createMany({ data: deliveries });
-  await sendWakeUps(tx, ctx.jobs, deliveries.map((d) => ({ deliveryId: d.id, subscriptionId: d.subscriptionId, jobId: d.wakeJobId })));
+  const deliveries = subscriptions.map((subscription) => ({ id: newId('whd_'), subscription_id: subscription.id, wake_job_id: newWakeJobId() }));
+  // The event body, its deliveries and the NOTIFY that wakes the senders on commit, in one statement
+  // (every API write with subscribers pays for it).
+  await tx.$executeRaw`
+    WITH event AS (
+      INSERT INTO webhook_events (id, project_id, type, body, created_at)
+      VALUES (${eventId}, ${projectId}, ${event.type}, ${eventBody(eventId, event, payload)}, ${event.createdAt}))
+    INSERT INTO webhook_deliveries (id, project_id, subscription_id, event_id, event_type, status, next_attempt_at, wake_job_id, created_at, updated_at)
+    SELECT v.id, ${projectId}, v.subscription_id, ${eventId}, ${event.type}, 'pending', ${event.createdAt}, v.wake_job_id, now(), now()
+    FROM jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) AS v(id text, subscription_id text, wake_job_id uuid),
+      (SELECT pg_notify(${WAKE_CHANNEL}, '')) AS wake`;
+  const wakeUps = deliveries.map((d) => ({ deliveryId: d.id, subscriptionId: d.subscription_id, jobId: d.wake_job_id }));
+  await sendWakeUps(tx, ctx.jobs, wakeUps, true);
 }
