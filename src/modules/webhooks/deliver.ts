@@ -22,9 +22,9 @@ export async function claimDeliveries(db: Database, ids: string[]): Promise<Clai
 }
 
 /**
- * The `webhook-deliver` handler for a batch of wake-ups: claims what is due among them, sends those
- * concurrently (at most one batch's worth per subscription, see the job's group bound) and writes every
- * outcome in one transaction. Wake-ups for deliveries that are not due do nothing.
+ * Wakes deliveries at once, without the dispatcher (the job's plain handler; tests): claims what is due
+ * among them, sends those concurrently and writes every outcome in one transaction. Wake-ups for
+ * deliveries that are not due do nothing.
  */
 export async function deliverWakeUps(deps: JobDeps, wakeUps: Array<JobPayloads['webhook-deliver']>): Promise<void> {
   const claimed = await claimDeliveries(deps.db, wakeUps.map((wake) => wake.deliveryId));

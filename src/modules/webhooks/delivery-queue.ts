@@ -40,7 +40,7 @@ export const WAKE_QUEUE = 'webhook-deliver';
 
 export interface WakeUp {
   deliveryId: string;
-  /** Deliveries of one subscription share a pg-boss group, which bounds how many run at once. */
+  /** The job's pg-boss group: the dispatcher skips a subscription's wake-ups while it has enough running. */
   subscriptionId: string;
   /** The job id, also written to the delivery's wake_job_id. */
   jobId: string;
