@@ -37,6 +37,7 @@ export async function ensureDemoProject(deps: AppDeps, generatedPlatformToken?: 
     domain: 'demo-store.example.com',
     domain_verified: true,
     plan: 'pro',
+    contact_email: 'owner@demo-store.example.com',
   });
   await seedDemoCatalog(deps, project, keys.secret_test.id);
   // Only a token made here is saved; an operator's PLATFORM_TOKEN never lands in a file.
