@@ -4,12 +4,14 @@
  * NODE_EXTRA_CA_CERTS) and local HTTPS receivers in this process. Two scenarios:
  *
  * - fan-out: FANOUT_EVENTS events, each to 100 subscriptions (100 receivers, one port each);
- * - burst: BURST_EVENTS events to 1 subscription.
+ * - burst: BURST_EVENTS events to 1 subscription, written while the server delivers;
+ * - backlog: BURST_EVENTS events to 1 subscription written while the server is stopped, then the server
+ *   started: what the sender alone manages for one subscription, without the writers competing for CPU.
  *
  * Events are written by PRODUCERS concurrent transactions that each record one store event (the fan-out
  * runs inside them, as in any API write). For every delivery the time from its write's commit to the
- * receiver getting the POST is measured on this process's clock. Prints deliveries per second (first
- * commit to last receipt) and latency percentiles, and writes them into bench/README.md.
+ * receiver getting the POST is measured on this process's clock. Prints deliveries per second and
+ * latency percentiles, and writes them into bench/README.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -88,7 +90,9 @@ class Receivers {
 }
 
 function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // BENCH_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, profiles the server process.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     cwd: root,
     env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -107,6 +111,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 interface Result {
   name: string;
+  label: string;
   events: number;
   deliveries: number;
   produceSeconds: number;
@@ -121,18 +126,21 @@ interface Result {
 
 async function scenario(
   name: string,
+  label: string,
   ctx: Ctx,
   receivers: Receivers,
   urls: string[],
   type: EventType,
   events: number,
+  backlog = false,
 ): Promise<Result> {
   for (const url of urls) await createWebhook(ctx, { url: `${url}/${name}`, events: [type] }, { allowPrivate: true });
   receivers.arrived.clear();
   receivers.duplicates = 0;
   const committed = new Array<number>(events);
   let next = 0;
-  log(`${name}: ${events.toLocaleString('en')} events x ${urls.length} subscription(s), ${PRODUCERS} writers...`);
+  log(`${name}: ${events.toLocaleString('en')} events x ${urls.length} subscription(s), ${PRODUCERS} writers${backlog ? ', sender stopped while writing' : ''}...`);
+  if (backlog) await stopSender();
   const started = Date.now();
   await Promise.all(
     Array.from({ length: PRODUCERS }, async () => {
@@ -148,6 +156,7 @@ async function scenario(
     }),
   );
   const produced = Date.now();
+  if (backlog) await startSender();
   const expected = events * urls.length;
   const complete = await receivers.until(expected, TIMEOUT_MS);
   const latencies: number[] = [];
@@ -158,10 +167,11 @@ async function scenario(
     last = Math.max(last, at);
   }
   latencies.sort((a, b) => a - b);
-  const first = Math.min(...committed);
+  // Live: from the first commit. Backlog: from the first receipt (the sender started after the writes).
+  const first = backlog ? Math.min(...receivers.arrived.values()) : Math.min(...committed);
   const seconds = (last - first) / 1000;
   const result: Result = {
-    name, events, deliveries: receivers.arrived.size, produceSeconds: (produced - started) / 1000, seconds,
+    name, label, events, deliveries: receivers.arrived.size, produceSeconds: (produced - started) / 1000, seconds,
     rate: receivers.arrived.size / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1)!,
     duplicates: receivers.duplicates, missing: expected - receivers.arrived.size,
   };
@@ -177,6 +187,18 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'commerce-bench-webhooks-ca-'
 const embedded = process.env.BENCH_DATABASE_URL ? undefined : await startEmbeddedPostgres({ dir: pgDir, persistent: false, port: await freePort() });
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 let server: ChildProcess | undefined;
+let serverEnv: Record<string, string> = {};
+async function startSender(): Promise<void> {
+  server = await startServer(serverEnv);
+}
+async function stopSender(): Promise<void> {
+  const stopping = server;
+  server = undefined;
+  if (!stopping) return;
+  const exited = new Promise((resolve) => stopping.once('exit', resolve));
+  stopping.kill('SIGTERM');
+  await exited;
+}
 const tls = selfSignedCertificate(['bench.test']);
 const caFile = path.join(dataDir, 'ca.pem');
 writeFileSync(caFile, tls.cert);
@@ -191,14 +213,14 @@ try {
   const ctx: Ctx = {
     db, jobs, log: logger, project, actor: { kind: 'api_key', id: keys.secret_test.id, keyType: 'secret' }, mode: 'test', requestId: 'bench',
   };
-  server = await startServer({
-    DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'warn', ALLOW_PRIVATE_NETWORK_TARGETS: 'true', NODE_EXTRA_CA_CERTS: caFile,
-  });
+  serverEnv = { DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'warn', ALLOW_PRIVATE_NETWORK_TARGETS: 'true', NODE_EXTRA_CA_CERTS: caFile };
+  await startSender();
   const urls = await receivers.open(FANOUT_SUBSCRIPTIONS);
-  await scenario('warmup', ctx, receivers, urls.slice(0, 1), 'collection.created', 200);
+  await scenario('warmup', '', ctx, receivers, urls.slice(0, 1), 'collection.created', 200);
   const results = [
-    await scenario('fanout', ctx, receivers, urls, 'product.updated', FANOUT_EVENTS),
-    await scenario('burst', ctx, receivers, urls.slice(0, 1), 'product.created', BURST_EVENTS),
+    await scenario('fanout', `1 event to ${FANOUT_SUBSCRIPTIONS} subscriptions, ${FANOUT_EVENTS} times`, ctx, receivers, urls, 'product.updated', FANOUT_EVENTS),
+    await scenario('burst', 'burst to 1 subscription', ctx, receivers, urls.slice(0, 1), 'product.created', BURST_EVENTS),
+    await scenario('backlog', 'backlog of 1 subscription, sender started after the writes', ctx, receivers, urls.slice(1, 2), 'product.deleted', BURST_EVENTS, true),
   ];
   const statuses = await db.webhookDelivery.groupBy({ by: ['status'], _count: { _all: true } });
   log(`Delivery rows by status: ${statuses.map((s) => `${s.status} ${s._count._all}`).join(', ')}`);
@@ -210,11 +232,15 @@ try {
       `${PRODUCERS} concurrent writers; the server process, PostgreSQL, the writers and the receivers share the machine ` +
       `(load average before the run ${loadBefore}, after ${os.loadavg()[0].toFixed(1)}).`,
     '',
-    '| scenario | events | deliveries | writes took s | first commit to last receipt s | deliveries/s | commit to receiver p50 ms | p99 ms | max ms | duplicates | missing |',
+    '| scenario | events | deliveries | writes took s | delivering took s | deliveries/s | commit to receiver p50 ms | p99 ms | max ms | duplicates | missing |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...results.map((r) =>
-      `| ${r.name === 'fanout' ? `1 event to ${FANOUT_SUBSCRIPTIONS} subscriptions, ${r.events} times` : `burst to 1 subscription`} | ${r.events.toLocaleString('en')} | ` +
-      `${r.deliveries.toLocaleString('en')} | ${r.produceSeconds.toFixed(1)} | ${r.seconds.toFixed(1)} | ${r.rate.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.max} | ${r.duplicates} | ${r.missing} |`),
+    ...results.map((r) => {
+      const latency = r.name === 'backlog' ? '(queued while stopped) | | ' : `${r.p50} | ${r.p99} | ${r.max} | `;
+      return `| ${r.label} | ${r.events.toLocaleString('en')} | ${r.deliveries.toLocaleString('en')} | ${r.produceSeconds.toFixed(1)} | ` +
+        `${r.seconds.toFixed(1)} | ${r.rate.toFixed(0)} | ${latency}${r.duplicates} | ${r.missing} |`;
+    }),
+    '',
+    '"delivering took": from the first commit to the last receipt (live), or from the first to the last receipt (backlog).',
   ].join('\n');
   log(`\n${table}\n`);
   const readme = path.join(root, 'bench/README.md');
@@ -223,8 +249,7 @@ try {
   log('Wrote the table into bench/README.md.');
 } finally {
   receivers.close();
-  server?.kill('SIGTERM');
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await stopSender();
   await embedded?.stop();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(pgDir, { recursive: true, force: true });

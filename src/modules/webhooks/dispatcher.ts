@@ -11,8 +11,8 @@ import { WakeListener } from './wake-listener.js';
 export const MAX_PER_SUBSCRIPTION = 16;
 // Wake-ups a process holds (running, or waiting for their subscription's turn); fetching pauses there.
 const MAX_HELD = 2_000;
-// Per fetch. A subscription's wake-ups beyond its 16 running wait in memory, so this also bounds what
-// one subscription can hold: 16 running and at most one fetch's worth waiting.
+// Per fetch. A subscription's wake-ups beyond its 16 running wait in memory, and it is fetched for
+// until 16 wait, so it holds at most 16 running and 16 plus one fetch's worth waiting.
 const FETCH_BATCH = 50;
 // New deliveries wake the loop through NOTIFY; polling finds retries that came due (and covers a
 // listener that dropped).
@@ -21,6 +21,11 @@ const ERROR_PAUSE_MS = 2_000;
 const WRITE_BATCH = 200;
 
 type WakeJob = Job<JobPayloads['webhook-deliver']>;
+/** A fetched wake-up; `claim` is set once its delivery is being claimed. */
+interface Held {
+  job: WakeJob;
+  claim?: Promise<ClaimedDelivery | undefined>;
+}
 
 /**
  * The process's webhook sender, working the `webhook-deliver` queue itself rather than through a
@@ -28,8 +33,10 @@ type WakeJob = Job<JobPayloads['webhook-deliver']>;
  * 10 s would hold up every other. Here fetching never waits for an attempt:
  *
  * - at most MAX_PER_SUBSCRIPTION attempts of one subscription (the job's pg-boss group) run at once;
- *   while a subscription has that many, fetches skip its wake-ups, which stay queued in pg-boss, and
- *   the ones already fetched wait in memory for its turn;
+ *   further wake-ups wait in memory for its turn, and once as many wait as run, fetches skip its
+ *   wake-ups, which stay queued in pg-boss. Up to MAX_PER_SUBSCRIPTION waiting ones are claimed ahead,
+ *   so the next attempt starts the moment one ends (each within one attempt's time, well inside its
+ *   lease);
  * - claims of attempts that start together, and outcomes of attempts that end together, are written in
  *   one statement or transaction each;
  * - a wake-up job is completed when its delivery is claimed (or found not due). Until then it stays
@@ -38,7 +45,7 @@ type WakeJob = Job<JobPayloads['webhook-deliver']>;
  */
 export class DeliveryDispatcher {
   private readonly running = new Map<string, number>();
-  private readonly waiting = new Map<string, WakeJob[]>();
+  private readonly waiting = new Map<string, Held[]>();
   private held = 0;
   private stopping = false;
   private readonly attempts = new Set<Promise<void>>();
@@ -63,15 +70,24 @@ export class DeliveryDispatcher {
     this.loop = this.run();
   }
 
-  /** Stops fetching, lets running attempts finish (10 s at most) and hands waiting wake-ups back to pg-boss. */
+  /**
+   * Stops fetching; lets running attempts and those already claimed finish (10 s at most) and hands the
+   * other waiting wake-ups back to pg-boss.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     this.poke();
     await this.loop;
     await this.listener.close();
-    const waiting = [...this.waiting.values()].flat();
+    const unclaimed: WakeJob[] = [];
+    for (const [subscription, queue] of this.waiting) {
+      for (const entry of queue) {
+        if (entry.claim) this.launch(subscription, entry);
+        else unclaimed.push(entry.job);
+      }
+    }
     this.waiting.clear();
-    if (waiting.length > 0) await this.boss.fail(WAKE_QUEUE, waiting.map((job) => job.id)).catch(() => {});
+    if (unclaimed.length > 0) await this.boss.fail(WAKE_QUEUE, unclaimed.map((job) => job.id)).catch(() => {});
     await Promise.allSettled([...this.attempts]);
   }
 
@@ -88,7 +104,7 @@ export class DeliveryDispatcher {
       }
       let jobs: WakeJob[];
       try {
-        const full = [...this.running].filter(([, count]) => count >= MAX_PER_SUBSCRIPTION).map(([id]) => id);
+        const full = [...this.running].filter(([id]) => !this.wantsMore(id)).map(([id]) => id);
         jobs = await this.boss.fetch(WAKE_QUEUE, { batchSize: Math.min(room, FETCH_BATCH), ignoreGroups: full.length > 0 ? full : null });
       } catch (error) {
         if (!this.stopping) this.deps.log.error('fetching webhook wake-ups failed', { error: String(error) });
@@ -100,55 +116,92 @@ export class DeliveryDispatcher {
     }
   }
 
+  /** Whether fetches should bring more of the subscription's wake-ups: it has a free slot, or fewer waiting than slots. */
+  private wantsMore(subscription: string): boolean {
+    return (this.running.get(subscription) ?? 0) < MAX_PER_SUBSCRIPTION || (this.waiting.get(subscription)?.length ?? 0) < MAX_PER_SUBSCRIPTION;
+  }
+
   private admit(job: WakeJob): void {
     const subscription = job.groupId ?? '';
     this.held += 1;
-    if ((this.running.get(subscription) ?? 0) < MAX_PER_SUBSCRIPTION) this.launch(subscription, job);
-    else this.waiting.set(subscription, [...(this.waiting.get(subscription) ?? []), job]);
+    if ((this.running.get(subscription) ?? 0) < MAX_PER_SUBSCRIPTION) return this.launch(subscription, { job });
+    const queue = this.waiting.get(subscription) ?? [];
+    queue.push({ job });
+    this.waiting.set(subscription, queue);
+    this.claimAhead(queue);
   }
 
-  private launch(subscription: string, job: WakeJob): void {
+  /** Starts claiming the first unclaimed waiting wake-ups while fewer than MAX_PER_SUBSCRIPTION are claimed. */
+  private claimAhead(queue: Held[]): void {
+    let claimed = queue.filter((entry) => entry.claim).length;
+    for (const entry of queue) {
+      if (claimed >= MAX_PER_SUBSCRIPTION) return;
+      if (entry.claim) continue;
+      entry.claim = this.claims.add(entry.job);
+      entry.claim.catch(() => {}); // its attempt reports the failure
+      claimed += 1;
+    }
+  }
+
+  private launch(subscription: string, entry: Held): void {
     this.running.set(subscription, (this.running.get(subscription) ?? 0) + 1);
-    const attempt: Promise<void> = this.attempt(job).finally(() => {
+    let released = false;
+    // The subscription's turn ends when the receiver is done with the request; writing the outcome
+    // does not hold it up.
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.released(subscription);
+    };
+    const attempt: Promise<void> = this.attempt(entry, release).finally(() => {
+      release();
       this.attempts.delete(attempt);
-      this.finished(subscription);
+      this.held -= 1;
+      if (this.held === MAX_HELD - 1) this.poke(); // room to fetch again
     });
     this.attempts.add(attempt);
   }
 
-  private async attempt(job: WakeJob): Promise<void> {
+  private async attempt({ job, claim }: Held, release: () => void): Promise<void> {
     try {
-      const delivery = await this.claims.add(job);
+      const delivery = await (claim ?? this.claims.add(job));
       if (!delivery) return; // not due: done, not ours, or its subscription is paused or gone
-      await this.outcomes.add(await attemptDelivery(this.deps, delivery));
+      const outcome = await attemptDelivery(this.deps, delivery);
+      release();
+      await this.outcomes.add(outcome);
     } catch (error) {
       // The lease lapses and the retry sweep wakes the delivery again.
       this.deps.log.error('webhook delivery attempt was not recorded', { delivery: job.data.deliveryId, error: String(error) });
     }
   }
 
-  private finished(subscription: string): void {
-    this.held -= 1;
+  private released(subscription: string): void {
     const running = this.running.get(subscription)! - 1;
-    const next = this.waiting.get(subscription)?.shift();
-    if (this.waiting.get(subscription)?.length === 0) this.waiting.delete(subscription);
+    const queue = this.waiting.get(subscription);
+    const next = queue?.shift();
+    if (queue?.length === 0) this.waiting.delete(subscription);
     if (next) {
       this.running.set(subscription, running);
       this.launch(subscription, next);
+      if (queue) this.claimAhead(queue);
+      if ((queue?.length ?? 0) === MAX_PER_SUBSCRIPTION - 1) this.poke(); // fetch the next of its wake-ups in time
       return;
     }
     if (running === 0) this.running.delete(subscription);
     else this.running.set(subscription, running);
-    // The subscription's queued wake-ups are fetchable again, or there is room again: fetch now.
-    if (running === MAX_PER_SUBSCRIPTION - 1 || this.held === MAX_HELD - 1) this.poke();
+    if (running === MAX_PER_SUBSCRIPTION - 1) this.poke(); // its queued wake-ups are fetchable again
   }
 
-  /** Claims the deliveries of a batch of wake-ups in one statement, then completes the wake-up jobs. */
+  /** Claims the deliveries of a batch of wake-ups in one statement and completes the wake-up jobs beside it. */
   private async claim(jobs: WakeJob[]): Promise<Array<ClaimedDelivery | undefined>> {
-    const claimed = new Map((await claimDeliveries(this.deps.db, jobs.map((job) => job.data.deliveryId))).map((d) => [d.id, d]));
-    await this.boss.complete(WAKE_QUEUE, jobs.map((job) => job.id)).catch((error: unknown) => {
+    const rows = claimDeliveries(this.deps.db, jobs.map((job) => job.data.deliveryId));
+    // Settled whether or not the claim finds the delivery due; if the claim fails instead, the lease
+    // was never taken and the retry sweep finds the delivery.
+    const completing = this.boss.complete(WAKE_QUEUE, jobs.map((job) => job.id)).catch((error: unknown) => {
       this.deps.log.warn('completing webhook wake-ups failed; pg-boss will retry them', { error: String(error) });
     });
+    const claimed = new Map((await rows).map((d) => [d.id, d]));
+    await completing;
     return jobs.map((job) => {
       const delivery = claimed.get(job.data.deliveryId);
       claimed.delete(job.data.deliveryId); // two wake-ups of one delivery: one attempt
