@@ -1485,10 +1485,37 @@ export interface components {
             id: components["schemas"]["WebhookEventId"];
             type: components["schemas"]["EventType"];
             created_at: components["schemas"]["Timestamp"];
-            /** @description The resource as the API showed it when the event happened (for deletes, its last state). */
+            /**
+             * @description The resource as the API showed it when the event happened (for deletes, its last state); for
+             *     `usage.warning`, a `UsageWarning`.
+             */
             data: {
                 [key: string]: unknown;
             };
+        };
+        /**
+         * @description The `data` of a `usage.warning` event, sent when the monthly API quota reaches 80, 90 or 100 %.
+         * @example {
+         *       "project_id": "proj_01jd5m3q7x9c2v4b6n8p0r1s2a",
+         *       "period": "2026-11",
+         *       "used": 800000,
+         *       "quota": 1000000,
+         *       "threshold": 80
+         *     }
+         */
+        UsageWarning: {
+            project_id: components["schemas"]["ProjectId"];
+            /** @description The calendar month, YYYY-MM (UTC). */
+            period: string;
+            /** @description Requests counted this month. */
+            used: number;
+            /** @description The project's monthly quota. */
+            quota: number;
+            /**
+             * @description The percentage of the quota reached.
+             * @enum {integer}
+             */
+            threshold: 80 | 90 | 100;
         };
         /** @enum {string} */
         CustomerStatus: "active" | "inactive";
