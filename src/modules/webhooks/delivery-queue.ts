@@ -30,10 +30,11 @@ import type { JobQueue } from '../../jobs/queue.js';
 import { WAKE_CHANNEL } from './wake-listener.js';
 
 /**
- * How long a claimed attempt may take before others count it dead: the 10 s request budget, then
- * writing the outcome of the whole batch it belongs to, with room to spare under load.
+ * How long a claimed delivery may go without an outcome before others count its attempt dead: claimed
+ * ahead, it may wait one attempt (10 s) for its subscription's turn, then take its own 10 s, then its
+ * outcome is written; with room to spare under load.
  */
-export const LEASE_SECONDS = 25;
+export const LEASE_SECONDS = 30;
 
 /** The queue of wake-up jobs. */
 export const WAKE_QUEUE = 'webhook-deliver';
