@@ -49,6 +49,7 @@ export async function ensureDemoProject(deps: AppDeps, generatedPlatformToken?: 
         { country: 'GB', rate: 0.2 },
       ],
     },
+    contact_email: 'owner@demo-store.example.com',
   });
   await seedDemoCatalog(deps, project, keys.secret_test.id);
   // Only a token made here is saved; an operator's PLATFORM_TOKEN never lands in a file.

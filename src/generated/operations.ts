@@ -46,6 +46,7 @@ export type OperationId =
   | 'createShippingZone'
   | 'createSynonymGroup'
   | 'createVariant'
+  | 'createWebhook'
   | 'deleteCollection'
   | 'deleteCollectionMetafield'
   | 'deleteCompany'
@@ -68,6 +69,7 @@ export type OperationId =
   | 'deleteSynonymGroup'
   | 'deleteVariant'
   | 'deleteVariantMetafield'
+  | 'deleteWebhook'
   | 'duplicateProduct'
   | 'getCollection'
   | 'getCollectionMetafields'
@@ -95,6 +97,7 @@ export type OperationId =
   | 'getTopSearchQueries'
   | 'getVariant'
   | 'getVariantMetafields'
+  | 'getWebhook'
   | 'getZeroResultSearchQueries'
   | 'listCollections'
   | 'listCompanies'
@@ -115,10 +118,13 @@ export type OperationId =
   | 'listStoreEvents'
   | 'listSynonymGroups'
   | 'listVariantInventoryLevels'
+  | 'listWebhookDeliveries'
+  | 'listWebhooks'
   | 'loginCustomer'
   | 'logoutCustomer'
   | 'lookupShippingRates'
   | 'payOrder'
+  | 'recoverWebhookDeliveries'
   | 'refreshCustomerToken'
   | 'registerCustomer'
   | 'removeCollectionProduct'
@@ -126,6 +132,7 @@ export type OperationId =
   | 'reorderMetafieldDefinitions'
   | 'requestPasswordReset'
   | 'resetPassword'
+  | 'retryWebhookDelivery'
   | 'revokeApiKey'
   | 'searchCatalog'
   | 'sendDraftOrder'
@@ -162,6 +169,7 @@ export type OperationId =
   | 'updateShippingZone'
   | 'updateSynonymGroup'
   | 'updateVariant'
+  | 'updateWebhook'
 ;
 
 /** The credential each operation takes, for typing handler inputs. */
@@ -192,6 +200,7 @@ export interface OperationAuth {
   createShippingZone: 'secret';
   createSynonymGroup: 'secret';
   createVariant: 'secret';
+  createWebhook: 'secret';
   deleteCollection: 'secret';
   deleteCollectionMetafield: 'secret';
   deleteCompany: 'secret';
@@ -214,6 +223,7 @@ export interface OperationAuth {
   deleteSynonymGroup: 'secret';
   deleteVariant: 'secret';
   deleteVariantMetafield: 'secret';
+  deleteWebhook: 'secret';
   duplicateProduct: 'secret';
   getCollection: 'publishable';
   getCollectionMetafields: 'publishable';
@@ -241,6 +251,7 @@ export interface OperationAuth {
   getTopSearchQueries: 'secret';
   getVariant: 'publishable';
   getVariantMetafields: 'publishable';
+  getWebhook: 'secret';
   getZeroResultSearchQueries: 'secret';
   listCollections: 'publishable';
   listCompanies: 'secret';
@@ -261,10 +272,13 @@ export interface OperationAuth {
   listStoreEvents: 'secret';
   listSynonymGroups: 'secret';
   listVariantInventoryLevels: 'secret';
+  listWebhookDeliveries: 'secret';
+  listWebhooks: 'secret';
   loginCustomer: 'publishableHeader';
   logoutCustomer: 'publishableHeader';
   lookupShippingRates: 'publishable';
   payOrder: 'secret';
+  recoverWebhookDeliveries: 'secret';
   refreshCustomerToken: 'publishableHeader';
   registerCustomer: 'publishableHeader';
   removeCollectionProduct: 'secret';
@@ -272,6 +286,7 @@ export interface OperationAuth {
   reorderMetafieldDefinitions: 'secret';
   requestPasswordReset: 'publishableHeader';
   resetPassword: 'publishableHeader';
+  retryWebhookDelivery: 'secret';
   revokeApiKey: 'platform';
   searchCatalog: 'publishable';
   sendDraftOrder: 'secret';
@@ -308,6 +323,7 @@ export interface OperationAuth {
   updateShippingZone: 'secret';
   updateSynonymGroup: 'secret';
   updateVariant: 'secret';
+  updateWebhook: 'secret';
 }
 
 /** The operations of each tag (area), for typing an area's handler map. */
@@ -327,6 +343,7 @@ export interface OperationsByTag {
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
+  'webhooks': 'createWebhook' | 'deleteWebhook' | 'getWebhook' | 'listWebhookDeliveries' | 'listWebhooks' | 'recoverWebhookDeliveries' | 'retryWebhookDelivery' | 'updateWebhook';
 }
 
 export const operationIndex: readonly OperationMeta[] = [
@@ -643,6 +660,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createWebhook",
+    "method": "POST",
+    "path": "/v1/webhooks",
+    "tag": "webhooks",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteCollection",
     "method": "DELETE",
     "path": "/v1/collections/{id}",
@@ -899,6 +928,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/variants/{id}/metafields/{slug}",
     "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteWebhook",
+    "method": "DELETE",
+    "path": "/v1/webhooks/{id}",
+    "tag": "webhooks",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -1290,6 +1331,22 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getWebhook",
+    "method": "GET",
+    "path": "/v1/webhooks/{id}",
+    "tag": "webhooks",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "fields"
+    ]
+  },
+  {
     "operationId": "getZeroResultSearchQueries",
     "method": "GET",
     "path": "/v1/search/analytics/zero-results",
@@ -1675,6 +1732,47 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "listWebhookDeliveries",
+    "method": "GET",
+    "path": "/v1/webhooks/{id}/deliveries",
+    "tag": "webhooks",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "order",
+      "status",
+      "event_type",
+      "fields"
+    ]
+  },
+  {
+    "operationId": "listWebhooks",
+    "method": "GET",
+    "path": "/v1/webhooks",
+    "tag": "webhooks",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "fields"
+    ]
+  },
+  {
     "operationId": "loginCustomer",
     "method": "POST",
     "path": "/v1/auth/login",
@@ -1719,6 +1817,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "recoverWebhookDeliveries",
+    "method": "POST",
+    "path": "/v1/webhooks/{id}/recover",
+    "tag": "webhooks",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -1803,6 +1913,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "retryWebhookDelivery",
+    "method": "POST",
+    "path": "/v1/webhooks/{id}/deliveries/{delivery_id}/retry",
+    "tag": "webhooks",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -2250,6 +2372,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "PATCH",
     "path": "/v1/variants/{id}",
     "tag": "catalog",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateWebhook",
+    "method": "PATCH",
+    "path": "/v1/webhooks/{id}",
+    "tag": "webhooks",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,

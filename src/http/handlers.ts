@@ -13,6 +13,7 @@ import { searchHandlers } from '../modules/search/index.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
 import { shippingHandlers } from '../modules/shipping/index.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
+import { webhookHandlers } from '../modules/webhooks/webhooks.handlers.js';
 import type { Handlers } from './contract.js';
 
 /** Every operation's handler, one map per area (tag); an operation of openapi.yaml without one fails to compile. */
@@ -32,4 +33,5 @@ export const handlers = {
   ...companyHandlers,
   ...searchHandlers,
   ...shippingHandlers,
+  ...webhookHandlers,
 } satisfies Handlers;

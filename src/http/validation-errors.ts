@@ -16,7 +16,11 @@ const PATTERN_MESSAGES: Record<string, string> = {
   '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$': 'must be a BCP 47 language tag, e.g. en or en-GB',
   '\\S': 'must not be blank',
   '^[a-z0-9][a-z0-9_-]*$': 'must start with a lowercase letter or digit and hold only lowercase letters, digits, _ and -',
+  '^https://': 'must be an https:// URL',
 };
+
+// Longer lists (the event catalogue) are not spelled out in a message; the rejected value is named instead.
+const MAX_LISTED_VALUES = 12;
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
 
@@ -42,7 +46,17 @@ function fieldOf(error: ErrorObject, parameters: boolean): string {
   return path || 'body';
 }
 
-function messageOf(error: ErrorObject, field: string): string {
+/** The value at an error's instance path in the validated data, if there is one. */
+function valueAt(data: unknown, error: ErrorObject): unknown {
+  let value = data;
+  for (const segment of error.instancePath.split('/').slice(1)) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return value;
+}
+
+function messageOf(error: ErrorObject, field: string, data?: unknown): string {
   const p = error.params as Record<string, any>;
   switch (error.keyword) {
     case 'required':
@@ -63,8 +77,14 @@ function messageOf(error: ErrorObject, field: string): string {
       return `${field} must be greater than ${p.limit}.`;
     case 'exclusiveMaximum':
       return `${field} must be less than ${p.limit}.`;
-    case 'enum':
-      return `${field} must be one of: ${(p.allowedValues as unknown[]).join(', ')}.`;
+    case 'enum': {
+      const allowed = p.allowedValues as unknown[];
+      const value = valueAt(data, error);
+      if (allowed.length > MAX_LISTED_VALUES && value !== undefined) {
+        return `${field} must be one of the ${allowed.length} values listed in the API reference; ${JSON.stringify(value)} is not one of them.`;
+      }
+      return `${field} must be one of: ${allowed.join(', ')}.`;
+    }
     case 'const':
       return `${field} must be ${JSON.stringify(p.allowedValue)}.`;
     case 'format':
@@ -93,13 +113,16 @@ function messageOf(error: ErrorObject, field: string): string {
  * answer validation_error with one detail per field (the first problem of each). `found` are problems
  * found without a schema (unknown query parameters), listed first.
  */
-export function validationError(failures: Array<{ errors: ErrorObject[]; parameters?: boolean }>, found: ErrorDetail[] = []): AppError {
+export function validationError(
+  failures: Array<{ errors: ErrorObject[]; parameters?: boolean; /** What was validated, to name rejected values. */ data?: unknown }>,
+  found: ErrorDetail[] = [],
+): AppError {
   const byField = new Map<string, string>(found.map(({ field, message }) => [field, message]));
-  for (const { errors, parameters = false } of failures) {
+  for (const { errors, parameters = false, data } of failures) {
     for (const error of errors) {
       if (error.keyword === 'propertyNames' && error.params.propertyName === undefined) continue;
       const field = fieldOf(error, parameters);
-      if (!byField.has(field)) byField.set(field, messageOf(error, field));
+      if (!byField.has(field)) byField.set(field, messageOf(error, field, data));
     }
   }
   const details: ErrorDetail[] = [...byField].map(([field, message]) => ({ field, message }));

@@ -1,9 +1,9 @@
 import { PgBoss, type SendOptions } from 'pg-boss';
 import type { Tx } from '../db/client.js';
 import type { Logger } from '../shared/logger.js';
-import { deadLetterQueue, jobs, type JobDeps, type JobName, type JobPayloads } from './registry.js';
+import { deadLetterQueue, jobs, type JobDefinition, type JobDeps, type JobName, type JobPayloads } from './registry.js';
 
-export type EnqueueOptions = Pick<SendOptions, 'startAfter' | 'singletonKey' | 'priority' | 'id'>;
+export type EnqueueOptions = Pick<SendOptions, 'startAfter' | 'singletonKey' | 'priority' | 'id' | 'group'>;
 
 /** pg-boss's connection interface over a Prisma transaction: its statements run inside that transaction. */
 function inTransaction(tx: Tx) {
@@ -17,6 +17,9 @@ function inTransaction(tx: Tx) {
  * with `work` it also runs their workers and schedules. Sending works either way.
  */
 export class JobQueue {
+  /** Queues worked by a loop of their own (JobDefinition.consumer), stopped before pg-boss. */
+  private readonly consumers: Array<{ stop: () => Promise<void> }> = [];
+
   private constructor(private readonly boss: PgBoss) {}
 
   /** Starts pg-boss in the app's database (schema `pgboss`), creating the queues; workers and schedules only with `work`. */
@@ -26,21 +29,26 @@ export class JobQueue {
     await boss.start();
     const queue = new JobQueue(boss);
     for (const name of Object.keys(jobs) as JobName[]) {
-      const { retryLimit, retryDelay, retryBackoff } = jobs[name].queue;
+      const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = jobs[name].queue;
       await boss.createQueue(deadLetterQueue(name));
-      await boss.createQueue(name, { retryLimit, retryDelay, retryBackoff, deadLetter: deadLetterQueue(name) });
+      await boss.createQueue(name, { retryLimit, retryDelay, retryBackoff, deadLetter: deadLetterQueue(name), ...(expireInSeconds && { expireInSeconds }) });
     }
-    if (options.work) await queue.work({ ...options.deps, jobs: queue });
+    if (options.work) await queue.work({ ...options.deps, jobs: queue }, databaseUrl);
     return queue;
   }
 
-  private async work(deps: JobDeps): Promise<void> {
+  private async work(deps: JobDeps, databaseUrl: string): Promise<void> {
     for (const name of Object.keys(jobs) as JobName[]) {
-      const job = jobs[name];
-      await this.boss.work<Record<string, unknown>>(name, async ([queued]) => {
-        await (job.handle as (deps: JobDeps, payload: unknown) => Promise<void>)(deps, queued.data);
-      });
+      const job = jobs[name] as JobDefinition<JobName>;
+      if (job.consumer) {
+        this.consumers.push(job.consumer(deps, databaseUrl));
+      } else {
+        await this.boss.work<Record<string, unknown>>(name, async ([queued]) => {
+          await (job.handle as (deps: JobDeps, payload: unknown) => Promise<void>)(deps, queued.data);
+        });
+      }
       if (job.schedule) await this.boss.schedule(name, job.schedule, { v: 1 }, { tz: 'UTC' });
+      await job.onWorkerStart?.(deps);
     }
   }
 
@@ -54,6 +62,16 @@ export class JobQueue {
     return id;
   }
 
+  /**
+   * Sends several jobs of one queue in one statement inside the caller's transaction: they exist if and
+   * only if that transaction commits.
+   */
+  async enqueueMany<N extends JobName>(tx: Tx, name: N, sends: Array<{ payload: JobPayloads[N]; options?: EnqueueOptions }>): Promise<void> {
+    if (sends.length === 0) return;
+    const inserts = sends.map(({ payload, options }) => ({ ...options, data: payload as object }));
+    await this.boss.insert(name, inserts, { db: inTransaction(tx) });
+  }
+
   /** Sends a job outside any transaction (schedules, retries started by hand). */
   async send<N extends JobName>(name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<string | null> {
     return this.boss.send(name, payload as object, options);
@@ -64,8 +82,9 @@ export class JobQueue {
     return this.boss;
   }
 
-  /** Stops workers (letting running jobs finish up to the timeout) and closes the pool. */
+  /** Stops workers and consumers (letting running jobs finish up to the timeout) and closes the pool. */
   async stop(): Promise<void> {
+    await Promise.all(this.consumers.splice(0).map((consumer) => consumer.stop()));
     await this.boss.stop({ graceful: true, timeout: 10_000 });
   }
 }

@@ -275,6 +275,161 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook subscriptions
+         * @description The project's webhook subscriptions, newest first by default. Secrets are never listed.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook subscription
+         * @description Subscribes an HTTPS URL to 1-11 event types of the catalogue (`EventType`). The answer carries the signing
+         *     `secret` (`whsec_` and the base64 of 32 random bytes); it is shown only here. A URL whose host is a loopback,
+         *     private or otherwise non-public IP address literal is refused at once; host names are checked when each
+         *     delivery is sent (every address they resolve to must be public). A subscription created `paused` receives
+         *     nothing until it is set `active`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook subscription ID (`wh_...`).
+                 * @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook subscription
+         * @description The subscription without its secret.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook subscription
+         * @description Deletes the subscription with its delivery history; its pending deliveries are not retried.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook subscription
+         * @description Partial update. `events` replaces the whole array. Setting `status` to `paused` stops deliveries: events
+         *     that happen while paused are skipped (not queued), and deliveries already queued wait. Setting it back
+         *     to `active` sends the waiting deliveries that are due.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook subscription ID (`wh_...`).
+                 * @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a subscription's deliveries
+         * @description The delivery history, newest first by default. Succeeded deliveries are kept 30 days, failed and abandoned
+         *     ones 7 days (from their last attempt).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook subscription ID (`wh_...`).
+                 * @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+                /**
+                 * @description A delivery ID (`whd_...`).
+                 * @example whd_01jd5s1b3d5f7h9k1m3p5r7t9v
+                 */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver now
+         * @description Sends the delivery again now, whatever its state (also a succeeded one): the same event id and body, a new
+         *     attempt counted in the same record. The answer is the delivery as queued (`pending`, `next_attempt_at`
+         *     now); the attempt follows within moments. If that attempt fails, the automatic retries continue from the
+         *     attempt count reached. Refused (400) while the subscription is paused, and (409) while an attempt of
+         *     this delivery is in progress.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook subscription ID (`wh_...`).
+                 * @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend failed deliveries
+         * @description Beyond the specification (Svix calls it recover): queues every `failed` or `abandoned` delivery of the
+         *     subscription created at or after `since` to be sent again now, each as a new attempt in its own record.
+         *     Deliveries are kept 7 days after their last failed attempt, so older ones cannot be recovered. Refused
+         *     (400) while the subscription is paused.
+         */
+        post: operations["recoverWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers": {
         parameters: {
             query?: never;
@@ -2598,7 +2753,71 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event delivered to a subscription
+         * @description What a subscribed URL receives for each matching event: an HTTPS POST with the JSON body
+         *     `WebhookEventPayload`, within 10 seconds or it counts as failed. Any 2xx answer acknowledges the delivery;
+         *     anything else, or no answer, is retried (attempt 1 immediately, then after 5 minutes, 30 minutes, 2 hours
+         *     and 8 hours, then abandoned). `410 Gone` pauses the subscription at once. Deliveries are at least once:
+         *     the same event can arrive more than once (use `webhook-id` to skip duplicates), and events are not
+         *     ordered.
+         *
+         *     Two signatures, either is enough:
+         *     - `X-Service-Signature`: lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret string
+         *       `whsec_...` (UTF-8). Recompute it over the unparsed body and compare in constant time.
+         *     - [Standard Webhooks](https://www.standardwebhooks.com/): `webhook-signature` is `v1,` and the base64
+         *       HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the bytes of the secret's base64
+         *       part. The Standard Webhooks libraries verify it and reject timestamps more than 5 minutes off.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Lowercase hex HMAC-SHA256 of the raw body, keyed with the secret string. */
+                    "X-Service-Signature": string;
+                    /** @description The event id (`evt_...`), the same on every retry. */
+                    "webhook-id": components["schemas"]["WebhookEventId"];
+                    /** @description When this attempt was signed, in Unix seconds. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`. */
+                    "webhook-signature": string;
+                    "User-Agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventPayload"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery. The first 1 KiB of the body is kept in the delivery history. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Error: {
@@ -2870,6 +3089,32 @@ export interface components {
             metadata?: components["schemas"]["StoreEvent"]["metadata"];
             created_at?: components["schemas"]["StoreEvent"]["created_at"];
         };
+        /** @description A WebhookDelivery answered with `fields`: `id` and the requested properties only. */
+        WebhookDeliverySparse: {
+            id: components["schemas"]["WebhookDelivery"]["id"];
+            subscription_id?: components["schemas"]["WebhookDelivery"]["subscription_id"];
+            event_id?: components["schemas"]["WebhookDelivery"]["event_id"];
+            event_type?: components["schemas"]["WebhookDelivery"]["event_type"];
+            status?: components["schemas"]["WebhookDelivery"]["status"];
+            attempt_count?: components["schemas"]["WebhookDelivery"]["attempt_count"];
+            next_attempt_at?: components["schemas"]["WebhookDelivery"]["next_attempt_at"];
+            last_attempt_at?: components["schemas"]["WebhookDelivery"]["last_attempt_at"];
+            response_status?: components["schemas"]["WebhookDelivery"]["response_status"];
+            response_body?: components["schemas"]["WebhookDelivery"]["response_body"];
+            duration_ms?: components["schemas"]["WebhookDelivery"]["duration_ms"];
+            error?: components["schemas"]["WebhookDelivery"]["error"];
+            created_at?: components["schemas"]["WebhookDelivery"]["created_at"];
+            updated_at?: components["schemas"]["WebhookDelivery"]["updated_at"];
+        };
+        /** @description A WebhookSubscription answered with `fields`: `id` and the requested properties only. */
+        WebhookSubscriptionSparse: {
+            id: components["schemas"]["WebhookSubscription"]["id"];
+            url?: components["schemas"]["WebhookSubscription"]["url"];
+            events?: components["schemas"]["WebhookSubscription"]["events"];
+            status?: components["schemas"]["WebhookSubscription"]["status"];
+            created_at?: components["schemas"]["WebhookSubscription"]["created_at"];
+            updated_at?: components["schemas"]["WebhookSubscription"]["updated_at"];
+        };
         Health: {
             /** @enum {string} */
             status: "ok" | "unavailable";
@@ -2979,7 +3224,7 @@ export interface components {
             rate_limit_per_minute: number;
             /** @description Requests a calendar month allowed for the project. */
             monthly_quota: number;
-            /** @description Where e-mails to the merchant go (usage warnings). Null records them in the outbox only. */
+            /** @description Where e-mails to the merchant go (usage warnings, a webhook subscription the service paused). Null records them in the outbox only. */
             contact_email: string | null;
             default_location_id: components["schemas"]["LocationId"];
             created_at: components["schemas"]["Timestamp"];
@@ -3006,7 +3251,7 @@ export interface components {
             exchange_rates?: components["schemas"]["ExchangeRates"];
             /**
              * Format: email
-             * @description Where e-mails to the merchant go (usage warnings).
+             * @description Where e-mails to the merchant go (usage warnings, paused webhooks).
              */
             contact_email?: string | null;
         };
@@ -3026,7 +3271,7 @@ export interface components {
             monthly_quota?: number;
             /**
              * Format: email
-             * @description Where e-mails to the merchant go (usage warnings).
+             * @description Where e-mails to the merchant go (usage warnings, paused webhooks).
              */
             contact_email?: string | null;
         };
@@ -3277,11 +3522,12 @@ export interface components {
          *     type. Store events (`GET /v1/events`) carry one of these as `type`; webhook subscriptions subscribe to any
          *     of them (decisions: every type in the catalogue is subscribable). Some groups (fulfillment, discount,
          *     promotion, purchase order, refund, return, navigation, store credit) belong to areas this API does not
-         *     expose yet and are never emitted by it today.
+         *     expose yet and are never emitted by it today. `webhook_subscription.paused` (beyond the specification) records
+         *     that the service paused a subscription whose receiver answered `410 Gone` or failed for 5 days.
          * @example customer.updated
          * @enum {string}
          */
-        EventType: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "order.created" | "order.updated" | "order.paid" | "order.fulfilled" | "order.cancelled" | "order.refunded" | "customer.created" | "customer.updated" | "customer.deleted" | "fulfillment_order.created" | "fulfillment.created" | "fulfillment.updated" | "fulfillment.cancelled" | "inventory.low" | "discount.created" | "discount.updated" | "discount.deleted" | "shipping.zone.created" | "shipping.zone.updated" | "shipping.zone.deleted" | "promotion.created" | "promotion.updated" | "promotion.deleted" | "draft_order.created" | "draft_order.updated" | "draft_order.completed" | "draft_order.deleted" | "company.created" | "company.updated" | "company.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.received" | "purchase_order.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "return.requested" | "return.approved" | "return.received" | "return.rejected" | "return.cancelled" | "return.closed" | "navigation.created" | "navigation.updated" | "navigation.deleted" | "store_credit.issued" | "store_credit.used" | "store_credit.expired" | "location.created" | "location.updated" | "location.deleted" | "usage.warning";
+        EventType: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "order.created" | "order.updated" | "order.paid" | "order.fulfilled" | "order.cancelled" | "order.refunded" | "customer.created" | "customer.updated" | "customer.deleted" | "fulfillment_order.created" | "fulfillment.created" | "fulfillment.updated" | "fulfillment.cancelled" | "inventory.low" | "discount.created" | "discount.updated" | "discount.deleted" | "shipping.zone.created" | "shipping.zone.updated" | "shipping.zone.deleted" | "promotion.created" | "promotion.updated" | "promotion.deleted" | "draft_order.created" | "draft_order.updated" | "draft_order.completed" | "draft_order.deleted" | "company.created" | "company.updated" | "company.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.received" | "purchase_order.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "return.requested" | "return.approved" | "return.received" | "return.rejected" | "return.cancelled" | "return.closed" | "navigation.created" | "navigation.updated" | "navigation.deleted" | "store_credit.issued" | "store_credit.used" | "store_credit.expired" | "location.created" | "location.updated" | "location.deleted" | "usage.warning" | "webhook_subscription.paused";
         StoreEvent: {
             id: components["schemas"]["StoreEventId"];
             type: components["schemas"]["EventType"];
@@ -3312,6 +3558,181 @@ export interface components {
                 [key: string]: unknown;
             };
             created_at: components["schemas"]["Timestamp"];
+        };
+        /** @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u */
+        WebhookId: string;
+        /** @example whd_01jd5s1b3d5f7h9k1m3p5r7t9v */
+        WebhookDeliveryId: string;
+        /**
+         * @description One id per event, shared by every delivery of it (also sent as the `webhook-id` header).
+         * @example evt_01jd5s1a2c4e6g8j0l2n4q6s8w
+         */
+        WebhookEventId: string;
+        /**
+         * Format: uri
+         * @description An `https://` URL without credentials. A loopback, private or otherwise non-public IP address literal is
+         *     refused; a host name must resolve only to public addresses when a delivery is sent.
+         * @example https://hooks.example.com/commerce
+         */
+        WebhookUrl: string;
+        /**
+         * @description 1-11 event types of the catalogue; every type is subscribable.
+         * @example [
+         *       "customer.created",
+         *       "customer.updated"
+         *     ]
+         */
+        WebhookEvents: components["schemas"]["EventType"][];
+        /**
+         * @description `paused` receives nothing: events that happen while paused are skipped. The service pauses a subscription
+         *     itself when its receiver answers `410 Gone`, or when every delivery attempt failed for 5 days; a store
+         *     event `webhook_subscription.paused` records why and the project's contact e-mail is told.
+         * @enum {string}
+         */
+        WebhookStatus: "active" | "paused";
+        WebhookSubscription: {
+            id: components["schemas"]["WebhookId"];
+            url: string;
+            events: components["schemas"]["EventType"][];
+            status: components["schemas"]["WebhookStatus"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        WebhookSubscriptionWithSecret: {
+            id: components["schemas"]["WebhookId"];
+            url: string;
+            events: components["schemas"]["EventType"][];
+            status: components["schemas"]["WebhookStatus"];
+            /**
+             * @description The signing secret: `whsec_` and the base64 of 32 random bytes. Shown only in the creation answer.
+             *     `X-Service-Signature` is keyed with this whole string (UTF-8); the Standard Webhooks `webhook-signature`
+             *     with the bytes the base64 part decodes to, as that specification defines.
+             */
+            secret: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        WebhookSubscriptionEnvelope: {
+            data: components["schemas"]["WebhookSubscription"];
+        };
+        WebhookCreate: {
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookEvents"];
+            status?: components["schemas"]["WebhookStatus"];
+        };
+        WebhookUpdate: {
+            url?: components["schemas"]["WebhookUrl"];
+            events?: components["schemas"]["WebhookEvents"];
+            status?: components["schemas"]["WebhookStatus"];
+        };
+        /**
+         * @description `pending`: queued to be sent (first attempt, or a redelivery asked for). `succeeded`: the receiver answered
+         *     2xx. `failed`: the last attempt failed and another follows at `next_attempt_at`. `abandoned`: the fifth
+         *     attempt failed too; only a redelivery or recover sends it again.
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "succeeded" | "failed" | "abandoned";
+        WebhookDelivery: {
+            id: components["schemas"]["WebhookDeliveryId"];
+            subscription_id: components["schemas"]["WebhookId"];
+            event_id: components["schemas"]["WebhookEventId"];
+            event_type: components["schemas"]["EventType"];
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /** @description Attempts made so far (automatic and redeliveries). */
+            attempt_count: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null once succeeded or abandoned. Attempt 1 is immediate, then 2 after
+             *     5 minutes, 3 after 30 minutes, 4 after 2 hours and 5 after 8 hours, each counted from the failed attempt
+             *     before it and spread by up to 10 % (never earlier), so a failing receiver is not hit by a storm.
+             */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            last_attempt_at: string | null;
+            /** @description HTTP status of the last answer; null when there was none. */
+            response_status: number | null;
+            /** @description The first 1 KiB of the last answer's body. */
+            response_body: string | null;
+            /** @description How long the last attempt took. */
+            duration_ms: number | null;
+            /** @description Why the last attempt got no answer (time-out, TLS, connection, non-public address); null otherwise. */
+            error: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        WebhookDeliveryEnvelope: {
+            data: components["schemas"]["WebhookDelivery"];
+        };
+        WebhookRecover: {
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this instant.
+             */
+            since: string;
+        };
+        /**
+         * @description The JSON body of every delivery, frozen when the event happened: every delivery of the event, and every
+         *     retry, sends the same bytes.
+         * @example {
+         *       "id": "evt_01jd5s1a2c4e6g8j0l2n4q6s8w",
+         *       "type": "customer.created",
+         *       "created_at": "2026-11-21T09:15:00.120Z",
+         *       "data": {
+         *         "id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+         *         "email": "jane.doe@example.com",
+         *         "first_name": "Jane",
+         *         "last_name": "Doe",
+         *         "phone": null,
+         *         "company": null,
+         *         "status": "active",
+         *         "order_count": 0,
+         *         "total_spent": 0,
+         *         "tags": [],
+         *         "metadata": {},
+         *         "active_price_key": null,
+         *         "locale": null,
+         *         "tax_number": null,
+         *         "tax_number_type": null,
+         *         "created_at": "2026-11-21T09:15:00.120Z",
+         *         "updated_at": "2026-11-21T09:15:00.120Z"
+         *       }
+         *     }
+         */
+        WebhookEventPayload: {
+            id: components["schemas"]["WebhookEventId"];
+            type: components["schemas"]["EventType"];
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description The resource as the API showed it when the event happened (for deletes, its last state); for
+             *     `usage.warning`, a `UsageWarning`.
+             */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description The `data` of a `usage.warning` event, sent when the monthly API quota reaches 80, 90 or 100 %.
+         * @example {
+         *       "project_id": "proj_01jd5m3q7x9c2v4b6n8p0r1s2a",
+         *       "period": "2026-11",
+         *       "used": 800000,
+         *       "quota": 1000000,
+         *       "threshold": 80
+         *     }
+         */
+        UsageWarning: {
+            project_id: components["schemas"]["ProjectId"];
+            /** @description The calendar month, YYYY-MM (UTC). */
+            period: string;
+            /** @description Requests counted this month. */
+            used: number;
+            /** @description The project's monthly quota. */
+            quota: number;
+            /**
+             * @description The percentage of the quota reached.
+             * @enum {integer}
+             */
+            threshold: 80 | 90 | 100;
         };
         /** @enum {string} */
         CustomerStatus: "active" | "inactive";
@@ -5408,6 +5829,26 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such webhook subscription in the caller's project. */
+        WebhookNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Webhook subscription not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No such shipping zone in the caller's project. */
         ShippingZoneNotFound: {
             headers: {
@@ -6003,6 +6444,11 @@ export interface components {
          */
         CollectionIdPath: string;
         /**
+         * @description A webhook subscription ID (`wh_...`).
+         * @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u
+         */
+        WebhookIdPath: string;
+        /**
          * @description A draft order ID (`dord_...`).
          * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
          */
@@ -6304,7 +6750,8 @@ export interface operations {
                  *       "domain_verified": true,
                  *       "plan": "pro",
                  *       "currency": "EUR",
-                 *       "locale": "de"
+                 *       "locale": "de",
+                 *       "contact_email": "owner@acme-outdoor.com"
                  *     }
                  */
                 "application/json": components["schemas"]["ProjectCreate"];
@@ -6354,7 +6801,7 @@ export interface operations {
                      *           "suspended": false,
                      *           "rate_limit_per_minute": 600,
                      *           "monthly_quota": 1000000,
-                     *           "contact_email": "ops@acme-outdoor.com",
+                     *           "contact_email": "owner@acme-outdoor.com",
                      *           "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *           "created_at": "2026-11-21T09:00:00.000Z",
                      *           "updated_at": "2026-11-21T09:00:00.000Z"
@@ -6448,7 +6895,7 @@ export interface operations {
                      *         "suspended": false,
                      *         "rate_limit_per_minute": 600,
                      *         "monthly_quota": 1000000,
-                     *         "contact_email": "ops@acme-outdoor.com",
+                     *         "contact_email": "owner@acme-outdoor.com",
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -6529,7 +6976,7 @@ export interface operations {
                      *         "suspended": false,
                      *         "rate_limit_per_minute": 600,
                      *         "monthly_quota": 1000000,
-                     *         "contact_email": "ops@acme-outdoor.com",
+                     *         "contact_email": "owner@acme-outdoor.com",
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -6900,6 +7347,551 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhook subscriptions. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "wh_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *           "url": "https://hooks.example.com/commerce",
+                     *           "events": [
+                     *             "customer.created",
+                     *             "customer.updated"
+                     *           ],
+                     *           "status": "active",
+                     *           "created_at": "2026-11-21T09:00:00.000Z",
+                     *           "updated_at": "2026-11-21T09:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookSubscription"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/commerce",
+                 *       "events": [
+                 *         "customer.created",
+                 *         "customer.updated"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description The new subscription, with its signing secret (shown only in this answer). */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "url": "https://hooks.example.com/commerce",
+                     *         "events": [
+                     *           "customer.created",
+                     *           "customer.updated"
+                     *         ],
+                     *         "status": "active",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw0XTBRr5fwxk=",
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookSubscriptionWithSecret"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook subscription ID (`wh_...`).
+                 * @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "url": "https://hooks.example.com/commerce",
+                     *         "events": [
+                     *           "customer.created",
+                     *           "customer.updated"
+                     *         ],
+                     *         "status": "active",
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookSubscription"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook subscription ID (`wh_...`).
+                 * @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook subscription ID (`wh_...`).
+                 * @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "customer.created"
+                 *       ],
+                 *       "status": "paused"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated subscription. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "url": "https://hooks.example.com/commerce",
+                     *         "events": [
+                     *           "customer.created"
+                     *         ],
+                     *         "status": "paused",
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T11:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSubscriptionEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                /** @description Only deliveries in this state. */
+                status?: components["schemas"]["WebhookDeliveryStatus"];
+                /** @description Only deliveries of this event type. */
+                event_type?: components["schemas"]["EventType"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook subscription ID (`wh_...`).
+                 * @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "whd_01jd5s1b3d5f7h9k1m3p5r7t9v",
+                     *           "subscription_id": "wh_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *           "event_id": "evt_01jd5s1a2c4e6g8j0l2n4q6s8w",
+                     *           "event_type": "customer.created",
+                     *           "status": "failed",
+                     *           "attempt_count": 1,
+                     *           "next_attempt_at": "2026-11-21T09:20:12.000Z",
+                     *           "last_attempt_at": "2026-11-21T09:15:00.310Z",
+                     *           "response_status": 500,
+                     *           "response_body": "{\"error\":\"database unavailable\"}",
+                     *           "duration_ms": 184,
+                     *           "error": null,
+                     *           "created_at": "2026-11-21T09:15:00.120Z",
+                     *           "updated_at": "2026-11-21T09:15:00.500Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook subscription ID (`wh_...`).
+                 * @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+                /**
+                 * @description A delivery ID (`whd_...`).
+                 * @example whd_01jd5s1b3d5f7h9k1m3p5r7t9v
+                 */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued to be sent now. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "whd_01jd5s1b3d5f7h9k1m3p5r7t9v",
+                     *         "subscription_id": "wh_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "event_id": "evt_01jd5s1a2c4e6g8j0l2n4q6s8w",
+                     *         "event_type": "customer.created",
+                     *         "status": "pending",
+                     *         "attempt_count": 1,
+                     *         "next_attempt_at": "2026-11-21T09:17:30.000Z",
+                     *         "last_attempt_at": "2026-11-21T09:15:00.310Z",
+                     *         "response_status": 500,
+                     *         "response_body": "{\"error\":\"database unavailable\"}",
+                     *         "duration_ms": 184,
+                     *         "error": null,
+                     *         "created_at": "2026-11-21T09:15:00.120Z",
+                     *         "updated_at": "2026-11-21T09:17:30.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryEnvelope"];
+                };
+            };
+            /** @description The subscription is paused. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "This subscription is paused. Set its status to active before redelivering."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            /** @description No such subscription in the caller's project, or no such delivery of it. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An attempt of this delivery is in progress. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "An attempt of this delivery is in progress. Try again in a few seconds."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    recoverWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook subscription ID (`wh_...`).
+                 * @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-20T00:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookRecover"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries were queued. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "requeued": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description Deliveries queued to be sent now. */
+                            requeued: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

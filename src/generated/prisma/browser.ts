@@ -109,6 +109,21 @@ export type InventoryLevel = Prisma.InventoryLevelModel
  */
 export type InventoryAdjustment = Prisma.InventoryAdjustmentModel
 /**
+ * Model WebhookSubscription
+ * An HTTPS URL subscribed to event types of the catalogue.
+ */
+export type WebhookSubscription = Prisma.WebhookSubscriptionModel
+/**
+ * Model WebhookEvent
+ * One event as delivered: its id (evt_) and the exact body every delivery of it sends.
+ */
+export type WebhookEvent = Prisma.WebhookEventModel
+/**
+ * Model WebhookDelivery
+ * One event for one subscription: its state, attempts and the last answer.
+ */
+export type WebhookDelivery = Prisma.WebhookDeliveryModel
+/**
  * Model ProjectCounter
  * Per-project sequences (draft_number, order_number): the row is locked by the transaction that takes
  * the next value, so numbers are handed out in commit order and a rolled-back transaction leaves no gap.

@@ -31,18 +31,18 @@ function queryFor(operation: OperationMeta, raw: Record<string, string | string[
 export function validate(operation: OperationMeta): Middleware<RequestState> {
   const { path: pathValidator, query: queryValidator, body: bodyValidator } = validators[operation.operationId];
   return async (ctx, next) => {
-    const failures: Array<{ errors: ErrorObject[]; parameters?: boolean }> = [];
+    const failures: Array<{ errors: ErrorObject[]; parameters?: boolean; data?: unknown }> = [];
     const path = { ...(ctx as unknown as { params: Record<string, string> }).params };
-    if (pathValidator && !pathValidator(path)) failures.push({ errors: pathValidator.errors ?? [], parameters: true });
+    if (pathValidator && !pathValidator(path)) failures.push({ errors: pathValidator.errors ?? [], parameters: true, data: path });
     const query = queryFor(operation, ctx.query);
     const unknown = unknownParameters(query, operation.queryParams);
-    if (queryValidator && !queryValidator(query)) failures.push({ errors: queryValidator.errors ?? [], parameters: true });
+    if (queryValidator && !queryValidator(query)) failures.push({ errors: queryValidator.errors ?? [], parameters: true, data: query });
     const body = ctx.request.body;
     if (operation.hasBody) {
       if (body === undefined) {
         if (operation.bodyRequired) throw new AppError('invalid_request', 'A JSON request body is required.');
       } else if (bodyValidator && !bodyValidator(body)) {
-        failures.push({ errors: bodyValidator.errors ?? [] });
+        failures.push({ errors: bodyValidator.errors ?? [], data: body });
       }
     }
     if (failures.length > 0 || unknown.length > 0) throw validationError(failures, unknown);

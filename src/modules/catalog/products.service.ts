@@ -155,7 +155,10 @@ export async function deleteProduct(ctx: Ctx, id: string): Promise<void> {
     const product = await findProduct(ctx, tx, id);
     await tx.product.update({ where: { id }, data: { deletedAt: new Date() } });
     await reindexProducts(tx, ctx, [id]);
-    await recordEvent(tx, ctx, { type: 'product.deleted', resourceType: 'product', resourceId: id, summary: `Product "${product.title}" deleted` });
+    await recordEvent(tx, ctx, {
+      type: 'product.deleted', resourceType: 'product', resourceId: id, summary: `Product "${product.title}" deleted`,
+      payload: toProductResource(product), // the last state
+    });
   });
 }
 

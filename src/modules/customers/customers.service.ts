@@ -125,9 +125,12 @@ function withoutUndefined<T extends object>(object: T): Partial<T> {
 /** Soft delete: hidden from every query and the email freed at once; records customer.deleted. */
 export async function deleteCustomer(ctx: Ctx, id: string): Promise<void> {
   await writeTx(ctx, {}, async (tx) => {
-    await findCustomer(ctx, tx, id);
+    const customer = await findCustomer(ctx, tx, id);
     await tx.customer.update({ where: { id }, data: { deletedAt: new Date() } });
-    await recordEvent(tx, ctx, { type: 'customer.deleted', resourceType: 'customer', resourceId: id, summary: `Customer ${id} deleted` });
+    await recordEvent(tx, ctx, {
+      type: 'customer.deleted', resourceType: 'customer', resourceId: id, summary: `Customer ${id} deleted`,
+      payload: toCustomerResource(customer), // the last state
+    });
   });
 }
 

@@ -46,7 +46,7 @@ export const docsPage = `<!doctype html>
       dom_id: '#swagger-ui',
       deepLinking: true,
       validatorUrl: null,
-      docExpansion: 'list',
+      docExpansion: 'none',
       defaultModelsExpandDepth: 0,
       displayOperationId: true,
       tryItOutEnabled: false,

@@ -120,6 +120,7 @@ export async function deleteLocation(ctx: Ctx, id: string): Promise<void> {
     await tx.location.update({ where: { id }, data: { deletedAt: new Date(), isActive: false, handle: `${location.handle}--deleted-${id}` } });
     await recordEvent(tx, ctx, {
       type: 'location.deleted', resourceType: 'location', resourceId: id, summary: `Location "${location.name}" deleted`,
+      payload: toLocationResource(location), // the last state
     });
   });
 }

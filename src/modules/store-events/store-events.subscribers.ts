@@ -1,12 +1,15 @@
 import type { Tx } from '../../db/client.js';
 import type { StoreEvent } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
+import { webhookFanOut } from '../webhooks/index.js';
 
 /** Runs inside the transaction that records the event, e.g. to queue webhook deliveries. */
 export type StoreEventSubscriber = (tx: Tx, ctx: Ctx, event: StoreEvent, payload: unknown) => Promise<void>;
 
 /**
  * Everything that reacts to a recorded store event, in the recording transaction. A static list: what
- * fans out is visible here, not assembled at start-up. (Webhook deliveries join it with that area.)
+ * fans out is visible here, not assembled at start-up.
  */
-export const storeEventSubscribers: readonly StoreEventSubscriber[] = [];
+export const storeEventSubscribers: readonly StoreEventSubscriber[] = [
+  webhookFanOut, // a delivery and its wake-up job per matching active subscription
+];

@@ -70,4 +70,22 @@ describe('enqueue', () => {
     const [job] = await app.deps.jobs.pgBoss.findJobs(name, { id });
     expect(job).toMatchObject({ id, name, data: { v: 1 } });
   });
+
+  test('enqueueMany sends several jobs in one statement of the transaction, with their ids, groups and start times, or none', async () => {
+    const name = 'purge-store-events';
+    const before = await jobCount(name);
+    const ids = ['0b7a1a2e-3f4d-4c5b-8a6e-7f8091a2b3c4', '1c8b2b3f-4a5e-4d6c-9b7f-8091a2b3c4d5'];
+    const sends = ids.map((id, i) => ({ payload: { v: 1 as const }, options: { id, group: { id: `group-${i}` }, startAfter: new Date(Date.now() + 3_600_000) } }));
+    await expect(
+      app.deps.db.$transaction(async (tx) => {
+        await app.deps.jobs.enqueueMany(tx, name, sends);
+        throw new Error('the write failed');
+      }),
+    ).rejects.toThrow('the write failed');
+    expect(await jobCount(name)).toBe(before);
+    await app.deps.db.$transaction((tx) => app.deps.jobs.enqueueMany(tx, name, sends));
+    const jobs = await app.deps.db.$queryRaw<Array<{ id: string; group_id: string; later: boolean }>>`
+      SELECT id::text, group_id, start_after > now() + interval '59 minutes' AS later FROM pgboss.job WHERE id = ANY(${ids}::uuid[]) ORDER BY group_id`;
+    expect(jobs).toEqual([{ id: ids[0], group_id: 'group-0', later: true }, { id: ids[1], group_id: 'group-1', later: true }]);
+  });
 });

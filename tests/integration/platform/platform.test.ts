@@ -12,6 +12,19 @@ afterAll(() => app.close());
 const events = (app: TestApp, key: string) => app.client(key).GET('/v1/events');
 
 describe('createProject', () => {
+  test('contact_email (where the service writes to the merchant) is kept, changed and cleared', async () => {
+    const { data } = await app.platform.POST('/platform/v1/projects', { body: { name: 'Contact Store', contact_email: 'owner@contact.example.com' } });
+    const project = data!.data.project;
+    expect(project.contact_email).toBe('owner@contact.example.com');
+    const path = { params: { path: { id: project.id } } };
+    const changed = await app.platform.PATCH('/platform/v1/projects/{id}', { ...path, body: { contact_email: 'ops@contact.example.com' } });
+    expect(changed.data!.data.contact_email).toBe('ops@contact.example.com');
+    const cleared = await app.platform.PATCH('/platform/v1/projects/{id}', { ...path, body: { contact_email: null } });
+    expect(cleared.data!.data.contact_email).toBeNull();
+    const invalid = await app.platform.PATCH('/platform/v1/projects/{id}', { ...path, body: { contact_email: 'not an address' } });
+    expect(invalid.error!.error).toMatchObject({ code: 'invalid_request', field: 'contact_email' });
+  });
+
   test('creates a project with defaults, a default location and four working keys shown once', async () => {
     const { data, response } = await app.platform.POST('/platform/v1/projects', { body: { name: 'Acme Outdoor' } });
     expect(response.status).toBe(201);
@@ -29,6 +42,7 @@ describe('createProject', () => {
       monthly_quota: 1_000_000,
       tax: { enabled: false, inclusive: false, rates: [] },
       exchange_rates: {},
+      contact_email: null,
     });
     expect(project.default_location_id).toMatch(/^loc_/);
     expect(keys.secret_test.token).toMatch(/^sk_test_/);

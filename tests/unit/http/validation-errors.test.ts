@@ -58,5 +58,18 @@ describe('validationError', () => {
   test('known formats and patterns say what is expected', () => {
     expect(validationError([{ errors: [error('format', '/email', { format: 'email' })] }]).message).toBe('email must be a valid email address.');
     expect(validationError([{ errors: [error('pattern', '/country', { pattern: '^[A-Z]{2}$' })] }]).message).toContain('ISO 3166-1');
+    expect(validationError([{ errors: [error('pattern', '/url', { pattern: '^https://' })] }]).message).toBe('url must be an https:// URL.');
+  });
+
+  test('a long list of allowed values (the event catalogue) is not spelled out; the rejected value is named instead', () => {
+    const allowed = Array.from({ length: 13 }, (_, i) => `type.${i}`);
+    const result = validationError([{ errors: [error('enum', '/events/1', { allowedValues: allowed })], data: { events: ['type.0', 'order.shipped'] } }]);
+    expect(result.toBody().error).toEqual({
+      code: 'invalid_request', field: 'events[1]',
+      message: 'events[1] must be one of the 13 values listed in the API reference; "order.shipped" is not one of them.',
+    });
+    // Short lists are still listed, and without the data nothing changes.
+    expect(validationError([{ errors: [error('enum', '/plan', { allowedValues: ['free', 'pro'] })], data: { plan: 'gold' } }]).message).toBe('plan must be one of: free, pro.');
+    expect(validationError([{ errors: [error('enum', '/events/0', { allowedValues: allowed })] }]).message).toContain('must be one of: type.0');
   });
 });

@@ -69,6 +69,9 @@ export const ModelName = {
   File: 'File',
   InventoryLevel: 'InventoryLevel',
   InventoryAdjustment: 'InventoryAdjustment',
+  WebhookSubscription: 'WebhookSubscription',
+  WebhookEvent: 'WebhookEvent',
+  WebhookDelivery: 'WebhookDelivery',
   ProjectCounter: 'ProjectCounter',
   DraftOrder: 'DraftOrder',
   DraftLineItem: 'DraftLineItem',
@@ -409,6 +412,55 @@ export const InventoryAdjustmentScalarFieldEnum = {
 } as const
 
 export type InventoryAdjustmentScalarFieldEnum = (typeof InventoryAdjustmentScalarFieldEnum)[keyof typeof InventoryAdjustmentScalarFieldEnum]
+
+
+export const WebhookSubscriptionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  url: 'url',
+  events: 'events',
+  status: 'status',
+  secret: 'secret',
+  failingSince: 'failingSince',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type WebhookSubscriptionScalarFieldEnum = (typeof WebhookSubscriptionScalarFieldEnum)[keyof typeof WebhookSubscriptionScalarFieldEnum]
+
+
+export const WebhookEventScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  type: 'type',
+  body: 'body',
+  createdAt: 'createdAt'
+} as const
+
+export type WebhookEventScalarFieldEnum = (typeof WebhookEventScalarFieldEnum)[keyof typeof WebhookEventScalarFieldEnum]
+
+
+export const WebhookDeliveryScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  subscriptionId: 'subscriptionId',
+  eventId: 'eventId',
+  eventType: 'eventType',
+  status: 'status',
+  attemptCount: 'attemptCount',
+  nextAttemptAt: 'nextAttemptAt',
+  lastAttemptAt: 'lastAttemptAt',
+  responseStatus: 'responseStatus',
+  responseBody: 'responseBody',
+  durationMs: 'durationMs',
+  error: 'error',
+  leaseUntil: 'leaseUntil',
+  wakeJobId: 'wakeJobId',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type WebhookDeliveryScalarFieldEnum = (typeof WebhookDeliveryScalarFieldEnum)[keyof typeof WebhookDeliveryScalarFieldEnum]
 
 
 export const ProjectCounterScalarFieldEnum = {

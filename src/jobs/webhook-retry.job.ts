@@ -1,0 +1,17 @@
+import { LEASE_SECONDS, sweepDeliveries } from '../modules/webhooks/delivery-queue.js';
+import type { JobDefinition } from './registry.js';
+
+/** The retry job of the spec: wakes deliveries whose attempt died or whose wake-up job is gone. */
+export const webhookRetryJob: JobDefinition<'webhook-retry'> = {
+  queue: { retryLimit: 3, retryDelay: 60, retryBackoff: true },
+  schedule: '*/5 * * * *', // spec: a retry job runs every 5 minutes
+  handle: async (deps) => {
+    const woken = await deps.db.$transaction((tx) => sweepDeliveries(tx, deps.jobs));
+    if (woken > 0) deps.log.warn('woke webhook deliveries whose attempt or wake-up was lost', { woken });
+  },
+  // Attempts that died with an earlier process (SIGKILL) are retried as soon as their leases lapse,
+  // not up to 5 minutes later.
+  onWorkerStart: async (deps) => {
+    await deps.jobs.send('webhook-retry', { v: 1 }, { startAfter: LEASE_SECONDS + 1 });
+  },
+};

@@ -1,0 +1,34 @@
+import type { Database } from '../../db/client.js';
+import type { JobDeps, JobPayloads } from '../../jobs/registry.js';
+import { attemptDelivery, type ClaimedDelivery } from './attempt.js';
+import { LEASE_SECONDS } from './delivery-queue.js';
+import { recordOutcomes } from './outcomes.js';
+
+/**
+ * Claims the deliveries among `ids` that are due (pending or failed, next attempt come, no live lease,
+ * subscription active) by leasing them for LEASE_SECONDS, in one committed statement; returns them with
+ * what sending needs. Deliveries not returned are not this caller's to send.
+ */
+export async function claimDeliveries(db: Database, ids: string[]): Promise<ClaimedDelivery[]> {
+  if (ids.length === 0) return [];
+  return db.$queryRaw<ClaimedDelivery[]>`
+    UPDATE webhook_deliveries d
+    SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), updated_at = now()
+    FROM webhook_subscriptions s, webhook_events e
+    WHERE d.id = ANY(${[...new Set(ids)]}) AND s.id = d.subscription_id AND e.id = d.event_id
+      AND s.status = 'active' AND d.status IN ('pending', 'failed') AND d.next_attempt_at <= now()
+      AND (d.lease_until IS NULL OR d.lease_until < now())
+    RETURNING d.id, d.project_id, d.subscription_id, d.event_id, d.attempt_count, d.lease_until, s.url, s.secret, e.body`;
+}
+
+/**
+ * Wakes deliveries at once, without the dispatcher (the job's plain handler; tests): claims what is due
+ * among them, sends those concurrently and writes every outcome in one transaction. Wake-ups for
+ * deliveries that are not due do nothing.
+ */
+export async function deliverWakeUps(deps: JobDeps, wakeUps: Array<JobPayloads['webhook-deliver']>): Promise<void> {
+  const claimed = await claimDeliveries(deps.db, wakeUps.map((wake) => wake.deliveryId));
+  if (claimed.length === 0) return;
+  const outcomes = await Promise.all(claimed.map((delivery) => attemptDelivery(deps, delivery)));
+  await recordOutcomes(deps, outcomes);
+}

@@ -1,0 +1,70 @@
+import type { operations } from '../../generated/openapi.js';
+import type { Prisma, WebhookDelivery } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { AppError, conflict, notFound } from '../../shared/errors.js';
+import { listPage } from '../../shared/list-page.js';
+import { writeTx } from '../../shared/write.js';
+import { newWakeJobId, sendWakeUps } from './delivery-queue.js';
+import { findWebhook } from './subscriptions.service.js';
+import { toDeliveryResource } from './webhooks.mappers.js';
+
+type DeliveryListQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
+
+const pausedError = () =>
+  new AppError('invalid_request', 'This subscription is paused. Set its status to active before redelivering.');
+
+/** A page of the subscription's deliveries, newest first unless `order` is asc; 404 for another project's subscription. */
+export async function listDeliveries(ctx: Ctx, webhookId: string, query: DeliveryListQuery) {
+  await findWebhook(ctx, ctx.db, webhookId);
+  const where: Prisma.WebhookDeliveryWhereInput = { subscriptionId: webhookId, status: query.status, eventType: query.event_type };
+  return listPage(ctx, {
+    model: ctx.db.webhookDelivery,
+    where,
+    query: { ...query, sort: 'created_at' as const },
+    sorts: { created_at: [{ field: 'createdAt', kind: 'date' }] },
+    map: toDeliveryResource,
+  });
+}
+
+/**
+ * Queues the delivery to be sent now, whatever its state: pending, due at the database's now, with a
+ * wake-up job sent in the same transaction. 400 while the subscription is paused; 409 while an attempt
+ * of it is in flight (its outcome would overwrite this request).
+ */
+export async function retryDelivery(ctx: Ctx, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
+  return writeTx(ctx, {}, async (tx) => {
+    const subscription = await findWebhook(ctx, tx, webhookId);
+    if (subscription.status !== 'active') throw pausedError();
+    const jobId = newWakeJobId();
+    const rows = await tx.$queryRaw<Array<{ id: string; leased: boolean }>>`
+      SELECT id, (lease_until IS NOT NULL AND lease_until > now()) AS leased
+      FROM webhook_deliveries WHERE id = ${deliveryId} AND subscription_id = ${webhookId} FOR UPDATE`;
+    if (rows.length === 0) throw notFound('Delivery not found.');
+    if (rows[0].leased) throw conflict('An attempt of this delivery is in progress. Try again in a few seconds.');
+    await tx.$executeRaw`
+      UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), lease_until = NULL,
+        wake_job_id = ${jobId}::uuid, updated_at = now()
+      WHERE id = ${deliveryId}`;
+    await sendWakeUps(tx, ctx.jobs, [{ deliveryId, subscriptionId: webhookId, jobId }]);
+    return tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+  });
+}
+
+/**
+ * Queues every failed or abandoned delivery of the subscription created at or after `since` to be sent
+ * now (pending, each with a new wake-up job), in one transaction; returns how many. Deliveries in flight
+ * are left to their attempt. 400 while the subscription is paused.
+ */
+export async function recoverDeliveries(ctx: Ctx, webhookId: string, since: string): Promise<number> {
+  return writeTx(ctx, {}, async (tx) => {
+    const subscription = await findWebhook(ctx, tx, webhookId);
+    if (subscription.status !== 'active') throw pausedError();
+    const rows = await tx.$queryRaw<Array<{ id: string; wake_job_id: string }>>`
+      UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), wake_job_id = gen_random_uuid(), updated_at = now()
+      WHERE subscription_id = ${webhookId} AND status IN ('failed', 'abandoned') AND created_at >= ${new Date(since)}
+        AND (lease_until IS NULL OR lease_until < now())
+      RETURNING id, wake_job_id::text`;
+    await sendWakeUps(tx, ctx.jobs, rows.map((row) => ({ deliveryId: row.id, subscriptionId: webhookId, jobId: row.wake_job_id })));
+    return rows.length;
+  });
+}

@@ -1,0 +1,44 @@
+import type { Tx } from '../../db/client.js';
+import type { StoreEvent } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { newId } from '../../shared/ids.js';
+import { newWakeJobId, sendWakeUps } from './delivery-queue.js';
+import { WAKE_CHANNEL } from './wake-listener.js';
+
+/** The body every delivery of an event sends: `{id, type, created_at, data}`, serialized once. */
+export function eventBody(eventId: string, event: Pick<StoreEvent, 'type' | 'createdAt' | 'resourceId'>, payload: unknown): string {
+  // Every emitter passes the resource as the API shows it; an id is the least a receiver can act on.
+  const data = payload ?? { id: event.resourceId };
+  return JSON.stringify({ id: eventId, type: event.type, created_at: event.createdAt.toISOString(), data });
+}
+
+/**
+ * The store-event subscriber of webhooks, run in the transaction that records the event: for every
+ * active subscription of the project listening to the event's type, a pending delivery row and its
+ * wake-up job, committed (or rolled back) with the write itself. The body is frozen now under one event
+ * id shared by all those deliveries. Paused subscriptions get nothing (skipped, not queued).
+ */
+export async function webhookFanOut(tx: Tx, ctx: Ctx, event: StoreEvent, payload: unknown): Promise<void> {
+  // FOR KEY SHARE: a subscription deleted concurrently either waits for this write or is not seen, so
+  // the delivery rows never point at a deleted subscription.
+  const subscriptions = await tx.$queryRaw<Array<{ id: string }>>`
+    SELECT id FROM webhook_subscriptions
+    WHERE project_id = ${ctx.project.id} AND status = 'active' AND ${event.type} = ANY(events)
+    ORDER BY id FOR KEY SHARE`;
+  if (subscriptions.length === 0) return;
+  const projectId = ctx.project.id;
+  const eventId = newId('evt_');
+  const deliveries = subscriptions.map((subscription) => ({ id: newId('whd_'), subscription_id: subscription.id, wake_job_id: newWakeJobId() }));
+  // The event body, its deliveries and the NOTIFY that wakes the senders on commit, in one statement
+  // (every API write with subscribers pays for it).
+  await tx.$executeRaw`
+    WITH event AS (
+      INSERT INTO webhook_events (id, project_id, type, body, created_at)
+      VALUES (${eventId}, ${projectId}, ${event.type}, ${eventBody(eventId, event, payload)}, ${event.createdAt}))
+    INSERT INTO webhook_deliveries (id, project_id, subscription_id, event_id, event_type, status, next_attempt_at, wake_job_id, created_at, updated_at)
+    SELECT v.id, ${projectId}, v.subscription_id, ${eventId}, ${event.type}, 'pending', ${event.createdAt}, v.wake_job_id, now(), now()
+    FROM jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) AS v(id text, subscription_id text, wake_job_id uuid),
+      (SELECT pg_notify(${WAKE_CHANNEL}, '')) AS wake`;
+  const wakeUps = deliveries.map((d) => ({ deliveryId: d.id, subscriptionId: d.subscription_id, jobId: d.wake_job_id }));
+  await sendWakeUps(tx, ctx.jobs, wakeUps, true);
+}

@@ -1,0 +1,85 @@
+import type { Database, Tx } from '../../db/client.js';
+import type { components, operations } from '../../generated/openapi.js';
+import type { WebhookSubscription } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { invalidField } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { listPage, type SortColumns } from '../../shared/list-page.js';
+import { findOwned } from '../../shared/owned.js';
+import { writeTx } from '../../shared/write.js';
+import { wakeDueDeliveries } from './delivery-queue.js';
+import { newSigningSecret } from './signing.js';
+import { subscriptionUrlProblem } from './subscription-url.js';
+import { toWebhookResource } from './webhooks.mappers.js';
+
+type WebhookCreate = components['schemas']['WebhookCreate'];
+type WebhookUpdate = components['schemas']['WebhookUpdate'];
+type WebhookListQuery = NonNullable<operations['listWebhooks']['parameters']['query']>;
+
+/** Whether subscription URLs may name non-public IP addresses (config.allowPrivateNetworkTargets). */
+export interface TargetPolicy {
+  allowPrivate: boolean;
+}
+
+const SORTS: SortColumns<'listWebhooks'> = { created_at: [{ field: 'createdAt', kind: 'date' }] };
+
+function checkUrl(url: string, policy: TargetPolicy): void {
+  const problem = subscriptionUrlProblem(url, policy.allowPrivate);
+  if (problem) throw invalidField('url', problem);
+}
+
+/** The subscription of the project; 404 "Webhook subscription not found." otherwise. */
+export async function findWebhook(ctx: Ctx, db: Database | Tx, id: string): Promise<WebhookSubscription> {
+  return findOwned(ctx, db.webhookSubscription, id, 'Webhook subscription not found.');
+}
+
+/** Creates a subscription with a new signing secret; 400 on a URL that is not https or names a non-public IP address. */
+export async function createWebhook(ctx: Ctx, input: WebhookCreate, policy: TargetPolicy): Promise<WebhookSubscription> {
+  checkUrl(input.url, policy);
+  return ctx.db.webhookSubscription.create({
+    data: {
+      id: newId('wh_'),
+      projectId: ctx.project.id,
+      url: input.url,
+      events: input.events,
+      status: input.status ?? 'active',
+      secret: newSigningSecret(),
+    },
+  });
+}
+
+/** A page of the project's subscriptions (no secrets). */
+export async function listWebhooks(ctx: Ctx, query: WebhookListQuery) {
+  return listPage(ctx, { model: ctx.db.webhookSubscription, where: { projectId: ctx.project.id }, query, sorts: SORTS, map: toWebhookResource });
+}
+
+/**
+ * Applies the fields sent (`events` replaces the array). Pausing holds the subscription's queued
+ * deliveries; making it active again wakes those that are due, in the same transaction.
+ */
+export async function updateWebhook(ctx: Ctx, id: string, input: WebhookUpdate, policy: TargetPolicy): Promise<WebhookSubscription> {
+  if (input.url !== undefined) checkUrl(input.url, policy);
+  return writeTx(ctx, {}, async (tx) => {
+    const before = await findWebhook(ctx, tx, id);
+    const after = await tx.webhookSubscription.update({
+      where: { id },
+      data: {
+        url: input.url,
+        events: input.events,
+        status: input.status,
+        // A run of failures is about the receiver the subscription had; a new start clears it.
+        ...((input.url !== undefined && input.url !== before.url) || (input.status === 'active' && before.status === 'paused') ? { failingSince: null } : {}),
+      },
+    });
+    if (before.status === 'paused' && after.status === 'active') await wakeDueDeliveries(tx, ctx.jobs, id);
+    return after;
+  });
+}
+
+/** Deletes the subscription and its delivery history; its queued deliveries are never sent. */
+export async function deleteWebhook(ctx: Ctx, id: string): Promise<void> {
+  await writeTx(ctx, {}, async (tx) => {
+    await findWebhook(ctx, tx, id);
+    await tx.webhookSubscription.delete({ where: { id } });
+  });
+}
