@@ -48,9 +48,11 @@ if (applied.length > 0) log.info('applied migrations', { applied });
 
 const db = createDatabase(databaseUrl);
 const authCache = new AuthCache(databaseUrl, log);
+// Both caches listen on the auth cache's change feed; they register before it connects.
+const totals = new ListTotals(authCache.feed);
 await authCache.start();
 // Every process can send jobs (inside its transactions); only RUN_JOBS processes work them.
-const base = { db, config, log, authCache };
+const base = { db, config, log, authCache, totals };
 const jobs = await JobQueue.start(databaseUrl, log, config.runJobs ? { work: true, deps: base } : { work: false });
 const deps = { ...base, jobs, rateLimiter: new RateLimiter(db) };
 const demo = await ensureDemoProject(deps, generatedPlatformToken);

@@ -36,7 +36,9 @@ export async function listCustomers(ctx: Ctx, query: CustomerListQuery) {
   if (query.sort === 'relevance' && query.search) return listByRelevance(ctx, query, where, query.search);
   // Without a search there is nothing to rank: relevance falls back to newest first.
   const sort = query.sort === 'relevance' ? 'created_at' : query.sort;
-  return listPage(ctx, { model: ctx.db.customer, where, query: { ...query, sort }, sorts: SORTS, map: toCustomerResource, cacheTotals: { list: 'customers', tables: ['customers'] } });
+  // A group filter reads memberships, groups and addresses, which carry no table_changed trigger: counted each time.
+  const cacheTotals = query.group_id ? undefined : { list: 'customers', tables: ['customers'] };
+  return listPage(ctx, { model: ctx.db.customer, where, query: { ...query, sort }, sorts: SORTS, map: toCustomerResource, cacheTotals });
 }
 
 /**
