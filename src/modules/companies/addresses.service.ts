@@ -3,6 +3,7 @@ import type { components } from '../../generated/openapi.js';
 import type { CompanyAddress } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { notFound } from '../../shared/errors.js';
+import { newPostalColumns, postalColumns } from '../../shared/postal-address.js';
 import { newId } from '../../shared/ids.js';
 import { ADDRESS_ORDER, findCompany, writeCompanyPart } from './companies.service.js';
 
@@ -35,15 +36,7 @@ export async function createCompanyAddress(ctx: Ctx, companyId: string, input: A
         id: newId('caddr_'),
         companyId,
         label: input.label ?? null,
-        firstName: input.first_name ?? null,
-        lastName: input.last_name ?? null,
-        line1: input.line1,
-        line2: input.line2 ?? null,
-        city: input.city,
-        state: input.state ?? null,
-        postalCode: input.postal_code ?? null,
-        country: input.country,
-        phone: input.phone ?? null,
+        ...newPostalColumns(input),
         isDefault: input.is_default ?? false,
       },
     });
@@ -59,15 +52,7 @@ export async function updateCompanyAddress(ctx: Ctx, companyId: string, id: stri
       where: { id },
       data: {
         label: input.label,
-        firstName: input.first_name,
-        lastName: input.last_name,
-        line1: input.line1,
-        line2: input.line2,
-        city: input.city,
-        state: input.state,
-        postalCode: input.postal_code,
-        country: input.country,
-        phone: input.phone,
+        ...postalColumns(input),
         isDefault: input.is_default,
       },
     });

@@ -1,5 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import type { Company, CompanyAddress, CompanyContact } from '../../generated/prisma/client.js';
+import { postalFields } from '../../shared/postal-address.js';
 
 type Schemas = components['schemas'];
 export type CompanyResource = Schemas['Company'];
@@ -45,15 +46,7 @@ export function toCompanyAddressResource(address: CompanyAddress): CompanyAddres
     id: address.id,
     company_id: address.companyId,
     label: address.label,
-    first_name: address.firstName,
-    last_name: address.lastName,
-    line1: address.line1,
-    line2: address.line2,
-    city: address.city,
-    state: address.state,
-    postal_code: address.postalCode,
-    country: address.country,
-    phone: address.phone,
+    ...postalFields(address),
     is_default: address.isDefault,
     created_at: address.createdAt.toISOString(),
     updated_at: address.updatedAt.toISOString(),

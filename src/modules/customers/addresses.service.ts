@@ -3,6 +3,7 @@ import type { components } from '../../generated/openapi.js';
 import type { CustomerAddress } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { notFound } from '../../shared/errors.js';
+import { newPostalColumns, postalColumns } from '../../shared/postal-address.js';
 import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
 import { addressesOf, findCustomer } from './customers.service.js';
@@ -30,16 +31,8 @@ export async function createAddress(ctx: Ctx, customerId: string, input: Address
       data: {
         id: newId('addr_'),
         customerId,
-        firstName: input.first_name ?? null,
-        lastName: input.last_name ?? null,
         company: input.company ?? null,
-        line1: input.line1,
-        line2: input.line2 ?? null,
-        city: input.city,
-        state: input.state ?? null,
-        postalCode: input.postal_code ?? null,
-        country: input.country,
-        phone: input.phone ?? null,
+        ...newPostalColumns(input),
         isDefault: input.is_default ?? false,
       },
     });
@@ -62,16 +55,8 @@ export async function updateAddress(ctx: Ctx, id: string, input: AddressUpdate):
     return tx.customerAddress.update({
       where: { id },
       data: {
-        firstName: input.first_name,
-        lastName: input.last_name,
         company: input.company,
-        line1: input.line1,
-        line2: input.line2,
-        city: input.city,
-        state: input.state,
-        postalCode: input.postal_code,
-        country: input.country,
-        phone: input.phone,
+        ...postalColumns(input),
         isDefault: input.is_default,
       },
     });

@@ -1,5 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import type { Customer, CustomerAddress, CustomerNote } from '../../generated/prisma/client.js';
+import { postalFields } from '../../shared/postal-address.js';
 
 type Schemas = components['schemas'];
 export type CustomerResource = Schemas['Customer'];
@@ -37,16 +38,8 @@ export function toAddressResource(address: CustomerAddress): AddressResource {
   return {
     id: address.id,
     customer_id: address.customerId,
-    first_name: address.firstName,
-    last_name: address.lastName,
     company: address.company,
-    line1: address.line1,
-    line2: address.line2,
-    city: address.city,
-    state: address.state,
-    postal_code: address.postalCode,
-    country: address.country,
-    phone: address.phone,
+    ...postalFields(address),
     is_default: address.isDefault,
     created_at: address.createdAt.toISOString(),
     updated_at: address.updatedAt.toISOString(),
