@@ -85,6 +85,17 @@ for (const [name, schema] of Object.entries(document.components.schemas)) {
   checkExample(`components.schemas.${name}`, { $ref: `#/components/schemas/${name}` }, (schema as { example?: unknown }).example);
 }
 
+// A null-valued key in a schema is almost always an unquoted flow-mapping description with a comma in it
+// (`{ description: Cents, inclusive. }` parses as `description: Cents` plus a key `inclusive.`).
+(function findNullKeys(node: unknown, where: string): void {
+  if (node === null || typeof node !== 'object') return;
+  for (const [key, value] of Object.entries(node)) {
+    const at = `${where}/${key}`;
+    if (value === null && !/(example|default|const|enum)/.test(at)) problems.push(`${at}: null-valued key (quote the description above it?)`);
+    findNullKeys(value, at);
+  }
+})(document, '#');
+
 if (problems.length > 0) {
   console.error(`openapi.yaml has ${problems.length} problem(s):\n  ${problems.join('\n  ')}`);
   process.exit(1);

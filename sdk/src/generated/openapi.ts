@@ -2829,7 +2829,7 @@ export interface components {
                 code: "invalid_request" | "validation_error" | "unauthorized" | "forbidden" | "account_suspended" | "domain_not_verified" | "not_found" | "conflict" | "rate_limited" | "quota_exceeded" | "internal_error";
                 /** @description A human-readable explanation. */
                 message: string;
-                /** @description The offending field or parameter */
+                /** @description The offending field or parameter, when there is one. */
                 field?: string;
                 /** @description Present only with `validation_error`, one entry per invalid field. */
                 details?: {
@@ -3218,7 +3218,7 @@ export interface components {
             locale: components["schemas"]["Locale"];
             tax: components["schemas"]["TaxSettings"];
             exchange_rates: components["schemas"]["ExchangeRates"];
-            /** @description While true */
+            /** @description While true, every key of the project answers 403 `account_suspended`. */
             suspended: boolean;
             /** @description Requests a minute allowed for the project. */
             rate_limit_per_minute: number;
@@ -3328,7 +3328,7 @@ export interface components {
             carrier_callback_url: string | null;
             /** @description Zones are matched by position ascending. */
             position: number;
-            /** @description Rates in the zone */
+            /** @description Rates in the zone, active or not. */
             rate_count: number;
             /** @description Only with `expand=rates` (and always `[]` on create), by position. */
             rates?: components["schemas"]["ShippingRate"][];
@@ -3379,13 +3379,13 @@ export interface components {
             /** @description Cents; 0 is free. */
             price: number;
             currency: components["schemas"]["CurrencyCode"];
-            /** @description Cents */
+            /** @description Cents, inclusive. */
             min_order_subtotal: number | null;
-            /** @description Cents */
+            /** @description Cents, inclusive. */
             max_order_subtotal: number | null;
-            /** @description Grams */
+            /** @description Grams, inclusive. */
             min_order_weight: number | null;
-            /** @description Grams */
+            /** @description Grams, inclusive. */
             max_order_weight: number | null;
             min_delivery_days: number | null;
             max_delivery_days: number | null;
@@ -3934,7 +3934,7 @@ export interface components {
         /** @description The token response of register and login, with the customer. */
         AuthSession: {
             access_token: components["schemas"]["AccessToken"];
-            /** @description Opaque */
+            /** @description Opaque, valid 30 days, single use. */
             refresh_token: string;
             /** @constant */
             expires_in: 3600;
@@ -4052,7 +4052,7 @@ export interface components {
             image: string | null;
             /** @description The lowest variant price (cents). */
             price: number;
-            /** @description The lowest variant sale price */
+            /** @description The lowest variant sale price, or null. */
             sale_price: number | null;
             currency: components["schemas"]["CurrencyCode"];
             /** @description Always inlined, by position. */
@@ -4139,7 +4139,7 @@ export interface components {
             email: string | null;
             /** @description Variants with an inventory level here. */
             variant_count: number;
-            /** @description Units available here */
+            /** @description Units available here, over all variants. */
             total_units: number;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -4309,7 +4309,7 @@ export interface components {
             owner_type: components["schemas"]["MetafieldOwnerType"];
             value_type: components["schemas"]["MetafieldValueType"];
             choices: components["schemas"]["MetafieldChoices"] | null;
-            /** @description Display order within the owner type */
+            /** @description Display order within the owner type, 0-indexed. */
             position: number;
             /** @description A required definition's value cannot be cleared. */
             required: boolean;
@@ -4955,7 +4955,7 @@ export interface components {
             /** @description Captured when added. */
             sku: string | null;
             quantity: number;
-            /** @description Captured when added (the variant's sale price when set */
+            /** @description Captured when added (the variant's sale price when set, else its price). */
             unit_price: number;
             /** @description quantity x unit_price. */
             total: number;
@@ -5358,7 +5358,7 @@ export interface components {
             payment_terms: components["schemas"]["PaymentTerms"] | null;
             /** @description Internal note. */
             note: string | null;
-            /** @description Reference in an external system (ERP */
+            /** @description Reference in an external system (ERP, CRM). */
             external_id: string | null;
             address_count: number;
             contact_count: number;
