@@ -17,6 +17,8 @@ export interface Config {
   /** Run pg-boss workers and cron schedules in this process. */
   runJobs: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Cache search answers per process, kept exact by the change feed (SEARCH_CACHE=off: every search queries). */
+  searchCache: boolean;
 }
 
 /** Reads and validates the environment once; throws with every problem listed. */
@@ -45,5 +47,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     responseCheck: env.RESPONSE_CHECK === 'true',
     runJobs: env.RUN_JOBS !== 'false',
     logLevel,
+    searchCache: env.SEARCH_CACHE !== 'off',
   };
 }

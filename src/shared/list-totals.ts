@@ -32,7 +32,13 @@ export class ListTotals {
     });
   }
 
-  private versionsOf(projectId: string, tables: readonly string[]): number[] {
+  /** Whether entries may be served: the change feed is receiving notifications right now. */
+  get listening(): boolean {
+    return this.feed.listening;
+  }
+
+  /** The versions an entry computed from `tables` of the project depends on (compare with `every`). */
+  versionsOf(projectId: string, tables: readonly string[]): number[] {
     return [this.drops, this.projectVersions.get(projectId) ?? 0, ...tables.map((table) => this.tableVersions.get(table) ?? 0)];
   }
 
@@ -56,5 +62,37 @@ export class ListTotals {
       this.entries.set(cacheKey, { total, versions });
     }
     return total;
+  }
+}
+
+/**
+ * Values (search answers, for example) cached per (project, key) on the same terms as the list totals:
+ * an entry is served only while the change feed listens and none of the tables it was computed from nor
+ * the project (through this process's writes) changed since. At most `maxEntries`, least recently used out.
+ */
+export class VersionedCache<T> {
+  private readonly entries = new Map<string, { value: T; versions: number[] }>();
+
+  constructor(private readonly totals: ListTotals, private readonly maxEntries: number) {}
+
+  /** The value for `key`: the cached one when still exact, else `compute()`'s answer, cached. */
+  async get(projectId: string, key: string, tables: readonly string[], compute: () => Promise<T>): Promise<T> {
+    const cacheKey = `${projectId}|${key}`;
+    const versions = this.totals.versionsOf(projectId, tables);
+    const entry = this.entries.get(cacheKey);
+    if (this.totals.listening && entry && entry.versions.every((version, i) => version === versions[i])) {
+      this.entries.delete(cacheKey); // most recently used last
+      this.entries.set(cacheKey, entry);
+      return entry.value;
+    }
+    const wasListening = this.totals.listening;
+    const value = await compute();
+    const after = this.totals.versionsOf(projectId, tables);
+    if (wasListening && this.totals.listening && after.every((version, i) => version === versions[i])) {
+      this.entries.delete(cacheKey);
+      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(cacheKey, { value, versions });
+    }
+    return value;
   }
 }

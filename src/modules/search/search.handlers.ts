@@ -9,8 +9,8 @@ import { suggest } from './suggest.service.js';
 import { createSynonymGroup, deleteSynonymGroup, listSynonymGroups, updateSynonymGroup } from './synonyms.service.js';
 
 export const searchHandlers = {
-  searchCatalog: async ({ query, ctx }) => ({ status: 200, body: { data: await searchCatalog(ctx, query) } }),
-  suggestSearch: async ({ query, ctx }) => ({ status: 200, body: { data: await suggest(ctx, query.q, query.limit) } }),
+  searchCatalog: async ({ query, ctx, deps }) => ({ status: 200, body: { data: await searchCatalog(ctx, query, { cache: deps.config.searchCache }) } }),
+  suggestSearch: async ({ query, ctx, deps }) => ({ status: 200, body: { data: await suggest(ctx, query.q, query.limit, { cache: deps.config.searchCache }) } }),
   listSynonymGroups: async ({ ctx }) => ({ status: 200, body: { data: (await listSynonymGroups(ctx)).map(toSynonymGroupResource) } }),
   createSynonymGroup: async ({ body, ctx }) => ({ status: 201, body: { data: toSynonymGroupResource(await createSynonymGroup(ctx, body)) } }),
   updateSynonymGroup: async ({ path, body, ctx }) => ({

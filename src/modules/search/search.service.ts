@@ -1,12 +1,13 @@
 import type { operations } from '../../generated/openapi.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
+import { VersionedCache } from '../../shared/list-totals.js';
 import { AppError, invalidField } from '../../shared/errors.js';
 import { recordSearch } from './search-log.js';
 import { placePins, planRules, type ActiveRule, type RulePlan } from './merchandising-rules.js';
 import { normalizeQuery } from './query-parser.js';
 import { planQuery, wordsToCheck, type QueryPlan, type VocabularyHit } from './search-plan.js';
-import { runCollectionSearch, runProductSearch, type ProductRowJson } from './search.sql.js';
+import { runCollectionSearch, runProductSearch, type ProductRowJson, type ProductSearch } from './search.sql.js';
 import type { SynonymRule } from './synonyms-expand.js';
 import { termSql } from './tsquery.js';
 import { toProductHit, type ProductHit } from './search.mappers.js';
@@ -23,6 +24,33 @@ export function exchangeRate(ctx: Ctx, currency: string | undefined): number {
     throw invalidField('currency', `This project has no exchange rate for ${currency}. Known: ${[ctx.project.currency, ...Object.keys(rates)].join(', ')}.`);
   }
   return rate;
+}
+
+// What each cached answer is computed from: a write to any of these tables (any process, through the
+// table_changed triggers) or any write of the project in this process (writeTx) makes the entry stale.
+const CONTEXT_TABLES = ['search_synonym_groups', 'search_merchandising_rules', 'products', 'search_terms'];
+const PRODUCT_TABLES = ['search_products', 'collections'];
+const COLLECTION_TABLES = ['collections', 'collection_products', 'products'];
+// Answers are a few kB (a page of hits and the facets): 2,000 of them stay well under 50 MB.
+const CACHED_ANSWERS = 2_000;
+
+const caches = new WeakMap<object, VersionedCache<unknown>>();
+
+/**
+ * `compute()` through the app's search cache (kept exact by the change feed, see VersionedCache), or
+ * directly when there is none (no change feed, or SEARCH_CACHE=off). `key` must hold every input.
+ */
+export function cachedSearch<T>(ctx: Ctx, enabled: boolean, key: string, tables: readonly string[], compute: () => Promise<T>): Promise<T> {
+  if (!enabled || !ctx.totals) return compute();
+  let cache = caches.get(ctx.totals);
+  if (!cache) caches.set(ctx.totals, (cache = new VersionedCache<unknown>(ctx.totals, CACHED_ANSWERS)));
+  return cache.get(ctx.project.id, key, tables, compute) as Promise<T>;
+}
+
+/** The product part of a search (its SQL reads only search_products and collection titles), cached. */
+function productSearch(ctx: Ctx, cache: boolean, search: ProductSearch) {
+  const key = `products|${JSON.stringify({ ...search, multipliers: [...search.multipliers] })}`;
+  return cachedSearch(ctx, cache, key, PRODUCT_TABLES, () => runProductSearch(ctx, search));
 }
 
 /** The project's active synonym groups and active rules on live products, and the vocabulary candidates of the words, in one round trip. */
@@ -69,7 +97,8 @@ function explainOf(plan: QueryPlan, rules: RulePlan, row: ProductRowJson, matche
  * synonyms, merchandising rules, filters, facets and currency; logs the search for analytics without
  * waiting for the write.
  */
-export async function searchCatalog(ctx: Ctx, query: SearchQuery): Promise<SearchResult> {
+export async function searchCatalog(ctx: Ctx, query: SearchQuery, options: { cache?: boolean } = {}): Promise<SearchResult> {
+  const cache = options.cache ?? false;
   const started = performance.now();
   if (query.explain && !(ctx.actor.kind === 'api_key' && ctx.actor.keyType === 'secret')) {
     throw new AppError('forbidden', 'explain=true requires a secret API key.');
@@ -80,14 +109,15 @@ export async function searchCatalog(ctx: Ctx, query: SearchQuery): Promise<Searc
   const take = query.limit ?? 20;
   const skip = query.offset ?? 0;
   const normalized = normalizeQuery(query.q);
-  const context = await loadContext(ctx, wordsToCheck(query.q));
+  const words = wordsToCheck(query.q);
+  const context = await cachedSearch(ctx, cache, `context|${JSON.stringify(words)}`, CONTEXT_TABLES, () => loadContext(ctx, words));
   const plan = planQuery(query.q, context.synonyms, context.vocabulary);
   const empty = plan.full.must.length === 0;
   const rules = planRules(context.rules, normalized);
   const pinnedIds = rules.pins.map((p) => p.productId);
   const [products, collections] = await Promise.all([
     types.includes('products') && !empty
-      ? runProductSearch(ctx, {
+      ? productSearch(ctx, cache, {
           full: plan.full, exact: plan.exact, rate, hidden: rules.hidden, pinned: pinnedIds, multipliers: rules.multipliers,
           take: pinnedIds.length > 0 ? skip + take : take, skip: pinnedIds.length > 0 ? 0 : skip, facets: query.facets ?? true,
           filters: {
@@ -96,7 +126,9 @@ export async function searchCatalog(ctx: Ctx, query: SearchQuery): Promise<Searc
           },
         })
       : undefined,
-    types.includes('collections') && !empty ? runCollectionSearch(ctx, plan.full, take, skip) : undefined,
+    types.includes('collections') && !empty
+      ? cachedSearch(ctx, cache, `collections|${take}|${skip}|${JSON.stringify(plan.full)}`, COLLECTION_TABLES, () => runCollectionSearch(ctx, plan.full, take, skip))
+      : undefined,
   ]);
   let rows = products?.hits ?? [];
   if (products && pinnedIds.length > 0) {

@@ -3,6 +3,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { normalizeText } from './query-parser.js';
 import { damerauDistance, editBudget, isCorrectable } from './typo.js';
+import { cachedSearch } from './search.service.js';
 
 type Suggestion = components['schemas']['Suggestion'];
 
@@ -28,13 +29,20 @@ async function correctedPrefixes(ctx: Ctx, word: string): Promise<string[]> {
   return [...fixes].slice(0, 3);
 }
 
+// What a suggestion is computed from (see cachedSearch).
+const SUGGEST_TABLES = ['search_query_stats', 'search_products', 'collections', 'search_terms'];
+
 /** Suggestions for what is being typed: popular queries with results first, then product and collection titles by score. */
-export async function suggest(ctx: Ctx, q: string, limit = 5): Promise<Suggestion[]> {
+export async function suggest(ctx: Ctx, q: string, limit = 5, options: { cache?: boolean } = {}): Promise<Suggestion[]> {
   const prefix = normalizeText(q);
+  return cachedSearch(ctx, options.cache ?? false, `suggest|${limit}|${prefix}`, SUGGEST_TABLES, () => computeSuggestions(ctx, prefix, limit));
+}
+
+async function computeSuggestions(ctx: Ctx, prefix: string, limit: number): Promise<Suggestion[]> {
   const words = prefix.split(' ').map((w) => w.replace(/[^\p{L}\p{N}]/gu, '')).filter(Boolean);
   const popular = await ctx.db.$queryRaw<Array<{ query: string }>>`
     SELECT query FROM search_query_stats
-    WHERE project_id = ${ctx.project.id} AND last_result_count > 0 AND query LIKE ${`${escapeLike(prefix)}%`}
+    WHERE project_id = ${ctx.project.id} AND last_result_count > 0 AND query ~>=~ ${prefix} AND query ~<~ ${`${prefix}\u{10FFFF}`}
     ORDER BY search_count DESC, query LIMIT ${limit}`;
   const suggestions: Suggestion[] = popular.map((p) => ({ text: p.query, type: 'query' }));
   if (suggestions.length >= limit || words.length === 0) return suggestions.slice(0, limit);

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { createProduct } from '../../factories/catalog.factory.js';
+import { createProject, type CreatedProject } from '../../factories/project.factory.js';
+import { startTestApp, type TestApp } from '../../setup/test-app.js';
+
+// Two server processes on one database: each caches search answers and must drop them when the other
+// (or plain SQL) changes what they were computed from.
+let a: TestApp;
+let b: TestApp;
+let store: CreatedProject;
+beforeAll(async () => {
+  a = await startTestApp();
+  b = await startTestApp({ databaseUrl: a.deps.config.databaseUrl });
+  store = await createProject(a);
+});
+afterAll(async () => {
+  await b.close();
+  await a.close();
+});
+
+const titlesSeenBy = async (app: TestApp, q: string) => {
+  const { data } = await app.client(store.keys.publishable_test.token).GET('/v1/search', { params: { query: { q } } });
+  return { titles: data!.data.products.data.map((p) => p.title).sort(), total: data!.data.products.total, facets: data!.data.products.facets };
+};
+
+/** What `app` answers for `q`, polled for up to two seconds until `done` holds (a notification takes a moment). */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 2000;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('cached search answers stay exact', () => {
+  test("another process's product write, a write in plain SQL, and this process's own writes show in the next answers", async () => {
+    const apiA = a.client(store.keys.secret_test.token);
+    const apiB = b.client(store.keys.secret_test.token);
+    await createProduct(apiA, { title: 'Cache Lantern One', variants: [{ title: 'One', price: 1000 }] });
+    expect((await titlesSeenBy(a, 'lantern')).total).toBe(1);
+    expect((await titlesSeenBy(a, 'lantern')).total).toBe(1); // now cached in a
+
+    const second = await createProduct(apiB, { title: 'Cache Lantern Two', variants: [{ title: 'One', price: 2000 }] });
+    const seen = await eventually(() => titlesSeenBy(a, 'lantern'), (r) => r.total === 2);
+    expect(seen.titles).toEqual(['Cache Lantern One', 'Cache Lantern Two']);
+    expect(seen.facets!.price).toEqual({ min: 1000, max: 2000 });
+
+    await a.deps.db.$executeRaw`UPDATE search_products SET title = 'Cache Lantern Renamed' WHERE product_id = ${second.id}`;
+    expect((await eventually(() => titlesSeenBy(a, 'lantern'), (r) => r.titles.includes('Cache Lantern Renamed'))).titles).toContain('Cache Lantern Renamed');
+
+    // This process's own write is seen at once (no waiting for the notification).
+    await apiA.DELETE('/v1/products/{id}', { params: { path: { id: second.id } } });
+    expect((await titlesSeenBy(a, 'lantern')).total).toBe(1);
+  });
+
+  test('suggestions follow new titles and synonyms apply at once in the other process too', async () => {
+    const publishableA = a.client(store.keys.publishable_test.token);
+    const suggestions = async () => (await publishableA.GET('/v1/search/suggest', { params: { query: { q: 'zephyr' } } })).data!.data.map((s) => s.text);
+    expect(await suggestions()).toEqual([]);
+    await createProduct(b.client(store.keys.secret_test.token), { title: 'Zephyr Kettle', variants: [{ title: 'One', price: 1000 }] });
+    expect(await eventually(suggestions, (list) => list.length > 0)).toContain('Zephyr Kettle');
+
+    expect((await titlesSeenBy(a, 'teapot')).total).toBe(0);
+    await b.client(store.keys.secret_test.token).POST('/v1/search/synonyms', { body: { terms: ['teapot', 'kettle'] } });
+    expect((await eventually(() => titlesSeenBy(a, 'teapot'), (r) => r.total === 1)).titles).toEqual(['Zephyr Kettle']);
+  });
+});
