@@ -2,7 +2,8 @@
  * `npm run bench` (`-- --help` for the options): seeds a project with 100k customers, then measures get-by-id, list (limit 25, with
  * total), a filtered search and create on the API and on a bare Koa + pg baseline running the same SQL,
  * in one run on this machine, and prints requests per second, p50/p99 latency and the ratio to the
- * baseline. The table is also written into bench/README.md.
+ * baseline; then seeds 100k products and measures the search and suggest mixes of bench/search-scenarios.ts
+ * (with the answer cache off, then on). The tables are also written into bench/README.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,16 +17,19 @@ import { migrate } from '../src/db/migrate.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import { progress } from '../src/seed/progress.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
+import { SEARCHES, SUGGESTS, measureMix, seedSearchCatalog } from './search-scenarios.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-const USAGE = `Usage: npm run bench -- [--customers N] [--duration S] [--connections N] [--no-write]
+const USAGE = `Usage: npm run bench -- [--customers N] [--products N] [--duration S] [--connections N] [--no-write]
 
 Seeds a throwaway database with customers, then measures the customer endpoints of the API against a bare
-Koa + pg baseline (2 s of warm-up, then --duration seconds per scenario and server) and prints the table.
+Koa + pg baseline (2 s of warm-up, then --duration seconds per scenario and server) and prints the table;
+then seeds products and measures the search and suggest mixes (answer cache off, then on).
 
 Options:
   --customers N     customers to seed (default 100000; env BENCH_CUSTOMERS)
+  --products N      products to seed for the search scenarios (default 100000; env BENCH_PRODUCTS; 0 skips them)
   --duration S      seconds measured per scenario and server, after the warm-up (default 10; env BENCH_SECONDS)
   --connections N   concurrent connections (default 20; env BENCH_CONNECTIONS)
   --no-write        print the table without writing it into bench/README.md
@@ -34,12 +38,13 @@ Options:
 BENCH_DATABASE_URL: measure on this PostgreSQL instead of a throwaway embedded one.`;
 
 /** The command line (with the BENCH_* variables as defaults); exits with the usage on --help or a bad value. */
-function parseOptions(): { customers: number; duration: number; connections: number; write: boolean } {
+function parseOptions(): { customers: number; products: number; duration: number; connections: number; write: boolean } {
   let values;
   try {
     ({ values } = parseArgs({
       options: {
         customers: { type: 'string', default: process.env.BENCH_CUSTOMERS ?? '100000' },
+        products: { type: 'string', default: process.env.BENCH_PRODUCTS ?? '100000' },
         duration: { type: 'string', default: process.env.BENCH_SECONDS ?? '10' },
         connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '20' },
         'no-write': { type: 'boolean', default: false },
@@ -62,6 +67,7 @@ function parseOptions(): { customers: number; duration: number; connections: num
   };
   return {
     customers: positive('customers', values.customers),
+    products: values.products === '0' ? 0 : positive('products', values.products),
     duration: positive('duration', values.duration),
     connections: positive('connections', values.connections),
     write: !values['no-write'],
@@ -70,6 +76,7 @@ function parseOptions(): { customers: number; duration: number; connections: num
 
 const options = parseOptions();
 const CUSTOMERS = options.customers;
+const PRODUCTS = options.products;
 const DURATION = options.duration;
 const CONNECTIONS = options.connections;
 
@@ -130,6 +137,42 @@ async function measure(server: string, url: string, request: autocannon.Request,
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/**
+ * Seeds PRODUCTS products into the project, then measures the search and suggest mixes with a publishable
+ * key on an API process without the answer cache (SEARCH_CACHE=off: every request queries) and one with it.
+ */
+async function measureSearch(databaseUrl: string, projectId: string, token: string): Promise<string> {
+  const started = Date.now();
+  log(`Seeding ${PRODUCTS.toLocaleString('en')} products for search...`);
+  const db = createDatabase(databaseUrl);
+  await seedSearchCatalog(db, projectId, PRODUCTS);
+  await db.$disconnect();
+  log(`Seeded and indexed in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  const rows: string[] = [];
+  for (const cache of ['off', 'on'] as const) {
+    const api = await startServer('src/main.ts', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn', SEARCH_CACHE: cache });
+    try {
+      for (const [name, paths] of [['search mix (facets on)', SEARCHES], ['suggest mix', SUGGESTS]] as const) {
+        log(`Measuring ${name}, answer cache ${cache} (${DURATION} s, ${CONNECTIONS} connections)...`);
+        const m = await measureMix(api.url, paths, token, CONNECTIONS, DURATION);
+        rows.push(`| ${name} | ${cache} | ${m.rps} | ${m.p50} | ${m.p95} | ${m.p99} |${m.errors > 0 ? ` errors: ${m.errors}` : ''}`);
+      }
+    } finally {
+      api.child.kill('SIGTERM');
+      await new Promise((resolve) => api.child.once('exit', resolve));
+    }
+  }
+  const searchTable = [
+    `Search at ${PRODUCTS.toLocaleString('en')} products (generated catalog; ${SEARCHES.length} searches and ${SUGGESTS.length} suggest prefixes in turn, publishable key; load average ${os.loadavg()[0].toFixed(1)} after):`,
+    '',
+    '| scenario | answer cache | req/s | p50 ms | p95 ms | p99 ms |',
+    '|---|---|---:|---:|---:|---:|',
+    ...rows,
+  ].join('\n');
+  log(`\n${searchTable}\n`);
+  return searchTable;
+}
 
 const dataDir = path.join(os.tmpdir(), `commerce-bench-${process.pid}`);
 const embedded = process.env.BENCH_DATABASE_URL ? undefined : await startEmbeddedPostgres({ dir: dataDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
@@ -193,11 +236,13 @@ try {
     ...rows,
   ].join('\n');
   log(`\n${table}\n`);
+  const searchTable = PRODUCTS > 0 ? await measureSearch(databaseUrl, project.id, keys.publishable_test.token) : '';
   if (options.write) {
     const readme = path.join(root, 'bench/README.md');
     const text = readFileSync(readme, 'utf8');
-    writeFileSync(readme, text.replace(/<!-- results:start -->[\s\S]*<!-- results:end -->/, `<!-- results:start -->\n${table}\n<!-- results:end -->`));
-    log('Wrote the table into bench/README.md.');
+    const block = `<!-- results:start -->\n${table}\n${searchTable ? `\n${searchTable}\n` : ''}<!-- results:end -->`;
+    writeFileSync(readme, text.replace(/<!-- results:start -->[\s\S]*<!-- results:end -->/, block));
+    log('Wrote the tables into bench/README.md.');
   }
 } finally {
   for (const server of servers) server.child.kill('SIGTERM');
