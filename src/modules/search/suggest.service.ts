@@ -7,11 +7,11 @@ import { cachedSearch } from './search.service.js';
 
 type Suggestion = components['schemas']['Suggestion'];
 
-// At most this many title matches are ranked: a one-letter prefix would otherwise rank a whole catalog.
+// At most this many title-word matches (per spelling of the last word) are ranked: a one-letter prefix
+// would otherwise rank a whole catalog.
 const TITLE_CANDIDATES = 300;
 const TYPO_FROM = 5;
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Vocabulary terms starting within the prefix's edit budget of it (a prefix of 5+ letters nothing starts with). */
 async function correctedPrefixes(ctx: Ctx, word: string): Promise<string[]> {
@@ -49,21 +49,28 @@ async function computeSuggestions(ctx: Ctx, prefix: string, limit: number): Prom
 
   const last = words[words.length - 1];
   const alternatives = [last, ...(await correctedPrefixes(ctx, last))];
-  const head = words.slice(0, -1).map((w) => `${w}:*`);
-  const tsqueries = alternatives.map((alt) => [...head, `${alt}:*`].join(' & '));
+  // The other words must start a word of the title (in any order), as they did in the full-text form.
+  const heads = words.slice(0, -1).map((w) => Prisma.sql`AND w.title_norm ~ ${`(^|[^[:alnum:]])${w}`}`);
+  // Per alternative of the last word: a range of the title-word index, shortest titles first, capped.
+  const candidates = alternatives.map((alt) => Prisma.sql`(
+      SELECT w.product_id, w.title, w.title_norm FROM search_title_words w
+      WHERE w.project_id = ${ctx.project.id} AND w.word <> '' AND w.word ~>=~ ${alt} AND w.word ~<~ ${`${alt}\u{10FFFF}`} ${heads.length > 0 ? Prisma.join(heads, ' ') : Prisma.empty}
+      ORDER BY w.word USING ~<~, w.title_len, w.title_norm LIMIT ${TITLE_CANDIDATES})`);
+  const tsqueries = alternatives.map((alt) => [...words.slice(0, -1).map((w) => `${w}:*`), `${alt}:*`].join(' & '));
   const query = Prisma.join(tsqueries.map((t) => Prisma.sql`to_tsquery('simple', ${t})`), ' || ');
-  const titleQuery = Prisma.join(tsqueries.map((t) => Prisma.sql`to_tsquery('simple', ${t.replace(/:\*/g, ':*A')})`), ' || ');
   const rows = await ctx.db.$queryRaw<Array<{ type: 'product' | 'collection'; id: string; text: string; score: number }>>`
-    WITH q AS (SELECT ${query} AS q, ${titleQuery} AS qa)
-    SELECT * FROM (
-      SELECT 'product' AS type, s.product_id AS id, s.title AS text,
-             ts_rank(s.document, (SELECT qa FROM q)) + CASE WHEN s.title_norm LIKE ${`${escapeLike(prefix)}%`} THEN 1 ELSE 0 END AS score
-      FROM (SELECT * FROM search_products WHERE project_id = ${ctx.project.id} AND document @@ (SELECT qa FROM q) LIMIT ${TITLE_CANDIDATES}) s
-      UNION ALL
-      SELECT 'collection', c.id, c.title,
-             0.5 + CASE WHEN lower(unaccent(c.title)) LIKE ${`${escapeLike(prefix)}%`} THEN 1 ELSE 0 END
-      FROM collections c WHERE c.project_id = ${ctx.project.id} AND to_tsvector('simple', unaccent(c.title)) @@ (SELECT q FROM q)
-    ) x ORDER BY score DESC, length(text), text LIMIT ${limit}`;
+    WITH q AS (SELECT ${query} AS q)
+    SELECT type, id, text, score FROM (
+      SELECT DISTINCT ON (lower(text)) * FROM (
+        SELECT 'product' AS type, c.product_id AS id, c.title AS text,
+               1 + CASE WHEN left(c.title_norm, ${[...prefix].length}) = ${prefix} THEN 1 ELSE 0 END AS score
+        FROM (${Prisma.join(candidates, ' UNION ALL ')}) c
+        UNION ALL
+        SELECT 'collection', c.id, c.title,
+               0.5 + CASE WHEN left(lower(unaccent(c.title)), ${[...prefix].length}) = ${prefix} THEN 1 ELSE 0 END
+        FROM collections c WHERE c.project_id = ${ctx.project.id} AND to_tsvector('simple', unaccent(c.title)) @@ (SELECT q FROM q)
+      ) x ORDER BY lower(text), score DESC, length(text), id
+    ) d ORDER BY score DESC, length(text), text LIMIT ${limit}`;
   const seen = new Set(suggestions.map((s) => s.text));
   for (const row of rows) {
     if (suggestions.length >= limit) break;
