@@ -2276,9 +2276,11 @@ export interface paths {
         /**
          * Typeahead suggestions
          * @description Suggestions for a prefix: popular past queries that had results (most searched first), then product
-         *     titles (type `product`, with `id`) and collection titles (type `collection`, with `id`) by score
-         *     (a title starting with the prefix first). Prefixes of 5 characters or more tolerate a typo
-         *     (two from 8), as search does. Only active products are suggested.
+         *     titles (type `product`, with `id`) and collection titles (type `collection`, with `id`): a title
+         *     starting with the prefix first, then products before collections, then shorter titles first. A
+         *     product is suggested when each typed word starts a word of its title or SKUs; of a very common
+         *     prefix, the 300 shortest matching titles are ranked. Prefixes of 5 characters or more tolerate a
+         *     typo (two from 8), as search does. Only active products are suggested.
          */
         get: operations["suggestSearch"];
         put?: never;

@@ -248,6 +248,14 @@ export type CompanyContact = Prisma.CompanyContactModel
  */
 export type SearchProduct = Prisma.SearchProductModel
 /**
+ * Model SearchTitleWord
+ * Each word of a searchable product's title and SKUs (lowercased, unaccented), for prefix suggestions:
+ * a btree range over `word` (text_pattern_ops, in the migration) finds the products whose title has a
+ * word starting with what is typed without reading a posting list per matching document.
+ * Kept by search_reindex_products; rows go with their search_products row.
+ */
+export type SearchTitleWord = Prisma.SearchTitleWordModel
+/**
  * Model SearchTerm
  * The typo vocabulary of a project: each word of its search documents and how many documents hold it.
  */

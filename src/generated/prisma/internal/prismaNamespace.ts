@@ -436,6 +436,7 @@ export const ModelName = {
   CompanyAddress: 'CompanyAddress',
   CompanyContact: 'CompanyContact',
   SearchProduct: 'SearchProduct',
+  SearchTitleWord: 'SearchTitleWord',
   SearchTerm: 'SearchTerm',
   SynonymGroup: 'SynonymGroup',
   MerchandisingRule: 'MerchandisingRule',
@@ -456,7 +457,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "searchProduct" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -3330,6 +3331,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    SearchTitleWord: {
+      payload: Prisma.$SearchTitleWordPayload<ExtArgs>
+      fields: Prisma.SearchTitleWordFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SearchTitleWordFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTitleWordPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SearchTitleWordFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTitleWordPayload>
+        }
+        findFirst: {
+          args: Prisma.SearchTitleWordFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTitleWordPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SearchTitleWordFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTitleWordPayload>
+        }
+        findMany: {
+          args: Prisma.SearchTitleWordFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTitleWordPayload>[]
+        }
+        create: {
+          args: Prisma.SearchTitleWordCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTitleWordPayload>
+        }
+        createMany: {
+          args: Prisma.SearchTitleWordCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SearchTitleWordCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTitleWordPayload>[]
+        }
+        delete: {
+          args: Prisma.SearchTitleWordDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTitleWordPayload>
+        }
+        update: {
+          args: Prisma.SearchTitleWordUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTitleWordPayload>
+        }
+        deleteMany: {
+          args: Prisma.SearchTitleWordDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SearchTitleWordUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SearchTitleWordUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTitleWordPayload>[]
+        }
+        upsert: {
+          args: Prisma.SearchTitleWordUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchTitleWordPayload>
+        }
+        aggregate: {
+          args: Prisma.SearchTitleWordAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSearchTitleWord>
+        }
+        groupBy: {
+          args: Prisma.SearchTitleWordGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchTitleWordGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SearchTitleWordCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchTitleWordCountAggregateOutputType> | number
+        }
+      }
+    }
     SearchTerm: {
       payload: Prisma.$SearchTermPayload<ExtArgs>
       fields: Prisma.SearchTermFieldRefs
@@ -4409,6 +4484,18 @@ export const SearchProductScalarFieldEnum = {
 export type SearchProductScalarFieldEnum = (typeof SearchProductScalarFieldEnum)[keyof typeof SearchProductScalarFieldEnum]
 
 
+export const SearchTitleWordScalarFieldEnum = {
+  productId: 'productId',
+  word: 'word',
+  projectId: 'projectId',
+  title: 'title',
+  titleNorm: 'titleNorm',
+  titleLen: 'titleLen'
+} as const
+
+export type SearchTitleWordScalarFieldEnum = (typeof SearchTitleWordScalarFieldEnum)[keyof typeof SearchTitleWordScalarFieldEnum]
+
+
 export const SearchTermScalarFieldEnum = {
   projectId: 'projectId',
   term: 'term',
@@ -4807,6 +4894,7 @@ export type GlobalOmitConfig = {
   companyAddress?: Prisma.CompanyAddressOmit
   companyContact?: Prisma.CompanyContactOmit
   searchProduct?: Prisma.SearchProductOmit
+  searchTitleWord?: Prisma.SearchTitleWordOmit
   searchTerm?: Prisma.SearchTermOmit
   synonymGroup?: Prisma.SynonymGroupOmit
   merchandisingRule?: Prisma.MerchandisingRuleOmit

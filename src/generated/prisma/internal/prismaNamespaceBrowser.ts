@@ -90,6 +90,7 @@ export const ModelName = {
   CompanyAddress: 'CompanyAddress',
   CompanyContact: 'CompanyContact',
   SearchProduct: 'SearchProduct',
+  SearchTitleWord: 'SearchTitleWord',
   SearchTerm: 'SearchTerm',
   SynonymGroup: 'SynonymGroup',
   MerchandisingRule: 'MerchandisingRule',
@@ -781,6 +782,18 @@ export const SearchProductScalarFieldEnum = {
 } as const
 
 export type SearchProductScalarFieldEnum = (typeof SearchProductScalarFieldEnum)[keyof typeof SearchProductScalarFieldEnum]
+
+
+export const SearchTitleWordScalarFieldEnum = {
+  productId: 'productId',
+  word: 'word',
+  projectId: 'projectId',
+  title: 'title',
+  titleNorm: 'titleNorm',
+  titleLen: 'titleLen'
+} as const
+
+export type SearchTitleWordScalarFieldEnum = (typeof SearchTitleWordScalarFieldEnum)[keyof typeof SearchTitleWordScalarFieldEnum]
 
 
 export const SearchTermScalarFieldEnum = {

@@ -283,6 +283,7 @@ export type SearchProductWhereInput = {
   words?: Prisma.StringNullableListFilter<"SearchProduct">
   createdAt?: Prisma.DateTimeFilter<"SearchProduct"> | Date | string
   product?: Prisma.XOR<Prisma.ProductScalarRelationFilter, Prisma.ProductWhereInput>
+  titleWords?: Prisma.SearchTitleWordListRelationFilter
 }
 
 export type SearchProductOrderByWithRelationInput = {
@@ -301,6 +302,7 @@ export type SearchProductOrderByWithRelationInput = {
   words?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   product?: Prisma.ProductOrderByWithRelationInput
+  titleWords?: Prisma.SearchTitleWordOrderByRelationAggregateInput
 }
 
 export type SearchProductWhereUniqueInput = Prisma.AtLeast<{
@@ -322,6 +324,7 @@ export type SearchProductWhereUniqueInput = Prisma.AtLeast<{
   words?: Prisma.StringNullableListFilter<"SearchProduct">
   createdAt?: Prisma.DateTimeFilter<"SearchProduct"> | Date | string
   product?: Prisma.XOR<Prisma.ProductScalarRelationFilter, Prisma.ProductWhereInput>
+  titleWords?: Prisma.SearchTitleWordListRelationFilter
 }, "productId">
 
 export type SearchProductOrderByWithAggregationInput = {
@@ -381,6 +384,7 @@ export type SearchProductUpdateInput = {
   words?: Prisma.SearchProductUpdatewordsInput | string[]
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   product?: Prisma.ProductUpdateOneRequiredWithoutSearchDocumentNestedInput
+  titleWords?: Prisma.SearchTitleWordUpdateManyWithoutSearchProductNestedInput
 }
 
 export type SearchProductUncheckedUpdateInput = {
@@ -398,6 +402,7 @@ export type SearchProductUncheckedUpdateInput = {
   titleNorm?: Prisma.StringFieldUpdateOperationsInput | string
   words?: Prisma.SearchProductUpdatewordsInput | string[]
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  titleWords?: Prisma.SearchTitleWordUncheckedUpdateManyWithoutSearchProductNestedInput
 }
 
 export type SearchProductUpdateManyMutationInput = {
@@ -493,6 +498,11 @@ export type SearchProductSumOrderByAggregateInput = {
   salePrice?: Prisma.SortOrder
 }
 
+export type SearchProductScalarRelationFilter = {
+  is?: Prisma.SearchProductWhereInput
+  isNot?: Prisma.SearchProductWhereInput
+}
+
 export type SearchProductCreateNestedOneWithoutProductInput = {
   connect?: Prisma.SearchProductWhereUniqueInput
 }
@@ -530,6 +540,15 @@ export type SearchProductUpdatewordsInput = {
   push?: string | string[]
 }
 
+export type SearchProductCreateNestedOneWithoutTitleWordsInput = {
+  connect?: Prisma.SearchProductWhereUniqueInput
+}
+
+export type SearchProductUpdateOneRequiredWithoutTitleWordsNestedInput = {
+  connect?: Prisma.SearchProductWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.SearchProductUpdateToOneWithWhereWithoutTitleWordsInput, Prisma.SearchProductUpdateWithoutTitleWordsInput>, Prisma.SearchProductUncheckedUpdateWithoutTitleWordsInput>
+}
+
 export type SearchProductUpdateToOneWithWhereWithoutProductInput = {
   where?: Prisma.SearchProductWhereInput
   data: Prisma.XOR<Prisma.SearchProductUpdateWithoutProductInput, Prisma.SearchProductUncheckedUpdateWithoutProductInput>
@@ -549,6 +568,7 @@ export type SearchProductUpdateWithoutProductInput = {
   titleNorm?: Prisma.StringFieldUpdateOperationsInput | string
   words?: Prisma.SearchProductUpdatewordsInput | string[]
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  titleWords?: Prisma.SearchTitleWordUpdateManyWithoutSearchProductNestedInput
 }
 
 export type SearchProductUncheckedUpdateWithoutProductInput = {
@@ -565,8 +585,77 @@ export type SearchProductUncheckedUpdateWithoutProductInput = {
   titleNorm?: Prisma.StringFieldUpdateOperationsInput | string
   words?: Prisma.SearchProductUpdatewordsInput | string[]
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  titleWords?: Prisma.SearchTitleWordUncheckedUpdateManyWithoutSearchProductNestedInput
 }
 
+export type SearchProductUpdateToOneWithWhereWithoutTitleWordsInput = {
+  where?: Prisma.SearchProductWhereInput
+  data: Prisma.XOR<Prisma.SearchProductUpdateWithoutTitleWordsInput, Prisma.SearchProductUncheckedUpdateWithoutTitleWordsInput>
+}
+
+export type SearchProductUpdateWithoutTitleWordsInput = {
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  handle?: Prisma.StringFieldUpdateOperationsInput | string
+  productType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tags?: Prisma.SearchProductUpdatetagsInput | string[]
+  collectionIds?: Prisma.SearchProductUpdatecollectionIdsInput | string[]
+  price?: Prisma.IntFieldUpdateOperationsInput | number
+  salePrice?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  inStock?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  image?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  titleNorm?: Prisma.StringFieldUpdateOperationsInput | string
+  words?: Prisma.SearchProductUpdatewordsInput | string[]
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  product?: Prisma.ProductUpdateOneRequiredWithoutSearchDocumentNestedInput
+}
+
+export type SearchProductUncheckedUpdateWithoutTitleWordsInput = {
+  productId?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  handle?: Prisma.StringFieldUpdateOperationsInput | string
+  productType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tags?: Prisma.SearchProductUpdatetagsInput | string[]
+  collectionIds?: Prisma.SearchProductUpdatecollectionIdsInput | string[]
+  price?: Prisma.IntFieldUpdateOperationsInput | number
+  salePrice?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  inStock?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  image?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  titleNorm?: Prisma.StringFieldUpdateOperationsInput | string
+  words?: Prisma.SearchProductUpdatewordsInput | string[]
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+
+/**
+ * Count Type SearchProductCountOutputType
+ */
+
+export type SearchProductCountOutputType = {
+  titleWords: number
+}
+
+export type SearchProductCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  titleWords?: boolean | SearchProductCountOutputTypeCountTitleWordsArgs
+}
+
+/**
+ * SearchProductCountOutputType without action
+ */
+export type SearchProductCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the SearchProductCountOutputType
+   */
+  select?: Prisma.SearchProductCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * SearchProductCountOutputType without action
+ */
+export type SearchProductCountOutputTypeCountTitleWordsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.SearchTitleWordWhereInput
+}
 
 
 export type SearchProductSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -585,6 +674,8 @@ export type SearchProductSelect<ExtArgs extends runtime.Types.Extensions.Interna
   words?: boolean
   createdAt?: boolean
   product?: boolean | Prisma.ProductDefaultArgs<ExtArgs>
+  titleWords?: boolean | Prisma.SearchProduct$titleWordsArgs<ExtArgs>
+  _count?: boolean | Prisma.SearchProductCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["searchProduct"]>
 
 
@@ -626,6 +717,8 @@ export type SearchProductSelectScalar = {
 export type SearchProductOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"productId" | "projectId" | "title" | "handle" | "productType" | "tags" | "collectionIds" | "price" | "salePrice" | "inStock" | "image" | "titleNorm" | "words" | "createdAt", ExtArgs["result"]["searchProduct"]>
 export type SearchProductInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   product?: boolean | Prisma.ProductDefaultArgs<ExtArgs>
+  titleWords?: boolean | Prisma.SearchProduct$titleWordsArgs<ExtArgs>
+  _count?: boolean | Prisma.SearchProductCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type SearchProductIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   product?: boolean | Prisma.ProductDefaultArgs<ExtArgs>
@@ -635,6 +728,7 @@ export type $SearchProductPayload<ExtArgs extends runtime.Types.Extensions.Inter
   name: "SearchProduct"
   objects: {
     product: Prisma.$ProductPayload<ExtArgs>
+    titleWords: Prisma.$SearchTitleWordPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     productId: string
@@ -987,6 +1081,7 @@ readonly fields: SearchProductFieldRefs;
 export interface Prisma__SearchProductClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   product<T extends Prisma.ProductDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ProductDefaultArgs<ExtArgs>>): Prisma.Prisma__ProductClient<runtime.Types.Result.GetResult<Prisma.$ProductPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
+  titleWords<T extends Prisma.SearchProduct$titleWordsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.SearchProduct$titleWordsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SearchTitleWordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1342,6 +1437,30 @@ export type SearchProductDeleteManyArgs<ExtArgs extends runtime.Types.Extensions
    * Limit how many SearchProducts to delete.
    */
   limit?: number
+}
+
+/**
+ * SearchProduct.titleWords
+ */
+export type SearchProduct$titleWordsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the SearchTitleWord
+   */
+  select?: Prisma.SearchTitleWordSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the SearchTitleWord
+   */
+  omit?: Prisma.SearchTitleWordOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.SearchTitleWordInclude<ExtArgs> | null
+  where?: Prisma.SearchTitleWordWhereInput
+  orderBy?: Prisma.SearchTitleWordOrderByWithRelationInput | Prisma.SearchTitleWordOrderByWithRelationInput[]
+  cursor?: Prisma.SearchTitleWordWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.SearchTitleWordScalarFieldEnum | Prisma.SearchTitleWordScalarFieldEnum[]
 }
 
 /**
