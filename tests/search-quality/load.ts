@@ -19,7 +19,7 @@ export async function insertFixtureProducts(db: Database, projectId: string, cur
         SELECT 'var_' || substr(p->>'id', 6) || '_' || v.n, ${projectId}, p->>'id', v.title, NULL, (p->>'price')::int, (v.n % 3) * 5, v.n, now(), now()
         FROM jsonb_array_elements(${json}::jsonb) AS p, jsonb_array_elements_text(p->'variants') WITH ORDINALITY AS v(title, n)`;
       await tx.$executeRaw`SELECT search_reindex_products(${sliceIds}::text[])`;
-    });
+    }, { timeout: 120_000 }); // a batch of thousands of products, on a machine that may be busy
   }
   await db.$executeRawUnsafe('ANALYZE search_products; ANALYZE search_terms');
   return ids;
