@@ -21,6 +21,6 @@ export async function insertFixtureProducts(db: Database, projectId: string, cur
       await tx.$executeRaw`SELECT search_reindex_products(${sliceIds}::text[])`;
     }, { timeout: 120_000 }); // a batch of thousands of products, on a machine that may be busy
   }
-  await db.$executeRawUnsafe('ANALYZE search_products; ANALYZE search_terms');
+  await db.$executeRawUnsafe('ANALYZE search_products; ANALYZE search_terms; ANALYZE search_title_words');
   return ids;
 }
