@@ -90,6 +90,18 @@ describe('suggest and analytics', () => {
     expect((await publishable.GET('/v1/search/suggest', { params: { query: { q: 'r', limit: 11 } } })).response.status).toBe(400);
   });
 
+  test('titles: each typed word starts a word of the title, in any order; a title starting with the prefix first, then shorter titles', async () => {
+    const publishable = store.app.client(store.keys.publishable_test.token);
+    const products = async (q: string) =>
+      (await publishable.GET('/v1/search/suggest', { params: { query: { q, limit: 10 } } })).data!.data.filter((s) => s.type === 'product').map((s) => s.text);
+    for (const title of ['Desk Lumen Lamp Large', 'Lumen Lamp', 'Lumen']) await createProduct(store.api, { title, variants: [{ title: 'One', price: 100 }] });
+    expect(await products('lume')).toEqual(['Lumen', 'Lumen Lamp', 'Desk Lumen Lamp Large']);
+    expect(await products('large lum')).toEqual(['Desk Lumen Lamp Large']);
+    expect(await products('classic ja')).toEqual(['Rain Jacket Classic']);
+    expect(await products('stove camp')).toEqual(['Camping Stove']);
+    expect(await products('zzz')).toEqual([]);
+  });
+
   test('top queries and zero-result queries by period, limit 1-100', async () => {
     await search('Camping  Stove');
     await search('camping stove');
