@@ -72,6 +72,8 @@ export class ListTotals {
  */
 export class VersionedCache<T> {
   private readonly entries = new Map<string, { value: T; versions: number[] }>();
+  /** Computations under way: concurrent misses of one key wait for the same one (no stampede after a change). */
+  private readonly pending = new Map<string, { value: Promise<T>; versions: number[] }>();
 
   constructor(private readonly totals: ListTotals, private readonly maxEntries: number) {}
 
@@ -79,20 +81,30 @@ export class VersionedCache<T> {
   async get(projectId: string, key: string, tables: readonly string[], compute: () => Promise<T>): Promise<T> {
     const cacheKey = `${projectId}|${key}`;
     const versions = this.totals.versionsOf(projectId, tables);
+    const same = (other: number[]) => other.every((version, i) => version === versions[i]);
     const entry = this.entries.get(cacheKey);
-    if (this.totals.listening && entry && entry.versions.every((version, i) => version === versions[i])) {
+    if (this.totals.listening && entry && same(entry.versions)) {
       this.entries.delete(cacheKey); // most recently used last
       this.entries.set(cacheKey, entry);
       return entry.value;
     }
+    const running = this.pending.get(cacheKey);
+    // A computation that started at these versions answers as exactly as a new one would.
+    if (this.totals.listening && running && same(running.versions)) return running.value;
     const wasListening = this.totals.listening;
-    const value = await compute();
-    const after = this.totals.versionsOf(projectId, tables);
-    if (wasListening && this.totals.listening && after.every((version, i) => version === versions[i])) {
-      this.entries.delete(cacheKey);
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(cacheKey, { value, versions });
+    const value = compute();
+    this.pending.set(cacheKey, { value, versions });
+    try {
+      const result = await value;
+      const after = this.totals.versionsOf(projectId, tables);
+      if (wasListening && this.totals.listening && same(after)) {
+        this.entries.delete(cacheKey);
+        if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+        this.entries.set(cacheKey, { value: result, versions });
+      }
+      return result;
+    } finally {
+      if (this.pending.get(cacheKey)?.value === value) this.pending.delete(cacheKey);
     }
-    return value;
   }
 }

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { ChangeFeed } from '../../../src/shared/change-feed.js';
+import { ListTotals, VersionedCache } from '../../../src/shared/list-totals.js';
+import { createLogger } from '../../../src/shared/logger.js';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { startTestApp, type TestApp } from '../../setup/test-app.js';
@@ -64,5 +67,28 @@ describe('cached search answers stay exact', () => {
     expect((await titlesSeenBy(a, 'teapot')).total).toBe(0);
     await b.client(store.keys.secret_test.token).POST('/v1/search/synonyms', { body: { terms: ['teapot', 'kettle'] } });
     expect((await eventually(() => titlesSeenBy(a, 'teapot'), (r) => r.total === 1)).titles).toEqual(['Zephyr Kettle']);
+  });
+});
+
+describe('VersionedCache', () => {
+  test('concurrent misses of one key compute once; a write of the project makes the next read compute again', async () => {
+    const feed = new ChangeFeed(a.deps.config.databaseUrl!, createLogger('silent'));
+    try {
+      await feed.start();
+      const totals = new ListTotals(feed);
+      const cache = new VersionedCache<number>(totals, 10);
+      let computed = 0;
+      const compute = async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return ++computed;
+      };
+      const answers = await Promise.all(Array.from({ length: 5 }, () => cache.get('proj_x', 'k', ['search_products'], compute)));
+      expect(answers).toEqual([1, 1, 1, 1, 1]);
+      expect(await cache.get('proj_x', 'k', ['search_products'], compute)).toBe(1);
+      totals.projectWritten('proj_x');
+      expect(await cache.get('proj_x', 'k', ['search_products'], compute)).toBe(2);
+    } finally {
+      await feed.close();
+    }
   });
 });
