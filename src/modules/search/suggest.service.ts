@@ -12,7 +12,6 @@ type Suggestion = components['schemas']['Suggestion'];
 const TITLE_CANDIDATES = 300;
 const TYPO_FROM = 5;
 
-
 /** Vocabulary terms starting within the prefix's edit budget of it (a prefix of 5+ letters nothing starts with). */
 async function correctedPrefixes(ctx: Ctx, word: string): Promise<string[]> {
   if (word.length < TYPO_FROM || !isCorrectable(word)) return [];
@@ -30,7 +29,7 @@ async function correctedPrefixes(ctx: Ctx, word: string): Promise<string[]> {
 }
 
 // What a suggestion is computed from (see cachedSearch).
-const SUGGEST_TABLES = ['search_query_stats', 'search_products', 'collections', 'search_terms'];
+const SUGGEST_TABLES = ['search_query_stats', 'search_products', 'search_title_words', 'collections', 'search_terms'];
 
 /** Suggestions for what is being typed: popular queries with results first, then product and collection titles by score. */
 export async function suggest(ctx: Ctx, q: string, limit = 5, options: { cache?: boolean } = {}): Promise<Suggestion[]> {
