@@ -4,7 +4,7 @@
  * in one run on this machine, and prints requests per second, p50/p99 latency and the ratio to the
  * baseline. The table is also written into bench/README.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,8 +78,9 @@ interface Server {
   child: ChildProcess;
 }
 
+/** Starts `script`: a compiled .js file as is (the API, as npm start runs it), a .ts file through tsx. */
 function startServer(script: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, script.endsWith('.js') ? [script] : ['--import', 'tsx', script], {
     cwd: root,
     env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -100,6 +101,24 @@ interface Measured {
   p50: number;
   p99: number;
   errors: number;
+  /** The server's peak resident memory during the measurement, in MB (Linux /proc). */
+  rssMb: number;
+}
+
+/** Samples the process's resident memory every 100 ms until stopped; the peak in MB. */
+function sampleRss(pid: number): () => number {
+  let peak = 0;
+  const read = () => {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    if (match) peak = Math.max(peak, Number(match[1]) / 1024);
+  };
+  read();
+  const timer = setInterval(read, 100);
+  return () => {
+    clearInterval(timer);
+    read();
+    return Math.round(peak);
+  };
 }
 
 /** One autocannon run of `duration` seconds, shown as a bar over its seconds with the live request rate. */
@@ -123,10 +142,11 @@ function load(label: string, url: string, request: autocannon.Request, headers: 
   });
 }
 
-async function measure(server: string, url: string, request: autocannon.Request, headers: Record<string, string>): Promise<Measured> {
-  await load(`  ${server} warm-up`, url, request, headers, 2); // JIT, connection pools, caches
-  const result = await load(`  ${server}`, url, request, headers, DURATION);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+async function measure(server: Server & { name: string }, request: autocannon.Request, headers: Record<string, string>): Promise<Measured> {
+  await load(`  ${server.name} warm-up`, server.url, request, headers, 2); // JIT, connection pools, caches
+  const peakRss = sampleRss(server.child.pid!);
+  const result = await load(`  ${server.name}`, server.url, request, headers, DURATION);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, rssMb: peakRss() };
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -150,7 +170,8 @@ try {
   const ids = (await db.customer.findMany({ where: { projectId: project.id }, select: { id: true }, take: 2000 })).map((c) => c.id);
   await db.$disconnect();
 
-  const api = await startServer('src/main.ts', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
+  execFileSync(process.execPath, ['codegen/build.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' });
+  const api = await startServer('dist/main.js', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
   const baseline = await startServer('bench/baseline-server.ts', { DATABASE_URL: databaseUrl, BENCH_PROJECT_ID: project.id });
   servers.push(api, baseline);
   const auth = { authorization: `Bearer ${keys.secret_test.token}` };
@@ -176,11 +197,11 @@ try {
   const rows: string[] = [];
   for (const scenario of scenarios) {
     log(`Measuring ${scenario.name} (${DURATION} s each, ${CONNECTIONS} connections)...`);
-    const ours = await measure('API', api.url, scenario.request(), auth);
-    const base = await measure('baseline', baseline.url, scenario.request(), {});
+    const ours = await measure({ ...api, name: 'API' }, scenario.request(), auth);
+    const base = await measure({ ...baseline, name: 'baseline' }, scenario.request(), {});
     const ratio = ours.rps / base.rps;
     rows.push(
-      `| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${base.rps.toFixed(0)} | ${base.p50} | ${base.p99} | ${(ratio * 100).toFixed(0)} % |` +
+      `| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${ours.rssMb} | ${base.rps.toFixed(0)} | ${base.p50} | ${base.p99} | ${(ratio * 100).toFixed(0)} % |` +
         (ours.errors + base.errors > 0 ? ` errors: ${ours.errors}/${base.errors}` : ''),
     );
   }
@@ -188,8 +209,8 @@ try {
     `\`npm run bench -- --customers ${CUSTOMERS} --duration ${DURATION} --connections ${CONNECTIONS}\`: ` +
       `${CUSTOMERS.toLocaleString('en')} customers, ${CONNECTIONS} connections, ${DURATION} s per measurement, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
     '',
-    '| scenario | API req/s | API p50 ms | API p99 ms | baseline req/s | baseline p50 ms | baseline p99 ms | API / baseline |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | API req/s | API p50 ms | API p99 ms | API peak RSS MB | baseline req/s | baseline p50 ms | baseline p99 ms | API / baseline |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
   ].join('\n');
   log(`\n${table}\n`);
