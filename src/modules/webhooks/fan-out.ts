@@ -19,7 +19,7 @@ export function eventBody(eventId: string, event: Pick<StoreEvent, 'type' | 'cre
  * id shared by all those deliveries. Paused subscriptions get nothing (skipped, not queued).
  */
 export async function webhookFanOut(tx: Tx, ctx: Ctx, event: StoreEvent, payload: unknown): Promise<void> {
-  if (!(await mayHaveSubscribers(ctx, event.type))) return;
+  if (!(await mayHaveSubscribers(tx, ctx, event.type))) return;
   // FOR KEY SHARE: a subscription deleted concurrently either waits for this write or is not seen, so
   // the delivery rows never point at a deleted subscription.
   const subscriptions = await tx.$queryRaw<Array<{ id: string }>>`
@@ -50,10 +50,12 @@ export async function webhookFanOut(tx: Tx, ctx: Ctx, event: StoreEvent, payload
  * committed by another process is seen once its notification arrives, within milliseconds). Spares most
  * writes the subscription query: projects without webhooks are the common case.
  */
-async function mayHaveSubscribers(ctx: Ctx, type: string): Promise<boolean> {
+async function mayHaveSubscribers(tx: Tx, ctx: Ctx, type: string): Promise<boolean> {
   if (!ctx.totals) return true;
   const types = await ctx.totals.cached(ctx.project.id, 'webhook-event-types', ['webhook_subscriptions'], async () => {
-    const rows = await ctx.db.$queryRaw<Array<{ type: string }>>`
+    // Through the write's transaction: another pool connection could wait forever while every connection
+    // holds a transaction waiting for one.
+    const rows = await tx.$queryRaw<Array<{ type: string }>>`
       SELECT DISTINCT unnest(events) AS type FROM webhook_subscriptions WHERE project_id = ${ctx.project.id} AND status = 'active'`;
     return new Set(rows.map((row) => row.type));
   });

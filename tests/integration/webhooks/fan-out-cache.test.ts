@@ -60,4 +60,11 @@ describe('webhook fan-out with the cached event types', () => {
     await api.DELETE('/v1/customers/{id}', { params: { path: { id: second.data!.data.id } } });
     expect((await listDeliveries(api, webhook.id)).map((d) => d.event_type)).toEqual(['customer.deleted']);
   });
+
+  test('more concurrent writes than the pool has connections all answer (the read never waits for a second connection)', async () => {
+    const api = a.client(store.keys.secret_test.token);
+    a.deps.totals!.projectWritten(store.project.id); // every write below finds the cache stale and reads the event types
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, n) => api.POST('/v1/customers', { body: customer(100 + n) })));
+    expect(answers.map((answer) => answer.response.status)).toEqual(Array(40).fill(201));
+  }, 30_000);
 });
