@@ -78,9 +78,13 @@ interface Server {
   child: ChildProcess;
 }
 
-/** Starts `script`: a compiled .js file as is (the API, as npm start runs it), a .ts file through tsx. */
+// The node options npm start runs the compiled server with (package.json): the API is measured as deployed.
+const START_NODE_OPTIONS = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string)
+  .split('exec node ')[1]!.split(' ').filter((arg) => arg.startsWith('--'));
+
+/** Starts `script`: a compiled .js file as npm start runs it (the API), a .ts file through tsx. */
 function startServer(script: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, script.endsWith('.js') ? [script] : ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, script.endsWith('.js') ? [...START_NODE_OPTIONS, script] : ['--import', 'tsx', script], {
     cwd: root,
     env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -30,7 +30,7 @@ describe('npm start runs the compiled server (issue 17)', () => {
     expect((await fetch(`${started.baseUrl}/openapi.json`)).status).toBe(200);
     // npm's shell execs node: the server is the shell's process, running the compiled entry point.
     const children = execFileSync('ps', ['-o', 'args=', '--ppid', String(started.child.pid)], { encoding: 'utf8' });
-    expect(children).toMatch(/node dist\/main\.js/);
+    expect(children).toMatch(/^node --liftoff-only --max-old-space-size=256 dist\/main\.js/m);
     expect(children).not.toMatch(/tsx/);
     started.child.kill('SIGTERM');
     expect(await exited(started.child)).toBe(0);
