@@ -16,6 +16,8 @@ import { migrate } from '../src/db/migrate.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import { progress } from '../src/seed/progress.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
+import { seedCatalog } from '../src/seed/catalog.seed.js';
+import { moreScenarios } from './more-scenarios.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -72,6 +74,9 @@ const options = parseOptions();
 const CUSTOMERS = options.customers;
 const DURATION = options.duration;
 const CONNECTIONS = options.connections;
+// The catalog behind the product list and the draft orders' line items; drafts completed in that scenario.
+const PRODUCTS = 10_000;
+const COMPLETIONS = 2_000;
 
 interface Server {
   url: string;
@@ -153,6 +158,13 @@ async function measure(server: Server & { name: string }, request: autocannon.Re
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, rssMb: peakRss() };
 }
 
+/** A fixed number of requests (each consumes something, like a draft to complete) instead of a duration. */
+async function measureAmount(server: Server, request: autocannon.Request, headers: Record<string, string>, amount: number): Promise<Measured> {
+  const peakRss = sampleRss(server.child.pid!);
+  const result = await autocannon({ url: server.url, connections: CONNECTIONS, amount, headers: { 'content-type': 'application/json', ...headers }, requests: [request] });
+  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, rssMb: peakRss() };
+}
+
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 const dataDir = path.join(os.tmpdir(), `commerce-bench-${process.pid}`);
@@ -169,9 +181,12 @@ try {
   const started = Date.now();
   const seeding = progress('Seeding', CUSTOMERS, 'customers');
   await seedCustomers(db, project.id, CUSTOMERS, { onProgress: (done) => seeding.update(done) }).finally(() => seeding.stop());
-  await db.$executeRawUnsafe('VACUUM ANALYZE customers');
+  const catalog = progress('Seeding', PRODUCTS, 'products');
+  await seedCatalog(db, project.id, PRODUCTS, { onProgress: (done) => catalog.update(done) }).finally(() => catalog.stop());
+  await db.$executeRawUnsafe('VACUUM ANALYZE customers, products, variants, inventory_levels');
   log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   const ids = (await db.customer.findMany({ where: { projectId: project.id }, select: { id: true }, take: 2000 })).map((c) => c.id);
+  const variantIds = (await db.variant.findMany({ where: { projectId: project.id }, select: { id: true }, take: 20_000 })).map((v) => v.id);
   await db.$disconnect();
 
   execFileSync(process.execPath, ['codegen/build.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' });
@@ -209,6 +224,14 @@ try {
         (ours.errors + base.errors > 0 ? ` errors: ${ours.errors}/${base.errors}` : ''),
     );
   }
+  const apiRows: string[] = [];
+  for (const scenario of moreScenarios({ url: api.url, secret: keys.secret_test.token, publishable: keys.publishable_test.token, variantIds, completions: COMPLETIONS, log })) {
+    log(`Measuring ${scenario.name}...`);
+    const prepared = await scenario.prepare();
+    const headers = { authorization: `Bearer ${prepared.token}` };
+    const ours = prepared.amount ? await measureAmount(api, prepared.request, headers, prepared.amount) : await measure({ ...api, name: 'API' }, prepared.request, headers);
+    apiRows.push(`| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${ours.rssMb} |` + (ours.errors > 0 ? ` errors: ${ours.errors}` : ''));
+  }
   const table = [
     `\`npm run bench -- --customers ${CUSTOMERS} --duration ${DURATION} --connections ${CONNECTIONS}\`: ` +
       `${CUSTOMERS.toLocaleString('en')} customers, ${CONNECTIONS} connections, ${DURATION} s per measurement, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
@@ -216,6 +239,12 @@ try {
     '| scenario | API req/s | API p50 ms | API p99 ms | API peak RSS MB | baseline req/s | baseline p50 ms | baseline p99 ms | API / baseline |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
+    '',
+    `Without a baseline (${PRODUCTS.toLocaleString('en')} products with two variants each; the completion scenario completes ${COMPLETIONS.toLocaleString('en')} drafts of two line items, one request each):`,
+    '',
+    '| scenario | API req/s | API p50 ms | API p99 ms | API peak RSS MB |',
+    '|---|---:|---:|---:|---:|',
+    ...apiRows,
   ].join('\n');
   log(`\n${table}\n`);
   if (options.write) {
