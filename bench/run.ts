@@ -191,6 +191,9 @@ try {
 
   execFileSync(process.execPath, ['codegen/build.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' });
   const api = await startServer('dist/main.js', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
+  // The same API without rate limits, for the cost of the limits on get by id (issue 15: at most 5 %).
+  const unlimited = await startServer('dist/main.js', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn', RATE_LIMITS: 'off' });
+  servers.push(unlimited);
   const baseline = await startServer('bench/baseline-server.ts', { DATABASE_URL: databaseUrl, BENCH_PROJECT_ID: project.id });
   servers.push(api, baseline);
   const auth = { authorization: `Bearer ${keys.secret_test.token}` };
@@ -224,6 +227,11 @@ try {
         (ours.errors + base.errors > 0 ? ` errors: ${ours.errors}/${base.errors}` : ''),
     );
   }
+  log('Measuring get by id with the rate limits off (their cost)...');
+  const getById = scenarios[0]!.request();
+  const limitsOn = await measure({ ...api, name: 'API, limits on' }, getById, auth);
+  const limitsOff = await measure({ ...unlimited, name: 'API, limits off' }, getById, auth);
+  const limitsCost = `Rate limits' cost on get by id, measured back to back: ${limitsOn.rps.toFixed(0)} req/s with the limits on, ${limitsOff.rps.toFixed(0)} with \`RATE_LIMITS=off\` (${((1 - limitsOn.rps / limitsOff.rps) * 100).toFixed(1)} % fewer with them).`;
   const apiRows: string[] = [];
   for (const scenario of moreScenarios({ url: api.url, secret: keys.secret_test.token, publishable: keys.publishable_test.token, variantIds, completions: COMPLETIONS, log })) {
     log(`Measuring ${scenario.name}...`);
@@ -245,6 +253,8 @@ try {
     '| scenario | API req/s | API p50 ms | API p99 ms | API peak RSS MB |',
     '|---|---:|---:|---:|---:|',
     ...apiRows,
+    '',
+    limitsCost,
   ].join('\n');
   log(`\n${table}\n`);
   if (options.write) {

@@ -54,7 +54,7 @@ await authCache.start();
 // Every process can send jobs (inside its transactions); only RUN_JOBS processes work them.
 const base = { db, config, log, authCache, totals };
 const jobs = await JobQueue.start(databaseUrl, log, config.runJobs ? { work: true, deps: base } : { work: false });
-const deps = { ...base, jobs, rateLimiter: new RateLimiter(db) };
+const deps = { ...base, jobs, rateLimiter: config.rateLimits ? new RateLimiter(db) : undefined };
 const demo = await ensureDemoProject(deps, generatedPlatformToken);
 
 const server: Server = createApp(deps).listen(config.port, config.host);
