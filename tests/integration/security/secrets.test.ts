@@ -237,6 +237,7 @@ const STACK = [/\n\s+at\s/, /\bat\s+\S+\s+\(?\/[^)]*:\d+:\d+\)?/, /\.ts:\d+/, /n
 
 describe('secrets and stack traces', () => {
   test('the run exercised what it claims (answers, log lines, secrets)', () => {
+    console.log(`security scan: ${answers.length} answers, ${logLines.length} log lines, ${secrets.length} secrets`);
     expect(answers.length).toBeGreaterThan(40);
     expect(logLines.length).toBeGreaterThan(40);
     expect(secrets.length).toBeGreaterThan(25);
