@@ -173,3 +173,9 @@ export function deriveIdOperations(sharedSlug: string): { idOperations: IdOperat
   }
   return { idOperations, unmapped, other };
 }
+
+/**
+ * The metafield value types that hold an identifier (`product_reference`, `list.variant_reference`, ...): a body
+ * reference the request schema cannot show (a value's type comes from its definition), from the contract's enum.
+ */
+export const metafieldReferenceTypes: string[] = (doc.components.schemas.MetafieldValueType.enum as string[]).filter((type) => /_reference$/.test(type));

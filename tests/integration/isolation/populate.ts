@@ -67,6 +67,8 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
   await must('addCollectionProducts', api.POST('/v1/collections/{id}/products', { params: { path: { id: ids.col } }, body: { product_ids: [ids.prod] } }));
   ids.img = await createFile(api, 'image/jpeg');
   ids.file = await createFile(api, 'application/pdf');
+  // A video file: what a video_reference metafield names (not an id prefix of its own: file_).
+  ids.video = await createFile(api, 'video/mp4');
 
   const customer = await createCustomer(api, { email: `${name.toLowerCase()}.customer@example.com`, first_name: name });
   ids.cus = customer.id;

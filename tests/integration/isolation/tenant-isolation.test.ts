@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { operationIndex, type OperationMeta } from '../../../src/generated/operations.js';
 import { startTestApp, type TestApp } from '../../setup/test-app.js';
-import { deriveIdOperations, exampleBodyOf, type IdOperation } from './id-operations.js';
+import { deriveIdOperations, exampleBodyOf, metafieldReferenceTypes, type IdOperation } from './id-operations.js';
 import { populate, SHARED_SLUG, type Tenant } from './populate.js';
 import { diff, snapshot, type Snapshot } from './snapshot.js';
 
@@ -214,6 +214,31 @@ describe("B's key on A's ids", () => {
       else expect({ request, refused: [400, 404].includes(answer.status) }).toEqual({ request, refused: true });
     }
     expect({ request, leaked: leakedIds(answer, sent) }).toEqual({ request, leaked: [] });
+  });
+});
+
+describe("A's ids as metafield reference values through B's key", () => {
+  /** The resource each reference type names; a type without an entry fails its test, so a new one gets one. */
+  const referenced: Record<string, string> = { product: 'prod', variant: 'var', collection: 'col', customer: 'cus', order: 'ord', image: 'img', file: 'file', video: 'video' };
+  test.each(metafieldReferenceTypes.map((type) => [`${type} on B's product with A's id -> refused as an id that exists nowhere`, type] as const))('%s', async (_title, type) => {
+    const kind = type.replace(/^list\./, '').replace(/_reference$/, '');
+    const key = referenced[kind];
+    expect({ type, mapped: Boolean(key && A.ids[key]) }).toEqual({ type, mapped: true });
+    const slug = `ref_${type.replace(/\W/g, '_')}`;
+    const auth = { Authorization: `Bearer ${B.keys.secret_test.token}` };
+    const definition = await send('POST', '/v1/store/metafields', auth, { label: `Ref ${type}`, slug, owner_type: 'product', value_type: type });
+    expect(definition.status).toBe(201);
+    const value = (id: string) => ({ value: type.startsWith('list.') ? [id] : id });
+    const path = `/v1/products/${B.ids.prod}/metafields/${slug}`;
+    const answer = await send('PUT', path, auth, value(A.ids[key]));
+    const changes = await changesOfA();
+    const prefix = A.ids[key].split('_')[0];
+    const control = await send('PUT', path, auth, value(`${prefix}_${'0'.repeat(26)}`));
+    expect({ changesOfA: changes }).toEqual({ changesOfA: {} });
+    const shape = (a: Answer) => ({ status: a.status, code: a.json?.error?.code, field: a.json?.error?.field });
+    expect({ type, ...shape(answer) }).toEqual({ type, ...shape(control) });
+    expect({ type, status: answer.status }).toEqual({ type, status: 400 });
+    expect(leakedIds(answer, JSON.stringify(value(A.ids[key])))).toEqual([]);
   });
 });
 
