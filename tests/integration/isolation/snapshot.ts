@@ -4,13 +4,13 @@ import type { TestApp } from '../../setup/test-app.js';
 export type Snapshot = Record<string, string[]>;
 
 /**
- * Every row of every table in the public schema, except the rows of `exclude` projects and the tables in
- * `skipTables` (counters the caller's own requests write). A row is an excluded project's when its `project_id`
+ * Every row of every table in the public schema, except the rows of `exclude` projects, and the queued jobs whose
+ * payload names one of `jobsNaming` (the protected project's ids). A row is an excluded project's when its `project_id`
  * is (for `projects`, its `id`); in a table without that column (addresses, line items, tokens, ...) when every
  * parent it references through a foreign key to a table with that column is, so a row linking one project's
  * resource to another's is kept and seen.
  */
-export async function snapshot(app: TestApp, exclude: string[], skipTables: readonly string[] = []): Promise<Snapshot> {
+export async function snapshot(app: TestApp, exclude: string[], jobsNaming: string[] = []): Promise<Snapshot> {
   const db = app.deps.db;
   const tables = await db.$queryRawUnsafe<Array<{ table_name: string; scoped: boolean }>>(
     `SELECT t.table_name, bool_or(c.column_name = 'project_id') AS scoped
@@ -36,11 +36,17 @@ export async function snapshot(app: TestApp, exclude: string[], skipTables: read
     const all = parents.map((fk) => `EXISTS (SELECT 1 FROM "${fk.parent}" p WHERE p."${fk.parent_column}" = t."${fk.column}" AND p.project_id = ANY(${excluded}))`);
     return `WHERE NOT (${all.join(' AND ')})`;
   };
-  const parts = tables
-    .filter(({ table_name }) => !skipTables.includes(table_name))
-    .map(({ table_name }) =>
-      `SELECT '${table_name}' AS name, coalesce(jsonb_agg(to_jsonb(t)::text ORDER BY to_jsonb(t)::text), '[]'::jsonb) AS rows FROM "${table_name}" t ${filterOf(table_name)}`,
+  const parts = tables.map(({ table_name }) =>
+    `SELECT '${table_name}' AS name, coalesce(jsonb_agg(to_jsonb(t)::text ORDER BY to_jsonb(t)::text), '[]'::jsonb) AS rows FROM "${table_name}" t ${filterOf(table_name)}`,
+  );
+  // Queued jobs (pg-boss) carry no project column: those whose payload names one of `jobsNaming` are taken.
+  if (jobsNaming.length > 0) {
+    const names = jobsNaming.map((id) => `'${id.replace(/'/g, "''")}'`).join(',');
+    parts.push(
+      `SELECT 'pgboss.job' AS name, coalesce(jsonb_agg(jsonb_build_object('name', j.name, 'state', j.state, 'data', j.data)::text ORDER BY j.id), '[]'::jsonb) AS rows
+         FROM pgboss.job j WHERE EXISTS (SELECT 1 FROM unnest(ARRAY[${names}]::text[]) AS n WHERE strpos(j.data::text, n) > 0)`,
     );
+  }
   const rows = await db.$queryRawUnsafe<Array<{ name: string; rows: string[] }>>(parts.join('\nUNION ALL\n'));
   return Object.fromEntries(rows.map(({ name, rows: texts }) => [name, texts]));
 }

@@ -23,9 +23,6 @@ type Owner = 'A' | 'B';
 
 const { idOperations, unmapped, other } = deriveIdOperations(SHARED_SLUG);
 
-/** Counters a project's own requests write (rate-limit windows): not data of the project being protected. */
-const REQUEST_COUNTERS = ['rate_windows'];
-
 interface SweepCase {
   title: string;
   io: IdOperation;
@@ -89,7 +86,7 @@ beforeAll(async () => {
   app = await startTestApp();
   A = await populate(app, 'A');
   B = await populate(app, 'B');
-  baseline = await snapshot(app, [B.project.id], REQUEST_COUNTERS);
+  baseline = await snapshot(app, [B.project.id], Object.values(A.ids));
 }, 120_000);
 afterAll(async () => {
   await app?.close();
@@ -150,9 +147,12 @@ function leakedIds(answer: Answer, sent: string): string[] {
   return Object.values(A.ids).filter((id) => answer.text.includes(id) && !sent.includes(id));
 }
 
-/** A's rows that changed since the last call (tables and rows); moves the baseline on, so each change is blamed once. */
+/**
+ * A's rows that changed since the last call, by table; moves the baseline on, so each change is blamed once. No
+ * table is left out: refused requests count against no quota, so even A's rate-limit windows stay as they were.
+ */
 async function changesOfA(): Promise<ReturnType<typeof diff>> {
-  const now = await snapshot(app, [B.project.id], REQUEST_COUNTERS);
+  const now = await snapshot(app, [B.project.id], Object.values(A.ids));
   const changes = diff(baseline, now);
   baseline = now;
   return changes;
@@ -161,6 +161,12 @@ async function changesOfA(): Promise<ReturnType<typeof diff>> {
 describe('the sweep covers every id-taking operation of the index', () => {
   test('every path parameter, body reference and query filter of every operation resolves to a resource kind', () => {
     expect(unmapped).toEqual([]);
+  });
+
+  test("the snapshot holds A's rows of every kind, its child rows and its queued jobs", () => {
+    for (const table of ['customers', 'customer_addresses', 'draft_line_items', 'refresh_tokens', 'metafield_values', 'webhook_deliveries', 'pgboss.job']) {
+      expect({ table, rows: (baseline[table] ?? []).length > 0 }).toEqual({ table, rows: true });
+    }
   });
 
   test('the operations, by category', () => {
