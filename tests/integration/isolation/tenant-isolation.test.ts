@@ -111,7 +111,7 @@ function requestOf(c: SweepCase): { path: string; query: string; body?: Json } {
       : idFor(owner, param.slot.prefix);
     path = path.replace(`{${param.name}}`, encodeURIComponent(value));
   }
-  let body = c.io.body === undefined ? undefined : structuredClone(c.io.body);
+  const body = c.io.body === undefined ? undefined : structuredClone(c.io.body);
   c.io.bodyRefs.forEach((ref, i) => {
     const holder = ref.at.slice(0, -1).reduce((o: Json, k) => o[k], body);
     holder[ref.at[ref.at.length - 1]] = idFor(i === c.bodyRef ? 'A' : 'B', ref.prefix);
