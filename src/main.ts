@@ -75,7 +75,12 @@ if (demo) {
   );
 }
 if (demo) lines.push(`  try: curl -s '${baseUrl}/v1/products?limit=2' -H 'Authorization: Bearer ${demo.keys.secret_test.token}'`);
-lines.push(config.platformToken ? `  platform token    ${config.platformToken}` : '  platform API off (set PLATFORM_TOKEN to enable /platform/v1)');
+// Only the development token this process generated is printed; an operator's PLATFORM_TOKEN never reaches the output.
+lines.push(
+  generatedPlatformToken ? `  platform token    ${generatedPlatformToken}`
+  : config.platformToken ? '  platform API on (token from PLATFORM_TOKEN, not printed)'
+  : '  platform API off (set PLATFORM_TOKEN to enable /platform/v1)',
+);
 console.log(lines.join('\n'));
 
 let stopping = false;
