@@ -2826,7 +2826,7 @@ export interface components {
                  * @description Stable machine-readable code; branch on this, not on the message.
                  * @enum {string}
                  */
-                code: "invalid_request" | "validation_error" | "unauthorized" | "forbidden" | "account_suspended" | "domain_not_verified" | "not_found" | "conflict" | "rate_limited" | "quota_exceeded" | "internal_error";
+                code: "invalid_request" | "validation_error" | "unauthorized" | "forbidden" | "account_suspended" | "domain_not_verified" | "not_found" | "conflict" | "rate_limited" | "quota_exceeded" | "internal_error" | "service_unavailable";
                 /** @description A human-readable explanation. */
                 message: string;
                 /** @description The offending field or parameter, when there is one. */
@@ -6126,6 +6126,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description `service_unavailable`: the database does not answer (an outage or restart) or no connection became free
+         *     within 5 seconds. Nothing was written; send the request again after `Retry-After` seconds (with the same
+         *     `Idempotency-Key`, if it had one).
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "service_unavailable",
+                 *         "message": "The service cannot reach its database right now. Retry in 5 seconds."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description An unexpected server error. The request id identifies it in the server's log. */
         InternalError: {
             headers: {
@@ -6600,6 +6622,7 @@ export interface operations {
             /** @description The database does not answer. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6638,6 +6661,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOpenApiJson: {
@@ -6671,6 +6695,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDocs: {
@@ -6694,6 +6719,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDocsAsset: {
@@ -6725,6 +6751,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createProject: {
@@ -6837,6 +6864,7 @@ export interface operations {
             404: components["responses"]["PlatformDisabled"];
             409: components["responses"]["IdempotencyConflict"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProject: {
@@ -6909,6 +6937,7 @@ export interface operations {
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["ProjectNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateProject: {
@@ -6990,6 +7019,7 @@ export interface operations {
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["ProjectNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createApiKey: {
@@ -7049,6 +7079,7 @@ export interface operations {
             404: components["responses"]["ProjectNotFound"];
             409: components["responses"]["IdempotencyConflict"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revokeApiKey: {
@@ -7093,6 +7124,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listOutboxEmails: {
@@ -7162,6 +7194,7 @@ export interface operations {
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["ProjectNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listStoreEvents: {
@@ -7257,6 +7290,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStoreEvent: {
@@ -7349,6 +7383,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhooks: {
@@ -7419,6 +7454,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhook: {
@@ -7487,6 +7523,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhook: {
@@ -7549,6 +7586,7 @@ export interface operations {
             404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhook: {
@@ -7582,6 +7620,7 @@ export interface operations {
             404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhook: {
@@ -7643,6 +7682,7 @@ export interface operations {
             404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -7728,6 +7768,7 @@ export interface operations {
             404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retryWebhookDelivery: {
@@ -7838,6 +7879,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     recoverWebhookDeliveries: {
@@ -7894,6 +7936,7 @@ export interface operations {
             404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomers: {
@@ -8019,6 +8062,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomer: {
@@ -8102,6 +8146,7 @@ export interface operations {
             409: components["responses"]["EmailConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustomer: {
@@ -8210,6 +8255,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomer: {
@@ -8243,6 +8289,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCustomer: {
@@ -8323,6 +8370,7 @@ export interface operations {
             409: components["responses"]["EmailConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomerAddresses: {
@@ -8393,6 +8441,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomerAddress: {
@@ -8473,6 +8522,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomerAddress: {
@@ -8506,6 +8556,7 @@ export interface operations {
             404: components["responses"]["AddressNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCustomerAddress: {
@@ -8572,6 +8623,7 @@ export interface operations {
             404: components["responses"]["AddressNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomerNotes: {
@@ -8624,6 +8676,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomerNote: {
@@ -8692,6 +8745,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomerNote: {
@@ -8749,6 +8803,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     registerCustomer: {
@@ -8832,6 +8887,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     loginCustomer: {
@@ -8916,6 +8972,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     refreshCustomerToken: {
@@ -8973,6 +9030,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     logoutCustomer: {
@@ -9008,6 +9066,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     requestPasswordReset: {
@@ -9052,6 +9111,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resetPassword: {
@@ -9108,6 +9168,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCurrentCustomer: {
@@ -9151,6 +9212,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCurrentCustomer: {
@@ -9205,6 +9267,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     changeCurrentCustomerPassword: {
@@ -9278,6 +9341,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listProducts: {
@@ -9412,6 +9476,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createProduct: {
@@ -9518,6 +9583,7 @@ export interface operations {
             409: components["responses"]["CatalogConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProduct: {
@@ -9621,6 +9687,7 @@ export interface operations {
             404: components["responses"]["ProductNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteProduct: {
@@ -9654,6 +9721,7 @@ export interface operations {
             404: components["responses"]["ProductNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateProduct: {
@@ -9748,6 +9816,7 @@ export interface operations {
             409: components["responses"]["CatalogConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     duplicateProduct: {
@@ -9848,6 +9917,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createVariant: {
@@ -9923,6 +9993,7 @@ export interface operations {
             409: components["responses"]["CatalogConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getVariant: {
@@ -9990,6 +10061,7 @@ export interface operations {
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteVariant: {
@@ -10042,6 +10114,7 @@ export interface operations {
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateVariant: {
@@ -10107,6 +10180,7 @@ export interface operations {
             409: components["responses"]["CatalogConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setInventoryLevel: {
@@ -10178,6 +10252,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listVariantInventoryLevels: {
@@ -10226,6 +10301,7 @@ export interface operations {
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listLocations: {
@@ -10307,6 +10383,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createLocation: {
@@ -10422,6 +10499,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLocation: {
@@ -10482,6 +10560,7 @@ export interface operations {
             404: components["responses"]["LocationNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteLocation: {
@@ -10534,6 +10613,7 @@ export interface operations {
             404: components["responses"]["LocationNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateLocation: {
@@ -10625,6 +10705,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setDefaultLocation: {
@@ -10704,6 +10785,7 @@ export interface operations {
             404: components["responses"]["LocationNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     transferLocationInventory: {
@@ -10761,6 +10843,7 @@ export interface operations {
             404: components["responses"]["LocationNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listShippingZones: {
@@ -10837,6 +10920,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createShippingZone: {
@@ -10908,6 +10992,7 @@ export interface operations {
             409: components["responses"]["ShippingZoneConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getShippingZone: {
@@ -11014,6 +11099,7 @@ export interface operations {
             404: components["responses"]["ShippingZoneNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteShippingZone: {
@@ -11047,6 +11133,7 @@ export interface operations {
             404: components["responses"]["ShippingZoneNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateShippingZone: {
@@ -11116,6 +11203,7 @@ export interface operations {
             409: components["responses"]["ShippingZoneConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createShippingRate: {
@@ -11197,6 +11285,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteShippingRate: {
@@ -11230,6 +11319,7 @@ export interface operations {
             404: components["responses"]["ShippingRateNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateShippingRate: {
@@ -11297,6 +11387,7 @@ export interface operations {
             404: components["responses"]["ShippingRateNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     lookupShippingRates: {
@@ -11386,6 +11477,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCollections: {
@@ -11467,6 +11559,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCollection: {
@@ -11528,6 +11621,7 @@ export interface operations {
             409: components["responses"]["CollectionConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCollection: {
@@ -11601,6 +11695,7 @@ export interface operations {
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCollection: {
@@ -11634,6 +11729,7 @@ export interface operations {
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCollection: {
@@ -11693,6 +11789,7 @@ export interface operations {
             409: components["responses"]["CollectionConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     addCollectionProducts: {
@@ -11755,6 +11852,7 @@ export interface operations {
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeCollectionProduct: {
@@ -11812,6 +11910,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createFile: {
@@ -11873,6 +11972,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getFile: {
@@ -11939,6 +12039,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMetafieldDefinitions: {
@@ -11997,6 +12098,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createMetafieldDefinition: {
@@ -12077,6 +12179,7 @@ export interface operations {
             409: components["responses"]["MetafieldSlugConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reorderMetafieldDefinitions: {
@@ -12150,6 +12253,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     archiveMetafieldDefinition: {
@@ -12190,6 +12294,7 @@ export interface operations {
             404: components["responses"]["MetafieldDefinitionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateMetafieldDefinition: {
@@ -12268,6 +12373,7 @@ export interface operations {
             409: components["responses"]["MetafieldSlugConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProductMetafields: {
@@ -12362,6 +12468,7 @@ export interface operations {
             404: components["responses"]["ProductNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setProductMetafields: {
@@ -12474,6 +12581,7 @@ export interface operations {
             404: components["responses"]["ProductNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setProductMetafield: {
@@ -12541,6 +12649,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteProductMetafield: {
@@ -12586,6 +12695,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getVariantMetafields: {
@@ -12680,6 +12790,7 @@ export interface operations {
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setVariantMetafields: {
@@ -12792,6 +12903,7 @@ export interface operations {
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setVariantMetafield: {
@@ -12859,6 +12971,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteVariantMetafield: {
@@ -12904,6 +13017,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCollectionMetafields: {
@@ -12998,6 +13112,7 @@ export interface operations {
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setCollectionMetafields: {
@@ -13110,6 +13225,7 @@ export interface operations {
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setCollectionMetafield: {
@@ -13177,6 +13293,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCollectionMetafield: {
@@ -13222,6 +13339,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustomerMetafields: {
@@ -13316,6 +13434,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setCustomerMetafields: {
@@ -13428,6 +13547,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setCustomerMetafield: {
@@ -13495,6 +13615,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomerMetafield: {
@@ -13540,6 +13661,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrderMetafields: {
@@ -13634,6 +13756,7 @@ export interface operations {
             404: components["responses"]["OrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setOrderMetafields: {
@@ -13746,6 +13869,7 @@ export interface operations {
             404: components["responses"]["OrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setOrderMetafield: {
@@ -13813,6 +13937,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteOrderMetafield: {
@@ -13858,6 +13983,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listOrders: {
@@ -14008,6 +14134,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrder: {
@@ -14138,6 +14265,7 @@ export interface operations {
             404: components["responses"]["OrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     payOrder: {
@@ -14263,6 +14391,7 @@ export interface operations {
             404: components["responses"]["OrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listDraftOrders: {
@@ -14380,6 +14509,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createDraftOrder: {
@@ -14483,6 +14613,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDraftOrder: {
@@ -14618,6 +14749,7 @@ export interface operations {
             404: components["responses"]["DraftOrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteDraftOrder: {
@@ -14670,6 +14802,7 @@ export interface operations {
             404: components["responses"]["DraftOrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateDraftOrder: {
@@ -14770,6 +14903,7 @@ export interface operations {
             404: components["responses"]["DraftOrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     addDraftOrderItems: {
@@ -14872,6 +15006,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteDraftOrderItem: {
@@ -14929,6 +15064,7 @@ export interface operations {
             404: components["responses"]["DraftLineItemNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateDraftOrderItem: {
@@ -15000,6 +15136,7 @@ export interface operations {
             404: components["responses"]["DraftLineItemNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     sendDraftOrder: {
@@ -15105,6 +15242,7 @@ export interface operations {
             404: components["responses"]["DraftOrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     completeDraftOrder: {
@@ -15251,6 +15389,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     searchCatalog: {
@@ -15384,6 +15523,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     suggestSearch: {
@@ -15437,6 +15577,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSynonymGroups: {
@@ -15485,6 +15626,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSynonymGroup: {
@@ -15552,6 +15694,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteSynonymGroup: {
@@ -15585,6 +15728,7 @@ export interface operations {
             404: components["responses"]["SynonymGroupNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateSynonymGroup: {
@@ -15645,6 +15789,7 @@ export interface operations {
             404: components["responses"]["SynonymGroupNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMerchandisingRules: {
@@ -15695,6 +15840,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createMerchandisingRule: {
@@ -15764,6 +15910,7 @@ export interface operations {
             409: components["responses"]["PinConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMerchandisingRule: {
@@ -15817,6 +15964,7 @@ export interface operations {
             404: components["responses"]["MerchandisingRuleNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteMerchandisingRule: {
@@ -15850,6 +15998,7 @@ export interface operations {
             404: components["responses"]["MerchandisingRuleNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateMerchandisingRule: {
@@ -15914,6 +16063,7 @@ export interface operations {
             409: components["responses"]["PinConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTopSearchQueries: {
@@ -15960,6 +16110,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getZeroResultSearchQueries: {
@@ -16005,6 +16156,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomerGroups: {
@@ -16098,6 +16250,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomerGroup: {
@@ -16180,6 +16333,7 @@ export interface operations {
             409: components["responses"]["CustomerGroupConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustomerGroup: {
@@ -16255,6 +16409,7 @@ export interface operations {
             404: components["responses"]["CustomerGroupNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomerGroup: {
@@ -16288,6 +16443,7 @@ export interface operations {
             404: components["responses"]["CustomerGroupNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCustomerGroup: {
@@ -16374,6 +16530,7 @@ export interface operations {
             409: components["responses"]["CustomerGroupConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     addCustomerGroupMembers: {
@@ -16457,6 +16614,7 @@ export interface operations {
             404: components["responses"]["CustomerGroupNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeCustomerGroupMember: {
@@ -16533,6 +16691,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCompanies: {
@@ -16622,6 +16781,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCompany: {
@@ -16700,6 +16860,7 @@ export interface operations {
             409: components["responses"]["CompanyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCompany: {
@@ -16807,6 +16968,7 @@ export interface operations {
             404: components["responses"]["CompanyNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCompany: {
@@ -16840,6 +17002,7 @@ export interface operations {
             404: components["responses"]["CompanyNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCompany: {
@@ -16913,6 +17076,7 @@ export interface operations {
             409: components["responses"]["CompanyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCompanyAddresses: {
@@ -16983,6 +17147,7 @@ export interface operations {
             404: components["responses"]["CompanyNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCompanyAddress: {
@@ -17062,6 +17227,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCompanyAddress: {
@@ -17100,6 +17266,7 @@ export interface operations {
             404: components["responses"]["CompanyAddressNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCompanyAddress: {
@@ -17171,6 +17338,7 @@ export interface operations {
             404: components["responses"]["CompanyAddressNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCompanyContacts: {
@@ -17235,6 +17403,7 @@ export interface operations {
             404: components["responses"]["CompanyNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCompanyContact: {
@@ -17306,6 +17475,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCompanyContact: {
@@ -17344,6 +17514,7 @@ export interface operations {
             404: components["responses"]["CompanyContactNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCompanyContact: {
@@ -17409,6 +17580,7 @@ export interface operations {
             404: components["responses"]["CompanyContactNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }
