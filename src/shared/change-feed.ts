@@ -55,13 +55,16 @@ export class ChangeFeed {
     this.client = client;
     const lost = (error?: Error) => {
       if (this.client !== client) return;
+      const wasListening = this.isListening;
       this.isListening = false;
       this.connections += 1;
       this.client = undefined;
       for (const handler of this.lostHandlers) handler();
       client.end().catch(() => {});
       if (this.closed) return;
-      this.log.warn('change listener lost; caches off until it reconnects', { error: error?.message });
+      // Once per outage, not once per failed reconnect attempt.
+      if (wasListening) this.log.warn('change listener lost; caches off until it reconnects', { error: error?.message });
+      else this.log.debug('change listener could not reconnect; retrying', { error: error?.message });
       clearTimeout(this.reconnectTimer);
       this.reconnectTimer = setTimeout(() => {
         this.reconnectTimer = undefined;
@@ -85,6 +88,7 @@ export class ChangeFeed {
     if (this.client === client) {
       this.connections += 1;
       this.isListening = true;
+      if (this.connections > 1) this.log.info('change listener reconnected; caches on again');
     }
   }
 

@@ -30,14 +30,30 @@ export function databaseUnavailable(): AppError {
   });
 }
 
+// While the database is down every request fails the same way: one line (without a stack, it is the
+// database's state, not a bug here) for the first, then one summary per interval, not one line per request.
+const OUTAGE_LOG_INTERVAL_MS = 10_000;
+const outageLog = {
+  lastLogged: 0,
+  suppressed: 0,
+  record(log: Logger, ctx: AppContext, error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastLogged < OUTAGE_LOG_INTERVAL_MS) {
+      this.suppressed += 1;
+      return;
+    }
+    const cause = error instanceof Error ? error.message.trim().split('\n').at(-1) : String(error);
+    log.warn('database unavailable; answering 503', { requestId: ctx.state.requestId, operation: ctx.state.operation?.operationId, error: cause, since_last: this.suppressed });
+    this.lastLogged = now;
+    this.suppressed = 0;
+  },
+};
+
 /** Writes the spec's error body for `error`; unexpected errors are logged with their stack and answered without details. */
 export function renderError(ctx: AppContext, error: unknown, log: Logger): void {
   const appError = toAppError(error);
   if (appError && (appError.status < 500 || appError.code === 'service_unavailable')) {
-    // An outage is logged once per request without a stack: it is the database's state, not a bug here.
-    if (appError.code === 'service_unavailable') {
-      log.warn('database unavailable', { requestId: ctx.state.requestId, operation: ctx.state.operation?.operationId, error: error instanceof Error ? error.message.trim().split('\n').at(-1) : String(error) });
-    }
+    if (appError.code === 'service_unavailable') outageLog.record(log, ctx, error);
     ctx.status = appError.status;
     ctx.body = appError.toBody();
     for (const [name, value] of Object.entries(appError.options.headers ?? {})) ctx.set(name, value);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../../src/db/embedded-postgres.js';
+import { json } from '../../setup/http.js';
 import { startSmtpServer } from '../../setup/smtp.js';
 import { exited, startMain, type Cleanups } from '../../setup/process.js';
 import { eventually } from '../../setup/wait.js';
@@ -45,7 +46,7 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     cleanups.push(() => smtp.close());
 
     const server = await startMain(
-      { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PLATFORM_TOKEN, SMTP_URL: smtp.url, RESPONSE_CHECK: 'true', LOG_LEVEL: 'error' },
+      { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PLATFORM_TOKEN, SMTP_URL: smtp.url, RESPONSE_CHECK: 'true', LOG_LEVEL: 'warn' },
       cleanups,
     );
     cleanups.push(async () => {
@@ -119,15 +120,15 @@ describe('database outage (a server process over a PostgreSQL the test stops and
       body: JSON.stringify({ type: 'secret', mode: 'test' }),
     });
     expect(freshKey.status).toBe(201);
-    const freshToken: string = (await freshKey.json()).data.token;
+    const freshToken: string = (await json(freshKey)).data.token;
     // A key used (and so cached) before the outage, revoked behind the server's back after it: the change feed must be back.
-    const revokedLater = await (
+    const revokedLater = await json(
       await fetch(`${baseUrl}/platform/v1/projects/${projectId}/keys`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${PLATFORM_TOKEN}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ type: 'secret', mode: 'test' }),
-      })
-    ).json();
+      }),
+    );
     expect((await call('warm', 'GET', '/v1/customers?limit=1', undefined, revokedLater.data.token)).status).toBe(200);
 
     // Stop PostgreSQL under load.
@@ -140,7 +141,7 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     const health = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(15_000) });
     expect(health.status).toBe(503);
     expect(health.headers.get('retry-after')).toBe('5');
-    expect(await health.json()).toEqual({ status: 'unavailable' });
+    expect(await json(health)).toEqual({ status: 'unavailable' });
     for (const token of [freshToken, `sk_test_${'x'.repeat(40)}`]) {
       const answer = await call('uncachedKey', 'GET', '/v1/customers?limit=1', undefined, token);
       expect(answer).toMatchObject({ status: 503, code: 'service_unavailable', retryAfter: '5' });
@@ -196,13 +197,13 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     await sql.query("SELECT pg_notify('auth_changed', 'key:' || $1::text)", [revokedLater.data.id]);
     expect(await eventually(async () => (await call('revoked', 'GET', '/v1/customers?limit=1', undefined, revokedLater.data.token)).status === 401, { timeoutMs: 10_000, intervalMs: 100 })).toBe(true);
     const counted = await sql.query('SELECT count(*)::int AS n FROM customers WHERE project_id = $1 AND deleted_at IS NULL', [projectId]);
-    const listed = await (await fetch(`${baseUrl}/v1/customers?limit=1`, { headers: { Authorization: `Bearer ${secret}` } })).json();
+    const listed = await json(await fetch(`${baseUrl}/v1/customers?limit=1`, { headers: { Authorization: `Bearer ${secret}` } }));
     expect(listed.pagination.total).toBe(counted.rows[0].n);
     expect((await fetch(`${baseUrl}/v1/customers/${victim}`, { headers: { Authorization: `Bearer ${secret}` } })).status).toBe(404);
 
     // pg-boss works again: a job queued after recovery (the e-mail of a draft order sent now) runs.
     const auth = { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' };
-    const draft = await (await fetch(`${baseUrl}/v1/draft-orders`, { method: 'POST', headers: auth, body: JSON.stringify({ currency: 'USD', customer_email: 'after-outage@example.com' }) })).json();
+    const draft = await json(await fetch(`${baseUrl}/v1/draft-orders`, { method: 'POST', headers: auth, body: JSON.stringify({ currency: 'USD', customer_email: 'after-outage@example.com' }) }));
     const items = await fetch(`${baseUrl}/v1/draft-orders/${draft.data.id}/items`, {
       method: 'POST', headers: auth, body: JSON.stringify({ items: [{ title: 'Consulting', unit_price: 5000, quantity: 1 }] }),
     });
@@ -221,5 +222,9 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     );
     server.child.kill('SIGTERM');
     expect(await exited(server.child)).toBe(0);
+    // The outage is logged as such, without stack traces.
+    expect(server.output()).not.toMatch(/^\s+at /m);
+    expect(server.output()).not.toMatch(/\bat [^\s]+ \([^)]*:\d+:\d+\)/); // stack frames inside JSON log lines too
+    expect(server.output()).not.toContain('[object Object]');
   }, 240_000);
 });
