@@ -6431,7 +6431,8 @@ export interface components {
     parameters: {
         /**
          * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-         *     body. Keys are scoped to the project and expire after 24 hours.
+         *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+         *     Keys are scoped to the project and expire after 24 hours.
          * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
          */
         IdempotencyKey: string;
@@ -6760,7 +6761,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7028,7 +7030,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7463,7 +7466,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8071,7 +8075,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8450,7 +8455,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8685,7 +8691,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9485,7 +9492,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9825,7 +9833,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9926,7 +9935,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10392,7 +10402,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10929,7 +10940,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11212,7 +11224,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11568,7 +11581,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11919,7 +11933,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12107,7 +12122,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -14518,7 +14534,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -14912,7 +14929,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -15251,7 +15269,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -15635,7 +15654,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -15849,7 +15869,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -16259,7 +16280,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -16790,7 +16812,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -17156,7 +17179,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -17412,7 +17436,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
