@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -7,6 +8,7 @@ import { authenticate } from '../../../src/http/middleware/auth.js';
 import { jsonBody } from '../../../src/http/middleware/body.js';
 import { errorHandler } from '../../../src/http/middleware/errors.js';
 import { idempotency } from '../../../src/http/middleware/idempotency.js';
+import { AppError } from '../../../src/shared/errors.js';
 import type { RequestState } from '../../../src/http/state.js';
 import { purgeIdempotencyKeys } from '../../../src/shared/idempotency-keys.js';
 import { idempotencyHeader } from '../../../src/sdk/index.js';
@@ -117,6 +119,8 @@ describe('idempotency middleware on project-scoped creates', () => {
   let server: Server;
   let baseUrl: string;
   let failNext = false;
+  // When set, the handler writes through the request's database (ctx.db) and then fails with this status.
+  let writeThenFail: 400 | 500 | undefined;
   // When set, the handler reports that it has been reached (the request holds its key) and waits for release.
   let gate: { reached: () => void; released: Promise<void> } | undefined;
   beforeAll(async () => {
@@ -130,6 +134,19 @@ describe('idempotency middleware on project-scoped creates', () => {
       if (failNext) {
         failNext = false;
         throw new Error('transient failure');
+      }
+      if (writeThenFail) {
+        const status = writeThenFail;
+        writeThenFail = undefined;
+        const service = ctx.state.service!;
+        await service.db.storeEvent.create({
+          data: {
+            id: newId('sevt_'), projectId: service.project.id, type: 'thing.created',
+            resourceType: 'thing', resourceId: 'half-written', actorType: 'api_key', actorId: 'key_x', summary: 'created', metadata: {},
+          },
+        });
+        if (status === 400) throw new AppError('invalid_request', 'Refused after a write.');
+        throw new Error('failure after a write');
       }
       if (gate) {
         gate.reached();
@@ -183,6 +200,40 @@ describe('idempotency middleware on project-scoped creates', () => {
     gate = undefined;
     expect((await first).status).toBe(201);
     expect((await create(keys.secret_test.token, 'in-flight')).status).toBe(201);
+  });
+
+  test('a key left running by a request whose process died is taken over at once, not after a lease', async () => {
+    const { project, keys } = await createProject(app);
+    // What a killed process leaves: the key claimed, its transaction (and row lock) gone with the connection.
+    await app.deps.db.idempotencyKey.create({
+      data: {
+        scope: project.id, key: 'orphaned', method: 'POST', path: '/things', state: 'running',
+        bodyHash: createHash('sha256').update('{"name":"thing"}').digest('hex'),
+      },
+    });
+    const retried = await create(keys.secret_test.token, 'orphaned');
+    expect(retried.status).toBe(201);
+    const replay = await create(keys.secret_test.token, 'orphaned');
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await json(replay)).toEqual(await json(retried));
+  });
+
+  test('an answer of 4xx or 5xx leaves nothing written; the 4xx is stored, the 5xx is not', async () => {
+    const { project, keys } = await createProject(app);
+    const halfWritten = () => app.deps.db.storeEvent.count({ where: { projectId: project.id, resourceId: 'half-written' } });
+    writeThenFail = 400;
+    const refused = await create(keys.secret_test.token, 'refused-after-write');
+    expect(refused.status).toBe(400);
+    expect(await halfWritten()).toBe(0);
+    const replay = await create(keys.secret_test.token, 'refused-after-write');
+    expect(replay.status).toBe(400);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+
+    writeThenFail = 500;
+    const failed = await create(keys.secret_test.token, 'failed-after-write');
+    expect(failed.status).toBe(500);
+    expect(await halfWritten()).toBe(0);
+    expect((await create(keys.secret_test.token, 'failed-after-write')).status).toBe(201);
   });
 
   test('5xx answers are not stored: a retry after a failure runs again', async () => {
