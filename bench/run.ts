@@ -4,7 +4,7 @@
  * in one run on this machine, and prints requests per second, p50/p99 latency and the ratio to the
  * baseline. The table is also written into bench/README.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,8 @@ import { migrate } from '../src/db/migrate.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import { progress } from '../src/seed/progress.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
+import { seedCatalog } from '../src/seed/catalog.seed.js';
+import { moreScenarios } from './more-scenarios.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -72,14 +74,22 @@ const options = parseOptions();
 const CUSTOMERS = options.customers;
 const DURATION = options.duration;
 const CONNECTIONS = options.connections;
+// The catalog behind the product list and the draft orders' line items; drafts completed in that scenario.
+const PRODUCTS = 10_000;
+const COMPLETIONS = 2_000;
 
 interface Server {
   url: string;
   child: ChildProcess;
 }
 
+// The node options npm start runs the compiled server with (package.json): the API is measured as deployed.
+const START_NODE_OPTIONS = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string)
+  .split('exec node ')[1]!.split(' ').filter((arg) => arg.startsWith('--'));
+
+/** Starts `script`: a compiled .js file as npm start runs it (the API), a .ts file through tsx. */
 function startServer(script: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, script.endsWith('.js') ? [...START_NODE_OPTIONS, script] : ['--import', 'tsx', script], {
     cwd: root,
     env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -100,6 +110,24 @@ interface Measured {
   p50: number;
   p99: number;
   errors: number;
+  /** The server's peak resident memory during the measurement, in MB (Linux /proc). */
+  rssMb: number;
+}
+
+/** Samples the process's resident memory every 100 ms until stopped; the peak in MB. */
+function sampleRss(pid: number): () => number {
+  let peak = 0;
+  const read = () => {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    if (match) peak = Math.max(peak, Number(match[1]) / 1024);
+  };
+  read();
+  const timer = setInterval(read, 100);
+  return () => {
+    clearInterval(timer);
+    read();
+    return Math.round(peak);
+  };
 }
 
 /** One autocannon run of `duration` seconds, shown as a bar over its seconds with the live request rate. */
@@ -123,10 +151,18 @@ function load(label: string, url: string, request: autocannon.Request, headers: 
   });
 }
 
-async function measure(server: string, url: string, request: autocannon.Request, headers: Record<string, string>): Promise<Measured> {
-  await load(`  ${server} warm-up`, url, request, headers, 2); // JIT, connection pools, caches
-  const result = await load(`  ${server}`, url, request, headers, DURATION);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+async function measure(server: Server & { name: string }, request: autocannon.Request, headers: Record<string, string>): Promise<Measured> {
+  await load(`  ${server.name} warm-up`, server.url, request, headers, 2); // JIT, connection pools, caches
+  const peakRss = sampleRss(server.child.pid!);
+  const result = await load(`  ${server.name}`, server.url, request, headers, DURATION);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, rssMb: peakRss() };
+}
+
+/** A fixed number of requests (each consumes something, like a draft to complete) instead of a duration. */
+async function measureAmount(server: Server, request: autocannon.Request, headers: Record<string, string>, amount: number): Promise<Measured> {
+  const peakRss = sampleRss(server.child.pid!);
+  const result = await autocannon({ url: server.url, connections: CONNECTIONS, amount, headers: { 'content-type': 'application/json', ...headers }, requests: [request] });
+  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, rssMb: peakRss() };
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -145,12 +181,16 @@ try {
   const started = Date.now();
   const seeding = progress('Seeding', CUSTOMERS, 'customers');
   await seedCustomers(db, project.id, CUSTOMERS, { onProgress: (done) => seeding.update(done) }).finally(() => seeding.stop());
-  await db.$executeRawUnsafe('VACUUM ANALYZE customers');
+  const catalog = progress('Seeding', PRODUCTS, 'products');
+  await seedCatalog(db, project.id, PRODUCTS, { onProgress: (done) => catalog.update(done) }).finally(() => catalog.stop());
+  await db.$executeRawUnsafe('VACUUM ANALYZE customers, products, variants, inventory_levels');
   log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   const ids = (await db.customer.findMany({ where: { projectId: project.id }, select: { id: true }, take: 2000 })).map((c) => c.id);
+  const variantIds = (await db.variant.findMany({ where: { projectId: project.id }, select: { id: true }, take: 20_000 })).map((v) => v.id);
   await db.$disconnect();
 
-  const api = await startServer('src/main.ts', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
+  execFileSync(process.execPath, ['codegen/build.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' });
+  const api = await startServer('dist/main.js', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
   const baseline = await startServer('bench/baseline-server.ts', { DATABASE_URL: databaseUrl, BENCH_PROJECT_ID: project.id });
   servers.push(api, baseline);
   const auth = { authorization: `Bearer ${keys.secret_test.token}` };
@@ -176,21 +216,35 @@ try {
   const rows: string[] = [];
   for (const scenario of scenarios) {
     log(`Measuring ${scenario.name} (${DURATION} s each, ${CONNECTIONS} connections)...`);
-    const ours = await measure('API', api.url, scenario.request(), auth);
-    const base = await measure('baseline', baseline.url, scenario.request(), {});
+    const ours = await measure({ ...api, name: 'API' }, scenario.request(), auth);
+    const base = await measure({ ...baseline, name: 'baseline' }, scenario.request(), {});
     const ratio = ours.rps / base.rps;
     rows.push(
-      `| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${base.rps.toFixed(0)} | ${base.p50} | ${base.p99} | ${(ratio * 100).toFixed(0)} % |` +
+      `| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${ours.rssMb} | ${base.rps.toFixed(0)} | ${base.p50} | ${base.p99} | ${(ratio * 100).toFixed(0)} % |` +
         (ours.errors + base.errors > 0 ? ` errors: ${ours.errors}/${base.errors}` : ''),
     );
+  }
+  const apiRows: string[] = [];
+  for (const scenario of moreScenarios({ url: api.url, secret: keys.secret_test.token, publishable: keys.publishable_test.token, variantIds, completions: COMPLETIONS, log })) {
+    log(`Measuring ${scenario.name}...`);
+    const prepared = await scenario.prepare();
+    const headers = { authorization: `Bearer ${prepared.token}` };
+    const ours = prepared.amount ? await measureAmount(api, prepared.request, headers, prepared.amount) : await measure({ ...api, name: 'API' }, prepared.request, headers);
+    apiRows.push(`| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${ours.rssMb} |` + (ours.errors > 0 ? ` errors: ${ours.errors}` : ''));
   }
   const table = [
     `\`npm run bench -- --customers ${CUSTOMERS} --duration ${DURATION} --connections ${CONNECTIONS}\`: ` +
       `${CUSTOMERS.toLocaleString('en')} customers, ${CONNECTIONS} connections, ${DURATION} s per measurement, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
     '',
-    '| scenario | API req/s | API p50 ms | API p99 ms | baseline req/s | baseline p50 ms | baseline p99 ms | API / baseline |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | API req/s | API p50 ms | API p99 ms | API peak RSS MB | baseline req/s | baseline p50 ms | baseline p99 ms | API / baseline |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
+    '',
+    `Without a baseline (${PRODUCTS.toLocaleString('en')} products with two variants each; the completion scenario completes ${COMPLETIONS.toLocaleString('en')} drafts of two line items, one request each):`,
+    '',
+    '| scenario | API req/s | API p50 ms | API p99 ms | API peak RSS MB |',
+    '|---|---:|---:|---:|---:|',
+    ...apiRows,
   ].join('\n');
   log(`\n${table}\n`);
   if (options.write) {
