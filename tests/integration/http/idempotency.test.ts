@@ -113,6 +113,31 @@ describe('createProject with Idempotency-Key', () => {
   });
 });
 
+describe('keyed creates under concurrency', () => {
+  // A keyed create holds one connection (its transaction) for the whole request: anything in it that read
+  // through the pool instead would wait for a connection the other requests hold (the test app's pool has 5).
+  test('sixty concurrent keyed creates of six kinds, many more than the pool holds, all answer 201', async () => {
+    const { keys } = await createProject(app);
+    const client = app.client(keys.secret_test.token);
+    const { data: product } = await client.POST('/v1/products', { body: { title: 'Stocked', variants: [{ title: 'One', price: 500 }] } });
+    const { data: draft } = await client.POST('/v1/draft-orders', { body: { currency: 'USD' } });
+    const kinds = [
+      (n: number) => client.POST('/v1/customers', { params: { header: { 'Idempotency-Key': `c-${n}` } }, body: { email: `c${n}@example.com`, first_name: 'A', last_name: 'B' } }),
+      (n: number) => client.POST('/v1/products', { params: { header: { 'Idempotency-Key': `p-${n}` } }, body: { title: `P ${n}`, variants: [{ title: 'V', price: 100 }] } }),
+      (n: number) => client.POST('/v1/draft-orders', { params: { header: { 'Idempotency-Key': `d-${n}` } }, body: { currency: 'USD' } }),
+      (n: number) =>
+        client.POST('/v1/draft-orders/{id}/items', {
+          params: { path: { id: draft!.data.id }, header: { 'Idempotency-Key': `i-${n}` } },
+          body: { items: [{ variant_id: product!.data.variants[0].id, quantity: 1 }] },
+        }),
+      (n: number) => client.POST('/v1/companies', { params: { header: { 'Idempotency-Key': `co-${n}` } }, body: { name: `Co ${n}` } }),
+      (n: number) => client.POST('/v1/collections', { params: { header: { 'Idempotency-Key': `col-${n}` } }, body: { title: `Col ${n}` } }),
+    ];
+    const results = await Promise.all(Array.from({ length: 60 }, (_, n) => kinds[n % kinds.length](n)));
+    expect(results.map((r) => r.response.status)).toEqual(results.map(() => 201));
+  }, 60_000);
+});
+
 // Project-scoped creates arrive with later areas; the scope and 5xx rules are checked on the real
 // middleware chain (auth, body, idempotency) in front of a handler that writes a row.
 describe('idempotency middleware on project-scoped creates', () => {
