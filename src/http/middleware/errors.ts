@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/availability.js';
 import { AppError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { AppContext, RequestState } from '../state.js';
@@ -18,13 +19,41 @@ export function toAppError(error: unknown): AppError | undefined {
     return new AppError('conflict', field ? `A resource with this ${field} already exists.` : 'A resource with these values already exists.', { field });
   }
   if (prisma?.code === 'P2025') return new AppError('not_found', 'Not found.');
+  if (isDatabaseUnavailable(error)) return databaseUnavailable();
   return undefined;
 }
+
+/** 503 service_unavailable with Retry-After: the database does not answer (nothing was written). */
+export function databaseUnavailable(): AppError {
+  return new AppError('service_unavailable', `The service cannot reach its database right now. Retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`, {
+    headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
+}
+
+// While the database is down every request fails the same way: one line (without a stack, it is the
+// database's state, not a bug here) for the first, then one summary per interval, not one line per request.
+const OUTAGE_LOG_INTERVAL_MS = 10_000;
+const outageLog = {
+  lastLogged: 0,
+  suppressed: 0,
+  record(log: Logger, ctx: AppContext, error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastLogged < OUTAGE_LOG_INTERVAL_MS) {
+      this.suppressed += 1;
+      return;
+    }
+    const cause = error instanceof Error ? error.message.trim().split('\n').at(-1) : String(error);
+    log.warn('database unavailable; answering 503', { requestId: ctx.state.requestId, operation: ctx.state.operation?.operationId, error: cause, since_last: this.suppressed });
+    this.lastLogged = now;
+    this.suppressed = 0;
+  },
+};
 
 /** Writes the spec's error body for `error`; unexpected errors are logged with their stack and answered without details. */
 export function renderError(ctx: AppContext, error: unknown, log: Logger): void {
   const appError = toAppError(error);
-  if (appError && appError.status < 500) {
+  if (appError && (appError.status < 500 || appError.code === 'service_unavailable')) {
+    if (appError.code === 'service_unavailable') outageLog.record(log, ctx, error);
     ctx.status = appError.status;
     ctx.body = appError.toBody();
     for (const [name, value] of Object.entries(appError.options.headers ?? {})) ctx.set(name, value);
