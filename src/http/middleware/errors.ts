@@ -49,7 +49,19 @@ const outageLog = {
   },
 };
 
-/** Writes the spec's error body for `error`; unexpected errors are logged with their stack and answered without details. */
+/**
+ * Where an error was thrown: the first frame of the server's own code (`modules/x/x.service.ts:42`, paths
+ * from src/ or dist/), or else the first frame at all. One location, not the stack: log lines carry no
+ * stack traces (issue 18), and the request id leads to the rest.
+ */
+function originOf(error: Error): string | undefined {
+  const frames = (error.stack ?? '').split('\n').slice(1).map((line) => /\(?((?:file:\/\/)?\/[^():]+):(\d+):\d+\)?\s*$/.exec(line)).filter((m) => m !== null);
+  const own = frames.find((m) => /\/(src|dist)\//.test(m[1]!) && !m[1]!.includes('node_modules'));
+  const frame = own ?? frames[0];
+  return frame && `${frame[1]!.replace(/^.*\/(src|dist)\//, '').replace(/^.*node_modules\//, '')}:${frame[2]}`;
+}
+
+/** Writes the spec's error body for `error`; unexpected errors are logged (message and origin, no stack) and answered without details. */
 export function renderError(ctx: AppContext, error: unknown, log: Logger): void {
   const appError = toAppError(error);
   if (appError && (appError.status < 500 || appError.code === 'service_unavailable')) {
@@ -62,7 +74,8 @@ export function renderError(ctx: AppContext, error: unknown, log: Logger): void 
   log.error(appError ? 'internal error' : 'unhandled error', {
     requestId: ctx.state.requestId,
     operation: ctx.state.operation?.operationId,
-    error: error instanceof Error ? error.stack : String(error),
+    error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    origin: error instanceof Error ? originOf(error) : undefined,
   });
   ctx.status = 500;
   ctx.body = new AppError(
