@@ -2,10 +2,10 @@
  * `npm run bench` (`-- --help` for the options): seeds a project with 100k customers, then measures get-by-id, list (limit 25, with
  * total), a filtered search and create on the API and on a bare Koa + pg baseline running the same SQL,
  * in one run on this machine, and prints requests per second, p50/p99 latency and the ratio to the
- * baseline; then seeds 100k products and measures the search and suggest mixes of bench/search-scenarios.ts
- * (with the answer cache off, then on). The tables are also written into bench/README.md.
+ * baseline; then seeds 100k products into a project of their own and measures the search and suggest mixes
+ * of bench/search-scenarios.ts (with the answer cache off, then on). The tables are also written into bench/README.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,34 +17,37 @@ import { migrate } from '../src/db/migrate.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import { progress } from '../src/seed/progress.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
+import { seedCatalog } from '../src/seed/catalog.seed.js';
+import { moreScenarios } from './more-scenarios.js';
 import { SEARCHES, SUGGESTS, measureMix, seedSearchCatalog } from './search-scenarios.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-const USAGE = `Usage: npm run bench -- [--customers N] [--products N] [--duration S] [--connections N] [--no-write]
+const USAGE = `Usage: npm run bench -- [--customers N] [--search-products N] [--duration S] [--connections N] [--no-write]
 
 Seeds a throwaway database with customers, then measures the customer endpoints of the API against a bare
 Koa + pg baseline (2 s of warm-up, then --duration seconds per scenario and server) and prints the table;
 then seeds products and measures the search and suggest mixes (answer cache off, then on).
 
 Options:
-  --customers N     customers to seed (default 100000; env BENCH_CUSTOMERS)
-  --products N      products to seed for the search scenarios (default 100000; env BENCH_PRODUCTS; 0 skips them)
-  --duration S      seconds measured per scenario and server, after the warm-up (default 10; env BENCH_SECONDS)
-  --connections N   concurrent connections (default 20; env BENCH_CONNECTIONS)
-  --no-write        print the table without writing it into bench/README.md
-  -h, --help        show this help
+  --customers N        customers to seed (default 100000; env BENCH_CUSTOMERS)
+  --search-products N  products of the search scenarios, in a project of their own (default 100000;
+                       env BENCH_SEARCH_PRODUCTS; 0 skips them)
+  --duration S         seconds measured per scenario and server, after the warm-up (default 10; env BENCH_SECONDS)
+  --connections N      concurrent connections (default 20; env BENCH_CONNECTIONS)
+  --no-write           print the tables without writing them into bench/README.md
+  -h, --help           show this help
 
 BENCH_DATABASE_URL: measure on this PostgreSQL instead of a throwaway embedded one.`;
 
 /** The command line (with the BENCH_* variables as defaults); exits with the usage on --help or a bad value. */
-function parseOptions(): { customers: number; products: number; duration: number; connections: number; write: boolean } {
+function parseOptions(): { customers: number; searchProducts: number; duration: number; connections: number; write: boolean } {
   let values;
   try {
     ({ values } = parseArgs({
       options: {
         customers: { type: 'string', default: process.env.BENCH_CUSTOMERS ?? '100000' },
-        products: { type: 'string', default: process.env.BENCH_PRODUCTS ?? '100000' },
+        'search-products': { type: 'string', default: process.env.BENCH_SEARCH_PRODUCTS ?? '100000' },
         duration: { type: 'string', default: process.env.BENCH_SECONDS ?? '10' },
         connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '20' },
         'no-write': { type: 'boolean', default: false },
@@ -67,7 +70,7 @@ function parseOptions(): { customers: number; products: number; duration: number
   };
   return {
     customers: positive('customers', values.customers),
-    products: values.products === '0' ? 0 : positive('products', values.products),
+    searchProducts: values['search-products'] === '0' ? 0 : positive('search-products', values['search-products']),
     duration: positive('duration', values.duration),
     connections: positive('connections', values.connections),
     write: !values['no-write'],
@@ -76,17 +79,25 @@ function parseOptions(): { customers: number; products: number; duration: number
 
 const options = parseOptions();
 const CUSTOMERS = options.customers;
-const PRODUCTS = options.products;
+const SEARCH_PRODUCTS = options.searchProducts;
 const DURATION = options.duration;
 const CONNECTIONS = options.connections;
+// The catalog behind the product list and the draft orders' line items; drafts completed in that scenario.
+const PRODUCTS = 10_000;
+const COMPLETIONS = 2_000;
 
 interface Server {
   url: string;
   child: ChildProcess;
 }
 
+// The node options npm start runs the compiled server with (package.json): the API is measured as deployed.
+const START_NODE_OPTIONS = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string)
+  .split('exec node ')[1]!.split(' ').filter((arg) => arg.startsWith('--'));
+
+/** Starts `script`: a compiled .js file as npm start runs it (the API), a .ts file through tsx. */
 function startServer(script: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, script.endsWith('.js') ? [...START_NODE_OPTIONS, script] : ['--import', 'tsx', script], {
     cwd: root,
     env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -107,6 +118,24 @@ interface Measured {
   p50: number;
   p99: number;
   errors: number;
+  /** The server's peak resident memory during the measurement, in MB (Linux /proc). */
+  rssMb: number;
+}
+
+/** Samples the process's resident memory every 100 ms until stopped; the peak in MB. */
+function sampleRss(pid: number): () => number {
+  let peak = 0;
+  const read = () => {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    if (match) peak = Math.max(peak, Number(match[1]) / 1024);
+  };
+  read();
+  const timer = setInterval(read, 100);
+  return () => {
+    clearInterval(timer);
+    read();
+    return Math.round(peak);
+  };
 }
 
 /** One autocannon run of `duration` seconds, shown as a bar over its seconds with the live request rate. */
@@ -130,28 +159,40 @@ function load(label: string, url: string, request: autocannon.Request, headers: 
   });
 }
 
-async function measure(server: string, url: string, request: autocannon.Request, headers: Record<string, string>): Promise<Measured> {
-  await load(`  ${server} warm-up`, url, request, headers, 2); // JIT, connection pools, caches
-  const result = await load(`  ${server}`, url, request, headers, DURATION);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+async function measure(server: Server & { name: string }, request: autocannon.Request, headers: Record<string, string>): Promise<Measured> {
+  await load(`  ${server.name} warm-up`, server.url, request, headers, 2); // JIT, connection pools, caches
+  const peakRss = sampleRss(server.child.pid!);
+  const result = await load(`  ${server.name}`, server.url, request, headers, DURATION);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, rssMb: peakRss() };
+}
+
+/** A fixed number of requests (each consumes something, like a draft to complete) instead of a duration. */
+async function measureAmount(server: Server, request: autocannon.Request, headers: Record<string, string>, amount: number): Promise<Measured> {
+  const peakRss = sampleRss(server.child.pid!);
+  const result = await autocannon({ url: server.url, connections: CONNECTIONS, amount, headers: { 'content-type': 'application/json', ...headers }, requests: [request] });
+  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, rssMb: peakRss() };
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
- * Seeds PRODUCTS products into the project, then measures the search and suggest mixes with a publishable
- * key on an API process without the answer cache (SEARCH_CACHE=off: every request queries) and one with it.
+ * Seeds SEARCH_PRODUCTS products into a project of their own, then measures the search and suggest mixes with
+ * its publishable key on an API process without the answer cache (SEARCH_CACHE=off: every request queries)
+ * and one with it.
  */
-async function measureSearch(databaseUrl: string, projectId: string, token: string): Promise<string> {
+async function measureSearch(databaseUrl: string): Promise<string> {
   const started = Date.now();
-  log(`Seeding ${PRODUCTS.toLocaleString('en')} products for search...`);
+  log(`Seeding ${SEARCH_PRODUCTS.toLocaleString('en')} products for search...`);
   const db = createDatabase(databaseUrl);
-  await seedSearchCatalog(db, projectId, PRODUCTS);
+  const { project, keys } = await createProject(db, { name: 'Search benchmark' });
+  await db.project.update({ where: { id: project.id }, data: { rateLimitPerMinute: 10_000_000, monthlyQuota: 1_000_000_000 } });
+  await seedSearchCatalog(db, project.id, SEARCH_PRODUCTS);
   await db.$disconnect();
+  const token = keys.publishable_test.token;
   log(`Seeded and indexed in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   const rows: string[] = [];
   for (const cache of ['off', 'on'] as const) {
-    const api = await startServer('src/main.ts', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn', SEARCH_CACHE: cache });
+    const api = await startServer('dist/main.js', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn', SEARCH_CACHE: cache });
     try {
       for (const [name, paths] of [['search mix (facets on)', SEARCHES], ['suggest mix', SUGGESTS]] as const) {
         log(`Measuring ${name}, answer cache ${cache} (${DURATION} s, ${CONNECTIONS} connections)...`);
@@ -164,7 +205,7 @@ async function measureSearch(databaseUrl: string, projectId: string, token: stri
     }
   }
   const searchTable = [
-    `Search at ${PRODUCTS.toLocaleString('en')} products (generated catalog; ${SEARCHES.length} searches and ${SUGGESTS.length} suggest prefixes in turn, publishable key; load average ${os.loadavg()[0].toFixed(1)} after):`,
+    `Search at ${SEARCH_PRODUCTS.toLocaleString('en')} products (a project of its own, generated catalog; ${SEARCHES.length} searches and ${SUGGESTS.length} suggest prefixes in turn, publishable key; load average ${os.loadavg()[0].toFixed(1)} after):`,
     '',
     '| scenario | answer cache | req/s | p50 ms | p95 ms | p99 ms |',
     '|---|---|---:|---:|---:|---:|',
@@ -188,12 +229,19 @@ try {
   const started = Date.now();
   const seeding = progress('Seeding', CUSTOMERS, 'customers');
   await seedCustomers(db, project.id, CUSTOMERS, { onProgress: (done) => seeding.update(done) }).finally(() => seeding.stop());
-  await db.$executeRawUnsafe('VACUUM ANALYZE customers');
+  const catalog = progress('Seeding', PRODUCTS, 'products');
+  await seedCatalog(db, project.id, PRODUCTS, { onProgress: (done) => catalog.update(done) }).finally(() => catalog.stop());
+  await db.$executeRawUnsafe('VACUUM ANALYZE customers, products, variants, inventory_levels');
   log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   const ids = (await db.customer.findMany({ where: { projectId: project.id }, select: { id: true }, take: 2000 })).map((c) => c.id);
+  const variantIds = (await db.variant.findMany({ where: { projectId: project.id }, select: { id: true }, take: 20_000 })).map((v) => v.id);
   await db.$disconnect();
 
-  const api = await startServer('src/main.ts', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
+  execFileSync(process.execPath, ['codegen/build.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' });
+  const api = await startServer('dist/main.js', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
+  // The same API without rate limits, for the cost of the limits on get by id (issue 15: at most 5 %).
+  const unlimited = await startServer('dist/main.js', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn', RATE_LIMITS: 'off' });
+  servers.push(unlimited);
   const baseline = await startServer('bench/baseline-server.ts', { DATABASE_URL: databaseUrl, BENCH_PROJECT_ID: project.id });
   servers.push(api, baseline);
   const auth = { authorization: `Bearer ${keys.secret_test.token}` };
@@ -219,24 +267,45 @@ try {
   const rows: string[] = [];
   for (const scenario of scenarios) {
     log(`Measuring ${scenario.name} (${DURATION} s each, ${CONNECTIONS} connections)...`);
-    const ours = await measure('API', api.url, scenario.request(), auth);
-    const base = await measure('baseline', baseline.url, scenario.request(), {});
+    const ours = await measure({ ...api, name: 'API' }, scenario.request(), auth);
+    const base = await measure({ ...baseline, name: 'baseline' }, scenario.request(), {});
     const ratio = ours.rps / base.rps;
     rows.push(
-      `| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${base.rps.toFixed(0)} | ${base.p50} | ${base.p99} | ${(ratio * 100).toFixed(0)} % |` +
+      `| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${ours.rssMb} | ${base.rps.toFixed(0)} | ${base.p50} | ${base.p99} | ${(ratio * 100).toFixed(0)} % |` +
         (ours.errors + base.errors > 0 ? ` errors: ${ours.errors}/${base.errors}` : ''),
     );
+  }
+  log('Measuring get by id with the rate limits off (their cost)...');
+  const getById = scenarios[0]!.request();
+  const limitsOn = await measure({ ...api, name: 'API, limits on' }, getById, auth);
+  const limitsOff = await measure({ ...unlimited, name: 'API, limits off' }, getById, auth);
+  const limitsCost = `Rate limits' cost on get by id, measured back to back: ${limitsOn.rps.toFixed(0)} req/s with the limits on, ${limitsOff.rps.toFixed(0)} with \`RATE_LIMITS=off\` (${((1 - limitsOn.rps / limitsOff.rps) * 100).toFixed(1)} % fewer with them).`;
+  const apiRows: string[] = [];
+  for (const scenario of moreScenarios({ url: api.url, secret: keys.secret_test.token, publishable: keys.publishable_test.token, variantIds, completions: COMPLETIONS, log })) {
+    log(`Measuring ${scenario.name}...`);
+    const prepared = await scenario.prepare();
+    const headers = { authorization: `Bearer ${prepared.token}` };
+    const ours = prepared.amount ? await measureAmount(api, prepared.request, headers, prepared.amount) : await measure({ ...api, name: 'API' }, prepared.request, headers);
+    apiRows.push(`| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${ours.rssMb} |` + (ours.errors > 0 ? ` errors: ${ours.errors}` : ''));
   }
   const table = [
     `\`npm run bench -- --customers ${CUSTOMERS} --duration ${DURATION} --connections ${CONNECTIONS}\`: ` +
       `${CUSTOMERS.toLocaleString('en')} customers, ${CONNECTIONS} connections, ${DURATION} s per measurement, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
     '',
-    '| scenario | API req/s | API p50 ms | API p99 ms | baseline req/s | baseline p50 ms | baseline p99 ms | API / baseline |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | API req/s | API p50 ms | API p99 ms | API peak RSS MB | baseline req/s | baseline p50 ms | baseline p99 ms | API / baseline |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
+    '',
+    `Without a baseline (${PRODUCTS.toLocaleString('en')} products with two variants each; the completion scenario completes ${COMPLETIONS.toLocaleString('en')} drafts of two line items, one request each):`,
+    '',
+    '| scenario | API req/s | API p50 ms | API p99 ms | API peak RSS MB |',
+    '|---|---:|---:|---:|---:|',
+    ...apiRows,
+    '',
+    limitsCost,
   ].join('\n');
   log(`\n${table}\n`);
-  const searchTable = PRODUCTS > 0 ? await measureSearch(databaseUrl, project.id, keys.publishable_test.token) : '';
+  const searchTable = SEARCH_PRODUCTS > 0 ? await measureSearch(databaseUrl) : '';
   if (options.write) {
     const readme = path.join(root, 'bench/README.md');
     const text = readFileSync(readme, 'utf8');

@@ -1,6 +1,7 @@
 /**
  * `npm run spec:common-responses`: declares what the pipeline may answer on every operation: 400 on all
- * of them (an unknown query parameter is refused everywhere), and on every operation that counts against
+ * of them (an unknown query parameter is refused everywhere), 503 on all of them (`ServiceUnavailable`: the
+ * database does not answer; see src/db/availability.ts), and on every operation that counts against
  * the rate limit (key or customer-token authenticated) the 429 answer (`TooManyRequests`) and the
  * X-RateLimit-* headers on each of its answers and on the shared answers. Edits the text in place (the rest
  * of the file stays as written) and is idempotent; `npm run lint:spec` fails when an operation lacks them.
@@ -16,6 +17,11 @@ export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Remaining': '#/components/headers/RateLimitRemaining',
   'X-RateLimit-Reset': '#/components/headers/RateLimitReset',
 } as const;
+/**
+ * Shared answers given before (or without) the rate limiter's count, so they do not carry the X-RateLimit-*
+ * headers: 503 is what a request gets when the database, which holds the counts, does not answer.
+ */
+export const WITHOUT_RATE_LIMIT_HEADERS = new Set(['ServiceUnavailable']);
 /** Operations whose requests count against the project's limits. */
 export const countsAgainstLimits = (auth: string) => ['secret', 'publishable', 'publishableHeader', 'customer'].includes(auth);
 
@@ -41,18 +47,23 @@ function main(): void {
     const pairs = responses.items as Pair[];
     const declare = (status: number, ref: string) => {
       if (pairs.some((pair) => keyOf(pair) === String(status))) return;
-      const after = pairs.find((pair) => Number(keyOf(pair)) > status) ?? pairs.at(-1)!;
-      const start = lineStart(text, keyOffset(after));
-      const indent = ' '.repeat(keyOffset(after) - start);
-      insertions.push({ at: start, text: `${indent}'${status}': { $ref: '#/components/responses/${ref}' }\n` });
+      const next = pairs.find((pair) => Number(keyOf(pair)) > status);
+      const neighbour = next ?? pairs.at(-1)!;
+      const indent = ' '.repeat(keyOffset(neighbour) - lineStart(text, keyOffset(neighbour)));
+      // Before the first greater status, else after the last response (the line its value ends on).
+      const at = next ? lineStart(text, keyOffset(next)) : text.indexOf('\n', (neighbour.value as { range: [number, number, number] }).range[1] - 1) + 1;
+      insertions.push({ at, text: `${indent}'${status}': { $ref: '#/components/responses/${ref}' }\n` });
     };
     declare(400, 'BadRequest');
+    declare(503, 'ServiceUnavailable');
     if (!countsAgainstLimits(op.auth)) continue;
     declare(429, 'TooManyRequests');
     for (const pair of pairs) if (isMap(pair.value) && !pair.value.has('$ref')) insertions.push(...headerInsertions(text, pair));
   }
   const shared = document.getIn(['components', 'responses']) as YAMLMap;
-  for (const pair of shared.items as Pair[]) if (isMap(pair.value)) insertions.push(...headerInsertions(text, pair));
+  for (const pair of shared.items as Pair[]) {
+    if (isMap(pair.value) && !WITHOUT_RATE_LIMIT_HEADERS.has(keyOf(pair))) insertions.push(...headerInsertions(text, pair));
+  }
 
   let result = text;
   for (const { at, text: added, replace = 0 } of insertions.sort((a, b) => b.at - a.at)) {

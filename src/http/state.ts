@@ -1,4 +1,5 @@
 import type { ParameterizedContext } from 'koa';
+import type { Database } from '../db/client.js';
 import type { OperationMeta } from '../generated/operations.js';
 import type { Ctx } from '../shared/context.js';
 
@@ -8,6 +9,8 @@ export interface RequestState {
   operation?: OperationMeta;
   /** The service context, for operations authenticated with an API key (or customer token). */
   service?: Ctx;
+  /** The database the handler works on when it is not the process's: the request's own transaction (idempotent creates). */
+  db?: Database;
   /** Validated (and coerced) path and query parameters. */
   path?: Record<string, unknown>;
   query?: Record<string, unknown>;

@@ -25,7 +25,11 @@ export class JobQueue {
   /** Starts pg-boss in the app's database (schema `pgboss`), creating the queues; workers and schedules only with `work`. */
   static async start(databaseUrl: string, log: Logger, options: { work: false } | { work: true; deps: Omit<JobDeps, 'jobs'> }): Promise<JobQueue> {
     const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', supervise: options.work, schedule: options.work, max: 4 });
-    boss.on('error', (error) => log.error('pg-boss error', { error: String(error) }));
+    // pg-boss also emits error-like plain objects (String() says [object Object]); their message only, never their stack.
+    boss.on('error', (error) => {
+      const message = (error as { message?: unknown } | undefined)?.message;
+      log.error('pg-boss error', { error: typeof message === 'string' ? message : String(error) });
+    });
     await boss.start();
     const queue = new JobQueue(boss);
     for (const name of Object.keys(jobs) as JobName[]) {

@@ -28,6 +28,16 @@ export class ChangeFeed {
     return this.isListening;
   }
 
+  /**
+   * Changes with every connect and every drop. A value read from the database may be cached only if the feed
+   * listened when the read began and `connection` is still what it was then: a read that began before a
+   * reconnect may predate a change whose notification was sent while nobody listened.
+   */
+  get connection(): number | undefined {
+    return this.isListening ? this.connections : undefined;
+  }
+  private connections = 0;
+
   /** Calls `handler` with the payload of every notification on `channel` (register before start()). */
   on(channel: string, handler: (payload: string) => void): void {
     this.handlers.set(channel, [...(this.handlers.get(channel) ?? []), handler]);
@@ -45,12 +55,16 @@ export class ChangeFeed {
     this.client = client;
     const lost = (error?: Error) => {
       if (this.client !== client) return;
+      const wasListening = this.isListening;
       this.isListening = false;
+      this.connections += 1;
       this.client = undefined;
       for (const handler of this.lostHandlers) handler();
       client.end().catch(() => {});
       if (this.closed) return;
-      this.log.warn('change listener lost; caches off until it reconnects', { error: error?.message });
+      // Once per outage, not once per failed reconnect attempt.
+      if (wasListening) this.log.warn('change listener lost; caches off until it reconnects', { error: error?.message });
+      else this.log.debug('change listener could not reconnect; retrying', { error: error?.message });
       clearTimeout(this.reconnectTimer);
       this.reconnectTimer = setTimeout(() => {
         this.reconnectTimer = undefined;
@@ -71,7 +85,11 @@ export class ChangeFeed {
       throw error;
     }
     // close() (or a drop) may have come while connecting; then this client is no longer the listener.
-    if (this.client === client) this.isListening = true;
+    if (this.client === client) {
+      this.connections += 1;
+      this.isListening = true;
+      if (this.connections > 1) this.log.info('change listener reconnected; caches on again');
+    }
   }
 
   /** Stops listening and cancels a pending reconnect; caches stay off from then on. */

@@ -17,6 +17,8 @@ export const httpStatusFor: Record<ErrorCode, number> = {
   rate_limited: 429,
   quota_exceeded: 429,
   internal_error: 500,
+  // Not in the specification's table: the database does not answer; retrying later succeeds (openapi.yaml, Errors).
+  service_unavailable: 503,
 };
 
 /** The only error type services and middleware throw; the error middleware renders it. */

@@ -5,14 +5,15 @@ export const TABLE_CHANGED = 'table_changed';
 const MAX_ENTRIES = 10_000;
 
 interface Entry {
-  total: number;
+  value: unknown;
   /** The versions of the list's tables and of its project when the total was counted. */
   versions: number[];
 }
 
 /**
  * `pagination.total` of list first pages, cached per (project, list, filters) so that a list page does
- * not cost a count(*). An entry is only served while the change feed listens and none of the list's
+ * not cost a count(*); `cached()` keeps other per-project reads the same way (the event types a
+ * project's webhooks listen to). An entry is only served while the change feed listens and none of the list's
  * tables changed since it was counted: every write to a table (any process, any statement, raw SQL
  * included) notifies on commit through a statement trigger, and a write through writeTx in this process
  * invalidates its project's entries at once. Without the listener every total is counted.
@@ -48,27 +49,37 @@ export class ListTotals {
   }
 
   /** The total for `key`: the cached one when still exact, else `count()`'s answer, cached. */
-  async total(projectId: string, key: string, tables: readonly string[], count: () => Promise<number>): Promise<number> {
+  total(projectId: string, key: string, tables: readonly string[], count: () => Promise<number>): Promise<number> {
+    return this.cached(projectId, `total|${key}`, tables, count);
+  }
+
+  /**
+   * Any value derived from the project's rows in `tables` (which must carry the table_changed trigger):
+   * the cached one while none of them changed since it was read, else `read()`'s answer, cached.
+   */
+  async cached<T>(projectId: string, key: string, tables: readonly string[], read: () => Promise<T>): Promise<T> {
     const cacheKey = `${projectId}|${key}`;
     const versions = this.versionsOf(projectId, tables);
     const entry = this.entries.get(cacheKey);
-    if (this.feed.listening && entry && entry.versions.every((version, i) => version === versions[i])) return entry.total;
-    // Listening must hold from before the count until it is stored, or a change could slip in between.
+    if (this.feed.listening && entry && entry.versions.every((version, i) => version === versions[i])) return entry.value as T;
+    // Listening must hold from before the read until it is stored, or a change could slip in between.
     const wasListening = this.feed.listening;
-    const total = await count();
+    const value = await read();
     const after = this.versionsOf(projectId, tables);
     if (wasListening && this.feed.listening && after.every((version, i) => version === versions[i])) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(cacheKey, { total, versions });
+      this.entries.set(cacheKey, { value, versions });
     }
-    return total;
+    return value;
   }
 }
 
 /**
  * Values (search answers, for example) cached per (project, key) on the same terms as the list totals:
  * an entry is served only while the change feed listens and none of the tables it was computed from nor
- * the project (through this process's writes) changed since. At most `maxEntries`, least recently used out.
+ * the project (through this process's writes) changed since. Unlike `ListTotals.cached()` (small values in
+ * the shared map), it has its own bound (`maxEntries`, least recently used out) and concurrent misses of a
+ * key share one computation.
  */
 export class VersionedCache<T> {
   private readonly entries = new Map<string, { value: T; versions: number[] }>();

@@ -18,11 +18,15 @@ export interface TestSmtpServer {
   close: () => Promise<void>;
 }
 
-/** A real SMTP server on a free loopback port that keeps every message it accepts. */
-export async function startSmtpServer(): Promise<TestSmtpServer> {
+/**
+ * A real SMTP server on a free loopback port that keeps every message it accepts. With `acceptLogins`, it
+ * accepts any AUTH login over plain SMTP (for an SMTP_URL with a user and password).
+ */
+export async function startSmtpServer(options: { acceptLogins?: boolean } = {}): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
+    ...(options.acceptLogins ? { allowInsecureAuth: true, onAuth: (auth, _session, callback) => callback(null, { user: auth.username }) } : {}),
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {

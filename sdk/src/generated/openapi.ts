@@ -2828,7 +2828,7 @@ export interface components {
                  * @description Stable machine-readable code; branch on this, not on the message.
                  * @enum {string}
                  */
-                code: "invalid_request" | "validation_error" | "unauthorized" | "forbidden" | "account_suspended" | "domain_not_verified" | "not_found" | "conflict" | "rate_limited" | "quota_exceeded" | "internal_error";
+                code: "invalid_request" | "validation_error" | "unauthorized" | "forbidden" | "account_suspended" | "domain_not_verified" | "not_found" | "conflict" | "rate_limited" | "quota_exceeded" | "internal_error" | "service_unavailable";
                 /** @description A human-readable explanation. */
                 message: string;
                 /** @description The offending field or parameter, when there is one. */
@@ -6128,6 +6128,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description `service_unavailable`: the database does not answer (an outage or restart) or no connection became free
+         *     within 5 seconds. Nothing was written; send the request again after `Retry-After` seconds (with the same
+         *     `Idempotency-Key`, if it had one).
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "service_unavailable",
+                 *         "message": "The service cannot reach its database right now. Retry in 5 seconds."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description An unexpected server error. The request id identifies it in the server's log. */
         InternalError: {
             headers: {
@@ -6411,7 +6433,8 @@ export interface components {
     parameters: {
         /**
          * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-         *     body. Keys are scoped to the project and expire after 24 hours.
+         *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+         *     Keys are scoped to the project and expire after 24 hours.
          * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
          */
         IdempotencyKey: string;
@@ -6602,6 +6625,7 @@ export interface operations {
             /** @description The database does not answer. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6640,6 +6664,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOpenApiJson: {
@@ -6673,6 +6698,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDocs: {
@@ -6696,6 +6722,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDocsAsset: {
@@ -6727,6 +6754,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createProject: {
@@ -6735,7 +6763,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6839,6 +6868,7 @@ export interface operations {
             404: components["responses"]["PlatformDisabled"];
             409: components["responses"]["IdempotencyConflict"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProject: {
@@ -6911,6 +6941,7 @@ export interface operations {
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["ProjectNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateProject: {
@@ -6992,6 +7023,7 @@ export interface operations {
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["ProjectNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createApiKey: {
@@ -7000,7 +7032,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7051,6 +7084,7 @@ export interface operations {
             404: components["responses"]["ProjectNotFound"];
             409: components["responses"]["IdempotencyConflict"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revokeApiKey: {
@@ -7095,6 +7129,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listOutboxEmails: {
@@ -7164,6 +7199,7 @@ export interface operations {
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["ProjectNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listStoreEvents: {
@@ -7259,6 +7295,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStoreEvent: {
@@ -7351,6 +7388,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhooks: {
@@ -7421,6 +7459,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhook: {
@@ -7429,7 +7468,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7489,6 +7529,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhook: {
@@ -7551,6 +7592,7 @@ export interface operations {
             404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhook: {
@@ -7584,6 +7626,7 @@ export interface operations {
             404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhook: {
@@ -7645,6 +7688,7 @@ export interface operations {
             404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -7730,6 +7774,7 @@ export interface operations {
             404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retryWebhookDelivery: {
@@ -7840,6 +7885,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     recoverWebhookDeliveries: {
@@ -7896,6 +7942,7 @@ export interface operations {
             404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomers: {
@@ -8021,6 +8068,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomer: {
@@ -8029,7 +8077,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8104,6 +8153,7 @@ export interface operations {
             409: components["responses"]["EmailConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustomer: {
@@ -8212,6 +8262,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomer: {
@@ -8245,6 +8296,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCustomer: {
@@ -8325,6 +8377,7 @@ export interface operations {
             409: components["responses"]["EmailConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomerAddresses: {
@@ -8395,6 +8448,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomerAddress: {
@@ -8403,7 +8457,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8475,6 +8530,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomerAddress: {
@@ -8508,6 +8564,7 @@ export interface operations {
             404: components["responses"]["AddressNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCustomerAddress: {
@@ -8574,6 +8631,7 @@ export interface operations {
             404: components["responses"]["AddressNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomerNotes: {
@@ -8626,6 +8684,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomerNote: {
@@ -8634,7 +8693,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8694,6 +8754,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomerNote: {
@@ -8751,6 +8812,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     registerCustomer: {
@@ -8834,6 +8896,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     loginCustomer: {
@@ -8918,6 +8981,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     refreshCustomerToken: {
@@ -8975,6 +9039,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     logoutCustomer: {
@@ -9010,6 +9075,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     requestPasswordReset: {
@@ -9054,6 +9120,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resetPassword: {
@@ -9110,6 +9177,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCurrentCustomer: {
@@ -9153,6 +9221,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCurrentCustomer: {
@@ -9207,6 +9276,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     changeCurrentCustomerPassword: {
@@ -9280,6 +9350,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listProducts: {
@@ -9414,6 +9485,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createProduct: {
@@ -9422,7 +9494,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9520,6 +9593,7 @@ export interface operations {
             409: components["responses"]["CatalogConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProduct: {
@@ -9623,6 +9697,7 @@ export interface operations {
             404: components["responses"]["ProductNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteProduct: {
@@ -9656,6 +9731,7 @@ export interface operations {
             404: components["responses"]["ProductNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateProduct: {
@@ -9750,6 +9826,7 @@ export interface operations {
             409: components["responses"]["CatalogConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     duplicateProduct: {
@@ -9758,7 +9835,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9850,6 +9928,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createVariant: {
@@ -9858,7 +9937,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9925,6 +10005,7 @@ export interface operations {
             409: components["responses"]["CatalogConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getVariant: {
@@ -9992,6 +10073,7 @@ export interface operations {
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteVariant: {
@@ -10044,6 +10126,7 @@ export interface operations {
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateVariant: {
@@ -10109,6 +10192,7 @@ export interface operations {
             409: components["responses"]["CatalogConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setInventoryLevel: {
@@ -10180,6 +10264,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listVariantInventoryLevels: {
@@ -10228,6 +10313,7 @@ export interface operations {
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listLocations: {
@@ -10309,6 +10395,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createLocation: {
@@ -10317,7 +10404,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10424,6 +10512,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLocation: {
@@ -10484,6 +10573,7 @@ export interface operations {
             404: components["responses"]["LocationNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteLocation: {
@@ -10536,6 +10626,7 @@ export interface operations {
             404: components["responses"]["LocationNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateLocation: {
@@ -10627,6 +10718,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setDefaultLocation: {
@@ -10706,6 +10798,7 @@ export interface operations {
             404: components["responses"]["LocationNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     transferLocationInventory: {
@@ -10763,6 +10856,7 @@ export interface operations {
             404: components["responses"]["LocationNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listShippingZones: {
@@ -10839,6 +10933,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createShippingZone: {
@@ -10847,7 +10942,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10910,6 +11006,7 @@ export interface operations {
             409: components["responses"]["ShippingZoneConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getShippingZone: {
@@ -11016,6 +11113,7 @@ export interface operations {
             404: components["responses"]["ShippingZoneNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteShippingZone: {
@@ -11049,6 +11147,7 @@ export interface operations {
             404: components["responses"]["ShippingZoneNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateShippingZone: {
@@ -11118,6 +11217,7 @@ export interface operations {
             409: components["responses"]["ShippingZoneConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createShippingRate: {
@@ -11126,7 +11226,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11199,6 +11300,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteShippingRate: {
@@ -11232,6 +11334,7 @@ export interface operations {
             404: components["responses"]["ShippingRateNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateShippingRate: {
@@ -11299,6 +11402,7 @@ export interface operations {
             404: components["responses"]["ShippingRateNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     lookupShippingRates: {
@@ -11388,6 +11492,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCollections: {
@@ -11469,6 +11574,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCollection: {
@@ -11477,7 +11583,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11530,6 +11637,7 @@ export interface operations {
             409: components["responses"]["CollectionConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCollection: {
@@ -11603,6 +11711,7 @@ export interface operations {
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCollection: {
@@ -11636,6 +11745,7 @@ export interface operations {
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCollection: {
@@ -11695,6 +11805,7 @@ export interface operations {
             409: components["responses"]["CollectionConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     addCollectionProducts: {
@@ -11757,6 +11868,7 @@ export interface operations {
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeCollectionProduct: {
@@ -11814,6 +11926,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createFile: {
@@ -11822,7 +11935,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11875,6 +11989,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getFile: {
@@ -11941,6 +12056,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMetafieldDefinitions: {
@@ -11999,6 +12115,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createMetafieldDefinition: {
@@ -12007,7 +12124,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12079,6 +12197,7 @@ export interface operations {
             409: components["responses"]["MetafieldSlugConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reorderMetafieldDefinitions: {
@@ -12152,6 +12271,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     archiveMetafieldDefinition: {
@@ -12192,6 +12312,7 @@ export interface operations {
             404: components["responses"]["MetafieldDefinitionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateMetafieldDefinition: {
@@ -12270,6 +12391,7 @@ export interface operations {
             409: components["responses"]["MetafieldSlugConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProductMetafields: {
@@ -12364,6 +12486,7 @@ export interface operations {
             404: components["responses"]["ProductNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setProductMetafields: {
@@ -12476,6 +12599,7 @@ export interface operations {
             404: components["responses"]["ProductNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setProductMetafield: {
@@ -12543,6 +12667,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteProductMetafield: {
@@ -12588,6 +12713,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getVariantMetafields: {
@@ -12682,6 +12808,7 @@ export interface operations {
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setVariantMetafields: {
@@ -12794,6 +12921,7 @@ export interface operations {
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setVariantMetafield: {
@@ -12861,6 +12989,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteVariantMetafield: {
@@ -12906,6 +13035,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCollectionMetafields: {
@@ -13000,6 +13130,7 @@ export interface operations {
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setCollectionMetafields: {
@@ -13112,6 +13243,7 @@ export interface operations {
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setCollectionMetafield: {
@@ -13179,6 +13311,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCollectionMetafield: {
@@ -13224,6 +13357,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustomerMetafields: {
@@ -13318,6 +13452,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setCustomerMetafields: {
@@ -13430,6 +13565,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setCustomerMetafield: {
@@ -13497,6 +13633,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomerMetafield: {
@@ -13542,6 +13679,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrderMetafields: {
@@ -13636,6 +13774,7 @@ export interface operations {
             404: components["responses"]["OrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setOrderMetafields: {
@@ -13748,6 +13887,7 @@ export interface operations {
             404: components["responses"]["OrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setOrderMetafield: {
@@ -13815,6 +13955,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteOrderMetafield: {
@@ -13860,6 +14001,7 @@ export interface operations {
             404: components["responses"]["MetafieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listOrders: {
@@ -14010,6 +14152,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrder: {
@@ -14140,6 +14283,7 @@ export interface operations {
             404: components["responses"]["OrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     payOrder: {
@@ -14265,6 +14409,7 @@ export interface operations {
             404: components["responses"]["OrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listDraftOrders: {
@@ -14382,6 +14527,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createDraftOrder: {
@@ -14390,7 +14536,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -14485,6 +14632,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDraftOrder: {
@@ -14620,6 +14768,7 @@ export interface operations {
             404: components["responses"]["DraftOrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteDraftOrder: {
@@ -14672,6 +14821,7 @@ export interface operations {
             404: components["responses"]["DraftOrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateDraftOrder: {
@@ -14772,6 +14922,7 @@ export interface operations {
             404: components["responses"]["DraftOrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     addDraftOrderItems: {
@@ -14780,7 +14931,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -14874,6 +15026,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteDraftOrderItem: {
@@ -14931,6 +15084,7 @@ export interface operations {
             404: components["responses"]["DraftLineItemNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateDraftOrderItem: {
@@ -15002,6 +15156,7 @@ export interface operations {
             404: components["responses"]["DraftLineItemNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     sendDraftOrder: {
@@ -15107,6 +15262,7 @@ export interface operations {
             404: components["responses"]["DraftOrderNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     completeDraftOrder: {
@@ -15115,7 +15271,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -15253,6 +15410,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     searchCatalog: {
@@ -15386,6 +15544,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     suggestSearch: {
@@ -15439,6 +15598,7 @@ export interface operations {
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSynonymGroups: {
@@ -15487,6 +15647,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSynonymGroup: {
@@ -15495,7 +15656,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -15554,6 +15716,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteSynonymGroup: {
@@ -15587,6 +15750,7 @@ export interface operations {
             404: components["responses"]["SynonymGroupNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateSynonymGroup: {
@@ -15647,6 +15811,7 @@ export interface operations {
             404: components["responses"]["SynonymGroupNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMerchandisingRules: {
@@ -15697,6 +15862,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createMerchandisingRule: {
@@ -15705,7 +15871,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -15766,6 +15933,7 @@ export interface operations {
             409: components["responses"]["PinConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMerchandisingRule: {
@@ -15819,6 +15987,7 @@ export interface operations {
             404: components["responses"]["MerchandisingRuleNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteMerchandisingRule: {
@@ -15852,6 +16021,7 @@ export interface operations {
             404: components["responses"]["MerchandisingRuleNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateMerchandisingRule: {
@@ -15916,6 +16086,7 @@ export interface operations {
             409: components["responses"]["PinConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTopSearchQueries: {
@@ -15962,6 +16133,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getZeroResultSearchQueries: {
@@ -16007,6 +16179,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomerGroups: {
@@ -16100,6 +16273,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomerGroup: {
@@ -16108,7 +16282,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -16182,6 +16357,7 @@ export interface operations {
             409: components["responses"]["CustomerGroupConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustomerGroup: {
@@ -16257,6 +16433,7 @@ export interface operations {
             404: components["responses"]["CustomerGroupNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCustomerGroup: {
@@ -16290,6 +16467,7 @@ export interface operations {
             404: components["responses"]["CustomerGroupNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCustomerGroup: {
@@ -16376,6 +16554,7 @@ export interface operations {
             409: components["responses"]["CustomerGroupConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     addCustomerGroupMembers: {
@@ -16459,6 +16638,7 @@ export interface operations {
             404: components["responses"]["CustomerGroupNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeCustomerGroupMember: {
@@ -16535,6 +16715,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCompanies: {
@@ -16624,6 +16805,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCompany: {
@@ -16632,7 +16814,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -16702,6 +16885,7 @@ export interface operations {
             409: components["responses"]["CompanyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCompany: {
@@ -16809,6 +16993,7 @@ export interface operations {
             404: components["responses"]["CompanyNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCompany: {
@@ -16842,6 +17027,7 @@ export interface operations {
             404: components["responses"]["CompanyNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCompany: {
@@ -16915,6 +17101,7 @@ export interface operations {
             409: components["responses"]["CompanyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCompanyAddresses: {
@@ -16985,6 +17172,7 @@ export interface operations {
             404: components["responses"]["CompanyNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCompanyAddress: {
@@ -16993,7 +17181,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -17064,6 +17253,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCompanyAddress: {
@@ -17102,6 +17292,7 @@ export interface operations {
             404: components["responses"]["CompanyAddressNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCompanyAddress: {
@@ -17173,6 +17364,7 @@ export interface operations {
             404: components["responses"]["CompanyAddressNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCompanyContacts: {
@@ -17237,6 +17429,7 @@ export interface operations {
             404: components["responses"]["CompanyNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCompanyContact: {
@@ -17245,7 +17438,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
-                 *     body. Keys are scoped to the project and expire after 24 hours.
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the project and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -17308,6 +17502,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCompanyContact: {
@@ -17346,6 +17541,7 @@ export interface operations {
             404: components["responses"]["CompanyContactNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCompanyContact: {
@@ -17411,6 +17607,7 @@ export interface operations {
             404: components["responses"]["CompanyContactNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/availability.js';
 import { AppError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { AppContext, RequestState } from '../state.js';
@@ -18,13 +19,53 @@ export function toAppError(error: unknown): AppError | undefined {
     return new AppError('conflict', field ? `A resource with this ${field} already exists.` : 'A resource with these values already exists.', { field });
   }
   if (prisma?.code === 'P2025') return new AppError('not_found', 'Not found.');
+  if (isDatabaseUnavailable(error)) return databaseUnavailable();
   return undefined;
 }
 
-/** Writes the spec's error body for `error`; unexpected errors are logged with their stack and answered without details. */
+/** 503 service_unavailable with Retry-After: the database does not answer (nothing was written). */
+export function databaseUnavailable(): AppError {
+  return new AppError('service_unavailable', `The service cannot reach its database right now. Retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`, {
+    headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
+}
+
+// While the database is down every request fails the same way: one line (without a stack, it is the
+// database's state, not a bug here) for the first, then one summary per interval, not one line per request.
+const OUTAGE_LOG_INTERVAL_MS = 10_000;
+const outageLog = {
+  lastLogged: 0,
+  suppressed: 0,
+  record(log: Logger, ctx: AppContext, error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastLogged < OUTAGE_LOG_INTERVAL_MS) {
+      this.suppressed += 1;
+      return;
+    }
+    const cause = error instanceof Error ? error.message.trim().split('\n').at(-1) : String(error);
+    log.warn('database unavailable; answering 503', { requestId: ctx.state.requestId, operation: ctx.state.operation?.operationId, error: cause, since_last: this.suppressed });
+    this.lastLogged = now;
+    this.suppressed = 0;
+  },
+};
+
+/**
+ * Where an error was thrown: the first frame of the server's own code (`modules/x/x.service.ts:42`, paths
+ * from src/ or dist/), or else the first frame at all. One location, not the stack: log lines carry no
+ * stack traces (issue 18), and the request id leads to the rest.
+ */
+function originOf(error: Error): string | undefined {
+  const frames = (error.stack ?? '').split('\n').slice(1).map((line) => /\(?((?:file:\/\/)?\/[^():]+):(\d+):\d+\)?\s*$/.exec(line)).filter((m) => m !== null);
+  const own = frames.find((m) => /\/(src|dist)\//.test(m[1]!) && !m[1]!.includes('node_modules'));
+  const frame = own ?? frames[0];
+  return frame && `${frame[1]!.replace(/^.*\/(src|dist)\//, '').replace(/^.*node_modules\//, '')}:${frame[2]}`;
+}
+
+/** Writes the spec's error body for `error`; unexpected errors are logged (message and origin, no stack) and answered without details. */
 export function renderError(ctx: AppContext, error: unknown, log: Logger): void {
   const appError = toAppError(error);
-  if (appError && appError.status < 500) {
+  if (appError && (appError.status < 500 || appError.code === 'service_unavailable')) {
+    if (appError.code === 'service_unavailable') outageLog.record(log, ctx, error);
     ctx.status = appError.status;
     ctx.body = appError.toBody();
     for (const [name, value] of Object.entries(appError.options.headers ?? {})) ctx.set(name, value);
@@ -33,7 +74,8 @@ export function renderError(ctx: AppContext, error: unknown, log: Logger): void 
   log.error(appError ? 'internal error' : 'unhandled error', {
     requestId: ctx.state.requestId,
     operation: ctx.state.operation?.operationId,
-    error: error instanceof Error ? error.stack : String(error),
+    error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    origin: error instanceof Error ? originOf(error) : undefined,
   });
   ctx.status = 500;
   ctx.body = new AppError(

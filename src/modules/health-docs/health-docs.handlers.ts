@@ -1,3 +1,4 @@
+import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/availability.js';
 import { openapiJson, openapiYaml } from '../../generated/document.js';
 import type { AreaHandlers } from '../../http/contract.js';
 import { docsAsset, docsPage, DOCS_ASSETS } from './docs-page.js';
@@ -11,7 +12,7 @@ export const healthDocsHandlers = {
       await deps.db.$queryRaw`SELECT 1`;
       return { status: 200, body: { status: 'ok' } };
     } catch {
-      return { status: 503, body: { status: 'unavailable' } };
+      return { status: 503, body: { status: 'unavailable' }, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } };
     }
   },
   getOpenApiYaml: async () => ({ status: 200, body: openapiYaml, type: 'application/yaml' }),

@@ -37,7 +37,8 @@ export async function findKeyByToken(db: Database, token: string, cache?: AuthCa
   const tokenHash = hashToken(token);
   const cached = cache?.get(tokenHash);
   if (cached) return cached;
+  const readBegan = cache?.readBegins();
   const key = await db.apiKey.findUnique({ where: { tokenHash }, include: { project: true } });
-  if (key) cache?.set(tokenHash, key);
+  if (key) cache?.set(tokenHash, key, readBegan);
   return key;
 }

@@ -46,8 +46,14 @@ export class AuthCache {
     return entry.value;
   }
 
-  set(tokenHash: string, value: KeyWithProject): void {
-    if (!this.feed.listening) return;
+  /** What to pass to set() for a value about to be read from the database (see ChangeFeed.connection). */
+  readBegins(): number | undefined {
+    return this.feed.connection;
+  }
+
+  /** Caches a value read since `readBegan` (readBegins()), unless the listener dropped or reconnected since. */
+  set(tokenHash: string, value: KeyWithProject, readBegan: number | undefined = this.feed.connection): void {
+    if (readBegan === undefined || readBegan !== this.feed.connection) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(tokenHash, { value, expires: Date.now() + TTL_MS });
   }

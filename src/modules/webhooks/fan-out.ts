@@ -19,6 +19,7 @@ export function eventBody(eventId: string, event: Pick<StoreEvent, 'type' | 'cre
  * id shared by all those deliveries. Paused subscriptions get nothing (skipped, not queued).
  */
 export async function webhookFanOut(tx: Tx, ctx: Ctx, event: StoreEvent, payload: unknown): Promise<void> {
+  if (!(await mayHaveSubscribers(tx, ctx, event.type))) return;
   // FOR KEY SHARE: a subscription deleted concurrently either waits for this write or is not seen, so
   // the delivery rows never point at a deleted subscription.
   const subscriptions = await tx.$queryRaw<Array<{ id: string }>>`
@@ -41,4 +42,22 @@ export async function webhookFanOut(tx: Tx, ctx: Ctx, event: StoreEvent, payload
       (SELECT pg_notify(${WAKE_CHANNEL}, '')) AS wake`;
   const wakeUps = deliveries.map((d) => ({ deliveryId: d.id, subscriptionId: d.subscription_id, jobId: d.wake_job_id }));
   await sendWakeUps(tx, ctx.jobs, wakeUps, true);
+}
+
+/**
+ * False only when no active subscription of the project listens to `type`, as the per-process cache
+ * knows it (kept exact by the webhook_subscriptions trigger and this process's writes; a subscription
+ * committed by another process is seen once its notification arrives, within milliseconds). Spares most
+ * writes the subscription query: projects without webhooks are the common case.
+ */
+async function mayHaveSubscribers(tx: Tx, ctx: Ctx, type: string): Promise<boolean> {
+  if (!ctx.totals) return true;
+  const types = await ctx.totals.cached(ctx.project.id, 'webhook-event-types', ['webhook_subscriptions'], async () => {
+    // Through the write's transaction: another pool connection could wait forever while every connection
+    // holds a transaction waiting for one.
+    const rows = await tx.$queryRaw<Array<{ type: string }>>`
+      SELECT DISTINCT unnest(events) AS type FROM webhook_subscriptions WHERE project_id = ${ctx.project.id} AND status = 'active'`;
+    return new Set(rows.map((row) => row.type));
+  });
+  return types.has(type);
 }

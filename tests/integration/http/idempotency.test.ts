@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -7,6 +8,7 @@ import { authenticate } from '../../../src/http/middleware/auth.js';
 import { jsonBody } from '../../../src/http/middleware/body.js';
 import { errorHandler } from '../../../src/http/middleware/errors.js';
 import { idempotency } from '../../../src/http/middleware/idempotency.js';
+import { AppError } from '../../../src/shared/errors.js';
 import type { RequestState } from '../../../src/http/state.js';
 import { purgeIdempotencyKeys } from '../../../src/shared/idempotency-keys.js';
 import { idempotencyHeader } from '../../../src/sdk/index.js';
@@ -111,12 +113,39 @@ describe('createProject with Idempotency-Key', () => {
   });
 });
 
+describe('keyed creates under concurrency', () => {
+  // A keyed create holds one connection (its transaction) for the whole request: anything in it that read
+  // through the pool instead would wait for a connection the other requests hold (the test app's pool has 5).
+  test('sixty concurrent keyed creates of six kinds, many more than the pool holds, all answer 201', async () => {
+    const { keys } = await createProject(app);
+    const client = app.client(keys.secret_test.token);
+    const { data: product } = await client.POST('/v1/products', { body: { title: 'Stocked', variants: [{ title: 'One', price: 500 }] } });
+    const { data: draft } = await client.POST('/v1/draft-orders', { body: { currency: 'USD' } });
+    const kinds = [
+      (n: number) => client.POST('/v1/customers', { params: { header: { 'Idempotency-Key': `c-${n}` } }, body: { email: `c${n}@example.com`, first_name: 'A', last_name: 'B' } }),
+      (n: number) => client.POST('/v1/products', { params: { header: { 'Idempotency-Key': `p-${n}` } }, body: { title: `P ${n}`, variants: [{ title: 'V', price: 100 }] } }),
+      (n: number) => client.POST('/v1/draft-orders', { params: { header: { 'Idempotency-Key': `d-${n}` } }, body: { currency: 'USD' } }),
+      (n: number) =>
+        client.POST('/v1/draft-orders/{id}/items', {
+          params: { path: { id: draft!.data.id }, header: { 'Idempotency-Key': `i-${n}` } },
+          body: { items: [{ variant_id: product!.data.variants[0].id, quantity: 1 }] },
+        }),
+      (n: number) => client.POST('/v1/companies', { params: { header: { 'Idempotency-Key': `co-${n}` } }, body: { name: `Co ${n}` } }),
+      (n: number) => client.POST('/v1/collections', { params: { header: { 'Idempotency-Key': `col-${n}` } }, body: { title: `Col ${n}` } }),
+    ];
+    const results = await Promise.all(Array.from({ length: 60 }, (_, n) => kinds[n % kinds.length](n)));
+    expect(results.map((r) => r.response.status)).toEqual(results.map(() => 201));
+  }, 60_000);
+});
+
 // Project-scoped creates arrive with later areas; the scope and 5xx rules are checked on the real
 // middleware chain (auth, body, idempotency) in front of a handler that writes a row.
 describe('idempotency middleware on project-scoped creates', () => {
   let server: Server;
   let baseUrl: string;
   let failNext = false;
+  // When set, the handler writes through the request's database (ctx.db) and then fails with this status.
+  let writeThenFail: 400 | 500 | undefined;
   // When set, the handler reports that it has been reached (the request holds its key) and waits for release.
   let gate: { reached: () => void; released: Promise<void> } | undefined;
   beforeAll(async () => {
@@ -130,6 +159,19 @@ describe('idempotency middleware on project-scoped creates', () => {
       if (failNext) {
         failNext = false;
         throw new Error('transient failure');
+      }
+      if (writeThenFail) {
+        const status = writeThenFail;
+        writeThenFail = undefined;
+        const service = ctx.state.service!;
+        await service.db.storeEvent.create({
+          data: {
+            id: newId('sevt_'), projectId: service.project.id, type: 'thing.created',
+            resourceType: 'thing', resourceId: 'half-written', actorType: 'api_key', actorId: 'key_x', summary: 'created', metadata: {},
+          },
+        });
+        if (status === 400) throw new AppError('invalid_request', 'Refused after a write.');
+        throw new Error('failure after a write');
       }
       if (gate) {
         gate.reached();
@@ -183,6 +225,40 @@ describe('idempotency middleware on project-scoped creates', () => {
     gate = undefined;
     expect((await first).status).toBe(201);
     expect((await create(keys.secret_test.token, 'in-flight')).status).toBe(201);
+  });
+
+  test('a key left running by a request whose process died is taken over at once, not after a lease', async () => {
+    const { project, keys } = await createProject(app);
+    // What a killed process leaves: the key claimed, its transaction (and row lock) gone with the connection.
+    await app.deps.db.idempotencyKey.create({
+      data: {
+        scope: project.id, key: 'orphaned', method: 'POST', path: '/things', state: 'running',
+        bodyHash: createHash('sha256').update('{"name":"thing"}').digest('hex'),
+      },
+    });
+    const retried = await create(keys.secret_test.token, 'orphaned');
+    expect(retried.status).toBe(201);
+    const replay = await create(keys.secret_test.token, 'orphaned');
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await json(replay)).toEqual(await json(retried));
+  });
+
+  test('an answer of 4xx or 5xx leaves nothing written; the 4xx is stored, the 5xx is not', async () => {
+    const { project, keys } = await createProject(app);
+    const halfWritten = () => app.deps.db.storeEvent.count({ where: { projectId: project.id, resourceId: 'half-written' } });
+    writeThenFail = 400;
+    const refused = await create(keys.secret_test.token, 'refused-after-write');
+    expect(refused.status).toBe(400);
+    expect(await halfWritten()).toBe(0);
+    const replay = await create(keys.secret_test.token, 'refused-after-write');
+    expect(replay.status).toBe(400);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+
+    writeThenFail = 500;
+    const failed = await create(keys.secret_test.token, 'failed-after-write');
+    expect(failed.status).toBe(500);
+    expect(await halfWritten()).toBe(0);
+    expect((await create(keys.secret_test.token, 'failed-after-write')).status).toBe(201);
   });
 
   test('5xx answers are not stored: a retry after a failure runs again', async () => {

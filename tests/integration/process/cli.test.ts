@@ -30,7 +30,7 @@ describe('npm run bench (bench/run.ts)', () => {
   test('--help prints the options and exits 0 without starting a run', async () => {
     const { code, output } = await run('bench/run.ts', ['--help']);
     expect(code).toBe(0);
-    expect(output).toContain('Usage: npm run bench -- [--customers N] [--products N] [--duration S] [--connections N] [--no-write]');
+    expect(output).toContain('Usage: npm run bench -- [--customers N] [--search-products N] [--duration S] [--connections N] [--no-write]');
     expect(output).not.toContain('Database:'); // the first line of an actual run
   });
 

@@ -1,0 +1,92 @@
+/**
+ * The scenarios of `npm run bench` beyond the customer endpoints, measured on the API alone (no bare
+ * baseline makes sense for them): the product list, the storefront rate lookup and draft-order completion.
+ * Their data is made through the API (zones, rates, drafts with items) or, for the catalog, by seedCatalog.
+ */
+import autocannon from 'autocannon';
+
+export interface ApiScenario {
+  name: string;
+  /** Prepares what the scenario needs (through the API); returns the request and the key to send. */
+  prepare: () => Promise<{ request: autocannon.Request; token: string; amount?: number }>;
+}
+
+interface Context {
+  url: string;
+  secret: string;
+  publishable: string;
+  /** Variant ids of the seeded catalog. */
+  variantIds: string[];
+  /** Completions measured (each completes its own draft). */
+  completions: number;
+  log: (line: string) => void;
+}
+
+async function call(ctx: Context, method: string, pathname: string, body?: unknown): Promise<{ data: { id: string } }> {
+  const response = await fetch(`${ctx.url}${pathname}`, {
+    method,
+    headers: { authorization: `Bearer ${ctx.secret}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { data: { id: string } };
+}
+
+/** Runs `task` over `items` with `concurrency` at a time. */
+async function inParallel<T>(items: T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < items.length) await task(items[next++]!);
+  }));
+}
+
+/** The product list, rate lookup and draft-order completion scenarios over `ctx`'s server and keys. */
+export function moreScenarios(ctx: Context): ApiScenario[] {
+  return [
+    {
+      name: 'product list (limit 25, total)',
+      prepare: async () => ({ request: { method: 'GET', path: '/v1/products?limit=25' }, token: ctx.secret }),
+    },
+    {
+      name: 'rate lookup (storefront)',
+      prepare: async () => {
+        const zone = await call(ctx, 'POST', '/v1/shipping/zones', { name: 'North America', countries: ['US', 'CA'] });
+        for (const rate of [
+          { name: 'Standard', price: 990, currency: 'USD', min_delivery_days: 3, max_delivery_days: 5 },
+          { name: 'Express', price: 1990, currency: 'USD', min_delivery_days: 1, max_delivery_days: 2 },
+          { name: 'Free shipping', price: 0, currency: 'USD', min_order_subtotal: 5000 },
+        ]) await call(ctx, 'POST', `/v1/shipping/zones/${zone.data.id}/rates`, rate);
+        let n = 0;
+        return {
+          token: ctx.publishable,
+          request: {
+            method: 'POST',
+            path: '/v1/shipping/rates',
+            // Subtotals never repeat, so no answer comes from a cache.
+            setupRequest: (req) => ({ ...req, body: JSON.stringify({ country: 'US', subtotal: 1000 + (++n % 100_000), currency: 'USD', items: [{ weight_grams: 500, quantity: 2 }] }) }),
+          },
+        };
+      },
+    },
+    {
+      name: 'draft-order complete',
+      prepare: async () => {
+        const total = ctx.completions;
+        ctx.log(`  creating ${total} draft orders with two line items each through the API...`);
+        const drafts: string[] = [];
+        await inParallel(Array.from({ length: total }, (_, i) => i), 8, async (i) => {
+          const draft = await call(ctx, 'POST', '/v1/draft-orders', { currency: 'USD', customer_email: `bench-buyer-${i}@example.com` });
+          const variants = [ctx.variantIds[(i * 2) % ctx.variantIds.length]!, ctx.variantIds[(i * 2 + 1) % ctx.variantIds.length]!];
+          await call(ctx, 'POST', `/v1/draft-orders/${draft.data.id}/items`, { items: variants.map((variant_id) => ({ variant_id, quantity: 1 })) });
+          drafts.push(draft.data.id);
+        });
+        let next = 0;
+        return {
+          token: ctx.secret,
+          amount: total,
+          request: { method: 'POST', setupRequest: (req) => ({ ...req, path: `/v1/draft-orders/${drafts[next++ % drafts.length]}/complete` }) },
+        };
+      },
+    },
+  ];
+}

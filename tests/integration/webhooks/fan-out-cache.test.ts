@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { TABLE_CHANGED } from '../../../src/shared/list-totals.js';
+import { createProject, type CreatedProject } from '../../factories/project.factory.js';
+import { createWebhook, listDeliveries } from '../../factories/webhook.factory.js';
+import { startTestApp, type TestApp } from '../../setup/test-app.js';
+
+// Fan-out skips the subscription query while the project's cached event types say nobody listens; these
+// tests prove the cache never drops an event it should deliver.
+let a: TestApp;
+let b: TestApp;
+let store: CreatedProject;
+beforeAll(async () => {
+  a = await startTestApp();
+  b = await startTestApp({ databaseUrl: a.deps.config.databaseUrl });
+  store = await createProject(a);
+});
+afterAll(async () => {
+  await b.close();
+  await a.close();
+});
+
+const customer = (n: number) => ({ email: `fan-out-${n}-${Date.now()}@example.com`, first_name: 'Fay', last_name: `Out ${n}` });
+
+/** Resolves when process `app` has heard that webhook_subscriptions changed. */
+function subscriptionsChangeHeardBy(app: TestApp): Promise<void> {
+  return new Promise((resolve) => app.deps.authCache!.feed.on(TABLE_CHANGED, (table) => table === 'webhook_subscriptions' && resolve()));
+}
+
+describe('webhook fan-out with the cached event types', () => {
+  test('a subscription created by another process gets the next event of this process', async () => {
+    const apiA = a.client(store.keys.secret_test.token);
+    const apiB = b.client(store.keys.secret_test.token);
+    // Process a learns (and caches) that nobody listens to customer.created.
+    expect((await apiA.POST('/v1/customers', { body: customer(1) })).response.status).toBe(201);
+    const heard = subscriptionsChangeHeardBy(a);
+    const webhook = await createWebhook(apiB, 'https://hooks.example.com/orders');
+    await heard;
+    expect((await apiA.POST('/v1/customers', { body: customer(2) })).response.status).toBe(201);
+    const deliveries = await listDeliveries(apiA, webhook.id);
+    expect(deliveries.map((d) => d.event_type)).toEqual(['customer.created']);
+  });
+
+  test('a subscription created by this process gets the very next event, with nothing to wait for', async () => {
+    const api = a.client(store.keys.secret_test.token);
+    const webhook = await createWebhook(api, 'https://hooks.example.com/customers', { events: ['customer.updated'] });
+    const created = await api.POST('/v1/customers', { body: customer(3) });
+    await api.PATCH('/v1/customers/{id}', { params: { path: { id: created.data!.data.id } }, body: { first_name: 'Faye' } });
+    expect((await listDeliveries(api, webhook.id)).map((d) => d.event_type)).toEqual(['customer.updated']);
+  });
+
+  test('a paused subscription resumed in SQL, outside every service, is seen too', async () => {
+    const api = a.client(store.keys.secret_test.token);
+    const webhook = await createWebhook(api, 'https://hooks.example.com/notes', { events: ['customer.deleted'], status: 'paused' });
+    const first = await api.POST('/v1/customers', { body: customer(4) });
+    await api.DELETE('/v1/customers/{id}', { params: { path: { id: first.data!.data.id } } }); // cached: nobody listens
+    const heard = subscriptionsChangeHeardBy(a);
+    await a.deps.db.$executeRaw`UPDATE webhook_subscriptions SET status = 'active' WHERE id = ${webhook.id}`;
+    await heard;
+    const second = await api.POST('/v1/customers', { body: customer(5) });
+    await api.DELETE('/v1/customers/{id}', { params: { path: { id: second.data!.data.id } } });
+    expect((await listDeliveries(api, webhook.id)).map((d) => d.event_type)).toEqual(['customer.deleted']);
+  });
+
+  test('more concurrent writes than the pool has connections all answer (the read never waits for a second connection)', async () => {
+    const api = a.client(store.keys.secret_test.token);
+    a.deps.totals!.projectWritten(store.project.id); // every write below finds the cache stale and reads the event types
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, n) => api.POST('/v1/customers', { body: customer(100 + n) })));
+    expect(answers.map((answer) => answer.response.status)).toEqual(Array(40).fill(201));
+  }, 30_000);
+});
