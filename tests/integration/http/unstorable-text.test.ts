@@ -2,7 +2,8 @@ import { describe, expect, test } from '@jest/globals';
 import { json } from '../../setup/http.js';
 import { useStore } from '../../setup/store.js';
 
-// PostgreSQL text and jsonb cannot hold U+0000; the validation layer refuses it for every operation (found by the contract fuzz).
+// PostgreSQL text and jsonb cannot hold U+0000, and jsonb refuses a lone surrogate; the validation layer refuses both
+// for every operation (found by the contract fuzz).
 const store = useStore();
 const call = (method: string, path: string, body?: unknown) =>
   fetch(`${store.app.baseUrl}${path}`, {
@@ -36,5 +37,21 @@ describe('NUL characters (\\u0000) in a request', () => {
     const response = await call('PATCH', '/v1/customers/cus_%00', { first_name: 'Ada' });
     expect(response.status).toBe(404);
     expect((await json(response)).error.code).toBe('not_found');
+  });
+});
+
+describe('lone surrogates in a request', () => {
+  test('in a metadata value (jsonb): 400 naming the field, not a 500', async () => {
+    // JSON.stringify writes a lone surrogate as the escape \\udc00, as a careless client would send it.
+    const response = await call('POST', '/v1/customers', { email: 'lone@example.com', first_name: 'Ada', last_name: 'L', metadata: { note: 'x\udc00y' } });
+    expect(response.status).toBe(400);
+    const { error } = await json(response);
+    expect(error).toMatchObject({ code: 'invalid_request', field: 'metadata.note' });
+    expect(error.message).toContain('surrogate');
+  });
+
+  test('a surrogate pair (an emoji) is ordinary text', async () => {
+    const response = await call('POST', '/v1/customers', { email: 'emoji@example.com', first_name: 'Ada \ud83d\ude00', last_name: 'L', metadata: { note: '\ud83d\ude00' } });
+    expect(response.status).toBe(201);
   });
 });
