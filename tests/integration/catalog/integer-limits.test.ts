@@ -38,3 +38,11 @@ describe('integer limits of catalog fields', () => {
     expect((await post('/v1/files', { ...file, size: 2_147_483_647 })).status).toBe(201);
   });
 });
+
+describe('integer limits of list filters', () => {
+  test.each(['min_orders', 'max_orders'])('listCustomers: %s beyond 1,000,000,000 is 400 naming it (the count is a 32-bit column)', async (name) => {
+    const response = await fetch(`${store.app.baseUrl}/v1/customers?${name}=2147483648`, { headers: { Authorization: `Bearer ${store.keys.secret_test.token}` } });
+    expect(response.status).toBe(400);
+    expect((await json(response)).error).toMatchObject({ code: 'invalid_request', field: name });
+  });
+});
