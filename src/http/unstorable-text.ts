@@ -13,19 +13,21 @@ const what = (text: string) => (/\u0000/.test(text) ? 'the NUL character (\\u000
  */
 export function unstorableText(value: unknown, kind: 'body' | 'parameters'): ErrorDetail[] {
   const found: ErrorDetail[] = [];
-  const visit = (node: unknown, path: string) => {
+  // A stack, not recursion: a body may nest thousands of levels deep (body size is the only limit).
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!;
     if (typeof node === 'string') {
       if (UNSTORABLE.test(node)) found.push({ field: path || 'body', message: `${path || 'The request body'} must not contain ${what(node)}.` });
     } else if (Array.isArray(node)) {
-      node.forEach((item, i) => visit(item, kind === 'parameters' && path ? path : `${path}[${i}]`));
+      for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], kind === 'parameters' && path ? path : `${path}[${i}]`]);
     } else if (node !== null && typeof node === 'object') {
-      for (const [key, item] of Object.entries(node)) {
+      for (const [key, item] of Object.entries(node).reverse()) {
         const at = kind === 'parameters' && path ? path : path ? `${path}.${key}` : key;
         if (UNSTORABLE.test(key)) found.push({ field: at, message: `The name of ${at} must not contain ${what(key)}.` });
-        else visit(item, at);
+        else stack.push([item, at]);
       }
     }
-  };
-  visit(value, '');
+  }
   return found;
 }

@@ -55,3 +55,15 @@ describe('lone surrogates in a request', () => {
     expect(response.status).toBe(201);
   });
 });
+
+describe('deeply nested bodies', () => {
+  test('a body nested 50,000 arrays deep is a 400, not a 500 (found by the contract fuzz)', async () => {
+    const response = await fetch(`${store.app.baseUrl}/v1/customers`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${store.keys.secret_test.token}`, 'Content-Type': 'application/json' },
+      body: `${'['.repeat(50_000)}${']'.repeat(50_000)}`,
+    });
+    expect(response.status).toBe(400);
+    expect((await json(response)).error.code).toBe('invalid_request');
+  });
+});
