@@ -58,7 +58,7 @@ try {
           { numRuns: perRun, seed: seed + round * 1000 + op.operationId.length, endOnFailure: false },
         );
         if (result.failed) {
-          const message = fc.defaultReportMessage(result) ?? String(result.errorInstance);
+          const message = `${fc.defaultReportMessage(result) ?? ''}\nGot: ${(result.errorInstance as Error)?.message ?? String(result.errorInstance)}`;
           failures.push({ operationId: op.operationId, round, message });
           console.error(`\nFAILURE ${op.operationId} (round ${round + 1}):\n${message}\n`);
         }
