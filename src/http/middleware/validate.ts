@@ -37,8 +37,9 @@ export function validate(operation: OperationMeta): Middleware<RequestState> {
     const path = { ...(ctx as unknown as { params: Record<string, string> }).params };
     if (pathValidator && !pathValidator(path)) failures.push({ errors: pathValidator.errors ?? [], parameters: true, data: path });
     const query = queryFor(operation, ctx.query);
-    // An id in the path names no resource "whatever its form" (404); one holding NUL or a lone surrogate cannot even be looked up.
-    if (unstorableText(path, 'parameters').length > 0) throw new AppError('not_found', 'Not found: the path names no resource of this project.');
+    // An id in the path names no resource "whatever its form" (404); one holding NUL or a lone surrogate cannot even be
+    // looked up. A path parameter the schema already refuses (an enum such as owner_type) is reported with the rest (400).
+    if (failures.length === 0 && unstorableText(path, 'parameters').length > 0) throw new AppError('not_found', 'Not found: the path names no resource of this project.');
     // Problems found without a schema: unknown query parameters, and text PostgreSQL cannot store (NUL, lone surrogates).
     const found = [...unknownParameters(query, operation.queryParams), ...unstorableText(query, 'parameters')];
     if (queryValidator && !queryValidator(query)) failures.push({ errors: queryValidator.errors ?? [], parameters: true, data: query });

@@ -33,6 +33,12 @@ describe('NUL characters (\\u0000) in a request', () => {
     expect((await json(response)).error).toMatchObject({ code: 'invalid_request', field: 'search' });
   });
 
+  test('in a path parameter that is an enum: 400 like any value outside it (reorderMetafieldDefinitions declares no 404)', async () => {
+    const response = await call('PUT', '/v1/store/metafields/a%00b/reorder', { slugs: ['x'] });
+    expect(response.status).toBe(400);
+    expect((await json(response)).error.code).toMatch(/invalid_request|validation_error/);
+  });
+
   test('in a path id: 404 not_found, as for any id that names nothing', async () => {
     const response = await call('PATCH', '/v1/customers/cus_%00', { first_name: 'Ada' });
     expect(response.status).toBe(404);
