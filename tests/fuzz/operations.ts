@@ -41,6 +41,7 @@ interface Parameter {
   required?: boolean;
   schema: Schema;
   example?: unknown;
+  description?: string;
 }
 
 export const document = JSON.parse(openapiJson) as {
@@ -70,9 +71,12 @@ const ID_EXAMPLE = /^([a-z]+)_[0-9a-z]{26}$/;
 /** Valid values of one parameter; id-like ones (by their example) favour resources that exist. */
 function validParameter(parameter: Parameter, context: SchemaContext): fc.Arbitrary<unknown> {
   const fromSchema = valid(parameter.schema ?? { type: 'string' }, context);
-  const prefix = typeof parameter.example === 'string' ? ID_EXAMPLE.exec(parameter.example)?.[1] : undefined;
-  if (!prefix) return fromSchema;
-  return fc.oneof({ arbitrary: context.ids.arbitrary([prefix]), weight: 5 }, { arbitrary: fromSchema, weight: 1 });
+  // The example's prefix, and every prefix the description names (`img_...` or `file_...`).
+  const prefixes = new Set<string>([...String(parameter.description ?? '').matchAll(/`([a-z]+)_\.\.\.`/g)].map((m) => m[1]));
+  const example = typeof parameter.example === 'string' ? ID_EXAMPLE.exec(parameter.example)?.[1] : undefined;
+  if (example) prefixes.add(example);
+  if (prefixes.size === 0) return fromSchema;
+  return fc.oneof({ arbitrary: context.ids.arbitrary([...prefixes]), weight: 5 }, { arbitrary: fromSchema, weight: 1 });
 }
 
 /** A parameter value as it goes into a URL (arrays comma-joined, as the API takes them). */
