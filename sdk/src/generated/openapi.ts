@@ -3991,6 +3991,8 @@ export interface components {
         Handle: string;
         /** @description Amount in minor units (cents). */
         Money: number;
+        /** @description A variant's price in minor units (cents), at most 1,000,000,000 (10,000,000.00). */
+        VariantPrice: number;
         Variant: {
             id: components["schemas"]["VariantId"];
             product_id: components["schemas"]["ProductId"];
@@ -4024,8 +4026,8 @@ export interface components {
             title: string;
             /** @description Unique per project when set. */
             sku?: string | null;
-            price: components["schemas"]["Money"];
-            sale_price?: components["schemas"]["Money"] | null;
+            price: components["schemas"]["VariantPrice"];
+            sale_price?: components["schemas"]["VariantPrice"] | null;
             /** @default 0 */
             weight?: number;
             low_stock_threshold?: number | null;
@@ -4035,8 +4037,8 @@ export interface components {
         VariantUpdate: {
             title?: string;
             sku?: string | null;
-            price?: components["schemas"]["Money"];
-            sale_price?: components["schemas"]["Money"] | null;
+            price?: components["schemas"]["VariantPrice"];
+            sale_price?: components["schemas"]["VariantPrice"] | null;
             weight?: number;
             low_stock_threshold?: number | null;
             inventory_policy?: components["schemas"]["InventoryPolicy"];
@@ -4242,6 +4244,7 @@ export interface components {
             filename: string;
             /** @description e.g. image/png, video/mp4, application/pdf */
             mime_type: string;
+            /** @description Bytes; at most 2,147,483,647 (2 GiB). */
             size: number;
             /** Format: uri */
             url: string;

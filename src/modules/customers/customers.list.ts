@@ -49,6 +49,8 @@ export async function listCustomers(ctx: Ctx, query: CustomerListQuery) {
 async function listByRelevance(ctx: Ctx, query: CustomerListQuery, where: Prisma.CustomerWhereInput, search: string) {
   const tiers = relevanceTiers(search).map((tier, i, all) => ({ AND: [where, tier], NOT: all.slice(0, i) }));
   const counts = Promise.all(tiers.map((tier) => ctx.db.customer.count({ where: tier })));
+  // Awaited later, or never when the cursor is refused first: its failure must not go unhandled (that ends the process).
+  counts.catch(() => undefined);
   const { cursor, limit, fields, expand: _expand, ...filters } = query;
   const page = await paginateByOffset({
     secret: ctx.project.signingSecret,

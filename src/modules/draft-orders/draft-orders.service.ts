@@ -40,7 +40,7 @@ export async function getDraftOrder(ctx: Ctx, id: string, withItems: boolean): P
  */
 export async function createDraftOrder(ctx: Ctx, input: DraftOrderCreate): Promise<DraftOrder> {
   return writeTx(ctx, {}, async (tx) => {
-    const customer = input.customer_id ? await customerFor(ctx, tx, input.customer_id) : null;
+    const customer = input.customer_id != null ? await customerFor(ctx, tx, input.customer_id) : null;
     const terms = input.payment_terms ?? 'due_on_receipt';
     const now = new Date();
     const draft = {
@@ -102,11 +102,11 @@ export async function updateDraftOrder(ctx: Ctx, id: string, input: DraftOrderUp
     if (input.currency !== undefined && input.currency !== before.currency && before.itemCount > 0) {
       throw invalidField('currency', 'The currency can change only while the draft order has no line items. Remove them first.');
     }
-    const customer = input.customer_id ? await customerFor(ctx, tx, input.customer_id) : null;
+    const customer = input.customer_id != null ? await customerFor(ctx, tx, input.customer_id) : null;
     const terms = (input.payment_terms ?? before.paymentTerms) as PaymentTerms;
     const proposed: DraftOrder = {
       ...before,
-      customerId: input.customer_id === undefined ? before.customerId : input.customer_id,
+      customerId: input.customer_id === undefined ? before.customerId : (customer?.id ?? null),
       customerEmail: input.customer_email !== undefined ? input.customer_email : customer ? customer.email : before.customerEmail,
       shippingAddress: input.shipping_address === undefined ? before.shippingAddress : toStoredAddress(input.shipping_address),
       billingAddress: input.billing_address === undefined ? before.billingAddress : toStoredAddress(input.billing_address),

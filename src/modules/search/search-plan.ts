@@ -69,7 +69,10 @@ export function planQuery(q: string, groups: SynonymRule[], vocabulary: Vocabula
   };
 }
 
-/** The words whose vocabulary candidates the plan needs. */
+// PostgreSQL's levenshtein refuses arguments over 255 characters; no word that long gets a typo correction.
+const MAX_CORRECTED_WORD = 255;
+
+/** The words whose vocabulary candidates the plan needs (words too long for typo correction left out). */
 export function wordsToCheck(q: string): string[] {
-  return queryWords(withoutStopWords(parseQuery(q)));
+  return queryWords(withoutStopWords(parseQuery(q))).filter((word) => word.length <= MAX_CORRECTED_WORD);
 }
