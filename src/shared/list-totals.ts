@@ -38,9 +38,17 @@ export class ListTotals {
     return this.feed.listening;
   }
 
-  /** The versions an entry computed from `tables` of the project depends on (compare with `every`). */
-  versionsOf(projectId: string, tables: readonly string[]): number[] {
-    return [this.drops, this.projectVersions.get(projectId) ?? 0, ...tables.map((table) => this.tableVersions.get(table) ?? 0)];
+  /**
+   * The versions an entry computed from `tables` of the project depends on (compare with `every`); without
+   * `projectWrites`, this process's writes to the project do not count (only the tables' own changes do).
+   */
+  versionsOf(projectId: string, tables: readonly string[], projectWrites = true): number[] {
+    return [this.drops, projectWrites ? (this.projectVersions.get(projectId) ?? 0) : 0, ...tables.map((table) => this.tableVersions.get(table) ?? 0)];
+  }
+
+  /** Marks `table` changed by a write of this process at once, before its notification arrives. */
+  tableWritten(table: string): void {
+    this.tableVersions.set(table, (this.tableVersions.get(table) ?? 0) + 1);
   }
 
   /** Marks the project's totals stale (a write of this process committed). */
@@ -56,16 +64,18 @@ export class ListTotals {
   /**
    * Any value derived from the project's rows in `tables` (which must carry the table_changed trigger):
    * the cached one while none of them changed since it was read, else `read()`'s answer, cached.
+   * `projectWrites: false` for values that every write of the project would otherwise invalidate for
+   * nothing (the writers of `tables` then call `tableWritten`).
    */
-  async cached<T>(projectId: string, key: string, tables: readonly string[], read: () => Promise<T>): Promise<T> {
+  async cached<T>(projectId: string, key: string, tables: readonly string[], read: () => Promise<T>, { projectWrites = true } = {}): Promise<T> {
     const cacheKey = `${projectId}|${key}`;
-    const versions = this.versionsOf(projectId, tables);
+    const versions = this.versionsOf(projectId, tables, projectWrites);
     const entry = this.entries.get(cacheKey);
     if (this.feed.listening && entry && entry.versions.every((version, i) => version === versions[i])) return entry.value as T;
     // Listening must hold from before the read until it is stored, or a change could slip in between.
     const wasListening = this.feed.listening;
     const value = await read();
-    const after = this.versionsOf(projectId, tables);
+    const after = this.versionsOf(projectId, tables, projectWrites);
     if (wasListening && this.feed.listening && after.every((version, i) => version === versions[i])) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(cacheKey, { value, versions });

@@ -44,20 +44,31 @@ export async function webhookFanOut(tx: Tx, ctx: Ctx, event: StoreEvent, payload
   await sendWakeUps(tx, ctx.jobs, wakeUps, true);
 }
 
+/** The table whose rows decide which events fan out; its writers call `subscriptionsWritten`. */
+const SUBSCRIPTIONS = 'webhook_subscriptions';
+
 /**
  * False only when no active subscription of the project listens to `type`, as the per-process cache
- * knows it (kept exact by the webhook_subscriptions trigger and this process's writes; a subscription
- * committed by another process is seen once its notification arrives, within milliseconds). Spares most
- * writes the subscription query: projects without webhooks are the common case.
+ * knows it: kept exact by the webhook_subscriptions trigger (any process, any SQL) and, at once, by this
+ * process's subscription writes (`subscriptionsWritten`); other writes of the project leave it alone, or
+ * every create would read it again. A subscription committed by another process is seen once its
+ * notification arrives, within milliseconds. Spares most writes the subscription query: projects without
+ * webhooks are the common case.
  */
 async function mayHaveSubscribers(tx: Tx, ctx: Ctx, type: string): Promise<boolean> {
   if (!ctx.totals) return true;
-  const types = await ctx.totals.cached(ctx.project.id, 'webhook-event-types', ['webhook_subscriptions'], async () => {
+  const read = async () => {
     // Through the write's transaction: another pool connection could wait forever while every connection
     // holds a transaction waiting for one.
     const rows = await tx.$queryRaw<Array<{ type: string }>>`
       SELECT DISTINCT unnest(events) AS type FROM webhook_subscriptions WHERE project_id = ${ctx.project.id} AND status = 'active'`;
     return new Set(rows.map((row) => row.type));
-  });
+  };
+  const types = await ctx.totals.cached(ctx.project.id, 'webhook-event-types', [SUBSCRIPTIONS], read, { projectWrites: false });
   return types.has(type);
+}
+
+/** Call after this process writes subscriptions (create, update, delete): fan-out reads them again at once. */
+export function subscriptionsWritten(ctx: Pick<Ctx, 'totals'>): void {
+  ctx.totals?.tableWritten(SUBSCRIPTIONS);
 }

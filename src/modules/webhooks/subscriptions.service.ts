@@ -8,6 +8,7 @@ import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
 import { wakeDueDeliveries } from './delivery-queue.js';
+import { subscriptionsWritten } from './fan-out.js';
 import { newSigningSecret } from './signing.js';
 import { subscriptionUrlProblem } from './subscription-url.js';
 import { toWebhookResource } from './webhooks.mappers.js';
@@ -36,7 +37,8 @@ export async function findWebhook(ctx: Ctx, db: Database | Tx, id: string): Prom
 /** Creates a subscription with a new signing secret; 400 on a URL that is not https or names a non-public IP address. */
 export async function createWebhook(ctx: Ctx, input: WebhookCreate, policy: TargetPolicy): Promise<WebhookSubscription> {
   checkUrl(input.url, policy);
-  return ctx.db.webhookSubscription.create({
+  try {
+    return await ctx.db.webhookSubscription.create({
     data: {
       id: newId('wh_'),
       projectId: ctx.project.id,
@@ -46,6 +48,9 @@ export async function createWebhook(ctx: Ctx, input: WebhookCreate, policy: Targ
       secret: newSigningSecret(),
     },
   });
+  } finally {
+    subscriptionsWritten(ctx);
+  }
 }
 
 /** A page of the project's subscriptions (no secrets). */
@@ -73,7 +78,7 @@ export async function updateWebhook(ctx: Ctx, id: string, input: WebhookUpdate, 
     });
     if (before.status === 'paused' && after.status === 'active') await wakeDueDeliveries(tx, ctx.jobs, id);
     return after;
-  });
+  }).finally(() => subscriptionsWritten(ctx));
 }
 
 /** Deletes the subscription and its delivery history; its queued deliveries are never sent. */
@@ -81,5 +86,5 @@ export async function deleteWebhook(ctx: Ctx, id: string): Promise<void> {
   await writeTx(ctx, {}, async (tx) => {
     await findWebhook(ctx, tx, id);
     await tx.webhookSubscription.delete({ where: { id } });
-  });
+  }).finally(() => subscriptionsWritten(ctx));
 }

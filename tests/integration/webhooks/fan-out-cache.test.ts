@@ -67,4 +67,23 @@ describe('webhook fan-out with the cached event types', () => {
     const answers = await Promise.all(Array.from({ length: 40 }, (_, n) => api.POST('/v1/customers', { body: customer(100 + n) })));
     expect(answers.map((answer) => answer.response.status)).toEqual(Array(40).fill(201));
   }, 30_000);
+
+  test('writes of other resources keep the cached event types: creates do not read the subscriptions again', async () => {
+    const api = a.client(store.keys.secret_test.token);
+    const totals = a.deps.totals!;
+    const original = totals.cached.bind(totals);
+    let reads = 0;
+    totals.cached = ((projectId, key, tables, read, options) =>
+      original(projectId, key, tables, key === 'webhook-event-types' ? () => ((reads += 1), read()) : read, options)) as typeof totals.cached;
+    try {
+      for (let n = 0; n < 5; n++) expect((await api.POST('/v1/customers', { body: customer(200 + n) })).response.status).toBe(201);
+      expect(reads).toBeLessThanOrEqual(1); // at most the first, if an earlier test's subscription write left it stale
+      reads = 0;
+      await createWebhook(api, 'https://hooks.example.com/more', { events: ['customer.created'] });
+      expect((await api.POST('/v1/customers', { body: customer(210) })).response.status).toBe(201);
+      expect(reads).toBe(1); // this process's subscription write made it stale at once
+    } finally {
+      totals.cached = original;
+    }
+  });
 });
