@@ -8,8 +8,18 @@ export interface Windows {
   period: string;
 }
 
-/** The windows of the instant `now`. */
+// The windows of the current minute, computed once per minute instead of once per request.
+let current: Windows | undefined;
+
+/** The windows of the instant `now` (the same object for every instant of one minute: do not modify it). */
 export function windowsAt(now: Date): Windows {
+  const time = now.getTime();
+  if (current && time >= current.minuteStart.getTime() && time < current.minuteEnd.getTime()) return current;
+  current = computeWindows(now);
+  return current;
+}
+
+function computeWindows(now: Date): Windows {
   const minuteStart = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   return {
