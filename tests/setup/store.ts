@@ -12,6 +12,8 @@ export interface TestStore {
   readonly keys: CreatedProject['keys'];
   /** SDK client with the project's secret test key. */
   readonly api: CommerceClient;
+  /** A raw HTTP request with the secret test key (JSON body when given), for what the typed SDK cannot send. */
+  call(method: string, path: string, body?: unknown): Promise<Response>;
 }
 
 /**
@@ -47,6 +49,14 @@ export function useStore(options: { project?: Partial<components['schemas']['Pro
     },
     get api() {
       return ready().api;
+    },
+    call(method, path, body) {
+      const { app, project } = ready();
+      return fetch(`${app.baseUrl}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${project.keys.secret_test.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     },
   };
 }

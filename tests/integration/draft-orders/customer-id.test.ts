@@ -4,12 +4,7 @@ import { useStore } from '../../setup/store.js';
 
 // An empty customer_id used to skip the customer check: PATCH stored "" and every later answer broke the contract (found by the contract fuzz).
 const store = useStore();
-const call = (method: string, path: string, body?: unknown) =>
-  fetch(`${store.app.baseUrl}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${store.keys.secret_test.token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
+const call = (method: string, path: string, body?: unknown) => store.call(method, path, body);
 
 describe('draft order customer_id', () => {
   test('updateDraftOrder: customer_id "" is 400 on customer_id and changes nothing', async () => {

@@ -5,12 +5,7 @@ import { useStore } from '../../setup/store.js';
 // PostgreSQL text and jsonb cannot hold U+0000, and jsonb refuses a lone surrogate; the validation layer refuses both
 // for every operation (found by the contract fuzz).
 const store = useStore();
-const call = (method: string, path: string, body?: unknown) =>
-  fetch(`${store.app.baseUrl}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${store.keys.secret_test.token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
+const call = (method: string, path: string, body?: unknown) => store.call(method, path, body);
 
 describe('NUL characters (\\u0000) in a request', () => {
   test('in a body field: 400 invalid_request naming the field, not a 500', async () => {

@@ -3,12 +3,7 @@ import { useStore } from '../../setup/store.js';
 
 // levenshtein refuses arguments over 255 characters; typo correction leaves such words and terms out (found by the contract fuzz).
 const store = useStore();
-const call = (method: string, path: string, body?: unknown) =>
-  fetch(`${store.app.baseUrl}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${store.keys.secret_test.token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
+const call = (method: string, path: string, body?: unknown) => store.call(method, path, body);
 
 describe('vocabulary words over 255 characters', () => {
   test('a product description with such a word: search and suggest for a similar word still answer 200', async () => {
