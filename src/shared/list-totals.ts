@@ -4,12 +4,6 @@ import type { ChangeFeed } from './change-feed.js';
 export const TABLE_CHANGED = 'table_changed';
 const MAX_ENTRIES = 10_000;
 
-interface Entry {
-  value: unknown;
-  /** The versions of the list's tables and of its project when the total was counted. */
-  versions: number[];
-}
-
 /**
  * `pagination.total` of list first pages, cached per (project, list, filters) so that a list page does
  * not cost a count(*); `cached()` keeps other per-project reads the same way (the event types a
@@ -19,7 +13,8 @@ interface Entry {
  * invalidates its project's entries at once. Without the listener every total is counted.
  */
 export class ListTotals {
-  private readonly entries = new Map<string, Entry>();
+  /** Totals and other small values, read inside the caller's transaction: misses are never shared between requests. */
+  private readonly values: VersionedCache<unknown> = new VersionedCache<unknown>(this, MAX_ENTRIES, { shareMisses: false });
   private readonly tableVersions = new Map<string, number>();
   private readonly projectVersions = new Map<string, number>();
   /** Counts the listener's drops: a total counted across a drop may have missed a notification. */
@@ -29,7 +24,6 @@ export class ListTotals {
     feed.on(TABLE_CHANGED, (table) => this.tableVersions.set(table, (this.tableVersions.get(table) ?? 0) + 1));
     feed.onLost(() => {
       this.drops += 1;
-      this.entries.clear();
     });
   }
 
@@ -67,41 +61,33 @@ export class ListTotals {
    * `projectWrites: false` for values that every write of the project would otherwise invalidate for
    * nothing (the writers of `tables` then call `tableWritten`).
    */
-  async cached<T>(projectId: string, key: string, tables: readonly string[], read: () => Promise<T>, { projectWrites = true } = {}): Promise<T> {
-    const cacheKey = `${projectId}|${key}`;
-    const versions = this.versionsOf(projectId, tables, projectWrites);
-    const entry = this.entries.get(cacheKey);
-    if (this.feed.listening && entry && entry.versions.every((version, i) => version === versions[i])) return entry.value as T;
-    // Listening must hold from before the read until it is stored, or a change could slip in between.
-    const wasListening = this.feed.listening;
-    const value = await read();
-    const after = this.versionsOf(projectId, tables, projectWrites);
-    if (wasListening && this.feed.listening && after.every((version, i) => version === versions[i])) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(cacheKey, { value, versions });
-    }
-    return value;
+  cached<T>(projectId: string, key: string, tables: readonly string[], read: () => Promise<T>, options: { projectWrites?: boolean } = {}): Promise<T> {
+    return this.values.get(projectId, key, tables, read, options) as Promise<T>;
   }
 }
 
 /**
  * Values (search answers, for example) cached per (project, key) on the same terms as the list totals:
  * an entry is served only while the change feed listens and none of the tables it was computed from nor
- * the project (through this process's writes) changed since. Unlike `ListTotals.cached()` (small values in
- * the shared map), it has its own bound (`maxEntries`, least recently used out) and concurrent misses of a
- * key share one computation.
+ * the project (through this process's writes) changed since. Bounded (`maxEntries`, least recently used
+ * out); with `shareMisses` (the default) concurrent misses of a key share one computation, which values read
+ * inside a caller's transaction must not do (ListTotals.cached).
  */
 export class VersionedCache<T> {
   private readonly entries = new Map<string, { value: T; versions: number[] }>();
   /** Computations under way: concurrent misses of one key wait for the same one (no stampede after a change). */
   private readonly pending = new Map<string, { value: Promise<T>; versions: number[] }>();
 
-  constructor(private readonly totals: ListTotals, private readonly maxEntries: number) {}
+  private readonly shareMisses: boolean;
+
+  constructor(private readonly totals: ListTotals, private readonly maxEntries: number, options: { shareMisses?: boolean } = {}) {
+    this.shareMisses = options.shareMisses ?? true;
+  }
 
   /** The value for `key`: the cached one when still exact, else `compute()`'s answer, cached. */
-  async get(projectId: string, key: string, tables: readonly string[], compute: () => Promise<T>): Promise<T> {
+  async get(projectId: string, key: string, tables: readonly string[], compute: () => Promise<T>, { projectWrites = true } = {}): Promise<T> {
     const cacheKey = `${projectId}|${key}`;
-    const versions = this.totals.versionsOf(projectId, tables);
+    const versions = this.totals.versionsOf(projectId, tables, projectWrites);
     const same = (other: number[]) => other.every((version, i) => version === versions[i]);
     const entry = this.entries.get(cacheKey);
     if (this.totals.listening && entry && same(entry.versions)) {
@@ -111,13 +97,13 @@ export class VersionedCache<T> {
     }
     const running = this.pending.get(cacheKey);
     // A computation that started at these versions answers as exactly as a new one would.
-    if (this.totals.listening && running && same(running.versions)) return running.value;
+    if (this.shareMisses && this.totals.listening && running && same(running.versions)) return running.value;
     const wasListening = this.totals.listening;
     const value = compute();
-    this.pending.set(cacheKey, { value, versions });
+    if (this.shareMisses) this.pending.set(cacheKey, { value, versions });
     try {
       const result = await value;
-      const after = this.totals.versionsOf(projectId, tables);
+      const after = this.totals.versionsOf(projectId, tables, projectWrites);
       if (wasListening && this.totals.listening && same(after)) {
         this.entries.delete(cacheKey);
         if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
