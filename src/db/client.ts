@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { CONNECT_TIMEOUT_MS } from './availability.js';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 
@@ -6,14 +7,28 @@ export type Database = PrismaClient;
 /** The client inside an interactive transaction. */
 export type Tx = Prisma.TransactionClient;
 
+// The node-postgres pool under each client createDatabase made, for the prepared statements of src/db/prepared.ts.
+const pools = new WeakMap<object, pg.Pool>();
+
 /**
  * A Prisma client over node-postgres for the given URL. Getting a connection (a new one, or a free one from a
  * busy pool) fails after CONNECT_TIMEOUT_MS, so an unreachable database answers 503 within a bounded time;
  * TCP keep-alive notices a server that vanished without closing the connection. Connections dropped by the
- * server (a restart) leave the pool on their error and are replaced on the next request.
+ * server (a restart) leave the pool on their error and are replaced on the next request. `$disconnect` ends the pool.
  */
 export function createDatabase(url: string, poolSize = 10): Database {
-  return new PrismaClient({
-    adapter: new PrismaPg({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000 }),
-  });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+  // An idle connection the server dropped is replaced on the next request; without a listener its error would end the process.
+  pool.on('error', () => {});
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/**
+ * The connection pool under `db` when it is a client createDatabase made; undefined for a transaction (or
+ * anything wrapping one), whose statements must run on its own connection.
+ */
+export function poolOf(db: Database | Tx): pg.Pool | undefined {
+  return pools.get(db);
 }

@@ -62,9 +62,13 @@ export const invalidField = (field: string, message: string) => new AppError('in
 /** 409 conflict, optionally naming the field. */
 export const conflict = (message: string, field?: string) => new AppError('conflict', message, { field });
 
-/** Whether `error` is a unique-constraint violation (Prisma P2002) on a column whose name contains `column`. */
+/**
+ * Whether `error` is a unique-constraint violation (Prisma P2002, or SQLSTATE 23505 from a prepared statement,
+ * whose message names the index) on a column whose name contains `column`.
+ */
 export function violatesUnique(error: unknown, column: string): boolean {
-  if ((error as { code?: string })?.code !== 'P2002') return false;
+  const code = (error as { code?: string })?.code;
+  if (code !== 'P2002' && code !== '23505') return false;
   return `${JSON.stringify((error as { meta?: unknown }).meta ?? {})} ${(error as Error).message}`.includes(column);
 }
 

@@ -18,6 +18,7 @@ export function toAppError(error: unknown): AppError | undefined {
     const field = fields.map((name) => name.replace(/"/g, '')).find((name) => name !== 'project_id');
     return new AppError('conflict', field ? `A resource with this ${field} already exists.` : 'A resource with these values already exists.', { field });
   }
+  if (prisma?.code === '23505') return new AppError('conflict', 'A resource with these values already exists.'); // from a prepared statement
   if (prisma?.code === 'P2025') return new AppError('not_found', 'Not found.');
   if (isDatabaseUnavailable(error)) return databaseUnavailable();
   return undefined;

@@ -7,8 +7,15 @@ export type CustomerResource = Schemas['Customer'];
 export type AddressResource = Schemas['CustomerAddress'];
 export type NoteResource = Schemas['CustomerNote'];
 
+/** The stored fields a customer resource shows (what prepared reads of customers return). */
+export type CustomerFields = Pick<
+  Customer,
+  | 'id' | 'email' | 'firstName' | 'lastName' | 'phone' | 'company' | 'status' | 'orderCount' | 'totalSpent' | 'firstOrderAt'
+  | 'lastOrderAt' | 'tags' | 'metadata' | 'activePriceKey' | 'locale' | 'taxNumber' | 'taxNumberType' | 'createdAt' | 'updatedAt'
+>;
+
 /** A customer as the API shows it; addresses only when given (expand=addresses). */
-export function toCustomerResource(customer: Customer, addresses?: CustomerAddress[]): CustomerResource {
+export function toCustomerResource(customer: CustomerFields, addresses?: CustomerAddress[]): CustomerResource {
   return {
     id: customer.id,
     email: customer.email,

@@ -1,14 +1,16 @@
 import type { Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { Customer, CustomerAddress, Prisma } from '../../generated/prisma/client.js';
-import type { Database } from '../../db/client.js';
+import { poolOf, type Database } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { newId } from '../../shared/ids.js';
 import { findOwned } from '../../shared/owned.js';
 import { lockRows, writeTx } from '../../shared/write.js';
+import { conflictOn, notFound } from '../../shared/errors.js';
 import { deleteValuesOf } from '../metafields/index.js';
-import { changedFields, recordChange, recordEvent } from '../store-events/index.js';
-import { toCustomerResource } from './customers.mappers.js';
+import { changedFields, eventHasSubscribers, recordChange, recordEvent, storeEventRow, type StoreEventInput } from '../store-events/index.js';
+import { toCustomerResource, type CustomerFields, type CustomerResource } from './customers.mappers.js';
+import { insertCustomerWithEvent, liveCustomerById } from './customers.statements.js';
 
 type CustomerCreate = components['schemas']['CustomerCreate'];
 type CustomerUpdate = components['schemas']['CustomerUpdate'];
@@ -36,15 +38,64 @@ export function addressesOf(db: Database | Tx, customerId: string): Promise<Cust
   return db.customerAddress.findMany({ where: { customerId }, orderBy: [...ADDRESS_ORDER] });
 }
 
-/** The customer with its addresses, default first, when asked for. */
+/**
+ * The live customer of the project, with its addresses (default first) when asked; 404 "Customer not found."
+ * otherwise. Outside a transaction the read is a prepared statement (customers.statements.ts).
+ */
 export async function getCustomer(ctx: Ctx, id: string, withAddresses: boolean) {
-  const customer = await findCustomer(ctx, ctx.db, id);
+  const pool = poolOf(ctx.db);
+  const customer = pool ? await liveCustomerById(pool, ctx.project.id, id) : await findCustomer(ctx, ctx.db, id);
+  if (!customer) throw notFound('Customer not found.');
   return { customer, addresses: withAddresses ? await addressesOf(ctx.db, id) : undefined };
 }
 
-/** Creates a customer and records customer.created, in one transaction; 409 when the email is taken. */
-export async function createCustomer(ctx: Ctx, input: CustomerCreate): Promise<Customer> {
-  return writeTx(ctx, EMAIL_TAKEN, (tx) => insertCustomer(tx, ctx, input));
+/**
+ * Creates a customer and records customer.created atomically; 409 when the email is taken. When no
+ * subscriber listens to customer.created (no webhook subscription), both rows go in one statement;
+ * otherwise, or inside a caller's transaction, in one transaction with the subscribers' work.
+ */
+export async function createCustomer(ctx: Ctx, input: CustomerCreate): Promise<CustomerFields> {
+  const pool = poolOf(ctx.db);
+  if (!pool || (await eventHasSubscribers(ctx.db, ctx, 'customer.created'))) return writeTx(ctx, EMAIL_TAKEN, (tx) => insertCustomer(tx, ctx, input));
+  const at = new Date();
+  const row = customerRow(ctx, input, null, at);
+  try {
+    return await insertCustomerWithEvent(pool, row, storeEventRow(ctx, createdEvent(row.id)), at);
+  } catch (error) {
+    throw conflictOn(error, EMAIL_TAKEN);
+  } finally {
+    // Also after a failure: a commit whose answer was lost still changed the data.
+    ctx.totals?.projectWritten(ctx.project.id);
+  }
+}
+
+/** The row a new customer is stored as, created and updated at `at`. `passwordHash` never leaves the row. */
+export function customerRow(ctx: Pick<Ctx, 'project'>, input: CustomerCreate, passwordHash: string | null, at: Date) {
+  return {
+    id: newId('cus_'),
+    projectId: ctx.project.id,
+    email: input.email,
+    emailNormalized: input.email.toLowerCase(),
+    firstName: input.first_name,
+    lastName: input.last_name,
+    sortName: sortNameOf(input.first_name, input.last_name),
+    phone: input.phone ?? null,
+    company: input.company ?? null,
+    status: input.status ?? 'active',
+    tags: input.tags ?? [],
+    metadata: (input.metadata ?? {}) as Prisma.InputJsonObject,
+    activePriceKey: input.active_price_key ?? null,
+    locale: input.locale ?? null,
+    taxNumber: input.tax_number ?? null,
+    taxNumberType: input.tax_number_type ?? null,
+    passwordHash,
+    updatedAt: at,
+  };
+}
+
+/** The customer.created store event of a new customer (with its resource as payload when there is one for subscribers). */
+function createdEvent(customerId: string, payload?: CustomerResource): StoreEventInput {
+  return { type: 'customer.created', resourceType: 'customer', resourceId: customerId, summary: `Customer ${customerId} created`, payload };
 }
 
 /**
@@ -52,34 +103,9 @@ export async function createCustomer(ctx: Ctx, input: CustomerCreate): Promise<C
  * violation the caller maps). `passwordHash` is for storefront registration; it never leaves the row.
  */
 export async function insertCustomer(tx: Tx, ctx: Ctx, input: CustomerCreate, passwordHash: string | null = null): Promise<Customer> {
-  const customer = await tx.customer.create({
-    data: {
-      id: newId('cus_'),
-      projectId: ctx.project.id,
-      email: input.email,
-      emailNormalized: input.email.toLowerCase(),
-      firstName: input.first_name,
-      lastName: input.last_name,
-      sortName: sortNameOf(input.first_name, input.last_name),
-      phone: input.phone ?? null,
-      company: input.company ?? null,
-      status: input.status ?? 'active',
-      tags: input.tags ?? [],
-      metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
-      activePriceKey: input.active_price_key ?? null,
-      locale: input.locale ?? null,
-      taxNumber: input.tax_number ?? null,
-      taxNumberType: input.tax_number_type ?? null,
-      passwordHash,
-    },
-  });
-  await recordEvent(tx, ctx, {
-    type: 'customer.created',
-    resourceType: 'customer',
-    resourceId: customer.id,
-    summary: `Customer ${customer.id} created`,
-    payload: toCustomerResource(customer),
-  });
+  const at = new Date();
+  const customer = await tx.customer.create({ data: { ...customerRow(ctx, input, passwordHash, at), createdAt: at } });
+  await recordEvent(tx, ctx, createdEvent(customer.id, toCustomerResource(customer)));
   return customer;
 }
 

@@ -33,6 +33,22 @@ export function eventActor(actor: Actor): { type: StoreEventResource['actor_type
   }
 }
 
+/** The row recording `input` (a new id, the project, the actor), as recordEvent and one-statement writes insert it. */
+export function storeEventRow(ctx: Pick<Ctx, 'project' | 'actor'>, input: StoreEventInput) {
+  const actor = eventActor(ctx.actor);
+  return {
+    id: newId('sevt_'),
+    projectId: ctx.project.id,
+    type: input.type,
+    resourceType: input.resourceType,
+    resourceId: input.resourceId,
+    actorType: actor.type,
+    actorId: actor.id,
+    summary: input.summary,
+    metadata: input.changes ? { changes: input.changes as object } : {},
+  } satisfies Omit<StoreEvent, 'createdAt'>;
+}
+
 /**
  * A recorder that writes an immutable store event in the caller's transaction and hands it to each of
  * `subscribers` in the same transaction, so the write, its audit entry and its fan-out commit or roll
@@ -40,20 +56,7 @@ export function eventActor(actor: Actor): { type: StoreEventResource['actor_type
  */
 export function recorderWith(subscribers: readonly StoreEventSubscriber[]) {
   return async (tx: Tx, ctx: Ctx, input: StoreEventInput): Promise<StoreEvent> => {
-    const actor = eventActor(ctx.actor);
-    const event = await tx.storeEvent.create({
-      data: {
-        id: newId('sevt_'),
-        projectId: ctx.project.id,
-        type: input.type,
-        resourceType: input.resourceType,
-        resourceId: input.resourceId,
-        actorType: actor.type,
-        actorId: actor.id,
-        summary: input.summary,
-        metadata: input.changes ? { changes: input.changes as object } : {},
-      },
-    });
+    const event = await tx.storeEvent.create({ data: storeEventRow(ctx, input) });
     for (const subscriber of subscribers) await subscriber(tx, ctx, event, input.payload);
     return event;
   };

@@ -1,7 +1,7 @@
-import type { Tx } from '../../db/client.js';
+import type { Database, Tx } from '../../db/client.js';
 import type { StoreEvent } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
-import { webhookFanOut } from '../webhooks/index.js';
+import { mayHaveSubscribers, webhookFanOut } from '../webhooks/index.js';
 
 /** Runs inside the transaction that records the event, e.g. to queue webhook deliveries. */
 export type StoreEventSubscriber = (tx: Tx, ctx: Ctx, event: StoreEvent, payload: unknown) => Promise<void>;
@@ -13,3 +13,12 @@ export type StoreEventSubscriber = (tx: Tx, ctx: Ctx, event: StoreEvent, payload
 export const storeEventSubscribers: readonly StoreEventSubscriber[] = [
   webhookFanOut, // a delivery and its wake-up job per matching active subscription
 ];
+
+/**
+ * False only when no subscriber would act on an event of `type` in this project (no webhook subscription
+ * listens to it): a write may then insert its store event in its own statement instead of recordEvent's
+ * transaction. Keep it in step with the list above.
+ */
+export function eventHasSubscribers(db: Database | Tx, ctx: Ctx, type: string): Promise<boolean> {
+  return mayHaveSubscribers(db, ctx, type);
+}

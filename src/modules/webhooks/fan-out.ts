@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/client.js';
+import type { Database, Tx } from '../../db/client.js';
 import type { StoreEvent } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { newId } from '../../shared/ids.js';
@@ -53,9 +53,9 @@ const SUBSCRIPTIONS = 'webhook_subscriptions';
  * process's subscription writes (`subscriptionsWritten`); other writes of the project leave it alone, or
  * every create would read it again. A subscription committed by another process is seen once its
  * notification arrives, within milliseconds. Spares most writes the subscription query: projects without
- * webhooks are the common case.
+ * webhooks are the common case. Inside a transaction, read through it (`tx`).
  */
-async function mayHaveSubscribers(tx: Tx, ctx: Ctx, type: string): Promise<boolean> {
+export async function mayHaveSubscribers(tx: Database | Tx, ctx: Ctx, type: string): Promise<boolean> {
   if (!ctx.totals) return true;
   const read = async () => {
     // Through the write's transaction: another pool connection could wait forever while every connection

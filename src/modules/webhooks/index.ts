@@ -3,4 +3,4 @@
  * the store-events area imports it, and webhooks itself records store events, so nothing here may pull
  * in the recorder.)
  */
-export { webhookFanOut } from './fan-out.js';
+export { mayHaveSubscribers, webhookFanOut } from './fan-out.js';

@@ -91,7 +91,11 @@ describe('database outage (a server process over a PostgreSQL the test stops and
         let answer: Answer;
         switch (n % 4) {
           case 0:
-            answer = await call('listCustomers', 'GET', '/v1/customers?limit=5');
+            // Half of them a read by id (a prepared statement on the pool, not through Prisma) of a customer made before.
+            answer =
+              n % 8 === 0 && createdCustomers.length > 0
+                ? await call('getCustomer', 'GET', `/v1/customers/${createdCustomers.at(-1)}`)
+                : await call('listCustomers', 'GET', '/v1/customers?limit=5');
             break;
           case 1:
             answer = await call('createCustomer', 'POST', '/v1/customers', { email: `outage-${worker}-${n}@example.com`, first_name: 'Out', last_name: `Age ${n}` });
@@ -179,6 +183,10 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     expect(whileDown.length).toBeGreaterThanOrEqual(40);
     for (const answer of whileDown) expect(answer).toMatchObject({ status: 503, retryAfter: '5', code: 'service_unavailable' });
     for (const answer of answers.filter((a) => a.status === 503)) expect(answer).toMatchObject({ retryAfter: '5', code: 'service_unavailable' });
+    // Both ways to the database answered 503: Prisma's (lists, products) and the prepared statements' (customer read by id and create).
+    expect([...new Set(answers.filter((a) => a.status === 503).map((a) => a.op))]).toEqual(
+      expect.arrayContaining(['listCustomers', 'createCustomer', 'listProducts', 'createProduct', 'getCustomer']),
+    );
     // Requests never failed outside the outage (from the stop's start until the database answered again).
     const failedOutside = answers.filter((a) => a.status === 503 && (a.ended < stopBegan || a.started > up));
     expect(failedOutside).toEqual([]);

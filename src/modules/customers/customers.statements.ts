@@ -1,0 +1,73 @@
+import type pg from 'pg';
+import { preparedStatement, selectList, type Columns } from '../../db/prepared.js';
+import { insertWithEvent } from '../store-events/index.js';
+import type { CustomerFields } from './customers.mappers.js';
+import type { customerRow } from './customers.service.js';
+
+/**
+ * The customer operations measured against the bare baseline (bench/README.md), as prepared statements
+ * (src/db/prepared.ts): the read by id and the create with its store event. The services use them outside
+ * transactions and fall back to Prisma inside one.
+ */
+
+const FIELDS: Columns<CustomerFields> = {
+  id: 'id',
+  email: 'email',
+  firstName: 'first_name',
+  lastName: 'last_name',
+  phone: 'phone',
+  company: 'company',
+  status: 'status',
+  orderCount: 'order_count',
+  totalSpent: 'total_spent',
+  firstOrderAt: 'first_order_at',
+  lastOrderAt: 'last_order_at',
+  tags: 'tags',
+  metadata: 'metadata',
+  activePriceKey: 'active_price_key',
+  locale: 'locale',
+  taxNumber: 'tax_number',
+  taxNumberType: 'tax_number_type',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+};
+
+const byId = preparedStatement<CustomerFields>(
+  'customer_live_by_id',
+  `SELECT ${selectList(FIELDS)} FROM customers WHERE id = $1 AND project_id = $2 AND deleted_at IS NULL`,
+);
+
+/** The project's live customer with this id, or undefined. */
+export async function liveCustomerById(pool: pg.Pool, projectId: string, id: string): Promise<CustomerFields | undefined> {
+  return (await byId(pool, [id, projectId]))[0];
+}
+
+type CustomerRow = ReturnType<typeof customerRow>;
+
+/** Inserts a customer (customerRow) and its customer.created store event in one statement. */
+export const insertCustomerWithEvent = insertWithEvent<CustomerRow, CustomerFields>(
+  'customer_insert_with_event',
+  'customers',
+  {
+    id: 'id',
+    projectId: 'project_id',
+    email: 'email',
+    emailNormalized: 'email_normalized',
+    firstName: 'first_name',
+    lastName: 'last_name',
+    sortName: 'sort_name',
+    phone: 'phone',
+    company: 'company',
+    status: 'status',
+    tags: 'tags',
+    metadata: 'metadata',
+    activePriceKey: 'active_price_key',
+    locale: 'locale',
+    taxNumber: 'tax_number',
+    taxNumberType: 'tax_number_type',
+    passwordHash: 'password_hash',
+    updatedAt: 'updated_at',
+  },
+  FIELDS,
+  ['metadata'],
+);

@@ -1,0 +1,114 @@
+import { describe, expect, test } from '@jest/globals';
+import { poolOf } from '../../../src/db/client.js';
+import { liveCustomerById } from '../../../src/modules/customers/customers.statements.js';
+import { createWebhook, listDeliveries } from '../../factories/webhook.factory.js';
+import { useStore } from '../../setup/store.js';
+
+// The customer read by id and the create run as prepared statements on the pool (src/db/prepared.ts), not
+// through Prisma's client: these tests hold them to what the Prisma path returns and writes.
+const store = useStore();
+
+const FIELDS = {
+  id: true, email: true, firstName: true, lastName: true, phone: true, company: true, status: true, orderCount: true, totalSpent: true,
+  firstOrderAt: true, lastOrderAt: true, tags: true, metadata: true, activePriceKey: true, locale: true, taxNumber: true, taxNumberType: true,
+  createdAt: true, updatedAt: true,
+} as const;
+
+const full = (email: string) => ({
+  email,
+  first_name: 'Zoë',
+  last_name: "O'Brien",
+  phone: '+49 30 1234567',
+  company: 'Åkesson & Söner',
+  status: 'inactive' as const,
+  tags: ['vip', 'Großhandel', 'a,b'],
+  metadata: { source: 'fair', nested: { list: [1, 'two', null, { three: true }], empty: {} }, big: 12345678901234 },
+  locale: 'de-DE',
+  tax_number: 'DE123456789',
+  tax_number_type: 'vat' as const,
+});
+
+describe('customer prepared statements', () => {
+  test("the read by id returns exactly Prisma's row: bigint beyond 2^53, timestamps to the millisecond, json, arrays, nulls", async () => {
+    const created = await store.api.POST('/v1/customers', { body: full('prepared-read@example.com') });
+    expect(created.error).toBeUndefined();
+    const id = created.data!.data.id;
+    const db = store.app.deps.db;
+    await db.$executeRaw`UPDATE customers SET total_spent = 9007199254740993, order_count = 7,
+      first_order_at = '2024-02-29T23:59:59.123Z', last_order_at = '2026-01-01T00:00:00.001+05:30' WHERE id = ${id}`;
+    const sparse = await store.api.POST('/v1/customers', { body: { email: 'prepared-sparse@example.com', first_name: 'S', last_name: 'P' } });
+
+    for (const customerId of [id, sparse.data!.data.id]) {
+      const prepared = await liveCustomerById(poolOf(db)!, store.project.id, customerId);
+      const prisma = await db.customer.findUnique({ where: { id: customerId }, select: FIELDS });
+      expect(prepared).toEqual(prisma);
+      expect(typeof prepared!.totalSpent).toBe('bigint');
+      expect(prepared!.createdAt).toBeInstanceOf(Date);
+    }
+    const read = await store.api.GET('/v1/customers/{id}', { params: { path: { id } } });
+    expect(read.data!.data).toMatchObject({ order_count: 7, first_order_at: '2024-02-29T23:59:59.123Z', last_order_at: '2025-12-31T18:30:00.001Z', tags: full('').tags });
+  });
+
+  test('the read by id answers 404 for a deleted customer, another project id and an unknown id', async () => {
+    const created = await store.api.POST('/v1/customers', { body: { email: 'prepared-gone@example.com', first_name: 'G', last_name: 'One' } });
+    const id = created.data!.data.id;
+    expect((await store.api.DELETE('/v1/customers/{id}', { params: { path: { id } } })).response.status).toBe(204);
+    const pool = poolOf(store.app.deps.db)!;
+    expect(await liveCustomerById(pool, store.project.id, id)).toBeUndefined();
+    const live = await store.api.POST('/v1/customers', { body: { email: 'prepared-live@example.com', first_name: 'L', last_name: 'Ive' } });
+    expect(await liveCustomerById(pool, 'proj_someone_else', live.data!.data.id)).toBeUndefined();
+    for (const missing of [id, 'cus_unknown']) {
+      const answer = await store.api.GET('/v1/customers/{id}', { params: { path: { id: missing } } });
+      expect(answer.response.status).toBe(404);
+      expect(answer.error).toEqual({ error: { code: 'not_found', message: 'Customer not found.' } });
+    }
+  });
+
+  test('a create in one statement stores what the transactional path stores: the same customer row and store event', async () => {
+    const db = store.app.deps.db;
+    // An Idempotency-Key runs the create inside the key's transaction, so through Prisma; without one, the prepared statement.
+    const keyed = await store.api.POST('/v1/customers', { body: full('prepared-keyed@example.com'), params: { header: { 'Idempotency-Key': 'prepared-create-1' } } });
+    const plain = await store.api.POST('/v1/customers', { body: full('prepared-plain@example.com') });
+    expect([keyed.response.status, plain.response.status]).toEqual([201, 201]);
+    const [a, b] = await Promise.all([keyed, plain].map((answer) => db.customer.findUniqueOrThrow({ where: { id: answer.data!.data.id } })));
+    const comparable = ({ id: _id, email: _email, emailNormalized, createdAt, updatedAt, ...rest }: typeof a) => ({ ...rest, localPart: emailNormalized.split('@')[0]!.replace(/keyed|plain/, ''), sameTimes: createdAt.getTime() === updatedAt.getTime() });
+    expect(comparable(b)).toEqual(comparable(a));
+    expect(b.emailNormalized).toBe('prepared-plain@example.com');
+
+    const events = await Promise.all([a, b].map((customer) => db.storeEvent.findMany({ where: { resourceId: customer.id } })));
+    expect(events.map((list) => list.length)).toEqual([1, 1]);
+    const shape = (event: (typeof events)[0][0], customer: typeof a) => ({
+      type: event.type, resourceType: event.resourceType, actorType: event.actorType, actorId: event.actorId, projectId: event.projectId, metadata: event.metadata,
+      summary: event.summary.replace(customer.id, '<id>'),
+    });
+    expect(shape(events[1]![0]!, b)).toEqual(shape(events[0]![0]!, a));
+    expect(shape(events[1]![0]!, b)).toMatchObject({ type: 'customer.created', summary: 'Customer <id> created' });
+    // One statement: the event carries the customer's creation time exactly.
+    expect(events[1]![0]!.createdAt).toEqual(b.createdAt);
+    // The API answers with the stored row.
+    expect(plain.data!.data).toMatchObject({ email: 'prepared-plain@example.com', status: 'inactive', created_at: b.createdAt.toISOString(), metadata: full('').metadata });
+  });
+
+  test('a duplicate email is 409 on email in one statement too, and records no event; the totals after it are exact', async () => {
+    const first = await store.api.POST('/v1/customers', { body: { email: 'Prepared-Dup@example.com', first_name: 'D', last_name: 'Up' } });
+    expect(first.response.status).toBe(201);
+    const before = await store.app.deps.db.storeEvent.count({ where: { projectId: store.project.id } });
+    const duplicate = await store.api.POST('/v1/customers', { body: { email: 'prepared-dup@EXAMPLE.com', first_name: 'D', last_name: 'Up' } });
+    expect(duplicate.response.status).toBe(409);
+    expect(duplicate.error).toEqual({ error: { code: 'conflict', message: 'A customer with this email already exists.', field: 'email' } });
+    expect(await store.app.deps.db.storeEvent.count({ where: { projectId: store.project.id } })).toBe(before);
+    const list = await store.api.GET('/v1/customers', { params: { query: { limit: 1 } } });
+    expect(list.data!.pagination.total).toBe(await store.app.deps.db.customer.count({ where: { projectId: store.project.id, deletedAt: null } }));
+  });
+
+  test('with a webhook listening to customer.created the create runs in a transaction with the fan-out; listening to something else, it does not queue', async () => {
+    const other = await createWebhook(store.api, 'https://hooks.example.com/other', { events: ['customer.deleted'] });
+    await store.api.POST('/v1/customers', { body: { email: 'prepared-hook-1@example.com', first_name: 'H', last_name: 'One' } });
+    expect(await listDeliveries(store.api, other.id)).toEqual([]);
+    const listening = await createWebhook(store.api, 'https://hooks.example.com/created', { events: ['customer.created'] });
+    const created = await store.api.POST('/v1/customers', { body: { email: 'prepared-hook-2@example.com', first_name: 'H', last_name: 'Two' } });
+    expect(created.response.status).toBe(201);
+    const deliveries = await listDeliveries(store.api, listening.id);
+    expect(deliveries.map((d) => d.event_type)).toEqual(['customer.created']);
+  });
+});
