@@ -5,6 +5,11 @@ import pg from 'pg';
  * client runtime is most of the cost (bench/README.md: a customer read by id runs at about half the
  * throughput through it, a create with its store event at 45 %). PostgreSQL parses and plans each statement
  * once per connection; later runs send only its name and values. Everything else stays on Prisma.
+ *
+ * Prepared statements live in the server session: connections must not be shared between clients behind
+ * our back (PgBouncer in transaction mode needs its prepared-statement support, 1.21+). A migration that
+ * changes the type of a column a statement returns makes it fail until the server restarts; adding
+ * columns does not.
  */
 
 /** Where each field of `R` lives: `{ firstName: 'first_name' }`. Every field must be named. */
