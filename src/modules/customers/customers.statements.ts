@@ -44,30 +44,15 @@ export async function liveCustomerById(pool: pg.Pool, projectId: string, id: str
 
 type CustomerRow = ReturnType<typeof customerRow>;
 
+// What a create writes: the fields shown, less those the database keeps (order figures, creation time), plus
+// the stored-only ones.
+const { orderCount: _orders, totalSpent: _spent, firstOrderAt: _first, lastOrderAt: _last, createdAt: _created, ...shownAndWritten } = FIELDS;
+
 /** Inserts a customer (customerRow) and its customer.created store event in one statement. */
 export const insertCustomerWithEvent = insertWithEvent<CustomerRow, CustomerFields>(
   'customer_insert_with_event',
   'customers',
-  {
-    id: 'id',
-    projectId: 'project_id',
-    email: 'email',
-    emailNormalized: 'email_normalized',
-    firstName: 'first_name',
-    lastName: 'last_name',
-    sortName: 'sort_name',
-    phone: 'phone',
-    company: 'company',
-    status: 'status',
-    tags: 'tags',
-    metadata: 'metadata',
-    activePriceKey: 'active_price_key',
-    locale: 'locale',
-    taxNumber: 'tax_number',
-    taxNumberType: 'tax_number_type',
-    passwordHash: 'password_hash',
-    updatedAt: 'updated_at',
-  },
+  { ...shownAndWritten, projectId: 'project_id', emailNormalized: 'email_normalized', sortName: 'sort_name', passwordHash: 'password_hash' },
   FIELDS,
   ['metadata'],
 );
