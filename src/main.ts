@@ -10,6 +10,7 @@ import { DataDirInUseError, startEmbeddedPostgres, type EmbeddedDatabase } from 
 import { migrate } from './db/migrate.js';
 import { developmentPlatformToken, ensureDemoProject } from './demo.js';
 import { createApp } from './http/app.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { JobQueue } from './jobs/queue.js';
 import { RateLimiter } from './modules/usage/index.js';
 import { AuthCache } from './modules/platform/auth-cache.js';
@@ -57,7 +58,7 @@ const jobs = await JobQueue.start(databaseUrl, log, config.runJobs ? { work: tru
 const deps = { ...base, jobs, rateLimiter: config.rateLimits ? new RateLimiter(db) : undefined };
 const demo = await ensureDemoProject(deps, generatedPlatformToken);
 
-const server: Server = createApp(deps).listen(config.port, config.host);
+const server: Server = answerClientErrors(createApp(deps).listen(config.port, config.host));
 await new Promise((resolve) => server.once('listening', resolve));
 const address = server.address();
 // With PORT=0 the kernel picked the port; what the process reports (and customer tokens carry as iss) is that one.

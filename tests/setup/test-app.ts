@@ -5,6 +5,7 @@ import type { AppDeps } from '../../src/app-deps.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDatabase } from '../../src/db/client.js';
 import { createApp } from '../../src/http/app.js';
+import { answerClientErrors } from '../../src/http/client-errors.js';
 import { JobQueue } from '../../src/jobs/queue.js';
 import { RateLimiter } from '../../src/modules/usage/index.js';
 import type { Handlers } from '../../src/http/contract.js';
@@ -63,7 +64,7 @@ export async function startTestApp(
   const db = createDatabase(database.url, 5);
   const deps: AppDeps = { db, config, log, authCache, totals, jobs, rateLimiter: new RateLimiter(db), ...options.deps };
   const { handlers: allHandlers } = await import('../../src/http/handlers.js');
-  const server: Server = createApp(deps, { ...allHandlers, ...options.handlers } as Handlers).listen(0, '127.0.0.1');
+  const server: Server = answerClientErrors(createApp(deps, { ...allHandlers, ...options.handlers } as Handlers).listen(0, '127.0.0.1'));
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   config.port = (server.address() as AddressInfo).port; // as main.ts does: the address customer tokens name as iss
