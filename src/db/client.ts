@@ -20,6 +20,11 @@ export function createDatabase(url: string, poolSize = 10): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
   // An idle connection the server dropped is replaced on the next request; without a listener its error would end the process.
   pool.on('error', () => {});
+  // Every session in UTC, whatever the server's or database's TimeZone: Prisma's pg adapter sends timestamps
+  // without an offset and reads them back without converting (prisma/orm#26786), so in any other zone its times
+  // would be shifted by the offset, and differ from the prepared statements' (node-postgres converts). Queued
+  // before the first query the connection runs.
+  pool.on('connect', (client) => void client.query('SET TIME ZONE UTC').catch(() => {}));
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
   return db;
@@ -30,5 +35,7 @@ export function createDatabase(url: string, poolSize = 10): Database {
  * anything wrapping one), whose statements must run on its own connection.
  */
 export function poolOf(db: Database | Tx): pg.Pool | undefined {
-  return pools.get(db);
+  const pool = pools.get(db);
+  // After $disconnect the pool is ended; a client used again reconnects through Prisma's own new pool.
+  return pool && !pool.ending ? pool : undefined;
 }

@@ -7,9 +7,8 @@ import pg from 'pg';
  * once per connection; later runs send only its name and values. Everything else stays on Prisma.
  *
  * Prepared statements live in the server session: connections must not be shared between clients behind
- * our back (PgBouncer in transaction mode needs its prepared-statement support, 1.21+). A migration that
- * changes the type of a column a statement returns makes it fail until the server restarts; adding
- * columns does not.
+ * our back (PgBouncer in transaction mode needs its prepared-statement support, 1.21+). A statement a
+ * migration made stale is prepared again under a new name (see preparedStatement).
  */
 
 /** Where each field of `R` lives: `{ firstName: 'first_name' }`. Every field must be named. */
@@ -40,5 +39,20 @@ const names = new Set<string>();
 export function preparedStatement<Row>(name: string, text: string): (pool: pg.Pool, values: readonly unknown[]) => Promise<Row[]> {
   if (names.has(name)) throw new Error(`Two prepared statements are named ${name}.`);
   names.add(name);
-  return async (pool, values) => (await pool.query<Row & pg.QueryResultRow>({ name, text, values: values as unknown[], types })).rows;
+  let generation = 0;
+  const run = async (pool: pg.Pool, values: readonly unknown[]) =>
+    (await pool.query<Row & pg.QueryResultRow>({ name: generation === 0 ? name : `${name}_${generation}`, text, values: values as unknown[], types })).rows;
+  return async (pool, values) => {
+    try {
+      return await run(pool, values);
+    } catch (error) {
+      // A migration changed what the statement returns (0A000, "cached plan must not change result type") or the
+      // statement is gone (26000): nothing ran. Prepare it again under a new name, once.
+      if (!STALE_STATEMENT.has((error as { code?: string }).code ?? '')) throw error;
+      generation += 1;
+      return run(pool, values);
+    }
+  };
 }
+
+const STALE_STATEMENT = new Set(['0A000', '26000']);

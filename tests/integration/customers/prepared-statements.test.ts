@@ -1,5 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
-import { poolOf } from '../../../src/db/client.js';
+import pg from 'pg';
+import { createDatabase, poolOf } from '../../../src/db/client.js';
+import { preparedStatement } from '../../../src/db/prepared.js';
 import { liveCustomerById } from '../../../src/modules/customers/customers.statements.js';
 import { createWebhook, listDeliveries } from '../../factories/webhook.factory.js';
 import { useStore } from '../../setup/store.js';
@@ -110,5 +112,56 @@ describe('customer prepared statements', () => {
     expect(created.response.status).toBe(201);
     const deliveries = await listDeliveries(store.api, listening.id);
     expect(deliveries.map((d) => d.event_type)).toEqual(['customer.created']);
+  });
+
+  test('in a database whose TimeZone is not UTC, Prisma and the prepared statements still agree on every time (sessions are pinned to UTC)', async () => {
+    const db = store.app.deps.db;
+    const [{ name }] = await db.$queryRaw<Array<{ name: string }>>`SELECT current_database() AS name`;
+    await db.$executeRawUnsafe(`ALTER DATABASE "${name}" SET timezone = 'America/New_York'`);
+    const fresh = createDatabase(store.app.deps.config.databaseUrl!, 2);
+    try {
+      const [{ zone }] = await fresh.$queryRaw<Array<{ zone: string }>>`SELECT current_setting('TimeZone') AS zone`;
+      expect(zone).toBe('UTC');
+      const at = new Date('2026-03-08T06:30:00.250Z'); // New York's switch to daylight time that night
+      const written = await fresh.customer.create({
+        data: {
+          id: 'cus_timezoneprobe', projectId: store.project.id, email: 'tz@example.com', emailNormalized: 'tz@example.com', firstName: 'T',
+          lastName: 'Z', sortName: 'z\u0001t', tags: [], metadata: {}, firstOrderAt: at, createdAt: at, updatedAt: at,
+        },
+      });
+      const prepared = await liveCustomerById(poolOf(fresh)!, store.project.id, written.id);
+      expect(prepared!.createdAt.toISOString()).toBe('2026-03-08T06:30:00.250Z');
+      expect(prepared).toEqual(await fresh.customer.findUnique({ where: { id: written.id }, select: FIELDS }));
+      const [{ utc }] = await fresh.$queryRaw<Array<{ utc: string }>>`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS utc FROM customers WHERE id = ${written.id}`;
+      expect(utc).toBe('2026-03-08T06:30:00.250');
+    } finally {
+      await fresh.$disconnect();
+      await db.$executeRawUnsafe(`ALTER DATABASE "${name}" RESET timezone`);
+    }
+  });
+
+  test('a statement a migration made stale (its result type changed) is prepared again and answers', async () => {
+    const db = store.app.deps.db;
+    await db.$executeRawUnsafe('CREATE TABLE prepared_probe (v int)');
+    await db.$executeRawUnsafe('INSERT INTO prepared_probe VALUES (1)');
+    const pool = new pg.Pool({ connectionString: store.app.deps.config.databaseUrl!, max: 1 }); // one connection: it holds the prepared plan
+    try {
+      const probe = preparedStatement<{ v: unknown }>('test_prepared_probe', 'SELECT * FROM prepared_probe');
+      expect(await probe(pool, [])).toEqual([{ v: 1 }]);
+      await db.$executeRawUnsafe('ALTER TABLE prepared_probe ALTER COLUMN v TYPE text');
+      expect(await probe(pool, [])).toEqual([{ v: '1' }]);
+      expect(await probe(pool, [])).toEqual([{ v: '1' }]);
+    } finally {
+      await pool.end();
+      await db.$executeRawUnsafe('DROP TABLE prepared_probe');
+    }
+  });
+
+  test('after $disconnect a client has no pool for prepared statements (its reads go through Prisma again)', async () => {
+    const fresh = createDatabase(store.app.deps.config.databaseUrl!, 1);
+    expect(poolOf(fresh)).toBeDefined();
+    await fresh.$connect();
+    await fresh.$disconnect();
+    expect(poolOf(fresh)).toBeUndefined();
   });
 });
