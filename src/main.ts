@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { loadConfig } from './config.js';
 import { createDatabase } from './db/client.js';
-import { DataDirInUseError, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
+import { DataDirInUseError, PostgresStartError, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
 import { migrate } from './db/migrate.js';
 import { developmentPlatformToken, ensureDemoProject } from './demo.js';
 import { createApp } from './http/app.js';
@@ -29,6 +29,10 @@ if (!config.databaseUrl) {
     // A running server's database is never shared or stopped by a second `npm start` (npm run seed may use it).
     embedded = await startEmbeddedPostgres({ dir: config.dataDir, persistent: true, whenInUse: 'refuse', log: (line) => log.warn(line) });
   } catch (error) {
+    if (error instanceof PostgresStartError) {
+      console.error(`Not starting: ${error.message}\n  Set DATABASE_URL to use another PostgreSQL, or DATA_DIR for a new embedded one.`);
+      process.exit(1);
+    }
     if (!(error instanceof DataDirInUseError)) throw error;
     console.error(
       [

