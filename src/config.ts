@@ -5,6 +5,8 @@ export interface Config {
   port: number;
   /** PostgreSQL URL; when absent the embedded PostgreSQL under dataDir is used. */
   databaseUrl?: string;
+  /** How long start waits for the database to accept connections before it gives up. */
+  databaseWaitSeconds: number;
   dataDir: string;
   /** Operator token for /platform/v1; the platform API answers 404 when absent. */
   platformToken?: string;
@@ -28,6 +30,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${env.PORT}"`);
+  const databaseWaitSeconds = Number(env.DATABASE_WAIT_SECONDS ?? 30);
+  if (!Number.isInteger(databaseWaitSeconds) || databaseWaitSeconds < 0) problems.push(`DATABASE_WAIT_SECONDS must be a whole number of seconds, got "${env.DATABASE_WAIT_SECONDS}"`);
   const logLevel = (env.LOG_LEVEL ?? 'info') as Config['logLevel'];
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) problems.push(`LOG_LEVEL must be debug, info, warn, error or silent`);
   if (env.PLATFORM_TOKEN !== undefined && env.PLATFORM_TOKEN.length < 16) {
@@ -41,6 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     port,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseWaitSeconds,
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     platformToken: env.PLATFORM_TOKEN || undefined,
     smtpUrl: env.SMTP_URL || undefined,

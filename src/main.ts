@@ -8,6 +8,7 @@ import { loadConfig } from './config.js';
 import { createDatabase } from './db/client.js';
 import { DataDirInUseError, PostgresStartError, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
 import { migrate } from './db/migrate.js';
+import { DatabaseStartupError, waitForDatabase } from './db/wait-for-database.js';
 import { developmentPlatformToken, ensureDemoProject } from './demo.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
@@ -48,6 +49,13 @@ if (!config.databaseUrl) {
   if (!config.platformToken) config.platformToken = generatedPlatformToken = developmentPlatformToken(config.dataDir);
 }
 const databaseUrl = config.databaseUrl ?? embedded!.url;
+try {
+  await waitForDatabase(databaseUrl, config.databaseWaitSeconds, (message) => console.error(message));
+} catch (error) {
+  if (!(error instanceof DatabaseStartupError)) throw error;
+  console.error(`Not starting: ${error.message}`);
+  process.exit(1);
+}
 const applied = await migrate(databaseUrl);
 if (applied.length > 0) log.info('applied migrations', { applied });
 

@@ -11,20 +11,27 @@ export type Tx = Prisma.TransactionClient;
 const pools = new WeakMap<object, pg.Pool>();
 
 /**
+ * The URL with every session in UTC, whatever the server's or database's TimeZone: Prisma's pg adapter sends
+ * timestamps without an offset and reads them back without converting (prisma/orm#26786), so in any other zone
+ * its times would be shifted by the offset, and differ from the prepared statements' (node-postgres converts).
+ * A startup option (added to the URL's own `options`, which would override a separate setting), not a query.
+ */
+function inUtc(url: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set('options', [parsed.searchParams.get('options'), '-c TimeZone=UTC'].filter(Boolean).join(' '));
+  return parsed.href;
+}
+
+/**
  * A Prisma client over node-postgres for the given URL. Getting a connection (a new one, or a free one from a
  * busy pool) fails after CONNECT_TIMEOUT_MS, so an unreachable database answers 503 within a bounded time;
  * TCP keep-alive notices a server that vanished without closing the connection. Connections dropped by the
  * server (a restart) leave the pool on their error and are replaced on the next request. `$disconnect` ends the pool.
  */
 export function createDatabase(url: string, poolSize = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+  const pool = new pg.Pool({ connectionString: inUtc(url), max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
   // An idle connection the server dropped is replaced on the next request; without a listener its error would end the process.
   pool.on('error', () => {});
-  // Every session in UTC, whatever the server's or database's TimeZone: Prisma's pg adapter sends timestamps
-  // without an offset and reads them back without converting (prisma/orm#26786), so in any other zone its times
-  // would be shifted by the offset, and differ from the prepared statements' (node-postgres converts). Queued
-  // before the first query the connection runs.
-  pool.on('connect', (client) => void client.query('SET TIME ZONE UTC').catch(() => {}));
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
   return db;

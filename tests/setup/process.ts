@@ -30,8 +30,14 @@ function spawnScript(script: string, args: string[], env: Record<string, string>
 
 /** Runs `npm start`'s entry point (or, with `viaNpm`, `npm start` itself) as its own process and waits until it prints its base URL. */
 export async function startMain(env: Record<string, string>, cleanups: Cleanups, viaNpm = false): Promise<Started> {
+  const { child, output, listening } = launchMain(env, cleanups, viaNpm);
+  return { child, output, baseUrl: await listening };
+}
+
+/** startMain without the wait: the process, its output so far, and its base URL once it prints it. */
+export function launchMain(env: Record<string, string>, cleanups: Cleanups, viaNpm = false): Omit<Started, 'baseUrl'> & { listening: Promise<string> } {
   const { child, output } = spawnScript(viaNpm ? 'npm start' : 'src/main.ts', [], { PORT: '0', LOG_LEVEL: 'error', ...env }, cleanups);
-  const baseUrl = await new Promise<string>((resolve, reject) => {
+  const listening = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output()}`)), 60_000);
     child.stdout!.on('data', () => {
       const match = /listening on (http:\/\/\S+)/.exec(output());
@@ -43,7 +49,8 @@ export async function startMain(env: Record<string, string>, cleanups: Cleanups,
     // 'close', not 'exit': by then every byte the process wrote has arrived, so the message shows why it stopped.
     child.once('close', (code, signal) => reject(new Error(`exited with ${code ?? signal} before listening:\n${output()}`)));
   });
-  return { child, output, baseUrl };
+  listening.catch(() => {}); // the caller awaits it; a process that dies first must not be an unhandled rejection meanwhile
+  return { child, output, listening };
 }
 
 /** Runs a script (e.g. `src/seed/cli.ts`) to its end; its exit code and everything it printed. */
