@@ -8,6 +8,7 @@ import { ContractChecker } from '../../src/http/middleware/response-check.js';
 import { seedDemoCatalog } from '../../src/seed/demo-catalog.js';
 import { startTestApp, TEST_PLATFORM_TOKEN, type TestApp } from '../setup/test-app.js';
 import { IdPool } from './id-pool.js';
+import { fixtureHints, harvestFixtures, requestReset, seedFixtures } from './fixtures.js';
 import { document, requestArbitrary, type Credentials, type FuzzRequest } from './operations.js';
 
 /** How long one answer may take before it counts as a hang. */
@@ -144,12 +145,21 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     }
   };
 
+  // Fixtures the preconditions of some operations need (fixtures.ts); kept out of the id pool.
+  const call = (method: string, path: string, token: string, body?: unknown, header?: string) => api(app, method, path, token, body, header);
+  const outboxKeys = { secret, publishable, platform: TEST_PLATFORM_TOKEN };
+  const fixtures = await seedFixtures(call, outboxKeys, projectId);
+  for (const id of fixtures.protectedIds) protectedIds.add(id);
+
   // Everything the project holds so far, so the first requests already aim at resources that exist.
-  for (const path of ['/v1/products?limit=100', '/v1/collections', '/v1/locations', '/v1/customers']) ids.harvest(await api(app, 'GET', path, secret));
+  for (const path of ['/v1/products?limit=100', '/v1/collections', '/v1/locations', '/v1/customers', '/v1/draft-orders', '/v1/orders', '/v1/shipping/zones', '/v1/search/merchandising']) {
+    ids.harvest(await api(app, 'GET', path, secret));
+  }
 
   const credentials: Credentials = { secret, publishable, platform: TEST_PLATFORM_TOKEN, customerToken: () => customer.token };
   const context = { components: document.components.schemas, ids };
-  const arbitraries = new Map(operationIndex.map((op) => [op.operationId, requestArbitrary(op, context, credentials)]));
+  const hints = fixtureHints(fixtures, context, customer, ids);
+  const arbitraries = new Map(operationIndex.map((op) => [op.operationId, requestArbitrary(op, context, credentials, hints[op.operationId])]));
 
   const send = async (request: FuzzRequest): Promise<FuzzAnswer> => {
     const started = performance.now();
@@ -169,9 +179,20 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   const exercise = async (request: FuzzRequest, stats: FuzzStats): Promise<FuzzAnswer> => {
     const answer = await send(request);
     stats.record(request, answer);
-    if (answer.status < 300) ids.harvest(answer.body);
+    if (answer.status < 300) {
+      ids.harvest(answer.body);
+      harvestFixtures(fixtures, answer.body);
+    }
     const failure = contractFailure(request, answer);
     if (failure) throw new Error(`${failure}\n${describeRequest(request)}`);
+    if (answer.status < 300 && request.operationId === 'changeCurrentCustomerPassword') {
+      // The customer's password is the new one now, and the answer's session the live one.
+      customer.password = JSON.parse(request.body!).new_password;
+      const token = (answer.body as any)?.data?.access_token;
+      if (typeof token === 'string') customer.token = token;
+    }
+    // A reset token is single use (and a reset uses up the customer's others): a new e-mail for the next.
+    if (answer.status < 300 && request.operationId === 'resetPassword') await requestReset(call, outboxKeys, projectId, fixtures);
     const op = routedOperation(request.method, request.path);
     if (op?.auth === 'customer' && answer.status === 401 && request.credential === 'right') await renewCustomerSession();
     return answer;

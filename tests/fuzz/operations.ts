@@ -9,7 +9,7 @@ import { operationIndex, type OperationMeta } from '../../src/generated/operatio
 import { IdPool } from './id-pool.js';
 import { hostileValue, mutated } from './invalid.js';
 import { nastyString } from './nasty.js';
-import { resolve, valid, type Schema, type SchemaContext } from './schema-arbitrary.js';
+import { EXAMPLE_IDS, EXAMPLE_VALUE, resolve, typesOf, valid, type Schema, type SchemaContext } from './schema-arbitrary.js';
 
 export interface FuzzRequest {
   operationId: string;
@@ -63,7 +63,34 @@ export function bodySchemaOf(operation: OperationMeta): Schema | undefined {
   const op = document.paths[operation.path][operation.method.toLowerCase()];
   let body = op.requestBody;
   if (body?.$ref) body = (document.components as any).requestBodies[String(body.$ref).split('/').pop()!];
-  return body?.content?.['application/json']?.schema;
+  const media = body?.content?.['application/json'];
+  if (!media?.schema) return undefined;
+  const example = media.example ?? resolve(media.schema, document.components.schemas).example;
+  return example === undefined ? media.schema : withExample(media.schema, example);
+}
+
+/**
+ * The body schema with what the contract's request example teaches marked on its string leaves: a string
+ * the example shows as an id (`"product_ids": ["prod_..."]`, where the schema has no id pattern) is a
+ * reference to draw from the id pool, and any other string it shows (`"currency": "USD"`, `"country":
+ * "US"`) is a value that works, sent now and then. Only where the schema itself admits the value; the
+ * schema keeps every other keyword, so the values stay valid.
+ */
+function withExample(schema: Schema, example: unknown, depth = 0): Schema {
+  const s = resolve(schema, document.components.schemas);
+  if (depth > 8 || s.anyOf || s.oneOf) return schema;
+  if (typeof example === 'string' && typesOf(s).includes('string') && !s.enum && s.const === undefined) {
+    const id = ID_EXAMPLE.exec(example);
+    if (id && !s.pattern) return { ...s, [EXAMPLE_IDS]: [id[1]] };
+    return id ? schema : { ...s, [EXAMPLE_VALUE]: example };
+  }
+  if (Array.isArray(example) && example.length > 0 && s.items) return { ...s, items: withExample(s.items, example[0], depth + 1) };
+  if (example && typeof example === 'object' && !Array.isArray(example) && s.properties) {
+    const properties = { ...s.properties };
+    for (const [name, value] of Object.entries(example)) if (properties[name]) properties[name] = withExample(properties[name], value, depth + 1);
+    return { ...s, properties };
+  }
+  return schema;
 }
 
 const ID_EXAMPLE = /^([a-z]+)_[0-9a-z]{26}$/;
@@ -156,18 +183,30 @@ function credentialHeaders(operation: OperationMeta, credentials: Credentials, w
   }
 }
 
+/**
+ * Valid values that meet an operation's preconditions (fixtures.ts): path parameters and bodies that name
+ * a resource in the state the success path needs. Mixed in with the values from the schemas, 1 in 2, and
+ * mutated like them in invalid requests.
+ */
+export interface Hint {
+  path?: fc.Arbitrary<Record<string, unknown>>;
+  body?: fc.Arbitrary<unknown>;
+}
+
 /** The request arbitrary of one operation. */
-export function requestArbitrary(operation: OperationMeta, context: SchemaContext, credentials: Credentials): fc.Arbitrary<FuzzRequest> {
+export function requestArbitrary(operation: OperationMeta, context: SchemaContext, credentials: Credentials, hint: Hint = {}): fc.Arbitrary<FuzzRequest> {
   const plan: Plan = { operation, parameters: parametersOf(operation), body: operation.hasBody ? bodySchemaOf(operation) : undefined };
   const pathParams = plan.parameters.filter((p) => p.in === 'path');
   const queryParams = plan.parameters.filter((p) => p.in === 'query');
   const headerParams = plan.parameters.filter((p) => p.in === 'header');
 
-  const validPath = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, validParameter(p, context)])));
+  const schemaPath = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, validParameter(p, context)])));
+  const validPath = hint.path ? fc.oneof(schemaPath, hint.path) : schemaPath;
   const queryModel = Object.fromEntries(queryParams.map((p) => [p.name, validParameter(p, context)]));
   const validQuery = fc.record(queryModel, { requiredKeys: queryParams.filter((p) => p.required).map((p) => p.name) });
   const validHeaders = fc.record(Object.fromEntries(headerParams.map((p) => [p.name, validParameter(p, context)])), { requiredKeys: [] });
-  const validBody: fc.Arbitrary<unknown> = plan.body ? valid(plan.body, context) : fc.constant(undefined);
+  const schemaBody: fc.Arbitrary<unknown> = plan.body ? valid(plan.body, context) : fc.constant(undefined);
+  const validBody = plan.body && hint.body ? fc.oneof(schemaBody, hint.body) : schemaBody;
 
   // Invalid: each part mutated with some probability; at least one part is mutated.
   const mutatedRecord = (params: Parameter[], base: fc.Arbitrary<Record<string, unknown>>) =>

@@ -148,7 +148,23 @@ function fitting<T>(arbitrary: fc.Arbitrary<T>, fits: (v: T) => boolean, fallbac
   return arbitrary.chain((v) => (fits(v) ? fc.constant(v) : fallback));
 }
 
+/**
+ * Set by `withExample` (operations.ts) on a leaf the request example of the contract fills: the prefixes of
+ * the id it shows (a reference, drawn from the id pool) or the example value itself (drawn now and then).
+ */
+export const EXAMPLE_IDS = 'x-fuzz-example-ids';
+export const EXAMPLE_VALUE = 'x-fuzz-example-value';
+
 function string(s: Schema, context: SchemaContext): fc.Arbitrary<string> {
+  const generated = schemaString(s, context);
+  // A string the request example shows as an id (`product_ids: ["prod_..."]`) names a resource that exists,
+  // as id patterns do; one it shows as a value (`currency: USD`, `country: US`) is sometimes that value.
+  if (s[EXAMPLE_IDS]) return fc.oneof({ arbitrary: context.ids.arbitrary(s[EXAMPLE_IDS]), weight: 4 }, { arbitrary: generated, weight: 1 });
+  if (typeof s[EXAMPLE_VALUE] === 'string') return fc.oneof({ arbitrary: generated, weight: 3 }, { arbitrary: fc.constant(s[EXAMPLE_VALUE] as string), weight: 1 });
+  return generated;
+}
+
+function schemaString(s: Schema, context: SchemaContext): fc.Arbitrary<string> {
   const minLength: number = s.minLength ?? 0;
   const maxLength: number = s.maxLength ?? 5000;
   const pattern = s.pattern ? new RegExp(s.pattern, 'u') : undefined;
