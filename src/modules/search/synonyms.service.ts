@@ -11,18 +11,19 @@ type SynonymGroupUpdate = components['schemas']['SynonymGroupUpdate'];
 // Terms are stored lowercased and trimmed, inner spaces collapsed, repeats removed (order kept: a oneway group's first term matters).
 const cleanTerms = (terms: string[]) => [...new Set(terms.map((t) => t.toLowerCase().replace(/\s+/g, ' ').trim()))];
 
-const findGroup = (ctx: Ctx, id: string) => findOwned(ctx, ctx.db.synonymGroup, id, 'Synonym group not found.');
 
 /** The project's synonym groups, oldest first. */
 export async function listSynonymGroups(ctx: Ctx): Promise<SynonymGroup[]> {
   return ctx.db.synonymGroup.findMany({ where: { projectId: ctx.project.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }
 
-/** Creates a group; the next search uses it. */
+/** Creates a group; the next search uses it (writeTx: this process's cached answers are stale at once, not when the notification arrives). */
 export async function createSynonymGroup(ctx: Ctx, input: SynonymGroupCreate): Promise<SynonymGroup> {
-  return ctx.db.synonymGroup.create({
-    data: { id: newId('syn_'), projectId: ctx.project.id, synonymType: input.synonym_type ?? 'equivalent', terms: cleanTerms(input.terms) },
-  });
+  return writeTx(ctx, {}, (tx) =>
+    tx.synonymGroup.create({
+      data: { id: newId('syn_'), projectId: ctx.project.id, synonymType: input.synonym_type ?? 'equivalent', terms: cleanTerms(input.terms) },
+    }),
+  );
 }
 
 /** Applies the fields sent (terms replace the list). */
@@ -36,8 +37,10 @@ export async function updateSynonymGroup(ctx: Ctx, id: string, input: SynonymGro
   });
 }
 
-/** Deletes the group. */
+/** Deletes the group; the next search no longer uses it. */
 export async function deleteSynonymGroup(ctx: Ctx, id: string): Promise<void> {
-  await findGroup(ctx, id);
-  await ctx.db.synonymGroup.delete({ where: { id } });
+  await writeTx(ctx, {}, async (tx) => {
+    await findOwned(ctx, tx.synonymGroup, id, 'Synonym group not found.');
+    await tx.synonymGroup.delete({ where: { id } });
+  });
 }
