@@ -191,6 +191,8 @@ function credentialHeaders(operation: OperationMeta, credentials: Credentials, w
 export interface Hint {
   path?: fc.Arbitrary<Record<string, unknown>>;
   body?: fc.Arbitrary<unknown>;
+  /** Path parameters and body that only work together (drawn as one; mixed in and mutated like the others). */
+  request?: fc.Arbitrary<{ path: Record<string, unknown>; body: unknown }>;
 }
 
 /** The request arbitrary of one operation. */
@@ -236,12 +238,25 @@ export function requestArbitrary(operation: OperationMeta, context: SchemaContex
         else parts.query = true;
       }
       const bad = intent === 'invalid';
-      return fc.record({
-        path: bad && parts.path ? mutatedRecord(pathParams, validPath) : validPath,
-        query: bad && parts.query ? mutatedRecord(queryParams, validQuery) : validQuery,
-        headers: bad && parts.header ? mutatedRecord(headerParams, validHeaders) : validHeaders,
-        body: bad && parts.body ? mutated(validBody) : validBody,
-      }).map(({ path, query, headers, body }): FuzzRequest => {
+      const query = bad && parts.query ? mutatedRecord(queryParams, validQuery) : validQuery;
+      const headers = bad && parts.header ? mutatedRecord(headerParams, validHeaders) : validHeaders;
+      const parameters = hint.request
+        ? // A joint hint: path and body are drawn together, then mutated like independent ones.
+          fc.record({ pathAndBody: fc.oneof(fc.record({ path: validPath, body: validBody }), hint.request), query, headers }).chain(({ pathAndBody, query, headers }) =>
+            fc.record({
+              path: bad && parts.path ? mutatedRecord(pathParams, fc.constant(pathAndBody.path)) : fc.constant(pathAndBody.path),
+              query: fc.constant(query),
+              headers: fc.constant(headers),
+              body: bad && parts.body ? mutated(fc.constant(pathAndBody.body)) : fc.constant(pathAndBody.body),
+            }),
+          )
+        : fc.record({
+            path: bad && parts.path ? mutatedRecord(pathParams, validPath) : validPath,
+            query,
+            headers,
+            body: bad && parts.body ? mutated(validBody) : validBody,
+          });
+      return parameters.map(({ path, query, headers, body }): FuzzRequest => {
         const url = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => segment(text(path[name] ?? '')));
         const search: string[] = [];
         for (const [name, value] of Object.entries(query)) if (value !== undefined) search.push(`${encode(name)}=${encode(text(value))}`);
