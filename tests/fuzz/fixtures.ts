@@ -308,7 +308,9 @@ export function fixtureHints(f: Fixtures, context: SchemaContext, customer: { em
   hints.updateDraftOrderItem = {
     path: pick<Record<string, unknown>>(draftItems, { id: 'dord_00000000000000000000000000', item_id: 'doli_00000000000000000000000000' }),
     body: valid(schema('DraftLineItemUpdate'), context).map((body) => {
+      // Small quantities: drafts that are ready stay within the fixture's stock for completeDraftOrder.
       const { unit_price: _price, title: _title, ...rest } = body as Record<string, unknown>;
+      if (typeof rest.quantity === 'number') rest.quantity = 1 + (rest.quantity % 3);
       return Object.keys(rest).length ? rest : { quantity: 1 };
     }),
   };

@@ -128,11 +128,24 @@ export function encode(value: string): string {
     }, '');
 }
 
+/** The longest path segment once encoded: two of them stay under 8 KiB (see README). */
+const MAX_SEGMENT = 3_000;
+
 /**
  * A path segment as sent: percent-encoded; `.` and `..` (dot segments even when encoded, which the URL
- * parser folds away) and the empty string (which would name another route) get an `x`.
+ * parser folds away) and the empty string (which would name another route) get an `x`. A value whose
+ * encoding is longer than MAX_SEGMENT (1,500 characters of `é` encode to 9,000) is cut, by code points.
  */
-const segment = (value: string) => (/^(\.|%2e){0,2}$/i.test(value) ? `${value}x` : encode(value));
+function segment(value: string): string {
+  if (/^(\.|%2e){0,2}$/i.test(value)) return `${value}x`;
+  let chars = Array.from(value);
+  let encoded = encode(value);
+  while (encoded.length > MAX_SEGMENT) {
+    chars = chars.slice(0, Math.floor((chars.length * MAX_SEGMENT) / encoded.length));
+    encoded = encode(chars.join(''));
+  }
+  return encoded;
+}
 
 // Header values the client can send: visible ASCII and spaces.
 const headerSafe = (value: string) => value.replace(/[^\x20-\x7e]/g, '').trim();
