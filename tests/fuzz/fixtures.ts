@@ -23,6 +23,7 @@ const DEFINITIONS = [
 ] as const;
 
 const OWNERS = { product: 'products', variant: 'variants', collection: 'collections', customer: 'customers', order: 'orders' } as const;
+type OwnerType = keyof typeof OWNERS;
 
 /** Passwords that meet the rule (upper, lower, digit, 8+), with a varying part. */
 const goodPassword = fc.tuple(fc.constantFrom('Winter', 'Spring', 'Ünïcode', 'Zeta'), fc.nat({ max: 1_000_000 }), fc.string({ maxLength: 20, unit: 'grapheme-ascii' })).map(([w, n, tail]) => `${w}-Trail-${n}a${tail}`.slice(0, 128));
@@ -41,6 +42,21 @@ export interface Fixtures {
   delivery: string;
   /** Draft orders with an e-mail and a line (complete and send need both); more come from answers. */
   readyDrafts: string[];
+  /** The fixture draft only the item hints reach, and its items. */
+  editableDraft: { id: string; items: string[] };
+  /** Line item ids of the drafts that can still change (not completed, not deleted), by draft, from answers. */
+  draftItems: Map<string, string[]>;
+  /** Drafts completed or deleted, and line items deleted: final, so old states in later answers do not bring them back. */
+  closedDrafts: Set<string>;
+  goneItems: Set<string>;
+  /** The zone the fixture rates are made in (kept out of the id pool: fuzzed requests do not delete it). */
+  zone: string;
+  /** Shipping rates that exist, with their zone: from answers, less the deleted ones; made again when few are left. */
+  rates: Map<string, string>;
+  goneRates: Set<string>;
+  goneZones: Set<string>;
+  /** The active metafield definition ids per owner type (read again after every change the fuzzer makes). */
+  definitions: Record<OwnerType, string[]>;
   /** Refresh tokens from answers (single use: a used one is refused, and ends its session). */
   refreshTokens: string[];
   /** The customer that receives the password-reset e-mails, and the newest unused token. */
@@ -71,22 +87,36 @@ export async function seedFixtures(call: SetupCall, keys: { secret: string; publ
   await data('POST', `/v1/customer-groups/${group}/members`, { customer_ids: [member] });
 
   const zone = (await data('POST', '/v1/shipping/zones', { name: 'Fuzz Zone', countries: ['US', 'CA', 'DE'] })).id;
-  await data('POST', `/v1/shipping/zones/${zone}/rates`, { name: 'Fuzz Rate', price: 990, currency: 'USD' });
+  const rates = new Map<string, string>();
+  for (let i = 0; i < MIN_RATES; i++) rates.set((await data('POST', `/v1/shipping/zones/${zone}/rates`, { name: `Fuzz Rate ${i}`, price: 990, currency: 'USD' })).id, zone);
   await data('POST', '/v1/search/merchandising', { name: 'Fuzz pin', match_query: 'runner', match_type: 'contains', action: 'pin', product_id: product.id, pin_position: 0 });
 
   // Draft orders ready to send or complete; one completed, so orders exist.
   const readyDrafts: string[] = [];
+  const draftItems = new Map<string, string[]>();
   for (let i = 0; i < 4; i++) {
     const draft = await data('POST', '/v1/draft-orders', { currency: product.currency ?? 'USD', customer_email: `fuzz-buyer-${i}@example.com` });
-    await data('POST', `/v1/draft-orders/${draft.id}/items`, { items: [{ variant_id: variant, quantity: 1 }] });
+    const items = await data('POST', `/v1/draft-orders/${draft.id}/items`, { items: [{ variant_id: variant, quantity: 1 }] });
     readyDrafts.push(draft.id);
+    draftItems.set(draft.id, items.map((item: { id: string }) => item.id));
   }
-  const order = (await data('POST', `/v1/draft-orders/${readyDrafts.shift()}/complete`)).id;
+  const completed = readyDrafts.shift()!;
+  draftItems.delete(completed);
+  const order = (await data('POST', `/v1/draft-orders/${completed}/complete`)).id;
+  // A draft only the item hints change (no e-mail, so never ready to complete; out of the id pool), with a
+  // variant item and a custom one: its items always exist, whatever the fuzzed completes and deletes did.
+  const editable = (await data('POST', '/v1/draft-orders', { currency: product.currency ?? 'USD' })).id;
+  const editableItems: string[] = (
+    await data('POST', `/v1/draft-orders/${editable}/items`, { items: [{ variant_id: variant, quantity: 1 }, { title: 'Fuzz Gift Wrap', unit_price: 500, quantity: 1 }] })
+  ).map((item: { id: string }) => item.id);
 
   const owners = { product: product.id, variant, collection, customer: member, order };
-  const protectedIds = [webhook.id, ...locations, product.id, variant, collection, member, group];
-  for (const owner_type of Object.keys(OWNERS)) {
+  const protectedIds = [webhook.id, ...locations, product.id, variant, collection, member, group, zone, editable, ...editableItems];
+  const definitions = {} as Record<OwnerType, string[]>;
+  for (const owner_type of Object.keys(OWNERS) as OwnerType[]) {
     for (const d of DEFINITIONS) protectedIds.push((await data('POST', '/v1/store/metafields', { label: d.slug, slug: d.slug, owner_type, value_type: d.value_type })).id);
+    // All the active ones (the demo catalog may have made some too).
+    definitions[owner_type] = (await data('GET', `/v1/store/metafields?owner_type=${owner_type}`)).map((d: { id: string }) => d.id);
   }
 
   const deliveries = (await call('GET', `/v1/webhooks/${webhook.id}/deliveries?limit=1`, secret)).data;
@@ -106,6 +136,15 @@ export async function seedFixtures(call: SetupCall, keys: { secret: string; publ
     webhook: webhook.id,
     delivery: deliveries[0].id,
     readyDrafts,
+    editableDraft: { id: editable, items: editableItems },
+    draftItems,
+    closedDrafts: new Set([completed]),
+    goneItems: new Set(),
+    zone,
+    rates,
+    goneRates: new Set(),
+    goneZones: new Set(),
+    definitions,
     refreshTokens: [],
     reset,
   };
@@ -129,11 +168,99 @@ export function harvestFixtures(fixtures: Fixtures, value: unknown): void {
       fixtures.refreshTokens.push(v.refresh_token);
       if (fixtures.refreshTokens.length > 50) fixtures.refreshTokens.shift();
     }
-    if (typeof v.id === 'string' && v.id.startsWith('dord_') && v.status === 'open' && typeof v.customer_email === 'string' && Array.isArray(v.line_items) && v.line_items.length > 0) {
-      if (!fixtures.readyDrafts.includes(v.id)) fixtures.readyDrafts.push(v.id);
-      if (fixtures.readyDrafts.length > 50) fixtures.readyDrafts.shift();
+    const id = typeof v.id === 'string' ? v.id : '';
+    if (id.startsWith('dord_')) {
+      if (v.status === 'completed') closeDraft(fixtures, id);
+      else if (!fixtures.closedDrafts.has(id)) {
+        // Open or sent: complete and send need an e-mail and a line; with expand=items the answer lists them all.
+        if (typeof v.customer_email === 'string' && typeof v.item_count === 'number' && v.item_count > 0 && !fixtures.readyDrafts.includes(id)) {
+          fixtures.readyDrafts.push(id);
+          if (fixtures.readyDrafts.length > 50) fixtures.readyDrafts.shift();
+        }
+        if (Array.isArray(v.items)) setDraftItems(fixtures, id, v.items.map((item: { id: string }) => item.id));
+      }
+    }
+    if (id.startsWith('doli_') && typeof v.draft_order_id === 'string' && !fixtures.closedDrafts.has(v.draft_order_id) && !fixtures.goneItems.has(id)) {
+      const items = fixtures.draftItems.get(v.draft_order_id) ?? [];
+      if (!items.includes(id)) setDraftItems(fixtures, v.draft_order_id, [...items, id]);
+    }
+    if (id.startsWith('shr_') && typeof v.zone_id === 'string' && !fixtures.goneRates.has(id) && !fixtures.goneZones.has(v.zone_id) && !fixtures.rates.has(id)) {
+      fixtures.rates.set(id, v.zone_id);
+      if (fixtures.rates.size > 100) fixtures.rates.delete(fixtures.rates.keys().next().value!);
     }
     for (const item of Object.values(v)) if (item && typeof item === 'object') harvestFixtures(fixtures, item);
+  }
+}
+
+/** How many shipping rates the hints keep alive (a new one in the fixture zone when fewer exist). */
+const MIN_RATES = 2;
+
+function setDraftItems(f: Fixtures, draft: string, items: string[]): void {
+  const live = items.filter((item) => !f.goneItems.has(item));
+  f.draftItems.delete(draft);
+  if (live.length) f.draftItems.set(draft, live);
+  if (f.draftItems.size > 50) f.draftItems.delete(f.draftItems.keys().next().value!);
+}
+
+/** A draft completed or deleted: it cannot change any more, nor be completed or sent. */
+function closeDraft(f: Fixtures, draft: string): void {
+  f.closedDrafts.add(draft);
+  f.draftItems.delete(draft);
+  const i = f.readyDrafts.indexOf(draft);
+  if (i >= 0) f.readyDrafts.splice(i, 1);
+}
+
+function removeRate(f: Fixtures, rate: string): void {
+  f.goneRates.add(rate);
+  f.rates.delete(rate);
+}
+
+/**
+ * What an answer of one operation (to a request routed to it, with these path parameters) tells the fixtures
+ * beyond the resources it shows: drafts completed or deleted, items and rates deleted (also those a 404 shows
+ * gone), and the definitions of an owner type after a change (read again: an archive answers no body). Keeps
+ * MIN_RATES shipping rates alive in the fixture zone.
+ */
+export async function followAnswer(call: SetupCall, secret: string, f: Fixtures, operationId: string, path: Record<string, string>, status: number, body: unknown): Promise<void> {
+  const ok = status < 300;
+  switch (operationId) {
+    case 'completeDraftOrder':
+    case 'deleteDraftOrder':
+      if (ok) closeDraft(f, path.id);
+      break;
+    case 'updateDraftOrderItem':
+    case 'deleteDraftOrderItem':
+      if ((ok && operationId === 'deleteDraftOrderItem') || status === 404) {
+        f.goneItems.add(path.item_id);
+        const items = f.draftItems.get(path.id);
+        if (items) setDraftItems(f, path.id, items);
+      }
+      if (status === 400 && /completed draft order/.test(JSON.stringify(body))) closeDraft(f, path.id);
+      break;
+    case 'deleteShippingRate':
+    case 'updateShippingRate':
+      if ((ok && operationId === 'deleteShippingRate') || status === 404) removeRate(f, path.id);
+      break;
+    case 'deleteShippingZone':
+      if (ok) {
+        f.goneZones.add(path.id);
+        for (const [rate, zone] of f.rates) if (zone === path.id) removeRate(f, rate);
+      }
+      break;
+    case 'createMetafieldDefinition':
+    case 'updateMetafieldDefinition':
+    case 'archiveMetafieldDefinition': {
+      const ownerType = (ok && operationId === 'createMetafieldDefinition' ? (body as any)?.data?.owner_type : path.owner_type) as OwnerType;
+      if (ok && ownerType in OWNERS) f.definitions[ownerType] = (await call('GET', `/v1/store/metafields?owner_type=${ownerType}`, secret)).data.map((d: { id: string }) => d.id);
+      break;
+    }
+    case 'reorderMetafieldDefinitions':
+      if (ok) f.definitions[path.owner_type as OwnerType] = (body as any).data.map((d: { id: string }) => d.id);
+      break;
+  }
+  while (f.rates.size < MIN_RATES) {
+    const rate = (await call('POST', `/v1/shipping/zones/${f.zone}/rates`, secret, { name: 'Fuzz Rate', price: 990, currency: 'USD' })).data;
+    f.rates.set(rate.id, f.zone);
   }
 }
 
@@ -176,6 +303,25 @@ export function fixtureHints(f: Fixtures, context: SchemaContext, customer: { em
   hints.retryWebhookDelivery = { path: fc.constant({ id: f.webhook, delivery_id: f.delivery }) };
   hints.completeDraftOrder = { path: pick(() => f.readyDrafts, 'dord_00000000000000000000000000').map((id) => ({ id })) };
   hints.sendDraftOrder = { path: hints.completeDraftOrder.path };
+  // A line item of its own draft, of a draft that can still change; price and title only suit custom items.
+  const draftItems = () => [f.editableDraft, ...[...f.draftItems].map(([id, items]) => ({ id, items }))].flatMap(({ id, items }) => items.map((item_id) => ({ id, item_id })));
+  hints.updateDraftOrderItem = {
+    path: pick<Record<string, unknown>>(draftItems, { id: 'dord_00000000000000000000000000', item_id: 'doli_00000000000000000000000000' }),
+    body: valid(schema('DraftLineItemUpdate'), context).map((body) => {
+      // Small quantities: drafts that are ready stay within the fixture's stock for completeDraftOrder.
+      const { unit_price: _price, title: _title, ...rest } = body as Record<string, unknown>;
+      if (typeof rest.quantity === 'number') rest.quantity = 1 + (rest.quantity % 3);
+      return Object.keys(rest).length ? rest : { quantity: 1 };
+    }),
+  };
+  hints.deleteShippingRate = { path: pick(() => [...f.rates.keys()], 'shr_00000000000000000000000000').map((id) => ({ id })) };
+  // Every active definition of the owner type, once each, in some order (path and body drawn together).
+  hints.reorderMetafieldDefinitions = {
+    request: fc.constantFrom(...(Object.keys(OWNERS) as OwnerType[])).chain((owner_type) => {
+      const active = f.definitions[owner_type];
+      return fc.shuffledSubarray(active, { minLength: active.length, maxLength: active.length }).map((order) => ({ path: { owner_type }, body: { order } }));
+    }),
+  };
 
   // Shipping: currencies that exist and bound pairs in order (min ≤ max), the rest from the schema.
   const ordered = (body: any) => {

@@ -8,7 +8,7 @@ import { ContractChecker } from '../../src/http/middleware/response-check.js';
 import { seedDemoCatalog } from '../../src/seed/demo-catalog.js';
 import { startTestApp, TEST_PLATFORM_TOKEN, type TestApp } from '../setup/test-app.js';
 import { IdPool } from './id-pool.js';
-import { fixtureHints, harvestFixtures, requestReset, seedFixtures } from './fixtures.js';
+import { fixtureHints, followAnswer, harvestFixtures, requestReset, seedFixtures } from './fixtures.js';
 import { document, requestArbitrary, type Credentials, type FuzzRequest } from './operations.js';
 
 /** How long one answer may take before it counts as a hang. */
@@ -57,6 +57,23 @@ const routes = [...operationIndex]
 /** The operation the server routes this method and (encoded) path to; undefined when none (404 or 405). */
 export function routedOperation(method: string, path: string): OperationMeta | undefined {
   return routes.find((r) => r.op.method === method && r.regex.test(path))?.op;
+}
+
+/** The path parameters of a request routed to `op`, decoded (those that do not decode are left out). */
+export function pathParameters(op: OperationMeta, path: string): Record<string, string> {
+  const names = op.path.split('/');
+  const values = path.split('/');
+  const out: Record<string, string> = {};
+  names.forEach((name, i) => {
+    const param = /^\{(\w+)\}$/.exec(name);
+    if (!param || values[i] === undefined) return;
+    try {
+      out[param[1]] = decodeURIComponent(values[i]);
+    } catch {
+      // Invalid UTF-8 (a lone surrogate): names nothing the fixtures track.
+    }
+  });
+  return out;
 }
 
 const checker = new ContractChecker();
@@ -194,6 +211,10 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     // A reset token is single use (and a reset uses up the customer's others): a new e-mail for the next.
     if (answer.status < 300 && request.operationId === 'resetPassword') await requestReset(call, outboxKeys, projectId, fixtures);
     const op = routedOperation(request.method, request.path);
+    // Drafts completed, items and rates deleted, definitions changed: what the hints draw from follows.
+    if (op?.operationId === request.operationId && request.credential === 'right') {
+      await followAnswer(call, secret, fixtures, op.operationId, pathParameters(op, request.path), answer.status, answer.body);
+    }
     if (op?.auth === 'customer' && answer.status === 401 && request.credential === 'right') await renewCustomerSession();
     return answer;
   };

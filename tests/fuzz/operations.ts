@@ -128,11 +128,24 @@ export function encode(value: string): string {
     }, '');
 }
 
+/** The longest path segment once encoded: two of them stay under 8 KiB (see README). */
+const MAX_SEGMENT = 3_000;
+
 /**
  * A path segment as sent: percent-encoded; `.` and `..` (dot segments even when encoded, which the URL
- * parser folds away) and the empty string (which would name another route) get an `x`.
+ * parser folds away) and the empty string (which would name another route) get an `x`. A value whose
+ * encoding is longer than MAX_SEGMENT (1,500 characters of `é` encode to 9,000) is cut, by code points.
  */
-const segment = (value: string) => (/^(\.|%2e){0,2}$/i.test(value) ? `${value}x` : encode(value));
+function segment(value: string): string {
+  if (/^(\.|%2e){0,2}$/i.test(value)) return `${value}x`;
+  let chars = Array.from(value);
+  let encoded = encode(value);
+  while (encoded.length > MAX_SEGMENT) {
+    chars = chars.slice(0, Math.floor((chars.length * MAX_SEGMENT) / encoded.length));
+    encoded = encode(chars.join(''));
+  }
+  return encoded;
+}
 
 // Header values the client can send: visible ASCII and spaces.
 const headerSafe = (value: string) => value.replace(/[^\x20-\x7e]/g, '').trim();
@@ -191,6 +204,8 @@ function credentialHeaders(operation: OperationMeta, credentials: Credentials, w
 export interface Hint {
   path?: fc.Arbitrary<Record<string, unknown>>;
   body?: fc.Arbitrary<unknown>;
+  /** Path parameters and body that only work together (drawn as one; mixed in and mutated like the others). */
+  request?: fc.Arbitrary<{ path: Record<string, unknown>; body: unknown }>;
 }
 
 /** The request arbitrary of one operation. */
@@ -236,12 +251,25 @@ export function requestArbitrary(operation: OperationMeta, context: SchemaContex
         else parts.query = true;
       }
       const bad = intent === 'invalid';
-      return fc.record({
-        path: bad && parts.path ? mutatedRecord(pathParams, validPath) : validPath,
-        query: bad && parts.query ? mutatedRecord(queryParams, validQuery) : validQuery,
-        headers: bad && parts.header ? mutatedRecord(headerParams, validHeaders) : validHeaders,
-        body: bad && parts.body ? mutated(validBody) : validBody,
-      }).map(({ path, query, headers, body }): FuzzRequest => {
+      const query = bad && parts.query ? mutatedRecord(queryParams, validQuery) : validQuery;
+      const headers = bad && parts.header ? mutatedRecord(headerParams, validHeaders) : validHeaders;
+      const parameters = hint.request
+        ? // A joint hint: path and body are drawn together, then mutated like independent ones.
+          fc.record({ pathAndBody: fc.oneof(fc.record({ path: validPath, body: validBody }), hint.request), query, headers }).chain(({ pathAndBody, query, headers }) =>
+            fc.record({
+              path: bad && parts.path ? mutatedRecord(pathParams, fc.constant(pathAndBody.path)) : fc.constant(pathAndBody.path),
+              query: fc.constant(query),
+              headers: fc.constant(headers),
+              body: bad && parts.body ? mutated(fc.constant(pathAndBody.body)) : fc.constant(pathAndBody.body),
+            }),
+          )
+        : fc.record({
+            path: bad && parts.path ? mutatedRecord(pathParams, validPath) : validPath,
+            query,
+            headers,
+            body: bad && parts.body ? mutated(validBody) : validBody,
+          });
+      return parameters.map(({ path, query, headers, body }): FuzzRequest => {
         const url = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => segment(text(path[name] ?? '')));
         const search: string[] = [];
         for (const [name, value] of Object.entries(query)) if (value !== undefined) search.push(`${encode(name)}=${encode(text(value))}`);
