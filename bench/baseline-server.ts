@@ -23,11 +23,18 @@ router.get('/v1/customers/:id', async (ctx) => {
 router.get('/v1/customers', async (ctx) => {
   const search = typeof ctx.query.search === 'string' ? `%${ctx.query.search}%` : null;
   const status = typeof ctx.query.status === 'string' ? ctx.query.status : null;
+  // A later page: the rows after (after_created, after_id) in the list's order (a keyset, as the API's cursor).
+  const afterCreated = typeof ctx.query.after_created === 'string' ? ctx.query.after_created : null;
+  const afterId = typeof ctx.query.after_id === 'string' ? ctx.query.after_id : null;
   const where = `project_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR status = $2)
     AND ($3::text IS NULL OR first_name ILIKE $3 OR last_name ILIKE $3 OR email ILIKE $3)`;
   const [count, page] = await Promise.all([
     pool.query(`SELECT count(*)::int AS total FROM customers WHERE ${where}`, [projectId, status, search]),
-    pool.query(`SELECT ${COLUMNS} FROM customers WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT 26`, [projectId, status, search]),
+    pool.query(
+      `SELECT ${COLUMNS} FROM customers WHERE ${where} AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::text))
+       ORDER BY created_at DESC, id DESC LIMIT 26`,
+      [projectId, status, search, afterCreated, afterId],
+    ),
   ]);
   ctx.body = { data: page.rows.slice(0, 25), pagination: { cursor: null, has_more: page.rows.length > 25, total: count.rows[0].total } };
 });

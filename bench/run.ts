@@ -113,6 +113,20 @@ function startServer(script: string, env: Record<string, string>): Promise<Serve
   });
 }
 
+/** Follows the API's cursors from the first page of customers to page `pages + 1`: its cursor and where it starts. */
+async function walkToDeepPage(url: string, headers: Record<string, string>, pages: number) {
+  let cursor = '';
+  let last: { id: string; created_at: string } | undefined;
+  for (let page = 0; page < pages; page++) {
+    const response = await fetch(`${url}/v1/customers?limit=25${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers });
+    const body = (await response.json()) as { data: Array<{ id: string; created_at: string }>; pagination: { cursor: string | null } };
+    if (!body.pagination.cursor) break;
+    cursor = body.pagination.cursor;
+    last = body.data.at(-1);
+  }
+  return { cursor, afterCreated: last!.created_at, afterId: last!.id, depth: pages * 25 };
+}
+
 interface Measured {
   rps: number;
   p50: number;
@@ -247,12 +261,22 @@ try {
   const auth = { authorization: `Bearer ${keys.secret_test.token}` };
 
   let created = 0;
-  const scenarios: Array<{ name: string; request: () => autocannon.Request }> = [
+  // A deep page: the cursor after half the customers (walked once through the API), and for the baseline the same
+  // place as a keyset (created_at, id) of the row before it.
+  const deep = await walkToDeepPage(api.url, auth, Math.max(1, Math.floor(CUSTOMERS / 2 / 25)));
+  const scenarios: Array<{ name: string; request: (server: 'api' | 'baseline') => autocannon.Request }> = [
     {
       name: 'get by id',
       request: () => ({ method: 'GET', setupRequest: (req) => ({ ...req, path: `/v1/customers/${ids[Math.floor(Math.random() * ids.length)]}` }) }),
     },
     { name: 'list (limit 25, total)', request: () => ({ method: 'GET', path: '/v1/customers?limit=25' }) },
+    {
+      name: `list, deep page (${deep.depth.toLocaleString('en')} in)`,
+      request: (server) => ({
+        method: 'GET',
+        path: server === 'api' ? `/v1/customers?limit=25&cursor=${encodeURIComponent(deep.cursor)}` : `/v1/customers?after_created=${encodeURIComponent(deep.afterCreated)}&after_id=${deep.afterId}`,
+      }),
+    },
     { name: 'filtered search', request: () => ({ method: 'GET', path: '/v1/customers?search=ann&status=active&limit=25' }) },
     {
       name: 'create',
@@ -267,8 +291,8 @@ try {
   const rows: string[] = [];
   for (const scenario of scenarios) {
     log(`Measuring ${scenario.name} (${DURATION} s each, ${CONNECTIONS} connections)...`);
-    const ours = await measure({ ...api, name: 'API' }, scenario.request(), auth);
-    const base = await measure({ ...baseline, name: 'baseline' }, scenario.request(), {});
+    const ours = await measure({ ...api, name: 'API' }, scenario.request('api'), auth);
+    const base = await measure({ ...baseline, name: 'baseline' }, scenario.request('baseline'), {});
     const ratio = ours.rps / base.rps;
     rows.push(
       `| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${ours.rssMb} | ${base.rps.toFixed(0)} | ${base.p50} | ${base.p99} | ${(ratio * 100).toFixed(0)} % |` +
@@ -276,7 +300,7 @@ try {
     );
   }
   log('Measuring get by id with the rate limits on and off, alternating twice (their cost)...');
-  const getById = scenarios[0]!.request();
+  const getById = scenarios[0]!.request('api');
   const rounds: Record<'on' | 'off', number[]> = { on: [], off: [] };
   for (const round of [1, 2]) {
     rounds.off.push((await measure({ ...unlimited, name: `API, limits off (${round})` }, getById, auth)).rps);
