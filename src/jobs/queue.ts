@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '../db/availability.js';
 import { PgBoss, type SendOptions } from 'pg-boss';
 import type { Tx } from '../db/client.js';
 import type { Logger } from '../shared/logger.js';
@@ -26,9 +27,16 @@ export class JobQueue {
   static async start(databaseUrl: string, log: Logger, options: { work: false } | { work: true; deps: Omit<JobDeps, 'jobs'> }): Promise<JobQueue> {
     const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', supervise: options.work, schedule: options.work, max: 4 });
     // pg-boss also emits error-like plain objects (String() says [object Object]); their message only, never their stack.
+    // A lost database (an outage, or PostgreSQL stopping first on Ctrl-C) is its state, not a fault here: one
+    // warning per 10 s, not an error per pg-boss connection.
+    let lastUnavailable = 0;
     boss.on('error', (error) => {
       const message = (error as { message?: unknown } | undefined)?.message;
-      log.error('pg-boss error', { error: typeof message === 'string' ? message : String(error) });
+      const text = typeof message === 'string' ? message : String(error);
+      if (!isDatabaseUnavailable(error)) return log.error('pg-boss error', { error: text });
+      if (Date.now() - lastUnavailable < 10_000) return;
+      lastUnavailable = Date.now();
+      log.warn('pg-boss: the database is unavailable; jobs wait for it', { error: text });
     });
     await boss.start();
     const queue = new JobQueue(boss);
