@@ -77,7 +77,9 @@ async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: 
     throw unauthorized(
       operation.auth === 'publishableHeader' || operation.auth === 'customer'
         ? 'Missing API key. Send your publishable key in the X-API-Key header.'
-        : 'Missing API key. Send it as Authorization: Bearer <API key>.',
+        : ctx.get('X-API-Key')
+          ? 'Missing API key. This operation takes it as Authorization: Bearer <API key>; X-API-Key is for the storefront customer operations (/v1/auth, /v1/me).'
+          : 'Missing API key. Send it as Authorization: Bearer <API key>.',
     );
   }
   if (!API_KEY_FORMAT.test(token)) throw unauthorized(malformedKeyMessage(token));

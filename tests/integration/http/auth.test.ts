@@ -23,6 +23,17 @@ describe('secret operations (GET /v1/events)', () => {
     await expectError(await getEvents({}), 401, 'unauthorized');
   });
 
+  test('a key sent in X-API-Key to an operation that takes Authorization: Bearer is told where it goes', async () => {
+    const missing = await json(await getEvents({}));
+    expect(missing.error.message).toBe('Missing API key. Send it as Authorization: Bearer <API key>.');
+    const misplaced = await getEvents({ 'X-API-Key': store.keys.secret_test.token });
+    expect(misplaced.status).toBe(401);
+    expect((await json(misplaced)).error).toEqual({
+      code: 'unauthorized',
+      message: 'Missing API key. This operation takes it as Authorization: Bearer <API key>; X-API-Key is for the storefront customer operations (/v1/auth, /v1/me).',
+    });
+  });
+
   test('a malformed key or Authorization header answers 401 unauthorized', async () => {
     await expectError(await getEvents({ Authorization: 'Bearer not-a-key' }), 401, 'unauthorized');
     await expectError(await getEvents({ Authorization: 'Bearer sk_test_short' }), 401, 'unauthorized');
