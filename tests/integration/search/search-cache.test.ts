@@ -3,23 +3,18 @@ import { ChangeFeed } from '../../../src/shared/change-feed.js';
 import { ListTotals, VersionedCache } from '../../../src/shared/list-totals.js';
 import { createLogger } from '../../../src/shared/logger.js';
 import { createProduct } from '../../factories/catalog.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import type { CreatedProject } from '../../factories/project.factory.js';
+import type { TestApp } from '../../setup/test-app.js';
+import { startTwoProcesses, withTableNotificationsHeld } from '../../setup/two-processes.js';
 
 // Two server processes on one database: each caches search answers and must drop them when the other
 // (or plain SQL) changes what they were computed from.
 let a: TestApp;
 let b: TestApp;
 let store: CreatedProject;
-beforeAll(async () => {
-  a = await startTestApp();
-  b = await startTestApp({ databaseUrl: a.deps.config.databaseUrl });
-  store = await createProject(a);
-});
-afterAll(async () => {
-  await b.close();
-  await a.close();
-});
+let close: () => Promise<void>;
+beforeAll(async () => ({ a, b, store, close } = await startTwoProcesses()));
+afterAll(() => close());
 
 const titlesSeenBy = async (app: TestApp, q: string) => {
   const { data } = await app.client(store.keys.publishable_test.token).GET('/v1/search', { params: { query: { q } } });

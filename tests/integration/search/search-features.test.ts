@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createProduct, type ProductResource } from '../../factories/catalog.factory.js';
-import { TABLE_CHANGED } from '../../../src/shared/list-totals.js';
 import { useStore } from '../../setup/store.js';
+import { withTableNotificationsHeld } from '../../setup/two-processes.js';
 
 const store = useStore({ project: { currency: 'USD', exchange_rates: { EUR: 0.5 } } });
 
@@ -62,10 +62,7 @@ describe('synonyms', () => {
   test("this process's synonym writes change its cached search answers at once, before their notifications arrive", async () => {
     // Hold back the change feed's table notifications for the test (they arrive late under load): only the
     // in-process invalidation of the writes themselves can make the next answers right.
-    const feed = store.app.deps.authCache!.feed as unknown as { handlers: Map<string, unknown[]> };
-    const handlers = feed.handlers.get(TABLE_CHANGED)!;
-    feed.handlers.set(TABLE_CHANGED, []);
-    try {
+    await withTableNotificationsHeld(store.app, async () => {
       expect(await titles({ q: 'pullover ' })).toEqual([]);
       const group = (await store.api.POST('/v1/search/synonyms', { body: { terms: ['pullover', 'sweater'] } })).data!.data;
       expect(await titles({ q: 'pullover ' })).toEqual(['Merino Sweater']);
@@ -75,9 +72,7 @@ describe('synonyms', () => {
       expect(await titles({ q: 'pullover ' })).toEqual(['Merino Sweater']);
       await store.api.DELETE('/v1/search/synonyms/{id}', { params: { path: { id: group.id } } });
       expect(await titles({ q: 'pullover ' })).toEqual([]);
-    } finally {
-      feed.handlers.set(TABLE_CHANGED, handlers);
-    }
+    });
   });
 
   test('equivalent groups expand every way, multi-word terms work, inactive groups are ignored, changes apply at once', async () => {

@@ -2,21 +2,16 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ChangeFeed } from '../../../src/shared/change-feed.js';
 import { ListTotals } from '../../../src/shared/list-totals.js';
 import { createLogger } from '../../../src/shared/logger.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import type { CreatedProject } from '../../factories/project.factory.js';
+import type { TestApp } from '../../setup/test-app.js';
+import { startTwoProcesses, withTableNotificationsHeld } from '../../setup/two-processes.js';
 
 let a: TestApp;
 let b: TestApp;
 let store: CreatedProject;
-beforeAll(async () => {
-  a = await startTestApp();
-  b = await startTestApp({ databaseUrl: a.deps.config.databaseUrl });
-  store = await createProject(a);
-});
-afterAll(async () => {
-  await b.close();
-  await a.close();
-});
+let close: () => Promise<void>;
+beforeAll(async () => ({ a, b, store, close } = await startTwoProcesses()));
+afterAll(() => close());
 
 const customer = (n: number) => ({ email: `total-${n}-${Date.now()}@example.com`, first_name: 'Tess', last_name: `Total ${n}` });
 

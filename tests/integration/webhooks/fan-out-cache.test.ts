@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { TABLE_CHANGED } from '../../../src/shared/list-totals.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
+import type { CreatedProject } from '../../factories/project.factory.js';
 import { createWebhook, listDeliveries } from '../../factories/webhook.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import type { TestApp } from '../../setup/test-app.js';
+import { startTwoProcesses, withTableNotificationsHeld } from '../../setup/two-processes.js';
 
 // Fan-out skips the subscription query while the project's cached event types say nobody listens; these
 // tests prove the cache never drops an event it should deliver.
 let a: TestApp;
 let b: TestApp;
 let store: CreatedProject;
-beforeAll(async () => {
-  a = await startTestApp();
-  b = await startTestApp({ databaseUrl: a.deps.config.databaseUrl });
-  store = await createProject(a);
-});
-afterAll(async () => {
-  await b.close();
-  await a.close();
-});
+let close: () => Promise<void>;
+beforeAll(async () => ({ a, b, store, close } = await startTwoProcesses()));
+afterAll(() => close());
 
 const customer = (n: number) => ({ email: `fan-out-${n}-${Date.now()}@example.com`, first_name: 'Fay', last_name: `Out ${n}` });
 
@@ -82,15 +77,10 @@ describe('webhook fan-out with the cached event types', () => {
       // The table notification of the subscription write is held back: only this process's own invalidation can
       // make the cached types stale (and a notification arriving between the create's two looks at the cache,
       // its one-statement check and the fan-out, would make it read twice).
-      const feed = a.deps.authCache!.feed as unknown as { handlers: Map<string, unknown[]> };
-      const handlers = feed.handlers.get(TABLE_CHANGED)!;
-      feed.handlers.set(TABLE_CHANGED, []);
-      try {
+      await withTableNotificationsHeld(a, async () => {
         await createWebhook(api, 'https://hooks.example.com/more', { events: ['customer.created'] });
         expect((await api.POST('/v1/customers', { body: customer(210) })).response.status).toBe(201);
-      } finally {
-        feed.handlers.set(TABLE_CHANGED, handlers);
-      }
+      });
       expect(reads).toBe(1); // this process's subscription write made it stale at once
     } finally {
       totals.cached = original;
