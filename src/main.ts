@@ -25,25 +25,25 @@ mkdirSync(config.dataDir, { recursive: true });
 
 let embedded: EmbeddedDatabase | undefined;
 let generatedPlatformToken: string | undefined;
+/** Before the server runs: says why in `Not starting: ...` lines (no stack), stops the embedded PostgreSQL if this process started it, exits 1. */
+async function refuseToStart(lines: string[]): Promise<never> {
+  console.error(`Not starting: ${lines.join('\n  ')}`);
+  await embedded?.stop().catch(() => {});
+  process.exit(1);
+}
 if (!config.databaseUrl) {
   try {
     // A running server's database is never shared or stopped by a second `npm start` (npm run seed may use it).
     embedded = await startEmbeddedPostgres({ dir: config.dataDir, persistent: true, whenInUse: 'refuse', log: (line) => log.warn(line) });
   } catch (error) {
-    if (error instanceof PostgresStartError) {
-      console.error(`Not starting: ${error.message}\n  Set DATABASE_URL to use another PostgreSQL, or DATA_DIR for a new embedded one.`);
-      process.exit(1);
-    }
+    if (error instanceof PostgresStartError) await refuseToStart([error.message, 'Set DATABASE_URL to use another PostgreSQL, or DATA_DIR for a new embedded one.']);
     if (!(error instanceof DataDirInUseError)) throw error;
-    console.error(
-      [
-        `Not starting: DATA_DIR ${error.dir} is in use by the running process ${error.ownerPid}, which started its PostgreSQL` +
-          `${error.port ? ` on 127.0.0.1:${error.port}` : ''} and stops it when it stops.`,
-        '  Stop that process first, or give this one its own DATA_DIR (or a DATABASE_URL).',
-        '  npm run seed can run alongside it on the same DATA_DIR.',
-      ].join('\n'),
-    );
-    process.exit(1);
+    await refuseToStart([
+      `DATA_DIR ${error.dir} is in use by the running process ${error.ownerPid}, which started its PostgreSQL` +
+        `${error.port ? ` on 127.0.0.1:${error.port}` : ''} and stops it when it stops.`,
+      'Stop that process first, or give this one its own DATA_DIR (or a DATABASE_URL).',
+      'npm run seed can run alongside it on the same DATA_DIR.',
+    ]);
   }
   // Local development on the embedded database gets a platform token; with DATABASE_URL it must be set.
   if (!config.platformToken) config.platformToken = generatedPlatformToken = developmentPlatformToken(config.dataDir);
@@ -53,8 +53,7 @@ try {
   await waitForDatabase(databaseUrl, config.databaseWaitSeconds, (message) => console.error(message));
 } catch (error) {
   if (!(error instanceof DatabaseStartupError)) throw error;
-  console.error(`Not starting: ${error.message}`);
-  process.exit(1);
+  await refuseToStart([error.message]);
 }
 const applied = await migrate(databaseUrl);
 if (applied.length > 0) log.info('applied migrations', { applied });
