@@ -6,13 +6,20 @@
  * `npm test` runs both; `npm run test:fast` only the fast one.
  */
 // Paths from the root: a directory (ends in /) or a file.
-const slowTests = ['tests/integration/process/', 'tests/integration/customers/customer-pagination-100k.test.ts', 'tests/integration/sdk/package.test.ts'];
+const slowTests = [
+  'tests/integration/process/',
+  'tests/integration/customers/customer-pagination-100k.test.ts',
+  'tests/integration/sdk/package.test.ts',
+];
 
 const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/tests'],
   transform: {
-    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }],
+    '^.+\\.ts$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } },
+    ],
   },
   extensionsToTreatAsEsm: ['.ts'],
   // The SDK package by name, as third parties import it (from its source; tests/integration/sdk builds the package).
@@ -22,8 +29,17 @@ const shared = {
 
 export default {
   projects: [
-    { ...shared, displayName: 'fast', testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', ...slowTests.map((p) => `<rootDir>/${p}`)] },
-    { ...shared, displayName: 'slow', testMatch: slowTests.map((p) => `<rootDir>/${p}${p.endsWith('/') ? '**/*.test.ts' : ''}`) },
+    {
+      ...shared,
+      displayName: 'fast',
+      testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...slowTests.map((p) => `<rootDir>/${p}`)],
+    },
+    {
+      ...shared,
+      displayName: 'slow',
+      testMatch: slowTests.map((p) => `<rootDir>/${p}${p.endsWith('/') ? '**/*.test.ts' : ''}`),
+    },
   ],
   // Global (not per project), so both projects share one run of each.
   globalSetup: '<rootDir>/tests/setup/global-setup.mjs',

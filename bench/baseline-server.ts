@@ -15,7 +15,10 @@ const COLUMNS = `id, email, first_name, last_name, phone, company, status, order
 const router = new Router();
 
 router.get('/v1/customers/:id', async (ctx) => {
-  const { rows } = await pool.query(`SELECT ${COLUMNS} FROM customers WHERE id = $1 AND project_id = $2 AND deleted_at IS NULL LIMIT 1`, [ctx.params.id, projectId]);
+  const { rows } = await pool.query(
+    `SELECT ${COLUMNS} FROM customers WHERE id = $1 AND project_id = $2 AND deleted_at IS NULL LIMIT 1`,
+    [ctx.params.id, projectId],
+  );
   if (!rows[0]) ctx.throw(404);
   ctx.body = { data: rows[0] };
 });
@@ -36,7 +39,10 @@ router.get('/v1/customers', async (ctx) => {
       [projectId, status, search, afterCreated, afterId],
     ),
   ]);
-  ctx.body = { data: page.rows.slice(0, 25), pagination: { cursor: null, has_more: page.rows.length > 25, total: count.rows[0].total } };
+  ctx.body = {
+    data: page.rows.slice(0, 25),
+    pagination: { cursor: null, has_more: page.rows.length > 25, total: count.rows[0].total },
+  };
 });
 
 router.post('/v1/customers', koaBody(), async (ctx) => {

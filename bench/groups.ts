@@ -60,7 +60,11 @@ function parseOptions() {
     console.error(`--${name} must be a whole number above 0, got "${text}".\n\n${USAGE}`);
     return process.exit(2);
   };
-  return { customers: positive('customers', values.customers), runs: positive('runs', values.runs), write: !values['no-write'] };
+  return {
+    customers: positive('customers', values.customers),
+    runs: positive('runs', values.runs),
+    write: !values['no-write'],
+  };
 }
 
 const options = parseOptions();
@@ -72,7 +76,9 @@ const GROUPS: Array<{ label: string; body: GroupCreate }> = [
   {
     label: 'automatic, 3 conditions, all (total_spent, order_count, tag)',
     body: {
-      name: 'VIP', type: 'automatic', condition_match: 'all',
+      name: 'VIP',
+      type: 'automatic',
+      condition_match: 'all',
       conditions: [
         { field: 'total_spent', operator: 'more_than', value: 50_000 },
         { field: 'order_count', operator: 'more_than', value: 5 },
@@ -83,7 +89,9 @@ const GROUPS: Array<{ label: string; body: GroupCreate }> = [
   {
     label: 'automatic, the same 3 conditions, any',
     body: {
-      name: 'VIP any', type: 'automatic', condition_match: 'any',
+      name: 'VIP any',
+      type: 'automatic',
+      condition_match: 'any',
       conditions: [
         { field: 'total_spent', operator: 'more_than', value: 50_000 },
         { field: 'order_count', operator: 'more_than', value: 5 },
@@ -94,7 +102,8 @@ const GROUPS: Array<{ label: string; body: GroupCreate }> = [
   {
     label: 'automatic, all (country, last_order_date, status)',
     body: {
-      name: 'Recent German', type: 'automatic',
+      name: 'Recent German',
+      type: 'automatic',
       conditions: [
         { field: 'country', operator: 'is_same_as', value: 'DE' },
         { field: 'last_order_date', operator: 'is_after', value: daysAgo(90) },
@@ -105,7 +114,8 @@ const GROUPS: Array<{ label: string; body: GroupCreate }> = [
   {
     label: 'automatic, all (company, city is_not, customer_added_date)',
     body: {
-      name: 'Company buyers', type: 'automatic',
+      name: 'Company buyers',
+      type: 'automatic',
       conditions: [
         { field: 'company', operator: 'is_same_as', value: 'company 15' },
         { field: 'city', operator: 'is_not', value: 'Berlin' },
@@ -116,7 +126,8 @@ const GROUPS: Array<{ label: string; body: GroupCreate }> = [
   {
     label: 'automatic, all negations (tag is_not, status is_not, total_spent less_than)',
     body: {
-      name: 'Everyone else', type: 'automatic',
+      name: 'Everyone else',
+      type: 'automatic',
       conditions: [
         { field: 'tag', operator: 'is_not', value: 'vip' },
         { field: 'status', operator: 'is_not', value: 'inactive' },
@@ -151,7 +162,15 @@ async function enrichCustomers(db: PrismaClient, projectId: string): Promise<voi
 function startServer(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' },
+    env: {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME!,
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      RUN_JOBS: 'false',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -189,7 +208,9 @@ const ms = (t: Timing) => `${t.p50.toFixed(1)} / ${t.p95.toFixed(1)} / ${t.max.t
 
 const loadBefore = os.loadavg()[0].toFixed(1);
 const dataDir = path.join(os.tmpdir(), `commerce-bench-groups-${process.pid}`);
-const embedded = process.env.BENCH_DATABASE_URL ? undefined : await startEmbeddedPostgres({ dir: dataDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
+const embedded = process.env.BENCH_DATABASE_URL
+  ? undefined
+  : await startEmbeddedPostgres({ dir: dataDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 let server: { url: string; child: ChildProcess } | undefined;
 try {
@@ -197,9 +218,14 @@ try {
   await migrate(databaseUrl);
   const db = createDatabase(databaseUrl);
   const { project, keys } = await createProject(db, { name: 'Groups Benchmark Store' });
-  await db.project.update({ where: { id: project.id }, data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 } });
+  await db.project.update({
+    where: { id: project.id },
+    data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 },
+  });
   const started = Date.now();
-  await seedCustomers(db, project.id, options.customers, { onProgress: (done, total) => log(`  seeded ${done.toLocaleString('en')} / ${total.toLocaleString('en')} customers`) });
+  await seedCustomers(db, project.id, options.customers, {
+    onProgress: (done, total) => log(`  seeded ${done.toLocaleString('en')} / ${total.toLocaleString('en')} customers`),
+  });
   await enrichCustomers(db, project.id);
   // The enrichment's UPDATE leaves a dead copy of every row: rewrite the table as if it had been loaded once.
   await db.$executeRawUnsafe('VACUUM FULL ANALYZE customers');
@@ -209,7 +235,11 @@ try {
   server = await startServer(databaseUrl);
   const headers = { authorization: `Bearer ${keys.secret_test.token}`, 'content-type': 'application/json' };
   const call = async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(`${server!.url}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${server!.url}${route}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = (await response.json()) as { data: any };
     if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json)}`);
     return json;
@@ -223,14 +253,24 @@ try {
     SELECT ${manual.id}, id FROM customers WHERE project_id = ${project.id} ORDER BY md5(id) LIMIT 10000`;
   await db.$executeRawUnsafe('ANALYZE customer_group_members');
   const rows = await db.customerGroup.findMany({ where: { projectId: project.id }, orderBy: { createdAt: 'asc' } });
-  const someCustomer = (await db.customer.findFirstOrThrow({ where: { projectId: project.id, tags: { has: 'vip' }, totalSpent: { gt: 60_000 } } })).id;
+  const someCustomer = (
+    await db.customer.findFirstOrThrow({
+      where: { projectId: project.id, tags: { has: 'vip' }, totalSpent: { gt: 60_000 } },
+    })
+  ).id;
 
   // member_count as the service computes it, on a client that logs its SQL (for the plan below).
   const queries: Array<{ query: string; params: string }> = [];
-  const logged = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: 2 }), log: [{ emit: 'event', level: 'query' }] });
+  const logged = new PrismaClient({
+    adapter: new PrismaPg({ connectionString: databaseUrl, max: 2 }),
+    log: [{ emit: 'event', level: 'query' }],
+  });
   logged.$on('query', (event) => queries.push({ query: event.query, params: event.params }));
 
-  const table = ['| group | members | member_count (service) p50 / p95 / max ms | GET group p50 / p95 ms | GET customers?group_id (25, total) p50 / p95 ms |', '|---|---:|---:|---:|---:|'];
+  const table = [
+    '| group | members | member_count (service) p50 / p95 / max ms | GET group p50 / p95 ms | GET customers?group_id (25, total) p50 / p95 ms |',
+    '|---|---:|---:|---:|---:|',
+  ];
   let plan = '';
   for (const [i, row] of rows.entries()) {
     const { label } = GROUPS[i];
@@ -239,14 +279,19 @@ try {
     const count = await time(() => groupViews({ db }, [row], false));
     const read = await time(() => call('GET', `/v1/customer-groups/${row.id}`));
     const members = await time(() => call('GET', `/v1/customers?group_id=${row.id}&limit=25`));
-    table.push(`| ${label} | ${view.memberCount.toLocaleString('en')} | ${ms(count)} | ${read.p50.toFixed(1)} / ${read.p95.toFixed(1)} | ${members.p50.toFixed(1)} / ${members.p95.toFixed(1)} |`);
+    table.push(
+      `| ${label} | ${view.memberCount.toLocaleString('en')} | ${ms(count)} | ${read.p50.toFixed(1)} / ${read.p95.toFixed(1)} | ${members.p50.toFixed(1)} / ${members.p95.toFixed(1)} |`,
+    );
     if (i === 0) {
       queries.length = 0;
       await groupViews({ db: logged }, [row], false);
       const { query, params } = queries.find((q) => q.query.includes('COUNT'))!;
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
-      const explained = await client.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${query}`, JSON.parse(params));
+      const explained = await client.query(
+        `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${query}`,
+        JSON.parse(params),
+      );
       await client.end();
       plan = explained.rows.map((r) => r['QUERY PLAN']).join('\n');
     }
@@ -270,7 +315,7 @@ try {
     `GET /v1/customer-groups?limit=25 (${GROUPS.length} groups, each with member_count): p50 ${list.p50.toFixed(1)} ms, p95 ${list.p95.toFixed(1)} ms. ` +
       `GET /v1/customer-groups?customer_id= (automatic groups decided in memory): p50 ${byCustomer.p50.toFixed(1)} ms, p95 ${byCustomer.p95.toFixed(1)} ms.`,
     '',
-    'Plan of the first group\'s member_count (EXPLAIN ANALYZE of the SQL Prisma sends):',
+    "Plan of the first group's member_count (EXPLAIN ANALYZE of the SQL Prisma sends):",
     '',
     '```',
     plan,
@@ -280,7 +325,13 @@ try {
   if (options.write) {
     const readme = path.join(root, 'bench/README.md');
     const current = readFileSync(readme, 'utf8');
-    writeFileSync(readme, current.replace(/<!-- groups:start -->[\s\S]*<!-- groups:end -->/, `<!-- groups:start -->\n${text}\n<!-- groups:end -->`));
+    writeFileSync(
+      readme,
+      current.replace(
+        /<!-- groups:start -->[\s\S]*<!-- groups:end -->/,
+        `<!-- groups:start -->\n${text}\n<!-- groups:end -->`,
+      ),
+    );
     log('Wrote the results into bench/README.md.');
   }
 } finally {

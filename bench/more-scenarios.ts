@@ -35,9 +35,11 @@ async function call(ctx: Context, method: string, pathname: string, body?: unkno
 /** Runs `task` over `items` with `concurrency` at a time. */
 async function inParallel<T>(items: T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) await task(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await task(items[next++]!);
+    }),
+  );
 }
 
 /** The product list, rate lookup and draft-order completion scenarios over `ctx`'s server and keys. */
@@ -55,7 +57,8 @@ export function moreScenarios(ctx: Context): ApiScenario[] {
           { name: 'Standard', price: 990, currency: 'USD', min_delivery_days: 3, max_delivery_days: 5 },
           { name: 'Express', price: 1990, currency: 'USD', min_delivery_days: 1, max_delivery_days: 2 },
           { name: 'Free shipping', price: 0, currency: 'USD', min_order_subtotal: 5000 },
-        ]) await call(ctx, 'POST', `/v1/shipping/zones/${zone.data.id}/rates`, rate);
+        ])
+          await call(ctx, 'POST', `/v1/shipping/zones/${zone.data.id}/rates`, rate);
         let n = 0;
         return {
           token: ctx.publishable,
@@ -63,7 +66,15 @@ export function moreScenarios(ctx: Context): ApiScenario[] {
             method: 'POST',
             path: '/v1/shipping/rates',
             // Subtotals never repeat, so no answer comes from a cache.
-            setupRequest: (req) => ({ ...req, body: JSON.stringify({ country: 'US', subtotal: 1000 + (++n % 100_000), currency: 'USD', items: [{ weight_grams: 500, quantity: 2 }] }) }),
+            setupRequest: (req) => ({
+              ...req,
+              body: JSON.stringify({
+                country: 'US',
+                subtotal: 1000 + (++n % 100_000),
+                currency: 'USD',
+                items: [{ weight_grams: 500, quantity: 2 }],
+              }),
+            }),
           },
         };
       },
@@ -74,17 +85,32 @@ export function moreScenarios(ctx: Context): ApiScenario[] {
         const total = ctx.completions;
         ctx.log(`  creating ${total} draft orders with two line items each through the API...`);
         const drafts: string[] = [];
-        await inParallel(Array.from({ length: total }, (_, i) => i), 8, async (i) => {
-          const draft = await call(ctx, 'POST', '/v1/draft-orders', { currency: 'USD', customer_email: `bench-buyer-${i}@example.com` });
-          const variants = [ctx.variantIds[(i * 2) % ctx.variantIds.length]!, ctx.variantIds[(i * 2 + 1) % ctx.variantIds.length]!];
-          await call(ctx, 'POST', `/v1/draft-orders/${draft.data.id}/items`, { items: variants.map((variant_id) => ({ variant_id, quantity: 1 })) });
-          drafts.push(draft.data.id);
-        });
+        await inParallel(
+          Array.from({ length: total }, (_, i) => i),
+          8,
+          async (i) => {
+            const draft = await call(ctx, 'POST', '/v1/draft-orders', {
+              currency: 'USD',
+              customer_email: `bench-buyer-${i}@example.com`,
+            });
+            const variants = [
+              ctx.variantIds[(i * 2) % ctx.variantIds.length]!,
+              ctx.variantIds[(i * 2 + 1) % ctx.variantIds.length]!,
+            ];
+            await call(ctx, 'POST', `/v1/draft-orders/${draft.data.id}/items`, {
+              items: variants.map((variant_id) => ({ variant_id, quantity: 1 })),
+            });
+            drafts.push(draft.data.id);
+          },
+        );
         let next = 0;
         return {
           token: ctx.secret,
           amount: total,
-          request: { method: 'POST', setupRequest: (req) => ({ ...req, path: `/v1/draft-orders/${drafts[next++ % drafts.length]}/complete` }) },
+          request: {
+            method: 'POST',
+            setupRequest: (req) => ({ ...req, path: `/v1/draft-orders/${drafts[next++ % drafts.length]}/complete` }),
+          },
         };
       },
     },

@@ -41,7 +41,13 @@ Options:
 BENCH_DATABASE_URL: measure on this PostgreSQL instead of a throwaway embedded one.`;
 
 /** The command line (with the BENCH_* variables as defaults); exits with the usage on --help or a bad value. */
-function parseOptions(): { customers: number; searchProducts: number; duration: number; connections: number; write: boolean } {
+function parseOptions(): {
+  customers: number;
+  searchProducts: number;
+  duration: number;
+  connections: number;
+  write: boolean;
+} {
   let values;
   try {
     ({ values } = parseArgs({
@@ -93,15 +99,21 @@ interface Server {
 
 // The node options npm start runs the compiled server with (package.json): the API is measured as deployed.
 const START_NODE_OPTIONS = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string)
-  .split('exec node ')[1]!.split(' ').filter((arg) => arg.startsWith('--'));
+  .split('exec node ')[1]!
+  .split(' ')
+  .filter((arg) => arg.startsWith('--'));
 
 /** Starts `script`: a compiled .js file as npm start runs it (the API), a .ts file through tsx. */
 function startServer(script: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, script.endsWith('.js') ? [...START_NODE_OPTIONS, script] : ['--import', 'tsx', script], {
-    cwd: root,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    script.endsWith('.js') ? [...START_NODE_OPTIONS, script] : ['--import', 'tsx', script],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk) => {
@@ -118,8 +130,14 @@ async function walkToDeepPage(url: string, headers: Record<string, string>, page
   let cursor = '';
   let last: { id: string; created_at: string } | undefined;
   for (let page = 0; page < pages; page++) {
-    const response = await fetch(`${url}/v1/customers?limit=25${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers });
-    const body = (await response.json()) as { data: Array<{ id: string; created_at: string }>; pagination: { cursor: string | null } };
+    const response = await fetch(
+      `${url}/v1/customers?limit=25${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { headers },
+    );
+    const body = (await response.json()) as {
+      data: Array<{ id: string; created_at: string }>;
+      pagination: { cursor: string | null };
+    };
     if (!body.pagination.cursor) break;
     cursor = body.pagination.cursor;
     last = body.data.at(-1);
@@ -153,12 +171,24 @@ function sampleRss(pid: number): () => number {
 }
 
 /** One autocannon run of `duration` seconds, shown as a bar over its seconds with the live request rate. */
-function load(label: string, url: string, request: autocannon.Request, headers: Record<string, string>, duration: number): Promise<autocannon.Result> {
+function load(
+  label: string,
+  url: string,
+  request: autocannon.Request,
+  headers: Record<string, string>,
+  duration: number,
+): Promise<autocannon.Result> {
   const bar = progress(label, duration, 's', { lines: 1 });
   let seconds = 0;
   return new Promise((resolve, reject) => {
     const instance = autocannon(
-      { url, connections: CONNECTIONS, duration, headers: { 'content-type': 'application/json', ...headers }, requests: [request] },
+      {
+        url,
+        connections: CONNECTIONS,
+        duration,
+        headers: { 'content-type': 'application/json', ...headers },
+        requests: [request],
+      },
       (error, result) => {
         if (result) bar.update(duration, result.requests.average);
         bar.stop();
@@ -173,18 +203,45 @@ function load(label: string, url: string, request: autocannon.Request, headers: 
   });
 }
 
-async function measure(server: Server & { name: string }, request: autocannon.Request, headers: Record<string, string>): Promise<Measured> {
+async function measure(
+  server: Server & { name: string },
+  request: autocannon.Request,
+  headers: Record<string, string>,
+): Promise<Measured> {
   await load(`  ${server.name} warm-up`, server.url, request, headers, 2); // JIT, connection pools, caches
   const peakRss = sampleRss(server.child.pid!);
   const result = await load(`  ${server.name}`, server.url, request, headers, DURATION);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, rssMb: peakRss() };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors,
+    rssMb: peakRss(),
+  };
 }
 
 /** A fixed number of requests (each consumes something, like a draft to complete) instead of a duration. */
-async function measureAmount(server: Server, request: autocannon.Request, headers: Record<string, string>, amount: number): Promise<Measured> {
+async function measureAmount(
+  server: Server,
+  request: autocannon.Request,
+  headers: Record<string, string>,
+  amount: number,
+): Promise<Measured> {
   const peakRss = sampleRss(server.child.pid!);
-  const result = await autocannon({ url: server.url, connections: CONNECTIONS, amount, headers: { 'content-type': 'application/json', ...headers }, requests: [request] });
-  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, rssMb: peakRss() };
+  const result = await autocannon({
+    url: server.url,
+    connections: CONNECTIONS,
+    amount,
+    headers: { 'content-type': 'application/json', ...headers },
+    requests: [request],
+  });
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors,
+    rssMb: peakRss(),
+  };
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -199,19 +256,33 @@ async function measureSearch(databaseUrl: string): Promise<string> {
   log(`Seeding ${SEARCH_PRODUCTS.toLocaleString('en')} products for search...`);
   const db = createDatabase(databaseUrl);
   const { project, keys } = await createProject(db, { name: 'Search benchmark' });
-  await db.project.update({ where: { id: project.id }, data: { rateLimitPerMinute: 10_000_000, monthlyQuota: 1_000_000_000 } });
+  await db.project.update({
+    where: { id: project.id },
+    data: { rateLimitPerMinute: 10_000_000, monthlyQuota: 1_000_000_000 },
+  });
   await seedSearchCatalog(db, project.id, SEARCH_PRODUCTS);
   await db.$disconnect();
   const token = keys.publishable_test.token;
   log(`Seeded and indexed in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   const rows: string[] = [];
   for (const cache of ['off', 'on'] as const) {
-    const api = await startServer('dist/main.js', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn', SEARCH_CACHE: cache });
+    const api = await startServer('dist/main.js', {
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      RUN_JOBS: 'false',
+      LOG_LEVEL: 'warn',
+      SEARCH_CACHE: cache,
+    });
     try {
-      for (const [name, paths] of [['search mix (facets on)', SEARCHES], ['suggest mix', SUGGESTS]] as const) {
+      for (const [name, paths] of [
+        ['search mix (facets on)', SEARCHES],
+        ['suggest mix', SUGGESTS],
+      ] as const) {
         log(`Measuring ${name}, answer cache ${cache} (${DURATION} s, ${CONNECTIONS} connections)...`);
         const m = await measureMix(api.url, paths, token, CONNECTIONS, DURATION);
-        rows.push(`| ${name} | ${cache} | ${m.rps} | ${m.p50} | ${m.p95} | ${m.p99} |${m.errors > 0 ? ` errors: ${m.errors}` : ''}`);
+        rows.push(
+          `| ${name} | ${cache} | ${m.rps} | ${m.p50} | ${m.p95} | ${m.p99} |${m.errors > 0 ? ` errors: ${m.errors}` : ''}`,
+        );
       }
     } finally {
       api.child.kill('SIGTERM');
@@ -230,7 +301,9 @@ async function measureSearch(databaseUrl: string): Promise<string> {
 }
 
 const dataDir = path.join(os.tmpdir(), `commerce-bench-${process.pid}`);
-const embedded = process.env.BENCH_DATABASE_URL ? undefined : await startEmbeddedPostgres({ dir: dataDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
+const embedded = process.env.BENCH_DATABASE_URL
+  ? undefined
+  : await startEmbeddedPostgres({ dir: dataDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 const servers: Server[] = [];
 try {
@@ -239,24 +312,49 @@ try {
   const db = createDatabase(databaseUrl);
   const { project, keys } = await createProject(db, { name: 'Benchmark Store' });
   // The limits are on, as in production, and set high enough that the benchmark measures their cost, not refusals.
-  await db.project.update({ where: { id: project.id }, data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 } });
+  await db.project.update({
+    where: { id: project.id },
+    data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 },
+  });
   const started = Date.now();
   const seeding = progress('Seeding', CUSTOMERS, 'customers');
-  await seedCustomers(db, project.id, CUSTOMERS, { onProgress: (done) => seeding.update(done) }).finally(() => seeding.stop());
+  await seedCustomers(db, project.id, CUSTOMERS, { onProgress: (done) => seeding.update(done) }).finally(() =>
+    seeding.stop(),
+  );
   const catalog = progress('Seeding', PRODUCTS, 'products');
-  await seedCatalog(db, project.id, PRODUCTS, { onProgress: (done) => catalog.update(done) }).finally(() => catalog.stop());
+  await seedCatalog(db, project.id, PRODUCTS, { onProgress: (done) => catalog.update(done) }).finally(() =>
+    catalog.stop(),
+  );
   await db.$executeRawUnsafe('VACUUM ANALYZE customers, products, variants, inventory_levels');
   log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-  const ids = (await db.customer.findMany({ where: { projectId: project.id }, select: { id: true }, take: 2000 })).map((c) => c.id);
-  const variantIds = (await db.variant.findMany({ where: { projectId: project.id }, select: { id: true }, take: 20_000 })).map((v) => v.id);
+  const ids = (await db.customer.findMany({ where: { projectId: project.id }, select: { id: true }, take: 2000 })).map(
+    (c) => c.id,
+  );
+  const variantIds = (
+    await db.variant.findMany({ where: { projectId: project.id }, select: { id: true }, take: 20_000 })
+  ).map((v) => v.id);
   await db.$disconnect();
 
   execFileSync(process.execPath, ['codegen/build.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' });
-  const api = await startServer('dist/main.js', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
+  const api = await startServer('dist/main.js', {
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    RUN_JOBS: 'false',
+    LOG_LEVEL: 'warn',
+  });
   // The same API without rate limits, for the cost of the limits on get by id (issue 15: at most 5 %).
-  const unlimited = await startServer('dist/main.js', { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn', RATE_LIMITS: 'off' });
+  const unlimited = await startServer('dist/main.js', {
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    RUN_JOBS: 'false',
+    LOG_LEVEL: 'warn',
+    RATE_LIMITS: 'off',
+  });
   servers.push(unlimited);
-  const baseline = await startServer('bench/baseline-server.ts', { DATABASE_URL: databaseUrl, BENCH_PROJECT_ID: project.id });
+  const baseline = await startServer('bench/baseline-server.ts', {
+    DATABASE_URL: databaseUrl,
+    BENCH_PROJECT_ID: project.id,
+  });
   servers.push(api, baseline);
   const auth = { authorization: `Bearer ${keys.secret_test.token}` };
 
@@ -267,23 +365,39 @@ try {
   const scenarios: Array<{ name: string; request: (server: 'api' | 'baseline') => autocannon.Request }> = [
     {
       name: 'get by id',
-      request: () => ({ method: 'GET', setupRequest: (req) => ({ ...req, path: `/v1/customers/${ids[Math.floor(Math.random() * ids.length)]}` }) }),
+      request: () => ({
+        method: 'GET',
+        setupRequest: (req) => ({ ...req, path: `/v1/customers/${ids[Math.floor(Math.random() * ids.length)]}` }),
+      }),
     },
     { name: 'list (limit 25, total)', request: () => ({ method: 'GET', path: '/v1/customers?limit=25' }) },
     {
       name: `list, deep page (${deep.depth.toLocaleString('en')} in)`,
       request: (server) => ({
         method: 'GET',
-        path: server === 'api' ? `/v1/customers?limit=25&cursor=${encodeURIComponent(deep.cursor)}` : `/v1/customers?after_created=${encodeURIComponent(deep.afterCreated)}&after_id=${deep.afterId}`,
+        path:
+          server === 'api'
+            ? `/v1/customers?limit=25&cursor=${encodeURIComponent(deep.cursor)}`
+            : `/v1/customers?after_created=${encodeURIComponent(deep.afterCreated)}&after_id=${deep.afterId}`,
       }),
     },
-    { name: 'filtered search', request: () => ({ method: 'GET', path: '/v1/customers?search=ann&status=active&limit=25' }) },
+    {
+      name: 'filtered search',
+      request: () => ({ method: 'GET', path: '/v1/customers?search=ann&status=active&limit=25' }),
+    },
     {
       name: 'create',
       request: () => ({
         method: 'POST',
         path: '/v1/customers',
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ email: `bench${process.pid}.${++created}@example.com`, first_name: 'Bench', last_name: 'Mark' }) }),
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({
+            email: `bench${process.pid}.${++created}@example.com`,
+            first_name: 'Bench',
+            last_name: 'Mark',
+          }),
+        }),
       }),
     },
   ];
@@ -312,12 +426,24 @@ try {
     `Rate limits' cost on get by id (off, on, off, on; means): ${limitsOn.toFixed(0)} req/s with the limits on, ${limitsOff.toFixed(0)} with ` +
     `\`RATE_LIMITS=off\`: ${((1 - limitsOn / limitsOff) * 100).toFixed(1)} % fewer with them (rounds: on ${rounds.on.map((v) => v.toFixed(0)).join(', ')}; off ${rounds.off.map((v) => v.toFixed(0)).join(', ')}).`;
   const apiRows: string[] = [];
-  for (const scenario of moreScenarios({ url: api.url, secret: keys.secret_test.token, publishable: keys.publishable_test.token, variantIds, completions: COMPLETIONS, log })) {
+  for (const scenario of moreScenarios({
+    url: api.url,
+    secret: keys.secret_test.token,
+    publishable: keys.publishable_test.token,
+    variantIds,
+    completions: COMPLETIONS,
+    log,
+  })) {
     log(`Measuring ${scenario.name}...`);
     const prepared = await scenario.prepare();
     const headers = { authorization: `Bearer ${prepared.token}` };
-    const ours = prepared.amount ? await measureAmount(api, prepared.request, headers, prepared.amount) : await measure({ ...api, name: 'API' }, prepared.request, headers);
-    apiRows.push(`| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${ours.rssMb} |` + (ours.errors > 0 ? ` errors: ${ours.errors}` : ''));
+    const ours = prepared.amount
+      ? await measureAmount(api, prepared.request, headers, prepared.amount)
+      : await measure({ ...api, name: 'API' }, prepared.request, headers);
+    apiRows.push(
+      `| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${ours.rssMb} |` +
+        (ours.errors > 0 ? ` errors: ${ours.errors}` : ''),
+    );
   }
   const table = [
     `\`npm run bench -- --customers ${CUSTOMERS} --duration ${DURATION} --connections ${CONNECTIONS}\`: ` +

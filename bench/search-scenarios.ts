@@ -10,11 +10,28 @@ import { generateCatalog } from '../tests/search-quality/catalog.js';
 import { insertFixtureProducts } from '../tests/search-quality/load.js';
 
 export const SEARCHES = [
-  'q=shirt', 'q=lamp', 'q=headphones', 'q=walnut', 'q=merino%20sweater', 'q=voltix%20earbuds', 'q=oak%20table',
-  'q=sweatr', 'q=hedphones', 'q=jakcet', 'q=%22table%20lamp%22', 'q=%22power%20bank%22', 'q=jacket%20-black',
-  'q=shirt&product_type=Shirts', 'q=lamp&in_stock=true', 'q=chair&price_max=10000', 'q=blanket&tag=soft', 'q=hood',
+  'q=shirt',
+  'q=lamp',
+  'q=headphones',
+  'q=walnut',
+  'q=merino%20sweater',
+  'q=voltix%20earbuds',
+  'q=oak%20table',
+  'q=sweatr',
+  'q=hedphones',
+  'q=jakcet',
+  'q=%22table%20lamp%22',
+  'q=%22power%20bank%22',
+  'q=jacket%20-black',
+  'q=shirt&product_type=Shirts',
+  'q=lamp&in_stock=true',
+  'q=chair&price_max=10000',
+  'q=blanket&tag=soft',
+  'q=hood',
 ].map((q) => `/v1/search?${q}`);
-export const SUGGESTS = ['q=sh', 'q=hea', 'q=lamp', 'q=merin', 'q=voltix%20ea', 'q=jakce', 'q=coff', 'q=w'].map((q) => `/v1/search/suggest?${q}`);
+export const SUGGESTS = ['q=sh', 'q=hea', 'q=lamp', 'q=merin', 'q=voltix%20ea', 'q=jakce', 'q=coff', 'q=w'].map(
+  (q) => `/v1/search/suggest?${q}`,
+);
 
 /** Seeds `count` generated products (search-quality vocabulary, seed 7) into the project and indexes them. */
 export async function seedSearchCatalog(db: Database, projectId: string, count: number): Promise<void> {
@@ -32,18 +49,37 @@ export interface MixResult {
   errors: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /** 2 s of warm-up, then `duration` seconds of the paths in turn at `connections` connections. */
-export async function measureMix(base: string, paths: string[], token: string, connections: number, duration: number): Promise<MixResult> {
-  const run = (seconds: number) => new Promise<{ rps: number; latencies: number[]; errors: number }>((resolve, reject) => {
-    const latencies: number[] = [];
-    const instance = autocannon({
-      url: base, connections, duration: seconds, headers: { authorization: `Bearer ${token}` },
-      requests: paths.map((p) => ({ method: 'GET', path: p })),
-    }, (error, result) => (error ? reject(error) : resolve({ rps: result.requests.average, latencies, errors: result.non2xx + result.errors })));
-    instance.on('response', (_client: unknown, _status: number, _bytes: number, time: number) => latencies.push(time));
-  });
+export async function measureMix(
+  base: string,
+  paths: string[],
+  token: string,
+  connections: number,
+  duration: number,
+): Promise<MixResult> {
+  const run = (seconds: number) =>
+    new Promise<{ rps: number; latencies: number[]; errors: number }>((resolve, reject) => {
+      const latencies: number[] = [];
+      const instance = autocannon(
+        {
+          url: base,
+          connections,
+          duration: seconds,
+          headers: { authorization: `Bearer ${token}` },
+          requests: paths.map((p) => ({ method: 'GET', path: p })),
+        },
+        (error, result) =>
+          error
+            ? reject(error)
+            : resolve({ rps: result.requests.average, latencies, errors: result.non2xx + result.errors }),
+      );
+      instance.on('response', (_client: unknown, _status: number, _bytes: number, time: number) =>
+        latencies.push(time),
+      );
+    });
   await run(2);
   const result = await run(duration);
   const sorted = result.latencies.sort((a, b) => a - b);

@@ -19,8 +19,10 @@ import { SEARCHES, SUGGESTS, measureMix, seedSearchCatalog } from './search-scen
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
   options: {
-    products: { type: 'string', default: '100000' }, duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '20' }, 'no-write': { type: 'boolean', default: false },
+    products: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '20' },
+    'no-write': { type: 'boolean', default: false },
   },
 });
 const PRODUCTS = Number(values.products);
@@ -29,7 +31,9 @@ const CONNECTIONS = Number(values.connections);
 
 function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root, env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: root,
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
     let output = '';
@@ -43,16 +47,26 @@ function startServer(env: Record<string, string>): Promise<{ url: string; child:
 }
 
 const dataDir = path.join(os.tmpdir(), `commerce-bench-search-${process.pid}`);
-const embedded = await startEmbeddedPostgres({ dir: dataDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
+const embedded = await startEmbeddedPostgres({
+  dir: dataDir,
+  persistent: false,
+  whenInUse: 'refuse',
+  port: await freePort(),
+});
 let server: { child: ChildProcess } | undefined;
 try {
   await migrate(embedded.url);
   const db = createDatabase(embedded.url);
   const { project, keys } = await createProject(db, { name: 'Search benchmark' });
-  await db.project.update({ where: { id: project.id }, data: { rateLimitPerMinute: 10_000_000, monthlyQuota: 1_000_000_000 } });
+  await db.project.update({
+    where: { id: project.id },
+    data: { rateLimitPerMinute: 10_000_000, monthlyQuota: 1_000_000_000 },
+  });
   const started = Date.now();
   await seedSearchCatalog(db, project.id, PRODUCTS);
-  console.log(`Seeded and indexed ${PRODUCTS.toLocaleString('en')} products in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  console.log(
+    `Seeded and indexed ${PRODUCTS.toLocaleString('en')} products in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  );
   await db.$disconnect();
   const env = { DATABASE_URL: embedded.url, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' };
   const token = keys.publishable_test.token;
@@ -61,7 +75,10 @@ try {
   for (const cache of ['off', 'on'] as const) {
     const api = await startServer({ ...env, SEARCH_CACHE: cache });
     server = api;
-    for (const [name, list] of [['search mix (facets on)', SEARCHES], ['suggest mix', SUGGESTS]] as const) {
+    for (const [name, list] of [
+      ['search mix (facets on)', SEARCHES],
+      ['suggest mix', SUGGESTS],
+    ] as const) {
       const m = await measureMix(api.url, list, token, CONNECTIONS, DURATION);
       rows.push(`| ${name}, answer cache ${cache} | ${m.rps} | ${m.p50} | ${m.p95} | ${m.p99} | ${m.errors} |`);
       console.log(rows.at(-1));
@@ -72,16 +89,22 @@ try {
   }
   const table = [
     `\`npm run bench:search -- --products ${PRODUCTS} --duration ${DURATION} --connections ${CONNECTIONS}\`: ${PRODUCTS.toLocaleString('en')} products, ${CONNECTIONS} connections, ${DURATION} s per scenario after 2 s warm-up, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)} at the end, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
-    '', '| scenario | req/s | p50 ms | p95 ms | p99 ms | errors |', '|---|---:|---:|---:|---:|---:|', ...rows,
+    '',
+    '| scenario | req/s | p50 ms | p95 ms | p99 ms | errors |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows,
   ].join('\n');
   console.log(table);
   if (!values['no-write']) {
     const readme = path.join(root, 'bench/README.md');
     const text = readFileSync(readme, 'utf8');
     const block = `<!-- search-bench:start -->\n${table}\n<!-- search-bench:end -->`;
-    writeFileSync(readme, text.includes('<!-- search-bench:start -->')
-      ? text.replace(/<!-- search-bench:start -->[\s\S]*<!-- search-bench:end -->/, block)
-      : `${text.trimEnd()}\n\n## Search at scale\n\n${block}\n`);
+    writeFileSync(
+      readme,
+      text.includes('<!-- search-bench:start -->')
+        ? text.replace(/<!-- search-bench:start -->[\s\S]*<!-- search-bench:end -->/, block)
+        : `${text.trimEnd()}\n\n## Search at scale\n\n${block}\n`,
+    );
   }
 } finally {
   server?.child.kill('SIGTERM');

@@ -96,7 +96,14 @@ function startProcess(script: string, env: Record<string, string>, pattern: RegE
 
 /** The rates of every zone: USD and EUR, free-shipping thresholds, weight bands, one inactive. */
 const RATES = [
-  { name: 'Standard', price: 990, currency: 'USD', max_order_weight: 20_000, min_delivery_days: 3, max_delivery_days: 5 },
+  {
+    name: 'Standard',
+    price: 990,
+    currency: 'USD',
+    max_order_weight: 20_000,
+    min_delivery_days: 3,
+    max_delivery_days: 5,
+  },
   { name: 'Express', price: 2500, currency: 'USD', min_delivery_days: 1, max_delivery_days: 2 },
   { name: 'Free shipping', price: 0, currency: 'USD', min_order_subtotal: 5000 },
   { name: 'Economy', price: 590, currency: 'USD', max_order_subtotal: 20_000 },
@@ -114,7 +121,10 @@ let counter = 0;
 function lookupBody(repeat?: number): string {
   const n = repeat ?? ++counter;
   const pick = (k: number) => (repeat === undefined ? Math.floor(Math.random() * k) : n % k);
-  const items = Array.from({ length: 1 + pick(4) }, (_, i) => ({ weight_grams: 200 + 350 * ((n + i) % 13), quantity: 1 + ((n + i) % 3) }));
+  const items = Array.from({ length: 1 + pick(4) }, (_, i) => ({
+    weight_grams: 200 + 350 * ((n + i) % 13),
+    quantity: 1 + ((n + i) % 3),
+  }));
   return JSON.stringify({
     country: countries[pick(countries.length)],
     subtotal: repeat === undefined ? 1000 + (n % 1_000_000) : 4000 + 100 * (repeat % 50),
@@ -135,7 +145,13 @@ interface Measured {
 }
 
 /** Saturation (every connection sends its next request at once) or, with `rate`, that many requests a second in all. */
-async function measure(url: string, token: string, body: () => string, seconds: number, rate?: number): Promise<Measured> {
+async function measure(
+  url: string,
+  token: string,
+  body: () => string,
+  seconds: number,
+  rate?: number,
+): Promise<Measured> {
   const result = await autocannon({
     url: `${url}/v1/shipping/rates`,
     connections: options.connections,
@@ -144,13 +160,22 @@ async function measure(url: string, token: string, body: () => string, seconds: 
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, body: body() }) }],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, errors: result.non2xx + result.errors };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    errors: result.non2xx + result.errors,
+  };
 }
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'shipping-bench-'));
 // Not inside the mkdtemp directory (mode 0700): the embedded server runs as its own user.
 const pgDir = path.join(os.tmpdir(), `shipping-bench-pg-${process.pid}`);
-const embedded = process.env.BENCH_DATABASE_URL ? undefined : await startEmbeddedPostgres({ dir: pgDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
+const embedded = process.env.BENCH_DATABASE_URL
+  ? undefined
+  : await startEmbeddedPostgres({ dir: pgDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 const children: ChildProcess[] = [];
 try {
@@ -158,24 +183,48 @@ try {
   await migrate(databaseUrl);
   const db = createDatabase(databaseUrl);
   const { project, keys } = await createProject(db, { name: 'Shipping Benchmark' });
-  await db.project.update({ where: { id: project.id }, data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 } });
+  await db.project.update({
+    where: { id: project.id },
+    data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 },
+  });
   await db.$disconnect();
 
   const { key, cert } = selfSignedCertificate(['localhost']);
   writeFileSync(path.join(dir, 'carrier-key.pem'), key);
   writeFileSync(path.join(dir, 'carrier-cert.pem'), cert);
   const tls = { CARRIER_CERT: path.join(dir, 'carrier-cert.pem'), CARRIER_KEY: path.join(dir, 'carrier-key.pem') };
-  const carrier = await startProcess('mocks/carrier-server.ts', { ...tls, CARRIER_MODE: 'ok', CARRIER_RATES: '5' }, /listening on (https:\/\/\S+)/);
-  const sleepy = await startProcess('mocks/carrier-server.ts', { ...tls, CARRIER_MODE: 'sleep', CARRIER_DELAY_MS: '6000' }, /listening on (https:\/\/\S+)/);
-  const api = await startProcess('src/main.ts', {
-    DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'error', DATA_DIR: dir,
-    ALLOW_PRIVATE_NETWORK_TARGETS: 'true', NODE_EXTRA_CA_CERTS: tls.CARRIER_CERT,
-  }, /listening on (http:\/\/\S+)/);
+  const carrier = await startProcess(
+    'mocks/carrier-server.ts',
+    { ...tls, CARRIER_MODE: 'ok', CARRIER_RATES: '5' },
+    /listening on (https:\/\/\S+)/,
+  );
+  const sleepy = await startProcess(
+    'mocks/carrier-server.ts',
+    { ...tls, CARRIER_MODE: 'sleep', CARRIER_DELAY_MS: '6000' },
+    /listening on (https:\/\/\S+)/,
+  );
+  const api = await startProcess(
+    'src/main.ts',
+    {
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      RUN_JOBS: 'false',
+      LOG_LEVEL: 'error',
+      DATA_DIR: dir,
+      ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
+      NODE_EXTRA_CA_CERTS: tls.CARRIER_CERT,
+    },
+    /listening on (http:\/\/\S+)/,
+  );
   children.push(carrier.child, sleepy.child, api.child);
 
   const secret = keys.secret_test.token;
   const call = async (method: string, pathname: string, body: unknown) => {
-    const response = await fetch(`${api.url}${pathname}`, { method, headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${api.url}${pathname}`, {
+      method,
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${await response.text()}`);
     return (await response.json()) as { data: { id: string } };
   };
@@ -197,26 +246,42 @@ try {
   await analyze.$executeRawUnsafe('VACUUM ANALYZE shipping_zones, shipping_rates');
   await analyze.$disconnect();
   const setCallback = async (url: string | null) => {
-    for (const id of zoneIds) await call('PATCH', `/v1/shipping/zones/${id}`, { carrier_callback_url: url && `${url}/rates` });
+    for (const id of zoneIds)
+      await call('PATCH', `/v1/shipping/zones/${id}`, { carrier_callback_url: url && `${url}/rates` });
   };
   const storefront = keys.publishable_test.token;
   const sample = async () => {
-    const response = await fetch(`${api.url}/v1/shipping/rates`, { method: 'POST', headers: { authorization: `Bearer ${storefront}`, 'content-type': 'application/json' }, body: JSON.stringify({ country: 'US', subtotal: 6000, currency: 'USD', items: [{ weight_grams: 500, quantity: 2 }] }) });
+    const response = await fetch(`${api.url}/v1/shipping/rates`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${storefront}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        country: 'US',
+        subtotal: 6000,
+        currency: 'USD',
+        items: [{ weight_grams: 500, quantity: 2 }],
+      }),
+    });
     const { data } = (await response.json()) as { data: Array<{ source: string }> };
     return `${data.filter((r) => r.source === 'flat').length} flat + ${data.filter((r) => r.source === 'carrier').length} carrier rates`;
   };
 
   const rows: string[] = [];
   const run = async (name: string, body: () => string) => {
-    log(`Measuring "${name}" (${options.duration} s, ${options.connections} connections; a sample lookup answers ${await sample()})...`);
+    log(
+      `Measuring "${name}" (${options.duration} s, ${options.connections} connections; a sample lookup answers ${await sample()})...`,
+    );
     await measure(api.url, storefront, body, 2); // warm-up
     for (const rate of [undefined, options.rate]) {
       const m = await measure(api.url, storefront, body, options.duration, rate);
       // Other work on the machine shows in every figure; the 1-minute load average says how much there was.
       const load = os.loadavg()[0].toFixed(1);
       const offered = rate === undefined ? 'as fast as it answers' : `${rate} req/s`;
-      rows.push(`| ${name} | ${offered} | ${m.rps.toFixed(0)} | ${m.p50} | ${m.p90} | ${m.p99} | ${m.max} | ${m.errors} | ${load} |`);
-      log(`  ${offered}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, max ${m.max} ms, errors ${m.errors}, load average ${load}`);
+      rows.push(
+        `| ${name} | ${offered} | ${m.rps.toFixed(0)} | ${m.p50} | ${m.p90} | ${m.p99} | ${m.max} | ${m.errors} | ${load} |`,
+      );
+      log(
+        `  ${offered}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, max ${m.max} ms, errors ${m.errors}, load average ${load}`,
+      );
     }
   };
 
@@ -229,18 +294,23 @@ try {
   await run('carrier callback, 50 checkouts repeating their lookup (answer cache)', () => lookupBody(++repeat % 50));
 
   await setCallback(sleepy.url);
-  log('Carrier sleeping 6 s: 3 concurrent lookups per zone (150) to reach the breakers\' threshold...');
+  log("Carrier sleeping 6 s: 3 concurrent lookups per zone (150) to reach the breakers' threshold...");
   const started = Date.now();
-  const first = await Promise.all(zoneIds.flatMap((_, z) => [0, 1, 2].map(async (i) => {
-    const country = z === ZONES - 1 ? countries[countries.length - 1] : countries[z * 5];
-    const t = Date.now();
-    const response = await fetch(`${api.url}/v1/shipping/rates`, {
-      method: 'POST', headers: { authorization: `Bearer ${storefront}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ country, subtotal: 100 + i, currency: 'USD' }),
-    });
-    await response.arrayBuffer();
-    return { status: response.status, ms: Date.now() - t };
-  })));
+  const first = await Promise.all(
+    zoneIds.flatMap((_, z) =>
+      [0, 1, 2].map(async (i) => {
+        const country = z === ZONES - 1 ? countries[countries.length - 1] : countries[z * 5];
+        const t = Date.now();
+        const response = await fetch(`${api.url}/v1/shipping/rates`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${storefront}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ country, subtotal: 100 + i, currency: 'USD' }),
+        });
+        await response.arrayBuffer();
+        return { status: response.status, ms: Date.now() - t };
+      }),
+    ),
+  );
   const firstMs = first.map((r) => r.ms).sort((a, b) => a - b);
   const firstNote = `the first 150 lookups (3 per zone, all at once) answered flat rates in ${firstMs[0]}-${firstMs.at(-1)} ms (${first.filter((r) => r.status !== 200).length} errors), ${((Date.now() - started) / 1000).toFixed(1)} s in all`;
   log(`  ${firstNote}`);
@@ -259,7 +329,13 @@ try {
   if (options.write) {
     const readme = path.join(root, 'bench/README.md');
     const text = readFileSync(readme, 'utf8');
-    writeFileSync(readme, text.replace(/<!-- shipping:start -->[\s\S]*<!-- shipping:end -->/, `<!-- shipping:start -->\n${table}\n<!-- shipping:end -->`));
+    writeFileSync(
+      readme,
+      text.replace(
+        /<!-- shipping:start -->[\s\S]*<!-- shipping:end -->/,
+        `<!-- shipping:start -->\n${table}\n<!-- shipping:end -->`,
+      ),
+    );
     log('Wrote the table into bench/README.md.');
   }
 } finally {

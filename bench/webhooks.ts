@@ -107,7 +107,8 @@ function startServer(env: Record<string, string>): Promise<ChildProcess> {
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 interface Result {
   name: string;
@@ -139,7 +140,9 @@ async function scenario(
   receivers.duplicates = 0;
   const committed = new Array<number>(events);
   let next = 0;
-  log(`${name}: ${events.toLocaleString('en')} events x ${urls.length} subscription(s), ${PRODUCERS} writers${backlog ? ', sender stopped while writing' : ''}...`);
+  log(
+    `${name}: ${events.toLocaleString('en')} events x ${urls.length} subscription(s), ${PRODUCERS} writers${backlog ? ', sender stopped while writing' : ''}...`,
+  );
   if (backlog) await stopSender();
   const started = Date.now();
   await Promise.all(
@@ -147,8 +150,17 @@ async function scenario(
       for (let seq = next++; seq < events; seq = next++) {
         await ctx.db.$transaction((tx) =>
           recordEvent(tx, ctx, {
-            type, resourceType: 'product', resourceId: `prod_bench_${seq}`, summary: `Benchmark event ${seq}`,
-            payload: { id: `prod_bench_${seq}`, title: 'Trail Runner 2', price: 11900, tags: ['bench'], bench_seq: seq },
+            type,
+            resourceType: 'product',
+            resourceId: `prod_bench_${seq}`,
+            summary: `Benchmark event ${seq}`,
+            payload: {
+              id: `prod_bench_${seq}`,
+              title: 'Trail Runner 2',
+              price: 11900,
+              tags: ['bench'],
+              bench_seq: seq,
+            },
           }),
         );
         committed[seq] = Date.now();
@@ -171,20 +183,33 @@ async function scenario(
   const first = backlog ? Math.min(...receivers.arrived.values()) : Math.min(...committed);
   const seconds = (last - first) / 1000;
   const result: Result = {
-    name, label, events, deliveries: receivers.arrived.size, produceSeconds: (produced - started) / 1000, seconds,
-    rate: receivers.arrived.size / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1)!,
-    duplicates: receivers.duplicates, missing: expected - receivers.arrived.size,
+    name,
+    label,
+    events,
+    deliveries: receivers.arrived.size,
+    produceSeconds: (produced - started) / 1000,
+    seconds,
+    rate: receivers.arrived.size / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies.at(-1)!,
+    duplicates: receivers.duplicates,
+    missing: expected - receivers.arrived.size,
   };
-  log(`  ${result.deliveries.toLocaleString('en')} deliveries in ${seconds.toFixed(1)} s (writes took ${result.produceSeconds.toFixed(1)} s): ` +
-    `${result.rate.toFixed(0)}/s; commit to receiver p50 ${result.p50} ms, p99 ${result.p99} ms, max ${result.max} ms` +
-    `${complete ? '' : ` — INCOMPLETE after ${TIMEOUT_MS / 1000} s (${result.missing} missing)`}`);
+  log(
+    `  ${result.deliveries.toLocaleString('en')} deliveries in ${seconds.toFixed(1)} s (writes took ${result.produceSeconds.toFixed(1)} s): ` +
+      `${result.rate.toFixed(0)}/s; commit to receiver p50 ${result.p50} ms, p99 ${result.p99} ms, max ${result.max} ms` +
+      `${complete ? '' : ` — INCOMPLETE after ${TIMEOUT_MS / 1000} s (${result.missing} missing)`}`,
+  );
   return result;
 }
 
 // The embedded PostgreSQL makes its own directory (it runs as another user); the certificate goes elsewhere.
 const pgDir = path.join(os.tmpdir(), `commerce-bench-webhooks-${process.pid}`);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'commerce-bench-webhooks-ca-'));
-const embedded = process.env.BENCH_DATABASE_URL ? undefined : await startEmbeddedPostgres({ dir: pgDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
+const embedded = process.env.BENCH_DATABASE_URL
+  ? undefined
+  : await startEmbeddedPostgres({ dir: pgDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 let server: ChildProcess | undefined;
 let serverEnv: Record<string, string> = {};
@@ -211,16 +236,53 @@ try {
   const jobs = await JobQueue.start(databaseUrl, logger, { work: false });
   const { project, keys } = await createProject(db, { name: 'Webhook Benchmark Store' });
   const ctx: Ctx = {
-    db, jobs, log: logger, project, actor: { kind: 'api_key', id: keys.secret_test.id, keyType: 'secret' }, mode: 'test', requestId: 'bench',
+    db,
+    jobs,
+    log: logger,
+    project,
+    actor: { kind: 'api_key', id: keys.secret_test.id, keyType: 'secret' },
+    mode: 'test',
+    requestId: 'bench',
   };
-  serverEnv = { DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'warn', ALLOW_PRIVATE_NETWORK_TARGETS: 'true', NODE_EXTRA_CA_CERTS: caFile };
+  serverEnv = {
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
+    NODE_EXTRA_CA_CERTS: caFile,
+  };
   await startSender();
   const urls = await receivers.open(FANOUT_SUBSCRIPTIONS);
   await scenario('warmup', '', ctx, receivers, urls.slice(0, 1), 'collection.created', 200);
   const results = [
-    await scenario('fanout', `1 event to ${FANOUT_SUBSCRIPTIONS} subscriptions, ${FANOUT_EVENTS} times`, ctx, receivers, urls, 'product.updated', FANOUT_EVENTS),
-    await scenario('burst', 'burst to 1 subscription', ctx, receivers, urls.slice(0, 1), 'product.created', BURST_EVENTS),
-    await scenario('backlog', 'backlog of 1 subscription, sender started after the writes', ctx, receivers, urls.slice(1, 2), 'product.deleted', BURST_EVENTS, true),
+    await scenario(
+      'fanout',
+      `1 event to ${FANOUT_SUBSCRIPTIONS} subscriptions, ${FANOUT_EVENTS} times`,
+      ctx,
+      receivers,
+      urls,
+      'product.updated',
+      FANOUT_EVENTS,
+    ),
+    await scenario(
+      'burst',
+      'burst to 1 subscription',
+      ctx,
+      receivers,
+      urls.slice(0, 1),
+      'product.created',
+      BURST_EVENTS,
+    ),
+    await scenario(
+      'backlog',
+      'backlog of 1 subscription, sender started after the writes',
+      ctx,
+      receivers,
+      urls.slice(1, 2),
+      'product.deleted',
+      BURST_EVENTS,
+      true,
+    ),
   ];
   const statuses = await db.webhookDelivery.groupBy({ by: ['status'], _count: { _all: true } });
   log(`Delivery rows by status: ${statuses.map((s) => `${s.status} ${s._count._all}`).join(', ')}`);
@@ -236,8 +298,10 @@ try {
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...results.map((r) => {
       const latency = r.name === 'backlog' ? '(queued while stopped) | | ' : `${r.p50} | ${r.p99} | ${r.max} | `;
-      return `| ${r.label} | ${r.events.toLocaleString('en')} | ${r.deliveries.toLocaleString('en')} | ${r.produceSeconds.toFixed(1)} | ` +
-        `${r.seconds.toFixed(1)} | ${r.rate.toFixed(0)} | ${latency}${r.duplicates} | ${r.missing} |`;
+      return (
+        `| ${r.label} | ${r.events.toLocaleString('en')} | ${r.deliveries.toLocaleString('en')} | ${r.produceSeconds.toFixed(1)} | ` +
+        `${r.seconds.toFixed(1)} | ${r.rate.toFixed(0)} | ${latency}${r.duplicates} | ${r.missing} |`
+      );
     }),
     '',
     '"delivering took": from the first commit to the last receipt (live), or from the first to the last receipt (backlog).',
@@ -245,7 +309,13 @@ try {
   log(`\n${table}\n`);
   const readme = path.join(root, 'bench/README.md');
   const text = readFileSync(readme, 'utf8');
-  writeFileSync(readme, text.replace(/<!-- webhooks:start -->[\s\S]*<!-- webhooks:end -->/, `<!-- webhooks:start -->\n${table}\n<!-- webhooks:end -->`));
+  writeFileSync(
+    readme,
+    text.replace(
+      /<!-- webhooks:start -->[\s\S]*<!-- webhooks:end -->/,
+      `<!-- webhooks:start -->\n${table}\n<!-- webhooks:end -->`,
+    ),
+  );
   log('Wrote the table into bench/README.md.');
 } finally {
   receivers.close();

@@ -48,10 +48,20 @@ async function lock() {
     } catch (error) {
       if (error.code !== 'EEXIST') throw error;
       const owner = Number(readFileSync(path.join(lockDir, 'pid'), { encoding: 'utf8', flag: 'a+' }) || 0);
-      const ownerAlive = owner > 0 && (() => { try { process.kill(owner, 0); return true; } catch { return false; } })();
+      const ownerAlive =
+        owner > 0 &&
+        (() => {
+          try {
+            process.kill(owner, 0);
+            return true;
+          } catch {
+            return false;
+          }
+        })();
       const age = Date.now() - statSync(lockDir).mtimeMs;
       if (!ownerAlive && age > 2000) rmSync(lockDir, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`${lockDir} is held by process ${owner}; remove it if no build is running.`);
+      else if (Date.now() > deadline)
+        throw new Error(`${lockDir} is held by process ${owner}; remove it if no build is running.`);
       else await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

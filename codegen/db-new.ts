@@ -17,7 +17,9 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
 }
 
 const config = loadConfig();
-const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dir: config.dataDir, persistent: true, whenInUse: 'reuse' });
+const embedded = config.databaseUrl
+  ? undefined
+  : await startEmbeddedPostgres({ dir: config.dataDir, persistent: true, whenInUse: 'reuse' });
 try {
   const latest = readMigrations().at(-1);
   const snapshotPath = latest && path.join(MIGRATIONS_DIR, latest.name, 'schema.prisma');
@@ -34,7 +36,9 @@ try {
     writeFileSync(path.join(dir, 'migration.sql'), sql);
     writeFileSync(path.join(dir, 'schema.prisma'), current);
     writeFileSync(path.join(MIGRATIONS_DIR, 'migration_lock.toml'), 'provider = "postgresql"\n');
-    console.log(`Wrote ${path.relative(process.cwd(), dir)}/migration.sql; review it, add what Prisma cannot express (partial or expression indexes), then commit.`);
+    console.log(
+      `Wrote ${path.relative(process.cwd(), dir)}/migration.sql; review it, add what Prisma cannot express (partial or expression indexes), then commit.`,
+    );
   }
 } finally {
   await embedded?.stop();

@@ -23,7 +23,8 @@ export const RATE_LIMIT_HEADERS = {
  */
 export const WITHOUT_RATE_LIMIT_HEADERS = new Set(['ServiceUnavailable']);
 /** Operations whose requests count against the project's limits. */
-export const countsAgainstLimits = (auth: string) => ['secret', 'publishable', 'publishableHeader', 'customer'].includes(auth);
+export const countsAgainstLimits = (auth: string) =>
+  ['secret', 'publishable', 'publishableHeader', 'customer'].includes(auth);
 
 const file = path.resolve(import.meta.dirname, '../openapi.yaml');
 
@@ -51,18 +52,22 @@ function main(): void {
       const neighbour = next ?? pairs.at(-1)!;
       const indent = ' '.repeat(keyOffset(neighbour) - lineStart(text, keyOffset(neighbour)));
       // Before the first greater status, else after the last response (the line its value ends on).
-      const at = next ? lineStart(text, keyOffset(next)) : text.indexOf('\n', (neighbour.value as { range: [number, number, number] }).range[1] - 1) + 1;
+      const at = next
+        ? lineStart(text, keyOffset(next))
+        : text.indexOf('\n', (neighbour.value as { range: [number, number, number] }).range[1] - 1) + 1;
       insertions.push({ at, text: `${indent}'${status}': { $ref: '#/components/responses/${ref}' }\n` });
     };
     declare(400, 'BadRequest');
     declare(503, 'ServiceUnavailable');
     if (!countsAgainstLimits(op.auth)) continue;
     declare(429, 'TooManyRequests');
-    for (const pair of pairs) if (isMap(pair.value) && !pair.value.has('$ref')) insertions.push(...headerInsertions(text, pair));
+    for (const pair of pairs)
+      if (isMap(pair.value) && !pair.value.has('$ref')) insertions.push(...headerInsertions(text, pair));
   }
   const shared = document.getIn(['components', 'responses']) as YAMLMap;
   for (const pair of shared.items as Pair[]) {
-    if (isMap(pair.value) && !WITHOUT_RATE_LIMIT_HEADERS.has(keyOf(pair))) insertions.push(...headerInsertions(text, pair));
+    if (isMap(pair.value) && !WITHOUT_RATE_LIMIT_HEADERS.has(keyOf(pair)))
+      insertions.push(...headerInsertions(text, pair));
   }
 
   let result = text;
@@ -70,7 +75,11 @@ function main(): void {
     result = result.slice(0, at) + added + result.slice(at + replace);
   }
   writeFileSync(file, result);
-  console.log(insertions.length > 0 ? `Declared common responses in ${insertions.length} place(s) of openapi.yaml.` : 'openapi.yaml already declares the common responses everywhere.');
+  console.log(
+    insertions.length > 0
+      ? `Declared common responses in ${insertions.length} place(s) of openapi.yaml.`
+      : 'openapi.yaml already declares the common responses everywhere.',
+  );
 }
 
 const lines = (inner: string, existing: YAMLMap | undefined) =>
@@ -85,12 +94,17 @@ function headerInsertions(text: string, responsePair: Pair): Insertion[] {
   const pairs = response.items as Pair[];
   if (response.flow) {
     // `'204': { description: ... }` becomes a block map with the headers.
-    if (pairs.length !== 1 || keyOf(pairs[0]) !== 'description') throw new Error(`Write the response at offset ${keyOffset(responsePair)} as a block map first.`);
+    if (pairs.length !== 1 || keyOf(pairs[0]) !== 'description')
+      throw new Error(`Write the response at offset ${keyOffset(responsePair)} as a block map first.`);
     const keyAt = keyOffset(responsePair);
     const indent = ' '.repeat(keyAt - lineStart(text, keyAt) + 2);
     const [start, , end] = (response as unknown as { range: [number, number, number] }).range;
     const description = JSON.stringify(String((pairs[0].value as { value: unknown }).value));
-    const block = `\n${indent}description: ${description}\n${indent}headers:\n${lines(indent + '  ', undefined)}`.replace(/\n$/, '');
+    const block =
+      `\n${indent}description: ${description}\n${indent}headers:\n${lines(indent + '  ', undefined)}`.replace(
+        /\n$/,
+        '',
+      );
     const space = text[start - 1] === ' ' ? 1 : 0; // no trailing blank after the key
     return [{ at: start - space, text: block, replace: text.slice(start, end).trimEnd().length + space }];
   }

@@ -8,7 +8,16 @@ import path from 'node:path';
 import { isMap, isScalar, parseDocument, type Pair, type YAMLMap } from 'yaml';
 import type { JsonSchema, OpenApiDocument } from '../src/shared/openapi-ajv.js';
 import { listOperations } from './operations.js';
-import { resourceName, resourceSlot, SPARSE_BEGIN, SPARSE_END, SPARSE_SUFFIX, sparseSchemaText, successSchema, takesFields } from './sparse-schemas.js';
+import {
+  resourceName,
+  resourceSlot,
+  SPARSE_BEGIN,
+  SPARSE_END,
+  SPARSE_SUFFIX,
+  sparseSchemaText,
+  successSchema,
+  takesFields,
+} from './sparse-schemas.js';
 
 const file = path.resolve(import.meta.dirname, '../openapi.yaml');
 const REF = '#/components/schemas/';
@@ -30,13 +39,24 @@ function pairIn(map: YAMLMap, key: string): Pair | undefined {
 }
 
 /** The edits that make one operation's 200 answer accept sparse objects, and the resource it names. */
-function responseEdits(text: string, yamlDoc: ReturnType<typeof parseDocument>, document: OpenApiDocument, op: ReturnType<typeof listOperations>[number]): { edits: Edit[]; name?: string } {
+function responseEdits(
+  text: string,
+  yamlDoc: ReturnType<typeof parseDocument>,
+  document: OpenApiDocument,
+  op: ReturnType<typeof listOperations>[number],
+): { edits: Edit[]; name?: string } {
   const success = successSchema(document, op);
   const slot = success && resourceSlot(success.schema);
   const resource = slot && resourceName(slot.node);
-  if (!success || !slot || !resource) throw new Error(`${op.operationId} takes fields, but its 200 answer has no {data: X} or {data: [X]} to make sparse.`);
+  if (!success || !slot || !resource)
+    throw new Error(
+      `${op.operationId} takes fields, but its 200 answer has no {data: X} or {data: [X]} to make sparse.`,
+    );
   if (resource.sparse) return { edits: [], name: resource.name };
-  const content = yamlDoc.getIn(['paths', op.path, op.method, 'responses', '200', 'content', 'application/json'], true) as YAMLMap;
+  const content = yamlDoc.getIn(
+    ['paths', op.path, op.method, 'responses', '200', 'content', 'application/json'],
+    true,
+  ) as YAMLMap;
   const schemaPair = pairIn(content, 'schema')!;
   if (success.envelope) {
     // `schema: { $ref: XEnvelope }` (shared with writes, which answer the full object) becomes an inline envelope.
@@ -62,8 +82,17 @@ function responseEdits(text: string, yamlDoc: ReturnType<typeof parseDocument>, 
 }
 
 /** The edit that writes the sparse schemas block (replacing the previous one, or after Pagination). */
-function blockEdit(text: string, yamlDoc: ReturnType<typeof parseDocument>, document: OpenApiDocument, names: string[]): Edit {
-  const block = [SPARSE_BEGIN + '\n', ...names.map((name) => sparseSchemaText(name, document.components.schemas[name] as JsonSchema)), SPARSE_END + '\n'].join('');
+function blockEdit(
+  text: string,
+  yamlDoc: ReturnType<typeof parseDocument>,
+  document: OpenApiDocument,
+  names: string[],
+): Edit {
+  const block = [
+    SPARSE_BEGIN + '\n',
+    ...names.map((name) => sparseSchemaText(name, document.components.schemas[name] as JsonSchema)),
+    SPARSE_END + '\n',
+  ].join('');
   const begin = text.indexOf(SPARSE_BEGIN);
   if (begin >= 0) {
     const end = text.indexOf('\n', text.indexOf(SPARSE_END, begin)) + 1;
@@ -94,9 +123,14 @@ function main(): void {
   if (!unchanged) edits.push(block);
 
   let result = text;
-  for (const edit of edits.sort((a, b) => b.at - a.at)) result = result.slice(0, edit.at) + edit.text + result.slice(edit.end);
+  for (const edit of edits.sort((a, b) => b.at - a.at))
+    result = result.slice(0, edit.at) + edit.text + result.slice(edit.end);
   writeFileSync(file, result);
-  console.log(edits.length > 0 ? `Declared sparse answers in ${edits.length} place(s) of openapi.yaml.` : 'openapi.yaml already declares its sparse answers.');
+  console.log(
+    edits.length > 0
+      ? `Declared sparse answers in ${edits.length} place(s) of openapi.yaml.`
+      : 'openapi.yaml already declares its sparse answers.',
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -31,7 +31,11 @@ async function generate(outRoot: string): Promise<void> {
   const yamlText = readFileSync(path.join(root, 'openapi.yaml'), 'utf8');
   const document = (await SwaggerParser.parse(path.join(root, 'openapi.yaml'))) as unknown as OpenApiDocument;
   const files: Record<string, string> = {
-    'openapi.ts': HEADER + astToString(await openapiTS(structuredClone(document) as never, { alphabetize: false, defaultNonNullable: false })),
+    'openapi.ts':
+      HEADER +
+      astToString(
+        await openapiTS(structuredClone(document) as never, { alphabetize: false, defaultNonNullable: false }),
+      ),
     'document.ts': HEADER + documentModule(yamlText, document),
     ...validatorModules(document, listOperations(document)),
     'operations.ts': HEADER + operationIndex(listOperations(document)),
@@ -41,7 +45,9 @@ async function generate(outRoot: string): Promise<void> {
   // The SDK's types: requests without `fields` answer whole objects; the client types answers with `fields` itself.
   const sdkDir = path.join(outRoot, 'sdk/src/generated');
   mkdirSync(sdkDir, { recursive: true });
-  const sdkTypes = astToString(await openapiTS(fullView(structuredClone(document)) as never, { alphabetize: false, defaultNonNullable: false }));
+  const sdkTypes = astToString(
+    await openapiTS(fullView(structuredClone(document)) as never, { alphabetize: false, defaultNonNullable: false }),
+  );
   writeFileSync(path.join(sdkDir, 'openapi.ts'), HEADER + sdkTypes);
 }
 
@@ -69,7 +75,11 @@ function documentModule(yamlText: string, document: OpenApiDocument): string {
 /** Request validators: path and query (strings coerced, comma lists split beforehand) and bodies (strict). */
 function validatorModules(document: OpenApiDocument, operations: OperationSpec[]): Record<string, string> {
   const formats = _`require("ajv-formats/dist/formats").fullFormats`;
-  const coercing = createAjv(document, { coerceTypes: 'array', useDefaults: true, code: { source: true, esm: true, formats } });
+  const coercing = createAjv(document, {
+    coerceTypes: 'array',
+    useDefaults: true,
+    code: { source: true, esm: true, formats },
+  });
   const strict = createAjv(document, { code: { source: true, esm: true, formats } });
   const coercingExports: Record<string, string> = {};
   const strictExports: Record<string, string> = {};
@@ -186,7 +196,11 @@ function operationIndex(operations: OperationSpec[]): string {
     `/** The operations of each tag (area), for typing an area's handler map. */`,
     `export interface OperationsByTag {`,
     ...[...new Set(operations.map((op) => op.tag))].sort().map(
-      (tag) => `  '${tag}': ${operations.filter((op) => op.tag === tag).map((op) => `'${op.operationId}'`).join(' | ')};`,
+      (tag) =>
+        `  '${tag}': ${operations
+          .filter((op) => op.tag === tag)
+          .map((op) => `'${op.operationId}'`)
+          .join(' | ')};`,
     ),
     `}`,
     '',
@@ -198,9 +212,7 @@ function operationIndex(operations: OperationSpec[]): string {
 function listFiles(dir: string, prefix = ''): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? listFiles(path.join(dir, entry.name), `${prefix}${entry.name}/`)
-      : [`${prefix}${entry.name}`],
+    entry.isDirectory() ? listFiles(path.join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
   );
 }
 
@@ -208,7 +220,12 @@ async function check(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'codegen-check-'));
   try {
     await generate(scratch);
-    const names = new Set(GENERATED_DIRS.flatMap((dir) => [...listFiles(path.join(scratch, dir), `${dir}/`), ...listFiles(path.join(root, dir), `${dir}/`)]));
+    const names = new Set(
+      GENERATED_DIRS.flatMap((dir) => [
+        ...listFiles(path.join(scratch, dir), `${dir}/`),
+        ...listFiles(path.join(root, dir), `${dir}/`),
+      ]),
+    );
     const stale = [...names].filter((name) => {
       const a = path.join(scratch, name);
       const b = path.join(root, name);

@@ -7,7 +7,14 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { createAjv, rewriteComponentRefs, type JsonSchema, type OpenApiDocument } from '../src/shared/openapi-ajv.js';
 import { countsAgainstLimits, RATE_LIMIT_HEADERS } from './declare-common-responses.js';
 import { listOperations } from './operations.js';
-import { resourceName, resourceSlot, SPARSE_SUFFIX, sparseSchema, successSchema, takesFields } from './sparse-schemas.js';
+import {
+  resourceName,
+  resourceSlot,
+  SPARSE_SUFFIX,
+  sparseSchema,
+  successSchema,
+  takesFields,
+} from './sparse-schemas.js';
 
 const file = path.resolve(import.meta.dirname, '../openapi.yaml');
 const problems: string[] = [];
@@ -44,13 +51,15 @@ for (const op of listOperations(document)) {
   const statuses = Object.keys(raw.responses);
   if (!statuses.some((s) => s.startsWith('2'))) problems.push(`${where}: declares no success response`);
   if (!statuses.includes('500')) problems.push(`${where}: must declare 500`);
-  if (!statuses.includes('503')) problems.push(`${where}: must declare 503 (the database does not answer; run npm run spec:common-responses)`);
+  if (!statuses.includes('503'))
+    problems.push(`${where}: must declare 503 (the database does not answer; run npm run spec:common-responses)`);
   if (op.auth !== 'none' && !statuses.includes('401')) problems.push(`${where}: secured operations must declare 401`);
   if (['secret', 'publishable', 'publishableHeader'].includes(op.auth) && !statuses.includes('403')) {
     problems.push(`${where}: key-authenticated operations must declare 403`);
   }
   if (countsAgainstLimits(op.auth)) {
-    if (!statuses.includes('429')) problems.push(`${where}: counts against the rate limit, so must declare 429 (run npm run spec:common-responses)`);
+    if (!statuses.includes('429'))
+      problems.push(`${where}: counts against the rate limit, so must declare 429 (run npm run spec:common-responses)`);
     for (const [status, response] of Object.entries<any>(raw.responses)) {
       const headers = resolveResponse(response)?.headers ?? {};
       if (status !== '429' && status !== '503' && !Object.keys(RATE_LIMIT_HEADERS).every((name) => headers[name])) {
@@ -58,17 +67,30 @@ for (const op of listOperations(document)) {
       }
     }
   }
-  if (!statuses.includes('400')) problems.push(`${where}: must declare 400 (unknown query parameters are refused everywhere; run npm run spec:common-responses)`);
-  if (op.idempotent && !statuses.includes('409')) problems.push(`${where}: create operations must declare 409 (Idempotency-Key conflicts)`);
-  if (op.idempotent && !op.parameters.some((p) => p.name === 'Idempotency-Key')) problems.push(`${where}: create operations take Idempotency-Key`);
+  if (!statuses.includes('400'))
+    problems.push(
+      `${where}: must declare 400 (unknown query parameters are refused everywhere; run npm run spec:common-responses)`,
+    );
+  if (op.idempotent && !statuses.includes('409'))
+    problems.push(`${where}: create operations must declare 409 (Idempotency-Key conflicts)`);
+  if (op.idempotent && !op.parameters.some((p) => p.name === 'Idempotency-Key'))
+    problems.push(`${where}: create operations take Idempotency-Key`);
 
   if (takesFields(op)) {
     const success = successSchema(document, op);
     const slot = success && resourceSlot(success.schema);
     const resource = slot && resourceName(slot.node);
-    if (!resource?.sparse) problems.push(`${where}: takes fields, so its 200 resource must be anyOf [X, X${SPARSE_SUFFIX}] (run npm run spec:common-responses)`);
-    else if (JSON.stringify(document.components.schemas[resource.name + SPARSE_SUFFIX]) !== JSON.stringify(sparseSchema(resource.name, document.components.schemas[resource.name]))) {
-      problems.push(`components.schemas.${resource.name}${SPARSE_SUFFIX}: stale, not the sparse variant of ${resource.name} (run npm run spec:common-responses)`);
+    if (!resource?.sparse)
+      problems.push(
+        `${where}: takes fields, so its 200 resource must be anyOf [X, X${SPARSE_SUFFIX}] (run npm run spec:common-responses)`,
+      );
+    else if (
+      JSON.stringify(document.components.schemas[resource.name + SPARSE_SUFFIX]) !==
+      JSON.stringify(sparseSchema(resource.name, document.components.schemas[resource.name]))
+    ) {
+      problems.push(
+        `components.schemas.${resource.name}${SPARSE_SUFFIX}: stale, not the sparse variant of ${resource.name} (run npm run spec:common-responses)`,
+      );
     }
   }
   const body = raw.requestBody?.content?.['application/json'];
@@ -76,14 +98,21 @@ for (const op of listOperations(document)) {
   checkExample(`${where} request`, body?.schema, body?.example);
   for (const [status, response] of Object.entries(raw.responses)) {
     for (const [media, content] of Object.entries<any>(resolveResponse(response)?.content ?? {})) {
-      const examples = content.example !== undefined ? [content.example] : Object.values<any>(content.examples ?? {}).map((e) => e.value);
+      const examples =
+        content.example !== undefined
+          ? [content.example]
+          : Object.values<any>(content.examples ?? {}).map((e) => e.value);
       if (examples.length === 0) problems.push(`${where} ${status} ${media}: needs an example`);
       for (const example of examples) checkExample(`${where} ${status}`, content.schema, example);
     }
   }
 }
 for (const [name, schema] of Object.entries(document.components.schemas)) {
-  checkExample(`components.schemas.${name}`, { $ref: `#/components/schemas/${name}` }, (schema as { example?: unknown }).example);
+  checkExample(
+    `components.schemas.${name}`,
+    { $ref: `#/components/schemas/${name}` },
+    (schema as { example?: unknown }).example,
+  );
 }
 
 // A null-valued key in a schema is almost always an unquoted flow-mapping description with a comma in it
@@ -92,7 +121,8 @@ for (const [name, schema] of Object.entries(document.components.schemas)) {
   if (node === null || typeof node !== 'object') return;
   for (const [key, value] of Object.entries(node)) {
     const at = `${where}/${key}`;
-    if (value === null && !/(example|default|const|enum)/.test(at)) problems.push(`${at}: null-valued key (quote the description above it?)`);
+    if (value === null && !/(example|default|const|enum)/.test(at))
+      problems.push(`${at}: null-valued key (quote the description above it?)`);
     findNullKeys(value, at);
   }
 })(document, '#');

@@ -40,7 +40,11 @@ async function instantiateGlue(): Promise<Glue> {
       };
     }
   }
-  const wasm = (globalThis as unknown as { WebAssembly: { instantiate(bytes: Buffer, imports: object): Promise<{ instance: { exports: object } }> } }).WebAssembly;
+  const wasm = (
+    globalThis as unknown as {
+      WebAssembly: { instantiate(bytes: Buffer, imports: object): Promise<{ instance: { exports: object } }> };
+    }
+  ).WebAssembly;
   const { instance } = await wasm.instantiate(readFileSync(path.join(engineDir, 'schema_engine_bg.wasm')), {
     './schema_engine_bg.js': imports,
   });

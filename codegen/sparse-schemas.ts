@@ -8,7 +8,8 @@
 import type { JsonSchema, OpenApiDocument } from '../src/shared/openapi-ajv.js';
 import type { OperationSpec } from './operations.js';
 
-export const SPARSE_BEGIN = '    # Sparse variants (answers with `fields`): written by `npm run spec:common-responses`, do not edit.';
+export const SPARSE_BEGIN =
+  '    # Sparse variants (answers with `fields`): written by `npm run spec:common-responses`, do not edit.';
 export const SPARSE_END = '    # End of sparse variants.';
 export const SPARSE_SUFFIX = 'Sparse';
 const SCHEMA_REF = '#/components/schemas/';
@@ -26,7 +27,8 @@ export function resourceSlot(schema: JsonSchema): { slot: 'data' | 'items'; node
 
 /** The resource schema name a slot refers to: `{$ref: X}` or `anyOf: [{$ref: X}, {$ref: XSparse}]`. */
 export function resourceName(node: JsonSchema): { name: string; sparse: boolean } | undefined {
-  const ref = (n: unknown) => (typeof (n as JsonSchema)?.$ref === 'string' ? String((n as JsonSchema).$ref).replace(SCHEMA_REF, '') : undefined);
+  const ref = (n: unknown) =>
+    typeof (n as JsonSchema)?.$ref === 'string' ? String((n as JsonSchema).$ref).replace(SCHEMA_REF, '') : undefined;
   const direct = ref(node);
   if (direct) return { name: direct, sparse: false };
   const branches = node.anyOf as unknown[] | undefined;
@@ -36,7 +38,10 @@ export function resourceName(node: JsonSchema): { name: string; sparse: boolean 
 }
 
 /** The 200 JSON schema of an operation, with an envelope `$ref` resolved one level. */
-export function successSchema(document: OpenApiDocument, op: OperationSpec): { schema: JsonSchema; envelope?: string } | undefined {
+export function successSchema(
+  document: OpenApiDocument,
+  op: OperationSpec,
+): { schema: JsonSchema; envelope?: string } | undefined {
   const raw = (document.paths[op.path]?.[op.method] as { responses?: Record<string, any> })?.responses?.['200'];
   const schema = raw?.content?.['application/json']?.schema as JsonSchema | undefined;
   if (!schema) return undefined;

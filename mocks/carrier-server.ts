@@ -22,26 +22,51 @@ const mode = process.env.CARRIER_MODE ?? 'ok';
 const rateCount = Number(process.env.CARRIER_RATES ?? 3);
 const delayMs = Number(process.env.CARRIER_DELAY_MS ?? 6000);
 if (!['ok', 'sleep', 'error'].includes(mode) || !Number.isInteger(rateCount) || rateCount < 0 || !(delayMs >= 0)) {
-  console.error('CARRIER_MODE must be ok, sleep or error; CARRIER_RATES a whole number; CARRIER_DELAY_MS a number of milliseconds.');
+  console.error(
+    'CARRIER_MODE must be ok, sleep or error; CARRIER_RATES a whole number; CARRIER_DELAY_MS a number of milliseconds.',
+  );
   process.exit(2);
 }
 
 function selfSigned(): { key: string; cert: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'carrier-cert-'));
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '30', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-    ], { stdio: 'pipe', timeout: 10_000 });
-    return { key: readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '30',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ],
+      { stdio: 'pipe', timeout: 10_000 },
+    );
+    return {
+      key: readFileSync(path.join(dir, 'key.pem'), 'utf8'),
+      cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const tls = process.env.CARRIER_CERT && process.env.CARRIER_KEY
-  ? { cert: readFileSync(process.env.CARRIER_CERT, 'utf8'), key: readFileSync(process.env.CARRIER_KEY, 'utf8') }
-  : selfSigned();
+const tls =
+  process.env.CARRIER_CERT && process.env.CARRIER_KEY
+    ? { cert: readFileSync(process.env.CARRIER_CERT, 'utf8'), key: readFileSync(process.env.CARRIER_KEY, 'utf8') }
+    : selfSigned();
 if (!process.env.CARRIER_CERT) {
   const out = path.resolve(process.env.CARRIER_CA_OUT ?? '.data/carrier-ca.pem');
   mkdirSync(path.dirname(out), { recursive: true });
@@ -52,7 +77,12 @@ if (!process.env.CARRIER_CERT) {
 /** Rates in the requested currency, cheapest last, so the API's sorting shows. */
 const ratesFor = (currency: string) =>
   Array.from({ length: rateCount }, (_, i) => ({
-    name: `Carrier ${i + 1}`, description: `Mock service ${i + 1}`, price: 500 + 250 * (rateCount - i), currency, min_delivery_days: 1 + i, max_delivery_days: 3 + i,
+    name: `Carrier ${i + 1}`,
+    description: `Mock service ${i + 1}`,
+    price: 500 + 250 * (rateCount - i),
+    currency,
+    min_delivery_days: 1 + i,
+    max_delivery_days: 3 + i,
   }));
 
 const server = https.createServer(tls, (req, res) => {
@@ -68,7 +98,8 @@ const server = https.createServer(tls, (req, res) => {
     const answer = () => {
       if (res.destroyed) return;
       if (mode === 'error') res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"mock failure"}');
-      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ rates: ratesFor(currency) }));
+      else
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ rates: ratesFor(currency) }));
     };
     if (mode === 'sleep') setTimeout(answer, delayMs).unref();
     else answer();

@@ -54,10 +54,18 @@ const server = https.createServer({ key: readFileSync(keyFile), cert: readFileSy
     } catch {
       summary = `(not JSON: ${body.length} bytes)`;
     }
-    const lines = [`${new Date().toISOString()} POST ${req.url} ${summary} webhook-id ${header('webhook-id')} -> ${answer}`];
+    const lines = [
+      `${new Date().toISOString()} POST ${req.url} ${summary} webhook-id ${header('webhook-id')} -> ${answer}`,
+    ];
     if (secret) {
-      lines.push(`  X-Service-Signature: ${serviceSignatureOk(body, header('x-service-signature')) ? 'valid' : 'INVALID'}`);
-      const standard = { 'webhook-id': header('webhook-id'), 'webhook-timestamp': header('webhook-timestamp'), 'webhook-signature': header('webhook-signature') };
+      lines.push(
+        `  X-Service-Signature: ${serviceSignatureOk(body, header('x-service-signature')) ? 'valid' : 'INVALID'}`,
+      );
+      const standard = {
+        'webhook-id': header('webhook-id'),
+        'webhook-timestamp': header('webhook-timestamp'),
+        'webhook-signature': header('webhook-signature'),
+      };
       lines.push(`  Standard Webhooks:   ${standardSignatureOk(body, standard)}`);
     }
     console.log(lines.join('\n'));
@@ -65,6 +73,10 @@ const server = https.createServer({ key: readFileSync(keyFile), cert: readFileSy
   });
 });
 server.listen(port, '127.0.0.1', () => {
-  console.log(`Webhook receiver on https://127.0.0.1:${port}/ (answers ${answer}; ${secret ? 'checking signatures' : 'set WEBHOOK_SECRET to check signatures'})`);
-  console.log(`Start the API trusting it:  ALLOW_PRIVATE_NETWORK_TARGETS=true NODE_EXTRA_CA_CERTS=${path.relative(process.cwd(), certFile)} npm start`);
+  console.log(
+    `Webhook receiver on https://127.0.0.1:${port}/ (answers ${answer}; ${secret ? 'checking signatures' : 'set WEBHOOK_SECRET to check signatures'})`,
+  );
+  console.log(
+    `Start the API trusting it:  ALLOW_PRIVATE_NETWORK_TARGETS=true NODE_EXTRA_CA_CERTS=${path.relative(process.cwd(), certFile)} npm start`,
+  );
 });

@@ -29,11 +29,14 @@ export interface Config {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${env.PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    problems.push(`PORT must be a port number, got "${env.PORT}"`);
   const databaseWaitSeconds = Number(env.DATABASE_WAIT_SECONDS ?? 30);
-  if (!Number.isInteger(databaseWaitSeconds) || databaseWaitSeconds < 0) problems.push(`DATABASE_WAIT_SECONDS must be a whole number of seconds, got "${env.DATABASE_WAIT_SECONDS}"`);
+  if (!Number.isInteger(databaseWaitSeconds) || databaseWaitSeconds < 0)
+    problems.push(`DATABASE_WAIT_SECONDS must be a whole number of seconds, got "${env.DATABASE_WAIT_SECONDS}"`);
   const logLevel = (env.LOG_LEVEL ?? 'info') as Config['logLevel'];
-  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) problems.push(`LOG_LEVEL must be debug, info, warn, error or silent`);
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel))
+    problems.push(`LOG_LEVEL must be debug, info, warn, error or silent`);
   if (env.PLATFORM_TOKEN !== undefined && env.PLATFORM_TOKEN.length < 16) {
     problems.push('PLATFORM_TOKEN must be at least 16 characters');
   }

@@ -6,7 +6,12 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { loadConfig } from './config.js';
 import { createDatabase } from './db/client.js';
-import { DataDirInUseError, PostgresStartError, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
+import {
+  DataDirInUseError,
+  PostgresStartError,
+  startEmbeddedPostgres,
+  type EmbeddedDatabase,
+} from './db/embedded-postgres.js';
 import { migrate } from './db/migrate.js';
 import { DatabaseStartupError, waitForDatabase } from './db/wait-for-database.js';
 import { developmentPlatformToken, ensureDemoProject } from './demo.js';
@@ -34,9 +39,18 @@ async function refuseToStart(lines: string[]): Promise<never> {
 if (!config.databaseUrl) {
   try {
     // A running server's database is never shared or stopped by a second `npm start` (npm run seed may use it).
-    embedded = await startEmbeddedPostgres({ dir: config.dataDir, persistent: true, whenInUse: 'refuse', log: (line) => log.warn(line) });
+    embedded = await startEmbeddedPostgres({
+      dir: config.dataDir,
+      persistent: true,
+      whenInUse: 'refuse',
+      log: (line) => log.warn(line),
+    });
   } catch (error) {
-    if (error instanceof PostgresStartError) await refuseToStart([error.message, 'Set DATABASE_URL to use another PostgreSQL, or DATA_DIR for a new embedded one.']);
+    if (error instanceof PostgresStartError)
+      await refuseToStart([
+        error.message,
+        'Set DATABASE_URL to use another PostgreSQL, or DATA_DIR for a new embedded one.',
+      ]);
     if (!(error instanceof DataDirInUseError)) throw error;
     await refuseToStart([
       `DATA_DIR ${error.dir} is in use by the running process ${error.ownerPid}, which started its PostgreSQL` +
@@ -124,12 +138,17 @@ if (demo) {
     ...Object.entries(demo.keys).map(([name, key]) => `    ${name.padEnd(17)} ${key.token}`),
   );
 }
-if (demo) lines.push(`  try: curl -s '${baseUrl}/v1/products?limit=2' -H 'Authorization: Bearer ${demo.keys.secret_test.token}'`);
+if (demo)
+  lines.push(
+    `  try: curl -s '${baseUrl}/v1/products?limit=2' -H 'Authorization: Bearer ${demo.keys.secret_test.token}'`,
+  );
 // Only the development token this process generated is printed; an operator's PLATFORM_TOKEN never reaches the output.
 lines.push(
-  generatedPlatformToken ? `  platform token    ${generatedPlatformToken}`
-  : config.platformToken ? '  platform API on (token from PLATFORM_TOKEN, not printed)'
-  : '  platform API off (set PLATFORM_TOKEN to enable /platform/v1)',
+  generatedPlatformToken
+    ? `  platform token    ${generatedPlatformToken}`
+    : config.platformToken
+      ? '  platform API on (token from PLATFORM_TOKEN, not printed)'
+      : '  platform API off (set PLATFORM_TOKEN to enable /platform/v1)',
 );
 console.log(lines.join('\n'));
 

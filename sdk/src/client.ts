@@ -1,4 +1,9 @@
-import createClient, { type Client, type ClientOptions, type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch';
+import createClient, {
+  type Client,
+  type ClientOptions,
+  type FetchResponse,
+  type MaybeOptionalInit,
+} from 'openapi-fetch';
 import type { MediaType, PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers';
 import type { paths } from './generated/openapi.js';
 import { paginator, type Paginate } from './paginate.js';
@@ -20,7 +25,8 @@ export interface CommerceClientOptions {
 }
 
 type GetPath = PathsWithMethod<paths, 'get'>;
-type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+type InitParam<Init> =
+  RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 
 /** openapi-fetch's GET, with answers to requests that send `fields` typed as sparse objects. */
 export type SparseAwareGet = <P extends GetPath, Init extends MaybeOptionalInit<paths[P], 'get'>>(
@@ -38,7 +44,9 @@ export type CommerceClient = Omit<Client<paths>, 'GET' | 'request'> & {
 };
 
 /** The `Authorization` and `X-API-Key` headers the options ask for. */
-export function authHeaders(options: Pick<CommerceClientOptions, 'apiKey' | 'publishableKey' | 'accessToken'>): Record<string, string> {
+export function authHeaders(
+  options: Pick<CommerceClientOptions, 'apiKey' | 'publishableKey' | 'accessToken'>,
+): Record<string, string> {
   const headers: Record<string, string> = {};
   const bearer = options.accessToken ?? options.apiKey;
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
@@ -64,7 +72,9 @@ export function createCommerceClient(options: CommerceClientOptions): CommerceCl
 }
 
 /** A storefront client: the publishable key in `X-API-Key`, and the customer's access token once signed in. */
-export function createStorefrontClient(options: Omit<CommerceClientOptions, 'apiKey'> & { publishableKey: string }): CommerceClient {
+export function createStorefrontClient(
+  options: Omit<CommerceClientOptions, 'apiKey'> & { publishableKey: string },
+): CommerceClient {
   return createCommerceClient(options);
 }
 

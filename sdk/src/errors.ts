@@ -47,6 +47,7 @@ export interface CallResult<Data> {
  */
 export async function unwrap<R extends CallResult<unknown>>(call: R | Promise<R>): Promise<NonNullable<R['data']>> {
   const result = await call;
-  if (!result.response.ok) throw new ApiError(result.response.status, result.error, result.response.headers.get('X-Request-Id') ?? undefined);
+  if (!result.response.ok)
+    throw new ApiError(result.response.status, result.error, result.response.headers.get('X-Request-Id') ?? undefined);
   return result.data as NonNullable<R['data']>;
 }

@@ -11,7 +11,9 @@ type QueryOf<P extends GetPath> = Operation<P> extends { parameters: { query?: i
 type PathParamsOf<P extends GetPath> = Operation<P> extends { parameters: { path: infer X } } ? X : never;
 
 /** The paths of cursor-paginated lists (answers `{ data: [...], pagination }`). */
-export type ListPath = { [P in GetPath]: Body<P> extends { data: unknown[]; pagination: { cursor: unknown } } ? P : never }[GetPath];
+export type ListPath = {
+  [P in GetPath]: Body<P> extends { data: unknown[]; pagination: { cursor: unknown } } ? P : never;
+}[GetPath];
 /** The item type of a list, as answered without `fields`. */
 export type ListItem<P extends ListPath> = Body<P> extends { data: Array<infer Item> } ? Item : never;
 /** A list's filters and sort (the cursor is managed by `paginate`; `fields` selects the sparse overload). */
@@ -26,8 +28,14 @@ export type PaginateOptions<P extends ListPath> = {
 
 /** Iterates every item of a list, page by page, following `pagination.cursor`. */
 export interface Paginate {
-  <P extends ListPath>(path: P, options: PaginateOptions<P> & { query: ListQuery<P> & { fields: FieldsOf<P> } }): AsyncIterableIterator<Sparse<ListItem<P>>>;
-  <P extends ListPath>(path: P, ...options: [PathParamsOf<P>] extends [never] ? [PaginateOptions<P>?] : [PaginateOptions<P>]): AsyncIterableIterator<ListItem<P>>;
+  <P extends ListPath>(
+    path: P,
+    options: PaginateOptions<P> & { query: ListQuery<P> & { fields: FieldsOf<P> } },
+  ): AsyncIterableIterator<Sparse<ListItem<P>>>;
+  <P extends ListPath>(
+    path: P,
+    ...options: [PathParamsOf<P>] extends [never] ? [PaginateOptions<P>?] : [PaginateOptions<P>]
+  ): AsyncIterableIterator<ListItem<P>>;
 }
 
 interface Page {
@@ -40,8 +48,14 @@ interface Page {
  * the same query and the previous page's cursor, until `has_more` is false; a failed page throws ApiError.
  */
 export function paginator(client: Pick<Client<paths>, 'GET'>): Paginate {
-  const get = client.GET as unknown as (path: string, init: object) => Promise<{ data?: Page; error?: unknown; response: Response }>;
-  return async function* paginate(path: string, options: { query?: object; path?: object; headers?: Record<string, string> } = {}) {
+  const get = client.GET as unknown as (
+    path: string,
+    init: object,
+  ) => Promise<{ data?: Page; error?: unknown; response: Response }>;
+  return async function* paginate(
+    path: string,
+    options: { query?: object; path?: object; headers?: Record<string, string> } = {},
+  ) {
     let cursor: string | undefined;
     do {
       const query = cursor ? { ...options.query, cursor } : options.query;

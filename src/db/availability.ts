@@ -19,7 +19,16 @@ const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'Sock
 // SQLSTATE: class 08 (connection exception); 57P01-57P03 (administrator or crash shutdown, starting up);
 // 53300 too many connections.
 const SQLSTATE = /^(08...|57P0[123]|53300)$/;
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 // node-postgres throws these as plain Errors (no code) when a connection dies or cannot be had in time.
 const MESSAGES = [
   /Connection terminated/i,
@@ -48,7 +57,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (!current || typeof current !== 'object' || seen.has(current)) continue;
     seen.add(current);
     const { code, kind, message } = current;
-    if (typeof code === 'string' && (PRISMA_CODES.has(code) || SQLSTATE.test(code) || SOCKET_CODES.has(code))) return true;
+    if (typeof code === 'string' && (PRISMA_CODES.has(code) || SQLSTATE.test(code) || SOCKET_CODES.has(code)))
+      return true;
     if (typeof kind === 'string' && ADAPTER_KINDS.has(kind)) return true;
     if (kind === 'postgres' && typeof code === 'string' && SQLSTATE.test(code)) return true;
     if (typeof message === 'string' && MESSAGES.some((pattern) => pattern.test(message))) return true;

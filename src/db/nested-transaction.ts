@@ -14,7 +14,10 @@ export function asDatabase(tx: Tx): Database {
     try {
       // The batch form ($transaction([query, ...])): queries made on this client, run in order.
       const result = Array.isArray(work)
-        ? await work.reduce<Promise<unknown[]>>(async (done, query) => [...(await done), await query], Promise.resolve([]))
+        ? await work.reduce<Promise<unknown[]>>(
+            async (done, query) => [...(await done), await query],
+            Promise.resolve([]),
+          )
         : await (work as (client: Database) => Promise<unknown>)(database);
       await tx.$executeRawUnsafe(`RELEASE SAVEPOINT ${name}`);
       return result;

@@ -26,7 +26,10 @@ export function selectList<R>(columns: Columns<R>): string {
 const INT8 = 20;
 const parseInt8 = (text: string) => BigInt(text);
 const types = {
-  getTypeParser: ((oid: number, format?: string) => (oid === INT8 && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === INT8 && format !== 'binary'
+      ? parseInt8
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 const names = new Set<string>();
@@ -36,12 +39,22 @@ const names = new Set<string>();
  * process and `text` fixed (PostgreSQL keeps one plan per name and connection). Errors are node-postgres's
  * (a unique violation has code 23505; connection failures are recognised by isDatabaseUnavailable).
  */
-export function preparedStatement<Row>(name: string, text: string): (pool: pg.Pool, values: readonly unknown[]) => Promise<Row[]> {
+export function preparedStatement<Row>(
+  name: string,
+  text: string,
+): (pool: pg.Pool, values: readonly unknown[]) => Promise<Row[]> {
   if (names.has(name)) throw new Error(`Two prepared statements are named ${name}.`);
   names.add(name);
   let generation = 0;
   const run = async (pool: pg.Pool, values: readonly unknown[]) =>
-    (await pool.query<Row & pg.QueryResultRow>({ name: generation === 0 ? name : `${name}_${generation}`, text, values: values as unknown[], types })).rows;
+    (
+      await pool.query<Row & pg.QueryResultRow>({
+        name: generation === 0 ? name : `${name}_${generation}`,
+        text,
+        values: values as unknown[],
+        types,
+      })
+    ).rows;
   return async (pool, values) => {
     try {
       return await run(pool, values);

@@ -41,10 +41,15 @@ export async function waitForDatabase(url: string, seconds: number, waiting: (me
       const code = (error as { code?: string }).code;
       const reason = error instanceof Error ? error.message : String(error);
       if (code === '28P01' || code === '28000') {
-        throw new DatabaseStartupError(`PostgreSQL at ${where} refused the credentials in DATABASE_URL (${reason}).`, { cause: error });
+        throw new DatabaseStartupError(`PostgreSQL at ${where} refused the credentials in DATABASE_URL (${reason}).`, {
+          cause: error,
+        });
       }
       if (code === '3D000') {
-        throw new DatabaseStartupError(`PostgreSQL at ${where} has no such database (${reason}). Create it, or fix the database name in DATABASE_URL.`, { cause: error });
+        throw new DatabaseStartupError(
+          `PostgreSQL at ${where} has no such database (${reason}). Create it, or fix the database name in DATABASE_URL.`,
+          { cause: error },
+        );
       }
       if (!isDatabaseUnavailable(error) || Date.now() >= deadline) {
         throw new DatabaseStartupError(

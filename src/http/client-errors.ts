@@ -6,7 +6,11 @@ import type { ErrorBody } from '../shared/errors.js';
 function answerFor(code: string | undefined): [number, string, string] {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return [431, 'Request Header Fields Too Large', `The request line and headers are larger than ${http.maxHeaderSize / 1024} KiB. Send fewer or shorter query parameters or headers.`];
+      return [
+        431,
+        'Request Header Fields Too Large',
+        `The request line and headers are larger than ${http.maxHeaderSize / 1024} KiB. Send fewer or shorter query parameters or headers.`,
+      ];
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return [408, 'Request Timeout', 'The request did not arrive in time.'];
     default:

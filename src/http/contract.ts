@@ -5,7 +5,9 @@ import type { Ctx } from '../shared/context.js';
 
 type Operation<O extends OperationId> = operations[O];
 
-export type PathParams<O extends OperationId> = Operation<O>['parameters'] extends { path: infer P } ? P : Record<string, never>;
+export type PathParams<O extends OperationId> = Operation<O>['parameters'] extends { path: infer P }
+  ? P
+  : Record<string, never>;
 export type QueryParams<O extends OperationId> = NonNullable<Operation<O>['parameters']['query']>;
 /** The JSON body; possibly undefined when the operation's body is optional. */
 export type RequestBody<O extends OperationId> =

@@ -12,7 +12,8 @@ import { idempotency } from './middleware/idempotency.js';
 import { validate } from './middleware/validate.js';
 import type { RequestState } from './state.js';
 
-const literalSegments = (path: string) => path.split('/').filter((segment) => segment && !segment.startsWith('{')).length;
+const literalSegments = (path: string) =>
+  path.split('/').filter((segment) => segment && !segment.startsWith('{')).length;
 
 function invoke(operation: OperationMeta, handlers: Handlers, deps: AppDeps): Middleware<RequestState> {
   const handler = handlers[operation.operationId] as (input: unknown) => Promise<{
@@ -71,7 +72,8 @@ export function buildRouter(deps: AppDeps, handlers: Handlers): Router<RequestSt
       name: operation.operationId,
     });
   }
-  for (const [path, methods] of browserMethods) router.register(routePath(path), ['OPTIONS'], [corsPreflight(methods)] as never);
+  for (const [path, methods] of browserMethods)
+    router.register(routePath(path), ['OPTIONS'], [corsPreflight(methods)] as never);
   return router;
 }
 
@@ -81,11 +83,18 @@ export function unmatched(router: Router<RequestState>): Middleware<RequestState
     const match = router.match(ctx.path, ctx.method);
     const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((method) => method !== 'HEAD');
     if (allowed.length > 0) {
-      throw new AppError('invalid_request', `Method ${ctx.method} is not allowed here. Allowed methods are ${allowed.join(', ')}.`, {
-        status: 405,
-        headers: { Allow: allowed.join(', ') },
-      });
+      throw new AppError(
+        'invalid_request',
+        `Method ${ctx.method} is not allowed here. Allowed methods are ${allowed.join(', ')}.`,
+        {
+          status: 405,
+          headers: { Allow: allowed.join(', ') },
+        },
+      );
     }
-    throw new AppError('not_found', `No such path: ${ctx.method} ${ctx.path}. The operations are listed at /openapi.json.`);
+    throw new AppError(
+      'not_found',
+      `No such path: ${ctx.method} ${ctx.path}. The operations are listed at /openapi.json.`,
+    );
   };
 }

@@ -2,8 +2,19 @@ import type { ErrorDetail } from '../shared/errors.js';
 
 // Names other APIs use for what this one calls differently.
 const ALIASES: Record<string, string> = {
-  q: 'search', query: 'search', term: 'search', page: 'cursor', starting_after: 'cursor', after: 'cursor',
-  per_page: 'limit', page_size: 'limit', size: 'limit', sort_by: 'sort', order_by: 'sort', direction: 'order', include: 'expand',
+  q: 'search',
+  query: 'search',
+  term: 'search',
+  page: 'cursor',
+  starting_after: 'cursor',
+  after: 'cursor',
+  per_page: 'limit',
+  page_size: 'limit',
+  size: 'limit',
+  sort_by: 'sort',
+  order_by: 'sort',
+  direction: 'order',
+  include: 'expand',
 };
 
 function distance(a: string, b: string): number {
@@ -26,7 +37,9 @@ export function closestParameter(name: string, accepted: readonly string[]): str
   if (accepted.includes(normalized)) return normalized;
   const alias = ALIASES[normalized];
   if (alias && accepted.includes(alias)) return alias;
-  const near = accepted.filter((candidate) => distance(normalized, candidate) <= Math.min(2, Math.floor(candidate.length / 3)));
+  const near = accepted.filter(
+    (candidate) => distance(normalized, candidate) <= Math.min(2, Math.floor(candidate.length / 3)),
+  );
   return near.length === 1 ? near[0] : undefined;
 }
 
@@ -37,6 +50,9 @@ export function unknownParameters(query: Record<string, unknown>, accepted: read
     .map((name) => {
       const meant = closestParameter(name, accepted);
       const takes = accepted.length > 0 ? `It takes: ${accepted.join(', ')}.` : 'It takes no query parameters.';
-      return { field: name, message: `${name} is not a query parameter of this operation.${meant ? ` Did you mean ${meant}?` : ''} ${takes}` };
+      return {
+        field: name,
+        message: `${name} is not a query parameter of this operation.${meant ? ` Did you mean ${meant}?` : ''} ${takes}`,
+      };
     });
 }

@@ -4,7 +4,8 @@ import type { ErrorDetail } from '../shared/errors.js';
 // its escape; text columns would silently get U+FFFD instead).
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-const what = (text: string) => (/\u0000/.test(text) ? 'the NUL character (\\u0000)' : 'an unpaired UTF-16 surrogate (not valid Unicode)');
+const what = (text: string) =>
+  /\u0000/.test(text) ? 'the NUL character (\\u0000)' : 'an unpaired UTF-16 surrogate (not valid Unicode)';
 
 /**
  * One detail per place in the request that holds text PostgreSQL cannot store, in a value or an object
@@ -18,13 +19,16 @@ export function unstorableText(value: unknown, kind: 'body' | 'parameters'): Err
   while (stack.length > 0) {
     const [node, path] = stack.pop()!;
     if (typeof node === 'string') {
-      if (UNSTORABLE.test(node)) found.push({ field: path || 'body', message: `${path || 'The request body'} must not contain ${what(node)}.` });
+      if (UNSTORABLE.test(node))
+        found.push({ field: path || 'body', message: `${path || 'The request body'} must not contain ${what(node)}.` });
     } else if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], kind === 'parameters' && path ? path : `${path}[${i}]`]);
+      for (let i = node.length - 1; i >= 0; i--)
+        stack.push([node[i], kind === 'parameters' && path ? path : `${path}[${i}]`]);
     } else if (node !== null && typeof node === 'object') {
       for (const [key, item] of Object.entries(node).reverse()) {
         const at = kind === 'parameters' && path ? path : path ? `${path}.${key}` : key;
-        if (UNSTORABLE.test(key)) found.push({ field: at, message: `The name of ${at} must not contain ${what(key)}.` });
+        if (UNSTORABLE.test(key))
+          found.push({ field: at, message: `The name of ${at} must not contain ${what(key)}.` });
         else stack.push([item, at]);
       }
     }

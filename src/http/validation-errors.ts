@@ -15,7 +15,8 @@ const PATTERN_MESSAGES: Record<string, string> = {
   '^[A-Z]{2}$': 'must be a 2-letter ISO 3166-1 country code in capitals, e.g. DE',
   '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$': 'must be a BCP 47 language tag, e.g. en or en-GB',
   '\\S': 'must not be blank',
-  '^[a-z0-9][a-z0-9_-]*$': 'must start with a lowercase letter or digit and hold only lowercase letters, digits, _ and -',
+  '^[a-z0-9][a-z0-9_-]*$':
+    'must start with a lowercase letter or digit and hold only lowercase letters, digits, _ and -',
   '^https://': 'must be an https:// URL',
 };
 
@@ -42,7 +43,10 @@ function fieldOf(error: ErrorObject, parameters: boolean): string {
   if (key !== undefined && error.keyword !== 'propertyNames') segments.push(key);
   // Parameters are named as sent (`expand`, not `expand[1]`); body fields by their path.
   if (parameters && segments.length > 0) return segments[0];
-  const path = segments.reduce((out, segment) => (/^\d+$/.test(segment) ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment), '');
+  const path = segments.reduce(
+    (out, segment) => (/^\d+$/.test(segment) ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment),
+    '',
+  );
   return path || 'body';
 }
 
@@ -114,7 +118,11 @@ function messageOf(error: ErrorObject, field: string, data?: unknown): string {
  * found without a schema (unknown query parameters), listed first.
  */
 export function validationError(
-  failures: Array<{ errors: ErrorObject[]; parameters?: boolean; /** What was validated, to name rejected values. */ data?: unknown }>,
+  failures: Array<{
+    errors: ErrorObject[];
+    parameters?: boolean;
+    /** What was validated, to name rejected values. */ data?: unknown;
+  }>,
   found: ErrorDetail[] = [],
 ): AppError {
   const byField = new Map<string, string>(found.map(({ field, message }) => [field, message]));

@@ -9,7 +9,9 @@ export type EnqueueOptions = Pick<SendOptions, 'startAfter' | 'singletonKey' | '
 /** pg-boss's connection interface over a Prisma transaction: its statements run inside that transaction. */
 function inTransaction(tx: Tx) {
   return {
-    executeSql: async (text: string, values: unknown[] = []) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) }),
+    executeSql: async (text: string, values: unknown[] = []) => ({
+      rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values),
+    }),
   };
 }
 
@@ -24,8 +26,18 @@ export class JobQueue {
   private constructor(private readonly boss: PgBoss) {}
 
   /** Starts pg-boss in the app's database (schema `pgboss`), creating the queues; workers and schedules only with `work`. */
-  static async start(databaseUrl: string, log: Logger, options: { work: false } | { work: true; deps: Omit<JobDeps, 'jobs'> }): Promise<JobQueue> {
-    const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', supervise: options.work, schedule: options.work, max: 4 });
+  static async start(
+    databaseUrl: string,
+    log: Logger,
+    options: { work: false } | { work: true; deps: Omit<JobDeps, 'jobs'> },
+  ): Promise<JobQueue> {
+    const boss = new PgBoss({
+      connectionString: databaseUrl,
+      schema: 'pgboss',
+      supervise: options.work,
+      schedule: options.work,
+      max: 4,
+    });
     // pg-boss also emits error-like plain objects (String() says [object Object]); their message only, never their stack.
     // A lost database (an outage, or PostgreSQL stopping first on Ctrl-C) is its state, not a fault here: one
     // warning per 10 s, not an error per pg-boss connection.
@@ -43,7 +55,13 @@ export class JobQueue {
     for (const name of Object.keys(jobs) as JobName[]) {
       const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = jobs[name].queue;
       await boss.createQueue(deadLetterQueue(name));
-      await boss.createQueue(name, { retryLimit, retryDelay, retryBackoff, deadLetter: deadLetterQueue(name), ...(expireInSeconds && { expireInSeconds }) });
+      await boss.createQueue(name, {
+        retryLimit,
+        retryDelay,
+        retryBackoff,
+        deadLetter: deadLetterQueue(name),
+        ...(expireInSeconds && { expireInSeconds }),
+      });
     }
     if (options.work) await queue.work({ ...options.deps, jobs: queue }, databaseUrl);
     return queue;
@@ -68,7 +86,12 @@ export class JobQueue {
    * Sends a job inside the caller's transaction: it exists if and only if that transaction commits.
    * Returns the job id.
    */
-  async enqueue<N extends JobName>(tx: Tx, name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<string> {
+  async enqueue<N extends JobName>(
+    tx: Tx,
+    name: N,
+    payload: JobPayloads[N],
+    options: EnqueueOptions = {},
+  ): Promise<string> {
     const id = await this.boss.send(name, payload as object, { ...options, db: inTransaction(tx) });
     if (!id) throw new Error(`pg-boss did not create job ${name}`);
     return id;
@@ -78,14 +101,22 @@ export class JobQueue {
    * Sends several jobs of one queue in one statement inside the caller's transaction: they exist if and
    * only if that transaction commits.
    */
-  async enqueueMany<N extends JobName>(tx: Tx, name: N, sends: Array<{ payload: JobPayloads[N]; options?: EnqueueOptions }>): Promise<void> {
+  async enqueueMany<N extends JobName>(
+    tx: Tx,
+    name: N,
+    sends: Array<{ payload: JobPayloads[N]; options?: EnqueueOptions }>,
+  ): Promise<void> {
     if (sends.length === 0) return;
     const inserts = sends.map(({ payload, options }) => ({ ...options, data: payload as object }));
     await this.boss.insert(name, inserts, { db: inTransaction(tx) });
   }
 
   /** Sends a job outside any transaction (schedules, retries started by hand). */
-  async send<N extends JobName>(name: N, payload: JobPayloads[N], options: EnqueueOptions = {}): Promise<string | null> {
+  async send<N extends JobName>(
+    name: N,
+    payload: JobPayloads[N],
+    options: EnqueueOptions = {},
+  ): Promise<string | null> {
     return this.boss.send(name, payload as object, options);
   }
 

@@ -7,7 +7,9 @@ export const sendEmailJob: JobDefinition<'send-email'> = {
   queue: { retryLimit: 5, retryDelay: 30, retryBackoff: true },
   handle: async (deps, payload) => {
     if (!deps.config.smtpUrl) {
-      deps.log.warn('send-email job without SMTP_URL; the e-mail stays in the outbox only', { email_id: payload.emailId });
+      deps.log.warn('send-email job without SMTP_URL; the e-mail stays in the outbox only', {
+        email_id: payload.emailId,
+      });
       return;
     }
     const sent = await deliverOutboxEmail(deps.db, deps.config.smtpUrl, payload.emailId);

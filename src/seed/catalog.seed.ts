@@ -44,5 +44,7 @@ export async function seedCatalog(
     });
     options.onProgress?.(end, count);
   }
-  await db.$executeRawUnsafe('ANALYZE products; ANALYZE variants; ANALYZE inventory_levels; ANALYZE search_products; ANALYZE search_terms');
+  await db.$executeRawUnsafe(
+    'ANALYZE products; ANALYZE variants; ANALYZE inventory_levels; ANALYZE search_products; ANALYZE search_terms',
+  );
 }

@@ -26,7 +26,11 @@ npm start owns that PostgreSQL, the seed connects to it and leaves it running.`;
 let values: { project?: string; products: string; help?: boolean };
 try {
   ({ values } = parseArgs({
-    options: { project: { type: 'string' }, products: { type: 'string', default: '1000' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      project: { type: 'string' },
+      products: { type: 'string', default: '1000' },
+      help: { type: 'boolean', short: 'h' },
+    },
   }));
 } catch (error) {
   console.error(`${(error as Error).message}\n\n${USAGE}`);
@@ -50,16 +54,22 @@ const embedded = config.databaseUrl
       console.error(error.message);
       process.exit(1);
     });
-if (embedded?.ownerPid) console.log(`Using the PostgreSQL of the running process ${embedded.ownerPid} (DATA_DIR ${config.dataDir}); it stays up.`);
+if (embedded?.ownerPid)
+  console.log(
+    `Using the PostgreSQL of the running process ${embedded.ownerPid} (DATA_DIR ${config.dataDir}); it stays up.`,
+  );
 const url = config.databaseUrl ?? embedded!.url;
 const db = createDatabase(url);
 try {
   await migrate(url);
-  if (!(await db.project.findUnique({ where: { id: projectId } }))) throw new Error(`No project ${projectId} in this database.`);
+  if (!(await db.project.findUnique({ where: { id: projectId } })))
+    throw new Error(`No project ${projectId} in this database.`);
   const started = Date.now();
   const bar = progress('Seeding', count, 'products');
   await seedCatalog(db, projectId, count, { onProgress: (done) => bar.update(done) }).finally(() => bar.stop());
-  console.log(`Seeded ${count.toLocaleString('en')} products (2 variants each, stocked at the default location) in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  console.log(
+    `Seeded ${count.toLocaleString('en')} products (2 variants each, stocked at the default location) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  );
 } catch (error) {
   console.error((error as Error).message);
   process.exitCode = 1;

@@ -1,7 +1,49 @@
 import type { Database } from '../db/client.js';
 
-const FIRST_NAMES = ['Ann', 'Ben', 'Chloe', 'David', 'Emma', 'Felix', 'Grace', 'Hugo', 'Ines', 'Jonas', 'Kira', 'Liam', 'Mia', 'Noah', 'Olivia', 'Paul', 'Quinn', 'Rosa', 'Sam', 'Tara'];
-const LAST_NAMES = ['Anders', 'Berger', 'Costa', 'Dubois', 'Evans', 'Fischer', 'Garcia', 'Hansen', 'Ivanova', 'Jensen', 'Kowalski', 'Lopez', 'Müller', 'Nowak', 'Olsen', 'Petrov', 'Rossi', 'Schmidt', 'Tanaka', 'Weber'];
+const FIRST_NAMES = [
+  'Ann',
+  'Ben',
+  'Chloe',
+  'David',
+  'Emma',
+  'Felix',
+  'Grace',
+  'Hugo',
+  'Ines',
+  'Jonas',
+  'Kira',
+  'Liam',
+  'Mia',
+  'Noah',
+  'Olivia',
+  'Paul',
+  'Quinn',
+  'Rosa',
+  'Sam',
+  'Tara',
+];
+const LAST_NAMES = [
+  'Anders',
+  'Berger',
+  'Costa',
+  'Dubois',
+  'Evans',
+  'Fischer',
+  'Garcia',
+  'Hansen',
+  'Ivanova',
+  'Jensen',
+  'Kowalski',
+  'Lopez',
+  'Müller',
+  'Nowak',
+  'Olsen',
+  'Petrov',
+  'Rossi',
+  'Schmidt',
+  'Tanaka',
+  'Weber',
+];
 
 /**
  * Inserts `count` realistic customers into the project in batches, straight in SQL (no store events):

@@ -18,13 +18,131 @@ interface Line {
 }
 
 const LINES: Line[] = [
-  { type: 'Shoes', vendor: 'Northpeak', names: ['Trail Runner', 'Ridge Hiker', 'Summit Approach', 'Mudlark', 'Scree Runner', 'Canyon Sandal', 'Alpine Boot', 'Forest Walker', 'Tempo Road', 'Fell Racer'], tags: ['footwear', 'running'], price: 11900, sizes: ['EU 40', 'EU 42', 'EU 44'], colors: ['Black'], collection: 'Trail Running' },
-  { type: 'Jackets', vendor: 'Stormline', names: ['Rain Shell', 'Down Parka', 'Wind Shirt', 'Insulated Hoodie', 'Softshell', 'Storm Anorak', 'Puffer Vest', 'Fleece Jacket', 'Ski Shell', 'Packable Jacket'], tags: ['outerwear', 'waterproof'], price: 18900, sizes: ['S', 'M', 'L'], colors: ['Navy', 'Red'], collection: 'New Arrivals' },
-  { type: 'Backpacks', vendor: 'Carryall', names: ['Daypack 20', 'Summit Pack 35', 'Expedition 65', 'Hydration Vest', 'City Commuter', 'Roll-top 28', 'Ultralight 40', 'Kids Pack 12', 'Camera Pack', 'Hip Pack'], tags: ['bags'], price: 8900, sizes: ['One size'], colors: ['Black', 'Olive'], collection: 'Camping' },
-  { type: 'Tents', vendor: 'Basecamp', names: ['Solo Tent', 'Trekker 2', 'Family Dome 4', 'Bivy Sack', 'Tarp Shelter', 'Hammock', 'Basecamp 6', 'Winter Tent 3', 'Pop-up Beach Tent', 'Ultralight 1'], tags: ['camping', 'shelter'], price: 24900, sizes: ['Standard'], colors: ['Green'], collection: 'Camping' },
-  { type: 'Accessories', vendor: 'Northpeak', names: ['Merino Beanie', 'Trail Socks', 'Headlamp 400', 'Trekking Poles', 'Water Bottle', 'Buff Neckwear', 'Gaiters', 'Sunglasses', 'Compass', 'First Aid Kit'], tags: ['accessories'], price: 2900, sizes: ['One size'], colors: ['Grey'], collection: 'Sale' },
-  { type: 'Shirts', vendor: 'Fjellgear', names: ['Linen Shirt', 'Oxford Shirt', 'Flannel Shirt', 'Linen Camp Shirt', 'Polo Shirt'], tags: ['apparel', 'shirts'], price: 5900, sizes: ['S', 'L'], colors: ['White', 'Sand'], collection: 'New Arrivals' },
-  { type: 'Shirts', vendor: 'Fjellgear', names: ['Blue Linen Shirt', 'Chambray Shirt', 'Denim Shirt', 'Merino T-Shirt', 'Hiking Shirt'], tags: ['apparel', 'shirts'], price: 6900, sizes: ['S', 'L'], colors: ['Blue', 'Navy'], collection: 'New Arrivals' },
+  {
+    type: 'Shoes',
+    vendor: 'Northpeak',
+    names: [
+      'Trail Runner',
+      'Ridge Hiker',
+      'Summit Approach',
+      'Mudlark',
+      'Scree Runner',
+      'Canyon Sandal',
+      'Alpine Boot',
+      'Forest Walker',
+      'Tempo Road',
+      'Fell Racer',
+    ],
+    tags: ['footwear', 'running'],
+    price: 11900,
+    sizes: ['EU 40', 'EU 42', 'EU 44'],
+    colors: ['Black'],
+    collection: 'Trail Running',
+  },
+  {
+    type: 'Jackets',
+    vendor: 'Stormline',
+    names: [
+      'Rain Shell',
+      'Down Parka',
+      'Wind Shirt',
+      'Insulated Hoodie',
+      'Softshell',
+      'Storm Anorak',
+      'Puffer Vest',
+      'Fleece Jacket',
+      'Ski Shell',
+      'Packable Jacket',
+    ],
+    tags: ['outerwear', 'waterproof'],
+    price: 18900,
+    sizes: ['S', 'M', 'L'],
+    colors: ['Navy', 'Red'],
+    collection: 'New Arrivals',
+  },
+  {
+    type: 'Backpacks',
+    vendor: 'Carryall',
+    names: [
+      'Daypack 20',
+      'Summit Pack 35',
+      'Expedition 65',
+      'Hydration Vest',
+      'City Commuter',
+      'Roll-top 28',
+      'Ultralight 40',
+      'Kids Pack 12',
+      'Camera Pack',
+      'Hip Pack',
+    ],
+    tags: ['bags'],
+    price: 8900,
+    sizes: ['One size'],
+    colors: ['Black', 'Olive'],
+    collection: 'Camping',
+  },
+  {
+    type: 'Tents',
+    vendor: 'Basecamp',
+    names: [
+      'Solo Tent',
+      'Trekker 2',
+      'Family Dome 4',
+      'Bivy Sack',
+      'Tarp Shelter',
+      'Hammock',
+      'Basecamp 6',
+      'Winter Tent 3',
+      'Pop-up Beach Tent',
+      'Ultralight 1',
+    ],
+    tags: ['camping', 'shelter'],
+    price: 24900,
+    sizes: ['Standard'],
+    colors: ['Green'],
+    collection: 'Camping',
+  },
+  {
+    type: 'Accessories',
+    vendor: 'Northpeak',
+    names: [
+      'Merino Beanie',
+      'Trail Socks',
+      'Headlamp 400',
+      'Trekking Poles',
+      'Water Bottle',
+      'Buff Neckwear',
+      'Gaiters',
+      'Sunglasses',
+      'Compass',
+      'First Aid Kit',
+    ],
+    tags: ['accessories'],
+    price: 2900,
+    sizes: ['One size'],
+    colors: ['Grey'],
+    collection: 'Sale',
+  },
+  {
+    type: 'Shirts',
+    vendor: 'Fjellgear',
+    names: ['Linen Shirt', 'Oxford Shirt', 'Flannel Shirt', 'Linen Camp Shirt', 'Polo Shirt'],
+    tags: ['apparel', 'shirts'],
+    price: 5900,
+    sizes: ['S', 'L'],
+    colors: ['White', 'Sand'],
+    collection: 'New Arrivals',
+  },
+  {
+    type: 'Shirts',
+    vendor: 'Fjellgear',
+    names: ['Blue Linen Shirt', 'Chambray Shirt', 'Denim Shirt', 'Merino T-Shirt', 'Hiking Shirt'],
+    tags: ['apparel', 'shirts'],
+    price: 6900,
+    sizes: ['S', 'L'],
+    colors: ['Blue', 'Navy'],
+    collection: 'New Arrivals',
+  },
 ];
 
 /**
@@ -34,12 +152,28 @@ const LINES: Line[] = [
  */
 export async function seedDemoCatalog(deps: AppDeps, project: Project, keyId: string): Promise<void> {
   // Made as the project's secret test key would make it: the store events name that key.
-  const ctx: Ctx = { ...deps, project, actor: { kind: 'api_key', id: keyId, keyType: 'secret' }, mode: 'test', requestId: 'demo-catalog' };
-  const warehouse = await createLocation(ctx, { name: 'Berlin Warehouse', type: 'warehouse', city: 'Berlin', country: 'DE' });
-  const defaultLocation = await deps.db.location.findFirstOrThrow({ where: { projectId: project.id, isDefault: true } });
+  const ctx: Ctx = {
+    ...deps,
+    project,
+    actor: { kind: 'api_key', id: keyId, keyType: 'secret' },
+    mode: 'test',
+    requestId: 'demo-catalog',
+  };
+  const warehouse = await createLocation(ctx, {
+    name: 'Berlin Warehouse',
+    type: 'warehouse',
+    city: 'Berlin',
+    country: 'DE',
+  });
+  const defaultLocation = await deps.db.location.findFirstOrThrow({
+    where: { projectId: project.id, isDefault: true },
+  });
   const collections = new Map<string, string>();
   for (const title of ['New Arrivals', 'Trail Running', 'Camping', 'Sale']) {
-    collections.set(title, (await createCollection(ctx, { title, description: `Our ${title.toLowerCase()} selection.` })).id);
+    collections.set(
+      title,
+      (await createCollection(ctx, { title, description: `Our ${title.toLowerCase()} selection.` })).id,
+    );
   }
   let n = 0;
   for (const line of LINES) {
@@ -67,8 +201,16 @@ export async function seedDemoCatalog(deps: AppDeps, project: Project, keyId: st
       });
       members.push(product.id);
       for (const [index, variant] of product.variants.entries()) {
-        await setInventoryLevel(ctx, { variant_id: variant.id, location_id: defaultLocation.id, available: 3 + ((n + index) % 20) });
-        await setInventoryLevel(ctx, { variant_id: variant.id, location_id: warehouse.id, available: (n * 7 + index) % 40 });
+        await setInventoryLevel(ctx, {
+          variant_id: variant.id,
+          location_id: defaultLocation.id,
+          available: 3 + ((n + index) % 20),
+        });
+        await setInventoryLevel(ctx, {
+          variant_id: variant.id,
+          location_id: warehouse.id,
+          available: (n * 7 + index) % 40,
+        });
       }
     }
     await addProducts(ctx, collections.get(line.collection)!, members);

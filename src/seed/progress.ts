@@ -15,7 +15,12 @@ const formatCount = (n: number) => Math.round(n).toLocaleString('en');
  * of `lines` steps (default 10: every tenth of the work; 1: only at the end), so logs stay short. The rate
  * is units per second since the start unless `update` is given one (e.g. requests a second of a load test).
  */
-export function progress(label: string, total: number, noun: string, options: { lines?: number; stream?: NodeJS.WriteStream } = {}): Progress {
+export function progress(
+  label: string,
+  total: number,
+  noun: string,
+  options: { lines?: number; stream?: NodeJS.WriteStream } = {},
+): Progress {
   const { lines = 10, stream = process.stdout } = options;
   const started = Date.now();
   const rateOf = (done: number, rate?: number) => rate ?? done / Math.max((Date.now() - started) / 1000, 0.001);
@@ -32,14 +37,17 @@ export function progress(label: string, total: number, noun: string, options: { 
     );
     bar.start(total, 0, { count: '0', all: formatCount(total), rate: '' });
     return {
-      update: (done, rate) => bar.update(done, { count: formatCount(done), rate: `${formatCount(rateOf(done, rate))}/s` }),
+      update: (done, rate) =>
+        bar.update(done, { count: formatCount(done), rate: `${formatCount(rateOf(done, rate))}/s` }),
       stop: () => bar.stop(),
     };
   }
   let printedStep = 0;
   let last = { done: 0, rate: undefined as number | undefined };
   const line = (done: number, rate?: number) =>
-    stream.write(`${label}: ${formatCount(done)} / ${formatCount(total)} ${noun} (${formatCount(rateOf(done, rate))}/s)\n`);
+    stream.write(
+      `${label}: ${formatCount(done)} / ${formatCount(total)} ${noun} (${formatCount(rateOf(done, rate))}/s)\n`,
+    );
   return {
     update: (done, rate) => {
       last = { done, rate };

@@ -63,7 +63,8 @@ export class ChangeFeed {
       client.end().catch(() => {});
       if (this.closed) return;
       // Once per outage, not once per failed reconnect attempt.
-      if (wasListening) this.log.warn('change listener lost; caches off until it reconnects', { error: error?.message });
+      if (wasListening)
+        this.log.warn('change listener lost; caches off until it reconnects', { error: error?.message });
       else this.log.debug('change listener could not reconnect; retrying', { error: error?.message });
       clearTimeout(this.reconnectTimer);
       this.reconnectTimer = setTimeout(() => {

@@ -33,8 +33,22 @@ export interface Ctx {
 }
 
 /** A context for background work on a project's data: actor system, live mode. */
-export function systemCtx(deps: { db: Database; jobs: JobQueue; log: Logger; totals?: ListTotals }, project: Project, name: string, requestId = `job:${name}`): Ctx {
-  return { db: deps.db, jobs: deps.jobs, log: deps.log, totals: deps.totals, project, actor: { kind: 'system', name }, mode: 'live', requestId };
+export function systemCtx(
+  deps: { db: Database; jobs: JobQueue; log: Logger; totals?: ListTotals },
+  project: Project,
+  name: string,
+  requestId = `job:${name}`,
+): Ctx {
+  return {
+    db: deps.db,
+    jobs: deps.jobs,
+    log: deps.log,
+    totals: deps.totals,
+    project,
+    actor: { kind: 'system', name },
+    mode: 'live',
+    requestId,
+  };
 }
 
 /** Whether the caller reads as a storefront (a publishable key or a signed-in customer): storefront-visible data only. */

@@ -21,7 +21,9 @@ export function slugify(title: string, fallback: string): string {
  */
 export function nextHandle(base: string, taken: string[]): string {
   if (!taken.includes(base)) return base;
-  const suffixes = taken.map((handle) => Number(handle.slice(base.length + 1))).filter((n) => Number.isInteger(n) && n >= 2);
+  const suffixes = taken
+    .map((handle) => Number(handle.slice(base.length + 1)))
+    .filter((n) => Number.isInteger(n) && n >= 2);
   return `${base}-${Math.max(1, ...suffixes) + 1}`;
 }
 
@@ -41,7 +43,9 @@ async function takenHandles(tx: Tx, model: HandleModel, projectId: string, base:
       return (await tx.location.findMany({ where, select })).map((row) => row.handle);
     // Deleted groups and companies free their handles.
     case 'customer-group':
-      return (await tx.customerGroup.findMany({ where: { ...where, deletedAt: null }, select })).map((row) => row.handle);
+      return (await tx.customerGroup.findMany({ where: { ...where, deletedAt: null }, select })).map(
+        (row) => row.handle,
+      );
     case 'company':
       return (await tx.company.findMany({ where: { ...where, deletedAt: null }, select })).map((row) => row.handle);
   }
@@ -52,10 +56,18 @@ async function takenHandles(tx: Tx, model: HandleModel, projectId: string, base:
  * choosing a handle from the same base wait for each other (a transaction-scoped advisory lock), so
  * concurrent creates with one title get distinct handles instead of colliding.
  */
-export async function allocateHandle(tx: Tx, ctx: Pick<Ctx, 'project'>, model: HandleModel, source: string): Promise<string> {
+export async function allocateHandle(
+  tx: Tx,
+  ctx: Pick<Ctx, 'project'>,
+  model: HandleModel,
+  source: string,
+): Promise<string> {
   const projectId = ctx.project.id;
   const base = slugify(source, model);
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`${model}:${projectId}:${base}`}))`;
   const family = new RegExp(`^${base}(-\\d+)?$`);
-  return nextHandle(base, (await takenHandles(tx, model, projectId, base)).filter((handle) => family.test(handle)));
+  return nextHandle(
+    base,
+    (await takenHandles(tx, model, projectId, base)).filter((handle) => family.test(handle)),
+  );
 }

@@ -5,6 +5,8 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Deletes idempotency keys older than 24 hours; returns how many. */
 export async function purgeIdempotencyKeys(db: Database): Promise<number> {
-  const { count } = await db.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_TTL_MS) } } });
+  const { count } = await db.idempotencyKey.deleteMany({
+    where: { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_TTL_MS) } },
+  });
   return count;
 }

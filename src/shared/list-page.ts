@@ -59,7 +59,12 @@ export async function listPage<W, Row extends { id: string }, Resource extends {
     count: async () => {
       const count = async () => list.model.count({ where: list.where });
       if (!list.cacheTotals || !ctx.totals) return count();
-      return ctx.totals.total(ctx.project.id, `${list.cacheTotals.list}|${JSON.stringify(filters)}`, list.cacheTotals.tables, count);
+      return ctx.totals.total(
+        ctx.project.id,
+        `${list.cacheTotals.list}|${JSON.stringify(filters)}`,
+        list.cacheTotals.tables,
+        count,
+      );
     },
     fetch: async ({ after, orderBy, take }) =>
       list.model.findMany({ where: (after ? { AND: [list.where, after] } : list.where) as W, orderBy, take }),

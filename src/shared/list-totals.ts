@@ -14,7 +14,9 @@ const MAX_ENTRIES = 10_000;
  */
 export class ListTotals {
   /** Totals and other small values, read inside the caller's transaction: misses are never shared between requests. */
-  private readonly values: VersionedCache<unknown> = new VersionedCache<unknown>(this, MAX_ENTRIES, { shareMisses: false });
+  private readonly values: VersionedCache<unknown> = new VersionedCache<unknown>(this, MAX_ENTRIES, {
+    shareMisses: false,
+  });
   private readonly tableVersions = new Map<string, number>();
   private readonly projectVersions = new Map<string, number>();
   /** Counts the listener's drops: a total counted across a drop may have missed a notification. */
@@ -37,7 +39,11 @@ export class ListTotals {
    * `projectWrites`, this process's writes to the project do not count (only the tables' own changes do).
    */
   versionsOf(projectId: string, tables: readonly string[], projectWrites = true): number[] {
-    return [this.drops, projectWrites ? (this.projectVersions.get(projectId) ?? 0) : 0, ...tables.map((table) => this.tableVersions.get(table) ?? 0)];
+    return [
+      this.drops,
+      projectWrites ? (this.projectVersions.get(projectId) ?? 0) : 0,
+      ...tables.map((table) => this.tableVersions.get(table) ?? 0),
+    ];
   }
 
   /** Marks `table` changed by a write of this process at once, before its notification arrives. */
@@ -61,7 +67,13 @@ export class ListTotals {
    * `projectWrites: false` for values that every write of the project would otherwise invalidate for
    * nothing (the writers of `tables` then call `tableWritten`).
    */
-  cached<T>(projectId: string, key: string, tables: readonly string[], read: () => Promise<T>, options: { projectWrites?: boolean } = {}): Promise<T> {
+  cached<T>(
+    projectId: string,
+    key: string,
+    tables: readonly string[],
+    read: () => Promise<T>,
+    options: { projectWrites?: boolean } = {},
+  ): Promise<T> {
     return this.values.get(projectId, key, tables, read, options) as Promise<T>;
   }
 }
@@ -80,12 +92,22 @@ export class VersionedCache<T> {
 
   private readonly shareMisses: boolean;
 
-  constructor(private readonly totals: ListTotals, private readonly maxEntries: number, options: { shareMisses?: boolean } = {}) {
+  constructor(
+    private readonly totals: ListTotals,
+    private readonly maxEntries: number,
+    options: { shareMisses?: boolean } = {},
+  ) {
     this.shareMisses = options.shareMisses ?? true;
   }
 
   /** The value for `key`: the cached one when still exact, else `compute()`'s answer, cached. */
-  async get(projectId: string, key: string, tables: readonly string[], compute: () => Promise<T>, { projectWrites = true } = {}): Promise<T> {
+  async get(
+    projectId: string,
+    key: string,
+    tables: readonly string[],
+    compute: () => Promise<T>,
+    { projectWrites = true } = {},
+  ): Promise<T> {
     const cacheKey = `${projectId}|${key}`;
     const versions = this.totals.versionsOf(projectId, tables, projectWrites);
     const same = (other: number[]) => other.every((version, i) => version === versions[i]);

@@ -11,14 +11,26 @@ export interface Logger {
 }
 
 // Fields that could carry a secret if a caller ever passed one; they are replaced, never written.
-const REDACTED = ['authorization', 'password', 'token', 'secret', '*.authorization', '*.password', '*.token', '*.secret'];
+const REDACTED = [
+  'authorization',
+  'password',
+  'token',
+  'secret',
+  '*.authorization',
+  '*.password',
+  '*.token',
+  '*.secret',
+];
 
 /**
  * JSON lines on stderr through pino's asynchronous destination (the event loop never waits for the
  * terminal or pipe): `{time, level, message, ...fields}`. Callers never pass secrets (keys, tokens,
  * passwords) as fields; the usual names are redacted should one slip through.
  */
-export function createLogger(level: Config['logLevel'], destination: pino.DestinationStream = pino.destination({ dest: 2, sync: false })): Logger {
+export function createLogger(
+  level: Config['logLevel'],
+  destination: pino.DestinationStream = pino.destination({ dest: 2, sync: false }),
+): Logger {
   const base = pino(
     {
       level,

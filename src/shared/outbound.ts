@@ -86,7 +86,11 @@ export async function postJson(url: string, body: string, options: PostJsonOptio
 
 type Answer = Pick<OutboundResponse, 'status' | 'headers' | 'body' | 'truncated'>;
 
-async function exchange(agent: OutboundAgent, request: Dispatcher.RequestOptions, maxBodyBytes: number): Promise<Answer> {
+async function exchange(
+  agent: OutboundAgent,
+  request: Dispatcher.RequestOptions,
+  maxBodyBytes: number,
+): Promise<Answer> {
   const response = await agent.dispatcher.request(request);
   const headers = Object.entries(response.headers).filter(
     (entry): entry is [string, string | string[]] => entry[1] !== undefined,

@@ -19,7 +19,12 @@ interface ByIdDelegate<R> {
  * `message` otherwise. Reads by primary key (Prisma's cheapest read) through `db` (ctx.db or a
  * transaction), then checks the tenant here, so a read by id cannot forget it.
  */
-export async function findOwned<R extends OwnedRow>(ctx: Pick<Ctx, 'project'>, delegate: ByIdDelegate<R>, id: string, message: string): Promise<R> {
+export async function findOwned<R extends OwnedRow>(
+  ctx: Pick<Ctx, 'project'>,
+  delegate: ByIdDelegate<R>,
+  id: string,
+  message: string,
+): Promise<R> {
   const row = await delegate.findUnique({ where: { id } });
   if (!row || row.projectId !== ctx.project.id || row.deletedAt) throw notFound(message);
   return row;

@@ -40,7 +40,11 @@ export async function paginate<Row extends { id: string }>(options: {
   orderBy: KeysetOrder;
   shape: unknown;
   count: () => Promise<number>;
-  fetch: (args: { after: Record<string, unknown> | undefined; orderBy: Record<string, SortOrder>[]; take: number }) => Promise<Row[]>;
+  fetch: (args: {
+    after: Record<string, unknown> | undefined;
+    orderBy: Record<string, SortOrder>[];
+    take: number;
+  }) => Promise<Row[]>;
 }): Promise<PageOf<Row>> {
   const { secret, params, orderBy, shape } = options;
   const limit = params.limit ?? 25;
@@ -55,7 +59,15 @@ export async function paginate<Row extends { id: string }>(options: {
   const hasMore = fetched.length > limit;
   const rows = hasMore ? fetched.slice(0, limit) : fetched;
   const last = rows.at(-1) as Record<string, unknown> | undefined;
-  const cursor = hasMore && last ? encodeCursor(secret, fingerprint, keys.map((key) => encodeKey(last[key.field])), total) : null;
+  const cursor =
+    hasMore && last
+      ? encodeCursor(
+          secret,
+          fingerprint,
+          keys.map((key) => encodeKey(last[key.field])),
+          total,
+        )
+      : null;
   return { rows, pagination: { cursor, has_more: hasMore, total } };
 }
 
@@ -75,10 +87,20 @@ export async function paginateByOffset<Row>(options: {
   const fingerprint = shapeFingerprint({ shape, offset: true });
   const from = params.cursor ? decodeCursor(secret, fingerprint, params.cursor) : undefined;
   const offset = from ? Number(from.key[0]) : 0;
-  const [total, fetched] = await Promise.all([from?.total ?? options.count(), options.fetch({ offset, take: limit + 1 })]);
+  const [total, fetched] = await Promise.all([
+    from?.total ?? options.count(),
+    options.fetch({ offset, take: limit + 1 }),
+  ]);
   const hasMore = fetched.length > limit;
   const rows = hasMore ? fetched.slice(0, limit) : fetched;
-  return { rows, pagination: { cursor: hasMore ? encodeCursor(secret, fingerprint, [offset + limit], total) : null, has_more: hasMore, total } };
+  return {
+    rows,
+    pagination: {
+      cursor: hasMore ? encodeCursor(secret, fingerprint, [offset + limit], total) : null,
+      has_more: hasMore,
+      total,
+    },
+  };
 }
 
 function encodeKey(value: unknown): KeyValue {
@@ -117,13 +139,20 @@ function encodeCursor(secret: string, fingerprint: string, key: KeyValue[], tota
 }
 
 function decodeCursor(secret: string, fingerprint: string, cursor: string): { key: KeyValue[]; total: number } {
-  const invalid = invalidField('cursor', 'cursor is not a cursor this list returned. Pass pagination.cursor from the previous page unchanged, with the same filters and sort.');
+  const invalid = invalidField(
+    'cursor',
+    'cursor is not a cursor this list returned. Pass pagination.cursor from the previous page unchanged, with the same filters and sort.',
+  );
   const [payload, mac, extra] = cursor.split('.');
   if (!payload || !mac || extra !== undefined) throw invalid;
   const expected = sign(secret, payload);
   const given = Buffer.from(mac, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid;
-  const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { f: string; k: KeyValue[]; t: number };
+  const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+    f: string;
+    k: KeyValue[];
+    t: number;
+  };
   if (decoded.f !== fingerprint) throw invalid;
   return { key: decoded.k, total: decoded.t };
 }

@@ -40,7 +40,9 @@ export function postalColumns(input: PostalAddressInput): Partial<PostalAddressR
 }
 
 /** Columns for a create: the optional fields not sent are null. */
-export function newPostalColumns(input: PostalAddressInput & { line1: string; city: string; country: string }): PostalAddressRow {
+export function newPostalColumns(
+  input: PostalAddressInput & { line1: string; city: string; country: string },
+): PostalAddressRow {
   const columns = postalColumns(input);
   return {
     firstName: columns.firstName ?? null,

@@ -14,7 +14,11 @@ const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
  * Runs `write` in one transaction; a unique violation on one of `conflicts` becomes 409 on its field.
  * Once it commits, this process's cached list totals of the project are stale at once.
  */
-export async function writeTx<T>(ctx: Pick<Ctx, 'db'> & Partial<Pick<Ctx, 'project' | 'totals'>>, conflicts: Conflicts, write: (tx: Tx) => Promise<T>): Promise<T> {
+export async function writeTx<T>(
+  ctx: Pick<Ctx, 'db'> & Partial<Pick<Ctx, 'project' | 'totals'>>,
+  conflicts: Conflicts,
+  write: (tx: Tx) => Promise<T>,
+): Promise<T> {
   try {
     return await ctx.db.$transaction(write, TRANSACTION_OPTIONS);
   } catch (error) {
@@ -32,7 +36,11 @@ export type LockableTable = 'customers' | 'variants' | 'locations' | 'products' 
  * Locks rows for the rest of the transaction, always in id order so concurrent writers cannot deadlock:
  * the given ids, or every live row of the project.
  */
-export async function lockRows(tx: Tx, table: LockableTable, rows: { ids: string[] } | { projectId: string }): Promise<void> {
+export async function lockRows(
+  tx: Tx,
+  table: LockableTable,
+  rows: { ids: string[] } | { projectId: string },
+): Promise<void> {
   const from = Prisma.raw(table);
   if ('ids' in rows) {
     if (rows.ids.length === 0) return;

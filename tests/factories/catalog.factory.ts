@@ -13,7 +13,10 @@ export function buildProduct(overrides: Partial<ProductCreate> = {}): ProductCre
 }
 
 /** Creates a product through the API and returns it. */
-export async function createProduct(api: CommerceClient, overrides: Partial<ProductCreate> = {}): Promise<ProductResource> {
+export async function createProduct(
+  api: CommerceClient,
+  overrides: Partial<ProductCreate> = {},
+): Promise<ProductResource> {
   const { data, error, response } = await api.POST('/v1/products', { body: buildProduct(overrides) });
   expect(error).toBeUndefined();
   expect(response.status).toBe(201);

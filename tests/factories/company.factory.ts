@@ -13,7 +13,10 @@ export function buildCompany(overrides: Partial<CompanyCreate> = {}): CompanyCre
 }
 
 /** Creates a company through the API and returns it. */
-export async function createCompany(api: CommerceClient, overrides: Partial<CompanyCreate> = {}): Promise<CompanyResource> {
+export async function createCompany(
+  api: CommerceClient,
+  overrides: Partial<CompanyCreate> = {},
+): Promise<CompanyResource> {
   const { data, error, response } = await api.POST('/v1/companies', { body: buildCompany(overrides) });
   expect(error).toBeUndefined();
   expect(response.status).toBe(201);

@@ -13,7 +13,13 @@ let counter = 0;
 /** A registration body with a unique email and a valid password. */
 export function buildRegistration(overrides: Partial<CustomerRegister> = {}): CustomerRegister {
   counter += 1;
-  return { email: `shopper${counter}.${Date.now()}@example.com`, password: GOOD_PASSWORD, first_name: 'Jamie', last_name: `Shopper${counter}`, ...overrides };
+  return {
+    email: `shopper${counter}.${Date.now()}@example.com`,
+    password: GOOD_PASSWORD,
+    first_name: 'Jamie',
+    last_name: `Shopper${counter}`,
+    ...overrides,
+  };
 }
 
 /** The storefront's client: the publishable key in X-API-Key. */
@@ -27,7 +33,10 @@ export function signedIn(app: TestApp, publishableKey: string, accessToken: stri
 }
 
 /** Registers a customer through the API and returns the token response. */
-export async function registerCustomer(api: CommerceClient, overrides: Partial<CustomerRegister> = {}): Promise<AuthSession> {
+export async function registerCustomer(
+  api: CommerceClient,
+  overrides: Partial<CustomerRegister> = {},
+): Promise<AuthSession> {
   const { data, error, response } = await api.POST('/v1/auth/register', { body: buildRegistration(overrides) });
   expect(error).toBeUndefined();
   expect(response.status).toBe(201);

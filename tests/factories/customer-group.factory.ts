@@ -22,15 +22,20 @@ export async function createGroup(api: CommerceClient, overrides: Partial<GroupC
 }
 
 /** Creates an automatic group with these conditions. */
-export const createAutomaticGroup = (api: CommerceClient, conditions: Condition[], condition_match: 'all' | 'any' = 'all') =>
-  createGroup(api, { type: 'automatic', conditions, condition_match });
+export const createAutomaticGroup = (
+  api: CommerceClient,
+  conditions: Condition[],
+  condition_match: 'all' | 'any' = 'all',
+) => createGroup(api, { type: 'automatic', conditions, condition_match });
 
 /** The ids of the customers GET /v1/customers?group_id= lists (every page). */
 export async function memberIds(api: CommerceClient, groupId: string): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | undefined;
   do {
-    const { data, error } = await api.GET('/v1/customers', { params: { query: { group_id: groupId, limit: 100, cursor } } });
+    const { data, error } = await api.GET('/v1/customers', {
+      params: { query: { group_id: groupId, limit: 100, cursor } },
+    });
     expect(error).toBeUndefined();
     ids.push(...data!.data.map((c) => c.id));
     cursor = data!.pagination.cursor ?? undefined;
@@ -40,7 +45,9 @@ export async function memberIds(api: CommerceClient, groupId: string): Promise<s
 
 /** The group as GET answers it (member_count included). */
 export async function readGroup(api: CommerceClient, id: string, expand = false): Promise<GroupResource> {
-  const { data, error } = await api.GET('/v1/customer-groups/{id}', { params: { path: { id }, query: expand ? { expand: ['members'] } : {} } });
+  const { data, error } = await api.GET('/v1/customer-groups/{id}', {
+    params: { path: { id }, query: expand ? { expand: ['members'] } : {} },
+  });
   expect(error).toBeUndefined();
   return data!.data;
 }

@@ -13,7 +13,10 @@ export function buildDraftOrder(overrides: Partial<DraftOrderCreate> = {}): Draf
 }
 
 /** Creates a draft order through the API and returns it. */
-export async function createDraftOrder(api: CommerceClient, overrides: Partial<DraftOrderCreate> = {}): Promise<DraftOrderResource> {
+export async function createDraftOrder(
+  api: CommerceClient,
+  overrides: Partial<DraftOrderCreate> = {},
+): Promise<DraftOrderResource> {
   const { data, error, response } = await api.POST('/v1/draft-orders', { body: buildDraftOrder(overrides) });
   expect(error).toBeUndefined();
   expect(response.status).toBe(201);
@@ -21,8 +24,15 @@ export async function createDraftOrder(api: CommerceClient, overrides: Partial<D
 }
 
 /** Adds line items through the API and returns them. */
-export async function addItems(api: CommerceClient, draftId: string, items: LineItemInput[]): Promise<DraftLineItemResource[]> {
-  const { data, error, response } = await api.POST('/v1/draft-orders/{id}/items', { params: { path: { id: draftId } }, body: { items } });
+export async function addItems(
+  api: CommerceClient,
+  draftId: string,
+  items: LineItemInput[],
+): Promise<DraftLineItemResource[]> {
+  const { data, error, response } = await api.POST('/v1/draft-orders/{id}/items', {
+    params: { path: { id: draftId } },
+    body: { items },
+  });
   expect(error).toBeUndefined();
   expect(response.status).toBe(201);
   return data!.data;

@@ -25,7 +25,10 @@ export async function createProject(
   const { data, response } = await app.platform.POST('/platform/v1/projects', { body: buildProject(overrides) });
   expect(response.status).toBe(201);
   if (Object.keys(limits).length === 0) return data!.data;
-  const updated = await app.platform.PATCH('/platform/v1/projects/{id}', { params: { path: { id: data!.data.project.id } }, body: limits });
+  const updated = await app.platform.PATCH('/platform/v1/projects/{id}', {
+    params: { path: { id: data!.data.project.id } },
+    body: limits,
+  });
   expect(updated.response.status).toBe(200);
   return { ...data!.data, project: updated.data!.data };
 }

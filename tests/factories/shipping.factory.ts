@@ -29,8 +29,15 @@ export async function createZone(api: CommerceClient, overrides: Partial<ZoneCre
 }
 
 /** Creates a rate in the zone through the API and returns it. */
-export async function createRate(api: CommerceClient, zoneId: string, overrides: Partial<RateCreate> = {}): Promise<RateResource> {
-  const { data, error, response } = await api.POST('/v1/shipping/zones/{id}/rates', { params: { path: { id: zoneId } }, body: buildRate(overrides) });
+export async function createRate(
+  api: CommerceClient,
+  zoneId: string,
+  overrides: Partial<RateCreate> = {},
+): Promise<RateResource> {
+  const { data, error, response } = await api.POST('/v1/shipping/zones/{id}/rates', {
+    params: { path: { id: zoneId } },
+    body: buildRate(overrides),
+  });
   expect(error).toBeUndefined();
   expect(response.status).toBe(201);
   return data!.data;

@@ -15,7 +15,12 @@ export function buildStoreEvent(overrides: Partial<StoreEventInput> = {}): Store
 }
 
 /** Records a store event for the project as the given key, in its own transaction. */
-export async function createStoreEvent(app: TestApp, projectId: string, keyId: string, overrides: Partial<StoreEventInput> = {}) {
+export async function createStoreEvent(
+  app: TestApp,
+  projectId: string,
+  keyId: string,
+  overrides: Partial<StoreEventInput> = {},
+) {
   const ctx = await keyCtx(app, projectId, keyId);
   return app.deps.db.$transaction((tx) => recordEvent(tx, ctx, buildStoreEvent(overrides)));
 }

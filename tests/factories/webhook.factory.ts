@@ -12,7 +12,11 @@ export function buildWebhook(url: string, overrides: Partial<WebhookCreate> = {}
 }
 
 /** Creates a subscription through the API and returns it with its secret. */
-export async function createWebhook(api: CommerceClient, url: string, overrides: Partial<WebhookCreate> = {}): Promise<CreatedWebhook> {
+export async function createWebhook(
+  api: CommerceClient,
+  url: string,
+  overrides: Partial<WebhookCreate> = {},
+): Promise<CreatedWebhook> {
   const { data, error, response } = await api.POST('/v1/webhooks', { body: buildWebhook(url, overrides) });
   expect(error).toBeUndefined();
   expect(response.status).toBe(201);
@@ -21,7 +25,9 @@ export async function createWebhook(api: CommerceClient, url: string, overrides:
 
 /** The subscription's deliveries through the API, newest first (the first 100). */
 export async function listDeliveries(api: CommerceClient, webhookId: string): Promise<DeliveryResource[]> {
-  const { data, error } = await api.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { limit: 100 } } });
+  const { data, error } = await api.GET('/v1/webhooks/{id}/deliveries', {
+    params: { path: { id: webhookId }, query: { limit: 100 } },
+  });
   expect(error).toBeUndefined();
   return data!.data;
 }
@@ -43,7 +49,10 @@ export async function waitForDeliveries(
 }
 
 /** The wake-up jobs of a delivery queued in pg-boss (created or retry), with when they start. */
-export async function queuedWakeUps(app: TestApp, deliveryId: string): Promise<Array<{ id: string; start_after: Date }>> {
+export async function queuedWakeUps(
+  app: TestApp,
+  deliveryId: string,
+): Promise<Array<{ id: string; start_after: Date }>> {
   return app.deps.db.$queryRaw`
     SELECT id::text, start_after FROM pgboss.job
     WHERE name = 'webhook-deliver' AND data->>'deliveryId' = ${deliveryId} AND state IN ('created', 'retry')

@@ -31,14 +31,17 @@ describe('contract fuzz', () => {
     expect(warmUpFailures).toEqual([]);
   });
 
-  test.each(operationIndex.map((op) => [op.operationId]))('%s answers only declared statuses with bodies matching openapi.yaml', async (operationId) => {
-    await fc.assert(
-      fc.asyncProperty(target.arbitraries.get(operationId)!, async (request) => {
-        await target.exercise(request, stats);
-      }),
-      { numRuns: RUNS_PER_OPERATION, seed: SEED + operationId.length, endOnFailure: false },
-    );
-  });
+  test.each(operationIndex.map((op) => [op.operationId]))(
+    '%s answers only declared statuses with bodies matching openapi.yaml',
+    async (operationId) => {
+      await fc.assert(
+        fc.asyncProperty(target.arbitraries.get(operationId)!, async (request) => {
+          await target.exercise(request, stats);
+        }),
+        { numRuns: RUNS_PER_OPERATION, seed: SEED + operationId.length, endOnFailure: false },
+      );
+    },
+  );
 
   test('the run reached past validation: some answers of every class of status', () => {
     const statuses = [...stats.byStatus.keys()];

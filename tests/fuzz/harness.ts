@@ -41,7 +41,9 @@ export class FuzzStats {
 /** The request, short enough to read in a failure message (long strings cut, with their length). */
 export function describeRequest(request: FuzzRequest): string {
   const cut = (s: string) => (s.length > 600 ? `${s.slice(0, 600)}… (${s.length} chars)` : s);
-  const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, /authorization|x-api-key/i.test(k) ? `${v.slice(0, 15)}…` : v]));
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).map(([k, v]) => [k, /authorization|x-api-key/i.test(k) ? `${v.slice(0, 15)}…` : v]),
+  );
   return [
     `${request.operationId}: ${request.method} ${cut(request.path)}${request.query ? `?${cut(request.query)}` : ''}`,
     `headers ${JSON.stringify(headers)}`,
@@ -51,7 +53,11 @@ export function describeRequest(request: FuzzRequest): string {
 
 // The router's order: routes with more literal segments first (src/http/router.ts).
 const routes = [...operationIndex]
-  .map((op) => ({ op, literals: op.path.split('/').filter((s) => s && !s.startsWith('{')).length, regex: new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}/?$`) }))
+  .map((op) => ({
+    op,
+    literals: op.path.split('/').filter((s) => s && !s.startsWith('{')).length,
+    regex: new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}/?$`),
+  }))
   .sort((a, b) => b.literals - a.literals);
 
 /** The operation the server routes this method and (encoded) path to; undefined when none (404 or 405). */
@@ -82,7 +88,11 @@ const checker = new ContractChecker();
 export function contractFailure(request: FuzzRequest, answer: FuzzAnswer): string | undefined {
   if (answer.status >= 500) return `answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 1000)}`;
   const op = routedOperation(request.method, request.path);
-  const violation = checker.violation(op && { path: op.path, method: op.method, operationId: op.operationId }, answer.status, answer.body);
+  const violation = checker.violation(
+    op && { path: op.path, method: op.method, operationId: op.operationId },
+    answer.status,
+    answer.body,
+  );
   return violation;
 }
 
@@ -98,14 +108,25 @@ export interface FuzzTarget {
   close: () => Promise<void>;
 }
 
-async function api(app: TestApp, method: string, path: string, token: string, body?: unknown, header = 'Authorization'): Promise<any> {
+async function api(
+  app: TestApp,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  header = 'Authorization',
+): Promise<any> {
   const response = await fetch(`${app.baseUrl}${path}`, {
     method,
-    headers: { [header]: header === 'Authorization' ? `Bearer ${token}` : token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      [header]: header === 'Authorization' ? `Bearer ${token}` : token,
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const json = response.status === 204 ? undefined : await response.json();
-  if (response.status >= 300) throw new Error(`fuzz setup: ${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
+  if (response.status >= 300)
+    throw new Error(`fuzz setup: ${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
   return json;
 }
 
@@ -124,16 +145,33 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       domain: 'fuzz-store.example.com',
       domain_verified: true,
       plan: 'pro',
-      tax: { enabled: true, inclusive: false, rates: [{ country: 'US', state: 'CA', rate: 0.0725 }, { country: 'DE', rate: 0.19 }] },
+      tax: {
+        enabled: true,
+        inclusive: false,
+        rates: [
+          { country: 'US', state: 'CA', rate: 0.0725 },
+          { country: 'DE', rate: 0.19 },
+        ],
+      },
     })
   ).data;
   const projectId: string = created.project.id;
-  await api(app, 'PATCH', `/platform/v1/projects/${projectId}`, TEST_PLATFORM_TOKEN, { rate_limit_per_minute: 1_000_000, monthly_quota: 1_000_000_000 });
+  await api(app, 'PATCH', `/platform/v1/projects/${projectId}`, TEST_PLATFORM_TOKEN, {
+    rate_limit_per_minute: 1_000_000,
+    monthly_quota: 1_000_000_000,
+  });
   const keys = created.keys as Record<string, { id: string; token: string }>;
   const protectedIds = new Set<string>([projectId, ...Object.values(keys).map((k) => k.id)]);
   const ids = new IdPool(protectedIds);
   // The project the platform operations may change.
-  ids.harvest((await api(app, 'POST', '/platform/v1/projects', TEST_PLATFORM_TOKEN, { name: 'Platform Target', domain: 'target.example.com' })).data);
+  ids.harvest(
+    (
+      await api(app, 'POST', '/platform/v1/projects', TEST_PLATFORM_TOKEN, {
+        name: 'Platform Target',
+        domain: 'target.example.com',
+      })
+    ).data,
+  );
 
   const project = await app.deps.db.project.findUniqueOrThrow({ where: { id: projectId } });
   await seedDemoCatalog(app.deps, project, keys.secret_test.id);
@@ -142,7 +180,14 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   const publishable = keys.publishable_test.token;
   const customer = { email: 'fuzz-customer@example.com', password: 'Fuzz-Customer-Passw0rd!', token: '' };
   const registered = (
-    await api(app, 'POST', '/v1/auth/register', publishable, { email: customer.email, password: customer.password, first_name: 'Fuzz', last_name: 'Customer' }, 'X-API-Key')
+    await api(
+      app,
+      'POST',
+      '/v1/auth/register',
+      publishable,
+      { email: customer.email, password: customer.password, first_name: 'Fuzz', last_name: 'Customer' },
+      'X-API-Key',
+    )
   ).data;
   protectedIds.add(registered.customer.id);
   customer.token = registered.access_token;
@@ -151,11 +196,27 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   const renewCustomerSession = async () => {
     renewals += 1;
     try {
-      customer.token = (await api(app, 'POST', '/v1/auth/login', publishable, { email: customer.email, password: customer.password }, 'X-API-Key')).data.access_token;
+      customer.token = (
+        await api(
+          app,
+          'POST',
+          '/v1/auth/login',
+          publishable,
+          { email: customer.email, password: customer.password },
+          'X-API-Key',
+        )
+      ).data.access_token;
     } catch {
       customer.email = `fuzz-customer-${renewals}@example.com`;
       const again = (
-        await api(app, 'POST', '/v1/auth/register', publishable, { email: customer.email, password: customer.password, first_name: 'Fuzz', last_name: 'Customer' }, 'X-API-Key')
+        await api(
+          app,
+          'POST',
+          '/v1/auth/register',
+          publishable,
+          { email: customer.email, password: customer.password, first_name: 'Fuzz', last_name: 'Customer' },
+          'X-API-Key',
+        )
       ).data;
       protectedIds.add(again.customer.id);
       customer.token = again.access_token;
@@ -163,20 +224,37 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   };
 
   // Fixtures the preconditions of some operations need (fixtures.ts); kept out of the id pool.
-  const call = (method: string, path: string, token: string, body?: unknown, header?: string) => api(app, method, path, token, body, header);
+  const call = (method: string, path: string, token: string, body?: unknown, header?: string) =>
+    api(app, method, path, token, body, header);
   const outboxKeys = { secret, publishable, platform: TEST_PLATFORM_TOKEN };
   const fixtures = await seedFixtures(call, outboxKeys, projectId);
   for (const id of fixtures.protectedIds) protectedIds.add(id);
 
   // Everything the project holds so far, so the first requests already aim at resources that exist.
-  for (const path of ['/v1/products?limit=100', '/v1/collections', '/v1/locations', '/v1/customers', '/v1/draft-orders', '/v1/orders', '/v1/shipping/zones', '/v1/search/merchandising']) {
+  for (const path of [
+    '/v1/products?limit=100',
+    '/v1/collections',
+    '/v1/locations',
+    '/v1/customers',
+    '/v1/draft-orders',
+    '/v1/orders',
+    '/v1/shipping/zones',
+    '/v1/search/merchandising',
+  ]) {
     ids.harvest(await api(app, 'GET', path, secret));
   }
 
-  const credentials: Credentials = { secret, publishable, platform: TEST_PLATFORM_TOKEN, customerToken: () => customer.token };
+  const credentials: Credentials = {
+    secret,
+    publishable,
+    platform: TEST_PLATFORM_TOKEN,
+    customerToken: () => customer.token,
+  };
   const context = { components: document.components.schemas, ids };
   const hints = fixtureHints(fixtures, context, customer, ids);
-  const arbitraries = new Map(operationIndex.map((op) => [op.operationId, requestArbitrary(op, context, credentials, hints[op.operationId])]));
+  const arbitraries = new Map(
+    operationIndex.map((op) => [op.operationId, requestArbitrary(op, context, credentials, hints[op.operationId])]),
+  );
 
   const send = async (request: FuzzRequest): Promise<FuzzAnswer> => {
     const started = performance.now();
@@ -209,13 +287,23 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       if (typeof token === 'string') customer.token = token;
     }
     // A reset token is single use (and a reset uses up the customer's others): a new e-mail for the next.
-    if (answer.status < 300 && request.operationId === 'resetPassword') await requestReset(call, outboxKeys, projectId, fixtures);
+    if (answer.status < 300 && request.operationId === 'resetPassword')
+      await requestReset(call, outboxKeys, projectId, fixtures);
     const op = routedOperation(request.method, request.path);
     // Drafts completed, items and rates deleted, definitions changed: what the hints draw from follows.
     if (op?.operationId === request.operationId && request.credential === 'right') {
-      await followAnswer(call, secret, fixtures, op.operationId, pathParameters(op, request.path), answer.status, answer.body);
+      await followAnswer(
+        call,
+        secret,
+        fixtures,
+        op.operationId,
+        pathParameters(op, request.path),
+        answer.status,
+        answer.body,
+      );
     }
-    if (op?.auth === 'customer' && answer.status === 401 && request.credential === 'right') await renewCustomerSession();
+    if (op?.auth === 'customer' && answer.status === 401 && request.credential === 'right')
+      await renewCustomerSession();
     return answer;
   };
 
@@ -231,8 +319,12 @@ export async function warmUp(target: FuzzTarget, stats: FuzzStats, perOperation 
   const posts = operationIndex.filter((op) => op.method === 'POST' && op.auth !== 'platform');
   for (let pass = 0; pass < 2; pass++) {
     for (const op of posts) {
-      const samples = fc.sample(target.arbitraries.get(op.operationId)!.filter((r) => r.intent === 'valid' && r.credential === 'right'), { numRuns: perOperation, seed: pass * 1000 + op.operationId.length });
-      for (const request of samples) await target.exercise(request, stats).catch((error: Error) => failures.push(error.message));
+      const samples = fc.sample(
+        target.arbitraries.get(op.operationId)!.filter((r) => r.intent === 'valid' && r.credential === 'right'),
+        { numRuns: perOperation, seed: pass * 1000 + op.operationId.length },
+      );
+      for (const request of samples)
+        await target.exercise(request, stats).catch((error: Error) => failures.push(error.message));
     }
   }
   return failures;

@@ -46,9 +46,11 @@ export class IdPool {
    * resources created by earlier ones.
    */
   arbitrary(prefixes: string[]): fc.Arbitrary<string> {
-    return fc.tuple(fc.nat(), fc.nat({ max: prefixes.length - 1 }), fc.stringMatching(/^[0-9a-z]{26}$/)).map(([n, p, tail]) => {
-      const list = prefixes.flatMap((prefix) => this.byPrefix.get(prefix) ?? []);
-      return list.length > 0 ? list[n % list.length] : `${prefixes[p]}_${tail}`;
-    });
+    return fc
+      .tuple(fc.nat(), fc.nat({ max: prefixes.length - 1 }), fc.stringMatching(/^[0-9a-z]{26}$/))
+      .map(([n, p, tail]) => {
+        const list = prefixes.flatMap((prefix) => this.byPrefix.get(prefix) ?? []);
+        return list.length > 0 ? list[n % list.length] : `${prefixes[p]}_${tail}`;
+      });
   }
 }

@@ -13,7 +13,8 @@ type Path = Array<string | number>;
 function positions(value: Json, path: Path = [], out: Path[] = []): Path[] {
   out.push(path);
   if (Array.isArray(value)) value.forEach((item, i) => positions(item, [...path, i], out));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) positions(v, [...path, k], out);
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) positions(v, [...path, k], out);
   return out;
 }
 
@@ -90,7 +91,8 @@ export const hostileValue: fc.Arbitrary<Json> = fc.oneof(
 function everyString(value: Json, pick: () => string): Json {
   if (typeof value === 'string') return pick();
   if (Array.isArray(value)) return value.map((v) => everyString(v, pick));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, everyString(v, pick)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, everyString(v, pick)]));
   return value;
 }
 
@@ -108,22 +110,31 @@ export function mutated(validValue: fc.Arbitrary<Json>): fc.Arbitrary<Json> {
       return all.length ? setAt(v, all[n % all.length], () => REMOVE) : v;
     }),
     // An unknown field added to one object.
-    fc.tuple(validValue, fc.nat(), fc.constantFrom('unknown_field', 'id', 'project_id', '__proto__', 'deleted_at', '$where', ''), fc.jsonValue({ maxDepth: 1 })).map(
-      ([v, n, key, extra]) => {
+    fc
+      .tuple(
+        validValue,
+        fc.nat(),
+        fc.constantFrom('unknown_field', 'id', 'project_id', '__proto__', 'deleted_at', '$where', ''),
+        fc.jsonValue({ maxDepth: 1 }),
+      )
+      .map(([v, n, key, extra]) => {
         const objects = positions(v).filter((p) => {
           let at: Json = v;
           for (const s of p) at = (at as Record<string, Json>)[s as string];
           return at !== null && typeof at === 'object' && !Array.isArray(at);
         });
         if (!objects.length) return v;
-        return setAt(v, objects[n % objects.length], (old) => JSON.parse(JSON.stringify({ ...(old as object), [key]: extra })));
-      },
-    ),
+        return setAt(v, objects[n % objects.length], (old) =>
+          JSON.parse(JSON.stringify({ ...(old as object), [key]: extra })),
+        );
+      }),
     // Every string made nasty (types kept, so much of this passes validation and reaches the database).
-    fc.tuple(validValue, fc.array(fc.constantFrom(...NASTY_FRAGMENTS), { minLength: 1, maxLength: 3 }), fc.nat()).map(([v, fragments, n]) => {
-      let i = n;
-      return everyString(v, () => `${fragments[i++ % fragments.length]}x${fragments[(i * 7) % fragments.length]}`);
-    }),
+    fc
+      .tuple(validValue, fc.array(fc.constantFrom(...NASTY_FRAGMENTS), { minLength: 1, maxLength: 3 }), fc.nat())
+      .map(([v, fragments, n]) => {
+        let i = n;
+        return everyString(v, () => `${fragments[i++ % fragments.length]}x${fragments[(i * 7) % fragments.length]}`);
+      }),
     // The whole value of another type.
     hostileValue,
   );

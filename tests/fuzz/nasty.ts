@@ -69,5 +69,10 @@ export const NASTY_FRAGMENTS: readonly string[] = [
 
 /** Concatenations of nasty fragments and ordinary words. */
 export function nastyString(): fc.Arbitrary<string> {
-  return fc.array(fc.oneof(fc.constantFrom(...NASTY_FRAGMENTS), fc.constantFrom('a', 'shirt', 'ada', 'x1', 'Über')), { minLength: 1, maxLength: 5 }).map((parts) => parts.join(''));
+  return fc
+    .array(fc.oneof(fc.constantFrom(...NASTY_FRAGMENTS), fc.constantFrom('a', 'shirt', 'ada', 'x1', 'Über')), {
+      minLength: 1,
+      maxLength: 5,
+    })
+    .map((parts) => parts.join(''));
 }

@@ -9,7 +9,15 @@ import { operationIndex, type OperationMeta } from '../../src/generated/operatio
 import { IdPool } from './id-pool.js';
 import { hostileValue, mutated } from './invalid.js';
 import { nastyString } from './nasty.js';
-import { EXAMPLE_IDS, EXAMPLE_VALUE, resolve, typesOf, valid, type Schema, type SchemaContext } from './schema-arbitrary.js';
+import {
+  EXAMPLE_IDS,
+  EXAMPLE_VALUE,
+  resolve,
+  typesOf,
+  valid,
+  type Schema,
+  type SchemaContext,
+} from './schema-arbitrary.js';
 
 export interface FuzzRequest {
   operationId: string;
@@ -84,10 +92,12 @@ function withExample(schema: Schema, example: unknown, depth = 0): Schema {
     if (id && !s.pattern) return { ...s, [EXAMPLE_IDS]: [id[1]] };
     return id ? schema : { ...s, [EXAMPLE_VALUE]: example };
   }
-  if (Array.isArray(example) && example.length > 0 && s.items) return { ...s, items: withExample(s.items, example[0], depth + 1) };
+  if (Array.isArray(example) && example.length > 0 && s.items)
+    return { ...s, items: withExample(s.items, example[0], depth + 1) };
   if (example && typeof example === 'object' && !Array.isArray(example) && s.properties) {
     const properties = { ...s.properties };
-    for (const [name, value] of Object.entries(example)) if (properties[name]) properties[name] = withExample(properties[name], value, depth + 1);
+    for (const [name, value] of Object.entries(example))
+      if (properties[name]) properties[name] = withExample(properties[name], value, depth + 1);
     return { ...s, properties };
   }
   return schema;
@@ -99,7 +109,9 @@ const ID_EXAMPLE = /^([a-z]+)_[0-9a-z]{26}$/;
 function validParameter(parameter: Parameter, context: SchemaContext): fc.Arbitrary<unknown> {
   const fromSchema = valid(parameter.schema ?? { type: 'string' }, context);
   // The example's prefix, and every prefix the description names (`img_...` or `file_...`).
-  const prefixes = new Set<string>([...String(parameter.description ?? '').matchAll(/`([a-z]+)_\.\.\.`/g)].map((m) => m[1]));
+  const prefixes = new Set<string>(
+    [...String(parameter.description ?? '').matchAll(/`([a-z]+)_\.\.\.`/g)].map((m) => m[1]),
+  );
   const example = typeof parameter.example === 'string' ? ID_EXAMPLE.exec(parameter.example)?.[1] : undefined;
   if (example) prefixes.add(example);
   if (prefixes.size === 0) return fromSchema;
@@ -154,8 +166,24 @@ const headerSafe = (value: string) => value.replace(/[^\x20-\x7e]/g, '').trim();
 const invalidParameterText: fc.Arbitrary<string> = fc.oneof(
   nastyString(),
   // Long, but URLs are kept under 8 KiB below (what proxies and Node's 16 KiB header limit, 431, let through).
-  hostileValue.map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? 'undefined')).map((s) => s.slice(0, 1_500)),
-  fc.constantFrom('-1', '0', '1.5', '1e99', '99999999999999999999', 'abc', '', ' ', 'true', 'null', '[]', 'a,b,,c', ',,,'),
+  hostileValue
+    .map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 'undefined')))
+    .map((s) => s.slice(0, 1_500)),
+  fc.constantFrom(
+    '-1',
+    '0',
+    '1.5',
+    '1e99',
+    '99999999999999999999',
+    'abc',
+    '',
+    ' ',
+    'true',
+    'null',
+    '[]',
+    'a,b,,c',
+    ',,,',
+  ),
 );
 
 interface Plan {
@@ -164,7 +192,12 @@ interface Plan {
   body?: Schema;
 }
 
-function credentialHeaders(operation: OperationMeta, credentials: Credentials, which: FuzzRequest['credential'], wrongKind: number): Record<string, string> {
+function credentialHeaders(
+  operation: OperationMeta,
+  credentials: Credentials,
+  which: FuzzRequest['credential'],
+  wrongKind: number,
+): Record<string, string> {
   if (which === 'none') return {};
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
   if (which === 'wrong') {
@@ -209,8 +242,17 @@ export interface Hint {
 }
 
 /** The request arbitrary of one operation. */
-export function requestArbitrary(operation: OperationMeta, context: SchemaContext, credentials: Credentials, hint: Hint = {}): fc.Arbitrary<FuzzRequest> {
-  const plan: Plan = { operation, parameters: parametersOf(operation), body: operation.hasBody ? bodySchemaOf(operation) : undefined };
+export function requestArbitrary(
+  operation: OperationMeta,
+  context: SchemaContext,
+  credentials: Credentials,
+  hint: Hint = {},
+): fc.Arbitrary<FuzzRequest> {
+  const plan: Plan = {
+    operation,
+    parameters: parametersOf(operation),
+    body: operation.hasBody ? bodySchemaOf(operation) : undefined,
+  };
   const pathParams = plan.parameters.filter((p) => p.in === 'path');
   const queryParams = plan.parameters.filter((p) => p.in === 'query');
   const headerParams = plan.parameters.filter((p) => p.in === 'header');
@@ -219,13 +261,21 @@ export function requestArbitrary(operation: OperationMeta, context: SchemaContex
   const validPath = hint.path ? fc.oneof(schemaPath, hint.path) : schemaPath;
   const queryModel = Object.fromEntries(queryParams.map((p) => [p.name, validParameter(p, context)]));
   const validQuery = fc.record(queryModel, { requiredKeys: queryParams.filter((p) => p.required).map((p) => p.name) });
-  const validHeaders = fc.record(Object.fromEntries(headerParams.map((p) => [p.name, validParameter(p, context)])), { requiredKeys: [] });
+  const validHeaders = fc.record(Object.fromEntries(headerParams.map((p) => [p.name, validParameter(p, context)])), {
+    requiredKeys: [],
+  });
   const schemaBody: fc.Arbitrary<unknown> = plan.body ? valid(plan.body, context) : fc.constant(undefined);
   const validBody = plan.body && hint.body ? fc.oneof(schemaBody, hint.body) : schemaBody;
 
   // Invalid: each part mutated with some probability; at least one part is mutated.
   const mutatedRecord = (params: Parameter[], base: fc.Arbitrary<Record<string, unknown>>) =>
-    fc.tuple(base, fc.array(fc.tuple(fc.nat(), invalidParameterText), { minLength: 1, maxLength: 2 }), fc.boolean(), fc.string({ minLength: 1, maxLength: 12 }))
+    fc
+      .tuple(
+        base,
+        fc.array(fc.tuple(fc.nat(), invalidParameterText), { minLength: 1, maxLength: 2 }),
+        fc.boolean(),
+        fc.string({ minLength: 1, maxLength: 12 }),
+      )
       .map(([values, changes, addUnknown, unknownName]) => {
         const out: Record<string, unknown> = { ...values };
         for (const [n, bad] of changes) if (params.length) out[params[n % params.length].name] = bad;
@@ -233,18 +283,32 @@ export function requestArbitrary(operation: OperationMeta, context: SchemaContex
         return out;
       });
 
-  const idempotencyKey = fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 40, unit: 'grapheme-ascii' }).map(headerSafe).filter((s) => s.length > 0 && !/\s/.test(s)));
+  const idempotencyKey = fc.oneof(
+    fc.uuid(),
+    fc
+      .string({ minLength: 1, maxLength: 40, unit: 'grapheme-ascii' })
+      .map(headerSafe)
+      .filter((s) => s.length > 0 && !/\s/.test(s)),
+  );
 
   return fc
     .record({
       intent: fc.constantFrom<'valid' | 'invalid'>('valid', 'valid', 'invalid', 'invalid', 'invalid'),
-      which: fc.oneof({ arbitrary: fc.constant<'right'>('right'), weight: 30 }, { arbitrary: fc.constantFrom<'wrong' | 'none'>('wrong', 'none'), weight: 1 }),
+      which: fc.oneof(
+        { arbitrary: fc.constant<'right'>('right'), weight: 30 },
+        { arbitrary: fc.constantFrom<'wrong' | 'none'>('wrong', 'none'), weight: 1 },
+      ),
       wrongKind: fc.nat(),
       mutate: fc.record({ path: fc.boolean(), query: fc.boolean(), body: fc.boolean(), header: fc.boolean() }),
       idempotency: fc.option(idempotencyKey, { nil: undefined, freq: 3 }),
     })
     .chain(({ intent, which, wrongKind, mutate, idempotency }) => {
-      const parts = { path: mutate.path && pathParams.length > 0, query: mutate.query, body: mutate.body && !!plan.body, header: mutate.header && headerParams.length > 0 };
+      const parts = {
+        path: mutate.path && pathParams.length > 0,
+        query: mutate.query,
+        body: mutate.body && !!plan.body,
+        header: mutate.header && headerParams.length > 0,
+      };
       if (intent === 'invalid' && !Object.values(parts).some(Boolean)) {
         if (plan.body) parts.body = true;
         else if (pathParams.length) parts.path = true;
@@ -255,14 +319,23 @@ export function requestArbitrary(operation: OperationMeta, context: SchemaContex
       const headers = bad && parts.header ? mutatedRecord(headerParams, validHeaders) : validHeaders;
       const parameters = hint.request
         ? // A joint hint: path and body are drawn together, then mutated like independent ones.
-          fc.record({ pathAndBody: fc.oneof(fc.record({ path: validPath, body: validBody }), hint.request), query, headers }).chain(({ pathAndBody, query, headers }) =>
-            fc.record({
-              path: bad && parts.path ? mutatedRecord(pathParams, fc.constant(pathAndBody.path)) : fc.constant(pathAndBody.path),
-              query: fc.constant(query),
-              headers: fc.constant(headers),
-              body: bad && parts.body ? mutated(fc.constant(pathAndBody.body)) : fc.constant(pathAndBody.body),
-            }),
-          )
+          fc
+            .record({
+              pathAndBody: fc.oneof(fc.record({ path: validPath, body: validBody }), hint.request),
+              query,
+              headers,
+            })
+            .chain(({ pathAndBody, query, headers }) =>
+              fc.record({
+                path:
+                  bad && parts.path
+                    ? mutatedRecord(pathParams, fc.constant(pathAndBody.path))
+                    : fc.constant(pathAndBody.path),
+                query: fc.constant(query),
+                headers: fc.constant(headers),
+                body: bad && parts.body ? mutated(fc.constant(pathAndBody.body)) : fc.constant(pathAndBody.body),
+              }),
+            )
         : fc.record({
             path: bad && parts.path ? mutatedRecord(pathParams, validPath) : validPath,
             query,
@@ -272,12 +345,15 @@ export function requestArbitrary(operation: OperationMeta, context: SchemaContex
       return parameters.map(({ path, query, headers, body }): FuzzRequest => {
         const url = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => segment(text(path[name] ?? '')));
         const search: string[] = [];
-        for (const [name, value] of Object.entries(query)) if (value !== undefined) search.push(`${encode(name)}=${encode(text(value))}`);
+        for (const [name, value] of Object.entries(query))
+          if (value !== undefined) search.push(`${encode(name)}=${encode(text(value))}`);
         // Whole URLs under 8 KiB once encoded (see README): the longest parameters are left out until it fits.
-        while (search.length > 0 && url.length + search.join('&').length > 8_000) search.splice(search.indexOf(search.reduce((a, b) => (b.length > a.length ? b : a))), 1);
+        while (search.length > 0 && url.length + search.join('&').length > 8_000)
+          search.splice(search.indexOf(search.reduce((a, b) => (b.length > a.length ? b : a))), 1);
         const sent: Record<string, string> = {};
         // Header names and values as HTTP can carry them (a name outside the token characters is no request at all).
-        for (const [name, value] of Object.entries(headers)) if (value !== undefined) sent[name.replace(/[^A-Za-z0-9-]/g, '') || 'X-Unknown'] = headerSafe(text(value));
+        for (const [name, value] of Object.entries(headers))
+          if (value !== undefined) sent[name.replace(/[^A-Za-z0-9-]/g, '') || 'X-Unknown'] = headerSafe(text(value));
         if (operation.idempotent && idempotency) sent['Idempotency-Key'] = idempotency;
         Object.assign(sent, credentialHeaders(operation, credentials, which, wrongKind));
         let serialised: string | undefined;
@@ -285,7 +361,16 @@ export function requestArbitrary(operation: OperationMeta, context: SchemaContex
           serialised = JSON.stringify(body);
           sent['Content-Type'] = 'application/json';
         }
-        return { operationId: operation.operationId, method: operation.method, path: url, query: search.join('&'), headers: sent, body: serialised, credential: which, intent };
+        return {
+          operationId: operation.operationId,
+          method: operation.method,
+          path: url,
+          query: search.join('&'),
+          headers: sent,
+          body: serialised,
+          credential: which,
+          intent,
+        };
       });
     });
 }

@@ -46,9 +46,14 @@ try {
     console.error(`\nFAILURE in the warm-up:\n${message}\n`);
   }
   const perRun = Math.ceil((target - stats.requests) / (rounds * operationIndex.length));
-  console.log(`fuzz: seed ${seed}, ${operationIndex.length} operations, ${rounds} rounds of ${perRun} requests per operation, ${concurrency} operations at a time`);
+  console.log(
+    `fuzz: seed ${seed}, ${operationIndex.length} operations, ${rounds} rounds of ${perRun} requests per operation, ${concurrency} operations at a time`,
+  );
   for (let round = 0; round < rounds; round++) {
-    const queue = fc.sample(fc.shuffledSubarray([...operationIndex], { minLength: operationIndex.length }), { numRuns: 1, seed: seed + round })[0];
+    const queue = fc.sample(fc.shuffledSubarray([...operationIndex], { minLength: operationIndex.length }), {
+      numRuns: 1,
+      seed: seed + round,
+    })[0];
     const worker = async () => {
       for (let op = queue.shift(); op; op = queue.shift()) {
         const result = await fc.check(
@@ -66,7 +71,9 @@ try {
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
     const seconds = (performance.now() - started) / 1000;
-    console.log(`round ${round + 1}/${rounds}: ${stats.requests} requests, ${seconds.toFixed(0)} s, ${failures.length} failures`);
+    console.log(
+      `round ${round + 1}/${rounds}: ${stats.requests} requests, ${seconds.toFixed(0)} s, ${failures.length} failures`,
+    );
   }
 } finally {
   await fuzz.close();
@@ -75,13 +82,20 @@ try {
 
 const seconds = (performance.now() - started) / 1000;
 latencies.sort((a, b) => a - b);
-const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))]?.toFixed(1);
+const pct = (p: number) =>
+  latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))]?.toFixed(1);
 console.log('\nStatus  Count');
-for (const [status, count] of [...stats.byStatus].sort((a, b) => a[0] - b[0])) console.log(`${String(status).padEnd(7)} ${count}`);
+for (const [status, count] of [...stats.byStatus].sort((a, b) => a[0] - b[0]))
+  console.log(`${String(status).padEnd(7)} ${count}`);
 console.log(`\nBy operation (status:count):`);
 for (const op of operationIndex) {
   const seen = stats.byOperation.get(op.operationId);
-  const cells = seen ? [...seen].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}:${n}`).join(' ') : 'none';
+  const cells = seen
+    ? [...seen]
+        .sort((a, b) => a[0] - b[0])
+        .map(([s, n]) => `${s}:${n}`)
+        .join(' ')
+    : 'none';
   console.log(`  ${op.operationId.padEnd(36)} ${cells}`);
 }
 console.log(

@@ -51,7 +51,8 @@ export function resolve(schema: Schema, components: Record<string, Schema>): Sch
 /** The JSON types a schema admits. */
 export function typesOf(schema: Schema): string[] {
   if (schema.type) return [schema.type].flat();
-  if (schema.const !== undefined) return [schema.const === null ? 'null' : Array.isArray(schema.const) ? 'array' : typeof schema.const];
+  if (schema.const !== undefined)
+    return [schema.const === null ? 'null' : Array.isArray(schema.const) ? 'array' : typeof schema.const];
   if (schema.enum) return [...new Set((schema.enum as unknown[]).map((v) => (v === null ? 'null' : typeof v)))];
   if (schema.properties || schema.required) return ['object'];
   if (schema.items) return ['array'];
@@ -69,10 +70,19 @@ export function valid(schema: Schema, context: SchemaContext, depth = 0): fc.Arb
   if (branches) {
     const own = { ...s, anyOf: undefined, oneOf: undefined };
     // Past the depth limit, the branch without nesting (usually null) keeps recursion finite.
-    const usable = depth >= MAX_DEPTH ? branches.filter((b) => !['object', 'array'].some((t) => typesOf(resolve(b, context.components)).includes(t))) : branches;
-    return fc.oneof(...(usable.length ? usable : branches).map((b) => valid({ ...own, ...resolve(b, context.components) }, context, depth + 1)));
+    const usable =
+      depth >= MAX_DEPTH
+        ? branches.filter((b) => !['object', 'array'].some((t) => typesOf(resolve(b, context.components)).includes(t)))
+        : branches;
+    return fc.oneof(
+      ...(usable.length ? usable : branches).map((b) =>
+        valid({ ...own, ...resolve(b, context.components) }, context, depth + 1),
+      ),
+    );
   }
-  const types = typesOf(s).filter((t) => depth < MAX_DEPTH || (t !== 'object' && t !== 'array') || typesOf(s).length === 1);
+  const types = typesOf(s).filter(
+    (t) => depth < MAX_DEPTH || (t !== 'object' && t !== 'array') || typesOf(s).length === 1,
+  );
   return fc.oneof(...types.map((type) => validOfType(type, s, context, depth)));
 }
 
@@ -105,7 +115,11 @@ function integer(s: Schema): fc.Arbitrary<number> {
   // Bounds and small values are where rules live; the whole range finds the rest.
   const [low, high] = [Math.max(min, -5), Math.min(max, 100)];
   const edges = [min, max, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1].filter((n) => n >= min && n <= max);
-  return fc.oneof(fc.maxSafeInteger().map((n) => Math.min(max, Math.max(min, n))), fc.constantFrom(...edges), ...(low <= high ? [fc.integer({ min: low, max: high })] : []));
+  return fc.oneof(
+    fc.maxSafeInteger().map((n) => Math.min(max, Math.max(min, n))),
+    fc.constantFrom(...edges),
+    ...(low <= high ? [fc.integer({ min: low, max: high })] : []),
+  );
 }
 
 function number(s: Schema): fc.Arbitrary<number> {
@@ -159,8 +173,16 @@ function string(s: Schema, context: SchemaContext): fc.Arbitrary<string> {
   const generated = schemaString(s, context);
   // A string the request example shows as an id (`product_ids: ["prod_..."]`) names a resource that exists,
   // as id patterns do; one it shows as a value (`currency: USD`, `country: US`) is sometimes that value.
-  if (s[EXAMPLE_IDS]) return fc.oneof({ arbitrary: context.ids.arbitrary(s[EXAMPLE_IDS]), weight: 4 }, { arbitrary: generated, weight: 1 });
-  if (typeof s[EXAMPLE_VALUE] === 'string') return fc.oneof({ arbitrary: generated, weight: 3 }, { arbitrary: fc.constant(s[EXAMPLE_VALUE] as string), weight: 1 });
+  if (s[EXAMPLE_IDS])
+    return fc.oneof(
+      { arbitrary: context.ids.arbitrary(s[EXAMPLE_IDS]), weight: 4 },
+      { arbitrary: generated, weight: 1 },
+    );
+  if (typeof s[EXAMPLE_VALUE] === 'string')
+    return fc.oneof(
+      { arbitrary: generated, weight: 3 },
+      { arbitrary: fc.constant(s[EXAMPLE_VALUE] as string), weight: 1 },
+    );
   return generated;
 }
 
@@ -178,7 +200,10 @@ function schemaString(s: Schema, context: SchemaContext): fc.Arbitrary<string> {
     if (prefix) {
       // An id reference: a resource that exists (so rules run), or any id of the right form.
       const alternatives = prefix[1].split('|');
-      return fc.oneof({ arbitrary: context.ids.arbitrary(alternatives), weight: 4 }, { arbitrary: matching, weight: 1 });
+      return fc.oneof(
+        { arbitrary: context.ids.arbitrary(alternatives), weight: 4 },
+        { arbitrary: matching, weight: 1 },
+      );
     }
     const base = byFormat ? fitting(byFormat, fits, matching) : matching;
     // Strings such as `\S` or `^[^\r\n]*$` still get the nasty characters when they fit the pattern.
@@ -188,7 +213,9 @@ function schemaString(s: Schema, context: SchemaContext): fc.Arbitrary<string> {
   const cap = Math.max(Math.min(maxLength, 40), minLength);
   const plain = fc.string({ minLength, maxLength: cap, unit: 'grapheme-ascii' });
   // Padded and cut to the length limits, so the nasty part survives.
-  const nasty = nastyString().map((v) => (v.length < minLength ? v + 'x'.repeat(minLength - v.length) : v).slice(0, maxLength));
+  const nasty = nastyString().map((v) =>
+    (v.length < minLength ? v + 'x'.repeat(minLength - v.length) : v).slice(0, maxLength),
+  );
   return fc.oneof(
     { arbitrary: plain, weight: 3 },
     { arbitrary: fitting(fc.string({ minLength, maxLength: cap, unit: 'binary' }), fits, plain), weight: 1 },
@@ -204,7 +231,10 @@ function array(s: Schema, context: SchemaContext, depth: number): fc.Arbitrary<u
   const maxLength: number = Math.max(minLength, Math.min(s.maxItems ?? 4, 4));
   const item = valid(items, context, depth + 1);
   // Unique items: duplicates dropped after generation (an enum of two cannot fill four distinct slots).
-  if (s.uniqueItems) return fc.array(item, { minLength, maxLength }).map((a) => [...new Map(a.map((v) => [JSON.stringify(v), v])).values()]);
+  if (s.uniqueItems)
+    return fc
+      .array(item, { minLength, maxLength })
+      .map((a) => [...new Map(a.map((v) => [JSON.stringify(v), v])).values()]);
   return fc.array(item, { minLength, maxLength });
 }
 
@@ -217,7 +247,9 @@ function object(s: Schema, context: SchemaContext, depth: number): fc.Arbitrary<
   const extra =
     s.additionalProperties && typeof s.additionalProperties === 'object'
       ? fc.dictionary(
-          s.propertyNames ? (valid({ type: 'string', ...s.propertyNames }, context, depth + 1) as fc.Arbitrary<string>) : fc.string({ minLength: 1, maxLength: 20 }),
+          s.propertyNames
+            ? (valid({ type: 'string', ...s.propertyNames }, context, depth + 1) as fc.Arbitrary<string>)
+            : fc.string({ minLength: 1, maxLength: 20 }),
           valid(s.additionalProperties, context, depth + 1),
           { maxKeys: 3 },
         )

@@ -23,6 +23,9 @@ describe('getOpenApiYaml / getOpenApiJson', () => {
     expect(await yaml.text()).toMatch(/^openapi: 3\.1\.0/);
     const { data, response } = await app.client().GET('/openapi.json');
     expect(response.status).toBe(200);
-    expect(data).toMatchObject({ openapi: '3.1.0', paths: expect.objectContaining({ '/v1/events': expect.any(Object) }) });
+    expect(data).toMatchObject({
+      openapi: '3.1.0',
+      paths: expect.objectContaining({ '/v1/events': expect.any(Object) }),
+    });
   });
 });

@@ -15,38 +15,113 @@ export interface FixtureProduct {
   department: string;
 }
 
-const DEPARTMENTS: Record<string, { brands: string[]; nouns: Array<[noun: string, type: string]>; materials: string[]; sizes: string[] }> = {
+const DEPARTMENTS: Record<
+  string,
+  { brands: string[]; nouns: Array<[noun: string, type: string]>; materials: string[]; sizes: string[] }
+> = {
   apparel: {
     brands: ['Northpeak', 'Fjellgear', 'Urbanthread', 'Coastline', 'Harbor & Co'],
-    nouns: [['Shirt', 'Shirts'], ['T-Shirt', 'Shirts'], ['Hoodie', 'Sweatshirts'], ['Sweater', 'Knitwear'], ['Jacket', 'Outerwear'],
-      ['Parka', 'Outerwear'], ['Jeans', 'Pants'], ['Chinos', 'Pants'], ['Dress', 'Dresses'], ['Skirt', 'Skirts'], ['Sneakers', 'Shoes'], ['Boots', 'Shoes']],
+    nouns: [
+      ['Shirt', 'Shirts'],
+      ['T-Shirt', 'Shirts'],
+      ['Hoodie', 'Sweatshirts'],
+      ['Sweater', 'Knitwear'],
+      ['Jacket', 'Outerwear'],
+      ['Parka', 'Outerwear'],
+      ['Jeans', 'Pants'],
+      ['Chinos', 'Pants'],
+      ['Dress', 'Dresses'],
+      ['Skirt', 'Skirts'],
+      ['Sneakers', 'Shoes'],
+      ['Boots', 'Shoes'],
+    ],
     materials: ['Linen', 'Cotton', 'Merino Wool', 'Denim', 'Fleece', 'Leather', 'Cashmere'],
     sizes: ['XS', 'S', 'M', 'L', 'XL'],
   },
   home: {
     brands: ['Hearthly', 'Nordhem', 'Casa Verde', 'Oakline'],
-    nouns: [['Table Lamp', 'Lighting'], ['Floor Lamp', 'Lighting'], ['Throw Blanket', 'Textiles'], ['Cushion Cover', 'Textiles'], ['Duvet Cover', 'Bedding'],
-      ['Coffee Table', 'Furniture'], ['Armchair', 'Furniture'], ['Bookshelf', 'Furniture'], ['Vase', 'Decor'], ['Mug', 'Kitchen'], ['Frying Pan', 'Kitchen'], ['Rug', 'Textiles']],
+    nouns: [
+      ['Table Lamp', 'Lighting'],
+      ['Floor Lamp', 'Lighting'],
+      ['Throw Blanket', 'Textiles'],
+      ['Cushion Cover', 'Textiles'],
+      ['Duvet Cover', 'Bedding'],
+      ['Coffee Table', 'Furniture'],
+      ['Armchair', 'Furniture'],
+      ['Bookshelf', 'Furniture'],
+      ['Vase', 'Decor'],
+      ['Mug', 'Kitchen'],
+      ['Frying Pan', 'Kitchen'],
+      ['Rug', 'Textiles'],
+    ],
     materials: ['Oak', 'Walnut', 'Ceramic', 'Glass', 'Linen', 'Cotton', 'Stainless Steel', 'Wool'],
     sizes: ['Small', 'Medium', 'Large'],
   },
   electronics: {
     brands: ['Voltix', 'Soundwave', 'Pixelon', 'Kinetic'],
-    nouns: [['Headphones', 'Audio'], ['Earbuds', 'Audio'], ['Bluetooth Speaker', 'Audio'], ['Smartwatch', 'Wearables'], ['Fitness Tracker', 'Wearables'],
-      ['Laptop Stand', 'Accessories'], ['USB-C Charger', 'Accessories'], ['Power Bank', 'Accessories'], ['Mechanical Keyboard', 'Computer'], ['Wireless Mouse', 'Computer'],
-      ['Webcam', 'Computer'], ['Monitor', 'Computer']],
+    nouns: [
+      ['Headphones', 'Audio'],
+      ['Earbuds', 'Audio'],
+      ['Bluetooth Speaker', 'Audio'],
+      ['Smartwatch', 'Wearables'],
+      ['Fitness Tracker', 'Wearables'],
+      ['Laptop Stand', 'Accessories'],
+      ['USB-C Charger', 'Accessories'],
+      ['Power Bank', 'Accessories'],
+      ['Mechanical Keyboard', 'Computer'],
+      ['Wireless Mouse', 'Computer'],
+      ['Webcam', 'Computer'],
+      ['Monitor', 'Computer'],
+    ],
     materials: ['Aluminium', 'Plastic', 'Silicone', 'Fabric', 'Carbon Fiber'],
     sizes: ['Standard', 'Pro', 'Max'],
   },
 };
-const COLORS = ['Black', 'White', 'Navy', 'Blue', 'Red', 'Green', 'Grey', 'Beige', 'Olive', 'Burgundy', 'Sand', 'Charcoal'];
-const STYLES = ['Classic', 'Essential', 'Everyday', 'Premium', 'Vintage', 'Modern', 'Slim', 'Relaxed', 'Travel', 'Studio', 'Outdoor', 'Heritage'];
-const BENEFITS = ['breathable', 'waterproof', 'lightweight', 'durable', 'soft', 'warm', 'compact', 'wireless', 'ergonomic', 'handmade'];
+const COLORS = [
+  'Black',
+  'White',
+  'Navy',
+  'Blue',
+  'Red',
+  'Green',
+  'Grey',
+  'Beige',
+  'Olive',
+  'Burgundy',
+  'Sand',
+  'Charcoal',
+];
+const STYLES = [
+  'Classic',
+  'Essential',
+  'Everyday',
+  'Premium',
+  'Vintage',
+  'Modern',
+  'Slim',
+  'Relaxed',
+  'Travel',
+  'Studio',
+  'Outdoor',
+  'Heritage',
+];
+const BENEFITS = [
+  'breathable',
+  'waterproof',
+  'lightweight',
+  'durable',
+  'soft',
+  'warm',
+  'compact',
+  'wireless',
+  'ergonomic',
+  'handmade',
+];
 
 // A small linear congruential generator: the same catalog on every run.
 function random(seed: number) {
   let state = seed;
-  return () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
 /** `count` products spread over the three departments, reproducible. */
@@ -68,10 +143,15 @@ export function generateCatalog(count: number, seed = 42): FixtureProduct[] {
     products.push({
       title,
       description: `A ${benefit} ${noun.toLowerCase()} in ${color.toLowerCase()} ${material.toLowerCase()}, made by ${brand} for ${department === 'home' ? 'your home' : 'every day'}.`,
-      productType, vendor: brand, tags: [department, benefit, color.toLowerCase()], color, material,
+      productType,
+      vendor: brand,
+      tags: [department, benefit, color.toLowerCase()],
+      color,
+      material,
       variants: d.sizes.slice(0, 2 + (i % 2)).map((size) => `${size} / ${color}`),
       price: 1500 + Math.floor(next() * 400) * 100,
-      noun, department,
+      noun,
+      department,
     });
   }
   return products;
@@ -85,7 +165,10 @@ export interface Judged {
 }
 
 const lower = (s: string) => s.toLowerCase();
-const has = (p: FixtureProduct, word: string) => lower(`${p.title} ${p.description} ${p.productType} ${p.tags.join(' ')} ${p.variants.join(' ')}`).includes(lower(word));
+const has = (p: FixtureProduct, word: string) =>
+  lower(`${p.title} ${p.description} ${p.productType} ${p.tags.join(' ')} ${p.variants.join(' ')}`).includes(
+    lower(word),
+  );
 
 // Misspellings a shopper makes: a transposition, a dropped or doubled letter.
 function misspell(word: string, n: number): string {
@@ -93,9 +176,12 @@ function misspell(word: string, n: number): string {
   if (w.length < 5) return w;
   const i = 1 + (n % (w.length - 3));
   switch (n % 3) {
-    case 0: return w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2);
-    case 1: return w.slice(0, i) + w.slice(i + 1);
-    default: return w.slice(0, i) + w[i] + w.slice(i);
+    case 0:
+      return w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2);
+    case 1:
+      return w.slice(0, i) + w.slice(i + 1);
+    default:
+      return w.slice(0, i) + w[i] + w.slice(i);
   }
 }
 
@@ -113,7 +199,12 @@ export function generateQueries(catalog: FixtureProduct[]): Judged[] {
   const nouns = [...new Set(catalog.map((p) => p.noun))];
   // Exact product names.
   for (const p of catalog.filter((_, i) => i % 67 === 0).slice(0, 25)) {
-    queries.push({ q: p.title, kind: 'exact name', grade: (x) => (x.title === p.title ? 3 : x.noun === p.noun && x.material === p.material ? 2 : x.noun === p.noun ? 1 : 0) });
+    queries.push({
+      q: p.title,
+      kind: 'exact name',
+      grade: (x) =>
+        x.title === p.title ? 3 : x.noun === p.noun && x.material === p.material ? 2 : x.noun === p.noun ? 1 : 0,
+    });
   }
   // Category words, singular and plural.
   for (const noun of nouns) {
@@ -126,23 +217,37 @@ export function generateQueries(catalog: FixtureProduct[]): Judged[] {
     queries.push({ q: `${word}s`, kind: 'plural', grade: (x) => (lower(x.noun).endsWith(word) ? 2 : 0) });
   }
   // Misspellings of category words and brands.
-  nouns.filter((n) => n.length >= 5).forEach((noun, n) => {
-    const word = lower(noun.split(' ').at(-1)!);
-    if (word.length < 5) return;
-    queries.push({ q: misspell(word, n), kind: 'misspelling', grade: (x) => (lower(x.noun).endsWith(word) ? 2 : 0) });
-  });
+  nouns
+    .filter((n) => n.length >= 5)
+    .forEach((noun, n) => {
+      const word = lower(noun.split(' ').at(-1)!);
+      if (word.length < 5) return;
+      queries.push({ q: misspell(word, n), kind: 'misspelling', grade: (x) => (lower(x.noun).endsWith(word) ? 2 : 0) });
+    });
   const brands = [...new Set(catalog.map((p) => p.vendor))].filter((b) => !b.includes('&'));
-  brands.forEach((brand, n) => queries.push({ q: misspell(brand, n + 1), kind: 'misspelling', grade: (x) => (x.vendor === brand ? 2 : 0) }));
+  brands.forEach((brand, n) =>
+    queries.push({ q: misspell(brand, n + 1), kind: 'misspelling', grade: (x) => (x.vendor === brand ? 2 : 0) }),
+  );
   // Brand + type.
   for (const p of catalog.filter((_, i) => i % 53 === 0).slice(0, 30)) {
     const word = lower(p.noun);
-    queries.push({ q: `${p.vendor} ${word}`, kind: 'brand + type', grade: (x) => (x.vendor === p.vendor && x.noun === p.noun ? 2 : x.noun === p.noun ? 1 : 0) });
+    queries.push({
+      q: `${p.vendor} ${word}`,
+      kind: 'brand + type',
+      grade: (x) => (x.vendor === p.vendor && x.noun === p.noun ? 2 : x.noun === p.noun ? 1 : 0),
+    });
   }
   // Colour / material + type.
   for (const p of catalog.filter((_, i) => i % 41 === 0).slice(0, 25)) {
     queries.push({
-      q: `${lower(p.color)} ${lower(p.material)} ${lower(p.noun)}`, kind: 'attributes',
-      grade: (x) => (x.noun === p.noun && x.material === p.material && x.color === p.color ? 2 : x.noun === p.noun && (x.material === p.material || x.color === p.color) ? 1 : 0),
+      q: `${lower(p.color)} ${lower(p.material)} ${lower(p.noun)}`,
+      kind: 'attributes',
+      grade: (x) =>
+        x.noun === p.noun && x.material === p.material && x.color === p.color
+          ? 2
+          : x.noun === p.noun && (x.material === p.material || x.color === p.color)
+            ? 1
+            : 0,
     });
   }
   // Synonyms from the fixture.
@@ -151,8 +256,16 @@ export function generateQueries(catalog: FixtureProduct[]): Judged[] {
   queries.push({ q: 'trainers', kind: 'synonym', grade: (x) => (x.noun === 'Sneakers' ? 2 : 0) });
   queries.push({ q: 'headset', kind: 'synonym', grade: (x) => (x.noun === 'Headphones' ? 2 : 0) });
   queries.push({ q: 'sofa', kind: 'synonym', grade: (x) => (x.noun === 'Armchair' ? 2 : 0) });
-  queries.push({ q: 'tee shirt', kind: 'synonym', grade: (x) => (x.noun === 'T-Shirt' ? 2 : x.noun === 'Shirt' ? 1 : 0) });
-  queries.push({ q: 'merino jumper', kind: 'synonym', grade: (x) => (x.noun === 'Sweater' && x.material === 'Merino Wool' ? 2 : x.noun === 'Sweater' ? 1 : 0) });
+  queries.push({
+    q: 'tee shirt',
+    kind: 'synonym',
+    grade: (x) => (x.noun === 'T-Shirt' ? 2 : x.noun === 'Shirt' ? 1 : 0),
+  });
+  queries.push({
+    q: 'merino jumper',
+    kind: 'synonym',
+    grade: (x) => (x.noun === 'Sweater' && x.material === 'Merino Wool' ? 2 : x.noun === 'Sweater' ? 1 : 0),
+  });
   // Phrases and exclusions.
   for (const material of ['Merino Wool', 'Stainless Steel', 'Carbon Fiber']) {
     queries.push({ q: `"${lower(material)}"`, kind: 'phrase', grade: (x) => (x.material === material ? 2 : 0) });
@@ -160,8 +273,19 @@ export function generateQueries(catalog: FixtureProduct[]): Judged[] {
   for (const noun of ['Table Lamp', 'Floor Lamp', 'Power Bank', 'Throw Blanket', 'Coffee Table']) {
     queries.push({ q: `"${lower(noun)}"`, kind: 'phrase', grade: (x) => (x.noun === noun ? 2 : 0) });
   }
-  for (const [word, excluded] of [['jacket', 'black'], ['lamp', 'floor'], ['shirt', 'linen'], ['headphones', 'white'], ['table', 'coffee'], ['boots', 'leather']]) {
-    queries.push({ q: `${word} -${excluded}`, kind: 'exclusion', grade: (x) => (has(x, word) && lower(x.noun).includes(word.replace(/s$/, '')) && !has(x, excluded) ? 2 : 0) });
+  for (const [word, excluded] of [
+    ['jacket', 'black'],
+    ['lamp', 'floor'],
+    ['shirt', 'linen'],
+    ['headphones', 'white'],
+    ['table', 'coffee'],
+    ['boots', 'leather'],
+  ]) {
+    queries.push({
+      q: `${word} -${excluded}`,
+      kind: 'exclusion',
+      grade: (x) => (has(x, word) && lower(x.noun).includes(word.replace(/s$/, '')) && !has(x, excluded) ? 2 : 0),
+    });
   }
   return queries;
 }

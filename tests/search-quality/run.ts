@@ -26,13 +26,26 @@ const catalog = generateCatalog(COUNT);
 const queries = generateQueries(catalog);
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'search-quality-'));
-const embedded = await startEmbeddedPostgres({ dir: dataDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
+const embedded = await startEmbeddedPostgres({
+  dir: dataDir,
+  persistent: false,
+  whenInUse: 'refuse',
+  port: await freePort(),
+});
 try {
   await migrate(embedded.url);
   const db = createDatabase(embedded.url);
   const { project: resource, keys } = await createProject(db, { name: 'Search quality' });
   const project = await db.project.findUniqueOrThrow({ where: { id: resource.id } });
-  const ctx = { db, project, actor: { kind: 'api_key', id: keys.secret_test.id, keyType: 'secret' }, mode: 'test', requestId: 'quality', log: createLogger('silent'), jobs: undefined as never } as Ctx;
+  const ctx = {
+    db,
+    project,
+    actor: { kind: 'api_key', id: keys.secret_test.id, keyType: 'secret' },
+    mode: 'test',
+    requestId: 'quality',
+    log: createLogger('silent'),
+    jobs: undefined as never,
+  } as Ctx;
   const ids = await insertFixtureProducts(db, project.id, project.currency, catalog);
   for (const group of SYNONYMS) await createSynonymGroup(ctx, group);
 
@@ -41,7 +54,9 @@ try {
     storeFields: ['index'],
     searchOptions: { boost: { title: 3, productType: 2, vendor: 2 }, prefix: true, fuzzy: 0.2, combineWith: 'AND' },
   });
-  mini.addAll(catalog.map((p, index) => ({ id: index, index, ...p, tags: p.tags.join(' '), variants: p.variants.join(' ') })));
+  mini.addAll(
+    catalog.map((p, index) => ({ id: index, index, ...p, tags: p.tags.join(' '), variants: p.variants.join(' ') })),
+  );
   const indexOf = new Map(ids.map((id, i) => [id, i]));
 
   type Score = { ndcg: number; first: number };
@@ -49,10 +64,19 @@ try {
   const started = performance.now();
   for (const query of queries) {
     const grades = catalog.map(query.grade);
-    const ours = (await searchCatalog(ctx, { q: query.q, limit: 10, facets: false })).products.data.map((p) => grades[indexOf.get(p.id)!]);
+    const ours = (await searchCatalog(ctx, { q: query.q, limit: 10, facets: false })).products.data.map(
+      (p) => grades[indexOf.get(p.id)!],
+    );
     // MiniSearch has no phrase or exclusion syntax: it gets the words (as a storefront would pass them).
-    const words = query.q.replace(/"/g, '').split(/\s+/).filter((w) => !w.startsWith('-')).join(' ');
-    const theirs = mini.search(words).slice(0, 10).map((r) => grades[r.index as number]);
+    const words = query.q
+      .replace(/"/g, '')
+      .split(/\s+/)
+      .filter((w) => !w.startsWith('-'))
+      .join(' ');
+    const theirs = mini
+      .search(words)
+      .slice(0, 10)
+      .map((r) => grades[r.index as number]);
     rows.push({
       kind: query.kind,
       ours: { ndcg: ndcg(ours, grades), first: ours[0] > 0 ? 1 : 0 },
@@ -71,16 +95,24 @@ try {
     '| queries | n | ours nDCG@10 | ours first relevant | MiniSearch nDCG@10 | MiniSearch first relevant |',
     '|---|---:|---:|---:|---:|---:|',
     line('**all**', rows),
-    ...kinds.map((kind) => line(kind, rows.filter((r) => r.kind === kind))),
+    ...kinds.map((kind) =>
+      line(
+        kind,
+        rows.filter((r) => r.kind === kind),
+      ),
+    ),
   ].join('\n');
   console.log(table);
   if (process.argv.includes('--write')) {
     const readme = path.resolve(import.meta.dirname, '../../bench/README.md');
     const text = readFileSync(readme, 'utf8');
     const block = `<!-- search-quality:start -->\n${table}\n<!-- search-quality:end -->`;
-    writeFileSync(readme, text.includes('<!-- search-quality:start -->')
-      ? text.replace(/<!-- search-quality:start -->[\s\S]*<!-- search-quality:end -->/, block)
-      : `${text.trimEnd()}\n\n## Search relevance\n\n${block}\n`);
+    writeFileSync(
+      readme,
+      text.includes('<!-- search-quality:start -->')
+        ? text.replace(/<!-- search-quality:start -->[\s\S]*<!-- search-quality:end -->/, block)
+        : `${text.trimEnd()}\n\n## Search relevance\n\n${block}\n`,
+    );
   }
   await db.$disconnect();
 } finally {

@@ -38,7 +38,12 @@ export interface CarrierReceiver {
 /** `count` carrier rates in USD named `<prefix> 1..count` whose prices fall as the number rises (answer order ≠ price order). */
 export function carrierRates(count: number, prefix = 'Carrier', currency = 'USD') {
   return Array.from({ length: count }, (_, i) => ({
-    name: `${prefix} ${i + 1}`, description: null, price: 3000 - 100 * i, currency, min_delivery_days: 1, max_delivery_days: 3,
+    name: `${prefix} ${i + 1}`,
+    description: null,
+    price: 3000 - 100 * i,
+    currency,
+    min_delivery_days: 1,
+    max_delivery_days: 3,
   }));
 }
 
@@ -55,7 +60,9 @@ export async function startCarrierReceiver(): Promise<CarrierReceiver> {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ rates: behavior.rates }));
         return;
       case 'raw':
-        res.writeHead(behavior.status, { 'content-type': behavior.contentType ?? 'application/json' }).end(behavior.body);
+        res
+          .writeHead(behavior.status, { 'content-type': behavior.contentType ?? 'application/json' })
+          .end(behavior.body);
         return;
       case 'redirect':
         res.writeHead(302, { location: behavior.to }).end();
@@ -78,7 +85,13 @@ export async function startCarrierReceiver(): Promise<CarrierReceiver> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const endpoint = (req.url ?? '').split('?')[0].replace(/^\/carrier\//, '');
-      seen.push({ endpoint, method: req.method, path: req.url, headers: req.headers, body: Buffer.concat(chunks).toString() });
+      seen.push({
+        endpoint,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      });
       const behavior = behaviors.get(endpoint);
       if (behavior) answer(res, behavior);
       else res.writeHead(404).end();

@@ -5,7 +5,12 @@ import type { TestApp } from './test-app.js';
 export async function keyCtx(app: TestApp, projectId: string, keyId: string): Promise<Ctx> {
   const project = await app.deps.db.project.findUniqueOrThrow({ where: { id: projectId } });
   return {
-    db: app.deps.db, jobs: app.deps.jobs, log: app.deps.log, project,
-    actor: { kind: 'api_key', id: keyId, keyType: 'secret' }, mode: 'test', requestId: 'test',
+    db: app.deps.db,
+    jobs: app.deps.jobs,
+    log: app.deps.log,
+    project,
+    actor: { kind: 'api_key', id: keyId, keyType: 'secret' },
+    mode: 'test',
+    requestId: 'test',
   };
 }

@@ -15,7 +15,12 @@ export default async function globalSetup() {
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const dir = `${process.cwd()}/.data/jest-pg-${process.pid}`;
-    const embedded = await startEmbeddedPostgres({ dir, persistent: false, whenInUse: 'refuse', port: await freePort() });
+    const embedded = await startEmbeddedPostgres({
+      dir,
+      persistent: false,
+      whenInUse: 'refuse',
+      port: await freePort(),
+    });
     globalThis.__embeddedPostgres = { embedded, dir };
     adminUrl = embedded.url;
   }

@@ -14,7 +14,10 @@ export interface Prism {
  * Starts Prism (`prism mock openapi.yaml` or `prism proxy openapi.yaml <upstream> --errors`) on a free
  * port of 127.0.0.1 and resolves once it listens; `stop` ends it. `documentPath` serves another document.
  */
-export async function startPrism(mode: { mock: true } | { proxyTo: string }, documentPath = 'openapi.yaml'): Promise<Prism> {
+export async function startPrism(
+  mode: { mock: true } | { proxyTo: string },
+  documentPath = 'openapi.yaml',
+): Promise<Prism> {
   const port = await freePort();
   const args = 'mock' in mode ? ['mock', documentPath] : ['proxy', documentPath, mode.proxyTo, '--errors'];
   const child = spawn(path.join(root, 'node_modules/.bin/prism'), [...args, '-h', '127.0.0.1', '-p', String(port)], {

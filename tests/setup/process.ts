@@ -16,8 +16,13 @@ const baseEnv = () => ({ PATH: process.env.PATH!, HOME: process.env.HOME! });
 
 /** Spawns `node --import tsx <script> ...args` (or `npm start` for script 'npm start') in the project root; it is SIGKILLed at cleanup if still running. */
 function spawnScript(script: string, args: string[], env: Record<string, string>, cleanups: Cleanups) {
-  const [command, commandArgs] = script === 'npm start' ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', script, ...args]];
-  const child = spawn(command, commandArgs, { cwd: root, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, commandArgs] =
+    script === 'npm start' ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', script, ...args]];
+  const child = spawn(command, commandArgs, {
+    cwd: root,
+    env: { ...baseEnv(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   // Whatever happens in the test, the process does not outlive it.
   cleanups.push(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -35,8 +40,17 @@ export async function startMain(env: Record<string, string>, cleanups: Cleanups,
 }
 
 /** startMain without the wait: the process, its output so far, and its base URL once it prints it. */
-export function launchMain(env: Record<string, string>, cleanups: Cleanups, viaNpm = false): Omit<Started, 'baseUrl'> & { listening: Promise<string> } {
-  const { child, output } = spawnScript(viaNpm ? 'npm start' : 'src/main.ts', [], { PORT: '0', LOG_LEVEL: 'error', ...env }, cleanups);
+export function launchMain(
+  env: Record<string, string>,
+  cleanups: Cleanups,
+  viaNpm = false,
+): Omit<Started, 'baseUrl'> & { listening: Promise<string> } {
+  const { child, output } = spawnScript(
+    viaNpm ? 'npm start' : 'src/main.ts',
+    [],
+    { PORT: '0', LOG_LEVEL: 'error', ...env },
+    cleanups,
+  );
   const listening = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output()}`)), 60_000);
     child.stdout!.on('data', () => {
@@ -47,14 +61,21 @@ export function launchMain(env: Record<string, string>, cleanups: Cleanups, viaN
       }
     });
     // 'close', not 'exit': by then every byte the process wrote has arrived, so the message shows why it stopped.
-    child.once('close', (code, signal) => reject(new Error(`exited with ${code ?? signal} before listening:\n${output()}`)));
+    child.once('close', (code, signal) =>
+      reject(new Error(`exited with ${code ?? signal} before listening:\n${output()}`)),
+    );
   });
   listening.catch(() => {}); // the caller awaits it; a process that dies first must not be an unhandled rejection meanwhile
   return { child, output, listening };
 }
 
 /** Runs a script (e.g. `src/seed/cli.ts`) to its end; its exit code and everything it printed. */
-export async function runScript(script: string, args: string[], env: Record<string, string>, cleanups: Cleanups): Promise<{ code: number | null; output: string }> {
+export async function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  cleanups: Cleanups,
+): Promise<{ code: number | null; output: string }> {
   const { child, output } = spawnScript(script, args, env, cleanups);
   // 'close' rather than 'exit': all of its output has arrived by then.
   const code = await new Promise<number | null>((resolve) => child.once('close', (status) => resolve(status)));

@@ -26,7 +26,9 @@ export async function startSmtpServer(options: { acceptLogins?: boolean } = {}):
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
-    ...(options.acceptLogins ? { allowInsecureAuth: true, onAuth: (auth, _session, callback) => callback(null, { user: auth.username }) } : {}),
+    ...(options.acceptLogins
+      ? { allowInsecureAuth: true, onAuth: (auth, _session, callback) => callback(null, { user: auth.username }) }
+      : {}),
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {

@@ -22,7 +22,9 @@ export interface TestStore {
  * the app. The returned object's getters answer once that beforeAll has run; before (at module level or in
  * a describe body) they throw. beforeAll hooks registered after this call run after it.
  */
-export function useStore(options: { project?: Partial<components['schemas']['ProjectCreate']>; app?: Parameters<typeof startTestApp>[0] } = {}): TestStore {
+export function useStore(
+  options: { project?: Partial<components['schemas']['ProjectCreate']>; app?: Parameters<typeof startTestApp>[0] } = {},
+): TestStore {
   let app: TestApp | undefined;
   let created: { project: CreatedProject; api: CommerceClient } | undefined;
   beforeAll(async () => {
@@ -34,7 +36,8 @@ export function useStore(options: { project?: Partial<components['schemas']['Pro
     await app?.close();
   });
   const ready = () => {
-    if (!app || !created) throw new Error('useStore(): the app and project exist once its beforeAll has run; use them in tests and hooks.');
+    if (!app || !created)
+      throw new Error('useStore(): the app and project exist once its beforeAll has run; use them in tests and hooks.');
     return { app, ...created };
   };
   return {
@@ -54,7 +57,10 @@ export function useStore(options: { project?: Partial<components['schemas']['Pro
       const { app, project } = ready();
       return fetch(`${app.baseUrl}${path}`, {
         method,
-        headers: { Authorization: `Bearer ${project.keys.secret_test.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        headers: {
+          Authorization: `Bearer ${project.keys.secret_test.token}`,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     },

@@ -44,7 +44,9 @@ export async function startTestApp(
     deps?: Partial<Pick<AppDeps, 'outbound' | 'carrierGateway' | 'log'>>;
   } = {},
 ): Promise<TestApp> {
-  const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
+  const database = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => {} }
+    : await createTestDatabase();
   const config: Config = {
     ...loadConfig({}),
     databaseUrl: database.url,
@@ -64,7 +66,9 @@ export async function startTestApp(
   const db = createDatabase(database.url, 5);
   const deps: AppDeps = { db, config, log, authCache, totals, jobs, rateLimiter: new RateLimiter(db), ...options.deps };
   const { handlers: allHandlers } = await import('../../src/http/handlers.js');
-  const server: Server = answerClientErrors(createApp(deps, { ...allHandlers, ...options.handlers } as Handlers).listen(0, '127.0.0.1'));
+  const server: Server = answerClientErrors(
+    createApp(deps, { ...allHandlers, ...options.handlers } as Handlers).listen(0, '127.0.0.1'),
+  );
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   config.port = (server.address() as AddressInfo).port; // as main.ts does: the address customer tokens name as iss

@@ -6,7 +6,12 @@ import { TABLE_CHANGED } from '../../src/shared/list-totals.js';
  * Two server processes on one database (b joins a's) and a project created through a: the setup of the
  * cross-process cache tests. `close` stops both.
  */
-export async function startTwoProcesses(): Promise<{ a: TestApp; b: TestApp; store: CreatedProject; close: () => Promise<void> }> {
+export async function startTwoProcesses(): Promise<{
+  a: TestApp;
+  b: TestApp;
+  store: CreatedProject;
+  close: () => Promise<void>;
+}> {
   const a = await startTestApp();
   const b = await startTestApp({ databaseUrl: a.deps.config.databaseUrl });
   const store = await createProject(a);

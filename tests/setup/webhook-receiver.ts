@@ -70,7 +70,8 @@ export class WebhookReceiver {
     const deadline = Date.now() + timeoutMs;
     while (this.on(pathname).length < count) {
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`${pathname}: ${this.on(pathname).length} of ${count} requests within ${timeoutMs} ms`);
+      if (left <= 0)
+        throw new Error(`${pathname}: ${this.on(pathname).length} of ${count} requests within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, 200));
         this.waiters.push(() => (clearTimeout(timer), resolve()));
@@ -97,7 +98,12 @@ export class WebhookReceiver {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const pathname = (req.url ?? '/').split('?')[0];
-      this.received.push({ path: pathname, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      this.received.push({
+        path: pathname,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      });
       for (const wake of this.waiters.splice(0)) wake();
       const answer = this.answers.get(pathname) ?? { status: 200, body: '{"ok":true}' };
       if (answer === 'hang') {

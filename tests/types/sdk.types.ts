@@ -14,7 +14,9 @@ export async function whole(): Promise<string> {
 
 // With `fields`, answers are sparse: only `id` is sure to be there.
 export async function sparse(): Promise<string> {
-  const { data } = await api.GET('/v1/customers/{id}', { params: { path: { id: 'cus_1' }, query: { fields: ['email'] } } });
+  const { data } = await api.GET('/v1/customers/{id}', {
+    params: { path: { id: 'cus_1' }, query: { fields: ['email'] } },
+  });
   const id: string = data!.data.id;
   // @ts-expect-error email may be absent from a sparse answer
   const email: string = data!.data.email;
@@ -32,7 +34,8 @@ export async function iterate(): Promise<void> {
     const whole: Schema<'Customer'> = customer;
     void whole;
   }
-  for await (const email of api.paginate('/platform/v1/projects/{id}/outbox', { path: { id: 'proj_1' } })) void email.subject;
+  for await (const email of api.paginate('/platform/v1/projects/{id}/outbox', { path: { id: 'proj_1' } }))
+    void email.subject;
   // @ts-expect-error a list with path parameters needs them
   api.paginate('/platform/v1/projects/{id}/outbox');
   // @ts-expect-error a single resource is not a list

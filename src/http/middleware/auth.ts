@@ -37,7 +37,10 @@ export function authenticate(operation: OperationMeta, deps: AppDeps): Middlewar
   };
 }
 
-function bearer(ctx: AppContext, malformed = 'Malformed Authorization header. Send Authorization: Bearer <API key>.'): string | undefined {
+function bearer(
+  ctx: AppContext,
+  malformed = 'Malformed Authorization header. Send Authorization: Bearer <API key>.',
+): string | undefined {
   const header = ctx.get('Authorization');
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -65,14 +68,23 @@ async function authenticateCustomer(ctx: AppContext, operation: OperationMeta, d
   const keyCtx = await authenticateKey(ctx, operation, deps);
   requireStoreDomain(keyCtx);
   const token = bearer(ctx, 'Malformed Authorization header. Send Authorization: Bearer <access token>.');
-  const { customerId, sessionId } = await authenticateAccessToken(deps.db, keyCtx.project, tokenIssuer(deps.config).expect, token);
+  const { customerId, sessionId } = await authenticateAccessToken(
+    deps.db,
+    keyCtx.project,
+    tokenIssuer(deps.config).expect,
+    token,
+  );
   return { ...keyCtx, actor: { kind: 'customer', id: customerId, sessionId } };
 }
 
 async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: AppDeps): Promise<Ctx> {
   // With a customer token, Authorization carries the token, so the key comes only from X-API-Key.
   const token =
-    operation.auth === 'customer' ? ctx.get('X-API-Key') : operation.auth === 'publishableHeader' ? ctx.get('X-API-Key') || bearer(ctx) : bearer(ctx);
+    operation.auth === 'customer'
+      ? ctx.get('X-API-Key')
+      : operation.auth === 'publishableHeader'
+        ? ctx.get('X-API-Key') || bearer(ctx)
+        : bearer(ctx);
   if (!token) {
     throw unauthorized(
       operation.auth === 'publishableHeader' || operation.auth === 'customer'
@@ -93,7 +105,10 @@ async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: 
     throw new AppError('forbidden', 'This operation requires a secret API key; publishable keys cannot use it.');
   }
   if (key.type === 'publishable' && key.mode === 'live' && !(project.domain && project.domainVerified)) {
-    throw new AppError('domain_not_verified', 'Live publishable keys require a verified store domain. Use a test key until the domain is verified.');
+    throw new AppError(
+      'domain_not_verified',
+      'Live publishable keys require a verified store domain. Use a test key until the domain is verified.',
+    );
   }
   return {
     db: deps.db,

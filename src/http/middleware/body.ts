@@ -7,7 +7,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 // V8 quotes the start of the text it could not parse (`Unexpected token 'W', "{"password": W..." is
 // not valid JSON`); the body may hold a password, so the quote is left out of the answer.
-const withoutQuotedBody = (message: string) => message.replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, ' (not valid JSON)');
+const withoutQuotedBody = (message: string) =>
+  message.replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, ' (not valid JSON)');
 
 const parseJson = koaBody({
   json: true,
@@ -21,7 +22,9 @@ const parseJson = koaBody({
     const status = (error as { status?: number }).status;
     throw new AppError(
       'invalid_request',
-      status === 413 ? 'The request body is larger than 1 MiB.' : `The request body is not valid JSON: ${withoutQuotedBody(error.message)}`,
+      status === 413
+        ? 'The request body is larger than 1 MiB.'
+        : `The request body is not valid JSON: ${withoutQuotedBody(error.message)}`,
     );
   },
 });

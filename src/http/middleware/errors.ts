@@ -14,9 +14,15 @@ export function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   const prisma = error as PrismaLikeError;
   if (prisma?.code === 'P2002') {
-    const fields = prisma.meta?.driverAdapterError?.cause?.constraint?.fields ?? (Array.isArray(prisma.meta?.target) ? (prisma.meta?.target as string[]) : []);
+    const fields =
+      prisma.meta?.driverAdapterError?.cause?.constraint?.fields ??
+      (Array.isArray(prisma.meta?.target) ? (prisma.meta?.target as string[]) : []);
     const field = fields.map((name) => name.replace(/"/g, '')).find((name) => name !== 'project_id');
-    return new AppError('conflict', field ? `A resource with this ${field} already exists.` : 'A resource with these values already exists.', { field });
+    return new AppError(
+      'conflict',
+      field ? `A resource with this ${field} already exists.` : 'A resource with these values already exists.',
+      { field },
+    );
   }
   if (prisma?.code === '23505') return new AppError('conflict', 'A resource with these values already exists.'); // from a prepared statement
   if (prisma?.code === 'P2025') return new AppError('not_found', 'Not found.');
@@ -26,9 +32,13 @@ export function toAppError(error: unknown): AppError | undefined {
 
 /** 503 service_unavailable with Retry-After: the database does not answer (nothing was written). */
 export function databaseUnavailable(): AppError {
-  return new AppError('service_unavailable', `The service cannot reach its database right now. Retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`, {
-    headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
-  });
+  return new AppError(
+    'service_unavailable',
+    `The service cannot reach its database right now. Retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
+    {
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+    },
+  );
 }
 
 // While the database is down every request fails the same way: one line (without a stack, it is the
@@ -44,7 +54,12 @@ const outageLog = {
       return;
     }
     const cause = error instanceof Error ? error.message.trim().split('\n').at(-1) : String(error);
-    log.warn('database unavailable; answering 503', { requestId: ctx.state.requestId, operation: ctx.state.operation?.operationId, error: cause, since_last: this.suppressed });
+    log.warn('database unavailable; answering 503', {
+      requestId: ctx.state.requestId,
+      operation: ctx.state.operation?.operationId,
+      error: cause,
+      since_last: this.suppressed,
+    });
     this.lastLogged = now;
     this.suppressed = 0;
   },
@@ -56,7 +71,11 @@ const outageLog = {
  * stack traces (issue 18), and the request id leads to the rest.
  */
 function originOf(error: Error): string | undefined {
-  const frames = (error.stack ?? '').split('\n').slice(1).map((line) => /\(?((?:file:\/\/)?\/[^():]+):(\d+):\d+\)?\s*$/.exec(line)).filter((m) => m !== null);
+  const frames = (error.stack ?? '')
+    .split('\n')
+    .slice(1)
+    .map((line) => /\(?((?:file:\/\/)?\/[^():]+):(\d+):\d+\)?\s*$/.exec(line))
+    .filter((m) => m !== null);
   const own = frames.find((m) => /\/(src|dist)\//.test(m[1]!) && !m[1]!.includes('node_modules'));
   const frame = own ?? frames[0];
   return frame && `${frame[1]!.replace(/^.*\/(src|dist)\//, '').replace(/^.*node_modules\//, '')}:${frame[2]}`;

@@ -50,14 +50,18 @@ export function idempotency(deps: AppDeps): Middleware<RequestState> {
     const key = ctx.get('Idempotency-Key');
     if (!key) return next();
     if (!KEY_FORMAT.test(key)) {
-      throw new AppError('invalid_request', 'Idempotency-Key must be 1-255 printable ASCII characters.', { field: 'Idempotency-Key' });
+      throw new AppError('invalid_request', 'Idempotency-Key must be 1-255 printable ASCII characters.', {
+        field: 'Idempotency-Key',
+      });
     }
     const request: IdempotentRequest = {
       scope: scopeOf(ctx),
       key,
       method: ctx.method,
       path: ctx.path,
-      bodyHash: createHash('sha256').update(canonicalJson(ctx.request.body ?? null)).digest('hex'),
+      bodyHash: createHash('sha256')
+        .update(canonicalJson(ctx.request.body ?? null))
+        .digest('hex'),
     };
     // Twice at most: the key row can vanish between inserting and locking it (a failed request deleting it).
     for (let attempt = 1; ; attempt++) {
@@ -71,7 +75,15 @@ export function idempotency(deps: AppDeps): Middleware<RequestState> {
 }
 
 type IdempotentRequest = { scope: string; key: string; method: string; path: string; bodyHash: string };
-type KeyRow = { method: string; path: string; body_hash: string; state: string; response_status: number | null; response_body: unknown; created_at: Date };
+type KeyRow = {
+  method: string;
+  path: string;
+  body_hash: string;
+  state: string;
+  response_status: number | null;
+  response_body: unknown;
+  created_at: Date;
+};
 
 /** Rolls the request's transaction back while keeping the answer already rendered (a 5xx). */
 class RollBack extends Error {}
@@ -81,7 +93,12 @@ class RollBack extends Error {}
  * stored answer, a 409 for another request under the same key, or the request itself, run inside the
  * transaction that then stores its answer. 'busy' when the key is locked, 'vanished' when its row is gone.
  */
-async function runOwned(ctx: AppContext, deps: AppDeps, request: IdempotentRequest, next: Next): Promise<'answered' | 'busy' | 'vanished'> {
+async function runOwned(
+  ctx: AppContext,
+  deps: AppDeps,
+  request: IdempotentRequest,
+  next: Next,
+): Promise<'answered' | 'busy' | 'vanished'> {
   const where = { scope_key: { scope: request.scope, key: request.key } };
   const service = ctx.state.service;
   let outcome: 'answered' | 'busy' | 'vanished' = 'answered';
@@ -106,9 +123,21 @@ async function runOwned(ctx: AppContext, deps: AppDeps, request: IdempotentReque
       const expired = row.created_at.getTime() < Date.now() - IDEMPOTENCY_TTL_MS;
       if (expired) {
         // An expired key (not yet purged) is used afresh.
-        await tx.idempotencyKey.update({ where, data: { ...request, state: 'running', responseStatus: null, responseBody: Prisma.DbNull, createdAt: new Date() } });
+        await tx.idempotencyKey.update({
+          where,
+          data: {
+            ...request,
+            state: 'running',
+            responseStatus: null,
+            responseBody: Prisma.DbNull,
+            createdAt: new Date(),
+          },
+        });
       } else if (row.method !== request.method || row.path !== request.path || row.body_hash !== request.bodyHash) {
-        throw conflict('This Idempotency-Key was already used with a different request. Use a new key for a new request.', 'Idempotency-Key');
+        throw conflict(
+          'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+          'Idempotency-Key',
+        );
       } else if (row.state === 'done' && row.response_status !== null) {
         ctx.status = row.response_status;
         ctx.body = row.response_body ?? undefined;
@@ -131,13 +160,17 @@ async function runOwned(ctx: AppContext, deps: AppDeps, request: IdempotentReque
       if (ctx.status >= 500) throw new RollBack();
       // A refused request leaves nothing behind (an error may also have aborted the transaction): only its answer is kept.
       if (ctx.status >= 400) await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT handler');
-      await tx.idempotencyKey.update({ where, data: { state: 'done', responseStatus: ctx.status, responseBody: (ctx.body ?? null) as Prisma.InputJsonValue } });
+      await tx.idempotencyKey.update({
+        where,
+        data: { state: 'done', responseStatus: ctx.status, responseBody: (ctx.body ?? null) as Prisma.InputJsonValue },
+      });
     }, REQUEST_TRANSACTION);
   } catch (error) {
     if (error instanceof RollBack) {
       // A 5xx: nothing of the request stays; neither does its key, so a retry runs afresh (failing to delete
       // it, with the database gone, leaves it unlocked, which a retry takes over all the same).
-      if (outcome === 'answered') await deps.db.idempotencyKey.deleteMany({ where: { ...where.scope_key, state: 'running' } }).catch(() => {});
+      if (outcome === 'answered')
+        await deps.db.idempotencyKey.deleteMany({ where: { ...where.scope_key, state: 'running' } }).catch(() => {});
       return outcome;
     }
     // Not committed (or not known to be): whatever the handler answered must not reach the client.
@@ -150,4 +183,6 @@ async function runOwned(ctx: AppContext, deps: AppDeps, request: IdempotentReque
   return 'answered';
 }
 
-const isLockNotAvailable = (error: unknown) => JSON.stringify((error as { meta?: unknown })?.meta ?? {}).includes('55P03') || String((error as Error)?.message).includes('55P03');
+const isLockNotAvailable = (error: unknown) =>
+  JSON.stringify((error as { meta?: unknown })?.meta ?? {}).includes('55P03') ||
+  String((error as Error)?.message).includes('55P03');

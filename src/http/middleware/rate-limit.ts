@@ -19,16 +19,25 @@ export function rateLimit(deps: AppDeps): Middleware<RequestState> {
     ctx.set('X-RateLimit-Limit', String(decision.limit));
     ctx.set('X-RateLimit-Remaining', String(decision.remaining));
     ctx.set('X-RateLimit-Reset', String(reset));
-    for (const crossing of decision.crossed) await recordUsageWarnings(deps, service.project, decision.windows.period, crossing);
+    for (const crossing of decision.crossed)
+      await recordUsageWarnings(deps, service.project, decision.windows.period, crossing);
     if (decision.refusedBy === 'quota_exceeded') {
-      throw new AppError('quota_exceeded', `This project used its monthly quota of ${service.project.monthlyQuota} requests. It renews at the start of next month (UTC).`, {
-        headers: { 'Retry-After': String(secondsUntil(now, decision.windows.monthEnd)) },
-      });
+      throw new AppError(
+        'quota_exceeded',
+        `This project used its monthly quota of ${service.project.monthlyQuota} requests. It renews at the start of next month (UTC).`,
+        {
+          headers: { 'Retry-After': String(secondsUntil(now, decision.windows.monthEnd)) },
+        },
+      );
     }
     if (decision.refusedBy === 'rate_limited') {
-      throw new AppError('rate_limited', `Rate limit of ${decision.limit} requests a minute exceeded. Retry after ${reset} seconds.`, {
-        headers: { 'Retry-After': String(reset) },
-      });
+      throw new AppError(
+        'rate_limited',
+        `Rate limit of ${decision.limit} requests a minute exceeded. Retry after ${reset} seconds.`,
+        {
+          headers: { 'Retry-After': String(reset) },
+        },
+      );
     }
     await next();
   };

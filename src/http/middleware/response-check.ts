@@ -13,24 +13,35 @@ type ResponseObject = { content?: Record<string, { schema?: JsonSchema }> };
 
 /** Checks answers against the statuses and schemas openapi.yaml declares for their operation. */
 export class ContractChecker {
-  private readonly document = JSON.parse(openapiJson) as OpenApiDocument & { components: { responses: Record<string, ResponseObject> } };
+  private readonly document = JSON.parse(openapiJson) as OpenApiDocument & {
+    components: { responses: Record<string, ResponseObject> };
+  };
   // Answers with `fields` need no relaxation: the document declares their sparse objects (anyOf [X, XSparse]).
   private readonly ajv = createAjv(this.document, { strict: false });
   private readonly cache = new Map<string, ValidateFunction | null>();
 
   /** A description of what is wrong with this answer, or undefined when it matches the contract. */
-  violation(operation: { path: string; method: string; operationId: string } | undefined, status: number, body: unknown): string | undefined {
+  violation(
+    operation: { path: string; method: string; operationId: string } | undefined,
+    status: number,
+    body: unknown,
+  ): string | undefined {
     const where = operation ? `${operation.operationId} ${status}` : `unrouted ${status}`;
     let response: ResponseObject | undefined;
     if (operation) {
-      const op = this.document.paths[operation.path]?.[operation.method.toLowerCase()] as { responses: Record<string, ResponseObject & { $ref?: string }> };
+      const op = this.document.paths[operation.path]?.[operation.method.toLowerCase()] as {
+        responses: Record<string, ResponseObject & { $ref?: string }>;
+      };
       response = this.resolve(op.responses[String(status)]);
       if (!response) return `${where}: status ${status} is not declared`;
     } else {
       response = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }
     const media = response.content ? Object.keys(response.content)[0] : undefined;
-    if (!media) return body === undefined || body === null || body === '' ? undefined : `${where}: declares no body but one was sent`;
+    if (!media)
+      return body === undefined || body === null || body === ''
+        ? undefined
+        : `${where}: declares no body but one was sent`;
     if (!this.cache.has(where)) {
       const schema = response.content?.[media]?.schema;
       this.cache.set(where, schema ? this.ajv.compile(rewriteComponentRefs(schema)) : null);

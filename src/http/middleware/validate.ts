@@ -9,7 +9,10 @@ import { validationError } from '../validation-errors.js';
 import type { RequestState } from '../state.js';
 
 /** Query values as validators expect them: comma lists split for array parameters. */
-function queryFor(operation: OperationMeta, raw: Record<string, string | string[] | undefined>): Record<string, unknown> {
+function queryFor(
+  operation: OperationMeta,
+  raw: Record<string, string | string[] | undefined>,
+): Record<string, unknown> {
   const query: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
@@ -35,14 +38,17 @@ export function validate(operation: OperationMeta): Middleware<RequestState> {
   return async (ctx, next) => {
     const failures: Array<{ errors: ErrorObject[]; parameters?: boolean; data?: unknown }> = [];
     const path = { ...(ctx as unknown as { params: Record<string, string> }).params };
-    if (pathValidator && !pathValidator(path)) failures.push({ errors: pathValidator.errors ?? [], parameters: true, data: path });
+    if (pathValidator && !pathValidator(path))
+      failures.push({ errors: pathValidator.errors ?? [], parameters: true, data: path });
     const query = queryFor(operation, ctx.query);
     // An id in the path names no resource "whatever its form" (404); one holding NUL or a lone surrogate cannot even be
     // looked up. A path parameter the schema already refuses (an enum such as owner_type) is reported with the rest (400).
-    if (failures.length === 0 && unstorableText(path, 'parameters').length > 0) throw new AppError('not_found', 'Not found: the path names no resource of this project.');
+    if (failures.length === 0 && unstorableText(path, 'parameters').length > 0)
+      throw new AppError('not_found', 'Not found: the path names no resource of this project.');
     // Problems found without a schema: unknown query parameters, and text PostgreSQL cannot store (NUL, lone surrogates).
     const found = [...unknownParameters(query, operation.queryParams), ...unstorableText(query, 'parameters')];
-    if (queryValidator && !queryValidator(query)) failures.push({ errors: queryValidator.errors ?? [], parameters: true, data: query });
+    if (queryValidator && !queryValidator(query))
+      failures.push({ errors: queryValidator.errors ?? [], parameters: true, data: query });
     const body = ctx.request.body;
     if (operation.hasBody) found.push(...unstorableText(body, 'body'));
     if (operation.hasBody) {

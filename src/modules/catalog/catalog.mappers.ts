@@ -40,7 +40,9 @@ export function toProductResource(product: ProductRow): ProductResource {
     price: product.price,
     sale_price: product.salePrice,
     currency: product.currency,
-    variants: [...product.variants].sort((a, b) => a.position - b.position || a.id.localeCompare(b.id)).map(toVariantResource),
+    variants: [...product.variants]
+      .sort((a, b) => a.position - b.position || a.id.localeCompare(b.id))
+      .map(toVariantResource),
     collection_ids: product.collections.map((c) => c.collectionId).sort(),
     metadata: product.metadata as Record<string, unknown>,
     created_at: product.createdAt.toISOString(),
@@ -67,11 +69,21 @@ export function toCollectionResource(collection: CollectionWithCount): Collectio
 }
 
 /** A collection row with Prisma's `_count` of live products, as a collection with its count. */
-export function withProductCount<C extends Collection & { _count: { products: number } }>({ _count, ...row }: C): CollectionWithCount {
+export function withProductCount<C extends Collection & { _count: { products: number } }>({
+  _count,
+  ...row
+}: C): CollectionWithCount {
   return { ...row, productCount: _count.products };
 }
 
 /** A registered file as the API shows it. */
 export function toFileResource(file: File): FileResource {
-  return { id: file.id, filename: file.filename, mime_type: file.mimeType, size: file.size, url: file.url, created_at: file.createdAt.toISOString() };
+  return {
+    id: file.id,
+    filename: file.filename,
+    mime_type: file.mimeType,
+    size: file.size,
+    url: file.url,
+    created_at: file.createdAt.toISOString(),
+  };
 }

@@ -2,7 +2,15 @@ import type { PartialAreaHandlers } from '../../http/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { withMetafields } from '../metafields/index.js';
 import { toCollectionResource, toFileResource } from './catalog.mappers.js';
-import { addProducts, createCollection, deleteCollection, findCollection, listCollections, removeProduct, updateCollection } from './collections.service.js';
+import {
+  addProducts,
+  createCollection,
+  deleteCollection,
+  findCollection,
+  listCollections,
+  removeProduct,
+  updateCollection,
+} from './collections.service.js';
 import { createFile, findFile } from './files.service.js';
 
 export const collectionHandlers = {
@@ -10,7 +18,10 @@ export const collectionHandlers = {
     const page = await listCollections(ctx, query);
     return { status: 200, body: { ...page, data: await withMetafields(ctx, 'collection', query, page.data) } };
   },
-  createCollection: async ({ body, ctx }) => ({ status: 201, body: { data: toCollectionResource(await createCollection(ctx, body)) } }),
+  createCollection: async ({ body, ctx }) => ({
+    status: 201,
+    body: { data: toCollectionResource(await createCollection(ctx, body)) },
+  }),
   getCollection: async ({ path, query, ctx }) => {
     const collection = pickFields(toCollectionResource(await findCollection(ctx, ctx.db, path.id)), query.fields);
     return { status: 200, body: { data: (await withMetafields(ctx, 'collection', query, [collection]))[0] } };

@@ -26,15 +26,25 @@ const HANDLE_TAKEN = { handle: { field: 'handle', message: 'Another collection a
 
 /** The project's collection with its count of live products; 404 "Collection not found." otherwise. */
 export async function findCollection(ctx: Ctx, db: Ctx['db'] | Tx, id: string): Promise<CollectionWithCount> {
-  const row = await findOwned(ctx, { findUnique: (args) => db.collection.findUnique({ ...args, include: WITH_COUNT }) }, id, 'Collection not found.');
+  const row = await findOwned(
+    ctx,
+    { findUnique: (args) => db.collection.findUnique({ ...args, include: WITH_COUNT }) },
+    id,
+    'Collection not found.',
+  );
   return withProductCount(row);
 }
 
 // product_count changes are recorded as collection.updated with that one field.
 async function recordCount(tx: Tx, ctx: Ctx, before: CollectionWithCount, after: CollectionWithCount) {
   await recordChange(tx, ctx, {
-    type: 'collection.updated', resourceType: 'collection', resourceId: after.id, label: `Collection "${after.title}"`,
-    before: toCollectionResource(before), after: toCollectionResource(after), fields: ['product_count'],
+    type: 'collection.updated',
+    resourceType: 'collection',
+    resourceId: after.id,
+    label: `Collection "${after.title}"`,
+    before: toCollectionResource(before),
+    after: toCollectionResource(after),
+    fields: ['product_count'],
   });
 }
 
@@ -43,12 +53,22 @@ export async function createCollection(ctx: Ctx, input: CollectionCreate): Promi
   return writeTx(ctx, HANDLE_TAKEN, async (tx) => {
     const handle = input.handle ?? (await allocateHandle(tx, ctx, 'collection', input.title));
     const created = await tx.collection.create({
-      data: { id: newId('col_'), projectId: ctx.project.id, title: input.title, handle, description: input.description ?? null, image: input.image ?? null },
+      data: {
+        id: newId('col_'),
+        projectId: ctx.project.id,
+        title: input.title,
+        handle,
+        description: input.description ?? null,
+        image: input.image ?? null,
+      },
     });
     const collection = { ...created, productCount: 0 };
     await recordEvent(tx, ctx, {
-      type: 'collection.created', resourceType: 'collection', resourceId: collection.id,
-      summary: `Collection "${collection.title}" created`, payload: toCollectionResource(collection),
+      type: 'collection.created',
+      resourceType: 'collection',
+      resourceId: collection.id,
+      summary: `Collection "${collection.title}" created`,
+      payload: toCollectionResource(collection),
     });
     return collection;
   });
@@ -58,12 +78,20 @@ export async function createCollection(ctx: Ctx, input: CollectionCreate): Promi
 export async function updateCollection(ctx: Ctx, id: string, input: CollectionUpdate): Promise<CollectionWithCount> {
   return writeTx(ctx, HANDLE_TAKEN, async (tx) => {
     const before = await findCollection(ctx, tx, id);
-    await tx.collection.update({ where: { id }, data: { title: input.title, handle: input.handle, description: input.description, image: input.image } });
+    await tx.collection.update({
+      where: { id },
+      data: { title: input.title, handle: input.handle, description: input.description, image: input.image },
+    });
     const after = await findCollection(ctx, tx, id);
     if (after.title !== before.title) await reindexCollectionProducts(tx, ctx, id);
     await recordChange(tx, ctx, {
-      type: 'collection.updated', resourceType: 'collection', resourceId: id, label: `Collection "${after.title}"`,
-      before: toCollectionResource(before), after: toCollectionResource(after), fields: ['title', 'handle', 'description', 'image'],
+      type: 'collection.updated',
+      resourceType: 'collection',
+      resourceId: id,
+      label: `Collection "${after.title}"`,
+      before: toCollectionResource(before),
+      after: toCollectionResource(after),
+      fields: ['title', 'handle', 'description', 'image'],
     });
     return after;
   });
@@ -75,10 +103,17 @@ export async function deleteCollection(ctx: Ctx, id: string): Promise<void> {
     const collection = await findCollection(ctx, tx, id);
     const members = await tx.collectionProduct.findMany({ where: { collectionId: id }, select: { productId: true } });
     await tx.collection.delete({ where: { id } });
-    await reindexProducts(tx, ctx, members.map((m) => m.productId));
+    await reindexProducts(
+      tx,
+      ctx,
+      members.map((m) => m.productId),
+    );
     await recordEvent(tx, ctx, {
-      type: 'collection.deleted', resourceType: 'collection', resourceId: id,
-      summary: `Collection "${collection.title}" deleted`, payload: toCollectionResource(collection),
+      type: 'collection.deleted',
+      resourceType: 'collection',
+      resourceId: id,
+      summary: `Collection "${collection.title}" deleted`,
+      payload: toCollectionResource(collection),
     });
   });
 }
@@ -88,12 +123,20 @@ export async function addProducts(ctx: Ctx, id: string, productIds: string[]): P
   return writeTx(ctx, {}, async (tx) => {
     const before = await findCollection(ctx, tx, id);
     const unique = [...new Set(productIds)];
-    const found = await tx.product.findMany({ where: { id: { in: unique }, projectId: ctx.project.id, deletedAt: null }, select: { id: true } });
+    const found = await tx.product.findMany({
+      where: { id: { in: unique }, projectId: ctx.project.id, deletedAt: null },
+      select: { id: true },
+    });
     const missing = unique.filter((pid) => !found.some((p) => p.id === pid));
     if (missing.length > 0) {
-      throw new AppError('invalid_request', `No such product in this project: ${missing.join(', ')}.`, { field: 'product_ids' });
+      throw new AppError('invalid_request', `No such product in this project: ${missing.join(', ')}.`, {
+        field: 'product_ids',
+      });
     }
-    await tx.collectionProduct.createMany({ data: unique.map((productId) => ({ collectionId: id, productId })), skipDuplicates: true });
+    await tx.collectionProduct.createMany({
+      data: unique.map((productId) => ({ collectionId: id, productId })),
+      skipDuplicates: true,
+    });
     await reindexProducts(tx, ctx, unique);
     const after = await findCollection(ctx, tx, id);
     await recordCount(tx, ctx, before, after);
@@ -116,9 +159,19 @@ export async function removeProduct(ctx: Ctx, id: string, productId: string): Pr
 export async function listCollections(ctx: Ctx, query: CollectionListQuery) {
   const where: Prisma.CollectionWhereInput = { projectId: ctx.project.id };
   const model = {
-    findMany: (args: { where: Prisma.CollectionWhereInput; orderBy: Prisma.CollectionOrderByWithRelationInput[]; take: number }) =>
-      ctx.db.collection.findMany({ ...args, include: WITH_COUNT }),
+    findMany: (args: {
+      where: Prisma.CollectionWhereInput;
+      orderBy: Prisma.CollectionOrderByWithRelationInput[];
+      take: number;
+    }) => ctx.db.collection.findMany({ ...args, include: WITH_COUNT }),
     count: (args: { where: Prisma.CollectionWhereInput }) => ctx.db.collection.count(args),
   };
-  return listPage(ctx, { model, where, query, sorts: SORTS, map: (row) => toCollectionResource(withProductCount(row)), cacheTotals: { list: 'collections', tables: ['collections'] } });
+  return listPage(ctx, {
+    model,
+    where,
+    query,
+    sorts: SORTS,
+    map: (row) => toCollectionResource(withProductCount(row)),
+    cacheTotals: { list: 'collections', tables: ['collections'] },
+  });
 }

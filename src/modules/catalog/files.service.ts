@@ -10,7 +10,14 @@ type FileCreate = components['schemas']['FileCreate'];
 export async function createFile(ctx: Ctx, input: FileCreate): Promise<File> {
   const prefix = input.mime_type.startsWith('image/') ? 'img_' : 'file_';
   return ctx.db.file.create({
-    data: { id: newId(prefix), projectId: ctx.project.id, filename: input.filename, mimeType: input.mime_type, size: input.size, url: input.url },
+    data: {
+      id: newId(prefix),
+      projectId: ctx.project.id,
+      filename: input.filename,
+      mimeType: input.mime_type,
+      size: input.size,
+      url: input.url,
+    },
   });
 }
 

@@ -11,12 +11,18 @@ export const productHandlers = {
     const page = await listProducts(ctx, query);
     return { status: 200, body: { ...page, data: await withMetafields(ctx, 'product', query, page.data) } };
   },
-  createProduct: async ({ body, ctx }) => ({ status: 201, body: { data: toProductResource(await createProduct(ctx, body)) } }),
+  createProduct: async ({ body, ctx }) => ({
+    status: 201,
+    body: { data: toProductResource(await createProduct(ctx, body)) },
+  }),
   getProduct: async ({ path, query, ctx }) => {
     const product = pickFields(toProductResource(await findProduct(ctx, ctx.db, path.id)), query.fields);
     return { status: 200, body: { data: (await withMetafields(ctx, 'product', query, [product]))[0] } };
   },
-  updateProduct: async ({ path, body, ctx }) => ({ status: 200, body: { data: toProductResource(await updateProduct(ctx, path.id, body)) } }),
+  updateProduct: async ({ path, body, ctx }) => ({
+    status: 200,
+    body: { data: toProductResource(await updateProduct(ctx, path.id, body)) },
+  }),
   deleteProduct: async ({ path, ctx }) => {
     await deleteProduct(ctx, path.id);
     return { status: 204, body: undefined };
@@ -25,12 +31,18 @@ export const productHandlers = {
     status: 201,
     body: { data: toProductResource(await duplicateProduct(ctx, path.id, body?.title)) },
   }),
-  createVariant: async ({ path, body, ctx }) => ({ status: 201, body: { data: toVariantResource(await createVariant(ctx, path.id, body)) } }),
+  createVariant: async ({ path, body, ctx }) => ({
+    status: 201,
+    body: { data: toVariantResource(await createVariant(ctx, path.id, body)) },
+  }),
   getVariant: async ({ path, query, ctx }) => {
     const variant = toVariantResource(await findVariant(ctx, ctx.db, path.id));
     return { status: 200, body: { data: (await withMetafields(ctx, 'variant', query, [variant]))[0] } };
   },
-  updateVariant: async ({ path, body, ctx }) => ({ status: 200, body: { data: toVariantResource(await updateVariant(ctx, path.id, body)) } }),
+  updateVariant: async ({ path, body, ctx }) => ({
+    status: 200,
+    body: { data: toVariantResource(await updateVariant(ctx, path.id, body)) },
+  }),
   deleteVariant: async ({ path, ctx }) => {
     await deleteVariant(ctx, path.id);
     return { status: 204, body: undefined };

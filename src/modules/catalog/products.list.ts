@@ -27,9 +27,19 @@ export async function listProducts(ctx: Ctx, query: ProductListQuery) {
     AND: isStorefront(ctx) ? [{ status: 'active' }] : undefined,
   };
   const model = {
-    findMany: (args: { where: Prisma.ProductWhereInput; orderBy: Prisma.ProductOrderByWithRelationInput[]; take: number }) =>
-      ctx.db.product.findMany({ ...args, include: PRODUCT_INCLUDE }),
+    findMany: (args: {
+      where: Prisma.ProductWhereInput;
+      orderBy: Prisma.ProductOrderByWithRelationInput[];
+      take: number;
+    }) => ctx.db.product.findMany({ ...args, include: PRODUCT_INCLUDE }),
     count: (args: { where: Prisma.ProductWhereInput }) => ctx.db.product.count(args),
   };
-  return listPage(ctx, { model, where, query, sorts: SORTS, map: toProductResource, cacheTotals: { list: 'products', tables: ['products', 'collection_products'] } });
+  return listPage(ctx, {
+    model,
+    where,
+    query,
+    sorts: SORTS,
+    map: toProductResource,
+    cacheTotals: { list: 'products', tables: ['products', 'collection_products'] },
+  });
 }

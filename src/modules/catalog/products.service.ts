@@ -16,7 +16,17 @@ type ProductUpdate = components['schemas']['ProductUpdate'];
 type VariantCreate = components['schemas']['VariantCreate'];
 
 export const PRODUCT_INCLUDE = { variants: true, collections: { select: { collectionId: true } } } as const;
-const UPDATABLE_FIELDS = ['title', 'handle', 'description', 'status', 'product_type', 'vendor', 'tags', 'image', 'metadata'] as const;
+const UPDATABLE_FIELDS = [
+  'title',
+  'handle',
+  'description',
+  'status',
+  'product_type',
+  'vendor',
+  'tags',
+  'image',
+  'metadata',
+] as const;
 const HANDLE_ATTEMPTS = 5;
 
 /** The unique columns of products and variants, as conflicts. */
@@ -30,19 +40,35 @@ export const CATALOG_CONFLICTS = {
  * an active one); 404 "Product not found." otherwise.
  */
 export async function findProduct(ctx: Ctx, db: Ctx['db'] | Tx, id: string): Promise<ProductRow> {
-  const product = await findOwned(ctx, { findUnique: (args) => db.product.findUnique({ ...args, include: PRODUCT_INCLUDE }) }, id, 'Product not found.');
+  const product = await findOwned(
+    ctx,
+    { findUnique: (args) => db.product.findUnique({ ...args, include: PRODUCT_INCLUDE }) },
+    id,
+    'Product not found.',
+  );
   if (isStorefront(ctx) && product.status !== 'active') throw notFound('Product not found.');
   return product;
 }
 
 /** Price and sale price of a product from its variants: the lowest of each (sale price null when none has one). */
-export function derivedPrices(variants: Array<Pick<Variant, 'price' | 'salePrice'>>): { price: number; salePrice: number | null } {
+export function derivedPrices(variants: Array<Pick<Variant, 'price' | 'salePrice'>>): {
+  price: number;
+  salePrice: number | null;
+} {
   const sales = variants.map((v) => v.salePrice).filter((p): p is number => p !== null);
-  return { price: variants.length ? Math.min(...variants.map((v) => v.price)) : 0, salePrice: sales.length ? Math.min(...sales) : null };
+  return {
+    price: variants.length ? Math.min(...variants.map((v) => v.price)) : 0,
+    salePrice: sales.length ? Math.min(...sales) : null,
+  };
 }
 
 /** Rows for new variants, positioned from `firstPosition` on unless they say otherwise. */
-export function variantRows(projectId: string, productId: string, variants: VariantCreate[], firstPosition = 0): Prisma.VariantCreateManyInput[] {
+export function variantRows(
+  projectId: string,
+  productId: string,
+  variants: VariantCreate[],
+  firstPosition = 0,
+): Prisma.VariantCreateManyInput[] {
   return variants.map((v, index) => ({
     id: newId('var_'),
     projectId,
@@ -67,7 +93,8 @@ async function withHandleRetry<T>(ctx: Ctx, explicitHandle: boolean, write: (tx:
     try {
       return await writeTx(ctx, {}, write); // conflicts mapped below, after the retries
     } catch (error) {
-      if (explicitHandle || !violatesUnique(error, 'handle') || attempt >= HANDLE_ATTEMPTS) throw conflictOn(error, CATALOG_CONFLICTS);
+      if (explicitHandle || !violatesUnique(error, 'handle') || attempt >= HANDLE_ATTEMPTS)
+        throw conflictOn(error, CATALOG_CONFLICTS);
     }
   }
 }
@@ -137,7 +164,13 @@ export async function updateProduct(ctx: Ctx, id: string, input: ProductUpdate):
 }
 
 /** Records product.updated when the product's API representation changed in the listed fields. */
-export async function recordProductUpdate(tx: Tx, ctx: Ctx, before: ProductRow, after: ProductRow, extraFields: readonly string[] = []) {
+export async function recordProductUpdate(
+  tx: Tx,
+  ctx: Ctx,
+  before: ProductRow,
+  after: ProductRow,
+  extraFields: readonly string[] = [],
+) {
   await recordChange(tx, ctx, {
     type: 'product.updated',
     resourceType: 'product',
@@ -156,7 +189,10 @@ export async function deleteProduct(ctx: Ctx, id: string): Promise<void> {
     await tx.product.update({ where: { id }, data: { deletedAt: new Date() } });
     await reindexProducts(tx, ctx, [id]);
     await recordEvent(tx, ctx, {
-      type: 'product.deleted', resourceType: 'product', resourceId: id, summary: `Product "${product.title}" deleted`,
+      type: 'product.deleted',
+      resourceType: 'product',
+      resourceId: id,
+      summary: `Product "${product.title}" deleted`,
       payload: toProductResource(product), // the last state
     });
   });
@@ -172,17 +208,32 @@ export async function duplicateProduct(ctx: Ctx, id: string, title?: string): Pr
     const { id: _id, createdAt: _c, updatedAt: _u, deletedAt: _d, variants, collections, ...fields } = original;
     await tx.product.create({
       data: {
-        ...fields, id: copyId, title: copyTitle, handle: await allocateHandle(tx, ctx, 'product', copyTitle), status: 'draft',
+        ...fields,
+        id: copyId,
+        title: copyTitle,
+        handle: await allocateHandle(tx, ctx, 'product', copyTitle),
+        status: 'draft',
         metadata: fields.metadata as Prisma.InputJsonValue,
       },
     });
     await tx.variant.createMany({
       data: variants.map((v) => ({
-        id: newId('var_'), projectId, productId: copyId, title: v.title, sku: null, price: v.price, salePrice: v.salePrice,
-        weight: v.weight, lowStockThreshold: v.lowStockThreshold, inventoryPolicy: v.inventoryPolicy, position: v.position,
+        id: newId('var_'),
+        projectId,
+        productId: copyId,
+        title: v.title,
+        sku: null,
+        price: v.price,
+        salePrice: v.salePrice,
+        weight: v.weight,
+        lowStockThreshold: v.lowStockThreshold,
+        inventoryPolicy: v.inventoryPolicy,
+        position: v.position,
       })),
     });
-    await tx.collectionProduct.createMany({ data: collections.map((c) => ({ collectionId: c.collectionId, productId: copyId })) });
+    await tx.collectionProduct.createMany({
+      data: collections.map((c) => ({ collectionId: c.collectionId, productId: copyId })),
+    });
     await reindexProducts(tx, ctx, [copyId]);
     const copy = await findProduct(ctx, tx, copyId);
     await recordEvent(tx, ctx, {

@@ -6,7 +6,14 @@ import { notFound } from '../../shared/errors.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
 import { reindexProducts } from '../search/index.js';
-import { CATALOG_CONFLICTS, findProduct, lastVariantError, recordProductUpdate, syncProductPrices, variantRows } from './products.service.js';
+import {
+  CATALOG_CONFLICTS,
+  findProduct,
+  lastVariantError,
+  recordProductUpdate,
+  syncProductPrices,
+  variantRows,
+} from './products.service.js';
 
 type VariantCreate = components['schemas']['VariantCreate'];
 type VariantUpdate = components['schemas']['VariantUpdate'];
@@ -18,7 +25,10 @@ export async function findVariant(ctx: Ctx, db: Ctx['db'] | Tx, id: string): Pro
     ctx,
     {
       findUnique: async (args) => {
-        const row = await db.variant.findUnique({ ...args, include: { product: { select: { deletedAt: true, status: true } } } });
+        const row = await db.variant.findUnique({
+          ...args,
+          include: { product: { select: { deletedAt: true, status: true } } },
+        });
         return row && { ...row, deletedAt: row.product.deletedAt };
       },
     },

@@ -1,6 +1,11 @@
 import type { PartialAreaHandlers } from '../../http/contract.js';
 import { pickFields } from '../../shared/fields.js';
-import { createCompanyAddress, deleteCompanyAddress, listCompanyAddresses, updateCompanyAddress } from './addresses.service.js';
+import {
+  createCompanyAddress,
+  deleteCompanyAddress,
+  listCompanyAddresses,
+  updateCompanyAddress,
+} from './addresses.service.js';
 import { toCompanyAddressResource } from './companies.mappers.js';
 
 export const addressHandlers = {

@@ -18,7 +18,10 @@ export async function listCompanyAddresses(ctx: Ctx, companyId: string): Promise
 
 // Callers hold the company's row lock (writeCompanyPart), so concurrent default changes queue up and one default remains.
 async function clearDefault(tx: Tx, companyId: string, except?: string): Promise<void> {
-  await tx.companyAddress.updateMany({ where: { companyId, isDefault: true, id: except ? { not: except } : undefined }, data: { isDefault: false } });
+  await tx.companyAddress.updateMany({
+    where: { companyId, isDefault: true, id: except ? { not: except } : undefined },
+    data: { isDefault: false },
+  });
 }
 
 async function findAddress(tx: Tx, companyId: string, id: string): Promise<CompanyAddress> {
@@ -44,7 +47,12 @@ export async function createCompanyAddress(ctx: Ctx, companyId: string, input: A
 }
 
 /** Applies the fields sent; `is_default: true` makes it the company's only default. 404 unless it is an address of the company. */
-export async function updateCompanyAddress(ctx: Ctx, companyId: string, id: string, input: AddressUpdate): Promise<CompanyAddress> {
+export async function updateCompanyAddress(
+  ctx: Ctx,
+  companyId: string,
+  id: string,
+  input: AddressUpdate,
+): Promise<CompanyAddress> {
   return writeCompanyPart(ctx, companyId, async (tx) => {
     await findAddress(tx, companyId, id);
     if (input.is_default) await clearDefault(tx, companyId, id);

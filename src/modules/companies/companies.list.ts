@@ -22,10 +22,16 @@ export async function listCompanies(ctx: Ctx, query: CompanyListQuery) {
     type: query.type,
     name: query.search ? { contains: escapeLike(query.search), mode: 'insensitive' } : undefined,
   };
-  const include = companyInclude({ addresses: query.expand?.includes('addresses'), contacts: query.expand?.includes('contacts') });
+  const include = companyInclude({
+    addresses: query.expand?.includes('addresses'),
+    contacts: query.expand?.includes('contacts'),
+  });
   const model = {
-    findMany: (args: { where: Prisma.CompanyWhereInput; orderBy: Prisma.CompanyOrderByWithRelationInput[]; take: number }) =>
-      ctx.db.company.findMany({ ...args, include }),
+    findMany: (args: {
+      where: Prisma.CompanyWhereInput;
+      orderBy: Prisma.CompanyOrderByWithRelationInput[];
+      take: number;
+    }) => ctx.db.company.findMany({ ...args, include }),
     count: (args: { where: Prisma.CompanyWhereInput }) => ctx.db.company.count(args),
   };
   return listPage(ctx, { model, where, query, sorts: SORTS, map: toCompanyResource });

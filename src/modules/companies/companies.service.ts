@@ -19,8 +19,16 @@ export interface CompanyExpand {
   contacts?: boolean;
 }
 
-export const ADDRESS_ORDER = [{ isDefault: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }] as const satisfies Prisma.CompanyAddressOrderByWithRelationInput[];
-export const CONTACT_ORDER = [{ isPrimary: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }] as const satisfies Prisma.CompanyContactOrderByWithRelationInput[];
+export const ADDRESS_ORDER = [
+  { isDefault: 'desc' },
+  { createdAt: 'asc' },
+  { id: 'asc' },
+] as const satisfies Prisma.CompanyAddressOrderByWithRelationInput[];
+export const CONTACT_ORDER = [
+  { isPrimary: 'desc' },
+  { createdAt: 'asc' },
+  { id: 'asc' },
+] as const satisfies Prisma.CompanyContactOrderByWithRelationInput[];
 
 /** The Prisma include of a company: its counts (always exact, counted when read) and the expanded relations, default/primary first. */
 export function companyInclude(expand: CompanyExpand = {}) {
@@ -32,7 +40,19 @@ export function companyInclude(expand: CompanyExpand = {}) {
 }
 
 const UPDATABLE_FIELDS = [
-  'type', 'name', 'handle', 'email', 'phone', 'website', 'tax_number', 'tax_number_type', 'currency', 'payment_terms', 'note', 'external_id', 'metadata',
+  'type',
+  'name',
+  'handle',
+  'email',
+  'phone',
+  'website',
+  'tax_number',
+  'tax_number_type',
+  'currency',
+  'payment_terms',
+  'note',
+  'external_id',
+  'metadata',
 ] as const;
 const HANDLE_TAKEN = { handle: { field: 'handle', message: 'Another company already has this handle.' } };
 
@@ -41,10 +61,21 @@ const HANDLE_TAKEN = { handle: { field: 'handle', message: 'Another company alre
  * otherwise. With `lock`, its row stays locked for the transaction: writers of its addresses and contacts
  * queue behind each other, so one default address and one primary contact remain.
  */
-export async function findCompany(ctx: Ctx, db: Database | Tx, id: string, expand: CompanyExpand = {}, lock = false): Promise<CompanyRow> {
+export async function findCompany(
+  ctx: Ctx,
+  db: Database | Tx,
+  id: string,
+  expand: CompanyExpand = {},
+  lock = false,
+): Promise<CompanyRow> {
   if (lock) await lockRows(db as Tx, 'companies', { ids: [id] });
   const include = companyInclude(expand);
-  return findOwned(ctx, { findUnique: (args) => db.company.findUnique({ ...args, include }) }, id, 'Company not found.');
+  return findOwned(
+    ctx,
+    { findUnique: (args) => db.company.findUnique({ ...args, include }) },
+    id,
+    'Company not found.',
+  );
 }
 
 /** The company with its counts and the relations asked for. */
@@ -78,8 +109,11 @@ export async function createCompany(ctx: Ctx, input: CompanyCreate): Promise<Com
       include: companyInclude(),
     });
     await recordEvent(tx, ctx, {
-      type: 'company.created', resourceType: 'company', resourceId: company.id,
-      summary: `Company "${company.name}" created`, payload: toCompanyResource(company),
+      type: 'company.created',
+      resourceType: 'company',
+      resourceId: company.id,
+      summary: `Company "${company.name}" created`,
+      payload: toCompanyResource(company),
     });
     return company;
   });
@@ -109,11 +143,20 @@ export async function updateCompany(ctx: Ctx, id: string, input: CompanyUpdate):
     const sent = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
     const beforeResource = toCompanyResource(before);
     // Decided on the proposed state, so an unchanged PATCH writes nothing (updated_at stays).
-    if (Object.keys(changedFields(beforeResource, toCompanyResource({ ...before, ...sent }), UPDATABLE_FIELDS)).length === 0) return before;
+    if (
+      Object.keys(changedFields(beforeResource, toCompanyResource({ ...before, ...sent }), UPDATABLE_FIELDS)).length ===
+      0
+    )
+      return before;
     const after = await tx.company.update({ where: { id }, data, include: companyInclude() });
     await recordChange(tx, ctx, {
-      type: 'company.updated', resourceType: 'company', resourceId: id, label: `Company "${after.name}"`,
-      before: beforeResource, after: toCompanyResource(after), fields: UPDATABLE_FIELDS,
+      type: 'company.updated',
+      resourceType: 'company',
+      resourceId: id,
+      label: `Company "${after.name}"`,
+      before: beforeResource,
+      after: toCompanyResource(after),
+      fields: UPDATABLE_FIELDS,
     });
     return after;
   });
@@ -125,8 +168,11 @@ export async function deleteCompany(ctx: Ctx, id: string): Promise<void> {
     const company = await findCompany(ctx, tx, id, {}, true);
     await tx.company.update({ where: { id }, data: { deletedAt: new Date() } });
     await recordEvent(tx, ctx, {
-      type: 'company.deleted', resourceType: 'company', resourceId: id,
-      summary: `Company "${company.name}" deleted`, payload: toCompanyResource(company),
+      type: 'company.deleted',
+      resourceType: 'company',
+      resourceId: id,
+      summary: `Company "${company.name}" deleted`,
+      payload: toCompanyResource(company),
     });
   });
 }
@@ -145,8 +191,13 @@ export async function writeCompanyPart<T>(ctx: Ctx, companyId: string, write: (t
     const result = await write(tx);
     const after = await findCompany(ctx, tx, companyId, expand);
     await recordChange(tx, ctx, {
-      type: 'company.updated', resourceType: 'company', resourceId: companyId, label: `Company "${after.name}"`,
-      before: toCompanyResource(before), after: toCompanyResource(after), fields: PART_FIELDS,
+      type: 'company.updated',
+      resourceType: 'company',
+      resourceId: companyId,
+      label: `Company "${after.name}"`,
+      before: toCompanyResource(before),
+      after: toCompanyResource(after),
+      fields: PART_FIELDS,
     });
     return result;
   });

@@ -1,7 +1,12 @@
 import type { PartialAreaHandlers } from '../../http/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { toCompanyContactResource } from './companies.mappers.js';
-import { createCompanyContact, deleteCompanyContact, listCompanyContacts, updateCompanyContact } from './contacts.service.js';
+import {
+  createCompanyContact,
+  deleteCompanyContact,
+  listCompanyContacts,
+  updateCompanyContact,
+} from './contacts.service.js';
 
 export const contactHandlers = {
   listCompanyContacts: async ({ path, query, ctx }) => {

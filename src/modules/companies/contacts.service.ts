@@ -17,7 +17,10 @@ export async function listCompanyContacts(ctx: Ctx, companyId: string): Promise<
 
 // Callers hold the company's row lock (writeCompanyPart), so concurrent primary changes queue up and one primary remains.
 async function clearPrimary(tx: Tx, companyId: string, except?: string): Promise<void> {
-  await tx.companyContact.updateMany({ where: { companyId, isPrimary: true, id: except ? { not: except } : undefined }, data: { isPrimary: false } });
+  await tx.companyContact.updateMany({
+    where: { companyId, isPrimary: true, id: except ? { not: except } : undefined },
+    data: { isPrimary: false },
+  });
 }
 
 async function findContact(tx: Tx, companyId: string, id: string): Promise<CompanyContact> {
@@ -45,7 +48,12 @@ export async function createCompanyContact(ctx: Ctx, companyId: string, input: C
 }
 
 /** Applies the fields sent; `is_primary: true` makes it the company's only primary contact. 404 unless it is a contact of the company. */
-export async function updateCompanyContact(ctx: Ctx, companyId: string, id: string, input: ContactUpdate): Promise<CompanyContact> {
+export async function updateCompanyContact(
+  ctx: Ctx,
+  companyId: string,
+  id: string,
+  input: ContactUpdate,
+): Promise<CompanyContact> {
   return writeCompanyPart(ctx, companyId, async (tx) => {
     await findContact(tx, companyId, id);
     if (input.is_primary) await clearPrimary(tx, companyId, id);

@@ -30,7 +30,11 @@ function signingKey(project: Pick<Project, 'id' | 'signingSecret'>): Uint8Array 
 }
 
 /** A signed access token (HS256) with the claims of decisions §4: iss, aud, sub, pid, sid, jti, iat, exp. */
-export async function signAccessToken(project: Pick<Project, 'id' | 'signingSecret'>, issuer: string, claims: AccessClaims): Promise<string> {
+export async function signAccessToken(
+  project: Pick<Project, 'id' | 'signingSecret'>,
+  issuer: string,
+  claims: AccessClaims,
+): Promise<string> {
   return new SignJWT({ pid: project.id, sid: claims.sessionId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer(issuer)
@@ -47,7 +51,11 @@ export async function signAccessToken(project: Pick<Project, 'id' | 'signingSecr
  * iss when given; null for anything else (malformed, other algorithm, other project, other issuer or
  * audience, expired).
  */
-export async function verifyAccessToken(project: Pick<Project, 'id' | 'signingSecret'>, issuer: string | undefined, token: string): Promise<AccessClaims | null> {
+export async function verifyAccessToken(
+  project: Pick<Project, 'id' | 'signingSecret'>,
+  issuer: string | undefined,
+  token: string,
+): Promise<AccessClaims | null> {
   try {
     const { payload } = await jwtVerify(token, signingKey(project), {
       algorithms: ['HS256'],

@@ -13,7 +13,10 @@ import { requireStoreDomain } from './store-domain.js';
 type Schemas = components['schemas'];
 
 const EMAIL_TAKEN = {
-  email: { field: 'email', message: 'An account with this email already exists. Sign in, or reset the password to set one.' },
+  email: {
+    field: 'email',
+    message: 'An account with this email already exists. Sign in, or reset the password to set one.',
+  },
 };
 /** Spec rule 4, in its exact words: the same answer for a wrong email and a wrong password. */
 export const INVALID_LOGIN = 'Invalid email or password.';
@@ -23,7 +26,11 @@ export const INVALID_LOGIN = 'Invalid email or password.';
  * session, in one transaction. 400 on `password` when it breaks the rule; 409 on `email` when a live
  * customer of the project has the email (merchant-created ones without a password included).
  */
-export async function register(ctx: Ctx, input: Schemas['CustomerRegister'], issuer: string): Promise<{ customer: Customer; tokens: TokenPair }> {
+export async function register(
+  ctx: Ctx,
+  input: Schemas['CustomerRegister'],
+  issuer: string,
+): Promise<{ customer: Customer; tokens: TokenPair }> {
   requireStoreDomain(ctx);
   const problem = passwordProblem(input.password);
   if (problem) throw invalidField('password', problem);
@@ -40,11 +47,17 @@ export async function register(ctx: Ctx, input: Schemas['CustomerRegister'], iss
  * with the same argon2 work whether or not the account exists, answers 401 "Invalid email or password."
  * for any mismatch, and on success resets the count and starts a session.
  */
-export async function login(ctx: Ctx, input: Schemas['CustomerLogin'], issuer: string): Promise<{ customer: Customer; tokens: TokenPair }> {
+export async function login(
+  ctx: Ctx,
+  input: Schemas['CustomerLogin'],
+  issuer: string,
+): Promise<{ customer: Customer; tokens: TokenPair }> {
   requireStoreDomain(ctx);
   const email = input.email.toLowerCase();
   await countPasswordAttempt(ctx.db, ctx.project.id, email);
-  const customer = await ctx.db.customer.findFirst({ where: { projectId: ctx.project.id, emailNormalized: email, deletedAt: null } });
+  const customer = await ctx.db.customer.findFirst({
+    where: { projectId: ctx.project.id, emailNormalized: email, deletedAt: null },
+  });
   const matches = await verifyPassword(customer?.passwordHash ?? null, input.password);
   if (!customer || !matches) throw new AppError('unauthorized', INVALID_LOGIN);
   await passwordAccepted(ctx.db, ctx.project.id, email);
@@ -61,9 +74,11 @@ const SESSION_ENDED = 'This session has ended. Sign in again.';
 
 /** The signed-in customer of a customer-token request; 401 when it was deleted since the token was checked. */
 export async function currentCustomer(ctx: Ctx): Promise<Customer> {
-  if (ctx.actor.kind !== 'customer') throw new AppError('internal_error', `/v1/me needs a signed-in customer, not a ${ctx.actor.kind}.`);
+  if (ctx.actor.kind !== 'customer')
+    throw new AppError('internal_error', `/v1/me needs a signed-in customer, not a ${ctx.actor.kind}.`);
   const customer = await ctx.db.customer.findUnique({ where: { id: ctx.actor.id } });
-  if (!customer || customer.projectId !== ctx.project.id || customer.deletedAt) throw new AppError('unauthorized', SESSION_ENDED);
+  if (!customer || customer.projectId !== ctx.project.id || customer.deletedAt)
+    throw new AppError('unauthorized', SESSION_ENDED);
   return customer;
 }
 

@@ -30,7 +30,10 @@ export const customerAuthHandlers = {
     await resetPassword(ctx, body.token, body.password);
     return { status: 200, body: { data: { message: PASSWORD_RESET } } };
   },
-  getCurrentCustomer: async ({ ctx }) => ({ status: 200, body: { data: toAuthCustomer(await getCurrentCustomer(ctx)) } }),
+  getCurrentCustomer: async ({ ctx }) => ({
+    status: 200,
+    body: { data: toAuthCustomer(await getCurrentCustomer(ctx)) },
+  }),
   updateCurrentCustomer: async ({ body, ctx }) => ({
     status: 200,
     body: { data: toAuthCustomer(await updateCurrentCustomer(ctx, body)) },

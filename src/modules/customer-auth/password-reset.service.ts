@@ -32,7 +32,9 @@ export function resetUrlOf(domain: string, token: string): string {
  */
 export async function requestPasswordReset(ctx: Ctx, email: string, options: { smtp: boolean }): Promise<void> {
   requireStoreDomain(ctx);
-  const customer = await ctx.db.customer.findFirst({ where: { projectId: ctx.project.id, emailNormalized: email.toLowerCase(), deletedAt: null } });
+  const customer = await ctx.db.customer.findFirst({
+    where: { projectId: ctx.project.id, emailNormalized: email.toLowerCase(), deletedAt: null },
+  });
   if (!customer) return;
   const token = newOpaqueToken();
   const createdAt = new Date();
@@ -40,15 +42,26 @@ export async function requestPasswordReset(ctx: Ctx, email: string, options: { s
   await writeTx(ctx, {}, async (tx) => {
     await tx.passwordResetToken.create({
       data: {
-        id: newId('prt_'), projectId: ctx.project.id, customerId: customer.id, email: customer.emailNormalized,
-        tokenHash: opaqueTokenHash(token), createdAt, expiresAt,
+        id: newId('prt_'),
+        projectId: ctx.project.id,
+        customerId: customer.id,
+        email: customer.emailNormalized,
+        tokenHash: opaqueTokenHash(token),
+        createdAt,
+        expiresAt,
       },
     });
     const language = emailLanguage(customer.locale, ctx.project.locale);
     const resetUrl = resetUrlOf(ctx.project.domain!, token);
     const recorded = await recordEmail(tx, ctx.project.id, {
       to: [customer.email],
-      ...renderResetEmail({ language, storeName: ctx.project.name, firstName: customer.firstName, resetUrl, validHours: RESET_TOKEN_TTL_HOURS }),
+      ...renderResetEmail({
+        language,
+        storeName: ctx.project.name,
+        firstName: customer.firstName,
+        resetUrl,
+        validHours: RESET_TOKEN_TTL_HOURS,
+      }),
       template: 'password_reset',
       data: { customer_id: customer.id, token, reset_url: resetUrl, expires_at: expiresAt.toISOString() },
       locale: language,
@@ -58,10 +71,18 @@ export async function requestPasswordReset(ctx: Ctx, email: string, options: { s
 }
 
 async function findUsableResetToken(ctx: Ctx, token: string): Promise<{ id: string; customer: Customer } | null> {
-  const row = await ctx.db.passwordResetToken.findUnique({ where: { tokenHash: opaqueTokenHash(token) }, include: { customer: true } });
+  const row = await ctx.db.passwordResetToken.findUnique({
+    where: { tokenHash: opaqueTokenHash(token) },
+    include: { customer: true },
+  });
   // A link proves the address it was sent to; once the customer's email changed it proves nothing.
-  const usable = row && row.projectId === ctx.project.id && !row.usedAt && row.expiresAt > new Date()
-    && !row.customer.deletedAt && row.customer.emailNormalized === row.email;
+  const usable =
+    row &&
+    row.projectId === ctx.project.id &&
+    !row.usedAt &&
+    row.expiresAt > new Date() &&
+    !row.customer.deletedAt &&
+    row.customer.emailNormalized === row.email;
   return usable ? row : null;
 }
 
@@ -82,7 +103,10 @@ export async function resetPassword(ctx: Ctx, token: string, password: string): 
   await writeTx(ctx, {}, async (tx) => {
     const now = new Date();
     // Conditional, so of two resets racing with one token exactly one wins.
-    const used = await tx.passwordResetToken.updateMany({ where: { id: reset.id, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+    const used = await tx.passwordResetToken.updateMany({
+      where: { id: reset.id, usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
+    });
     if (used.count === 0) throw invalidField('token', INVALID_TOKEN);
     await tx.passwordResetToken.updateMany({ where: { customerId: customer.id, usedAt: null }, data: { usedAt: now } });
     await tx.customer.update({ where: { id: customer.id }, data: { passwordHash, emailVerified: true } });

@@ -8,7 +8,8 @@ const CLASSES = [
   { pattern: /\p{Nd}/u, name: 'a digit' },
 ] as const;
 
-const listed = (items: string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+const listed = (items: string[]) =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 
 /**
  * What `password` lacks under the rule, as a message naming `field` ("password needs an uppercase letter and

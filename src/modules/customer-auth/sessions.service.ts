@@ -20,12 +20,15 @@ export interface TokenPair {
   expiresIn: number;
 }
 
-const INVALID_REFRESH = 'Invalid refresh token. It is unknown, expired or used, or its session has ended. Sign in again.';
+const INVALID_REFRESH =
+  'Invalid refresh token. It is unknown, expired or used, or its session has ended. Sign in again.';
 
 // A new refresh token of the session, stored as its hash only.
 async function issueRefreshToken(tx: Tx, sessionId: string, expiresAt: Date): Promise<string> {
   const token = newOpaqueToken();
-  await tx.refreshToken.create({ data: { id: newId('rtok_'), sessionId, tokenHash: opaqueTokenHash(token), expiresAt } });
+  await tx.refreshToken.create({
+    data: { id: newId('rtok_'), sessionId, tokenHash: opaqueTokenHash(token), expiresAt },
+  });
   return token;
 }
 
@@ -41,7 +44,10 @@ export async function startSession(tx: Tx, ctx: Ctx, customerId: string, issuer:
 
 /** Ends the sessions of a customer that are still live (in the caller's transaction). */
 export async function endCustomerSessions(tx: Tx, customerId: string, reason: SessionEnd): Promise<void> {
-  await tx.customerSession.updateMany({ where: { customerId, revokedAt: null }, data: { revokedAt: new Date(), revokedReason: reason } });
+  await tx.customerSession.updateMany({
+    where: { customerId, revokedAt: null },
+    data: { revokedAt: new Date(), revokedReason: reason },
+  });
 }
 
 async function findRefreshToken(tx: Tx, ctx: Ctx, token: string) {
@@ -63,7 +69,10 @@ export async function refreshSession(ctx: Ctx, token: string, issuer: string): P
     if (!row || row.session.revokedAt || row.session.customer.deletedAt) return null;
     const now = new Date();
     // Conditional, so of two requests racing with one token exactly one wins; the other is a reuse.
-    const used = await tx.refreshToken.updateMany({ where: { id: row.id, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+    const used = await tx.refreshToken.updateMany({
+      where: { id: row.id, usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
+    });
     if (used.count === 0) {
       const current = await tx.refreshToken.findUniqueOrThrow({ where: { id: row.id } });
       if (current.usedAt) await endSession(tx, row.sessionId, 'reuse');
@@ -73,7 +82,10 @@ export async function refreshSession(ctx: Ctx, token: string, issuer: string): P
     const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_MS);
     await tx.customerSession.update({ where: { id: row.sessionId }, data: { expiresAt } });
     const refreshToken = await issueRefreshToken(tx, row.sessionId, expiresAt);
-    const accessToken = await signAccessToken(ctx.project, issuer, { customerId: row.session.customerId, sessionId: row.sessionId });
+    const accessToken = await signAccessToken(ctx.project, issuer, {
+      customerId: row.session.customerId,
+      sessionId: row.sessionId,
+    });
     return { accessToken, refreshToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
   });
   if (!pair) throw new AppError('unauthorized', INVALID_REFRESH);
@@ -81,7 +93,10 @@ export async function refreshSession(ctx: Ctx, token: string, issuer: string): P
 }
 
 async function endSession(tx: Tx, sessionId: string, reason: SessionEnd): Promise<void> {
-  await tx.customerSession.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: new Date(), revokedReason: reason } });
+  await tx.customerSession.updateMany({
+    where: { id: sessionId, revokedAt: null },
+    data: { revokedAt: new Date(), revokedReason: reason },
+  });
 }
 
 /** Logout: ends the session of the refresh token, whatever state the token is in; nothing for an unknown one. */
@@ -93,7 +108,8 @@ export async function logout(ctx: Ctx, token: string): Promise<void> {
   });
 }
 
-const MISSING_TOKEN = 'Missing access token. Send Authorization: Bearer <access token> and the publishable key in X-API-Key.';
+const MISSING_TOKEN =
+  'Missing access token. Send Authorization: Bearer <access token> and the publishable key in X-API-Key.';
 const INVALID_TOKEN = 'Invalid or expired access token. Get a new one with POST /v1/auth/token.';
 const ENDED = 'This session has ended. Sign in again.';
 
@@ -101,7 +117,12 @@ const ENDED = 'This session has ended. Sign in again.';
  * The customer and session an access token stands for: signed by `project` (for `issuer` when given), unexpired,
  * and of a session that has not ended and a customer not deleted (one primary-key read). 401 otherwise.
  */
-export async function authenticateAccessToken(db: Database, project: Project, issuer: string | undefined, token: string | undefined): Promise<AccessClaims> {
+export async function authenticateAccessToken(
+  db: Database,
+  project: Project,
+  issuer: string | undefined,
+  token: string | undefined,
+): Promise<AccessClaims> {
   if (!token) throw new AppError('unauthorized', MISSING_TOKEN);
   const claims = await verifyAccessToken(project, issuer, token);
   if (!claims) throw new AppError('unauthorized', INVALID_TOKEN);
@@ -110,6 +131,7 @@ export async function authenticateAccessToken(db: Database, project: Project, is
     select: { projectId: true, customerId: true, revokedAt: true, customer: { select: { deletedAt: true } } },
   });
   const live = session && !session.revokedAt && !session.customer.deletedAt;
-  if (!live || session.projectId !== project.id || session.customerId !== claims.customerId) throw new AppError('unauthorized', ENDED);
+  if (!live || session.projectId !== project.id || session.customerId !== claims.customerId)
+    throw new AppError('unauthorized', ENDED);
   return claims;
 }

@@ -24,8 +24,11 @@ export async function listGroups(ctx: Ctx, query: GroupListQuery) {
   };
   const withMembers = query.expand?.includes('members') ?? false;
   const model = {
-    findMany: async (args: { where: Prisma.CustomerGroupWhereInput; orderBy: Prisma.CustomerGroupOrderByWithRelationInput[]; take: number }) =>
-      groupViews(ctx, await ctx.db.customerGroup.findMany(args), withMembers),
+    findMany: async (args: {
+      where: Prisma.CustomerGroupWhereInput;
+      orderBy: Prisma.CustomerGroupOrderByWithRelationInput[];
+      take: number;
+    }) => groupViews(ctx, await ctx.db.customerGroup.findMany(args), withMembers),
     count: (args: { where: Prisma.CustomerGroupWhereInput }) => ctx.db.customerGroup.count(args),
   };
   return listPage(ctx, { model, where, query, sorts: SORTS, map: toGroupResource });

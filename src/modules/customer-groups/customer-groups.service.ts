@@ -44,10 +44,13 @@ function storedConditions(type: GroupType, conditions: Condition[] | undefined):
   if ('problems' in checked) {
     const [first, ...more] = checked.problems;
     if (more.length === 0) throw invalidField(first.field, first.message);
-    throw new AppError('validation_error', `${checked.problems.length} fields are invalid.`, { details: checked.problems });
+    throw new AppError('validation_error', `${checked.problems.length} fields are invalid.`, {
+      details: checked.problems,
+    });
   }
   if (type === 'manual') return [];
-  if (checked.conditions.length === 0) throw invalidField('conditions', 'An automatic group needs at least one condition (at most 20).');
+  if (checked.conditions.length === 0)
+    throw invalidField('conditions', 'An automatic group needs at least one condition (at most 20).');
   return checked.conditions;
 }
 
@@ -78,7 +81,8 @@ export async function createGroup(ctx: Ctx, input: GroupCreate): Promise<Custome
 export async function updateGroup(ctx: Ctx, id: string, input: GroupUpdate): Promise<CustomerGroup> {
   return writeTx(ctx, HANDLE_TAKEN, async (tx) => {
     const group = await findGroup(ctx, tx, id, true);
-    const conditions = input.conditions === undefined ? undefined : storedConditions(group.type as GroupType, input.conditions);
+    const conditions =
+      input.conditions === undefined ? undefined : storedConditions(group.type as GroupType, input.conditions);
     return tx.customerGroup.update({
       where: { id },
       data: {
@@ -89,7 +93,10 @@ export async function updateGroup(ctx: Ctx, id: string, input: GroupUpdate): Pro
         conditions: conditions as unknown as Prisma.InputJsonValue | undefined,
         conditionMatch: input.condition_match,
         activePriceKey: input.active_price_key,
-        metadata: input.metadata === undefined ? undefined : (mergeMetadata(group.metadata, input.metadata) as Prisma.InputJsonValue),
+        metadata:
+          input.metadata === undefined
+            ? undefined
+            : (mergeMetadata(group.metadata, input.metadata) as Prisma.InputJsonValue),
       },
     });
   });

@@ -13,15 +13,25 @@ const AUTOMATIC = 'This group is automatic; its conditions decide its members.';
 export async function addMembers(ctx: Ctx, id: string, customerIds: string[]): Promise<CustomerGroup> {
   return writeTx(ctx, {}, async (tx) => {
     const group = await findGroup(ctx, tx, id, true);
-    if (group.type === 'automatic') throw new AppError('invalid_request', `${AUTOMATIC} Add customers to a manual group instead.`);
+    if (group.type === 'automatic')
+      throw new AppError('invalid_request', `${AUTOMATIC} Add customers to a manual group instead.`);
     const unique = [...new Set(customerIds)];
-    const found = await tx.customer.findMany({ where: { id: { in: unique }, projectId: ctx.project.id, deletedAt: null }, select: { id: true } });
+    const found = await tx.customer.findMany({
+      where: { id: { in: unique }, projectId: ctx.project.id, deletedAt: null },
+      select: { id: true },
+    });
     const known = new Set(found.map((customer) => customer.id));
     const unknown = unique.filter((customerId) => !known.has(customerId));
     if (unknown.length > 0) {
-      throw invalidField('customer_ids', `No customer of this project has the ID${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; nothing was added.`);
+      throw invalidField(
+        'customer_ids',
+        `No customer of this project has the ID${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; nothing was added.`,
+      );
     }
-    await tx.customerGroupMember.createMany({ data: unique.map((customerId) => ({ groupId: id, customerId })), skipDuplicates: true });
+    await tx.customerGroupMember.createMany({
+      data: unique.map((customerId) => ({ groupId: id, customerId })),
+      skipDuplicates: true,
+    });
     return group;
   });
 }
@@ -30,8 +40,11 @@ export async function addMembers(ctx: Ctx, id: string, customerIds: string[]): P
 export async function removeMember(ctx: Ctx, id: string, customerId: string): Promise<void> {
   await writeTx(ctx, {}, async (tx) => {
     const group = await findGroup(ctx, tx, id, true);
-    if (group.type === 'automatic') throw new AppError('invalid_request', `${AUTOMATIC} Change its conditions, or the customer, instead.`);
-    const { count } = await tx.customerGroupMember.deleteMany({ where: { groupId: id, customerId, customer: { deletedAt: null } } });
+    if (group.type === 'automatic')
+      throw new AppError('invalid_request', `${AUTOMATIC} Change its conditions, or the customer, instead.`);
+    const { count } = await tx.customerGroupMember.deleteMany({
+      where: { groupId: id, customerId, customer: { deletedAt: null } },
+    });
     if (count === 0) throw notFound('The customer is not in this group.');
   });
 }

@@ -40,7 +40,12 @@ const MEMBER_FIELDS = { id: true, email: true, firstName: true, lastName: true }
 /** Up to EXPANDED_MEMBERS members, the most recent first: last added (manual), newest customers (automatic). */
 export async function firstMembers(db: Database | Tx, group: GroupRule): Promise<MemberRow[]> {
   if (group.type === 'automatic') {
-    return db.customer.findMany({ where: membersWhere(group), select: MEMBER_FIELDS, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: EXPANDED_MEMBERS });
+    return db.customer.findMany({
+      where: membersWhere(group),
+      select: MEMBER_FIELDS,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: EXPANDED_MEMBERS,
+    });
   }
   const rows = await db.customerGroupMember.findMany({
     where: { groupId: group.id, customer: { deletedAt: null } },
@@ -52,7 +57,11 @@ export async function firstMembers(db: Database | Tx, group: GroupRule): Promise
 }
 
 /** The groups with their member counts (one indexed count per group, run side by side) and, when asked for, first members. */
-export async function groupViews(ctx: Pick<Ctx, 'db'>, groups: CustomerGroup[], withMembers: boolean): Promise<GroupView[]> {
+export async function groupViews(
+  ctx: Pick<Ctx, 'db'>,
+  groups: CustomerGroup[],
+  withMembers: boolean,
+): Promise<GroupView[]> {
   return Promise.all(
     groups.map(async (group) => {
       const [memberCount, members] = await Promise.all([
@@ -66,7 +75,9 @@ export async function groupViews(ctx: Pick<Ctx, 'db'>, groups: CustomerGroup[], 
 
 /** Filter for GET /v1/customers?group_id=: the group's members; 400 naming group_id when it is not a live group of the project. */
 export async function groupMembersWhere(ctx: Ctx, groupId: string): Promise<Prisma.CustomerWhereInput> {
-  const group = await ctx.db.customerGroup.findFirst({ where: { id: groupId, projectId: ctx.project.id, deletedAt: null } });
+  const group = await ctx.db.customerGroup.findFirst({
+    where: { id: groupId, projectId: ctx.project.id, deletedAt: null },
+  });
   if (!group) throw invalidField('group_id', 'group_id does not name a customer group of this project.');
   return membersWhere(group);
 }
@@ -86,6 +97,8 @@ export async function groupsOfCustomerWhere(ctx: Ctx, customerId: string): Promi
     where: { projectId: ctx.project.id, deletedAt: null, type: 'automatic' },
     select: { id: true, conditions: true, conditionMatch: true },
   });
-  const ids = automatic.filter((group) => meetsConditions(customer, conditionsOf(group), group.conditionMatch as ConditionMatch)).map((group) => group.id);
+  const ids = automatic
+    .filter((group) => meetsConditions(customer, conditionsOf(group), group.conditionMatch as ConditionMatch))
+    .map((group) => group.id);
   return { OR: [{ id: { in: ids } }, { members: { some: { customerId, customer: { deletedAt: null } } } }] };
 }

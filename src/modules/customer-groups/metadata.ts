@@ -14,7 +14,10 @@ export function mergeMetadata(stored: unknown, patch: Record<string, unknown>): 
   }
   const count = Object.keys(merged).length;
   if (count > MAX_METADATA_KEYS) {
-    throw invalidField('metadata', `metadata would hold ${count} keys after merging; at most ${MAX_METADATA_KEYS} are allowed. Remove keys by sending them as "".`);
+    throw invalidField(
+      'metadata',
+      `metadata would hold ${count} keys after merging; at most ${MAX_METADATA_KEYS} are allowed. Remove keys by sending them as "".`,
+    );
   }
   return merged;
 }

@@ -41,7 +41,9 @@ export async function createAddress(ctx: Ctx, customerId: string, input: Address
 
 // Addresses carry no project id: they are the project's when their customer is a live customer of it.
 async function findAddress(ctx: Ctx, tx: Tx, id: string): Promise<CustomerAddress> {
-  const address = await tx.customerAddress.findFirst({ where: { id, customer: { projectId: ctx.project.id, deletedAt: null } } });
+  const address = await tx.customerAddress.findFirst({
+    where: { id, customer: { projectId: ctx.project.id, deletedAt: null } },
+  });
   if (!address) throw notFound('Address not found.');
   return address;
 }

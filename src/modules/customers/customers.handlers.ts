@@ -12,7 +12,10 @@ export const customerHandlers = {
     const page = await listCustomers(ctx, query);
     return { status: 200, body: { ...page, data: await withMetafields(ctx, 'customer', query, page.data) } };
   },
-  createCustomer: async ({ body, ctx }) => ({ status: 201, body: { data: toCustomerResource(await createCustomer(ctx, body)) } }),
+  createCustomer: async ({ body, ctx }) => ({
+    status: 201,
+    body: { data: toCustomerResource(await createCustomer(ctx, body)) },
+  }),
   getCustomer: async ({ path, query, ctx }) => {
     const { customer, addresses } = await getCustomer(ctx, path.id, query.expand?.includes('addresses') ?? false);
     const resource = pickFields(toCustomerResource(customer, addresses), query.fields);
@@ -42,7 +45,10 @@ export const customerHandlers = {
     await deleteAddress(ctx, path.id);
     return { status: 204, body: undefined };
   },
-  listCustomerNotes: async ({ path, ctx }) => ({ status: 200, body: { data: (await listNotes(ctx, path.id)).map(toNoteResource) } }),
+  listCustomerNotes: async ({ path, ctx }) => ({
+    status: 200,
+    body: { data: (await listNotes(ctx, path.id)).map(toNoteResource) },
+  }),
   createCustomerNote: async ({ path, body, ctx }) => ({
     status: 201,
     body: { data: toNoteResource(await createNote(ctx, path.id, body.content)) },

@@ -17,14 +17,21 @@ const SORTS: Omit<SortColumns<'listCustomers'>, 'relevance'> = {
 };
 
 /** The one definition of which customers a list query selects (`group`: the members filter of group_id). */
-function customerWhere(projectId: string, query: CustomerListQuery, group?: Prisma.CustomerWhereInput): Prisma.CustomerWhereInput {
+function customerWhere(
+  projectId: string,
+  query: CustomerListQuery,
+  group?: Prisma.CustomerWhereInput,
+): Prisma.CustomerWhereInput {
   return {
     projectId,
     deletedAt: null,
     emailNormalized: query.email?.toLowerCase(),
     status: query.status,
     createdAt: query.created_after ? { gt: new Date(query.created_after) } : undefined,
-    orderCount: query.min_orders !== undefined || query.max_orders !== undefined ? { gte: query.min_orders, lte: query.max_orders } : undefined,
+    orderCount:
+      query.min_orders !== undefined || query.max_orders !== undefined
+        ? { gte: query.min_orders, lte: query.max_orders }
+        : undefined,
     totalSpent: query.min_spent !== undefined ? { gte: query.min_spent } : undefined,
     AND: [...(query.search ? searchWhere(query.search) : []), ...(group ? [group] : [])],
   };
@@ -32,13 +39,24 @@ function customerWhere(projectId: string, query: CustomerListQuery, group?: Pris
 
 /** A page of the project's customers matching the filters, in the requested order. */
 export async function listCustomers(ctx: Ctx, query: CustomerListQuery) {
-  const where = customerWhere(ctx.project.id, query, query.group_id ? await groupMembersWhere(ctx, query.group_id) : undefined);
+  const where = customerWhere(
+    ctx.project.id,
+    query,
+    query.group_id ? await groupMembersWhere(ctx, query.group_id) : undefined,
+  );
   if (query.sort === 'relevance' && query.search) return listByRelevance(ctx, query, where, query.search);
   // Without a search there is nothing to rank: relevance falls back to newest first.
   const sort = query.sort === 'relevance' ? 'created_at' : query.sort;
   // A group filter reads memberships, groups and addresses, which carry no table_changed trigger: counted each time.
   const cacheTotals = query.group_id ? undefined : { list: 'customers', tables: ['customers'] };
-  return listPage(ctx, { model: ctx.db.customer, where, query: { ...query, sort }, sorts: SORTS, map: toCustomerResource, cacheTotals });
+  return listPage(ctx, {
+    model: ctx.db.customer,
+    where,
+    query: { ...query, sort },
+    sorts: SORTS,
+    map: toCustomerResource,
+    cacheTotals,
+  });
 }
 
 /**
@@ -66,9 +84,14 @@ async function listByRelevance(ctx: Ctx, query: CustomerListQuery, where: Prisma
           skip -= count;
           continue;
         }
-        rows.push(...(await ctx.db.customer.findMany({
-          where: tiers[i], orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take: take - rows.length,
-        })));
+        rows.push(
+          ...(await ctx.db.customer.findMany({
+            where: tiers[i],
+            orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+            skip,
+            take: take - rows.length,
+          })),
+        );
         skip = 0;
       }
       return rows;

@@ -10,8 +10,25 @@ export type NoteResource = Schemas['CustomerNote'];
 /** The stored fields a customer resource shows (what prepared reads of customers return). */
 export type CustomerFields = Pick<
   Customer,
-  | 'id' | 'email' | 'firstName' | 'lastName' | 'phone' | 'company' | 'status' | 'orderCount' | 'totalSpent' | 'firstOrderAt'
-  | 'lastOrderAt' | 'tags' | 'metadata' | 'activePriceKey' | 'locale' | 'taxNumber' | 'taxNumberType' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'email'
+  | 'firstName'
+  | 'lastName'
+  | 'phone'
+  | 'company'
+  | 'status'
+  | 'orderCount'
+  | 'totalSpent'
+  | 'firstOrderAt'
+  | 'lastOrderAt'
+  | 'tags'
+  | 'metadata'
+  | 'activePriceKey'
+  | 'locale'
+  | 'taxNumber'
+  | 'taxNumberType'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 
 /** A customer as the API shows it; addresses only when given (expand=addresses). */

@@ -8,7 +8,14 @@ import { findOwned } from '../../shared/owned.js';
 import { lockRows, writeTx } from '../../shared/write.js';
 import { conflictOn, notFound } from '../../shared/errors.js';
 import { deleteValuesOf } from '../metafields/index.js';
-import { changedFields, eventHasSubscribers, recordChange, recordEvent, storeEventRow, type StoreEventInput } from '../store-events/index.js';
+import {
+  changedFields,
+  eventHasSubscribers,
+  recordChange,
+  recordEvent,
+  storeEventRow,
+  type StoreEventInput,
+} from '../store-events/index.js';
 import { toCustomerResource, type CustomerFields, type CustomerResource } from './customers.mappers.js';
 import { insertCustomerWithEvent, liveCustomerById } from './customers.statements.js';
 
@@ -16,15 +23,30 @@ type CustomerCreate = components['schemas']['CustomerCreate'];
 type CustomerUpdate = components['schemas']['CustomerUpdate'];
 
 const UPDATABLE_FIELDS = [
-  'email', 'first_name', 'last_name', 'phone', 'company', 'status', 'tags', 'metadata',
-  'active_price_key', 'locale', 'tax_number', 'tax_number_type',
+  'email',
+  'first_name',
+  'last_name',
+  'phone',
+  'company',
+  'status',
+  'tags',
+  'metadata',
+  'active_price_key',
+  'locale',
+  'tax_number',
+  'tax_number_type',
 ] as const;
 
 /** The stored key of the name sort: last name then first name, case-insensitive (U+0001 sorts before any letter). */
-export const sortNameOf = (firstName: string, lastName: string) => `${lastName.toLowerCase()}\u0001${firstName.toLowerCase()}`;
+export const sortNameOf = (firstName: string, lastName: string) =>
+  `${lastName.toLowerCase()}\u0001${firstName.toLowerCase()}`;
 
 const EMAIL_TAKEN = { email: { field: 'email', message: 'A customer with this email already exists.' } };
-const ADDRESS_ORDER = [{ isDefault: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }] as const satisfies Prisma.CustomerAddressOrderByWithRelationInput[];
+const ADDRESS_ORDER = [
+  { isDefault: 'desc' },
+  { createdAt: 'asc' },
+  { id: 'asc' },
+] as const satisfies Prisma.CustomerAddressOrderByWithRelationInput[];
 
 /** The live customer of the project; 404 "Customer not found." otherwise. With `lock`, its row stays locked for the transaction. */
 export async function findCustomer(ctx: Ctx, db: Database | Tx, id: string, lock = false): Promise<Customer> {
@@ -56,7 +78,8 @@ export async function getCustomer(ctx: Ctx, id: string, withAddresses: boolean) 
  */
 export async function createCustomer(ctx: Ctx, input: CustomerCreate): Promise<CustomerFields> {
   const pool = poolOf(ctx.db);
-  if (!pool || (await eventHasSubscribers(ctx.db, ctx, 'customer.created'))) return writeTx(ctx, EMAIL_TAKEN, (tx) => insertCustomer(tx, ctx, input));
+  if (!pool || (await eventHasSubscribers(ctx.db, ctx, 'customer.created')))
+    return writeTx(ctx, EMAIL_TAKEN, (tx) => insertCustomer(tx, ctx, input));
   const at = new Date();
   const row = customerRow(ctx, input, null, at);
   try {
@@ -95,14 +118,25 @@ export function customerRow(ctx: Pick<Ctx, 'project'>, input: CustomerCreate, pa
 
 /** The customer.created store event of a new customer (with its resource as payload when there is one for subscribers). */
 function createdEvent(customerId: string, payload?: CustomerResource): StoreEventInput {
-  return { type: 'customer.created', resourceType: 'customer', resourceId: customerId, summary: `Customer ${customerId} created`, payload };
+  return {
+    type: 'customer.created',
+    resourceType: 'customer',
+    resourceId: customerId,
+    summary: `Customer ${customerId} created`,
+    payload,
+  };
 }
 
 /**
  * Inserts a customer and records customer.created in the caller's transaction (whose unique email
  * violation the caller maps). `passwordHash` is for storefront registration; it never leaves the row.
  */
-export async function insertCustomer(tx: Tx, ctx: Ctx, input: CustomerCreate, passwordHash: string | null = null): Promise<Customer> {
+export async function insertCustomer(
+  tx: Tx,
+  ctx: Ctx,
+  input: CustomerCreate,
+  passwordHash: string | null = null,
+): Promise<Customer> {
   const at = new Date();
   const customer = await tx.customer.create({ data: { ...customerRow(ctx, input, passwordHash, at), createdAt: at } });
   await recordEvent(tx, ctx, createdEvent(customer.id, toCustomerResource(customer)));
@@ -117,7 +151,8 @@ export async function updateCustomer(ctx: Ctx, id: string, input: CustomerUpdate
       email: input.email,
       emailNormalized: input.email?.toLowerCase(),
       // A new address is not verified yet (customer auth: a reset link proves an address).
-      emailVerified: input.email !== undefined && input.email.toLowerCase() !== before.emailNormalized ? false : undefined,
+      emailVerified:
+        input.email !== undefined && input.email.toLowerCase() !== before.emailNormalized ? false : undefined,
       firstName: input.first_name,
       lastName: input.last_name,
       sortName: sortNameOf(input.first_name ?? before.firstName, input.last_name ?? before.lastName),
@@ -137,8 +172,13 @@ export async function updateCustomer(ctx: Ctx, id: string, input: CustomerUpdate
     if (Object.keys(changedFields(beforeResource, proposed, UPDATABLE_FIELDS)).length === 0) return before;
     const after = await tx.customer.update({ where: { id }, data });
     await recordChange(tx, ctx, {
-      type: 'customer.updated', resourceType: 'customer', resourceId: id, label: `Customer ${id}`,
-      before: beforeResource, after: toCustomerResource(after), fields: UPDATABLE_FIELDS,
+      type: 'customer.updated',
+      resourceType: 'customer',
+      resourceId: id,
+      label: `Customer ${id}`,
+      before: beforeResource,
+      after: toCustomerResource(after),
+      fields: UPDATABLE_FIELDS,
     });
     return after;
   });
@@ -154,7 +194,10 @@ export async function deleteCustomer(ctx: Ctx, id: string): Promise<void> {
     const customer = await findCustomer(ctx, tx, id);
     await tx.customer.update({ where: { id }, data: { deletedAt: new Date() } });
     await recordEvent(tx, ctx, {
-      type: 'customer.deleted', resourceType: 'customer', resourceId: id, summary: `Customer ${id} deleted`,
+      type: 'customer.deleted',
+      resourceType: 'customer',
+      resourceId: id,
+      summary: `Customer ${id} deleted`,
       payload: toCustomerResource(customer), // the last state
     });
   });
@@ -170,7 +213,9 @@ export const DELETED_CUSTOMER_RETENTION_DAYS = 30;
 export async function purgeDeletedCustomers(db: Database): Promise<number> {
   const cutoff = new Date(Date.now() - DELETED_CUSTOMER_RETENTION_DAYS * 24 * 60 * 60 * 1000);
   return db.$transaction(async (tx) => {
-    const ids = (await tx.customer.findMany({ where: { deletedAt: { lt: cutoff } }, select: { id: true } })).map((c) => c.id);
+    const ids = (await tx.customer.findMany({ where: { deletedAt: { lt: cutoff } }, select: { id: true } })).map(
+      (c) => c.id,
+    );
     if (ids.length === 0) return 0;
     await tx.$executeRaw`
       UPDATE store_events

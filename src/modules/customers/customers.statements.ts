@@ -38,7 +38,11 @@ const byId = preparedStatement<CustomerFields>(
 );
 
 /** The project's live customer with this id, or undefined. */
-export async function liveCustomerById(pool: pg.Pool, projectId: string, id: string): Promise<CustomerFields | undefined> {
+export async function liveCustomerById(
+  pool: pg.Pool,
+  projectId: string,
+  id: string,
+): Promise<CustomerFields | undefined> {
   return (await byId(pool, [id, projectId]))[0];
 }
 
@@ -46,13 +50,26 @@ type CustomerRow = ReturnType<typeof customerRow>;
 
 // What a create writes: the fields shown, less those the database keeps (order figures, creation time), plus
 // the stored-only ones.
-const { orderCount: _orders, totalSpent: _spent, firstOrderAt: _first, lastOrderAt: _last, createdAt: _created, ...shownAndWritten } = FIELDS;
+const {
+  orderCount: _orders,
+  totalSpent: _spent,
+  firstOrderAt: _first,
+  lastOrderAt: _last,
+  createdAt: _created,
+  ...shownAndWritten
+} = FIELDS;
 
 /** Inserts a customer (customerRow) and its customer.created store event in one statement. */
 export const insertCustomerWithEvent = insertWithEvent<CustomerRow, CustomerFields>(
   'customer_insert_with_event',
   'customers',
-  { ...shownAndWritten, projectId: 'project_id', emailNormalized: 'email_normalized', sortName: 'sort_name', passwordHash: 'password_hash' },
+  {
+    ...shownAndWritten,
+    projectId: 'project_id',
+    emailNormalized: 'email_normalized',
+    sortName: 'sort_name',
+    passwordHash: 'password_hash',
+  },
   FIELDS,
   ['metadata'],
 );

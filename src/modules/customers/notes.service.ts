@@ -12,7 +12,8 @@ export async function listNotes(ctx: Ctx, customerId: string): Promise<CustomerN
 
 /** Adds a note authored by the calling API key. */
 export async function createNote(ctx: Ctx, customerId: string, content: string): Promise<CustomerNote> {
-  if (ctx.actor.kind !== 'api_key') throw new AppError('internal_error', `Notes are written with an API key, not by a ${ctx.actor.kind}.`);
+  if (ctx.actor.kind !== 'api_key')
+    throw new AppError('internal_error', `Notes are written with an API key, not by a ${ctx.actor.kind}.`);
   await findCustomer(ctx, ctx.db, customerId);
   return ctx.db.customerNote.create({
     data: { id: newId('cnote_'), customerId, content, authorType: 'api_key', authorId: ctx.actor.id },

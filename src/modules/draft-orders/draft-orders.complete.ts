@@ -24,10 +24,17 @@ export async function completeDraftOrder(ctx: Ctx, id: string): Promise<Order> {
     await deductStock(
       tx,
       ctx,
-      items.flatMap((item) => (item.variantId ? [{ variantId: item.variantId, quantity: item.quantity, label: `${item.title} - ${item.variantTitle}` }] : [])),
+      items.flatMap((item) =>
+        item.variantId
+          ? [{ variantId: item.variantId, quantity: item.quantity, label: `${item.title} - ${item.variantTitle}` }]
+          : [],
+      ),
     );
     const order = await createOrderFromDraft(tx, ctx, draft, items);
-    const completed = await tx.draftOrder.update({ where: { id }, data: { status: 'completed', orderId: order.id, completedAt: order.createdAt } });
+    const completed = await tx.draftOrder.update({
+      where: { id },
+      data: { status: 'completed', orderId: order.id, completedAt: order.createdAt },
+    });
     const after = toDraftOrderResource(completed);
     await recordEvent(tx, ctx, {
       type: 'draft_order.completed',

@@ -10,12 +10,18 @@ import { addLineItems, deleteLineItem, updateLineItem } from './line-items.servi
 
 export const draftOrderHandlers = {
   listDraftOrders: async ({ query, ctx }) => ({ status: 200, body: await listDraftOrders(ctx, query) }),
-  createDraftOrder: async ({ body, ctx }) => ({ status: 201, body: { data: toDraftOrderResource(await createDraftOrder(ctx, body)) } }),
+  createDraftOrder: async ({ body, ctx }) => ({
+    status: 201,
+    body: { data: toDraftOrderResource(await createDraftOrder(ctx, body)) },
+  }),
   getDraftOrder: async ({ path, query, ctx }) => {
     const { draft, items } = await getDraftOrder(ctx, path.id, query.expand?.includes('items') ?? false);
     return { status: 200, body: { data: pickFields(toDraftOrderResource(draft, items), query.fields) } };
   },
-  updateDraftOrder: async ({ path, body, ctx }) => ({ status: 200, body: { data: toDraftOrderResource(await updateDraftOrder(ctx, path.id, body)) } }),
+  updateDraftOrder: async ({ path, body, ctx }) => ({
+    status: 200,
+    body: { data: toDraftOrderResource(await updateDraftOrder(ctx, path.id, body)) },
+  }),
   deleteDraftOrder: async ({ path, ctx }) => {
     await deleteDraftOrder(ctx, path.id);
     return { status: 204, body: undefined };
@@ -34,7 +40,14 @@ export const draftOrderHandlers = {
   },
   sendDraftOrder: async ({ path, body, ctx, deps }) => ({
     status: 200,
-    body: { data: toDraftOrderResource(await sendDraftOrder(ctx, path.id, body ?? {}, { smtp: Boolean(deps.config.smtpUrl) })) },
+    body: {
+      data: toDraftOrderResource(
+        await sendDraftOrder(ctx, path.id, body ?? {}, { smtp: Boolean(deps.config.smtpUrl) }),
+      ),
+    },
   }),
-  completeDraftOrder: async ({ path, ctx }) => ({ status: 201, body: { data: toOrderResource(await completeDraftOrder(ctx, path.id)) } }),
+  completeDraftOrder: async ({ path, ctx }) => ({
+    status: 201,
+    body: { data: toOrderResource(await completeDraftOrder(ctx, path.id)) },
+  }),
 } satisfies AreaHandlers<'draft-orders'>;

@@ -27,7 +27,8 @@ export async function listDraftOrders(ctx: Ctx, query: DraftOrderListQuery) {
     where,
     query,
     sorts: SORTS,
-    map: (row) => toDraftOrderResource(row, 'items' in row ? (row.items as Parameters<typeof toDraftOrderResource>[1]) : undefined),
+    map: (row) =>
+      toDraftOrderResource(row, 'items' in row ? (row.items as Parameters<typeof toDraftOrderResource>[1]) : undefined),
     cacheTotals: { list: 'draft_orders', tables: ['draft_orders'] },
   });
 }

@@ -12,8 +12,10 @@ type DraftOrderSend = components['schemas']['DraftOrderSend'];
 
 /** 400 unless the draft has a customer e-mail and at least one line item (case mapping 5); `action` words the message. */
 export function requireEmailAndItems(draft: DraftOrder, action: 'sending' | 'completing'): void {
-  if (!draft.customerEmail) throw invalidField('customer_email', `Set customer_email before ${action} the draft order.`);
-  if (draft.itemCount === 0) throw invalidField('items', `Add at least one line item before ${action} the draft order.`);
+  if (!draft.customerEmail)
+    throw invalidField('customer_email', `Set customer_email before ${action} the draft order.`);
+  if (draft.itemCount === 0)
+    throw invalidField('items', `Add at least one line item before ${action} the draft order.`);
 }
 
 /** The checkout link of a draft, only for a project with a verified domain. */
@@ -26,13 +28,20 @@ export function payUrlOf(project: Project, draftId: string): string | null {
  * SMTP delivery) in the customer's language, marks the draft sent and records draft_order.updated, all
  * in one transaction. A completed draft, or one without e-mail or items, is 400.
  */
-export async function sendDraftOrder(ctx: Ctx, id: string, input: DraftOrderSend, options: { smtp: boolean }): Promise<DraftOrder> {
+export async function sendDraftOrder(
+  ctx: Ctx,
+  id: string,
+  input: DraftOrderSend,
+  options: { smtp: boolean },
+): Promise<DraftOrder> {
   return writeTx(ctx, {}, async (tx) => {
     const draft = await findDraftOrder(ctx, tx, id, true);
     if (draft.status === 'completed') throw new AppError('invalid_request', 'A completed draft order cannot be sent.');
     requireEmailAndItems(draft, 'sending');
     const items = (await itemsOf(tx, id)).map(toDraftLineItemResource);
-    const customer = draft.customerId ? await tx.customer.findUnique({ where: { id: draft.customerId }, select: { locale: true } }) : null;
+    const customer = draft.customerId
+      ? await tx.customer.findUnique({ where: { id: draft.customerId }, select: { locale: true } })
+      : null;
     const language = emailLanguage(customer?.locale, ctx.project.locale);
     const payUrl = payUrlOf(ctx.project, draft.id);
     const rendered = renderPaymentRequest({
@@ -40,7 +49,13 @@ export async function sendDraftOrder(ctx: Ctx, id: string, input: DraftOrderSend
       storeName: ctx.project.name,
       draftNumber: draft.draftNumber,
       currency: draft.currency,
-      items: items.map((item) => ({ title: item.title, variantTitle: item.variant_title, quantity: item.quantity, unitPrice: item.unit_price, total: item.total })),
+      items: items.map((item) => ({
+        title: item.title,
+        variantTitle: item.variant_title,
+        quantity: item.quantity,
+        unitPrice: item.unit_price,
+        total: item.total,
+      })),
       subtotal: Number(draft.subtotal),
       shippingCost: Number(draft.shippingCost),
       discount: Number(draft.discount),
@@ -58,10 +73,23 @@ export async function sendDraftOrder(ctx: Ctx, id: string, input: DraftOrderSend
       bcc: input.bcc,
       ...rendered,
       template: 'draft_order_invoice',
-      data: { draft_order_id: draft.id, draft_number: draft.draftNumber, total: Number(draft.total), currency: draft.currency, pay_url: payUrl, message: input.message ?? null },
+      data: {
+        draft_order_id: draft.id,
+        draft_number: draft.draftNumber,
+        total: Number(draft.total),
+        currency: draft.currency,
+        pay_url: payUrl,
+        message: input.message ?? null,
+      },
       locale: language,
     });
     if (options.smtp) await ctx.jobs.enqueue(tx, 'send-email', { v: 1, emailId: email.id });
-    return saveDraft(tx, ctx, draft, { ...draft, status: 'sent' }, { what: `payment request sent to ${draft.customerEmail}`, always: true });
+    return saveDraft(
+      tx,
+      ctx,
+      draft,
+      { ...draft, status: 'sent' },
+      { what: `payment request sent to ${draft.customerEmail}`, always: true },
+    );
   });
 }

@@ -29,7 +29,11 @@ async function customerFor(ctx: Ctx, tx: Tx, id: string): Promise<Customer> {
 }
 
 /** The draft with its line items when asked for. */
-export async function getDraftOrder(ctx: Ctx, id: string, withItems: boolean): Promise<{ draft: DraftOrder; items?: DraftLineItem[] }> {
+export async function getDraftOrder(
+  ctx: Ctx,
+  id: string,
+  withItems: boolean,
+): Promise<{ draft: DraftOrder; items?: DraftLineItem[] }> {
   const draft = await findDraftOrder(ctx, ctx.db, id);
   return { draft, items: withItems ? await itemsOf(ctx.db, id) : undefined };
 }
@@ -100,16 +104,22 @@ export async function updateDraftOrder(ctx: Ctx, id: string, input: DraftOrderUp
   return writeTx(ctx, {}, async (tx) => {
     const before = await draftForChange(ctx, tx, id);
     if (input.currency !== undefined && input.currency !== before.currency && before.itemCount > 0) {
-      throw invalidField('currency', 'The currency can change only while the draft order has no line items. Remove them first.');
+      throw invalidField(
+        'currency',
+        'The currency can change only while the draft order has no line items. Remove them first.',
+      );
     }
     const customer = input.customer_id != null ? await customerFor(ctx, tx, input.customer_id) : null;
     const terms = (input.payment_terms ?? before.paymentTerms) as PaymentTerms;
     const proposed: DraftOrder = {
       ...before,
       customerId: input.customer_id === undefined ? before.customerId : (customer?.id ?? null),
-      customerEmail: input.customer_email !== undefined ? input.customer_email : customer ? customer.email : before.customerEmail,
-      shippingAddress: input.shipping_address === undefined ? before.shippingAddress : toStoredAddress(input.shipping_address),
-      billingAddress: input.billing_address === undefined ? before.billingAddress : toStoredAddress(input.billing_address),
+      customerEmail:
+        input.customer_email !== undefined ? input.customer_email : customer ? customer.email : before.customerEmail,
+      shippingAddress:
+        input.shipping_address === undefined ? before.shippingAddress : toStoredAddress(input.shipping_address),
+      billingAddress:
+        input.billing_address === undefined ? before.billingAddress : toStoredAddress(input.billing_address),
       notes: input.notes === undefined ? before.notes : input.notes,
       currency: input.currency ?? before.currency,
       tax: input.tax === undefined ? before.tax : BigInt(input.tax),
@@ -127,7 +137,8 @@ export async function updateDraftOrder(ctx: Ctx, id: string, input: DraftOrderUp
 export async function deleteDraftOrder(ctx: Ctx, id: string): Promise<void> {
   await writeTx(ctx, {}, async (tx) => {
     const draft = await findDraftOrder(ctx, tx, id, true);
-    if (draft.status === 'completed') throw new AppError('invalid_request', 'A completed draft order cannot be deleted.');
+    if (draft.status === 'completed')
+      throw new AppError('invalid_request', 'A completed draft order cannot be deleted.');
     await tx.draftOrder.delete({ where: { id } });
     await recordEvent(tx, ctx, {
       type: 'draft_order.deleted',

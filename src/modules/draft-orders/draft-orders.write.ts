@@ -10,9 +10,26 @@ import { computeTotals, type TaxAddress, type TaxSettings } from './totals.js';
 
 /** The fields of a draft whose changes draft_order.updated records. */
 export const DRAFT_FIELDS = [
-  'status', 'customer_id', 'customer_email', 'subtotal', 'tax', 'tax_data', 'tax_inclusive', 'shipping_cost', 'discount',
-  'total', 'currency', 'shipping_address', 'billing_address', 'payment_terms', 'payment_due_date', 'order_id',
-  'completed_at', 'item_count', 'notes', 'metadata',
+  'status',
+  'customer_id',
+  'customer_email',
+  'subtotal',
+  'tax',
+  'tax_data',
+  'tax_inclusive',
+  'shipping_cost',
+  'discount',
+  'total',
+  'currency',
+  'shipping_address',
+  'billing_address',
+  'payment_terms',
+  'payment_due_date',
+  'order_id',
+  'completed_at',
+  'item_count',
+  'notes',
+  'metadata',
 ] as const;
 
 // Far below 2^53, so sums of amounts stay exact in JavaScript numbers.
@@ -44,7 +61,12 @@ export const taxSettingsOf = (project: Project): TaxSettings => project.tax as u
  * The draft with its subtotal, tax, total and item count recomputed from `items` (see totals.ts); 400 on
  * `negativeField` when the total would be negative.
  */
-export function withTotals(ctx: Ctx, draft: DraftOrder, items: DraftLineItem[], negativeField = 'discount'): DraftOrder {
+export function withTotals(
+  ctx: Ctx,
+  draft: DraftOrder,
+  items: DraftLineItem[],
+  negativeField = 'discount',
+): DraftOrder {
   const totals = computeTotals({
     lines: items.map((item) => ({ quantity: item.quantity, unitPrice: Number(item.unitPrice) })),
     shippingCost: Number(draft.shippingCost),
@@ -111,7 +133,10 @@ export async function saveDraft(
   after: DraftOrder,
   extra: { what?: string; changes?: FieldChanges; always?: boolean } = {},
 ): Promise<DraftOrder> {
-  const changes = { ...changedFields(toDraftOrderResource(before), toDraftOrderResource(after), DRAFT_FIELDS), ...extra.changes };
+  const changes = {
+    ...changedFields(toDraftOrderResource(before), toDraftOrderResource(after), DRAFT_FIELDS),
+    ...extra.changes,
+  };
   if (Object.keys(changes).length === 0 && !extra.always) return before;
   const saved = await tx.draftOrder.update({ where: { id: before.id }, data: columnsOf(after) });
   await recordEvent(tx, ctx, {

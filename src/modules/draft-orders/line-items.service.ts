@@ -30,20 +30,34 @@ async function variantsById(ctx: Ctx, tx: Tx, ids: string[]): Promise<Map<string
 }
 
 /** The problems of one requested item, each on its field path (`items[2].variant_id`). */
-function problemsOf(item: LineItemInput, index: number, draft: DraftOrder, variant: VariantWithProduct | undefined): ErrorDetail[] {
+function problemsOf(
+  item: LineItemInput,
+  index: number,
+  draft: DraftOrder,
+  variant: VariantWithProduct | undefined,
+): ErrorDetail[] {
   const at = (field: string) => `items[${index}].${field}`;
   if (item.variant_id === undefined) {
     return (['title', 'unit_price'] as const)
       .filter((field) => item[field] === undefined)
-      .map((field) => ({ field: at(field), message: `${at(field)} is required for a custom item (or send variant_id for a catalog item).` }));
+      .map((field) => ({
+        field: at(field),
+        message: `${at(field)} is required for a custom item (or send variant_id for a catalog item).`,
+      }));
   }
   const problems = (['title', 'unit_price'] as const)
     .filter((field) => item[field] !== undefined)
-    .map((field) => ({ field: at(field), message: `${at(field)} comes from the variant; send ${field} only for custom items.` }));
+    .map((field) => ({
+      field: at(field),
+      message: `${at(field)} comes from the variant; send ${field} only for custom items.`,
+    }));
   if (!variant || variant.product.deletedAt) {
     problems.push({ field: at('variant_id'), message: `${at('variant_id')} does not name a variant of this project.` });
   } else if (variant.product.currency !== draft.currency) {
-    problems.push({ field: at('variant_id'), message: `${at('variant_id')} is priced in ${variant.product.currency}; the draft order is in ${draft.currency}.` });
+    problems.push({
+      field: at('variant_id'),
+      message: `${at('variant_id')} is priced in ${variant.product.currency}; the draft order is in ${draft.currency}.`,
+    });
   }
   return problems;
 }
@@ -69,8 +83,14 @@ function itemChanges(before: DraftLineItem[], after: DraftLineItem[]): FieldChan
 export async function addLineItems(ctx: Ctx, draftId: string, inputs: LineItemInput[]): Promise<DraftLineItem[]> {
   return writeTx(ctx, {}, async (tx) => {
     const draft = await draftForChange(ctx, tx, draftId);
-    const variants = await variantsById(ctx, tx, inputs.flatMap((item) => (item.variant_id ? [item.variant_id] : [])));
-    const problems = inputs.flatMap((item, index) => problemsOf(item, index, draft, item.variant_id ? variants.get(item.variant_id) : undefined));
+    const variants = await variantsById(
+      ctx,
+      tx,
+      inputs.flatMap((item) => (item.variant_id ? [item.variant_id] : [])),
+    );
+    const problems = inputs.flatMap((item, index) =>
+      problemsOf(item, index, draft, item.variant_id ? variants.get(item.variant_id) : undefined),
+    );
     if (problems.length > 0) throw rejection(problems);
 
     const before = await itemsOf(tx, draftId);
@@ -115,7 +135,12 @@ function itemIn(items: DraftLineItem[], itemId: string): DraftLineItem {
  * Changes quantity and note of an item, and unit price and title of a custom item (400 on a variant
  * item, case mapping 4); totals and draft_order.updated follow in the same transaction.
  */
-export async function updateLineItem(ctx: Ctx, draftId: string, itemId: string, input: LineItemUpdate): Promise<DraftLineItem> {
+export async function updateLineItem(
+  ctx: Ctx,
+  draftId: string,
+  itemId: string,
+  input: LineItemUpdate,
+): Promise<DraftLineItem> {
   return writeTx(ctx, {}, async (tx) => {
     const draft = await draftForChange(ctx, tx, draftId);
     const before = await itemsOf(tx, draftId);
@@ -156,6 +181,9 @@ export async function deleteLineItem(ctx: Ctx, draftId: string, itemId: string):
     itemIn(before, itemId);
     await tx.draftLineItem.delete({ where: { id: itemId } });
     const after = before.filter((item) => item.id !== itemId);
-    await saveDraft(tx, ctx, draft, withTotals(ctx, draft, after, 'items'), { what: 'line item removed', changes: itemChanges(before, after) });
+    await saveDraft(tx, ctx, draft, withTotals(ctx, draft, after, 'items'), {
+      what: 'line item removed',
+      changes: itemChanges(before, after),
+    });
   });
 }

@@ -109,13 +109,21 @@ export function formatMoney(minorUnits: number, currency: string, language: Emai
 }
 
 function formatDate(date: string, language: EmailLanguage): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+  return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(
+    new Date(`${date}T00:00:00Z`),
+  );
 }
 
 const escapeHtml = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 
-const itemName = (item: PaymentRequestInput['items'][number]) => (item.variantTitle ? `${item.title} - ${item.variantTitle}` : item.title);
+const itemName = (item: PaymentRequestInput['items'][number]) =>
+  item.variantTitle ? `${item.title} - ${item.variantTitle}` : item.title;
 
 /** Summary rows (label, amount) after the items; shipping, discount and tax only when not zero. */
 function summaryRows(input: PaymentRequestInput, phrases: Phrases): Array<[string, number]> {
@@ -159,8 +167,13 @@ export function renderPaymentRequest(input: PaymentRequestInput): RenderedEmail 
     `<p>${escapeHtml(phrases.intro(input.draftNumber, input.storeName))}</p>`,
     '<table style="border-collapse:collapse">',
     `<tr>${cell(escapeHtml(phrases.item))}${cell(escapeHtml(phrases.quantity), 'right')}${cell(escapeHtml(phrases.amount), 'right')}</tr>`,
-    ...input.items.map((item) => `<tr>${cell(escapeHtml(itemName(item)))}${cell(String(item.quantity), 'right')}${cell(escapeHtml(money(item.total)), 'right')}</tr>`),
-    ...rows.map(([label, amount]) => `<tr>${cell(escapeHtml(label))}${cell('')}${cell(escapeHtml(money(amount)), 'right')}</tr>`),
+    ...input.items.map(
+      (item) =>
+        `<tr>${cell(escapeHtml(itemName(item)))}${cell(String(item.quantity), 'right')}${cell(escapeHtml(money(item.total)), 'right')}</tr>`,
+    ),
+    ...rows.map(
+      ([label, amount]) => `<tr>${cell(escapeHtml(label))}${cell('')}${cell(escapeHtml(money(amount)), 'right')}</tr>`,
+    ),
     '</table>',
     ...(due ? [`<p>${escapeHtml(due)}</p>`] : []),
     ...(input.payUrl ? [`<p><a href="${escapeHtml(input.payUrl)}">${escapeHtml(phrases.pay)}</a></p>`] : []),

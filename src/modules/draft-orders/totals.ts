@@ -74,7 +74,9 @@ export function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
 export function lineTax(amount: number, rate: number, inclusive: boolean): number {
   const { numerator, denominator } = rateFraction(rate);
   const value = BigInt(amount);
-  return Number(inclusive ? divideHalfUp(value * numerator, denominator + numerator) : divideHalfUp(value * numerator, denominator));
+  return Number(
+    inclusive ? divideHalfUp(value * numerator, denominator + numerator) : divideHalfUp(value * numerator, denominator),
+  );
 }
 
 /**
@@ -84,7 +86,10 @@ export function lineTax(amount: number, rate: number, inclusive: boolean): numbe
 export function matchTaxRate(rates: TaxRate[], address: TaxAddress): TaxRate | undefined {
   const state = address.state?.trim().toLowerCase();
   const ofCountry = rates.filter((r) => r.country === address.country);
-  return (state ? ofCountry.find((r) => r.state?.trim().toLowerCase() === state) : undefined) ?? ofCountry.find((r) => r.state === undefined);
+  return (
+    (state ? ofCountry.find((r) => r.state?.trim().toLowerCase() === state) : undefined) ??
+    ofCountry.find((r) => r.state === undefined)
+  );
 }
 
 const percent = (rate: number) => `${Number((rate * 100).toFixed(4))}%`;
@@ -98,12 +103,31 @@ export function computeTotals(input: TotalsInput): Totals {
   const subtotal = input.lines.reduce((sum, line) => sum + lineTotal(line.quantity, line.unitPrice), 0);
   const { settings } = input;
   if (!settings.enabled) {
-    return { subtotal, tax: input.manualTax, taxData: null, taxInclusive: false, total: subtotal + input.manualTax + input.shippingCost - input.discount };
+    return {
+      subtotal,
+      tax: input.manualTax,
+      taxData: null,
+      taxInclusive: false,
+      total: subtotal + input.manualTax + input.shippingCost - input.discount,
+    };
   }
   const address = input.shippingAddress ?? input.billingAddress;
   const rate = address ? matchTaxRate(settings.rates, address) : undefined;
-  const tax = rate ? input.lines.reduce((sum, line) => sum + lineTax(lineTotal(line.quantity, line.unitPrice), rate.rate, settings.inclusive), 0) : 0;
-  const taxLines = rate ? [{ name: `${rate.state ? `${rate.country}-${rate.state}` : rate.country} tax ${percent(rate.rate)}`, rate: rate.rate, amount: tax }] : [];
+  const tax = rate
+    ? input.lines.reduce(
+        (sum, line) => sum + lineTax(lineTotal(line.quantity, line.unitPrice), rate.rate, settings.inclusive),
+        0,
+      )
+    : 0;
+  const taxLines = rate
+    ? [
+        {
+          name: `${rate.state ? `${rate.country}-${rate.state}` : rate.country} tax ${percent(rate.rate)}`,
+          rate: rate.rate,
+          amount: tax,
+        },
+      ]
+    : [];
   const added = settings.inclusive ? 0 : tax;
   return {
     subtotal,

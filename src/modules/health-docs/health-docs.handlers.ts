@@ -12,7 +12,11 @@ export const healthDocsHandlers = {
       await deps.db.$queryRaw`SELECT 1`;
       return { status: 200, body: { status: 'ok' } };
     } catch {
-      return { status: 503, body: { status: 'unavailable' }, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } };
+      return {
+        status: 503,
+        body: { status: 'unavailable' },
+        headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      };
     }
   },
   getOpenApiYaml: async () => ({ status: 200, body: openapiYaml, type: 'application/yaml' }),

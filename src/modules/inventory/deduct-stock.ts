@@ -30,7 +30,14 @@ function perVariant(demands: StockDemand[]): Array<StockDemand> {
   return [...byId.values()].sort((a, b) => a.variantId.localeCompare(b.variantId));
 }
 
-async function takeFrom(tx: Tx, ctx: Ctx, variantId: string, locationId: string, available: number, take: number): Promise<void> {
+async function takeFrom(
+  tx: Tx,
+  ctx: Ctx,
+  variantId: string,
+  locationId: string,
+  available: number,
+  take: number,
+): Promise<void> {
   const key = { variantId_locationId: { variantId, locationId } };
   await tx.inventoryLevel.upsert({
     where: key,
@@ -38,7 +45,15 @@ async function takeFrom(tx: Tx, ctx: Ctx, variantId: string, locationId: string,
     update: { available: { decrement: take } },
   });
   await tx.inventoryAdjustment.create({
-    data: { id: newId('iadj_'), projectId: ctx.project.id, variantId, locationId, reason: 'order', delta: -take, availableAfter: available - take },
+    data: {
+      id: newId('iadj_'),
+      projectId: ctx.project.id,
+      variantId,
+      locationId,
+      reason: 'order',
+      delta: -take,
+      availableAfter: available - take,
+    },
   });
 }
 
@@ -56,7 +71,9 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
   const ids = wanted.map((demand) => demand.variantId);
   await lockVariants(tx, ids);
   const variants = new Map(
-    (await tx.variant.findMany({ where: { id: { in: ids }, projectId: ctx.project.id, product: { deletedAt: null } } })).map((v) => [v.id, v]),
+    (
+      await tx.variant.findMany({ where: { id: { in: ids }, projectId: ctx.project.id, product: { deletedAt: null } } })
+    ).map((v) => [v.id, v]),
   );
   const levels = await tx.inventoryLevel.findMany({
     where: { variantId: { in: ids }, location: { isActive: true, deletedAt: null } },
@@ -65,8 +82,14 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
 
   for (const demand of wanted) {
     const variant = variants.get(demand.variantId);
-    if (!variant) throw conflict(`${demand.label} (${demand.variantId}) is no longer in the catalog. Remove its line item first.`, demand.variantId);
-    const held = levels.filter((level) => level.variantId === demand.variantId).reduce((sum, level) => sum + level.available, 0);
+    if (!variant)
+      throw conflict(
+        `${demand.label} (${demand.variantId}) is no longer in the catalog. Remove its line item first.`,
+        demand.variantId,
+      );
+    const held = levels
+      .filter((level) => level.variantId === demand.variantId)
+      .reduce((sum, level) => sum + level.available, 0);
     if (variant.inventoryPolicy === 'deny' && held < demand.quantity) {
       throw conflict(
         `Not enough stock of ${demand.label} (${demand.variantId}): ${Math.max(held, 0)} available at active locations, ${demand.quantity} ordered.`,
@@ -75,7 +98,9 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
     }
   }
 
-  const defaultLocation = await tx.location.findFirst({ where: { projectId: ctx.project.id, isDefault: true, deletedAt: null } });
+  const defaultLocation = await tx.location.findFirst({
+    where: { projectId: ctx.project.id, isDefault: true, deletedAt: null },
+  });
   for (const demand of wanted) {
     let remaining = demand.quantity;
     for (const level of levels.filter((l) => l.variantId === demand.variantId).sort(byDeductionOrder)) {

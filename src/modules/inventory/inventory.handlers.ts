@@ -3,7 +3,10 @@ import { toInventoryLevelResource, toVariantLevelResource } from './inventory.ma
 import { listVariantLevels, setInventoryLevel } from './inventory.service.js';
 
 export const inventoryHandlers = {
-  setInventoryLevel: async ({ body, ctx }) => ({ status: 200, body: { data: toVariantLevelResource(await setInventoryLevel(ctx, body)) } }),
+  setInventoryLevel: async ({ body, ctx }) => ({
+    status: 200,
+    body: { data: toVariantLevelResource(await setInventoryLevel(ctx, body)) },
+  }),
   listVariantInventoryLevels: async ({ path, ctx }) => ({
     status: 200,
     body: { data: (await listVariantLevels(ctx, path.id)).map(toInventoryLevelResource) },

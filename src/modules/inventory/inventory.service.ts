@@ -35,10 +35,20 @@ export async function syncVariantTotals(tx: Tx, ctx: Ctx, before: Variant[]): Pr
 }
 
 /** An active, live location of the project for stock changes; 404 when unknown, 400 (on `field`) when inactive. */
-export async function stockLocation(ctx: Ctx, tx: Tx, id: string, field: string, notFoundMessage = 'Location not found.'): Promise<Location> {
+export async function stockLocation(
+  ctx: Ctx,
+  tx: Tx,
+  id: string,
+  field: string,
+  notFoundMessage = 'Location not found.',
+): Promise<Location> {
   const location = await findOwned(ctx, tx.location, id, notFoundMessage);
   if (!location.isActive) {
-    throw new AppError('invalid_request', `Location ${id} is inactive and cannot receive or deduct stock. Activate it first.`, { field });
+    throw new AppError(
+      'invalid_request',
+      `Location ${id} is inactive and cannot receive or deduct stock. Activate it first.`,
+      { field },
+    );
   }
   return location;
 }
@@ -48,7 +58,10 @@ export async function stockLocation(ctx: Ctx, tx: Tx, id: string, field: string,
  * to it queue up and none is lost; the adjustment, the variant total and any inventory.low event are
  * written in the same transaction.
  */
-export async function setInventoryLevel(ctx: Ctx, input: { variant_id: string; location_id: string; available: number }): Promise<InventoryLevel> {
+export async function setInventoryLevel(
+  ctx: Ctx,
+  input: { variant_id: string; location_id: string; available: number },
+): Promise<InventoryLevel> {
   const projectId = ctx.project.id;
   return writeTx(ctx, {}, async (tx) => {
     await lockVariants(tx, [input.variant_id]);
@@ -64,8 +77,13 @@ export async function setInventoryLevel(ctx: Ctx, input: { variant_id: string; l
     if (input.available !== previous) {
       await tx.inventoryAdjustment.create({
         data: {
-          id: newId('iadj_'), projectId, variantId: variant.id, locationId: input.location_id, reason: 'set',
-          delta: input.available - previous, availableAfter: input.available,
+          id: newId('iadj_'),
+          projectId,
+          variantId: variant.id,
+          locationId: input.location_id,
+          reason: 'set',
+          delta: input.available - previous,
+          availableAfter: input.available,
         },
       });
       await syncVariantTotals(tx, ctx, [variant]);

@@ -15,7 +15,21 @@ type LocationCreate = components['schemas']['LocationCreate'];
 type LocationUpdate = components['schemas']['LocationUpdate'];
 export type LocationListQuery = NonNullable<operations['listLocations']['parameters']['query']>;
 
-const UPDATABLE_FIELDS = ['name', 'handle', 'type', 'is_active', 'metadata', 'address_line1', 'address_line2', 'city', 'state', 'postal_code', 'country', 'phone', 'email'] as const;
+const UPDATABLE_FIELDS = [
+  'name',
+  'handle',
+  'type',
+  'is_active',
+  'metadata',
+  'address_line1',
+  'address_line2',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'phone',
+  'email',
+] as const;
 const SORTS: SortColumns<'listLocations'> = {
   created_at: [{ field: 'createdAt', kind: 'date' }],
   updated_at: [{ field: 'updatedAt', kind: 'date' }],
@@ -27,7 +41,9 @@ const invalid = (message: string, field?: string) => new AppError('invalid_reque
 /** 400 unless the project has the locations extension. */
 export function requireLocationsExtension({ project }: Pick<Ctx, 'project'>): void {
   if (!project.extensions.includes('locations')) {
-    throw invalid('The locations extension is not enabled for this project. Enable it to create, delete, transfer or change the default location.');
+    throw invalid(
+      'The locations extension is not enabled for this project. Enable it to create, delete, transfer or change the default location.',
+    );
   }
 }
 
@@ -38,7 +54,11 @@ export async function findLocation(ctx: Ctx, db: Ctx['db'] | Tx, id: string): Pr
 
 /** Variants with a level at the location, and the units available there. */
 export async function stockAt(db: Ctx['db'] | Tx, locationId: string): Promise<StockCounts> {
-  const { _count, _sum } = await db.inventoryLevel.aggregate({ where: { locationId }, _count: { _all: true }, _sum: { available: true } });
+  const { _count, _sum } = await db.inventoryLevel.aggregate({
+    where: { locationId },
+    _count: { _all: true },
+    _sum: { available: true },
+  });
   return { variantCount: _count._all, totalUnits: _sum.available ?? 0 };
 }
 
@@ -68,12 +88,20 @@ export async function createLocation(ctx: Ctx, input: LocationCreate): Promise<L
     const handle = input.handle ?? (await allocateHandle(tx, ctx, 'location', input.name));
     const location = await tx.location.create({
       data: {
-        ...(fieldsOf(input) as Prisma.LocationUncheckedCreateInput), id: newId('loc_'), projectId: ctx.project.id, name: input.name, handle, isDefault: false,
+        ...(fieldsOf(input) as Prisma.LocationUncheckedCreateInput),
+        id: newId('loc_'),
+        projectId: ctx.project.id,
+        name: input.name,
+        handle,
+        isDefault: false,
       },
     });
     await recordEvent(tx, ctx, {
-      type: 'location.created', resourceType: 'location', resourceId: location.id,
-      summary: `Location "${location.name}" created`, payload: toLocationResource(location),
+      type: 'location.created',
+      resourceType: 'location',
+      resourceId: location.id,
+      summary: `Location "${location.name}" created`,
+      payload: toLocationResource(location),
     });
     return location;
   });
@@ -84,7 +112,10 @@ export async function updateLocation(ctx: Ctx, id: string, input: LocationUpdate
   return writeTx(ctx, HANDLE_TAKEN, async (tx) => {
     const before = await findLocation(ctx, tx, id);
     if (before.isDefault && input.is_active === false) {
-      throw invalid('The default location cannot be deactivated. Make another location the default first.', 'is_active');
+      throw invalid(
+        'The default location cannot be deactivated. Make another location the default first.',
+        'is_active',
+      );
     }
     const after = await tx.location.update({ where: { id }, data: { ...fieldsOf(input), isActive: input.is_active } });
     await recordLocationUpdate(tx, ctx, before, after);
@@ -94,8 +125,13 @@ export async function updateLocation(ctx: Ctx, id: string, input: LocationUpdate
 
 async function recordLocationUpdate(tx: Tx, ctx: Ctx, before: Location, after: Location): Promise<void> {
   await recordChange(tx, ctx, {
-    type: 'location.updated', resourceType: 'location', resourceId: after.id, label: `Location "${after.name}"`,
-    before: toLocationResource(before), after: toLocationResource(after), fields: [...UPDATABLE_FIELDS, 'is_default'],
+    type: 'location.updated',
+    resourceType: 'location',
+    resourceId: after.id,
+    label: `Location "${after.name}"`,
+    before: toLocationResource(before),
+    after: toLocationResource(after),
+    fields: [...UPDATABLE_FIELDS, 'is_default'],
   });
 }
 
@@ -110,16 +146,26 @@ export async function deleteLocation(ctx: Ctx, id: string): Promise<void> {
     // Locking the project's locations serialises deletes, so two of them cannot both pass the last-active check.
     await lockRows(tx, 'locations', { projectId });
     const location = await findLocation(ctx, tx, id);
-    if (location.isDefault) throw invalid('The default location cannot be deleted. Make another location the default first.');
-    const activeOthers = await tx.location.count({ where: { projectId, deletedAt: null, isActive: true, id: { not: id } } });
-    if (location.isActive && activeOthers === 0) throw invalid('This is the last active location and cannot be deleted.');
+    if (location.isDefault)
+      throw invalid('The default location cannot be deleted. Make another location the default first.');
+    const activeOthers = await tx.location.count({
+      where: { projectId, deletedAt: null, isActive: true, id: { not: id } },
+    });
+    if (location.isActive && activeOthers === 0)
+      throw invalid('This is the last active location and cannot be deleted.');
     if ((await stockAt(tx, id)).totalUnits !== 0) {
       throw invalid('This location still holds inventory. Transfer inventory before deleting this location.');
     }
     await tx.inventoryLevel.deleteMany({ where: { locationId: id } });
-    await tx.location.update({ where: { id }, data: { deletedAt: new Date(), isActive: false, handle: `${location.handle}--deleted-${id}` } });
+    await tx.location.update({
+      where: { id },
+      data: { deletedAt: new Date(), isActive: false, handle: `${location.handle}--deleted-${id}` },
+    });
     await recordEvent(tx, ctx, {
-      type: 'location.deleted', resourceType: 'location', resourceId: id, summary: `Location "${location.name}" deleted`,
+      type: 'location.deleted',
+      resourceType: 'location',
+      resourceId: id,
+      summary: `Location "${location.name}" deleted`,
       payload: toLocationResource(location), // the last state
     });
   });
@@ -147,6 +193,18 @@ export async function setDefaultLocation(ctx: Ctx, id: string): Promise<Location
 
 /** A page of the project's live locations. */
 export async function listLocations(ctx: Ctx, query: LocationListQuery) {
-  const where: Prisma.LocationWhereInput = { projectId: ctx.project.id, deletedAt: null, type: query.type, isActive: query.active };
-  return listPage(ctx, { model: ctx.db.location, where, query, sorts: SORTS, map: toLocationResource, cacheTotals: { list: 'locations', tables: ['locations'] } });
+  const where: Prisma.LocationWhereInput = {
+    projectId: ctx.project.id,
+    deletedAt: null,
+    type: query.type,
+    isActive: query.active,
+  };
+  return listPage(ctx, {
+    model: ctx.db.location,
+    where,
+    query,
+    sorts: SORTS,
+    map: toLocationResource,
+    cacheTotals: { list: 'locations', tables: ['locations'] },
+  });
 }

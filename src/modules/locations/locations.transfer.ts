@@ -14,7 +14,9 @@ export async function transferInventory(ctx: Ctx, sourceId: string, destinationI
   requireLocationsExtension(ctx);
   const projectId = ctx.project.id;
   if (sourceId === destinationId) {
-    throw new AppError('invalid_request', 'The destination must be another location.', { field: 'destination_location_id' });
+    throw new AppError('invalid_request', 'The destination must be another location.', {
+      field: 'destination_location_id',
+    });
   }
   return writeTx(ctx, {}, async (tx) => {
     await stockLocation(ctx, tx, sourceId, 'id');

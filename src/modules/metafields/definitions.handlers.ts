@@ -1,5 +1,11 @@
 import type { PartialAreaHandlers } from '../../http/contract.js';
-import { archiveDefinition, createDefinition, listDefinitions, reorderDefinitions, updateDefinition } from './definitions.service.js';
+import {
+  archiveDefinition,
+  createDefinition,
+  listDefinitions,
+  reorderDefinitions,
+  updateDefinition,
+} from './definitions.service.js';
 import { toDefinitionResource } from './metafields.mappers.js';
 
 export const definitionHandlers = {
@@ -7,7 +13,10 @@ export const definitionHandlers = {
     status: 200,
     body: { data: (await listDefinitions(ctx, query.owner_type)).map(toDefinitionResource) },
   }),
-  createMetafieldDefinition: async ({ body, ctx }) => ({ status: 201, body: { data: toDefinitionResource(await createDefinition(ctx, body)) } }),
+  createMetafieldDefinition: async ({ body, ctx }) => ({
+    status: 201,
+    body: { data: toDefinitionResource(await createDefinition(ctx, body)) },
+  }),
   updateMetafieldDefinition: async ({ path, body, ctx }) => ({
     status: 200,
     body: { data: toDefinitionResource(await updateDefinition(ctx, path.owner_type, path.slug, body)) },

@@ -14,9 +14,12 @@ type DefinitionCreate = components['schemas']['MetafieldDefinitionCreate'];
 type DefinitionUpdate = components['schemas']['MetafieldDefinitionUpdate'];
 
 // The partial unique index on (project, owner type, slug) among active definitions backs the checks below.
-const SLUG_TAKEN = { slug: { field: 'slug', message: 'An active metafield definition of this owner type already has this slug.' } };
+const SLUG_TAKEN = {
+  slug: { field: 'slug', message: 'An active metafield definition of this owner type already has this slug.' },
+};
 
-const slugTaken = (ownerType: string, slug: string) => conflict(`An active ${ownerType} metafield definition already has the slug ${slug}.`, 'slug');
+const slugTaken = (ownerType: string, slug: string) =>
+  conflict(`An active ${ownerType} metafield definition already has the slug ${slug}.`, 'slug');
 
 /**
  * Serialises the definition writes of one owner type of a project (slugs and positions are per owner
@@ -27,8 +30,15 @@ async function lockOwnerType(tx: Tx, ctx: Ctx, ownerType: string): Promise<void>
 }
 
 /** The owner type's active definitions, by position. */
-export function activeDefinitions(db: Database | Tx, projectId: string, ownerType: string): Promise<MetafieldDefinition[]> {
-  return db.metafieldDefinition.findMany({ where: { projectId, ownerType, archivedAt: null }, orderBy: [{ position: 'asc' }, { id: 'asc' }] });
+export function activeDefinitions(
+  db: Database | Tx,
+  projectId: string,
+  ownerType: string,
+): Promise<MetafieldDefinition[]> {
+  return db.metafieldDefinition.findMany({
+    where: { projectId, ownerType, archivedAt: null },
+    orderBy: [{ position: 'asc' }, { id: 'asc' }],
+  });
 }
 
 /** The project's active definitions (of one owner type when given), by owner type and position. */
@@ -43,9 +53,16 @@ export function listDefinitions(ctx: Ctx, ownerType?: OwnerType): Promise<Metafi
  * The definition a path names: by id (`mfd_...`, whatever its state), else by slug: the owner type's
  * active definition with it, else the one most recently archived with it; 404 otherwise.
  */
-export async function findDefinition(ctx: Ctx, db: Database | Tx, ownerType: string, slugOrId: string): Promise<MetafieldDefinition> {
+export async function findDefinition(
+  ctx: Ctx,
+  db: Database | Tx,
+  ownerType: string,
+  slugOrId: string,
+): Promise<MetafieldDefinition> {
   const where = { projectId: ctx.project.id, ownerType };
-  const byId = slugOrId.startsWith('mfd_') ? await db.metafieldDefinition.findFirst({ where: { ...where, id: slugOrId } }) : null;
+  const byId = slugOrId.startsWith('mfd_')
+    ? await db.metafieldDefinition.findFirst({ where: { ...where, id: slugOrId } })
+    : null;
   const definition =
     byId ??
     (await db.metafieldDefinition.findFirst({
@@ -106,7 +123,12 @@ export async function createDefinition(ctx: Ctx, input: DefinitionCreate): Promi
  * the definition at the end and is 409 when an active definition has the slug it would take (the sent
  * one, else its own).
  */
-export async function updateDefinition(ctx: Ctx, ownerType: OwnerType, slugOrId: string, input: DefinitionUpdate): Promise<MetafieldDefinition> {
+export async function updateDefinition(
+  ctx: Ctx,
+  ownerType: OwnerType,
+  slugOrId: string,
+  input: DefinitionUpdate,
+): Promise<MetafieldDefinition> {
   return writeTx(ctx, SLUG_TAKEN, async (tx) => {
     await lockOwnerType(tx, ctx, ownerType);
     const before = await findDefinition(ctx, tx, ownerType, slugOrId);
@@ -126,7 +148,10 @@ export async function updateDefinition(ctx: Ctx, ownerType: OwnerType, slugOrId:
     }
     let position: number | undefined;
     if (archiving) await closeGap(tx, before);
-    if (restoring) position = await tx.metafieldDefinition.count({ where: { projectId: before.projectId, ownerType, archivedAt: null } });
+    if (restoring)
+      position = await tx.metafieldDefinition.count({
+        where: { projectId: before.projectId, ownerType, archivedAt: null },
+      });
     return tx.metafieldDefinition.update({
       where: { id: before.id },
       data: {
@@ -151,7 +176,13 @@ export async function archiveDefinition(ctx: Ctx, ownerType: OwnerType, slugOrId
 // Another active definition of the owner type with this slug.
 function slugHolder(tx: Tx, definition: MetafieldDefinition, slug: string) {
   return tx.metafieldDefinition.findFirst({
-    where: { projectId: definition.projectId, ownerType: definition.ownerType, slug, archivedAt: null, id: { not: definition.id } },
+    where: {
+      projectId: definition.projectId,
+      ownerType: definition.ownerType,
+      slug,
+      archivedAt: null,
+      id: { not: definition.id },
+    },
     select: { id: true },
   });
 }
@@ -159,7 +190,12 @@ function slugHolder(tx: Tx, definition: MetafieldDefinition, slug: string) {
 // The active definitions after a leaving one move up, so positions stay 0, 1, 2, ...
 async function closeGap(tx: Tx, leaving: MetafieldDefinition): Promise<void> {
   await tx.metafieldDefinition.updateMany({
-    where: { projectId: leaving.projectId, ownerType: leaving.ownerType, archivedAt: null, position: { gt: leaving.position } },
+    where: {
+      projectId: leaving.projectId,
+      ownerType: leaving.ownerType,
+      archivedAt: null,
+      position: { gt: leaving.position },
+    },
     data: { position: { decrement: 1 } },
   });
 }
@@ -168,7 +204,11 @@ async function closeGap(tx: Tx, leaving: MetafieldDefinition): Promise<void> {
  * Gives the owner type's active definitions the positions of `order`, which must list each of their ids
  * exactly once (400 on `order` naming the missing and the unknown ones); answers them in the new order.
  */
-export async function reorderDefinitions(ctx: Ctx, ownerType: OwnerType, order: string[]): Promise<MetafieldDefinition[]> {
+export async function reorderDefinitions(
+  ctx: Ctx,
+  ownerType: OwnerType,
+  order: string[],
+): Promise<MetafieldDefinition[]> {
   return writeTx(ctx, {}, async (tx) => {
     await lockOwnerType(tx, ctx, ownerType);
     const active = await activeDefinitions(tx, ctx.project.id, ownerType);
@@ -184,7 +224,8 @@ export async function reorderDefinitions(ctx: Ctx, ownerType: OwnerType, order: 
       );
     }
     for (const [position, id] of order.entries()) {
-      if (active.find((d) => d.id === id)!.position !== position) await tx.metafieldDefinition.update({ where: { id }, data: { position } });
+      if (active.find((d) => d.id === id)!.position !== position)
+        await tx.metafieldDefinition.update({ where: { id }, data: { position } });
     }
     return activeDefinitions(tx, ctx.project.id, ownerType);
   });

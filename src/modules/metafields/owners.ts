@@ -20,7 +20,13 @@ const OWNER_NOT_FOUND: Record<OwnerType, string> = {
  * (images `img_`, files `file_`, videos `file_` with a video/* MIME type); `activeOnly` also requires
  * active products. One query.
  */
-export async function existingIds(db: Database | Tx, projectId: string, kind: ReferenceKind, ids: string[], activeOnly = false): Promise<Set<string>> {
+export async function existingIds(
+  db: Database | Tx,
+  projectId: string,
+  kind: ReferenceKind,
+  ids: string[],
+  activeOnly = false,
+): Promise<Set<string>> {
   const id = { in: [...new Set(ids)] };
   const select = { id: true } as const;
   const product = { deletedAt: null, ...(activeOnly && { status: 'active' }) };
@@ -41,7 +47,10 @@ export async function existingIds(db: Database | Tx, projectId: string, kind: Re
       case 'file':
         return db.file.findMany({ where: { id: { ...id, startsWith: 'file_' }, projectId }, select });
       case 'video':
-        return db.file.findMany({ where: { id: { ...id, startsWith: 'file_' }, projectId, mimeType: { startsWith: 'video/' } }, select });
+        return db.file.findMany({
+          where: { id: { ...id, startsWith: 'file_' }, projectId, mimeType: { startsWith: 'video/' } },
+          select,
+        });
     }
   })();
   return new Set(rows.map((row) => row.id));

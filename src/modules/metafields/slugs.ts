@@ -16,5 +16,8 @@ export function generatedSlug(label: string, taken: readonly string[], fallback:
   if (!taken.includes(slug)) return slug;
   const base = cut(slug, MAX_SUFFIXED_BASE);
   const family = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(-\\d+)?$`);
-  return nextHandle(base, taken.filter((s) => family.test(s)));
+  return nextHandle(
+    base,
+    taken.filter((s) => family.test(s)),
+  );
 }

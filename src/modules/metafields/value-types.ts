@@ -7,9 +7,26 @@ import type { components } from '../../generated/openapi.js';
  */
 
 export const BASE_TYPES = [
-  'single_line_text', 'multi_line_text', 'email', 'integer', 'decimal', 'rating', 'measurement', 'date', 'datetime', 'url',
-  'boolean', 'color', 'image_reference', 'file_reference', 'video_reference', 'product_reference', 'variant_reference',
-  'collection_reference', 'customer_reference', 'order_reference',
+  'single_line_text',
+  'multi_line_text',
+  'email',
+  'integer',
+  'decimal',
+  'rating',
+  'measurement',
+  'date',
+  'datetime',
+  'url',
+  'boolean',
+  'color',
+  'image_reference',
+  'file_reference',
+  'video_reference',
+  'product_reference',
+  'variant_reference',
+  'collection_reference',
+  'customer_reference',
+  'order_reference',
 ] as const;
 export type BaseType = (typeof BASE_TYPES)[number];
 
@@ -17,11 +34,18 @@ export type BaseType = (typeof BASE_TYPES)[number];
 export type ValueType = components['schemas']['MetafieldValueType'];
 
 const NOT_LISTABLE: readonly BaseType[] = ['boolean', 'multi_line_text', 'rating', 'measurement'];
-export const LIST_TYPES = BASE_TYPES.filter((type) => !NOT_LISTABLE.includes(type)).map((type) => `list.${type}` as ValueType);
+export const LIST_TYPES = BASE_TYPES.filter((type) => !NOT_LISTABLE.includes(type)).map(
+  (type) => `list.${type}` as ValueType,
+);
 export const VALUE_TYPES: readonly ValueType[] = [...BASE_TYPES, ...LIST_TYPES];
 
 /** The types whose definitions may have choices. */
-export const CHOICE_TYPES: readonly ValueType[] = ['single_line_text', 'integer', 'list.single_line_text', 'list.integer'];
+export const CHOICE_TYPES: readonly ValueType[] = [
+  'single_line_text',
+  'integer',
+  'list.single_line_text',
+  'list.integer',
+];
 
 export const MAX_LIST_ITEMS = 50;
 export const MAX_CHOICES = 100;
@@ -31,7 +55,21 @@ const MAX_EMAIL = 254;
 // Not in the specification's table: the length the API allows for every other URL (webhooks, images).
 const MAX_URL = 2048;
 
-export const MEASUREMENT_UNITS = ['kg', 'g', 'lb', 'oz', 'm', 'cm', 'mm', 'in', 'ft', 'L', 'mL', 'fl_oz', 'gal'] as const;
+export const MEASUREMENT_UNITS = [
+  'kg',
+  'g',
+  'lb',
+  'oz',
+  'm',
+  'cm',
+  'mm',
+  'in',
+  'ft',
+  'L',
+  'mL',
+  'fl_oz',
+  'gal',
+] as const;
 
 /** What a reference value must name: a resource of the project, or a registered file of a kind. */
 export type ReferenceKind = 'product' | 'variant' | 'collection' | 'customer' | 'order' | 'image' | 'file' | 'video';
@@ -101,22 +139,30 @@ function baseProblem(type: BaseType, value: unknown): string | undefined {
     case 'integer':
       return Number.isSafeInteger(value) ? undefined : 'must be a whole number';
     case 'decimal':
-      return typeof value === 'number' && /^-?\d+(\.\d{1,2})?$/.test(String(value)) ? undefined : 'must be a number with at most 2 decimal places';
+      return typeof value === 'number' && /^-?\d+(\.\d{1,2})?$/.test(String(value))
+        ? undefined
+        : 'must be a number with at most 2 decimal places';
     case 'rating':
-      return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 5 ? undefined : 'must be a whole number from 1 to 5';
+      return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 5
+        ? undefined
+        : 'must be a whole number from 1 to 5';
     case 'measurement':
       return measurementProblem(value);
     case 'date':
       return text !== undefined && formats.date.validate(text) ? undefined : 'must be a date in the form YYYY-MM-DD';
     case 'datetime':
-      return text !== undefined && formats['date-time'].validate(text) ? undefined : 'must be an ISO 8601 date-time with seconds and a time zone, e.g. 2026-11-21T09:30:00Z';
+      return text !== undefined && formats['date-time'].validate(text)
+        ? undefined
+        : 'must be an ISO 8601 date-time with seconds and a time zone, e.g. 2026-11-21T09:30:00Z';
     case 'url':
       if (text === undefined || !isHttpUrl(text)) return 'must be a valid http or https URL';
       return length(text) > MAX_URL ? `must be at most ${MAX_URL} characters long` : undefined;
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'must be true or false';
     case 'color':
-      return text !== undefined && /^#[0-9A-Fa-f]{6}$/.test(text) ? undefined : 'must be a 6-digit hex color with a # prefix, e.g. #1a2b3c';
+      return text !== undefined && /^#[0-9A-Fa-f]{6}$/.test(text)
+        ? undefined
+        : 'must be a 6-digit hex color with a # prefix, e.g. #1a2b3c';
     default: {
       const reference = REFERENCES[type]!;
       const pattern = new RegExp(`^${reference.prefix}[0-9a-z]{26}$`);
@@ -131,7 +177,9 @@ function measurementProblem(value: unknown): string | undefined {
   const keys = Object.keys(value).sort();
   const { value: amount, unit } = value as Record<string, unknown>;
   if (keys.join() !== 'unit,value' || typeof amount !== 'number' || !Number.isFinite(amount)) return expected;
-  return (MEASUREMENT_UNITS as readonly unknown[]).includes(unit) ? undefined : `unit must be one of ${MEASUREMENT_UNITS.join(', ')}`;
+  return (MEASUREMENT_UNITS as readonly unknown[]).includes(unit)
+    ? undefined
+    : `unit must be one of ${MEASUREMENT_UNITS.join(', ')}`;
 }
 
 /** One item (or a single value) checked against the base type, then the choices. */
@@ -152,8 +200,13 @@ function checkItem(type: BaseType, value: unknown, choices: readonly string[] | 
  */
 export function checkValue(type: ValueType, value: unknown, choices: readonly string[] | null): Checked {
   if (!type.startsWith('list.')) return checkItem(type as BaseType, value, choices, '');
-  if (!Array.isArray(value)) return { ok: false, problem: { path: '', message: `must be a list (JSON array) of at most ${MAX_LIST_ITEMS} items` } };
-  if (value.length > MAX_LIST_ITEMS) return { ok: false, problem: { path: '', message: `must have at most ${MAX_LIST_ITEMS} items` } };
+  if (!Array.isArray(value))
+    return {
+      ok: false,
+      problem: { path: '', message: `must be a list (JSON array) of at most ${MAX_LIST_ITEMS} items` },
+    };
+  if (value.length > MAX_LIST_ITEMS)
+    return { ok: false, problem: { path: '', message: `must have at most ${MAX_LIST_ITEMS} items` } };
   const references: Reference[] = [];
   for (const [index, item] of value.entries()) {
     const checked = checkItem(type.slice('list.'.length) as BaseType, item, choices, `[${index}]`);
@@ -170,7 +223,9 @@ export function choicesProblem(type: ValueType, choices: readonly string[]): str
   const integers = type.endsWith('integer');
   for (const [index, choice] of choices.entries()) {
     const problem = integers
-      ? /^-?(0|[1-9]\d*)$/.test(choice) && Number.isSafeInteger(Number(choice)) ? undefined : 'must be a whole number written as a string, e.g. "10"'
+      ? /^-?(0|[1-9]\d*)$/.test(choice) && Number.isSafeInteger(Number(choice))
+        ? undefined
+        : 'must be a whole number written as a string, e.g. "10"'
       : baseProblem('single_line_text', choice);
     if (problem) return `choices[${index}] ${problem}.`;
   }

@@ -10,22 +10,30 @@ interface ValueInput<B = unknown> {
 }
 
 // The four value operations are the same for every owner type; these make one owner type's handlers.
-const read = (ownerType: OwnerType) => async ({ path, ctx }: ValueInput) => ({
-  status: 200 as const,
-  body: { data: await readValues(ctx, ownerType, path.id) },
-});
-const writeAll = (ownerType: OwnerType) => async ({ path, body, ctx }: ValueInput<Record<string, unknown>>) => ({
-  status: 200 as const,
-  body: { data: await writeValues(ctx, ownerType, path.id, body) },
-});
-const writeOne = (ownerType: OwnerType) => async ({ path, body, ctx }: ValueInput<{ value: unknown }>) => ({
-  status: 200 as const,
-  body: { data: await writeValue(ctx, ownerType, path.id, path.slug!, body.value) },
-});
-const remove = (ownerType: OwnerType) => async ({ path, ctx }: ValueInput) => {
-  await removeValue(ctx, ownerType, path.id, path.slug!);
-  return { status: 204 as const, body: undefined };
-};
+const read =
+  (ownerType: OwnerType) =>
+  async ({ path, ctx }: ValueInput) => ({
+    status: 200 as const,
+    body: { data: await readValues(ctx, ownerType, path.id) },
+  });
+const writeAll =
+  (ownerType: OwnerType) =>
+  async ({ path, body, ctx }: ValueInput<Record<string, unknown>>) => ({
+    status: 200 as const,
+    body: { data: await writeValues(ctx, ownerType, path.id, body) },
+  });
+const writeOne =
+  (ownerType: OwnerType) =>
+  async ({ path, body, ctx }: ValueInput<{ value: unknown }>) => ({
+    status: 200 as const,
+    body: { data: await writeValue(ctx, ownerType, path.id, path.slug!, body.value) },
+  });
+const remove =
+  (ownerType: OwnerType) =>
+  async ({ path, ctx }: ValueInput) => {
+    await removeValue(ctx, ownerType, path.id, path.slug!);
+    return { status: 204 as const, body: undefined };
+  };
 
 export const valueHandlers = {
   getProductMetafields: read('product'),

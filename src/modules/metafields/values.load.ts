@@ -20,7 +20,12 @@ export const hasCustomData = (ctx: Pick<Ctx, 'project'>) => ctx.project.extensio
  * one query whatever the number of owners: values of active definitions only, storefront-visible ones
  * only for storefronts. Owners without values are absent from the map.
  */
-export async function loadValues(ctx: Ctx, db: Database | Tx, ownerType: OwnerType, ownerIds: string[]): Promise<Map<string, MetafieldValues>> {
+export async function loadValues(
+  ctx: Ctx,
+  db: Database | Tx,
+  ownerType: OwnerType,
+  ownerIds: string[],
+): Promise<Map<string, MetafieldValues>> {
   const byOwner = new Map<string, MetafieldValues>();
   if (ownerIds.length === 0) return byOwner;
   const everyDefinition = !isStorefront(ctx);
@@ -51,6 +56,13 @@ export async function withMetafields<R extends { id: string; metafields?: Metafi
   resources: R[],
 ): Promise<R[]> {
   if (!query.expand?.includes('metafields') || (query.fields && !query.fields.includes('metafields'))) return resources;
-  const values = hasCustomData(ctx) ? await loadValues(ctx, ctx.db, ownerType, resources.map((r) => r.id)) : new Map<string, MetafieldValues>();
+  const values = hasCustomData(ctx)
+    ? await loadValues(
+        ctx,
+        ctx.db,
+        ownerType,
+        resources.map((r) => r.id),
+      )
+    : new Map<string, MetafieldValues>();
   return resources.map((resource) => ({ ...resource, metafields: values.get(resource.id) ?? {} }));
 }

@@ -11,7 +11,10 @@ import { validateBatch, type PlannedValue } from './values.validate.js';
 
 function requireCustomData(ctx: Ctx): void {
   if (!hasCustomData(ctx)) {
-    throw new AppError('invalid_request', 'The custom_data extension is not enabled for this project. Enable it to write metafield values.');
+    throw new AppError(
+      'invalid_request',
+      'The custom_data extension is not enabled for this project. Enable it to write metafield values.',
+    );
   }
 }
 
@@ -34,7 +37,11 @@ async function write(tx: Tx, ctx: Ctx, ownerId: string, planned: PlannedValue[])
     if (value === null) await tx.metafieldValue.deleteMany({ where: key });
     else {
       const json = value as Prisma.InputJsonValue;
-      await tx.metafieldValue.upsert({ where: { ownerId_mode_definitionId: key }, create: { ...key, value: json }, update: { value: json } });
+      await tx.metafieldValue.upsert({
+        where: { ownerId_mode_definitionId: key },
+        create: { ...key, value: json },
+        update: { value: json },
+      });
     }
   }
 }
@@ -44,7 +51,12 @@ async function write(tx: Tx, ctx: Ctx, ownerId: string, planned: PlannedValue[])
  * or nothing: any invalid value rejects the batch before anything is written (see validateBatch). Answers
  * all of the owner's values afterwards.
  */
-export async function writeValues(ctx: Ctx, ownerType: OwnerType, ownerId: string, input: Record<string, unknown>): Promise<MetafieldValues> {
+export async function writeValues(
+  ctx: Ctx,
+  ownerType: OwnerType,
+  ownerId: string,
+  input: Record<string, unknown>,
+): Promise<MetafieldValues> {
   requireCustomData(ctx);
   return writeTx(ctx, {}, async (tx) => {
     const bySlug = await definitionsFor(ctx, tx, ownerType, ownerId);
@@ -58,10 +70,17 @@ export async function deleteValuesOf(tx: Tx, ownerIds: string[]): Promise<void> 
   await tx.metafieldValue.deleteMany({ where: { ownerId: { in: ownerIds } } });
 }
 
-const noDefinition = (ownerType: string, slug: string) => notFound(`No active ${ownerType} metafield definition has the slug ${slug}.`);
+const noDefinition = (ownerType: string, slug: string) =>
+  notFound(`No active ${ownerType} metafield definition has the slug ${slug}.`);
 
 /** Creates or replaces one value in the caller's mode (404 for an unknown slug; 400 on the slug for an invalid value). */
-export async function writeValue(ctx: Ctx, ownerType: OwnerType, ownerId: string, slug: string, value: unknown): Promise<ValueObject> {
+export async function writeValue(
+  ctx: Ctx,
+  ownerType: OwnerType,
+  ownerId: string,
+  slug: string,
+  value: unknown,
+): Promise<ValueObject> {
   requireCustomData(ctx);
   return writeTx(ctx, {}, async (tx) => {
     const bySlug = await definitionsFor(ctx, tx, ownerType, ownerId);

@@ -11,8 +11,14 @@ export interface PlannedValue {
 }
 
 const NOUNS: Record<ReferenceKind, string> = {
-  product: 'product', variant: 'variant', collection: 'collection', customer: 'customer', order: 'order',
-  image: 'registered image', file: 'registered file', video: 'registered video file',
+  product: 'product',
+  variant: 'variant',
+  collection: 'collection',
+  customer: 'customer',
+  order: 'order',
+  image: 'registered image',
+  file: 'registered file',
+  video: 'registered video file',
 };
 
 /**
@@ -40,7 +46,11 @@ export async function validateBatch(
       if (definition.required) problems.set(slug, `${slug} is required; its value cannot be cleared.`);
       else planned.push({ definition, value });
     } else {
-      const checked = checkValue(definition.valueType as ValueType, value, definition.choices.length > 0 ? definition.choices : null);
+      const checked = checkValue(
+        definition.valueType as ValueType,
+        value,
+        definition.choices.length > 0 ? definition.choices : null,
+      );
       if (!checked.ok) problems.set(slug, `${slug}${checked.problem.path} ${checked.problem.message}.`);
       else {
         planned.push({ definition, value });
@@ -50,9 +60,15 @@ export async function validateBatch(
   }
   for (const kind of new Set(references.map((r) => r.kind))) {
     const ofKind = references.filter((r) => r.kind === kind);
-    const found = await existingIds(tx, projectId, kind, ofKind.map((r) => r.id));
+    const found = await existingIds(
+      tx,
+      projectId,
+      kind,
+      ofKind.map((r) => r.id),
+    );
     for (const { slug, path, id } of ofKind) {
-      if (!found.has(id) && !problems.has(slug)) problems.set(slug, `${slug}${path} names no ${NOUNS[kind]} of this project (${id}).`);
+      if (!found.has(id) && !problems.has(slug))
+        problems.set(slug, `${slug}${path} names no ${NOUNS[kind]} of this project (${id}).`);
     }
   }
   if (problems.size > 0) throw batchError(problems);
@@ -62,5 +78,7 @@ export async function validateBatch(
 function batchError(problems: Map<string, string>): AppError {
   const details: ErrorDetail[] = [...problems].map(([field, message]) => ({ field, message }));
   if (details.length === 1) return new AppError('invalid_request', details[0].message, { field: details[0].field });
-  return new AppError('validation_error', `${details.length} metafield values are invalid; nothing was written.`, { details });
+  return new AppError('validation_error', `${details.length} metafield values are invalid; nothing was written.`, {
+    details,
+  });
 }

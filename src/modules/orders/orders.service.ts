@@ -37,7 +37,14 @@ export async function listOrders(ctx: Ctx, query: OrderListQuery) {
     status: query.status,
     createdAt: query.created_after ? { gt: new Date(query.created_after) } : undefined,
   };
-  return listPage(ctx, { model: ctx.db.order, where, query, sorts: SORTS, map: toOrderResource, cacheTotals: { list: 'orders', tables: ['orders'] } });
+  return listPage(ctx, {
+    model: ctx.db.order,
+    where,
+    query,
+    sorts: SORTS,
+    map: toOrderResource,
+    cacheTotals: { list: 'orders', tables: ['orders'] },
+  });
 }
 
 /**
@@ -45,7 +52,12 @@ export async function listOrders(ctx: Ctx, query: OrderListQuery) {
  * project (from 1001, gap-free), copies of the items and amounts, net terms due from today; adds one to
  * the customer's order_count and sets first/last_order_at; records order.created.
  */
-export async function createOrderFromDraft(tx: Tx, ctx: Ctx, draft: DraftOrder, items: DraftLineItem[]): Promise<Order> {
+export async function createOrderFromDraft(
+  tx: Tx,
+  ctx: Ctx,
+  draft: DraftOrder,
+  items: DraftLineItem[],
+): Promise<Order> {
   const now = new Date();
   const order = await tx.order.create({
     data: {
@@ -99,10 +111,21 @@ export async function payOrder(ctx: Ctx, id: string): Promise<Order> {
       await tx.$executeRaw`UPDATE customers SET total_spent = total_spent + ${after.total} WHERE id = ${after.customerId} AND project_id = ${ctx.project.id}`;
     }
     const resource = toOrderResource(after);
-    await recordEvent(tx, ctx, { type: 'order.paid', resourceType: 'order', resourceId: id, summary: `Order #${after.orderNumber} paid`, payload: resource });
+    await recordEvent(tx, ctx, {
+      type: 'order.paid',
+      resourceType: 'order',
+      resourceId: id,
+      summary: `Order #${after.orderNumber} paid`,
+      payload: resource,
+    });
     await recordChange(tx, ctx, {
-      type: 'order.updated', resourceType: 'order', resourceId: id, label: `Order #${after.orderNumber}`,
-      before: toOrderResource(before), after: resource, fields: PAYMENT_FIELDS,
+      type: 'order.updated',
+      resourceType: 'order',
+      resourceId: id,
+      label: `Order #${after.orderNumber}`,
+      before: toOrderResource(before),
+      after: resource,
+      fields: PAYMENT_FIELDS,
     });
     return after;
   });

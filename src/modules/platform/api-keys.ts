@@ -33,7 +33,11 @@ export function secretsEqual(given: string, expected: string): boolean {
 }
 
 /** The key a token belongs to, with its project (from the cache when it is live); null for an unknown token. */
-export async function findKeyByToken(db: Database, token: string, cache?: AuthCache): Promise<(ApiKey & { project: Project }) | null> {
+export async function findKeyByToken(
+  db: Database,
+  token: string,
+  cache?: AuthCache,
+): Promise<(ApiKey & { project: Project }) | null> {
   const tokenHash = hashToken(token);
   const cached = cache?.get(tokenHash);
   if (cached) return cached;

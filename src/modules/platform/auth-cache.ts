@@ -62,7 +62,8 @@ export class AuthCache {
   evict(subject: Subject): void {
     const [kind, id] = subject.split(':');
     for (const [hash, { value }] of this.entries) {
-      if ((kind === 'key' && value.id === id) || (kind === 'project' && value.projectId === id)) this.entries.delete(hash);
+      if ((kind === 'key' && value.id === id) || (kind === 'project' && value.projectId === id))
+        this.entries.delete(hash);
     }
   }
 

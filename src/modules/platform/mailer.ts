@@ -23,7 +23,11 @@ export function senderOf(project: { name: string; domain: string | null }): { na
  * Sends a recorded outbox e-mail through the SMTP server of `smtpUrl` (`smtp://` or `smtps://`, with
  * credentials in the URL). Bcc recipients get the message through the envelope only, never as a header.
  */
-export async function sendOverSmtp(smtpUrl: string, from: { name: string; address: string }, email: OutboxEmail): Promise<void> {
+export async function sendOverSmtp(
+  smtpUrl: string,
+  from: { name: string; address: string },
+  email: OutboxEmail,
+): Promise<void> {
   await transportFor(smtpUrl).sendMail({
     from,
     to: email.to,
@@ -41,7 +45,10 @@ export async function sendOverSmtp(smtpUrl: string, from: { name: string; addres
  * this throws). An e-mail that no longer exists (its project was deleted) is skipped.
  */
 export async function deliverOutboxEmail(db: Database, smtpUrl: string, emailId: string): Promise<boolean> {
-  const email = await db.outboxEmail.findUnique({ where: { id: emailId }, include: { project: { select: { name: true, domain: true } } } });
+  const email = await db.outboxEmail.findUnique({
+    where: { id: emailId },
+    include: { project: { select: { name: true, domain: true } } },
+  });
   if (!email) return false;
   const { project, ...row } = email;
   await sendOverSmtp(smtpUrl, senderOf(project), row);

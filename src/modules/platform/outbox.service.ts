@@ -46,6 +46,7 @@ export async function listOutbox(db: Database, projectId: string, query: PagePar
     orderBy: { keys: [{ field: 'createdAt', kind: 'date' }], order: 'desc' },
     shape: { to: query.to?.toLowerCase() },
     count: () => db.outboxEmail.count({ where }),
-    fetch: ({ after, orderBy, take }) => db.outboxEmail.findMany({ where: after ? { AND: [where, after] } : where, orderBy, take }),
+    fetch: ({ after, orderBy, take }) =>
+      db.outboxEmail.findMany({ where: after ? { AND: [where, after] } : where, orderBy, take }),
   });
 }

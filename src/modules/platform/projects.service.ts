@@ -49,7 +49,13 @@ export async function createProject(db: Database, input: ProjectCreate) {
       },
     });
     const location = await tx.location.create({
-      data: { id: newId('loc_'), projectId: project.id, name: 'Default location', handle: 'default-location', isDefault: true },
+      data: {
+        id: newId('loc_'),
+        projectId: project.id,
+        name: 'Default location',
+        handle: 'default-location',
+        isDefault: true,
+      },
     });
     const keys = {} as Record<(typeof KEY_KINDS)[number][0], IssuedKey>;
     for (const [name, type, mode] of KEY_KINDS) {
@@ -59,9 +65,16 @@ export async function createProject(db: Database, input: ProjectCreate) {
   });
 }
 
-async function issueKey(tx: Prisma.TransactionClient, projectId: string, type: KeyType, mode: KeyMode): Promise<IssuedKey> {
+async function issueKey(
+  tx: Prisma.TransactionClient,
+  projectId: string,
+  type: KeyType,
+  mode: KeyMode,
+): Promise<IssuedKey> {
   const token = generateToken(type, mode);
-  const key = await tx.apiKey.create({ data: { id: newId('key_'), projectId, type, mode, tokenHash: hashToken(token) } });
+  const key = await tx.apiKey.create({
+    data: { id: newId('key_'), projectId, type, mode, tokenHash: hashToken(token) },
+  });
   return { id: key.id, token };
 }
 
@@ -77,7 +90,11 @@ export async function getProject(db: Database | Prisma.TransactionClient, id: st
 }
 
 /** Applies the given settings; fields not sent stay as they are. Every process sees the change at once. */
-export async function updateProject({ db, authCache }: AppDeps, id: string, input: ProjectUpdate): Promise<ProjectWithDefault> {
+export async function updateProject(
+  { db, authCache }: AppDeps,
+  id: string,
+  input: ProjectUpdate,
+): Promise<ProjectWithDefault> {
   const updated = await db.$transaction(async (tx) => {
     await getProject(tx, id);
     await tx.project.update({

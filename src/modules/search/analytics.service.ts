@@ -4,7 +4,8 @@ import type { Ctx } from '../../shared/context.js';
 type Period = NonNullable<NonNullable<operations['getTopSearchQueries']['parameters']['query']>['period']>;
 
 const PERIOD_DAYS: Record<Period, number> = { '1d': 1, '7d': 7, '14d': 14, '30d': 30 };
-const since = (period: Period | undefined) => new Date(Date.now() - PERIOD_DAYS[period ?? '7d'] * 86_400_000).toISOString();
+const since = (period: Period | undefined) =>
+  new Date(Date.now() - PERIOD_DAYS[period ?? '7d'] * 86_400_000).toISOString();
 
 /** The period's queries by frequency (ties by query), with their average result count. */
 export async function topQueries(ctx: Ctx, period: Period | undefined, limit = 20) {

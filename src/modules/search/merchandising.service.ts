@@ -12,16 +12,24 @@ type RuleUpdate = components['schemas']['MerchandisingRuleUpdate'];
 type Action = RuleCreate['action'];
 
 const PIN_CONFLICT = {
-  pin: { field: 'pin_position', message: 'Another active pin rule already pins a product at this position for this match_query and match_type.' },
+  pin: {
+    field: 'pin_position',
+    message: 'Another active pin rule already pins a product at this position for this match_query and match_type.',
+  },
 };
 const NOT_FOUND = 'Merchandising rule not found.';
 
 const normalizeMatch = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** pin needs pin_position, boost and bury need score_multiplier; the other parameter is cleared. */
-function actionParameters(action: Action, pinPosition: number | null | undefined, multiplier: number | null | undefined) {
+function actionParameters(
+  action: Action,
+  pinPosition: number | null | undefined,
+  multiplier: number | null | undefined,
+) {
   if (action === 'pin') {
-    if (pinPosition === null || pinPosition === undefined) throw invalidField('pin_position', 'pin_position is required when action is pin.');
+    if (pinPosition === null || pinPosition === undefined)
+      throw invalidField('pin_position', 'pin_position is required when action is pin.');
     return { pinPosition, scoreMultiplier: null };
   }
   if (action === 'boost' || action === 'bury') {
@@ -34,7 +42,10 @@ function actionParameters(action: Action, pinPosition: number | null | undefined
 }
 
 async function checkProduct(tx: Tx, ctx: Ctx, productId: string): Promise<void> {
-  const product = await tx.product.findFirst({ where: { id: productId, projectId: ctx.project.id, deletedAt: null }, select: { id: true } });
+  const product = await tx.product.findFirst({
+    where: { id: productId, projectId: ctx.project.id, deletedAt: null },
+    select: { id: true },
+  });
   if (!product) throw invalidField('product_id', `No such product in this project: ${productId}.`);
 }
 
@@ -58,9 +69,16 @@ export async function createMerchandisingRule(ctx: Ctx, input: RuleCreate): Prom
     await checkProduct(tx, ctx, input.product_id);
     return tx.merchandisingRule.create({
       data: {
-        id: newId('mr_'), projectId: ctx.project.id, name: input.name, matchQuery: normalizeMatch(input.match_query),
-        matchType: input.match_type ?? 'contains', action: input.action, productId: input.product_id, ...parameters,
-        priority: input.priority ?? 0, isActive: input.is_active ?? true,
+        id: newId('mr_'),
+        projectId: ctx.project.id,
+        name: input.name,
+        matchQuery: normalizeMatch(input.match_query),
+        matchType: input.match_type ?? 'contains',
+        action: input.action,
+        productId: input.product_id,
+        ...parameters,
+        priority: input.priority ?? 0,
+        isActive: input.is_active ?? true,
       },
     });
   });
@@ -80,8 +98,14 @@ export async function updateMerchandisingRule(ctx: Ctx, id: string, input: RuleU
     return tx.merchandisingRule.update({
       where: { id },
       data: {
-        name: input.name, matchQuery: input.match_query === undefined ? undefined : normalizeMatch(input.match_query),
-        matchType: input.match_type, action, productId: input.product_id, ...parameters, priority: input.priority, isActive: input.is_active,
+        name: input.name,
+        matchQuery: input.match_query === undefined ? undefined : normalizeMatch(input.match_query),
+        matchType: input.match_type,
+        action,
+        productId: input.product_id,
+        ...parameters,
+        priority: input.priority,
+        isActive: input.is_active,
       },
     });
   });

@@ -4,9 +4,7 @@
  * degrades to the plain search of its words.
  */
 
-export type Term =
-  | { kind: 'word'; text: string; prefix: boolean }
-  | { kind: 'phrase'; text: string };
+export type Term = { kind: 'word'; text: string; prefix: boolean } | { kind: 'phrase'; text: string };
 
 /** Alternatives, one of which must match. */
 export type Clause = Term[];
@@ -16,7 +14,17 @@ export interface ParsedQuery {
   exclude: Term[];
 }
 
-const SPECIAL_LETTERS: Record<string, string> = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
+const SPECIAL_LETTERS: Record<string, string> = {
+  ø: 'o',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+};
 
 /** Lowercased, accents removed (as PostgreSQL's unaccent does for Latin letters), whitespace collapsed. */
 export function normalizeText(text: string): string {
@@ -48,7 +56,8 @@ function tokenize(q: string): Token[] {
   const text = q.replace(/\s+/g, ' ').trim(); // case kept: OR is an operator only in capitals
   // An unbalanced quote is dropped (the last one): its words become plain words.
   const quotes = (text.match(/"/g) ?? []).length;
-  const balanced = quotes % 2 === 0 ? text : text.slice(0, text.lastIndexOf('"')) + ' ' + text.slice(text.lastIndexOf('"') + 1);
+  const balanced =
+    quotes % 2 === 0 ? text : text.slice(0, text.lastIndexOf('"')) + ' ' + text.slice(text.lastIndexOf('"') + 1);
   const tokens: Token[] = [];
   const pattern = /(-?)"([^"]*)"|(\S+)/g;
   for (const match of balanced.matchAll(pattern)) {
@@ -102,6 +111,9 @@ export function parseQuery(q: string): ParsedQuery {
 
 /** Every plain word of the query (for typo correction), without repeats. */
 export function queryWords(parsed: ParsedQuery): string[] {
-  const words = parsed.must.flat().filter((t) => t.kind === 'word').map((t) => t.text);
+  const words = parsed.must
+    .flat()
+    .filter((t) => t.kind === 'word')
+    .map((t) => t.text);
   return [...new Set(words)];
 }

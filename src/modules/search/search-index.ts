@@ -13,7 +13,15 @@ export async function reindexProducts(tx: Tx, ctx: Pick<Ctx, 'project'>, product
 }
 
 /** Reindexes every product of a collection (its title is part of their documents). */
-export async function reindexCollectionProducts(tx: Tx, ctx: Pick<Ctx, 'project'>, collectionId: string): Promise<void> {
+export async function reindexCollectionProducts(
+  tx: Tx,
+  ctx: Pick<Ctx, 'project'>,
+  collectionId: string,
+): Promise<void> {
   const members = await tx.collectionProduct.findMany({ where: { collectionId }, select: { productId: true } });
-  await reindexProducts(tx, ctx, members.map((m) => m.productId));
+  await reindexProducts(
+    tx,
+    ctx,
+    members.map((m) => m.productId),
+  );
 }

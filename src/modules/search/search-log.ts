@@ -48,7 +48,9 @@ export function flushSearchLog(): Promise<void> {
       try {
         await write(db, rows);
       } catch (error) {
-        console.error(JSON.stringify({ level: 'error', msg: 'search log write failed', rows: rows.length, error: String(error) }));
+        console.error(
+          JSON.stringify({ level: 'error', msg: 'search log write failed', rows: rows.length, error: String(error) }),
+        );
       }
     }
   });

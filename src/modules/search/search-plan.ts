@@ -36,7 +36,12 @@ export function correctionsFor(parsed: ParsedQuery, vocabulary: VocabularyHit[])
     if (hit.term !== null) entry.candidates.push({ term: hit.term, docCount: hit.docCount ?? 0 });
     byWord.set(hit.word, entry);
   }
-  const prefixes = new Set(parsed.must.flat().filter((t) => t.kind === 'word' && t.prefix).map((t) => t.text));
+  const prefixes = new Set(
+    parsed.must
+      .flat()
+      .filter((t) => t.kind === 'word' && t.prefix)
+      .map((t) => t.text),
+  );
   const result = new Map<string, Correction[]>();
   for (const word of queryWords(parsed)) {
     const entry = byWord.get(word);

@@ -1,7 +1,11 @@
 import type { AreaHandlers } from '../../http/contract.js';
 import { topQueries, zeroResultQueries } from './analytics.service.js';
 import {
-  createMerchandisingRule, deleteMerchandisingRule, getMerchandisingRule, listMerchandisingRules, updateMerchandisingRule,
+  createMerchandisingRule,
+  deleteMerchandisingRule,
+  getMerchandisingRule,
+  listMerchandisingRules,
+  updateMerchandisingRule,
 } from './merchandising.service.js';
 import { toMerchandisingRuleResource, toSynonymGroupResource } from './search.mappers.js';
 import { searchCatalog } from './search.service.js';
@@ -9,10 +13,22 @@ import { suggest } from './suggest.service.js';
 import { createSynonymGroup, deleteSynonymGroup, listSynonymGroups, updateSynonymGroup } from './synonyms.service.js';
 
 export const searchHandlers = {
-  searchCatalog: async ({ query, ctx, deps }) => ({ status: 200, body: { data: await searchCatalog(ctx, query, { cache: deps.config.searchCache }) } }),
-  suggestSearch: async ({ query, ctx, deps }) => ({ status: 200, body: { data: await suggest(ctx, query.q, query.limit, { cache: deps.config.searchCache }) } }),
-  listSynonymGroups: async ({ ctx }) => ({ status: 200, body: { data: (await listSynonymGroups(ctx)).map(toSynonymGroupResource) } }),
-  createSynonymGroup: async ({ body, ctx }) => ({ status: 201, body: { data: toSynonymGroupResource(await createSynonymGroup(ctx, body)) } }),
+  searchCatalog: async ({ query, ctx, deps }) => ({
+    status: 200,
+    body: { data: await searchCatalog(ctx, query, { cache: deps.config.searchCache }) },
+  }),
+  suggestSearch: async ({ query, ctx, deps }) => ({
+    status: 200,
+    body: { data: await suggest(ctx, query.q, query.limit, { cache: deps.config.searchCache }) },
+  }),
+  listSynonymGroups: async ({ ctx }) => ({
+    status: 200,
+    body: { data: (await listSynonymGroups(ctx)).map(toSynonymGroupResource) },
+  }),
+  createSynonymGroup: async ({ body, ctx }) => ({
+    status: 201,
+    body: { data: toSynonymGroupResource(await createSynonymGroup(ctx, body)) },
+  }),
   updateSynonymGroup: async ({ path, body, ctx }) => ({
     status: 200,
     body: { data: toSynonymGroupResource(await updateSynonymGroup(ctx, path.id, body)) },
@@ -29,7 +45,10 @@ export const searchHandlers = {
     status: 201,
     body: { data: toMerchandisingRuleResource(await createMerchandisingRule(ctx, body)) },
   }),
-  getMerchandisingRule: async ({ path, ctx }) => ({ status: 200, body: { data: toMerchandisingRuleResource(await getMerchandisingRule(ctx, path.id)) } }),
+  getMerchandisingRule: async ({ path, ctx }) => ({
+    status: 200,
+    body: { data: toMerchandisingRuleResource(await getMerchandisingRule(ctx, path.id)) },
+  }),
   updateMerchandisingRule: async ({ path, body, ctx }) => ({
     status: 200,
     body: { data: toMerchandisingRuleResource(await updateMerchandisingRule(ctx, path.id, body)) },
@@ -38,6 +57,12 @@ export const searchHandlers = {
     await deleteMerchandisingRule(ctx, path.id);
     return { status: 204, body: undefined };
   },
-  getTopSearchQueries: async ({ query, ctx }) => ({ status: 200, body: { data: await topQueries(ctx, query.period, query.limit) } }),
-  getZeroResultSearchQueries: async ({ query, ctx }) => ({ status: 200, body: { data: await zeroResultQueries(ctx, query.period, query.limit) } }),
+  getTopSearchQueries: async ({ query, ctx }) => ({
+    status: 200,
+    body: { data: await topQueries(ctx, query.period, query.limit) },
+  }),
+  getZeroResultSearchQueries: async ({ query, ctx }) => ({
+    status: 200,
+    body: { data: await zeroResultQueries(ctx, query.period, query.limit) },
+  }),
 } satisfies AreaHandlers<'search'>;

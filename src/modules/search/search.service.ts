@@ -21,7 +21,10 @@ export function exchangeRate(ctx: Ctx, currency: string | undefined): number {
   const rates = (ctx.project.exchangeRates ?? {}) as Record<string, unknown>;
   const rate = Number(rates[currency]);
   if (!Number.isFinite(rate) || rate <= 0) {
-    throw invalidField('currency', `This project has no exchange rate for ${currency}. Known: ${[ctx.project.currency, ...Object.keys(rates)].join(', ')}.`);
+    throw invalidField(
+      'currency',
+      `This project has no exchange rate for ${currency}. Known: ${[ctx.project.currency, ...Object.keys(rates)].join(', ')}.`,
+    );
   }
   return rate;
 }
@@ -40,7 +43,13 @@ const caches = new WeakMap<object, VersionedCache<unknown>>();
  * `compute()` through the app's search cache (kept exact by the change feed, see VersionedCache), or
  * directly when there is none (no change feed, or SEARCH_CACHE=off). `key` must hold every input.
  */
-export function cachedSearch<T>(ctx: Ctx, enabled: boolean, key: string, tables: readonly string[], compute: () => Promise<T>): Promise<T> {
+export function cachedSearch<T>(
+  ctx: Ctx,
+  enabled: boolean,
+  key: string,
+  tables: readonly string[],
+  compute: () => Promise<T>,
+): Promise<T> {
   if (!enabled || !ctx.totals) return compute();
   let cache = caches.get(ctx.totals);
   if (!cache) caches.set(ctx.totals, (cache = new VersionedCache<unknown>(ctx.totals, CACHED_ANSWERS)));
@@ -55,7 +64,9 @@ function productSearch(ctx: Ctx, cache: boolean, search: ProductSearch) {
 
 /** The project's active synonym groups and active rules on live products, and the vocabulary candidates of the words, in one round trip. */
 async function loadContext(ctx: Ctx, words: string[]) {
-  const [row] = await ctx.db.$queryRaw<Array<{ synonyms: SynonymRule[]; rules: ActiveRule[]; vocabulary: VocabularyHit[] }>>`
+  const [row] = await ctx.db.$queryRaw<
+    Array<{ synonyms: SynonymRule[]; rules: ActiveRule[]; vocabulary: VocabularyHit[] }>
+  >`
     SELECT
       (SELECT coalesce(json_agg(json_build_object('synonymType', synonym_type, 'terms', terms)), '[]')
          FROM search_synonym_groups WHERE project_id = ${ctx.project.id} AND is_active) AS synonyms,
@@ -85,7 +96,9 @@ function explainOf(plan: QueryPlan, rules: RulePlan, row: ProductRowJson, matche
   return {
     matched_terms: matched,
     corrections: plan.corrections.filter((c) => found.has(c.to)),
-    synonyms: plan.synonyms.filter((s) => s.expandedTo.some((t) => found.has(t))).map((s) => ({ term: s.term, expanded_to: s.expandedTo })),
+    synonyms: plan.synonyms
+      .filter((s) => s.expandedTo.some((t) => found.has(t)))
+      .map((s) => ({ term: s.term, expanded_to: s.expandedTo })),
     rules: rules.applied.get(row.id) ?? [],
     text_score: row.text_score,
     final_score: row.final_score,
@@ -97,7 +110,11 @@ function explainOf(plan: QueryPlan, rules: RulePlan, row: ProductRowJson, matche
  * synonyms, merchandising rules, filters, facets and currency; logs the search for analytics without
  * waiting for the write.
  */
-export async function searchCatalog(ctx: Ctx, query: SearchQuery, options: { cache?: boolean } = {}): Promise<SearchResult> {
+export async function searchCatalog(
+  ctx: Ctx,
+  query: SearchQuery,
+  options: { cache?: boolean } = {},
+): Promise<SearchResult> {
   const cache = options.cache ?? false;
   const started = performance.now();
   if (query.explain && !(ctx.actor.kind === 'api_key' && ctx.actor.keyType === 'secret')) {
@@ -110,7 +127,9 @@ export async function searchCatalog(ctx: Ctx, query: SearchQuery, options: { cac
   const skip = query.offset ?? 0;
   const normalized = normalizeQuery(query.q);
   const words = wordsToCheck(query.q);
-  const context = await cachedSearch(ctx, cache, `context|${JSON.stringify(words)}`, CONTEXT_TABLES, () => loadContext(ctx, words));
+  const context = await cachedSearch(ctx, cache, `context|${JSON.stringify(words)}`, CONTEXT_TABLES, () =>
+    loadContext(ctx, words),
+  );
   const plan = planQuery(query.q, context.synonyms, context.vocabulary);
   const empty = plan.full.must.length === 0;
   const rules = planRules(context.rules, normalized);
@@ -118,31 +137,57 @@ export async function searchCatalog(ctx: Ctx, query: SearchQuery, options: { cac
   const [products, collections] = await Promise.all([
     types.includes('products') && !empty
       ? productSearch(ctx, cache, {
-          full: plan.full, exact: plan.exact, rate, hidden: rules.hidden, pinned: pinnedIds, multipliers: rules.multipliers,
-          take: pinnedIds.length > 0 ? skip + take : take, skip: pinnedIds.length > 0 ? 0 : skip, facets: query.facets ?? true,
+          full: plan.full,
+          exact: plan.exact,
+          rate,
+          hidden: rules.hidden,
+          pinned: pinnedIds,
+          multipliers: rules.multipliers,
+          take: pinnedIds.length > 0 ? skip + take : take,
+          skip: pinnedIds.length > 0 ? 0 : skip,
+          facets: query.facets ?? true,
           filters: {
-            productType: query.product_type, collectionId: query.collection_id, tag: query.tag, inStock: query.in_stock,
-            priceMin: query.price_min, priceMax: query.price_max,
+            productType: query.product_type,
+            collectionId: query.collection_id,
+            tag: query.tag,
+            inStock: query.in_stock,
+            priceMin: query.price_min,
+            priceMax: query.price_max,
           },
         })
       : undefined,
     types.includes('collections') && !empty
-      ? cachedSearch(ctx, cache, `collections|${take}|${skip}|${JSON.stringify(plan.full)}`, COLLECTION_TABLES, () => runCollectionSearch(ctx, plan.full, take, skip))
+      ? cachedSearch(ctx, cache, `collections|${take}|${skip}|${JSON.stringify(plan.full)}`, COLLECTION_TABLES, () =>
+          runCollectionSearch(ctx, plan.full, take, skip),
+        )
       : undefined,
   ]);
   let rows = products?.hits ?? [];
   if (products && pinnedIds.length > 0) {
     const byId = new Map(products.pinned.map((p) => [p.id, p]));
-    const pins = rules.pins.filter((p) => byId.has(p.productId)).map((p) => ({ item: byId.get(p.productId)!, position: p.position }));
+    const pins = rules.pins
+      .filter((p) => byId.has(p.productId))
+      .map((p) => ({ item: byId.get(p.productId)!, position: p.position }));
     rows = placePins(rows, pins).slice(skip, skip + take);
   }
-  const matched = query.explain ? await matchedTerms(ctx, plan, rows.map((r) => r.id)) : undefined;
+  const matched = query.explain
+    ? await matchedTerms(
+        ctx,
+        plan,
+        rows.map((r) => r.id),
+      )
+    : undefined;
   const hits: ProductHit[] = rows.map((row) =>
     toProductHit(row, currency, matched ? explainOf(plan, rules, row, matched.get(row.id) ?? []) : undefined),
   );
   const productTotal = products?.total ?? 0;
   const collectionTotal = collections?.total ?? 0;
-  recordSearch(ctx.db, { projectId: ctx.project.id, query: normalized, resultCount: productTotal + collectionTotal, tookMs: performance.now() - started });
+  recordSearch(ctx.db, {
+    projectId: ctx.project.id,
+    query: normalized,
+    resultCount: productTotal + collectionTotal,
+    tookMs: performance.now() - started,
+  });
   return {
     products: { data: hits, total: productTotal, ...(products?.facets ? { facets: products.facets } : {}) },
     collections: { data: collections?.hits ?? [], total: collectionTotal },

@@ -53,7 +53,8 @@ export interface FacetsJson {
 function filterSql(filters: ProductFilters, rate: number): Prisma.Sql {
   const parts: Prisma.Sql[] = [];
   if (filters.productType !== undefined) parts.push(Prisma.sql`s.product_type = ${filters.productType}`);
-  if (filters.collectionId !== undefined) parts.push(Prisma.sql`s.collection_ids @> ARRAY[${filters.collectionId}]::text[]`);
+  if (filters.collectionId !== undefined)
+    parts.push(Prisma.sql`s.collection_ids @> ARRAY[${filters.collectionId}]::text[]`);
   if (filters.tag !== undefined) parts.push(Prisma.sql`s.tags @> ARRAY[${filters.tag}]::text[]`);
   if (filters.inStock !== undefined) parts.push(Prisma.sql`s.in_stock = ${filters.inStock}`);
   if (filters.priceMin !== undefined) parts.push(Prisma.sql`round(s.price * ${rate}::float8) >= ${filters.priceMin}`);
@@ -84,14 +85,24 @@ export async function runProductSearch(ctx: Ctx, search: ProductSearch) {
   const boostIds = [...search.multipliers.keys()];
   const boostValues = boostIds.map((id) => search.multipliers.get(id)!);
   const exact = search.exact ? Prisma.sql`s.document @@ (SELECT qe FROM q)` : Prisma.sql`true`;
-  const multiplier = boostIds.length > 0
-    ? Prisma.sql`coalesce((SELECT b.mult FROM unnest(${boostIds}::text[], ${boostValues}::float8[]) AS b(id, mult) WHERE b.id = r.product_id), 1)`
-    : Prisma.sql`1`;
+  const multiplier =
+    boostIds.length > 0
+      ? Prisma.sql`coalesce((SELECT b.mult FROM unnest(${boostIds}::text[], ${boostValues}::float8[]) AS b(id, mult) WHERE b.id = r.product_id), 1)`
+      : Prisma.sql`1`;
   const rate = search.rate;
-  const rows = await ctx.db.$queryRaw<Array<{
-    total: number; in_stock: number; price_min: number | null; price_max: number | null; hits: ProductRowJson[]; pinned: ProductRowJson[];
-    f_type?: FacetsJson['product_type']; f_tag?: FacetsJson['tag']; f_collection?: FacetsJson['collection'];
-  }>>`
+  const rows = await ctx.db.$queryRaw<
+    Array<{
+      total: number;
+      in_stock: number;
+      price_min: number | null;
+      price_max: number | null;
+      hits: ProductRowJson[];
+      pinned: ProductRowJson[];
+      f_type?: FacetsJson['product_type'];
+      f_tag?: FacetsJson['tag'];
+      f_collection?: FacetsJson['collection'];
+    }>
+  >`
     WITH q AS (SELECT ${querySql(search.full)} AS qf, ${search.exact ? querySql(search.exact) : Prisma.sql`NULL::tsquery`} AS qe),
     m AS MATERIALIZED (
       SELECT r.*, r.text_score * ${multiplier} AS final_score FROM (
@@ -124,7 +135,13 @@ export async function runProductSearch(ctx: Ctx, search: ProductSearch) {
     ...(row.total - row.in_stock > 0 ? [{ value: false, count: row.total - row.in_stock }] : []),
   ];
   const facets: FacetsJson | undefined = search.facets
-    ? { product_type: row.f_type!, tag: row.f_tag!, collection: row.f_collection!, in_stock: stock, price: { min: row.price_min, max: row.price_max } }
+    ? {
+        product_type: row.f_type!,
+        tag: row.f_tag!,
+        collection: row.f_collection!,
+        in_stock: stock,
+        price: { min: row.price_min, max: row.price_max },
+      }
     : undefined;
   const hits = row.hits.map(({ n: _n, ...hit }: ProductRowJson & { n?: number }) => hit);
   return { total: row.total, hits, pinned: row.pinned, facets };

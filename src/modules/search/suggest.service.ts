@@ -22,7 +22,9 @@ async function correctedPrefixes(ctx: Ctx, word: string): Promise<string[]> {
   const fixes = new Set<string>();
   for (const { term } of rows) {
     if (!term) continue;
-    const near = [word.length - 1, word.length, word.length + 1].some((n) => n > 0 && damerauDistance(word, term.slice(0, n)) <= budget);
+    const near = [word.length - 1, word.length, word.length + 1].some(
+      (n) => n > 0 && damerauDistance(word, term.slice(0, n)) <= budget,
+    );
     if (near) fixes.add(term.slice(0, word.length));
   }
   return [...fixes].slice(0, 3);
@@ -32,13 +34,23 @@ async function correctedPrefixes(ctx: Ctx, word: string): Promise<string[]> {
 const SUGGEST_TABLES = ['search_query_stats', 'search_products', 'search_title_words', 'collections', 'search_terms'];
 
 /** Suggestions for what is being typed: popular queries with results first, then product and collection titles by score. */
-export async function suggest(ctx: Ctx, q: string, limit = 5, options: { cache?: boolean } = {}): Promise<Suggestion[]> {
+export async function suggest(
+  ctx: Ctx,
+  q: string,
+  limit = 5,
+  options: { cache?: boolean } = {},
+): Promise<Suggestion[]> {
   const prefix = normalizeText(q);
-  return cachedSearch(ctx, options.cache ?? false, `suggest|${limit}|${prefix}`, SUGGEST_TABLES, () => computeSuggestions(ctx, prefix, limit));
+  return cachedSearch(ctx, options.cache ?? false, `suggest|${limit}|${prefix}`, SUGGEST_TABLES, () =>
+    computeSuggestions(ctx, prefix, limit),
+  );
 }
 
 async function computeSuggestions(ctx: Ctx, prefix: string, limit: number): Promise<Suggestion[]> {
-  const words = prefix.split(' ').map((w) => w.replace(/[^\p{L}\p{N}]/gu, '')).filter(Boolean);
+  const words = prefix
+    .split(' ')
+    .map((w) => w.replace(/[^\p{L}\p{N}]/gu, ''))
+    .filter(Boolean);
   const popular = await ctx.db.$queryRaw<Array<{ query: string }>>`
     SELECT query FROM search_query_stats
     WHERE project_id = ${ctx.project.id} AND last_result_count > 0 AND query ~>=~ ${prefix} AND query ~<~ ${`${prefix}\u{10FFFF}`}
@@ -51,13 +63,20 @@ async function computeSuggestions(ctx: Ctx, prefix: string, limit: number): Prom
   // The other words must start a word of the title (in any order), as they did in the full-text form.
   const heads = words.slice(0, -1).map((w) => Prisma.sql`AND w.title_norm ~ ${`(^|[^[:alnum:]])${w}`}`);
   // Per alternative of the last word: a range of the title-word index, shortest titles first, capped.
-  const candidates = alternatives.map((alt) => Prisma.sql`(
+  const candidates = alternatives.map(
+    (alt) => Prisma.sql`(
       SELECT w.product_id, w.title, w.title_norm FROM search_title_words w
       WHERE w.project_id = ${ctx.project.id} AND w.word <> '' AND w.word ~>=~ ${alt} AND w.word ~<~ ${`${alt}\u{10FFFF}`} ${heads.length > 0 ? Prisma.join(heads, ' ') : Prisma.empty}
-      ORDER BY w.word USING ~<~, w.title_len, w.title_norm LIMIT ${TITLE_CANDIDATES})`);
+      ORDER BY w.word USING ~<~, w.title_len, w.title_norm LIMIT ${TITLE_CANDIDATES})`,
+  );
   const tsqueries = alternatives.map((alt) => [...words.slice(0, -1).map((w) => `${w}:*`), `${alt}:*`].join(' & '));
-  const query = Prisma.join(tsqueries.map((t) => Prisma.sql`to_tsquery('simple', ${t})`), ' || ');
-  const rows = await ctx.db.$queryRaw<Array<{ type: 'product' | 'collection'; id: string; text: string; score: number }>>`
+  const query = Prisma.join(
+    tsqueries.map((t) => Prisma.sql`to_tsquery('simple', ${t})`),
+    ' || ',
+  );
+  const rows = await ctx.db.$queryRaw<
+    Array<{ type: 'product' | 'collection'; id: string; text: string; score: number }>
+  >`
     WITH q AS (SELECT ${query} AS q)
     SELECT type, id, text, score FROM (
       SELECT DISTINCT ON (lower(text)) * FROM (

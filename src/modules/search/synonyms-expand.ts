@@ -31,20 +31,24 @@ export function synonymMap(groups: SynonymRule[]): Map<string, Set<string>> {
   return map;
 }
 
-const asTerm = (text: string): Term => (text.includes(' ') ? { kind: 'phrase', text } : { kind: 'word', text, prefix: false });
+const asTerm = (text: string): Term =>
+  text.includes(' ') ? { kind: 'phrase', text } : { kind: 'word', text, prefix: false };
 
 /**
  * The query with synonyms added as alternatives: runs of consecutive single-word clauses matching a
  * (possibly multi-word) synonym term, longest first, become one clause "the run as a phrase, or a
  * synonym"; a phrase or an OR alternative equal to a term gets the synonyms beside it.
  */
-export function expandSynonyms(parsed: ParsedQuery, map: Map<string, Set<string>>): { query: ParsedQuery; used: SynonymUse[] } {
+export function expandSynonyms(
+  parsed: ParsedQuery,
+  map: Map<string, Set<string>>,
+): { query: ParsedQuery; used: SynonymUse[] } {
   if (map.size === 0) return { query: parsed, used: [] };
   const maxWords = Math.max(...[...map.keys()].map((k) => k.split(' ').length));
   const used: SynonymUse[] = [];
   const must: Clause[] = [];
   const clauses = parsed.must;
-  for (let i = 0; i < clauses.length; ) {
+  for (let i = 0; i < clauses.length;) {
     let matched = false;
     for (let n = Math.min(maxWords, clauses.length - i); n >= 1 && !matched; n--) {
       const run = clauses.slice(i, i + n);

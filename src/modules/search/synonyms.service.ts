@@ -11,17 +11,24 @@ type SynonymGroupUpdate = components['schemas']['SynonymGroupUpdate'];
 // Terms are stored lowercased and trimmed, inner spaces collapsed, repeats removed (order kept: a oneway group's first term matters).
 const cleanTerms = (terms: string[]) => [...new Set(terms.map((t) => t.toLowerCase().replace(/\s+/g, ' ').trim()))];
 
-
 /** The project's synonym groups, oldest first. */
 export async function listSynonymGroups(ctx: Ctx): Promise<SynonymGroup[]> {
-  return ctx.db.synonymGroup.findMany({ where: { projectId: ctx.project.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return ctx.db.synonymGroup.findMany({
+    where: { projectId: ctx.project.id },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
 }
 
 /** Creates a group; the next search uses it (writeTx: this process's cached answers are stale at once, not when the notification arrives). */
 export async function createSynonymGroup(ctx: Ctx, input: SynonymGroupCreate): Promise<SynonymGroup> {
   return writeTx(ctx, {}, (tx) =>
     tx.synonymGroup.create({
-      data: { id: newId('syn_'), projectId: ctx.project.id, synonymType: input.synonym_type ?? 'equivalent', terms: cleanTerms(input.terms) },
+      data: {
+        id: newId('syn_'),
+        projectId: ctx.project.id,
+        synonymType: input.synonym_type ?? 'equivalent',
+        terms: cleanTerms(input.terms),
+      },
     }),
   );
 }
@@ -32,7 +39,11 @@ export async function updateSynonymGroup(ctx: Ctx, id: string, input: SynonymGro
     await findOwned(ctx, tx.synonymGroup, id, 'Synonym group not found.');
     return tx.synonymGroup.update({
       where: { id },
-      data: { synonymType: input.synonym_type, terms: input.terms && cleanTerms(input.terms), isActive: input.is_active },
+      data: {
+        synonymType: input.synonym_type,
+        terms: input.terms && cleanTerms(input.terms),
+        isActive: input.is_active,
+      },
     });
   });
 }

@@ -21,6 +21,11 @@ function clauseSql(clause: Clause): Prisma.Sql {
 export function querySql(parsed: ParsedQuery): Prisma.Sql {
   const must = Prisma.join(parsed.must.map(clauseSql), ' && ');
   if (parsed.exclude.length === 0) return Prisma.sql`(${must})`;
-  const excluded = Prisma.join(parsed.exclude.map((t) => Prisma.sql`!! ${termSql({ ...t, ...(t.kind === 'word' ? { prefix: false } : {}) } as Term)}`), ' && ');
+  const excluded = Prisma.join(
+    parsed.exclude.map(
+      (t) => Prisma.sql`!! ${termSql({ ...t, ...(t.kind === 'word' ? { prefix: false } : {}) } as Term)}`,
+    ),
+    ' && ',
+  );
   return Prisma.sql`(${must} && ${excluded})`;
 }

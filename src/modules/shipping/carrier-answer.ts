@@ -11,8 +11,7 @@ const MAX_DESCRIPTION = 1000;
 export type CarrierFailure = 'status' | 'too_large' | 'invalid_json' | 'invalid_shape';
 
 export type CarrierAnswerResult =
-  | { ok: true; rates: AvailableRate[] }
-  | { ok: false; failure: CarrierFailure; detail: string };
+  { ok: true; rates: AvailableRate[] } | { ok: false; failure: CarrierFailure; detail: string };
 
 /** An HTTP answer of a carrier callback, as the outbound helper returns it. */
 export interface CarrierHttpAnswer {
@@ -28,7 +27,8 @@ export interface CarrierHttpAnswer {
  * dropped; identical rates appear once. Ids are `carrier_` + a hash of the zone and the rate.
  */
 export function parseCarrierAnswer(answer: CarrierHttpAnswer, zoneId: string, currency: string): CarrierAnswerResult {
-  if (answer.status < 200 || answer.status > 299) return { ok: false, failure: 'status', detail: `answered HTTP ${answer.status}` };
+  if (answer.status < 200 || answer.status > 299)
+    return { ok: false, failure: 'status', detail: `answered HTTP ${answer.status}` };
   if (answer.truncated) return { ok: false, failure: 'too_large', detail: 'the answer exceeds the size limit' };
   let parsed: unknown;
   try {
@@ -57,17 +57,25 @@ interface RawRate {
   max_delivery_days?: number | null;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isCount = (value: unknown) => value === undefined || value === null || (Number.isSafeInteger(value) && (value as number) >= 0);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isCount = (value: unknown) =>
+  value === undefined || value === null || (Number.isSafeInteger(value) && (value as number) >= 0);
 
 function rateProblem(entry: unknown): string | undefined {
   if (!isObject(entry)) return ' must be an object';
   const { name, description, price, currency } = entry;
-  if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME) return `.name must be a non-blank string of at most ${MAX_NAME} characters`;
-  if (description !== undefined && description !== null && (typeof description !== 'string' || description.length > MAX_DESCRIPTION)) {
+  if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME)
+    return `.name must be a non-blank string of at most ${MAX_NAME} characters`;
+  if (
+    description !== undefined &&
+    description !== null &&
+    (typeof description !== 'string' || description.length > MAX_DESCRIPTION)
+  ) {
     return `.description must be null or a string of at most ${MAX_DESCRIPTION} characters`;
   }
-  if (!Number.isSafeInteger(price) || (price as number) < 0 || (price as number) > MAX_PRICE) return '.price must be an integer amount in cents, at least 0';
+  if (!Number.isSafeInteger(price) || (price as number) < 0 || (price as number) > MAX_PRICE)
+    return '.price must be an integer amount in cents, at least 0';
   if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return '.currency must be a 3-letter currency code';
   if (!isCount(entry.min_delivery_days)) return '.min_delivery_days must be null or an integer of at least 0';
   if (!isCount(entry.max_delivery_days)) return '.max_delivery_days must be null or an integer of at least 0';
@@ -88,6 +96,14 @@ function toCarrierRate(raw: RawRate, zoneId: string): AvailableRate {
 
 /** `carrier_` + 24 hex characters of SHA-256 over the zone and the rate's fields: the same rate of a zone always gets the same id. */
 export function carrierRateId(zoneId: string, rate: Omit<AvailableRate, 'id' | 'source'>): string {
-  const content = JSON.stringify([zoneId, rate.name, rate.description, rate.price, rate.currency, rate.min_delivery_days, rate.max_delivery_days]);
+  const content = JSON.stringify([
+    zoneId,
+    rate.name,
+    rate.description,
+    rate.price,
+    rate.currency,
+    rate.min_delivery_days,
+    rate.max_delivery_days,
+  ]);
   return `carrier_${createHash('sha256').update(content).digest('hex').slice(0, 24)}`;
 }

@@ -67,7 +67,11 @@ export class CarrierGateway {
     const key = createHash('sha256').update(`${call.zoneId}\n${call.url}\n${call.body}`).digest('base64url');
     const cached = this.cache.get(key);
     if (cached) {
-      call.log.debug('carrier callback answered from cache', { request_id: call.requestId, zone_id: call.zoneId, rates: cached.length });
+      call.log.debug('carrier callback answered from cache', {
+        request_id: call.requestId,
+        zone_id: call.zoneId,
+        rates: cached.length,
+      });
       return cached;
     }
     // Per zone and URL: a merchant who fixes a broken callback URL is not held up by the old one's circuit.
@@ -79,7 +83,13 @@ export class CarrierGateway {
     }
     const started = performance.now();
     const outcome = await this.call(call);
-    const fields = { request_id: call.requestId, zone_id: call.zoneId, host: hostOf(call.url), duration_ms: Math.round(performance.now() - started), trial: decision === 'trial' };
+    const fields = {
+      request_id: call.requestId,
+      zone_id: call.zoneId,
+      host: hostOf(call.url),
+      duration_ms: Math.round(performance.now() - started),
+      trial: decision === 'trial',
+    };
     if (outcome.ok) {
       this.breaker.success(circuit);
       this.cache.set(key, outcome.rates);
@@ -88,7 +98,12 @@ export class CarrierGateway {
     }
     this.breaker.failure(circuit, decision);
     // A failing carrier logs at warn: a few lines, then one trial a minute per zone once its circuit opens.
-    call.log.warn('carrier callback', { ...fields, outcome: outcome.failure, detail: outcome.detail, circuit: this.breaker.state(circuit) });
+    call.log.warn('carrier callback', {
+      ...fields,
+      outcome: outcome.failure,
+      detail: outcome.detail,
+      circuit: this.breaker.state(circuit),
+    });
     return [];
   }
 
@@ -105,7 +120,11 @@ export class CarrierGateway {
       return parseCarrierAnswer(answer, call.zoneId, call.currency);
     } catch (error) {
       if (error instanceof OutboundError) return { ok: false as const, failure: error.reason, detail: error.message };
-      call.log.error('carrier callback failed unexpectedly', { request_id: call.requestId, zone_id: call.zoneId, error: String(error) });
+      call.log.error('carrier callback failed unexpectedly', {
+        request_id: call.requestId,
+        zone_id: call.zoneId,
+        error: String(error),
+      });
       return { ok: false as const, failure: 'internal', detail: 'unexpected error' };
     }
   }

@@ -1,9 +1,12 @@
 import { invalidField } from '../../shared/errors.js';
 
 type BoundField =
-  | 'min_order_subtotal' | 'max_order_subtotal'
-  | 'min_order_weight' | 'max_order_weight'
-  | 'min_delivery_days' | 'max_delivery_days';
+  | 'min_order_subtotal'
+  | 'max_order_subtotal'
+  | 'min_order_weight'
+  | 'max_order_weight'
+  | 'min_delivery_days'
+  | 'max_delivery_days';
 
 const PAIRS = [
   ['min_order_subtotal', 'max_order_subtotal'],

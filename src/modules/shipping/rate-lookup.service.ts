@@ -5,7 +5,14 @@ import { isCountryCode, isCurrencyCode } from '../../shared/iso-codes.js';
 import type { OutboundAgent } from '../../shared/outbound.js';
 import type { CarrierGateway } from './carrier-gateway.js';
 import { toFlatRate } from './shipping.mappers.js';
-import { applicableRates, chooseZone, mergeRates, toAvailableRate, totalWeight, type AvailableRate } from './rate-selection.js';
+import {
+  applicableRates,
+  chooseZone,
+  mergeRates,
+  toAvailableRate,
+  totalWeight,
+  type AvailableRate,
+} from './rate-selection.js';
 
 type Lookup = components['schemas']['ShippingRateLookup'];
 type CallbackRequest = components['schemas']['CarrierCallbackRequest'];
@@ -25,12 +32,26 @@ export interface CarrierAccess {
  */
 export async function lookupRates(ctx: Ctx, input: Lookup, carriers: CarrierAccess): Promise<AvailableRate[]> {
   const country = input.country.toUpperCase();
-  if (!isCountryCode(country)) throw invalidField('country', `country ${input.country} is not an ISO 3166-1 alpha-2 country code.`);
-  if (!isCurrencyCode(input.currency)) throw invalidField('currency', `currency ${input.currency} is not an ISO 4217 currency code.`);
+  if (!isCountryCode(country))
+    throw invalidField('country', `country ${input.country} is not an ISO 3166-1 alpha-2 country code.`);
+  if (!isCurrencyCode(input.currency))
+    throw invalidField('currency', `currency ${input.currency} is not an ISO 4217 currency code.`);
   // Only the zones rule 1 can pick: active ones listing the country, and the rest-of-world zone.
   const candidates = await ctx.db.shippingZone.findMany({
-    where: { projectId: ctx.project.id, isActive: true, OR: [{ countries: { has: country } }, { isRestOfWorld: true }] },
-    select: { id: true, countries: true, isRestOfWorld: true, isActive: true, position: true, createdAt: true, carrierCallbackUrl: true },
+    where: {
+      projectId: ctx.project.id,
+      isActive: true,
+      OR: [{ countries: { has: country } }, { isRestOfWorld: true }],
+    },
+    select: {
+      id: true,
+      countries: true,
+      isRestOfWorld: true,
+      isActive: true,
+      position: true,
+      createdAt: true,
+      carrierCallbackUrl: true,
+    },
   });
   const zone = chooseZone(candidates, country);
   if (!zone) return [];
@@ -42,7 +63,13 @@ export async function lookupRates(ctx: Ctx, input: Lookup, carriers: CarrierAcce
   return mergeRates(applicableRates(flat.map(toFlatRate), cart).map(toAvailableRate), carrier);
 }
 
-function askCarrier(ctx: Ctx, zoneId: string, url: string, input: Lookup, carriers: CarrierAccess): Promise<AvailableRate[]> {
+function askCarrier(
+  ctx: Ctx,
+  zoneId: string,
+  url: string,
+  input: Lookup,
+  carriers: CarrierAccess,
+): Promise<AvailableRate[]> {
   const request: CallbackRequest = {
     destination: { country: input.country, state: input.state ?? null, postal_code: input.postal_code ?? null },
     items: input.items ?? [],
@@ -50,7 +77,13 @@ function askCarrier(ctx: Ctx, zoneId: string, url: string, input: Lookup, carrie
     currency: input.currency,
   };
   return carriers.gateway.rates({
-    zoneId, url, body: JSON.stringify(request), currency: input.currency,
-    requestId: ctx.requestId, log: ctx.log, allowPrivate: carriers.allowPrivate, agent: carriers.agent,
+    zoneId,
+    url,
+    body: JSON.stringify(request),
+    currency: input.currency,
+    requestId: ctx.requestId,
+    log: ctx.log,
+    allowPrivate: carriers.allowPrivate,
+    agent: carriers.agent,
   });
 }

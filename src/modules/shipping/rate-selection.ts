@@ -39,7 +39,10 @@ export interface Cart {
   weightGrams: number;
 }
 
-const byPosition = (a: { position: number; createdAt: Date; id: string }, b: { position: number; createdAt: Date; id: string }) =>
+const byPosition = (
+  a: { position: number; createdAt: Date; id: string },
+  b: { position: number; createdAt: Date; id: string },
+) =>
   a.position - b.position || a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
@@ -56,7 +59,8 @@ export function totalWeight(items: readonly Item[] | undefined): number {
   return (items ?? []).reduce((sum, item) => sum + item.weight_grams * item.quantity, 0);
 }
 
-const within = (value: number, min: number | null, max: number | null) => (min === null || value >= min) && (max === null || value <= max);
+const within = (value: number, min: number | null, max: number | null) =>
+  (min === null || value >= min) && (max === null || value <= max);
 
 /** Rule 2: the active rates in the cart's currency whose subtotal and weight bounds (inclusive) hold the cart, by position. */
 export function applicableRates<R extends FlatRate>(rates: readonly R[], cart: Cart): R[] {
@@ -90,6 +94,7 @@ const SOURCE_ORDER = { flat: 0, carrier: 1 } as const;
  */
 export function mergeRates(flat: readonly AvailableRate[], carrier: readonly AvailableRate[]): AvailableRate[] {
   return [...flat, ...carrier].sort(
-    (a, b) => a.price - b.price || SOURCE_ORDER[a.source] - SOURCE_ORDER[b.source] || a.name.localeCompare(b.name, 'en'),
+    (a, b) =>
+      a.price - b.price || SOURCE_ORDER[a.source] - SOURCE_ORDER[b.source] || a.name.localeCompare(b.name, 'en'),
   );
 }

@@ -16,11 +16,22 @@ type RateCreate = components['schemas']['ShippingRateCreate'];
 type RateUpdate = components['schemas']['ShippingRateUpdate'];
 
 const UPDATABLE_FIELDS = [
-  'name', 'description', 'price', 'currency', 'min_order_subtotal', 'max_order_subtotal', 'min_order_weight',
-  'max_order_weight', 'min_delivery_days', 'max_delivery_days', 'is_active', 'position',
+  'name',
+  'description',
+  'price',
+  'currency',
+  'min_order_subtotal',
+  'max_order_subtotal',
+  'min_order_weight',
+  'max_order_weight',
+  'min_delivery_days',
+  'max_delivery_days',
+  'is_active',
+  'position',
 ] as const;
 
-const toBig = (value: number | null | undefined) => (value === undefined ? undefined : value === null ? null : BigInt(value));
+const toBig = (value: number | null | undefined) =>
+  value === undefined ? undefined : value === null ? null : BigInt(value);
 
 /** The project's rate; 404 "Shipping rate not found." otherwise. */
 export function findRate(ctx: Ctx, tx: Tx, id: string): Promise<ShippingRate> {
@@ -28,12 +39,27 @@ export function findRate(ctx: Ctx, tx: Tx, id: string): Promise<ShippingRate> {
 }
 
 function checkCurrency(currency: string | undefined): void {
-  if (currency !== undefined && !isCurrencyCode(currency)) throw invalidField('currency', `currency ${currency} is not an ISO 4217 currency code.`);
+  if (currency !== undefined && !isCurrencyCode(currency))
+    throw invalidField('currency', `currency ${currency} is not an ISO 4217 currency code.`);
 }
 
 function boundsOf(rate: RateResource): RateBounds {
-  const { min_order_subtotal, max_order_subtotal, min_order_weight, max_order_weight, min_delivery_days, max_delivery_days } = rate;
-  return { min_order_subtotal, max_order_subtotal, min_order_weight, max_order_weight, min_delivery_days, max_delivery_days };
+  const {
+    min_order_subtotal,
+    max_order_subtotal,
+    min_order_weight,
+    max_order_weight,
+    min_delivery_days,
+    max_delivery_days,
+  } = rate;
+  return {
+    min_order_subtotal,
+    max_order_subtotal,
+    min_order_weight,
+    max_order_weight,
+    min_delivery_days,
+    max_delivery_days,
+  };
 }
 
 /**
@@ -41,11 +67,21 @@ function boundsOf(rate: RateResource): RateBounds {
  * changes under `rates.<rate id>` (`{from: null, to: rate}` on create, `{from: rate, to: null}` on delete)
  * and the zone with its rates as payload.
  */
-async function recordZoneChange(tx: Tx, ctx: Ctx, zoneId: string, summary: string, changes: FieldChanges): Promise<void> {
+async function recordZoneChange(
+  tx: Tx,
+  ctx: Ctx,
+  zoneId: string,
+  summary: string,
+  changes: FieldChanges,
+): Promise<void> {
   const zone = await findZone(ctx, tx, zoneId);
   await recordEvent(tx, ctx, {
-    type: 'shipping.zone.updated', resourceType: 'shipping_zone', resourceId: zoneId,
-    summary: `Shipping zone "${zone.name}": ${summary}`, changes, payload: await zonePayload(tx, zone),
+    type: 'shipping.zone.updated',
+    resourceType: 'shipping_zone',
+    resourceId: zoneId,
+    summary: `Shipping zone "${zone.name}": ${summary}`,
+    changes,
+    payload: await zonePayload(tx, zone),
   });
 }
 
@@ -55,9 +91,12 @@ export async function createRate(ctx: Ctx, zoneId: string, input: RateCreate): P
   return writeTx(ctx, {}, async (tx) => {
     await findZone(ctx, tx, zoneId);
     const draft = {
-      min_order_subtotal: input.min_order_subtotal ?? null, max_order_subtotal: input.max_order_subtotal ?? null,
-      min_order_weight: input.min_order_weight ?? null, max_order_weight: input.max_order_weight ?? null,
-      min_delivery_days: input.min_delivery_days ?? null, max_delivery_days: input.max_delivery_days ?? null,
+      min_order_subtotal: input.min_order_subtotal ?? null,
+      max_order_subtotal: input.max_order_subtotal ?? null,
+      min_order_weight: input.min_order_weight ?? null,
+      max_order_weight: input.max_order_weight ?? null,
+      min_delivery_days: input.min_delivery_days ?? null,
+      max_delivery_days: input.max_delivery_days ?? null,
     };
     checkBounds(draft, new Set(Object.keys(input)));
     const rate = await tx.shippingRate.create({
@@ -80,7 +119,9 @@ export async function createRate(ctx: Ctx, zoneId: string, input: RateCreate): P
       },
     });
     const resource = toRateResource(rate);
-    await recordZoneChange(tx, ctx, zoneId, `rate "${rate.name}" (${rate.id}) created`, { [`rates.${rate.id}`]: { from: null, to: resource } });
+    await recordZoneChange(tx, ctx, zoneId, `rate "${rate.name}" (${rate.id}) created`, {
+      [`rates.${rate.id}`]: { from: null, to: resource },
+    });
     return resource;
   });
 }
@@ -111,8 +152,16 @@ export async function updateRate(ctx: Ctx, id: string, input: RateUpdate): Promi
         position: input.position,
       },
     });
-    const prefixed = Object.fromEntries(Object.entries(changes).map(([field, change]) => [`rates.${id}.${field}`, change]));
-    await recordZoneChange(tx, ctx, after.zoneId, `rate "${after.name}" (${id}) updated (${Object.keys(changes).join(', ')})`, prefixed);
+    const prefixed = Object.fromEntries(
+      Object.entries(changes).map(([field, change]) => [`rates.${id}.${field}`, change]),
+    );
+    await recordZoneChange(
+      tx,
+      ctx,
+      after.zoneId,
+      `rate "${after.name}" (${id}) updated (${Object.keys(changes).join(', ')})`,
+      prefixed,
+    );
     return toRateResource(after);
   });
 }
@@ -126,6 +175,8 @@ export async function deleteRate(ctx: Ctx, id: string): Promise<void> {
   await writeTx(ctx, {}, async (tx) => {
     const rate = await findRate(ctx, tx, id);
     await tx.shippingRate.delete({ where: { id } });
-    await recordZoneChange(tx, ctx, rate.zoneId, `rate "${rate.name}" (${id}) deleted`, { [`rates.${id}`]: { from: toRateResource(rate), to: null } });
+    await recordZoneChange(tx, ctx, rate.zoneId, `rate "${rate.name}" (${id}) deleted`, {
+      [`rates.${id}`]: { from: toRateResource(rate), to: null },
+    });
   });
 }

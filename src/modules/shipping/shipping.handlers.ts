@@ -15,21 +15,36 @@ const carrierAccess = (deps: AppDeps): CarrierAccess => ({
 
 export const shippingHandlers = {
   listShippingZones: async ({ query, ctx }) => ({ status: 200, body: await listZones(ctx, query) }),
-  createShippingZone: async ({ body, ctx, deps }) => ({ status: 201, body: { data: await createZone(ctx, body, zoneRules(deps)) } }),
+  createShippingZone: async ({ body, ctx, deps }) => ({
+    status: 201,
+    body: { data: await createZone(ctx, body, zoneRules(deps)) },
+  }),
   getShippingZone: async ({ path, query, ctx }) => {
     const zone = await getZone(ctx, path.id, query.expand?.includes('rates') ?? false);
     return { status: 200, body: { data: pickFields(zone, query.fields) } };
   },
-  updateShippingZone: async ({ path, body, ctx, deps }) => ({ status: 200, body: { data: await updateZone(ctx, path.id, body, zoneRules(deps)) } }),
+  updateShippingZone: async ({ path, body, ctx, deps }) => ({
+    status: 200,
+    body: { data: await updateZone(ctx, path.id, body, zoneRules(deps)) },
+  }),
   deleteShippingZone: async ({ path, ctx }) => {
     await deleteZone(ctx, path.id);
     return { status: 204, body: undefined };
   },
-  createShippingRate: async ({ path, body, ctx }) => ({ status: 201, body: { data: await createRate(ctx, path.id, body) } }),
-  updateShippingRate: async ({ path, body, ctx }) => ({ status: 200, body: { data: await updateRate(ctx, path.id, body) } }),
+  createShippingRate: async ({ path, body, ctx }) => ({
+    status: 201,
+    body: { data: await createRate(ctx, path.id, body) },
+  }),
+  updateShippingRate: async ({ path, body, ctx }) => ({
+    status: 200,
+    body: { data: await updateRate(ctx, path.id, body) },
+  }),
   deleteShippingRate: async ({ path, ctx }) => {
     await deleteRate(ctx, path.id);
     return { status: 204, body: undefined };
   },
-  lookupShippingRates: async ({ body, ctx, deps }) => ({ status: 200, body: { data: await lookupRates(ctx, body, carrierAccess(deps)) } }),
+  lookupShippingRates: async ({ body, ctx, deps }) => ({
+    status: 200,
+    body: { data: await lookupRates(ctx, body, carrierAccess(deps)) },
+  }),
 } satisfies AreaHandlers<'shipping'>;

@@ -12,7 +12,8 @@ export function normalizeCountries(countries: readonly string[]): string[] {
   return countries.map((raw, i) => {
     const code = raw.toUpperCase();
     const field = `countries[${i}]`;
-    if (!isCountryCode(code)) throw invalidField(field, `${field} is ${raw}, which is not an ISO 3166-1 alpha-2 country code.`);
+    if (!isCountryCode(code))
+      throw invalidField(field, `${field} is ${raw}, which is not an ISO 3166-1 alpha-2 country code.`);
     if (seen.has(code)) throw invalidField(field, `${field} repeats ${code}; list each country once.`);
     seen.add(code);
     return code;
@@ -32,7 +33,9 @@ export function callbackUrlProblem(url: string, allowPrivate: boolean): string |
     return undefined;
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
-    return error.reason === 'scheme' ? 'carrier_callback_url must be an https:// URL.' : `carrier_callback_url is not usable: ${error.message}.`;
+    return error.reason === 'scheme'
+      ? 'carrier_callback_url must be an https:// URL.'
+      : `carrier_callback_url is not usable: ${error.message}.`;
   }
 }
 

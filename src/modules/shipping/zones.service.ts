@@ -20,21 +20,39 @@ export interface ZoneRules {
   allowPrivateTargets: boolean;
 }
 
-const UPDATABLE_FIELDS = ['name', 'countries', 'is_rest_of_world', 'is_active', 'carrier_callback_url', 'position'] as const;
+const UPDATABLE_FIELDS = [
+  'name',
+  'countries',
+  'is_rest_of_world',
+  'is_active',
+  'carrier_callback_url',
+  'position',
+] as const;
 const SORTS: SortColumns<'listShippingZones'> = {
   position: [{ field: 'position', kind: 'number' }],
   created_at: [{ field: 'createdAt', kind: 'date' }],
 };
 const WITH_COUNT = { _count: { select: { rates: true } } } as const;
-export const RATE_ORDER = [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }] as const satisfies Prisma.ShippingRateOrderByWithRelationInput[];
+export const RATE_ORDER = [
+  { position: 'asc' },
+  { createdAt: 'asc' },
+  { id: 'asc' },
+] as const satisfies Prisma.ShippingRateOrderByWithRelationInput[];
 
 const REST_OF_WORLD_MESSAGE = 'This project already has a rest-of-world zone; a project has at most one.';
 // The partial unique index of the shipping migration: the last word on concurrent writes.
-const REST_OF_WORLD_TAKEN = { shipping_zones_one_rest_of_world: { field: 'is_rest_of_world', message: REST_OF_WORLD_MESSAGE } };
+const REST_OF_WORLD_TAKEN = {
+  shipping_zones_one_rest_of_world: { field: 'is_rest_of_world', message: REST_OF_WORLD_MESSAGE },
+};
 
 /** The project's zone with its rate count; 404 "Shipping zone not found." otherwise. */
 export function findZone(ctx: Ctx, db: Database | Tx, id: string): Promise<ZoneRow> {
-  return findOwned(ctx, { findUnique: (args) => db.shippingZone.findUnique({ ...args, include: WITH_COUNT }) }, id, 'Shipping zone not found.');
+  return findOwned(
+    ctx,
+    { findUnique: (args) => db.shippingZone.findUnique({ ...args, include: WITH_COUNT }) },
+    id,
+    'Shipping zone not found.',
+  );
 }
 
 /** The zone's rates by position, then oldest first. */
@@ -58,8 +76,11 @@ export async function listZones(ctx: Ctx, query: ZoneListQuery) {
   const withRates = query.expand?.includes('rates') ?? false;
   const include = { ...WITH_COUNT, ...(withRates && { rates: { orderBy: [...RATE_ORDER] } }) };
   const model = {
-    findMany: (args: { where: Prisma.ShippingZoneWhereInput; orderBy: Record<string, 'asc' | 'desc'>[]; take: number }) =>
-      ctx.db.shippingZone.findMany({ ...args, include }) as Promise<Array<ZoneRow & { rates?: ShippingRate[] }>>,
+    findMany: (args: {
+      where: Prisma.ShippingZoneWhereInput;
+      orderBy: Record<string, 'asc' | 'desc'>[];
+      take: number;
+    }) => ctx.db.shippingZone.findMany({ ...args, include }) as Promise<Array<ZoneRow & { rates?: ShippingRate[] }>>,
     count: (args: { where: Prisma.ShippingZoneWhereInput }) => ctx.db.shippingZone.count(args),
   };
   return listPage(ctx, {
@@ -73,7 +94,10 @@ export async function listZones(ctx: Ctx, query: ZoneListQuery) {
 }
 
 async function ensureNoOtherRestOfWorld(ctx: Ctx, tx: Tx, exceptId?: string): Promise<void> {
-  const other = await tx.shippingZone.findFirst({ where: { projectId: ctx.project.id, isRestOfWorld: true, id: exceptId ? { not: exceptId } : undefined }, select: { id: true } });
+  const other = await tx.shippingZone.findFirst({
+    where: { projectId: ctx.project.id, isRestOfWorld: true, id: exceptId ? { not: exceptId } : undefined },
+    select: { id: true },
+  });
   if (other) throw conflict(REST_OF_WORLD_MESSAGE, 'is_rest_of_world');
 }
 
@@ -98,8 +122,11 @@ export async function createZone(ctx: Ctx, input: ZoneCreate, rules: ZoneRules):
     });
     const resource = toZoneResource(zone, []);
     await recordEvent(tx, ctx, {
-      type: 'shipping.zone.created', resourceType: 'shipping_zone', resourceId: zone.id,
-      summary: `Shipping zone "${zone.name}" created`, payload: resource,
+      type: 'shipping.zone.created',
+      resourceType: 'shipping_zone',
+      resourceId: zone.id,
+      summary: `Shipping zone "${zone.name}" created`,
+      payload: resource,
     });
     return resource;
   });
@@ -121,13 +148,19 @@ export async function updateZone(ctx: Ctx, id: string, input: ZoneUpdate, rules:
     };
     const beforeResource = toZoneResource(before);
     const proposed = toZoneResource({ ...before, ...withoutUndefined(data) });
-    if (!UPDATABLE_FIELDS.some((field) => JSON.stringify(beforeResource[field]) !== JSON.stringify(proposed[field]))) return beforeResource;
+    if (!UPDATABLE_FIELDS.some((field) => JSON.stringify(beforeResource[field]) !== JSON.stringify(proposed[field])))
+      return beforeResource;
     if (input.is_rest_of_world && !before.isRestOfWorld) await ensureNoOtherRestOfWorld(ctx, tx, id);
     const after = await tx.shippingZone.update({ where: { id }, data, include: WITH_COUNT });
     const resource = toZoneResource(after);
     await recordChange(tx, ctx, {
-      type: 'shipping.zone.updated', resourceType: 'shipping_zone', resourceId: id, label: `Shipping zone "${after.name}"`,
-      before: beforeResource, after: await zonePayload(tx, after), fields: UPDATABLE_FIELDS,
+      type: 'shipping.zone.updated',
+      resourceType: 'shipping_zone',
+      resourceId: id,
+      label: `Shipping zone "${after.name}"`,
+      before: beforeResource,
+      after: await zonePayload(tx, after),
+      fields: UPDATABLE_FIELDS,
     });
     return resource;
   });
@@ -144,8 +177,11 @@ export async function deleteZone(ctx: Ctx, id: string): Promise<void> {
     const payload = await zonePayload(tx, zone);
     await tx.shippingZone.delete({ where: { id } }); // its rates go with it (ON DELETE CASCADE)
     await recordEvent(tx, ctx, {
-      type: 'shipping.zone.deleted', resourceType: 'shipping_zone', resourceId: id,
-      summary: `Shipping zone "${zone.name}" deleted`, payload,
+      type: 'shipping.zone.deleted',
+      resourceType: 'shipping_zone',
+      resourceId: id,
+      summary: `Shipping zone "${zone.name}" deleted`,
+      payload,
     });
   });
 }

@@ -1,4 +1,12 @@
 /** What other areas may use of the audit log: recording events inside their transactions (or in a write's own statement when no subscriber listens). */
-export { recordChange, recordEvent, changedFields, storeEventRow, type EventType, type FieldChanges, type StoreEventInput } from './store-events.recorder.js';
+export {
+  recordChange,
+  recordEvent,
+  changedFields,
+  storeEventRow,
+  type EventType,
+  type FieldChanges,
+  type StoreEventInput,
+} from './store-events.recorder.js';
 export { eventHasSubscribers } from './store-events.subscribers.js';
 export { insertWithEvent } from './store-events.statement.js';

@@ -72,9 +72,21 @@ export const recordEvent = recorderWith(storeEventSubscribers);
 export async function recordChange<R extends object>(
   tx: Tx,
   ctx: Ctx,
-  change: { type: EventType; resourceType: string; resourceId: string; label: string; before: R; after: R; fields: readonly string[] },
+  change: {
+    type: EventType;
+    resourceType: string;
+    resourceId: string;
+    label: string;
+    before: R;
+    after: R;
+    fields: readonly string[];
+  },
 ): Promise<FieldChanges | null> {
-  const changes = changedFields(change.before as Record<string, unknown>, change.after as Record<string, unknown>, change.fields);
+  const changes = changedFields(
+    change.before as Record<string, unknown>,
+    change.after as Record<string, unknown>,
+    change.fields,
+  );
   if (Object.keys(changes).length === 0) return null;
   await recordEvent(tx, ctx, {
     type: change.type,
@@ -90,7 +102,11 @@ export async function recordChange<R extends object>(
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The fields (API names) whose values differ between two API representations of a resource. */
-export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>, fields: readonly string[]): FieldChanges {
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  fields: readonly string[],
+): FieldChanges {
   const changes: FieldChanges = {};
   for (const field of fields) {
     if (!same(before[field], after[field])) changes[field] = { from: before[field] ?? null, to: after[field] ?? null };

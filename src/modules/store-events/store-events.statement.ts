@@ -34,7 +34,8 @@ export function insertWithEvent<Insert extends object, Row>(
   const eventFields = Object.keys(EVENT_COLUMNS) as Array<keyof EventRow>;
   const rowColumns = rowFields.map((field) => `"${insert[field]}"`).join(', ');
   const eventColumns = eventFields.map((field) => `"${EVENT_COLUMNS[field]}"`).join(', ');
-  const placeholders = (count: number, from: number) => Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+  const placeholders = (count: number, from: number) =>
+    Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
   const at = rowFields.length + eventFields.length + 1;
   const statement = preparedStatement<Row>(
     name,

@@ -62,7 +62,9 @@ export class RateLimiter {
         let refill = this.refills.get(project.id);
         if (!refill) {
           const needed = (['month', 'minute'] as const).filter((kind) => lease.left[kind] <= 0);
-          refill = this.refill(project, windows, lease, needed, crossed, now).finally(() => this.refills.delete(project.id));
+          refill = this.refill(project, windows, lease, needed, crossed, now).finally(() =>
+            this.refills.delete(project.id),
+          );
           this.refills.set(project.id, refill);
         }
         await refill;
@@ -71,15 +73,24 @@ export class RateLimiter {
       break;
     }
     const limit = project.rateLimitPerMinute;
-    return { refusedBy, limit, remaining: Math.max(0, limit - lease.used.minute) + lease.left.minute, windows, crossed };
+    return {
+      refusedBy,
+      limit,
+      remaining: Math.max(0, limit - lease.used.minute) + lease.left.minute,
+      windows,
+      crossed,
+    };
   }
 
   private currentLease(projectId: string, windows: Windows): Lease {
     let lease = this.leases.get(projectId);
     if (!lease || lease.period !== windows.period) {
       lease = {
-        minuteStart: windows.minuteStart.getTime(), period: windows.period,
-        left: { minute: 0, month: 0 }, used: { minute: 0, month: 0 }, exhaustedAt: { minute: 0, month: 0 },
+        minuteStart: windows.minuteStart.getTime(),
+        period: windows.period,
+        left: { minute: 0, month: 0 },
+        used: { minute: 0, month: 0 },
+        exhaustedAt: { minute: 0, month: 0 },
       };
       this.leases.set(projectId, lease);
     } else if (lease.minuteStart !== windows.minuteStart.getTime()) {
@@ -91,10 +102,22 @@ export class RateLimiter {
     return lease;
   }
 
-  private async refill(project: Project, windows: Windows, lease: Lease, kinds: readonly Kind[], crossed: RateDecision['crossed'], now: Date): Promise<void> {
+  private async refill(
+    project: Project,
+    windows: Windows,
+    lease: Lease,
+    kinds: readonly Kind[],
+    crossed: RateDecision['crossed'],
+    now: Date,
+  ): Promise<void> {
     const limits: Record<Kind, number> = { minute: project.rateLimitPerMinute, month: project.monthlyQuota };
     const starts: Record<Kind, Date> = { minute: windows.minuteStart, month: windows.monthStart };
-    const request = kinds.map((kind) => ({ kind, start: starts[kind], block: leaseBlock(limits[kind], lease.used[kind]), limit: limits[kind] }));
+    const request = kinds.map((kind) => ({
+      kind,
+      start: starts[kind],
+      block: leaseBlock(limits[kind], lease.used[kind]),
+      limit: limits[kind],
+    }));
     // Atomic per row: the grant is computed from the row's `used` under its lock, never past the limit.
     const rows = await this.db.$queryRaw<Array<{ kind: Kind; used: number; last_grant: number }>>`
       WITH req AS (
@@ -111,7 +134,8 @@ export class RateLimiter {
       lease.left[row.kind] += row.last_grant;
       lease.used[row.kind] = row.used;
       lease.exhaustedAt[row.kind] = row.last_grant === 0 ? now.getTime() : 0;
-      if (row.kind === 'month' && row.last_grant > 0) crossed.push({ before: row.used - row.last_grant, used: row.used });
+      if (row.kind === 'month' && row.last_grant > 0)
+        crossed.push({ before: row.used - row.last_grant, used: row.used });
     }
   }
 }

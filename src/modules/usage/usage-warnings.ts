@@ -19,7 +19,10 @@ export async function recordUsageWarnings(
   for (const threshold of crossedThresholds(project.monthlyQuota, before, used)) {
     const ctx = systemCtx(deps, project, 'usage');
     await writeTx(ctx, {}, async (tx) => {
-      const { count } = await tx.usageWarning.createMany({ data: [{ projectId: project.id, period, threshold }], skipDuplicates: true });
+      const { count } = await tx.usageWarning.createMany({
+        data: [{ projectId: project.id, period, threshold }],
+        skipDuplicates: true,
+      });
       if (count === 0) return;
       const payload = { project_id: project.id, period, used, quota: project.monthlyQuota, threshold };
       await recordEvent(tx, ctx, {

@@ -40,7 +40,10 @@ export const RESPONSE_BODY_BYTES = 1024;
  * (https only, addresses checked after DNS, 10 s for everything, 1 KiB of the answer read). Never throws:
  * every way of failing becomes the outcome.
  */
-export async function attemptDelivery(deps: Pick<AppDeps, 'config' | 'log' | 'outbound'>, delivery: ClaimedDelivery): Promise<AttemptOutcome> {
+export async function attemptDelivery(
+  deps: Pick<AppDeps, 'config' | 'log' | 'outbound'>,
+  delivery: ClaimedDelivery,
+): Promise<AttemptOutcome> {
   const attemptedAt = new Date();
   const started = performance.now();
   const base = { delivery, attemptedAt };
@@ -55,13 +58,34 @@ export async function attemptDelivery(deps: Pick<AppDeps, 'config' | 'log' | 'ou
     const ok = response.status >= 200 && response.status < 300;
     // PostgreSQL text cannot hold NUL; a receiver's binary answer is kept without them.
     const body = response.body.replace(/\u0000/g, '');
-    return { ...base, ok, responseStatus: response.status, responseBody: body, durationMs: response.durationMs, error: null };
+    return {
+      ...base,
+      ok,
+      responseStatus: response.status,
+      responseBody: body,
+      durationMs: response.durationMs,
+      error: null,
+    };
   } catch (error) {
     const durationMs = Math.round(performance.now() - started);
     if (error instanceof OutboundError) {
-      return { ...base, ok: false, responseStatus: null, responseBody: null, durationMs, error: `${error.reason}: ${error.message}` };
+      return {
+        ...base,
+        ok: false,
+        responseStatus: null,
+        responseBody: null,
+        durationMs,
+        error: `${error.reason}: ${error.message}`,
+      };
     }
     deps.log.error('webhook attempt failed unexpectedly', { delivery: delivery.id, error: String(error) });
-    return { ...base, ok: false, responseStatus: null, responseBody: null, durationMs, error: 'internal error while sending' };
+    return {
+      ...base,
+      ok: false,
+      responseStatus: null,
+      responseBody: null,
+      durationMs,
+      error: 'internal error while sending',
+    };
   }
 }

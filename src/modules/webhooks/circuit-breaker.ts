@@ -42,10 +42,17 @@ function tally(outcomes: AttemptOutcome[]): Map<string, SubscriptionTally> {
  * run of failures at least FAILING_DAYS old, pauses the subscription. Rows are only written when
  * something changes, so a busy healthy subscription is never locked here.
  */
-export async function settleSubscriptions(tx: Tx, deps: JobDeps, outcomes: AttemptOutcome[], now = new Date()): Promise<void> {
+export async function settleSubscriptions(
+  tx: Tx,
+  deps: JobDeps,
+  outcomes: AttemptOutcome[],
+  now = new Date(),
+): Promise<void> {
   const tallies = tally(outcomes);
   const healthy = [...tallies].filter(([, t]) => t.anyOk && !t.gone).map(([id]) => id);
-  const failing = [...tallies].filter(([, t]) => !t.anyOk).map(([id, t]) => ({ id, since: t.firstFailure!.toISOString() }));
+  const failing = [...tallies]
+    .filter(([, t]) => !t.anyOk)
+    .map(([id, t]) => ({ id, since: t.firstFailure!.toISOString() }));
   if (healthy.length > 0) {
     await tx.$executeRaw`UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = ANY(${healthy}) AND failing_since IS NOT NULL`;
   }
@@ -71,7 +78,10 @@ export async function settleSubscriptions(tx: Tx, deps: JobDeps, outcomes: Attem
  * (kept there even when the project has no contact address). Does nothing when it is not active.
  */
 export async function pauseSubscription(tx: Tx, deps: JobDeps, id: string, reason: PauseReason): Promise<void> {
-  const { count } = await tx.webhookSubscription.updateMany({ where: { id, status: 'active' }, data: { status: 'paused' } });
+  const { count } = await tx.webhookSubscription.updateMany({
+    where: { id, status: 'active' },
+    data: { status: 'paused' },
+  });
   if (count === 0) return;
   const subscription = await tx.webhookSubscription.findUniqueOrThrow({ where: { id } });
   const project = await tx.project.findUniqueOrThrow({ where: { id: subscription.projectId } });

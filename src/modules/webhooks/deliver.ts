@@ -27,7 +27,10 @@ export async function claimDeliveries(db: Database, ids: string[]): Promise<Clai
  * deliveries that are not due do nothing.
  */
 export async function deliverWakeUps(deps: JobDeps, wakeUps: Array<JobPayloads['webhook-deliver']>): Promise<void> {
-  const claimed = await claimDeliveries(deps.db, wakeUps.map((wake) => wake.deliveryId));
+  const claimed = await claimDeliveries(
+    deps.db,
+    wakeUps.map((wake) => wake.deliveryId),
+  );
   if (claimed.length === 0) return;
   const outcomes = await Promise.all(claimed.map((delivery) => attemptDelivery(deps, delivery)));
   await recordOutcomes(deps, outcomes);

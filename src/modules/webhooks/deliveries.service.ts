@@ -16,7 +16,11 @@ const pausedError = () =>
 /** A page of the subscription's deliveries, newest first unless `order` is asc; 404 for another project's subscription. */
 export async function listDeliveries(ctx: Ctx, webhookId: string, query: DeliveryListQuery) {
   await findWebhook(ctx, ctx.db, webhookId);
-  const where: Prisma.WebhookDeliveryWhereInput = { subscriptionId: webhookId, status: query.status, eventType: query.event_type };
+  const where: Prisma.WebhookDeliveryWhereInput = {
+    subscriptionId: webhookId,
+    status: query.status,
+    eventType: query.event_type,
+  };
   return listPage(ctx, {
     model: ctx.db.webhookDelivery,
     where,
@@ -64,7 +68,11 @@ export async function recoverDeliveries(ctx: Ctx, webhookId: string, since: stri
       WHERE subscription_id = ${webhookId} AND status IN ('failed', 'abandoned') AND created_at >= ${new Date(since)}
         AND (lease_until IS NULL OR lease_until < now())
       RETURNING id, wake_job_id::text`;
-    await sendWakeUps(tx, ctx.jobs, rows.map((row) => ({ deliveryId: row.id, subscriptionId: webhookId, jobId: row.wake_job_id })));
+    await sendWakeUps(
+      tx,
+      ctx.jobs,
+      rows.map((row) => ({ deliveryId: row.id, subscriptionId: webhookId, jobId: row.wake_job_id })),
+    );
     return rows.length;
   });
 }

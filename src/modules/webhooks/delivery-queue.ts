@@ -75,7 +75,8 @@ interface WokenRow {
   wake_job_id: string;
 }
 
-const toWakeUps = (rows: WokenRow[]): WakeUp[] => rows.map((row) => ({ deliveryId: row.id, subscriptionId: row.subscription_id, jobId: row.wake_job_id }));
+const toWakeUps = (rows: WokenRow[]): WakeUp[] =>
+  rows.map((row) => ({ deliveryId: row.id, subscriptionId: row.subscription_id, jobId: row.wake_job_id }));
 
 /**
  * Wakes, now, every delivery of the subscription that is due (pending or failed, next attempt come, no

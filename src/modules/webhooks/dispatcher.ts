@@ -87,7 +87,13 @@ export class DeliveryDispatcher {
       }
     }
     this.waiting.clear();
-    if (unclaimed.length > 0) await this.boss.fail(WAKE_QUEUE, unclaimed.map((job) => job.id)).catch(() => {});
+    if (unclaimed.length > 0)
+      await this.boss
+        .fail(
+          WAKE_QUEUE,
+          unclaimed.map((job) => job.id),
+        )
+        .catch(() => {});
     await Promise.allSettled([...this.attempts]);
   }
 
@@ -105,7 +111,10 @@ export class DeliveryDispatcher {
       let jobs: WakeJob[];
       try {
         const full = [...this.running].filter(([id]) => !this.wantsMore(id)).map(([id]) => id);
-        jobs = await this.boss.fetch(WAKE_QUEUE, { batchSize: Math.min(room, FETCH_BATCH), ignoreGroups: full.length > 0 ? full : null });
+        jobs = await this.boss.fetch(WAKE_QUEUE, {
+          batchSize: Math.min(room, FETCH_BATCH),
+          ignoreGroups: full.length > 0 ? full : null,
+        });
       } catch (error) {
         if (!this.stopping) this.deps.log.error('fetching webhook wake-ups failed', { error: String(error) });
         await this.idle(ERROR_PAUSE_MS);
@@ -118,7 +127,10 @@ export class DeliveryDispatcher {
 
   /** Whether fetches should bring more of the subscription's wake-ups: it has a free slot, or fewer waiting than slots. */
   private wantsMore(subscription: string): boolean {
-    return (this.running.get(subscription) ?? 0) < MAX_PER_SUBSCRIPTION || (this.waiting.get(subscription)?.length ?? 0) < MAX_PER_SUBSCRIPTION;
+    return (
+      (this.running.get(subscription) ?? 0) < MAX_PER_SUBSCRIPTION ||
+      (this.waiting.get(subscription)?.length ?? 0) < MAX_PER_SUBSCRIPTION
+    );
   }
 
   private admit(job: WakeJob): void {
@@ -171,7 +183,10 @@ export class DeliveryDispatcher {
       await this.outcomes.add(outcome);
     } catch (error) {
       // The lease lapses and the retry sweep wakes the delivery again.
-      this.deps.log.error('webhook delivery attempt was not recorded', { delivery: job.data.deliveryId, error: String(error) });
+      this.deps.log.error('webhook delivery attempt was not recorded', {
+        delivery: job.data.deliveryId,
+        error: String(error),
+      });
     }
   }
 
@@ -194,12 +209,20 @@ export class DeliveryDispatcher {
 
   /** Claims the deliveries of a batch of wake-ups in one statement and completes the wake-up jobs beside it. */
   private async claim(jobs: WakeJob[]): Promise<Array<ClaimedDelivery | undefined>> {
-    const rows = claimDeliveries(this.deps.db, jobs.map((job) => job.data.deliveryId));
+    const rows = claimDeliveries(
+      this.deps.db,
+      jobs.map((job) => job.data.deliveryId),
+    );
     // Settled whether or not the claim finds the delivery due; if the claim fails instead, the lease
     // was never taken and the retry sweep finds the delivery.
-    const completing = this.boss.complete(WAKE_QUEUE, jobs.map((job) => job.id)).catch((error: unknown) => {
-      this.deps.log.warn('completing webhook wake-ups failed; pg-boss will retry them', { error: String(error) });
-    });
+    const completing = this.boss
+      .complete(
+        WAKE_QUEUE,
+        jobs.map((job) => job.id),
+      )
+      .catch((error: unknown) => {
+        this.deps.log.warn('completing webhook wake-ups failed; pg-boss will retry them', { error: String(error) });
+      });
     const claimed = new Map((await rows).map((d) => [d.id, d]));
     await completing;
     return jobs.map((job) => {

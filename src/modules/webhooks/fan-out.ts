@@ -6,7 +6,11 @@ import { newWakeJobId, sendWakeUps } from './delivery-queue.js';
 import { WAKE_CHANNEL } from './wake-listener.js';
 
 /** The body every delivery of an event sends: `{id, type, created_at, data}`, serialized once. */
-export function eventBody(eventId: string, event: Pick<StoreEvent, 'type' | 'createdAt' | 'resourceId'>, payload: unknown): string {
+export function eventBody(
+  eventId: string,
+  event: Pick<StoreEvent, 'type' | 'createdAt' | 'resourceId'>,
+  payload: unknown,
+): string {
   // Every emitter passes the resource as the API shows it; an id is the least a receiver can act on.
   const data = payload ?? { id: event.resourceId };
   return JSON.stringify({ id: eventId, type: event.type, created_at: event.createdAt.toISOString(), data });
@@ -29,7 +33,11 @@ export async function webhookFanOut(tx: Tx, ctx: Ctx, event: StoreEvent, payload
   if (subscriptions.length === 0) return;
   const projectId = ctx.project.id;
   const eventId = newId('evt_');
-  const deliveries = subscriptions.map((subscription) => ({ id: newId('whd_'), subscription_id: subscription.id, wake_job_id: newWakeJobId() }));
+  const deliveries = subscriptions.map((subscription) => ({
+    id: newId('whd_'),
+    subscription_id: subscription.id,
+    wake_job_id: newWakeJobId(),
+  }));
   // The event body, its deliveries and the NOTIFY that wakes the senders on commit, in one statement
   // (every API write with subscribers pays for it).
   await tx.$executeRaw`
@@ -40,7 +48,11 @@ export async function webhookFanOut(tx: Tx, ctx: Ctx, event: StoreEvent, payload
     SELECT v.id, ${projectId}, v.subscription_id, ${eventId}, ${event.type}, 'pending', ${event.createdAt}, v.wake_job_id, now(), now()
     FROM jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) AS v(id text, subscription_id text, wake_job_id uuid),
       (SELECT pg_notify(${WAKE_CHANNEL}, '')) AS wake`;
-  const wakeUps = deliveries.map((d) => ({ deliveryId: d.id, subscriptionId: d.subscription_id, jobId: d.wake_job_id }));
+  const wakeUps = deliveries.map((d) => ({
+    deliveryId: d.id,
+    subscriptionId: d.subscription_id,
+    jobId: d.wake_job_id,
+  }));
   await sendWakeUps(tx, ctx.jobs, wakeUps, true);
 }
 
@@ -64,7 +76,9 @@ export async function mayHaveSubscribers(tx: Database | Tx, ctx: Ctx, type: stri
       SELECT DISTINCT unnest(events) AS type FROM webhook_subscriptions WHERE project_id = ${ctx.project.id} AND status = 'active'`;
     return new Set(rows.map((row) => row.type));
   };
-  const types = await ctx.totals.cached(ctx.project.id, 'webhook-event-types', [SUBSCRIPTIONS], read, { projectWrites: false });
+  const types = await ctx.totals.cached(ctx.project.id, 'webhook-event-types', [SUBSCRIPTIONS], read, {
+    projectWrites: false,
+  });
   return types.has(type);
 }
 

@@ -64,9 +64,20 @@ export async function recordOutcomes(deps: JobDeps, outcomes: AttemptOutcome[]):
       RETURNING d.id`;
     const kept = new Set(written.map((row) => row.id));
     const retries = rows.filter((row) => row.wake_job_id !== null && kept.has(row.id));
-    await sendWakeUps(tx, deps.jobs, retries.map((row) => ({
-      deliveryId: row.id, subscriptionId: row.subscription_id, jobId: row.wake_job_id!, at: new Date(row.next_attempt_at!),
-    })));
-    await settleSubscriptions(tx, deps, outcomes.filter((outcome) => kept.has(outcome.delivery.id)));
+    await sendWakeUps(
+      tx,
+      deps.jobs,
+      retries.map((row) => ({
+        deliveryId: row.id,
+        subscriptionId: row.subscription_id,
+        jobId: row.wake_job_id!,
+        at: new Date(row.next_attempt_at!),
+      })),
+    );
+    await settleSubscriptions(
+      tx,
+      deps,
+      outcomes.filter((outcome) => kept.has(outcome.delivery.id)),
+    );
   }, TRANSACTION_OPTIONS);
 }

@@ -17,7 +17,8 @@ const JITTER = 0.1;
  * in [0, 1) and picks the jitter.
  */
 export function nextAttemptAt(attempt: number, failedAt: Date, random: number = Math.random()): Date | null {
-  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError(`attempt must be a positive integer, got ${attempt}`);
+  if (!Number.isInteger(attempt) || attempt < 1)
+    throw new RangeError(`attempt must be a positive integer, got ${attempt}`);
   if (!(random >= 0 && random < 1)) throw new RangeError(`random must be in [0, 1), got ${random}`);
   if (attempt >= MAX_ATTEMPTS) return null;
   const wait = RETRY_DELAYS_MS[attempt - 1];

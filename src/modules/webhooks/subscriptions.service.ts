@@ -35,19 +35,23 @@ export async function findWebhook(ctx: Ctx, db: Database | Tx, id: string): Prom
 }
 
 /** Creates a subscription with a new signing secret; 400 on a URL that is not https or names a non-public IP address. */
-export async function createWebhook(ctx: Ctx, input: WebhookCreate, policy: TargetPolicy): Promise<WebhookSubscription> {
+export async function createWebhook(
+  ctx: Ctx,
+  input: WebhookCreate,
+  policy: TargetPolicy,
+): Promise<WebhookSubscription> {
   checkUrl(input.url, policy);
   try {
     return await ctx.db.webhookSubscription.create({
-    data: {
-      id: newId('wh_'),
-      projectId: ctx.project.id,
-      url: input.url,
-      events: input.events,
-      status: input.status ?? 'active',
-      secret: newSigningSecret(),
-    },
-  });
+      data: {
+        id: newId('wh_'),
+        projectId: ctx.project.id,
+        url: input.url,
+        events: input.events,
+        status: input.status ?? 'active',
+        secret: newSigningSecret(),
+      },
+    });
   } finally {
     subscriptionsWritten(ctx);
   }
@@ -55,14 +59,25 @@ export async function createWebhook(ctx: Ctx, input: WebhookCreate, policy: Targ
 
 /** A page of the project's subscriptions (no secrets). */
 export async function listWebhooks(ctx: Ctx, query: WebhookListQuery) {
-  return listPage(ctx, { model: ctx.db.webhookSubscription, where: { projectId: ctx.project.id }, query, sorts: SORTS, map: toWebhookResource });
+  return listPage(ctx, {
+    model: ctx.db.webhookSubscription,
+    where: { projectId: ctx.project.id },
+    query,
+    sorts: SORTS,
+    map: toWebhookResource,
+  });
 }
 
 /**
  * Applies the fields sent (`events` replaces the array). Pausing holds the subscription's queued
  * deliveries; making it active again wakes those that are due, in the same transaction.
  */
-export async function updateWebhook(ctx: Ctx, id: string, input: WebhookUpdate, policy: TargetPolicy): Promise<WebhookSubscription> {
+export async function updateWebhook(
+  ctx: Ctx,
+  id: string,
+  input: WebhookUpdate,
+  policy: TargetPolicy,
+): Promise<WebhookSubscription> {
   if (input.url !== undefined) checkUrl(input.url, policy);
   return writeTx(ctx, {}, async (tx) => {
     const before = await findWebhook(ctx, tx, id);
@@ -73,7 +88,10 @@ export async function updateWebhook(ctx: Ctx, id: string, input: WebhookUpdate, 
         events: input.events,
         status: input.status,
         // A run of failures is about the receiver the subscription had; a new start clears it.
-        ...((input.url !== undefined && input.url !== before.url) || (input.status === 'active' && before.status === 'paused') ? { failingSince: null } : {}),
+        ...((input.url !== undefined && input.url !== before.url) ||
+        (input.status === 'active' && before.status === 'paused')
+          ? { failingSince: null }
+          : {}),
       },
     });
     if (before.status === 'paused' && after.status === 'active') await wakeDueDeliveries(tx, ctx.jobs, id);

@@ -2,14 +2,24 @@ import type { AppDeps } from '../../app-deps.js';
 import type { AreaHandlers } from '../../http/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { listDeliveries, recoverDeliveries, retryDelivery } from './deliveries.service.js';
-import { createWebhook, deleteWebhook, findWebhook, listWebhooks, updateWebhook, type TargetPolicy } from './subscriptions.service.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  findWebhook,
+  listWebhooks,
+  updateWebhook,
+  type TargetPolicy,
+} from './subscriptions.service.js';
 import { toDeliveryResource, toWebhookResource, toWebhookWithSecret } from './webhooks.mappers.js';
 
 const targets = (deps: AppDeps): TargetPolicy => ({ allowPrivate: deps.config.allowPrivateNetworkTargets });
 
 export const webhookHandlers = {
   listWebhooks: async ({ query, ctx }) => ({ status: 200, body: await listWebhooks(ctx, query) }),
-  createWebhook: async ({ body, ctx, deps }) => ({ status: 201, body: { data: toWebhookWithSecret(await createWebhook(ctx, body, targets(deps))) } }),
+  createWebhook: async ({ body, ctx, deps }) => ({
+    status: 201,
+    body: { data: toWebhookWithSecret(await createWebhook(ctx, body, targets(deps))) },
+  }),
   getWebhook: async ({ path, query, ctx }) => ({
     status: 200,
     body: { data: pickFields(toWebhookResource(await findWebhook(ctx, ctx.db, path.id)), query.fields) },
@@ -22,7 +32,10 @@ export const webhookHandlers = {
     await deleteWebhook(ctx, path.id);
     return { status: 204, body: undefined };
   },
-  listWebhookDeliveries: async ({ path, query, ctx }) => ({ status: 200, body: await listDeliveries(ctx, path.id, query) }),
+  listWebhookDeliveries: async ({ path, query, ctx }) => ({
+    status: 200,
+    body: await listDeliveries(ctx, path.id, query),
+  }),
   retryWebhookDelivery: async ({ path, ctx }) => ({
     status: 202,
     body: { data: toDeliveryResource(await retryDelivery(ctx, path.id, path.delivery_id)) },

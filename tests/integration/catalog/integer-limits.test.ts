@@ -25,7 +25,10 @@ describe('integer limits of catalog fields', () => {
   });
 
   test('createProduct: the largest declared variant price is stored and read back', async () => {
-    const response = await post('/v1/products', { title: 'Dear', variants: [{ title: 'S', price: 1_000_000_000, position: 1_000_000_000, low_stock_threshold: 1_000_000_000 }] });
+    const response = await post('/v1/products', {
+      title: 'Dear',
+      variants: [{ title: 'S', price: 1_000_000_000, position: 1_000_000_000, low_stock_threshold: 1_000_000_000 }],
+    });
     expect(response.status).toBe(201);
     expect((await json(response)).data.variants[0]).toMatchObject({ price: 1_000_000_000, position: 1_000_000_000 });
   });
@@ -40,9 +43,14 @@ describe('integer limits of catalog fields', () => {
 });
 
 describe('integer limits of list filters', () => {
-  test.each(['min_orders', 'max_orders'])('listCustomers: %s beyond 1,000,000,000 is 400 naming it (the count is a 32-bit column)', async (name) => {
-    const response = await fetch(`${store.app.baseUrl}/v1/customers?${name}=2147483648`, { headers: { Authorization: `Bearer ${store.keys.secret_test.token}` } });
-    expect(response.status).toBe(400);
-    expect((await json(response)).error).toMatchObject({ code: 'invalid_request', field: name });
-  });
+  test.each(['min_orders', 'max_orders'])(
+    'listCustomers: %s beyond 1,000,000,000 is 400 naming it (the count is a 32-bit column)',
+    async (name) => {
+      const response = await fetch(`${store.app.baseUrl}/v1/customers?${name}=2147483648`, {
+        headers: { Authorization: `Bearer ${store.keys.secret_test.token}` },
+      });
+      expect(response.status).toBe(400);
+      expect((await json(response)).error).toMatchObject({ code: 'invalid_request', field: name });
+    },
+  );
 });

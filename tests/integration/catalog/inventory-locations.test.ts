@@ -16,37 +16,66 @@ const addLocation = async (body: Partial<LocationCreate> = {}, client = store.ap
 };
 const setLevel = (variant_id: string, location_id: string, available: number, client = store.api) =>
   client.PUT('/v1/inventory-levels', { body: { variant_id, location_id, available } });
-const variantTotal = async (id: string) => (await store.api.GET('/v1/variants/{id}', { params: { path: { id } } })).data!.data.inventory_quantity;
-const location = async (id: string) => (await store.api.GET('/v1/locations/{id}', { params: { path: { id } } })).data!.data;
-const events = async (query: Record<string, string>) => (await store.api.GET('/v1/events', { params: { query: { ...query, order: 'asc' } } })).data!.data;
+const variantTotal = async (id: string) =>
+  (await store.api.GET('/v1/variants/{id}', { params: { path: { id } } })).data!.data.inventory_quantity;
+const location = async (id: string) =>
+  (await store.api.GET('/v1/locations/{id}', { params: { path: { id } } })).data!.data;
+const events = async (query: Record<string, string>) =>
+  (await store.api.GET('/v1/events', { params: { query: { ...query, order: 'asc' } } })).data!.data;
 
 describe('inventory levels', () => {
   test('a product with two variants stocked at two locations shows the right totals; transfer moves rows and keeps totals; the emptied location can be deleted', async () => {
-    const product = await createProduct(store.api, { variants: [{ title: 'S', price: 100 }, { title: 'M', price: 100 }] });
+    const product = await createProduct(store.api, {
+      variants: [
+        { title: 'S', price: 100 },
+        { title: 'M', price: 100 },
+      ],
+    });
     const [s, m] = product.variants;
     const a = await addLocation({ name: 'Store A' });
     const b = await addLocation({ name: 'Store B' });
-    for (const [variant, loc, units] of [[s, a, 5], [s, b, 3], [m, a, 7], [m, b, 1]] as const) {
+    for (const [variant, loc, units] of [
+      [s, a, 5],
+      [s, b, 3],
+      [m, a, 7],
+      [m, b, 1],
+    ] as const) {
       expect((await setLevel(variant.id, loc.id, units)).response.status).toBe(200);
     }
     expect(await variantTotal(s.id)).toBe(8);
     expect(await variantTotal(m.id)).toBe(8);
     const levels = await store.api.GET('/v1/variants/{id}/inventory-levels', { params: { path: { id: s.id } } });
-    expect(levels.data!.data.map((l) => [l.location_id, l.available])).toEqual([[a.id, 5], [b.id, 3]]);
+    expect(levels.data!.data.map((l) => [l.location_id, l.available])).toEqual([
+      [a.id, 5],
+      [b.id, 3],
+    ]);
     expect(await location(a.id)).toMatchObject({ variant_count: 2, total_units: 12 });
 
-    const moved = await store.api.POST('/v1/locations/{id}/transfer', { params: { path: { id: a.id } }, body: { destination_location_id: b.id } });
+    const moved = await store.api.POST('/v1/locations/{id}/transfer', {
+      params: { path: { id: a.id } },
+      body: { destination_location_id: b.id },
+    });
     expect(moved.data).toEqual({ data: { transferred: 2 } });
     expect(await variantTotal(s.id)).toBe(8);
     expect(await variantTotal(m.id)).toBe(8);
     expect(await location(a.id)).toMatchObject({ variant_count: 0, total_units: 0 });
     expect(await location(b.id)).toMatchObject({ variant_count: 2, total_units: 16 });
-    const adjustments = await store.app.deps.db.inventoryAdjustment.findMany({ where: { variantId: s.id }, orderBy: { createdAt: 'asc' } });
+    const adjustments = await store.app.deps.db.inventoryAdjustment.findMany({
+      where: { variantId: s.id },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(adjustments.map((x) => [x.reason, x.delta, x.availableAfter])).toEqual(
-      expect.arrayContaining([['set', 5, 5], ['set', 3, 3], ['transfer_out', -5, 0], ['transfer_in', 5, 8]]),
+      expect.arrayContaining([
+        ['set', 5, 5],
+        ['set', 3, 3],
+        ['transfer_out', -5, 0],
+        ['transfer_in', 5, 8],
+      ]),
     );
 
-    expect((await store.api.DELETE('/v1/locations/{id}', { params: { path: { id: a.id } } })).response.status).toBe(204);
+    expect((await store.api.DELETE('/v1/locations/{id}', { params: { path: { id: a.id } } })).response.status).toBe(
+      204,
+    );
     expect((await store.api.GET('/v1/locations/{id}', { params: { path: { id: a.id } } })).response.status).toBe(404);
     expect((await addLocation({ name: 'Store A' })).handle).toBe('store-a');
   });
@@ -61,14 +90,20 @@ describe('inventory levels', () => {
     expect(await variantTotal(variant.id)).toBe(10 + 20 + 30 + 40 + 50 + 60);
     const rounds = await Promise.all(Array.from({ length: 10 }, (_, i) => setLevel(variant.id, locations[0].id, i)));
     expect(rounds.every((r) => r.response.status === 200)).toBe(true);
-    const level0 = (await store.api.GET('/v1/variants/{id}/inventory-levels', { params: { path: { id: variant.id } } })).data!.data[0].available;
+    const level0 = (await store.api.GET('/v1/variants/{id}/inventory-levels', { params: { path: { id: variant.id } } }))
+      .data!.data[0].available;
     expect(await variantTotal(variant.id)).toBe(level0 + 20 + 30 + 40 + 50 + 60);
-    const sum = await store.app.deps.db.inventoryAdjustment.aggregate({ where: { variantId: variant.id }, _sum: { delta: true } });
+    const sum = await store.app.deps.db.inventoryAdjustment.aggregate({
+      where: { variantId: variant.id },
+      _sum: { delta: true },
+    });
     expect(sum._sum.delta).toBe(await variantTotal(variant.id));
   });
 
   test('dropping below the low-stock threshold records inventory.low once', async () => {
-    const product = await createProduct(store.api, { variants: [{ title: 'Only', price: 100, low_stock_threshold: 5 }] });
+    const product = await createProduct(store.api, {
+      variants: [{ title: 'Only', price: 100, low_stock_threshold: 5 }],
+    });
     const variant = product.variants[0];
     const loc = await addLocation({ name: 'Low Stock' });
     await setLevel(variant.id, loc.id, 10);
@@ -97,7 +132,14 @@ describe('locations', () => {
     const list = (await store.api.GET('/v1/locations', { params: { query: { order: 'asc' } } })).data!;
     expect(list.data[0]).toMatchObject({ is_default: true, is_active: true, id: store.project.default_location_id });
     const created = await addLocation({ name: 'Pop-up Berlin', type: 'popup', country: 'DE', metadata: { floor: 2 } });
-    expect(created).toMatchObject({ name: 'Pop-up Berlin', handle: 'pop-up-berlin', type: 'popup', is_default: false, country: 'DE', metadata: { floor: 2 } });
+    expect(created).toMatchObject({
+      name: 'Pop-up Berlin',
+      handle: 'pop-up-berlin',
+      type: 'popup',
+      is_default: false,
+      country: 'DE',
+      metadata: { floor: 2 },
+    });
     expect(created).not.toHaveProperty('variant_count');
     expect(list.data[0]).not.toHaveProperty('total_units');
     expect((await events({ resource_id: created.id }))[0].type).toBe('location.created');
@@ -109,27 +151,43 @@ describe('locations', () => {
     const next = await addLocation({ name: 'Next Default' }, client);
     const { data } = await client.POST('/v1/locations/{id}/default', { params: { path: { id: next.id } } });
     expect(data!.data).toMatchObject({ is_default: true, variant_count: 0, total_units: 0 });
-    const old = (await client.GET('/v1/locations/{id}', { params: { path: { id: project.project.default_location_id } } })).data!.data;
+    const old = (
+      await client.GET('/v1/locations/{id}', { params: { path: { id: project.project.default_location_id } } })
+    ).data!.data;
     expect(old.is_default).toBe(false);
     const again = await client.POST('/v1/locations/{id}/default', { params: { path: { id: next.id } } });
     expect(again.data!.data.updated_at).toBe(data!.data.updated_at);
-    const defaults = await store.app.deps.db.location.count({ where: { projectId: project.project.id, isDefault: true } });
+    const defaults = await store.app.deps.db.location.count({
+      where: { projectId: project.project.id, isDefault: true },
+    });
     expect(defaults).toBe(1);
     const updates = (await client.GET('/v1/events', { params: { query: { type: 'location.updated' } } })).data!.data;
-    expect(updates.map((e) => e.metadata.changes?.is_default)).toEqual(expect.arrayContaining([{ from: false, to: true }, { from: true, to: false }]));
+    expect(updates.map((e) => e.metadata.changes?.is_default)).toEqual(
+      expect.arrayContaining([
+        { from: false, to: true },
+        { from: true, to: false },
+      ]),
+    );
 
     const inactive = await addLocation({ name: 'Sleepy' }, client);
     await client.PATCH('/v1/locations/{id}', { params: { path: { id: inactive.id } }, body: { is_active: false } });
-    expect((await client.POST('/v1/locations/{id}/default', { params: { path: { id: inactive.id } } })).response.status).toBe(400);
+    expect(
+      (await client.POST('/v1/locations/{id}/default', { params: { path: { id: inactive.id } } })).response.status,
+    ).toBe(400);
   });
 
   test('the default location cannot be deactivated or deleted; a stocked one cannot be deleted (the default is always active, so it is never the last active one)', async () => {
     const project = await createProject(store.app);
     const client = store.app.client(project.keys.secret_test.token);
     const defaultId = project.project.default_location_id;
-    const deactivate = await client.PATCH('/v1/locations/{id}', { params: { path: { id: defaultId } }, body: { is_active: false } });
+    const deactivate = await client.PATCH('/v1/locations/{id}', {
+      params: { path: { id: defaultId } },
+      body: { is_active: false },
+    });
     expect(deactivate.error!.error).toMatchObject({ code: 'invalid_request', field: 'is_active' });
-    expect((await client.DELETE('/v1/locations/{id}', { params: { path: { id: defaultId } } })).error!.error.code).toBe('invalid_request');
+    expect((await client.DELETE('/v1/locations/{id}', { params: { path: { id: defaultId } } })).error!.error.code).toBe(
+      'invalid_request',
+    );
 
     const stocked = await addLocation({ name: 'Stocked' }, client);
     const product = await createProduct(client);
@@ -144,8 +202,13 @@ describe('locations', () => {
     await client.PATCH('/v1/locations/{id}', { params: { path: { id: defaultId } }, body: { is_active: false } });
     // `other` is now the default and the only active location; an inactive empty one can go.
     const emptyInactive = await addLocation({ name: 'Empty' }, client);
-    await client.PATCH('/v1/locations/{id}', { params: { path: { id: emptyInactive.id } }, body: { is_active: false } });
-    expect((await client.DELETE('/v1/locations/{id}', { params: { path: { id: emptyInactive.id } } })).response.status).toBe(204);
+    await client.PATCH('/v1/locations/{id}', {
+      params: { path: { id: emptyInactive.id } },
+      body: { is_active: false },
+    });
+    expect(
+      (await client.DELETE('/v1/locations/{id}', { params: { path: { id: emptyInactive.id } } })).response.status,
+    ).toBe(204);
   });
 
   test('without the locations extension create, delete, set-default and transfer answer 400; reads and updates work', async () => {
@@ -157,16 +220,29 @@ describe('locations', () => {
     expect(create.error!.error.message).toContain('locations extension');
     expect((await client.DELETE('/v1/locations/{id}', { params: { path: { id } } })).response.status).toBe(400);
     expect((await client.POST('/v1/locations/{id}/default', { params: { path: { id } } })).response.status).toBe(400);
-    expect((await client.POST('/v1/locations/{id}/transfer', { params: { path: { id } }, body: { destination_location_id: id } })).response.status).toBe(400);
+    expect(
+      (
+        await client.POST('/v1/locations/{id}/transfer', {
+          params: { path: { id } },
+          body: { destination_location_id: id },
+        })
+      ).response.status,
+    ).toBe(400);
     expect((await client.GET('/v1/locations/{id}', { params: { path: { id } } })).response.status).toBe(200);
-    expect((await client.PATCH('/v1/locations/{id}', { params: { path: { id } }, body: { city: 'Oslo' } })).response.status).toBe(200);
+    expect(
+      (await client.PATCH('/v1/locations/{id}', { params: { path: { id } }, body: { city: 'Oslo' } })).response.status,
+    ).toBe(200);
   });
 
   test('transfer to itself, to an inactive or to an unknown location is refused', async () => {
     const a = await addLocation({ name: 'T1' });
     const b = await addLocation({ name: 'T2' });
     await store.api.PATCH('/v1/locations/{id}', { params: { path: { id: b.id } }, body: { is_active: false } });
-    const transfer = (to: string) => store.api.POST('/v1/locations/{id}/transfer', { params: { path: { id: a.id } }, body: { destination_location_id: to } });
+    const transfer = (to: string) =>
+      store.api.POST('/v1/locations/{id}/transfer', {
+        params: { path: { id: a.id } },
+        body: { destination_location_id: to },
+      });
     expect((await transfer(a.id)).error!.error.field).toBe('destination_location_id');
     expect((await transfer(b.id)).error!.error.field).toBe('destination_location_id');
     expect((await transfer('loc_unknown')).response.status).toBe(404);
@@ -175,10 +251,19 @@ describe('locations', () => {
   test('update: nullable fields cleared, metadata set to null, handle conflicts 409, is_default is not accepted', async () => {
     const a = await addLocation({ name: 'Upd A', phone: '123', metadata: { x: 1 } });
     const b = await addLocation({ name: 'Upd B' });
-    const { data } = await store.api.PATCH('/v1/locations/{id}', { params: { path: { id: a.id } }, body: { phone: null, metadata: null } });
+    const { data } = await store.api.PATCH('/v1/locations/{id}', {
+      params: { path: { id: a.id } },
+      body: { phone: null, metadata: null },
+    });
     expect(data!.data).toMatchObject({ phone: null, metadata: null, variant_count: 0 });
-    expect((await store.api.PATCH('/v1/locations/{id}', { params: { path: { id: b.id } }, body: { handle: a.handle } })).error!.error).toMatchObject({ code: 'conflict', field: 'handle' });
-    const isDefault = await store.api.PATCH('/v1/locations/{id}', { params: { path: { id: b.id } }, body: { is_default: true } as never });
+    expect(
+      (await store.api.PATCH('/v1/locations/{id}', { params: { path: { id: b.id } }, body: { handle: a.handle } }))
+        .error!.error,
+    ).toMatchObject({ code: 'conflict', field: 'handle' });
+    const isDefault = await store.api.PATCH('/v1/locations/{id}', {
+      params: { path: { id: b.id } },
+      body: { is_default: true } as never,
+    });
     expect(isDefault.error!.error).toMatchObject({ code: 'invalid_request', field: 'is_default' });
   });
 
@@ -190,7 +275,8 @@ describe('locations', () => {
     const gone = await addLocation({ name: 'Alpha Gone', type: 'warehouse' }, client);
     await client.DELETE('/v1/locations/{id}', { params: { path: { id: gone.id } } });
     await client.PATCH('/v1/locations/{id}', { params: { path: { id: beta.id } }, body: { is_active: false } });
-    const names = async (query: object) => (await client.GET('/v1/locations', { params: { query } })).data!.data.map((l) => l.name);
+    const names = async (query: object) =>
+      (await client.GET('/v1/locations', { params: { query } })).data!.data.map((l) => l.name);
     expect(await names({ sort: 'name', order: 'asc' })).toEqual(['Beta Warehouse', 'Default location', 'Zeta Online']);
     expect(await names({ type: 'warehouse' })).toEqual(['Beta Warehouse']);
     expect(await names({ active: false })).toEqual(['Beta Warehouse']);

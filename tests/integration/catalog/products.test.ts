@@ -6,7 +6,8 @@ import { useStore } from '../../setup/store.js';
 const store = useStore({ project: { currency: 'EUR' } });
 
 const byId = (id: string) => ({ params: { path: { id } } });
-const eventsFor = async (id: string) => (await store.api.GET('/v1/events', { params: { query: { resource_id: id, order: 'asc' } } })).data!.data;
+const eventsFor = async (id: string) =>
+  (await store.api.GET('/v1/events', { params: { query: { resource_id: id, order: 'asc' } } })).data!.data;
 
 describe('createProduct', () => {
   test('creates the product with its variants; price and sale_price come from the variants', async () => {
@@ -21,12 +22,31 @@ describe('createProduct', () => {
       ],
     });
     expect(product).toMatchObject({
-      title: 'Trail Runner', handle: 'trail-runner', status: 'active', price: 11900, sale_price: 9900, currency: 'EUR',
-      description: null, image: null, collection_ids: [], metadata: {},
+      title: 'Trail Runner',
+      handle: 'trail-runner',
+      status: 'active',
+      price: 11900,
+      sale_price: 9900,
+      currency: 'EUR',
+      description: null,
+      image: null,
+      collection_ids: [],
+      metadata: {},
     });
-    expect(product.variants.map((v) => [v.title, v.position, v.inventory_quantity])).toEqual([['EU 42', 0, 0], ['EU 43', 1, 0]]);
-    expect(product.variants[0]).toMatchObject({ sku: 'TR-42', weight: 640, low_stock_threshold: 3, product_id: product.id });
-    expect((await eventsFor(product.id))[0]).toMatchObject({ type: 'product.created', actor_id: store.keys.secret_test.id });
+    expect(product.variants.map((v) => [v.title, v.position, v.inventory_quantity])).toEqual([
+      ['EU 42', 0, 0],
+      ['EU 43', 1, 0],
+    ]);
+    expect(product.variants[0]).toMatchObject({
+      sku: 'TR-42',
+      weight: 640,
+      low_stock_threshold: 3,
+      product_id: product.id,
+    });
+    expect((await eventsFor(product.id))[0]).toMatchObject({
+      type: 'product.created',
+      actor_id: store.keys.secret_test.id,
+    });
   });
 
   test('handles are generated from the title and unique: acme, acme-2, acme-3; a deleted product frees its handle', async () => {
@@ -41,7 +61,9 @@ describe('createProduct', () => {
   });
 
   test('concurrent products with one title all get distinct handles', async () => {
-    const results = await Promise.all(Array.from({ length: 12 }, () => store.api.POST('/v1/products', { body: buildProduct({ title: 'Race Car' }) })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => store.api.POST('/v1/products', { body: buildProduct({ title: 'Race Car' }) })),
+    );
     expect(results.every((r) => r.response.status === 201)).toBe(true);
     expect(new Set(results.map((r) => r.data!.data.handle)).size).toBe(12);
   });
@@ -55,11 +77,20 @@ describe('createProduct', () => {
 
   test('SKUs are unique per project when set (409 with field sku); many variants may have none', async () => {
     await createProduct(store.api, { variants: [{ title: 'A', sku: 'UNIQUE-1', price: 100 }] });
-    const clash = await store.api.POST('/v1/products', { body: buildProduct({ variants: [{ title: 'B', sku: 'UNIQUE-1', price: 100 }] }) });
+    const clash = await store.api.POST('/v1/products', {
+      body: buildProduct({ variants: [{ title: 'B', sku: 'UNIQUE-1', price: 100 }] }),
+    });
     expect(clash.error!.error).toMatchObject({ code: 'conflict', field: 'sku' });
-    await createProduct(store.api, { variants: [{ title: 'A', price: 1 }, { title: 'B', sku: null, price: 2 }] });
+    await createProduct(store.api, {
+      variants: [
+        { title: 'A', price: 1 },
+        { title: 'B', sku: null, price: 2 },
+      ],
+    });
     const other = await createProject(store.app);
-    await createProduct(store.app.client(other.keys.secret_test.token), { variants: [{ title: 'A', sku: 'UNIQUE-1', price: 100 }] });
+    await createProduct(store.app.client(other.keys.secret_test.token), {
+      variants: [{ title: 'A', sku: 'UNIQUE-1', price: 100 }],
+    });
   });
 
   test('validation: title required, at least one variant, price not negative, handle format', async () => {
@@ -82,16 +113,25 @@ describe('createProduct', () => {
 describe('getProduct / updateProduct / deleteProduct', () => {
   test('fields=title answers {id, title} only', async () => {
     const product = await createProduct(store.api);
-    const { data } = await store.api.GET('/v1/products/{id}', { params: { path: { id: product.id }, query: { fields: ['title'] } } });
+    const { data } = await store.api.GET('/v1/products/{id}', {
+      params: { path: { id: product.id }, query: { fields: ['title'] } },
+    });
     expect(data!.data).toEqual({ id: product.id, title: product.title });
   });
 
   test('update changes the fields sent and records product.updated with the changes', async () => {
     const product = await createProduct(store.api, { title: 'Old Title', tags: ['a'] });
-    const { data } = await store.api.PATCH('/v1/products/{id}', { ...byId(product.id), body: { title: 'New Title', tags: ['a', 'b'], vendor: 'Acme' } });
+    const { data } = await store.api.PATCH('/v1/products/{id}', {
+      ...byId(product.id),
+      body: { title: 'New Title', tags: ['a', 'b'], vendor: 'Acme' },
+    });
     expect(data!.data).toMatchObject({ title: 'New Title', handle: product.handle, tags: ['a', 'b'], vendor: 'Acme' });
     const updated = (await eventsFor(product.id)).find((e) => e.type === 'product.updated')!;
-    expect(updated.metadata.changes).toEqual({ title: { from: 'Old Title', to: 'New Title' }, tags: { from: ['a'], to: ['a', 'b'] }, vendor: { from: null, to: 'Acme' } });
+    expect(updated.metadata.changes).toEqual({
+      title: { from: 'Old Title', to: 'New Title' },
+      tags: { from: ['a'], to: ['a', 'b'] },
+      vendor: { from: null, to: 'Acme' },
+    });
   });
 
   test('changing the handle to a taken one answers 409', async () => {
@@ -104,7 +144,9 @@ describe('getProduct / updateProduct / deleteProduct', () => {
   test('delete is soft: 404 afterwards, gone from lists, product.deleted recorded', async () => {
     const product = await createProduct(store.api, { vendor: 'GoneCo' });
     expect((await store.api.DELETE('/v1/products/{id}', byId(product.id))).response.status).toBe(204);
-    expect((await store.api.GET('/v1/products/{id}', byId(product.id))).error).toEqual({ error: { code: 'not_found', message: 'Product not found.' } });
+    expect((await store.api.GET('/v1/products/{id}', byId(product.id))).error).toEqual({
+      error: { code: 'not_found', message: 'Product not found.' },
+    });
     expect((await store.api.GET('/v1/products', { params: { query: { vendor: 'GoneCo' } } })).data!.data).toEqual([]);
     expect((await eventsFor(product.id)).map((e) => e.type)).toEqual(['product.created', 'product.deleted']);
     expect((await store.api.DELETE('/v1/products/{id}', byId(product.id))).response.status).toBe(404);
@@ -113,15 +155,27 @@ describe('getProduct / updateProduct / deleteProduct', () => {
 
 describe('duplicateProduct', () => {
   test('copies as a draft with a new handle, variants without SKUs or stock, and records product.created', async () => {
-    const original = await createProduct(store.api, { title: 'Original', variants: [{ title: 'S', sku: 'ORIG-S', price: 500 }, { title: 'M', sku: 'ORIG-M', price: 600 }] });
+    const original = await createProduct(store.api, {
+      title: 'Original',
+      variants: [
+        { title: 'S', sku: 'ORIG-S', price: 500 },
+        { title: 'M', sku: 'ORIG-M', price: 600 },
+      ],
+    });
     const { data, response } = await store.api.POST('/v1/products/{id}/duplicate', byId(original.id));
     expect(response.status).toBe(201);
     const copy = data!.data;
     expect(copy).toMatchObject({ title: 'Original', handle: 'original-2', status: 'draft', price: 500 });
     expect(copy.id).not.toBe(original.id);
-    expect(copy.variants.map((v) => [v.title, v.sku, v.price, v.inventory_quantity])).toEqual([['S', null, 500, 0], ['M', null, 600, 0]]);
+    expect(copy.variants.map((v) => [v.title, v.sku, v.price, v.inventory_quantity])).toEqual([
+      ['S', null, 500, 0],
+      ['M', null, 600, 0],
+    ]);
     expect((await eventsFor(copy.id))[0].type).toBe('product.created');
-    const titled = await store.api.POST('/v1/products/{id}/duplicate', { ...byId(original.id), body: { title: 'Original Two' } });
+    const titled = await store.api.POST('/v1/products/{id}/duplicate', {
+      ...byId(original.id),
+      body: { title: 'Original Two' },
+    });
     expect(titled.data!.data.handle).toBe('original-two');
   });
 });
@@ -129,39 +183,72 @@ describe('duplicateProduct', () => {
 describe('variants', () => {
   test('adding, repricing and deleting variants keeps the product price and sale price', async () => {
     const product = await createProduct(store.api, { variants: [{ title: 'A', price: 5000 }] });
-    const added = await store.api.POST('/v1/products/{id}/variants', { ...byId(product.id), body: { title: 'B', price: 4000, sale_price: 3500 } });
+    const added = await store.api.POST('/v1/products/{id}/variants', {
+      ...byId(product.id),
+      body: { title: 'B', price: 4000, sale_price: 3500 },
+    });
     expect(added.response.status).toBe(201);
     expect(added.data!.data.position).toBe(1);
     let read = (await store.api.GET('/v1/products/{id}', byId(product.id))).data!.data;
     expect([read.price, read.sale_price]).toEqual([4000, 3500]);
 
-    await store.api.PATCH('/v1/variants/{id}', { params: { path: { id: added.data!.data.id } }, body: { price: 6000, sale_price: null } });
+    await store.api.PATCH('/v1/variants/{id}', {
+      params: { path: { id: added.data!.data.id } },
+      body: { price: 6000, sale_price: null },
+    });
     read = (await store.api.GET('/v1/products/{id}', byId(product.id))).data!.data;
     expect([read.price, read.sale_price]).toEqual([5000, null]);
 
-    expect((await store.api.DELETE('/v1/variants/{id}', { params: { path: { id: product.variants[0].id } } })).response.status).toBe(204);
+    expect(
+      (await store.api.DELETE('/v1/variants/{id}', { params: { path: { id: product.variants[0].id } } })).response
+        .status,
+    ).toBe(204);
     read = (await store.api.GET('/v1/products/{id}', byId(product.id))).data!.data;
     expect(read.price).toBe(6000);
-    const changes = (await eventsFor(product.id)).filter((e) => e.type === 'product.updated').map((e) => Object.keys(e.metadata.changes ?? {}).sort());
-    expect(changes).toEqual([['price', 'sale_price', 'variants'], ['price', 'sale_price', 'variants'], ['price', 'variants']]);
+    const changes = (await eventsFor(product.id))
+      .filter((e) => e.type === 'product.updated')
+      .map((e) => Object.keys(e.metadata.changes ?? {}).sort());
+    expect(changes).toEqual([
+      ['price', 'sale_price', 'variants'],
+      ['price', 'sale_price', 'variants'],
+      ['price', 'variants'],
+    ]);
   });
 
   test("a product's last variant cannot be deleted (400)", async () => {
     const product = await createProduct(store.api);
-    const { error, response } = await store.api.DELETE('/v1/variants/{id}', { params: { path: { id: product.variants[0].id } } });
+    const { error, response } = await store.api.DELETE('/v1/variants/{id}', {
+      params: { path: { id: product.variants[0].id } },
+    });
     expect(response.status).toBe(400);
     expect(error!.error.code).toBe('invalid_request');
   });
 
   test('get; a SKU taken by another variant answers 409; unknown or foreign variants 404', async () => {
-    const product = await createProduct(store.api, { variants: [{ title: 'A', sku: 'VAR-A', price: 1 }, { title: 'B', sku: 'VAR-B', price: 1 }] });
+    const product = await createProduct(store.api, {
+      variants: [
+        { title: 'A', sku: 'VAR-A', price: 1 },
+        { title: 'B', sku: 'VAR-B', price: 1 },
+      ],
+    });
     const b = product.variants[1];
     expect((await store.api.GET('/v1/variants/{id}', { params: { path: { id: b.id } } })).data!.data).toEqual(b);
-    const clash = await store.api.PATCH('/v1/variants/{id}', { params: { path: { id: b.id } }, body: { sku: 'VAR-A' } });
+    const clash = await store.api.PATCH('/v1/variants/{id}', {
+      params: { path: { id: b.id } },
+      body: { sku: 'VAR-A' },
+    });
     expect(clash.error!.error).toMatchObject({ code: 'conflict', field: 'sku' });
-    expect((await store.api.GET('/v1/variants/{id}', { params: { path: { id: 'var_nope' } } })).response.status).toBe(404);
+    expect((await store.api.GET('/v1/variants/{id}', { params: { path: { id: 'var_nope' } } })).response.status).toBe(
+      404,
+    );
     const other = await createProject(store.app);
-    expect((await store.app.client(other.keys.secret_test.token).GET('/v1/variants/{id}', { params: { path: { id: b.id } } })).response.status).toBe(404);
+    expect(
+      (
+        await store.app
+          .client(other.keys.secret_test.token)
+          .GET('/v1/variants/{id}', { params: { path: { id: b.id } } })
+      ).response.status,
+    ).toBe(404);
   });
 });
 
@@ -178,7 +265,8 @@ describe('listProducts', () => {
     ] as const) {
       made.push(await createProduct(shopApi, { title, status, product_type, vendor, tags: [...tags] }));
     }
-    const titles = async (query: object) => (await shopApi.GET('/v1/products', { params: { query } })).data!.data.map((p) => p.title);
+    const titles = async (query: object) =>
+      (await shopApi.GET('/v1/products', { params: { query } })).data!.data.map((p) => p.title);
     expect(await titles({ status: 'active', order: 'asc' })).toEqual(['Banana', 'Carrot']);
     expect(await titles({ product_type: 'Fruit', order: 'asc' })).toEqual(['Banana', 'apple', 'Date']);
     expect(await titles({ vendor: 'Farm A', order: 'asc' })).toEqual(['Banana', 'Carrot']);

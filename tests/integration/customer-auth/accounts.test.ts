@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { signAccessToken } from '../../../src/modules/customer-auth/access-token.js';
 import type { CommerceClient } from '../../../src/sdk/index.js';
-import { buildRegistration, GOOD_PASSWORD, jwtPayload, registerCustomer, signedIn, storefront } from '../../factories/customer-auth.factory.js';
+import {
+  buildRegistration,
+  GOOD_PASSWORD,
+  jwtPayload,
+  registerCustomer,
+  signedIn,
+  storefront,
+} from '../../factories/customer-auth.factory.js';
 import { createCustomer } from '../../factories/customer.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { json } from '../../setup/http.js';
@@ -18,22 +25,56 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const me = (accessToken: string) => signedIn(app, store.keys.publishable_test.token, accessToken);
-const TIMERS: Array<'hrtime' | 'nextTick' | 'performance' | 'queueMicrotask' | 'setImmediate' | 'clearImmediate' | 'setInterval' | 'clearInterval' | 'setTimeout' | 'clearTimeout'> = [
-  'hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate',
-  'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout',
+const TIMERS: Array<
+  | 'hrtime'
+  | 'nextTick'
+  | 'performance'
+  | 'queueMicrotask'
+  | 'setImmediate'
+  | 'clearImmediate'
+  | 'setInterval'
+  | 'clearInterval'
+  | 'setTimeout'
+  | 'clearTimeout'
+> = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
 ];
 
 describe('registerCustomer', () => {
   test('creates the customer, signs it in (201 token response with the customer) and records customer.created by the key', async () => {
-    const session = await registerCustomer(shop, { email: 'Ana.Lima@Example.com', first_name: 'Ana', last_name: 'Lima', locale: 'de-DE', phone: '+49 30 555' });
+    const session = await registerCustomer(shop, {
+      email: 'Ana.Lima@Example.com',
+      first_name: 'Ana',
+      last_name: 'Lima',
+      locale: 'de-DE',
+      phone: '+49 30 555',
+    });
     expect(session).toMatchObject({
       expires_in: 3600,
-      customer: { email: 'Ana.Lima@Example.com', first_name: 'Ana', last_name: 'Lima', phone: '+49 30 555', locale: 'de-DE', email_verified: false },
+      customer: {
+        email: 'Ana.Lima@Example.com',
+        first_name: 'Ana',
+        last_name: 'Lima',
+        phone: '+49 30 555',
+        locale: 'de-DE',
+        email_verified: false,
+      },
     });
     expect(session.refresh_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const admin = app.client(store.keys.secret_test.token);
     const events = await admin.GET('/v1/events', { params: { query: { resource_id: session.customer.id } } });
-    expect(events.data!.data.map((e) => [e.type, e.actor_type, e.actor_id])).toEqual([['customer.created', 'api_key', store.keys.publishable_test.id]]);
+    expect(events.data!.data.map((e) => [e.type, e.actor_type, e.actor_id])).toEqual([
+      ['customer.created', 'api_key', store.keys.publishable_test.id],
+    ]);
     const stored = await app.deps.db.customer.findUniqueOrThrow({ where: { id: session.customer.id } });
     expect(stored.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
@@ -44,7 +85,9 @@ describe('registerCustomer', () => {
     expect(again.response.status).toBe(409);
     expect(again.error!.error).toMatchObject({ code: 'conflict', field: 'email' });
     await createCustomer(app.client(store.keys.secret_test.token), { email: 'merchant-made@example.com' });
-    const merchantMade = await shop.POST('/v1/auth/register', { body: buildRegistration({ email: 'merchant-made@example.com' }) });
+    const merchantMade = await shop.POST('/v1/auth/register', {
+      body: buildRegistration({ email: 'merchant-made@example.com' }),
+    });
     expect(merchantMade.response.status).toBe(409);
   });
 
@@ -81,12 +124,19 @@ describe('registerCustomer', () => {
 describe('loginCustomer', () => {
   test('signs in with the email in any case; the access token carries the claims of decisions §4', async () => {
     const registered = await registerCustomer(shop, { email: 'claims@example.com' });
-    const { data, response } = await shop.POST('/v1/auth/login', { body: { email: 'CLAIMS@example.com', password: GOOD_PASSWORD } });
+    const { data, response } = await shop.POST('/v1/auth/login', {
+      body: { email: 'CLAIMS@example.com', password: GOOD_PASSWORD },
+    });
     expect(response.status).toBe(200);
     expect(data!.data.customer).toEqual(registered.customer);
     const claims = jwtPayload(data!.data.access_token);
     expect(Object.keys(claims).sort()).toEqual(['aud', 'exp', 'iat', 'iss', 'jti', 'pid', 'sid', 'sub']);
-    expect(claims).toMatchObject({ iss: app.baseUrl, aud: 'storefront', sub: registered.customer.id, pid: store.project.id });
+    expect(claims).toMatchObject({
+      iss: app.baseUrl,
+      aud: 'storefront',
+      sub: registered.customer.id,
+      pid: store.project.id,
+    });
     expect(claims.exp as number).toBe((claims.iat as number) + 3600);
     expect(claims.sid).toMatch(/^sess_[0-9a-z]{26}$/);
     expect(claims.sid).not.toBe(jwtPayload(registered.access_token).sid);
@@ -110,8 +160,12 @@ describe('loginCustomer', () => {
 
   test('a deleted customer cannot sign in', async () => {
     const session = await registerCustomer(shop, { email: 'deleted@example.com' });
-    await app.client(store.keys.secret_test.token).DELETE('/v1/customers/{id}', { params: { path: { id: session.customer.id } } });
-    const { response } = await shop.POST('/v1/auth/login', { body: { email: 'deleted@example.com', password: GOOD_PASSWORD } });
+    await app
+      .client(store.keys.secret_test.token)
+      .DELETE('/v1/customers/{id}', { params: { path: { id: session.customer.id } } });
+    const { response } = await shop.POST('/v1/auth/login', {
+      body: { email: 'deleted@example.com', password: GOOD_PASSWORD },
+    });
     expect(response.status).toBe(401);
     expect((await me(session.access_token).GET('/v1/me')).response.status).toBe(401);
   });
@@ -133,12 +187,30 @@ describe('getCurrentCustomer', () => {
     const tampered = `${head}.${Buffer.from(JSON.stringify({ ...jwtPayload(session.access_token), sub: 'cus_01jd5p0a2c4e6g8j0l2n4q6s8u' })).toString('base64url')}.${signature}`;
     const unsigned = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${payload}.`;
     const cases: Array<[Record<string, string>, string]> = [
-      [{ 'X-API-Key': key }, 'Missing access token. Send Authorization: Bearer <access token> and the publishable key in X-API-Key.'],
-      [{ 'X-API-Key': key, Authorization: 'Bearer not.a.jwt' }, 'Invalid or expired access token. Get a new one with POST /v1/auth/token.'],
-      [{ 'X-API-Key': key, Authorization: `Bearer ${tampered}` }, 'Invalid or expired access token. Get a new one with POST /v1/auth/token.'],
-      [{ 'X-API-Key': key, Authorization: `Bearer ${unsigned}` }, 'Invalid or expired access token. Get a new one with POST /v1/auth/token.'],
-      [{ 'X-API-Key': key, Authorization: `Token ${session.access_token}` }, 'Malformed Authorization header. Send Authorization: Bearer <access token>.'],
-      [{ Authorization: `Bearer ${session.access_token}` }, 'Missing API key. Send your publishable key in the X-API-Key header.'],
+      [
+        { 'X-API-Key': key },
+        'Missing access token. Send Authorization: Bearer <access token> and the publishable key in X-API-Key.',
+      ],
+      [
+        { 'X-API-Key': key, Authorization: 'Bearer not.a.jwt' },
+        'Invalid or expired access token. Get a new one with POST /v1/auth/token.',
+      ],
+      [
+        { 'X-API-Key': key, Authorization: `Bearer ${tampered}` },
+        'Invalid or expired access token. Get a new one with POST /v1/auth/token.',
+      ],
+      [
+        { 'X-API-Key': key, Authorization: `Bearer ${unsigned}` },
+        'Invalid or expired access token. Get a new one with POST /v1/auth/token.',
+      ],
+      [
+        { 'X-API-Key': key, Authorization: `Token ${session.access_token}` },
+        'Malformed Authorization header. Send Authorization: Bearer <access token>.',
+      ],
+      [
+        { Authorization: `Bearer ${session.access_token}` },
+        'Missing API key. Send your publishable key in the X-API-Key header.',
+      ],
     ];
     for (const [headers, message] of cases) {
       const response = await fetch(url, { headers });
@@ -151,7 +223,9 @@ describe('getCurrentCustomer', () => {
     const other = await createProject(app, { domain: 'other.example.com' });
     const otherSession = await registerCustomer(storefront(app, other.keys.publishable_test.token));
     expect((await me(otherSession.access_token).GET('/v1/me')).response.status).toBe(401);
-    expect((await signedIn(app, other.keys.publishable_test.token, otherSession.access_token).GET('/v1/me')).response.status).toBe(200);
+    expect(
+      (await signedIn(app, other.keys.publishable_test.token, otherSession.access_token).GET('/v1/me')).response.status,
+    ).toBe(200);
   });
 
   test('an access token is refused once its hour is over', async () => {
@@ -173,9 +247,16 @@ describe('getCurrentCustomer', () => {
 describe('updateCurrentCustomer', () => {
   test('changes first_name, last_name, phone and locale and records customer.updated with the customer as actor', async () => {
     const session = await registerCustomer(shop, { phone: '+33 1 23 45 67 89' });
-    const { data, response } = await me(session.access_token).PATCH('/v1/me', { body: { first_name: 'Janet', phone: null, locale: 'fr-FR' } });
+    const { data, response } = await me(session.access_token).PATCH('/v1/me', {
+      body: { first_name: 'Janet', phone: null, locale: 'fr-FR' },
+    });
     expect(response.status).toBe(200);
-    expect(data!.data).toMatchObject({ first_name: 'Janet', phone: null, locale: 'fr-FR', email: session.customer.email });
+    expect(data!.data).toMatchObject({
+      first_name: 'Janet',
+      phone: null,
+      locale: 'fr-FR',
+      email: session.customer.email,
+    });
     const events = await app.client(store.keys.secret_test.token).GET('/v1/events', {
       params: { query: { resource_id: session.customer.id, type: 'customer.updated' } },
     });
@@ -197,7 +278,9 @@ describe('updateCurrentCustomer', () => {
 describe('changeCurrentCustomerPassword', () => {
   test('with the right current password: 200 tokens of a new session; every earlier session is ended; the new password signs in', async () => {
     const first = await registerCustomer(shop, { email: 'changer@example.com' });
-    const second = (await shop.POST('/v1/auth/login', { body: { email: 'changer@example.com', password: GOOD_PASSWORD } })).data!.data;
+    const second = (
+      await shop.POST('/v1/auth/login', { body: { email: 'changer@example.com', password: GOOD_PASSWORD } })
+    ).data!.data;
     const { data, response } = await me(first.access_token).POST('/v1/me/password', {
       body: { current_password: GOOD_PASSWORD, new_password: 'Spring-Trail-2027' },
     });
@@ -205,22 +288,42 @@ describe('changeCurrentCustomerPassword', () => {
     expect(Object.keys(data!.data).sort()).toEqual(['access_token', 'expires_in', 'refresh_token']);
     for (const old of [first, second]) {
       expect((await me(old.access_token).GET('/v1/me')).response.status).toBe(401);
-      expect((await shop.POST('/v1/auth/token', { body: { refresh_token: old.refresh_token } })).response.status).toBe(401);
+      expect((await shop.POST('/v1/auth/token', { body: { refresh_token: old.refresh_token } })).response.status).toBe(
+        401,
+      );
     }
     expect((await me(data!.data.access_token).GET('/v1/me')).response.status).toBe(200);
-    expect((await shop.POST('/v1/auth/login', { body: { email: 'changer@example.com', password: GOOD_PASSWORD } })).response.status).toBe(401);
-    expect((await shop.POST('/v1/auth/login', { body: { email: 'changer@example.com', password: 'Spring-Trail-2027' } })).response.status).toBe(200);
+    expect(
+      (await shop.POST('/v1/auth/login', { body: { email: 'changer@example.com', password: GOOD_PASSWORD } })).response
+        .status,
+    ).toBe(401);
+    expect(
+      (await shop.POST('/v1/auth/login', { body: { email: 'changer@example.com', password: 'Spring-Trail-2027' } }))
+        .response.status,
+    ).toBe(200);
   });
 
   test('a wrong current password is 400 on current_password; a weak new one is 400 on new_password; nothing changes', async () => {
     const session = await registerCustomer(shop);
     const api = me(session.access_token);
-    const wrong = await api.POST('/v1/me/password', { body: { current_password: 'Not-It-2026', new_password: 'Spring-Trail-2027' } });
+    const wrong = await api.POST('/v1/me/password', {
+      body: { current_password: 'Not-It-2026', new_password: 'Spring-Trail-2027' },
+    });
     expect(wrong.response.status).toBe(400);
-    expect(wrong.error!.error).toEqual({ code: 'invalid_request', message: 'The current password is not correct.', field: 'current_password' });
-    const weak = await api.POST('/v1/me/password', { body: { current_password: GOOD_PASSWORD, new_password: 'spring-trail' } });
+    expect(wrong.error!.error).toEqual({
+      code: 'invalid_request',
+      message: 'The current password is not correct.',
+      field: 'current_password',
+    });
+    const weak = await api.POST('/v1/me/password', {
+      body: { current_password: GOOD_PASSWORD, new_password: 'spring-trail' },
+    });
     expect(weak.response.status).toBe(400);
-    expect(weak.error!.error).toEqual({ code: 'invalid_request', message: 'new_password needs an uppercase letter and a digit.', field: 'new_password' });
+    expect(weak.error!.error).toEqual({
+      code: 'invalid_request',
+      message: 'new_password needs an uppercase letter and a digit.',
+      field: 'new_password',
+    });
     expect((await api.GET('/v1/me')).response.status).toBe(200);
   });
 });
@@ -229,14 +332,18 @@ describe('the store domain rule (rule 6)', () => {
   test('every customer-auth operation of a project without a domain answers 400 with the exact message', async () => {
     const bare = await createProject(app, { domain: null, domain_verified: false });
     const api = storefront(app, bare.keys.publishable_test.token);
-    const expected = { error: { code: 'invalid_request', message: 'Store domain must be configured to use customer auth.' } };
+    const expected = {
+      error: { code: 'invalid_request', message: 'Store domain must be configured to use customer auth.' },
+    };
     const answers = [
       await api.POST('/v1/auth/register', { body: buildRegistration() }),
       await api.POST('/v1/auth/login', { body: { email: 'a@example.com', password: GOOD_PASSWORD } }),
       await api.POST('/v1/auth/token', { body: { refresh_token: 'EXY8nKFxNEEKHTaTBIbS_GDJAbg_sRCd4xplxAh21iM' } }),
       await api.POST('/v1/auth/logout', { body: { refresh_token: 'EXY8nKFxNEEKHTaTBIbS_GDJAbg_sRCd4xplxAh21iM' } }),
       await api.POST('/v1/auth/forgot-password', { body: { email: 'a@example.com' } }),
-      await api.POST('/v1/auth/reset-password', { body: { token: 'mKvPlQpLaFC8pc_Kk_UeIfcx9GMXOwMILbLFcCIAj5M', password: GOOD_PASSWORD } }),
+      await api.POST('/v1/auth/reset-password', {
+        body: { token: 'mKvPlQpLaFC8pc_Kk_UeIfcx9GMXOwMILbLFcCIAj5M', password: GOOD_PASSWORD },
+      }),
     ];
     for (const { response, error } of answers) {
       expect(response.status).toBe(400);
@@ -247,24 +354,35 @@ describe('the store domain rule (rule 6)', () => {
 
   test('the domain rule answers before the body is validated', async () => {
     const bare = await createProject(app, { domain: null });
-    const { response, error } = await storefront(app, bare.keys.publishable_test.token).POST('/v1/auth/login', { body: {} as never });
+    const { response, error } = await storefront(app, bare.keys.publishable_test.token).POST('/v1/auth/login', {
+      body: {} as never,
+    });
     expect(response.status).toBe(400);
-    expect(error).toEqual({ error: { code: 'invalid_request', message: 'Store domain must be configured to use customer auth.' } });
+    expect(error).toEqual({
+      error: { code: 'invalid_request', message: 'Store domain must be configured to use customer auth.' },
+    });
   });
 
   test('/v1/me answers 400 too once the domain is removed', async () => {
     const project = await createProject(app, { domain: 'soon-gone.example.com' });
     const session = await registerCustomer(storefront(app, project.keys.publishable_test.token));
-    await app.platform.PATCH('/platform/v1/projects/{id}', { params: { path: { id: project.project.id } }, body: { domain: null } });
+    await app.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.project.id } },
+      body: { domain: null },
+    });
     const api = signedIn(app, project.keys.publishable_test.token, session.access_token);
-    expect((await signedIn(app, project.keys.publishable_test.token, 'not-a-token').GET('/v1/me')).error!.error.message).toBe(
-      'Store domain must be configured to use customer auth.',
-    );
-    const expected = { error: { code: 'invalid_request', message: 'Store domain must be configured to use customer auth.' } };
+    expect(
+      (await signedIn(app, project.keys.publishable_test.token, 'not-a-token').GET('/v1/me')).error!.error.message,
+    ).toBe('Store domain must be configured to use customer auth.');
+    const expected = {
+      error: { code: 'invalid_request', message: 'Store domain must be configured to use customer auth.' },
+    };
     for (const { response, error } of [
       await api.GET('/v1/me'),
       await api.PATCH('/v1/me', { body: { first_name: 'X' } }),
-      await api.POST('/v1/me/password', { body: { current_password: GOOD_PASSWORD, new_password: 'Spring-Trail-2027' } }),
+      await api.POST('/v1/me/password', {
+        body: { current_password: GOOD_PASSWORD, new_password: 'Spring-Trail-2027' },
+      }),
     ]) {
       expect(response.status).toBe(400);
       expect(error).toEqual(expected);
@@ -275,10 +393,14 @@ describe('the store domain rule (rule 6)', () => {
 describe('keys on customer-auth operations', () => {
   test('a live publishable key needs a verified domain (403 domain_not_verified); a missing key is 401', async () => {
     const unverified = await createProject(app, { domain: 'unverified.example.com', domain_verified: false });
-    const live = await storefront(app, unverified.keys.publishable_live.token).POST('/v1/auth/login', { body: { email: 'a@example.com', password: GOOD_PASSWORD } });
+    const live = await storefront(app, unverified.keys.publishable_live.token).POST('/v1/auth/login', {
+      body: { email: 'a@example.com', password: GOOD_PASSWORD },
+    });
     expect(live.response.status).toBe(403);
     expect(live.error!.error.code).toBe('domain_not_verified');
-    const anonymous = await storefront(app, '').POST('/v1/auth/login', { body: { email: 'a@example.com', password: GOOD_PASSWORD } });
+    const anonymous = await storefront(app, '').POST('/v1/auth/login', {
+      body: { email: 'a@example.com', password: GOOD_PASSWORD },
+    });
     expect(anonymous.response.status).toBe(401);
   });
 });

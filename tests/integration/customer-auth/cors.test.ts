@@ -17,7 +17,8 @@ const preflight = (path: string, method: string, headers = 'x-api-key, content-t
     method: 'OPTIONS',
     headers: { Origin: ORIGIN, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': headers },
   });
-const headerList = (response: Response, name: string) => (response.headers.get(name) ?? '').split(',').map((h) => h.trim().toLowerCase());
+const headerList = (response: Response, name: string) =>
+  (response.headers.get(name) ?? '').split(',').map((h) => h.trim().toLowerCase());
 
 describe('CORS preflight', () => {
   test('OPTIONS /v1/auth/login from a browser gets 204 allowing any origin, POST and the storefront headers, without a key', async () => {
@@ -33,7 +34,12 @@ describe('CORS preflight', () => {
   });
 
   test('/v1/me allows GET and PATCH, /v1/me/password POST', async () => {
-    expect(headerList(await preflight('/v1/me', 'PATCH', 'x-api-key, authorization, content-type'), 'Access-Control-Allow-Methods')).toEqual(['get', 'patch']);
+    expect(
+      headerList(
+        await preflight('/v1/me', 'PATCH', 'x-api-key, authorization, content-type'),
+        'Access-Control-Allow-Methods',
+      ),
+    ).toEqual(['get', 'patch']);
     expect(headerList(await preflight('/v1/me/password', 'POST'), 'Access-Control-Allow-Methods')).toEqual(['post']);
   });
 
@@ -55,9 +61,18 @@ describe('CORS preflight', () => {
 describe('CORS on answers', () => {
   test('answers of browser operations, errors included, allow any origin and expose Retry-After and the rate-limit headers', async () => {
     const shop = storefront(app, store.keys.publishable_test.token);
-    const ok = await shop.POST('/v1/auth/register', { body: { email: 'cors@example.com', password: 'Winter-Trail-2026', first_name: 'C', last_name: 'O' }, headers: { Origin: ORIGIN } });
-    const unauthorized = await storefront(app, '').POST('/v1/auth/login', { body: { email: 'cors@example.com', password: 'x' }, headers: { Origin: ORIGIN } });
-    const invalid = await shop.POST('/v1/auth/login', { body: { email: 'not-an-email', password: 'x' }, headers: { Origin: ORIGIN } });
+    const ok = await shop.POST('/v1/auth/register', {
+      body: { email: 'cors@example.com', password: 'Winter-Trail-2026', first_name: 'C', last_name: 'O' },
+      headers: { Origin: ORIGIN },
+    });
+    const unauthorized = await storefront(app, '').POST('/v1/auth/login', {
+      body: { email: 'cors@example.com', password: 'x' },
+      headers: { Origin: ORIGIN },
+    });
+    const invalid = await shop.POST('/v1/auth/login', {
+      body: { email: 'not-an-email', password: 'x' },
+      headers: { Origin: ORIGIN },
+    });
     for (const { response } of [ok, unauthorized, invalid]) {
       expect(response.headers.get('Access-Control-Allow-Origin')).toBe('*');
       expect(headerList(response, 'Access-Control-Expose-Headers')).toEqual(
@@ -69,8 +84,12 @@ describe('CORS on answers', () => {
 
   test('a 429 of a locked login carries CORS headers, so a storefront can read Retry-After', async () => {
     const shop = storefront(app, store.keys.publishable_test.token);
-    for (let n = 0; n < 5; n++) await shop.POST('/v1/auth/login', { body: { email: 'locked-cors@example.com', password: 'Wrong-1-pass' } });
-    const { response } = await shop.POST('/v1/auth/login', { body: { email: 'locked-cors@example.com', password: 'Wrong-1-pass' }, headers: { Origin: ORIGIN } });
+    for (let n = 0; n < 5; n++)
+      await shop.POST('/v1/auth/login', { body: { email: 'locked-cors@example.com', password: 'Wrong-1-pass' } });
+    const { response } = await shop.POST('/v1/auth/login', {
+      body: { email: 'locked-cors@example.com', password: 'Wrong-1-pass' },
+      headers: { Origin: ORIGIN },
+    });
     expect(response.status).toBe(429);
     expect(response.headers.get('Access-Control-Allow-Origin')).toBe('*');
     expect(headerList(response, 'Access-Control-Expose-Headers')).toContain('retry-after');
@@ -80,14 +99,20 @@ describe('CORS on answers', () => {
   test('/v1/me answers carry CORS headers', async () => {
     const session = await registerCustomer(storefront(app, store.keys.publishable_test.token));
     const response = await fetch(`${app.baseUrl}/v1/me`, {
-      headers: { Origin: ORIGIN, 'X-API-Key': store.keys.publishable_test.token, Authorization: `Bearer ${session.access_token}` },
+      headers: {
+        Origin: ORIGIN,
+        'X-API-Key': store.keys.publishable_test.token,
+        Authorization: `Bearer ${session.access_token}`,
+      },
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('Access-Control-Allow-Origin')).toBe('*');
   });
 
   test('secret-key operations send no CORS headers', async () => {
-    const response = await fetch(`${app.baseUrl}/v1/customers`, { headers: { Origin: ORIGIN, Authorization: `Bearer ${store.keys.secret_test.token}` } });
+    const response = await fetch(`${app.baseUrl}/v1/customers`, {
+      headers: { Origin: ORIGIN, Authorization: `Bearer ${store.keys.secret_test.token}` },
+    });
     expect(response.status).toBe(200);
     expect([...response.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
   });

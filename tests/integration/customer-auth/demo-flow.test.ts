@@ -25,7 +25,9 @@ describe('customer auth on the demo project', () => {
     const key = demo.keys.publishable_live.token;
     const shop = storefront(app, key);
     const email = 'demo.shopper@example.com';
-    const registered = await shop.POST('/v1/auth/register', { body: { email, password: 'Winter-Trail-2026', first_name: 'Demo', last_name: 'Shopper' } });
+    const registered = await shop.POST('/v1/auth/register', {
+      body: { email, password: 'Winter-Trail-2026', first_name: 'Demo', last_name: 'Shopper' },
+    });
     expect(registered.response.status).toBe(201);
 
     const login = (await shop.POST('/v1/auth/login', { body: { email, password: 'Winter-Trail-2026' } })).data!.data;
@@ -33,19 +35,31 @@ describe('customer auth on the demo project', () => {
     expect(me.data!.data).toMatchObject({ email, first_name: 'Demo', email_verified: false });
 
     const refreshed = (await shop.POST('/v1/auth/token', { body: { refresh_token: login.refresh_token } })).data!.data;
-    expect((await shop.POST('/v1/auth/token', { body: { refresh_token: login.refresh_token } })).response.status).toBe(401);
-    expect((await shop.POST('/v1/auth/token', { body: { refresh_token: refreshed.refresh_token } })).response.status).toBe(401);
+    expect((await shop.POST('/v1/auth/token', { body: { refresh_token: login.refresh_token } })).response.status).toBe(
+      401,
+    );
+    expect(
+      (await shop.POST('/v1/auth/token', { body: { refresh_token: refreshed.refresh_token } })).response.status,
+    ).toBe(401);
 
     const second = (await shop.POST('/v1/auth/login', { body: { email, password: 'Winter-Trail-2026' } })).data!.data;
     expect((await shop.POST('/v1/auth/forgot-password', { body: { email } })).response.status).toBe(200);
-    const outbox = await app.platform.GET('/platform/v1/projects/{id}/outbox', { params: { path: { id: demo.project_id }, query: { to: email } } });
+    const outbox = await app.platform.GET('/platform/v1/projects/{id}/outbox', {
+      params: { path: { id: demo.project_id }, query: { to: email } },
+    });
     const [resetEmail] = outbox.data!.data;
     expect(resetEmail.data.reset_url).toMatch(/^https:\/\/demo-store\.example\.com\/account\/reset-password\?token=/);
-    const reset = await shop.POST('/v1/auth/reset-password', { body: { token: resetEmail.data.token as string, password: 'Spring-Trail-2027' } });
+    const reset = await shop.POST('/v1/auth/reset-password', {
+      body: { token: resetEmail.data.token as string, password: 'Spring-Trail-2027' },
+    });
     expect(reset.response.status).toBe(200);
-    expect((await shop.POST('/v1/auth/token', { body: { refresh_token: second.refresh_token } })).response.status).toBe(401);
+    expect((await shop.POST('/v1/auth/token', { body: { refresh_token: second.refresh_token } })).response.status).toBe(
+      401,
+    );
     expect((await signedIn(app, key, second.access_token).GET('/v1/me')).response.status).toBe(401);
-    expect((await shop.POST('/v1/auth/login', { body: { email, password: 'Spring-Trail-2027' } })).response.status).toBe(200);
+    expect(
+      (await shop.POST('/v1/auth/login', { body: { email, password: 'Spring-Trail-2027' } })).response.status,
+    ).toBe(200);
   });
 
   test('six wrong passwords in a row: the fifth answers 401, the sixth 429 with Retry-After about 60', async () => {
@@ -53,7 +67,9 @@ describe('customer auth on the demo project', () => {
     const statuses: number[] = [];
     let retryAfter: string | null = null;
     for (let n = 1; n <= 6; n++) {
-      const { response } = await shop.POST('/v1/auth/login', { body: { email: 'guessed@example.com', password: 'Wrong-Password-1' } });
+      const { response } = await shop.POST('/v1/auth/login', {
+        body: { email: 'guessed@example.com', password: 'Wrong-Password-1' },
+      });
       statuses.push(response.status);
       retryAfter = response.headers.get('Retry-After');
     }
@@ -63,7 +79,11 @@ describe('customer auth on the demo project', () => {
   });
 
   test('OPTIONS /v1/auth/login with Origin and Access-Control-Request-Headers gets the CORS answer; OPTIONS /v1/customers does not', async () => {
-    const headers = { Origin: 'https://demo-store.example.com', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-api-key, content-type' };
+    const headers = {
+      Origin: 'https://demo-store.example.com',
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'x-api-key, content-type',
+    };
     const login = await fetch(`${app.baseUrl}/v1/auth/login`, { method: 'OPTIONS', headers });
     expect(login.status).toBe(204);
     expect(login.headers.get('Access-Control-Allow-Origin')).toBe('*');

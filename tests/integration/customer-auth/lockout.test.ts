@@ -30,7 +30,10 @@ async function attempt(n: number, email: string, password = WRONG) {
 
 /** Ends the running lock of an email, as if its time had passed. */
 const expireLock = (email: string) =>
-  a.deps.db.loginThrottle.updateMany({ where: { projectId: store.project.id, email }, data: { lockedUntil: new Date(Date.now() - 1000) } });
+  a.deps.db.loginThrottle.updateMany({
+    where: { projectId: store.project.id, email },
+    data: { lockedUntil: new Date(Date.now() - 1000) },
+  });
 
 async function statuses(from: number, to: number, email: string): Promise<number[]> {
   const seen: number[] = [];
@@ -50,7 +53,9 @@ describe('login lockout across two processes', () => {
     expect(sixth.error!.error.code).toBe('rate_limited');
     expect(Number(sixth.retryAfter)).toBeGreaterThanOrEqual(55);
     expect(Number(sixth.retryAfter)).toBeLessThanOrEqual(60);
-    expect(sixth.error!.error.message).toBe(`Too many failed sign-in attempts. Try again in ${sixth.retryAfter} seconds.`);
+    expect(sixth.error!.error.message).toBe(
+      `Too many failed sign-in attempts. Try again in ${sixth.retryAfter} seconds.`,
+    );
   });
 
   test('while locked even the right password is refused with 429; after the lock a right password signs in and resets the count', async () => {
@@ -96,30 +101,44 @@ describe('login lockout across two processes', () => {
 
   test('ten parallel wrong guesses through both processes: exactly five are checked (401), the rest find the lock (429)', async () => {
     const results = await Promise.all(Array.from({ length: 10 }, (_, n) => attempt(n, 'burst@example.com')));
-    const counts = results.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+    const counts = results.reduce<Record<number, number>>(
+      (acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }),
+      {},
+    );
     expect(counts).toEqual({ 401: 5, 429: 5 });
   });
 
   test('the count starts again after 24 hours without a failure', async () => {
     const email = 'slow-typist@example.com';
     await statuses(1, 4, email);
-    await a.deps.db.loginThrottle.updateMany({ where: { projectId: store.project.id, email }, data: { lastFailureAt: new Date(Date.now() - 25 * 3600 * 1000) } });
+    await a.deps.db.loginThrottle.updateMany({
+      where: { projectId: store.project.id, email },
+      data: { lastFailureAt: new Date(Date.now() - 25 * 3600 * 1000) },
+    });
     expect(await statuses(5, 8, email)).toEqual([401, 401, 401, 401]);
-    const row = await a.deps.db.loginThrottle.findUniqueOrThrow({ where: { projectId_email: { projectId: store.project.id, email } } });
+    const row = await a.deps.db.loginThrottle.findUniqueOrThrow({
+      where: { projectId_email: { projectId: store.project.id, email } },
+    });
     expect(row.failures).toBe(4);
   });
 
   test('counts are per project', async () => {
     const other = await createProject(a, { domain: 'other-lockout.example.com' });
     await statuses(1, 5, 'shared@example.com');
-    const elsewhere = await storefront(b, other.keys.publishable_test.token).POST('/v1/auth/login', { body: { email: 'shared@example.com', password: WRONG } });
+    const elsewhere = await storefront(b, other.keys.publishable_test.token).POST('/v1/auth/login', {
+      body: { email: 'shared@example.com', password: WRONG },
+    });
     expect(elsewhere.response.status).toBe(401);
   });
 
   test("a wrong current password on POST /v1/me/password counts as a failed login of the customer's email", async () => {
     const session = await registerCustomer(shops[0], { email: 'changer@example.com' });
-    const me = [signedIn(a, store.keys.publishable_test.token, session.access_token), signedIn(b, store.keys.publishable_test.token, session.access_token)];
-    const change = (n: number) => me[n % 2].POST('/v1/me/password', { body: { current_password: WRONG, new_password: 'Spring-Trail-2027' } });
+    const me = [
+      signedIn(a, store.keys.publishable_test.token, session.access_token),
+      signedIn(b, store.keys.publishable_test.token, session.access_token),
+    ];
+    const change = (n: number) =>
+      me[n % 2].POST('/v1/me/password', { body: { current_password: WRONG, new_password: 'Spring-Trail-2027' } });
     for (let n = 1; n <= 5; n++) expect((await change(n)).response.status).toBe(400);
     const locked = await change(6);
     expect(locked.response.status).toBe(429);

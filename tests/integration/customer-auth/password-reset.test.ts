@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { sendEmailJob } from '../../../src/jobs/send-email.job.js';
 import type { CommerceClient } from '../../../src/sdk/index.js';
-import { GOOD_PASSWORD, jwtPayload, registerCustomer, signedIn, storefront } from '../../factories/customer-auth.factory.js';
+import {
+  GOOD_PASSWORD,
+  jwtPayload,
+  registerCustomer,
+  signedIn,
+  storefront,
+} from '../../factories/customer-auth.factory.js';
 import { createCustomer } from '../../factories/customer.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { startSmtpServer, type TestSmtpServer } from '../../setup/smtp.js';
@@ -23,13 +29,24 @@ afterAll(async () => {
 });
 
 const NEW_PASSWORD = 'Spring-Trail-2027';
-const GENERIC = { data: { message: 'If an account exists for this email, we have sent a link to reset its password.' } };
-const INVALID_TOKEN = { code: 'invalid_request', message: 'This password reset link is invalid, expired or already used. Request a new one.', field: 'token' };
+const GENERIC = {
+  data: { message: 'If an account exists for this email, we have sent a link to reset its password.' },
+};
+const INVALID_TOKEN = {
+  code: 'invalid_request',
+  message: 'This password reset link is invalid, expired or already used. Request a new one.',
+  field: 'token',
+};
 
 const forgot = (email: string) => shop.POST('/v1/auth/forgot-password', { body: { email } });
-const reset = (token: string, password = NEW_PASSWORD) => shop.POST('/v1/auth/reset-password', { body: { token, password } });
+const reset = (token: string, password = NEW_PASSWORD) =>
+  shop.POST('/v1/auth/reset-password', { body: { token, password } });
 const outboxTo = async (email: string) =>
-  (await app.platform.GET('/platform/v1/projects/{id}/outbox', { params: { path: { id: store.project.id }, query: { to: email } } })).data!.data;
+  (
+    await app.platform.GET('/platform/v1/projects/{id}/outbox', {
+      params: { path: { id: store.project.id }, query: { to: email } },
+    })
+  ).data!.data;
 
 /** Requests a reset for `email` and returns the token of the e-mail it wrote. */
 async function resetTokenFor(email: string): Promise<string> {
@@ -48,12 +65,20 @@ describe('requestPasswordReset', () => {
     expect(unknown.data).toEqual(GENERIC);
     expect(await outboxTo('nobody@example.com')).toHaveLength(0);
     const [email] = await outboxTo('exists@example.com');
-    expect(email).toMatchObject({ template: 'password_reset', locale: 'en', subject: 'Reset your Acme Outdoor password' });
+    expect(email).toMatchObject({
+      template: 'password_reset',
+      locale: 'en',
+      subject: 'Reset your Acme Outdoor password',
+    });
     expect(email.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(email.data.reset_url).toBe(`https://shop.acme-outdoor.example/account/reset-password?token=${email.data.token}`);
+    expect(email.data.reset_url).toBe(
+      `https://shop.acme-outdoor.example/account/reset-password?token=${email.data.token}`,
+    );
     expect(email.text).toContain(email.data.reset_url as string);
     expect(email.html).toContain(`href="${email.data.reset_url}"`);
-    const stored = await app.deps.db.passwordResetToken.findFirstOrThrow({ where: { customerId: email.data.customer_id as string } });
+    const stored = await app.deps.db.passwordResetToken.findFirstOrThrow({
+      where: { customerId: email.data.customer_id as string },
+    });
     expect(stored.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored.tokenHash).not.toBe(email.data.token);
     expect(stored.expiresAt.getTime() - stored.createdAt.getTime()).toBe(24 * 3600 * 1000);
@@ -79,7 +104,10 @@ describe('requestPasswordReset', () => {
     const projectDefault = await app.platform.GET('/platform/v1/projects/{id}/outbox', {
       params: { path: { id: french.project.id }, query: { to: 'default@example.com' } },
     });
-    expect(projectDefault.data!.data[0]).toMatchObject({ locale: 'fr', subject: 'Réinitialisez votre mot de passe Boutique' });
+    expect(projectDefault.data!.data[0]).toMatchObject({
+      locale: 'fr',
+      subject: 'Réinitialisez votre mot de passe Boutique',
+    });
   });
 
   test('with SMTP_URL the e-mail is also enqueued and its job delivers it over SMTP', async () => {
@@ -108,10 +136,19 @@ describe('resetPassword', () => {
     expect(response.status).toBe(200);
     expect(data).toEqual({ data: { message: 'Your password has been reset. Sign in with your new password.' } });
 
-    expect((await shop.POST('/v1/auth/token', { body: { refresh_token: rotated.refresh_token } })).response.status).toBe(401);
-    expect((await signedIn(app, store.keys.publishable_test.token, rotated.access_token).GET('/v1/me')).response.status).toBe(401);
-    expect((await shop.POST('/v1/auth/login', { body: { email: 'resetter@example.com', password: GOOD_PASSWORD } })).response.status).toBe(401);
-    const login = await shop.POST('/v1/auth/login', { body: { email: 'resetter@example.com', password: NEW_PASSWORD } });
+    expect(
+      (await shop.POST('/v1/auth/token', { body: { refresh_token: rotated.refresh_token } })).response.status,
+    ).toBe(401);
+    expect(
+      (await signedIn(app, store.keys.publishable_test.token, rotated.access_token).GET('/v1/me')).response.status,
+    ).toBe(401);
+    expect(
+      (await shop.POST('/v1/auth/login', { body: { email: 'resetter@example.com', password: GOOD_PASSWORD } })).response
+        .status,
+    ).toBe(401);
+    const login = await shop.POST('/v1/auth/login', {
+      body: { email: 'resetter@example.com', password: NEW_PASSWORD },
+    });
     expect(login.response.status).toBe(200);
     expect(login.data!.data.customer.email_verified).toBe(true);
 
@@ -125,7 +162,11 @@ describe('resetPassword', () => {
     const token = await resetTokenFor('weak@example.com');
     const weak = await reset(token, 'weakpassword');
     expect(weak.response.status).toBe(400);
-    expect(weak.error!.error).toEqual({ code: 'invalid_request', message: 'password needs an uppercase letter and a digit.', field: 'password' });
+    expect(weak.error!.error).toEqual({
+      code: 'invalid_request',
+      message: 'password needs an uppercase letter and a digit.',
+      field: 'password',
+    });
     expect((await reset(token)).response.status).toBe(200);
   });
 
@@ -133,7 +174,10 @@ describe('resetPassword', () => {
     expect((await reset('mKvPlQpLaFC8pc_Kk_UeIfcx9GMXOwMILbLFcCIAj5M')).error!.error).toEqual(INVALID_TOKEN);
     const customer = await registerCustomer(shop, { email: 'expired@example.com' });
     const token = await resetTokenFor('expired@example.com');
-    await app.deps.db.passwordResetToken.updateMany({ where: { customerId: customer.customer.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await app.deps.db.passwordResetToken.updateMany({
+      where: { customerId: customer.customer.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     expect((await reset(token)).error!.error).toEqual(INVALID_TOKEN);
   });
 
@@ -148,9 +192,14 @@ describe('resetPassword', () => {
 
   test('a customer the merchant created sets its first password through forgot and reset', async () => {
     await createCustomer(app.client(store.keys.secret_test.token), { email: 'imported@example.com' });
-    expect((await shop.POST('/v1/auth/login', { body: { email: 'imported@example.com', password: NEW_PASSWORD } })).response.status).toBe(401);
+    expect(
+      (await shop.POST('/v1/auth/login', { body: { email: 'imported@example.com', password: NEW_PASSWORD } })).response
+        .status,
+    ).toBe(401);
     expect((await reset(await resetTokenFor('imported@example.com'))).response.status).toBe(200);
-    const login = await shop.POST('/v1/auth/login', { body: { email: 'imported@example.com', password: NEW_PASSWORD } });
+    const login = await shop.POST('/v1/auth/login', {
+      body: { email: 'imported@example.com', password: NEW_PASSWORD },
+    });
     expect(login.response.status).toBe(200);
     expect(login.data!.data.customer.email_verified).toBe(true);
   });
@@ -159,11 +208,19 @@ describe('resetPassword', () => {
     const session = await registerCustomer(shop, { email: 'moving@example.com' });
     const token = await resetTokenFor('moving@example.com');
     const admin = app.client(store.keys.secret_test.token);
-    await admin.PATCH('/v1/customers/{id}', { params: { path: { id: session.customer.id } }, body: { email: 'moved@example.com' } });
+    await admin.PATCH('/v1/customers/{id}', {
+      params: { path: { id: session.customer.id } },
+      body: { email: 'moved@example.com' },
+    });
     expect((await reset(token)).error!.error).toEqual(INVALID_TOKEN);
     expect((await reset(await resetTokenFor('moved@example.com'))).response.status).toBe(200);
-    await admin.PATCH('/v1/customers/{id}', { params: { path: { id: session.customer.id } }, body: { email: 'moved-again@example.com' } });
-    const login = await shop.POST('/v1/auth/login', { body: { email: 'moved-again@example.com', password: NEW_PASSWORD } });
+    await admin.PATCH('/v1/customers/{id}', {
+      params: { path: { id: session.customer.id } },
+      body: { email: 'moved-again@example.com' },
+    });
+    const login = await shop.POST('/v1/auth/login', {
+      body: { email: 'moved-again@example.com', password: NEW_PASSWORD },
+    });
     expect(login.data!.data.customer).toMatchObject({ email: 'moved-again@example.com', email_verified: false });
     expect(jwtPayload(login.data!.data.access_token).sub).toBe(session.customer.id);
   });

@@ -37,12 +37,16 @@ describe('purge-customer-auth job', () => {
     for (const email of ['live@example.com', 'live@example.com', 'out@example.com']) {
       await shop.POST('/v1/auth/forgot-password', { body: { email } });
     }
-    const [usedReset, liveReset, expiredReset] = await db.passwordResetToken.findMany({ orderBy: { createdAt: 'asc' } });
+    const [usedReset, liveReset, expiredReset] = await db.passwordResetToken.findMany({
+      orderBy: { createdAt: 'asc' },
+    });
     await db.passwordResetToken.update({ where: { id: usedReset.id }, data: { usedAt: new Date() } });
     await db.passwordResetToken.update({ where: { id: expiredReset.id }, data: { expiresAt: past(1000) } });
 
     const throttle = (email: string, lastFailureAt: Date, lockedUntil: Date | null) =>
-      db.loginThrottle.create({ data: { projectId: store.project.id, email, failures: 3, lastFailureAt, lockedUntil } });
+      db.loginThrottle.create({
+        data: { projectId: store.project.id, email, failures: 3, lastFailureAt, lockedUntil },
+      });
     await throttle('idle@example.com', past(25 * HOUR), null);
     await throttle('recent@example.com', past(HOUR), null);
     await throttle('locked@example.com', past(25 * HOUR), new Date(Date.now() + HOUR));
@@ -54,8 +58,15 @@ describe('purge-customer-auth job', () => {
     // The used token of the live session stays, so presenting it again is still caught as reuse.
     expect(await db.refreshToken.count({ where: { sessionId: sid(live) } })).toBe(2);
     expect((await db.passwordResetToken.findMany()).map((t) => t.id)).toEqual([liveReset.id]);
-    expect((await db.loginThrottle.findMany({ orderBy: { email: 'asc' } })).map((t) => t.email)).toEqual(['locked@example.com', 'recent@example.com']);
-    expect((await shop.POST('/v1/auth/token', { body: { refresh_token: live.refresh_token } })).response.status).toBe(401);
-    expect((await shop.POST('/v1/auth/token', { body: { refresh_token: rotated.refresh_token } })).response.status).toBe(401);
+    expect((await db.loginThrottle.findMany({ orderBy: { email: 'asc' } })).map((t) => t.email)).toEqual([
+      'locked@example.com',
+      'recent@example.com',
+    ]);
+    expect((await shop.POST('/v1/auth/token', { body: { refresh_token: live.refresh_token } })).response.status).toBe(
+      401,
+    );
+    expect(
+      (await shop.POST('/v1/auth/token', { body: { refresh_token: rotated.refresh_token } })).response.status,
+    ).toBe(401);
   });
 });

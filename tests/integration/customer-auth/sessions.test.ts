@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { CommerceClient } from '../../../src/sdk/index.js';
-import { GOOD_PASSWORD, jwtPayload, registerCustomer, signedIn, storefront, type AuthSession } from '../../factories/customer-auth.factory.js';
+import {
+  GOOD_PASSWORD,
+  jwtPayload,
+  registerCustomer,
+  signedIn,
+  storefront,
+  type AuthSession,
+} from '../../factories/customer-auth.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { startTestApp, type TestApp } from '../../setup/test-app.js';
 
@@ -17,7 +24,12 @@ afterAll(() => app.close());
 const refresh = (refreshToken: string) => shop.POST('/v1/auth/token', { body: { refresh_token: refreshToken } });
 const meStatus = async (accessToken: string) =>
   (await signedIn(app, store.keys.publishable_test.token, accessToken).GET('/v1/me')).response.status;
-const INVALID_REFRESH = { error: { code: 'unauthorized', message: 'Invalid refresh token. It is unknown, expired or used, or its session has ended. Sign in again.' } };
+const INVALID_REFRESH = {
+  error: {
+    code: 'unauthorized',
+    message: 'Invalid refresh token. It is unknown, expired or used, or its session has ended. Sign in again.',
+  },
+};
 
 async function rotate(token: string) {
   const { data, response } = await refresh(token);
@@ -31,7 +43,10 @@ describe('refreshCustomerToken', () => {
     const next = await rotate(session.refresh_token);
     expect(Object.keys(next).sort()).toEqual(['access_token', 'expires_in', 'refresh_token']);
     expect(next.refresh_token).not.toBe(session.refresh_token);
-    expect(jwtPayload(next.access_token)).toMatchObject({ sid: jwtPayload(session.access_token).sid, sub: session.customer.id });
+    expect(jwtPayload(next.access_token)).toMatchObject({
+      sid: jwtPayload(session.access_token).sid,
+      sub: session.customer.id,
+    });
     expect(await meStatus(next.access_token)).toBe(200);
     expect(await meStatus(session.access_token)).toBe(200); // an access token of a live session stays valid until it expires
   });
@@ -44,8 +59,11 @@ describe('refreshCustomerToken', () => {
     expect(reused.response.status).toBe(401);
     expect(reused.error).toEqual(INVALID_REFRESH);
     expect((await refresh(third.refresh_token)).response.status).toBe(401);
-    for (const token of [session.access_token, second.access_token, third.access_token]) expect(await meStatus(token)).toBe(401);
-    const row = await app.deps.db.customerSession.findUniqueOrThrow({ where: { id: jwtPayload(session.access_token).sid as string } });
+    for (const token of [session.access_token, second.access_token, third.access_token])
+      expect(await meStatus(token)).toBe(401);
+    const row = await app.deps.db.customerSession.findUniqueOrThrow({
+      where: { id: jwtPayload(session.access_token).sid as string },
+    });
     expect(row.revokedReason).toBe('reuse');
   });
 
@@ -59,7 +77,9 @@ describe('refreshCustomerToken', () => {
 
   test('reuse ends only that session: another sign-in of the same customer keeps working', async () => {
     const session = await registerCustomer(shop, { email: 'two-devices@example.com' });
-    const other = (await shop.POST('/v1/auth/login', { body: { email: 'two-devices@example.com', password: GOOD_PASSWORD } })).data!.data;
+    const other = (
+      await shop.POST('/v1/auth/login', { body: { email: 'two-devices@example.com', password: GOOD_PASSWORD } })
+    ).data!.data;
     await rotate(session.refresh_token);
     await refresh(session.refresh_token);
     expect(await meStatus(other.access_token)).toBe(200);
@@ -87,12 +107,20 @@ describe('refreshCustomerToken', () => {
     const other = await createProject(app, { domain: 'elsewhere.example.com' });
     const foreign = await registerCustomer(storefront(app, other.keys.publishable_test.token));
     expect((await refresh(foreign.refresh_token)).response.status).toBe(401);
-    expect((await storefront(app, other.keys.publishable_test.token).POST('/v1/auth/token', { body: { refresh_token: foreign.refresh_token } })).response.status).toBe(200);
+    expect(
+      (
+        await storefront(app, other.keys.publishable_test.token).POST('/v1/auth/token', {
+          body: { refresh_token: foreign.refresh_token },
+        })
+      ).response.status,
+    ).toBe(200);
   });
 
   test('refresh tokens are stored only as SHA-256 hashes', async () => {
     const session: AuthSession = await registerCustomer(shop);
-    const rows = await app.deps.db.refreshToken.findMany({ where: { sessionId: jwtPayload(session.access_token).sid as string } });
+    const rows = await app.deps.db.refreshToken.findMany({
+      where: { sessionId: jwtPayload(session.access_token).sid as string },
+    });
     expect(rows).toHaveLength(1);
     expect(rows[0].tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(rows)).not.toContain(session.refresh_token);
@@ -114,7 +142,9 @@ describe('logoutCustomer', () => {
   test('a used refresh token still logs its session out', async () => {
     const session = await registerCustomer(shop);
     const next = await rotate(session.refresh_token);
-    expect((await shop.POST('/v1/auth/logout', { body: { refresh_token: session.refresh_token } })).response.status).toBe(204);
+    expect(
+      (await shop.POST('/v1/auth/logout', { body: { refresh_token: session.refresh_token } })).response.status,
+    ).toBe(204);
     expect(await meStatus(next.access_token)).toBe(401);
   });
 

@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { CommerceClient } from '../../../src/sdk/index.js';
 import { createCustomer, type CustomerResource } from '../../factories/customer.factory.js';
-import { createAutomaticGroup, memberIds, readGroup, type Condition, type GroupResource } from '../../factories/customer-group.factory.js';
+import {
+  createAutomaticGroup,
+  memberIds,
+  readGroup,
+  type Condition,
+  type GroupResource,
+} from '../../factories/customer-group.factory.js';
 import { addItems, createDraftOrder } from '../../factories/draft-order.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { useStore } from '../../setup/store.js';
@@ -12,7 +18,9 @@ const byId = (id: string) => ({ params: { path: { id } } });
 /** Everything a test of membership looks at: the customer list's group_id, member_count, expand=members and customer_id. */
 async function membership(api: CommerceClient, group: GroupResource) {
   const listed = await memberIds(api, group.id);
-  const read = (await api.GET('/v1/customer-groups/{id}', { params: { path: { id: group.id }, query: { expand: ['members'] } } })).data!.data;
+  const read = (
+    await api.GET('/v1/customer-groups/{id}', { params: { path: { id: group.id }, query: { expand: ['members'] } } })
+  ).data!.data;
   expect(read.member_count).toBe(listed.length);
   expect(read.members!.map((m) => m.id).sort()).toEqual(listed.slice(0, 100));
   return listed;
@@ -33,7 +41,11 @@ async function placeOrder(api: CommerceClient, customer: CustomerResource, amoun
 
 describe('Done when: the VIP group', () => {
   test('gains a customer as soon as a paid order brings them over 10000; GET /v1/customers?group_id= lists them', async () => {
-    const vip = await createAutomaticGroup(store.api, [{ field: 'total_spent', operator: 'more_than', value: 10000 }], 'all');
+    const vip = await createAutomaticGroup(
+      store.api,
+      [{ field: 'total_spent', operator: 'more_than', value: 10000 }],
+      'all',
+    );
     const customer = await createCustomer(store.api, { first_name: 'Vera', last_name: 'Important' });
     const first = await placeOrder(store.api, customer, 6000);
     await store.api.POST('/v1/orders/{id}/pay', byId(first.id));
@@ -46,7 +58,10 @@ describe('Done when: the VIP group', () => {
     expect(await membership(store.api, vip)).toContain(customer.id);
     expect(await inGroupByCustomerId(store.api, customer.id, vip.id)).toBe(true);
 
-    const add = await store.api.POST('/v1/customer-groups/{id}/members', { params: { path: { id: vip.id } }, body: { customer_ids: [customer.id] } });
+    const add = await store.api.POST('/v1/customer-groups/{id}/members', {
+      params: { path: { id: vip.id } },
+      body: { customer_ids: [customer.id] },
+    });
     expect(add.response.status).toBe(400);
   });
 });
@@ -59,12 +74,21 @@ describe('membership follows the customers, with no job', () => {
     ]);
     const customer = await createCustomer(store.api, { tags: ['follow-me'] });
     expect(await membership(store.api, group)).toEqual([customer.id]);
-    await store.api.PATCH('/v1/customers/{id}', { params: { path: { id: customer.id } }, body: { status: 'inactive' } });
+    await store.api.PATCH('/v1/customers/{id}', {
+      params: { path: { id: customer.id } },
+      body: { status: 'inactive' },
+    });
     expect(await membership(store.api, group)).toEqual([]);
     expect(await inGroupByCustomerId(store.api, customer.id, group.id)).toBe(false);
-    await store.api.PATCH('/v1/customers/{id}', { params: { path: { id: customer.id } }, body: { status: 'active', tags: ['other'] } });
+    await store.api.PATCH('/v1/customers/{id}', {
+      params: { path: { id: customer.id } },
+      body: { status: 'active', tags: ['other'] },
+    });
     expect(await membership(store.api, group)).toEqual([]);
-    await store.api.PATCH('/v1/customers/{id}', { params: { path: { id: customer.id } }, body: { tags: ['other', 'FOLLOW-ME'] } });
+    await store.api.PATCH('/v1/customers/{id}', {
+      params: { path: { id: customer.id } },
+      body: { tags: ['other', 'FOLLOW-ME'] },
+    });
     expect(await membership(store.api, group)).toEqual([customer.id]);
     expect(await inGroupByCustomerId(store.api, customer.id, group.id)).toBe(true);
     await store.api.DELETE('/v1/customers/{id}', byId(customer.id));
@@ -72,17 +96,27 @@ describe('membership follows the customers, with no job', () => {
   });
 
   test('company and addresses (city, country) as they are added, changed and removed', async () => {
-    const group = await createAutomaticGroup(store.api, [
-      { field: 'city', operator: 'is_same_as', value: 'lyon' },
-      { field: 'company', operator: 'is_same_as', value: 'Soie & Co' },
-    ], 'any');
+    const group = await createAutomaticGroup(
+      store.api,
+      [
+        { field: 'city', operator: 'is_same_as', value: 'lyon' },
+        { field: 'company', operator: 'is_same_as', value: 'Soie & Co' },
+      ],
+      'any',
+    );
     const customer = await createCustomer(store.api);
     expect(await membership(store.api, group)).toEqual([]);
-    const { data } = await store.api.POST('/v1/customers/{id}/addresses', { params: { path: { id: customer.id } }, body: { line1: '1 Rue', city: 'Lyon', country: 'FR' } });
+    const { data } = await store.api.POST('/v1/customers/{id}/addresses', {
+      params: { path: { id: customer.id } },
+      body: { line1: '1 Rue', city: 'Lyon', country: 'FR' },
+    });
     expect(await membership(store.api, group)).toEqual([customer.id]);
     await store.api.PATCH('/v1/addresses/{id}', { params: { path: { id: data!.data.id } }, body: { city: 'Paris' } });
     expect(await membership(store.api, group)).toEqual([]);
-    await store.api.PATCH('/v1/customers/{id}', { params: { path: { id: customer.id } }, body: { company: 'SOIE & CO' } });
+    await store.api.PATCH('/v1/customers/{id}', {
+      params: { path: { id: customer.id } },
+      body: { company: 'SOIE & CO' },
+    });
     expect(await membership(store.api, group)).toEqual([customer.id]);
     await store.api.PATCH('/v1/customers/{id}', { params: { path: { id: customer.id } }, body: { company: null } });
     expect(await membership(store.api, group)).toEqual([]);
@@ -94,14 +128,21 @@ describe('membership follows the customers, with no job', () => {
 
   test('orders: order_count and the order dates move with each completed order, total_spent with each payment', async () => {
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-    const twoOrders = await createAutomaticGroup(store.api, [{ field: 'order_count', operator: 'more_than', value: 1 }]);
-    const orderedToday = await createAutomaticGroup(store.api, [{ field: 'last_order_date', operator: 'is_after', value: yesterday }]);
-    const firstBeforeTomorrow = await createAutomaticGroup(store.api, [{ field: 'first_order_date', operator: 'is_before', value: '2999-01-01' }]);
+    const twoOrders = await createAutomaticGroup(store.api, [
+      { field: 'order_count', operator: 'more_than', value: 1 },
+    ]);
+    const orderedToday = await createAutomaticGroup(store.api, [
+      { field: 'last_order_date', operator: 'is_after', value: yesterday },
+    ]);
+    const firstBeforeTomorrow = await createAutomaticGroup(store.api, [
+      { field: 'first_order_date', operator: 'is_before', value: '2999-01-01' },
+    ]);
     const spent = await createAutomaticGroup(store.api, [{ field: 'total_spent', operator: 'more_than', value: 0 }]);
     const noOrders = await createAutomaticGroup(store.api, [{ field: 'order_count', operator: 'less_than', value: 1 }]);
     const customer = await createCustomer(store.api);
     expect(await memberIds(store.api, noOrders.id)).toContain(customer.id);
-    for (const group of [twoOrders, orderedToday, firstBeforeTomorrow, spent]) expect(await memberIds(store.api, group.id)).not.toContain(customer.id);
+    for (const group of [twoOrders, orderedToday, firstBeforeTomorrow, spent])
+      expect(await memberIds(store.api, group.id)).not.toContain(customer.id);
 
     const order = await placeOrder(store.api, customer, 100);
     expect(await memberIds(store.api, noOrders.id)).not.toContain(customer.id);
@@ -121,11 +162,20 @@ describe('membership follows the customers, with no job', () => {
     const a = await createCustomer(store.api, { tags: ['switch-a'] });
     const b = await createCustomer(store.api, { tags: ['switch-b'] });
     expect(await membership(store.api, group)).toEqual([a.id]);
-    await store.api.PATCH('/v1/customer-groups/{id}', { params: { path: { id: group.id } }, body: { conditions: [{ field: 'tag', operator: 'is_same_as', value: 'switch-b' }] } });
+    await store.api.PATCH('/v1/customer-groups/{id}', {
+      params: { path: { id: group.id } },
+      body: { conditions: [{ field: 'tag', operator: 'is_same_as', value: 'switch-b' }] },
+    });
     expect(await membership(store.api, group)).toEqual([b.id]);
     await store.api.PATCH('/v1/customer-groups/{id}', {
       params: { path: { id: group.id } },
-      body: { conditions: [{ field: 'tag', operator: 'is_same_as', value: 'switch-a' }, { field: 'tag', operator: 'is_same_as', value: 'switch-b' }], condition_match: 'any' },
+      body: {
+        conditions: [
+          { field: 'tag', operator: 'is_same_as', value: 'switch-a' },
+          { field: 'tag', operator: 'is_same_as', value: 'switch-b' },
+        ],
+        condition_match: 'any',
+      },
     });
     expect(await membership(store.api, group)).toEqual([a.id, b.id].sort());
   });
@@ -147,26 +197,78 @@ describe('every field, operator and kind, any vs all (database filter and in-mem
     createdAt: string;
   }
   const dataset: Record<string, Facts> = {
-    ann: { tags: ['VIP', 'newsletter'], company: 'Acme GmbH', cities: [['Berlin', 'DE']], totalSpent: 50_000, orderCount: 5, firstOrderAt: '2026-01-10T10:00:00Z', lastOrderAt: '2026-11-01T08:00:00Z', createdAt: '2025-12-01T00:00:00Z' },
+    ann: {
+      tags: ['VIP', 'newsletter'],
+      company: 'Acme GmbH',
+      cities: [['Berlin', 'DE']],
+      totalSpent: 50_000,
+      orderCount: 5,
+      firstOrderAt: '2026-01-10T10:00:00Z',
+      lastOrderAt: '2026-11-01T08:00:00Z',
+      createdAt: '2025-12-01T00:00:00Z',
+    },
     bob: { status: 'inactive', createdAt: '2026-06-01T00:00:00Z' },
-    cat: { tags: ['vip'], company: 'acme gmbh', cities: [['Paris', 'FR'], ['Lyon', 'FR']], totalSpent: 10_000, orderCount: 1, firstOrderAt: '2026-10-31T23:59:59.999Z', lastOrderAt: '2026-10-31T23:59:59.999Z', createdAt: '2026-10-31T23:00:00Z' },
-    dan: { tags: ['wholesale'], company: '100%_Cotton', cities: [['paris', 'FR']], totalSpent: 10_001, orderCount: 2, firstOrderAt: '2026-11-01T00:00:00Z', lastOrderAt: '2026-11-02T00:00:00Z', createdAt: '2026-11-01T00:00:00Z' },
-    eve: { tags: ['Über'], status: 'inactive', company: 'Other', cities: [['Berlin', 'DE']], totalSpent: 9_999, orderCount: 3, firstOrderAt: '2025-05-05T12:00:00Z', lastOrderAt: '2026-05-05T12:00:00Z', createdAt: '2025-01-01T00:00:00Z' },
+    cat: {
+      tags: ['vip'],
+      company: 'acme gmbh',
+      cities: [
+        ['Paris', 'FR'],
+        ['Lyon', 'FR'],
+      ],
+      totalSpent: 10_000,
+      orderCount: 1,
+      firstOrderAt: '2026-10-31T23:59:59.999Z',
+      lastOrderAt: '2026-10-31T23:59:59.999Z',
+      createdAt: '2026-10-31T23:00:00Z',
+    },
+    dan: {
+      tags: ['wholesale'],
+      company: '100%_Cotton',
+      cities: [['paris', 'FR']],
+      totalSpent: 10_001,
+      orderCount: 2,
+      firstOrderAt: '2026-11-01T00:00:00Z',
+      lastOrderAt: '2026-11-02T00:00:00Z',
+      createdAt: '2026-11-01T00:00:00Z',
+    },
+    eve: {
+      tags: ['Über'],
+      status: 'inactive',
+      company: 'Other',
+      cities: [['Berlin', 'DE']],
+      totalSpent: 9_999,
+      orderCount: 3,
+      firstOrderAt: '2025-05-05T12:00:00Z',
+      lastOrderAt: '2026-05-05T12:00:00Z',
+      createdAt: '2025-01-01T00:00:00Z',
+    },
   };
 
   beforeAll(async () => {
     // A project of its own, so the expected member lists are exact.
     api = store.app.client((await createProject(store.app)).keys.secret_test.token);
     for (const [key, facts] of Object.entries(dataset)) {
-      const customer = await createCustomer(api, { email: `${key}@kinds.example`, first_name: key, tags: facts.tags, status: facts.status, company: facts.company });
+      const customer = await createCustomer(api, {
+        email: `${key}@kinds.example`,
+        first_name: key,
+        tags: facts.tags,
+        status: facts.status,
+        company: facts.company,
+      });
       for (const [city, country] of facts.cities ?? []) {
-        await api.POST('/v1/customers/{id}/addresses', { params: { path: { id: customer.id } }, body: { line1: '1 Main St', city, country } });
+        await api.POST('/v1/customers/{id}/addresses', {
+          params: { path: { id: customer.id } },
+          body: { line1: '1 Main St', city, country },
+        });
       }
       await store.app.deps.db.customer.update({
         where: { id: customer.id },
         data: {
-          totalSpent: facts.totalSpent ?? 0, orderCount: facts.orderCount ?? 0, createdAt: new Date(facts.createdAt),
-          firstOrderAt: facts.firstOrderAt ? new Date(facts.firstOrderAt) : null, lastOrderAt: facts.lastOrderAt ? new Date(facts.lastOrderAt) : null,
+          totalSpent: facts.totalSpent ?? 0,
+          orderCount: facts.orderCount ?? 0,
+          createdAt: new Date(facts.createdAt),
+          firstOrderAt: facts.firstOrderAt ? new Date(facts.firstOrderAt) : null,
+          lastOrderAt: facts.lastOrderAt ? new Date(facts.lastOrderAt) : null,
         },
       });
       people[key] = customer.id;
@@ -179,38 +281,155 @@ describe('every field, operator and kind, any vs all (database filter and in-mem
   });
 
   const cases: Array<[string, Condition[], 'all' | 'any', string[]]> = [
-    ['tag is_same_as (case-insensitive)', [{ field: 'tag', operator: 'is_same_as', value: 'vip' }], 'all', ['ann', 'cat']],
-    ['tag is_not (includes customers without tags)', [{ field: 'tag', operator: 'is_not', value: 'VIP' }], 'all', ['bob', 'dan', 'eve']],
+    [
+      'tag is_same_as (case-insensitive)',
+      [{ field: 'tag', operator: 'is_same_as', value: 'vip' }],
+      'all',
+      ['ann', 'cat'],
+    ],
+    [
+      'tag is_not (includes customers without tags)',
+      [{ field: 'tag', operator: 'is_not', value: 'VIP' }],
+      'all',
+      ['bob', 'dan', 'eve'],
+    ],
     ['tag with a non-ASCII letter', [{ field: 'tag', operator: 'is_same_as', value: 'über' }], 'all', ['eve']],
     ['status is_same_as', [{ field: 'status', operator: 'is_same_as', value: 'inactive' }], 'all', ['bob', 'eve']],
     ['status is_not', [{ field: 'status', operator: 'is_not', value: 'INACTIVE' }], 'all', ['ann', 'cat', 'dan']],
-    ['company is_same_as (case-insensitive, whole name)', [{ field: 'company', operator: 'is_same_as', value: 'ACME GMBH' }], 'all', ['ann', 'cat']],
-    ['company is_not (includes customers without a company)', [{ field: 'company', operator: 'is_not', value: 'acme gmbh' }], 'all', ['bob', 'dan', 'eve']],
-    ['company with % and _ (literal)', [{ field: 'company', operator: 'is_same_as', value: '100%_cotton' }], 'all', ['dan']],
+    [
+      'company is_same_as (case-insensitive, whole name)',
+      [{ field: 'company', operator: 'is_same_as', value: 'ACME GMBH' }],
+      'all',
+      ['ann', 'cat'],
+    ],
+    [
+      'company is_not (includes customers without a company)',
+      [{ field: 'company', operator: 'is_not', value: 'acme gmbh' }],
+      'all',
+      ['bob', 'dan', 'eve'],
+    ],
+    [
+      'company with % and _ (literal)',
+      [{ field: 'company', operator: 'is_same_as', value: '100%_cotton' }],
+      'all',
+      ['dan'],
+    ],
     ['company % is not a wildcard', [{ field: 'company', operator: 'is_same_as', value: '100%' }], 'all', []],
-    ['city is_same_as (any address)', [{ field: 'city', operator: 'is_same_as', value: 'PARIS' }], 'all', ['cat', 'dan']],
-    ['city is_not (no address there)', [{ field: 'city', operator: 'is_not', value: 'paris' }], 'all', ['ann', 'bob', 'eve']],
+    [
+      'city is_same_as (any address)',
+      [{ field: 'city', operator: 'is_same_as', value: 'PARIS' }],
+      'all',
+      ['cat', 'dan'],
+    ],
+    [
+      'city is_not (no address there)',
+      [{ field: 'city', operator: 'is_not', value: 'paris' }],
+      'all',
+      ['ann', 'bob', 'eve'],
+    ],
     ['country is_same_as', [{ field: 'country', operator: 'is_same_as', value: 'de' }], 'all', ['ann', 'eve']],
     ['country is_not', [{ field: 'country', operator: 'is_not', value: 'FR' }], 'all', ['ann', 'bob', 'eve']],
-    ['total_spent more_than (strict)', [{ field: 'total_spent', operator: 'more_than', value: 10_000 }], 'all', ['ann', 'dan']],
-    ['total_spent less_than (strict)', [{ field: 'total_spent', operator: 'less_than', value: 10_000 }], 'all', ['bob', 'eve']],
-    ['order_count more_than', [{ field: 'order_count', operator: 'more_than', value: 1 }], 'all', ['ann', 'dan', 'eve']],
+    [
+      'total_spent more_than (strict)',
+      [{ field: 'total_spent', operator: 'more_than', value: 10_000 }],
+      'all',
+      ['ann', 'dan'],
+    ],
+    [
+      'total_spent less_than (strict)',
+      [{ field: 'total_spent', operator: 'less_than', value: 10_000 }],
+      'all',
+      ['bob', 'eve'],
+    ],
+    [
+      'order_count more_than',
+      [{ field: 'order_count', operator: 'more_than', value: 1 }],
+      'all',
+      ['ann', 'dan', 'eve'],
+    ],
     ['order_count less_than', [{ field: 'order_count', operator: 'less_than', value: 1 }], 'all', ['bob']],
-    ['first_order_date is_before (UTC date)', [{ field: 'first_order_date', operator: 'is_before', value: '2026-11-01' }], 'all', ['ann', 'cat', 'eve']],
-    ['first_order_date is_after (UTC date)', [{ field: 'first_order_date', operator: 'is_after', value: '2026-10-31' }], 'all', ['dan']],
-    ['last_order_date is_before', [{ field: 'last_order_date', operator: 'is_before', value: '2026-11-01' }], 'all', ['cat', 'eve']],
-    ['last_order_date is_after', [{ field: 'last_order_date', operator: 'is_after', value: '2026-11-01' }], 'all', ['dan']],
-    ['customer_added_date is_before', [{ field: 'customer_added_date', operator: 'is_before', value: '2026-01-01' }], 'all', ['ann', 'eve']],
-    ['customer_added_date is_after', [{ field: 'customer_added_date', operator: 'is_after', value: '2026-10-31' }], 'all', ['dan']],
-    ['any: one condition is enough', [{ field: 'tag', operator: 'is_same_as', value: 'wholesale' }, { field: 'status', operator: 'is_same_as', value: 'inactive' }], 'any', ['bob', 'dan', 'eve']],
-    ['all: every condition', [{ field: 'tag', operator: 'is_same_as', value: 'wholesale' }, { field: 'status', operator: 'is_same_as', value: 'inactive' }], 'all', []],
-    ['all: country and total_spent', [{ field: 'country', operator: 'is_same_as', value: 'FR' }, { field: 'total_spent', operator: 'more_than', value: 10_000 }], 'all', ['dan']],
-    ['three conditions', [
-      { field: 'total_spent', operator: 'more_than', value: 5_000 },
-      { field: 'order_count', operator: 'more_than', value: 0 },
-      { field: 'tag', operator: 'is_not', value: 'wholesale' },
-    ], 'all', ['ann', 'cat', 'eve']],
-    ['any of negations', [{ field: 'city', operator: 'is_not', value: 'berlin' }, { field: 'company', operator: 'is_not', value: 'other' }], 'any', ['ann', 'bob', 'cat', 'dan']],
+    [
+      'first_order_date is_before (UTC date)',
+      [{ field: 'first_order_date', operator: 'is_before', value: '2026-11-01' }],
+      'all',
+      ['ann', 'cat', 'eve'],
+    ],
+    [
+      'first_order_date is_after (UTC date)',
+      [{ field: 'first_order_date', operator: 'is_after', value: '2026-10-31' }],
+      'all',
+      ['dan'],
+    ],
+    [
+      'last_order_date is_before',
+      [{ field: 'last_order_date', operator: 'is_before', value: '2026-11-01' }],
+      'all',
+      ['cat', 'eve'],
+    ],
+    [
+      'last_order_date is_after',
+      [{ field: 'last_order_date', operator: 'is_after', value: '2026-11-01' }],
+      'all',
+      ['dan'],
+    ],
+    [
+      'customer_added_date is_before',
+      [{ field: 'customer_added_date', operator: 'is_before', value: '2026-01-01' }],
+      'all',
+      ['ann', 'eve'],
+    ],
+    [
+      'customer_added_date is_after',
+      [{ field: 'customer_added_date', operator: 'is_after', value: '2026-10-31' }],
+      'all',
+      ['dan'],
+    ],
+    [
+      'any: one condition is enough',
+      [
+        { field: 'tag', operator: 'is_same_as', value: 'wholesale' },
+        { field: 'status', operator: 'is_same_as', value: 'inactive' },
+      ],
+      'any',
+      ['bob', 'dan', 'eve'],
+    ],
+    [
+      'all: every condition',
+      [
+        { field: 'tag', operator: 'is_same_as', value: 'wholesale' },
+        { field: 'status', operator: 'is_same_as', value: 'inactive' },
+      ],
+      'all',
+      [],
+    ],
+    [
+      'all: country and total_spent',
+      [
+        { field: 'country', operator: 'is_same_as', value: 'FR' },
+        { field: 'total_spent', operator: 'more_than', value: 10_000 },
+      ],
+      'all',
+      ['dan'],
+    ],
+    [
+      'three conditions',
+      [
+        { field: 'total_spent', operator: 'more_than', value: 5_000 },
+        { field: 'order_count', operator: 'more_than', value: 0 },
+        { field: 'tag', operator: 'is_not', value: 'wholesale' },
+      ],
+      'all',
+      ['ann', 'cat', 'eve'],
+    ],
+    [
+      'any of negations',
+      [
+        { field: 'city', operator: 'is_not', value: 'berlin' },
+        { field: 'company', operator: 'is_not', value: 'other' },
+      ],
+      'any',
+      ['ann', 'bob', 'cat', 'dan'],
+    ],
   ];
 
   test.each(cases)('%s', async (_name, conditions, match, expected) => {

@@ -46,7 +46,11 @@ describe('createCustomerGroup', () => {
       metadata: { segment: 'top' },
     });
     expect(group).toMatchObject({
-      handle: 'vip-tier', type: 'automatic', condition_match: 'any', active_price_key: 'p'.repeat(50), metadata: { segment: 'top' },
+      handle: 'vip-tier',
+      type: 'automatic',
+      condition_match: 'any',
+      active_price_key: 'p'.repeat(50),
+      metadata: { segment: 'top' },
       conditions: [{ field: 'total_spent', operator: 'more_than', value: 10000 }],
     });
     expect(group.description).toHaveLength(5000);
@@ -60,7 +64,9 @@ describe('createCustomerGroup', () => {
   });
 
   test('concurrent creates with one name get distinct handles', async () => {
-    const answers = await Promise.all(Array.from({ length: 6 }, () => store.api.POST('/v1/customer-groups', { body: { name: 'Rush Hour' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => store.api.POST('/v1/customer-groups', { body: { name: 'Rush Hour' } })),
+    );
     expect(answers.map((a) => a.response.status)).toEqual(Array(6).fill(201));
     expect(new Set(answers.map((a) => a.data!.data.handle)).size).toBe(6);
   });
@@ -76,9 +82,13 @@ describe('createCustomerGroup', () => {
 
   test('a sent handle that is taken is 409 on handle', async () => {
     await createGroup(store.api, { handle: 'taken-handle' });
-    const { error, response } = await store.api.POST('/v1/customer-groups', { body: buildGroup({ handle: 'taken-handle' }) });
+    const { error, response } = await store.api.POST('/v1/customer-groups', {
+      body: buildGroup({ handle: 'taken-handle' }),
+    });
     expect(response.status).toBe(409);
-    expect(error).toEqual({ error: { code: 'conflict', message: 'Another customer group already has this handle.', field: 'handle' } });
+    expect(error).toEqual({
+      error: { code: 'conflict', message: 'Another customer group already has this handle.', field: 'handle' },
+    });
   });
 
   test('handles are per project', async () => {
@@ -100,7 +110,9 @@ describe('createCustomerGroup', () => {
     ['metadata', { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }],
     ['member_count', { member_count: 3 }],
   ])('an invalid %s answers 400 naming it', async (field, overrides) => {
-    const { error, response } = await store.api.POST('/v1/customer-groups', { body: { ...buildGroup(), ...overrides } as never });
+    const { error, response } = await store.api.POST('/v1/customer-groups', {
+      body: { ...buildGroup(), ...overrides } as never,
+    });
     expect(response.status).toBe(400);
     expect(error!.error).toMatchObject({ code: 'invalid_request', field });
   });
@@ -113,28 +125,77 @@ describe('createCustomerGroup', () => {
   test('an automatic group needs 1-20 conditions', async () => {
     const none = await store.api.POST('/v1/customer-groups', { body: buildGroup({ type: 'automatic' }) });
     expect(none.response.status).toBe(400);
-    expect(none.error!.error).toEqual({ code: 'invalid_request', message: 'An automatic group needs at least one condition (at most 20).', field: 'conditions' });
+    expect(none.error!.error).toEqual({
+      code: 'invalid_request',
+      message: 'An automatic group needs at least one condition (at most 20).',
+      field: 'conditions',
+    });
     const condition = { field: 'order_count', operator: 'more_than', value: 1 } as const;
-    const tooMany = await store.api.POST('/v1/customer-groups', { body: buildGroup({ type: 'automatic', conditions: Array(21).fill(condition) }) });
+    const tooMany = await store.api.POST('/v1/customer-groups', {
+      body: buildGroup({ type: 'automatic', conditions: Array(21).fill(condition) }),
+    });
     expect(tooMany.response.status).toBe(400);
-    expect(tooMany.error!.error).toMatchObject({ field: 'conditions', message: 'conditions must have at most 20 items.' });
-    expect((await createGroup(store.api, { type: 'automatic', conditions: Array(20).fill(condition) })).conditions).toHaveLength(20);
+    expect(tooMany.error!.error).toMatchObject({
+      field: 'conditions',
+      message: 'conditions must have at most 20 items.',
+    });
+    expect(
+      (await createGroup(store.api, { type: 'automatic', conditions: Array(20).fill(condition) })).conditions,
+    ).toHaveLength(20);
   });
 
   test("conditions are checked against the field table: the kind's operators, the value's type", async () => {
     const cases = [
-      [{ field: 'tag', operator: 'more_than', value: 'vip' }, 'conditions[0].operator', 'conditions[0].operator must be is_same_as or is_not for tag (a text field).'],
-      [{ field: 'total_spent', operator: 'is_same_as', value: 5 }, 'conditions[0].operator', 'conditions[0].operator must be more_than or less_than for total_spent (a numeric field).'],
-      [{ field: 'first_order_date', operator: 'more_than', value: '2026-01-01' }, 'conditions[0].operator', 'conditions[0].operator must be is_before or is_after for first_order_date (a date field).'],
-      [{ field: 'total_spent', operator: 'more_than', value: '10000' }, 'conditions[0].value', 'conditions[0].value must be a whole number of at least 0 for total_spent.'],
-      [{ field: 'order_count', operator: 'less_than', value: 1.5 }, 'conditions[0].value', 'conditions[0].value must be a whole number of at least 0 for order_count.'],
-      [{ field: 'tag', operator: 'is_same_as', value: 7 }, 'conditions[0].value', 'conditions[0].value must be a string for tag.'],
-      [{ field: 'last_order_date', operator: 'is_after', value: '2026-02-30' }, 'conditions[0].value', 'conditions[0].value must be an ISO 8601 date (YYYY-MM-DD) for last_order_date.'],
-      [{ field: 'status', operator: 'is_same_as', value: 'archived' }, 'conditions[0].value', 'conditions[0].value must be active or inactive for status.'],
-      [{ field: 'country', operator: 'is_not', value: 'Germany' }, 'conditions[0].value', 'conditions[0].value must be a 2-letter ISO 3166-1 country code such as DE for country.'],
+      [
+        { field: 'tag', operator: 'more_than', value: 'vip' },
+        'conditions[0].operator',
+        'conditions[0].operator must be is_same_as or is_not for tag (a text field).',
+      ],
+      [
+        { field: 'total_spent', operator: 'is_same_as', value: 5 },
+        'conditions[0].operator',
+        'conditions[0].operator must be more_than or less_than for total_spent (a numeric field).',
+      ],
+      [
+        { field: 'first_order_date', operator: 'more_than', value: '2026-01-01' },
+        'conditions[0].operator',
+        'conditions[0].operator must be is_before or is_after for first_order_date (a date field).',
+      ],
+      [
+        { field: 'total_spent', operator: 'more_than', value: '10000' },
+        'conditions[0].value',
+        'conditions[0].value must be a whole number of at least 0 for total_spent.',
+      ],
+      [
+        { field: 'order_count', operator: 'less_than', value: 1.5 },
+        'conditions[0].value',
+        'conditions[0].value must be a whole number of at least 0 for order_count.',
+      ],
+      [
+        { field: 'tag', operator: 'is_same_as', value: 7 },
+        'conditions[0].value',
+        'conditions[0].value must be a string for tag.',
+      ],
+      [
+        { field: 'last_order_date', operator: 'is_after', value: '2026-02-30' },
+        'conditions[0].value',
+        'conditions[0].value must be an ISO 8601 date (YYYY-MM-DD) for last_order_date.',
+      ],
+      [
+        { field: 'status', operator: 'is_same_as', value: 'archived' },
+        'conditions[0].value',
+        'conditions[0].value must be active or inactive for status.',
+      ],
+      [
+        { field: 'country', operator: 'is_not', value: 'Germany' },
+        'conditions[0].value',
+        'conditions[0].value must be a 2-letter ISO 3166-1 country code such as DE for country.',
+      ],
     ] as const;
     for (const [condition, field, message] of cases) {
-      const { error, response } = await store.api.POST('/v1/customer-groups', { body: buildGroup({ type: 'automatic', conditions: [condition as never] }) });
+      const { error, response } = await store.api.POST('/v1/customer-groups', {
+        body: buildGroup({ type: 'automatic', conditions: [condition as never] }),
+      });
       expect(response.status).toBe(400);
       expect(error!.error).toEqual({ code: 'invalid_request', message, field });
     }
@@ -148,7 +209,9 @@ describe('createCustomerGroup', () => {
       [{ field: 'tag', operator: 'is_same_as', value: true }, 'conditions[0].value'],
       [{ field: 'tag', operator: 'is_same_as', value: 'x', extra: 1 }, 'conditions[0].extra'],
     ] as const) {
-      const { error, response } = await store.api.POST('/v1/customer-groups', { body: buildGroup({ type: 'automatic', conditions: [condition as never] }) });
+      const { error, response } = await store.api.POST('/v1/customer-groups', {
+        body: buildGroup({ type: 'automatic', conditions: [condition as never] }),
+      });
       expect(response.status).toBe(400);
       expect(error!.error).toMatchObject({ code: 'invalid_request', field });
     }
@@ -169,7 +232,10 @@ describe('createCustomerGroup', () => {
       code: 'validation_error',
       message: '2 fields are invalid.',
       details: [
-        { field: 'conditions[1].operator', message: 'conditions[1].operator must be more_than or less_than for order_count (a numeric field).' },
+        {
+          field: 'conditions[1].operator',
+          message: 'conditions[1].operator must be more_than or less_than for order_count (a numeric field).',
+        },
         { field: 'conditions[2].value', message: 'conditions[2].value must not be blank.' },
       ],
     });
@@ -188,9 +254,14 @@ describe('createCustomerGroup', () => {
   });
 
   test('a manual group ignores conditions: validated, not kept', async () => {
-    const group = await createGroup(store.api, { type: 'manual', conditions: [{ field: 'tag', operator: 'is_same_as', value: 'vip' }] });
+    const group = await createGroup(store.api, {
+      type: 'manual',
+      conditions: [{ field: 'tag', operator: 'is_same_as', value: 'vip' }],
+    });
     expect(group.conditions).toEqual([]);
-    const invalid = await store.api.POST('/v1/customer-groups', { body: buildGroup({ conditions: [{ field: 'tag', operator: 'more_than', value: 'x' }] }) });
+    const invalid = await store.api.POST('/v1/customer-groups', {
+      body: buildGroup({ conditions: [{ field: 'tag', operator: 'more_than', value: 'x' }] }),
+    });
     expect(invalid.response.status).toBe(400);
   });
 
@@ -202,8 +273,13 @@ describe('createCustomerGroup', () => {
     });
     expect(response.status).toBe(400);
     expect((await json(response)).error.code).toBe('invalid_request');
-    expect((await store.app.client(store.keys.publishable_test.token).POST('/v1/customer-groups', { body: buildGroup() })).response.status).toBe(403);
-    expect((await store.app.client(store.keys.publishable_test.token).GET('/v1/customer-groups')).response.status).toBe(403);
+    expect(
+      (await store.app.client(store.keys.publishable_test.token).POST('/v1/customer-groups', { body: buildGroup() }))
+        .response.status,
+    ).toBe(403);
+    expect((await store.app.client(store.keys.publishable_test.token).GET('/v1/customer-groups')).response.status).toBe(
+      403,
+    );
     expect((await store.app.client().GET('/v1/customer-groups')).response.status).toBe(401);
   });
 
@@ -231,18 +307,23 @@ describe('getCustomerGroup', () => {
 
   test('fields narrows the answer; members only with expand=members; other expand values are 400', async () => {
     const group = await createGroup(store.api, { name: 'Narrow' });
-    const { data } = await store.api.GET('/v1/customer-groups/{id}', { params: { path: { id: group.id }, query: { fields: ['name', 'member_count', 'nope'] } } });
+    const { data } = await store.api.GET('/v1/customer-groups/{id}', {
+      params: { path: { id: group.id }, query: { fields: ['name', 'member_count', 'nope'] } },
+    });
     expect(data!.data).toEqual({ id: group.id, name: 'Narrow', member_count: 0 });
     expect(await readGroup(store.api, group.id)).not.toHaveProperty('members');
     expect((await readGroup(store.api, group.id, true)).members).toEqual([]);
-    const bad = await store.api.GET('/v1/customer-groups/{id}', { params: { path: { id: group.id }, query: { expand: ['customers' as never] } } });
+    const bad = await store.api.GET('/v1/customer-groups/{id}', {
+      params: { path: { id: group.id }, query: { expand: ['customers' as never] } },
+    });
     expect(bad.response.status).toBe(400);
     expect(bad.error!.error.field).toBe('expand');
   });
 });
 
 describe('updateCustomerGroup', () => {
-  const patch = (id: string, body: Record<string, unknown>) => store.api.PATCH('/v1/customer-groups/{id}', { params: { path: { id } }, body: body as never });
+  const patch = (id: string, body: Record<string, unknown>) =>
+    store.api.PATCH('/v1/customer-groups/{id}', { params: { path: { id } }, body: body as never });
 
   test('a new name keeps the handle; handle changes only when sent, 409 when taken', async () => {
     const group = await createGroup(store.api, { name: 'Original Name' });
@@ -271,40 +352,70 @@ describe('updateCustomerGroup', () => {
     const over = await patch(group.id, { metadata: many });
     expect(over.response.status).toBe(400);
     expect(over.error!.error).toMatchObject({ code: 'invalid_request', field: 'metadata' });
-    expect((await readGroup(store.api, group.id)).metadata).toEqual({ keep: 'yes', change: 2, added: { nested: true } });
-    expect(Object.keys((await patch(group.id, { metadata: { ...many, keep: '' } })).data!.data.metadata)).toHaveLength(50);
+    expect((await readGroup(store.api, group.id)).metadata).toEqual({
+      keep: 'yes',
+      change: 2,
+      added: { nested: true },
+    });
+    expect(Object.keys((await patch(group.id, { metadata: { ...many, keep: '' } })).data!.data.metadata)).toHaveLength(
+      50,
+    );
   });
 
   test('type is not updatable: sending it is 400 naming type', async () => {
     const group = await createGroup(store.api);
     const { error, response } = await patch(group.id, { type: 'automatic' });
     expect(response.status).toBe(400);
-    expect(error!.error).toEqual({ code: 'invalid_request', message: 'type is not a field this operation accepts.', field: 'type' });
+    expect(error!.error).toEqual({
+      code: 'invalid_request',
+      message: 'type is not a field this operation accepts.',
+      field: 'type',
+    });
     expect((await readGroup(store.api, group.id)).type).toBe('manual');
   });
 
   test('conditions replace all conditions of an automatic group (still 1-20, validated); condition_match changes', async () => {
     const group = await createGroup(store.api, {
       type: 'automatic',
-      conditions: [{ field: 'tag', operator: 'is_same_as', value: 'a' }, { field: 'tag', operator: 'is_same_as', value: 'b' }],
+      conditions: [
+        { field: 'tag', operator: 'is_same_as', value: 'a' },
+        { field: 'tag', operator: 'is_same_as', value: 'b' },
+      ],
     });
-    const updated = (await patch(group.id, { conditions: [{ field: 'order_count', operator: 'more_than', value: 2 }], condition_match: 'any' })).data!.data;
-    expect(updated).toMatchObject({ conditions: [{ field: 'order_count', operator: 'more_than', value: 2 }], condition_match: 'any' });
+    const updated = (
+      await patch(group.id, {
+        conditions: [{ field: 'order_count', operator: 'more_than', value: 2 }],
+        condition_match: 'any',
+      })
+    ).data!.data;
+    expect(updated).toMatchObject({
+      conditions: [{ field: 'order_count', operator: 'more_than', value: 2 }],
+      condition_match: 'any',
+    });
     const empty = await patch(group.id, { conditions: [] });
     expect(empty.error!.error).toMatchObject({ code: 'invalid_request', field: 'conditions' });
     const invalid = await patch(group.id, { conditions: [{ field: 'country', operator: 'is_same_as', value: 'X' }] });
     expect(invalid.error!.error).toMatchObject({ field: 'conditions[0].value' });
-    expect((await readGroup(store.api, group.id)).conditions).toEqual([{ field: 'order_count', operator: 'more_than', value: 2 }]);
+    expect((await readGroup(store.api, group.id)).conditions).toEqual([
+      { field: 'order_count', operator: 'more_than', value: 2 },
+    ]);
   });
 
   test('a manual group ignores conditions sent in a PATCH', async () => {
     const group = await createGroup(store.api);
-    expect((await patch(group.id, { conditions: [{ field: 'tag', operator: 'is_same_as', value: 'x' }] })).data!.data.conditions).toEqual([]);
+    expect(
+      (await patch(group.id, { conditions: [{ field: 'tag', operator: 'is_same_as', value: 'x' }] })).data!.data
+        .conditions,
+    ).toEqual([]);
   });
 
   test('an empty body is 400; an unknown or deleted group is 404', async () => {
     const group = await createGroup(store.api);
-    expect((await patch(group.id, {})).error!.error).toEqual({ code: 'invalid_request', message: 'Send at least one field.', field: 'body' });
+    expect((await patch(group.id, {})).error!.error).toEqual({
+      code: 'invalid_request',
+      message: 'Send at least one field.',
+      field: 'body',
+    });
     expect((await patch('cg_unknown', { name: 'x' })).response.status).toBe(404);
     await store.api.DELETE('/v1/customer-groups/{id}', byId(group.id));
     expect((await patch(group.id, { name: 'x' })).response.status).toBe(404);
@@ -335,13 +446,20 @@ describe('listCustomerGroups', () => {
     for (const name of names) created.push(await createGroup(api, { name }));
     const base = Date.now() - 60_000;
     for (const [i, group] of created.entries()) {
-      await store.app.deps.db.customerGroup.update({ where: { id: group.id }, data: { createdAt: new Date(base + i * 1000), updatedAt: new Date(base + i * 1000) } });
+      await store.app.deps.db.customerGroup.update({
+        where: { id: group.id },
+        data: { createdAt: new Date(base + i * 1000), updatedAt: new Date(base + i * 1000) },
+      });
     }
-    const namesOf = async (query: ListQuery) => (await api.GET('/v1/customer-groups', { params: { query } })).data!.data.map((g) => g.name);
+    const namesOf = async (query: ListQuery) =>
+      (await api.GET('/v1/customer-groups', { params: { query } })).data!.data.map((g) => g.name);
     expect(await namesOf({})).toEqual(['delta_x', 'GAMMA 100%', 'Alpha', 'beta buyers']);
     expect(await namesOf({ order: 'asc' })).toEqual(['beta buyers', 'Alpha', 'GAMMA 100%', 'delta_x']);
     expect(await namesOf({ sort: 'name', order: 'asc' })).toEqual(['Alpha', 'beta buyers', 'delta_x', 'GAMMA 100%']);
-    await api.PATCH('/v1/customer-groups/{id}', { params: { path: { id: created[1].id } }, body: { description: 'touched' } });
+    await api.PATCH('/v1/customer-groups/{id}', {
+      params: { path: { id: created[1].id } },
+      body: { description: 'touched' },
+    });
     expect((await namesOf({ sort: 'updated_at' }))[0]).toBe('Alpha');
     expect(await namesOf({ search: 'ALP' })).toEqual(['Alpha']);
     expect(await namesOf({ search: '100%' })).toEqual(['GAMMA 100%']);
@@ -355,8 +473,13 @@ describe('listCustomerGroups', () => {
     const api = store.app.client(other.keys.secret_test.token);
     await store.app.deps.db.customerGroup.createMany({
       data: Array.from({ length: 260 }, (_, i) => ({
-        id: `cg_bulk${String(i).padStart(22, '0')}`, projectId: other.project.id, name: `Bulk ${i}`, sortName: `bulk ${i}`,
-        handle: `bulk-${i}`, conditions: [], metadata: {},
+        id: `cg_bulk${String(i).padStart(22, '0')}`,
+        projectId: other.project.id,
+        name: `Bulk ${i}`,
+        sortName: `bulk ${i}`,
+        handle: `bulk-${i}`,
+        conditions: [],
+        metadata: {},
       })),
     });
     const first = (await api.GET('/v1/customer-groups', { params: { query: {} } })).data!;
@@ -365,7 +488,8 @@ describe('listCustomerGroups', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = (await api.GET('/v1/customer-groups', { params: { query: { limit: 250, cursor, sort: 'name' } } })).data!;
+      const page = (await api.GET('/v1/customer-groups', { params: { query: { limit: 250, cursor, sort: 'name' } } }))
+        .data!;
       seen.push(...page.data.map((g) => g.id));
       cursor = page.pagination.cursor ?? undefined;
     } while (cursor);

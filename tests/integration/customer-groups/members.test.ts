@@ -10,12 +10,19 @@ const addMembers = (id: string, customer_ids: string[]) =>
 const removeMember = (id: string, customer_id: string) =>
   store.api.DELETE('/v1/customer-groups/{id}/members/{customer_id}', { params: { path: { id, customer_id } } });
 const groupsOf = async (customer_id: string) =>
-  (await store.api.GET('/v1/customer-groups', { params: { query: { customer_id, limit: 250 } } })).data!.data.map((g) => g.id).sort();
+  (await store.api.GET('/v1/customer-groups', { params: { query: { customer_id, limit: 250 } } }))
+    .data!.data.map((g) => g.id)
+    .sort();
 
 describe('addCustomerGroupMembers', () => {
   test('a manual group takes 3 customers, skips a repeat, and refuses an unknown id without adding the others', async () => {
     const group = await createGroup(store.api, { name: 'Wholesale' });
-    const [a, b, c, d] = [await createCustomer(store.api), await createCustomer(store.api), await createCustomer(store.api), await createCustomer(store.api)];
+    const [a, b, c, d] = [
+      await createCustomer(store.api),
+      await createCustomer(store.api),
+      await createCustomer(store.api),
+      await createCustomer(store.api),
+    ];
 
     const added = await addMembers(group.id, [a.id, b.id, c.id]);
     expect(added.response.status).toBe(200);
@@ -29,7 +36,11 @@ describe('addCustomerGroupMembers', () => {
     const refused = await addMembers(group.id, [d.id, 'cus_00000000000000000000000000']);
     expect(refused.response.status).toBe(400);
     expect(refused.error).toEqual({
-      error: { code: 'invalid_request', message: 'No customer of this project has the ID cus_00000000000000000000000000; nothing was added.', field: 'customer_ids' },
+      error: {
+        code: 'invalid_request',
+        message: 'No customer of this project has the ID cus_00000000000000000000000000; nothing was added.',
+        field: 'customer_ids',
+      },
     });
     expect((await readGroup(store.api, group.id)).member_count).toBe(3);
     expect(await memberIds(store.api, group.id)).toEqual([a.id, b.id, c.id].sort());
@@ -44,7 +55,8 @@ describe('addCustomerGroupMembers', () => {
     const foreign = await createCustomer(store.app.client(other.keys.secret_test.token));
     const { error } = await addMembers(group.id, [live.id, deleted.id, foreign.id]);
     expect(error!.error).toEqual({
-      code: 'invalid_request', field: 'customer_ids',
+      code: 'invalid_request',
+      field: 'customer_ids',
       message: `No customer of this project has the IDs ${deleted.id}, ${foreign.id}; nothing was added.`,
     });
     expect((await readGroup(store.api, group.id)).member_count).toBe(0);
@@ -57,7 +69,10 @@ describe('addCustomerGroupMembers', () => {
       expect(response.status).toBe(400);
       expect(error!.error.field).toBe('customer_ids');
     }
-    const { error } = await store.api.POST('/v1/customer-groups/{id}/members', { params: { path: { id: group.id } }, body: {} as never });
+    const { error } = await store.api.POST('/v1/customer-groups/{id}/members', {
+      params: { path: { id: group.id } },
+      body: {} as never,
+    });
     expect(error!.error).toMatchObject({ field: 'customer_ids', message: 'customer_ids is required.' });
   });
 
@@ -75,7 +90,12 @@ describe('addCustomerGroupMembers', () => {
     const customer = await createCustomer(store.api);
     const { error, response } = await addMembers(group.id, [customer.id]);
     expect(response.status).toBe(400);
-    expect(error).toEqual({ error: { code: 'invalid_request', message: 'This group is automatic; its conditions decide its members. Add customers to a manual group instead.' } });
+    expect(error).toEqual({
+      error: {
+        code: 'invalid_request',
+        message: 'This group is automatic; its conditions decide its members. Add customers to a manual group instead.',
+      },
+    });
     expect((await readGroup(store.api, group.id)).member_count).toBe(0);
   });
 
@@ -89,7 +109,11 @@ describe('addCustomerGroupMembers', () => {
   test('concurrent adds of overlapping customers keep one membership each', async () => {
     const group = await createGroup(store.api);
     const ids = await bulkCustomers(10, 'overlap');
-    const answers = await Promise.all([addMembers(group.id, ids.slice(0, 7)), addMembers(group.id, ids.slice(3)), addMembers(group.id, ids)]);
+    const answers = await Promise.all([
+      addMembers(group.id, ids.slice(0, 7)),
+      addMembers(group.id, ids.slice(3)),
+      addMembers(group.id, ids),
+    ]);
     expect(answers.map((a) => a.response.status)).toEqual([200, 200, 200]);
     expect((await readGroup(store.api, group.id)).member_count).toBe(10);
   });
@@ -98,10 +122,21 @@ describe('addCustomerGroupMembers', () => {
 describe('expand=members', () => {
   test('members are {id, email, first_name, last_name}, the last added first', async () => {
     const group = await createGroup(store.api);
-    const first = await createCustomer(store.api, { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@members.example' });
-    const second = await createCustomer(store.api, { first_name: 'Bo', last_name: 'Diddley', email: 'bo@members.example' });
+    const first = await createCustomer(store.api, {
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@members.example',
+    });
+    const second = await createCustomer(store.api, {
+      first_name: 'Bo',
+      last_name: 'Diddley',
+      email: 'bo@members.example',
+    });
     await addMembers(group.id, [second.id]);
-    await store.app.deps.db.customerGroupMember.updateMany({ where: { groupId: group.id }, data: { createdAt: new Date(Date.now() - 60_000) } });
+    await store.app.deps.db.customerGroupMember.updateMany({
+      where: { groupId: group.id },
+      data: { createdAt: new Date(Date.now() - 60_000) },
+    });
     await addMembers(group.id, [first.id]);
     expect((await readGroup(store.api, group.id, true)).members).toEqual([
       { id: first.id, email: 'ada@members.example', first_name: 'Ada', last_name: 'Lovelace' },
@@ -116,8 +151,15 @@ describe('expand=members', () => {
     const { data } = await addMembers(group.id, ids.slice(100));
     expect(data!.data.member_count).toBe(120);
     expect(data!.data.members).toHaveLength(100);
-    expect(data!.data.members!.slice(0, 20).map((m) => m.id).sort()).toEqual(ids.slice(100).sort());
-    const listed = (await store.api.GET('/v1/customer-groups', { params: { query: { expand: ['members'], search: group.name } } })).data!.data;
+    expect(
+      data!.data
+        .members!.slice(0, 20)
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(ids.slice(100).sort());
+    const listed = (
+      await store.api.GET('/v1/customer-groups', { params: { query: { expand: ['members'], search: group.name } } })
+    ).data!.data;
     expect(listed[0].members).toHaveLength(100);
     expect(await memberIds(store.api, group.id)).toEqual([...ids].sort());
   });
@@ -141,7 +183,9 @@ describe('removeCustomerGroupMember', () => {
     await addMembers(group.id, [customer.id]);
     expect((await removeMember(group.id, customer.id)).response.status).toBe(204);
     expect((await readGroup(store.api, group.id)).member_count).toBe(0);
-    expect((await store.api.GET('/v1/customers/{id}', { params: { path: { id: customer.id } } })).response.status).toBe(200);
+    expect((await store.api.GET('/v1/customers/{id}', { params: { path: { id: customer.id } } })).response.status).toBe(
+      200,
+    );
     const again = await removeMember(group.id, customer.id);
     expect(again.response.status).toBe(404);
     expect(again.error).toEqual({ error: { code: 'not_found', message: 'The customer is not in this group.' } });
@@ -152,7 +196,9 @@ describe('removeCustomerGroupMember', () => {
     const customer = await createCustomer(store.api);
     const { error, response } = await removeMember(group.id, customer.id);
     expect(response.status).toBe(400);
-    expect(error!.error.message).toBe('This group is automatic; its conditions decide its members. Change its conditions, or the customer, instead.');
+    expect(error!.error.message).toBe(
+      'This group is automatic; its conditions decide its members. Change its conditions, or the customer, instead.',
+    );
     expect((await removeMember('cg_unknown', customer.id)).error!.error.message).toBe('Customer group not found.');
   });
 });
@@ -165,9 +211,15 @@ describe('deleting a group', () => {
     await store.api.DELETE('/v1/customer-groups/{id}', { params: { path: { id: group.id } } });
     expect(await store.app.deps.db.customerGroupMember.count({ where: { groupId: group.id } })).toBe(0);
     expect(await groupsOf(customer.id)).not.toContain(group.id);
-    expect((await store.api.GET('/v1/customers/{id}', { params: { path: { id: customer.id } } })).response.status).toBe(200);
+    expect((await store.api.GET('/v1/customers/{id}', { params: { path: { id: customer.id } } })).response.status).toBe(
+      200,
+    );
     const { error } = await store.api.GET('/v1/customers', { params: { query: { group_id: group.id } } });
-    expect(error!.error).toEqual({ code: 'invalid_request', message: 'group_id does not name a customer group of this project.', field: 'group_id' });
+    expect(error!.error).toEqual({
+      code: 'invalid_request',
+      message: 'group_id does not name a customer group of this project.',
+      field: 'group_id',
+    });
   });
 });
 
@@ -180,11 +232,18 @@ describe('listCustomerGroups customer_id', () => {
     const [manualIn, manualOut] = [await createGroup(api), await createGroup(api)];
     const autoIn = await createAutomaticGroup(api, [{ field: 'tag', operator: 'is_same_as', value: 'bulk-buyer' }]);
     await createAutomaticGroup(api, [{ field: 'tag', operator: 'is_not', value: 'bulk-buyer' }]);
-    await api.POST('/v1/customer-groups/{id}/members', { params: { path: { id: manualIn.id } }, body: { customer_ids: [customer.id] } });
-    await api.POST('/v1/customer-groups/{id}/members', { params: { path: { id: manualOut.id } }, body: { customer_ids: [other.id] } });
+    await api.POST('/v1/customer-groups/{id}/members', {
+      params: { path: { id: manualIn.id } },
+      body: { customer_ids: [customer.id] },
+    });
+    await api.POST('/v1/customer-groups/{id}/members', {
+      params: { path: { id: manualOut.id } },
+      body: { customer_ids: [other.id] },
+    });
     const page = (await api.GET('/v1/customer-groups', { params: { query: { customer_id: customer.id } } })).data!;
     expect(page.data.map((g) => g.id).sort()).toEqual([manualIn.id, autoIn.id].sort());
-    const first = (await api.GET('/v1/customer-groups', { params: { query: { customer_id: customer.id, limit: 1 } } })).data!;
+    const first = (await api.GET('/v1/customer-groups', { params: { query: { customer_id: customer.id, limit: 1 } } }))
+      .data!;
     expect(first.pagination).toMatchObject({ total: 2, has_more: true });
   });
 
@@ -196,7 +255,11 @@ describe('listCustomerGroups customer_id', () => {
     for (const customer_id of ['cus_unknown', deleted.id, foreign.id]) {
       const { error, response } = await store.api.GET('/v1/customer-groups', { params: { query: { customer_id } } });
       expect(response.status).toBe(400);
-      expect(error!.error).toEqual({ code: 'invalid_request', message: 'customer_id does not name a customer of this project.', field: 'customer_id' });
+      expect(error!.error).toEqual({
+        code: 'invalid_request',
+        message: 'customer_id does not name a customer of this project.',
+        field: 'customer_id',
+      });
     }
   });
 });
@@ -208,7 +271,8 @@ describe('listCustomers group_id', () => {
     const bea = await createCustomer(store.api, { first_name: 'Bea' });
     await createCustomer(store.api, { first_name: 'Ann' });
     await addMembers(group.id, [ann.id, bea.id]);
-    const query = (extra: object) => store.api.GET('/v1/customers', { params: { query: { group_id: group.id, ...extra } } });
+    const query = (extra: object) =>
+      store.api.GET('/v1/customers', { params: { query: { group_id: group.id, ...extra } } });
     expect((await query({})).data!.pagination.total).toBe(2);
     expect((await query({ status: 'inactive' })).data!.data.map((c) => c.id)).toEqual([ann.id]);
     expect((await query({ search: 'bea', sort: 'relevance' })).data!.data.map((c) => c.id)).toEqual([bea.id]);

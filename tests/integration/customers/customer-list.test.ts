@@ -29,7 +29,10 @@ beforeAll(async () => {
   for (const [i, [key, first_name, last_name, extra]] of rows.entries()) {
     const created = await createCustomer(store.api, { first_name, last_name, email: `${key}@shop.example`, ...extra });
     const at = new Date(base + i * 60_000);
-    await store.app.deps.db.customer.update({ where: { id: created.id }, data: { createdAt: at, updatedAt: at, ...totals[key] } });
+    await store.app.deps.db.customer.update({
+      where: { id: created.id },
+      data: { createdAt: at, updatedAt: at, ...totals[key] },
+    });
     people[key] = { ...created, created_at: at.toISOString(), updated_at: at.toISOString() };
   }
 });
@@ -108,11 +111,22 @@ describe('listCustomers filters', () => {
 describe('listCustomers sorting', () => {
   test('name sorts by last name, then first name, ignoring case', async () => {
     // 100%cotton < a_b < anders < doe (jane < john) < young < zimmer
-    expect(await keysOf({ sort: 'name', order: 'asc' })).toEqual(['percent', 'under', 'janet', 'jane', 'doe2', 'bob', 'ann']);
+    expect(await keysOf({ sort: 'name', order: 'asc' })).toEqual([
+      'percent',
+      'under',
+      'janet',
+      'jane',
+      'doe2',
+      'bob',
+      'ann',
+    ]);
   });
 
   test('updated_at puts the last updated first', async () => {
-    await store.api.PATCH('/v1/customers/{id}', { params: { path: { id: people.bob.id } }, body: { company: 'Bobco' } });
+    await store.api.PATCH('/v1/customers/{id}', {
+      params: { path: { id: people.bob.id } },
+      body: { company: 'Bobco' },
+    });
     expect((await keysOf({ sort: 'updated_at' }))[0]).toBe('bob');
   });
 
@@ -133,7 +147,9 @@ describe('listCustomers sorting', () => {
   });
 
   test('relevance without search falls back to created_at', async () => {
-    expect(await keysOf({ sort: 'relevance', order: 'asc' })).toEqual(await keysOf({ sort: 'created_at', order: 'asc' }));
+    expect(await keysOf({ sort: 'relevance', order: 'asc' })).toEqual(
+      await keysOf({ sort: 'created_at', order: 'asc' }),
+    );
   });
 
   test('relevance pages walk every match once', async () => {
@@ -150,23 +166,28 @@ describe('listCustomers sorting', () => {
 });
 
 describe('listCustomers pagination', () => {
-  test.each(['created_at', 'updated_at', 'name'] as const)('sort=%s walks every customer once, in order, in both directions', async (sort) => {
-    for (const order of ['asc', 'desc'] as const) {
-      const all = (await list({ sort, order, limit: 100 })).data.map((c) => c.id);
-      const walked: string[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await list({ sort, order, limit: 3, cursor });
-        walked.push(...page.data.map((c) => c.id));
-        cursor = page.pagination.cursor ?? undefined;
-      } while (cursor);
-      expect(walked).toEqual(all);
-    }
-  });
+  test.each(['created_at', 'updated_at', 'name'] as const)(
+    'sort=%s walks every customer once, in order, in both directions',
+    async (sort) => {
+      for (const order of ['asc', 'desc'] as const) {
+        const all = (await list({ sort, order, limit: 100 })).data.map((c) => c.id);
+        const walked: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await list({ sort, order, limit: 3, cursor });
+          walked.push(...page.data.map((c) => c.id));
+          cursor = page.pagination.cursor ?? undefined;
+        } while (cursor);
+        expect(walked).toEqual(all);
+      }
+    },
+  );
 
   test('a cursor of one sort used with another answers 400 with field cursor', async () => {
     const page = await list({ sort: 'name', limit: 2 });
-    const { error } = await store.api.GET('/v1/customers', { params: { query: { cursor: page.pagination.cursor!, sort: 'created_at' } } });
+    const { error } = await store.api.GET('/v1/customers', {
+      params: { query: { cursor: page.pagination.cursor!, sort: 'created_at' } },
+    });
     expect(error!.error.field).toBe('cursor');
   });
 

@@ -18,22 +18,28 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('listCustomers over 100k customers', () => {
-  test.each(['created_at', 'name'] as const)('sort=%s: walking every page sees each customer exactly once, total stays 100000', async (sort) => {
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const { data, error } = await store.api.GET('/v1/customers', { params: { query: { sort, limit: 100, cursor, fields: ['id'] } } });
-      if (error) throw new Error(JSON.stringify(error));
-      expect(data!.pagination.total).toBe(COUNT);
-      for (const customer of data!.data) {
-        expect(seen.has(customer.id)).toBe(false);
-        seen.add(customer.id);
-      }
-      cursor = data!.pagination.cursor ?? undefined;
-      pages += 1;
-    } while (cursor);
-    expect(seen.size).toBe(COUNT);
-    expect(pages).toBe(COUNT / 100);
-  }, 300_000);
+  test.each(['created_at', 'name'] as const)(
+    'sort=%s: walking every page sees each customer exactly once, total stays 100000',
+    async (sort) => {
+      const seen = new Set<string>();
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const { data, error } = await store.api.GET('/v1/customers', {
+          params: { query: { sort, limit: 100, cursor, fields: ['id'] } },
+        });
+        if (error) throw new Error(JSON.stringify(error));
+        expect(data!.pagination.total).toBe(COUNT);
+        for (const customer of data!.data) {
+          expect(seen.has(customer.id)).toBe(false);
+          seen.add(customer.id);
+        }
+        cursor = data!.pagination.cursor ?? undefined;
+        pages += 1;
+      } while (cursor);
+      expect(seen.size).toBe(COUNT);
+      expect(pages).toBe(COUNT / 100);
+    },
+    300_000,
+  );
 });

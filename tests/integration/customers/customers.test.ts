@@ -12,21 +12,36 @@ const eventsFor = async (resourceId: string) =>
 
 describe('a customer from creation to deletion', () => {
   test('two addresses (the second default), a note, expand=addresses shows one default first; same email in another case is 409; after DELETE 404 and the email is free', async () => {
-    const customer = await createCustomer(store.api, { email: 'Jane.Doe@Example.com', first_name: 'Jane', last_name: 'Doe' });
-    const first = await store.api.POST('/v1/customers/{id}/addresses', { ...byId(customer.id), body: { line1: 'Hauptstrasse 1', city: 'Berlin', country: 'DE' } });
+    const customer = await createCustomer(store.api, {
+      email: 'Jane.Doe@Example.com',
+      first_name: 'Jane',
+      last_name: 'Doe',
+    });
+    const first = await store.api.POST('/v1/customers/{id}/addresses', {
+      ...byId(customer.id),
+      body: { line1: 'Hauptstrasse 1', city: 'Berlin', country: 'DE' },
+    });
     const second = await store.api.POST('/v1/customers/{id}/addresses', {
       ...byId(customer.id),
       body: { line1: 'Rue de Rivoli 10', city: 'Paris', country: 'FR', is_default: true },
     });
     expect(first.response.status).toBe(201);
     expect(second.data!.data.is_default).toBe(true);
-    const note = await store.api.POST('/v1/customers/{id}/notes', { ...byId(customer.id), body: { content: 'Prefers e-mail contact.' } });
+    const note = await store.api.POST('/v1/customers/{id}/notes', {
+      ...byId(customer.id),
+      body: { content: 'Prefers e-mail contact.' },
+    });
     expect(note.response.status).toBe(201);
 
-    const read = await store.api.GET('/v1/customers/{id}', { params: { path: { id: customer.id }, query: { expand: ['addresses'] } } });
+    const read = await store.api.GET('/v1/customers/{id}', {
+      params: { path: { id: customer.id }, query: { expand: ['addresses'] } },
+    });
     const addresses = read.data!.data.addresses!;
     expect(addresses.filter((a) => a.is_default)).toHaveLength(1);
-    expect(addresses.map((a) => [a.city, a.is_default])).toEqual([['Paris', true], ['Berlin', false]]);
+    expect(addresses.map((a) => [a.city, a.is_default])).toEqual([
+      ['Paris', true],
+      ['Berlin', false],
+    ]);
 
     const duplicate = await store.api.POST('/v1/customers', { body: buildCustomer({ email: 'jane.doe@example.COM' }) });
     expect(duplicate.response.status).toBe(409);
@@ -45,8 +60,18 @@ describe('createCustomer', () => {
   test('applies the defaults; order_count and total_spent are 0', async () => {
     const customer = await createCustomer(store.api, { email: 'defaults@example.com' });
     expect(customer).toMatchObject({
-      email: 'defaults@example.com', phone: null, company: null, status: 'active', order_count: 0, total_spent: 0,
-      tags: [], metadata: {}, active_price_key: null, locale: null, tax_number: null, tax_number_type: null,
+      email: 'defaults@example.com',
+      phone: null,
+      company: null,
+      status: 'active',
+      order_count: 0,
+      total_spent: 0,
+      tags: [],
+      metadata: {},
+      active_price_key: null,
+      locale: null,
+      tax_number: null,
+      tax_number_type: null,
     });
     expect(customer.id).toMatch(/^cus_[0-9a-z]{26}$/);
     expect(customer.addresses).toBeUndefined();
@@ -54,8 +79,15 @@ describe('createCustomer', () => {
 
   test('keeps every optional field', async () => {
     const body = buildCustomer({
-      phone: '+44 20 7946 0958', company: 'Globex Ltd', status: 'inactive', tags: ['vip', 'b2b'], metadata: { crm: 'C-1' },
-      active_price_key: 'wholesale', locale: 'en-GB', tax_number: 'GB123456789', tax_number_type: 'vat',
+      phone: '+44 20 7946 0958',
+      company: 'Globex Ltd',
+      status: 'inactive',
+      tags: ['vip', 'b2b'],
+      metadata: { crm: 'C-1' },
+      active_price_key: 'wholesale',
+      locale: 'en-GB',
+      tax_number: 'GB123456789',
+      tax_number_type: 'vat',
     });
     const { data } = await store.api.POST('/v1/customers', { body });
     expect(data!.data).toMatchObject(body);
@@ -64,7 +96,12 @@ describe('createCustomer', () => {
   test('records customer.created with the calling key as actor', async () => {
     const customer = await createCustomer(store.api);
     const [event] = await eventsFor(customer.id);
-    expect(event).toMatchObject({ type: 'customer.created', resource_type: 'customer', actor_type: 'api_key', actor_id: store.keys.secret_test.id });
+    expect(event).toMatchObject({
+      type: 'customer.created',
+      resource_type: 'customer',
+      actor_type: 'api_key',
+      actor_id: store.keys.secret_test.id,
+    });
   });
 
   test('missing required fields answer validation_error listing each', async () => {
@@ -110,7 +147,11 @@ describe('createCustomer', () => {
 
   test('concurrent creates with one email make one customer; the rest answer 409', async () => {
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => store.api.POST('/v1/customers', { body: buildCustomer({ email: i % 2 ? 'Race@example.com' : 'race@EXAMPLE.com' }) })),
+      Array.from({ length: 8 }, (_, i) =>
+        store.api.POST('/v1/customers', {
+          body: buildCustomer({ email: i % 2 ? 'Race@example.com' : 'race@EXAMPLE.com' }),
+        }),
+      ),
     );
     expect(results.map((r) => r.response.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
   });
@@ -119,13 +160,17 @@ describe('createCustomer', () => {
 describe('getCustomer', () => {
   test('fields narrows the answer to id and the named fields', async () => {
     const customer = await createCustomer(store.api);
-    const { data } = await store.api.GET('/v1/customers/{id}', { params: { path: { id: customer.id }, query: { fields: ['email', 'nope'] } } });
+    const { data } = await store.api.GET('/v1/customers/{id}', {
+      params: { path: { id: customer.id }, query: { fields: ['email', 'nope'] } },
+    });
     expect(data!.data).toEqual({ id: customer.id, email: customer.email });
   });
 
   test('an expand value other than addresses answers 400 with field expand', async () => {
     const customer = await createCustomer(store.api);
-    const { error, response } = await store.api.GET('/v1/customers/{id}', { params: { path: { id: customer.id }, query: { expand: ['orders' as never] } } });
+    const { error, response } = await store.api.GET('/v1/customers/{id}', {
+      params: { path: { id: customer.id }, query: { expand: ['orders' as never] } },
+    });
     expect(response.status).toBe(400);
     expect(error!.error).toMatchObject({ code: 'invalid_request', field: 'expand' });
   });
@@ -138,7 +183,9 @@ describe('getCustomer', () => {
 
   test('a publishable key cannot read customers (403 forbidden)', async () => {
     const customer = await createCustomer(store.api);
-    const { error } = await store.app.client(store.keys.publishable_test.token).GET('/v1/customers/{id}', byId(customer.id));
+    const { error } = await store.app
+      .client(store.keys.publishable_test.token)
+      .GET('/v1/customers/{id}', byId(customer.id));
     expect(error!.error.code).toBe('forbidden');
   });
 });
@@ -146,9 +193,18 @@ describe('getCustomer', () => {
 describe('updateCustomer', () => {
   test('changes only the fields sent, clears nullable fields with null, replaces tags, and records the changes', async () => {
     const customer = await createCustomer(store.api, { phone: '+1 555 0100', tags: ['a', 'b'], company: 'Initech' });
-    const { data, response } = await store.api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: { first_name: 'Sam', phone: null, tags: ['c'] } });
+    const { data, response } = await store.api.PATCH('/v1/customers/{id}', {
+      ...byId(customer.id),
+      body: { first_name: 'Sam', phone: null, tags: ['c'] },
+    });
     expect(response.status).toBe(200);
-    expect(data!.data).toMatchObject({ first_name: 'Sam', phone: null, tags: ['c'], company: 'Initech', last_name: customer.last_name });
+    expect(data!.data).toMatchObject({
+      first_name: 'Sam',
+      phone: null,
+      tags: ['c'],
+      company: 'Initech',
+      last_name: customer.last_name,
+    });
     const events = await eventsFor(customer.id);
     expect(events.map((e) => e.type)).toEqual(['customer.created', 'customer.updated']);
     expect(events[1].metadata.changes).toEqual({
@@ -160,7 +216,10 @@ describe('updateCustomer', () => {
 
   test('a request that changes nothing records no event', async () => {
     const customer = await createCustomer(store.api);
-    const unchanged = await store.api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: { first_name: customer.first_name } });
+    const unchanged = await store.api.PATCH('/v1/customers/{id}', {
+      ...byId(customer.id),
+      body: { first_name: customer.first_name },
+    });
     // Answered 200 with the customer as it was (a failed request would record no event either).
     expect(unchanged.response.status).toBe(200);
     expect(unchanged.data!.data).toEqual(customer);
@@ -170,7 +229,10 @@ describe('updateCustomer', () => {
   test("another customer's email answers 409; the same email in another case for itself is fine", async () => {
     const a = await createCustomer(store.api);
     const b = await createCustomer(store.api);
-    const taken = await store.api.PATCH('/v1/customers/{id}', { ...byId(b.id), body: { email: a.email.toUpperCase() } });
+    const taken = await store.api.PATCH('/v1/customers/{id}', {
+      ...byId(b.id),
+      body: { email: a.email.toUpperCase() },
+    });
     expect(taken.response.status).toBe(409);
     expect(taken.error!.error).toMatchObject({ code: 'conflict', field: 'email' });
     const own = await store.api.PATCH('/v1/customers/{id}', { ...byId(a.id), body: { email: a.email.toUpperCase() } });
@@ -181,7 +243,9 @@ describe('updateCustomer', () => {
   test('an empty body answers 400; an unknown customer 404', async () => {
     const customer = await createCustomer(store.api);
     expect((await store.api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: {} })).response.status).toBe(400);
-    expect((await store.api.PATCH('/v1/customers/{id}', { ...byId('cus_nope'), body: { first_name: 'X' } })).response.status).toBe(404);
+    expect(
+      (await store.api.PATCH('/v1/customers/{id}', { ...byId('cus_nope'), body: { first_name: 'X' } })).response.status,
+    ).toBe(404);
   });
 });
 
@@ -193,7 +257,10 @@ describe('deleteCustomer', () => {
     expect(list.data!.data).toEqual([]);
     expect((await store.api.GET('/v1/customers/{id}/addresses', byId(customer.id))).response.status).toBe(404);
     expect((await store.api.GET('/v1/customers/{id}/notes', byId(customer.id))).response.status).toBe(404);
-    expect((await store.api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: { first_name: 'Back' } })).response.status).toBe(404);
+    expect(
+      (await store.api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: { first_name: 'Back' } })).response
+        .status,
+    ).toBe(404);
     expect((await store.api.DELETE('/v1/customers/{id}', byId(customer.id))).response.status).toBe(404);
     expect((await eventsFor(customer.id)).map((e) => e.type)).toEqual(['customer.created', 'customer.deleted']);
   });
@@ -203,14 +270,33 @@ describe('purge-deleted-customers job', () => {
   test('after 30 days removes the customer, addresses and notes, and redacts the values in its events', async () => {
     const old = await createCustomer(store.api, { first_name: 'Olga' });
     const recent = await createCustomer(store.api);
-    expect((await store.api.POST('/v1/customers/{id}/addresses', { ...byId(old.id), body: { line1: 'x', city: 'y', country: 'DE' } })).response.status).toBe(201);
-    expect((await store.api.POST('/v1/customers/{id}/notes', { ...byId(old.id), body: { content: 'secret' } })).response.status).toBe(201);
-    expect((await store.api.PATCH('/v1/customers/{id}', { ...byId(old.id), body: { first_name: 'Olivia' } })).response.status).toBe(200);
+    expect(
+      (
+        await store.api.POST('/v1/customers/{id}/addresses', {
+          ...byId(old.id),
+          body: { line1: 'x', city: 'y', country: 'DE' },
+        })
+      ).response.status,
+    ).toBe(201);
+    expect(
+      (await store.api.POST('/v1/customers/{id}/notes', { ...byId(old.id), body: { content: 'secret' } })).response
+        .status,
+    ).toBe(201);
+    expect(
+      (await store.api.PATCH('/v1/customers/{id}', { ...byId(old.id), body: { first_name: 'Olivia' } })).response
+        .status,
+    ).toBe(200);
     expect((await store.api.DELETE('/v1/customers/{id}', byId(old.id))).response.status).toBe(204);
     expect((await store.api.DELETE('/v1/customers/{id}', byId(recent.id))).response.status).toBe(204);
     const day = 24 * 3600 * 1000;
-    await store.app.deps.db.customer.update({ where: { id: old.id }, data: { deletedAt: new Date(Date.now() - 31 * day) } });
-    await store.app.deps.db.customer.update({ where: { id: recent.id }, data: { deletedAt: new Date(Date.now() - 29 * day) } });
+    await store.app.deps.db.customer.update({
+      where: { id: old.id },
+      data: { deletedAt: new Date(Date.now() - 31 * day) },
+    });
+    await store.app.deps.db.customer.update({
+      where: { id: recent.id },
+      data: { deletedAt: new Date(Date.now() - 29 * day) },
+    });
 
     expect(await purgeDeletedCustomers(store.app.deps.db)).toBe(1);
     expect(await store.app.deps.db.customer.findUnique({ where: { id: old.id } })).toBeNull();

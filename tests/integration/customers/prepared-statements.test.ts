@@ -11,9 +11,25 @@ import { useStore } from '../../setup/store.js';
 const store = useStore();
 
 const FIELDS = {
-  id: true, email: true, firstName: true, lastName: true, phone: true, company: true, status: true, orderCount: true, totalSpent: true,
-  firstOrderAt: true, lastOrderAt: true, tags: true, metadata: true, activePriceKey: true, locale: true, taxNumber: true, taxNumberType: true,
-  createdAt: true, updatedAt: true,
+  id: true,
+  email: true,
+  firstName: true,
+  lastName: true,
+  phone: true,
+  company: true,
+  status: true,
+  orderCount: true,
+  totalSpent: true,
+  firstOrderAt: true,
+  lastOrderAt: true,
+  tags: true,
+  metadata: true,
+  activePriceKey: true,
+  locale: true,
+  taxNumber: true,
+  taxNumberType: true,
+  createdAt: true,
+  updatedAt: true,
 } as const;
 
 const full = (email: string) => ({
@@ -38,7 +54,9 @@ describe('customer prepared statements', () => {
     const db = store.app.deps.db;
     await db.$executeRaw`UPDATE customers SET total_spent = 9007199254740993, order_count = 7,
       first_order_at = '2024-02-29T23:59:59.123Z', last_order_at = '2026-01-01T00:00:00.001+05:30' WHERE id = ${id}`;
-    const sparse = await store.api.POST('/v1/customers', { body: { email: 'prepared-sparse@example.com', first_name: 'S', last_name: 'P' } });
+    const sparse = await store.api.POST('/v1/customers', {
+      body: { email: 'prepared-sparse@example.com', first_name: 'S', last_name: 'P' },
+    });
 
     for (const customerId of [id, sparse.data!.data.id]) {
       const prepared = await liveCustomerById(poolOf(db)!, store.project.id, customerId);
@@ -48,16 +66,25 @@ describe('customer prepared statements', () => {
       expect(prepared!.createdAt).toBeInstanceOf(Date);
     }
     const read = await store.api.GET('/v1/customers/{id}', { params: { path: { id } } });
-    expect(read.data!.data).toMatchObject({ order_count: 7, first_order_at: '2024-02-29T23:59:59.123Z', last_order_at: '2025-12-31T18:30:00.001Z', tags: full('').tags });
+    expect(read.data!.data).toMatchObject({
+      order_count: 7,
+      first_order_at: '2024-02-29T23:59:59.123Z',
+      last_order_at: '2025-12-31T18:30:00.001Z',
+      tags: full('').tags,
+    });
   });
 
   test('the read by id answers 404 for a deleted customer, another project id and an unknown id', async () => {
-    const created = await store.api.POST('/v1/customers', { body: { email: 'prepared-gone@example.com', first_name: 'G', last_name: 'One' } });
+    const created = await store.api.POST('/v1/customers', {
+      body: { email: 'prepared-gone@example.com', first_name: 'G', last_name: 'One' },
+    });
     const id = created.data!.data.id;
     expect((await store.api.DELETE('/v1/customers/{id}', { params: { path: { id } } })).response.status).toBe(204);
     const pool = poolOf(store.app.deps.db)!;
     expect(await liveCustomerById(pool, store.project.id, id)).toBeUndefined();
-    const live = await store.api.POST('/v1/customers', { body: { email: 'prepared-live@example.com', first_name: 'L', last_name: 'Ive' } });
+    const live = await store.api.POST('/v1/customers', {
+      body: { email: 'prepared-live@example.com', first_name: 'L', last_name: 'Ive' },
+    });
     expect(await liveCustomerById(pool, 'proj_someone_else', live.data!.data.id)).toBeUndefined();
     for (const missing of [id, 'cus_unknown']) {
       const answer = await store.api.GET('/v1/customers/{id}', { params: { path: { id: missing } } });
@@ -69,18 +96,34 @@ describe('customer prepared statements', () => {
   test('a create in one statement stores what the transactional path stores: the same customer row and store event', async () => {
     const db = store.app.deps.db;
     // An Idempotency-Key runs the create inside the key's transaction, so through Prisma; without one, the prepared statement.
-    const keyed = await store.api.POST('/v1/customers', { body: full('prepared-keyed@example.com'), params: { header: { 'Idempotency-Key': 'prepared-create-1' } } });
+    const keyed = await store.api.POST('/v1/customers', {
+      body: full('prepared-keyed@example.com'),
+      params: { header: { 'Idempotency-Key': 'prepared-create-1' } },
+    });
     const plain = await store.api.POST('/v1/customers', { body: full('prepared-plain@example.com') });
     expect([keyed.response.status, plain.response.status]).toEqual([201, 201]);
-    const [a, b] = await Promise.all([keyed, plain].map((answer) => db.customer.findUniqueOrThrow({ where: { id: answer.data!.data.id } })));
-    const comparable = ({ id: _id, email: _email, emailNormalized, createdAt, updatedAt, ...rest }: typeof a) => ({ ...rest, localPart: emailNormalized.split('@')[0]!.replace(/keyed|plain/, ''), sameTimes: createdAt.getTime() === updatedAt.getTime() });
+    const [a, b] = await Promise.all(
+      [keyed, plain].map((answer) => db.customer.findUniqueOrThrow({ where: { id: answer.data!.data.id } })),
+    );
+    const comparable = ({ id: _id, email: _email, emailNormalized, createdAt, updatedAt, ...rest }: typeof a) => ({
+      ...rest,
+      localPart: emailNormalized.split('@')[0]!.replace(/keyed|plain/, ''),
+      sameTimes: createdAt.getTime() === updatedAt.getTime(),
+    });
     expect(comparable(b)).toEqual(comparable(a));
     expect(b.emailNormalized).toBe('prepared-plain@example.com');
 
-    const events = await Promise.all([a, b].map((customer) => db.storeEvent.findMany({ where: { resourceId: customer.id } })));
+    const events = await Promise.all(
+      [a, b].map((customer) => db.storeEvent.findMany({ where: { resourceId: customer.id } })),
+    );
     expect(events.map((list) => list.length)).toEqual([1, 1]);
     const shape = (event: (typeof events)[0][0], customer: typeof a) => ({
-      type: event.type, resourceType: event.resourceType, actorType: event.actorType, actorId: event.actorId, projectId: event.projectId, metadata: event.metadata,
+      type: event.type,
+      resourceType: event.resourceType,
+      actorType: event.actorType,
+      actorId: event.actorId,
+      projectId: event.projectId,
+      metadata: event.metadata,
       summary: event.summary.replace(customer.id, '<id>'),
     });
     expect(shape(events[1]![0]!, b)).toEqual(shape(events[0]![0]!, a));
@@ -88,27 +131,46 @@ describe('customer prepared statements', () => {
     // One statement: the event carries the customer's creation time exactly.
     expect(events[1]![0]!.createdAt).toEqual(b.createdAt);
     // The API answers with the stored row.
-    expect(plain.data!.data).toMatchObject({ email: 'prepared-plain@example.com', status: 'inactive', created_at: b.createdAt.toISOString(), metadata: full('').metadata });
+    expect(plain.data!.data).toMatchObject({
+      email: 'prepared-plain@example.com',
+      status: 'inactive',
+      created_at: b.createdAt.toISOString(),
+      metadata: full('').metadata,
+    });
   });
 
   test('a duplicate email is 409 on email in one statement too, and records no event; the totals after it are exact', async () => {
-    const first = await store.api.POST('/v1/customers', { body: { email: 'Prepared-Dup@example.com', first_name: 'D', last_name: 'Up' } });
+    const first = await store.api.POST('/v1/customers', {
+      body: { email: 'Prepared-Dup@example.com', first_name: 'D', last_name: 'Up' },
+    });
     expect(first.response.status).toBe(201);
     const before = await store.app.deps.db.storeEvent.count({ where: { projectId: store.project.id } });
-    const duplicate = await store.api.POST('/v1/customers', { body: { email: 'prepared-dup@EXAMPLE.com', first_name: 'D', last_name: 'Up' } });
+    const duplicate = await store.api.POST('/v1/customers', {
+      body: { email: 'prepared-dup@EXAMPLE.com', first_name: 'D', last_name: 'Up' },
+    });
     expect(duplicate.response.status).toBe(409);
-    expect(duplicate.error).toEqual({ error: { code: 'conflict', message: 'A customer with this email already exists.', field: 'email' } });
+    expect(duplicate.error).toEqual({
+      error: { code: 'conflict', message: 'A customer with this email already exists.', field: 'email' },
+    });
     expect(await store.app.deps.db.storeEvent.count({ where: { projectId: store.project.id } })).toBe(before);
     const list = await store.api.GET('/v1/customers', { params: { query: { limit: 1 } } });
-    expect(list.data!.pagination.total).toBe(await store.app.deps.db.customer.count({ where: { projectId: store.project.id, deletedAt: null } }));
+    expect(list.data!.pagination.total).toBe(
+      await store.app.deps.db.customer.count({ where: { projectId: store.project.id, deletedAt: null } }),
+    );
   });
 
   test('with a webhook listening to customer.created the create runs in a transaction with the fan-out; listening to something else, it does not queue', async () => {
     const other = await createWebhook(store.api, 'https://hooks.example.com/other', { events: ['customer.deleted'] });
-    await store.api.POST('/v1/customers', { body: { email: 'prepared-hook-1@example.com', first_name: 'H', last_name: 'One' } });
+    await store.api.POST('/v1/customers', {
+      body: { email: 'prepared-hook-1@example.com', first_name: 'H', last_name: 'One' },
+    });
     expect(await listDeliveries(store.api, other.id)).toEqual([]);
-    const listening = await createWebhook(store.api, 'https://hooks.example.com/created', { events: ['customer.created'] });
-    const created = await store.api.POST('/v1/customers', { body: { email: 'prepared-hook-2@example.com', first_name: 'H', last_name: 'Two' } });
+    const listening = await createWebhook(store.api, 'https://hooks.example.com/created', {
+      events: ['customer.created'],
+    });
+    const created = await store.api.POST('/v1/customers', {
+      body: { email: 'prepared-hook-2@example.com', first_name: 'H', last_name: 'Two' },
+    });
     expect(created.response.status).toBe(201);
     const deliveries = await listDeliveries(store.api, listening.id);
     expect(deliveries.map((d) => d.event_type)).toEqual(['customer.created']);
@@ -125,14 +187,26 @@ describe('customer prepared statements', () => {
       const at = new Date('2026-03-08T06:30:00.250Z'); // New York's switch to daylight time that night
       const written = await fresh.customer.create({
         data: {
-          id: 'cus_timezoneprobe', projectId: store.project.id, email: 'tz@example.com', emailNormalized: 'tz@example.com', firstName: 'T',
-          lastName: 'Z', sortName: 'z\u0001t', tags: [], metadata: {}, firstOrderAt: at, createdAt: at, updatedAt: at,
+          id: 'cus_timezoneprobe',
+          projectId: store.project.id,
+          email: 'tz@example.com',
+          emailNormalized: 'tz@example.com',
+          firstName: 'T',
+          lastName: 'Z',
+          sortName: 'z\u0001t',
+          tags: [],
+          metadata: {},
+          firstOrderAt: at,
+          createdAt: at,
+          updatedAt: at,
         },
       });
       const prepared = await liveCustomerById(poolOf(fresh)!, store.project.id, written.id);
       expect(prepared!.createdAt.toISOString()).toBe('2026-03-08T06:30:00.250Z');
       expect(prepared).toEqual(await fresh.customer.findUnique({ where: { id: written.id }, select: FIELDS }));
-      const [{ utc }] = await fresh.$queryRaw<Array<{ utc: string }>>`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS utc FROM customers WHERE id = ${written.id}`;
+      const [{ utc }] = await fresh.$queryRaw<
+        Array<{ utc: string }>
+      >`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS utc FROM customers WHERE id = ${written.id}`;
       expect(utc).toBe('2026-03-08T06:30:00.250');
     } finally {
       await fresh.$disconnect();

@@ -36,17 +36,26 @@ async function query<T>(url: string, sql: string, params: unknown[] = []): Promi
 
 /** The parts of a database's schema that schema.prisma decides. */
 async function catalog(url: string) {
-  const columns = await query<Record<string, string>>(url, `
+  const columns = await query<Record<string, string>>(
+    url,
+    `
     SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default
     FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
-    ORDER BY table_name, column_name`);
-  const constraints = await query<Record<string, string>>(url, `
+    ORDER BY table_name, column_name`,
+  );
+  const constraints = await query<Record<string, string>>(
+    url,
+    `
     SELECT c.conrelid::regclass::text AS table_name, c.conname, pg_get_constraintdef(c.oid) AS definition
     FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
     WHERE n.nspname = 'public' AND c.conrelid::regclass::text <> '_prisma_migrations' AND c.contype IN ('p', 'f', 'u', 'c')
-    ORDER BY 1, 2`);
-  const indexes = await query<{ indexname: string; indexdef: string }>(url, `
-    SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY indexname`);
+    ORDER BY 1, 2`,
+  );
+  const indexes = await query<{ indexname: string; indexdef: string }>(
+    url,
+    `
+    SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY indexname`,
+  );
   return { columns, constraints, indexes };
 }
 
@@ -89,13 +98,20 @@ describe('migrate', () => {
     const names = readMigrations().map((m) => m.name);
     expect(await migrate(database.url, dir)).toEqual(names);
     expect(await migrate(database.url, dir)).toEqual([]);
-    const rows = await query<{ migration_name: string; checksum: string }>(database.url, 'SELECT migration_name, checksum FROM _prisma_migrations ORDER BY migration_name');
+    const rows = await query<{ migration_name: string; checksum: string }>(
+      database.url,
+      'SELECT migration_name, checksum FROM _prisma_migrations ORDER BY migration_name',
+    );
     expect(rows).toEqual(readMigrations().map((m) => ({ migration_name: m.name, checksum: m.checksum })));
   });
 
   test('concurrent runs apply the migrations exactly once', async () => {
     const database = await emptyDatabase();
-    const results = await Promise.all([migrate(database.url, dir), migrate(database.url, dir), migrate(database.url, dir)]);
+    const results = await Promise.all([
+      migrate(database.url, dir),
+      migrate(database.url, dir),
+      migrate(database.url, dir),
+    ]);
     expect(results.flat()).toEqual(readMigrations().map((m) => m.name));
   });
 
@@ -114,9 +130,15 @@ describe('migrate', () => {
       cpSync(MIGRATIONS_DIR, broken, { recursive: true });
       const name = '29991231000000_broken';
       cpSync(path.join(broken, readMigrations().at(-1)!.name), path.join(broken, name), { recursive: true });
-      writeFileSync(path.join(broken, name, 'migration.sql'), 'CREATE TABLE half_done (id int); SELECT no_such_function();');
+      writeFileSync(
+        path.join(broken, name, 'migration.sql'),
+        'CREATE TABLE half_done (id int); SELECT no_such_function();',
+      );
       await expect(migrate(database.url, broken)).rejects.toThrow(/29991231000000_broken failed/);
-      const tables = await query(database.url, "SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'");
+      const tables = await query(
+        database.url,
+        "SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'",
+      );
       expect(tables).toEqual([]);
       const recorded = await query(database.url, 'SELECT 1 FROM _prisma_migrations WHERE migration_name = $1', [name]);
       expect(recorded).toEqual([]);

@@ -12,9 +12,13 @@ const artifacts = path.resolve(import.meta.dirname, '../../artifacts');
 let app: TestApp;
 let browser: Browser;
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH.`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`No Chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH.`);
   app = await startTestApp();
-  browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -41,13 +45,20 @@ describe('GET /docs', () => {
     await page.setViewport({ width: 1280, height: 2400 });
     const response = await page.goto(`${app.baseUrl}/docs`, { waitUntil: 'networkidle0' });
     expect(response?.status()).toBe(200);
-    const spec = JSON.parse(openapiJson) as { tags: Array<{ name: string }>; paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>> };
-    const operations = Object.values(spec.paths).flatMap((item) => Object.values(item)).filter((op) => op.operationId);
+    const spec = JSON.parse(openapiJson) as {
+      tags: Array<{ name: string }>;
+      paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>>;
+    };
+    const operations = Object.values(spec.paths)
+      .flatMap((item) => Object.values(item))
+      .filter((op) => op.operationId);
     const expected = new Map<string, number>();
     for (const op of operations) expected.set(op.tags![0], (expected.get(op.tags![0]) ?? 0) + 1);
     // The page lists the tags collapsed (142 operations expanded at once are slow to render); every tag of
     // the document must be there, and opening it must show each of its operations.
-    await page.waitForFunction(`document.querySelectorAll('.opblock-tag').length >= ${expected.size}`, { timeout: 30_000 });
+    await page.waitForFunction(`document.querySelectorAll('.opblock-tag').length >= ${expected.size}`, {
+      timeout: 30_000,
+    });
     const shownTags = await page.$$eval('.opblock-tag', (nodes) => nodes.map((node) => node.getAttribute('data-tag')));
     expect(shownTags).toEqual(expect.arrayContaining([...expected.keys()]));
     expect(shownTags.filter((tag) => !spec.tags.some((declared) => declared.name === tag))).toEqual([]);
@@ -58,18 +69,28 @@ describe('GET /docs', () => {
       // Opening a tag re-renders the page around it, so a click can land on a node being replaced: try again.
       for (let attempt = 1; ; attempt++) {
         try {
-          const element = await page.waitForSelector(`${heading}[data-is-open="false"], ${heading}[data-is-open="true"]`, { timeout: 10_000 });
+          const element = await page.waitForSelector(
+            `${heading}[data-is-open="false"], ${heading}[data-is-open="true"]`,
+            { timeout: 10_000 },
+          );
           if ((await element!.evaluate((node) => node.getAttribute('data-is-open'))) !== 'true') await element!.click();
-          await page.waitForFunction(`document.querySelectorAll(${JSON.stringify(inTag)}).length >= ${count}`, { timeout: 15_000 });
+          await page.waitForFunction(`document.querySelectorAll(${JSON.stringify(inTag)}).length >= ${count}`, {
+            timeout: 15_000,
+          });
           break;
         } catch (error) {
-          if (attempt === 3) throw new Error(`tag ${tag}: ${await page.$$eval(inTag, (nodes) => nodes.length)} of its ${count} operations shown (${String(error)})`);
+          if (attempt === 3)
+            throw new Error(
+              `tag ${tag}: ${await page.$$eval(inTag, (nodes) => nodes.length)} of its ${count} operations shown (${String(error)})`,
+            );
         }
       }
       shownOperations += await page.$$eval(inTag, (nodes) => nodes.length);
       // Closed again, so the page stays small while the next tag renders.
       await (await page.waitForSelector(`${heading}[data-is-open="true"]`))!.click();
-      await page.waitForFunction(`document.querySelectorAll(${JSON.stringify(inTag)}).length === 0`, { timeout: 15_000 });
+      await page.waitForFunction(`document.querySelectorAll(${JSON.stringify(inTag)}).length === 0`, {
+        timeout: 15_000,
+      });
     }
     expect(shownOperations).toBe(operations.length);
     expect(await page.$eval('.info .title', (node) => node.textContent)).toContain('Commerce');

@@ -21,12 +21,27 @@ const complete = (client: CommerceClient, id: string) => client.POST('/v1/draft-
 const setStock = (client: CommerceClient, variant_id: string, location_id: string, available: number) =>
   client.PUT('/v1/inventory-levels', { body: { variant_id, location_id, available } });
 const levels = async (client: CommerceClient, variantId: string) =>
-  Object.fromEntries((await client.GET('/v1/variants/{id}/inventory-levels', byId(variantId))).data!.data.map((l) => [l.location_id, l.available]));
-const quantityOf = async (client: CommerceClient, variantId: string) => (await client.GET('/v1/variants/{id}', byId(variantId))).data!.data.inventory_quantity;
-const newLocation = async (client: CommerceClient, name: string) => (await client.POST('/v1/locations', { body: { name } })).data!.data.id;
+  Object.fromEntries(
+    (await client.GET('/v1/variants/{id}/inventory-levels', byId(variantId))).data!.data.map((l) => [
+      l.location_id,
+      l.available,
+    ]),
+  );
+const quantityOf = async (client: CommerceClient, variantId: string) =>
+  (await client.GET('/v1/variants/{id}', byId(variantId))).data!.data.inventory_quantity;
+const newLocation = async (client: CommerceClient, name: string) =>
+  (await client.POST('/v1/locations', { body: { name } })).data!.data.id;
 
-async function stockedProduct(client: CommerceClient, project: CreatedProject, units: number, variant: Record<string, unknown> = {}): Promise<ProductResource> {
-  const product = await createProduct(client, { title: 'Trail Runner 2', variants: [{ title: 'EU 42', sku: null, price: 9900, ...variant }] });
+async function stockedProduct(
+  client: CommerceClient,
+  project: CreatedProject,
+  units: number,
+  variant: Record<string, unknown> = {},
+): Promise<ProductResource> {
+  const product = await createProduct(client, {
+    title: 'Trail Runner 2',
+    variants: [{ title: 'EU 42', sku: null, price: 9900, ...variant }],
+  });
   if (units) await setStock(client, product.variants[0].id, project.project.default_location_id, units);
   return product;
 }
@@ -38,24 +53,76 @@ describe('completeDraftOrder', () => {
     const product = await stockedProduct(client, own, 10);
     const customer = await createCustomer(client, { email: 'ada@example.com' });
     const address = { line1: 'Friedrichstrasse 68', city: 'Berlin', country: 'DE' };
-    const draft = await createDraftOrder(client, { currency: 'EUR', customer_id: customer.id, customer_email: undefined, shipping_address: address, payment_terms: 'net_30' });
-    await addItems(client, draft.id, [{ variant_id: product.variants[0].id, quantity: 2 }, { title: 'Gift wrapping', unit_price: 400, quantity: 1 }]);
-    await client.PATCH('/v1/draft-orders/{id}', { ...byId(draft.id), body: { shipping_cost: 490, discount: 1000, tax: 300 } });
+    const draft = await createDraftOrder(client, {
+      currency: 'EUR',
+      customer_id: customer.id,
+      customer_email: undefined,
+      shipping_address: address,
+      payment_terms: 'net_30',
+    });
+    await addItems(client, draft.id, [
+      { variant_id: product.variants[0].id, quantity: 2 },
+      { title: 'Gift wrapping', unit_price: 400, quantity: 1 },
+    ]);
+    await client.PATCH('/v1/draft-orders/{id}', {
+      ...byId(draft.id),
+      body: { shipping_cost: 490, discount: 1000, tax: 300 },
+    });
 
     const { data, response } = await complete(client, draft.id);
     expect(response.status).toBe(201);
     const order = data!.data;
     expect(order.id).toMatch(/^ord_[0-9a-z]{26}$/);
     expect(order).toMatchObject({
-      order_number: 1001, status: 'open', financial_status: 'pending', customer_id: customer.id, email: 'ada@example.com', currency: 'EUR',
+      order_number: 1001,
+      status: 'open',
+      financial_status: 'pending',
+      customer_id: customer.id,
+      email: 'ada@example.com',
+      currency: 'EUR',
       line_items: [
-        { variant_id: product.variants[0].id, product_id: product.id, title: 'Trail Runner 2', variant_title: 'EU 42', sku: null, quantity: 2, unit_price: 9900, total: 19800 },
-        { variant_id: null, product_id: null, title: 'Gift wrapping', variant_title: '', sku: null, quantity: 1, unit_price: 400, total: 400 },
+        {
+          variant_id: product.variants[0].id,
+          product_id: product.id,
+          title: 'Trail Runner 2',
+          variant_title: 'EU 42',
+          sku: null,
+          quantity: 2,
+          unit_price: 9900,
+          total: 19800,
+        },
+        {
+          variant_id: null,
+          product_id: null,
+          title: 'Gift wrapping',
+          variant_title: '',
+          sku: null,
+          quantity: 1,
+          unit_price: 400,
+          total: 400,
+        },
       ],
-      subtotal: 20200, tax: 300, tax_data: null, shipping_cost: 490, discount: 1000, total: 19990,
-      shipping_address: { ...address, first_name: null, last_name: null, company: null, line2: null, state: null, postal_code: null, phone: null },
-      billing_address: null, payment_terms: 'net_30', payment_due_date: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
-      draft_order_id: draft.id, paid_at: null,
+      subtotal: 20200,
+      tax: 300,
+      tax_data: null,
+      shipping_cost: 490,
+      discount: 1000,
+      total: 19990,
+      shipping_address: {
+        ...address,
+        first_name: null,
+        last_name: null,
+        company: null,
+        line2: null,
+        state: null,
+        postal_code: null,
+        phone: null,
+      },
+      billing_address: null,
+      payment_terms: 'net_30',
+      payment_due_date: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+      draft_order_id: draft.id,
+      paid_at: null,
     });
     const completed = await readDraft(client, draft.id);
     expect(completed).toMatchObject({ status: 'completed', order_id: order.id, completed_at: order.created_at });
@@ -70,16 +137,24 @@ describe('completeDraftOrder', () => {
     const product = await stockedProduct(api, store, 5, { low_stock_threshold: 3 });
     const variantId = product.variants[0].id;
     const draft = await createDraftOrder(api, { currency: 'EUR' });
-    await addItems(api, draft.id, [{ variant_id: variantId, quantity: 2 }, { title: 'Custom', unit_price: 100, quantity: 7 }, { variant_id: variantId, quantity: 1 }]);
+    await addItems(api, draft.id, [
+      { variant_id: variantId, quantity: 2 },
+      { title: 'Custom', unit_price: 100, quantity: 7 },
+      { variant_id: variantId, quantity: 1 },
+    ]);
     const order = (await complete(api, draft.id)).data!.data;
     expect(await quantityOf(api, variantId)).toBe(2);
 
     const draftEvents = (await api.GET('/v1/events', { params: { query: { resource_id: draft.id } } })).data!.data;
     expect(draftEvents[0]).toMatchObject({ type: 'draft_order.completed', resource_type: 'draft_order' });
-    expect(draftEvents[0].metadata.changes).toMatchObject({ status: { from: 'open', to: 'completed' }, order_id: { from: null, to: order.id } });
+    expect(draftEvents[0].metadata.changes).toMatchObject({
+      status: { from: 'open', to: 'completed' },
+      order_id: { from: null, to: order.id },
+    });
     const orderEvents = (await api.GET('/v1/events', { params: { query: { resource_id: order.id } } })).data!.data;
     expect(orderEvents.map((e) => e.type)).toEqual(['order.created']);
-    const low = (await api.GET('/v1/events', { params: { query: { resource_id: variantId, type: 'inventory.low' } } })).data!.data;
+    const low = (await api.GET('/v1/events', { params: { query: { resource_id: variantId, type: 'inventory.low' } } }))
+      .data!.data;
     expect(low).toHaveLength(1);
     expect(low[0].metadata.changes).toEqual({ inventory_quantity: { from: 5, to: 2 } });
   });
@@ -100,9 +175,17 @@ describe('completeDraftOrder', () => {
     const draft = await createDraftOrder(client, { currency: 'EUR' });
     await addItems(client, draft.id, [{ variant_id: variantId, quantity: 6 }]);
     expect((await complete(client, draft.id)).response.status).toBe(201);
-    expect(await levels(client, variantId)).toEqual({ [own.project.default_location_id]: 0, [berlin]: 0, [zurich]: 4, [closed]: 50 });
+    expect(await levels(client, variantId)).toEqual({
+      [own.project.default_location_id]: 0,
+      [berlin]: 0,
+      [zurich]: 4,
+      [closed]: 50,
+    });
     expect(await quantityOf(client, variantId)).toBe(54);
-    const ledger = await app.deps.db.inventoryAdjustment.findMany({ where: { variantId, reason: 'order' }, orderBy: { createdAt: 'asc' } });
+    const ledger = await app.deps.db.inventoryAdjustment.findMany({
+      where: { variantId, reason: 'order' },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(ledger.map((a) => [a.locationId, a.delta, a.availableAfter])).toEqual([
       [own.project.default_location_id, -2, 0],
       [berlin, -3, 0],
@@ -130,7 +213,9 @@ describe('completeDraftOrder', () => {
     expect(await quantityOf(api, variantId)).toBe(11);
     expect((await api.GET('/v1/customers/{id}', byId(customer.id))).data!.data.order_count).toBe(0);
     expect((await api.GET('/v1/orders', { params: { query: { customer_id: customer.id } } })).data!.data).toEqual([]);
-    expect((await api.GET('/v1/events', { params: { query: { limit: 1 } } })).data!.pagination.total).toBe(eventsBefore);
+    expect((await api.GET('/v1/events', { params: { query: { limit: 1 } } })).data!.pagination.total).toBe(
+      eventsBefore,
+    );
   });
 
   test('continue: selling beyond stock takes the shortfall from the default location, which goes negative', async () => {
@@ -144,7 +229,12 @@ describe('completeDraftOrder', () => {
   });
 
   test('a variant removed from the catalog after it was added is 409 naming it', async () => {
-    const product = await createProduct(api, { variants: [{ title: 'A', price: 100 }, { title: 'B', price: 100 }] });
+    const product = await createProduct(api, {
+      variants: [
+        { title: 'A', price: 100 },
+        { title: 'B', price: 100 },
+      ],
+    });
     const draft = await createDraftOrder(api, { currency: 'EUR' });
     await addItems(api, draft.id, [{ variant_id: product.variants[1].id, quantity: 1 }]);
     await api.DELETE('/v1/variants/{id}', byId(product.variants[1].id));
@@ -171,7 +261,9 @@ describe('completeDraftOrder', () => {
     expect((await complete(api, draft.id)).response.status).toBe(201);
     const again = await complete(api, draft.id);
     expect(again.response.status).toBe(400);
-    expect(again.error).toEqual({ error: { code: 'invalid_request', message: 'This draft order is already completed.' } });
+    expect(again.error).toEqual({
+      error: { code: 'invalid_request', message: 'This draft order is already completed.' },
+    });
     expect(await app.deps.db.order.count({ where: { draftOrderId: draft.id } })).toBe(1);
   });
 
@@ -179,8 +271,14 @@ describe('completeDraftOrder', () => {
     const draft = await createDraftOrder(api, { currency: 'EUR' });
     await addItems(api, draft.id, [{ title: 'Fee', unit_price: 100, quantity: 1 }]);
     const headers = { 'Idempotency-Key': `complete-${draft.id}` };
-    const first = await api.POST('/v1/draft-orders/{id}/complete', { ...byId(draft.id), params: { ...byId(draft.id).params, header: headers } });
-    const retry = await api.POST('/v1/draft-orders/{id}/complete', { ...byId(draft.id), params: { ...byId(draft.id).params, header: headers } });
+    const first = await api.POST('/v1/draft-orders/{id}/complete', {
+      ...byId(draft.id),
+      params: { ...byId(draft.id).params, header: headers },
+    });
+    const retry = await api.POST('/v1/draft-orders/{id}/complete', {
+      ...byId(draft.id),
+      params: { ...byId(draft.id).params, header: headers },
+    });
     expect([first.response.status, retry.response.status]).toEqual([201, 201]);
     expect(retry.response.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.data!.data).toEqual(first.data!.data);
@@ -203,13 +301,20 @@ describe('completeDraftOrder', () => {
       orders.push((await complete(api, draft.id)).data!.data);
     }
     const read = (await api.GET('/v1/customers/{id}', byId(customer.id))).data!.data;
-    expect(read).toMatchObject({ order_count: 2, total_spent: 0, first_order_at: orders[0].created_at, last_order_at: orders[1].created_at });
+    expect(read).toMatchObject({
+      order_count: 2,
+      total_spent: 0,
+      first_order_at: orders[0].created_at,
+      last_order_at: orders[1].created_at,
+    });
     const list = await api.GET('/v1/customers', { params: { query: { min_orders: 2, email: customer.email } } });
     expect(list.data!.data.map((c) => c.id)).toEqual([customer.id]);
   });
 
   test('an unknown draft is 404', async () => {
-    expect((await complete(api, 'dord_nope')).error).toEqual({ error: { code: 'not_found', message: 'Draft order not found.' } });
+    expect((await complete(api, 'dord_nope')).error).toEqual({
+      error: { code: 'not_found', message: 'Draft order not found.' },
+    });
   });
 });
 
@@ -230,10 +335,16 @@ describe('no oversell', () => {
     const statuses = answers.map((a) => a.response.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);
-    expect(answers.filter((a) => a.error).every((a) => a.error!.error.code === 'conflict' && a.error!.error.field === variantId)).toBe(true);
+    expect(
+      answers
+        .filter((a) => a.error)
+        .every((a) => a.error!.error.code === 'conflict' && a.error!.error.field === variantId),
+    ).toBe(true);
 
     expect((await client.GET('/v1/orders')).data!.pagination.total).toBe(1);
-    expect((await client.GET('/v1/draft-orders', { params: { query: { status: 'completed' } } })).data!.pagination.total).toBe(1);
+    expect(
+      (await client.GET('/v1/draft-orders', { params: { query: { status: 'completed' } } })).data!.pagination.total,
+    ).toBe(1);
     expect(await quantityOf(client, variantId)).toBe(0);
     const ledger = await app.deps.db.inventoryAdjustment.aggregate({ where: { variantId }, _sum: { delta: true } });
     const stock = await app.deps.db.inventoryLevel.aggregate({ where: { variantId }, _sum: { available: true } });

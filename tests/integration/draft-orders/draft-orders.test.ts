@@ -20,7 +20,14 @@ afterAll(() => app.close());
 const byId = (id: string) => ({ params: { path: { id } } });
 const eventsFor = async (resourceId: string) =>
   (await api.GET('/v1/events', { params: { query: { resource_id: resourceId, order: 'asc' } } })).data!.data;
-const address = { first_name: 'Jane', last_name: 'Doe', line1: 'Friedrichstrasse 68', city: 'Berlin', postal_code: '10117', country: 'DE' };
+const address = {
+  first_name: 'Jane',
+  last_name: 'Doe',
+  line1: 'Friedrichstrasse 68',
+  city: 'Berlin',
+  postal_code: '10117',
+  country: 'DE',
+};
 const today = () => new Date().toISOString().slice(0, 10);
 const daysFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
@@ -28,30 +35,58 @@ describe('createDraftOrder', () => {
   test('an empty open draft: item_count 0, totals 0, due on receipt, numbered; records draft_order.created', async () => {
     const draft = await createDraftOrder(api, { currency: 'EUR', notes: 'Call first', metadata: { erp: 'Q-1' } });
     expect(draft).toMatchObject({
-      status: 'open', currency: 'EUR', customer_id: null, customer_email: 'buyer@example.com', item_count: 0, subtotal: 0, tax: 0, tax_data: null,
-      tax_inclusive: false, shipping_cost: 0, discount: 0, total: 0, payment_terms: 'due_on_receipt', payment_due_date: null, order_id: null,
-      completed_at: null, notes: 'Call first', metadata: { erp: 'Q-1' }, shipping_address: null, billing_address: null,
+      status: 'open',
+      currency: 'EUR',
+      customer_id: null,
+      customer_email: 'buyer@example.com',
+      item_count: 0,
+      subtotal: 0,
+      tax: 0,
+      tax_data: null,
+      tax_inclusive: false,
+      shipping_cost: 0,
+      discount: 0,
+      total: 0,
+      payment_terms: 'due_on_receipt',
+      payment_due_date: null,
+      order_id: null,
+      completed_at: null,
+      notes: 'Call first',
+      metadata: { erp: 'Q-1' },
+      shipping_address: null,
+      billing_address: null,
     });
     expect(draft.id).toMatch(/^dord_[0-9a-z]{26}$/);
     expect(draft.draft_number).toBeGreaterThanOrEqual(1);
     expect(draft.items).toBeUndefined();
     const [event] = await eventsFor(draft.id);
-    expect(event).toMatchObject({ type: 'draft_order.created', resource_type: 'draft_order', actor_type: 'api_key', actor_id: store.keys.secret_test.id });
+    expect(event).toMatchObject({
+      type: 'draft_order.created',
+      resource_type: 'draft_order',
+      actor_type: 'api_key',
+      actor_id: store.keys.secret_test.id,
+    });
   });
 
   test('draft_number counts from 1 per project, gap-free under 20 concurrent creates', async () => {
     const own = await createProject(app);
     const client = app.client(own.keys.secret_test.token);
-    const results = await Promise.all(Array.from({ length: 20 }, () => client.POST('/v1/draft-orders', { body: buildDraftOrder() })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => client.POST('/v1/draft-orders', { body: buildDraftOrder() })),
+    );
     expect(results.map((r) => r.response.status)).toEqual(Array(20).fill(201));
-    expect(results.map((r) => r.data!.data.draft_number).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(results.map((r) => r.data!.data.draft_number).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
   });
 
   test('a failed create gives its number back: the next draft takes it', async () => {
     const own = await createProject(app);
     const client = app.client(own.keys.secret_test.token);
     const first = await createDraftOrder(client);
-    const failed = await client.POST('/v1/draft-orders', { body: buildDraftOrder({ customer_id: 'cus_00000000000000000000000000' }) });
+    const failed = await client.POST('/v1/draft-orders', {
+      body: buildDraftOrder({ customer_id: 'cus_00000000000000000000000000' }),
+    });
     expect(failed.response.status).toBe(400);
     expect((await createDraftOrder(client)).draft_number).toBe(first.draft_number + 1);
   });
@@ -77,10 +112,22 @@ describe('createDraftOrder', () => {
   });
 
   test('addresses are stored with every field (optional ones null)', async () => {
-    const draft = await createDraftOrder(api, { shipping_address: address, billing_address: { line1: 'Rue de Rivoli 10', city: 'Paris', country: 'FR' } });
+    const draft = await createDraftOrder(api, {
+      shipping_address: address,
+      billing_address: { line1: 'Rue de Rivoli 10', city: 'Paris', country: 'FR' },
+    });
     expect(draft.shipping_address).toEqual({ ...address, company: null, line2: null, state: null, phone: null });
     expect(draft.billing_address).toEqual({
-      first_name: null, last_name: null, company: null, line1: 'Rue de Rivoli 10', line2: null, city: 'Paris', state: null, postal_code: null, country: 'FR', phone: null,
+      first_name: null,
+      last_name: null,
+      company: null,
+      line1: 'Rue de Rivoli 10',
+      line2: null,
+      city: 'Paris',
+      state: null,
+      postal_code: null,
+      country: 'FR',
+      phone: null,
     });
   });
 
@@ -109,13 +156,18 @@ describe('createDraftOrder', () => {
     ['metadata', { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }],
     ['payment_terms', { payment_terms: 'net_45' }],
   ])('an invalid %s answers 400 naming it', async (field, overrides) => {
-    const { error, response } = await api.POST('/v1/draft-orders', { body: { ...buildDraftOrder(), ...overrides } as never });
+    const { error, response } = await api.POST('/v1/draft-orders', {
+      body: { ...buildDraftOrder(), ...overrides } as never,
+    });
     expect(response.status).toBe(400);
     expect(error!.error).toMatchObject({ code: 'invalid_request', field });
   });
 
   test('accepts the limits exactly: notes of 5000 characters, 50 metadata keys', async () => {
-    const draft = await createDraftOrder(api, { notes: 'n'.repeat(5000), metadata: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i])) });
+    const draft = await createDraftOrder(api, {
+      notes: 'n'.repeat(5000),
+      metadata: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i])),
+    });
     expect(draft.notes).toHaveLength(5000);
   });
 
@@ -130,7 +182,10 @@ describe('createDraftOrder', () => {
   });
 
   test('a publishable key is 403; no key 401', async () => {
-    expect((await app.client(store.keys.publishable_test.token).POST('/v1/draft-orders', { body: buildDraftOrder() })).response.status).toBe(403);
+    expect(
+      (await app.client(store.keys.publishable_test.token).POST('/v1/draft-orders', { body: buildDraftOrder() }))
+        .response.status,
+    ).toBe(403);
     expect((await app.client().GET('/v1/draft-orders')).response.status).toBe(401);
   });
 });
@@ -138,10 +193,18 @@ describe('createDraftOrder', () => {
 describe('getDraftOrder', () => {
   test('expand=items inlines the items in the order added; fields narrows the answer', async () => {
     const draft = await createDraftOrder(api);
-    const items = await addItems(api, draft.id, [1, 2, 3].map((n) => ({ title: `Item ${n}`, unit_price: 100 * n, quantity: 1 })));
-    const read = await api.GET('/v1/draft-orders/{id}', { params: { path: { id: draft.id }, query: { expand: ['items'] } } });
+    const items = await addItems(
+      api,
+      draft.id,
+      [1, 2, 3].map((n) => ({ title: `Item ${n}`, unit_price: 100 * n, quantity: 1 })),
+    );
+    const read = await api.GET('/v1/draft-orders/{id}', {
+      params: { path: { id: draft.id }, query: { expand: ['items'] } },
+    });
     expect(read.data!.data.items!.map((i) => i.id)).toEqual(items.map((i) => i.id));
-    const narrow = await api.GET('/v1/draft-orders/{id}', { params: { path: { id: draft.id }, query: { fields: ['total', 'item_count'] } } });
+    const narrow = await api.GET('/v1/draft-orders/{id}', {
+      params: { path: { id: draft.id }, query: { fields: ['total', 'item_count'] } },
+    });
     expect(narrow.data!.data).toEqual({ id: draft.id, total: 600, item_count: 3 });
   });
 
@@ -157,7 +220,9 @@ describe('getDraftOrder', () => {
 
   test('an expand value other than items answers 400 with field expand', async () => {
     const draft = await createDraftOrder(api);
-    const { error } = await api.GET('/v1/draft-orders/{id}', { params: { path: { id: draft.id }, query: { expand: ['customer' as never] } } });
+    const { error } = await api.GET('/v1/draft-orders/{id}', {
+      params: { path: { id: draft.id }, query: { expand: ['customer' as never] } },
+    });
     expect(error!.error).toMatchObject({ code: 'invalid_request', field: 'expand' });
   });
 });
@@ -168,7 +233,8 @@ describe('listDraftOrders', () => {
   beforeAll(async () => {
     const own = await createProject(app);
     client = app.client(own.keys.secret_test.token);
-    for (let i = 0; i < 5; i++) ids.push((await createDraftOrder(client, { customer_email: i % 2 ? 'Odd@Example.com' : 'even@example.com' })).id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await createDraftOrder(client, { customer_email: i % 2 ? 'Odd@Example.com' : 'even@example.com' })).id);
     await addItems(client, ids[0], [{ title: 'Thing', unit_price: 500, quantity: 1 }]);
     await client.POST('/v1/draft-orders/{id}/send', byId(ids[0]));
   });
@@ -206,9 +272,13 @@ describe('listDraftOrders', () => {
   });
 
   test('limit above 100 answers 400; a cursor used with another filter answers 400 on cursor', async () => {
-    expect((await client.GET('/v1/draft-orders', { params: { query: { limit: 101 } } })).error!.error.field).toBe('limit');
+    expect((await client.GET('/v1/draft-orders', { params: { query: { limit: 101 } } })).error!.error.field).toBe(
+      'limit',
+    );
     const page = await client.GET('/v1/draft-orders', { params: { query: { limit: 1 } } });
-    const reused = await client.GET('/v1/draft-orders', { params: { query: { limit: 1, status: 'open', cursor: page.data!.pagination.cursor! } } });
+    const reused = await client.GET('/v1/draft-orders', {
+      params: { query: { limit: 1, status: 'open', cursor: page.data!.pagination.cursor! } },
+    });
     expect(reused.error!.error).toMatchObject({ code: 'invalid_request', field: 'cursor' });
   });
 });
@@ -216,9 +286,18 @@ describe('listDraftOrders', () => {
 describe('updateDraftOrder', () => {
   test('changes only the fields sent, clears nullable ones with null, records the changes; an unchanged PATCH records nothing', async () => {
     const draft = await createDraftOrder(api, { notes: 'old', shipping_address: address });
-    const { data, response } = await api.PATCH('/v1/draft-orders/{id}', { ...byId(draft.id), body: { notes: null, shipping_address: null, shipping_cost: 490 } });
+    const { data, response } = await api.PATCH('/v1/draft-orders/{id}', {
+      ...byId(draft.id),
+      body: { notes: null, shipping_address: null, shipping_cost: 490 },
+    });
     expect(response.status).toBe(200);
-    expect(data!.data).toMatchObject({ notes: null, shipping_address: null, shipping_cost: 490, total: 490, customer_email: 'buyer@example.com' });
+    expect(data!.data).toMatchObject({
+      notes: null,
+      shipping_address: null,
+      shipping_cost: 490,
+      total: 490,
+      customer_email: 'buyer@example.com',
+    });
     await api.PATCH('/v1/draft-orders/{id}', { ...byId(draft.id), body: { shipping_cost: 490 } });
     const events = await eventsFor(draft.id);
     expect(events.map((e) => e.type)).toEqual(['draft_order.created', 'draft_order.updated']);
@@ -243,19 +322,27 @@ describe('updateDraftOrder', () => {
 
   test('currency changes while item_count is 0; with items it is 400 on currency (the same currency is fine)', async () => {
     const draft = await createDraftOrder(api, { currency: 'USD' });
-    expect((await api.PATCH('/v1/draft-orders/{id}', { ...byId(draft.id), body: { currency: 'EUR' } })).data!.data.currency).toBe('EUR');
+    expect(
+      (await api.PATCH('/v1/draft-orders/{id}', { ...byId(draft.id), body: { currency: 'EUR' } })).data!.data.currency,
+    ).toBe('EUR');
     await addItems(api, draft.id, [{ title: 'Fee', unit_price: 100, quantity: 1 }]);
     const refused = await api.PATCH('/v1/draft-orders/{id}', { ...byId(draft.id), body: { currency: 'GBP' } });
     expect(refused.response.status).toBe(400);
     expect(refused.error!.error).toMatchObject({ code: 'invalid_request', field: 'currency' });
-    expect((await api.PATCH('/v1/draft-orders/{id}', { ...byId(draft.id), body: { currency: 'EUR', notes: 'x' } })).response.status).toBe(200);
+    expect(
+      (await api.PATCH('/v1/draft-orders/{id}', { ...byId(draft.id), body: { currency: 'EUR', notes: 'x' } })).response
+        .status,
+    ).toBe(200);
   });
 
   test('payment_terms change recomputes payment_due_date from today; due_on_receipt clears it', async () => {
     const draft = await createDraftOrder(api);
     const net = await api.PATCH('/v1/draft-orders/{id}', { ...byId(draft.id), body: { payment_terms: 'net_15' } });
     expect(net.data!.data.payment_due_date).toBe(daysFromToday(15));
-    const receipt = await api.PATCH('/v1/draft-orders/{id}', { ...byId(draft.id), body: { payment_terms: 'due_on_receipt' } });
+    const receipt = await api.PATCH('/v1/draft-orders/{id}', {
+      ...byId(draft.id),
+      body: { payment_terms: 'due_on_receipt' },
+    });
     expect(receipt.data!.data.payment_due_date).toBeNull();
     expect(today()).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
@@ -263,7 +350,10 @@ describe('updateDraftOrder', () => {
   test('total = subtotal + tax + shipping_cost - discount; a discount beyond that is 400 on discount and changes nothing', async () => {
     const draft = await createDraftOrder(api);
     await addItems(api, draft.id, [{ title: 'Chair', unit_price: 2500, quantity: 2 }]);
-    const ok = await api.PATCH('/v1/draft-orders/{id}', { ...byId(draft.id), body: { tax: 400, shipping_cost: 600, discount: 1000 } });
+    const ok = await api.PATCH('/v1/draft-orders/{id}', {
+      ...byId(draft.id),
+      body: { tax: 400, shipping_cost: 600, discount: 1000 },
+    });
     expect(ok.data!.data).toMatchObject({ subtotal: 5000, tax: 400, shipping_cost: 600, discount: 1000, total: 5000 });
     const exact = await api.PATCH('/v1/draft-orders/{id}', { ...byId(draft.id), body: { discount: 6000 } });
     expect(exact.data!.data.total).toBe(0);
@@ -293,17 +383,25 @@ describe('deleteDraftOrder', () => {
     expect((await api.DELETE('/v1/draft-orders/{id}', byId(draft.id))).response.status).toBe(204);
     expect((await api.GET('/v1/draft-orders/{id}', byId(draft.id))).response.status).toBe(404);
     expect(await app.deps.db.draftLineItem.count({ where: { id: item.id } })).toBe(0);
-    expect((await eventsFor(draft.id)).map((e) => e.type)).toEqual(['draft_order.created', 'draft_order.updated', 'draft_order.deleted']);
+    expect((await eventsFor(draft.id)).map((e) => e.type)).toEqual([
+      'draft_order.created',
+      'draft_order.updated',
+      'draft_order.deleted',
+    ]);
   });
 
   test('a completed draft cannot be deleted: 400 invalid_request (decisions §5) and it stays', async () => {
-    const product = await createProduct(api, { variants: [{ title: 'Default', price: 1000, inventory_policy: 'continue' }] });
+    const product = await createProduct(api, {
+      variants: [{ title: 'Default', price: 1000, inventory_policy: 'continue' }],
+    });
     const draft = await createDraftOrder(api, { currency: product.currency });
     await addItems(api, draft.id, [{ variant_id: product.variants[0].id, quantity: 1 }]);
     expect((await api.POST('/v1/draft-orders/{id}/complete', byId(draft.id))).response.status).toBe(201);
     const { error, response } = await api.DELETE('/v1/draft-orders/{id}', byId(draft.id));
     expect(response.status).toBe(400);
-    expect(error).toEqual({ error: { code: 'invalid_request', message: 'A completed draft order cannot be deleted.' } });
+    expect(error).toEqual({
+      error: { code: 'invalid_request', message: 'A completed draft order cannot be deleted.' },
+    });
     expect((await api.GET('/v1/draft-orders/{id}', byId(draft.id))).data!.data.status).toBe('completed');
   });
 });

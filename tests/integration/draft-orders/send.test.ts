@@ -15,7 +15,12 @@ let api: CommerceClient;
 beforeAll(async () => {
   smtp = await startSmtpServer();
   app = await startTestApp({ config: { smtpUrl: smtp.url } });
-  store = await createProject(app, { name: 'Acme Outdoor', domain: 'shop.acme-outdoor.com', domain_verified: true, currency: 'EUR' });
+  store = await createProject(app, {
+    name: 'Acme Outdoor',
+    domain: 'shop.acme-outdoor.com',
+    domain_verified: true,
+    currency: 'EUR',
+  });
   api = app.client(store.keys.secret_test.token);
 });
 afterAll(async () => {
@@ -25,12 +30,19 @@ afterAll(async () => {
 
 const byId = (id: string) => ({ params: { path: { id } } });
 const outbox = async (projectId: string, to: string) =>
-  (await app.platform.GET('/platform/v1/projects/{id}/outbox', { params: { path: { id: projectId }, query: { to } } })).data!.data;
+  (await app.platform.GET('/platform/v1/projects/{id}/outbox', { params: { path: { id: projectId }, query: { to } } }))
+    .data!.data;
 const sendJobs = async () =>
-  app.deps.db.$queryRawUnsafe<Array<{ data: { v: 1; emailId: string } }>>(`SELECT data FROM pgboss.job WHERE name = 'send-email' ORDER BY created_on`);
+  app.deps.db.$queryRawUnsafe<Array<{ data: { v: 1; emailId: string } }>>(
+    `SELECT data FROM pgboss.job WHERE name = 'send-email' ORDER BY created_on`,
+  );
 
 async function readyDraft(client: CommerceClient, overrides: Parameters<typeof createDraftOrder>[1] = {}) {
-  const draft = await createDraftOrder(client, { currency: 'EUR', customer_email: 'jane.doe@example.com', ...overrides });
+  const draft = await createDraftOrder(client, {
+    currency: 'EUR',
+    customer_email: 'jane.doe@example.com',
+    ...overrides,
+  });
   await addItems(client, draft.id, [{ title: 'Guided tour', unit_price: 12000, quantity: 2 }]);
   return draft;
 }
@@ -43,8 +55,19 @@ describe('sendDraftOrder', () => {
     expect(data!.data.status).toBe('sent');
     const [email] = await outbox(store.project.id, 'first@example.com');
     expect(email).toMatchObject({
-      to: ['first@example.com'], cc: [], bcc: [], subject: `Draft order #${draft.draft_number} from Acme Outdoor`, template: 'draft_order_invoice', locale: 'en',
-      data: { draft_order_id: draft.id, draft_number: draft.draft_number, total: 24000, currency: 'EUR', pay_url: `https://shop.acme-outdoor.com/checkout/${draft.id}` },
+      to: ['first@example.com'],
+      cc: [],
+      bcc: [],
+      subject: `Draft order #${draft.draft_number} from Acme Outdoor`,
+      template: 'draft_order_invoice',
+      locale: 'en',
+      data: {
+        draft_order_id: draft.id,
+        draft_number: draft.draft_number,
+        total: 24000,
+        currency: 'EUR',
+        pay_url: `https://shop.acme-outdoor.com/checkout/${draft.id}`,
+      },
     });
     expect(email.text).toContain('2 x Guided tour: €240.00');
     expect(email.text).toContain('Total: €240.00');
@@ -58,7 +81,11 @@ describe('sendDraftOrder', () => {
     const again = await api.POST('/v1/draft-orders/{id}/send', byId(draft.id));
     expect(again.data!.data.status).toBe('sent');
     expect(await outbox(store.project.id, 'twice@example.com')).toHaveLength(2);
-    const events = (await api.GET('/v1/events', { params: { query: { resource_id: draft.id, type: 'draft_order.updated', order: 'asc' } } })).data!.data;
+    const events = (
+      await api.GET('/v1/events', {
+        params: { query: { resource_id: draft.id, type: 'draft_order.updated', order: 'asc' } },
+      })
+    ).data!.data;
     const sends = events.filter((e) => e.summary.includes('payment request sent'));
     expect(sends).toHaveLength(2);
     expect(sends[0].metadata.changes).toEqual({ status: { from: 'open', to: 'sent' } });
@@ -68,10 +95,19 @@ describe('sendDraftOrder', () => {
     const draft = await readyDraft(api, { customer_email: 'custom@example.com' });
     await api.POST('/v1/draft-orders/{id}/send', {
       ...byId(draft.id),
-      body: { subject: 'Your quote', message: 'As discussed on the phone.', cc: ['Purchasing@Example.com'], bcc: ['sales@acme-outdoor.com'] },
+      body: {
+        subject: 'Your quote',
+        message: 'As discussed on the phone.',
+        cc: ['Purchasing@Example.com'],
+        bcc: ['sales@acme-outdoor.com'],
+      },
     });
     const [email] = await outbox(store.project.id, 'custom@example.com');
-    expect(email).toMatchObject({ subject: 'Your quote', cc: ['purchasing@example.com'], bcc: ['sales@acme-outdoor.com'] });
+    expect(email).toMatchObject({
+      subject: 'Your quote',
+      cc: ['purchasing@example.com'],
+      bcc: ['sales@acme-outdoor.com'],
+    });
     expect(email.text).toContain('As discussed on the phone.');
   });
 
@@ -92,7 +128,11 @@ describe('sendDraftOrder', () => {
   });
 
   test('without a verified domain there is no pay link', async () => {
-    const unverified = await createProject(app, { domain: 'pending.example.com', domain_verified: false, currency: 'EUR' });
+    const unverified = await createProject(app, {
+      domain: 'pending.example.com',
+      domain_verified: false,
+      currency: 'EUR',
+    });
     const client = app.client(unverified.keys.secret_test.token);
     const draft = await readyDraft(client, { customer_email: 'nolink@example.com' });
     await client.POST('/v1/draft-orders/{id}/send', byId(draft.id));
@@ -125,7 +165,10 @@ describe('sendDraftOrder', () => {
     ['to', { to: ['x@example.com'] }],
   ])('an invalid %s answers 400 naming it', async (field, body) => {
     const draft = await readyDraft(api);
-    const { error, response } = await api.POST('/v1/draft-orders/{id}/send', { ...byId(draft.id), body: body as never });
+    const { error, response } = await api.POST('/v1/draft-orders/{id}/send', {
+      ...byId(draft.id),
+      body: body as never,
+    });
     expect(response.status).toBe(400);
     expect(error!.error).toMatchObject({ code: 'invalid_request', field });
   });
@@ -135,8 +178,10 @@ describe('sendDraftOrder', () => {
     const { response } = await api.POST('/v1/draft-orders/{id}/send', {
       ...byId(draft.id),
       body: {
-        subject: 's'.repeat(200), message: 'm'.repeat(5000),
-        cc: Array.from({ length: 5 }, (_, i) => `cc${i}@example.com`), bcc: Array.from({ length: 5 }, (_, i) => `bcc${i}@example.com`),
+        subject: 's'.repeat(200),
+        message: 'm'.repeat(5000),
+        cc: Array.from({ length: 5 }, (_, i) => `cc${i}@example.com`),
+        bcc: Array.from({ length: 5 }, (_, i) => `bcc${i}@example.com`),
       },
     });
     expect(response.status).toBe(200);
@@ -170,7 +215,11 @@ describe('payment request over SMTP (SMTP_URL set)', () => {
     const already = smtp.received.length;
     await jobs['send-email'].handle(app.deps, queued[0].data);
     const mail = (await smtp.waitFor(already + 1))[already];
-    expect(mail.envelope.to.sort()).toEqual(['accounts@example.com', 'audit@acme-outdoor.com', 'smtp.buyer@example.com']);
+    expect(mail.envelope.to.sort()).toEqual([
+      'accounts@example.com',
+      'audit@acme-outdoor.com',
+      'smtp.buyer@example.com',
+    ]);
     expect(mail.envelope.from).toBe('noreply@shop.acme-outdoor.com');
     expect(mail.parsed.to).toMatchObject({ text: 'smtp.buyer@example.com' });
     expect(mail.parsed.cc).toMatchObject({ text: 'accounts@example.com' });
@@ -198,7 +247,9 @@ describe('payment request without SMTP_URL', () => {
       const client = plain.client(own.keys.secret_test.token);
       const draft = await readyDraft(client, { customer_email: 'outbox.only@example.com' });
       expect((await client.POST('/v1/draft-orders/{id}/send', byId(draft.id))).response.status).toBe(200);
-      const jobsThere = await plain.deps.db.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM pgboss.job WHERE name = 'send-email'`);
+      const jobsThere = await plain.deps.db.$queryRawUnsafe<unknown[]>(
+        `SELECT 1 FROM pgboss.job WHERE name = 'send-email'`,
+      );
       expect(jobsThere).toEqual([]);
       expect(await plain.deps.db.outboxEmail.count({ where: { to: { has: 'outbox.only@example.com' } } })).toBe(1);
     } finally {

@@ -30,7 +30,8 @@ describe('secret operations (GET /v1/events)', () => {
     expect(misplaced.status).toBe(401);
     expect((await json(misplaced)).error).toEqual({
       code: 'unauthorized',
-      message: 'Missing API key. This operation takes it as Authorization: Bearer <API key>; X-API-Key is for the storefront customer operations (/v1/auth, /v1/me).',
+      message:
+        'Missing API key. This operation takes it as Authorization: Bearer <API key>; X-API-Key is for the storefront customer operations (/v1/auth, /v1/me).',
     });
   });
 
@@ -43,13 +44,17 @@ describe('secret operations (GET /v1/events)', () => {
   test('the malformed-key message names the prefixes only when the prefix is wrong', async () => {
     const wrongPrefix = await getEvents({ Authorization: 'Bearer not-a-key' });
     expect(wrongPrefix.status).toBe(401);
-    expect((await json(wrongPrefix)).error.message).toBe('Malformed API key. Keys start with sk_live_, sk_test_, pk_live_ or pk_test_.');
+    expect((await json(wrongPrefix)).error.message).toBe(
+      'Malformed API key. Keys start with sk_live_, sk_test_, pk_live_ or pk_test_.',
+    );
     for (const token of ['sk_test_short', `pk_live_${'A'.repeat(41)}`, `sk_test_${'A'.repeat(39)}-`]) {
       const response = await getEvents({ Authorization: `Bearer ${token}` });
       expect(response.status).toBe(401);
       const { error } = await json(response);
       expect(error.code).toBe('unauthorized');
-      expect(error.message).toBe(`Malformed API key: after ${token.slice(0, 8)} a key has exactly 40 letters and digits. Check that the whole key was copied.`);
+      expect(error.message).toBe(
+        `Malformed API key: after ${token.slice(0, 8)} a key has exactly 40 letters and digits. Check that the whole key was copied.`,
+      );
     }
   });
 
@@ -58,8 +63,16 @@ describe('secret operations (GET /v1/events)', () => {
   });
 
   test('a publishable key answers 403 forbidden, test or live', async () => {
-    await expectError(await getEvents({ Authorization: `Bearer ${store.keys.publishable_test.token}` }), 403, 'forbidden');
-    await expectError(await getEvents({ Authorization: `Bearer ${store.keys.publishable_live.token}` }), 403, 'forbidden');
+    await expectError(
+      await getEvents({ Authorization: `Bearer ${store.keys.publishable_test.token}` }),
+      403,
+      'forbidden',
+    );
+    await expectError(
+      await getEvents({ Authorization: `Bearer ${store.keys.publishable_live.token}` }),
+      403,
+      'forbidden',
+    );
   });
 
   test('secret keys of both modes are accepted', async () => {
@@ -70,8 +83,16 @@ describe('secret operations (GET /v1/events)', () => {
   test('a suspended project answers 403 account_suspended, before any other key check', async () => {
     const suspended = await createProject(store.app);
     await store.app.deps.db.project.update({ where: { id: suspended.project.id }, data: { suspended: true } });
-    await expectError(await getEvents({ Authorization: `Bearer ${suspended.keys.secret_test.token}` }), 403, 'account_suspended');
-    await expectError(await getEvents({ Authorization: `Bearer ${suspended.keys.publishable_test.token}` }), 403, 'account_suspended');
+    await expectError(
+      await getEvents({ Authorization: `Bearer ${suspended.keys.secret_test.token}` }),
+      403,
+      'account_suspended',
+    );
+    await expectError(
+      await getEvents({ Authorization: `Bearer ${suspended.keys.publishable_test.token}` }),
+      403,
+      'account_suspended',
+    );
   });
 });
 
@@ -89,7 +110,10 @@ describe('publishable operations', () => {
       const op = routes[ctx.path as keyof typeof routes];
       await authenticate(op, store.app.deps)(ctx, async () => {
         const service = ctx.state.service;
-        ctx.body = service?.actor.kind === 'api_key' ? { project: service.project.id, key: { type: service.actor.keyType, mode: service.mode } } : {};
+        ctx.body =
+          service?.actor.kind === 'api_key'
+            ? { project: service.project.id, key: { type: service.actor.keyType, mode: service.mode } }
+            : {};
       });
       await next();
     });
@@ -100,29 +124,42 @@ describe('publishable operations', () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   test('a test publishable key needs no verified domain', async () => {
-    const response = await fetch(`${baseUrl}/publishable`, { headers: { Authorization: `Bearer ${store.keys.publishable_test.token}` } });
+    const response = await fetch(`${baseUrl}/publishable`, {
+      headers: { Authorization: `Bearer ${store.keys.publishable_test.token}` },
+    });
     expect(response.status).toBe(200);
-    expect(await json(response)).toMatchObject({ project: store.project.id, key: { type: 'publishable', mode: 'test' } });
+    expect(await json(response)).toMatchObject({
+      project: store.project.id,
+      key: { type: 'publishable', mode: 'test' },
+    });
   });
 
   test('a live publishable key without a verified domain answers 403 domain_not_verified', async () => {
-    const response = await fetch(`${baseUrl}/publishable`, { headers: { Authorization: `Bearer ${store.keys.publishable_live.token}` } });
+    const response = await fetch(`${baseUrl}/publishable`, {
+      headers: { Authorization: `Bearer ${store.keys.publishable_live.token}` },
+    });
     await expectError(response, 403, 'domain_not_verified');
   });
 
   test('a live publishable key works once the domain is verified', async () => {
     const verified = await createProject(store.app, { domain: 'verified.example.com', domain_verified: true });
-    const response = await fetch(`${baseUrl}/publishable`, { headers: { Authorization: `Bearer ${verified.keys.publishable_live.token}` } });
+    const response = await fetch(`${baseUrl}/publishable`, {
+      headers: { Authorization: `Bearer ${verified.keys.publishable_live.token}` },
+    });
     expect(response.status).toBe(200);
   });
 
   test('secret keys are accepted where a publishable key is', async () => {
-    const response = await fetch(`${baseUrl}/publishable`, { headers: { Authorization: `Bearer ${store.keys.secret_live.token}` } });
+    const response = await fetch(`${baseUrl}/publishable`, {
+      headers: { Authorization: `Bearer ${store.keys.secret_live.token}` },
+    });
     expect(response.status).toBe(200);
   });
 
   test('customer-auth operations take the publishable key in X-API-Key', async () => {
-    const response = await fetch(`${baseUrl}/publishable-header`, { headers: { 'X-API-Key': store.keys.publishable_test.token } });
+    const response = await fetch(`${baseUrl}/publishable-header`, {
+      headers: { 'X-API-Key': store.keys.publishable_test.token },
+    });
     expect(response.status).toBe(200);
     const missing = await fetch(`${baseUrl}/publishable-header`);
     await expectError(missing, 401, 'unauthorized');
@@ -130,8 +167,13 @@ describe('publishable operations', () => {
 
   test('a revoked publishable key answers 401 unauthorized', async () => {
     const other = await createProject(store.app);
-    await store.app.deps.db.apiKey.update({ where: { id: other.keys.publishable_test.id }, data: { revokedAt: new Date() } });
-    const response = await fetch(`${baseUrl}/publishable`, { headers: { Authorization: `Bearer ${other.keys.publishable_test.token}` } });
+    await store.app.deps.db.apiKey.update({
+      where: { id: other.keys.publishable_test.id },
+      data: { revokedAt: new Date() },
+    });
+    const response = await fetch(`${baseUrl}/publishable`, {
+      headers: { Authorization: `Bearer ${other.keys.publishable_test.token}` },
+    });
     await expectError(response, 401, 'unauthorized');
   });
 });

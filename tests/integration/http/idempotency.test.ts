@@ -29,8 +29,14 @@ const projectsNamed = (name: string) => app.deps.db.project.count({ where: { nam
 describe('createProject with Idempotency-Key', () => {
   test('a replay answers the original status and body, marked Idempotent-Replayed, and creates nothing', async () => {
     const header = idempotencyHeader();
-    const first = await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'Replay Store' } });
-    const second = await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'Replay Store' } });
+    const first = await app.platform.POST('/platform/v1/projects', {
+      params: { header },
+      body: { name: 'Replay Store' },
+    });
+    const second = await app.platform.POST('/platform/v1/projects', {
+      params: { header },
+      body: { name: 'Replay Store' },
+    });
     expect(first.response.status).toBe(201);
     expect(second.response.status).toBe(201);
     expect(second.data).toEqual(first.data);
@@ -50,10 +56,17 @@ describe('createProject with Idempotency-Key', () => {
 
   test('the same body with keys in another order is the same request', async () => {
     const header = idempotencyHeader();
-    const a = await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'Order Store', plan: 'pro' } });
+    const a = await app.platform.POST('/platform/v1/projects', {
+      params: { header },
+      body: { name: 'Order Store', plan: 'pro' },
+    });
     const b = await fetch(`${app.baseUrl}/platform/v1/projects`, {
       method: 'POST',
-      headers: { ...header, Authorization: `Bearer ${app.deps.config.platformToken}`, 'Content-Type': 'application/json' },
+      headers: {
+        ...header,
+        Authorization: `Bearer ${app.deps.config.platformToken}`,
+        'Content-Type': 'application/json',
+      },
       body: '{"plan":"pro","name":"Order Store"}',
     });
     expect(b.status).toBe(201);
@@ -62,7 +75,10 @@ describe('createProject with Idempotency-Key', () => {
 
   test('the same key on a different path answers 409 conflict', async () => {
     const header = idempotencyHeader();
-    const created = await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'Path Store' } });
+    const created = await app.platform.POST('/platform/v1/projects', {
+      params: { header },
+      body: { name: 'Path Store' },
+    });
     const key = await app.platform.POST('/platform/v1/projects/{id}/keys', {
       params: { header, path: { id: created.data!.data.project.id } },
       body: { type: 'secret', mode: 'test' },
@@ -74,19 +90,35 @@ describe('createProject with Idempotency-Key', () => {
     const header = idempotencyHeader();
     await app.deps.db.idempotencyKey.create({
       data: {
-        scope: 'platform', key: header['Idempotency-Key'], method: 'POST', path: '/platform/v1/projects', bodyHash: 'old',
-        state: 'done', responseStatus: 201, responseBody: {}, createdAt: new Date(Date.now() - 25 * HOUR),
+        scope: 'platform',
+        key: header['Idempotency-Key'],
+        method: 'POST',
+        path: '/platform/v1/projects',
+        bodyHash: 'old',
+        state: 'done',
+        responseStatus: 201,
+        responseBody: {},
+        createdAt: new Date(Date.now() - 25 * HOUR),
       },
     });
-    const response = await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'Fresh Store' } });
+    const response = await app.platform.POST('/platform/v1/projects', {
+      params: { header },
+      body: { name: 'Fresh Store' },
+    });
     expect(response.response.status).toBe(201);
     expect(await projectsNamed('Fresh Store')).toBe(1);
   });
 
   test('4xx answers are stored and replayed', async () => {
     const header = idempotencyHeader();
-    const first = await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'x', plan: 'gold' as never } });
-    const second = await app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'x', plan: 'gold' as never } });
+    const first = await app.platform.POST('/platform/v1/projects', {
+      params: { header },
+      body: { name: 'x', plan: 'gold' as never },
+    });
+    const second = await app.platform.POST('/platform/v1/projects', {
+      params: { header },
+      body: { name: 'x', plan: 'gold' as never },
+    });
     expect(first.response.status).toBe(400);
     expect(second.response.status).toBe(400);
     expect(second.error).toEqual(first.error);
@@ -94,7 +126,10 @@ describe('createProject with Idempotency-Key', () => {
   });
 
   test('a malformed key answers 400 invalid_request', async () => {
-    const response = await app.platform.POST('/platform/v1/projects', { params: { header: { 'Idempotency-Key': 'has spaces' } }, body: { name: 'x' } });
+    const response = await app.platform.POST('/platform/v1/projects', {
+      params: { header: { 'Idempotency-Key': 'has spaces' } },
+      body: { name: 'x' },
+    });
     expect(response.response.status).toBe(400);
     expect(response.error!.error).toMatchObject({ code: 'invalid_request', field: 'Idempotency-Key' });
   });
@@ -102,7 +137,9 @@ describe('createProject with Idempotency-Key', () => {
   test('twenty concurrent requests with one key create exactly one project', async () => {
     const header = idempotencyHeader();
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'Stampede Store' } })),
+      Array.from({ length: 20 }, () =>
+        app.platform.POST('/platform/v1/projects', { params: { header }, body: { name: 'Stampede Store' } }),
+      ),
     );
     expect(await projectsNamed('Stampede Store')).toBe(1);
     const created = results.filter((r) => r.response.status === 201);
@@ -119,19 +156,41 @@ describe('keyed creates under concurrency', () => {
   test('sixty concurrent keyed creates of six kinds, many more than the pool holds, all answer 201', async () => {
     const { keys } = await createProject(app);
     const client = app.client(keys.secret_test.token);
-    const { data: product } = await client.POST('/v1/products', { body: { title: 'Stocked', variants: [{ title: 'One', price: 500 }] } });
+    const { data: product } = await client.POST('/v1/products', {
+      body: { title: 'Stocked', variants: [{ title: 'One', price: 500 }] },
+    });
     const { data: draft } = await client.POST('/v1/draft-orders', { body: { currency: 'USD' } });
     const kinds = [
-      (n: number) => client.POST('/v1/customers', { params: { header: { 'Idempotency-Key': `c-${n}` } }, body: { email: `c${n}@example.com`, first_name: 'A', last_name: 'B' } }),
-      (n: number) => client.POST('/v1/products', { params: { header: { 'Idempotency-Key': `p-${n}` } }, body: { title: `P ${n}`, variants: [{ title: 'V', price: 100 }] } }),
-      (n: number) => client.POST('/v1/draft-orders', { params: { header: { 'Idempotency-Key': `d-${n}` } }, body: { currency: 'USD' } }),
+      (n: number) =>
+        client.POST('/v1/customers', {
+          params: { header: { 'Idempotency-Key': `c-${n}` } },
+          body: { email: `c${n}@example.com`, first_name: 'A', last_name: 'B' },
+        }),
+      (n: number) =>
+        client.POST('/v1/products', {
+          params: { header: { 'Idempotency-Key': `p-${n}` } },
+          body: { title: `P ${n}`, variants: [{ title: 'V', price: 100 }] },
+        }),
+      (n: number) =>
+        client.POST('/v1/draft-orders', {
+          params: { header: { 'Idempotency-Key': `d-${n}` } },
+          body: { currency: 'USD' },
+        }),
       (n: number) =>
         client.POST('/v1/draft-orders/{id}/items', {
           params: { path: { id: draft!.data.id }, header: { 'Idempotency-Key': `i-${n}` } },
           body: { items: [{ variant_id: product!.data.variants[0].id, quantity: 1 }] },
         }),
-      (n: number) => client.POST('/v1/companies', { params: { header: { 'Idempotency-Key': `co-${n}` } }, body: { name: `Co ${n}` } }),
-      (n: number) => client.POST('/v1/collections', { params: { header: { 'Idempotency-Key': `col-${n}` } }, body: { title: `Col ${n}` } }),
+      (n: number) =>
+        client.POST('/v1/companies', {
+          params: { header: { 'Idempotency-Key': `co-${n}` } },
+          body: { name: `Co ${n}` },
+        }),
+      (n: number) =>
+        client.POST('/v1/collections', {
+          params: { header: { 'Idempotency-Key': `col-${n}` } },
+          body: { title: `Col ${n}` },
+        }),
     ];
     const results = await Promise.all(Array.from({ length: 60 }, (_, n) => kinds[n % kinds.length](n)));
     expect(results.map((r) => r.response.status)).toEqual(results.map(() => 201));
@@ -166,8 +225,15 @@ describe('idempotency middleware on project-scoped creates', () => {
         const service = ctx.state.service!;
         await service.db.storeEvent.create({
           data: {
-            id: newId('sevt_'), projectId: service.project.id, type: 'thing.created',
-            resourceType: 'thing', resourceId: 'half-written', actorType: 'api_key', actorId: 'key_x', summary: 'created', metadata: {},
+            id: newId('sevt_'),
+            projectId: service.project.id,
+            type: 'thing.created',
+            resourceType: 'thing',
+            resourceId: 'half-written',
+            actorType: 'api_key',
+            actorId: 'key_x',
+            summary: 'created',
+            metadata: {},
           },
         });
         if (status === 400) throw new AppError('invalid_request', 'Refused after a write.');
@@ -180,8 +246,15 @@ describe('idempotency middleware on project-scoped creates', () => {
       const service = ctx.state.service!;
       const event = await app.deps.db.storeEvent.create({
         data: {
-          id: newId('sevt_'), projectId: service.project.id, type: 'thing.created',
-          resourceType: 'thing', resourceId: 'thing_1', actorType: 'api_key', actorId: 'key_x', summary: 'created', metadata: {},
+          id: newId('sevt_'),
+          projectId: service.project.id,
+          type: 'thing.created',
+          resourceType: 'thing',
+          resourceId: 'thing_1',
+          actorType: 'api_key',
+          actorId: 'key_x',
+          summary: 'created',
+          metadata: {},
         },
       });
       ctx.status = 201;
@@ -232,7 +305,11 @@ describe('idempotency middleware on project-scoped creates', () => {
     // What a killed process leaves: the key claimed, its transaction (and row lock) gone with the connection.
     await app.deps.db.idempotencyKey.create({
       data: {
-        scope: project.id, key: 'orphaned', method: 'POST', path: '/things', state: 'running',
+        scope: project.id,
+        key: 'orphaned',
+        method: 'POST',
+        path: '/things',
+        state: 'running',
         bodyHash: createHash('sha256').update('{"name":"thing"}').digest('hex'),
       },
     });
@@ -245,7 +322,8 @@ describe('idempotency middleware on project-scoped creates', () => {
 
   test('an answer of 4xx or 5xx leaves nothing written; the 4xx is stored, the 5xx is not', async () => {
     const { project, keys } = await createProject(app);
-    const halfWritten = () => app.deps.db.storeEvent.count({ where: { projectId: project.id, resourceId: 'half-written' } });
+    const halfWritten = () =>
+      app.deps.db.storeEvent.count({ where: { projectId: project.id, resourceId: 'half-written' } });
     writeThenFail = 400;
     const refused = await create(keys.secret_test.token, 'refused-after-write');
     expect(refused.status).toBe(400);
@@ -274,7 +352,13 @@ describe('idempotency middleware on project-scoped creates', () => {
 describe('purge-idempotency-keys job', () => {
   test('deletes keys older than 24 hours and keeps newer ones', async () => {
     const row = (key: string, ageHours: number) => ({
-      scope: 'purge-test', key, method: 'POST', path: '/x', bodyHash: 'h', state: 'done', createdAt: new Date(Date.now() - ageHours * HOUR),
+      scope: 'purge-test',
+      key,
+      method: 'POST',
+      path: '/x',
+      bodyHash: 'h',
+      state: 'done',
+      createdAt: new Date(Date.now() - ageHours * HOUR),
     });
     await app.deps.db.idempotencyKey.createMany({ data: [row('old', 25), row('new', 23)] });
     expect(await purgeIdempotencyKeys(app.deps.db)).toBeGreaterThanOrEqual(1);

@@ -11,7 +11,11 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const postProject = (body: string | Buffer, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
-  fetch(`${app.baseUrl}/platform/v1/projects`, { method: 'POST', body, headers: { Authorization: `Bearer ${TEST_PLATFORM_TOKEN}`, ...headers } });
+  fetch(`${app.baseUrl}/platform/v1/projects`, {
+    method: 'POST',
+    body,
+    headers: { Authorization: `Bearer ${TEST_PLATFORM_TOKEN}`, ...headers },
+  });
 
 describe('request id', () => {
   test('echoes a sent X-Request-Id and makes one otherwise', async () => {
@@ -67,7 +71,10 @@ describe('request bodies', () => {
   });
 
   test('a required body that is absent answers 400 invalid_request', async () => {
-    const response = await fetch(`${app.baseUrl}/platform/v1/projects`, { method: 'POST', headers: { Authorization: `Bearer ${TEST_PLATFORM_TOKEN}` } });
+    const response = await fetch(`${app.baseUrl}/platform/v1/projects`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TEST_PLATFORM_TOKEN}` },
+    });
     expect(response.status).toBe(400);
     expect((await json(response)).error.code).toBe('invalid_request');
   });
@@ -99,7 +106,9 @@ describe('validation', () => {
   });
 
   test('nested fields are named with their path', async () => {
-    const response = await postProject(JSON.stringify({ name: 'x', tax: { enabled: true, inclusive: false, rates: [{ country: 'DE', rate: 2 }] } }));
+    const response = await postProject(
+      JSON.stringify({ name: 'x', tax: { enabled: true, inclusive: false, rates: [{ country: 'DE', rate: 2 }] } }),
+    );
     expect((await json(response)).error).toMatchObject({ code: 'invalid_request', field: 'tax.rates[0].rate' });
   });
 
@@ -109,9 +118,17 @@ describe('validation', () => {
     const response = await fetch(`${app.baseUrl}/v1/events?limit=0`, { headers: { Authorization: `Bearer ${key}` } });
     expect(response.status).toBe(400);
     expect((await json(response)).error).toMatchObject({ code: 'invalid_request', field: 'limit' });
-    const notANumber = await fetch(`${app.baseUrl}/v1/events?limit=ten`, { headers: { Authorization: `Bearer ${key}` } });
-    expect((await json(notANumber)).error).toMatchObject({ code: 'invalid_request', field: 'limit', message: 'limit must be an integer.' });
-    expect((await fetch(`${app.baseUrl}/v1/events?limit=100`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
+    const notANumber = await fetch(`${app.baseUrl}/v1/events?limit=ten`, {
+      headers: { Authorization: `Bearer ${key}` },
+    });
+    expect((await json(notANumber)).error).toMatchObject({
+      code: 'invalid_request',
+      field: 'limit',
+      message: 'limit must be an integer.',
+    });
+    expect(
+      (await fetch(`${app.baseUrl}/v1/events?limit=100`, { headers: { Authorization: `Bearer ${key}` } })).status,
+    ).toBe(200);
   });
 });
 

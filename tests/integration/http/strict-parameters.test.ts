@@ -3,7 +3,8 @@ import { json } from '../../setup/http.js';
 import { useStore } from '../../setup/store.js';
 
 const store = useStore();
-const get = (path: string) => fetch(`${store.app.baseUrl}${path}`, { headers: { Authorization: `Bearer ${store.keys.secret_test.token}` } });
+const get = (path: string) =>
+  fetch(`${store.app.baseUrl}${path}`, { headers: { Authorization: `Bearer ${store.keys.secret_test.token}` } });
 
 describe('unknown query parameters', () => {
   test('GET /v1/customers?q=ada is 400 invalid_request naming q and pointing at search', async () => {

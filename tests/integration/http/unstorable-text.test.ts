@@ -9,17 +9,28 @@ const call = (method: string, path: string, body?: unknown) => store.call(method
 
 describe('NUL characters (\\u0000) in a request', () => {
   test('in a body field: 400 invalid_request naming the field, not a 500', async () => {
-    const response = await call('POST', '/v1/customers', { email: 'nul@example.com', first_name: 'A\u0000da', last_name: 'Lovelace' });
+    const response = await call('POST', '/v1/customers', {
+      email: 'nul@example.com',
+      first_name: 'A\u0000da',
+      last_name: 'Lovelace',
+    });
     expect(response.status).toBe(400);
     expect((await json(response)).error).toMatchObject({ code: 'invalid_request', field: 'first_name' });
   });
 
   test('in a nested field and in an object key: each named by its path', async () => {
-    const response = await call('POST', '/v1/products', { title: 'Shirt', variants: [{ title: 'S\u0000', price: 100 }], metadata: { 'a\u0000': 'x' } });
+    const response = await call('POST', '/v1/products', {
+      title: 'Shirt',
+      variants: [{ title: 'S\u0000', price: 100 }],
+      metadata: { 'a\u0000': 'x' },
+    });
     expect(response.status).toBe(400);
     const { error } = await json(response);
     expect(error.code).toBe('validation_error');
-    expect(error.details.map((d: { field: string }) => d.field).sort()).toEqual(['metadata.a\u0000', 'variants[0].title']);
+    expect(error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'metadata.a\u0000',
+      'variants[0].title',
+    ]);
   });
 
   test('in a query parameter: 400 naming the parameter', async () => {
@@ -44,7 +55,12 @@ describe('NUL characters (\\u0000) in a request', () => {
 describe('lone surrogates in a request', () => {
   test('in a metadata value (jsonb): 400 naming the field, not a 500', async () => {
     // JSON.stringify writes a lone surrogate as the escape \\udc00, as a careless client would send it.
-    const response = await call('POST', '/v1/customers', { email: 'lone@example.com', first_name: 'Ada', last_name: 'L', metadata: { note: 'x\udc00y' } });
+    const response = await call('POST', '/v1/customers', {
+      email: 'lone@example.com',
+      first_name: 'Ada',
+      last_name: 'L',
+      metadata: { note: 'x\udc00y' },
+    });
     expect(response.status).toBe(400);
     const { error } = await json(response);
     expect(error).toMatchObject({ code: 'invalid_request', field: 'metadata.note' });
@@ -52,7 +68,12 @@ describe('lone surrogates in a request', () => {
   });
 
   test('a surrogate pair (an emoji) is ordinary text', async () => {
-    const response = await call('POST', '/v1/customers', { email: 'emoji@example.com', first_name: 'Ada \ud83d\ude00', last_name: 'L', metadata: { note: '\ud83d\ude00' } });
+    const response = await call('POST', '/v1/customers', {
+      email: 'emoji@example.com',
+      first_name: 'Ada \ud83d\ude00',
+      last_name: 'L',
+      metadata: { note: '\ud83d\ude00' },
+    });
     expect(response.status).toBe(201);
   });
 });

@@ -12,11 +12,15 @@ const doc: Json = JSON.parse(openapiJson);
 const deref = (node: Json): Json => {
   let current = node;
   while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    current = current.$ref.slice(2).split('/').reduce((o: Json, k: string) => o[k], doc);
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .reduce((o: Json, k: string) => o[k], doc);
   }
   return current;
 };
-const refName = (node: Json): string | undefined => (typeof node?.$ref === 'string' ? node.$ref.split('/').pop() : undefined);
+const refName = (node: Json): string | undefined =>
+  typeof node?.$ref === 'string' ? node.$ref.split('/').pop() : undefined;
 
 /** An identifier: a type prefix and 26 base-36 characters (`cus_01jd...`). */
 export const ID_FORM = /^([a-z]+)_[0-9a-z]{26}$/;
@@ -24,8 +28,17 @@ export const ID_FORM = /^([a-z]+)_[0-9a-z]{26}$/;
 /** `customer` -> `cus`, `shipping_zone` -> `shz`, ...: the `...Id` schemas of the contract and their prefixes. */
 export const idSchemaPrefixes: Record<string, string> = Object.fromEntries(
   Object.entries(doc.components.schemas as Record<string, Json>)
-    .filter(([name, schema]) => name.endsWith('Id') && typeof schema.pattern === 'string' && /^\^[a-z]+_/.test(schema.pattern))
-    .map(([name, schema]) => [name.slice(0, -2).replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase(), /^\^([a-z]+)_/.exec(schema.pattern)![1]]),
+    .filter(
+      ([name, schema]) =>
+        name.endsWith('Id') && typeof schema.pattern === 'string' && /^\^[a-z]+_/.test(schema.pattern),
+    )
+    .map(([name, schema]) => [
+      name
+        .slice(0, -2)
+        .replace(/([a-z])([A-Z])/g, '$1_$2')
+        .toLowerCase(),
+      /^\^([a-z]+)_/.exec(schema.pattern)![1],
+    ]),
 );
 
 /** The prefix a `*_id`/`*_ids` name refers to: the longest `...Id` schema its stem ends with (`destination_location_id` -> `loc`). */
@@ -95,7 +108,11 @@ function bodyExample(operation: Json): Json | undefined {
 }
 
 /** Every property named `*_id`/`*_ids` or typed by an `...Id` schema, as (path of names, prefix or undefined). */
-function schemaReferences(schema: Json, at: string[] = [], seen = new Set<string>()): Array<{ at: string[]; prefix?: string }> {
+function schemaReferences(
+  schema: Json,
+  at: string[] = [],
+  seen = new Set<string>(),
+): Array<{ at: string[]; prefix?: string }> {
   const name = refName(schema);
   if (name) {
     if (seen.has(name)) return [];
@@ -104,11 +121,19 @@ function schemaReferences(schema: Json, at: string[] = [], seen = new Set<string
   const node = deref(schema);
   if (!node || typeof node !== 'object') return [];
   const found: Array<{ at: string[]; prefix?: string }> = [];
-  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) for (const branch of node[key] ?? []) found.push(...schemaReferences(branch, at, seen));
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const)
+    for (const branch of node[key] ?? []) found.push(...schemaReferences(branch, at, seen));
   if (node.items) found.push(...schemaReferences(node.items, [...at, '[]'], seen));
   for (const [prop, propSchema] of Object.entries<Json>(node.properties ?? {})) {
     const typedBy = refName(propSchema.items ?? propSchema);
-    const idSchema = typedBy?.endsWith('Id') ? idSchemaPrefixes[typedBy.slice(0, -2).replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()] : undefined;
+    const idSchema = typedBy?.endsWith('Id')
+      ? idSchemaPrefixes[
+          typedBy
+            .slice(0, -2)
+            .replace(/([a-z])([A-Z])/g, '$1_$2')
+            .toLowerCase()
+        ]
+      : undefined;
     if (idSchema || /_ids?$/.test(prop)) found.push({ at: [...at, prop], prefix: idSchema ?? prefixForName(prop) });
     else found.push(...schemaReferences(propSchema, [...at, prop], seen));
   }
@@ -126,7 +151,11 @@ function idsInExample(value: Json, at: Array<string | number> = []): BodyRef[] {
 }
 
 /** Derives the id-taking operations; `unmapped` says what could not be resolved (operation, where, why). */
-export function deriveIdOperations(sharedSlug: string): { idOperations: IdOperation[]; unmapped: string[]; other: OperationMeta[] } {
+export function deriveIdOperations(sharedSlug: string): {
+  idOperations: IdOperation[];
+  unmapped: string[];
+  other: OperationMeta[];
+} {
   const idOperations: IdOperation[] = [];
   const unmapped: string[] = [];
   const other: OperationMeta[] = [];
@@ -143,7 +172,10 @@ export function deriveIdOperations(sharedSlug: string): { idOperations: IdOperat
         const named = NAMED_PATH_PARAMS[refName(raw) ?? ''];
         const slot = prefix ? { kind: 'id' as const, prefix } : typeof named === 'function' ? named(sharedSlug) : named;
         if (slot) pathParams.push({ name: param.name, slot });
-        else if (op.auth !== 'none') unmapped.push(`${op.operationId}: path parameter ${param.name} (example ${JSON.stringify(example)}) has no id mapping`);
+        else if (op.auth !== 'none')
+          unmapped.push(
+            `${op.operationId}: path parameter ${param.name} (example ${JSON.stringify(example)}) has no id mapping`,
+          );
       } else if (param.in === 'query' && /_ids?$/.test(param.name)) {
         const prefix = ID_FORM.exec(example)?.[1] ?? prefixForName(param.name);
         if (prefix) queryRefs.push({ name: param.name, prefix });
@@ -157,12 +189,18 @@ export function deriveIdOperations(sharedSlug: string): { idOperations: IdOperat
       for (const ref of schemaReferences(schema)) {
         const name = ref.at[ref.at.length - 1];
         if (NOT_REFERENCES.has(name)) continue;
-        const inExample = bodyRefs.some((b) => b.at.filter((s) => typeof s === 'string').join('.') === ref.at.filter((s) => s !== '[]').join('.'));
+        const inExample = bodyRefs.some(
+          (b) => b.at.filter((s) => typeof s === 'string').join('.') === ref.at.filter((s) => s !== '[]').join('.'),
+        );
         if (inExample) continue;
         if (!ref.prefix) unmapped.push(`${op.operationId}: body property ${ref.at.join('.')} has no id mapping`);
-        else if (ref.at.length !== 1) unmapped.push(`${op.operationId}: body property ${ref.at.join('.')} is not in the example body`);
+        else if (ref.at.length !== 1)
+          unmapped.push(`${op.operationId}: body property ${ref.at.join('.')} is not in the example body`);
         else {
-          body = { ...(body ?? {}), [name]: name.endsWith('_ids') ? [`${ref.prefix}_${'0'.repeat(26)}`] : `${ref.prefix}_${'0'.repeat(26)}` };
+          body = {
+            ...(body ?? {}),
+            [name]: name.endsWith('_ids') ? [`${ref.prefix}_${'0'.repeat(26)}`] : `${ref.prefix}_${'0'.repeat(26)}`,
+          };
           bodyRefs.push(...idsInExample(body[name], [name]));
         }
       }
@@ -178,4 +216,6 @@ export function deriveIdOperations(sharedSlug: string): { idOperations: IdOperat
  * The metafield value types that hold an identifier (`product_reference`, `list.variant_reference`, ...): a body
  * reference the request schema cannot show (a value's type comes from its definition), from the contract's enum.
  */
-export const metafieldReferenceTypes: string[] = (doc.components.schemas.MetafieldValueType.enum as string[]).filter((type) => /_reference$/.test(type));
+export const metafieldReferenceTypes: string[] = (doc.components.schemas.MetafieldValueType.enum as string[]).filter(
+  (type) => /_reference$/.test(type),
+);

@@ -39,7 +39,10 @@ export const SHARED_SLUG = 'rating';
  * session and a pending password reset.
  */
 export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
-  const created = await createProject(app, { name: `Tenant ${name}`, domain: `tenant-${name.toLowerCase()}.example.com` });
+  const created = await createProject(app, {
+    name: `Tenant ${name}`,
+    domain: `tenant-${name.toLowerCase()}.example.com`,
+  });
   const api = app.client(created.keys.secret_test.token);
   const ids: Record<string, string> = { proj: created.project.id, key: created.keys.secret_test.id };
   const must = async <T>(what: string, call: Promise<{ data?: T; error?: unknown }>): Promise<T> => {
@@ -49,22 +52,39 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
   };
 
   // A webhook first, so the customer's creation below records a delivery for it.
-  const webhook = await createWebhook(api, `https://hooks-${name.toLowerCase()}.example.com/in`, { events: ['customer.created', 'customer.updated'] });
+  const webhook = await createWebhook(api, `https://hooks-${name.toLowerCase()}.example.com/in`, {
+    events: ['customer.created', 'customer.updated'],
+  });
   ids.wh = webhook.id;
 
-  const location = await must('createLocation', api.POST('/v1/locations', { body: { name: `${name} Warehouse`, type: 'warehouse', country: 'DE' } }));
+  const location = await must(
+    'createLocation',
+    api.POST('/v1/locations', { body: { name: `${name} Warehouse`, type: 'warehouse', country: 'DE' } }),
+  );
   ids.loc = location.data.id;
-  const other = await must('createLocation 2', api.POST('/v1/locations', { body: { name: `${name} Store`, type: 'retail', country: 'DE' } }));
+  const other = await must(
+    'createLocation 2',
+    api.POST('/v1/locations', { body: { name: `${name} Store`, type: 'retail', country: 'DE' } }),
+  );
 
   const product = await createProduct(api, { title: `${name} Trail Runner`, tags: ['running'] });
   ids.prod = product.id;
   ids.var = product.variants[0].id;
   for (const loc of [ids.loc, other.data.id]) {
-    await must('setInventoryLevel', api.PUT('/v1/inventory-levels', { body: { variant_id: ids.var, location_id: loc, available: 20 } }));
+    await must(
+      'setInventoryLevel',
+      api.PUT('/v1/inventory-levels', { body: { variant_id: ids.var, location_id: loc, available: 20 } }),
+    );
   }
-  const collection = await must('createCollection', api.POST('/v1/collections', { body: { title: `${name} Running` } }));
+  const collection = await must(
+    'createCollection',
+    api.POST('/v1/collections', { body: { title: `${name} Running` } }),
+  );
   ids.col = collection.data.id;
-  await must('addCollectionProducts', api.POST('/v1/collections/{id}/products', { params: { path: { id: ids.col } }, body: { product_ids: [ids.prod] } }));
+  await must(
+    'addCollectionProducts',
+    api.POST('/v1/collections/{id}/products', { params: { path: { id: ids.col } }, body: { product_ids: [ids.prod] } }),
+  );
   ids.img = await createFile(api, 'image/jpeg');
   ids.file = await createFile(api, 'application/pdf');
   // A video file: what a video_reference metafield names (not an id prefix of its own: file_).
@@ -72,25 +92,53 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
 
   const customer = await createCustomer(api, { email: `${name.toLowerCase()}.customer@example.com`, first_name: name });
   ids.cus = customer.id;
-  const address = await must('createCustomerAddress', api.POST('/v1/customers/{id}/addresses', {
-    params: { path: { id: ids.cus } }, body: { first_name: name, last_name: 'Doe', line1: 'Main St 1', city: 'Berlin', postal_code: '10117', country: 'DE' },
-  }));
+  const address = await must(
+    'createCustomerAddress',
+    api.POST('/v1/customers/{id}/addresses', {
+      params: { path: { id: ids.cus } },
+      body: {
+        first_name: name,
+        last_name: 'Doe',
+        line1: 'Main St 1',
+        city: 'Berlin',
+        postal_code: '10117',
+        country: 'DE',
+      },
+    }),
+  );
   ids.addr = address.data.id;
-  const note = await must('createCustomerNote', api.POST('/v1/customers/{id}/notes', { params: { path: { id: ids.cus } }, body: { content: `${name}'s note` } }));
+  const note = await must(
+    'createCustomerNote',
+    api.POST('/v1/customers/{id}/notes', { params: { path: { id: ids.cus } }, body: { content: `${name}'s note` } }),
+  );
   ids.cnote = note.data.id;
   const group = await createGroup(api, { name: `${name} VIP` });
   ids.cg = group.id;
-  await must('addCustomerGroupMembers', api.POST('/v1/customer-groups/{id}/members', { params: { path: { id: ids.cg } }, body: { customer_ids: [ids.cus] } }));
+  await must(
+    'addCustomerGroupMembers',
+    api.POST('/v1/customer-groups/{id}/members', {
+      params: { path: { id: ids.cg } },
+      body: { customer_ids: [ids.cus] },
+    }),
+  );
 
   const company = await createCompany(api, { name: `${name} Textiles` });
   ids.comp = company.id;
-  const caddr = await must('createCompanyAddress', api.POST('/v1/companies/{id}/addresses', {
-    params: { path: { id: ids.comp } }, body: { label: 'HQ', line1: 'Lagerstrasse 5', city: 'Hamburg', postal_code: '20457', country: 'DE' },
-  }));
+  const caddr = await must(
+    'createCompanyAddress',
+    api.POST('/v1/companies/{id}/addresses', {
+      params: { path: { id: ids.comp } },
+      body: { label: 'HQ', line1: 'Lagerstrasse 5', city: 'Hamburg', postal_code: '20457', country: 'DE' },
+    }),
+  );
   ids.caddr = caddr.data.id;
-  const contact = await must('createCompanyContact', api.POST('/v1/companies/{id}/contacts', {
-    params: { path: { id: ids.comp } }, body: { name: `${name} Buyer`, email: `buyer@${name.toLowerCase()}-textiles.example` },
-  }));
+  const contact = await must(
+    'createCompanyContact',
+    api.POST('/v1/companies/{id}/contacts', {
+      params: { path: { id: ids.comp } },
+      body: { name: `${name} Buyer`, email: `buyer@${name.toLowerCase()}-textiles.example` },
+    }),
+  );
   ids.ccon = contact.data.id;
 
   const zone = await createZone(api, { name: `${name} North America` });
@@ -103,33 +151,67 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
 
   const draft = await createDraftOrder(api, { currency: product.currency, customer_id: ids.cus });
   ids.dord = draft.id;
-  const items = await addItems(api, draft.id, [{ variant_id: ids.var, quantity: 1 }, { title: 'Gift wrapping', unit_price: 400, quantity: 1 }]);
+  const items = await addItems(api, draft.id, [
+    { variant_id: ids.var, quantity: 1 },
+    { title: 'Gift wrapping', unit_price: 400, quantity: 1 },
+  ]);
   ids.doli = items[0].id;
   const toComplete = await createDraftOrder(api, { currency: product.currency, customer_email: 'buyer@example.com' });
   await addItems(api, toComplete.id, [{ variant_id: ids.var, quantity: 1 }]);
-  const order = await must('completeDraftOrder', api.POST('/v1/draft-orders/{id}/complete', { params: { path: { id: toComplete.id } } }));
+  const order = await must(
+    'completeDraftOrder',
+    api.POST('/v1/draft-orders/{id}/complete', { params: { path: { id: toComplete.id } } }),
+  );
   ids.ord = order.data.id;
 
   // Metafields: the shared slug on every owner type (with a value on each owner), and a slug only this project has.
-  const owners = { product: ids.prod, variant: ids.var, collection: ids.col, customer: ids.cus, order: ids.ord } as const;
+  const owners = {
+    product: ids.prod,
+    variant: ids.var,
+    collection: ids.col,
+    customer: ids.cus,
+    order: ids.ord,
+  } as const;
   for (const owner_type of Object.keys(owners) as Array<keyof typeof owners>) {
     await createDefinition(api, { label: 'Rating', slug: SHARED_SLUG, owner_type, value_type: 'integer' });
   }
   const ownSlug = `only_${name.toLowerCase()}`;
-  ids.mfd = (await createDefinition(api, { label: `Only ${name}`, slug: ownSlug, owner_type: 'product', value_type: 'single_line_text' })).id;
+  ids.mfd = (
+    await createDefinition(api, {
+      label: `Only ${name}`,
+      slug: ownSlug,
+      owner_type: 'product',
+      value_type: 'single_line_text',
+    })
+  ).id;
   for (const [owner, id] of Object.entries(owners)) {
     const path = `/v1/${owner === 'product' ? 'products' : owner === 'variant' ? 'variants' : owner === 'collection' ? 'collections' : owner === 'customer' ? 'customers' : 'orders'}/${id}/metafields/${SHARED_SLUG}`;
     const response = await fetch(app.baseUrl + path, {
-      method: 'PUT', headers: { Authorization: `Bearer ${created.keys.secret_test.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ value: 3 }),
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${created.keys.secret_test.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ value: 3 }),
     });
     expect([path, response.status]).toEqual([path, 200]);
   }
 
-  const synonyms = await must('createSynonymGroup', api.POST('/v1/search/synonyms', { body: { synonym_type: 'equivalent', terms: ['sneaker', 'trainer'] } }));
+  const synonyms = await must(
+    'createSynonymGroup',
+    api.POST('/v1/search/synonyms', { body: { synonym_type: 'equivalent', terms: ['sneaker', 'trainer'] } }),
+  );
   ids.syn = synonyms.data.id;
-  const rule = await must('createMerchandisingRule', api.POST('/v1/search/merchandising', {
-    body: { name: `${name} pin`, match_query: 'runner', match_type: 'contains', action: 'pin', product_id: ids.prod, pin_position: 0 },
-  }));
+  const rule = await must(
+    'createMerchandisingRule',
+    api.POST('/v1/search/merchandising', {
+      body: {
+        name: `${name} pin`,
+        match_query: 'runner',
+        match_type: 'contains',
+        action: 'pin',
+        product_id: ids.prod,
+        pin_position: 0,
+      },
+    }),
+  );
   ids.mr = rule.data.id;
 
   // The storefront customer: a session (access and refresh token) and a pending password reset.
@@ -137,7 +219,12 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
   const email = `${name.toLowerCase()}.shopper@example.com`;
   const session = await registerCustomer(shop, { email, password: GOOD_PASSWORD });
   await must('requestPasswordReset', shop.POST('/v1/auth/forgot-password', { body: { email } }));
-  const outbox = await must('listOutboxEmails', app.platform.GET('/platform/v1/projects/{id}/outbox', { params: { path: { id: created.project.id }, query: { to: email } } }));
+  const outbox = await must(
+    'listOutboxEmails',
+    app.platform.GET('/platform/v1/projects/{id}/outbox', {
+      params: { path: { id: created.project.id }, query: { to: email } },
+    }),
+  );
   ids.email = outbox.data[0].id;
 
   const events = await must('listStoreEvents', api.GET('/v1/events', { params: { query: { limit: 1 } } }));
@@ -151,6 +238,12 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
     ids,
     otherLocation: other.data.id,
     ownSlug,
-    customer: { email, password: GOOD_PASSWORD, accessToken: session.access_token, refreshToken: session.refresh_token, resetToken: outbox.data[0].data.token as string },
+    customer: {
+      email,
+      password: GOOD_PASSWORD,
+      accessToken: session.access_token,
+      refreshToken: session.refresh_token,
+      resetToken: outbox.data[0].data.token as string,
+    },
   };
 }

@@ -19,7 +19,9 @@ export async function snapshot(app: TestApp, exclude: string[], jobsNaming: stri
       GROUP BY t.table_name ORDER BY t.table_name`,
   );
   const scoped = new Set(tables.filter((t) => t.scoped).map((t) => t.table_name));
-  const foreignKeys = await db.$queryRawUnsafe<Array<{ child: string; column: string; parent: string; parent_column: string }>>(
+  const foreignKeys = await db.$queryRawUnsafe<
+    Array<{ child: string; column: string; parent: string; parent_column: string }>
+  >(
     `SELECT cl.relname AS child, a.attname AS column, pl.relname AS parent, pa.attname AS parent_column
        FROM pg_constraint c
        JOIN pg_class cl ON cl.oid = c.conrelid JOIN pg_class pl ON pl.oid = c.confrelid
@@ -33,11 +35,15 @@ export async function snapshot(app: TestApp, exclude: string[], jobsNaming: stri
     if (scoped.has(table)) return `WHERE NOT (project_id = ANY(${excluded}))`;
     const parents = foreignKeys.filter((fk) => fk.child === table && scoped.has(fk.parent));
     if (parents.length === 0) return '';
-    const all = parents.map((fk) => `EXISTS (SELECT 1 FROM "${fk.parent}" p WHERE p."${fk.parent_column}" = t."${fk.column}" AND p.project_id = ANY(${excluded}))`);
+    const all = parents.map(
+      (fk) =>
+        `EXISTS (SELECT 1 FROM "${fk.parent}" p WHERE p."${fk.parent_column}" = t."${fk.column}" AND p.project_id = ANY(${excluded}))`,
+    );
     return `WHERE NOT (${all.join(' AND ')})`;
   };
-  const parts = tables.map(({ table_name }) =>
-    `SELECT '${table_name}' AS name, coalesce(jsonb_agg(to_jsonb(t)::text ORDER BY to_jsonb(t)::text), '[]'::jsonb) AS rows FROM "${table_name}" t ${filterOf(table_name)}`,
+  const parts = tables.map(
+    ({ table_name }) =>
+      `SELECT '${table_name}' AS name, coalesce(jsonb_agg(to_jsonb(t)::text ORDER BY to_jsonb(t)::text), '[]'::jsonb) AS rows FROM "${table_name}" t ${filterOf(table_name)}`,
   );
   // Queued jobs (pg-boss) carry no project column: those whose payload names one of `jobsNaming` are taken.
   if (jobsNaming.length > 0) {

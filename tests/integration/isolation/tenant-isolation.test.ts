@@ -47,25 +47,49 @@ function casesFor(io: IdOperation): SweepCase[] {
   const allB = Object.fromEntries(idParams.map((name) => [name, 'B' as Owner]));
   for (const key of keys) {
     if (idParams.length > 0) {
-      const assignments: Array<Record<string, Owner>> = [Object.fromEntries(idParams.map((name) => [name, 'A' as Owner]))];
+      const assignments: Array<Record<string, Owner>> = [
+        Object.fromEntries(idParams.map((name) => [name, 'A' as Owner])),
+      ];
       // Nested resources: A's id in one position with B's ids around it (B's company, A's contact).
       if (idParams.length > 1) for (const name of idParams) assignments.push({ ...allB, [name]: 'A' });
       for (const path of assignments) {
-        const named = Object.entries(path).map(([name, owner]) => `${name}=${owner}`).join(', ');
-        const forms: Array<'id' | 'slug' | undefined> = io.pathParams.some((p) => p.slot.kind === 'definition') ? ['id', 'slug'] : [undefined];
+        const named = Object.entries(path)
+          .map(([name, owner]) => `${name}=${owner}`)
+          .join(', ');
+        const forms: Array<'id' | 'slug' | undefined> = io.pathParams.some((p) => p.slot.kind === 'definition')
+          ? ['id', 'slug']
+          : [undefined];
         for (const definitionBy of forms) {
           cases.push({
             title: `${io.op.operationId} ${route(io.op)}: B's ${key} key, path ${named}${definitionBy ? ` (definition by ${definitionBy})` : ''} -> 404`,
-            io, key, path, definitionBy, expect: 'not_found',
+            io,
+            key,
+            path,
+            definitionBy,
+            expect: 'not_found',
           });
         }
       }
     }
     io.bodyRefs.forEach((ref, i) => {
-      cases.push({ title: `${io.op.operationId} ${route(io.op)}: B's ${key} key, B's path, A's ${ref.at.join('.')} in the body -> refused as a nonexistent id (400 or 404)`, io, key, path: allB, bodyRef: i, expect: 'bad_reference' });
+      cases.push({
+        title: `${io.op.operationId} ${route(io.op)}: B's ${key} key, B's path, A's ${ref.at.join('.')} in the body -> refused as a nonexistent id (400 or 404)`,
+        io,
+        key,
+        path: allB,
+        bodyRef: i,
+        expect: 'bad_reference',
+      });
     });
     for (const ref of io.queryRefs) {
-      cases.push({ title: `${io.op.operationId} ${route(io.op)}: B's ${key} key, ?${ref.name}=A's -> nothing of A's`, io, key, path: allB, queryRef: ref.name, expect: 'finds_nothing' });
+      cases.push({
+        title: `${io.op.operationId} ${route(io.op)}: B's ${key} key, ?${ref.name}=A's -> nothing of A's`,
+        io,
+        key,
+        path: allB,
+        queryRef: ref.name,
+        expect: 'finds_nothing',
+      });
     }
   }
   return cases;
@@ -106,9 +130,13 @@ function requestOf(c: SweepCase): { path: string; query: string; body?: Json } {
   for (const param of c.io.pathParams) {
     const owner = c.path[param.name] ?? 'B';
     const value =
-      param.slot.kind === 'const' ? param.slot.value
-      : param.slot.kind === 'definition' ? (c.definitionBy === 'slug' ? tenant(owner).ownSlug : idFor(owner, 'mfd'))
-      : idFor(owner, param.slot.prefix);
+      param.slot.kind === 'const'
+        ? param.slot.value
+        : param.slot.kind === 'definition'
+          ? c.definitionBy === 'slug'
+            ? tenant(owner).ownSlug
+            : idFor(owner, 'mfd')
+          : idFor(owner, param.slot.prefix);
     path = path.replace(`{${param.name}}`, encodeURIComponent(value));
   }
   const body = c.io.body === undefined ? undefined : structuredClone(c.io.body);
@@ -116,7 +144,10 @@ function requestOf(c: SweepCase): { path: string; query: string; body?: Json } {
     const holder = ref.at.slice(0, -1).reduce((o: Json, k) => o[k], body);
     holder[ref.at[ref.at.length - 1]] = idFor(i === c.bodyRef ? 'A' : 'B', ref.prefix);
   });
-  const query = c.io.queryRefs.filter((q) => q.name === c.queryRef).map((q) => `${q.name}=${encodeURIComponent(idFor('A', q.prefix))}`).join('&');
+  const query = c.io.queryRefs
+    .filter((q) => q.name === c.queryRef)
+    .map((q) => `${q.name}=${encodeURIComponent(idFor('A', q.prefix))}`)
+    .join('&');
   return { path, query: query ? `?${query}` : '', body };
 }
 
@@ -164,7 +195,15 @@ describe('the sweep covers every id-taking operation of the index', () => {
   });
 
   test("the snapshot holds A's rows of every kind, its child rows and its queued jobs", () => {
-    for (const table of ['customers', 'customer_addresses', 'draft_line_items', 'refresh_tokens', 'metafield_values', 'webhook_deliveries', 'pgboss.job']) {
+    for (const table of [
+      'customers',
+      'customer_addresses',
+      'draft_line_items',
+      'refresh_tokens',
+      'metafield_values',
+      'webhook_deliveries',
+      'pgboss.job',
+    ]) {
       expect({ table, rows: (baseline[table] ?? []).length > 0 }).toEqual({ table, rows: true });
     }
   });
@@ -179,7 +218,9 @@ describe('the sweep covers every id-taking operation of the index', () => {
     };
     console.log(
       `Tenant isolation sweep: ${sweep.length} cases over ${tenantOperations.length} id-taking tenant operations\n` +
-        Object.entries(byCategory).map(([name, ops]) => `${name} (${ops.length}): ${ops.join(', ')}`).join('\n'),
+        Object.entries(byCategory)
+          .map(([name, ops]) => `${name} (${ops.length}): ${ops.join(', ')}`)
+          .join('\n'),
     );
     // Every operation of the index is in one of the id categories or knowingly has none.
     const covered = new Set([...idOperations.map((io) => io.op.operationId), ...other.map((op) => op.operationId)]);
@@ -199,20 +240,40 @@ describe("B's key on A's ids", () => {
     // Nothing of A's changed (checked first: it is the worst outcome), then the answer itself.
     expect({ request, changesOfA: changes }).toEqual({ request, changesOfA: {} });
     if (c.expect === 'not_found') {
-      expect({ request, status: answer.status, code: answer.json?.error?.code }).toEqual({ request, status: 404, code: 'not_found' });
+      expect({ request, status: answer.status, code: answer.json?.error?.code }).toEqual({
+        request,
+        status: 404,
+        code: 'not_found',
+      });
     } else if (c.expect === 'bad_reference') {
       // Refused as the contract says (400 naming the field, or the operation's documented 404), and exactly as
       // an id that exists nowhere is: another project's resource is indistinguishable from none.
       const ref = c.io.bodyRefs[c.bodyRef!];
       const nowhere = structuredClone(body);
-      ref.at.slice(0, -1).reduce((o: Json, k) => o[k], nowhere)[ref.at[ref.at.length - 1]] = `${ref.prefix}_${'0'.repeat(26)}`;
+      ref.at.slice(0, -1).reduce((o: Json, k) => o[k], nowhere)[ref.at[ref.at.length - 1]] =
+        `${ref.prefix}_${'0'.repeat(26)}`;
       const control = await send(c.io.op.method, path + query, { Authorization: `Bearer ${key}` }, nowhere);
-      const shape = (a: Answer) => ({ status: a.status, code: a.json?.error?.code, field: a.json?.error?.field, details: a.json?.error?.details?.map((d: Json) => d.field) });
+      const shape = (a: Answer) => ({
+        status: a.status,
+        code: a.json?.error?.code,
+        field: a.json?.error?.field,
+        details: a.json?.error?.details?.map((d: Json) => d.field),
+      });
       expect({ request, ...shape(answer) }).toEqual({ request, ...shape(control) });
-      expect({ request, refused: answer.status === 404 ? answer.json?.error?.code === 'not_found' : answer.status === 400 }).toEqual({ request, refused: true });
+      expect({
+        request,
+        refused: answer.status === 404 ? answer.json?.error?.code === 'not_found' : answer.status === 400,
+      }).toEqual({ request, refused: true });
       if (answer.status === 400) {
-        const named: string[] = [answer.json?.error?.field, ...(answer.json?.error?.details ?? []).map((d: Json) => d.field)].filter(Boolean);
-        expect({ request, named, field: named.some((f) => f === ref.field || f.startsWith(`${ref.field}[`) || f.startsWith(`${ref.field}.`)) }).toEqual({ request, named, field: true });
+        const named: string[] = [
+          answer.json?.error?.field,
+          ...(answer.json?.error?.details ?? []).map((d: Json) => d.field),
+        ].filter(Boolean);
+        expect({
+          request,
+          named,
+          field: named.some((f) => f === ref.field || f.startsWith(`${ref.field}[`) || f.startsWith(`${ref.field}.`)),
+        }).toEqual({ request, named, field: true });
       }
     } else {
       // A filter on another project's id finds nothing (or is refused).
@@ -225,14 +286,32 @@ describe("B's key on A's ids", () => {
 
 describe("A's ids as metafield reference values through B's key", () => {
   /** The resource each reference type names; a type without an entry fails its test, so a new one gets one. */
-  const referenced: Record<string, string> = { product: 'prod', variant: 'var', collection: 'col', customer: 'cus', order: 'ord', image: 'img', file: 'file', video: 'video' };
-  test.each(metafieldReferenceTypes.map((type) => [`${type} on B's product with A's id -> refused as an id that exists nowhere`, type] as const))('%s', async (_title, type) => {
+  const referenced: Record<string, string> = {
+    product: 'prod',
+    variant: 'var',
+    collection: 'col',
+    customer: 'cus',
+    order: 'ord',
+    image: 'img',
+    file: 'file',
+    video: 'video',
+  };
+  test.each(
+    metafieldReferenceTypes.map(
+      (type) => [`${type} on B's product with A's id -> refused as an id that exists nowhere`, type] as const,
+    ),
+  )('%s', async (_title, type) => {
     const kind = type.replace(/^list\./, '').replace(/_reference$/, '');
     const key = referenced[kind];
     expect({ type, mapped: Boolean(key && A.ids[key]) }).toEqual({ type, mapped: true });
     const slug = `ref_${type.replace(/\W/g, '_')}`;
     const auth = { Authorization: `Bearer ${B.keys.secret_test.token}` };
-    const definition = await send('POST', '/v1/store/metafields', auth, { label: `Ref ${type}`, slug, owner_type: 'product', value_type: type });
+    const definition = await send('POST', '/v1/store/metafields', auth, {
+      label: `Ref ${type}`,
+      slug,
+      owner_type: 'product',
+      value_type: type,
+    });
     expect(definition.status).toBe(201);
     const value = (id: string) => ({ value: type.startsWith('list.') ? [id] : id });
     const path = `/v1/products/${B.ids.prod}/metafields/${slug}`;
@@ -250,70 +329,111 @@ describe("A's ids as metafield reference values through B's key", () => {
 
 describe("A's publishable key on every secret-key operation", () => {
   const ioByOperation = new Map(idOperations.map((io) => [io.op.operationId, io]));
-  test.each(secretOperations.map((op) => [`${op.operationId} ${route(op)} -> 403 forbidden`, op] as const))('%s', async (_title, op) => {
-    const io = ioByOperation.get(op.operationId);
-    // A's own ids everywhere: only the key class stands between the request and A's data.
-    const c: SweepCase | undefined = io && {
-      title: '', io, key: 'publishable', path: Object.fromEntries(io.pathParams.map((p) => [p.name, 'A' as Owner])), definitionBy: 'id', expect: 'not_found',
-    };
-    let path = op.path;
-    let body: Json;
-    if (c) {
-      ({ path, body } = requestOf(c));
-      c.io.bodyRefs.forEach((ref) => {
-        const holder = ref.at.slice(0, -1).reduce((o: Json, k) => o[k], body);
-        holder[ref.at[ref.at.length - 1]] = idFor('A', ref.prefix);
+  test.each(secretOperations.map((op) => [`${op.operationId} ${route(op)} -> 403 forbidden`, op] as const))(
+    '%s',
+    async (_title, op) => {
+      const io = ioByOperation.get(op.operationId);
+      // A's own ids everywhere: only the key class stands between the request and A's data.
+      const c: SweepCase | undefined = io && {
+        title: '',
+        io,
+        key: 'publishable',
+        path: Object.fromEntries(io.pathParams.map((p) => [p.name, 'A' as Owner])),
+        definitionBy: 'id',
+        expect: 'not_found',
+      };
+      let path = op.path;
+      let body: Json;
+      if (c) {
+        ({ path, body } = requestOf(c));
+        c.io.bodyRefs.forEach((ref) => {
+          const holder = ref.at.slice(0, -1).reduce((o: Json, k) => o[k], body);
+          holder[ref.at[ref.at.length - 1]] = idFor('A', ref.prefix);
+        });
+      } else if (op.hasBody) {
+        body = exampleBodyOf(op);
+      }
+      const answer = await send(op.method, path, { Authorization: `Bearer ${A.keys.publishable_test.token}` }, body);
+      expect({ changesOfA: await changesOfA() }).toEqual({ changesOfA: {} });
+      expect({ request: `${op.method} ${path}`, status: answer.status, code: answer.json?.error?.code }).toEqual({
+        request: `${op.method} ${path}`,
+        status: 403,
+        code: 'forbidden',
       });
-    } else if (op.hasBody) {
-      body = exampleBodyOf(op);
-    }
-    const answer = await send(op.method, path, { Authorization: `Bearer ${A.keys.publishable_test.token}` }, body);
-    expect({ changesOfA: await changesOfA() }).toEqual({ changesOfA: {} });
-    expect({ request: `${op.method} ${path}`, status: answer.status, code: answer.json?.error?.code }).toEqual({ request: `${op.method} ${path}`, status: 403, code: 'forbidden' });
-  });
+    },
+  );
 });
 
 describe('the operator API refuses project keys', () => {
-  test.each(operatorOperations.map((io) => [`${io.op.operationId} ${route(io.op)}: B's secret key on A's ids -> 401`, io] as const))('%s', async (_title, io) => {
+  test.each(
+    operatorOperations.map(
+      (io) => [`${io.op.operationId} ${route(io.op)}: B's secret key on A's ids -> 401`, io] as const,
+    ),
+  )('%s', async (_title, io) => {
     let path = io.op.path;
-    for (const param of io.pathParams) if (param.slot.kind === 'id') path = path.replace(`{${param.name}}`, idFor('A', param.slot.prefix));
+    for (const param of io.pathParams)
+      if (param.slot.kind === 'id') path = path.replace(`{${param.name}}`, idFor('A', param.slot.prefix));
     const answer = await send(io.op.method, path, { Authorization: `Bearer ${B.keys.secret_test.token}` }, io.body);
     expect({ changesOfA: await changesOfA() }).toEqual({ changesOfA: {} });
-    expect({ path, status: answer.status, code: answer.json?.error?.code }).toEqual({ path, status: 401, code: 'unauthorized' });
+    expect({ path, status: answer.status, code: answer.json?.error?.code }).toEqual({
+      path,
+      status: 401,
+      code: 'unauthorized',
+    });
   });
 });
 
 describe("A's customer credentials through B's publishable key", () => {
   /** A's credential for each body property of the storefront operations; anything else keeps the example's value. */
-  const credentialsOf = (t: Pick<Tenant['customer'], 'email' | 'password' | 'refreshToken' | 'resetToken'>): Record<string, string> => ({
-    email: t.email, password: t.password, current_password: t.password, refresh_token: t.refreshToken, token: t.resetToken,
+  const credentialsOf = (
+    t: Pick<Tenant['customer'], 'email' | 'password' | 'refreshToken' | 'resetToken'>,
+  ): Record<string, string> => ({
+    email: t.email,
+    password: t.password,
+    current_password: t.password,
+    refresh_token: t.refreshToken,
+    token: t.resetToken,
   });
-  const unknown = { email: 'nobody.here@example.com', password: 'Unknown-Pass-2026', refreshToken: 'x'.repeat(43), resetToken: 'y'.repeat(43), accessToken: 'e30.e30.AAAA' };
+  const unknown = {
+    email: 'nobody.here@example.com',
+    password: 'Unknown-Pass-2026',
+    refreshToken: 'x'.repeat(43),
+    resetToken: 'y'.repeat(43),
+    accessToken: 'e30.e30.AAAA',
+  };
 
-  test.each(credentialOperations.map((op) => [`${op.operationId} ${route(op)}: answered as for an unknown credential, nothing of A's changes`, op] as const))(
-    '%s',
-    async (_title, op) => {
-      const request = (who: Pick<Tenant['customer'], 'email' | 'password' | 'refreshToken' | 'resetToken' | 'accessToken'>) => {
-        const fills = credentialsOf(who);
-        const example = op.hasBody ? exampleBodyOf(op) : undefined;
-        const body = example && Object.fromEntries(Object.entries(example).map(([k, v]) => [k, k in fills ? fills[k] : v]));
-        const headers: Record<string, string> = { 'X-API-Key': B.keys.publishable_test.token };
-        if (op.auth === 'customer') headers.Authorization = `Bearer ${who.accessToken}`;
-        return send(op.method, op.path, headers, body);
-      };
-      const withA = await request(A.customer);
-      expect({ changesOfA: await changesOfA() }).toEqual({ changesOfA: {} });
-      expect(leakedIds(withA, '')).toEqual([]);
-      const withUnknown = await request(unknown);
-      const shape = (a: Answer) => ({ status: a.status, code: a.json?.error?.code, message: a.json?.error?.message });
-      expect(shape(withA)).toEqual(shape(withUnknown));
-      expect(withA.status === 401 || withA.status < 300 || withA.status === 400).toBe(true);
-      if (op.auth === 'customer') expect(withA.status).toBe(401);
-    },
-  );
+  test.each(
+    credentialOperations.map(
+      (op) =>
+        [`${op.operationId} ${route(op)}: answered as for an unknown credential, nothing of A's changes`, op] as const,
+    ),
+  )('%s', async (_title, op) => {
+    const request = (
+      who: Pick<Tenant['customer'], 'email' | 'password' | 'refreshToken' | 'resetToken' | 'accessToken'>,
+    ) => {
+      const fills = credentialsOf(who);
+      const example = op.hasBody ? exampleBodyOf(op) : undefined;
+      const body =
+        example && Object.fromEntries(Object.entries(example).map(([k, v]) => [k, k in fills ? fills[k] : v]));
+      const headers: Record<string, string> = { 'X-API-Key': B.keys.publishable_test.token };
+      if (op.auth === 'customer') headers.Authorization = `Bearer ${who.accessToken}`;
+      return send(op.method, op.path, headers, body);
+    };
+    const withA = await request(A.customer);
+    expect({ changesOfA: await changesOfA() }).toEqual({ changesOfA: {} });
+    expect(leakedIds(withA, '')).toEqual([]);
+    const withUnknown = await request(unknown);
+    const shape = (a: Answer) => ({ status: a.status, code: a.json?.error?.code, message: a.json?.error?.message });
+    expect(shape(withA)).toEqual(shape(withUnknown));
+    expect(withA.status === 401 || withA.status < 300 || withA.status === 400).toBe(true);
+    if (op.auth === 'customer') expect(withA.status).toBe(401);
+  });
 
   test("A's session still works with A's publishable key", async () => {
-    const me = await send('GET', '/v1/me', { 'X-API-Key': A.keys.publishable_test.token, Authorization: `Bearer ${A.customer.accessToken}` });
+    const me = await send('GET', '/v1/me', {
+      'X-API-Key': A.keys.publishable_test.token,
+      Authorization: `Bearer ${A.customer.accessToken}`,
+    });
     expect(me.status).toBe(200);
     expect(me.json.data.email).toBe(A.customer.email);
   });

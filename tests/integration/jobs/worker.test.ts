@@ -15,7 +15,14 @@ afterAll(async () => {
 });
 
 const jobCount = async (name: string) =>
-  Number((await app.deps.db.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM pgboss.job WHERE name = $1`, name))[0].n);
+  Number(
+    (
+      await app.deps.db.$queryRawUnsafe<Array<{ n: bigint }>>(
+        `SELECT count(*) AS n FROM pgboss.job WHERE name = $1`,
+        name,
+      )
+    )[0].n,
+  );
 
 describe('JobQueue.start', () => {
   test('creates a queue with its retry options and dead-letter queue for every job, and a UTC schedule for every job that has one', async () => {
@@ -31,12 +38,22 @@ describe('JobQueue.start', () => {
     expect((await boss.getQueues(names.map(deadLetterQueue))).length).toBe(names.length);
     const schedules = await boss.getSchedules();
     const scheduled = names.filter((name) => jobs[name].schedule !== undefined);
-    expect(schedules.map((s) => [s.name, s.cron]).sort()).toEqual(scheduled.map((name) => [name, jobs[name].schedule]).sort());
+    expect(schedules.map((s) => [s.name, s.cron]).sort()).toEqual(
+      scheduled.map((name) => [name, jobs[name].schedule]).sort(),
+    );
   });
 
   test('a queued purge job is picked up by its worker and does its work', async () => {
     await app.deps.db.idempotencyKey.create({
-      data: { scope: 'worker-test', key: 'old', method: 'POST', path: '/x', bodyHash: 'h', state: 'done', createdAt: new Date(Date.now() - 48 * 3600 * 1000) },
+      data: {
+        scope: 'worker-test',
+        key: 'old',
+        method: 'POST',
+        path: '/x',
+        bodyHash: 'h',
+        state: 'done',
+        createdAt: new Date(Date.now() - 48 * 3600 * 1000),
+      },
     });
     const id = await worker.send('purge-idempotency-keys', { v: 1 });
     expect(id).toBeTruthy();
@@ -75,7 +92,10 @@ describe('enqueue', () => {
     const name = 'purge-store-events';
     const before = await jobCount(name);
     const ids = ['0b7a1a2e-3f4d-4c5b-8a6e-7f8091a2b3c4', '1c8b2b3f-4a5e-4d6c-9b7f-8091a2b3c4d5'];
-    const sends = ids.map((id, i) => ({ payload: { v: 1 as const }, options: { id, group: { id: `group-${i}` }, startAfter: new Date(Date.now() + 3_600_000) } }));
+    const sends = ids.map((id, i) => ({
+      payload: { v: 1 as const },
+      options: { id, group: { id: `group-${i}` }, startAfter: new Date(Date.now() + 3_600_000) },
+    }));
     await expect(
       app.deps.db.$transaction(async (tx) => {
         await app.deps.jobs.enqueueMany(tx, name, sends);
@@ -86,6 +106,9 @@ describe('enqueue', () => {
     await app.deps.db.$transaction((tx) => app.deps.jobs.enqueueMany(tx, name, sends));
     const jobs = await app.deps.db.$queryRaw<Array<{ id: string; group_id: string; later: boolean }>>`
       SELECT id::text, group_id, start_after > now() + interval '59 minutes' AS later FROM pgboss.job WHERE id = ANY(${ids}::uuid[]) ORDER BY group_id`;
-    expect(jobs).toEqual([{ id: ids[0], group_id: 'group-0', later: true }, { id: ids[1], group_id: 'group-1', later: true }]);
+    expect(jobs).toEqual([
+      { id: ids[0], group_id: 'group-0', later: true },
+      { id: ids[1], group_id: 'group-1', later: true },
+    ]);
   });
 });

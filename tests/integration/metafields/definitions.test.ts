@@ -15,23 +15,45 @@ describe('createMetafieldDefinition', () => {
   test('applies the defaults; key mf_N per project; slug from the label', async () => {
     const { project, keys } = await createProject(store.app);
     const api = store.app.client(keys.secret_test.token);
-    const first = await createDefinition(api, { label: 'Care guide', owner_type: 'collection', value_type: 'multi_line_text' });
+    const first = await createDefinition(api, {
+      label: 'Care guide',
+      owner_type: 'collection',
+      value_type: 'multi_line_text',
+    });
     expect(first).toMatchObject({
-      key: 'mf_1', slug: 'care-guide', label: 'Care guide', description: null, owner_type: 'collection', value_type: 'multi_line_text',
-      choices: null, position: 0, required: false, storefront_visible: true, archived: false,
+      key: 'mf_1',
+      slug: 'care-guide',
+      label: 'Care guide',
+      description: null,
+      owner_type: 'collection',
+      value_type: 'multi_line_text',
+      choices: null,
+      position: 0,
+      required: false,
+      storefront_visible: true,
+      archived: false,
     });
     expect(first.id).toMatch(/^mfd_[0-9a-z]{26}$/);
     const second = await createDefinition(api, { label: 'Care guide', owner_type: 'collection' });
     expect(second).toMatchObject({ key: 'mf_2', slug: 'care-guide-2', position: 1 });
     // Another owner type has its own slugs; keys count per project.
-    expect(await createDefinition(api, { label: 'Care guide', owner_type: 'order' })).toMatchObject({ key: 'mf_3', slug: 'care-guide', position: 0 });
+    expect(await createDefinition(api, { label: 'Care guide', owner_type: 'order' })).toMatchObject({
+      key: 'mf_3',
+      slug: 'care-guide',
+      position: 0,
+    });
     expect(project.id).toBeDefined();
   });
 
   test('keeps every optional field', async () => {
     const body = buildDefinition({
-      owner_type: 'customer', value_type: 'list.integer', slug: 'shoe_sizes', description: 'EU sizes bought', choices: ['40', '41', '42'],
-      required: true, storefront_visible: false,
+      owner_type: 'customer',
+      value_type: 'list.integer',
+      slug: 'shoe_sizes',
+      description: 'EU sizes bought',
+      choices: ['40', '41', '42'],
+      required: true,
+      storefront_visible: false,
     });
     const { data, response } = await store.api.POST('/v1/store/metafields', { body });
     expect(response.status).toBe(201);
@@ -40,14 +62,24 @@ describe('createMetafieldDefinition', () => {
 
   test('an explicit slug an active definition of the owner type has is 409 conflict on slug', async () => {
     await createDefinition(store.api, { slug: 'fit-notes', owner_type: 'variant' });
-    const { error, response } = await store.api.POST('/v1/store/metafields', { body: buildDefinition({ slug: 'fit-notes', owner_type: 'variant' }) });
+    const { error, response } = await store.api.POST('/v1/store/metafields', {
+      body: buildDefinition({ slug: 'fit-notes', owner_type: 'variant' }),
+    });
     expect(response.status).toBe(409);
-    expect(error!.error).toEqual({ code: 'conflict', message: 'An active variant metafield definition already has the slug fit-notes.', field: 'slug' });
+    expect(error!.error).toEqual({
+      code: 'conflict',
+      message: 'An active variant metafield definition already has the slug fit-notes.',
+      field: 'slug',
+    });
   });
 
   test('concurrent creates with one label get distinct slugs and keys', async () => {
     const results = await Promise.all(
-      Array.from({ length: 6 }, () => store.api.POST('/v1/store/metafields', { body: { label: 'Same label', owner_type: 'order', value_type: 'boolean' } })),
+      Array.from({ length: 6 }, () =>
+        store.api.POST('/v1/store/metafields', {
+          body: { label: 'Same label', owner_type: 'order', value_type: 'boolean' },
+        }),
+      ),
     );
     expect(results.map((r) => r.response.status)).toEqual([201, 201, 201, 201, 201, 201]);
     const created = results.map((r) => r.data!.data);
@@ -64,25 +96,52 @@ describe('createMetafieldDefinition', () => {
     const c = await createDefinition(api, { label: 'C', position: 0 });
     const d = await createDefinition(api, { label: 'D', position: 99 });
     const list = (await api.GET('/v1/store/metafields', { params: { query: { owner_type: 'product' } } })).data!.data;
-    expect(list.map((x) => [x.id, x.position])).toEqual([[c.id, 0], [a.id, 1], [b.id, 2], [d.id, 3]]);
+    expect(list.map((x) => [x.id, x.position])).toEqual([
+      [c.id, 0],
+      [a.id, 1],
+      [b.id, 2],
+      [d.id, 3],
+    ]);
   });
 
   test.each([
-    ['choices', { value_type: 'decimal', choices: ['1.5'] }, 'choices are only for single_line_text, integer, list.single_line_text, list.integer definitions.'],
-    ['choices', { value_type: 'integer', choices: ['10', 'ten'] }, 'choices[1] must be a whole number written as a string, e.g. "10".'],
-    ['choices', { value_type: 'single_line_text', choices: ['a\nb'] }, 'choices[0] must be a single line (no line breaks).'],
+    [
+      'choices',
+      { value_type: 'decimal', choices: ['1.5'] },
+      'choices are only for single_line_text, integer, list.single_line_text, list.integer definitions.',
+    ],
+    [
+      'choices',
+      { value_type: 'integer', choices: ['10', 'ten'] },
+      'choices[1] must be a whole number written as a string, e.g. "10".',
+    ],
+    [
+      'choices',
+      { value_type: 'single_line_text', choices: ['a\nb'] },
+      'choices[0] must be a single line (no line breaks).',
+    ],
     ['choices', { choices: Array.from({ length: 101 }, (_, i) => `c${i}`) }, 'choices must have at most 100 items.'],
     ['choices', { choices: ['x', 'x'] }, 'choices must not contain duplicates.'],
-    ['slug', { slug: 'Bad Slug' }, 'slug must start with a lowercase letter or digit and hold only lowercase letters, digits, _ and -.'],
+    [
+      'slug',
+      { slug: 'Bad Slug' },
+      'slug must start with a lowercase letter or digit and hold only lowercase letters, digits, _ and -.',
+    ],
     ['slug', { slug: 's'.repeat(51) }, 'slug must be at most 50 characters long.'],
     ['label', { label: 'l'.repeat(101) }, 'label must be at most 100 characters long.'],
     ['label', { label: '   ' }, 'label must not be blank.'],
     ['description', { description: 'd'.repeat(256) }, 'description must be at most 255 characters long.'],
-    ['owner_type', { owner_type: 'company' }, 'owner_type must be one of: product, variant, collection, customer, order.'],
+    [
+      'owner_type',
+      { owner_type: 'company' },
+      'owner_type must be one of: product, variant, collection, customer, order.',
+    ],
     ['value_type', { value_type: 'list.boolean' }, undefined],
     ['position', { position: -1 }, 'position must be at least 0.'],
   ])('an invalid %s answers 400 invalid_request naming it', async (field, overrides, message) => {
-    const { error, response } = await store.api.POST('/v1/store/metafields', { body: buildDefinition(overrides as never) });
+    const { error, response } = await store.api.POST('/v1/store/metafields', {
+      body: buildDefinition(overrides as never),
+    });
     expect(response.status).toBe(400);
     expect(error!.error).toMatchObject({ code: 'invalid_request', field, ...(message && { message }) });
   });
@@ -97,7 +156,9 @@ describe('createMetafieldDefinition', () => {
     const { keys } = await createProject(store.app);
     const api = store.app.client(keys.secret_test.token);
     await createDefinition(api, { slug: 'taken' });
-    expect((await api.POST('/v1/store/metafields', { body: buildDefinition({ slug: 'taken' }) })).response.status).toBe(409);
+    expect((await api.POST('/v1/store/metafields', { body: buildDefinition({ slug: 'taken' }) })).response.status).toBe(
+      409,
+    );
     expect((await createDefinition(api)).key).toBe('mf_2');
   });
 });
@@ -116,7 +177,11 @@ describe('listMetafieldDefinitions', () => {
     expect(all.map((d) => d.id)).toEqual([c1.id, p1.id, p2.id]);
     const live = store.app.client(keys.secret_live.token);
     expect((await live.GET('/v1/store/metafields')).data!.data).toEqual(all);
-    expect((await api.GET('/v1/store/metafields', { params: { query: { owner_type: 'product' } } })).data!.data.map((d) => d.id)).toEqual([p1.id, p2.id]);
+    expect(
+      (await api.GET('/v1/store/metafields', { params: { query: { owner_type: 'product' } } })).data!.data.map(
+        (d) => d.id,
+      ),
+    ).toEqual([p1.id, p2.id]);
   });
 
   test('publishable keys cannot read definitions (403)', async () => {
@@ -131,11 +196,30 @@ describe('updateMetafieldDefinition', () => {
     const definition = await createDefinition(store.api, { owner_type: 'collection', choices: ['a', 'b'] });
     const { data, response } = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', {
       ...path('collection', definition.slug),
-      body: { label: 'Badge', description: 'Shown on the tile', choices: null, required: true, storefront_visible: false, slug: 'badge' },
+      body: {
+        label: 'Badge',
+        description: 'Shown on the tile',
+        choices: null,
+        required: true,
+        storefront_visible: false,
+        slug: 'badge',
+      },
     });
     expect(response.status).toBe(200);
-    expect(data!.data).toMatchObject({ id: definition.id, key: definition.key, label: 'Badge', description: 'Shown on the tile', choices: null, required: true, storefront_visible: false, slug: 'badge' });
-    const byId = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', { ...path('collection', definition.id), body: { description: null } });
+    expect(data!.data).toMatchObject({
+      id: definition.id,
+      key: definition.key,
+      label: 'Badge',
+      description: 'Shown on the tile',
+      choices: null,
+      required: true,
+      storefront_visible: false,
+      slug: 'badge',
+    });
+    const byId = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', {
+      ...path('collection', definition.id),
+      body: { description: null },
+    });
     expect(byId.data!.data).toMatchObject({ slug: 'badge', description: null });
   });
 
@@ -151,20 +235,32 @@ describe('updateMetafieldDefinition', () => {
 
   test('choices must suit the locked value type', async () => {
     const definition = await createDefinition(store.api, { value_type: 'rating' });
-    const { error } = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', { ...path('product', definition.slug), body: { choices: ['1'] } });
+    const { error } = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', {
+      ...path('product', definition.slug),
+      body: { choices: ['1'] },
+    });
     expect(error!.error).toMatchObject({ code: 'invalid_request', field: 'choices' });
   });
 
   test('a slug another active definition of the owner type has is 409; an unknown slug or owner type is 404', async () => {
     const one = await createDefinition(store.api, { owner_type: 'order' });
     const other = await createDefinition(store.api, { owner_type: 'order' });
-    const clash = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', { ...path('order', other.slug), body: { slug: one.slug } });
+    const clash = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', {
+      ...path('order', other.slug),
+      body: { slug: one.slug },
+    });
     expect(clash.response.status).toBe(409);
     expect(clash.error!.error).toMatchObject({ code: 'conflict', field: 'slug' });
-    const missing = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', { ...path('order', 'no-such-field'), body: { label: 'x' } });
+    const missing = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', {
+      ...path('order', 'no-such-field'),
+      body: { label: 'x' },
+    });
     expect(missing.response.status).toBe(404);
     expect(missing.error).toEqual({ error: { code: 'not_found', message: 'Metafield definition not found.' } });
-    const wrongOwner = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', { ...path('customer', one.id), body: { label: 'x' } });
+    const wrongOwner = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', {
+      ...path('customer', one.id),
+      body: { label: 'x' },
+    });
     expect(wrongOwner.response.status).toBe(404);
   });
 
@@ -172,14 +268,26 @@ describe('updateMetafieldDefinition', () => {
     const { keys } = await createProject(store.app);
     const foreign = await createDefinition(store.app.client(keys.secret_test.token), { slug: 'foreign-only' });
     for (const slug of [foreign.slug, foreign.id]) {
-      expect((await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', { ...path('product', slug), body: { label: 'x' } })).response.status).toBe(404);
-      expect((await store.api.DELETE('/v1/store/metafields/{owner_type}/{slug}', path('product', slug))).response.status).toBe(404);
+      expect(
+        (
+          await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', {
+            ...path('product', slug),
+            body: { label: 'x' },
+          })
+        ).response.status,
+      ).toBe(404);
+      expect(
+        (await store.api.DELETE('/v1/store/metafields/{owner_type}/{slug}', path('product', slug))).response.status,
+      ).toBe(404);
     }
   });
 
   test('an empty body answers 400', async () => {
     const definition = await createDefinition(store.api);
-    const { error } = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', { ...path('product', definition.slug), body: {} });
+    const { error } = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', {
+      ...path('product', definition.slug),
+      body: {},
+    });
     expect(error!.error).toMatchObject({ code: 'invalid_request', message: 'Send at least one field.' });
   });
 });
@@ -198,30 +306,61 @@ describe('archive and restore', () => {
     const replacement = await createDefinition(api, { label: 'Care v2', slug: 'care' });
     expect(replacement).toMatchObject({ slug: 'care', key: 'mf_3', position: 1 });
 
-    const bySlug = await api.PATCH('/v1/store/metafields/{owner_type}/{slug}', { ...path('product', 'care'), body: { archived: false } });
+    const bySlug = await api.PATCH('/v1/store/metafields/{owner_type}/{slug}', {
+      ...path('product', 'care'),
+      body: { archived: false },
+    });
     // The slug names the active definition now: restoring it changes nothing.
     expect(bySlug.data!.data.id).toBe(replacement.id);
-    const byId = await api.PATCH('/v1/store/metafields/{owner_type}/{slug}', { ...path('product', old.id), body: { archived: false } });
+    const byId = await api.PATCH('/v1/store/metafields/{owner_type}/{slug}', {
+      ...path('product', old.id),
+      body: { archived: false },
+    });
     expect(byId.response.status).toBe(409);
     expect(byId.error!.error).toMatchObject({ code: 'conflict', field: 'slug' });
     expect(byId.error!.error.message).toMatch(/took the slug care while this one was archived/);
-    const takenNew = await api.PATCH('/v1/store/metafields/{owner_type}/{slug}', { ...path('product', old.id), body: { archived: false, slug: after.slug } });
+    const takenNew = await api.PATCH('/v1/store/metafields/{owner_type}/{slug}', {
+      ...path('product', old.id),
+      body: { archived: false, slug: after.slug },
+    });
     expect(takenNew.response.status).toBe(409);
 
-    const restored = await api.PATCH('/v1/store/metafields/{owner_type}/{slug}', { ...path('product', old.id), body: { archived: false, slug: 'care-old' } });
+    const restored = await api.PATCH('/v1/store/metafields/{owner_type}/{slug}', {
+      ...path('product', old.id),
+      body: { archived: false, slug: 'care-old' },
+    });
     expect(restored.response.status).toBe(200);
-    expect(restored.data!.data).toMatchObject({ id: old.id, key: 'mf_1', slug: 'care-old', archived: false, position: 2 });
-    expect((await api.GET('/v1/store/metafields')).data!.data.map((d) => d.slug)).toEqual([after.slug, 'care', 'care-old']);
+    expect(restored.data!.data).toMatchObject({
+      id: old.id,
+      key: 'mf_1',
+      slug: 'care-old',
+      archived: false,
+      position: 2,
+    });
+    expect((await api.GET('/v1/store/metafields')).data!.data.map((d) => d.slug)).toEqual([
+      after.slug,
+      'care',
+      'care-old',
+    ]);
   });
 
   test('by slug, an archived definition whose slug is free is found and restored; PATCH archived true archives too', async () => {
     const definition = await createDefinition(store.api, { owner_type: 'variant' });
-    const archived = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', { ...path('variant', definition.slug), body: { archived: true } });
+    const archived = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', {
+      ...path('variant', definition.slug),
+      body: { archived: true },
+    });
     expect(archived.data!.data).toMatchObject({ archived: true });
     expect((await listOf('variant')).map((d) => d.id)).not.toContain(definition.id);
     // Archiving again changes nothing.
-    expect((await store.api.DELETE('/v1/store/metafields/{owner_type}/{slug}', path('variant', definition.slug))).response.status).toBe(204);
-    const restored = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', { ...path('variant', definition.slug), body: { archived: false } });
+    expect(
+      (await store.api.DELETE('/v1/store/metafields/{owner_type}/{slug}', path('variant', definition.slug))).response
+        .status,
+    ).toBe(204);
+    const restored = await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', {
+      ...path('variant', definition.slug),
+      body: { archived: false },
+    });
     expect(restored.data!.data).toMatchObject({ id: definition.id, archived: false });
     expect((await listOf('variant')).map((d) => d.id)).toContain(definition.id);
   });
@@ -239,15 +378,24 @@ describe('reorderMetafieldDefinitions', () => {
   test('gives the listed order and answers the full list; other owner types keep theirs', async () => {
     const { keys } = await createProject(store.app);
     const api = store.app.client(keys.secret_test.token);
-    const [a, b, c] = [await createDefinition(api, { owner_type: 'customer' }), await createDefinition(api, { owner_type: 'customer' }), await createDefinition(api, { owner_type: 'customer' })];
+    const [a, b, c] = [
+      await createDefinition(api, { owner_type: 'customer' }),
+      await createDefinition(api, { owner_type: 'customer' }),
+      await createDefinition(api, { owner_type: 'customer' }),
+    ];
     const product = await createDefinition(api, { owner_type: 'product' });
     const { data, response } = await api.PUT('/v1/store/metafields/{owner_type}/reorder', {
       params: { path: { owner_type: 'customer' } },
       body: { order: [c.id, a.id, b.id] },
     });
     expect(response.status).toBe(200);
-    expect(data!.data.map((d) => [d.id, d.position])).toEqual([[c.id, 0], [a.id, 1], [b.id, 2]]);
-    const products = (await api.GET('/v1/store/metafields', { params: { query: { owner_type: 'product' } } })).data!.data;
+    expect(data!.data.map((d) => [d.id, d.position])).toEqual([
+      [c.id, 0],
+      [a.id, 1],
+      [b.id, 2],
+    ]);
+    const products = (await api.GET('/v1/store/metafields', { params: { query: { owner_type: 'product' } } })).data!
+      .data;
     expect(products.map((d) => [d.id, d.position])).toEqual([[product.id, 0]]);
   });
 
@@ -259,13 +407,24 @@ describe('reorderMetafieldDefinitions', () => {
     const archived = await createDefinition(api, { owner_type: 'order' });
     await api.DELETE('/v1/store/metafields/{owner_type}/{slug}', path('order', archived.slug));
     const other = await createDefinition(api, { owner_type: 'product' });
-    const reorder = (order: string[]) => api.PUT('/v1/store/metafields/{owner_type}/reorder', { params: { path: { owner_type: 'order' } }, body: { order } });
+    const reorder = (order: string[]) =>
+      api.PUT('/v1/store/metafields/{owner_type}/reorder', {
+        params: { path: { owner_type: 'order' } },
+        body: { order },
+      });
 
     const missing = await reorder([b.id]);
     expect(missing.response.status).toBe(400);
-    expect(missing.error!.error).toEqual({ code: 'invalid_request', field: 'order', message: `order must list every active order definition once. Missing: ${a.id}.` });
+    expect(missing.error!.error).toEqual({
+      code: 'invalid_request',
+      field: 'order',
+      message: `order must list every active order definition once. Missing: ${a.id}.`,
+    });
     const extra = await reorder([b.id, a.id, archived.id, other.id]);
-    expect(extra.error!.error).toMatchObject({ field: 'order', message: `order must list every active order definition once. Not active definitions of this owner type: ${archived.id}, ${other.id}.` });
+    expect(extra.error!.error).toMatchObject({
+      field: 'order',
+      message: `order must list every active order definition once. Not active definitions of this owner type: ${archived.id}, ${other.id}.`,
+    });
     const duplicate = await reorder([b.id, a.id, a.id]);
     expect(duplicate.error!.error).toMatchObject({ code: 'invalid_request', field: 'order' });
     expect((await reorder([b.id, a.id])).data!.data.map((d) => d.id)).toEqual([b.id, a.id]);
@@ -274,7 +433,10 @@ describe('reorderMetafieldDefinitions', () => {
   test('an owner type without definitions takes an empty order; an unknown owner type is 400', async () => {
     const { keys } = await createProject(store.app);
     const api = store.app.client(keys.secret_test.token);
-    const empty = await api.PUT('/v1/store/metafields/{owner_type}/reorder', { params: { path: { owner_type: 'variant' } }, body: { order: [] } });
+    const empty = await api.PUT('/v1/store/metafields/{owner_type}/reorder', {
+      params: { path: { owner_type: 'variant' } },
+      body: { order: [] },
+    });
     expect(empty.data).toEqual({ data: [] });
     const response = await fetch(`${store.app.baseUrl}/v1/store/metafields/company/reorder`, {
       method: 'PUT',

@@ -27,7 +27,9 @@ describe('metafields with the demo keys', () => {
   test('definitions, an all-or-nothing batch, storefront visibility and test/live separation', async () => {
     const [product, related] = (await secret.GET('/v1/products', { params: { query: { limit: 2 } } })).data!.data;
     const define = async (body: object) => {
-      const { data, response } = await secret.POST('/v1/store/metafields', { body: { owner_type: 'product', ...body } as never });
+      const { data, response } = await secret.POST('/v1/store/metafields', {
+        body: { owner_type: 'product', ...body } as never,
+      });
       expect(response.status).toBe(201);
       return data!.data;
     };
@@ -38,19 +40,37 @@ describe('metafields with the demo keys', () => {
 
     const bad = await secret.PUT('/v1/products/{id}/metafields', {
       params: { path: { id: product.id } },
-      body: { materials: ['cotton'], rating: 7, 'package-weight': { value: 1.2, unit: 'kg' }, 'related-product': related.id },
+      body: {
+        materials: ['cotton'],
+        rating: 7,
+        'package-weight': { value: 1.2, unit: 'kg' },
+        'related-product': related.id,
+      },
     });
     expect(bad.response.status).toBe(400);
     expect(bad.error!.error).toMatchObject({ code: 'invalid_request', field: 'rating' });
-    expect((await secret.GET('/v1/products/{id}/metafields', { params: { path: { id: product.id } } })).data!.data).toEqual({});
+    expect(
+      (await secret.GET('/v1/products/{id}/metafields', { params: { path: { id: product.id } } })).data!.data,
+    ).toEqual({});
 
     const good = await secret.PUT('/v1/products/{id}/metafields', {
       params: { path: { id: product.id } },
-      body: { materials: ['cotton', 'wool'], rating: 4, 'package-weight': { value: 1.2, unit: 'kg' }, 'related-product': related.id },
+      body: {
+        materials: ['cotton', 'wool'],
+        rating: 4,
+        'package-weight': { value: 1.2, unit: 'kg' },
+        'related-product': related.id,
+      },
     });
     expect(good.response.status).toBe(200);
     expect(Object.keys(good.data!.data)).toEqual(['materials', 'rating', 'package-weight', 'related-product']);
-    expect(good.data!.data['package-weight']).toEqual({ slug: 'package-weight', label: 'Package weight', type: 'measurement', choices: null, value: { value: 1.2, unit: 'kg' } });
+    expect(good.data!.data['package-weight']).toEqual({
+      slug: 'package-weight',
+      label: 'Package weight',
+      type: 'measurement',
+      choices: null,
+      value: { value: 1.2, unit: 'kg' },
+    });
 
     const storefront = await app.client(demo.keys.publishable_test.token).GET('/v1/products/{id}', {
       params: { path: { id: product.id }, query: { expand: ['metafields'] } },
@@ -58,7 +78,12 @@ describe('metafields with the demo keys', () => {
     expect(Object.keys(storefront.data!.data.metafields!)).toEqual(['materials', 'rating', 'related-product']);
 
     const live = app.client(demo.keys.secret_live.token);
-    expect((await live.GET('/v1/products/{id}/metafields', { params: { path: { id: product.id } } })).data!.data).toEqual({});
-    expect((await live.GET('/v1/products/{id}', { params: { path: { id: product.id }, query: { expand: ['metafields'] } } })).data!.data.metafields).toEqual({});
+    expect(
+      (await live.GET('/v1/products/{id}/metafields', { params: { path: { id: product.id } } })).data!.data,
+    ).toEqual({});
+    expect(
+      (await live.GET('/v1/products/{id}', { params: { path: { id: product.id }, query: { expand: ['metafields'] } } }))
+        .data!.data.metafields,
+    ).toEqual({});
   });
 });

@@ -7,7 +7,14 @@ import { useStore } from '../../setup/store.js';
 // The mock answers the document's examples, so they must be what the server really says: for each shared
 // error answer (components.responses), the real server is brought to say it and its body must equal the
 // example, message included. Only request ids and numbers that vary between runs are normalized.
-const document = JSON.parse(openapiJson) as { components: { responses: Record<string, { content?: Record<string, { example?: unknown; examples?: Record<string, { value: unknown }> }> }> } };
+const document = JSON.parse(openapiJson) as {
+  components: {
+    responses: Record<
+      string,
+      { content?: Record<string, { example?: unknown; examples?: Record<string, { value: unknown }> }> }
+    >;
+  };
+};
 const store = useStore();
 let noPlatform: TestApp;
 let failing: TestApp;
@@ -29,7 +36,12 @@ function example(response: string, name?: string): unknown {
 
 const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 /** Request ids and (when asked) every number become placeholders. */
-const normalize = (body: unknown, numbers = false) => JSON.parse(JSON.stringify(body).replace(uuid, '<uuid>').replace(numbers ? /\d+/g : /$^/, 'N'));
+const normalize = (body: unknown, numbers = false) =>
+  JSON.parse(
+    JSON.stringify(body)
+      .replace(uuid, '<uuid>')
+      .replace(numbers ? /\d+/g : /$^/, 'N'),
+  );
 
 interface Call {
   method?: string;
@@ -40,63 +52,176 @@ interface Call {
   app?: () => TestApp;
 }
 
-async function call({ method = 'GET', path, auth = 'secret', headers = {}, body, app = () => store.app }: Call): Promise<{ status: number; body: unknown }> {
-  const token = { secret: store.keys.secret_test.token, publishable: store.keys.publishable_test.token, platform: TEST_PLATFORM_TOKEN, none: undefined }[auth];
+async function call({
+  method = 'GET',
+  path,
+  auth = 'secret',
+  headers = {},
+  body,
+  app = () => store.app,
+}: Call): Promise<{ status: number; body: unknown }> {
+  const token = {
+    secret: store.keys.secret_test.token,
+    publishable: store.keys.publishable_test.token,
+    platform: TEST_PLATFORM_TOKEN,
+    none: undefined,
+  }[auth];
   const response = await fetch(`${app().baseUrl}${path}`, {
     method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
 }
 
 const customer = { email: 'taken@examples.test', first_name: 'Jane', last_name: 'Doe' };
-const product = { title: 'Trail Runner 2', handle: 'trail-runner-2', variants: [{ title: 'Default', price: 12900, sku: 'TR2-42-BLK' }] };
+const product = {
+  title: 'Trail Runner 2',
+  handle: 'trail-runner-2',
+  variants: [{ title: 'Default', price: 12900, sku: 'TR2-42-BLK' }],
+};
 
-const scenarios: Array<{ response: string; example?: string; status: number; numbers?: boolean; call: () => Promise<{ status: number; body: unknown }> }> = [
+const scenarios: Array<{
+  response: string;
+  example?: string;
+  status: number;
+  numbers?: boolean;
+  call: () => Promise<{ status: number; body: unknown }>;
+}> = [
   { response: 'Unauthorized', status: 401, call: () => call({ path: '/v1/customers', auth: 'none' }) },
-  { response: 'BadRequest', example: 'invalid_request', status: 400, call: () => call({ path: '/v1/customers?limit=500' }) },
-  { response: 'BadRequest', example: 'validation_error', status: 400, call: () => call({ method: 'POST', path: '/v1/customers', body: { email: 'jane', first_name: '', last_name: 'Doe' } }) },
-  { response: 'SecretKeyForbidden', example: 'forbidden', status: 403, call: () => call({ path: '/v1/customers', auth: 'publishable' }) },
-  { response: 'PlatformUnauthorized', status: 401, call: () => call({ path: '/platform/v1/projects/proj_x', auth: 'none', headers: { Authorization: 'Bearer wrong-token-0123456789' } }) },
-  { response: 'PlatformDisabled', status: 404, call: () => call({ method: 'POST', path: '/platform/v1/projects', auth: 'none', body: { name: 'x' }, app: () => noPlatform }) },
-  { response: 'ProjectNotFound', status: 404, call: () => call({ path: '/platform/v1/projects/proj_01jd5m3q7x9c2v4b6n8p0r1s2z', auth: 'platform' }) },
+  {
+    response: 'BadRequest',
+    example: 'invalid_request',
+    status: 400,
+    call: () => call({ path: '/v1/customers?limit=500' }),
+  },
+  {
+    response: 'BadRequest',
+    example: 'validation_error',
+    status: 400,
+    call: () =>
+      call({ method: 'POST', path: '/v1/customers', body: { email: 'jane', first_name: '', last_name: 'Doe' } }),
+  },
+  {
+    response: 'SecretKeyForbidden',
+    example: 'forbidden',
+    status: 403,
+    call: () => call({ path: '/v1/customers', auth: 'publishable' }),
+  },
+  {
+    response: 'PlatformUnauthorized',
+    status: 401,
+    call: () =>
+      call({
+        path: '/platform/v1/projects/proj_x',
+        auth: 'none',
+        headers: { Authorization: 'Bearer wrong-token-0123456789' },
+      }),
+  },
+  {
+    response: 'PlatformDisabled',
+    status: 404,
+    call: () =>
+      call({ method: 'POST', path: '/platform/v1/projects', auth: 'none', body: { name: 'x' }, app: () => noPlatform }),
+  },
+  {
+    response: 'ProjectNotFound',
+    status: 404,
+    call: () => call({ path: '/platform/v1/projects/proj_01jd5m3q7x9c2v4b6n8p0r1s2z', auth: 'platform' }),
+  },
   { response: 'CustomerNotFound', status: 404, call: () => call({ path: '/v1/customers/cus_nope' }) },
   { response: 'AddressNotFound', status: 404, call: () => call({ method: 'DELETE', path: '/v1/addresses/addr_nope' }) },
-  { response: 'EmailConflict', status: 409, call: () => call({ method: 'POST', path: '/v1/customers', body: customer }) },
+  {
+    response: 'EmailConflict',
+    status: 409,
+    call: () => call({ method: 'POST', path: '/v1/customers', body: customer }),
+  },
   { response: 'ProductNotFound', status: 404, call: () => call({ path: '/v1/products/prod_nope' }) },
   { response: 'VariantNotFound', status: 404, call: () => call({ path: '/v1/variants/var_nope' }) },
   { response: 'LocationNotFound', status: 404, call: () => call({ path: '/v1/locations/loc_nope' }) },
   { response: 'CollectionNotFound', status: 404, call: () => call({ path: '/v1/collections/col_nope' }) },
-  { response: 'CollectionConflict', status: 409, call: () => call({ method: 'POST', path: '/v1/collections', body: { title: 'Summer', handle: 'summer' } }) },
-  { response: 'CatalogConflict', example: 'handle', status: 409, call: () => call({ method: 'POST', path: '/v1/products', body: product }) },
-  { response: 'CatalogConflict', example: 'sku', status: 409, call: () => call({ method: 'POST', path: '/v1/products', body: { ...product, handle: 'other' } }) },
-  { response: 'MetafieldDefinitionNotFound', status: 404, call: () => call({ method: 'PATCH', path: '/v1/store/metafields/product/nope', body: { label: 'Fabric' } }) },
+  {
+    response: 'CollectionConflict',
+    status: 409,
+    call: () => call({ method: 'POST', path: '/v1/collections', body: { title: 'Summer', handle: 'summer' } }),
+  },
+  {
+    response: 'CatalogConflict',
+    example: 'handle',
+    status: 409,
+    call: () => call({ method: 'POST', path: '/v1/products', body: product }),
+  },
+  {
+    response: 'CatalogConflict',
+    example: 'sku',
+    status: 409,
+    call: () => call({ method: 'POST', path: '/v1/products', body: { ...product, handle: 'other' } }),
+  },
+  {
+    response: 'MetafieldDefinitionNotFound',
+    status: 404,
+    call: () => call({ method: 'PATCH', path: '/v1/store/metafields/product/nope', body: { label: 'Fabric' } }),
+  },
   { response: 'MethodNotAllowed', status: 405, call: () => call({ method: 'PUT', path: '/v1/events' }) },
-  { response: 'PublishableKeyUnauthorized', status: 401, call: () => call({ method: 'POST', path: '/v1/auth/login', auth: 'none', body: { email: 'a@b.co', password: 'x' } }) },
-  { response: 'CustomerTokenUnauthorized', example: 'missing', status: 401, call: () => call({ path: '/v1/me', auth: 'none', headers: { 'X-API-Key': store.keys.publishable_test.token } }) },
-  { response: 'CustomerTokenUnauthorized', example: 'invalid', status: 401, call: () => call({ path: '/v1/me', auth: 'none', headers: { 'X-API-Key': store.keys.publishable_test.token, Authorization: 'Bearer not.a.jwt' } }) },
+  {
+    response: 'PublishableKeyUnauthorized',
+    status: 401,
+    call: () =>
+      call({ method: 'POST', path: '/v1/auth/login', auth: 'none', body: { email: 'a@b.co', password: 'x' } }),
+  },
+  {
+    response: 'CustomerTokenUnauthorized',
+    example: 'missing',
+    status: 401,
+    call: () => call({ path: '/v1/me', auth: 'none', headers: { 'X-API-Key': store.keys.publishable_test.token } }),
+  },
+  {
+    response: 'CustomerTokenUnauthorized',
+    example: 'invalid',
+    status: 401,
+    call: () =>
+      call({
+        path: '/v1/me',
+        auth: 'none',
+        headers: { 'X-API-Key': store.keys.publishable_test.token, Authorization: 'Bearer not.a.jwt' },
+      }),
+  },
   { response: 'InternalError', status: 500, call: () => call({ path: '/healthz', auth: 'none', app: () => failing }) },
   { response: 'DraftOrderNotFound', status: 404, call: () => call({ path: '/v1/draft-orders/dord_nope' }) },
   { response: 'OrderNotFound', status: 404, call: () => call({ path: '/v1/orders/ord_nope' }) },
   { response: 'ShippingZoneNotFound', status: 404, call: () => call({ path: '/v1/shipping/zones/shz_nope' }) },
   { response: 'CustomerGroupNotFound', status: 404, call: () => call({ path: '/v1/customer-groups/cgrp_nope' }) },
   { response: 'CompanyNotFound', status: 404, call: () => call({ path: '/v1/companies/comp_nope' }) },
-  { response: 'MerchandisingRuleNotFound', status: 404, call: () => call({ path: '/v1/search/merchandising/mrch_nope' }) },
+  {
+    response: 'MerchandisingRuleNotFound',
+    status: 404,
+    call: () => call({ path: '/v1/search/merchandising/mrch_nope' }),
+  },
 ];
 
 describe('the error examples of openapi.yaml are what the server answers', () => {
   beforeAll(async () => {
     expect(await call({ method: 'POST', path: '/v1/customers', body: customer })).toMatchObject({ status: 201 });
-    expect(await call({ method: 'POST', path: '/v1/collections', body: { title: 'Summer', handle: 'summer' } })).toMatchObject({ status: 201 });
+    expect(
+      await call({ method: 'POST', path: '/v1/collections', body: { title: 'Summer', handle: 'summer' } }),
+    ).toMatchObject({ status: 201 });
     expect(await call({ method: 'POST', path: '/v1/products', body: product })).toMatchObject({ status: 201 });
   });
 
-  test.each(scenarios.map((s) => [`${s.response}${s.example ? ` (${s.example})` : ''}`, s] as const))('%s', async (_name, scenario) => {
-    const answer = await scenario.call();
-    expect(answer.status).toBe(scenario.status);
-    expect(normalize(answer.body, scenario.numbers)).toEqual(normalize(example(scenario.response, scenario.example), scenario.numbers));
-  });
+  test.each(scenarios.map((s) => [`${s.response}${s.example ? ` (${s.example})` : ''}`, s] as const))(
+    '%s',
+    async (_name, scenario) => {
+      const answer = await scenario.call();
+      expect(answer.status).toBe(scenario.status);
+      expect(normalize(answer.body, scenario.numbers)).toEqual(
+        normalize(example(scenario.response, scenario.example), scenario.numbers),
+      );
+    },
+  );
 
   test('StoreDomainMissing and CustomerAuthBadRequest (domain): a project without a domain', async () => {
     const bare = await createProject(store.app, { domain: undefined, domain_verified: false });
@@ -113,7 +238,10 @@ describe('the error examples of openapi.yaml are what the server answers', () =>
 
   test('TooManyRequests (rate_limited): the project is over its per-minute limit', async () => {
     const limited = await createProject(store.app, {}, { rate_limit_per_minute: 1 });
-    const get = () => fetch(`${store.app.baseUrl}/v1/customers`, { headers: { Authorization: `Bearer ${limited.keys.secret_test.token}` } });
+    const get = () =>
+      fetch(`${store.app.baseUrl}/v1/customers`, {
+        headers: { Authorization: `Bearer ${limited.keys.secret_test.token}` },
+      });
     expect((await get()).status).toBe(200);
     const refused = await get();
     expect(refused.status).toBe(429);
@@ -125,7 +253,12 @@ describe('the error examples of openapi.yaml are what the server answers', () =>
     const list = await call({ path: '/v1/customers?limit=1' });
     const id = (list.body as { data: Array<{ id: string }> }).data[0].id;
     const create = (city: string) =>
-      call({ method: 'POST', path: `/v1/customers/${id}/addresses`, headers: { 'Idempotency-Key': 'examples-1' }, body: { line1: '1 Main St', city, country: 'DE' } });
+      call({
+        method: 'POST',
+        path: `/v1/customers/${id}/addresses`,
+        headers: { 'Idempotency-Key': 'examples-1' },
+        body: { line1: '1 Main St', city, country: 'DE' },
+      });
     expect(await create('Berlin')).toMatchObject({ status: 201 });
     const again = await create('Hamburg');
     expect(again.status).toBe(409);
@@ -134,16 +267,23 @@ describe('the error examples of openapi.yaml are what the server answers', () =>
 
   test('PublishableKeyForbidden (domain_not_verified): a live publishable key before the domain is verified', async () => {
     const unverified = await createProject(store.app, { domain_verified: false });
-    const response = await fetch(`${store.app.baseUrl}/v1/products`, { headers: { Authorization: `Bearer ${unverified.keys.publishable_live.token}` } });
+    const response = await fetch(`${store.app.baseUrl}/v1/products`, {
+      headers: { Authorization: `Bearer ${unverified.keys.publishable_live.token}` },
+    });
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual(example('PublishableKeyForbidden', 'domain_not_verified'));
   });
 
   test('SecretKeyForbidden (account_suspended): a suspended project', async () => {
     const suspended = await createProject(store.app);
-    const patch = await store.app.platform.PATCH('/platform/v1/projects/{id}', { params: { path: { id: suspended.project.id } }, body: { suspended: true } });
+    const patch = await store.app.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: suspended.project.id } },
+      body: { suspended: true },
+    });
     expect(patch.response.status).toBe(200);
-    const response = await fetch(`${store.app.baseUrl}/v1/customers`, { headers: { Authorization: `Bearer ${suspended.keys.secret_test.token}` } });
+    const response = await fetch(`${store.app.baseUrl}/v1/customers`, {
+      headers: { Authorization: `Bearer ${suspended.keys.secret_test.token}` },
+    });
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual(example('SecretKeyForbidden', 'account_suspended'));
   });

@@ -25,13 +25,20 @@ beforeAll(async () => {
   viaProxy = createCommerceClient({ baseUrl: prism.baseUrl, apiKey: store.keys.secret_test.token });
   const customer = await createCustomer(store.api, { first_name: 'Ada', last_name: 'Lovelace' });
   ids.customer = customer.id;
-  await unwrap(store.api.POST('/v1/customers/{id}/addresses', { params: { path: { id: customer.id } }, body: { line1: '12 Analytical Row', city: 'London', country: 'GB' } }));
+  await unwrap(
+    store.api.POST('/v1/customers/{id}/addresses', {
+      params: { path: { id: customer.id } },
+      body: { line1: '12 Analytical Row', city: 'London', country: 'GB' },
+    }),
+  );
   ids.product = (await createProduct(store.api)).id;
   ids.collection = (await unwrap(store.api.POST('/v1/collections', { body: { title: 'Engines' } }))).data.id;
   const draft = await createDraftOrder(store.api);
   await addItems(store.api, draft.id, [{ title: 'Gift wrap', unit_price: 500, quantity: 1 }]);
   ids.draft = (await createDraftOrder(store.api)).id;
-  ids.order = (await unwrap(store.api.POST('/v1/draft-orders/{id}/complete', { params: { path: { id: draft.id } } }))).data.id;
+  ids.order = (
+    await unwrap(store.api.POST('/v1/draft-orders/{id}/complete', { params: { path: { id: draft.id } } }))
+  ).data.id;
   ids.event = (await unwrap(store.api.GET('/v1/events', { params: { query: { limit: 1 } } }))).data[0].id;
 }, 90_000);
 afterAll(async () => {
@@ -53,8 +60,16 @@ function expectSparse(answer: Answer, fields: string[]): void {
 
 describe('answers with fields through the validating proxy', () => {
   test('lists', async () => {
-    expectSparse(await viaProxy.GET('/v1/customers', { params: { query: { fields: ['email', 'last_name'], limit: 5 } } }), ['email', 'last_name']);
-    expectSparse(await viaProxy.GET('/v1/customers/{id}/addresses', { params: { path: { id: ids.customer }, query: { fields: ['city'] } } }), ['city']);
+    expectSparse(
+      await viaProxy.GET('/v1/customers', { params: { query: { fields: ['email', 'last_name'], limit: 5 } } }),
+      ['email', 'last_name'],
+    );
+    expectSparse(
+      await viaProxy.GET('/v1/customers/{id}/addresses', {
+        params: { path: { id: ids.customer }, query: { fields: ['city'] } },
+      }),
+      ['city'],
+    );
     expectSparse(await viaProxy.GET('/v1/products', { params: { query: { fields: ['title'] } } }), ['title']);
     expectSparse(await viaProxy.GET('/v1/collections', { params: { query: { fields: ['handle'] } } }), ['handle']);
     expectSparse(await viaProxy.GET('/v1/locations', { params: { query: { fields: ['name'] } } }), ['name']);
@@ -64,16 +79,49 @@ describe('answers with fields through the validating proxy', () => {
   });
 
   test('reads', async () => {
-    expectSparse(await viaProxy.GET('/v1/customers/{id}', { params: { path: { id: ids.customer }, query: { fields: ['email'] } } }), ['email']);
-    expectSparse(await viaProxy.GET('/v1/products/{id}', { params: { path: { id: ids.product }, query: { fields: ['title', 'variants'] } } }), ['title', 'variants']);
-    expectSparse(await viaProxy.GET('/v1/collections/{id}', { params: { path: { id: ids.collection }, query: { fields: ['title'] } } }), ['title']);
-    expectSparse(await viaProxy.GET('/v1/orders/{id}', { params: { path: { id: ids.order }, query: { fields: ['order_number', 'total'] } } }), ['order_number', 'total']);
-    expectSparse(await viaProxy.GET('/v1/draft-orders/{id}', { params: { path: { id: ids.draft }, query: { fields: ['total'] } } }), ['total']);
-    expectSparse(await viaProxy.GET('/v1/events/{id}', { params: { path: { id: ids.event }, query: { fields: ['summary'] } } }), ['summary']);
+    expectSparse(
+      await viaProxy.GET('/v1/customers/{id}', {
+        params: { path: { id: ids.customer }, query: { fields: ['email'] } },
+      }),
+      ['email'],
+    );
+    expectSparse(
+      await viaProxy.GET('/v1/products/{id}', {
+        params: { path: { id: ids.product }, query: { fields: ['title', 'variants'] } },
+      }),
+      ['title', 'variants'],
+    );
+    expectSparse(
+      await viaProxy.GET('/v1/collections/{id}', {
+        params: { path: { id: ids.collection }, query: { fields: ['title'] } },
+      }),
+      ['title'],
+    );
+    expectSparse(
+      await viaProxy.GET('/v1/orders/{id}', {
+        params: { path: { id: ids.order }, query: { fields: ['order_number', 'total'] } },
+      }),
+      ['order_number', 'total'],
+    );
+    expectSparse(
+      await viaProxy.GET('/v1/draft-orders/{id}', {
+        params: { path: { id: ids.draft }, query: { fields: ['total'] } },
+      }),
+      ['total'],
+    );
+    expectSparse(
+      await viaProxy.GET('/v1/events/{id}', { params: { path: { id: ids.event }, query: { fields: ['summary'] } } }),
+      ['summary'],
+    );
   });
 
   test('only unknown names: id alone', async () => {
-    expectSparse(await viaProxy.GET('/v1/customers/{id}', { params: { path: { id: ids.customer }, query: { fields: ['nonsense'] } } }), []);
+    expectSparse(
+      await viaProxy.GET('/v1/customers/{id}', {
+        params: { path: { id: ids.customer }, query: { fields: ['nonsense'] } },
+      }),
+      [],
+    );
   });
 
   test('the same reads without fields pass too (whole objects)', async () => {
@@ -96,7 +144,9 @@ describe('control: the proxy does catch sparse answers', () => {
     const strict = await startPrism({ proxyTo: store.app.baseUrl }, file);
     try {
       const client = createCommerceClient({ baseUrl: strict.baseUrl, apiKey: store.keys.secret_test.token });
-      const sparse = await client.GET('/v1/customers/{id}', { params: { path: { id: ids.customer }, query: { fields: ['email'] } } });
+      const sparse = await client.GET('/v1/customers/{id}', {
+        params: { path: { id: ids.customer }, query: { fields: ['email'] } },
+      });
       expect(sparse.response.status).toBe(500);
       expect(JSON.stringify(sparse.error)).toMatch(/first_name/);
       const whole = await client.GET('/v1/customers/{id}', { params: { path: { id: ids.customer } } });

@@ -17,7 +17,11 @@ afterAll(() => app.close());
 
 const byId = (id: string) => ({ params: { path: { id } } });
 
-async function placeOrder(client: CommerceClient, customer: CustomerResource | null, unitPrice = 1000): Promise<OrderResource> {
+async function placeOrder(
+  client: CommerceClient,
+  customer: CustomerResource | null,
+  unitPrice = 1000,
+): Promise<OrderResource> {
   const draft = await createDraftOrder(client, customer ? { customer_id: customer.id, customer_email: undefined } : {});
   await addItems(client, draft.id, [{ title: 'Consulting', unit_price: unitPrice, quantity: 1 }]);
   const { data, response } = await client.POST('/v1/draft-orders/{id}/complete', byId(draft.id));
@@ -33,9 +37,16 @@ describe('payOrder', () => {
     expect(response.status).toBe(200);
     expect(data!.data).toMatchObject({ id: order.id, financial_status: 'paid', status: 'open' });
     expect(Date.parse(data!.data.paid_at!)).toBeGreaterThanOrEqual(Date.parse(order.created_at));
-    expect((await api.GET('/v1/customers/{id}', byId(customer.id))).data!.data).toMatchObject({ order_count: 1, total_spent: 4990 });
+    expect((await api.GET('/v1/customers/{id}', byId(customer.id))).data!.data).toMatchObject({
+      order_count: 1,
+      total_spent: 4990,
+    });
 
-    const events = (await api.GET('/v1/events', { params: { query: { resource_type: 'order', resource_id: order.id, order: 'asc' } } })).data!.data;
+    const events = (
+      await api.GET('/v1/events', {
+        params: { query: { resource_type: 'order', resource_id: order.id, order: 'asc' } },
+      })
+    ).data!.data;
     expect(events.map((e) => e.type)).toEqual(['order.created', 'order.paid', 'order.updated']);
     expect(events[2].metadata.changes).toEqual({
       financial_status: { from: 'pending', to: 'paid' },
@@ -64,7 +75,9 @@ describe('payOrder', () => {
   test('an order without a customer can be paid; an unknown order is 404', async () => {
     const order = await placeOrder(api, null);
     expect((await api.POST('/v1/orders/{id}/pay', byId(order.id))).response.status).toBe(200);
-    expect((await api.POST('/v1/orders/{id}/pay', byId('ord_nope'))).error).toEqual({ error: { code: 'not_found', message: 'Order not found.' } });
+    expect((await api.POST('/v1/orders/{id}/pay', byId('ord_nope'))).error).toEqual({
+      error: { code: 'not_found', message: 'Order not found.' },
+    });
   });
 
   test('min_spent finds the customer once their order is paid', async () => {
@@ -80,7 +93,9 @@ describe('payOrder', () => {
 describe('getOrder', () => {
   test("fields narrows the answer; another project's order is 404", async () => {
     const order = await placeOrder(api, null);
-    const narrow = await api.GET('/v1/orders/{id}', { params: { path: { id: order.id }, query: { fields: ['order_number', 'total'] } } });
+    const narrow = await api.GET('/v1/orders/{id}', {
+      params: { path: { id: order.id }, query: { fields: ['order_number', 'total'] } },
+    });
     expect(narrow.data!.data).toEqual({ id: order.id, order_number: order.order_number, total: order.total });
     const other = await createProject(app);
     const { response } = await app.client(other.keys.secret_test.token).GET('/v1/orders/{id}', byId(order.id));
@@ -89,7 +104,9 @@ describe('getOrder', () => {
 
   test('a publishable key is 403', async () => {
     const order = await placeOrder(api, null);
-    expect((await app.client(store.keys.publishable_test.token).GET('/v1/orders/{id}', byId(order.id))).response.status).toBe(403);
+    expect(
+      (await app.client(store.keys.publishable_test.token).GET('/v1/orders/{id}', byId(order.id))).response.status,
+    ).toBe(403);
   });
 });
 
@@ -110,7 +127,9 @@ describe('listOrders', () => {
     const first = await client.GET('/v1/orders', { params: { query: { limit: 3 } } });
     expect(first.data!.data.map((o) => o.order_number)).toEqual([1004, 1003, 1002]);
     expect(first.data!.pagination).toMatchObject({ has_more: true, total: 4 });
-    const rest = await client.GET('/v1/orders', { params: { query: { limit: 3, cursor: first.data!.pagination.cursor! } } });
+    const rest = await client.GET('/v1/orders', {
+      params: { query: { limit: 3, cursor: first.data!.pagination.cursor! } },
+    });
     expect(rest.data!.data.map((o) => o.order_number)).toEqual([1001]);
     expect(rest.data!.pagination).toMatchObject({ has_more: false, cursor: null });
   });

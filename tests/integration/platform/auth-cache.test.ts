@@ -33,7 +33,10 @@ describe('cached authentication', () => {
   test('suspending a project through one process is seen by another that had its keys cached', async () => {
     const { project, keys } = await createProject(a);
     expect(await status(b, keys.secret_live.token)).toBe(200);
-    await a.platform.PATCH('/platform/v1/projects/{id}', { params: { path: { id: project.id } }, body: { suspended: true } });
+    await a.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.id } },
+      body: { suspended: true },
+    });
     expect(await status(a, keys.secret_live.token)).toBe(403);
     expect(await eventually(async () => (await status(b, keys.secret_live.token)) === 403)).toBe(true);
   });
@@ -57,8 +60,14 @@ describe('cached authentication', () => {
     const RECONNECT_MS = 20;
     const cache = new AuthCache(url.toString(), createLogger('silent'), { reconnectMs: RECONNECT_MS });
     const connections = async () =>
-      (await a.deps.db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'auth-cache-close-test'`)[0].n;
-    const dropListener = () => a.deps.db.$executeRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'auth-cache-close-test'`;
+      (
+        await a.deps.db.$queryRaw<
+          Array<{ n: number }>
+        >`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'auth-cache-close-test'`
+      )[0].n;
+    const dropListener = () =>
+      a.deps.db
+        .$executeRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'auth-cache-close-test'`;
     await cache.start();
     expect(cache.listening).toBe(true);
 

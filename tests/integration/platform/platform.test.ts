@@ -13,15 +13,23 @@ const events = (app: TestApp, key: string) => app.client(key).GET('/v1/events');
 
 describe('createProject', () => {
   test('contact_email (where the service writes to the merchant) is kept, changed and cleared', async () => {
-    const { data } = await app.platform.POST('/platform/v1/projects', { body: { name: 'Contact Store', contact_email: 'owner@contact.example.com' } });
+    const { data } = await app.platform.POST('/platform/v1/projects', {
+      body: { name: 'Contact Store', contact_email: 'owner@contact.example.com' },
+    });
     const project = data!.data.project;
     expect(project.contact_email).toBe('owner@contact.example.com');
     const path = { params: { path: { id: project.id } } };
-    const changed = await app.platform.PATCH('/platform/v1/projects/{id}', { ...path, body: { contact_email: 'ops@contact.example.com' } });
+    const changed = await app.platform.PATCH('/platform/v1/projects/{id}', {
+      ...path,
+      body: { contact_email: 'ops@contact.example.com' },
+    });
     expect(changed.data!.data.contact_email).toBe('ops@contact.example.com');
     const cleared = await app.platform.PATCH('/platform/v1/projects/{id}', { ...path, body: { contact_email: null } });
     expect(cleared.data!.data.contact_email).toBeNull();
-    const invalid = await app.platform.PATCH('/platform/v1/projects/{id}', { ...path, body: { contact_email: 'not an address' } });
+    const invalid = await app.platform.PATCH('/platform/v1/projects/{id}', {
+      ...path,
+      body: { contact_email: 'not an address' },
+    });
     expect(invalid.error!.error).toMatchObject({ code: 'invalid_request', field: 'contact_email' });
   });
 
@@ -75,30 +83,46 @@ describe('getProject / updateProject', () => {
       body: { plan: 'pro', exchange_rates: { USD: 1.08 }, rate_limit_per_minute: 1200 },
     });
     expect(response.status).toBe(200);
-    expect(data!.data).toMatchObject({ plan: 'pro', currency: 'EUR', exchange_rates: { USD: 1.08 }, rate_limit_per_minute: 1200 });
+    expect(data!.data).toMatchObject({
+      plan: 'pro',
+      currency: 'EUR',
+      exchange_rates: { USD: 1.08 },
+      rate_limit_per_minute: 1200,
+    });
     const read = await app.platform.GET('/platform/v1/projects/{id}', { params: { path: { id: project.id } } });
     expect(read.data!.data).toEqual(data!.data);
   });
 
   test('an unknown project answers 404 not_found', async () => {
-    const { error, response } = await app.platform.GET('/platform/v1/projects/{id}', { params: { path: { id: 'proj_missing' } } });
+    const { error, response } = await app.platform.GET('/platform/v1/projects/{id}', {
+      params: { path: { id: 'proj_missing' } },
+    });
     expect(response.status).toBe(404);
     expect(error!.error.code).toBe('not_found');
   });
 
   test('suspending a project makes its keys answer 403 account_suspended; lifting it restores access', async () => {
     const { project, keys } = await createProject(app);
-    await app.platform.PATCH('/platform/v1/projects/{id}', { params: { path: { id: project.id } }, body: { suspended: true } });
+    await app.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.id } },
+      body: { suspended: true },
+    });
     const suspended = await events(app, keys.secret_test.token);
     expect(suspended.response.status).toBe(403);
     expect(suspended.error!.error.code).toBe('account_suspended');
-    await app.platform.PATCH('/platform/v1/projects/{id}', { params: { path: { id: project.id } }, body: { suspended: false } });
+    await app.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.id } },
+      body: { suspended: false },
+    });
     expect((await events(app, keys.secret_test.token)).response.status).toBe(200);
   });
 
   test('an empty update answers 400', async () => {
     const { project } = await createProject(app);
-    const { response } = await app.platform.PATCH('/platform/v1/projects/{id}', { params: { path: { id: project.id } }, body: {} });
+    const { response } = await app.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.id } },
+      body: {},
+    });
     expect(response.status).toBe(400);
   });
 });
@@ -120,7 +144,9 @@ describe('createApiKey / revokeApiKey', () => {
     const after = await events(app, token);
     expect(after.response.status).toBe(401);
     expect(after.error!.error.code).toBe('unauthorized');
-    expect((await app.platform.DELETE('/platform/v1/keys/{id}', { params: { path: { id } } })).response.status).toBe(204);
+    expect((await app.platform.DELETE('/platform/v1/keys/{id}', { params: { path: { id } } })).response.status).toBe(
+      204,
+    );
   });
 
   test('creating a key for an unknown project answers 404; revoking an unknown key answers 404', async () => {
@@ -139,7 +165,14 @@ describe('listOutboxEmails', () => {
     const { project } = await createProject(app);
     for (const to of ['Jane.Doe@example.com', 'max@example.com', 'jane.doe@example.com']) {
       await app.deps.db.$transaction((tx) =>
-        recordEmail(tx, project.id, { to: [to], subject: 'Reset your password', text: 'Your code: 123', template: 'password_reset', data: { token: 'abc' }, locale: 'en' }),
+        recordEmail(tx, project.id, {
+          to: [to],
+          subject: 'Reset your password',
+          text: 'Your code: 123',
+          template: 'password_reset',
+          data: { token: 'abc' },
+          locale: 'en',
+        }),
       );
     }
     const all = await app.platform.GET('/platform/v1/projects/{id}/outbox', { params: { path: { id: project.id } } });
@@ -158,14 +191,18 @@ describe('platform token', () => {
   test('a missing or wrong platform token answers 401 unauthorized', async () => {
     const none = await app.client().GET('/platform/v1/projects/{id}', { params: { path: { id: 'proj_x' } } });
     expect(none.response.status).toBe(401);
-    const wrong = await app.client(`${TEST_PLATFORM_TOKEN}x`).GET('/platform/v1/projects/{id}', { params: { path: { id: 'proj_x' } } });
+    const wrong = await app
+      .client(`${TEST_PLATFORM_TOKEN}x`)
+      .GET('/platform/v1/projects/{id}', { params: { path: { id: 'proj_x' } } });
     expect(wrong.response.status).toBe(401);
     expect(wrong.error!.error.code).toBe('unauthorized');
   });
 
   test('an API key is not a platform token', async () => {
     const { keys } = await createProject(app);
-    const { response } = await app.client(keys.secret_live.token).POST('/platform/v1/projects', { body: { name: 'x' } });
+    const { response } = await app
+      .client(keys.secret_live.token)
+      .POST('/platform/v1/projects', { body: { name: 'x' } });
     expect(response.status).toBe(401);
   });
 

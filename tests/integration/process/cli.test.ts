@@ -5,7 +5,8 @@ const cleanups: Cleanups = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-const run = (script: string, args: string[]) => runScript(script, args, { DATA_DIR: '/nonexistent/never-used' }, cleanups);
+const run = (script: string, args: string[]) =>
+  runScript(script, args, { DATA_DIR: '/nonexistent/never-used' }, cleanups);
 const stackTrace = /^\s+at /m;
 
 describe('npm run seed (src/seed/cli.ts)', () => {
@@ -30,7 +31,9 @@ describe('npm run bench (bench/run.ts)', () => {
   test('--help prints the options and exits 0 without starting a run', async () => {
     const { code, output } = await run('bench/run.ts', ['--help']);
     expect(code).toBe(0);
-    expect(output).toContain('Usage: npm run bench -- [--customers N] [--search-products N] [--duration S] [--connections N] [--no-write]');
+    expect(output).toContain(
+      'Usage: npm run bench -- [--customers N] [--search-products N] [--duration S] [--connections N] [--no-write]',
+    );
     expect(output).not.toContain('Database:'); // the first line of an actual run
   });
 

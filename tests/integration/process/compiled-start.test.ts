@@ -10,7 +10,12 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-const build = (...args: string[]) => execFileSync(process.execPath, ['codegen/build.mjs', ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const build = (...args: string[]) =>
+  execFileSync(process.execPath, ['codegen/build.mjs', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 
 describe('npm start runs the compiled server (issue 17)', () => {
   test('dist/ holds one module per source file, and --if-stale rebuilds nothing while src/ is unchanged', () => {
@@ -18,7 +23,9 @@ describe('npm start runs the compiled server (issue 17)', () => {
     const hash = readFileSync(path.join(root, 'dist', '.source-hash'), 'utf8');
     build('--if-stale');
     expect(readFileSync(path.join(root, 'dist', '.source-hash'), 'utf8')).toBe(hash);
-    expect(readdirSync(path.join(root, 'dist'))).toEqual(expect.arrayContaining(['main.js', 'http', 'modules', 'generated']));
+    expect(readdirSync(path.join(root, 'dist'))).toEqual(
+      expect.arrayContaining(['main.js', 'http', 'modules', 'generated']),
+    );
     expect(readdirSync(path.join(root, 'dist'))).not.toContain('sdk');
   });
 

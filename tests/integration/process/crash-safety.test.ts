@@ -43,10 +43,17 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
     await sql.connect();
     cleanups.push(() => sql.end().catch(() => {}));
 
-    const locations = (await sql.query('SELECT id FROM locations WHERE project_id = $1 AND deleted_at IS NULL AND is_active ORDER BY created_at', [projectId])).rows.map((r) => r.id as string);
+    const locations = (
+      await sql.query(
+        'SELECT id FROM locations WHERE project_id = $1 AND deleted_at IS NULL AND is_active ORDER BY created_at',
+        [projectId],
+      )
+    ).rows.map((r) => r.id as string);
     expect(locations.length).toBe(2);
     const stockBefore = await stockByVariant(sql, projectId);
-    const variants = (await sql.query('SELECT id FROM variants WHERE project_id = $1 ORDER BY id LIMIT 10', [projectId])).rows.map((r) => r.id as string);
+    const variants = (
+      await sql.query('SELECT id FROM variants WHERE project_id = $1 ORDER BY id LIMIT 10', [projectId])
+    ).rows.map((r) => r.id as string);
 
     const post = async (baseUrl: string, url: string, body: unknown, key?: string) => {
       const response = await fetch(`${baseUrl}${url}`, {
@@ -55,7 +62,11 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(30_000),
       });
-      return { status: response.status, body: (await response.json()) as Json, replayed: response.headers.get('idempotent-replayed') };
+      return {
+        status: response.status,
+        body: (await response.json()) as Json,
+        replayed: response.headers.get('idempotent-replayed'),
+      };
     };
 
     // The burst: each client creates, in turn, a customer, a product with two variants, a draft order and then its
@@ -77,30 +88,57 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
           return answer;
         };
         steps.push(async () => {
-          await send({ kind: 'customer', key: key('customer'), path: '/v1/customers', body: { email: `${key('customer')}@example.com`, first_name: 'Crash', last_name: key('customer') } });
+          await send({
+            kind: 'customer',
+            key: key('customer'),
+            path: '/v1/customers',
+            body: { email: `${key('customer')}@example.com`, first_name: 'Crash', last_name: key('customer') },
+          });
         });
         steps.push(async () => {
-          await send({ kind: 'product', key: key('product'), path: '/v1/products', body: { title: key('product'), variants: [{ title: 'Small', price: 1200 }, { title: 'Large', price: 1500 }] } });
+          await send({
+            kind: 'product',
+            key: key('product'),
+            path: '/v1/products',
+            body: {
+              title: key('product'),
+              variants: [
+                { title: 'Small', price: 1200 },
+                { title: 'Large', price: 1500 },
+              ],
+            },
+          });
         });
         steps.push(async () => {
-          const draft = await send({ kind: 'draft', key: key('draft'), path: '/v1/draft-orders', body: { currency: 'USD', customer_email: 'buyer@example.com', notes: key('draft') } });
+          const draft = await send({
+            kind: 'draft',
+            key: key('draft'),
+            path: '/v1/draft-orders',
+            body: { currency: 'USD', customer_email: 'buyer@example.com', notes: key('draft') },
+          });
           if (draft.status !== 201) return;
           const items = [
             { variant_id: variants[(worker + n) % variants.length], quantity: 2 },
             { title: 'Gift wrap', unit_price: 350, quantity: 1 },
           ];
-          await send({ kind: 'items', key: key('items'), path: `/v1/draft-orders/${draft.body.data!.id}/items`, body: { items } });
+          await send({
+            kind: 'items',
+            key: key('items'),
+            path: `/v1/draft-orders/${draft.body.data!.id}/items`,
+            body: { items },
+          });
         });
         steps.push(async () => {
           await send({ kind: 'company', key: key('company'), path: '/v1/companies', body: { name: key('company') } });
         });
         // Two of the clients move stock too (a transfer locks every level of both locations, so fewer of them).
-        if (worker < 2) steps.push(async () => {
-          const [from, to] = (worker + n) % 2 === 0 ? locations : [...locations].reverse();
-          const moved = await post(first.baseUrl, `/v1/locations/${from}/transfer`, { destination_location_id: to });
-          expect(moved.status).toBe(200);
-          transfers++;
-        });
+        if (worker < 2)
+          steps.push(async () => {
+            const [from, to] = (worker + n) % 2 === 0 ? locations : [...locations].reverse();
+            const moved = await post(first.baseUrl, `/v1/locations/${from}/transfer`, { destination_location_id: to });
+            expect(moved.status).toBe(200);
+            transfers++;
+          });
         for (const step of steps) {
           if (!alive) return;
           try {
@@ -112,7 +150,9 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
       }
     };
     const burst = Array.from({ length: CLIENTS }, (_, worker) => client(worker));
-    expect(await eventually(() => answered >= ANSWERS_BEFORE_KILL && transfers >= 2, { timeoutMs: 90_000, intervalMs: 5 })).toBe(true);
+    expect(
+      await eventually(() => answered >= ANSWERS_BEFORE_KILL && transfers >= 2, { timeoutMs: 90_000, intervalMs: 5 }),
+    ).toBe(true);
     first.child.kill('SIGKILL');
     alive = false;
     await exited(first.child);
@@ -136,12 +176,20 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
       if (entry.answer) {
         // Answered before the kill: the replay is that answer.
         expect({ key: entry.key, status: replay.status, body: replay.body, replayed: replay.replayed }).toEqual({
-          key: entry.key, status: entry.answer.status, body: entry.answer.body, replayed: 'true',
+          key: entry.key,
+          status: entry.answer.status,
+          body: entry.answer.body,
+          replayed: 'true',
         });
       } else {
         // In flight at the kill: it either committed (the replay is its answer) or left nothing (it runs now).
         // A 409 "still being processed" would be a key that outlived its process; it must resolve on retry.
-        for (const deadline = Date.now() + 30_000; replay.status === 409 && replay.body.error?.message.includes('still being processed') && Date.now() < deadline; ) {
+        for (
+          const deadline = Date.now() + 30_000;
+          replay.status === 409 &&
+          replay.body.error?.message.includes('still being processed') &&
+          Date.now() < deadline;
+        ) {
           await new Promise((resolve) => setTimeout(resolve, 250));
           replay = await post(second.baseUrl, entry.path, entry.body, entry.key);
         }
@@ -149,7 +197,10 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
         if (replay.replayed === 'true') committedBeforeKill++;
         const again = await post(second.baseUrl, entry.path, entry.body, entry.key);
         expect({ key: entry.key, status: again.status, body: again.body, replayed: again.replayed }).toEqual({
-          key: entry.key, status: 201, body: replay.body, replayed: 'true',
+          key: entry.key,
+          status: 201,
+          body: replay.body,
+          replayed: 'true',
         });
       }
       finals.set(entry.key, { status: replay.status, body: replay.body });
@@ -162,13 +213,19 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
     };
     for (const entry of sent) {
       const body = entry.body as Record<string, string>;
-      if (entry.kind === 'customer') await once('SELECT id FROM customers WHERE project_id = $1 AND last_name = $2', entry, body.last_name);
-      if (entry.kind === 'product') await once('SELECT id FROM products WHERE project_id = $1 AND title = $2', entry, body.title);
-      if (entry.kind === 'draft') await once('SELECT id FROM draft_orders WHERE project_id = $1 AND notes = $2', entry, body.notes);
-      if (entry.kind === 'company') await once('SELECT id FROM companies WHERE project_id = $1 AND name = $2', entry, body.name);
+      if (entry.kind === 'customer')
+        await once('SELECT id FROM customers WHERE project_id = $1 AND last_name = $2', entry, body.last_name);
+      if (entry.kind === 'product')
+        await once('SELECT id FROM products WHERE project_id = $1 AND title = $2', entry, body.title);
+      if (entry.kind === 'draft')
+        await once('SELECT id FROM draft_orders WHERE project_id = $1 AND notes = $2', entry, body.notes);
+      if (entry.kind === 'company')
+        await once('SELECT id FROM companies WHERE project_id = $1 AND name = $2', entry, body.name);
       if (entry.kind === 'items') {
         const draftId = entry.path.split('/')[3];
-        const items = await sql.query('SELECT count(*)::int AS n FROM draft_line_items WHERE draft_order_id = $1', [draftId]);
+        const items = await sql.query('SELECT count(*)::int AS n FROM draft_line_items WHERE draft_order_id = $1', [
+          draftId,
+        ]);
         expect({ key: entry.key, items: items.rows[0].n }).toEqual({ key: entry.key, items: 2 });
       }
     }
@@ -181,7 +238,11 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
        WHERE d.project_id = $1 GROUP BY d.id`,
       [projectId],
     );
-    const badDrafts = drafts.rows.filter((d) => d.subtotal !== d.items_sum || BigInt(d.total) !== BigInt(d.subtotal) + BigInt(d.shipping) - BigInt(d.discount) + BigInt(d.tax));
+    const badDrafts = drafts.rows.filter(
+      (d) =>
+        d.subtotal !== d.items_sum ||
+        BigInt(d.total) !== BigInt(d.subtotal) + BigInt(d.shipping) - BigInt(d.discount) + BigInt(d.tax),
+    );
     expect(badDrafts).toEqual([]);
     // Products: each has its variants and the price derived from them.
     const products = await sql.query(
@@ -219,6 +280,9 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
 
 /** Each variant's stock over all locations. */
 async function stockByVariant(sql: pg.Client, projectId: string): Promise<Record<string, number>> {
-  const { rows } = await sql.query('SELECT variant_id, SUM(available)::int AS n FROM inventory_levels WHERE project_id = $1 GROUP BY variant_id', [projectId]);
+  const { rows } = await sql.query(
+    'SELECT variant_id, SUM(available)::int AS n FROM inventory_levels WHERE project_id = $1 GROUP BY variant_id',
+    [projectId],
+  );
   return Object.fromEntries(rows.map((r) => [r.variant_id, r.n]));
 }

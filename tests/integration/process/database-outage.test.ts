@@ -34,7 +34,12 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     // PostgreSQL of its own, so the test can stop it under the server and start it again on the same port.
     const pgDir = mkdtempSync(path.join(os.tmpdir(), 'outage-pg-'));
     const port = await freePort();
-    let database: EmbeddedDatabase | undefined = await startEmbeddedPostgres({ dir: pgDir, persistent: true, whenInUse: 'refuse', port });
+    let database: EmbeddedDatabase | undefined = await startEmbeddedPostgres({
+      dir: pgDir,
+      persistent: true,
+      whenInUse: 'refuse',
+      port,
+    });
     cleanups.push(async () => {
       await database?.stop().catch(() => {});
       rmSync(pgDir, { recursive: true, force: true });
@@ -46,7 +51,14 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     cleanups.push(() => smtp.close());
 
     const server = await startMain(
-      { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PLATFORM_TOKEN, SMTP_URL: smtp.url, RESPONSE_CHECK: 'true', LOG_LEVEL: 'warn' },
+      {
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: dataDir,
+        PLATFORM_TOKEN,
+        SMTP_URL: smtp.url,
+        RESPONSE_CHECK: 'true',
+        LOG_LEVEL: 'warn',
+      },
       cleanups,
     );
     cleanups.push(async () => {
@@ -64,14 +76,21 @@ describe('database outage (a server process over a PostgreSQL the test stops and
       try {
         const response = await fetch(`${baseUrl}${url}`, {
           method,
-          headers: { Authorization: `Bearer ${token}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+          headers: {
+            Authorization: `Bearer ${token}`,
+            ...(body !== undefined && { 'Content-Type': 'application/json' }),
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: AbortSignal.timeout(15_000),
         });
         const text = await response.text();
         const parsed = text ? JSON.parse(text) : undefined;
         return {
-          op, started, ended: Date.now(), status: response.status, retryAfter: response.headers.get('retry-after'),
+          op,
+          started,
+          ended: Date.now(),
+          status: response.status,
+          retryAfter: response.headers.get('retry-after'),
           code: parsed?.error?.code ?? parsed?.data?.id,
         };
       } catch (error) {
@@ -98,14 +117,21 @@ describe('database outage (a server process over a PostgreSQL the test stops and
                 : await call('listCustomers', 'GET', '/v1/customers?limit=5');
             break;
           case 1:
-            answer = await call('createCustomer', 'POST', '/v1/customers', { email: `outage-${worker}-${n}@example.com`, first_name: 'Out', last_name: `Age ${n}` });
+            answer = await call('createCustomer', 'POST', '/v1/customers', {
+              email: `outage-${worker}-${n}@example.com`,
+              first_name: 'Out',
+              last_name: `Age ${n}`,
+            });
             if (answer.status === 201) createdCustomers.push(answer.code!);
             break;
           case 2:
             answer = await call('listProducts', 'GET', '/v1/products?limit=3');
             break;
           default:
-            answer = await call('createProduct', 'POST', '/v1/products', { title: `Outage product ${n}`, variants: [{ title: 'Default', price: 1000 + n }] });
+            answer = await call('createProduct', 'POST', '/v1/products', {
+              title: `Outage product ${n}`,
+              variants: [{ title: 'Default', price: 1000 + n }],
+            });
             if (answer.status === 201) createdProducts.push(answer.code!);
         }
         answers.push(answer);
@@ -114,7 +140,8 @@ describe('database outage (a server process over a PostgreSQL the test stops and
       }
     };
     const load = [0, 1, 2, 3].map(client);
-    const okSince = (since: number) => answers.filter((a) => a.started >= since && a.status >= 200 && a.status < 300).length;
+    const okSince = (since: number) =>
+      answers.filter((a) => a.started >= since && a.status >= 200 && a.status < 300).length;
     expect(await eventually(() => okSince(0) >= 20, { timeoutMs: 30_000, intervalMs: 50 })).toBe(true);
 
     // A key that was never used (so no process has it cached): during the outage it must answer 503, not 401.
@@ -141,7 +168,12 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     database = undefined;
     const down = Date.now();
     // Down for a few seconds and a good number of requests.
-    expect(await eventually(() => Date.now() - down >= 3_000 && answers.filter((a) => a.started >= down).length >= 40, { timeoutMs: 60_000, intervalMs: 50 })).toBe(true);
+    expect(
+      await eventually(() => Date.now() - down >= 3_000 && answers.filter((a) => a.started >= down).length >= 40, {
+        timeoutMs: 60_000,
+        intervalMs: 50,
+      }),
+    ).toBe(true);
     const health = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(15_000) });
     expect(health.status).toBe(503);
     expect(health.headers.get('retry-after')).toBe('5');
@@ -164,7 +196,12 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     await sql.query('UPDATE customers SET deleted_at = now() WHERE id = $1', [victim]);
 
     // The same process recovers by itself.
-    expect(await eventually(async () => (await fetch(`${baseUrl}/healthz`)).status === 200, { timeoutMs: 30_000, intervalMs: 100 })).toBe(true);
+    expect(
+      await eventually(async () => (await fetch(`${baseUrl}/healthz`)).status === 200, {
+        timeoutMs: 30_000,
+        intervalMs: 100,
+      }),
+    ).toBe(true);
     const up = Date.now();
     expect(await eventually(() => okSince(up) >= 24, { timeoutMs: 60_000, intervalMs: 50 })).toBe(true);
     loading = false;
@@ -177,12 +214,16 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     const unexpected = answers.filter((a) => ![200, 201, 503].includes(a.status));
     expect(unexpected).toEqual([]);
     // Bounded while the database was away (stopping, down, starting); outside that, the 15 s abort (-1) is the limit.
-    const slow = answers.filter((a) => a.started >= stopBegan && a.started <= up && a.ended - a.started > ANSWER_BOUND_MS);
+    const slow = answers.filter(
+      (a) => a.started >= stopBegan && a.started <= up && a.ended - a.started > ANSWER_BOUND_MS,
+    );
     expect(slow).toEqual([]);
     const whileDown = answers.filter((a) => a.started >= down && a.ended <= startBegan);
     expect(whileDown.length).toBeGreaterThanOrEqual(40);
-    for (const answer of whileDown) expect(answer).toMatchObject({ status: 503, retryAfter: '5', code: 'service_unavailable' });
-    for (const answer of answers.filter((a) => a.status === 503)) expect(answer).toMatchObject({ retryAfter: '5', code: 'service_unavailable' });
+    for (const answer of whileDown)
+      expect(answer).toMatchObject({ status: 503, retryAfter: '5', code: 'service_unavailable' });
+    for (const answer of answers.filter((a) => a.status === 503))
+      expect(answer).toMatchObject({ retryAfter: '5', code: 'service_unavailable' });
     // Both ways to the database answered 503: Prisma's (lists, products) and the prepared statements' (customer read by id and create).
     expect([...new Set(answers.filter((a) => a.status === 503).map((a) => a.op))]).toEqual(
       expect.arrayContaining(['listCustomers', 'createCustomer', 'listProducts', 'createProduct', 'getCustomer']),
@@ -194,36 +235,67 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     // No acknowledged write was lost.
     const customers = await sql.query('SELECT id FROM customers WHERE id = ANY($1)', [createdCustomers]);
     expect(customers.rowCount).toBe(createdCustomers.length);
-    const products = await sql.query('SELECT id FROM products WHERE id = ANY($1) AND deleted_at IS NULL', [createdProducts]);
+    const products = await sql.query('SELECT id FROM products WHERE id = ANY($1) AND deleted_at IS NULL', [
+      createdProducts,
+    ]);
     expect(products.rowCount).toBe(createdProducts.length);
 
     // The change feed is back: it listens again, a notification from elsewhere is heard (a revoked key that was
     // cached is refused), and nothing counted before the outage is served stale.
     expect(
-      await eventually(async () => (await sql.query("SELECT 1 FROM pg_stat_activity WHERE query ILIKE 'LISTEN%'")).rowCount! > 0, { timeoutMs: 20_000, intervalMs: 100 }),
+      await eventually(
+        async () => (await sql.query("SELECT 1 FROM pg_stat_activity WHERE query ILIKE 'LISTEN%'")).rowCount! > 0,
+        { timeoutMs: 20_000, intervalMs: 100 },
+      ),
     ).toBe(true);
     expect((await call('cached', 'GET', '/v1/customers?limit=1', undefined, revokedLater.data.token)).status).toBe(200);
     await sql.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [revokedLater.data.id]);
     await sql.query("SELECT pg_notify('auth_changed', 'key:' || $1::text)", [revokedLater.data.id]);
-    expect(await eventually(async () => (await call('revoked', 'GET', '/v1/customers?limit=1', undefined, revokedLater.data.token)).status === 401, { timeoutMs: 10_000, intervalMs: 100 })).toBe(true);
-    const counted = await sql.query('SELECT count(*)::int AS n FROM customers WHERE project_id = $1 AND deleted_at IS NULL', [projectId]);
-    const listed = await json(await fetch(`${baseUrl}/v1/customers?limit=1`, { headers: { Authorization: `Bearer ${secret}` } }));
+    expect(
+      await eventually(
+        async () =>
+          (await call('revoked', 'GET', '/v1/customers?limit=1', undefined, revokedLater.data.token)).status === 401,
+        { timeoutMs: 10_000, intervalMs: 100 },
+      ),
+    ).toBe(true);
+    const counted = await sql.query(
+      'SELECT count(*)::int AS n FROM customers WHERE project_id = $1 AND deleted_at IS NULL',
+      [projectId],
+    );
+    const listed = await json(
+      await fetch(`${baseUrl}/v1/customers?limit=1`, { headers: { Authorization: `Bearer ${secret}` } }),
+    );
     expect(listed.pagination.total).toBe(counted.rows[0].n);
-    expect((await fetch(`${baseUrl}/v1/customers/${victim}`, { headers: { Authorization: `Bearer ${secret}` } })).status).toBe(404);
+    expect(
+      (await fetch(`${baseUrl}/v1/customers/${victim}`, { headers: { Authorization: `Bearer ${secret}` } })).status,
+    ).toBe(404);
 
     // pg-boss works again: a job queued after recovery (the e-mail of a draft order sent now) runs.
     const auth = { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' };
-    const draft = await json(await fetch(`${baseUrl}/v1/draft-orders`, { method: 'POST', headers: auth, body: JSON.stringify({ currency: 'USD', customer_email: 'after-outage@example.com' }) }));
+    const draft = await json(
+      await fetch(`${baseUrl}/v1/draft-orders`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ currency: 'USD', customer_email: 'after-outage@example.com' }),
+      }),
+    );
     const items = await fetch(`${baseUrl}/v1/draft-orders/${draft.data.id}/items`, {
-      method: 'POST', headers: auth, body: JSON.stringify({ items: [{ title: 'Consulting', unit_price: 5000, quantity: 1 }] }),
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ items: [{ title: 'Consulting', unit_price: 5000, quantity: 1 }] }),
     });
     expect(items.status).toBe(201);
-    const sent = await fetch(`${baseUrl}/v1/draft-orders/${draft.data.id}/send`, { method: 'POST', headers: auth, body: '{}' });
+    const sent = await fetch(`${baseUrl}/v1/draft-orders/${draft.data.id}/send`, {
+      method: 'POST',
+      headers: auth,
+      body: '{}',
+    });
     expect(sent.status).toBe(200);
     const mail = await smtp.waitFor(1, 60_000);
     expect(mail[0].envelope.to).toContain('after-outage@example.com');
 
-    const in503 = (from: number, to: number) => answers.filter((a) => a.status === 503 && a.started >= from && a.started < to).length;
+    const in503 = (from: number, to: number) =>
+      answers.filter((a) => a.status === 503 && a.started >= from && a.started < to).length;
     console.log(
       `database outage: ${answers.length} answers (${[...statuses].map(([s, n]) => `${s}: ${n}`).join(', ')}); ` +
         `stopping took ${down - stopBegan} ms (${in503(stopBegan, down)} 503s), down ${startBegan - down} ms (${in503(down, startBegan)} 503s), ` +

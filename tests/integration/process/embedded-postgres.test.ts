@@ -17,7 +17,8 @@ async function occupy(port = 0): Promise<net.Server & { port: number }> {
   return Object.assign(server, { port: (server.address() as net.AddressInfo).port });
 }
 
-const savedPort = (dir: string) => (JSON.parse(readFileSync(path.join(dir, 'postgres.json'), 'utf8')) as { port: number }).port;
+const savedPort = (dir: string) =>
+  (JSON.parse(readFileSync(path.join(dir, 'postgres.json'), 'utf8')) as { port: number }).port;
 
 describe('embedded PostgreSQL', () => {
   test('a data directory whose saved port another program took since starts on a free port, and keeps it', async () => {
@@ -49,13 +50,20 @@ describe('embedded PostgreSQL', () => {
     // A port the caller chose is kept even when taken, so PostgreSQL fails to bind it.
     const taken = await occupy();
     try {
-      const failure = await startEmbeddedPostgres({ dir, persistent: true, whenInUse: 'refuse', port: taken.port }).then(
+      const failure = await startEmbeddedPostgres({
+        dir,
+        persistent: true,
+        whenInUse: 'refuse',
+        port: taken.port,
+      }).then(
         () => undefined,
         (error: unknown) => error,
       );
       expect(failure).toBeInstanceOf(PostgresStartError);
       const message = (failure as Error).message;
-      expect(message).toContain(`The embedded PostgreSQL did not start (data directory ${path.join(dir, 'pg')}, port ${taken.port})`);
+      expect(message).toContain(
+        `The embedded PostgreSQL did not start (data directory ${path.join(dir, 'pg')}, port ${taken.port})`,
+      );
       expect(message).toMatch(/could not (bind|create listen socket)|Address already in use/);
     } finally {
       taken.close();

@@ -29,7 +29,9 @@ describe('npm start (src/main.ts)', () => {
     expect(output()).toContain('platform API off');
     expect(demo.platform_token).toBeUndefined();
     expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
-    const events = await fetch(`${baseUrl}/v1/events`, { headers: { Authorization: `Bearer ${demo.keys.secret_test.token}` } });
+    const events = await fetch(`${baseUrl}/v1/events`, {
+      headers: { Authorization: `Bearer ${demo.keys.secret_test.token}` },
+    });
     expect(events.status).toBe(200);
     // The demo catalog was made through the services, so its writes are in the audit log.
     const log = await json(events);
@@ -45,7 +47,9 @@ describe('npm start (src/main.ts)', () => {
     for (const product of products.data) expect(product.variants.length).toBeGreaterThan(0);
     const sparse = await json(await fetch(`${baseUrl}/v1/products/${products.data[0].id}?fields=title`, auth));
     expect(sparse).toEqual({ data: { id: products.data[0].id, title: products.data[0].title } });
-    const stocked = products.data.flatMap((p: { variants: Array<{ inventory_quantity: number }> }) => p.variants).filter((v: { inventory_quantity: number }) => v.inventory_quantity > 0);
+    const stocked = products.data
+      .flatMap((p: { variants: Array<{ inventory_quantity: number }> }) => p.variants)
+      .filter((v: { inventory_quantity: number }) => v.inventory_quantity > 0);
     expect(stocked.length).toBeGreaterThan(0);
     const locations = await json(await fetch(`${baseUrl}/v1/locations`, auth));
     expect(locations.pagination.total).toBe(2);
@@ -56,13 +60,20 @@ describe('npm start (src/main.ts)', () => {
     expect(await exited(child)).toBe(0);
 
     // npm run seed adds a generated catalog to a project, showing progress.
-    const seed = await runScript('src/seed/cli.ts', ['--project', demo.project_id, '--products', '300'], { DATABASE_URL: database.url }, cleanups);
+    const seed = await runScript(
+      'src/seed/cli.ts',
+      ['--project', demo.project_id, '--products', '300'],
+      { DATABASE_URL: database.url },
+      cleanups,
+    );
     expect(seed.code).toBe(0);
     expect(seed.output).toContain('300 / 300 products');
     const pg = (await import('pg')).default;
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
-    const { rows } = await client.query('SELECT count(*)::int AS n FROM products WHERE project_id = $1', [demo.project_id]);
+    const { rows } = await client.query('SELECT count(*)::int AS n FROM products WHERE project_id = $1', [
+      demo.project_id,
+    ]);
     await client.end();
     expect(rows[0].n).toBe(products.pagination.total + 300);
   }, 120_000);
@@ -89,7 +100,9 @@ describe('npm start (src/main.ts)', () => {
       }
     });
     expect(second.output()).toContain(demo.keys.secret_test.token);
-    const events = await fetch(`${second.baseUrl}/v1/events`, { headers: { Authorization: `Bearer ${demo.keys.secret_test.token}` } });
+    const events = await fetch(`${second.baseUrl}/v1/events`, {
+      headers: { Authorization: `Bearer ${demo.keys.secret_test.token}` },
+    });
     expect(events.status).toBe(200);
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);

@@ -19,9 +19,16 @@ describe('npm start on a port another program holds', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'port-in-use-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
 
-    const { code, output } = await runScript('src/main.ts', [], { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, cleanups);
+    const { code, output } = await runScript(
+      'src/main.ts',
+      [],
+      { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      cleanups,
+    );
     expect(code).toBe(1);
-    expect(output).toContain(`Not starting: 127.0.0.1:${port} is in use by another program. Set PORT to a free port (PORT=0 lets the system pick one).`);
+    expect(output).toContain(
+      `Not starting: 127.0.0.1:${port} is in use by another program. Set PORT to a free port (PORT=0 lets the system pick one).`,
+    );
     expect(output).not.toMatch(/\n\s+at /); // no stack trace
     // PostgreSQL removes its pid file when it stops; the process's claim on the data directory is gone too.
     expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);

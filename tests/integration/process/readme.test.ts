@@ -21,7 +21,7 @@ function readmeBlock(name: string): string {
 }
 
 describe("README's first requests", () => {
-  test('work as printed against npm start (only the port and DATA_DIR are this test run\'s)', async () => {
+  test("work as printed against npm start (only the port and DATA_DIR are this test run's)", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'readme-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const server = await startMain({ DATA_DIR: dataDir }, cleanups);
@@ -31,10 +31,17 @@ describe("README's first requests", () => {
         await exited(server.child);
       }
     });
-    const script = readmeBlock('first-requests').replaceAll('http://127.0.0.1:3000', server.baseUrl).replaceAll('./.data/', `${dataDir}/`);
+    const script = readmeBlock('first-requests')
+      .replaceAll('http://127.0.0.1:3000', server.baseUrl)
+      .replaceAll('./.data/', `${dataDir}/`);
     // One answer per line: curl -s prints bodies without a trailing newline.
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${script}`], { cwd: root });
-    const [health, products, unknown] = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${script}`], {
+      cwd: root,
+    });
+    const [health, products, unknown] = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(health).toEqual({ status: 'ok' });
     expect(products.data).toHaveLength(2);
     for (const product of products.data) expect(Object.keys(product).sort()).toEqual(['id', 'title']);

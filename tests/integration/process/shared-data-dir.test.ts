@@ -11,7 +11,7 @@ afterAll(async () => {
 });
 
 describe('one DATA_DIR, several processes (embedded PostgreSQL)', () => {
-  test('npm run seed reuses the running server\'s PostgreSQL and leaves it up; a second npm start is refused without stopping it', async () => {
+  test("npm run seed reuses the running server's PostgreSQL and leaves it up; a second npm start is refused without stopping it", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shared-data-dir-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const server = await startMain({ DATA_DIR: dataDir }, cleanups);
@@ -30,7 +30,12 @@ describe('one DATA_DIR, several processes (embedded PostgreSQL)', () => {
     };
     const before = await productTotal();
 
-    const seed = await runScript('src/seed/cli.ts', ['--project', demo.project_id, '--products', '200'], { DATA_DIR: dataDir }, cleanups);
+    const seed = await runScript(
+      'src/seed/cli.ts',
+      ['--project', demo.project_id, '--products', '200'],
+      { DATA_DIR: dataDir },
+      cleanups,
+    );
     expect(seed.output).toContain(`Using the PostgreSQL of the running process ${server.child.pid}`);
     expect(seed.output).toContain('200 / 200 products');
     expect(seed.code).toBe(0);
@@ -41,7 +46,9 @@ describe('one DATA_DIR, several processes (embedded PostgreSQL)', () => {
 
     const second = await runScript('src/main.ts', [], { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'error' }, cleanups);
     expect(second.code).toBe(1);
-    expect(second.output).toContain(`Not starting: DATA_DIR ${dataDir} is in use by the running process ${server.child.pid}`);
+    expect(second.output).toContain(
+      `Not starting: DATA_DIR ${dataDir} is in use by the running process ${server.child.pid}`,
+    );
     expect(second.output).not.toMatch(/^\s+at /m); // a message, not a stack trace
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
     expect(await productTotal()).toBe(before + 200);
@@ -50,7 +57,12 @@ describe('one DATA_DIR, several processes (embedded PostgreSQL)', () => {
     server.child.kill('SIGTERM');
     expect(await exited(server.child)).toBe(0);
     expect(existsSync(path.join(dataDir, 'postgres.owner.json'))).toBe(false);
-    const alone = await runScript('src/seed/cli.ts', ['--project', demo.project_id, '--products', '10'], { DATA_DIR: dataDir }, cleanups);
+    const alone = await runScript(
+      'src/seed/cli.ts',
+      ['--project', demo.project_id, '--products', '10'],
+      { DATA_DIR: dataDir },
+      cleanups,
+    );
     expect(alone.output).not.toContain('Using the PostgreSQL of the running process');
     expect(alone.output).toContain('10 / 10 products');
     expect(alone.code).toBe(0);

@@ -24,28 +24,50 @@ describe('shipping with the demo keys on npm start (issue 12, Done when)', () =>
     writeFileSync(path.join(dir, 'carrier-ca.pem'), receiver.cert);
     const database = await createTestDatabase();
     cleanups.push(database.drop);
-    const { child, baseUrl } = await startMain({
-      DATABASE_URL: database.url,
-      DATA_DIR: dir,
-      RUN_JOBS: 'false',
-      RESPONSE_CHECK: 'true',
-      ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
-      NODE_EXTRA_CA_CERTS: path.join(dir, 'carrier-ca.pem'),
-    }, cleanups);
+    const { child, baseUrl } = await startMain(
+      {
+        DATABASE_URL: database.url,
+        DATA_DIR: dir,
+        RUN_JOBS: 'false',
+        RESPONSE_CHECK: 'true',
+        ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
+        NODE_EXTRA_CA_CERTS: path.join(dir, 'carrier-ca.pem'),
+      },
+      cleanups,
+    );
     const demo = JSON.parse(readFileSync(path.join(dir, 'demo.json'), 'utf8'));
     const admin = createCommerceClient({ baseUrl, apiKey: demo.keys.secret_test.token });
     const storefront = createCommerceClient({ baseUrl, apiKey: demo.keys.publishable_test.token });
 
-    const zone = (await admin.POST('/v1/shipping/zones', { body: { name: 'US and Canada', countries: ['US', 'CA'] } })).data!.data;
-    const flat = (await admin.POST('/v1/shipping/zones/{id}/rates', { params: { path: { id: zone.id } }, body: { name: 'Standard', price: 990, currency: 'USD' } })).data!.data;
-    const free = (await admin.POST('/v1/shipping/zones/{id}/rates', { params: { path: { id: zone.id } }, body: { name: 'Free shipping', price: 0, currency: 'USD', min_order_subtotal: 5000 } })).data!.data;
-    const world = (await admin.POST('/v1/shipping/zones', { body: { name: 'Rest of world', is_rest_of_world: true } })).data!.data;
-    const international = (await admin.POST('/v1/shipping/zones/{id}/rates', { params: { path: { id: world.id } }, body: { name: 'International', price: 2900, currency: 'USD' } })).data!.data;
+    const zone = (await admin.POST('/v1/shipping/zones', { body: { name: 'US and Canada', countries: ['US', 'CA'] } }))
+      .data!.data;
+    const flat = (
+      await admin.POST('/v1/shipping/zones/{id}/rates', {
+        params: { path: { id: zone.id } },
+        body: { name: 'Standard', price: 990, currency: 'USD' },
+      })
+    ).data!.data;
+    const free = (
+      await admin.POST('/v1/shipping/zones/{id}/rates', {
+        params: { path: { id: zone.id } },
+        body: { name: 'Free shipping', price: 0, currency: 'USD', min_order_subtotal: 5000 },
+      })
+    ).data!.data;
+    const world = (await admin.POST('/v1/shipping/zones', { body: { name: 'Rest of world', is_rest_of_world: true } }))
+      .data!.data;
+    const international = (
+      await admin.POST('/v1/shipping/zones/{id}/rates', {
+        params: { path: { id: world.id } },
+        body: { name: 'International', price: 2900, currency: 'USD' },
+      })
+    ).data!.data;
 
     let subtotal = 6000;
     const lookup = async (country = 'US') => {
       const started = Date.now();
-      const { data, response } = await storefront.POST('/v1/shipping/rates', { body: { country, subtotal: subtotal++, currency: 'USD' } });
+      const { data, response } = await storefront.POST('/v1/shipping/rates', {
+        body: { country, subtotal: subtotal++, currency: 'USD' },
+      });
       expect(response.status).toBe(200);
       return { rates: data!.data, ms: Date.now() - started };
     };
@@ -57,18 +79,35 @@ describe('shipping with the demo keys on npm start (issue 12, Done when)', () =>
 
     // A carrier answering 12 rates: the flat rates and 10 carrier rates, by price.
     receiver.behave('twelve', { kind: 'rates', rates: carrierRates(12) });
-    await admin.PATCH('/v1/shipping/zones/{id}', { params: { path: { id: zone.id } }, body: { carrier_callback_url: receiver.url('twelve') } });
+    await admin.PATCH('/v1/shipping/zones/{id}', {
+      params: { path: { id: zone.id } },
+      body: { carrier_callback_url: receiver.url('twelve') },
+    });
     const merged = (await lookup('US')).rates;
     expect(merged.map((rate) => [rate.source, rate.price])).toEqual([
-      ['flat', 0], ['flat', 990], ...[2100, 2200, 2300, 2400, 2500, 2600, 2700, 2800, 2900, 3000].map((price) => ['carrier', price]),
+      ['flat', 0],
+      ['flat', 990],
+      ...[2100, 2200, 2300, 2400, 2500, 2600, 2700, 2800, 2900, 3000].map((price) => ['carrier', price]),
     ]);
     const [seen] = receiver.seenBy('twelve');
-    expect(seen.headers).toMatchObject({ 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'commerce-api-carrier-callback/1' });
-    expect(JSON.parse(seen.body)).toEqual({ destination: { country: 'US', state: null, postal_code: null }, items: [], subtotal: subtotal - 1, currency: 'USD' });
+    expect(seen.headers).toMatchObject({
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'user-agent': 'commerce-api-carrier-callback/1',
+    });
+    expect(JSON.parse(seen.body)).toEqual({
+      destination: { country: 'US', state: null, postal_code: null },
+      items: [],
+      subtotal: subtotal - 1,
+      currency: 'USD',
+    });
 
     // The carrier sleeps 6 s: flat rates after about 5 s; after three such failures, at once.
     receiver.behave('sleepy', { kind: 'sleep', ms: 6_000, then: { kind: 'rates', rates: carrierRates(3) } });
-    await admin.PATCH('/v1/shipping/zones/{id}', { params: { path: { id: zone.id } }, body: { carrier_callback_url: receiver.url('sleepy') } });
+    await admin.PATCH('/v1/shipping/zones/{id}', {
+      params: { path: { id: zone.id } },
+      body: { carrier_callback_url: receiver.url('sleepy') },
+    });
     const slow = await Promise.all([1, 2, 3].map(() => lookup('US')));
     for (const { rates, ms } of slow) {
       expect(rates.map((rate) => rate.id)).toEqual([free.id, flat.id]);

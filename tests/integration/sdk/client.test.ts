@@ -1,5 +1,13 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { ApiError, createCommerceClient, createStorefrontClient, idempotencyHeader, unwrap, type CommerceClient, type Schema } from '@commerce-api/sdk';
+import {
+  ApiError,
+  createCommerceClient,
+  createStorefrontClient,
+  idempotencyHeader,
+  unwrap,
+  type CommerceClient,
+  type Schema,
+} from '@commerce-api/sdk';
 import { useStore } from '../../setup/store.js';
 
 // The SDK as a third party uses it: imported by its package name, clients made from a base URL and a key.
@@ -10,7 +18,9 @@ const emails: string[] = [];
 beforeAll(async () => {
   api = createCommerceClient({ baseUrl: store.app.baseUrl, apiKey: store.keys.secret_test.token });
   for (let i = 0; i < 7; i += 1) {
-    const { data } = await api.POST('/v1/customers', { body: { email: `walker${i}@sdk.example`, first_name: 'Walker', last_name: `No${i}` } });
+    const { data } = await api.POST('/v1/customers', {
+      body: { email: `walker${i}@sdk.example`, first_name: 'Walker', last_name: `No${i}` },
+    });
     emails.push(data!.data.email);
   }
 });
@@ -18,7 +28,9 @@ beforeAll(async () => {
 describe('paginate', () => {
   test('walks every page of a list with the same query, typed from the list item', async () => {
     const seen: Schema<'Customer'>[] = [];
-    for await (const customer of api.paginate('/v1/customers', { query: { limit: 2, search: 'walker', sort: 'name', order: 'asc' } })) {
+    for await (const customer of api.paginate('/v1/customers', {
+      query: { limit: 2, search: 'walker', sort: 'name', order: 'asc' },
+    })) {
       seen.push(customer);
     }
     expect(seen.map((c) => c.email)).toEqual(emails);
@@ -27,7 +39,9 @@ describe('paginate', () => {
 
   test('with fields, items carry id and the named fields only (typed as sparse)', async () => {
     const seen = [];
-    for await (const customer of api.paginate('/v1/customers', { query: { limit: 3, search: 'walker', fields: ['email'] } })) {
+    for await (const customer of api.paginate('/v1/customers', {
+      query: { limit: 3, search: 'walker', fields: ['email'] },
+    })) {
       const email: string | undefined = customer.email;
       seen.push({ id: customer.id, email });
       expect(Object.keys(customer).sort()).toEqual(['email', 'id']);
@@ -39,7 +53,12 @@ describe('paginate', () => {
     const walk = async () => {
       for await (const customer of api.paginate('/v1/customers', { query: { limit: 500 } })) void customer;
     };
-    await expect(walk()).rejects.toMatchObject({ name: 'ApiError', status: 400, code: 'invalid_request', field: 'limit' });
+    await expect(walk()).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 400,
+      code: 'invalid_request',
+      field: 'limit',
+    });
   });
 });
 
@@ -50,13 +69,17 @@ describe('unwrap and ApiError', () => {
   });
 
   test('an error answer is an ApiError with status, code, field, details and request id', async () => {
-    const error = await unwrap(api.POST('/v1/customers', { body: { email: emails[0], first_name: 'Dup', last_name: 'Licate' } })).catch((e: unknown) => e);
+    const error = await unwrap(
+      api.POST('/v1/customers', { body: { email: emails[0], first_name: 'Dup', last_name: 'Licate' } }),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     const apiError = error as ApiError;
     expect(apiError).toMatchObject({ status: 409, code: 'conflict', field: 'email' });
     expect(apiError.requestId).toMatch(/\S/);
 
-    const several = (await unwrap(api.POST('/v1/customers', { body: { email: 'x', first_name: '', last_name: '' } })).catch((e: unknown) => e)) as ApiError;
+    const several = (await unwrap(
+      api.POST('/v1/customers', { body: { email: 'x', first_name: '', last_name: '' } }),
+    ).catch((e: unknown) => e)) as ApiError;
     expect(several.code).toBe('validation_error');
     expect(several.details?.map((d) => d.field).sort()).toEqual(['email', 'first_name', 'last_name']);
   });
@@ -78,8 +101,15 @@ describe('keys, tokens and idempotency', () => {
   });
 
   test('a storefront client sends the publishable key in X-API-Key; withAccessToken signs the customer in', async () => {
-    const shop = createStorefrontClient({ baseUrl: store.app.baseUrl, publishableKey: store.keys.publishable_test.token });
-    const session = await unwrap(shop.POST('/v1/auth/register', { body: { email: 'shopper@sdk.example', password: 'Winter-Trail-2026', first_name: 'Sam', last_name: 'Shopper' } }));
+    const shop = createStorefrontClient({
+      baseUrl: store.app.baseUrl,
+      publishableKey: store.keys.publishable_test.token,
+    });
+    const session = await unwrap(
+      shop.POST('/v1/auth/register', {
+        body: { email: 'shopper@sdk.example', password: 'Winter-Trail-2026', first_name: 'Sam', last_name: 'Shopper' },
+      }),
+    );
     const me = await unwrap(shop.withAccessToken(session.data.access_token).GET('/v1/me'));
     expect(me.data.email).toBe('shopper@sdk.example');
     await expect(unwrap(shop.GET('/v1/me'))).rejects.toMatchObject({ status: 401, code: 'unauthorized' });

@@ -28,29 +28,57 @@ function readmeExample(name: string): string {
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'sdk-consumer-'));
   await run('npm', ['run', 'build'], { cwd: sdkDir });
-  writeFileSync(path.join(scratch, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true, type: 'module' }));
+  writeFileSync(
+    path.join(scratch, 'package.json'),
+    JSON.stringify({ name: 'sdk-consumer', private: true, type: 'module' }),
+  );
   writeFileSync(
     path.join(scratch, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, outDir: 'out', types: ['node'] } }),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        outDir: 'out',
+        types: ['node'],
+      },
+    }),
   );
   // --install-links copies the folder as a registry install would (its `files` and its own dependencies),
   // rather than linking it into a tree where the repository's node_modules would hide a missing dependency.
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--install-links', sdkDir, '@types/node@20'], { cwd: scratch });
+  await run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--install-links', sdkDir, '@types/node@20'],
+    { cwd: scratch },
+  );
 }, 180_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('the SDK package', () => {
   test('installed from its folder, declares ESM entry points and types', () => {
-    const manifest = JSON.parse(readFileSync(path.join(scratch, 'node_modules/@commerce-api/sdk/package.json'), 'utf8'));
+    const manifest = JSON.parse(
+      readFileSync(path.join(scratch, 'node_modules/@commerce-api/sdk/package.json'), 'utf8'),
+    );
     expect(manifest.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
-    expect(JSON.parse(readFileSync(path.join(scratch, 'package.json'), 'utf8')).dependencies['@commerce-api/sdk']).toMatch(/^file:/);
+    expect(
+      JSON.parse(readFileSync(path.join(scratch, 'package.json'), 'utf8')).dependencies['@commerce-api/sdk'],
+    ).toMatch(/^file:/);
   });
 
   test("the README's example type-checks against the package and lists every customer with cursor iteration", async () => {
     const names = ['Zed', 'Young', 'Xu', 'Ward', 'Vance'];
-    for (const last of names) await createCustomer(store.api, { first_name: 'Pat', last_name: last, email: `${last.toLowerCase()}@scratch.example` });
-    writeFileSync(path.join(scratch, 'list-customers.ts'), readmeExample('list-customers.ts').replace('limit: 100', 'limit: 2'));
+    for (const last of names)
+      await createCustomer(store.api, {
+        first_name: 'Pat',
+        last_name: last,
+        email: `${last.toLowerCase()}@scratch.example`,
+      });
+    writeFileSync(
+      path.join(scratch, 'list-customers.ts'),
+      readmeExample('list-customers.ts').replace('limit: 100', 'limit: 2'),
+    );
     // Fully typed: a wrong use of an item does not compile, so the types are not `any`.
     writeFileSync(
       path.join(scratch, 'typed.ts'),
@@ -74,9 +102,16 @@ describe('the SDK package', () => {
 
     const { stdout } = await run(process.execPath, ['out/list-customers.js'], {
       cwd: scratch,
-      env: { PATH: process.env.PATH!, COMMERCE_API_URL: store.app.baseUrl, COMMERCE_SECRET_KEY: store.keys.secret_test.token },
+      env: {
+        PATH: process.env.PATH!,
+        COMMERCE_API_URL: store.app.baseUrl,
+        COMMERCE_SECRET_KEY: store.keys.secret_test.token,
+      },
     });
     const sorted = [...names].sort();
-    expect(stdout.trim().split('\n')).toEqual([...sorted.map((last) => `${last}, Pat <${last.toLowerCase()}@scratch.example>`), '5 customers']);
+    expect(stdout.trim().split('\n')).toEqual([
+      ...sorted.map((last) => `${last}, Pat <${last.toLowerCase()}@scratch.example>`),
+      '5 customers',
+    ]);
   }, 120_000);
 });

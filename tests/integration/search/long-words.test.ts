@@ -7,7 +7,16 @@ const call = (method: string, path: string, body?: unknown) => store.call(method
 
 describe('vocabulary words over 255 characters', () => {
   test('a product description with such a word: search and suggest for a similar word still answer 200', async () => {
-    expect((await call('POST', '/v1/products', { title: 'Shirt', description: `Linen ${'x'.repeat(300)}`, status: 'active', variants: [{ title: 'S', price: 100 }] })).status).toBe(201);
+    expect(
+      (
+        await call('POST', '/v1/products', {
+          title: 'Shirt',
+          description: `Linen ${'x'.repeat(300)}`,
+          status: 'active',
+          variants: [{ title: 'S', price: 100 }],
+        })
+      ).status,
+    ).toBe(201);
     expect((await call('GET', '/v1/search?q=x')).status).toBe(200);
     expect((await call('GET', '/v1/search?q=xxxxxxxxxy')).status).toBe(200);
     expect((await call('GET', '/v1/search/suggest?q=xxxxxxxxxy')).status).toBe(200);

@@ -20,36 +20,96 @@ let unrelated: ProductResource;
 
 beforeAll(async () => {
   a = await createProduct(store.api, { title: 'Rain Jacket Classic', variants: [{ title: 'M', price: 100 }] });
-  b = await createProduct(store.api, { title: 'Rain Jacket Pro', description: 'Jacket for rain.', variants: [{ title: 'M', price: 100 }] });
-  c = await createProduct(store.api, { title: 'Jacket', description: 'A plain jacket.', variants: [{ title: 'M', price: 100 }] });
+  b = await createProduct(store.api, {
+    title: 'Rain Jacket Pro',
+    description: 'Jacket for rain.',
+    variants: [{ title: 'M', price: 100 }],
+  });
+  c = await createProduct(store.api, {
+    title: 'Jacket',
+    description: 'A plain jacket.',
+    variants: [{ title: 'M', price: 100 }],
+  });
   unrelated = await createProduct(store.api, { title: 'Camping Stove', variants: [{ title: 'One', price: 100 }] });
 });
 
 describe('merchandising rules', () => {
   test('pin places a product at its position, even when the query does not match it; an inactive rule does nothing', async () => {
-    const pin = (await rule({ name: 'Stove first', match_query: 'Rain Jacket', match_type: 'exact', action: 'pin', product_id: unrelated.id, pin_position: 0 })).data!.data;
-    expect(pin).toMatchObject({ match_query: 'rain jacket', match_type: 'exact', pin_position: 0, score_multiplier: null, priority: 0, is_active: true });
+    const pin = (
+      await rule({
+        name: 'Stove first',
+        match_query: 'Rain Jacket',
+        match_type: 'exact',
+        action: 'pin',
+        product_id: unrelated.id,
+        pin_position: 0,
+      })
+    ).data!.data;
+    expect(pin).toMatchObject({
+      match_query: 'rain jacket',
+      match_type: 'exact',
+      pin_position: 0,
+      score_multiplier: null,
+      priority: 0,
+      is_active: true,
+    });
     expect((await ids('rain jacket'))[0]).toBe(unrelated.id);
     expect((await search('rain jacket')).total).toBe(3);
     expect(await ids('rain jackets')).not.toContain(unrelated.id); // exact: the normalized query must equal it
-    await store.api.PATCH('/v1/search/merchandising/{id}', { params: { path: { id: pin.id } }, body: { is_active: false } });
+    await store.api.PATCH('/v1/search/merchandising/{id}', {
+      params: { path: { id: pin.id } },
+      body: { is_active: false },
+    });
     expect(await ids('rain jacket')).not.toContain(unrelated.id);
   });
 
   test('two active pins on the same (match_query, match_type, pin_position) are 409; a pin needs pin_position', async () => {
-    const first = await rule({ name: 'p1', match_query: 'jacket', match_type: 'contains', action: 'pin', product_id: c.id, pin_position: 1 });
+    const first = await rule({
+      name: 'p1',
+      match_query: 'jacket',
+      match_type: 'contains',
+      action: 'pin',
+      product_id: c.id,
+      pin_position: 1,
+    });
     expect(first.response.status).toBe(201);
-    const second = await rule({ name: 'p2', match_query: 'JACKET', match_type: 'contains', action: 'pin', product_id: a.id, pin_position: 1 });
+    const second = await rule({
+      name: 'p2',
+      match_query: 'JACKET',
+      match_type: 'contains',
+      action: 'pin',
+      product_id: a.id,
+      pin_position: 1,
+    });
     expect(second.response.status).toBe(409);
     expect(second.error!.error.code).toBe('conflict');
-    const other = await rule({ name: 'p3', match_query: 'jacket', match_type: 'all', action: 'pin', product_id: a.id, pin_position: 1 });
+    const other = await rule({
+      name: 'p3',
+      match_query: 'jacket',
+      match_type: 'all',
+      action: 'pin',
+      product_id: a.id,
+      pin_position: 1,
+    });
     expect(other.response.status).toBe(201);
-    expect((await rule({ name: 'x', match_query: 'jacket', action: 'pin', product_id: a.id })).error!.error).toMatchObject({ field: 'pin_position' });
-    expect((await rule({ name: 'x', match_query: 'jacket', action: 'boost', product_id: a.id })).error!.error).toMatchObject({ field: 'score_multiplier' });
-    expect((await rule({ name: 'x', match_query: 'jacket', action: 'boost', product_id: a.id, score_multiplier: 101 })).response.status).toBe(400);
-    expect((await rule({ name: 'x', match_query: 'jacket', action: 'hide', product_id: 'prod_nope' })).error!.error).toMatchObject({ field: 'product_id' });
+    expect(
+      (await rule({ name: 'x', match_query: 'jacket', action: 'pin', product_id: a.id })).error!.error,
+    ).toMatchObject({ field: 'pin_position' });
+    expect(
+      (await rule({ name: 'x', match_query: 'jacket', action: 'boost', product_id: a.id })).error!.error,
+    ).toMatchObject({ field: 'score_multiplier' });
+    expect(
+      (await rule({ name: 'x', match_query: 'jacket', action: 'boost', product_id: a.id, score_multiplier: 101 }))
+        .response.status,
+    ).toBe(400);
+    expect(
+      (await rule({ name: 'x', match_query: 'jacket', action: 'hide', product_id: 'prod_nope' })).error!.error,
+    ).toMatchObject({ field: 'product_id' });
     // Changing the action through PATCH requires the matching parameter.
-    const patched = await store.api.PATCH('/v1/search/merchandising/{id}', { params: { path: { id: first.data!.data.id } }, body: { action: 'boost' } });
+    const patched = await store.api.PATCH('/v1/search/merchandising/{id}', {
+      params: { path: { id: first.data!.data.id } },
+      body: { action: 'boost' },
+    });
     expect(patched.error!.error).toMatchObject({ code: 'invalid_request', field: 'score_multiplier' });
     await store.api.DELETE('/v1/search/merchandising/{id}', { params: { path: { id: first.data!.data.id } } });
     await store.api.DELETE('/v1/search/merchandising/{id}', { params: { path: { id: other.data!.data.id } } });
@@ -57,20 +117,38 @@ describe('merchandising rules', () => {
 
   test('boost and bury multiply the score; hide removes; all = every word; a deleted product does nothing', async () => {
     const before = await ids('jacket');
-    const boost = (await rule({ name: 'b', match_query: 'jacket', match_type: 'all', action: 'boost', product_id: before[2], score_multiplier: 100, priority: 5 })).data!.data;
+    const boost = (
+      await rule({
+        name: 'b',
+        match_query: 'jacket',
+        match_type: 'all',
+        action: 'boost',
+        product_id: before[2],
+        score_multiplier: 100,
+        priority: 5,
+      })
+    ).data!.data;
     expect((await ids('jacket'))[0]).toBe(before[2]);
-    const patched = await store.api.PATCH('/v1/search/merchandising/{id}', { params: { path: { id: boost.id } }, body: { action: 'bury', score_multiplier: 0.01 } });
+    const patched = await store.api.PATCH('/v1/search/merchandising/{id}', {
+      params: { path: { id: boost.id } },
+      body: { action: 'bury', score_multiplier: 0.01 },
+    });
     expect(patched.data!.data).toMatchObject({ action: 'bury', score_multiplier: 0.01 });
     expect((await ids('jacket')).at(-1)).toBe(before[2]);
-    const hide = (await rule({ name: 'h', match_query: 'jacket', action: 'hide', product_id: b.id, priority: 10 })).data!.data;
+    const hide = (await rule({ name: 'h', match_query: 'jacket', action: 'hide', product_id: b.id, priority: 10 }))
+      .data!.data;
     expect(await ids('rain jacket pro')).toEqual([]);
     expect((await search('jacket')).total).toBe(2);
     const list = (await store.api.GET('/v1/search/merchandising')).data!.data;
     expect(list.map((r) => r.id)).toEqual([hide.id, boost.id, expect.any(String)]);
     await store.api.DELETE('/v1/products/{id}', { params: { path: { id: b.id } } });
-    expect((await store.api.GET('/v1/search/merchandising/{id}', { params: { path: { id: hide.id } } })).response.status).toBe(200);
+    expect(
+      (await store.api.GET('/v1/search/merchandising/{id}', { params: { path: { id: hide.id } } })).response.status,
+    ).toBe(200);
     await store.api.DELETE('/v1/search/merchandising/{id}', { params: { path: { id: hide.id } } });
-    expect((await store.api.GET('/v1/search/merchandising/{id}', { params: { path: { id: hide.id } } })).response.status).toBe(404);
+    expect(
+      (await store.api.GET('/v1/search/merchandising/{id}', { params: { path: { id: hide.id } } })).response.status,
+    ).toBe(404);
   });
 });
 
@@ -85,16 +163,22 @@ describe('suggest and analytics', () => {
     expect(data!.data[0]).toEqual({ text: 'rain jacket', type: 'query' });
     expect(data!.data.map((s) => s.text)).not.toContain('raincoat');
     expect(data!.data).toContainEqual({ text: 'Rain Jacket Classic', type: 'product', id: a.id });
-    const typo = (await publishable.GET('/v1/search/suggest', { params: { query: { q: 'campimg', limit: 3 } } })).data!.data;
+    const typo = (await publishable.GET('/v1/search/suggest', { params: { query: { q: 'campimg', limit: 3 } } })).data!
+      .data;
     expect(typo).toContainEqual({ text: 'Camping Stove', type: 'product', id: unrelated.id });
-    expect((await publishable.GET('/v1/search/suggest', { params: { query: { q: 'r', limit: 11 } } })).response.status).toBe(400);
+    expect(
+      (await publishable.GET('/v1/search/suggest', { params: { query: { q: 'r', limit: 11 } } })).response.status,
+    ).toBe(400);
   });
 
   test('titles: each typed word starts a word of the title, in any order; a title starting with the prefix first, then shorter titles', async () => {
     const publishable = store.app.client(store.keys.publishable_test.token);
     const products = async (q: string) =>
-      (await publishable.GET('/v1/search/suggest', { params: { query: { q, limit: 10 } } })).data!.data.filter((s) => s.type === 'product').map((s) => s.text);
-    for (const title of ['Desk Lumen Lamp Large', 'Lumen Lamp', 'Lumen']) await createProduct(store.api, { title, variants: [{ title: 'One', price: 100 }] });
+      (await publishable.GET('/v1/search/suggest', { params: { query: { q, limit: 10 } } }))
+        .data!.data.filter((s) => s.type === 'product')
+        .map((s) => s.text);
+    for (const title of ['Desk Lumen Lamp Large', 'Lumen Lamp', 'Lumen'])
+      await createProduct(store.api, { title, variants: [{ title: 'One', price: 100 }] });
     expect(await products('lume')).toEqual(['Lumen', 'Lumen Lamp', 'Desk Lumen Lamp Large']);
     expect(await products('large lum')).toEqual(['Desk Lumen Lamp Large']);
     expect(await products('classic ja')).toEqual(['Rain Jacket Classic']);
@@ -106,15 +190,22 @@ describe('suggest and analytics', () => {
     await search('Camping  Stove');
     await search('camping stove');
     await flushSearchLog();
-    const top = (await store.api.GET('/v1/search/analytics/top-queries', { params: { query: { period: '1d' } } })).data!.data;
+    const top = (await store.api.GET('/v1/search/analytics/top-queries', { params: { query: { period: '1d' } } })).data!
+      .data;
     expect(top[0]).toMatchObject({ query: expect.any(String), count: expect.any(Number) });
     expect(top.find((t) => t.query === 'camping stove')).toEqual({ query: 'camping stove', count: 2, avg_results: 1 });
-    const zero = (await store.api.GET('/v1/search/analytics/zero-results', { params: { query: { period: '30d', limit: 5 } } })).data!.data;
+    const zero = (
+      await store.api.GET('/v1/search/analytics/zero-results', { params: { query: { period: '30d', limit: 5 } } })
+    ).data!.data;
     expect(zero).toContainEqual({ query: 'raincoat', count: 1 });
-    await store.app.deps.db.$executeRaw`UPDATE search_queries SET created_at = now() - interval '3 days' WHERE query = 'raincoat'`;
-    const recent = (await store.api.GET('/v1/search/analytics/zero-results', { params: { query: { period: '1d' } } })).data!.data;
+    await store.app.deps.db
+      .$executeRaw`UPDATE search_queries SET created_at = now() - interval '3 days' WHERE query = 'raincoat'`;
+    const recent = (await store.api.GET('/v1/search/analytics/zero-results', { params: { query: { period: '1d' } } }))
+      .data!.data;
     expect(recent.find((z) => z.query === 'raincoat')).toBeUndefined();
-    expect((await store.api.GET('/v1/search/analytics/top-queries', { params: { query: { limit: 101 } } })).response.status).toBe(400);
+    expect(
+      (await store.api.GET('/v1/search/analytics/top-queries', { params: { query: { limit: 101 } } })).response.status,
+    ).toBe(400);
     const publishable = store.app.client(store.keys.publishable_test.token);
     expect((await publishable.GET('/v1/search/analytics/top-queries')).response.status).toBe(403);
   });

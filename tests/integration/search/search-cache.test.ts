@@ -18,7 +18,11 @@ afterAll(() => close());
 
 const titlesSeenBy = async (app: TestApp, q: string) => {
   const { data } = await app.client(store.keys.publishable_test.token).GET('/v1/search', { params: { query: { q } } });
-  return { titles: data!.data.products.data.map((p) => p.title).sort(), total: data!.data.products.total, facets: data!.data.products.facets };
+  return {
+    titles: data!.data.products.data.map((p) => p.title).sort(),
+    total: data!.data.products.total,
+    facets: data!.data.products.facets,
+  };
 };
 
 /** What `app` answers for `q`, polled for up to two seconds until `done` holds (a notification takes a moment). */
@@ -40,12 +44,23 @@ describe('cached search answers stay exact', () => {
     expect((await titlesSeenBy(a, 'lantern')).total).toBe(1); // now cached in a
 
     const second = await createProduct(apiB, { title: 'Cache Lantern Two', variants: [{ title: 'One', price: 2000 }] });
-    const seen = await eventually(() => titlesSeenBy(a, 'lantern'), (r) => r.total === 2);
+    const seen = await eventually(
+      () => titlesSeenBy(a, 'lantern'),
+      (r) => r.total === 2,
+    );
     expect(seen.titles).toEqual(['Cache Lantern One', 'Cache Lantern Two']);
     expect(seen.facets!.price).toEqual({ min: 1000, max: 2000 });
 
-    await a.deps.db.$executeRaw`UPDATE search_products SET title = 'Cache Lantern Renamed' WHERE product_id = ${second.id}`;
-    expect((await eventually(() => titlesSeenBy(a, 'lantern'), (r) => r.titles.includes('Cache Lantern Renamed'))).titles).toContain('Cache Lantern Renamed');
+    await a.deps.db
+      .$executeRaw`UPDATE search_products SET title = 'Cache Lantern Renamed' WHERE product_id = ${second.id}`;
+    expect(
+      (
+        await eventually(
+          () => titlesSeenBy(a, 'lantern'),
+          (r) => r.titles.includes('Cache Lantern Renamed'),
+        )
+      ).titles,
+    ).toContain('Cache Lantern Renamed');
 
     // This process's own write is seen at once (no waiting for the notification).
     await apiA.DELETE('/v1/products/{id}', { params: { path: { id: second.id } } });
@@ -54,14 +69,27 @@ describe('cached search answers stay exact', () => {
 
   test('suggestions follow new titles and synonyms apply at once in the other process too', async () => {
     const publishableA = a.client(store.keys.publishable_test.token);
-    const suggestions = async () => (await publishableA.GET('/v1/search/suggest', { params: { query: { q: 'zephyr' } } })).data!.data.map((s) => s.text);
+    const suggestions = async () =>
+      (await publishableA.GET('/v1/search/suggest', { params: { query: { q: 'zephyr' } } })).data!.data.map(
+        (s) => s.text,
+      );
     expect(await suggestions()).toEqual([]);
-    await createProduct(b.client(store.keys.secret_test.token), { title: 'Zephyr Kettle', variants: [{ title: 'One', price: 1000 }] });
+    await createProduct(b.client(store.keys.secret_test.token), {
+      title: 'Zephyr Kettle',
+      variants: [{ title: 'One', price: 1000 }],
+    });
     expect(await eventually(suggestions, (list) => list.length > 0)).toContain('Zephyr Kettle');
 
     expect((await titlesSeenBy(a, 'teapot')).total).toBe(0);
     await b.client(store.keys.secret_test.token).POST('/v1/search/synonyms', { body: { terms: ['teapot', 'kettle'] } });
-    expect((await eventually(() => titlesSeenBy(a, 'teapot'), (r) => r.total === 1)).titles).toEqual(['Zephyr Kettle']);
+    expect(
+      (
+        await eventually(
+          () => titlesSeenBy(a, 'teapot'),
+          (r) => r.total === 1,
+        )
+      ).titles,
+    ).toEqual(['Zephyr Kettle']);
   });
 });
 
@@ -77,7 +105,9 @@ describe('VersionedCache', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
         return ++computed;
       };
-      const answers = await Promise.all(Array.from({ length: 5 }, () => cache.get('proj_x', 'k', ['search_products'], compute)));
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => cache.get('proj_x', 'k', ['search_products'], compute)),
+      );
       expect(answers).toEqual([1, 1, 1, 1, 1]);
       expect(await cache.get('proj_x', 'k', ['search_products'], compute)).toBe(1);
       totals.projectWritten('proj_x');

@@ -20,15 +20,43 @@ let boot: ProductResource;
 let collectionId: string;
 
 beforeAll(async () => {
-  shirt = await createProduct(store.api, { title: 'Linen Shirt', product_type: 'Shirts', tags: ['summer'], variants: [{ title: 'M', price: 6000 }] });
-  tee = await createProduct(store.api, { title: 'Cotton T-Shirt', product_type: 'Shirts', tags: ['summer', 'basics'], variants: [{ title: 'M', price: 2000 }] });
-  sweater = await createProduct(store.api, { title: 'Merino Sweater', product_type: 'Knitwear', tags: ['winter'], variants: [{ title: 'M', price: 9000 }] });
-  boot = await createProduct(store.api, { title: 'Waterproof Hiking Boot', product_type: 'Shoes', variants: [{ title: '42', price: 15000, sku: 'HB-4242' }] });
-  await createProduct(store.api, { title: 'Shirt Dress', product_type: 'Dresses', variants: [{ title: 'M', price: 7000 }] });
+  shirt = await createProduct(store.api, {
+    title: 'Linen Shirt',
+    product_type: 'Shirts',
+    tags: ['summer'],
+    variants: [{ title: 'M', price: 6000 }],
+  });
+  tee = await createProduct(store.api, {
+    title: 'Cotton T-Shirt',
+    product_type: 'Shirts',
+    tags: ['summer', 'basics'],
+    variants: [{ title: 'M', price: 2000 }],
+  });
+  sweater = await createProduct(store.api, {
+    title: 'Merino Sweater',
+    product_type: 'Knitwear',
+    tags: ['winter'],
+    variants: [{ title: 'M', price: 9000 }],
+  });
+  boot = await createProduct(store.api, {
+    title: 'Waterproof Hiking Boot',
+    product_type: 'Shoes',
+    variants: [{ title: '42', price: 15000, sku: 'HB-4242' }],
+  });
+  await createProduct(store.api, {
+    title: 'Shirt Dress',
+    product_type: 'Dresses',
+    variants: [{ title: 'M', price: 7000 }],
+  });
   collectionId = (await store.api.POST('/v1/collections', { body: { title: 'Summer' } })).data!.data.id;
-  await store.api.POST('/v1/collections/{id}/products', { params: { path: { id: collectionId } }, body: { product_ids: [shirt.id, tee.id] } });
+  await store.api.POST('/v1/collections/{id}/products', {
+    params: { path: { id: collectionId } },
+    body: { product_ids: [shirt.id, tee.id] },
+  });
   const location = (await store.api.GET('/v1/locations')).data!.data[0];
-  await store.api.PUT('/v1/inventory-levels', { body: { variant_id: shirt.variants[0].id, location_id: location.id, available: 5 } });
+  await store.api.PUT('/v1/inventory-levels', {
+    body: { variant_id: shirt.variants[0].id, location_id: location.id, available: 5 },
+  });
 });
 
 describe('typo tolerance', () => {
@@ -49,7 +77,11 @@ describe('typo tolerance', () => {
   test('explain=true shows the corrections (secret keys only)', async () => {
     const result = await search({ q: 'shrit ', explain: true });
     const hit = result.products.data.find((p) => p.id === shirt.id)!;
-    expect(hit.explain).toMatchObject({ corrections: [{ from: 'shrit', to: 'shirt', distance: 1 }], matched_terms: ['shirt'], rules: [] });
+    expect(hit.explain).toMatchObject({
+      corrections: [{ from: 'shrit', to: 'shirt', distance: 1 }],
+      matched_terms: ['shirt'],
+      rules: [],
+    });
     expect(hit.explain!.final_score).toBeGreaterThan(0);
     const publishable = store.app.client(store.keys.publishable_test.token);
     const refused = await publishable.GET('/v1/search', { params: { query: { q: 'shirt', explain: true } } });
@@ -64,11 +96,18 @@ describe('synonyms', () => {
     // in-process invalidation of the writes themselves can make the next answers right.
     await withTableNotificationsHeld(store.app, async () => {
       expect(await titles({ q: 'pullover ' })).toEqual([]);
-      const group = (await store.api.POST('/v1/search/synonyms', { body: { terms: ['pullover', 'sweater'] } })).data!.data;
+      const group = (await store.api.POST('/v1/search/synonyms', { body: { terms: ['pullover', 'sweater'] } })).data!
+        .data;
       expect(await titles({ q: 'pullover ' })).toEqual(['Merino Sweater']);
-      await store.api.PATCH('/v1/search/synonyms/{id}', { params: { path: { id: group.id } }, body: { is_active: false } });
+      await store.api.PATCH('/v1/search/synonyms/{id}', {
+        params: { path: { id: group.id } },
+        body: { is_active: false },
+      });
       expect(await titles({ q: 'pullover ' })).toEqual([]);
-      await store.api.PATCH('/v1/search/synonyms/{id}', { params: { path: { id: group.id } }, body: { is_active: true } });
+      await store.api.PATCH('/v1/search/synonyms/{id}', {
+        params: { path: { id: group.id } },
+        body: { is_active: true },
+      });
       expect(await titles({ q: 'pullover ' })).toEqual(['Merino Sweater']);
       await store.api.DELETE('/v1/search/synonyms/{id}', { params: { path: { id: group.id } } });
       expect(await titles({ q: 'pullover ' })).toEqual([]);
@@ -77,14 +116,26 @@ describe('synonyms', () => {
 
   test('equivalent groups expand every way, multi-word terms work, inactive groups are ignored, changes apply at once', async () => {
     expect(await titles({ q: 'jumper ' })).toEqual([]);
-    const group = (await store.api.POST('/v1/search/synonyms', { body: { terms: ['Jumper', 'sweater', 'Knit Top'] } })).data!.data;
-    expect(group).toMatchObject({ synonym_type: 'equivalent', terms: ['jumper', 'sweater', 'knit top'], is_active: true });
+    const group = (await store.api.POST('/v1/search/synonyms', { body: { terms: ['Jumper', 'sweater', 'Knit Top'] } }))
+      .data!.data;
+    expect(group).toMatchObject({
+      synonym_type: 'equivalent',
+      terms: ['jumper', 'sweater', 'knit top'],
+      is_active: true,
+    });
     expect(await titles({ q: 'jumper ' })).toEqual(['Merino Sweater']);
     expect(await titles({ q: 'knit top ' })).toEqual(['Merino Sweater']);
-    await store.api.PATCH('/v1/search/synonyms/{id}', { params: { path: { id: group.id } }, body: { is_active: false } });
+    await store.api.PATCH('/v1/search/synonyms/{id}', {
+      params: { path: { id: group.id } },
+      body: { is_active: false },
+    });
     expect(await titles({ q: 'jumper ' })).toEqual([]);
-    expect((await store.api.DELETE('/v1/search/synonyms/{id}', { params: { path: { id: group.id } } })).response.status).toBe(204);
-    expect((await store.api.DELETE('/v1/search/synonyms/{id}', { params: { path: { id: group.id } } })).response.status).toBe(404);
+    expect(
+      (await store.api.DELETE('/v1/search/synonyms/{id}', { params: { path: { id: group.id } } })).response.status,
+    ).toBe(204);
+    expect(
+      (await store.api.DELETE('/v1/search/synonyms/{id}', { params: { path: { id: group.id } } })).response.status,
+    ).toBe(404);
   });
 
   test('oneway groups expand only from the first term', async () => {
@@ -97,8 +148,13 @@ describe('synonyms', () => {
 
   test('limits: 2-20 terms of at most 100 characters; list oldest first', async () => {
     expect((await store.api.POST('/v1/search/synonyms', { body: { terms: ['one'] } })).response.status).toBe(400);
-    expect((await store.api.POST('/v1/search/synonyms', { body: { terms: Array.from({ length: 21 }, (_, i) => `t${i}`) } })).response.status).toBe(400);
-    expect((await store.api.POST('/v1/search/synonyms', { body: { terms: ['a', 'x'.repeat(101)] } })).response.status).toBe(400);
+    expect(
+      (await store.api.POST('/v1/search/synonyms', { body: { terms: Array.from({ length: 21 }, (_, i) => `t${i}`) } }))
+        .response.status,
+    ).toBe(400);
+    expect(
+      (await store.api.POST('/v1/search/synonyms', { body: { terms: ['a', 'x'.repeat(101)] } })).response.status,
+    ).toBe(400);
     const list = (await store.api.GET('/v1/search/synonyms')).data!.data;
     expect(list.map((g) => g.terms[0])).toEqual(['footwear', 'tshirt']);
   });
@@ -110,10 +166,19 @@ describe('filters, facets and currency', () => {
     expect(result.products.total).toBe(3);
     expect(result.products.data).toHaveLength(1);
     expect(result.products.facets).toEqual({
-      product_type: [{ value: 'Shirts', count: 2 }, { value: 'Dresses', count: 1 }],
-      tag: [{ value: 'summer', count: 2 }, { value: 'basics', count: 1 }],
+      product_type: [
+        { value: 'Shirts', count: 2 },
+        { value: 'Dresses', count: 1 },
+      ],
+      tag: [
+        { value: 'summer', count: 2 },
+        { value: 'basics', count: 1 },
+      ],
       collection: [{ id: collectionId, title: 'Summer', count: 2 }],
-      in_stock: [{ value: true, count: 1 }, { value: false, count: 2 }],
+      in_stock: [
+        { value: true, count: 1 },
+        { value: false, count: 2 },
+      ],
       price: { min: 2000, max: 7000 },
     });
     const filtered = await search({ q: 'shirt', product_type: 'Shirts', in_stock: false });
@@ -123,7 +188,10 @@ describe('filters, facets and currency', () => {
   });
 
   test('each filter: product_type, collection_id, tag, in_stock, price_min, price_max', async () => {
-    expect((await titles({ q: 'shirt', collection_id: collectionId })).sort()).toEqual(['Cotton T-Shirt', 'Linen Shirt']);
+    expect((await titles({ q: 'shirt', collection_id: collectionId })).sort()).toEqual([
+      'Cotton T-Shirt',
+      'Linen Shirt',
+    ]);
     expect(await titles({ q: 'shirt', tag: 'basics' })).toEqual(['Cotton T-Shirt']);
     expect(await titles({ q: 'shirt', in_stock: true })).toEqual(['Linen Shirt']);
     expect((await titles({ q: 'shirt', price_min: 6000 })).sort()).toEqual(['Linen Shirt', 'Shirt Dress']);
@@ -133,7 +201,10 @@ describe('filters, facets and currency', () => {
   test('currency converts prices, price filters and facet bounds; an unknown currency is 400', async () => {
     const result = await search({ q: 'shirt', currency: 'EUR', price_max: 3000 });
     const converted = result.products.data.map((p) => [p.title, p.price, p.currency]).sort();
-    expect(converted).toEqual([['Cotton T-Shirt', 1000, 'EUR'], ['Linen Shirt', 3000, 'EUR']]);
+    expect(converted).toEqual([
+      ['Cotton T-Shirt', 1000, 'EUR'],
+      ['Linen Shirt', 3000, 'EUR'],
+    ]);
     expect(result.products.facets!.price).toEqual({ min: 1000, max: 3000 });
     const unknown = await store.api.GET('/v1/search', { params: { query: { q: 'shirt', currency: 'JPY' } } });
     expect(unknown.response.status).toBe(400);
@@ -141,7 +212,13 @@ describe('filters, facets and currency', () => {
   });
 
   test('limits: q 1-200, limit 1-50, offset 0-1000; types selects collections', async () => {
-    for (const query of [{ q: '' }, { q: 'x'.repeat(201) }, { q: 'a', limit: 51 }, { q: 'a', limit: 0 }, { q: 'a', offset: 1001 }]) {
+    for (const query of [
+      { q: '' },
+      { q: 'x'.repeat(201) },
+      { q: 'a', limit: 51 },
+      { q: 'a', limit: 0 },
+      { q: 'a', offset: 1001 },
+    ]) {
       expect((await store.api.GET('/v1/search', { params: { query: query as never } })).response.status).toBe(400);
     }
     const both = await search({ q: 'summer', types: ['products', 'collections'] });

@@ -2,7 +2,10 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createProduct, type ProductResource } from '../../factories/catalog.factory.js';
 import { useStore } from '../../setup/store.js';
 
-const store = useStore({ project: { currency: 'USD', exchange_rates: { EUR: 0.5, GBP: 0.8 } }, app: { config: { logLevel: 'error' } } });
+const store = useStore({
+  project: { currency: 'USD', exchange_rates: { EUR: 0.5, GBP: 0.8 } },
+  app: { config: { logLevel: 'error' } },
+});
 
 type Query = { q: string } & Record<string, unknown>;
 const search = async (query: Query, api = store.api) => {
@@ -22,22 +25,54 @@ let collectionId: string;
 
 beforeAll(async () => {
   linen = await createProduct(store.api, {
-    title: 'Linen Shirt', product_type: 'Shirts', vendor: 'Fjellgear', tags: ['summer', 'apparel'], description: 'A breathable café classic.',
-    variants: [{ title: 'S / White', sku: 'LS-001-S', price: 5900 }, { title: 'L / Sand', sku: 'LS-001-L', price: 6100 }],
+    title: 'Linen Shirt',
+    product_type: 'Shirts',
+    vendor: 'Fjellgear',
+    tags: ['summer', 'apparel'],
+    description: 'A breathable café classic.',
+    variants: [
+      { title: 'S / White', sku: 'LS-001-S', price: 5900 },
+      { title: 'L / Sand', sku: 'LS-001-L', price: 6100 },
+    ],
   });
   blueLinen = await createProduct(store.api, {
-    title: 'Linen Shirt Classic', product_type: 'Shirts', vendor: 'Fjellgear', tags: ['apparel'],
+    title: 'Linen Shirt Classic',
+    product_type: 'Shirts',
+    vendor: 'Fjellgear',
+    tags: ['apparel'],
     variants: [{ title: 'M / Blue', sku: 'LS-002-M', price: 6900 }],
   });
-  await createProduct(store.api, { title: 'Oxford Shirt', product_type: 'Shirts', tags: ['apparel'], variants: [{ title: 'M / White', price: 4900 }] });
-  hoodie = await createProduct(store.api, { title: 'Insulated Hoodie', product_type: 'Jackets', tags: ['winter'], variants: [{ title: 'M', price: 12900 }] });
-  await createProduct(store.api, { title: 'Trail Runner', product_type: 'Shoes', description: 'Grippy shoes for mud.', variants: [{ title: 'EU 42', price: 11900 }] });
+  await createProduct(store.api, {
+    title: 'Oxford Shirt',
+    product_type: 'Shirts',
+    tags: ['apparel'],
+    variants: [{ title: 'M / White', price: 4900 }],
+  });
+  hoodie = await createProduct(store.api, {
+    title: 'Insulated Hoodie',
+    product_type: 'Jackets',
+    tags: ['winter'],
+    variants: [{ title: 'M', price: 12900 }],
+  });
+  await createProduct(store.api, {
+    title: 'Trail Runner',
+    product_type: 'Shoes',
+    description: 'Grippy shoes for mud.',
+    variants: [{ title: 'EU 42', price: 11900 }],
+  });
   draft = await createProduct(store.api, { title: 'Draft Linen Shirt', status: 'draft' });
   archived = await createProduct(store.api, { title: 'Archived Linen Shirt', status: 'archived' });
   deleted = await createProduct(store.api, { title: 'Deleted Linen Shirt' });
   await store.api.DELETE('/v1/products/{id}', { params: { path: { id: deleted.id } } });
-  collectionId = (await store.api.POST('/v1/collections', { body: { title: 'Summer Essentials', description: 'Light layers for warm days.' } })).data!.data.id;
-  await store.api.POST('/v1/collections/{id}/products', { params: { path: { id: collectionId } }, body: { product_ids: [linen.id, hoodie.id] } });
+  collectionId = (
+    await store.api.POST('/v1/collections', {
+      body: { title: 'Summer Essentials', description: 'Light layers for warm days.' },
+    })
+  ).data!.data.id;
+  await store.api.POST('/v1/collections/{id}/products', {
+    params: { path: { id: collectionId } },
+    body: { product_ids: [linen.id, hoodie.id] },
+  });
 });
 
 describe('searchCatalog: query language', () => {
@@ -48,9 +83,9 @@ describe('searchCatalog: query language', () => {
   });
 
   test('a quoted phrase matches the words in order; -term and -"phrase" exclude', async () => {
-    expect((await titles({ q: '"linen shirt" -blue' }))).toEqual(['Linen Shirt']);
-    expect((await titles({ q: 'shirt -"linen shirt"' }))).toEqual(['Oxford Shirt']);
-    expect((await titles({ q: '"shirt linen"' }))).toEqual([]);
+    expect(await titles({ q: '"linen shirt" -blue' })).toEqual(['Linen Shirt']);
+    expect(await titles({ q: 'shirt -"linen shirt"' })).toEqual(['Oxford Shirt']);
+    expect(await titles({ q: '"shirt linen"' })).toEqual([]);
   });
 
   test('OR between terms or phrases', async () => {
@@ -81,7 +116,11 @@ describe('searchCatalog: query language', () => {
   });
 
   test('a title match ranks above a match in the description', async () => {
-    const runner = await createProduct(store.api, { title: 'Mud Boot', description: 'Made for trail running.', variants: [{ title: 'One', price: 100 }] });
+    const runner = await createProduct(store.api, {
+      title: 'Mud Boot',
+      description: 'Made for trail running.',
+      variants: [{ title: 'One', price: 100 }],
+    });
     const result = await titles({ q: 'trail' });
     expect(result[0]).toBe('Trail Runner');
     expect(result).toContain(runner.title);

@@ -56,20 +56,32 @@ const remember = (what: string, value: string | undefined | null, allowedIn: str
   if (value) secrets.push({ what, value, allowedIn });
 };
 
-async function call(method: string, path: string, headers: Record<string, string> = {}, body?: Json): Promise<{ status: number; json: Json; requestId: string }> {
+async function call(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: Json,
+): Promise<{ status: number; json: Json; requestId: string }> {
   const response = await fetch(app.baseUrl + path, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, json: text.startsWith('{') ? JSON.parse(text) : text, requestId: response.headers.get('x-request-id')! };
+  return {
+    status: response.status,
+    json: text.startsWith('{') ? JSON.parse(text) : text,
+    requestId: response.headers.get('x-request-id')!,
+  };
 }
 
 beforeAll(async () => {
   // Record every answer, whoever sends the request (the SDK clients included: they take fetch when made).
   globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-    const request = input instanceof Request ? { url: input.url, method: input.method } : { url: String(input), method: init?.method ?? 'GET' };
+    const request =
+      input instanceof Request
+        ? { url: input.url, method: input.method }
+        : { url: String(input), method: init?.method ?? 'GET' };
     const response = await realFetch(input, init);
     if (request.url.startsWith('http://127.0.0.1')) {
       answers.push({
@@ -124,7 +136,10 @@ async function exercise(): Promise<void> {
   const platform = { Authorization: `Bearer ${TEST_PLATFORM_TOKEN}` };
 
   // Keys: created, used, revoked, mistyped, and used where they do not belong.
-  const created = await call('POST', `/platform/v1/projects/${store.project.id}/keys`, platform, { type: 'secret', mode: 'live' });
+  const created = await call('POST', `/platform/v1/projects/${store.project.id}/keys`, platform, {
+    type: 'secret',
+    mode: 'live',
+  });
   expect(created.status).toBe(201);
   remember('created API key', created.json.data.token, ['createApiKey']);
   expect((await call('GET', '/v1/customers', { Authorization: `Bearer ${created.json.data.token}` })).status).toBe(200);
@@ -133,22 +148,49 @@ async function exercise(): Promise<void> {
   const mistyped = `${store.keys.secret_test.token.slice(0, -1)}X`;
   remember('mistyped API key', mistyped);
   expect((await call('GET', '/v1/customers', { Authorization: `Bearer ${mistyped}` })).status).toBe(401);
-  expect((await call('GET', '/v1/customers', { Authorization: `Bearer ${store.keys.secret_test.token}-tail` })).status).toBe(401);
-  expect((await call('GET', '/v1/customers', { Authorization: `Bearer ${store.keys.publishable_test.token}` })).status).toBe(403);
-  expect((await call('GET', `/platform/v1/projects/${store.project.id}`, { Authorization: `Bearer ${TEST_PLATFORM_TOKEN}x` })).status).toBe(401);
+  expect(
+    (await call('GET', '/v1/customers', { Authorization: `Bearer ${store.keys.secret_test.token}-tail` })).status,
+  ).toBe(401);
+  expect(
+    (await call('GET', '/v1/customers', { Authorization: `Bearer ${store.keys.publishable_test.token}` })).status,
+  ).toBe(403);
+  expect(
+    (
+      await call('GET', `/platform/v1/projects/${store.project.id}`, {
+        Authorization: `Bearer ${TEST_PLATFORM_TOKEN}x`,
+      })
+    ).status,
+  ).toBe(401);
   remember('mistyped platform token', `${TEST_PLATFORM_TOKEN}x`);
 
   // Customers: register, a weak password, wrong passwords up to the lockout, login, refresh, logout.
   const email = 'casey.secure@example.com';
-  expect((await call('POST', '/v1/auth/register', shop, { email: 'weak@example.com', password: PASSWORDS.weak, first_name: 'W', last_name: 'K' })).status).toBe(400);
-  const registered = await call('POST', '/v1/auth/register', shop, { email, password: PASSWORDS.registered, first_name: 'Casey', last_name: 'Secure' });
+  expect(
+    (
+      await call('POST', '/v1/auth/register', shop, {
+        email: 'weak@example.com',
+        password: PASSWORDS.weak,
+        first_name: 'W',
+        last_name: 'K',
+      })
+    ).status,
+  ).toBe(400);
+  const registered = await call('POST', '/v1/auth/register', shop, {
+    email,
+    password: PASSWORDS.registered,
+    first_name: 'Casey',
+    last_name: 'Secure',
+  });
   expect(registered.status).toBe(201);
   const issued = ['registerCustomer', 'loginCustomer', 'refreshCustomerToken'];
   remember('access token (register)', registered.json.data.access_token, issued);
   remember('refresh token (register)', registered.json.data.refresh_token, issued);
   for (let i = 0; i < 6; i++) await call('POST', '/v1/auth/login', shop, { email, password: PASSWORDS.wrong });
   expect((await call('POST', '/v1/auth/login', shop, { email, password: PASSWORDS.registered })).status).toBe(429);
-  await app.deps.db.loginThrottle.updateMany({ where: { projectId: store.project.id }, data: { lockedUntil: new Date(Date.now() - 1000) } });
+  await app.deps.db.loginThrottle.updateMany({
+    where: { projectId: store.project.id },
+    data: { lockedUntil: new Date(Date.now() - 1000) },
+  });
   const login = await call('POST', '/v1/auth/login', shop, { email, password: PASSWORDS.registered });
   expect(login.status).toBe(200);
   remember('access token (login)', login.json.data.access_token, issued);
@@ -161,27 +203,55 @@ async function exercise(): Promise<void> {
   remember('access token (refresh)', refreshed.json.data.access_token, issued);
   remember('refresh token (refresh)', refreshed.json.data.refresh_token, issued);
   // The used refresh token again: reuse ends the session (401).
-  expect((await call('POST', '/v1/auth/token', shop, { refresh_token: login.json.data.refresh_token })).status).toBe(401);
-  expect((await call('GET', '/v1/me', { ...shop, Authorization: `Bearer ${refreshed.json.data.access_token}` })).status).toBe(401);
+  expect((await call('POST', '/v1/auth/token', shop, { refresh_token: login.json.data.refresh_token })).status).toBe(
+    401,
+  );
+  expect(
+    (await call('GET', '/v1/me', { ...shop, Authorization: `Bearer ${refreshed.json.data.access_token}` })).status,
+  ).toBe(401);
   expect((await call('GET', '/v1/me', { ...shop, Authorization: 'Bearer not.a.jwt' })).status).toBe(401);
-  expect((await call('POST', '/v1/auth/logout', shop, { refresh_token: registered.json.data.refresh_token })).status).toBe(204);
+  expect(
+    (await call('POST', '/v1/auth/logout', shop, { refresh_token: registered.json.data.refresh_token })).status,
+  ).toBe(204);
 
   // Password reset: the e-mail (outbox and SMTP), a wrong token, the reset, then a change of password.
   expect((await call('POST', '/v1/auth/forgot-password', shop, { email })).status).toBe(200);
-  const outbox = await call('GET', `/platform/v1/projects/${store.project.id}/outbox?to=${encodeURIComponent(email)}`, platform);
+  const outbox = await call(
+    'GET',
+    `/platform/v1/projects/${store.project.id}/outbox?to=${encodeURIComponent(email)}`,
+    platform,
+  );
   const resetToken = outbox.json.data[0].data.token as string;
   remember('password reset token', resetToken, ['listOutboxEmails']);
-  const [job] = await app.deps.db.$queryRaw<Array<{ data: { v: 1; emailId: string } }>>`SELECT data FROM pgboss.job WHERE name = 'send-email' ORDER BY created_on DESC LIMIT 1`;
+  const [job] = await app.deps.db.$queryRaw<
+    Array<{ data: { v: 1; emailId: string } }>
+  >`SELECT data FROM pgboss.job WHERE name = 'send-email' ORDER BY created_on DESC LIMIT 1`;
   await sendEmailJob.handle(app.deps, job.data);
   await smtp.waitFor(1);
-  expect((await call('POST', '/v1/auth/reset-password', shop, { token: `${resetToken.slice(0, -2)}xx`, password: PASSWORDS.reset })).status).toBe(400);
-  expect((await call('POST', '/v1/auth/reset-password', shop, { token: resetToken, password: PASSWORDS.weak })).status).toBe(400);
-  expect((await call('POST', '/v1/auth/reset-password', shop, { token: resetToken, password: PASSWORDS.reset })).status).toBe(200);
+  expect(
+    (
+      await call('POST', '/v1/auth/reset-password', shop, {
+        token: `${resetToken.slice(0, -2)}xx`,
+        password: PASSWORDS.reset,
+      })
+    ).status,
+  ).toBe(400);
+  expect(
+    (await call('POST', '/v1/auth/reset-password', shop, { token: resetToken, password: PASSWORDS.weak })).status,
+  ).toBe(400);
+  expect(
+    (await call('POST', '/v1/auth/reset-password', shop, { token: resetToken, password: PASSWORDS.reset })).status,
+  ).toBe(200);
   const again = await call('POST', '/v1/auth/login', shop, { email, password: PASSWORDS.reset });
   expect(again.status).toBe(200);
   remember('access token (after reset)', again.json.data.access_token, issued);
   remember('refresh token (after reset)', again.json.data.refresh_token, issued);
-  const changed = await call('POST', '/v1/me/password', { ...shop, Authorization: `Bearer ${again.json.data.access_token}` }, { current_password: PASSWORDS.reset, new_password: PASSWORDS.changed });
+  const changed = await call(
+    'POST',
+    '/v1/me/password',
+    { ...shop, Authorization: `Bearer ${again.json.data.access_token}` },
+    { current_password: PASSWORDS.reset, new_password: PASSWORDS.changed },
+  );
   expect(changed.status).toBe(200);
   remember('access token (password change)', changed.json.data?.access_token, ['changeCurrentCustomerPassword']);
   remember('refresh token (password change)', changed.json.data?.refresh_token, ['changeCurrentCustomerPassword']);
@@ -192,7 +262,10 @@ async function exercise(): Promise<void> {
   remember('webhook secret', webhook.secret, ['createWebhook']);
   expect((await call('GET', `/v1/webhooks/${webhook.id}`, secret)).status).toBe(200);
   expect((await call('GET', '/v1/webhooks', secret)).status).toBe(200);
-  expect((await call('PATCH', `/v1/webhooks/${webhook.id}`, secret, { events: ['customer.created', 'customer.updated'] })).status).toBe(200);
+  expect(
+    (await call('PATCH', `/v1/webhooks/${webhook.id}`, secret, { events: ['customer.created', 'customer.updated'] }))
+      .status,
+  ).toBe(200);
   await createCustomer(api, { email: 'hooked@example.com' });
   const [delivery] = await app.deps.db.webhookDelivery.findMany({ where: { subscriptionId: webhook.id } });
   const deps: AppDeps = { ...app.deps, outbound: agent };
@@ -206,7 +279,10 @@ async function exercise(): Promise<void> {
   expect((await call('POST', '/v1/customers', secret, '{"email": ')).status).toBe(400);
   expect((await call('POST', '/v1/customers', secret, { email: 'not-an-email', first_name: 7 })).status).toBe(400);
   expect((await call('GET', '/v1/customers/cus_00000000000000000000000000', secret)).status).toBe(404);
-  expect((await call('POST', '/v1/customers', secret, { email: 'hooked@example.com', first_name: 'Hook', last_name: 'Ed' })).status).toBe(409);
+  expect(
+    (await call('POST', '/v1/customers', secret, { email: 'hooked@example.com', first_name: 'Hook', last_name: 'Ed' }))
+      .status,
+  ).toBe(409);
   expect((await call('GET', '/v1/customers?cursor=forged.cursor', secret)).status).toBe(400);
   // An unexpected error (the handler of GET /v1/locations throws, see startTestApp below): 500 without details.
   const failed = await call('GET', '/v1/locations', secret);
@@ -248,14 +324,18 @@ describe('secrets and stack traces', () => {
     for (const line of logLines) {
       for (const s of secrets) if (line.includes(s.value)) found.push(`${s.what} in log line ${line.slice(0, 300)}`);
       if (line.includes('$argon2')) found.push(`argon2 hash in log line ${line.slice(0, 300)}`);
-      const unexpected = (JSON.parse(line) as Json).requestId === unexpectedErrorRequestId && /"message":"unhandled error"/.test(line);
-      if (!unexpected && STACK.some((pattern) => pattern.test(line))) found.push(`stack trace in log line ${line.slice(0, 300)}`);
+      const unexpected =
+        (JSON.parse(line) as Json).requestId === unexpectedErrorRequestId && /"message":"unhandled error"/.test(line);
+      if (!unexpected && STACK.some((pattern) => pattern.test(line)))
+        found.push(`stack trace in log line ${line.slice(0, 300)}`);
     }
     expect(found).toEqual([]);
   });
 
   test('an unexpected error is logged once with its message and where it was thrown, without a stack, and answered 500 without details', () => {
-    const lines = logLines.filter((line) => line.includes(unexpectedErrorRequestId) && line.includes('unhandled error'));
+    const lines = logLines.filter(
+      (line) => line.includes(unexpectedErrorRequestId) && line.includes('unhandled error'),
+    );
     expect(lines).toHaveLength(1);
     const entry = JSON.parse(lines[0]!) as { error: string; origin: string };
     expect(entry.error).toMatch(/^\w*Error: ./);
@@ -270,10 +350,12 @@ describe('secrets and stack traces', () => {
       const seen = `${JSON.stringify(answer.headers)}\n${answer.text}`;
       const operation = operationOf(answer);
       for (const s of secrets) {
-        if (seen.includes(s.value) && !(operation && s.allowedIn.includes(operation))) found.push(`${s.what} in ${answer.method} ${answer.url} (${operation}) ${answer.status}`);
+        if (seen.includes(s.value) && !(operation && s.allowedIn.includes(operation)))
+          found.push(`${s.what} in ${answer.method} ${answer.url} (${operation}) ${answer.status}`);
       }
       if (seen.includes('$argon2')) found.push(`argon2 hash in ${answer.method} ${answer.url}`);
-      if (STACK.some((pattern) => pattern.test(answer.text))) found.push(`stack trace in ${answer.method} ${answer.url}: ${answer.text.slice(0, 200)}`);
+      if (STACK.some((pattern) => pattern.test(answer.text)))
+        found.push(`stack trace in ${answer.method} ${answer.url}: ${answer.text.slice(0, 200)}`);
     }
     expect(found).toEqual([]);
   });
@@ -291,9 +373,11 @@ describe('security headers on every answer', () => {
     const wrong: string[] = [];
     for (const answer of answers) {
       const where = `${answer.method} ${answer.url} ${answer.status}`;
-      if (answer.headers['x-content-type-options'] !== 'nosniff') wrong.push(`${where}: X-Content-Type-Options ${answer.headers['x-content-type-options']}`);
+      if (answer.headers['x-content-type-options'] !== 'nosniff')
+        wrong.push(`${where}: X-Content-Type-Options ${answer.headers['x-content-type-options']}`);
       if ('x-powered-by' in answer.headers) wrong.push(`${where}: X-Powered-By`);
-      if (answer.headers['cache-control'] !== 'no-store') wrong.push(`${where}: Cache-Control ${answer.headers['cache-control']}`);
+      if (answer.headers['cache-control'] !== 'no-store')
+        wrong.push(`${where}: Cache-Control ${answer.headers['cache-control']}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -301,8 +385,12 @@ describe('security headers on every answer', () => {
   test('the public documents: /docs and /openapi.* are no-store and nosniff; the docs assets are cacheable for a day', async () => {
     for (const path of ['/docs', '/openapi.yaml', '/openapi.json', '/healthz', '/v1/nowhere']) {
       const response = await realFetch(app.baseUrl + path);
-      expect({ path, status: response.status < 500, nosniff: response.headers.get('x-content-type-options'), cache: response.headers.get('cache-control') })
-        .toEqual({ path, status: true, nosniff: 'nosniff', cache: 'no-store' });
+      expect({
+        path,
+        status: response.status < 500,
+        nosniff: response.headers.get('x-content-type-options'),
+        cache: response.headers.get('cache-control'),
+      }).toEqual({ path, status: true, nosniff: 'nosniff', cache: 'no-store' });
     }
     const asset = await realFetch(`${app.baseUrl}/docs/assets/swagger-ui.css`);
     expect(asset.status).toBe(200);
@@ -312,7 +400,10 @@ describe('security headers on every answer', () => {
   });
 
   test('the CORS preflight of a storefront operation carries them too', async () => {
-    const response = await realFetch(`${app.baseUrl}/v1/auth/login`, { method: 'OPTIONS', headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'POST' } });
+    const response = await realFetch(`${app.baseUrl}/v1/auth/login`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(response.status).toBe(204);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('x-powered-by')).toBeNull();

@@ -13,7 +13,11 @@ let close: () => Promise<void>;
 beforeAll(async () => ({ a, b, store, close } = await startTwoProcesses()));
 afterAll(() => close());
 
-const customer = (n: number) => ({ email: `total-${n}-${Date.now()}@example.com`, first_name: 'Tess', last_name: `Total ${n}` });
+const customer = (n: number) => ({
+  email: `total-${n}-${Date.now()}@example.com`,
+  first_name: 'Tess',
+  last_name: `Total ${n}`,
+});
 
 /** The customer list's total as process `app` answers it, polled for up to a second until it equals `expected`. */
 async function totalSeenBy(app: TestApp, expected: number): Promise<number> {
@@ -42,8 +46,11 @@ describe('list totals', () => {
   });
 
   test('a write in SQL, outside every service, invalidates the cached total too', async () => {
-    const before = (await a.client(store.keys.secret_test.token).GET('/v1/customers', { params: { query: { limit: 1 } } })).data!.pagination.total;
-    await a.deps.db.$executeRaw`UPDATE customers SET deleted_at = now() WHERE project_id = ${store.project.id} AND deleted_at IS NULL`;
+    const before = (
+      await a.client(store.keys.secret_test.token).GET('/v1/customers', { params: { query: { limit: 1 } } })
+    ).data!.pagination.total;
+    await a.deps.db
+      .$executeRaw`UPDATE customers SET deleted_at = now() WHERE project_id = ${store.project.id} AND deleted_at IS NULL`;
     expect(await totalSeenBy(a, 0)).toBe(0);
     expect(before).toBeGreaterThan(0);
   });
@@ -54,7 +61,9 @@ describe('list totals', () => {
     const first = await api.GET('/v1/customers', { params: { query: { limit: 1 } } });
     expect(first.data!.pagination.total).toBe(3);
     await api.POST('/v1/customers', { body: customer(13) });
-    const second = await api.GET('/v1/customers', { params: { query: { limit: 1, cursor: first.data!.pagination.cursor! } } });
+    const second = await api.GET('/v1/customers', {
+      params: { query: { limit: 1, cursor: first.data!.pagination.cursor! } },
+    });
     expect(second.data!.pagination.total).toBe(3);
     expect((await api.GET('/v1/customers', { params: { query: { limit: 1 } } })).data!.pagination.total).toBe(4);
   });

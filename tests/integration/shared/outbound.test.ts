@@ -46,7 +46,11 @@ const resolve: Resolver = async (hostname) => {
   resolverCalls.push(hostname);
   if (hostname === 'receiver.test' || hostname === 'other.test') return [{ address: '127.0.0.1', family: 4 }];
   if (hostname === 'internal.test') return [{ address: '10.0.0.1', family: 4 }];
-  if (hostname === 'mixed.test') return [{ address: '93.184.215.14', family: 4 }, { address: '127.0.0.1', family: 4 }];
+  if (hostname === 'mixed.test')
+    return [
+      { address: '93.184.215.14', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ];
   if (hostname === 'slow.test') return new Promise(() => {}); // never answers
   throw Object.assign(new Error(`no such host ${hostname}`), { code: 'ENOTFOUND' });
 };
@@ -163,7 +167,9 @@ describe('refused before any connection when private targets are not allowed', (
   test('a name resolving to a private address (injected resolver: internal.test -> 10.0.0.1)', async () => {
     const error = await rejection(postJson('https://internal.test/hook', '{}', { resolve, agent }));
     expect(error.reason).toBe('private_address');
-    expect(error.message).toBe('"internal.test" resolves to a non-public address (private network); private network targets are not allowed');
+    expect(error.message).toBe(
+      '"internal.test" resolves to a non-public address (private network); private network targets are not allowed',
+    );
     expect(resolverCalls).toEqual(['internal.test']);
     expect(dispatched).toEqual([]);
     expect(connects).toEqual([]);
@@ -186,13 +192,18 @@ describe('refused before any connection when private targets are not allowed', (
 });
 
 describe('scheme and URL', () => {
-  test.each(['http://127.0.0.1:PORT/hook', 'http://receiver.test/hook', 'ftp://receiver.test/'])('%s is refused', async (url) => {
-    const error = await rejection(postJson(url.replace('PORT', String(port4)), '{}', { resolve, agent, allowPrivate: true }));
-    expect(error.reason).toBe('scheme');
-    expect(error.message).toMatch(/only https:\/\/ targets are allowed/);
-    expect(resolverCalls).toEqual([]);
-    expect(connects).toEqual([]);
-  });
+  test.each(['http://127.0.0.1:PORT/hook', 'http://receiver.test/hook', 'ftp://receiver.test/'])(
+    '%s is refused',
+    async (url) => {
+      const error = await rejection(
+        postJson(url.replace('PORT', String(port4)), '{}', { resolve, agent, allowPrivate: true }),
+      );
+      expect(error.reason).toBe('scheme');
+      expect(error.message).toMatch(/only https:\/\/ targets are allowed/);
+      expect(resolverCalls).toEqual([]);
+      expect(connects).toEqual([]);
+    },
+  );
 
   test('a host that does not resolve is a dns failure', async () => {
     const error = await rejection(postJson('https://missing.test/hook', '{}', { resolve, agent, allowPrivate: true }));
@@ -214,7 +225,9 @@ describe('reaching a receiver when private targets are allowed', () => {
     expect(response.durationMs).toBeGreaterThanOrEqual(0);
     expect(resolverCalls).toEqual(['receiver.test']); // one lookup, none at connect time
     expect(dispatched).toEqual([`https://127.0.0.1:${port4}`]);
-    expect(connects.every((connect) => connect.hostname === '127.0.0.1' && connect.servername === 'receiver.test')).toBe(true);
+    expect(
+      connects.every((connect) => connect.hostname === '127.0.0.1' && connect.servername === 'receiver.test'),
+    ).toBe(true);
     expect(seen).toEqual([
       {
         method: 'POST',
@@ -243,16 +256,22 @@ describe('reaching a receiver when private targets are allowed', () => {
   });
 
   test('a certificate for another name is refused (tls), even with a verified connection to that address pooled', async () => {
-    expect((await postJson(`https://receiver.test:${port4}/hook`, '{}', { resolve, agent, allowPrivate: true })).status).toBe(200);
+    expect(
+      (await postJson(`https://receiver.test:${port4}/hook`, '{}', { resolve, agent, allowPrivate: true })).status,
+    ).toBe(200);
     seen.length = 0;
-    const error = await rejection(postJson(`https://other.test:${port4}/hook`, '{}', { resolve, agent, allowPrivate: true }));
+    const error = await rejection(
+      postJson(`https://other.test:${port4}/hook`, '{}', { resolve, agent, allowPrivate: true }),
+    );
     expect(error.reason).toBe('tls');
     expect(error.message).toContain('ERR_TLS_CERT_ALTNAME_INVALID');
     expect(seen).toEqual([]);
   });
 
   test('the process-wide pool does not trust the self-signed certificate (tls)', async () => {
-    const error = await rejection(postJson(`https://receiver.test:${port4}/hook`, '{}', { resolve, allowPrivate: true }));
+    const error = await rejection(
+      postJson(`https://receiver.test:${port4}/hook`, '{}', { resolve, allowPrivate: true }),
+    );
     expect(error.reason).toBe('tls');
     expect(seen).toEqual([]);
     await closeOutbound();
@@ -262,14 +281,18 @@ describe('reaching a receiver when private targets are allowed', () => {
     const closed = net.createServer();
     const port = await listen(closed, '127.0.0.1');
     await new Promise((done) => closed.close(done));
-    const error = await rejection(postJson(`https://receiver.test:${port}/hook`, '{}', { resolve, agent, allowPrivate: true }));
+    const error = await rejection(
+      postJson(`https://receiver.test:${port}/hook`, '{}', { resolve, agent, allowPrivate: true }),
+    );
     expect(error.reason).toBe('connect');
     expect(error.message).toBe('could not connect to "receiver.test" (ECONNREFUSED)');
   });
 
   test('an answer that is not HTTP is a protocol failure', async () => {
     const port = (garbage.address() as net.AddressInfo).port;
-    const error = await rejection(postJson(`https://receiver.test:${port}/hook`, '{}', { resolve, agent, allowPrivate: true }));
+    const error = await rejection(
+      postJson(`https://receiver.test:${port}/hook`, '{}', { resolve, agent, allowPrivate: true }),
+    );
     expect(error.reason).toBe('protocol');
     expect(error.message).toBe('invalid HTTP from "receiver.test" (not HTTP/1.1)');
   });
@@ -277,7 +300,10 @@ describe('reaching a receiver when private targets are allowed', () => {
   test('the pool itself refuses to resolve names, so nothing can bypass the checked address', async () => {
     const error = await agent.dispatcher
       .request({ origin: `https://receiver.test:${port4}`, path: '/hook', method: 'GET' })
-      .then(() => undefined, (failure: Error) => failure);
+      .then(
+        () => undefined,
+        (failure: Error) => failure,
+      );
     expect(error?.message).toBe('outbound connections use checked addresses only; refused to resolve receiver.test');
     expect(seen).toEqual([]);
   });
@@ -286,7 +312,11 @@ describe('reaching a receiver when private targets are allowed', () => {
     const pool = new OutboundAgent({ ca: cert });
     const before = tlsConnections;
     for (let i = 0; i < 3; i++) {
-      const response = await postJson(`https://receiver.test:${port4}/hook`, '{}', { resolve, agent: pool, allowPrivate: true });
+      const response = await postJson(`https://receiver.test:${port4}/hook`, '{}', {
+        resolve,
+        agent: pool,
+        allowPrivate: true,
+      });
       expect(response.status).toBe(200);
       // Back-to-back requests may find the socket not yet released and open a second one; a real
       // sender is never that fast, so let the pool settle first.
@@ -299,7 +329,11 @@ describe('reaching a receiver when private targets are allowed', () => {
 
 describe('redirects, time and size limits', () => {
   test('a redirect is returned, not followed', async () => {
-    const response = await postJson(`https://receiver.test:${port4}/redirect`, '{}', { resolve, agent, allowPrivate: true });
+    const response = await postJson(`https://receiver.test:${port4}/redirect`, '{}', {
+      resolve,
+      agent,
+      allowPrivate: true,
+    });
     expect(response.status).toBe(302);
     expect(response.headers.location).toBe(`https://receiver.test:${port4}/hook`);
     expect(seen.map((request) => request.url)).toEqual(['/redirect']);
@@ -307,7 +341,9 @@ describe('redirects, time and size limits', () => {
 
   test('a receiver that never answers times out within the budget', async () => {
     const started = Date.now();
-    const error = await rejection(postJson(`https://receiver.test:${port4}/hang`, '{}', { resolve, agent, allowPrivate: true, timeoutMs: 300 }));
+    const error = await rejection(
+      postJson(`https://receiver.test:${port4}/hang`, '{}', { resolve, agent, allowPrivate: true, timeoutMs: 300 }),
+    );
     expect(error.reason).toBe('timeout');
     expect(error.message).toBe('"receiver.test" did not answer within 300 ms');
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
@@ -318,7 +354,9 @@ describe('redirects, time and size limits', () => {
   test('the budget covers the TLS handshake', async () => {
     const port = (stall.address() as net.AddressInfo).port;
     const started = Date.now();
-    const error = await rejection(postJson(`https://receiver.test:${port}/hook`, '{}', { resolve, agent, allowPrivate: true, timeoutMs: 300 }));
+    const error = await rejection(
+      postJson(`https://receiver.test:${port}/hook`, '{}', { resolve, agent, allowPrivate: true, timeoutMs: 300 }),
+    );
     expect(error.reason).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(stalledSockets.size).toBeGreaterThan(0); // it did connect and then waited for TLS
@@ -326,31 +364,54 @@ describe('redirects, time and size limits', () => {
 
   test('the budget covers DNS', async () => {
     const started = Date.now();
-    const error = await rejection(postJson('https://slow.test/hook', '{}', { resolve, agent, allowPrivate: true, timeoutMs: 200 }));
+    const error = await rejection(
+      postJson('https://slow.test/hook', '{}', { resolve, agent, allowPrivate: true, timeoutMs: 200 }),
+    );
     expect(error.reason).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(connects).toEqual([]);
   });
 
   test('a large body is cut at the cap and flagged', async () => {
-    const response = await postJson(`https://receiver.test:${port4}/big`, '{}', { resolve, agent, allowPrivate: true, maxBodyBytes: 1024 });
+    const response = await postJson(`https://receiver.test:${port4}/big`, '{}', {
+      resolve,
+      agent,
+      allowPrivate: true,
+      maxBodyBytes: 1024,
+    });
     expect(response).toMatchObject({ status: 200, truncated: true });
     expect(response.body).toBe('x'.repeat(1024));
   });
 
   test('an endless body does not keep the request waiting', async () => {
-    const response = await postJson(`https://receiver.test:${port4}/endless`, '{}', { resolve, agent, allowPrivate: true, maxBodyBytes: 100_000, timeoutMs: 5_000 });
+    const response = await postJson(`https://receiver.test:${port4}/endless`, '{}', {
+      resolve,
+      agent,
+      allowPrivate: true,
+      maxBodyBytes: 100_000,
+      timeoutMs: 5_000,
+    });
     expect(response).toMatchObject({ status: 200, truncated: true });
     expect(response.body).toHaveLength(100_000);
   });
 
   test('a body exactly at the cap is whole', async () => {
-    const response = await postJson(`https://receiver.test:${port4}/hook`, '{}', { resolve, agent, allowPrivate: true, maxBodyBytes: 11 });
+    const response = await postJson(`https://receiver.test:${port4}/hook`, '{}', {
+      resolve,
+      agent,
+      allowPrivate: true,
+      maxBodyBytes: 11,
+    });
     expect(response).toMatchObject({ body: '{"ok":true}', truncated: false });
   });
 
   test('a cap inside a multi-byte character drops the partial character', async () => {
-    const response = await postJson(`https://receiver.test:${port4}/utf8`, '{}', { resolve, agent, allowPrivate: true, maxBodyBytes: 5 });
+    const response = await postJson(`https://receiver.test:${port4}/utf8`, '{}', {
+      resolve,
+      agent,
+      allowPrivate: true,
+      maxBodyBytes: 5,
+    });
     expect(response).toMatchObject({ body: 'éé', truncated: true });
   });
 });

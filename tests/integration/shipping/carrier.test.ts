@@ -7,7 +7,12 @@ import type { Logger } from '../../../src/shared/logger.js';
 import type { CommerceClient, components } from '../../../src/sdk/index.js';
 import { createProject } from '../../factories/project.factory.js';
 import { createRate, createZone } from '../../factories/shipping.factory.js';
-import { carrierRates, startCarrierReceiver, type CarrierBehavior, type CarrierReceiver } from '../../setup/carrier-receiver.js';
+import {
+  carrierRates,
+  startCarrierReceiver,
+  type CarrierBehavior,
+  type CarrierReceiver,
+} from '../../setup/carrier-receiver.js';
 import { useStore } from '../../setup/store.js';
 import { startTestApp } from '../../setup/test-app.js';
 
@@ -19,8 +24,17 @@ type Lookup = components['schemas']['ShippingRateLookup'];
 let now = Date.now();
 const clock = () => now;
 const logged: Array<{ level: string; message: string; fields: Record<string, unknown> }> = [];
-const record = (level: string) => (message: string, fields: Record<string, unknown> = {}) => void logged.push({ level, message, fields });
-const log: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error'), flush: () => {} };
+const record =
+  (level: string) =>
+  (message: string, fields: Record<string, unknown> = {}) =>
+    void logged.push({ level, message, fields });
+const log: Logger = {
+  debug: record('debug'),
+  info: record('info'),
+  warn: record('warn'),
+  error: record('error'),
+  flush: () => {},
+};
 const deps: { outbound?: OutboundAgent; carrierGateway?: CarrierGateway; log?: Logger } = {
   log,
   carrierGateway: new CarrierGateway({
@@ -66,34 +80,87 @@ async function lookup(client: CommerceClient, body: Partial<Lookup> = {}, header
   return { rates: data!.data, ms: Date.now() - started };
 }
 const flatOnly = (flat: { id: string }) => [expect.objectContaining({ id: flat.id, source: 'flat' })];
-const callLogs = (zoneId: string) => logged.filter((entry) => entry.message === 'carrier callback' && entry.fields.zone_id === zoneId);
+const callLogs = (zoneId: string) =>
+  logged.filter((entry) => entry.message === 'carrier callback' && entry.fields.zone_id === zoneId);
 
 describe('carrier callback (rule 3)', () => {
   test('the carrier rates are merged with the flat rates by price, source carrier, ids carrier_ + hash', async () => {
     const { zone, flat, storefront } = await carrierZone({
       kind: 'rates',
       rates: [
-        { name: 'Express', description: 'Next day', price: 2500, currency: 'USD', min_delivery_days: 1, max_delivery_days: 1 },
+        {
+          name: 'Express',
+          description: 'Next day',
+          price: 2500,
+          currency: 'USD',
+          min_delivery_days: 1,
+          max_delivery_days: 1,
+        },
         { name: 'Ground', price: 990, currency: 'USD' },
         { name: 'Saver', price: 500, currency: 'USD', description: null, min_delivery_days: 5, max_delivery_days: 8 },
       ],
     });
     const { rates } = await lookup(storefront);
     expect(rates).toEqual([
-      { id: expect.stringMatching(/^carrier_[0-9a-f]{24}$/), name: 'Saver', description: null, price: 500, currency: 'USD', min_delivery_days: 5, max_delivery_days: 8, source: 'carrier' },
-      { id: flat.id, name: 'Standard', description: null, price: 990, currency: 'USD', min_delivery_days: null, max_delivery_days: null, source: 'flat' },
-      { id: expect.stringMatching(/^carrier_[0-9a-f]{24}$/), name: 'Ground', description: null, price: 990, currency: 'USD', min_delivery_days: null, max_delivery_days: null, source: 'carrier' },
-      { id: expect.stringMatching(/^carrier_[0-9a-f]{24}$/), name: 'Express', description: 'Next day', price: 2500, currency: 'USD', min_delivery_days: 1, max_delivery_days: 1, source: 'carrier' },
+      {
+        id: expect.stringMatching(/^carrier_[0-9a-f]{24}$/),
+        name: 'Saver',
+        description: null,
+        price: 500,
+        currency: 'USD',
+        min_delivery_days: 5,
+        max_delivery_days: 8,
+        source: 'carrier',
+      },
+      {
+        id: flat.id,
+        name: 'Standard',
+        description: null,
+        price: 990,
+        currency: 'USD',
+        min_delivery_days: null,
+        max_delivery_days: null,
+        source: 'flat',
+      },
+      {
+        id: expect.stringMatching(/^carrier_[0-9a-f]{24}$/),
+        name: 'Ground',
+        description: null,
+        price: 990,
+        currency: 'USD',
+        min_delivery_days: null,
+        max_delivery_days: null,
+        source: 'carrier',
+      },
+      {
+        id: expect.stringMatching(/^carrier_[0-9a-f]{24}$/),
+        name: 'Express',
+        description: 'Next day',
+        price: 2500,
+        currency: 'USD',
+        min_delivery_days: 1,
+        max_delivery_days: 1,
+        source: 'carrier',
+      },
     ]);
     // The same rate keeps its id from one lookup to the next.
     const again = await lookup(storefront);
     expect(again.rates.map((rate) => rate.id)).toEqual(rates.map((rate) => rate.id));
-    expect(callLogs(zone.id).at(-1)!.fields).toMatchObject({ outcome: 'ok', rates: 3, duration_ms: expect.any(Number), host: `127.0.0.1:${receiver.port}` });
+    expect(callLogs(zone.id).at(-1)!.fields).toMatchObject({
+      outcome: 'ok',
+      rates: 3,
+      duration_ms: expect.any(Number),
+      host: `127.0.0.1:${receiver.port}`,
+    });
   });
 
   test('the receiver sees a POST with the documented JSON body and headers', async () => {
     const { endpoint, storefront } = await carrierZone({ kind: 'rates', rates: [] });
-    await lookup(storefront, { country: 'us', state: 'NY', postal_code: '10001', subtotal: 6000, items: [{ weight_grams: 450, quantity: 2 }] }, { 'X-Request-Id': 'checkout-42' });
+    await lookup(
+      storefront,
+      { country: 'us', state: 'NY', postal_code: '10001', subtotal: 6000, items: [{ weight_grams: 450, quantity: 2 }] },
+      { 'X-Request-Id': 'checkout-42' },
+    );
     await lookup(storefront, { subtotal: 100 });
     const [first, second] = receiver.seenBy(endpoint);
     expect(first).toMatchObject({ method: 'POST', path: `/carrier/${endpoint}` });
@@ -110,14 +177,30 @@ describe('carrier callback (rule 3)', () => {
       subtotal: 6000,
       currency: 'USD',
     });
-    expect(JSON.parse(second.body)).toEqual({ destination: { country: 'US', state: null, postal_code: null }, items: [], subtotal: 100, currency: 'USD' });
+    expect(JSON.parse(second.body)).toEqual({
+      destination: { country: 'US', state: null, postal_code: null },
+      items: [],
+      subtotal: 100,
+      currency: 'USD',
+    });
   });
 
   test('of 12 carrier rates the first 10 answered are kept, shown with the flat rates by price', async () => {
     const { flat, storefront } = await carrierZone({ kind: 'rates', rates: carrierRates(12) });
     const { rates } = await lookup(storefront);
     const carriers = rates.filter((rate) => rate.source === 'carrier');
-    expect(carriers.map((rate) => rate.name)).toEqual(['Carrier 10', 'Carrier 9', 'Carrier 8', 'Carrier 7', 'Carrier 6', 'Carrier 5', 'Carrier 4', 'Carrier 3', 'Carrier 2', 'Carrier 1']);
+    expect(carriers.map((rate) => rate.name)).toEqual([
+      'Carrier 10',
+      'Carrier 9',
+      'Carrier 8',
+      'Carrier 7',
+      'Carrier 6',
+      'Carrier 5',
+      'Carrier 4',
+      'Carrier 3',
+      'Carrier 2',
+      'Carrier 1',
+    ]);
     expect(rates).toHaveLength(11);
     expect(rates.map((rate) => rate.price)).toEqual([...rates.map((rate) => rate.price)].sort((a, b) => a - b));
     expect(rates[0]).toMatchObject({ id: flat.id, price: 990 }); // cheaper than the cheapest kept carrier rate (2100)
@@ -126,7 +209,10 @@ describe('carrier callback (rule 3)', () => {
   test('carrier rates in another currency than requested are dropped', async () => {
     const { storefront } = await carrierZone({
       kind: 'rates',
-      rates: [{ name: 'Dollar', price: 700, currency: 'USD' }, { name: 'Euro', price: 600, currency: 'EUR' }],
+      rates: [
+        { name: 'Dollar', price: 700, currency: 'USD' },
+        { name: 'Euro', price: 600, currency: 'EUR' },
+      ],
     });
     expect((await lookup(storefront)).rates.map((rate) => rate.name)).toEqual(['Dollar', 'Standard']);
   });
@@ -135,8 +221,20 @@ describe('carrier callback (rule 3)', () => {
 describe('failures give the flat rates only, never an error', () => {
   test.each<[string, CarrierBehavior, string]>([
     ['a 500', { kind: 'raw', status: 500, body: '{"error":"down"}' }, 'status'],
-    ['invalid JSON', { kind: 'raw', status: 200, body: '<html>Service Unavailable</html>', contentType: 'text/html' }, 'invalid_json'],
-    ['a wrong shape', { kind: 'raw', status: 200, body: JSON.stringify({ rates: [{ name: 'Ground', price: '9.90', currency: 'USD' }] }) }, 'invalid_shape'],
+    [
+      'invalid JSON',
+      { kind: 'raw', status: 200, body: '<html>Service Unavailable</html>', contentType: 'text/html' },
+      'invalid_json',
+    ],
+    [
+      'a wrong shape',
+      {
+        kind: 'raw',
+        status: 200,
+        body: JSON.stringify({ rates: [{ name: 'Ground', price: '9.90', currency: 'USD' }] }),
+      },
+      'invalid_shape',
+    ],
     ['no rates array', { kind: 'raw', status: 200, body: JSON.stringify({ quotes: [] }) }, 'invalid_shape'],
   ])('%s', async (_name, behavior, outcome) => {
     const { zone, flat, storefront } = await carrierZone(behavior);
@@ -171,7 +269,10 @@ describe('failures give the flat rates only, never an error', () => {
       const { keys } = await createProject(strict);
       const admin = strict.client(keys.secret_test.token);
       // A host name passes the check on save; what it resolves to is checked on every call.
-      const zone = await createZone(admin, { countries: ['US'], carrier_callback_url: `https://localhost:${receiver.port}/carrier/${endpoint}` });
+      const zone = await createZone(admin, {
+        countries: ['US'],
+        carrier_callback_url: `https://localhost:${receiver.port}/carrier/${endpoint}`,
+      });
       const flat = await createRate(admin, zone.id, { name: 'Standard' });
       expect((await lookup(strict.client(keys.publishable_test.token))).rates).toEqual(flatOnly(flat));
       expect(receiver.seenBy(endpoint)).toHaveLength(0);
@@ -248,14 +349,17 @@ describe('circuit breaker per zone', () => {
     expect(receiver.seenBy(endpoint)).toHaveLength(5);
   });
 
-  test('a new callback URL is not held up by the old URL\'s open circuit', async () => {
+  test("a new callback URL is not held up by the old URL's open circuit", async () => {
     const { endpoint, zone, admin, storefront } = await carrierZone({ kind: 'raw', status: 500, body: '' });
     for (let i = 0; i < 3; i++) await lookup(storefront);
     await lookup(storefront);
     expect(receiver.seenBy(endpoint)).toHaveLength(3);
     const fixed = `f${++endpoints}`;
     receiver.behave(fixed, { kind: 'rates', rates: carrierRates(1) });
-    await admin.PATCH('/v1/shipping/zones/{id}', { params: { path: { id: zone.id } }, body: { carrier_callback_url: receiver.url(fixed) } });
+    await admin.PATCH('/v1/shipping/zones/{id}', {
+      params: { path: { id: zone.id } },
+      body: { carrier_callback_url: receiver.url(fixed) },
+    });
     expect((await lookup(storefront)).rates).toHaveLength(2);
     expect(receiver.seenBy(fixed)).toHaveLength(1);
   });

@@ -12,32 +12,77 @@ const store = useStore();
 /** A project of its own (zones are matched per project) with its secret and publishable test clients. */
 async function shop(overrides: Parameters<typeof createProject>[1] = {}) {
   const { keys } = await createProject(store.app, overrides);
-  return { admin: store.app.client(keys.secret_test.token), storefront: store.app.client(keys.publishable_test.token), keys };
+  return {
+    admin: store.app.client(keys.secret_test.token),
+    storefront: store.app.client(keys.publishable_test.token),
+    keys,
+  };
 }
 
 async function lookup(client: CommerceClient, body: Partial<Lookup>) {
-  const { data, error, response } = await client.POST('/v1/shipping/rates', { body: { country: 'US', subtotal: 6000, currency: 'USD', ...body } });
+  const { data, error, response } = await client.POST('/v1/shipping/rates', {
+    body: { country: 'US', subtotal: 6000, currency: 'USD', ...body },
+  });
   expect(error).toBeUndefined();
   expect(response.status).toBe(200);
   return data!.data;
 }
-const names = async (client: CommerceClient, body: Partial<Lookup>) => (await lookup(client, body)).map((rate) => rate.name);
+const names = async (client: CommerceClient, body: Partial<Lookup>) =>
+  (await lookup(client, body)).map((rate) => rate.name);
 
 describe('lookupShippingRates: the Done-when walk-through', () => {
   test('US/CA zone with a flat and a free-shipping rate, a rest-of-world zone; US 6000 lists both US rates free first; FR the rest-of-world rate; a second rest-of-world zone is 409', async () => {
     const { admin, storefront } = await shop();
     const northAmerica = await createZone(admin, { name: 'North America', countries: ['US', 'CA'] });
-    const standard = await createRate(admin, northAmerica.id, { name: 'Standard', price: 990, currency: 'USD', min_delivery_days: 3, max_delivery_days: 5 });
-    const free = await createRate(admin, northAmerica.id, { name: 'Free shipping', price: 0, currency: 'USD', min_order_subtotal: 5000 });
+    const standard = await createRate(admin, northAmerica.id, {
+      name: 'Standard',
+      price: 990,
+      currency: 'USD',
+      min_delivery_days: 3,
+      max_delivery_days: 5,
+    });
+    const free = await createRate(admin, northAmerica.id, {
+      name: 'Free shipping',
+      price: 0,
+      currency: 'USD',
+      min_order_subtotal: 5000,
+    });
     const world = await createZone(admin, { name: 'Rest of world', countries: [], is_rest_of_world: true });
     const international = await createRate(admin, world.id, { name: 'International', price: 2500, currency: 'USD' });
 
     expect(await lookup(storefront, { country: 'US', subtotal: 6000 })).toEqual([
-      { id: free.id, name: 'Free shipping', description: null, price: 0, currency: 'USD', min_delivery_days: null, max_delivery_days: null, source: 'flat' },
-      { id: standard.id, name: 'Standard', description: null, price: 990, currency: 'USD', min_delivery_days: 3, max_delivery_days: 5, source: 'flat' },
+      {
+        id: free.id,
+        name: 'Free shipping',
+        description: null,
+        price: 0,
+        currency: 'USD',
+        min_delivery_days: null,
+        max_delivery_days: null,
+        source: 'flat',
+      },
+      {
+        id: standard.id,
+        name: 'Standard',
+        description: null,
+        price: 990,
+        currency: 'USD',
+        min_delivery_days: 3,
+        max_delivery_days: 5,
+        source: 'flat',
+      },
     ]);
     expect(await lookup(storefront, { country: 'FR', subtotal: 6000 })).toEqual([
-      { id: international.id, name: 'International', description: null, price: 2500, currency: 'USD', min_delivery_days: null, max_delivery_days: null, source: 'flat' },
+      {
+        id: international.id,
+        name: 'International',
+        description: null,
+        price: 2500,
+        currency: 'USD',
+        min_delivery_days: null,
+        max_delivery_days: null,
+        source: 'flat',
+      },
     ]);
     const second = await admin.POST('/v1/shipping/zones', { body: { name: 'Elsewhere', is_rest_of_world: true } });
     expect(second.response.status).toBe(409);
@@ -72,7 +117,7 @@ describe('rule 1: which zone', () => {
     expect(await lookup(storefront, { country: 'JP' })).toEqual([]);
   });
 
-  test('a project without zones answers []; another project\'s zones never count', async () => {
+  test("a project without zones answers []; another project's zones never count", async () => {
     const { storefront } = await shop();
     const { admin: otherAdmin } = await shop();
     const zone = await createZone(otherAdmin, { countries: ['US'], is_rest_of_world: true });
@@ -108,7 +153,10 @@ describe('rule 2: which rates', () => {
     await createRate(admin, zone.id, { name: 'Light', price: 500, max_order_weight: 2000 });
     await createRate(admin, zone.id, { name: 'Heavy', price: 1500, min_order_weight: 2001 });
     await createRate(admin, zone.id, { name: 'Band', price: 1000, min_order_weight: 1000, max_order_weight: 3000 });
-    const items = (grams: number) => [{ weight_grams: grams / 4, quantity: 2 }, { weight_grams: grams / 2, quantity: 1 }];
+    const items = (grams: number) => [
+      { weight_grams: grams / 4, quantity: 2 },
+      { weight_grams: grams / 2, quantity: 1 },
+    ];
     expect(await names(storefront, {})).toEqual(['Light']);
     expect(await names(storefront, { items: [{ weight_grams: 333, quantity: 3 }] })).toEqual(['Light']); // 999 g
     expect(await names(storefront, { items: items(1000) })).toEqual(['Light', 'Band']);
@@ -146,11 +194,23 @@ describe('rule 4 and the order of the answer', () => {
 describe('input and keys', () => {
   test('an unknown country or currency is 400 naming the field', async () => {
     const { storefront } = await shop();
-    const country = await storefront.POST('/v1/shipping/rates', { body: { country: 'XX', subtotal: 100, currency: 'USD' } });
+    const country = await storefront.POST('/v1/shipping/rates', {
+      body: { country: 'XX', subtotal: 100, currency: 'USD' },
+    });
     expect(country.response.status).toBe(400);
-    expect(country.error).toEqual({ error: { code: 'invalid_request', field: 'country', message: 'country XX is not an ISO 3166-1 alpha-2 country code.' } });
-    const currency = await storefront.POST('/v1/shipping/rates', { body: { country: 'US', subtotal: 100, currency: 'QQQ' } });
-    expect(currency.error).toEqual({ error: { code: 'invalid_request', field: 'currency', message: 'currency QQQ is not an ISO 4217 currency code.' } });
+    expect(country.error).toEqual({
+      error: {
+        code: 'invalid_request',
+        field: 'country',
+        message: 'country XX is not an ISO 3166-1 alpha-2 country code.',
+      },
+    });
+    const currency = await storefront.POST('/v1/shipping/rates', {
+      body: { country: 'US', subtotal: 100, currency: 'QQQ' },
+    });
+    expect(currency.error).toEqual({
+      error: { code: 'invalid_request', field: 'currency', message: 'currency QQQ is not an ISO 4217 currency code.' },
+    });
   });
 
   test.each([
@@ -162,7 +222,10 @@ describe('input and keys', () => {
     [{ country: 'US', subtotal: 10.5, currency: 'USD' }, 'subtotal'],
     [{ country: 'US', subtotal: 100, currency: 'USD', state: 'x'.repeat(101) }, 'state'],
     [{ country: 'US', subtotal: 100, currency: 'USD', postal_code: '1'.repeat(21) }, 'postal_code'],
-    [{ country: 'US', subtotal: 100, currency: 'USD', items: [{ weight_grams: -1, quantity: 1 }] }, 'items[0].weight_grams'],
+    [
+      { country: 'US', subtotal: 100, currency: 'USD', items: [{ weight_grams: -1, quantity: 1 }] },
+      'items[0].weight_grams',
+    ],
     [{ country: 'US', subtotal: 100, currency: 'USD', items: [{ weight_grams: 1, quantity: 0 }] }, 'items[0].quantity'],
     [{ country: 'US', subtotal: 100, currency: 'USD', items: [{ weight_grams: 1 }] }, 'items[0].quantity'],
     [{ country: 'US', subtotal: 100, currency: 'USD', coupon: 'X' }, 'coupon'],
@@ -192,10 +255,14 @@ describe('input and keys', () => {
     await createRate(admin, zone.id, { name: 'Standard' });
     expect(await names(store.app.client(keys.publishable_test.token), {})).toEqual(['Standard']);
     expect(await names(admin, {})).toEqual(['Standard']);
-    const live = await store.app.client(keys.publishable_live.token).POST('/v1/shipping/rates', { body: { country: 'US', subtotal: 1, currency: 'USD' } });
+    const live = await store.app
+      .client(keys.publishable_live.token)
+      .POST('/v1/shipping/rates', { body: { country: 'US', subtotal: 1, currency: 'USD' } });
     expect(live.response.status).toBe(403);
     expect(live.error!.error.code).toBe('domain_not_verified');
-    const anonymous = await store.app.client().POST('/v1/shipping/rates', { body: { country: 'US', subtotal: 1, currency: 'USD' } });
+    const anonymous = await store.app
+      .client()
+      .POST('/v1/shipping/rates', { body: { country: 'US', subtotal: 1, currency: 'USD' } });
     expect(anonymous.response.status).toBe(401);
   });
 });

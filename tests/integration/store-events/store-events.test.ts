@@ -12,11 +12,40 @@ const DAY = 24 * 60 * 60 * 1000;
 
 beforeAll(async () => {
   const key = store.keys.secret_test.id;
-  await createStoreEvent(store.app, store.project.id, key, { type: 'customer.created', resourceType: 'customer', resourceId: 'cus_a', summary: 'Customer a created', changes: undefined });
-  await createStoreEvent(store.app, store.project.id, key, { type: 'customer.updated', resourceType: 'customer', resourceId: 'cus_a', summary: 'Customer a updated', changes: { first_name: { from: 'Ann', to: 'Anna' } } });
-  await createStoreEvent(store.app, store.project.id, key, { type: 'product.created', resourceType: 'product', resourceId: 'prod_b', summary: 'Product b created', changes: undefined });
-  await createStoreEvent(store.app, store.project.id, key, { type: 'customer.updated', resourceType: 'customer', resourceId: 'cus_c', summary: 'Customer c updated' });
-  await createStoreEvent(store.app, store.project.id, key, { type: 'product.deleted', resourceType: 'product', resourceId: 'prod_b', summary: 'Product b deleted', changes: undefined });
+  await createStoreEvent(store.app, store.project.id, key, {
+    type: 'customer.created',
+    resourceType: 'customer',
+    resourceId: 'cus_a',
+    summary: 'Customer a created',
+    changes: undefined,
+  });
+  await createStoreEvent(store.app, store.project.id, key, {
+    type: 'customer.updated',
+    resourceType: 'customer',
+    resourceId: 'cus_a',
+    summary: 'Customer a updated',
+    changes: { first_name: { from: 'Ann', to: 'Anna' } },
+  });
+  await createStoreEvent(store.app, store.project.id, key, {
+    type: 'product.created',
+    resourceType: 'product',
+    resourceId: 'prod_b',
+    summary: 'Product b created',
+    changes: undefined,
+  });
+  await createStoreEvent(store.app, store.project.id, key, {
+    type: 'customer.updated',
+    resourceType: 'customer',
+    resourceId: 'cus_c',
+    summary: 'Customer c updated',
+  });
+  await createStoreEvent(store.app, store.project.id, key, {
+    type: 'product.deleted',
+    resourceType: 'product',
+    resourceId: 'prod_b',
+    summary: 'Product b deleted',
+    changes: undefined,
+  });
 });
 
 describe('listStoreEvents', () => {
@@ -24,7 +53,13 @@ describe('listStoreEvents', () => {
     const { data, response } = await store.api.GET('/v1/events');
     expect(response.status).toBe(200);
     expect(data!.pagination).toEqual({ cursor: null, has_more: false, total: 5 });
-    expect(data!.data.map((e) => e.type)).toEqual(['product.deleted', 'customer.updated', 'product.created', 'customer.updated', 'customer.created']);
+    expect(data!.data.map((e) => e.type)).toEqual([
+      'product.deleted',
+      'customer.updated',
+      'product.created',
+      'customer.updated',
+      'customer.created',
+    ]);
     expect(data!.data[3]).toMatchObject({
       resource_type: 'customer',
       resource_id: 'cus_a',
@@ -44,7 +79,9 @@ describe('listStoreEvents', () => {
     const byType = await store.api.GET('/v1/events', { params: { query: { type: 'customer.updated' } } });
     expect(byType.data!.data.map((e) => e.resource_id)).toEqual(['cus_c', 'cus_a']);
     expect(byType.data!.pagination.total).toBe(2);
-    const byResource = await store.api.GET('/v1/events', { params: { query: { resource_type: 'product', resource_id: 'prod_b' } } });
+    const byResource = await store.api.GET('/v1/events', {
+      params: { query: { resource_type: 'product', resource_id: 'prod_b' } },
+    });
     expect(byResource.data!.data.map((e) => e.type)).toEqual(['product.deleted', 'product.created']);
   });
 
@@ -68,7 +105,12 @@ describe('listStoreEvents', () => {
     const { data } = await store.api.GET('/v1/events', { params: { query: { limit: 2 } } });
     const cursor = data!.pagination.cursor!;
     const [payload, mac] = cursor.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), k: ['2100-01-01T00:00:00.000Z', 'sevt_z'] })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({
+        ...JSON.parse(Buffer.from(payload, 'base64url').toString()),
+        k: ['2100-01-01T00:00:00.000Z', 'sevt_z'],
+      }),
+    ).toString('base64url');
     for (const bad of [`${forged}.${mac}`, `${payload}.AAAA${mac.slice(4)}`, 'garbage', `${cursor}x`]) {
       const { error, response } = await store.api.GET('/v1/events', { params: { query: { cursor: bad } } });
       expect(response.status).toBe(400);
@@ -89,19 +131,25 @@ describe('listStoreEvents', () => {
     const other = await createProject(store.app);
     await createStoreEvent(store.app, other.project.id, other.keys.secret_test.id);
     await createStoreEvent(store.app, other.project.id, other.keys.secret_test.id);
-    const { data } = await store.app.client(other.keys.secret_test.token).GET('/v1/events', { params: { query: { limit: 1 } } });
-    const { response } = await store.api.GET('/v1/events', { params: { query: { limit: 1, cursor: data!.pagination.cursor! } } });
+    const { data } = await store.app
+      .client(other.keys.secret_test.token)
+      .GET('/v1/events', { params: { query: { limit: 1 } } });
+    const { response } = await store.api.GET('/v1/events', {
+      params: { query: { limit: 1, cursor: data!.pagination.cursor! } },
+    });
     expect(response.status).toBe(400);
   });
 
   test('fields keeps id and the named fields; unknown names are ignored', async () => {
-    const { data } = await store.api.GET('/v1/events', { params: { query: { fields: ['type', 'nonsense'], limit: 1 } } });
+    const { data } = await store.api.GET('/v1/events', {
+      params: { query: { fields: ['type', 'nonsense'], limit: 1 } },
+    });
     expect(Object.keys(data!.data[0]).sort()).toEqual(['id', 'type']);
     const onlyUnknown = await store.api.GET('/v1/events', { params: { query: { fields: ['nonsense'], limit: 1 } } });
     expect(Object.keys(onlyUnknown.data!.data[0])).toEqual(['id']);
   });
 
-  test('lists only the caller project\'s events', async () => {
+  test("lists only the caller project's events", async () => {
     const other = await createProject(store.app);
     const { data } = await store.app.client(other.keys.secret_test.token).GET('/v1/events');
     expect(data!.data).toEqual([]);
@@ -121,7 +169,9 @@ describe('getStoreEvent', () => {
   });
 
   test('an unknown id answers 404 not_found "Event not found."', async () => {
-    const { error, response } = await store.api.GET('/v1/events/{id}', { params: { path: { id: 'sevt_doesnotexist' } } });
+    const { error, response } = await store.api.GET('/v1/events/{id}', {
+      params: { path: { id: 'sevt_doesnotexist' } },
+    });
     expect(response.status).toBe(404);
     expect(error).toEqual({ error: { code: 'not_found', message: 'Event not found.' } });
   });
@@ -177,7 +227,11 @@ describe('recordEvent', () => {
     const ctx = await keyCtx(store.app, project.project.id, project.keys.secret_test.id);
     expect(Array.isArray(storeEventSubscribers)).toBe(true);
     const event = await store.app.deps.db.$transaction((tx) => recordEvent(tx, ctx, buildStoreEvent()));
-    expect(event).toMatchObject({ actorType: 'api_key', actorId: project.keys.secret_test.id, projectId: project.project.id });
+    expect(event).toMatchObject({
+      actorType: 'api_key',
+      actorId: project.keys.secret_test.id,
+      projectId: project.project.id,
+    });
   });
 
   test('changedFields lists only the fields whose values differ, as {from, to}', () => {
@@ -186,7 +240,11 @@ describe('recordEvent', () => {
       { title: 'New', price: 100, tags: ['a', 'b'], vendor: 'Acme' },
       ['title', 'price', 'tags', 'vendor'],
     );
-    expect(changes).toEqual({ title: { from: 'Old', to: 'New' }, tags: { from: ['a'], to: ['a', 'b'] }, vendor: { from: null, to: 'Acme' } });
+    expect(changes).toEqual({
+      title: { from: 'Old', to: 'New' },
+      tags: { from: ['a'], to: ['a', 'b'] },
+      vendor: { from: null, to: 'Acme' },
+    });
   });
 });
 
@@ -196,7 +254,10 @@ describe('purge-store-events job', () => {
     const pro = await createProject(store.app, { plan: 'pro' });
     const at = async (projectId: string, keyId: string, ageDays: number) => {
       const event = await createStoreEvent(store.app, projectId, keyId, { summary: `${ageDays} days old` });
-      await store.app.deps.db.storeEvent.update({ where: { id: event.id }, data: { createdAt: new Date(Date.now() - ageDays * DAY) } });
+      await store.app.deps.db.storeEvent.update({
+        where: { id: event.id },
+        data: { createdAt: new Date(Date.now() - ageDays * DAY) },
+      });
     };
     for (const age of [1, 6, 8, 89, 91]) {
       await at(free.project.id, free.keys.secret_test.id, age);
@@ -204,7 +265,9 @@ describe('purge-store-events job', () => {
     }
     await purgeStoreEvents(store.app.deps);
     const left = async (projectId: string) =>
-      (await store.app.deps.db.storeEvent.findMany({ where: { projectId }, orderBy: { createdAt: 'desc' } })).map((e) => e.summary);
+      (await store.app.deps.db.storeEvent.findMany({ where: { projectId }, orderBy: { createdAt: 'desc' } })).map(
+        (e) => e.summary,
+      );
     expect(await left(free.project.id)).toEqual(['1 days old', '6 days old']);
     expect(await left(pro.project.id)).toEqual(['1 days old', '6 days old', '8 days old', '89 days old']);
   });

@@ -58,11 +58,15 @@ describe('rate limit per minute', () => {
     await get(app.baseUrl, project.keys.secret_test.token);
     await get(app.baseUrl, project.keys.secret_test.token);
     expect((await get(app.baseUrl, project.keys.secret_test.token)).status).toBe(429);
-    const patched = await app.platform.PATCH('/platform/v1/projects/{id}', { params: { path: { id: project.project.id } }, body: { rate_limit_per_minute: 10 } });
+    const patched = await app.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.project.id } },
+      body: { rate_limit_per_minute: 10 },
+    });
     expect(patched.response.status).toBe(200);
     const deadline = Date.now() + 1000;
     let status = 0;
-    while (Date.now() < deadline && status !== 200) status = (await get(app.baseUrl, project.keys.secret_test.token)).status;
+    while (Date.now() < deadline && status !== 200)
+      status = (await get(app.baseUrl, project.keys.secret_test.token)).status;
     expect(status).toBe(200);
   });
 
@@ -92,7 +96,9 @@ describe('limits across processes', () => {
       const statuses: number[] = [];
       for (let batch = 0; batch < 15; batch++) {
         const answers = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => get(i % 2 === 0 ? app.baseUrl : second.baseUrl, token).then((r) => r.status)),
+          Array.from({ length: 20 }, (_, i) =>
+            get(i % 2 === 0 ? app.baseUrl : second.baseUrl, token).then((r) => r.status),
+          ),
         );
         statuses.push(...answers);
       }
@@ -108,7 +114,11 @@ describe('limits across processes', () => {
 
 describe('monthly quota', () => {
   test('with monthly_quota 10 the 11th request of the month is 429 quota_exceeded; usage.warning recorded at 8, 9 and 10, once each', async () => {
-    const project = await createProject(app, { contact_email: 'ops@example.com' }, { rate_limit_per_minute: 1000, monthly_quota: 10 });
+    const project = await createProject(
+      app,
+      { contact_email: 'ops@example.com' },
+      { rate_limit_per_minute: 1000, monthly_quota: 10 },
+    );
     const token = project.keys.secret_test.token;
     // The PATCH that set the limits went to the platform API, which does not count.
     for (let i = 0; i < 10; i++) expect((await get(app.baseUrl, token)).status).toBe(200);
@@ -119,15 +129,32 @@ describe('monthly quota', () => {
     const nextMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
     expect(Number(refused.headers.get('retry-after'))).toBe(Math.ceil((nextMonth - now.getTime()) / 1000));
 
-    const events = await app.deps.db.storeEvent.findMany({ where: { projectId: project.project.id, type: 'usage.warning' }, orderBy: { createdAt: 'asc' } });
+    const events = await app.deps.db.storeEvent.findMany({
+      where: { projectId: project.project.id, type: 'usage.warning' },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(events.map((e) => e.summary)).toEqual([
-      expect.stringContaining('80 %'), expect.stringContaining('90 %'), expect.stringContaining('100 %'),
+      expect.stringContaining('80 %'),
+      expect.stringContaining('90 %'),
+      expect.stringContaining('100 %'),
     ]);
-    expect(events.every((e) => e.actorType === 'system' && e.actorId === 'system:usage' && e.resourceId === project.project.id)).toBe(true);
-    const outbox = await app.platform.GET('/platform/v1/projects/{id}/outbox', { params: { path: { id: project.project.id }, query: { to: 'ops@example.com' } } });
+    expect(
+      events.every(
+        (e) => e.actorType === 'system' && e.actorId === 'system:usage' && e.resourceId === project.project.id,
+      ),
+    ).toBe(true);
+    const outbox = await app.platform.GET('/platform/v1/projects/{id}/outbox', {
+      params: { path: { id: project.project.id }, query: { to: 'ops@example.com' } },
+    });
     expect(outbox.data!.data.map((e) => e.template)).toEqual(['usage_warning', 'usage_warning', 'usage_warning']);
-    expect(outbox.data!.data.map((e) => (e.data as { threshold: number }).threshold).sort((a, b) => a - b)).toEqual([80, 90, 100]);
-    expect(outbox.data!.data[0].data).toMatchObject({ project_id: project.project.id, period: now.toISOString().slice(0, 7), quota: 10 });
+    expect(outbox.data!.data.map((e) => (e.data as { threshold: number }).threshold).sort((a, b) => a - b)).toEqual([
+      80, 90, 100,
+    ]);
+    expect(outbox.data!.data[0].data).toMatchObject({
+      project_id: project.project.id,
+      period: now.toISOString().slice(0, 7),
+      quota: 10,
+    });
   });
 });
 
@@ -136,7 +163,9 @@ describe('purge-rate-windows job', () => {
     const project = await createProject(app, {}, { rate_limit_per_minute: 1000 });
     await get(app.baseUrl, project.keys.secret_test.token);
     const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
-    await app.deps.db.rateWindow.create({ data: { projectId: project.project.id, kind: 'minute', windowStart: old, used: 3, lastGrant: 1 } });
+    await app.deps.db.rateWindow.create({
+      data: { projectId: project.project.id, kind: 'minute', windowStart: old, used: 3, lastGrant: 1 },
+    });
     await purgeRateWindows(app.deps.db);
     const left = await app.deps.db.rateWindow.findMany({ where: { projectId: project.project.id } });
     expect(left.map((w) => w.kind).sort()).toEqual(['minute', 'month']);

@@ -43,7 +43,8 @@ afterAll(async () => {
 
 const wake = (deliveryId: string, using: AppDeps = deps) => deliverWakeUps(using, [{ v: 1, deliveryId }]);
 const row = (id: string) => app.deps.db.webhookDelivery.findUniqueOrThrow({ where: { id } });
-const makeDue = (id: string) => app.deps.db.$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = ${id}`;
+const makeDue = (id: string) =>
+  app.deps.db.$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = ${id}`;
 const subscriptionRow = (id: string) => app.deps.db.webhookSubscription.findUniqueOrThrow({ where: { id } });
 
 /** A subscription to customer.created at `path` and one customer created: its one delivery, not yet attempted. */
@@ -119,7 +120,14 @@ describe('the private-address guard at delivery time', () => {
 describe('leases', () => {
   test('two wake-ups of one delivery at the same moment send it once', async () => {
     const { delivery } = await queuedDelivery('/twice');
-    await Promise.all([wake(delivery.id), wake(delivery.id), deliverWakeUps(deps, [{ v: 1, deliveryId: delivery.id }, { v: 1, deliveryId: delivery.id }])]);
+    await Promise.all([
+      wake(delivery.id),
+      wake(delivery.id),
+      deliverWakeUps(deps, [
+        { v: 1, deliveryId: delivery.id },
+        { v: 1, deliveryId: delivery.id },
+      ]),
+    ]);
     expect(receiver.on('/twice')).toHaveLength(1);
     expect(await row(delivery.id)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
   });
@@ -129,7 +137,8 @@ describe('leases', () => {
     const [claimed] = await claimDeliveries(app.deps.db, [delivery.id]);
     const outcome = await attemptDelivery(deps, claimed);
     // Meanwhile the lease lapsed and another attempt claimed the delivery.
-    await app.deps.db.$executeRaw`UPDATE webhook_deliveries SET lease_until = now() + interval '20 seconds' WHERE id = ${delivery.id}`;
+    await app.deps.db
+      .$executeRaw`UPDATE webhook_deliveries SET lease_until = now() + interval '20 seconds' WHERE id = ${delivery.id}`;
     await recordOutcomes(deps, [outcome]);
     expect(await row(delivery.id)).toMatchObject({ status: 'pending', attemptCount: 0 });
   });
@@ -140,7 +149,8 @@ describe('the retry job (sweep)', () => {
     const { delivery } = await queuedDelivery('/died');
     await claimDeliveries(app.deps.db, [delivery.id]); // ... and the process is killed before sending
     expect(await app.deps.db.$transaction((tx) => sweepDeliveries(tx, app.deps.jobs))).toBe(0); // the lease still holds
-    await app.deps.db.$executeRaw`UPDATE webhook_deliveries SET lease_until = now() - interval '1 second' WHERE id = ${delivery.id}`;
+    await app.deps.db
+      .$executeRaw`UPDATE webhook_deliveries SET lease_until = now() - interval '1 second' WHERE id = ${delivery.id}`;
     const woken = await app.deps.db.$transaction((tx) => sweepDeliveries(tx, app.deps.jobs));
     expect(woken).toBeGreaterThanOrEqual(1);
     const repaired = await row(delivery.id);
@@ -153,7 +163,8 @@ describe('the retry job (sweep)', () => {
   test('wakes a due delivery whose wake-up job is gone from pg-boss, and leaves alone one whose job is still queued', async () => {
     const { delivery: lost } = await queuedDelivery('/lost');
     const { delivery: kept } = await queuedDelivery('/kept');
-    await app.deps.db.$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '2 minutes' WHERE id IN (${lost.id}, ${kept.id})`;
+    await app.deps.db
+      .$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '2 minutes' WHERE id IN (${lost.id}, ${kept.id})`;
     await app.deps.db.$executeRaw`DELETE FROM pgboss.job WHERE id = ${lost.wakeJobId}::uuid`;
     await app.deps.db.$transaction((tx) => sweepDeliveries(tx, app.deps.jobs));
     expect((await row(lost.id)).wakeJobId).not.toBe(lost.wakeJobId);
@@ -164,7 +175,8 @@ describe('the retry job (sweep)', () => {
   test('does not wake deliveries of a paused subscription', async () => {
     const { webhook, delivery } = await queuedDelivery('/sweep-paused');
     await api.PATCH('/v1/webhooks/{id}', { params: { path: { id: webhook.id } }, body: { status: 'paused' } });
-    await app.deps.db.$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '2 minutes', lease_until = now() - interval '1 second' WHERE id = ${delivery.id}`;
+    await app.deps.db
+      .$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '2 minutes', lease_until = now() - interval '1 second' WHERE id = ${delivery.id}`;
     await app.deps.db.$executeRaw`DELETE FROM pgboss.job WHERE id = ${delivery.wakeJobId}::uuid`;
     await app.deps.db.$transaction((tx) => sweepDeliveries(tx, app.deps.jobs));
     expect((await row(delivery.id)).wakeJobId).toBe(delivery.wakeJobId);
@@ -187,20 +199,31 @@ describe('the circuit breaker over 5 days', () => {
   test('a subscription whose deliveries all failed for 5 days is paused at its next failure; a store event and an e-mail say why', async () => {
     receiver.answer('/dead', { status: 503 });
     const { webhook, delivery } = await queuedDelivery('/dead');
-    await app.deps.db.webhookSubscription.update({ where: { id: webhook.id }, data: { failingSince: new Date(Date.now() - 5 * DAY + 60_000) } });
+    await app.deps.db.webhookSubscription.update({
+      where: { id: webhook.id },
+      data: { failingSince: new Date(Date.now() - 5 * DAY + 60_000) },
+    });
     await wake(delivery.id);
     expect((await subscriptionRow(webhook.id)).status).toBe('active'); // 4 days 23:59 is not 5 days
-    await app.deps.db.webhookSubscription.update({ where: { id: webhook.id }, data: { failingSince: new Date(Date.now() - 5 * DAY - 60_000) } });
+    await app.deps.db.webhookSubscription.update({
+      where: { id: webhook.id },
+      data: { failingSince: new Date(Date.now() - 5 * DAY - 60_000) },
+    });
     await makeDue(delivery.id);
     await wake(delivery.id);
     expect((await subscriptionRow(webhook.id)).status).toBe('paused');
     const events = await api.GET('/v1/events', { params: { query: { resource_id: webhook.id } } });
     expect(events.data!.data[0]).toMatchObject({
-      type: 'webhook_subscription.paused', summary: `Webhook subscription ${webhook.id} paused: every delivery attempt to it failed for 5 days`,
+      type: 'webhook_subscription.paused',
+      summary: `Webhook subscription ${webhook.id} paused: every delivery attempt to it failed for 5 days`,
     });
-    const outbox = await app.platform.GET('/platform/v1/projects/{id}/outbox', { params: { path: { id: store.project.id } } });
+    const outbox = await app.platform.GET('/platform/v1/projects/{id}/outbox', {
+      params: { path: { id: store.project.id } },
+    });
     expect(outbox.data!.data.find((e) => e.data.subscription_id === webhook.id)).toMatchObject({
-      to: ['ops@rules.example.com'], template: 'webhook_paused', data: { reason: 'failing' },
+      to: ['ops@rules.example.com'],
+      template: 'webhook_paused',
+      data: { reason: 'failing' },
     });
     // Making it active again starts a new count.
     await api.PATCH('/v1/webhooks/{id}', { params: { path: { id: webhook.id } }, body: { status: 'active' } });
@@ -214,52 +237,81 @@ describe('the circuit breaker over 5 days', () => {
     const { webhook, delivery } = await queuedDelivery('/gone-quietly', otherApi);
     await wake(delivery.id);
     expect((await subscriptionRow(webhook.id)).status).toBe('paused');
-    const outbox = await app.platform.GET('/platform/v1/projects/{id}/outbox', { params: { path: { id: other.project.id } } });
-    expect(outbox.data!.data).toEqual([expect.objectContaining({ to: [], template: 'webhook_paused', data: expect.objectContaining({ reason: 'gone' }) })]);
+    const outbox = await app.platform.GET('/platform/v1/projects/{id}/outbox', {
+      params: { path: { id: other.project.id } },
+    });
+    expect(outbox.data!.data).toEqual([
+      expect.objectContaining({
+        to: [],
+        template: 'webhook_paused',
+        data: expect.objectContaining({ reason: 'gone' }),
+      }),
+    ]);
   });
 });
 
 describe('listWebhookDeliveries', () => {
-  test('filters by status and event_type, pages with a cursor, picks fields; 404 for an unknown or another project\'s subscription', async () => {
+  test("filters by status and event_type, pages with a cursor, picks fields; 404 for an unknown or another project's subscription", async () => {
     receiver.answer('/history', { status: 200 });
-    const webhook = await createWebhook(api, receiver.url('/history'), { events: ['customer.created', 'customer.updated'] });
+    const webhook = await createWebhook(api, receiver.url('/history'), {
+      events: ['customer.created', 'customer.updated'],
+    });
     const customer = await createCustomer(api);
     await api.PATCH('/v1/customers/{id}', { params: { path: { id: customer.id } }, body: { first_name: 'Renamed' } });
     await createCustomer(api);
-    const deliveries = await app.deps.db.webhookDelivery.findMany({ where: { subscriptionId: webhook.id }, orderBy: { createdAt: 'asc' } });
+    const deliveries = await app.deps.db.webhookDelivery.findMany({
+      where: { subscriptionId: webhook.id },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(deliveries.map((d) => d.eventType)).toEqual(['customer.created', 'customer.updated', 'customer.created']);
     await wake(deliveries[0].id);
 
     const all = await listDeliveries(api, webhook.id);
     expect(all.map((d) => d.id)).toEqual(deliveries.map((d) => d.id).reverse());
     const path = { id: webhook.id };
-    const succeeded = await api.GET('/v1/webhooks/{id}/deliveries', { params: { path, query: { status: 'succeeded' } } });
+    const succeeded = await api.GET('/v1/webhooks/{id}/deliveries', {
+      params: { path, query: { status: 'succeeded' } },
+    });
     expect(succeeded.data!.data.map((d) => d.id)).toEqual([deliveries[0].id]);
-    const updated = await api.GET('/v1/webhooks/{id}/deliveries', { params: { path, query: { event_type: 'customer.updated' } } });
+    const updated = await api.GET('/v1/webhooks/{id}/deliveries', {
+      params: { path, query: { event_type: 'customer.updated' } },
+    });
     expect(updated.data!.data.map((d) => d.id)).toEqual([deliveries[1].id]);
-    const page1 = await api.GET('/v1/webhooks/{id}/deliveries', { params: { path, query: { limit: 2, order: 'asc' } } });
+    const page1 = await api.GET('/v1/webhooks/{id}/deliveries', {
+      params: { path, query: { limit: 2, order: 'asc' } },
+    });
     expect(page1.data!.pagination).toMatchObject({ has_more: true, total: 3 });
-    const page2 = await api.GET('/v1/webhooks/{id}/deliveries', { params: { path, query: { limit: 2, order: 'asc', cursor: page1.data!.pagination.cursor! } } });
+    const page2 = await api.GET('/v1/webhooks/{id}/deliveries', {
+      params: { path, query: { limit: 2, order: 'asc', cursor: page1.data!.pagination.cursor! } },
+    });
     expect([...page1.data!.data, ...page2.data!.data].map((d) => d.id)).toEqual(deliveries.map((d) => d.id));
-    const sparse = await api.GET('/v1/webhooks/{id}/deliveries', { params: { path, query: { fields: ['status'], limit: 1 } } });
+    const sparse = await api.GET('/v1/webhooks/{id}/deliveries', {
+      params: { path, query: { fields: ['status'], limit: 1 } },
+    });
     expect(sparse.data!.data).toEqual([{ id: deliveries[2].id, status: 'pending' }]);
-    const badStatus = await api.GET('/v1/webhooks/{id}/deliveries', { params: { path, query: { status: 'lost' as never } } });
+    const badStatus = await api.GET('/v1/webhooks/{id}/deliveries', {
+      params: { path, query: { status: 'lost' as never } },
+    });
     expect(badStatus.response.status).toBe(400);
 
     const other = await createProject(app);
     const otherApi = app.client(other.keys.secret_test.token);
     expect((await otherApi.GET('/v1/webhooks/{id}/deliveries', { params: { path } })).response.status).toBe(404);
-    const unknown = await api.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: 'wh_01jd5s0a2c4e6g8j0l2n4q6s8u' } } });
+    const unknown = await api.GET('/v1/webhooks/{id}/deliveries', {
+      params: { path: { id: 'wh_01jd5s0a2c4e6g8j0l2n4q6s8u' } },
+    });
     expect(unknown.error).toEqual({ error: { code: 'not_found', message: 'Webhook subscription not found.' } });
   });
 });
 
 describe('retryWebhookDelivery and recoverWebhookDeliveries', () => {
-  test('retry: 404 for a delivery that is not the subscription\'s; 409 while an attempt is in flight; works on a succeeded one', async () => {
+  test("retry: 404 for a delivery that is not the subscription's; 409 while an attempt is in flight; works on a succeeded one", async () => {
     const { webhook, delivery } = await queuedDelivery('/retry-rules');
     const { webhook: another } = await queuedDelivery('/retry-other');
     const retry = (id: string, deliveryId: string) =>
-      api.POST('/v1/webhooks/{id}/deliveries/{delivery_id}/retry', { params: { path: { id, delivery_id: deliveryId } } });
+      api.POST('/v1/webhooks/{id}/deliveries/{delivery_id}/retry', {
+        params: { path: { id, delivery_id: deliveryId } },
+      });
     const wrong = await retry(another.id, delivery.id);
     expect(wrong.response.status).toBe(404);
     expect(wrong.error).toEqual({ error: { code: 'not_found', message: 'Delivery not found.' } });
@@ -286,13 +338,18 @@ describe('retryWebhookDelivery and recoverWebhookDeliveries', () => {
     receiver.answer('/recover', { status: 500 });
     const webhook = await createWebhook(api, receiver.url('/recover'));
     for (let i = 0; i < 3; i++) await createCustomer(api);
-    const [old, failed, ok] = await app.deps.db.webhookDelivery.findMany({ where: { subscriptionId: webhook.id }, orderBy: { createdAt: 'asc' } });
+    const [old, failed, ok] = await app.deps.db.webhookDelivery.findMany({
+      where: { subscriptionId: webhook.id },
+      orderBy: { createdAt: 'asc' },
+    });
     await wake(old.id);
     await wake(failed.id);
-    await app.deps.db.$executeRaw`UPDATE webhook_deliveries SET status = 'abandoned', next_attempt_at = NULL, created_at = now() - interval '2 days' WHERE id = ${old.id}`;
+    await app.deps.db
+      .$executeRaw`UPDATE webhook_deliveries SET status = 'abandoned', next_attempt_at = NULL, created_at = now() - interval '2 days' WHERE id = ${old.id}`;
     receiver.answer('/recover', { status: 200 });
     await wake(ok.id);
-    const recover = (since: string) => api.POST('/v1/webhooks/{id}/recover', { params: { path: { id: webhook.id } }, body: { since } });
+    const recover = (since: string) =>
+      api.POST('/v1/webhooks/{id}/recover', { params: { path: { id: webhook.id } }, body: { since } });
     expect((await recover(new Date(Date.now() + 60_000).toISOString())).data!.data).toEqual({ requeued: 0 });
     expect((await recover(new Date(Date.now() - DAY).toISOString())).data!.data).toEqual({ requeued: 1 });
     expect(await row(failed.id)).toMatchObject({ status: 'pending' });
@@ -303,7 +360,10 @@ describe('retryWebhookDelivery and recoverWebhookDeliveries', () => {
     expect((await row(old.id)).status).toBe('succeeded');
     expect((await row(failed.id)).status).toBe('succeeded');
 
-    const bad = await api.POST('/v1/webhooks/{id}/recover', { params: { path: { id: webhook.id } }, body: { since: 'yesterday' } });
+    const bad = await api.POST('/v1/webhooks/{id}/recover', {
+      params: { path: { id: webhook.id } },
+      body: { since: 'yesterday' },
+    });
     expect(bad.error!.error).toMatchObject({ code: 'invalid_request', field: 'since' });
     await api.PATCH('/v1/webhooks/{id}', { params: { path: { id: webhook.id } }, body: { status: 'paused' } });
     expect((await recover(new Date(Date.now() - DAY).toISOString())).response.status).toBe(400);
@@ -314,7 +374,9 @@ describe('fan-out and the write', () => {
   test('a write that rolls back leaves no event body, delivery or wake-up job behind', async () => {
     const webhook = await createWebhook(api, receiver.url('/rollback'), { events: ['product.updated'] });
     const ctx = await keyCtx(app, store.project.id, store.keys.secret_test.id);
-    const before = await app.deps.db.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM pgboss.job WHERE name = 'webhook-deliver'`;
+    const before = await app.deps.db.$queryRaw<
+      Array<{ n: bigint }>
+    >`SELECT count(*) AS n FROM pgboss.job WHERE name = 'webhook-deliver'`;
     await expect(
       app.deps.db.$transaction(async (tx) => {
         await recordEvent(tx, ctx, buildStoreEvent({ payload: { id: 'prod_x' } }));
@@ -323,8 +385,12 @@ describe('fan-out and the write', () => {
       }),
     ).rejects.toThrow('the write failed');
     expect(await app.deps.db.webhookDelivery.count({ where: { subscriptionId: webhook.id } })).toBe(0);
-    expect(await app.deps.db.webhookEvent.count({ where: { projectId: store.project.id, type: 'product.updated' } })).toBe(0);
-    const after = await app.deps.db.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM pgboss.job WHERE name = 'webhook-deliver'`;
+    expect(
+      await app.deps.db.webhookEvent.count({ where: { projectId: store.project.id, type: 'product.updated' } }),
+    ).toBe(0);
+    const after = await app.deps.db.$queryRaw<
+      Array<{ n: bigint }>
+    >`SELECT count(*) AS n FROM pgboss.job WHERE name = 'webhook-deliver'`;
     expect(after[0].n).toBe(before[0].n);
   });
 
@@ -353,18 +419,32 @@ describe('retention', () => {
     const own = app.client((await createProject(app)).keys.secret_test.token); // no other subscription shares its events
     const { webhook } = await queuedDelivery('/retention', own);
     for (let i = 0; i < 5; i++) await createCustomer(own);
-    const ids = (await app.deps.db.webhookDelivery.findMany({ where: { subscriptionId: webhook.id }, orderBy: { createdAt: 'asc' } })).map((d) => d.id);
+    const ids = (
+      await app.deps.db.webhookDelivery.findMany({
+        where: { subscriptionId: webhook.id },
+        orderBy: { createdAt: 'asc' },
+      })
+    ).map((d) => d.id);
     const set = (id: string, status: string, daysAgo: number) =>
-      app.deps.db.$executeRaw`UPDATE webhook_deliveries SET status = ${status}, updated_at = now() - make_interval(days => ${daysAgo}) WHERE id = ${id}`;
+      app.deps.db
+        .$executeRaw`UPDATE webhook_deliveries SET status = ${status}, updated_at = now() - make_interval(days => ${daysAgo}) WHERE id = ${id}`;
     await set(ids[0], 'succeeded', 31);
     await set(ids[1], 'succeeded', 29);
     await set(ids[2], 'failed', 8);
     await set(ids[3], 'abandoned', 8);
     await set(ids[4], 'abandoned', 6);
     await set(ids[5], 'pending', 40);
-    const events = await app.deps.db.webhookDelivery.findMany({ where: { id: { in: [ids[0], ids[2]] } }, select: { eventId: true } });
+    const events = await app.deps.db.webhookDelivery.findMany({
+      where: { id: { in: [ids[0], ids[2]] } },
+      select: { eventId: true },
+    });
     await purgeWebhookDeliveries(app.deps.db);
-    const left = (await app.deps.db.webhookDelivery.findMany({ where: { subscriptionId: webhook.id }, orderBy: { createdAt: 'asc' } })).map((d) => d.id);
+    const left = (
+      await app.deps.db.webhookDelivery.findMany({
+        where: { subscriptionId: webhook.id },
+        orderBy: { createdAt: 'asc' },
+      })
+    ).map((d) => d.id);
     expect(left).toEqual([ids[1], ids[4], ids[5]]);
     expect(await app.deps.db.webhookEvent.count({ where: { id: { in: events.map((e) => e.eventId) } } })).toBe(0);
   });

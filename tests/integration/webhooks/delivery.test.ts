@@ -24,7 +24,10 @@ beforeAll(async () => {
   app = await startTestApp({ config: { allowPrivateNetworkTargets: true } });
   receiver = await new WebhookReceiver().start();
   agent = new OutboundAgent({ ca: receiver.cert });
-  worker = await JobQueue.start(app.deps.config.databaseUrl!, app.deps.log, { work: true, deps: { ...app.deps, outbound: agent } });
+  worker = await JobQueue.start(app.deps.config.databaseUrl!, app.deps.log, {
+    work: true,
+    deps: { ...app.deps, outbound: agent },
+  });
   store = await createProject(app, { contact_email: 'owner@store.example.com' });
   api = app.client(store.keys.secret_test.token);
 });
@@ -36,8 +39,13 @@ afterAll(async () => {
 });
 
 /** Checks both signatures of a received request (Standard Webhooks through its own library) and returns the parsed body. */
-function verified(request: Received, secret: string): { id: string; type: string; created_at: string; data: Record<string, unknown> } {
-  expect(request.headers['x-service-signature']).toBe(createHmac('sha256', Buffer.from(secret, 'utf8')).update(request.body).digest('hex'));
+function verified(
+  request: Received,
+  secret: string,
+): { id: string; type: string; created_at: string; data: Record<string, unknown> } {
+  expect(request.headers['x-service-signature']).toBe(
+    createHmac('sha256', Buffer.from(secret, 'utf8')).update(request.body).digest('hex'),
+  );
   const headers = {
     'webhook-id': String(request.headers['webhook-id']),
     'webhook-timestamp': String(request.headers['webhook-timestamp']),
@@ -57,18 +65,32 @@ describe('delivery', () => {
     expect(request.at - created).toBeLessThan(1_000);
 
     const payload = verified(request, webhook.secret);
-    expect(payload).toEqual({ id: expect.stringMatching(/^evt_[0-9a-z]{26}$/), type: 'customer.created', created_at: expect.any(String), data: customer });
+    expect(payload).toEqual({
+      id: expect.stringMatching(/^evt_[0-9a-z]{26}$/),
+      type: 'customer.created',
+      created_at: expect.any(String),
+      data: customer,
+    });
     expect(request.headers['webhook-id']).toBe(payload.id);
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['user-agent']).toMatch(/^CommerceAPI-Webhooks\//);
     expect(Math.abs(Number(request.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(5);
     // A tampered body fails the Standard Webhooks check.
-    expect(() => verified({ ...request, body: request.body.replace('customer', 'kustomer') }, webhook.secret)).toThrow();
+    expect(() =>
+      verified({ ...request, body: request.body.replace('customer', 'kustomer') }, webhook.secret),
+    ).toThrow();
 
     const [delivery] = await waitForDeliveries(api, webhook.id, (d) => d[0]?.status === 'succeeded');
     expect(delivery).toMatchObject({
-      subscription_id: webhook.id, event_id: payload.id, event_type: 'customer.created', status: 'succeeded', attempt_count: 1,
-      next_attempt_at: null, response_status: 200, response_body: '{"ok":true}', error: null,
+      subscription_id: webhook.id,
+      event_id: payload.id,
+      event_type: 'customer.created',
+      status: 'succeeded',
+      attempt_count: 1,
+      next_attempt_at: null,
+      response_status: 200,
+      response_body: '{"ok":true}',
+      error: null,
     });
     expect(delivery.duration_ms).toBeGreaterThanOrEqual(0);
     expect(delivery.last_attempt_at).not.toBeNull();
@@ -90,7 +112,9 @@ describe('delivery', () => {
     expect(wakeUps.map((w) => w.start_after.toISOString())).toEqual([failed.next_attempt_at]);
 
     // Redeliver now: the same event, a new attempt in the same record.
-    const retried = await api.POST('/v1/webhooks/{id}/deliveries/{delivery_id}/retry', { params: { path: { id: webhook.id, delivery_id: failed.id } } });
+    const retried = await api.POST('/v1/webhooks/{id}/deliveries/{delivery_id}/retry', {
+      params: { path: { id: webhook.id, delivery_id: failed.id } },
+    });
     expect(retried.response.status).toBe(202);
     expect(retried.data!.data).toMatchObject({ id: failed.id, status: 'pending', attempt_count: 1 });
     const [, second] = await receiver.waitFor('/failing', 2);
@@ -105,7 +129,8 @@ describe('delivery', () => {
     // The receiver is fixed; recover sends the failed deliveries since a moment before now.
     receiver.answer('/failing', { status: 204 });
     const recovered = await api.POST('/v1/webhooks/{id}/recover', {
-      params: { path: { id: webhook.id } }, body: { since: new Date(Date.now() - MINUTE).toISOString() },
+      params: { path: { id: webhook.id } },
+      body: { since: new Date(Date.now() - MINUTE).toISOString() },
     });
     expect(recovered.response.status).toBe(202);
     expect(recovered.data!.data).toEqual({ requeued: 1 });
@@ -116,9 +141,11 @@ describe('delivery', () => {
 });
 
 /** The subscription's deliveries straight from the database (also those the API no longer shows). */
-const deliveryRows = (webhookId: string) => app.deps.db.webhookDelivery.findMany({ where: { subscriptionId: webhookId }, orderBy: { createdAt: 'asc' } });
+const deliveryRows = (webhookId: string) =>
+  app.deps.db.webhookDelivery.findMany({ where: { subscriptionId: webhookId }, orderBy: { createdAt: 'asc' } });
 /** Lets "time pass" for a delivery: its next attempt becomes due now. */
-const makeDue = (deliveryId: string) => app.deps.db.$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = ${deliveryId}`;
+const makeDue = (deliveryId: string) =>
+  app.deps.db.$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = ${deliveryId}`;
 
 describe('paused subscriptions', () => {
   test('a paused subscription receives nothing for events during the pause; an active one beside it does', async () => {
@@ -145,7 +172,9 @@ describe('paused subscriptions', () => {
     await makeDue(failed.id);
     // The retry job runs, and redelivery is refused, while paused: nothing is sent.
     await worker.send('webhook-retry', { v: 1 });
-    const retry = await api.POST('/v1/webhooks/{id}/deliveries/{delivery_id}/retry', { params: { path: { id: webhook.id, delivery_id: failed.id } } });
+    const retry = await api.POST('/v1/webhooks/{id}/deliveries/{delivery_id}/retry', {
+      params: { path: { id: webhook.id, delivery_id: failed.id } },
+    });
     expect(retry.response.status).toBe(400);
     expect(retry.error!.error.message).toMatch(/paused/);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -169,14 +198,26 @@ describe('circuit breaker', () => {
     expect(read.data!.data.status).toBe('paused');
 
     const events = await api.GET('/v1/events', { params: { query: { resource_id: webhook.id } } });
-    expect(events.data!.data).toEqual([expect.objectContaining({
-      type: 'webhook_subscription.paused', resource_type: 'webhook_subscription', actor_type: 'system', actor_id: 'system:webhook-deliver',
-      summary: `Webhook subscription ${webhook.id} paused: its receiver answered 410 Gone`,
-      metadata: { changes: { status: { from: 'active', to: 'paused' } } },
-    })]);
-    const outbox = await app.platform.GET('/platform/v1/projects/{id}/outbox', { params: { path: { id: store.project.id }, query: { to: 'owner@store.example.com' } } });
-    const email = outbox.data!.data.find((e) => e.template === 'webhook_paused' && e.data.subscription_id === webhook.id);
-    expect(email).toMatchObject({ to: ['owner@store.example.com'], data: { reason: 'gone', url: receiver.url('/gone') } });
+    expect(events.data!.data).toEqual([
+      expect.objectContaining({
+        type: 'webhook_subscription.paused',
+        resource_type: 'webhook_subscription',
+        actor_type: 'system',
+        actor_id: 'system:webhook-deliver',
+        summary: `Webhook subscription ${webhook.id} paused: its receiver answered 410 Gone`,
+        metadata: { changes: { status: { from: 'active', to: 'paused' } } },
+      }),
+    ]);
+    const outbox = await app.platform.GET('/platform/v1/projects/{id}/outbox', {
+      params: { path: { id: store.project.id }, query: { to: 'owner@store.example.com' } },
+    });
+    const email = outbox.data!.data.find(
+      (e) => e.template === 'webhook_paused' && e.data.subscription_id === webhook.id,
+    );
+    expect(email).toMatchObject({
+      to: ['owner@store.example.com'],
+      data: { reason: 'gone', url: receiver.url('/gone') },
+    });
     expect(email!.text).toContain('410 Gone');
 
     // Paused: the next events are skipped.
@@ -218,7 +259,10 @@ describe('concurrency per subscription', () => {
     const otherAgent = agent; // trusts only the first receiver's certificate: use a pool trusting both
     agent = new OutboundAgent({ ca: [receiver.cert, elsewhere.cert] });
     await worker.stop();
-    worker = await JobQueue.start(app.deps.config.databaseUrl!, app.deps.log, { work: true, deps: { ...app.deps, outbound: agent } });
+    worker = await JobQueue.start(app.deps.config.databaseUrl!, app.deps.log, {
+      work: true,
+      deps: { ...app.deps, outbound: agent },
+    });
     await otherAgent.close();
     try {
       const webhook = await createWebhook(api, receiver.url('/slow'));
@@ -228,10 +272,17 @@ describe('concurrency per subscription', () => {
       await elsewhere.waitFor('/unaffected', 30, 5_000); // another subscription is not held up
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(receiver.on('/slow')).toHaveLength(16);
-    // The receiver recovers; the hanging attempts time out (10 s) and the other 14 go through.
-    receiver.answer('/slow', { status: 200 });
-      const deliveries = await waitForDeliveries(api, webhook.id, (d) => d.length === 30 && d.every((x) => x.status !== 'pending'), 25_000);
-      expect(deliveries.filter((d) => d.status === 'failed').map((d) => d.error)).toEqual(Array(16).fill(expect.stringMatching(/^timeout: /)));
+      // The receiver recovers; the hanging attempts time out (10 s) and the other 14 go through.
+      receiver.answer('/slow', { status: 200 });
+      const deliveries = await waitForDeliveries(
+        api,
+        webhook.id,
+        (d) => d.length === 30 && d.every((x) => x.status !== 'pending'),
+        25_000,
+      );
+      expect(deliveries.filter((d) => d.status === 'failed').map((d) => d.error)).toEqual(
+        Array(16).fill(expect.stringMatching(/^timeout: /)),
+      );
       expect(deliveries.filter((d) => d.status === 'succeeded')).toHaveLength(14);
       expect((await listDeliveries(api, other.id)).every((d) => d.status === 'succeeded')).toBe(true);
     } finally {

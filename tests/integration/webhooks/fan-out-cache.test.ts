@@ -14,11 +14,17 @@ let close: () => Promise<void>;
 beforeAll(async () => ({ a, b, store, close } = await startTwoProcesses()));
 afterAll(() => close());
 
-const customer = (n: number) => ({ email: `fan-out-${n}-${Date.now()}@example.com`, first_name: 'Fay', last_name: `Out ${n}` });
+const customer = (n: number) => ({
+  email: `fan-out-${n}-${Date.now()}@example.com`,
+  first_name: 'Fay',
+  last_name: `Out ${n}`,
+});
 
 /** Resolves when process `app` has heard that webhook_subscriptions changed. */
 function subscriptionsChangeHeardBy(app: TestApp): Promise<void> {
-  return new Promise((resolve) => app.deps.authCache!.feed.on(TABLE_CHANGED, (table) => table === 'webhook_subscriptions' && resolve()));
+  return new Promise((resolve) =>
+    app.deps.authCache!.feed.on(TABLE_CHANGED, (table) => table === 'webhook_subscriptions' && resolve()),
+  );
 }
 
 describe('webhook fan-out with the cached event types', () => {
@@ -39,13 +45,19 @@ describe('webhook fan-out with the cached event types', () => {
     const api = a.client(store.keys.secret_test.token);
     const webhook = await createWebhook(api, 'https://hooks.example.com/customers', { events: ['customer.updated'] });
     const created = await api.POST('/v1/customers', { body: customer(3) });
-    await api.PATCH('/v1/customers/{id}', { params: { path: { id: created.data!.data.id } }, body: { first_name: 'Faye' } });
+    await api.PATCH('/v1/customers/{id}', {
+      params: { path: { id: created.data!.data.id } },
+      body: { first_name: 'Faye' },
+    });
     expect((await listDeliveries(api, webhook.id)).map((d) => d.event_type)).toEqual(['customer.updated']);
   });
 
   test('a paused subscription resumed in SQL, outside every service, is seen too', async () => {
     const api = a.client(store.keys.secret_test.token);
-    const webhook = await createWebhook(api, 'https://hooks.example.com/notes', { events: ['customer.deleted'], status: 'paused' });
+    const webhook = await createWebhook(api, 'https://hooks.example.com/notes', {
+      events: ['customer.deleted'],
+      status: 'paused',
+    });
     const first = await api.POST('/v1/customers', { body: customer(4) });
     await api.DELETE('/v1/customers/{id}', { params: { path: { id: first.data!.data.id } } }); // cached: nobody listens
     const heard = subscriptionsChangeHeardBy(a);
@@ -59,7 +71,9 @@ describe('webhook fan-out with the cached event types', () => {
   test('more concurrent writes than the pool has connections all answer (the read never waits for a second connection)', async () => {
     const api = a.client(store.keys.secret_test.token);
     a.deps.totals!.projectWritten(store.project.id); // every write below finds the cache stale and reads the event types
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, n) => api.POST('/v1/customers', { body: customer(100 + n) })));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, n) => api.POST('/v1/customers', { body: customer(100 + n) })),
+    );
     expect(answers.map((answer) => answer.response.status)).toEqual(Array(40).fill(201));
   }, 30_000);
 
@@ -69,9 +83,16 @@ describe('webhook fan-out with the cached event types', () => {
     const original = totals.cached.bind(totals);
     let reads = 0;
     totals.cached = ((projectId, key, tables, read, options) =>
-      original(projectId, key, tables, key === 'webhook-event-types' ? () => ((reads += 1), read()) : read, options)) as typeof totals.cached;
+      original(
+        projectId,
+        key,
+        tables,
+        key === 'webhook-event-types' ? () => ((reads += 1), read()) : read,
+        options,
+      )) as typeof totals.cached;
     try {
-      for (let n = 0; n < 5; n++) expect((await api.POST('/v1/customers', { body: customer(200 + n) })).response.status).toBe(201);
+      for (let n = 0; n < 5; n++)
+        expect((await api.POST('/v1/customers', { body: customer(200 + n) })).response.status).toBe(201);
       expect(reads).toBeLessThanOrEqual(1); // at most the first, if an earlier test's subscription write left it stale
       reads = 0;
       // The table notification of the subscription write is held back: only this process's own invalidation can

@@ -40,11 +40,16 @@ interface Expected {
 /** Sends every queued delivery of the subscriptions and returns what the receiver got, as {type, data}. */
 async function delivered(paths: string[]): Promise<Expected[]> {
   const pending = await app.deps.db.webhookDelivery.findMany({ where: { status: 'pending' }, select: { id: true } });
-  await deliverWakeUps(deps, pending.map((d) => ({ v: 1 as const, deliveryId: d.id })));
-  return paths.flatMap((path) => receiver.on(path).map((request) => {
-    const { type, data } = JSON.parse(request.body) as Expected;
-    return { type, data };
-  }));
+  await deliverWakeUps(
+    deps,
+    pending.map((d) => ({ v: 1 as const, deliveryId: d.id })),
+  );
+  return paths.flatMap((path) =>
+    receiver.on(path).map((request) => {
+      const { type, data } = JSON.parse(request.body) as Expected;
+      return { type, data };
+    }),
+  );
 }
 
 const sorted = (list: Expected[]) => [...list].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
@@ -53,27 +58,51 @@ const withoutStock = ({ variant_count: _v, total_units: _t, ...location }: Recor
 describe('webhook payloads of every emitter', () => {
   test('customers, products, variants, collections, locations, inventory.low and webhook_subscription.paused', async () => {
     await createWebhook(api, receiver.url('/catalog'), {
-      events: ['customer.created', 'customer.updated', 'customer.deleted', 'product.created', 'product.updated', 'product.deleted',
-        'collection.created', 'collection.updated', 'collection.deleted', 'inventory.low'],
+      events: [
+        'customer.created',
+        'customer.updated',
+        'customer.deleted',
+        'product.created',
+        'product.updated',
+        'product.deleted',
+        'collection.created',
+        'collection.updated',
+        'collection.deleted',
+        'inventory.low',
+      ],
     });
-    await createWebhook(api, receiver.url('/places'), { events: ['location.created', 'location.updated', 'location.deleted', 'webhook_subscription.paused'] });
+    await createWebhook(api, receiver.url('/places'), {
+      events: ['location.created', 'location.updated', 'location.deleted', 'webhook_subscription.paused'],
+    });
     const expected: Expected[] = [];
     const byId = (id: string) => ({ params: { path: { id } } });
 
     // customers
     const customer = await createCustomer(api, { first_name: 'Zoë', tags: ['vip'] });
     expected.push({ type: 'customer.created', data: customer });
-    const renamed = await api.PATCH('/v1/customers/{id}', { ...byId(customer.id), body: { last_name: 'Ångström', metadata: { crm: 7 } } });
+    const renamed = await api.PATCH('/v1/customers/{id}', {
+      ...byId(customer.id),
+      body: { last_name: 'Ångström', metadata: { crm: 7 } },
+    });
     expected.push({ type: 'customer.updated', data: renamed.data!.data });
     expect((await api.DELETE('/v1/customers/{id}', byId(customer.id))).response.status).toBe(204);
     expected.push({ type: 'customer.deleted', data: renamed.data!.data });
 
     // products and variants
-    const product = await createProduct(api, { title: 'Trail Runner', variants: [{ title: 'S', price: 12900, low_stock_threshold: 5 }] });
+    const product = await createProduct(api, {
+      title: 'Trail Runner',
+      variants: [{ title: 'S', price: 12900, low_stock_threshold: 5 }],
+    });
     expected.push({ type: 'product.created', data: product });
-    const updated = await api.PATCH('/v1/products/{id}', { ...byId(product.id), body: { title: 'Trail Runner 2', tags: ['run'] } });
+    const updated = await api.PATCH('/v1/products/{id}', {
+      ...byId(product.id),
+      body: { title: 'Trail Runner 2', tags: ['run'] },
+    });
     expected.push({ type: 'product.updated', data: updated.data!.data });
-    const variant = await api.POST('/v1/products/{id}/variants', { ...byId(product.id), body: { title: 'M', price: 11900 } });
+    const variant = await api.POST('/v1/products/{id}/variants', {
+      ...byId(product.id),
+      body: { title: 'M', price: 11900 },
+    });
     expect(variant.response.status).toBe(201);
     const withVariant = (await api.GET('/v1/products/{id}', byId(product.id))).data!.data;
     expected.push({ type: 'product.updated', data: withVariant });
@@ -84,18 +113,30 @@ describe('webhook payloads of every emitter', () => {
     const location = await api.POST('/v1/locations', { body: { name: 'Depot' } });
     expected.push({ type: 'location.created', data: location.data!.data });
     const small = withVariant.variants.find((v) => v.title === 'S')!;
-    await api.PUT('/v1/inventory-levels', { body: { variant_id: small.id, location_id: location.data!.data.id, available: 10 } });
-    await api.PUT('/v1/inventory-levels', { body: { variant_id: small.id, location_id: location.data!.data.id, available: 2 } });
+    await api.PUT('/v1/inventory-levels', {
+      body: { variant_id: small.id, location_id: location.data!.data.id, available: 10 },
+    });
+    await api.PUT('/v1/inventory-levels', {
+      body: { variant_id: small.id, location_id: location.data!.data.id, available: 2 },
+    });
     expected.push({ type: 'inventory.low', data: (await api.GET('/v1/variants/{id}', byId(small.id))).data!.data });
 
     // collections
     const collection = await api.POST('/v1/collections', { body: { title: 'Running' } });
     expected.push({ type: 'collection.created', data: collection.data!.data });
-    const retitled = await api.PATCH('/v1/collections/{id}', { ...byId(collection.data!.data.id), body: { description: 'For the road' } });
+    const retitled = await api.PATCH('/v1/collections/{id}', {
+      ...byId(collection.data!.data.id),
+      body: { description: 'For the road' },
+    });
     expected.push({ type: 'collection.updated', data: retitled.data!.data });
-    const added = await api.POST('/v1/collections/{id}/products', { ...byId(collection.data!.data.id), body: { product_ids: [product.id] } });
+    const added = await api.POST('/v1/collections/{id}/products', {
+      ...byId(collection.data!.data.id),
+      body: { product_ids: [product.id] },
+    });
     expected.push({ type: 'collection.updated', data: added.data!.data });
-    await api.DELETE('/v1/collections/{id}/products/{product_id}', { params: { path: { id: collection.data!.data.id, product_id: product.id } } });
+    await api.DELETE('/v1/collections/{id}/products/{product_id}', {
+      params: { path: { id: collection.data!.data.id, product_id: product.id } },
+    });
     const emptied = (await api.GET('/v1/collections/{id}', byId(collection.data!.data.id))).data!.data;
     expected.push({ type: 'collection.updated', data: emptied });
     await api.DELETE('/v1/collections/{id}', byId(collection.data!.data.id));
@@ -109,11 +150,16 @@ describe('webhook payloads of every emitter', () => {
     const depot = location.data!.data.id;
     const moved = await api.PATCH('/v1/locations/{id}', { ...byId(depot), body: { city: 'Leipzig' } });
     expected.push({ type: 'location.updated', data: withoutStock(moved.data!.data) });
-    const defaultBefore = (await api.GET('/v1/locations', { params: { query: { limit: 100 } } })).data!.data.find((l) => l.is_default)!;
+    const defaultBefore = (await api.GET('/v1/locations', { params: { query: { limit: 100 } } })).data!.data.find(
+      (l) => l.is_default,
+    )!;
     await api.PUT('/v1/inventory-levels', { body: { variant_id: small.id, location_id: depot, available: 0 } });
     const promoted = await api.POST('/v1/locations/{id}/default', byId(depot));
     expected.push({ type: 'location.updated', data: withoutStock(promoted.data!.data) });
-    expected.push({ type: 'location.updated', data: withoutStock((await api.GET('/v1/locations/{id}', byId(defaultBefore.id))).data!.data) });
+    expected.push({
+      type: 'location.updated',
+      data: withoutStock((await api.GET('/v1/locations/{id}', byId(defaultBefore.id))).data!.data),
+    });
     const spare = await api.POST('/v1/locations', { body: { name: 'Spare' } });
     expected.push({ type: 'location.created', data: spare.data!.data });
     const spareLast = withoutStock((await api.GET('/v1/locations/{id}', byId(spare.data!.data.id))).data!.data);
@@ -134,8 +180,19 @@ describe('webhook payloads of every emitter', () => {
     // Every type the API emits today is covered here.
     const types = new Set(got.map((g) => g.type));
     expect([...types].sort()).toEqual([
-      'collection.created', 'collection.deleted', 'collection.updated', 'customer.created', 'customer.deleted', 'customer.updated',
-      'inventory.low', 'location.created', 'location.deleted', 'location.updated', 'product.created', 'product.deleted', 'product.updated',
+      'collection.created',
+      'collection.deleted',
+      'collection.updated',
+      'customer.created',
+      'customer.deleted',
+      'customer.updated',
+      'inventory.low',
+      'location.created',
+      'location.deleted',
+      'location.updated',
+      'product.created',
+      'product.deleted',
+      'product.updated',
       'webhook_subscription.paused',
     ]);
   });

@@ -25,8 +25,13 @@ describe('createWebhook', () => {
     const before = Date.now();
     const webhook = await createWebhook(api, URL_, { events: ['customer.created', 'customer.updated'] });
     expect(webhook).toEqual({
-      id: expect.stringMatching(/^wh_[0-9a-z]{26}$/), url: URL_, events: ['customer.created', 'customer.updated'], status: 'active',
-      secret: expect.stringMatching(/^whsec_/), created_at: expect.any(String), updated_at: webhook.created_at,
+      id: expect.stringMatching(/^wh_[0-9a-z]{26}$/),
+      url: URL_,
+      events: ['customer.created', 'customer.updated'],
+      status: 'active',
+      secret: expect.stringMatching(/^whsec_/),
+      created_at: expect.any(String),
+      updated_at: webhook.created_at,
     });
     expect(Buffer.from(webhook.secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
     expect(new Date(webhook.created_at).getTime()).toBeGreaterThanOrEqual(before - 1000);
@@ -36,8 +41,17 @@ describe('createWebhook', () => {
 
   test('can start paused; every type of the catalogue is subscribable, up to 11', async () => {
     const eleven: EventType[] = [
-      'order.created', 'order.paid', 'fulfillment.created', 'discount.updated', 'shipping.zone.deleted', 'promotion.created',
-      'purchase_order.received', 'refund.failed', 'return.closed', 'store_credit.expired', 'usage.warning',
+      'order.created',
+      'order.paid',
+      'fulfillment.created',
+      'discount.updated',
+      'shipping.zone.deleted',
+      'promotion.created',
+      'purchase_order.received',
+      'refund.failed',
+      'return.closed',
+      'store_credit.expired',
+      'usage.warning',
     ];
     const webhook = await createWebhook(api, URL_, { events: eleven, status: 'paused' });
     expect(webhook).toMatchObject({ events: eleven, status: 'paused' });
@@ -45,25 +59,63 @@ describe('createWebhook', () => {
 
   test.each([
     ['no events', { events: [] }, 'events', 'events must have at least 1 item.'],
-    ['12 events', { events: ['product.created', 'product.updated', 'product.deleted', 'collection.created', 'collection.updated', 'collection.deleted', 'order.created', 'order.updated', 'order.paid', 'customer.created', 'customer.updated', 'customer.deleted'] }, 'events', 'events must have at most 11 items.'],
-    ['a repeated event', { events: ['customer.created', 'customer.created'] }, 'events', 'events must not contain duplicates.'],
+    [
+      '12 events',
+      {
+        events: [
+          'product.created',
+          'product.updated',
+          'product.deleted',
+          'collection.created',
+          'collection.updated',
+          'collection.deleted',
+          'order.created',
+          'order.updated',
+          'order.paid',
+          'customer.created',
+          'customer.updated',
+          'customer.deleted',
+        ],
+      },
+      'events',
+      'events must have at most 11 items.',
+    ],
+    [
+      'a repeated event',
+      { events: ['customer.created', 'customer.created'] },
+      'events',
+      'events must not contain duplicates.',
+    ],
     ['an http URL', { url: 'http://hooks.example.com/commerce' }, 'url', 'url must be an https:// URL.'],
-    ['a URL of 2049 characters', { url: `https://hooks.example.com/${'a'.repeat(2049 - 26)}` }, 'url', 'url must be at most 2048 characters long.'],
+    [
+      'a URL of 2049 characters',
+      { url: `https://hooks.example.com/${'a'.repeat(2049 - 26)}` },
+      'url',
+      'url must be at most 2048 characters long.',
+    ],
     ['no URL at all', { url: 'not a url' }, 'url', 'url must be an https:// URL.'],
   ])('%s answers 400 naming the field', async (_label, overrides, field, message) => {
-    const { response, error } = await api.POST('/v1/webhooks', { body: { ...buildWebhook(URL_), ...overrides } as never });
+    const { response, error } = await api.POST('/v1/webhooks', {
+      body: { ...buildWebhook(URL_), ...overrides } as never,
+    });
     expect(response.status).toBe(400);
     expect(error!.error).toMatchObject({ code: 'invalid_request', field, message });
   });
 
   test('an unknown event type answers 400 naming it; several name each', async () => {
-    const one = await api.POST('/v1/webhooks', { body: { url: URL_, events: ['customer.created', 'order.shipped'] } as never });
+    const one = await api.POST('/v1/webhooks', {
+      body: { url: URL_, events: ['customer.created', 'order.shipped'] } as never,
+    });
     expect(one.response.status).toBe(400);
     expect(one.error!.error).toEqual({
-      code: 'invalid_request', field: 'events[1]',
-      message: 'events[1] must be one of the 60 values listed in the API reference; "order.shipped" is not one of them.',
+      code: 'invalid_request',
+      field: 'events[1]',
+      message:
+        'events[1] must be one of the 60 values listed in the API reference; "order.shipped" is not one of them.',
     });
-    const two = await api.POST('/v1/webhooks', { body: { url: URL_, events: ['Customer.Created', 'customer.created', 'product.exploded'] } as never });
+    const two = await api.POST('/v1/webhooks', {
+      body: { url: URL_, events: ['Customer.Created', 'customer.created', 'product.exploded'] } as never,
+    });
     expect(two.error!.error.code).toBe('validation_error');
     expect(two.error!.error.details!.map((d) => d.message)).toEqual([
       'events[0] must be one of the 60 values listed in the API reference; "Customer.Created" is not one of them.',
@@ -81,20 +133,34 @@ describe('createWebhook', () => {
   ])('a host that is a non-public address literal (%s) is refused at once', async (url, kind) => {
     const { response, error } = await api.POST('/v1/webhooks', { body: buildWebhook(url) });
     expect(response.status).toBe(400);
-    expect(error!.error).toEqual({ code: 'invalid_request', field: 'url', message: `url must not point to a non-public address (${kind}).` });
+    expect(error!.error).toEqual({
+      code: 'invalid_request',
+      field: 'url',
+      message: `url must not point to a non-public address (${kind}).`,
+    });
   });
 
   test('credentials in the URL are refused; a host name is accepted (its addresses are checked on every delivery)', async () => {
-    const withCredentials = await api.POST('/v1/webhooks', { body: buildWebhook('https://user:secret@hooks.example.com/') });
+    const withCredentials = await api.POST('/v1/webhooks', {
+      body: buildWebhook('https://user:secret@hooks.example.com/'),
+    });
     expect(withCredentials.response.status).toBe(400);
     expect(withCredentials.error!.error.field).toBe('url');
-    expect((await api.POST('/v1/webhooks', { body: buildWebhook('https://localhost:8443/hook') })).response.status).toBe(201);
+    expect(
+      (await api.POST('/v1/webhooks', { body: buildWebhook('https://localhost:8443/hook') })).response.status,
+    ).toBe(201);
   });
 
   test('Idempotency-Key replays the creation answer, secret included, without a second subscription', async () => {
     const headers = { 'Idempotency-Key': `webhook-${Date.now()}` };
-    const first = await api.POST('/v1/webhooks', { body: buildWebhook('https://idempotent.example.com/'), params: { header: headers } });
-    const again = await api.POST('/v1/webhooks', { body: buildWebhook('https://idempotent.example.com/'), params: { header: headers } });
+    const first = await api.POST('/v1/webhooks', {
+      body: buildWebhook('https://idempotent.example.com/'),
+      params: { header: headers },
+    });
+    const again = await api.POST('/v1/webhooks', {
+      body: buildWebhook('https://idempotent.example.com/'),
+      params: { header: headers },
+    });
     expect(again.response.headers.get('Idempotent-Replayed')).toBe('true');
     expect(again.data).toEqual(first.data);
   });
@@ -112,13 +178,19 @@ describe('getWebhook, listWebhooks', () => {
     const { secret: _secret, ...shown } = webhook;
     const read = await api.GET('/v1/webhooks/{id}', byId(webhook.id));
     expect(read.data!.data).toEqual(shown);
-    const sparse = await api.GET('/v1/webhooks/{id}', { params: { path: { id: webhook.id }, query: { fields: ['url'] } } });
+    const sparse = await api.GET('/v1/webhooks/{id}', {
+      params: { path: { id: webhook.id }, query: { fields: ['url'] } },
+    });
     expect(sparse.data!.data).toEqual({ id: webhook.id, url: 'https://read.example.com/' });
-    const raw = await json(await fetch(`${app.baseUrl}/v1/webhooks?limit=100`, { headers: { Authorization: `Bearer ${store.keys.secret_test.token}` } }));
+    const raw = await json(
+      await fetch(`${app.baseUrl}/v1/webhooks?limit=100`, {
+        headers: { Authorization: `Bearer ${store.keys.secret_test.token}` },
+      }),
+    );
     expect(JSON.stringify(raw)).not.toContain('whsec_');
   });
 
-  test('lists the project\'s subscriptions newest first with cursor pages; another project sees none of them', async () => {
+  test("lists the project's subscriptions newest first with cursor pages; another project sees none of them", async () => {
     const other = await createProject(app);
     const otherApi = app.client(other.keys.secret_test.token);
     const made = [];
@@ -126,7 +198,9 @@ describe('getWebhook, listWebhooks', () => {
     const page1 = await otherApi.GET('/v1/webhooks', { params: { query: { limit: 2 } } });
     expect(page1.data!.data.map((w) => w.id)).toEqual([made[2].id, made[1].id]);
     expect(page1.data!.pagination).toMatchObject({ has_more: true, total: 3 });
-    const page2 = await otherApi.GET('/v1/webhooks', { params: { query: { limit: 2, cursor: page1.data!.pagination.cursor! } } });
+    const page2 = await otherApi.GET('/v1/webhooks', {
+      params: { query: { limit: 2, cursor: page1.data!.pagination.cursor! } },
+    });
     expect(page2.data!.data.map((w) => w.id)).toEqual([made[0].id]);
     const asc = await otherApi.GET('/v1/webhooks', { params: { query: { order: 'asc' } } });
     expect(asc.data!.data.map((w) => w.id)).toEqual(made.map((w) => w.id));
@@ -143,11 +217,21 @@ describe('getWebhook, listWebhooks', () => {
 describe('updateWebhook', () => {
   test('events replaces the whole array; url and status change; the secret stays', async () => {
     const webhook = await createWebhook(api, URL_, { events: ['customer.created', 'customer.updated'] });
-    const { data, response } = await api.PATCH('/v1/webhooks/{id}', { ...byId(webhook.id), body: { events: ['product.deleted'] } });
+    const { data, response } = await api.PATCH('/v1/webhooks/{id}', {
+      ...byId(webhook.id),
+      body: { events: ['product.deleted'] },
+    });
     expect(response.status).toBe(200);
     expect(data!.data).toMatchObject({ events: ['product.deleted'], url: URL_, status: 'active' });
-    const moved = await api.PATCH('/v1/webhooks/{id}', { ...byId(webhook.id), body: { url: 'https://new.example.com/hook', status: 'paused' } });
-    expect(moved.data!.data).toMatchObject({ url: 'https://new.example.com/hook', status: 'paused', events: ['product.deleted'] });
+    const moved = await api.PATCH('/v1/webhooks/{id}', {
+      ...byId(webhook.id),
+      body: { url: 'https://new.example.com/hook', status: 'paused' },
+    });
+    expect(moved.data!.data).toMatchObject({
+      url: 'https://new.example.com/hook',
+      status: 'paused',
+      events: ['product.deleted'],
+    });
     const row = await app.deps.db.webhookSubscription.findUniqueOrThrow({ where: { id: webhook.id } });
     expect(row.secret).toBe(webhook.secret);
   });
@@ -167,7 +251,10 @@ describe('updateWebhook', () => {
       expect(response.status).toBe(400);
       expect(error!.error.field).toBe(field);
     }
-    expect((await api.PATCH('/v1/webhooks/{id}', { ...byId('wh_01jd5s0a2c4e6g8j0l2n4q6s8u'), body: { status: 'paused' } })).response.status).toBe(404);
+    expect(
+      (await api.PATCH('/v1/webhooks/{id}', { ...byId('wh_01jd5s0a2c4e6g8j0l2n4q6s8u'), body: { status: 'paused' } }))
+        .response.status,
+    ).toBe(404);
   });
 });
 

@@ -11,7 +11,13 @@ describe('access tokens', () => {
   test('carry iss, aud storefront, sub, pid, sid, jti, iat and exp one hour after iat, and verify back to their claims', async () => {
     const token = await signAccessToken(project, ISSUER, claims);
     const payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
-    expect(payload).toMatchObject({ iss: ISSUER, aud: 'storefront', sub: claims.customerId, pid: project.id, sid: claims.sessionId });
+    expect(payload).toMatchObject({
+      iss: ISSUER,
+      aud: 'storefront',
+      sub: claims.customerId,
+      pid: project.id,
+      sid: claims.sessionId,
+    });
     expect(payload.exp - payload.iat).toBe(3600);
     expect(payload.jti).toMatch(/^[0-9a-f-]{36}$/);
     expect(await verifyAccessToken(project, ISSUER, token)).toEqual(claims);
@@ -23,7 +29,9 @@ describe('access tokens', () => {
     expect(await verifyAccessToken(other, ISSUER, token)).toBeNull();
     expect(await verifyAccessToken(project, 'https://elsewhere.example.com', token)).toBeNull();
     const [head, , signature] = token.split('.');
-    const forged = Buffer.from(JSON.stringify({ sub: 'cus_other', pid: project.id, sid: claims.sessionId })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ sub: 'cus_other', pid: project.id, sid: claims.sessionId })).toString(
+      'base64url',
+    );
     expect(await verifyAccessToken(project, ISSUER, `${head}.${forged}.${signature}`)).toBeNull();
     const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${token.split('.')[1]}.`;
     expect(await verifyAccessToken(project, ISSUER, none)).toBeNull();
@@ -31,13 +39,25 @@ describe('access tokens', () => {
 
   test('a token signed with the raw project secret (not the derived key), or for another audience, is refused', async () => {
     const raw = await new SignJWT({ pid: project.id, sid: claims.sessionId })
-      .setProtectedHeader({ alg: 'HS256' }).setIssuer(ISSUER).setAudience('storefront').setSubject(claims.customerId)
-      .setJti('j').setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(project.signingSecret));
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(ISSUER)
+      .setAudience('storefront')
+      .setSubject(claims.customerId)
+      .setJti('j')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(project.signingSecret));
     expect(await verifyAccessToken(project, ISSUER, raw)).toBeNull();
   });
 
   test('tokenIssuer: PUBLIC_URL is written and required; without it the listening address is written and any issuer accepted', () => {
-    expect(tokenIssuer({ publicUrl: 'https://api.shop.com', host: '127.0.0.1', port: 3000 })).toEqual({ write: 'https://api.shop.com', expect: 'https://api.shop.com' });
-    expect(tokenIssuer({ publicUrl: undefined, host: '127.0.0.1', port: 3000 })).toEqual({ write: 'http://127.0.0.1:3000', expect: undefined });
+    expect(tokenIssuer({ publicUrl: 'https://api.shop.com', host: '127.0.0.1', port: 3000 })).toEqual({
+      write: 'https://api.shop.com',
+      expect: 'https://api.shop.com',
+    });
+    expect(tokenIssuer({ publicUrl: undefined, host: '127.0.0.1', port: 3000 })).toEqual({
+      write: 'http://127.0.0.1:3000',
+      expect: undefined,
+    });
   });
 });

@@ -2,7 +2,12 @@ import { describe, expect, test } from '@jest/globals';
 import { renderResetEmail } from '../../../src/modules/customer-auth/reset-email.js';
 import { emailLanguage } from '../../../src/shared/email-language.js';
 
-const input = { storeName: 'Acme <Outdoor>', firstName: 'Zoë & Co', resetUrl: 'https://shop.example.com/account/reset-password?token=abc', validHours: 24 };
+const input = {
+  storeName: 'Acme <Outdoor>',
+  firstName: 'Zoë & Co',
+  resetUrl: 'https://shop.example.com/account/reset-password?token=abc',
+  validHours: 24,
+};
 
 describe('emailLanguage', () => {
   test("the customer's locale first, then the project's; only the primary subtag counts; other languages get English", () => {
@@ -32,6 +37,8 @@ describe('renderResetEmail', () => {
     expect(html).toContain('Hello Zoë &amp; Co,');
     expect(html).toContain('Acme &lt;Outdoor&gt;');
     expect(html).not.toContain('<Outdoor>');
-    expect(html).toContain('<a href="https://shop.example.com/account/reset-password?token=abc">Choose a new password</a>');
+    expect(html).toContain(
+      '<a href="https://shop.example.com/account/reset-password?token=abc">Choose a new password</a>',
+    );
   });
 });

@@ -3,17 +3,35 @@ import { isDatabaseUnavailable } from '../../../src/db/availability.js';
 
 // The shapes were taken from Prisma 7 with @prisma/adapter-pg against a PostgreSQL stopped and restarted under it.
 const prismaError = (code: string, cause: Record<string, unknown>) =>
-  Object.assign(new Error(`Invalid invocation: ${code}`), { code, meta: { driverAdapterError: { name: 'DriverAdapterError', cause } } });
+  Object.assign(new Error(`Invalid invocation: ${code}`), {
+    code,
+    meta: { driverAdapterError: { name: 'DriverAdapterError', cause } },
+  });
 
 describe('isDatabaseUnavailable', () => {
   test.each([
-    ['server not reachable (P1001)', prismaError('P1001', { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 })],
-    ['raw query on an unreachable server (P2010 with DatabaseNotReachable)', prismaError('P2010', { kind: 'DatabaseNotReachable' })],
+    [
+      'server not reachable (P1001)',
+      prismaError('P1001', { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 }),
+    ],
+    [
+      'raw query on an unreachable server (P2010 with DatabaseNotReachable)',
+      prismaError('P2010', { kind: 'DatabaseNotReachable' }),
+    ],
     ['connection reset', prismaError('P2010', { kind: 'ConnectionClosed' })],
-    ['shutting down / starting up (57P01, 57P03)', prismaError('P2010', { kind: 'postgres', code: '57P03', message: 'the database system is starting up' })],
+    [
+      'shutting down / starting up (57P01, 57P03)',
+      prismaError('P2010', { kind: 'postgres', code: '57P03', message: 'the database system is starting up' }),
+    ],
     ['pool connect timeout (plain pg error)', new Error('timeout exceeded when trying to connect')],
-    ['a connection that died in a transaction', new Error('Client has encountered a connection error and is not queryable')],
-    ['a socket error in the cause chain', new Error('wrapped', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) })],
+    [
+      'a connection that died in a transaction',
+      new Error('Client has encountered a connection error and is not queryable'),
+    ],
+    [
+      'a socket error in the cause chain',
+      new Error('wrapped', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }),
+    ],
   ])('%s: unavailable', (_, error) => expect(isDatabaseUnavailable(error)).toBe(true));
 
   test.each([

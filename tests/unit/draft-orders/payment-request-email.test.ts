@@ -1,5 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
-import { emailLanguage, formatMoney, renderPaymentRequest, type PaymentRequestInput } from '../../../src/modules/draft-orders/payment-request.email.js';
+import {
+  emailLanguage,
+  formatMoney,
+  renderPaymentRequest,
+  type PaymentRequestInput,
+} from '../../../src/modules/draft-orders/payment-request.email.js';
 
 const input: PaymentRequestInput = {
   language: 'en',
@@ -55,7 +60,9 @@ describe('renderPaymentRequest', () => {
     expect(email.text).toContain('Total: €235.28');
     expect(email.text).toContain('Payment is due by December 22, 2026.');
     expect(email.text).toContain('Pay now: https://shop.acme-outdoor.com/checkout/dord_01jd5s0a2c4e6g8j0l2n4q6s8u');
-    expect(email.html).toContain('<a href="https://shop.acme-outdoor.com/checkout/dord_01jd5s0a2c4e6g8j0l2n4q6s8u">Pay now</a>');
+    expect(email.html).toContain(
+      '<a href="https://shop.acme-outdoor.com/checkout/dord_01jd5s0a2c4e6g8j0l2n4q6s8u">Pay now</a>',
+    );
     expect(email.html).toContain('<html lang="en">');
   });
 
@@ -73,7 +80,12 @@ describe('renderPaymentRequest', () => {
   });
 
   test('a given subject and message are used; without a verified domain there is no pay link', () => {
-    const email = renderPaymentRequest({ ...input, subject: 'Your quote', message: 'As discussed <today>.', payUrl: null });
+    const email = renderPaymentRequest({
+      ...input,
+      subject: 'Your quote',
+      message: 'As discussed <today>.',
+      payUrl: null,
+    });
     expect(email.subject).toBe('Your quote');
     expect(email.text.startsWith('Hello,\n\nAs discussed <today>.\n')).toBe(true);
     expect(email.text).not.toContain('Pay now');
@@ -81,7 +93,12 @@ describe('renderPaymentRequest', () => {
   });
 
   test('values from outside are escaped in the HTML', () => {
-    const email = renderPaymentRequest({ ...input, storeName: 'A&B <Shop>', message: '<script>alert(1)</script>', items: [{ ...input.items[0], title: '"Quoted" <b>' }] });
+    const email = renderPaymentRequest({
+      ...input,
+      storeName: 'A&B <Shop>',
+      message: '<script>alert(1)</script>',
+      items: [{ ...input.items[0], title: '"Quoted" <b>' }],
+    });
     expect(email.html).not.toContain('<script>');
     expect(email.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(email.html).toContain('A&amp;B &lt;Shop&gt;');

@@ -1,5 +1,12 @@
 import { describe, expect, test } from '@jest/globals';
-import { computeTotals, divideHalfUp, lineTax, matchTaxRate, rateFraction, type TotalsInput } from '../../../src/modules/draft-orders/totals.js';
+import {
+  computeTotals,
+  divideHalfUp,
+  lineTax,
+  matchTaxRate,
+  rateFraction,
+  type TotalsInput,
+} from '../../../src/modules/draft-orders/totals.js';
 
 const base: TotalsInput = {
   lines: [],
@@ -80,14 +87,26 @@ describe('matchTaxRate', () => {
 
 describe('computeTotals', () => {
   test('tax disabled: the manual tax is used; total = subtotal + tax + shipping - discount; no tax_data', () => {
-    const totals = computeTotals({ ...base, lines: [{ quantity: 2, unitPrice: 1250 }, { quantity: 1, unitPrice: 99 }], manualTax: 300, shippingCost: 500, discount: 100 });
+    const totals = computeTotals({
+      ...base,
+      lines: [
+        { quantity: 2, unitPrice: 1250 },
+        { quantity: 1, unitPrice: 99 },
+      ],
+      manualTax: 300,
+      shippingCost: 500,
+      discount: 100,
+    });
     expect(totals).toEqual({ subtotal: 2599, tax: 300, taxData: null, taxInclusive: false, total: 3299 });
   });
 
   test('tax exclusive: per line half-up, summed; shipping and discount untaxed', () => {
     const totals = computeTotals({
       ...base,
-      lines: [{ quantity: 1, unitPrice: 1050 }, { quantity: 3, unitPrice: 350 }],
+      lines: [
+        { quantity: 1, unitPrice: 1050 },
+        { quantity: 3, unitPrice: 350 },
+      ],
       shippingCost: 490,
       discount: 1000,
       manualTax: 999,
@@ -97,14 +116,24 @@ describe('computeTotals', () => {
     // 1050 x 0.19 = 199.5 -> 200; 1050 x 0.19 = 199.5 -> 200 (the second line totals 1050 too)
     expect(totals.subtotal).toBe(2100);
     expect(totals.tax).toBe(400);
-    expect(totals.taxData).toEqual({ total_tax: 400, tax_inclusive: false, source: 'store_rates', tax_lines: [{ name: 'DE tax 19%', rate: 0.19, amount: 400 }] });
+    expect(totals.taxData).toEqual({
+      total_tax: 400,
+      tax_inclusive: false,
+      source: 'store_rates',
+      tax_lines: [{ name: 'DE tax 19%', rate: 0.19, amount: 400 }],
+    });
     expect(totals.total).toBe(2100 + 400 + 490 - 1000);
   });
 
   test('rounding per line differs from rounding the sum, and per line is what counts', () => {
     const settings = { enabled: true, inclusive: false, rates: [{ country: 'FR', rate: 0.1 }] };
     // three lines of 2.5 cents of tax each: 3 per line, 9 in all; rounding the sum (7.5) would give 8
-    const totals = computeTotals({ ...base, settings, shippingAddress: { country: 'FR' }, lines: [1, 2, 3].map(() => ({ quantity: 1, unitPrice: 25 })) });
+    const totals = computeTotals({
+      ...base,
+      settings,
+      shippingAddress: { country: 'FR' },
+      lines: [1, 2, 3].map(() => ({ quantity: 1, unitPrice: 25 })),
+    });
     expect(totals.tax).toBe(9);
   });
 
@@ -121,8 +150,21 @@ describe('computeTotals', () => {
   });
 
   test('the shipping address decides over the billing address', () => {
-    const settings = { enabled: true, inclusive: false, rates: [{ country: 'DE', rate: 0.19 }, { country: 'FR', rate: 0.2 }] };
-    const totals = computeTotals({ ...base, settings, lines: [{ quantity: 1, unitPrice: 1000 }], shippingAddress: { country: 'FR' }, billingAddress: { country: 'DE' } });
+    const settings = {
+      enabled: true,
+      inclusive: false,
+      rates: [
+        { country: 'DE', rate: 0.19 },
+        { country: 'FR', rate: 0.2 },
+      ],
+    };
+    const totals = computeTotals({
+      ...base,
+      settings,
+      lines: [{ quantity: 1, unitPrice: 1000 }],
+      shippingAddress: { country: 'FR' },
+      billingAddress: { country: 'DE' },
+    });
     expect(totals.tax).toBe(200);
   });
 
@@ -130,13 +172,23 @@ describe('computeTotals', () => {
     const settings = { enabled: true, inclusive: false, rates: [{ country: 'DE', rate: 0.19 }] };
     const none = computeTotals({ ...base, settings, lines: [{ quantity: 1, unitPrice: 1000 }], manualTax: 50 });
     expect(none).toMatchObject({ tax: 0, total: 1000, taxData: { total_tax: 0, tax_lines: [] } });
-    const other = computeTotals({ ...base, settings, lines: [{ quantity: 1, unitPrice: 1000 }], shippingAddress: { country: 'JP' } });
+    const other = computeTotals({
+      ...base,
+      settings,
+      lines: [{ quantity: 1, unitPrice: 1000 }],
+      shippingAddress: { country: 'JP' },
+    });
     expect(other.taxData!.tax_lines).toEqual([]);
   });
 
   test('a state rate is named after country and state', () => {
     const settings = { enabled: true, inclusive: false, rates: [{ country: 'US', state: 'CA', rate: 0.0725 }] };
-    const totals = computeTotals({ ...base, settings, lines: [{ quantity: 1, unitPrice: 10000 }], shippingAddress: { country: 'US', state: 'CA' } });
+    const totals = computeTotals({
+      ...base,
+      settings,
+      lines: [{ quantity: 1, unitPrice: 10000 }],
+      shippingAddress: { country: 'US', state: 'CA' },
+    });
     expect(totals.taxData!.tax_lines).toEqual([{ name: 'US-CA tax 7.25%', rate: 0.0725, amount: 725 }]);
   });
 

@@ -19,8 +19,14 @@ describe('closestParameter', () => {
 describe('unknownParameters', () => {
   test('one detail per unknown parameter, naming it, a likely meaning and what the operation takes', () => {
     expect(unknownParameters({ q: 'ada', limit: '5' }, LIST)).toEqual([
-      { field: 'q', message: 'q is not a query parameter of this operation. Did you mean search? It takes: limit, cursor, sort, order, search, status, fields.' },
+      {
+        field: 'q',
+        message:
+          'q is not a query parameter of this operation. Did you mean search? It takes: limit, cursor, sort, order, search, status, fields.',
+      },
     ]);
-    expect(unknownParameters({ x: '1' }, [])).toEqual([{ field: 'x', message: 'x is not a query parameter of this operation. It takes no query parameters.' }]);
+    expect(unknownParameters({ x: '1' }, [])).toEqual([
+      { field: 'x', message: 'x is not a query parameter of this operation. It takes no query parameters.' },
+    ]);
   });
 });

@@ -9,7 +9,9 @@ describe('generatedSlug', () => {
 
   test('a taken slug gets -2, then one past the highest suffix in use', () => {
     expect(generatedSlug('Care guide', ['care-guide'], 'mf_1')).toBe('care-guide-2');
-    expect(generatedSlug('Care guide', ['care-guide', 'care-guide-2', 'care-guide-7', 'care-guide-x'], 'mf_1')).toBe('care-guide-8');
+    expect(generatedSlug('Care guide', ['care-guide', 'care-guide-2', 'care-guide-7', 'care-guide-x'], 'mf_1')).toBe(
+      'care-guide-8',
+    );
   });
 
   test('at most 50 characters, with room for the suffix when taken', () => {

@@ -10,7 +10,8 @@ describe('generateToken', () => {
 
   test('uses the whole alphabet evenly (no modulo bias)', () => {
     const counts = new Map<string, number>();
-    for (let i = 0; i < 2_000; i++) for (const c of generateToken('secret', 'test').slice(8)) counts.set(c, (counts.get(c) ?? 0) + 1);
+    for (let i = 0; i < 2_000; i++)
+      for (const c of generateToken('secret', 'test').slice(8)) counts.set(c, (counts.get(c) ?? 0) + 1);
     expect(counts.size).toBe(62);
     const expected = (2_000 * 40) / 62;
     for (const count of counts.values()) expect(Math.abs(count - expected) / expected).toBeLessThan(0.15);

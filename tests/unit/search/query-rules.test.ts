@@ -7,9 +7,18 @@ import { chooseCorrections, damerauDistance, editBudget, isCorrectable } from '.
 
 describe('parseQuery', () => {
   test('words, phrases, exclusions, OR, prefix on the last word', () => {
-    expect(parseQuery('"Linen Shirt" -blue')).toEqual({ must: [[{ kind: 'phrase', text: 'linen shirt' }]], exclude: [{ kind: 'word', text: 'blue', prefix: false }] });
+    expect(parseQuery('"Linen Shirt" -blue')).toEqual({
+      must: [[{ kind: 'phrase', text: 'linen shirt' }]],
+      exclude: [{ kind: 'word', text: 'blue', prefix: false }],
+    });
     expect(parseQuery('red OR "dark blue" shirt')).toEqual({
-      must: [[{ kind: 'word', text: 'red', prefix: false }, { kind: 'phrase', text: 'dark blue' }], [{ kind: 'word', text: 'shirt', prefix: true }]],
+      must: [
+        [
+          { kind: 'word', text: 'red', prefix: false },
+          { kind: 'phrase', text: 'dark blue' },
+        ],
+        [{ kind: 'word', text: 'shirt', prefix: true }],
+      ],
       exclude: [],
     });
     expect(parseQuery('hood ').must[0][0]).toMatchObject({ prefix: false });
@@ -20,7 +29,10 @@ describe('parseQuery', () => {
   test('malformed input degrades: unbalanced quote, lone -, only exclusions, punctuation, dangling OR', () => {
     expect(parseQuery('"linen shirt').must.map((c) => c[0].text)).toEqual(['linen', 'shirt']);
     expect(parseQuery('linen - shirt').exclude).toEqual([]);
-    expect(parseQuery('-blue -red')).toEqual({ must: [[{ kind: 'word', text: 'blue', prefix: false }], [{ kind: 'word', text: 'red', prefix: false }]], exclude: [] });
+    expect(parseQuery('-blue -red')).toEqual({
+      must: [[{ kind: 'word', text: 'blue', prefix: false }], [{ kind: 'word', text: 'red', prefix: false }]],
+      exclude: [],
+    });
     expect(parseQuery('!!! ""')).toEqual({ must: [], exclude: [] });
     expect(parseQuery('OR shirt OR').must).toEqual([[{ kind: 'word', text: 'shirt', prefix: false }]]);
   });
@@ -32,7 +44,9 @@ describe('parseQuery', () => {
 
 describe('typo rules', () => {
   test('budget: 1-3 none, 4-7 one, 8+ two; numbers and codes are not corrected', () => {
-    expect([editBudget('tee'), editBudget('shirt'), editBudget('sweaters'), editBudget('waterproof')]).toEqual([0, 1, 2, 2]);
+    expect([editBudget('tee'), editBudget('shirt'), editBudget('sweaters'), editBudget('waterproof')]).toEqual([
+      0, 1, 2, 2,
+    ]);
     expect(isCorrectable('hb4242')).toBe(false);
     expect(isCorrectable('t-shirt')).toBe(false);
     expect(isCorrectable('jacket')).toBe(true);
@@ -45,7 +59,11 @@ describe('typo rules', () => {
   });
 
   test('corrections: within budget, closest distance only, most frequent first; none for a known word', () => {
-    const candidates = [{ term: 'shirt', docCount: 10 }, { term: 'short', docCount: 50 }, { term: 'shirts', docCount: 1 }];
+    const candidates = [
+      { term: 'shirt', docCount: 10 },
+      { term: 'short', docCount: 50 },
+      { term: 'shirts', docCount: 1 },
+    ];
     expect(chooseCorrections('shirt', candidates)).toEqual([]);
     expect(chooseCorrections('shurt', candidates)).toEqual([
       { from: 'shurt', to: 'short', distance: 1 },
@@ -62,9 +80,17 @@ describe('synonyms', () => {
   ]);
   test('equivalent every way, multi-word terms as phrases; oneway only from the first term', () => {
     const { query, used } = expandSynonyms(parseQuery('red tee shirt '), map);
-    expect(query.must[1]).toEqual([{ kind: 'phrase', text: 'tee shirt' }, { kind: 'word', text: 't-shirt', prefix: false }, { kind: 'word', text: 'tee', prefix: false }]);
+    expect(query.must[1]).toEqual([
+      { kind: 'phrase', text: 'tee shirt' },
+      { kind: 'word', text: 't-shirt', prefix: false },
+      { kind: 'word', text: 'tee', prefix: false },
+    ]);
     expect(used).toEqual([{ term: 'tee shirt', expandedTo: ['t-shirt', 'tee'] }]);
-    expect(expandSynonyms(parseQuery('footwear '), map).query.must[0].map((t) => t.text)).toEqual(['footwear', 'boot', 'shoe']);
+    expect(expandSynonyms(parseQuery('footwear '), map).query.must[0].map((t) => t.text)).toEqual([
+      'footwear',
+      'boot',
+      'shoe',
+    ]);
     expect(expandSynonyms(parseQuery('boot '), map).query.must[0].map((t) => t.text)).toEqual(['boot']);
   });
 
@@ -78,7 +104,14 @@ describe('synonyms', () => {
 
 describe('merchandising rules', () => {
   const rule = (over: Partial<ActiveRule>): ActiveRule => ({
-    id: 'mr_1', matchQuery: 'rain jacket', matchType: 'contains', action: 'pin', productId: 'p1', pinPosition: 0, scoreMultiplier: null, ...over,
+    id: 'mr_1',
+    matchQuery: 'rain jacket',
+    matchType: 'contains',
+    action: 'pin',
+    productId: 'p1',
+    pinPosition: 0,
+    scoreMultiplier: null,
+    ...over,
   });
   test('exact, contains (as a phrase) and all (every word)', () => {
     expect(ruleMatches(rule({ matchType: 'exact' }), 'rain jacket')).toBe(true);
@@ -89,18 +122,29 @@ describe('merchandising rules', () => {
     expect(ruleMatches(rule({ matchType: 'all' }), 'jacket for rain')).toBe(true);
   });
   test('by priority: the first hide or pin decides a product; boosts and buries multiply', () => {
-    const plan = planRules([
-      rule({ id: 'h', action: 'hide', productId: 'p1' }),
-      rule({ id: 'p', action: 'pin', productId: 'p1', pinPosition: 2 }),
-      rule({ id: 'b1', action: 'boost', productId: 'p2', scoreMultiplier: 4 }),
-      rule({ id: 'b2', action: 'bury', productId: 'p2', scoreMultiplier: 0.5 }),
-    ], 'rain jacket');
+    const plan = planRules(
+      [
+        rule({ id: 'h', action: 'hide', productId: 'p1' }),
+        rule({ id: 'p', action: 'pin', productId: 'p1', pinPosition: 2 }),
+        rule({ id: 'b1', action: 'boost', productId: 'p2', scoreMultiplier: 4 }),
+        rule({ id: 'b2', action: 'bury', productId: 'p2', scoreMultiplier: 0.5 }),
+      ],
+      'rain jacket',
+    );
     expect(plan.hidden).toEqual(['p1']);
     expect(plan.pins).toEqual([]);
     expect(plan.multipliers.get('p2')).toBe(2);
   });
   test('pins take their positions (the next free one when taken), organic items fill the rest', () => {
-    expect(placePins(['a', 'b', 'c'], [{ item: 'X', position: 1 }, { item: 'Y', position: 1 }])).toEqual(['a', 'X', 'Y', 'b', 'c']);
+    expect(
+      placePins(
+        ['a', 'b', 'c'],
+        [
+          { item: 'X', position: 1 },
+          { item: 'Y', position: 1 },
+        ],
+      ),
+    ).toEqual(['a', 'X', 'Y', 'b', 'c']);
     expect(placePins(['a'], [{ item: 'X', position: 5 }])).toEqual(['a', 'X']);
   });
 });

@@ -29,7 +29,11 @@ describe('createLogger', () => {
 
   test('redacts fields named like secrets, also one level down', () => {
     const { stream, lines } = capture();
-    createLogger('info', stream).warn('oops', { token: 'sk_test_x', headers: { authorization: 'Bearer sk_test_x' }, keep: 'me' });
+    createLogger('info', stream).warn('oops', {
+      token: 'sk_test_x',
+      headers: { authorization: 'Bearer sk_test_x' },
+      keep: 'me',
+    });
     expect(lines()[0]).toMatchObject({ token: '[redacted]', headers: { authorization: '[redacted]' }, keep: 'me' });
     expect(JSON.stringify(lines())).not.toContain('sk_test_x');
   });

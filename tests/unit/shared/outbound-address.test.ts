@@ -20,14 +20,17 @@ function literalRange(url: string): string | undefined {
 }
 
 describe('parseTarget', () => {
-  test.each(['http://example.com/hook', 'ftp://example.com/', 'ws://example.com/', 'file:///etc/passwd', 'javascript:alert(1)'])(
-    'refuses every scheme but https: %s',
-    (url) => {
-      const error = failure(() => parseTarget(url));
-      expect(error.reason).toBe('scheme');
-      expect(error.message).toMatch(/only https:\/\/ targets are allowed/);
-    },
-  );
+  test.each([
+    'http://example.com/hook',
+    'ftp://example.com/',
+    'ws://example.com/',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+  ])('refuses every scheme but https: %s', (url) => {
+    const error = failure(() => parseTarget(url));
+    expect(error.reason).toBe('scheme');
+    expect(error.message).toMatch(/only https:\/\/ targets are allowed/);
+  });
 
   test.each(['not a url', '/relative/path', 'https://', ''])('refuses what is not an absolute URL: %j', (url) => {
     expect(failure(() => parseTarget(url)).reason).toBe('invalid_url');
@@ -111,12 +114,20 @@ describe('nonPublicRange', () => {
     expect(nonPublicRange(ip)).toBe(kind);
   });
 
-  test.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '172.15.255.255', '172.32.0.0', '100.63.255.255', '100.128.0.0', '11.0.0.1', '223.255.255.255', '169.253.0.1'])(
-    'IPv4 %s, just outside or far from every range, is public',
-    (ip) => {
-      expect(nonPublicRange(ip)).toBeUndefined();
-    },
-  );
+  test.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.215.14',
+    '172.15.255.255',
+    '172.32.0.0',
+    '100.63.255.255',
+    '100.128.0.0',
+    '11.0.0.1',
+    '223.255.255.255',
+    '169.253.0.1',
+  ])('IPv4 %s, just outside or far from every range, is public', (ip) => {
+    expect(nonPublicRange(ip)).toBeUndefined();
+  });
 
   test.each([
     ['::1', 'loopback'],
@@ -148,14 +159,21 @@ describe('nonPublicRange', () => {
     expect(nonPublicRange(ip)).toBe(kind);
   });
 
-  test.each(['2606:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '2001:4860:4860::8888'])(
-    'IPv6 %s is public (embedded IPv4 judged as itself)',
-    (ip) => {
-      expect(nonPublicRange(ip)).toBeUndefined();
+  test.each([
+    '2606:4700::1111',
+    '2a00:1450:4001:80b::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+    '2001:4860:4860::8888',
+  ])('IPv6 %s is public (embedded IPv4 judged as itself)', (ip) => {
+    expect(nonPublicRange(ip)).toBeUndefined();
+  });
+
+  test.each(['localhost', 'example.com', '', '1.2.3', '::ffff:300.0.0.1', '2130706433'])(
+    '%j is not an IP address, never public',
+    (text) => {
+      expect(nonPublicRange(text)).toBe('not an IP address');
     },
   );
-
-  test.each(['localhost', 'example.com', '', '1.2.3', '::ffff:300.0.0.1', '2130706433'])('%j is not an IP address, never public', (text) => {
-    expect(nonPublicRange(text)).toBe('not an IP address');
-  });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, test } from '@jest/globals';
 import {
-  applicableRates, chooseZone, mergeRates, toAvailableRate, totalWeight, type AvailableRate, type FlatRate, type ZoneCandidate,
+  applicableRates,
+  chooseZone,
+  mergeRates,
+  toAvailableRate,
+  totalWeight,
+  type AvailableRate,
+  type FlatRate,
+  type ZoneCandidate,
 } from '../../../src/modules/shipping/rate-selection.js';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 22, 12, minute));
@@ -11,9 +18,21 @@ function zone(id: string, overrides: Partial<ZoneCandidate> = {}): ZoneCandidate
 
 function rate(id: string, overrides: Partial<FlatRate> = {}): FlatRate {
   return {
-    id, name: id, description: null, price: 500, currency: 'USD', minOrderSubtotal: null, maxOrderSubtotal: null,
-    minOrderWeight: null, maxOrderWeight: null, minDeliveryDays: null, maxDeliveryDays: null, isActive: true, position: 0,
-    createdAt: at(0), ...overrides,
+    id,
+    name: id,
+    description: null,
+    price: 500,
+    currency: 'USD',
+    minOrderSubtotal: null,
+    maxOrderSubtotal: null,
+    minOrderWeight: null,
+    maxOrderWeight: null,
+    minDeliveryDays: null,
+    maxDeliveryDays: null,
+    isActive: true,
+    position: 0,
+    createdAt: at(0),
+    ...overrides,
   };
 }
 
@@ -30,7 +49,10 @@ describe('chooseZone (rule 1)', () => {
   });
 
   test('equal positions: the oldest zone, then the smaller id', () => {
-    const zones = [zone('b', { countries: ['US'], createdAt: at(2) }), zone('a', { countries: ['US'], createdAt: at(1) })];
+    const zones = [
+      zone('b', { countries: ['US'], createdAt: at(2) }),
+      zone('a', { countries: ['US'], createdAt: at(1) }),
+    ];
     expect(chooseZone(zones, 'US')?.id).toBe('a');
     const sameTime = [zone('shz_2', { countries: ['US'] }), zone('shz_1', { countries: ['US'] })];
     expect(chooseZone(sameTime, 'US')?.id).toBe('shz_1');
@@ -57,7 +79,13 @@ describe('totalWeight', () => {
   test('is the sum of weight_grams × quantity, 0 without items', () => {
     expect(totalWeight(undefined)).toBe(0);
     expect(totalWeight([])).toBe(0);
-    expect(totalWeight([{ weight_grams: 450, quantity: 2 }, { weight_grams: 1200, quantity: 1 }, { weight_grams: 0, quantity: 9 }])).toBe(2100);
+    expect(
+      totalWeight([
+        { weight_grams: 450, quantity: 2 },
+        { weight_grams: 1200, quantity: 1 },
+        { weight_grams: 0, quantity: 9 },
+      ]),
+    ).toBe(2100);
   });
 });
 
@@ -72,7 +100,11 @@ describe('applicableRates (rule 2)', () => {
       rate('max-below', { maxOrderSubtotal: 4999 }),
       rate('both-at', { minOrderSubtotal: 5000, maxOrderSubtotal: 5000 }),
     ];
-    expect(applicableRates(rates, cart).map((r) => r.id).sort()).toEqual(['both-at', 'max-at', 'min-at']);
+    expect(
+      applicableRates(rates, cart)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['both-at', 'max-at', 'min-at']);
   });
 
   test('weight bounds are inclusive at both ends', () => {
@@ -82,7 +114,11 @@ describe('applicableRates (rule 2)', () => {
       rate('max-at', { maxOrderWeight: 1000 }),
       rate('max-below', { maxOrderWeight: 999 }),
     ];
-    expect(applicableRates(rates, cart).map((r) => r.id).sort()).toEqual(['max-at', 'min-at']);
+    expect(
+      applicableRates(rates, cart)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['max-at', 'min-at']);
   });
 
   test('a cart without items weighs 0: a minimum weight excludes the rate, a maximum does not', () => {
@@ -103,7 +139,10 @@ describe('applicableRates (rule 2)', () => {
 
 describe('mergeRates (rule 4, decisions §5)', () => {
   const flat = (id: string, price: number, name = id): AvailableRate => toAvailableRate(rate(id, { price, name }));
-  const carrier = (id: string, price: number, name = id): AvailableRate => ({ ...flat(id, price, name), source: 'carrier' });
+  const carrier = (id: string, price: number, name = id): AvailableRate => ({
+    ...flat(id, price, name),
+    source: 'carrier',
+  });
 
   test('flat and carrier rates together by price ascending', () => {
     const merged = mergeRates([flat('f900', 900), flat('f0', 0)], [carrier('c500', 500), carrier('c1500', 1500)]);
@@ -119,8 +158,19 @@ describe('mergeRates (rule 4, decisions §5)', () => {
   });
 
   test('a flat rate answers with source flat and its delivery days', () => {
-    expect(toAvailableRate(rate('shr_1', { name: 'Standard', description: 'Ground', minDeliveryDays: 3, maxDeliveryDays: 5, price: 990 }))).toEqual({
-      id: 'shr_1', name: 'Standard', description: 'Ground', price: 990, currency: 'USD', min_delivery_days: 3, max_delivery_days: 5, source: 'flat',
+    expect(
+      toAvailableRate(
+        rate('shr_1', { name: 'Standard', description: 'Ground', minDeliveryDays: 3, maxDeliveryDays: 5, price: 990 }),
+      ),
+    ).toEqual({
+      id: 'shr_1',
+      name: 'Standard',
+      description: 'Ground',
+      price: 990,
+      currency: 'USD',
+      min_delivery_days: 3,
+      max_delivery_days: 5,
+      source: 'flat',
     });
   });
 });

@@ -17,10 +17,16 @@ describe('subscriptionUrlProblem', () => {
     ['https://user:pass@hooks.example.com/', 'url is not usable: the target URL must not contain credentials.'],
     ['https://127.0.0.1/hook', 'url must not point to a non-public address (127.0.0.1 is loopback).'],
     ['https://10.1.2.3/hook', 'url must not point to a non-public address (10.1.2.3 is private network).'],
-    ['https://169.254.169.254/latest/meta-data', 'url must not point to a non-public address (169.254.169.254 is link-local).'],
+    [
+      'https://169.254.169.254/latest/meta-data',
+      'url must not point to a non-public address (169.254.169.254 is link-local).',
+    ],
     ['https://[::1]/hook', 'url must not point to a non-public address (::1 is loopback).'],
     ['https://2130706433/hook', 'url must not point to a non-public address (127.0.0.1 is loopback).'],
-    ['https://[::ffff:10.0.0.1]/hook', 'url must not point to a non-public address (::ffff:a00:1 is IPv4-mapped 10.0.0.1: private network).'],
+    [
+      'https://[::ffff:10.0.0.1]/hook',
+      'url must not point to a non-public address (::ffff:a00:1 is IPv4-mapped 10.0.0.1: private network).',
+    ],
   ])('refuses %s', (url, problem) => {
     expect(subscriptionUrlProblem(url, false)).toBe(problem);
   });
