@@ -78,4 +78,4 @@ const server = app.listen(0, '127.0.0.1', () => {
   const address = server.address() as { port: number };
   console.log(`listening on http://127.0.0.1:${address.port}`);
 });
-process.on('SIGTERM', () => server.close(() => pool.end().then(() => process.exit(0))));
+process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));

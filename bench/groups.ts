@@ -175,7 +175,7 @@ function startServer(databaseUrl: string): Promise<{ url: string; child: ChildPr
   });
   return new Promise((resolve, reject) => {
     let output = '';
-    child.stdout!.on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       output += chunk;
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) resolve({ url: match[1], child });

@@ -3,7 +3,7 @@
  * baseline makes sense for them): the product list, the storefront rate lookup and draft-order completion.
  * Their data is made through the API (zones, rates, drafts with items) or, for the catalog, by seedCatalog.
  */
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 
 export interface ApiScenario {
   name: string;
@@ -37,7 +37,7 @@ async function inParallel<T>(items: T[], concurrency: number, task: (item: T) =>
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < items.length) await task(items[next++]!);
+      while (next < items.length) await task(items[next++]);
     }),
   );
 }
@@ -94,8 +94,8 @@ export function moreScenarios(ctx: Context): ApiScenario[] {
               customer_email: `bench-buyer-${i}@example.com`,
             });
             const variants = [
-              ctx.variantIds[(i * 2) % ctx.variantIds.length]!,
-              ctx.variantIds[(i * 2 + 1) % ctx.variantIds.length]!,
+              ctx.variantIds[(i * 2) % ctx.variantIds.length],
+              ctx.variantIds[(i * 2 + 1) % ctx.variantIds.length],
             ];
             await call(ctx, 'POST', `/v1/draft-orders/${draft.data.id}/items`, {
               items: variants.map((variant_id) => ({ variant_id, quantity: 1 })),

@@ -99,7 +99,7 @@ interface Server {
 
 // The node options npm start runs the compiled server with (package.json): the API is measured as deployed.
 const START_NODE_OPTIONS = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string)
-  .split('exec node ')[1]!
+  .split('exec node ')[1]
   .split(' ')
   .filter((arg) => arg.startsWith('--'));
 
@@ -116,7 +116,7 @@ function startServer(script: string, env: Record<string, string>): Promise<Serve
   );
   return new Promise((resolve, reject) => {
     let output = '';
-    child.stdout!.on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       output += chunk;
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) resolve({ url: match[1], child });
@@ -192,7 +192,7 @@ function load(
       (error, result) => {
         if (result) bar.update(duration, result.requests.average);
         bar.stop();
-        if (error) reject(error);
+        if (error) reject(error as Error);
         else resolve(result);
       },
     );
@@ -414,7 +414,7 @@ try {
     );
   }
   log('Measuring get by id with the rate limits on and off, alternating twice (their cost)...');
-  const getById = scenarios[0]!.request('api');
+  const getById = scenarios[0].request('api');
   const rounds: Record<'on' | 'off', number[]> = { on: [], off: [] };
   for (const round of [1, 2]) {
     rounds.off.push((await measure({ ...unlimited, name: `API, limits off (${round})` }, getById, auth)).rps);

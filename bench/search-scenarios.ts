@@ -73,7 +73,7 @@ export async function measureMix(
         },
         (error, result) =>
           error
-            ? reject(error)
+            ? reject(error as Error)
             : resolve({ rps: result.requests.average, latencies, errors: result.non2xx + result.errors }),
       );
       instance.on('response', (_client: unknown, _status: number, _bytes: number, time: number) =>

@@ -85,7 +85,7 @@ function startProcess(script: string, env: Record<string, string>, pattern: RegE
   });
   return new Promise((resolve, reject) => {
     let output = '';
-    child.stdout!.on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       output += chunk;
       const match = pattern.exec(output);
       if (match) resolve({ url: match[1], child });

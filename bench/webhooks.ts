@@ -99,7 +99,7 @@ function startServer(env: Record<string, string>): Promise<ChildProcess> {
   });
   return new Promise((resolve, reject) => {
     let output = '';
-    child.stdout!.on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       output += chunk;
       if (/listening on http/.test(output)) resolve(child);
     });

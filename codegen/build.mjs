@@ -61,7 +61,9 @@ async function lock() {
       const age = Date.now() - statSync(lockDir).mtimeMs;
       if (!ownerAlive && age > 2000) rmSync(lockDir, { recursive: true, force: true });
       else if (Date.now() > deadline)
-        throw new Error(`${lockDir} is held by process ${owner}; remove it if no build is running.`);
+        throw new Error(`${lockDir} is held by process ${owner}; remove it if no build is running.`, {
+          cause: error,
+        });
       else await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

@@ -45,7 +45,7 @@ function main(): void {
   const insertions: Insertion[] = [];
   for (const op of listOperations(document.toJS() as OpenApiDocument)) {
     const responses = document.getIn(['paths', op.path, op.method, 'responses']) as YAMLMap;
-    const pairs = responses.items as Pair[];
+    const pairs = responses.items;
     const declare = (status: number, ref: string) => {
       if (pairs.some((pair) => keyOf(pair) === String(status))) return;
       const next = pairs.find((pair) => Number(keyOf(pair)) > status);
@@ -65,7 +65,7 @@ function main(): void {
       if (isMap(pair.value) && !pair.value.has('$ref')) insertions.push(...headerInsertions(text, pair));
   }
   const shared = document.getIn(['components', 'responses']) as YAMLMap;
-  for (const pair of shared.items as Pair[]) {
+  for (const pair of shared.items) {
     if (isMap(pair.value) && !WITHOUT_RATE_LIMIT_HEADERS.has(keyOf(pair)))
       insertions.push(...headerInsertions(text, pair));
   }
@@ -91,7 +91,7 @@ const lines = (inner: string, existing: YAMLMap | undefined) =>
 /** The lines that give a response the X-RateLimit-* headers it lacks. */
 function headerInsertions(text: string, responsePair: Pair): Insertion[] {
   const response = responsePair.value as YAMLMap;
-  const pairs = response.items as Pair[];
+  const pairs = response.items;
   if (response.flow) {
     // `'204': { description: ... }` becomes a block map with the headers.
     if (pairs.length !== 1 || keyOf(pairs[0]) !== 'description')
@@ -114,7 +114,7 @@ function headerInsertions(text: string, responsePair: Pair): Insertion[] {
   if (headers && isMap(headers.value)) {
     const missing = lines(`${indent}  `, headers.value);
     if (!missing) return [];
-    const last = (headers.value.items as Pair[]).at(-1)!;
+    const last = headers.value.items.at(-1)!;
     const end = (last.value as { range: [number, number, number] }).range[2];
     return [{ at: text.indexOf('\n', end - 1) + 1, text: missing }];
   }

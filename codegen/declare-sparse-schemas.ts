@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, parseDocument, type Pair, type YAMLMap } from 'yaml';
-import type { JsonSchema, OpenApiDocument } from '../src/shared/openapi-ajv.js';
+import type { OpenApiDocument } from '../src/shared/openapi-ajv.js';
 import { listOperations } from './operations.js';
 import {
   resourceName,
@@ -35,7 +35,7 @@ const lineStart = (text: string, offset: number) => text.lastIndexOf('\n', offse
 const anyOfFlow = (name: string) => `{ anyOf: [{ $ref: '${REF}${name}' }, { $ref: '${REF}${name}${SPARSE_SUFFIX}' }] }`;
 
 function pairIn(map: YAMLMap, key: string): Pair | undefined {
-  return (map.items as Pair[]).find((pair) => keyOf(pair) === key);
+  return map.items.find((pair) => keyOf(pair) === key);
 }
 
 /** The edits that make one operation's 200 answer accept sparse objects, and the resource it names. */
@@ -90,7 +90,7 @@ function blockEdit(
 ): Edit {
   const block = [
     SPARSE_BEGIN + '\n',
-    ...names.map((name) => sparseSchemaText(name, document.components.schemas[name] as JsonSchema)),
+    ...names.map((name) => sparseSchemaText(name, document.components.schemas[name])),
     SPARSE_END + '\n',
   ].join('');
   const begin = text.indexOf(SPARSE_BEGIN);
@@ -99,7 +99,7 @@ function blockEdit(
     return { at: begin, end, text: block };
   }
   const schemas = yamlDoc.getIn(['components', 'schemas'], true) as YAMLMap;
-  const pairs = schemas.items as Pair[];
+  const pairs = schemas.items;
   const after = pairs.findIndex((pair) => keyOf(pair) === 'Pagination');
   const next = pairs[after + 1];
   const at = next ? lineStart(text, rangeOf(next.key)[0]) : text.length;

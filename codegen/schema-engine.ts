@@ -55,7 +55,7 @@ async function instantiateGlue(): Promise<Glue> {
 
 async function loadEngine(url: string, datamodel: string): Promise<SchemaEngine> {
   const glue = await (glueLoaded ??= instantiateGlue());
-  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString: url }) as never);
+  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString: url }));
   return glue.SchemaEngine.new({ datamodels: [['schema.prisma', datamodel]] }, () => {}, adapter);
 }
 

@@ -47,7 +47,7 @@ const server = https.createServer({ key: readFileSync(keyFile), cert: readFileSy
   req.on('end', () => {
     const body = Buffer.concat(chunks);
     const header = (name: string) => String(req.headers[name] ?? '');
-    let summary = '';
+    let summary: string;
     try {
       const event = JSON.parse(body.toString('utf8')) as { type?: string; data?: { id?: string } };
       summary = `${event.type} ${event.data?.id ?? ''}`;

@@ -68,7 +68,7 @@ export function createCommerceClient(options: CommerceClientOptions): CommerceCl
   return Object.assign(client, {
     paginate: paginator(client),
     withAccessToken: (accessToken: string) => createCommerceClient({ ...options, accessToken }),
-  }) as unknown as CommerceClient;
+  });
 }
 
 /** A storefront client: the publishable key in `X-API-Key`, and the customer's access token once signed in. */

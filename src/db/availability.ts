@@ -63,7 +63,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (kind === 'postgres' && typeof code === 'string' && SQLSTATE.test(code)) return true;
     if (typeof message === 'string' && MESSAGES.some((pattern) => pattern.test(message))) return true;
     pending.push(current.cause, current.meta?.driverAdapterError);
-    if (current instanceof AggregateError) pending.push(...current.errors);
+    if (current instanceof AggregateError) pending.push(...(current.errors as unknown[]));
   }
   return false;
 }

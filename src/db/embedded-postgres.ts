@@ -38,7 +38,7 @@ export class DataDirInUseError extends Error {
 export class PostgresStartError extends Error {
   constructor(dataDir: string, port: number, cause: unknown, lines: readonly string[]) {
     const reason =
-      cause instanceof Error ? cause.message : cause === undefined ? 'it exited while starting' : String(cause);
+      cause instanceof Error ? cause.message : cause === undefined ? 'it exited while starting' : JSON.stringify(cause);
     const told = lines.filter((line) => /FATAL|ERROR|PANIC|could not|No space|Permission denied/i.test(line)).slice(-5);
     super(
       `The embedded PostgreSQL did not start (data directory ${dataDir}, port ${port}): ${reason}.` +

@@ -74,7 +74,7 @@ export async function migrate(url: string, dir = MIGRATIONS_DIR): Promise<string
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
-        throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`);
+        throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`, { cause: error });
       }
       done.push(migration.name);
     }

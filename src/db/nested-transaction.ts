@@ -14,7 +14,7 @@ export function asDatabase(tx: Tx): Database {
     try {
       // The batch form ($transaction([query, ...])): queries made on this client, run in order.
       const result = Array.isArray(work)
-        ? await work.reduce<Promise<unknown[]>>(
+        ? await (work as unknown[]).reduce<Promise<unknown[]>>(
             async (done, query) => [...(await done), await query],
             Promise.resolve([]),
           )
@@ -30,8 +30,8 @@ export function asDatabase(tx: Tx): Database {
   const database: Database = new Proxy(tx, {
     get(target, property) {
       if (property === '$transaction') return nested;
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : (value);
     },
   }) as unknown as Database;
   return database;

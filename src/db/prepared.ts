@@ -29,7 +29,7 @@ const types = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === INT8 && format !== 'binary'
       ? parseInt8
-      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      : (pg.types.getTypeParser(oid, format as 'text') as (text: string) => unknown)) as typeof pg.types.getTypeParser,
 };
 
 const names = new Set<string>();

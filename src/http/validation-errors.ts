@@ -61,14 +61,14 @@ function valueAt(data: unknown, error: ErrorObject): unknown {
 }
 
 function messageOf(error: ErrorObject, field: string, data?: unknown): string {
-  const p = error.params as Record<string, any>;
+  const p = error.params;
   switch (error.keyword) {
     case 'required':
       return `${field} is required.`;
     case 'additionalProperties':
       return `${field} is not a field this operation accepts.`;
     case 'type':
-      return `${field} must be ${describeType(p.type)}.`;
+      return `${field} must be ${describeType(p.type as string | string[])}.`;
     case 'minLength':
       return `${field} must be at least ${p.limit} character${p.limit === 1 ? '' : 's'} long.`;
     case 'maxLength':
@@ -92,9 +92,9 @@ function messageOf(error: ErrorObject, field: string, data?: unknown): string {
     case 'const':
       return `${field} must be ${JSON.stringify(p.allowedValue)}.`;
     case 'format':
-      return `${field} ${FORMAT_MESSAGES[p.format] ?? `must be a valid ${p.format}`}.`;
+      return `${field} ${FORMAT_MESSAGES[p.format as string] ?? `must be a valid ${p.format}`}.`;
     case 'pattern':
-      return `${field} ${PATTERN_MESSAGES[p.pattern] ?? `must match the pattern ${p.pattern}`}.`;
+      return `${field} ${PATTERN_MESSAGES[p.pattern as string] ?? `must match the pattern ${p.pattern}`}.`;
     case 'minItems':
       return `${field} must have at least ${p.limit} item${p.limit === 1 ? '' : 's'}.`;
     case 'maxItems':

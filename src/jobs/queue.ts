@@ -107,7 +107,7 @@ export class JobQueue {
     sends: Array<{ payload: JobPayloads[N]; options?: EnqueueOptions }>,
   ): Promise<void> {
     if (sends.length === 0) return;
-    const inserts = sends.map(({ payload, options }) => ({ ...options, data: payload as object }));
+    const inserts = sends.map(({ payload, options }) => ({ ...options, data: payload }));
     await this.boss.insert(name, inserts, { db: inTransaction(tx) });
   }
 

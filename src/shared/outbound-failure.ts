@@ -28,7 +28,8 @@ export function toOutboundError(error: unknown, hostname: string, timedOutAfterM
     return new OutboundError('timeout', `"${hostname}" did not answer within ${timedOutAfterMs} ms`);
   }
   if (error instanceof TypeError || error instanceof RangeError) return error;
-  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  const rawCode = (error as { code?: unknown } | null)?.code;
+  const code = typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : '';
   if (code === 'UND_ERR_INVALID_ARG') return error;
   const fail = (reason: OutboundError['reason'], what: string, shown = code) =>
     new OutboundError(reason, `${what} "${hostname}"${shown ? ` (${shown})` : ''}`);

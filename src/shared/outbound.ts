@@ -132,13 +132,13 @@ async function resolveHost(hostname: string, resolve: Resolver | undefined): Pro
 /** Settles with `work`, or rejects when the budget runs out; work that cannot be cancelled is left behind, not awaited. */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
+    const onAbort = () => reject(signal.reason as Error);
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     const done = () => signal.removeEventListener('abort', onAbort);
     work.then(
       (value) => (done(), resolve(value)),
-      (error) => (done(), reject(error)),
+      (error: Error) => (done(), reject(error)),
     );
   });
 }

@@ -24,6 +24,7 @@ const DEFINITIONS = [
     value: () =>
       fc
         .string({ minLength: 1, maxLength: 100, unit: 'grapheme' })
+        // eslint-disable-next-line no-control-regex -- values with NUL are refused by design
         .filter((v) => !/[\r\n\u0000]/.test(v) && v.trim() !== ''),
   },
   { slug: 'fuzz_flag', value_type: 'boolean', value: () => fc.boolean() },
@@ -509,7 +510,10 @@ export function fixtureHints(
       // Bounds are checked against the stored rate as well: only complete pairs are sent.
       const out: any = { ...(body as object), ...('currency' in (body as object) ? { currency: c } : {}) };
       for (const pair of ['order_subtotal', 'order_weight', 'delivery_days'])
-        if (`min_${pair}` in out !== `max_${pair}` in out) (delete out[`min_${pair}`], delete out[`max_${pair}`]);
+        if (`min_${pair}` in out !== `max_${pair}` in out) {
+          delete out[`min_${pair}`];
+          delete out[`max_${pair}`];
+        }
       return ordered(out);
     }),
   };

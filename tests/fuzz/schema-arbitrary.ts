@@ -7,7 +7,7 @@
  * so it is written here.
  */
 import fc from 'fast-check';
-import { IdPool, ID_PATTERN } from './id-pool.js';
+import { type IdPool, ID_PATTERN } from './id-pool.js';
 import { nastyString } from './nasty.js';
 
 export type Schema = Record<string, any>;
@@ -179,10 +179,7 @@ function string(s: Schema, context: SchemaContext): fc.Arbitrary<string> {
       { arbitrary: generated, weight: 1 },
     );
   if (typeof s[EXAMPLE_VALUE] === 'string')
-    return fc.oneof(
-      { arbitrary: generated, weight: 3 },
-      { arbitrary: fc.constant(s[EXAMPLE_VALUE] as string), weight: 1 },
-    );
+    return fc.oneof({ arbitrary: generated, weight: 3 }, { arbitrary: fc.constant(s[EXAMPLE_VALUE]), weight: 1 });
   return generated;
 }
 

@@ -30,7 +30,7 @@ export async function startPrism(
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Prism did not start within 60 s:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
-      output += chunk;
+      output += chunk.toString();
       if (output.includes('Prism is listening on')) {
         clearTimeout(timer);
         resolve();

@@ -67,7 +67,7 @@ export async function startTestApp(
   const deps: AppDeps = { db, config, log, authCache, totals, jobs, rateLimiter: new RateLimiter(db), ...options.deps };
   const { handlers: allHandlers } = await import('../../src/http/handlers.js');
   const server: Server = answerClientErrors(
-    createApp(deps, { ...allHandlers, ...options.handlers } as Handlers).listen(0, '127.0.0.1'),
+    createApp(deps, { ...allHandlers, ...options.handlers }).listen(0, '127.0.0.1'),
   );
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -2,7 +2,7 @@
  * Type-level tests of the SDK package (imported by name, as a third party does): each `@ts-expect-error`
  * pins a guarantee; if one is lost the directive is unused and `tsc` (run first by `npm test`) fails.
  */
-import { ApiError, createCommerceClient, type ErrorCode, type Schema } from '@commerce-api/sdk';
+import { type ApiError, createCommerceClient, type ErrorCode, type Schema } from '@commerce-api/sdk';
 
 const api = createCommerceClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'sk_test_...' });
 

@@ -41,13 +41,13 @@ export function jsonBody(): Middleware<RequestState> {
   return async (ctx, next) => {
     if (!hasBody(ctx.req.headers)) {
       ctx.request.body = undefined;
-      return next();
+      return next() as Promise<void>;
     }
     if (!ctx.request.is('application/json')) {
       throw new AppError('invalid_request', 'Send the request body as JSON with Content-Type: application/json.', {
         field: 'Content-Type',
       });
     }
-    return parseJson(ctx, next);
+    return parseJson(ctx, next) as Promise<void>;
   };
 }

@@ -76,9 +76,9 @@ function originOf(error: Error): string | undefined {
     .slice(1)
     .map((line) => /\(?((?:file:\/\/)?\/[^():]+):(\d+):\d+\)?\s*$/.exec(line))
     .filter((m) => m !== null);
-  const own = frames.find((m) => /\/(src|dist)\//.test(m[1]!) && !m[1]!.includes('node_modules'));
+  const own = frames.find((m) => /\/(src|dist)\//.test(m[1]) && !m[1].includes('node_modules'));
   const frame = own ?? frames[0];
-  return frame && `${frame[1]!.replace(/^.*\/(src|dist)\//, '').replace(/^.*node_modules\//, '')}:${frame[2]}`;
+  return frame && `${frame[1].replace(/^.*\/(src|dist)\//, '').replace(/^.*node_modules\//, '')}:${frame[2]}`;
 }
 
 /** Writes the spec's error body for `error`; unexpected errors are logged (message and origin, no stack) and answered without details. */

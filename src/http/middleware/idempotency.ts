@@ -21,7 +21,7 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value as object)
+    const entries = Object.keys(value)
       .sort()
       .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
     return `{${entries.join(',')}}`;
@@ -48,7 +48,7 @@ function scopeOf(ctx: AppContext): string {
 export function idempotency(deps: AppDeps): Middleware<RequestState> {
   return async (ctx, next) => {
     const key = ctx.get('Idempotency-Key');
-    if (!key) return next();
+    if (!key) return next() as Promise<void>;
     if (!KEY_FORMAT.test(key)) {
       throw new AppError('invalid_request', 'Idempotency-Key must be 1-255 printable ASCII characters.', {
         field: 'Idempotency-Key',

@@ -12,7 +12,7 @@ import type { RequestState } from '../state.js';
 export function rateLimit(deps: AppDeps): Middleware<RequestState> {
   return async (ctx, next) => {
     const service = ctx.state.service;
-    if (!service || !deps.rateLimiter) return next();
+    if (!service || !deps.rateLimiter) return next() as Promise<void>;
     const now = new Date();
     const decision = await deps.rateLimiter.take(service.project, now);
     const reset = secondsUntil(now, decision.windows.minuteEnd);

@@ -68,7 +68,7 @@ export async function findCompany(
   expand: CompanyExpand = {},
   lock = false,
 ): Promise<CompanyRow> {
-  if (lock) await lockRows(db as Tx, 'companies', { ids: [id] });
+  if (lock) await lockRows(db, 'companies', { ids: [id] });
   const include = companyInclude(expand);
   return findOwned(
     ctx,

@@ -20,7 +20,7 @@ const HANDLE_TAKEN = { handle: { field: 'handle', message: 'Another customer gro
 /** The live group of the project; 404 "Customer group not found." otherwise. With `lock`, its row stays locked for the transaction. */
 export async function findGroup(ctx: Ctx, db: Database | Tx, id: string, lock = false): Promise<CustomerGroup> {
   // Serialises membership changes, metadata merges and the delete of one group.
-  if (lock) await lockRows(db as Tx, 'customer_groups', { ids: [id] });
+  if (lock) await lockRows(db, 'customer_groups', { ids: [id] });
   return findOwned(ctx, db.customerGroup, id, 'Customer group not found.');
 }
 
@@ -68,7 +68,7 @@ export async function createGroup(ctx: Ctx, input: GroupCreate): Promise<Custome
         handle: input.handle ?? (await allocateHandle(tx, ctx, 'customer-group', input.name)),
         description: input.description ?? null,
         type,
-        conditions: conditions as unknown as Prisma.InputJsonValue,
+        conditions: conditions,
         conditionMatch: input.condition_match ?? 'all',
         activePriceKey: input.active_price_key ?? null,
         metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
@@ -90,7 +90,7 @@ export async function updateGroup(ctx: Ctx, id: string, input: GroupUpdate): Pro
         sortName: input.name?.toLowerCase(),
         handle: input.handle,
         description: input.description,
-        conditions: conditions as unknown as Prisma.InputJsonValue | undefined,
+        conditions: conditions,
         conditionMatch: input.condition_match,
         activePriceKey: input.active_price_key,
         metadata:

@@ -51,7 +51,7 @@ const ADDRESS_ORDER = [
 /** The live customer of the project; 404 "Customer not found." otherwise. With `lock`, its row stays locked for the transaction. */
 export async function findCustomer(ctx: Ctx, db: Database | Tx, id: string, lock = false): Promise<Customer> {
   // Serialises writes that keep a per-customer invariant (one default address, order figures).
-  if (lock) await lockRows(db as Tx, 'customers', { ids: [id] });
+  if (lock) await lockRows(db, 'customers', { ids: [id] });
   return findOwned(ctx, db.customer, id, 'Customer not found.');
 }
 

@@ -22,9 +22,7 @@ export function querySql(parsed: ParsedQuery): Prisma.Sql {
   const must = Prisma.join(parsed.must.map(clauseSql), ' && ');
   if (parsed.exclude.length === 0) return Prisma.sql`(${must})`;
   const excluded = Prisma.join(
-    parsed.exclude.map(
-      (t) => Prisma.sql`!! ${termSql({ ...t, ...(t.kind === 'word' ? { prefix: false } : {}) } as Term)}`,
-    ),
+    parsed.exclude.map((t) => Prisma.sql`!! ${termSql({ ...t, ...(t.kind === 'word' ? { prefix: false } : {}) })}`),
     ' && ',
   );
   return Prisma.sql`(${must} && ${excluded})`;

@@ -54,6 +54,6 @@ export function insertWithEvent<Insert extends object, Row>(
       createdAt,
     ];
     const [created] = await statement(pool, values);
-    return created!;
+    return created;
   };
 }

@@ -57,6 +57,7 @@ export async function attemptDelivery(
     });
     const ok = response.status >= 200 && response.status < 300;
     // PostgreSQL text cannot hold NUL; a receiver's binary answer is kept without them.
+    // eslint-disable-next-line no-control-regex -- NUL is what this removes
     const body = response.body.replace(/\u0000/g, '');
     return {
       ...base,

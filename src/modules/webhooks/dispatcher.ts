@@ -145,7 +145,7 @@ export class DeliveryDispatcher {
 
   /** Starts claiming the first unclaimed waiting wake-ups while fewer than MAX_PER_SUBSCRIPTION are claimed. */
   private claimAhead(queue: Held[]): void {
-    let claimed = queue.filter((entry) => entry.claim).length;
+    let claimed = queue.filter((entry) => entry.claim !== undefined).length;
     for (const entry of queue) {
       if (claimed >= MAX_PER_SUBSCRIPTION) return;
       if (entry.claim) continue;

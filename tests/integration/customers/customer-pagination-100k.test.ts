@@ -29,12 +29,12 @@ describe('listCustomers over 100k customers', () => {
           params: { query: { sort, limit: 100, cursor, fields: ['id'] } },
         });
         if (error) throw new Error(JSON.stringify(error));
-        expect(data!.pagination.total).toBe(COUNT);
-        for (const customer of data!.data) {
+        expect(data.pagination.total).toBe(COUNT);
+        for (const customer of data.data) {
           expect(seen.has(customer.id)).toBe(false);
           seen.add(customer.id);
         }
-        cursor = data!.pagination.cursor ?? undefined;
+        cursor = data.pagination.cursor ?? undefined;
         pages += 1;
       } while (cursor);
       expect(seen.size).toBe(COUNT);

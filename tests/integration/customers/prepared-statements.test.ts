@@ -107,7 +107,7 @@ describe('customer prepared statements', () => {
     );
     const comparable = ({ id: _id, email: _email, emailNormalized, createdAt, updatedAt, ...rest }: typeof a) => ({
       ...rest,
-      localPart: emailNormalized.split('@')[0]!.replace(/keyed|plain/, ''),
+      localPart: emailNormalized.split('@')[0].replace(/keyed|plain/, ''),
       sameTimes: createdAt.getTime() === updatedAt.getTime(),
     });
     expect(comparable(b)).toEqual(comparable(a));
@@ -126,10 +126,10 @@ describe('customer prepared statements', () => {
       metadata: event.metadata,
       summary: event.summary.replace(customer.id, '<id>'),
     });
-    expect(shape(events[1]![0]!, b)).toEqual(shape(events[0]![0]!, a));
-    expect(shape(events[1]![0]!, b)).toMatchObject({ type: 'customer.created', summary: 'Customer <id> created' });
+    expect(shape(events[1][0], b)).toEqual(shape(events[0][0], a));
+    expect(shape(events[1][0], b)).toMatchObject({ type: 'customer.created', summary: 'Customer <id> created' });
     // One statement: the event carries the customer's creation time exactly.
-    expect(events[1]![0]!.createdAt).toEqual(b.createdAt);
+    expect(events[1][0].createdAt).toEqual(b.createdAt);
     // The API answers with the stored row.
     expect(plain.data!.data).toMatchObject({
       email: 'prepared-plain@example.com',

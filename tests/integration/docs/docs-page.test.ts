@@ -82,6 +82,7 @@ describe('GET /docs', () => {
           if (attempt === 3)
             throw new Error(
               `tag ${tag}: ${await page.$$eval(inTag, (nodes) => nodes.length)} of its ${count} operations shown (${String(error)})`,
+              { cause: error },
             );
         }
       }

@@ -12,7 +12,7 @@ function raw(request: string): Promise<{ status: number; headers: Record<string,
     const socket = net.connect(Number(port), hostname, () => socket.write(request));
     let received = '';
     socket.setEncoding('utf8');
-    socket.on('data', (chunk) => (received += chunk));
+    socket.on('data', (chunk: string) => (received += chunk));
     socket.on('error', reject);
     socket.on('close', () => {
       const [head = '', body = ''] = received.split('\r\n\r\n');

@@ -139,7 +139,7 @@ describe('unexpected errors', () => {
         getHealth: async () => {
           throw new Error('database exploded at /srv/app/secret.ts:12');
         },
-      } as Partial<Handlers>,
+      },
     });
     try {
       const response = await fetch(`${failing.baseUrl}/healthz`, { headers: { 'X-Request-Id': 'trace-42' } });

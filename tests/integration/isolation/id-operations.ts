@@ -6,7 +6,6 @@
 import { openapiJson } from '../../../src/generated/document.js';
 import { operationIndex, type OperationMeta } from '../../../src/generated/operations.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
 const doc: Json = JSON.parse(openapiJson);
 const deref = (node: Json): Json => {

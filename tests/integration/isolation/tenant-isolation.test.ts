@@ -17,7 +17,6 @@ import { deriveIdOperations, exampleBodyOf, metafieldReferenceTypes, type IdOper
 import { populate, SHARED_SLUG, type Tenant } from './populate.js';
 import { diff, snapshot, type Snapshot } from './snapshot.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
 type Owner = 'A' | 'B';
 
@@ -44,12 +43,10 @@ function casesFor(io: IdOperation): SweepCase[] {
   const cases: SweepCase[] = [];
   const idParams = io.pathParams.filter((p) => p.slot.kind !== 'const').map((p) => p.name);
   const keys: Array<'secret' | 'publishable'> = io.op.auth === 'publishable' ? ['secret', 'publishable'] : ['secret'];
-  const allB = Object.fromEntries(idParams.map((name) => [name, 'B' as Owner]));
+  const allB = Object.fromEntries(idParams.map((name) => [name, 'B']));
   for (const key of keys) {
     if (idParams.length > 0) {
-      const assignments: Array<Record<string, Owner>> = [
-        Object.fromEntries(idParams.map((name) => [name, 'A' as Owner])),
-      ];
+      const assignments: Array<Record<string, Owner>> = [Object.fromEntries(idParams.map((name) => [name, 'A']))];
       // Nested resources: A's id in one position with B's ids around it (B's company, A's contact).
       if (idParams.length > 1) for (const name of idParams) assignments.push({ ...allB, [name]: 'A' });
       for (const path of assignments) {
@@ -338,7 +335,7 @@ describe("A's publishable key on every secret-key operation", () => {
         title: '',
         io,
         key: 'publishable',
-        path: Object.fromEntries(io.pathParams.map((p) => [p.name, 'A' as Owner])),
+        path: Object.fromEntries(io.pathParams.map((p) => [p.name, 'A'])),
         definitionBy: 'id',
         expect: 'not_found',
       };

@@ -58,7 +58,7 @@ function concretePath(op: OperationMeta): string {
   const query = new URLSearchParams(
     params.filter((p: any) => p.in === 'query' && p.required).map((p: any): [string, string] => [p.name, sample(p)]),
   );
-  return query.size > 0 ? `${path}?${query}` : path;
+  return query.size > 0 ? `${path}?${query.toString()}` : path;
 }
 
 /** A JSON read of each tag: lists first, then reads with the fewest path parameters. */

@@ -5,7 +5,7 @@ import { createLogger } from '../../../src/shared/logger.js';
 import { createProduct } from '../../factories/catalog.factory.js';
 import type { CreatedProject } from '../../factories/project.factory.js';
 import type { TestApp } from '../../setup/test-app.js';
-import { startTwoProcesses, withTableNotificationsHeld } from '../../setup/two-processes.js';
+import { startTwoProcesses } from '../../setup/two-processes.js';
 
 // Two server processes on one database: each caches search answers and must drop them when the other
 // (or plain SQL) changes what they were computed from.

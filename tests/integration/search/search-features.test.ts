@@ -15,8 +15,6 @@ const titles = async (query: Query) => (await search(query)).products.data.map((
 
 let shirt: ProductResource;
 let tee: ProductResource;
-let sweater: ProductResource;
-let boot: ProductResource;
 let collectionId: string;
 
 beforeAll(async () => {
@@ -32,13 +30,13 @@ beforeAll(async () => {
     tags: ['summer', 'basics'],
     variants: [{ title: 'M', price: 2000 }],
   });
-  sweater = await createProduct(store.api, {
+  await createProduct(store.api, {
     title: 'Merino Sweater',
     product_type: 'Knitwear',
     tags: ['winter'],
     variants: [{ title: 'M', price: 9000 }],
   });
-  boot = await createProduct(store.api, {
+  await createProduct(store.api, {
     title: 'Waterproof Hiking Boot',
     product_type: 'Shoes',
     variants: [{ title: '42', price: 15000, sku: 'HB-4242' }],

@@ -16,7 +16,6 @@ const search = async (query: Query, api = store.api) => {
 const titles = async (query: Query) => (await search(query)).products.data.map((p) => p.title);
 
 let linen: ProductResource;
-let blueLinen: ProductResource;
 let hoodie: ProductResource;
 let draft: ProductResource;
 let archived: ProductResource;
@@ -35,7 +34,7 @@ beforeAll(async () => {
       { title: 'L / Sand', sku: 'LS-001-L', price: 6100 },
     ],
   });
-  blueLinen = await createProduct(store.api, {
+  await createProduct(store.api, {
     title: 'Linen Shirt Classic',
     product_type: 'Shirts',
     vendor: 'Fjellgear',

@@ -19,7 +19,6 @@ import { startSmtpServer, type TestSmtpServer } from '../../setup/smtp.js';
 import { startTestApp, TEST_PLATFORM_TOKEN, type TestApp } from '../../setup/test-app.js';
 import { WebhookReceiver } from '../../setup/webhook-receiver.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
 
 /** Every answer the run saw, with the request id that joins it to its access-log line (and so its operation). */
@@ -77,7 +76,7 @@ async function call(
 
 beforeAll(async () => {
   // Record every answer, whoever sends the request (the SDK clients included: they take fetch when made).
-  globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+  globalThis.fetch = async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
     const request =
       input instanceof Request
         ? { url: input.url, method: input.method }
@@ -93,7 +92,7 @@ beforeAll(async () => {
       });
     }
     return response;
-  }) as typeof fetch;
+  };
   smtp = await startSmtpServer({ acceptLogins: true });
   const smtpUrl = smtp.url.replace('smtp://', `smtp://mailer:${SMTP_PASSWORD}@`);
   const logTo = new Writable({
@@ -305,7 +304,7 @@ async function collectStoredSecrets(): Promise<void> {
 /** The operation of an answer, from the access log line with its request id. */
 function operationOf(answer: Seen): string | undefined {
   const id = answer.headers['x-request-id'];
-  const line = logLines.map((l) => JSON.parse(l) as Json).find((l) => l.message === 'request' && l.requestId === id);
+  const line = logLines.map((l) => JSON.parse(l)).find((l) => l.message === 'request' && l.requestId === id);
   return line?.operation;
 }
 
@@ -325,7 +324,7 @@ describe('secrets and stack traces', () => {
       for (const s of secrets) if (line.includes(s.value)) found.push(`${s.what} in log line ${line.slice(0, 300)}`);
       if (line.includes('$argon2')) found.push(`argon2 hash in log line ${line.slice(0, 300)}`);
       const unexpected =
-        (JSON.parse(line) as Json).requestId === unexpectedErrorRequestId && /"message":"unhandled error"/.test(line);
+        JSON.parse(line).requestId === unexpectedErrorRequestId && /"message":"unhandled error"/.test(line);
       if (!unexpected && STACK.some((pattern) => pattern.test(line)))
         found.push(`stack trace in log line ${line.slice(0, 300)}`);
     }
@@ -337,7 +336,7 @@ describe('secrets and stack traces', () => {
       (line) => line.includes(unexpectedErrorRequestId) && line.includes('unhandled error'),
     );
     expect(lines).toHaveLength(1);
-    const entry = JSON.parse(lines[0]!) as { error: string; origin: string };
+    const entry = JSON.parse(lines[0]) as { error: string; origin: string };
     expect(entry.error).toMatch(/^\w*Error: ./);
     expect(entry.origin).toMatch(/^[\w./-]+\.(ts|js):\d+$/); // one location in the server's code
     expect(lines[0]).not.toMatch(/\n\s+at\s|\\n\s+at\s/); // no frames after it

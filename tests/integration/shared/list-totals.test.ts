@@ -4,7 +4,7 @@ import { ListTotals } from '../../../src/shared/list-totals.js';
 import { createLogger } from '../../../src/shared/logger.js';
 import type { CreatedProject } from '../../factories/project.factory.js';
 import type { TestApp } from '../../setup/test-app.js';
-import { startTwoProcesses, withTableNotificationsHeld } from '../../setup/two-processes.js';
+import { startTwoProcesses } from '../../setup/two-processes.js';
 
 let a: TestApp;
 let b: TestApp;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/g
 import dc from 'node:diagnostics_channel';
 import https from 'node:https';
 import net from 'node:net';
-import tls from 'node:tls';
+import tls, { type TLSSocket } from 'node:tls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OutboundAgent, OutboundError, closeOutbound, postJson, type Resolver } from '../../../src/shared/outbound.js';
 import { selfSignedCertificate } from '../../setup/self-signed.js';
@@ -59,7 +59,7 @@ function receiver(req: IncomingMessage, res: ServerResponse): void {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    const socket = req.socket as import('node:tls').TLSSocket;
+    const socket = req.socket as TLSSocket;
     seen.push({
       method: req.method,
       url: req.url,

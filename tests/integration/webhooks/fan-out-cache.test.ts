@@ -82,14 +82,8 @@ describe('webhook fan-out with the cached event types', () => {
     const totals = a.deps.totals!;
     const original = totals.cached.bind(totals);
     let reads = 0;
-    totals.cached = ((projectId, key, tables, read, options) =>
-      original(
-        projectId,
-        key,
-        tables,
-        key === 'webhook-event-types' ? () => ((reads += 1), read()) : read,
-        options,
-      )) as typeof totals.cached;
+    totals.cached = (projectId, key, tables, read, options) =>
+      original(projectId, key, tables, key === 'webhook-event-types' ? () => ((reads += 1), read()) : read, options);
     try {
       for (let n = 0; n < 5; n++)
         expect((await api.POST('/v1/customers', { body: customer(200 + n) })).response.status).toBe(201);

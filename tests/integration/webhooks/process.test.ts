@@ -35,11 +35,11 @@ async function start(env: Record<string, string>): Promise<Started> {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output}`)), 60_000);
-    child.stdout!.on('data', () => {
+    child.stdout.on('data', () => {
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) {
         clearTimeout(timer);

@@ -6,7 +6,7 @@ import { progress } from '../../../src/seed/progress.js';
 function sink(isTTY: boolean): { stream: NodeJS.WriteStream; text: () => string } {
   const stream = Object.assign(new PassThrough(), { isTTY, columns: 120 }) as unknown as NodeJS.WriteStream;
   let text = '';
-  stream.on('data', (chunk: Buffer) => (text += chunk));
+  stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
   return { stream, text: () => text };
 }
 
