@@ -43,10 +43,12 @@ function casesFor(io: IdOperation): SweepCase[] {
   const cases: SweepCase[] = [];
   const idParams = io.pathParams.filter((p) => p.slot.kind !== 'const').map((p) => p.name);
   const keys: Array<'secret' | 'publishable'> = io.op.auth === 'publishable' ? ['secret', 'publishable'] : ['secret'];
-  const allB = Object.fromEntries(idParams.map((name) => [name, 'B']));
+  const allB = Object.fromEntries(idParams.map((name): [string, Owner] => [name, 'B']));
   for (const key of keys) {
     if (idParams.length > 0) {
-      const assignments: Array<Record<string, Owner>> = [Object.fromEntries(idParams.map((name) => [name, 'A']))];
+      const assignments: Array<Record<string, Owner>> = [
+        Object.fromEntries(idParams.map((name): [string, Owner] => [name, 'A'])),
+      ];
       // Nested resources: A's id in one position with B's ids around it (B's company, A's contact).
       if (idParams.length > 1) for (const name of idParams) assignments.push({ ...allB, [name]: 'A' });
       for (const path of assignments) {
