@@ -342,7 +342,7 @@ try {
     RUN_JOBS: 'false',
     LOG_LEVEL: 'warn',
   });
-  // The same API without rate limits, for the cost of the limits on get by id (issue 15: at most 5 %).
+  // The same API without rate limits, for the cost of the limits on get by id (the aim: at most 5 %, bench/README.md).
   const unlimited = await startServer('dist/main.js', {
     DATABASE_URL: databaseUrl,
     PORT: '0',

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../app-deps.js';
 
-/** Store events are kept this many days, by plan (spec: Limits). */
+/** Store events are kept this many days, by plan (openapi.yaml, `listStoreEvents`). */
 export const STORE_EVENT_RETENTION_DAYS = { free: 7, pro: 90 } as const;
 
 /** Deletes store events older than their project's plan keeps them; returns how many. */

@@ -22,7 +22,7 @@ export interface Ctx {
   actor: Actor;
   /**
    * The data mode metafield values are read and written in: the key's, except that a live secret key with
-   * `X-Test-Mode: true` works on test values (decisions §4).
+   * `X-Test-Mode: true` works on test values (openapi.yaml, "Test and live data").
    */
   mode: DataMode;
   requestId: string;

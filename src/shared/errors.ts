@@ -17,7 +17,7 @@ export const httpStatusFor: Record<ErrorCode, number> = {
   rate_limited: 429,
   quota_exceeded: 429,
   internal_error: 500,
-  // Not in the specification's table: the database does not answer; retrying later succeeds (openapi.yaml, Errors).
+  // The database does not answer; retrying later succeeds (openapi.yaml, "Errors").
   service_unavailable: 503,
 };
 

@@ -1,6 +1,6 @@
 import type { Database } from '../db/client.js';
 
-/** How long an Idempotency-Key is remembered (spec: keys expire after 24 hours). */
+/** How long an Idempotency-Key is remembered (keys expire after 24 hours: openapi.yaml, "Idempotency"). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Deletes idempotency keys older than 24 hours; returns how many. */

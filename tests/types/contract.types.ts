@@ -39,7 +39,7 @@ export const incompleteArea: AreaHandlers<'store-events'> = storeEventsWithoutOn
 // @ts-expect-error getHealth belongs to the service tag
 export const foreignOperation: AreaHandlers<'store-events'> = { ...storeEventHandlers, getHealth: handlers.getHealth };
 
-// Error codes are the closed enum of the spec's table.
+// Error codes are the closed enum of openapi.yaml's `Error` schema.
 // @ts-expect-error not a code of the table
 export const unknownCode: ErrorCode = 'method_not_allowed';
 

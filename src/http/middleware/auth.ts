@@ -10,12 +10,13 @@ import type { AppContext, RequestState } from '../state.js';
 const unauthorized = (message: string) => new AppError('unauthorized', message);
 
 /**
- * Authentication rules 1-4 and 10 for the operation's credential: missing, malformed or revoked keys
+ * Checks the operation's credential (its `security` in openapi.yaml): missing, malformed or revoked keys
  * answer 401; then a suspended project 403 account_suspended; a publishable key on a secret operation 403
  * forbidden; a live publishable key without a verified domain 403 domain_not_verified. Customer-token
  * operations (/v1/me) take the publishable key in X-API-Key and an access token of the key's project as
  * Authorization: Bearer, whose session must not have ended (401 otherwise); the actor is the customer.
- * Customer-auth operations of a project without a domain answer 400 (rule 6) once the key is known.
+ * Customer-auth operations of a project without a domain answer 400 ("Store domain must be configured to use
+ * customer auth.") once the key is known.
  */
 export function authenticate(operation: OperationMeta, deps: AppDeps): Middleware<RequestState> {
   return async (ctx, next) => {
@@ -30,7 +31,7 @@ export function authenticate(operation: OperationMeta, deps: AppDeps): Middlewar
         break;
       default:
         ctx.state.service = await authenticateKey(ctx, operation, deps);
-        // Rule 6 before the body is looked at, so every request of a project without a domain gets its message.
+        // Before the body is looked at, so every request of a project without a domain gets this message.
         if (operation.tag === 'customer-auth') requireStoreDomain(ctx.state.service);
     }
     await next();
@@ -123,8 +124,9 @@ async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: 
 }
 
 /**
- * The data mode of the request (decisions §4): the key's, except that a live secret key with
- * `X-Test-Mode: true` works on test data; the header is ignored with other keys, and must be true or false.
+ * The data mode of the request (openapi.yaml, "Test and live data"): the key's, except that a live secret key
+ * with `X-Test-Mode: true` works on test data; the header is ignored with other keys, and must be true or
+ * false.
  */
 function dataMode(key: { type: string; mode: string }, testModeHeader: string): DataMode {
   if (testModeHeader !== '' && testModeHeader !== 'true' && testModeHeader !== 'false') {

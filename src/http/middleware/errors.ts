@@ -68,7 +68,7 @@ const outageLog = {
 /**
  * Where an error was thrown: the first frame of the server's own code (`modules/x/x.service.ts:42`, paths
  * from src/ or dist/), or else the first frame at all. One location, not the stack: log lines carry no
- * stack traces (issue 18), and the request id leads to the rest.
+ * stack traces (SECURITY.md), and the request id leads to the rest.
  */
 function originOf(error: Error): string | undefined {
   const frames = (error.stack ?? '')
@@ -81,7 +81,10 @@ function originOf(error: Error): string | undefined {
   return frame && `${frame[1].replace(/^.*\/(src|dist)\//, '').replace(/^.*node_modules\//, '')}:${frame[2]}`;
 }
 
-/** Writes the spec's error body for `error`; unexpected errors are logged (message and origin, no stack) and answered without details. */
+/**
+ * Writes the `Error` body of openapi.yaml for `error`; unexpected errors are logged (message and origin, no stack)
+ * and answered without details.
+ */
 export function renderError(ctx: AppContext, error: unknown, log: Logger): void {
   const appError = toAppError(error);
   if (appError && (appError.status < 500 || appError.code === 'service_unavailable')) {

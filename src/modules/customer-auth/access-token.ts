@@ -3,7 +3,7 @@ import { jwtVerify, SignJWT } from 'jose';
 import type { Config } from '../../config.js';
 import type { Project } from '../../generated/prisma/client.js';
 
-/** Access tokens live one hour (spec Limits); `expires_in` says so. */
+/** Access tokens live one hour; `expires_in` says so (openapi.yaml, `AuthTokens`). */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const ACCESS_TOKEN_AUDIENCE = 'storefront';
 
@@ -29,7 +29,10 @@ function signingKey(project: Pick<Project, 'id' | 'signingSecret'>): Uint8Array 
   return new Uint8Array(hkdfSync('sha256', project.signingSecret, project.id, 'customer-access-token/v1', 32));
 }
 
-/** A signed access token (HS256) with the claims of decisions §4: iss, aud, sub, pid, sid, jti, iat, exp. */
+/**
+ * A signed access token (HS256) with the claims iss (the API's base URL), aud `storefront`, sub (customer id),
+ * pid (project id), sid (session family id), jti, iat, exp.
+ */
 export async function signAccessToken(
   project: Pick<Project, 'id' | 'signingSecret'>,
   issuer: string,

@@ -18,7 +18,7 @@ const EMAIL_TAKEN = {
     message: 'An account with this email already exists. Sign in, or reset the password to set one.',
   },
 };
-/** Spec rule 4, in its exact words: the same answer for a wrong email and a wrong password. */
+/** The one answer to a failed login, for a wrong email and a wrong password alike (`loginCustomer`). */
 export const INVALID_LOGIN = 'Invalid email or password.';
 
 /**
@@ -43,9 +43,9 @@ export async function register(
 }
 
 /**
- * Login (spec rules 4 and 5): counts the attempt (429 while the email is locked), checks the password
- * with the same argon2 work whether or not the account exists, answers 401 "Invalid email or password."
- * for any mismatch, and on success resets the count and starts a session.
+ * Login (openapi.yaml, `loginCustomer`): counts the attempt (429 while the email is locked), checks the
+ * password with the same argon2 work whether or not the account exists, answers 401 "Invalid email or
+ * password." for any mismatch, and on success resets the count and starts a session.
  */
 export async function login(
   ctx: Ctx,

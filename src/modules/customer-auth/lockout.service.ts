@@ -40,7 +40,7 @@ export async function countPasswordAttempt(db: Database, projectId: string, emai
   }
 }
 
-/** A right password: the email's count and any lock are gone (spec: a successful login resets the count). */
+/** A right password: the email's count and any lock are gone (a successful login resets the count). */
 export async function passwordAccepted(db: Database, projectId: string, email: string): Promise<void> {
   await db.loginThrottle.deleteMany({ where: { projectId, email } });
 }

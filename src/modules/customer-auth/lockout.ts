@@ -1,5 +1,5 @@
 /**
- * Login lockout (spec rule 5 and Limits): the failed attempt that brings the count to 5 locks the email
+ * Login lockout (openapi.yaml, `loginCustomer`): the failed attempt that brings the count to 5 locks the email
  * for 1 minute, to 10 for 5 minutes, to 20 or more for 15 minutes; counts in between lock nothing.
  */
 export const LOCK_STEPS = [

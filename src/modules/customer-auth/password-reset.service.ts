@@ -13,7 +13,7 @@ import { renderResetEmail } from './reset-email.js';
 import { endCustomerSessions } from './sessions.service.js';
 import { requireStoreDomain } from './store-domain.js';
 
-/** Reset tokens live 24 hours (spec Limits). */
+/** Reset tokens live 24 hours (openapi.yaml, `requestPasswordReset`). */
 export const RESET_TOKEN_TTL_HOURS = 24;
 
 export const RESET_REQUESTED = 'If an account exists for this email, we have sent a link to reset its password.';
@@ -87,10 +87,10 @@ async function findUsableResetToken(ctx: Ctx, token: string): Promise<{ id: stri
 }
 
 /**
- * Reset-password (spec rule 3): with a usable token, sets the password, uses up every reset token of the
- * customer, marks the email verified, lifts the login lockout and ends every session, in one
- * transaction. A used, expired or unknown token is 400 on `token`; a weak password is 400 on `password`
- * and leaves the token usable.
+ * Reset-password (openapi.yaml, `resetPassword`): with a usable token, sets the password, uses up every reset
+ * token of the customer, marks the email verified, lifts the login lockout and ends every session, in one
+ * transaction. A used, expired or unknown token is 400 on `token`; a weak password is 400 on `password` and
+ * leaves the token usable.
  */
 export async function resetPassword(ctx: Ctx, token: string, password: string): Promise<void> {
   requireStoreDomain(ctx);

@@ -1,4 +1,4 @@
-/** Password rule (spec Authentication 7): 8-128 characters with an uppercase letter, a lowercase letter and a digit. */
+/** The password rule: 8-128 characters with an uppercase letter, a lowercase letter and a digit. */
 export const PASSWORD_LENGTH = { min: 8, max: 128 } as const;
 
 // Unicode classes, so "Ä" counts as uppercase and "٣" as a digit, as a customer would expect.

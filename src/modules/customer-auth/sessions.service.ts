@@ -8,7 +8,7 @@ import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken, verifyAccessToken, type Acce
 import { newOpaqueToken, opaqueTokenHash } from './opaque-tokens.js';
 import { requireStoreDomain } from './store-domain.js';
 
-/** Refresh tokens live 30 days (spec Limits). */
+/** Refresh tokens live 30 days (openapi.yaml, `AuthTokens`). */
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 export type SessionEnd = 'logout' | 'reuse' | 'password_reset' | 'password_change';
@@ -59,8 +59,9 @@ async function findRefreshToken(tx: Tx, ctx: Ctx, token: string) {
 }
 
 /**
- * Rotation (spec rule 2): uses the refresh token up and returns new tokens of its session. A token used
- * before ends its whole session (the end commits) and answers 401, as do unknown, expired and ended ones.
+ * Rotation (openapi.yaml, `refreshCustomerToken`): uses the refresh token up and returns new tokens of its
+ * session. A token used before ends its whole session (the end commits) and answers 401, as do unknown, expired
+ * and ended ones.
  */
 export async function refreshSession(ctx: Ctx, token: string, issuer: string): Promise<TokenPair> {
   requireStoreDomain(ctx);

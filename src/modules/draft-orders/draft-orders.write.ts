@@ -54,7 +54,7 @@ export function itemsOf(db: Database | Tx, draftOrderId: string): Promise<DraftL
   return db.draftLineItem.findMany({ where: { draftOrderId }, orderBy: { position: 'asc' } });
 }
 
-/** The project's tax setting (decisions §4). */
+/** The project's tax setting (openapi.yaml, `TaxSettings`). */
 export const taxSettingsOf = (project: Project): TaxSettings => project.tax as unknown as TaxSettings;
 
 /**

@@ -2,8 +2,9 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { components } from '../../generated/openapi.js';
 
 /**
- * The metafield value types and their validation, as the specification's table writes them. Pure: what
- * needs the database (do references exist?) is returned as `references` for the caller to check.
+ * The metafield value types and their validation (openapi.yaml, `MetafieldValueType` and the value schemas of
+ * `MetafieldValueObject`). Pure: what needs the database (do references exist?) is returned as `references` for
+ * the caller to check.
  */
 
 export const BASE_TYPES = [
@@ -52,7 +53,7 @@ export const MAX_CHOICES = 100;
 const MAX_SINGLE_LINE = 500;
 const MAX_MULTI_LINE = 5000;
 const MAX_EMAIL = 254;
-// Not in the specification's table: the length the API allows for every other URL (webhooks, images).
+// The length the API allows for every other URL too (webhooks, images).
 const MAX_URL = 2048;
 
 export const MEASUREMENT_UNITS = [

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AvailableRate } from './rate-selection.js';
 
-/** Spec limit: at most 10 carrier rates; decisions §5: of more, the first 10 are kept. */
+/** A carrier answers at most 10 rates; of more, the first 10 are kept (openapi.yaml, `CarrierCallbackAnswer`). */
 export const MAX_CARRIER_RATES = 10;
 const MAX_PRICE = 100_000_000_000; // the API's Money maximum
 const MAX_NAME = 255;

@@ -6,7 +6,7 @@ import { parseCarrierAnswer } from './carrier-answer.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import type { AvailableRate } from './rate-selection.js';
 
-/** Spec: the callback must answer within 5 seconds; one budget for DNS, connect, TLS and the answer. */
+/** A carrier callback must answer within 5 seconds; one budget for DNS, connect, TLS and the answer. */
 export const CARRIER_TIMEOUT_MS = 5_000;
 // Ten rates take well under 4 KiB; a bigger answer is a broken carrier, not one worth reading.
 const MAX_ANSWER_BYTES = 64 * 1024;

@@ -26,8 +26,8 @@ export interface CarrierAccess {
 }
 
 /**
- * The available rates for a destination and cart (rate lookup rules 1-4): the matched zone's applicable
- * flat rates and, when it has a callback, its carrier's rates, cheapest first. 400 for a country or
+ * The available rates for a destination and cart (openapi.yaml, `lookupShippingRates`): the matched zone's
+ * applicable flat rates and, when it has a callback, its carrier's rates, cheapest first. 400 for a country or
  * currency that does not exist; never an error because of the carrier.
  */
 export async function lookupRates(ctx: Ctx, input: Lookup, carriers: CarrierAccess): Promise<AvailableRate[]> {
@@ -36,7 +36,7 @@ export async function lookupRates(ctx: Ctx, input: Lookup, carriers: CarrierAcce
     throw invalidField('country', `country ${input.country} is not an ISO 3166-1 alpha-2 country code.`);
   if (!isCurrencyCode(input.currency))
     throw invalidField('currency', `currency ${input.currency} is not an ISO 4217 currency code.`);
-  // Only the zones rule 1 can pick: active ones listing the country, and the rest-of-world zone.
+  // Only the zones the lookup can pick: active ones listing the country, and the rest-of-world zone.
   const candidates = await ctx.db.shippingZone.findMany({
     where: {
       projectId: ctx.project.id,

@@ -46,8 +46,8 @@ const byPosition = (
   a.position - b.position || a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
- * Rule 1: the first active zone by position (ties: oldest first) whose countries list `country`; when
- * none does, the active rest-of-world zone; otherwise undefined.
+ * The zone of a destination: the first active zone by position (ties: oldest first) whose countries list
+ * `country`; when none does, the active rest-of-world zone; otherwise undefined.
  */
 export function chooseZone<Z extends ZoneCandidate>(zones: readonly Z[], country: string): Z | undefined {
   const active = zones.filter((zone) => zone.isActive).sort(byPosition);
@@ -62,7 +62,10 @@ export function totalWeight(items: readonly Item[] | undefined): number {
 const within = (value: number, min: number | null, max: number | null) =>
   (min === null || value >= min) && (max === null || value <= max);
 
-/** Rule 2: the active rates in the cart's currency whose subtotal and weight bounds (inclusive) hold the cart, by position. */
+/**
+ * The rates a cart can use: the active rates in its currency whose subtotal and weight bounds (inclusive) hold
+ * the cart, by position.
+ */
 export function applicableRates<R extends FlatRate>(rates: readonly R[], cart: Cart): R[] {
   return rates
     .filter((rate) => rate.isActive && rate.currency === cart.currency)
@@ -88,7 +91,7 @@ export function toAvailableRate(rate: FlatRate): AvailableRate {
 const SOURCE_ORDER = { flat: 0, carrier: 1 } as const;
 
 /**
- * Rules 2 and 4 with decisions §5: flat and carrier rates together by price ascending; equal prices put
+ * The order of a lookup's answer: flat and carrier rates together by price ascending; equal prices put
  * flat rates first, then order by name; rates equal in all three keep the order they came in (flat by
  * position, carrier as answered).
  */

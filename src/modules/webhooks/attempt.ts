@@ -30,7 +30,7 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
-/** Spec: no answer within 10 seconds is a failure. */
+/** No answer within 10 seconds is a failed attempt (openapi.yaml, the `event` webhook). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** The history keeps the first 1 KiB of an answer. */
 export const RESPONSE_BODY_BYTES = 1024;

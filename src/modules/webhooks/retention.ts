@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.js';
 
-/** Spec (Limits): successful deliveries are kept 30 days, failed ones 7. */
+/** Successful deliveries are kept 30 days, failed ones 7 (openapi.yaml, `listWebhookDeliveries`). */
 export const DELIVERY_RETENTION_DAYS = { succeeded: 30, failed: 7 } as const;
 
 /**

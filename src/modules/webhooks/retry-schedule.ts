@@ -1,7 +1,10 @@
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** The waits before attempts 2, 3, 4 and 5 (spec: Delivery and retry, rule 2), each after the failed attempt before it. */
+/**
+ * The waits before attempts 2, 3, 4 and 5 (5 minutes, 30 minutes, 2 hours, 8 hours), each after the failed attempt
+ * before it; attempt 1 is immediate.
+ */
 export const RETRY_DELAYS_MS = [5 * MINUTE, 30 * MINUTE, 2 * HOUR, 8 * HOUR] as const;
 
 /** Automatic attempts per delivery; after the last one fails the delivery is abandoned. */

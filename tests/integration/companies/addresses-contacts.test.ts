@@ -26,7 +26,7 @@ const read = async (id: string) =>
     })
   ).data!.data;
 
-describe('Done when: two addresses (second default) and two contacts (second primary)', () => {
+describe('a company with two addresses (second default) and two contacts (second primary)', () => {
   test('read back with counts 2/2, the default and primary first', async () => {
     const company = await createCompany(store.api, { name: 'Two By Two' });
     const a1 = (await addAddress(company.id, { label: 'Office', city: 'Berlin' })).data!.data;

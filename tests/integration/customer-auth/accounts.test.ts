@@ -122,7 +122,7 @@ describe('registerCustomer', () => {
 });
 
 describe('loginCustomer', () => {
-  test('signs in with the email in any case; the access token carries the claims of decisions §4', async () => {
+  test('signs in with the email in any case; the access token carries the claims iss, aud, sub, pid, sid, jti, iat, exp', async () => {
     const registered = await registerCustomer(shop, { email: 'claims@example.com' });
     const { data, response } = await shop.POST('/v1/auth/login', {
       body: { email: 'CLAIMS@example.com', password: GOOD_PASSWORD },
@@ -328,7 +328,7 @@ describe('changeCurrentCustomerPassword', () => {
   });
 });
 
-describe('the store domain rule (rule 6)', () => {
+describe('the store domain rule (customer auth needs a domain on the project)', () => {
   test('every customer-auth operation of a project without a domain answers 400 with the exact message', async () => {
     const bare = await createProject(app, { domain: null, domain_verified: false });
     const api = storefront(app, bare.keys.publishable_test.token);

@@ -6,7 +6,8 @@ import { ensureDemoProject, type DemoFile } from '../../../src/demo.js';
 import { signedIn, storefront } from '../../factories/customer-auth.factory.js';
 import { startTestApp, type TestApp } from '../../setup/test-app.js';
 
-// The "done when", on the demo project a first start creates (verified domain demo-store.example.com).
+// The storefront's whole customer-auth flow, on the demo project a first start creates (verified domain
+// demo-store.example.com).
 let app: TestApp;
 let demo: DemoFile;
 let dataDir: string;

@@ -67,7 +67,7 @@ describe('refreshCustomerToken', () => {
     expect(row.revokedReason).toBe('reuse');
   });
 
-  test('the old token is refused and, presented again, ends the new one too (the demo flow of the issue)', async () => {
+  test('the old token is refused and, presented again, ends the new one too (a replayed token after a rotation)', async () => {
     const session = await registerCustomer(shop);
     const next = await rotate(session.refresh_token);
     expect((await refresh(session.refresh_token)).response.status).toBe(401);

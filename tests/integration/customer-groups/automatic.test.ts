@@ -39,7 +39,7 @@ async function placeOrder(api: CommerceClient, customer: CustomerResource, amoun
   return data!.data;
 }
 
-describe('Done when: the VIP group', () => {
+describe('the VIP group (total_spent more than 10000)', () => {
   test('gains a customer as soon as a paid order brings them over 10000; GET /v1/customers?group_id= lists them', async () => {
     const vip = await createAutomaticGroup(
       store.api,

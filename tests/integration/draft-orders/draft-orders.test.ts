@@ -390,7 +390,7 @@ describe('deleteDraftOrder', () => {
     ]);
   });
 
-  test('a completed draft cannot be deleted: 400 invalid_request (decisions §5) and it stays', async () => {
+  test('a completed draft cannot be deleted: 400 invalid_request and it stays', async () => {
     const product = await createProduct(api, {
       variants: [{ title: 'Default', price: 1000, inventory_policy: 'continue' }],
     });

@@ -1,6 +1,7 @@
 /**
- * Tenant isolation sweep (issue 18, deliverable 2). Two projects, A and B, each hold one of every resource.
- * Driven by the generated operation index and openapi.yaml (./id-operations.ts), never by a hand list:
+ * Tenant isolation sweep: a project's keys and tokens reach nothing of another project. Two projects, A and B,
+ * each hold one of every resource. Driven by the generated operation index and openapi.yaml
+ * (./id-operations.ts), never by a hand list:
  * - every operation that takes an id (path, body reference or query filter) is called with project B's key
  *   on project A's ids: a path id answers 404 not_found, a body reference 400 naming the field, a query
  *   filter finds nothing of A's; no answer carries an id of A's the request did not send; and A's rows in

@@ -6,7 +6,7 @@ import { ensureDemoProject, type DemoFile } from '../../../src/demo.js';
 import type { CommerceClient } from '../../../src/sdk/index.js';
 import { startTestApp, type TestApp } from '../../setup/test-app.js';
 
-// The issue's acceptance walk-through, with the demo project's own keys (as `npm start` creates them).
+// A merchant's first walk through metafields, with the demo project's own keys (as `npm start` creates them).
 let app: TestApp;
 let demo: DemoFile;
 let secret: CommerceClient;

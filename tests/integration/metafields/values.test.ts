@@ -37,7 +37,7 @@ beforeAll(async () => {
     await createDefinition(store.api, { label: type, slug: slugOf(type), value_type: type });
 });
 
-// A valid and an invalid value of each base type, as the specification's table writes them.
+// A valid and an invalid value of each base type (openapi.yaml, the value schemas of `MetafieldValueObject`).
 const base = (): Record<string, [valid: unknown, invalid: unknown, problem: string]> => ({
   single_line_text: ['Machine wash cold', 'two\nlines', 'must be a single line (no line breaks)'],
   multi_line_text: ['Machine wash cold.\nDo not tumble dry.', 'x'.repeat(5001), 'must be at most 5000 characters long'],

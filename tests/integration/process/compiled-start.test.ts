@@ -17,7 +17,7 @@ const build = (...args: string[]) =>
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 
-describe('npm start runs the compiled server (issue 17)', () => {
+describe('npm start runs the compiled server (dist/, built by codegen/build.mjs)', () => {
   test('dist/ holds one module per source file, and --if-stale rebuilds nothing while src/ is unchanged', () => {
     build('--if-stale');
     const hash = readFileSync(path.join(root, 'dist', '.source-hash'), 'utf8');

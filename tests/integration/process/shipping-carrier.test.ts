@@ -15,7 +15,7 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-describe('shipping with the demo keys on npm start (issue 12, Done when)', () => {
+describe('shipping with the demo keys on npm start, a carrier over HTTPS included', () => {
   test('zones and rates, the lookups, 409 for a second rest-of-world zone, 10 of 12 carrier rates, and a sleeping carrier', async () => {
     const receiver = await startCarrierReceiver();
     cleanups.push(receiver.close);

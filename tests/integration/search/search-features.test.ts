@@ -159,7 +159,7 @@ describe('synonyms', () => {
 });
 
 describe('filters, facets and currency', () => {
-  test('facets count the filtered matches before paging (decisions §4 shape)', async () => {
+  test('facets count the filtered matches before paging (the `SearchFacets` shape)', async () => {
     const result = await search({ q: 'shirt', limit: 1 });
     expect(result.products.total).toBe(3);
     expect(result.products.data).toHaveLength(1);

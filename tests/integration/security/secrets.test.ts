@@ -1,5 +1,5 @@
 /**
- * Security checks (issue 18, deliverable 5): a broad run of requests (keys, logins and lockout, token refresh,
+ * Security checks (SECURITY.md): a broad run of requests (keys, logins and lockout, token refresh,
  * password reset and change, webhooks with a real signed delivery, e-mail over SMTP, errors of every kind and an
  * unexpected 500) with every log line recorded; then every answer (body and headers) and every log line is scanned
  * for the secrets the run used or produced and for stack traces. A secret may appear only in the one answer that

@@ -83,7 +83,7 @@ const flatOnly = (flat: { id: string }) => [expect.objectContaining({ id: flat.i
 const callLogs = (zoneId: string) =>
   logged.filter((entry) => entry.message === 'carrier callback' && entry.fields.zone_id === zoneId);
 
-describe('carrier callback (rule 3)', () => {
+describe("carrier callback (the zone's carrier_callback_url, merged into the lookup)", () => {
   test('the carrier rates are merged with the flat rates by price, source carrier, ids carrier_ + hash', async () => {
     const { zone, flat, storefront } = await carrierZone({
       kind: 'rates',

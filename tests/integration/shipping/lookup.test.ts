@@ -90,7 +90,7 @@ describe('lookupShippingRates: the Done-when walk-through', () => {
   });
 });
 
-describe('rule 1: which zone', () => {
+describe('which zone: the first active one listing the country, else rest of world', () => {
   test('the first active zone by position that lists the country; inactive zones are passed over', async () => {
     const { admin, storefront } = await shop();
     const later = await createZone(admin, { name: 'Later', countries: ['US'], position: 5 });
@@ -134,7 +134,7 @@ describe('rule 1: which zone', () => {
   });
 });
 
-describe('rule 2: which rates', () => {
+describe('which rates: currency, subtotal and weight bounds', () => {
   test('subtotal bounds are inclusive: 4999 / 5000 / 10000 / 10001 against min 5000 and max 10000', async () => {
     const { admin, storefront } = await shop();
     const zone = await createZone(admin, { countries: ['US'] });
@@ -178,7 +178,7 @@ describe('rule 2: which rates', () => {
   });
 });
 
-describe('rule 4 and the order of the answer', () => {
+describe('free-shipping thresholds (price 0 with min_order_subtotal) and the order of the answer', () => {
   test('price ascending; equal prices by name', async () => {
     const { admin, storefront } = await shop();
     const zone = await createZone(admin, { countries: ['US'] });

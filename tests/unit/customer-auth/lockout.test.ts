@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { lockSecondsAfter } from '../../../src/modules/customer-auth/lockout.js';
 
-describe('lockSecondsAfter (rule 5: 5 failures lock 1 minute, 10 lock 5 minutes, 20 or more 15 minutes)', () => {
+describe('lockSecondsAfter (login lockout: 5 failures lock 1 minute, 10 lock 5 minutes, 20 or more 15 minutes)', () => {
   test('the failure that reaches 5, 10 or 20 starts a lock of 1, 5 or 15 minutes', () => {
     expect(lockSecondsAfter(5)).toBe(60);
     expect(lockSecondsAfter(10)).toBe(300);

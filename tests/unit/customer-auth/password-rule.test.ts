@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { passwordProblem } from '../../../src/modules/customer-auth/password-rule.js';
 
-describe('passwordProblem (Authentication rule 7: 8-128 chars including an uppercase letter, a lowercase letter and a digit)', () => {
+describe('passwordProblem (the password rule: 8-128 chars including an uppercase letter, a lowercase letter and a digit)', () => {
   test.each(['Winter-Trail-2026', 'Abcdefg1', `Ab1${'x'.repeat(125)}`, 'Ärger-über-7', 'Пароль-2026'])(
     '%s complies',
     (password) => {

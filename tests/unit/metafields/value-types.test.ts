@@ -18,7 +18,7 @@ const problemOf = (type: ValueType, value: unknown, choices: string[] | null = n
   return checked.ok ? undefined : `${checked.problem.path} ${checked.problem.message}`.trim();
 };
 
-// For every base type: values the specification's table accepts, and values it does not.
+// For every base type: values its schema in openapi.yaml accepts, and values it does not.
 const CASES: Record<BaseType, { valid: unknown[]; invalid: unknown[] }> = {
   single_line_text: {
     valid: ['Machine wash cold', 'x'.repeat(500), 'ünïcødé 🎉'],
@@ -90,7 +90,7 @@ describe('the value types', () => {
     expect([...VALUE_TYPES].sort()).toEqual([...document.components.schemas.MetafieldValueType.enum].sort());
   });
 
-  test('are the 20 base types and 16 list types of the specification', () => {
+  test("are the 20 base types and 16 list types of openapi.yaml's MetafieldValueType", () => {
     expect(BASE_TYPES).toHaveLength(20);
     expect(LIST_TYPES).toHaveLength(16);
     for (const notListable of ['boolean', 'multi_line_text', 'rating', 'measurement'])

@@ -36,7 +36,7 @@ function rate(id: string, overrides: Partial<FlatRate> = {}): FlatRate {
   };
 }
 
-describe('chooseZone (rule 1)', () => {
+describe('chooseZone (the first active zone listing the country, else rest of world)', () => {
   test('the first active zone by position that lists the country', () => {
     const zones = [
       zone('late', { countries: ['US'], position: 5 }),
@@ -89,7 +89,7 @@ describe('totalWeight', () => {
   });
 });
 
-describe('applicableRates (rule 2)', () => {
+describe('applicableRates (currency, subtotal and weight bounds)', () => {
   const cart = { subtotal: 5000, currency: 'USD', weightGrams: 1000 };
 
   test('subtotal bounds are inclusive at both ends', () => {
@@ -137,7 +137,7 @@ describe('applicableRates (rule 2)', () => {
   });
 });
 
-describe('mergeRates (rule 4, decisions §5)', () => {
+describe('mergeRates (price ascending, flat before carrier on ties, then name)', () => {
   const flat = (id: string, price: number, name = id): AvailableRate => toAvailableRate(rate(id, { price, name }));
   const carrier = (id: string, price: number, name = id): AvailableRate => ({
     ...flat(id, price, name),

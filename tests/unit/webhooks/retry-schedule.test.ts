@@ -7,7 +7,7 @@ const failedAt = new Date('2026-11-21T09:00:00.000Z');
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-describe('nextAttemptAt (spec: 1 immediately, 2 after 5 minutes, 3 after 30 minutes, 4 after 2 hours, 5 after 8 hours, then abandoned)', () => {
+describe('nextAttemptAt (attempt 1 immediately, 2 after 5 minutes, 3 after 30 minutes, 4 after 2 hours, 5 after 8 hours, then abandoned)', () => {
   test.each([
     [1, 5 * MINUTE],
     [2, 30 * MINUTE],
