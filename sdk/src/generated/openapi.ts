@@ -418,7 +418,7 @@ export interface paths {
         put?: never;
         /**
          * Resend failed deliveries
-         * @description Beyond the specification (Svix calls it recover): queues every `failed` or `abandoned` delivery of the
+         * @description An addition to the usual webhook operations (Svix calls it recover): queues every `failed` or `abandoned` delivery of the
          *     subscription created at or after `since` to be sent again now, each as a new attempt in its own record.
          *     Deliveries are kept 7 days after their last failed attempt, so older ones cannot be recovered. Refused
          *     (400) while the subscription is paused.
@@ -3520,11 +3520,11 @@ export interface components {
             }[];
         };
         /**
-         * @description The one event catalogue: every webhook event type of the specification (all groups) and every store-event
+         * @description The one event catalogue: every webhook event type (all groups) and every store-event
          *     type. Store events (`GET /v1/events`) carry one of these as `type`; webhook subscriptions subscribe to any
-         *     of them (decisions: every type in the catalogue is subscribable). Some groups (fulfillment, discount,
+         *     of them (every type in the catalogue is subscribable). Some groups (fulfillment, discount,
          *     promotion, purchase order, refund, return, navigation, store credit) belong to areas this API does not
-         *     expose yet and are never emitted by it today. `webhook_subscription.paused` (beyond the specification) records
+         *     expose yet and are never emitted by it today. `webhook_subscription.paused` (an addition to the usual catalogue) records
          *     that the service paused a subscription whose receiver answered `410 Gone` or failed for 5 days.
          * @example customer.updated
          * @enum {string}
