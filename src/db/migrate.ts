@@ -4,6 +4,11 @@ import path from 'node:path';
 import pg from 'pg';
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../prisma/migrations');
+/**
+ * The schema.prisma that the committed migrations produce, kept by `npm run db:new` as the starting point of
+ * its next diff. A file beside the migration directories, so neither this runner nor Prisma reads it as one.
+ */
+export const SCHEMA_SNAPSHOT_PATH = path.join(MIGRATIONS_DIR, 'schema.snapshot.prisma');
 // Any constant works; it only has to be the same for every process migrating this database.
 const MIGRATION_LOCK_ID = 72707369;
 
@@ -13,7 +18,7 @@ export interface Migration {
   checksum: string;
 }
 
-/** The committed migrations, oldest first. */
+/** The committed migrations (the directories holding a migration.sql), oldest first. */
 export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })

@@ -1,10 +1,10 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
 import { diffDatamodels } from '../../../codegen/schema-engine.js';
-import { MIGRATIONS_DIR, migrate, readMigrations } from '../../../src/db/migrate.js';
+import { MIGRATIONS_DIR, SCHEMA_SNAPSHOT_PATH, migrate, readMigrations } from '../../../src/db/migrate.js';
 import { createTestDatabase } from '../../setup/database.js';
 
 const SCHEMA = readFileSync(path.resolve(import.meta.dirname, '../../../prisma/schema.prisma'), 'utf8');
@@ -77,9 +77,8 @@ describe('migrations and schema.prisma', () => {
     expect(migrated.indexes.filter((index) => !manual.includes(index))).toEqual(described.indexes);
   });
 
-  test('the latest migration snapshot matches schema.prisma (run npm run db:new after a schema change)', async () => {
-    const latest = readMigrations().at(-1)!;
-    const snapshot = readFileSync(path.join(MIGRATIONS_DIR, latest.name, 'schema.prisma'), 'utf8');
+  test('the migration snapshot matches schema.prisma (run npm run db:new after a schema change)', async () => {
+    const snapshot = readFileSync(SCHEMA_SNAPSHOT_PATH, 'utf8');
     const database = await emptyDatabase();
     expect(await diffDatamodels(database.url, snapshot, SCHEMA)).toBe('');
   });
@@ -92,6 +91,13 @@ describe('migrate', () => {
     cpSync(MIGRATIONS_DIR, dir, { recursive: true });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('lists only the timestamped migration directories, not the schema snapshot beside them', () => {
+    expect(existsSync(path.join(dir, path.basename(SCHEMA_SNAPSHOT_PATH)))).toBe(true);
+    const names = readMigrations(dir).map((m) => m.name);
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(name).toMatch(/^\d{14}_[a-z0-9_]+$/);
+  });
 
   test('applies each migration once and records it in _prisma_migrations with its sha256 checksum', async () => {
     const database = await emptyDatabase();
