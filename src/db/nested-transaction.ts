@@ -31,7 +31,7 @@ export function asDatabase(tx: Tx): Database {
     get(target, property) {
       if (property === '$transaction') return nested;
       const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : (value);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   }) as unknown as Database;
   return database;
