@@ -19,13 +19,13 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createDatabase } from '../src/db/client.js';
+import { loadConfig } from '../src/config.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
-import { JobQueue } from '../src/jobs/queue.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import { recordEvent, type EventType } from '../src/modules/store-events/index.js';
 import { createWebhook } from '../src/modules/webhooks/subscriptions.service.js';
+import { startProcess } from '../src/process.js';
 import type { Ctx } from '../src/shared/context.js';
 import { createLogger } from '../src/shared/logger.js';
 import { selfSignedCertificate } from '../tests/setup/self-signed.js';
@@ -231,14 +231,21 @@ const receivers = new Receivers(tls);
 try {
   log(`Database: ${embedded ? 'throwaway embedded PostgreSQL' : 'BENCH_DATABASE_URL'}; migrating.`);
   await migrate(databaseUrl);
-  const db = createDatabase(databaseUrl, PRODUCERS + 2);
-  const logger = createLogger('warn');
-  const jobs = await JobQueue.start(databaseUrl, logger, { work: false });
+  // The writers are a process of their own, wired as every API process is (src/process.ts), without HTTP and
+  // without working jobs: the server process delivers.
+  const producer = await startProcess({
+    databaseUrl,
+    config: { ...loadConfig({}), databaseUrl, runJobs: false, logLevel: 'warn' },
+    log: createLogger('warn'),
+    poolSize: PRODUCERS + 2,
+  });
+  const { db, jobs, log: logger, caches } = producer.deps;
   const { project, keys } = await createProject(db, { name: 'Webhook Benchmark Store' });
   const ctx: Ctx = {
     db,
     jobs,
     log: logger,
+    caches,
     project,
     actor: { kind: 'api_key', id: keys.secret_test.id, keyType: 'secret' },
     mode: 'test',
@@ -286,8 +293,7 @@ try {
   ];
   const statuses = await db.webhookDelivery.groupBy({ by: ['status'], _count: { _all: true } });
   log(`Delivery rows by status: ${statuses.map((s) => `${s.status} ${s._count._all}`).join(', ')}`);
-  await jobs.stop();
-  await db.$disconnect();
+  await producer.stop();
 
   const table = [
     `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; ` +

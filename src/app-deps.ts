@@ -4,7 +4,7 @@ import type { Logger } from './shared/logger.js';
 import type { AuthCache } from './modules/platform/auth-cache.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { RateLimiter } from './modules/usage/index.js';
-import type { ListTotals } from './shared/list-totals.js';
+import type { ProcessCaches } from './shared/table-version-cache.js';
 import type { OutboundAgent } from './shared/outbound.js';
 import type { CarrierGateway } from './modules/shipping/index.js';
 
@@ -17,8 +17,8 @@ export interface AppDeps {
   jobs: JobQueue;
   /** Per-project request limits; absent means unlimited (tools that drive services directly). */
   rateLimiter?: RateLimiter;
-  /** Cached list totals, kept exact by the change feed; absent: every first page counts. */
-  totals?: ListTotals;
+  /** List totals, webhook event types and search answers, kept exact by the change feed; absent: every read goes to the database. */
+  caches?: ProcessCaches;
   /** Cached API keys; absent means every request reads the key from the database. */
   authCache?: AuthCache;
   /** The outbound HTTPS pool for webhooks and callbacks; absent means the process-wide one (tests pass one trusting their CA). */

@@ -1,11 +1,10 @@
 /**
- * Process entry: database (DATABASE_URL or the embedded PostgreSQL in DATA_DIR), migrations, the demo
- * project on first start, pg-boss workers, the HTTP server; stops all of it on SIGINT/SIGTERM.
+ * Process entry: database (DATABASE_URL or the embedded PostgreSQL in DATA_DIR), migrations, the process's
+ * parts (src/process.ts: pool, change feed and caches, pg-boss, the HTTP server), the demo project on first
+ * start; stops all of it on SIGINT/SIGTERM.
  */
 import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { loadConfig } from './config.js';
-import { createDatabase } from './db/client.js';
 import {
   DataDirInUseError,
   PostgresStartError,
@@ -15,13 +14,7 @@ import {
 import { migrate } from './db/migrate.js';
 import { DatabaseStartupError, waitForDatabase } from './db/wait-for-database.js';
 import { developmentPlatformToken, ensureDemoProject } from './demo.js';
-import { createApp } from './http/app.js';
-import { answerClientErrors } from './http/client-errors.js';
-import { JobQueue } from './jobs/queue.js';
-import { RateLimiter } from './modules/usage/index.js';
-import { AuthCache } from './modules/platform/auth-cache.js';
-import { ListTotals } from './shared/list-totals.js';
-import { flushSearchLog } from './modules/search/index.js';
+import { startProcess } from './process.js';
 import { createLogger } from './shared/logger.js';
 
 const config = loadConfig();
@@ -72,49 +65,37 @@ try {
 const applied = await migrate(databaseUrl);
 if (applied.length > 0) log.info('applied migrations', { applied });
 
-const db = createDatabase(databaseUrl);
-const authCache = new AuthCache(databaseUrl, log);
-// Both caches listen on the auth cache's change feed; they register before it connects.
-const totals = new ListTotals(authCache.feed);
-await authCache.start();
-// Every process can send jobs (inside its transactions); only RUN_JOBS processes work them.
-const base = { db, config, log, authCache, totals };
-const jobs = await JobQueue.start(databaseUrl, log, config.runJobs ? { work: true, deps: base } : { work: false });
-const deps = { ...base, jobs, rateLimiter: config.rateLimits ? new RateLimiter(db) : undefined };
-const demo = await ensureDemoProject(deps, generatedPlatformToken);
+// The embedded PostgreSQL this process started is one of its parts: stopped last, after the pool closed.
+const running = await startProcess({
+  databaseUrl,
+  config,
+  log,
+  database: embedded ? { name: 'embedded PostgreSQL', stop: embedded.stop } : undefined,
+});
+const demo = await ensureDemoProject(running.deps, generatedPlatformToken).catch(async (error: unknown) => {
+  await running.stop().catch(() => {}); // a start that fails leaves nothing running (failures are logged)
+  throw error;
+});
 
 let stopping = false;
-/** Stops everything this process started, in order, and exits (1 when a step failed, else `exitCode`). */
+/** Stops everything this process started (src/process.ts, in reverse order) and exits (1 when a step failed, else `exitCode`). */
 async function stop(signal: string, exitCode = 0): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info('stopping', { signal });
-  // Each step runs even when one before it failed (a stop during a database outage): the process still ends.
-  let failed = false;
-  const step = async (name: string, run: () => Promise<unknown>) => {
-    try {
-      await run();
-    } catch (error) {
-      failed = true;
-      log.error(`stopping: ${name} failed`, { error: error instanceof Error ? error.message : String(error) });
-    }
-  };
-  await step('HTTP server', () => new Promise((resolve) => server.close(resolve)));
-  await step('jobs', () => jobs.stop());
-  await step('search log', () => flushSearchLog()); // buffered search analytics, before the database closes
-  await step('change feed', () => authCache.close());
-  await step('database pool', () => db.$disconnect());
-  await step('embedded PostgreSQL', async () => embedded?.stop());
+  // Each failed step is logged by running.stop(); the process still ends.
+  const failed = await running.stop().then(
+    () => false,
+    () => true,
+  );
   log.info('stopped');
   log.flush();
   process.exit(failed ? 1 : exitCode);
 }
-const server: Server = answerClientErrors(createApp(deps).listen(config.port, config.host));
-const listenError = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
-  server.once('listening', () => resolve(undefined));
-  server.once('error', resolve);
-});
-if (listenError) {
+try {
+  await running.listen(config.port, config.host);
+} catch (error) {
+  const listenError = error as NodeJS.ErrnoException;
   // Everything started so far (the embedded PostgreSQL included) is stopped again, not left running.
   console.error(
     listenError.code === 'EADDRINUSE'
@@ -123,9 +104,7 @@ if (listenError) {
   );
   await stop('listen failed', 1);
 }
-const address = server.address();
-// With PORT=0 the kernel picked the port; what the process reports (and customer tokens carry as iss) is that one.
-if (typeof address === 'object' && address) config.port = address.port;
+// With PORT=0 the kernel picked the port; running.listen set config.port to it (customer tokens carry it as iss).
 const baseUrl = `http://${config.host}:${config.port}`;
 
 const lines = [

@@ -1,8 +1,8 @@
 import type { Database } from '../db/client.js';
 import type { Project } from '../generated/prisma/client.js';
 import type { JobQueue } from '../jobs/queue.js';
-import type { ListTotals } from './list-totals.js';
 import type { Logger } from './logger.js';
+import type { ProcessCaches } from './table-version-cache.js';
 
 /** Who is acting: an API key, a signed-in storefront customer, or the system (jobs). */
 export type Actor =
@@ -28,13 +28,13 @@ export interface Ctx {
   requestId: string;
   jobs: JobQueue;
   log: Logger;
-  /** Cached list totals; absent: every first page counts. */
-  totals?: ListTotals;
+  /** The process's caches kept exact by the change feed; absent: every read goes to the database. */
+  caches?: ProcessCaches;
 }
 
 /** A context for background work on a project's data: actor system, live mode. */
 export function systemCtx(
-  deps: { db: Database; jobs: JobQueue; log: Logger; totals?: ListTotals },
+  deps: { db: Database; jobs: JobQueue; log: Logger; caches?: ProcessCaches },
   project: Project,
   name: string,
   requestId = `job:${name}`,
@@ -43,7 +43,7 @@ export function systemCtx(
     db: deps.db,
     jobs: deps.jobs,
     log: deps.log,
-    totals: deps.totals,
+    caches: deps.caches,
     project,
     actor: { kind: 'system', name },
     mode: 'live',

@@ -43,7 +43,7 @@ export async function listPage<W, Row extends { id: string }, Resource extends {
     defaultSort?: NonNullable<Q['sort']>;
     map: (row: Row) => Resource;
     /**
-     * Cache first-page totals per filters (see ListTotals): the list's name and every table its filters
+     * Cache first-page totals per filters (`caches.listTotals`, see TableVersionCache): the list's name and every table its filters
      * read, each of which must carry the table_changed trigger (see the list_totals migration).
      */
     cacheTotals?: { list: string; tables: readonly string[] };
@@ -58,8 +58,8 @@ export async function listPage<W, Row extends { id: string }, Resource extends {
     shape: { filters, sort: sortBy },
     count: async () => {
       const count = async () => list.model.count({ where: list.where });
-      if (!list.cacheTotals || !ctx.totals) return count();
-      return ctx.totals.total(
+      if (!list.cacheTotals || !ctx.caches) return count();
+      return ctx.caches.listTotals.get(
         ctx.project.id,
         `${list.cacheTotals.list}|${JSON.stringify(filters)}`,
         list.cacheTotals.tables,

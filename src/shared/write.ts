@@ -12,10 +12,10 @@ const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 };
 
 /**
  * Runs `write` in one transaction; a unique violation on one of `conflicts` becomes 409 on its field.
- * Once it commits, this process's cached list totals of the project are stale at once.
+ * Once it commits, this process's cached values of the project (list totals, search answers) are stale at once.
  */
 export async function writeTx<T>(
-  ctx: Pick<Ctx, 'db'> & Partial<Pick<Ctx, 'project' | 'totals'>>,
+  ctx: Pick<Ctx, 'db'> & Partial<Pick<Ctx, 'project' | 'caches'>>,
   conflicts: Conflicts,
   write: (tx: Tx) => Promise<T>,
 ): Promise<T> {
@@ -25,7 +25,7 @@ export async function writeTx<T>(
     throw conflictOn(error, conflicts);
   } finally {
     // Also after a failure: a commit whose answer was lost still changed the data.
-    if (ctx.project) ctx.totals?.projectWritten(ctx.project.id);
+    if (ctx.project) ctx.caches?.versions.projectWritten(ctx.project.id);
   }
 }
 

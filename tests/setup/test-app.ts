@@ -1,19 +1,10 @@
-import type { Server } from 'node:http';
 import type { Writable } from 'node:stream';
-import type { AddressInfo } from 'node:net';
 import type { AppDeps } from '../../src/app-deps.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createDatabase } from '../../src/db/client.js';
-import { createApp } from '../../src/http/app.js';
-import { answerClientErrors } from '../../src/http/client-errors.js';
-import { JobQueue } from '../../src/jobs/queue.js';
-import { RateLimiter } from '../../src/modules/usage/index.js';
 import type { Handlers } from '../../src/http/contract.js';
 import { createCommerceClient, type CommerceClient } from '../../src/sdk/index.js';
-import { AuthCache } from '../../src/modules/platform/auth-cache.js';
-import { ListTotals } from '../../src/shared/list-totals.js';
-import { flushSearchLog } from '../../src/modules/search/index.js';
 import { createLogger } from '../../src/shared/logger.js';
+import { startProcess } from '../../src/process.js';
 import { createTestDatabase } from './database.js';
 
 export const TEST_PLATFORM_TOKEN = 'test-platform-token-0123456789abcdef';
@@ -56,35 +47,29 @@ export async function startTestApp(
     logLevel: 'silent',
     ...options.config,
   };
-  const log = createLogger(config.logLevel, options.logTo);
-  // The same cached authentication as production, so tests see what a deployment would.
-  const authCache = new AuthCache(database.url, log);
-  const totals = new ListTotals(authCache.feed);
-  await authCache.start();
-  // A sending-only job queue, as in a process with RUN_JOBS=false: tests run job handlers themselves.
-  const jobs = await JobQueue.start(database.url, log, { work: false });
-  const db = createDatabase(database.url, 5);
-  const deps: AppDeps = { db, config, log, authCache, totals, jobs, rateLimiter: new RateLimiter(db), ...options.deps };
+  const { log = createLogger(config.logLevel, options.logTo), ...overrides } = options.deps ?? {};
+  // The process as production wires it (src/process.ts): the same cached authentication and caches, so tests see
+  // what a deployment would; with RUN_JOBS off (the default here) a sending-only job queue, tests run job handlers
+  // themselves. The app's own copy of the database is dropped last.
+  const running = await startProcess({
+    databaseUrl: database.url,
+    config,
+    log,
+    poolSize: 5,
+    database: options.databaseUrl ? undefined : { name: 'test database', stop: database.drop },
+    overrides,
+  });
   const { handlers: allHandlers } = await import('../../src/http/handlers.js');
-  const server: Server = answerClientErrors(
-    createApp(deps, { ...allHandlers, ...options.handlers }).listen(0, '127.0.0.1'),
-  );
-  await new Promise((resolve) => server.once('listening', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  config.port = (server.address() as AddressInfo).port; // as main.ts does: the address customer tokens name as iss
+  await running.listen(0, '127.0.0.1', { ...allHandlers, ...options.handlers });
+  const baseUrl = `http://127.0.0.1:${config.port}`;
   return {
     baseUrl,
-    deps,
+    deps: running.deps,
     platform: createCommerceClient({ baseUrl, apiKey: TEST_PLATFORM_TOKEN }),
     client: (apiKey) => createCommerceClient({ baseUrl, apiKey }),
     close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await authCache.close();
-      await jobs.stop();
-      await flushSearchLog();
-      await deps.db.$disconnect();
-      await database.drop();
+      running.server?.closeAllConnections(); // requests still open are cut, not waited for
+      await running.stop();
     },
   };
 }

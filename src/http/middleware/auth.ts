@@ -115,7 +115,7 @@ async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: 
     db: deps.db,
     jobs: deps.jobs,
     log: deps.log,
-    totals: deps.totals,
+    caches: deps.caches,
     project,
     actor: { kind: 'api_key', id: key.id, keyType: key.type as 'secret' | 'publishable' },
     mode: dataMode(key, ctx.get('X-Test-Mode')),

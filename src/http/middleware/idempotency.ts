@@ -177,8 +177,8 @@ async function runOwned(
     ctx.remove('Idempotent-Replayed');
     renderError(ctx, error, deps.log);
   } finally {
-    // The request's writes committed only now: this process's cached list totals of the project are stale.
-    if (service && ctx.status < 500) deps.totals?.projectWritten(service.project.id);
+    // The request's writes committed only now: this process's cached values of the project are stale.
+    if (service && ctx.status < 500) deps.caches?.versions.projectWritten(service.project.id);
   }
   return 'answered';
 }

@@ -88,7 +88,7 @@ export async function createCustomer(ctx: Ctx, input: CustomerCreate): Promise<C
     throw conflictOn(error, EMAIL_TAKEN);
   } finally {
     // Also after a failure: a commit whose answer was lost still changed the data.
-    ctx.totals?.projectWritten(ctx.project.id);
+    ctx.caches?.versions.projectWritten(ctx.project.id);
   }
 }
 

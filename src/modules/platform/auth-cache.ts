@@ -20,7 +20,7 @@ export async function notifyAuthChanged(db: Database | Tx, subject: Subject): Pr
  * API keys with their projects, cached per process so authentication costs no query. Entries are only
  * served while this process listens for auth_changed notifications: revocations and project changes
  * made by any process evict them on commit. Without the listener the cache is empty and bypassed. Its
- * change feed (one LISTEN connection) also serves the other per-process caches (list totals).
+ * change feed (one LISTEN connection) also serves the table-version caches (`deps.caches`).
  */
 export class AuthCache {
   private readonly entries = new Map<string, { value: KeyWithProject; expires: number }>();

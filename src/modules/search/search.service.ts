@@ -1,7 +1,6 @@
 import type { operations } from '../../generated/openapi.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
-import { VersionedCache } from '../../shared/list-totals.js';
 import { AppError, invalidField } from '../../shared/errors.js';
 import { recordSearch } from './search-log.js';
 import { placePins, planRules, type ActiveRule, type RulePlan } from './merchandising-rules.js';
@@ -34,14 +33,11 @@ export function exchangeRate(ctx: Ctx, currency: string | undefined): number {
 const CONTEXT_TABLES = ['search_synonym_groups', 'search_merchandising_rules', 'products', 'search_terms'];
 const PRODUCT_TABLES = ['search_products', 'collections'];
 const COLLECTION_TABLES = ['collections', 'collection_products', 'products'];
-// Answers are a few kB (a page of hits and the facets): 2,000 of them stay well under 50 MB.
-const CACHED_ANSWERS = 2_000;
-
-const caches = new WeakMap<object, VersionedCache<unknown>>();
 
 /**
- * `compute()` through the app's search cache (kept exact by the change feed, see VersionedCache), or
- * directly when there is none (no change feed, or SEARCH_CACHE=off). `key` must hold every input.
+ * `compute()` through the process's search answer cache (`caches.searchAnswers`, kept exact by the change
+ * feed, see TableVersionCache), or directly when there is none (no change feed, or SEARCH_CACHE=off). `key`
+ * must hold every input.
  */
 export function cachedSearch<T>(
   ctx: Ctx,
@@ -50,10 +46,8 @@ export function cachedSearch<T>(
   tables: readonly string[],
   compute: () => Promise<T>,
 ): Promise<T> {
-  if (!enabled || !ctx.totals) return compute();
-  let cache = caches.get(ctx.totals);
-  if (!cache) caches.set(ctx.totals, (cache = new VersionedCache<unknown>(ctx.totals, CACHED_ANSWERS)));
-  return cache.get(ctx.project.id, key, tables, compute) as Promise<T>;
+  if (!enabled || !ctx.caches) return compute();
+  return ctx.caches.searchAnswers.get(ctx.project.id, key, tables, compute) as Promise<T>;
 }
 
 /** The product part of a search (its SQL reads only search_products and collection titles), cached. */

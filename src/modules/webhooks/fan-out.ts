@@ -68,7 +68,7 @@ const SUBSCRIPTIONS = 'webhook_subscriptions';
  * webhooks are the common case. Inside a transaction, read through it (`tx`).
  */
 export async function mayHaveSubscribers(tx: Database | Tx, ctx: Ctx, type: string): Promise<boolean> {
-  if (!ctx.totals) return true;
+  if (!ctx.caches) return true;
   const read = async () => {
     // Through the write's transaction: another pool connection could wait forever while every connection
     // holds a transaction waiting for one.
@@ -76,13 +76,11 @@ export async function mayHaveSubscribers(tx: Database | Tx, ctx: Ctx, type: stri
       SELECT DISTINCT unnest(events) AS type FROM webhook_subscriptions WHERE project_id = ${ctx.project.id} AND status = 'active'`;
     return new Set(rows.map((row) => row.type));
   };
-  const types = await ctx.totals.cached(ctx.project.id, 'webhook-event-types', [SUBSCRIPTIONS], read, {
-    projectWrites: false,
-  });
+  const types = await ctx.caches.webhookEventTypes.get(ctx.project.id, 'active', [SUBSCRIPTIONS], read);
   return types.has(type);
 }
 
 /** Call after this process writes subscriptions (create, update, delete): fan-out reads them again at once. */
-export function subscriptionsWritten(ctx: Pick<Ctx, 'totals'>): void {
-  ctx.totals?.tableWritten(SUBSCRIPTIONS);
+export function subscriptionsWritten(ctx: Pick<Ctx, 'caches'>): void {
+  ctx.caches?.versions.tableWritten(SUBSCRIPTIONS);
 }

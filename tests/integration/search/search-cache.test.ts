@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ChangeFeed } from '../../../src/shared/change-feed.js';
-import { ListTotals, VersionedCache } from '../../../src/shared/list-totals.js';
+import { TableVersionCache, TableVersions } from '../../../src/shared/table-version-cache.js';
 import { createLogger } from '../../../src/shared/logger.js';
 import { createProduct } from '../../factories/catalog.factory.js';
 import type { CreatedProject } from '../../factories/project.factory.js';
@@ -93,13 +93,13 @@ describe('cached search answers stay exact', () => {
   });
 });
 
-describe('VersionedCache', () => {
+describe('TableVersionCache', () => {
   test('concurrent misses of one key compute once; a write of the project makes the next read compute again', async () => {
     const feed = new ChangeFeed(a.deps.config.databaseUrl!, createLogger('silent'));
     try {
       await feed.start();
-      const totals = new ListTotals(feed);
-      const cache = new VersionedCache<number>(totals, 10);
+      const versions = new TableVersions(feed);
+      const cache = new TableVersionCache<number>(versions, 10);
       let computed = 0;
       const compute = async () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -110,7 +110,7 @@ describe('VersionedCache', () => {
       );
       expect(answers).toEqual([1, 1, 1, 1, 1]);
       expect(await cache.get('proj_x', 'k', ['search_products'], compute)).toBe(1);
-      totals.projectWritten('proj_x');
+      versions.projectWritten('proj_x');
       expect(await cache.get('proj_x', 'k', ['search_products'], compute)).toBe(2);
     } finally {
       await feed.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ChangeFeed } from '../../../src/shared/change-feed.js';
-import { ListTotals } from '../../../src/shared/list-totals.js';
+import { createProcessCaches } from '../../../src/shared/table-version-cache.js';
 import { createLogger } from '../../../src/shared/logger.js';
 import type { CreatedProject } from '../../factories/project.factory.js';
 import type { TestApp } from '../../setup/test-app.js';
@@ -69,33 +69,34 @@ describe('list totals', () => {
   });
 });
 
-describe('ListTotals', () => {
+describe('TableVersionCache: list totals', () => {
   let feed: ChangeFeed;
   afterAll(() => feed?.close());
 
   test('counts once while nothing changes, again after a table_changed notification of one of its tables, always while not listening', async () => {
     feed = new ChangeFeed(a.deps.config.databaseUrl!, createLogger('silent'));
-    const totals = new ListTotals(feed);
+    const { versions, listTotals } = createProcessCaches(feed);
     let counts = 0;
     const count = async () => ++counts;
+    const total = () => listTotals.get('proj_x', 'customers|{}', ['customers'], count);
     // Not listening yet: every call counts.
-    await totals.total('proj_x', 'customers|{}', ['customers'], count);
-    await totals.total('proj_x', 'customers|{}', ['customers'], count);
+    await total();
+    await total();
     expect(counts).toBe(2);
     await feed.start();
-    await totals.total('proj_x', 'customers|{}', ['customers'], count);
-    expect(await totals.total('proj_x', 'customers|{}', ['customers'], count)).toBe(3);
+    await total();
+    expect(await total()).toBe(3);
     expect(counts).toBe(3);
     await a.deps.db.$executeRaw`SELECT pg_notify('table_changed', 'products')`;
     await a.deps.db.$executeRaw`SELECT pg_notify('table_changed', 'customers')`;
     const deadline = Date.now() + 2000;
     while (counts === 3 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10)); // lets the notification arrive
-      await totals.total('proj_x', 'customers|{}', ['customers'], count);
+      await total();
     }
     expect(counts).toBe(4);
-    totals.projectWritten('proj_x');
-    await totals.total('proj_x', 'customers|{}', ['customers'], count);
+    versions.projectWritten('proj_x');
+    await total();
     expect(counts).toBe(5);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { TABLE_CHANGED } from '../../../src/shared/list-totals.js';
+import { TABLE_CHANGED } from '../../../src/shared/table-version-cache.js';
 import type { CreatedProject } from '../../factories/project.factory.js';
 import { createWebhook, listDeliveries } from '../../factories/webhook.factory.js';
 import type { TestApp } from '../../setup/test-app.js';
@@ -70,7 +70,8 @@ describe('webhook fan-out with the cached event types', () => {
 
   test('more concurrent writes than the pool has connections all answer (the read never waits for a second connection)', async () => {
     const api = a.client(store.keys.secret_test.token);
-    a.deps.totals!.projectWritten(store.project.id); // every write below finds the cache stale and reads the event types
+    // Every write below finds the cached event types stale and reads them (through its transaction).
+    a.deps.caches!.versions.tableWritten('webhook_subscriptions');
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, n) => api.POST('/v1/customers', { body: customer(100 + n) })),
     );
@@ -79,11 +80,10 @@ describe('webhook fan-out with the cached event types', () => {
 
   test('writes of other resources keep the cached event types: creates do not read the subscriptions again', async () => {
     const api = a.client(store.keys.secret_test.token);
-    const totals = a.deps.totals!;
-    const original = totals.cached.bind(totals);
+    const cache = a.deps.caches!.webhookEventTypes;
+    const original = cache.get.bind(cache);
     let reads = 0;
-    totals.cached = (projectId, key, tables, read, options) =>
-      original(projectId, key, tables, key === 'webhook-event-types' ? () => ((reads += 1), read()) : read, options);
+    cache.get = (projectId, key, tables, read) => original(projectId, key, tables, () => ((reads += 1), read()));
     try {
       for (let n = 0; n < 5; n++)
         expect((await api.POST('/v1/customers', { body: customer(200 + n) })).response.status).toBe(201);
@@ -98,7 +98,7 @@ describe('webhook fan-out with the cached event types', () => {
       });
       expect(reads).toBe(1); // this process's subscription write made it stale at once
     } finally {
-      totals.cached = original;
+      cache.get = original;
     }
   });
 });

@@ -1,0 +1,125 @@
+/**
+ * One process's parts, wired in one place for `main.ts`, the tests' app and the benchmarks: started in
+ * dependency order and stopped in exactly the reverse order.
+ *
+ *   start: [the database, when the caller owns it] → database pool → change feed (API keys, table-version
+ *          caches) → search log → job queue (sending; working too with RUN_JOBS) → rate limiter → HTTP server
+ *   stop:  HTTP server → job queue → search log → change feed → database pool → [the database]
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AppDeps } from './app-deps.js';
+import type { Config } from './config.js';
+import { createDatabase } from './db/client.js';
+import { createApp } from './http/app.js';
+import { answerClientErrors } from './http/client-errors.js';
+import type { Handlers } from './http/contract.js';
+import { JobQueue } from './jobs/queue.js';
+import { AuthCache } from './modules/platform/auth-cache.js';
+import { flushSearchLog } from './modules/search/index.js';
+import { RateLimiter } from './modules/usage/index.js';
+import type { Logger } from './shared/logger.js';
+import { createProcessCaches } from './shared/table-version-cache.js';
+
+export interface ProcessOptions {
+  /** The database every part connects to (DATABASE_URL, or the embedded PostgreSQL's). */
+  databaseUrl: string;
+  config: Config;
+  log: Logger;
+  /** Connections in the database pool (the client's default when absent). */
+  poolSize?: number;
+  /** The database itself when this process owns it (the embedded PostgreSQL, a test's copy): stopped after everything else. */
+  database?: { name: string; stop: () => Promise<unknown> };
+  /** Parts to use instead of the process-wide ones (tests: an outbound pool trusting their CA). */
+  overrides?: Partial<Pick<AppDeps, 'outbound' | 'carrierGateway'>>;
+}
+
+export interface RunningProcess {
+  /** What handlers, services and jobs get from this process. */
+  readonly deps: AppDeps;
+  /** The HTTP server, once `listen` has resolved. */
+  readonly server: Server | undefined;
+  /**
+   * Serves the app on `host:port` (with `handlers` instead of the areas' own, for tests) and resolves once it
+   * listens; `config.port` becomes the port listened on (the kernel picks one for 0). Rejects with the listen
+   * error (EADDRINUSE, ...), the process otherwise unchanged.
+   */
+  listen: (port: number, host: string, handlers?: Handlers) => Promise<Server>;
+  /**
+   * Stops every part in the reverse order of their start. Every step runs even when one before it failed (a
+   * stop during a database outage still ends); each failure is logged as `stopping: <part> failed`, and the
+   * returned promise then rejects with all of them. Calling it again returns the same promise.
+   */
+  stop: () => Promise<void>;
+}
+
+/** A part that was started, with how to stop it. */
+interface Part {
+  name: string;
+  stop: () => Promise<unknown>;
+}
+
+/** Every part in order, or, when one fails to start, the ones started before it stopped again and the error rethrown. */
+export async function startProcess(options: ProcessOptions): Promise<RunningProcess> {
+  const { databaseUrl, config, log } = options;
+  const parts: Part[] = [];
+  if (options.database) parts.push(options.database);
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= stopParts(parts, log));
+  try {
+    const db = createDatabase(databaseUrl, options.poolSize);
+    parts.push({ name: 'database pool', stop: () => db.$disconnect() });
+    // The caches register on the auth cache's change feed before it connects, so they hear every notification.
+    const authCache = new AuthCache(databaseUrl, log);
+    const caches = createProcessCaches(authCache.feed);
+    await authCache.start();
+    parts.push({ name: 'change feed', stop: () => authCache.close() });
+    // Buffered search analytics: written once requests and workers have stopped, before the pool closes.
+    parts.push({ name: 'search log', stop: () => flushSearchLog() });
+    // Every process sends jobs (inside its transactions); only RUN_JOBS processes work them.
+    const base = { db, config, log, authCache, caches, ...options.overrides };
+    const jobs = await JobQueue.start(databaseUrl, log, config.runJobs ? { work: true, deps: base } : { work: false });
+    parts.push({ name: 'jobs', stop: () => jobs.stop() });
+    const deps: AppDeps = { ...base, jobs, rateLimiter: config.rateLimits ? new RateLimiter(db) : undefined };
+
+    let server: Server | undefined;
+    const listen = async (port: number, host: string, handlers?: Handlers): Promise<Server> => {
+      const listening = answerClientErrors(createApp(deps, handlers).listen(port, host));
+      const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+        listening.once('listening', () => resolve(undefined));
+        listening.once('error', resolve);
+      });
+      if (error) throw error;
+      server = listening;
+      parts.push({ name: 'HTTP server', stop: () => new Promise((resolve) => listening.close(resolve)) });
+      // Customer tokens carry the address the process reports as iss: the port it really listens on.
+      config.port = (listening.address() as AddressInfo).port;
+      return listening;
+    };
+    return {
+      deps,
+      get server() {
+        return server;
+      },
+      listen,
+      stop,
+    };
+  } catch (error) {
+    await stop().catch(() => {}); // each failure is logged; the start's own error is the one to report
+    throw error;
+  }
+}
+
+/** Stops `parts` newest first, each even when one before it failed; rejects with every failure at the end. */
+async function stopParts(parts: Part[], log: Logger): Promise<void> {
+  const failures: unknown[] = [];
+  for (const part of parts.splice(0).reverse()) {
+    try {
+      await part.stop();
+    } catch (error) {
+      failures.push(error);
+      log.error(`stopping: ${part.name} failed`, { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  if (failures.length > 0) throw new AggregateError(failures, 'stopping the process failed');
+}

@@ -1,0 +1,144 @@
+import type { ChangeFeed } from './change-feed.js';
+
+/** The channel the table triggers notify (payload: the table's name) on commit of any write. */
+export const TABLE_CHANGED = 'table_changed';
+
+/**
+ * What this process knows of changes since it started: a version per table (bumped by every table_changed
+ * notification, whichever process or statement wrote, and at once by this process's own writes through
+ * `tableWritten`), a version per project (bumped when a write of this process to it commits) and the number of
+ * times the change feed dropped (notifications sent meanwhile were missed). Cached entries are served only
+ * while the versions they were computed at are still current.
+ */
+export class TableVersions {
+  private readonly tables = new Map<string, number>();
+  private readonly projects = new Map<string, number>();
+  /** Counts the listener's drops: a value computed across a drop may have missed a notification. */
+  private drops = 0;
+
+  constructor(private readonly feed: ChangeFeed) {
+    feed.on(TABLE_CHANGED, (table) => this.tableWritten(table));
+    feed.onLost(() => {
+      this.drops += 1;
+    });
+  }
+
+  /** Whether entries may be served: the change feed is receiving notifications right now. */
+  get listening(): boolean {
+    return this.feed.listening;
+  }
+
+  /**
+   * The versions a value computed from `tables` of the project depends on (compare element by element); without
+   * `projectWrites`, this process's writes to the project do not count (only the tables' own changes do).
+   */
+  versionsOf(projectId: string, tables: readonly string[], projectWrites: boolean): number[] {
+    return [
+      this.drops,
+      projectWrites ? (this.projects.get(projectId) ?? 0) : 0,
+      ...tables.map((table) => this.tables.get(table) ?? 0),
+    ];
+  }
+
+  /** Marks `table` changed by a write of this process at once, before its notification arrives. */
+  tableWritten(table: string): void {
+    this.tables.set(table, (this.tables.get(table) ?? 0) + 1);
+  }
+
+  /** Marks every value of the project stale that counts the project's writes (a write of this process committed). */
+  projectWritten(projectId: string): void {
+    this.projects.set(projectId, (this.projects.get(projectId) ?? 0) + 1);
+  }
+}
+
+/**
+ * Values derived from a project's rows in some tables, cached per (project, key): an entry is served only while
+ * the change feed listens and none of its tables changed since it was computed (every table named must carry
+ * the table_changed statement trigger, so any write notifies on commit, raw SQL included), nor, with
+ * `projectWrites` (the default), the project through this process's writes. Bounded (`maxEntries`, least
+ * recently used out). With `shareMisses` (the default) concurrent misses of a key share one computation, which
+ * values read inside a caller's transaction must not do. Without the listener every read computes.
+ */
+export class TableVersionCache<T> {
+  private readonly entries = new Map<string, { value: T; versions: number[] }>();
+  /** Computations under way: concurrent misses of one key wait for the same one (no stampede after a change). */
+  private readonly pending = new Map<string, { value: Promise<T>; versions: number[] }>();
+  private readonly shareMisses: boolean;
+  private readonly projectWrites: boolean;
+
+  constructor(
+    private readonly versions: TableVersions,
+    private readonly maxEntries: number,
+    options: { shareMisses?: boolean; projectWrites?: boolean } = {},
+  ) {
+    this.shareMisses = options.shareMisses ?? true;
+    this.projectWrites = options.projectWrites ?? true;
+  }
+
+  /** The value for `key` (which must hold every input), computed from `tables`: the cached one when still exact, else `compute()`'s answer, cached. */
+  async get(projectId: string, key: string, tables: readonly string[], compute: () => Promise<T>): Promise<T> {
+    const cacheKey = `${projectId}|${key}`;
+    const versions = this.versions.versionsOf(projectId, tables, this.projectWrites);
+    const same = (other: number[]) => other.every((version, i) => version === versions[i]);
+    const entry = this.entries.get(cacheKey);
+    if (this.versions.listening && entry && same(entry.versions)) {
+      this.entries.delete(cacheKey); // most recently used last
+      this.entries.set(cacheKey, entry);
+      return entry.value;
+    }
+    const running = this.pending.get(cacheKey);
+    // A computation that started at these versions answers as exactly as a new one would.
+    if (this.shareMisses && this.versions.listening && running && same(running.versions)) return running.value;
+    const wasListening = this.versions.listening;
+    const value = compute();
+    if (this.shareMisses) this.pending.set(cacheKey, { value, versions });
+    try {
+      const result = await value;
+      const after = this.versions.versionsOf(projectId, tables, this.projectWrites);
+      if (wasListening && this.versions.listening && same(after)) {
+        this.entries.delete(cacheKey);
+        if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+        this.entries.set(cacheKey, { value: result, versions });
+      }
+      return result;
+    } finally {
+      if (this.pending.get(cacheKey)?.value === value) this.pending.delete(cacheKey);
+    }
+  }
+}
+
+/** The process's caches kept exact by the change feed (`deps.caches`, `ctx.caches`), each named for what it holds. */
+export interface ProcessCaches {
+  /** The table and project versions every cache below checks its entries against; writers bump them. */
+  versions: TableVersions;
+  /** `pagination.total` of list first pages, per list and filters (`listPage`'s `cacheTotals`), so a first page costs no count(*). */
+  listTotals: TableVersionCache<number>;
+  /**
+   * The event types a project's active webhook subscriptions listen to (webhook fan-out); only subscription
+   * writes make it stale, so other writes of the project keep it.
+   */
+  webhookEventTypes: TableVersionCache<ReadonlySet<string>>;
+  /** Search and suggest answers (`SEARCH_CACHE`, on by default). */
+  searchAnswers: TableVersionCache<unknown>;
+}
+
+// A count or a set of event types is a few bytes: 10,000 entries of either cost under a few MB.
+const MAX_LIST_TOTALS = 10_000;
+const MAX_WEBHOOK_EVENT_TYPES = 10_000;
+// Answers are a few kB (a page of hits and the facets): 2,000 of them stay well under 50 MB.
+const MAX_SEARCH_ANSWERS = 2_000;
+
+/** The process's caches on `feed` (create them before the feed starts, so they hear every notification). */
+export function createProcessCaches(feed: ChangeFeed): ProcessCaches {
+  const versions = new TableVersions(feed);
+  return {
+    versions,
+    // Both are read inside the caller's transaction: a miss is never shared with another request.
+    listTotals: new TableVersionCache<number>(versions, MAX_LIST_TOTALS, { shareMisses: false }),
+    webhookEventTypes: new TableVersionCache<ReadonlySet<string>>(versions, MAX_WEBHOOK_EVENT_TYPES, {
+      shareMisses: false,
+      projectWrites: false,
+    }),
+    searchAnswers: new TableVersionCache<unknown>(versions, MAX_SEARCH_ANSWERS),
+  };
+}
