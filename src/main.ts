@@ -19,7 +19,7 @@ import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { JobQueue } from './jobs/queue.js';
 import { RateLimiter } from './modules/usage/index.js';
-import { AuthCache } from './modules/platform/auth-cache.js';
+import { AuthCache } from './modules/platform/index.js';
 import { ListTotals } from './shared/list-totals.js';
 import { flushSearchLog } from './modules/search/index.js';
 import { createLogger } from './shared/logger.js';

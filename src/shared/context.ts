@@ -1,6 +1,6 @@
 import type { Database } from '../db/client.js';
 import type { Project } from '../generated/prisma/client.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobSender } from '../jobs/types.js';
 import type { ListTotals } from './list-totals.js';
 import type { Logger } from './logger.js';
 
@@ -26,7 +26,7 @@ export interface Ctx {
    */
   mode: DataMode;
   requestId: string;
-  jobs: JobQueue;
+  jobs: JobSender;
   log: Logger;
   /** Cached list totals; absent: every first page counts. */
   totals?: ListTotals;
@@ -34,7 +34,7 @@ export interface Ctx {
 
 /** A context for background work on a project's data: actor system, live mode. */
 export function systemCtx(
-  deps: { db: Database; jobs: JobQueue; log: Logger; totals?: ListTotals },
+  deps: { db: Database; jobs: JobSender; log: Logger; totals?: ListTotals },
   project: Project,
   name: string,
   requestId = `job:${name}`,
