@@ -1,12 +1,14 @@
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { Logger } from './shared/logger.js';
-import type { AuthCache } from './modules/platform/auth-cache.js';
-import type { JobQueue } from './jobs/queue.js';
-import type { RateLimiter } from './modules/usage/index.js';
+import type { JobSender } from './jobs/types.js';
 import type { ProcessCaches } from './shared/table-version-cache.js';
 import type { OutboundAgent } from './shared/outbound.js';
-import type { CarrierGateway } from './modules/shipping/index.js';
+// The parts' own files, not the areas' index.ts: an index pulls in the area's handlers and services,
+// which take AppDeps, and a type import of them here would close a cycle.
+import type { AuthCache } from './modules/platform/auth-cache.js';
+import type { RateLimiter } from './modules/usage/rate-limiter.js';
+import type { CarrierGateway } from './modules/shipping/carrier-gateway.js';
 
 /** What handlers and services need from the running process; passed explicitly, no container. */
 export interface AppDeps {
@@ -14,7 +16,7 @@ export interface AppDeps {
   config: Config;
   log: Logger;
   /** pg-boss: sends jobs (inside transactions) and, when RUN_JOBS, runs their workers. */
-  jobs: JobQueue;
+  jobs: JobSender;
   /** Per-project request limits; absent means unlimited (tools that drive services directly). */
   rateLimiter?: RateLimiter;
   /** List totals, webhook event types and search answers, kept exact by the change feed; absent: every read goes to the database. */

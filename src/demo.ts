@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { AppDeps } from './app-deps.js';
-import { createProject, type IssuedKey } from './modules/platform/projects.service.js';
+import { createProject, type IssuedKey } from './modules/platform/index.js';
 import { seedDemoCatalog } from './seed/demo-catalog.js';
 
 export interface DemoFile {

@@ -15,7 +15,7 @@ import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
 import type { Handlers } from './http/contract.js';
 import { JobQueue } from './jobs/queue.js';
-import { AuthCache } from './modules/platform/auth-cache.js';
+import { AuthCache } from './modules/platform/index.js';
 import { flushSearchLog } from './modules/search/index.js';
 import { RateLimiter } from './modules/usage/index.js';
 import type { Logger } from './shared/logger.js';

@@ -1,10 +1,10 @@
 import { isDatabaseUnavailable } from '../db/availability.js';
-import { PgBoss, type SendOptions } from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import type { Tx } from '../db/client.js';
 import type { Logger } from '../shared/logger.js';
-import { deadLetterQueue, jobs, type JobDefinition, type JobDeps, type JobName, type JobPayloads } from './registry.js';
-
-export type EnqueueOptions = Pick<SendOptions, 'startAfter' | 'singletonKey' | 'priority' | 'id' | 'group'>;
+import { queueOptionsOf, type JobDefinition, type JobDeps } from './definition.js';
+import { deadLetterQueue, jobs } from './registry.js';
+import type { EnqueueOptions, JobName, JobPayloads, JobSender } from './types.js';
 
 /** pg-boss's connection interface over a Prisma transaction: its statements run inside that transaction. */
 function inTransaction(tx: Tx) {
@@ -19,7 +19,7 @@ function inTransaction(tx: Tx) {
  * The process's pg-boss: every queue of the registry (with its dead-letter queue) exists once started;
  * with `work` it also runs their workers and schedules. Sending works either way.
  */
-export class JobQueue {
+export class JobQueue implements JobSender {
   /** Queues worked by a loop of their own (JobDefinition.consumer), stopped before pg-boss. */
   private readonly consumers: Array<{ stop: () => Promise<void> }> = [];
 
@@ -53,7 +53,7 @@ export class JobQueue {
     await boss.start();
     const queue = new JobQueue(boss);
     for (const name of Object.keys(jobs) as JobName[]) {
-      const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = jobs[name].queue;
+      const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = queueOptionsOf(jobs[name]);
       await boss.createQueue(deadLetterQueue(name));
       await boss.createQueue(name, {
         retryLimit,

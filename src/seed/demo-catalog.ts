@@ -1,10 +1,9 @@
 import type { AppDeps } from '../app-deps.js';
 import type { Project } from '../generated/prisma/client.js';
 import type { Ctx } from '../shared/context.js';
-import { addProducts, createCollection } from '../modules/catalog/collections.service.js';
-import { setInventoryLevel } from '../modules/inventory/inventory.service.js';
-import { createProduct } from '../modules/catalog/products.service.js';
-import { createLocation } from '../modules/locations/locations.service.js';
+import { addProducts, createCollection, createProduct } from '../modules/catalog/index.js';
+import { setInventoryLevel } from '../modules/inventory/index.js';
+import { createLocation } from '../modules/locations/index.js';
 
 interface Line {
   type: string;

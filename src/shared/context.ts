@@ -1,6 +1,6 @@
 import type { Database } from '../db/client.js';
 import type { Project } from '../generated/prisma/client.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobSender } from '../jobs/types.js';
 import type { Logger } from './logger.js';
 import type { ProcessCaches } from './table-version-cache.js';
 
@@ -26,7 +26,7 @@ export interface Ctx {
    */
   mode: DataMode;
   requestId: string;
-  jobs: JobQueue;
+  jobs: JobSender;
   log: Logger;
   /** The process's caches kept exact by the change feed; absent: every read goes to the database. */
   caches?: ProcessCaches;
@@ -34,7 +34,7 @@ export interface Ctx {
 
 /** A context for background work on a project's data: actor system, live mode. */
 export function systemCtx(
-  deps: { db: Database; jobs: JobQueue; log: Logger; caches?: ProcessCaches },
+  deps: { db: Database; jobs: JobSender; log: Logger; caches?: ProcessCaches },
   project: Project,
   name: string,
   requestId = `job:${name}`,

@@ -5,8 +5,9 @@
 import type { AreaHandlers, Handlers, Input, Reply } from '../../src/http/contract.js';
 import { storeEventHandlers } from '../../src/modules/store-events/store-events.handlers.js';
 import { handlers } from '../../src/http/handlers.js';
-import type { JobDefinition, JobName } from '../../src/jobs/registry.js';
-import { purgeStoreEventsJob } from '../../src/jobs/purge-store-events.job.js';
+import type { JobDefinition } from '../../src/jobs/definition.js';
+import type { JobName } from '../../src/jobs/types.js';
+import { purgeStoreEventsJob } from '../../src/modules/store-events/purge-store-events.job.js';
 import type { ErrorCode } from '../../src/shared/errors.js';
 
 // A handler may answer the statuses its operation declares...

@@ -4,7 +4,7 @@ import type { OperationMeta } from '../../generated/operations.js';
 import type { Ctx, DataMode } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import { authenticateAccessToken, requireStoreDomain, tokenIssuer } from '../../modules/customer-auth/index.js';
-import { API_KEY_FORMAT, findKeyByToken, secretsEqual } from '../../modules/platform/api-keys.js';
+import { API_KEY_FORMAT, findKeyByToken, secretsEqual } from '../../modules/platform/index.js';
 import type { AppContext, RequestState } from '../state.js';
 
 const unauthorized = (message: string) => new AppError('unauthorized', message);

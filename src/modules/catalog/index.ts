@@ -1,5 +1,5 @@
-/** What other areas may use of the catalog. */
-export { catalogHandlers } from './catalog.handlers.js';
+/** What other areas (and the demo catalog) may use of the catalog. */
 export { findVariant } from './variants.service.js';
-export { findProduct } from './products.service.js';
+export { createProduct, findProduct } from './products.service.js';
+export { addProducts, createCollection } from './collections.service.js';
 export { toVariantResource, toProductResource } from './catalog.mappers.js';

@@ -4,7 +4,7 @@ import { emailLanguage } from '../../shared/email-language.js';
 import { invalidField } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
-import { recordEmail } from '../platform/outbox.service.js';
+import { recordEmail } from '../platform/index.js';
 import { passwordAccepted } from './lockout.service.js';
 import { newOpaqueToken, opaqueTokenHash } from './opaque-tokens.js';
 import { passwordProblem } from './password-rule.js';

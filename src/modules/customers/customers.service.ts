@@ -3,7 +3,6 @@ import type { components } from '../../generated/openapi.js';
 import type { Customer, CustomerAddress, Prisma } from '../../generated/prisma/client.js';
 import { poolOf, type Database } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
-import { newId } from '../../shared/ids.js';
 import { findOwned } from '../../shared/owned.js';
 import { lockRows, writeTx } from '../../shared/write.js';
 import { conflictOn, notFound } from '../../shared/errors.js';
@@ -17,6 +16,7 @@ import {
   type StoreEventInput,
 } from '../store-events/index.js';
 import { toCustomerResource, type CustomerFields, type CustomerResource } from './customers.mappers.js';
+import { customerRow, sortNameOf } from './customers.row.js';
 import { insertCustomerWithEvent, liveCustomerById } from './customers.statements.js';
 
 type CustomerCreate = components['schemas']['CustomerCreate'];
@@ -36,10 +36,6 @@ const UPDATABLE_FIELDS = [
   'tax_number',
   'tax_number_type',
 ] as const;
-
-/** The stored key of the name sort: last name then first name, case-insensitive (U+0001 sorts before any letter). */
-export const sortNameOf = (firstName: string, lastName: string) =>
-  `${lastName.toLowerCase()}\u0001${firstName.toLowerCase()}`;
 
 const EMAIL_TAKEN = { email: { field: 'email', message: 'A customer with this email already exists.' } };
 const ADDRESS_ORDER = [
@@ -90,30 +86,6 @@ export async function createCustomer(ctx: Ctx, input: CustomerCreate): Promise<C
     // Also after a failure: a commit whose answer was lost still changed the data.
     ctx.caches?.versions.projectWritten(ctx.project.id);
   }
-}
-
-/** The row a new customer is stored as, created and updated at `at`. `passwordHash` never leaves the row. */
-export function customerRow(ctx: Pick<Ctx, 'project'>, input: CustomerCreate, passwordHash: string | null, at: Date) {
-  return {
-    id: newId('cus_'),
-    projectId: ctx.project.id,
-    email: input.email,
-    emailNormalized: input.email.toLowerCase(),
-    firstName: input.first_name,
-    lastName: input.last_name,
-    sortName: sortNameOf(input.first_name, input.last_name),
-    phone: input.phone ?? null,
-    company: input.company ?? null,
-    status: input.status ?? 'active',
-    tags: input.tags ?? [],
-    metadata: (input.metadata ?? {}) as Prisma.InputJsonObject,
-    activePriceKey: input.active_price_key ?? null,
-    locale: input.locale ?? null,
-    taxNumber: input.tax_number ?? null,
-    taxNumberType: input.tax_number_type ?? null,
-    passwordHash,
-    updatedAt: at,
-  };
 }
 
 /** The customer.created store event of a new customer (with its resource as payload when there is one for subscribers). */

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { preparedStatement, selectList, type Columns } from '../../db/prepared.js';
 import { insertWithEvent } from '../store-events/index.js';
 import type { CustomerFields } from './customers.mappers.js';
-import type { customerRow } from './customers.service.js';
+import type { CustomerRow } from './customers.row.js';
 
 /**
  * The customer operations measured against the bare baseline (bench/README.md), as prepared statements
@@ -45,8 +45,6 @@ export async function liveCustomerById(
 ): Promise<CustomerFields | undefined> {
   return (await byId(pool, [id, projectId]))[0];
 }
-
-type CustomerRow = ReturnType<typeof customerRow>;
 
 // What a create writes: the fields shown, less those the database keeps (order figures, creation time), plus
 // the stored-only ones.

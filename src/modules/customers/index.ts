@@ -1,4 +1,4 @@
 /** What other areas may use of customers. */
-export { findCustomer, insertCustomer, purgeDeletedCustomers, updateCustomer } from './customers.service.js';
+export { findCustomer, insertCustomer, updateCustomer } from './customers.service.js';
 export { toCustomerResource } from './customers.mappers.js';
 export { escapeLike } from './customer-search.js';

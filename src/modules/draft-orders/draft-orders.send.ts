@@ -3,7 +3,7 @@ import type { DraftOrder, Project } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError, invalidField } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
-import { recordEmail } from '../platform/outbox.service.js';
+import { recordEmail } from '../platform/index.js';
 import { findDraftOrder, itemsOf, saveDraft } from './draft-orders.write.js';
 import { toDraftLineItemResource } from './draft-orders.mappers.js';
 import { emailLanguage, renderPaymentRequest } from './payment-request.email.js';

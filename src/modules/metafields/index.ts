@@ -1,5 +1,4 @@
-/** What other areas may use of metafields: the handlers, inlining values for expand=metafields, and removing a purged resource's values. */
-export { metafieldHandlers } from './metafields.handlers.js';
+/** What other areas may use of metafields: inlining values for expand=metafields, and removing a purged resource's values. */
 export { withMetafields } from './values.load.js';
 export { deleteValuesOf } from './values.service.js';
 export type { MetafieldValues } from './metafields.mappers.js';

@@ -1,4 +1,3 @@
 /** What other areas may use of orders: creating the order of a completed draft, and its representation. */
-export { orderHandlers } from './orders.handlers.js';
 export { createOrderFromDraft } from './orders.service.js';
 export { toOrderLineItem, toOrderResource } from './orders.mappers.js';

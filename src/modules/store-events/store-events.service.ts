@@ -1,3 +1,4 @@
+import type { Database } from '../../db/client.js';
 import type { operations } from '../../generated/openapi.js';
 import type { Prisma, StoreEvent } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
@@ -28,4 +29,17 @@ export async function listStoreEvents(ctx: Ctx, query: StoreEventListQuery) {
 /** One event of the project; 404 "Event not found." otherwise. */
 export async function getStoreEvent(ctx: Ctx, id: string): Promise<StoreEvent> {
   return findOwned(ctx, ctx.db.storeEvent, id, 'Event not found.');
+}
+
+/** Store events are kept this many days, by plan (openapi.yaml, listStoreEvents). */
+export const STORE_EVENT_RETENTION_DAYS = { free: 7, pro: 90 } as const;
+
+/** Deletes store events older than their project's plan keeps them, in every project; returns how many. */
+export async function purgeStoreEvents(db: Database): Promise<number> {
+  return db.$executeRaw`
+    DELETE FROM store_events e
+    USING projects p
+    WHERE e.project_id = p.id
+      AND e.created_at < now() - make_interval(days => CASE WHEN p.plan = 'pro'
+        THEN ${STORE_EVENT_RETENTION_DAYS.pro}::int ELSE ${STORE_EVENT_RETENTION_DAYS.free}::int END)`;
 }

@@ -1,7 +1,7 @@
 import type { Project } from '../../generated/prisma/client.js';
 import { systemCtx, type Ctx } from '../../shared/context.js';
 import { writeTx } from '../../shared/write.js';
-import { recordEmail } from '../platform/outbox.service.js';
+import { recordEmail } from '../platform/index.js';
 import { recordEvent } from '../store-events/index.js';
 import { crossedThresholds } from './windows.js';
 

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/client.js';
-import type { JobDeps } from '../../jobs/registry.js';
+import type { JobDeps } from '../../jobs/definition.js';
 import { systemCtx } from '../../shared/context.js';
-import { recordEmail } from '../platform/outbox.service.js';
+import { recordEmail } from '../platform/index.js';
 import { recordEvent } from '../store-events/index.js';
 import type { AttemptOutcome } from './attempt.js';
 import { toWebhookResource } from './webhooks.mappers.js';

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/client.js';
-import type { JobDeps, JobPayloads } from '../../jobs/registry.js';
+import type { JobDeps } from '../../jobs/definition.js';
+import type { JobPayloads } from '../../jobs/types.js';
 import { attemptDelivery, type ClaimedDelivery } from './attempt.js';
 import { LEASE_SECONDS } from './delivery-queue.js';
 import { recordOutcomes } from './outcomes.js';

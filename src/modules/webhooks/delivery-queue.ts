@@ -26,7 +26,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../db/client.js';
-import type { JobQueue } from '../../jobs/queue.js';
+import type { JobSender } from '../../jobs/types.js';
 import { WAKE_CHANNEL } from './wake-listener.js';
 
 /**
@@ -56,7 +56,7 @@ export const newWakeJobId = (): string => randomUUID();
  * Sends the wake-up jobs inside the caller's transaction (the one that wrote their wake_job_ids) and,
  * when some are for now, notifies the senders (on commit) unless `notified` says the caller did.
  */
-export async function sendWakeUps(tx: Tx, jobs: JobQueue, wakeUps: WakeUp[], notified = false): Promise<void> {
+export async function sendWakeUps(tx: Tx, jobs: JobSender, wakeUps: WakeUp[], notified = false): Promise<void> {
   if (wakeUps.length === 0) return;
   if (!notified && wakeUps.some((wake) => !wake.at)) await tx.$executeRaw`SELECT pg_notify(${WAKE_CHANNEL}, '')`;
   await jobs.enqueueMany(
@@ -82,7 +82,7 @@ const toWakeUps = (rows: WokenRow[]): WakeUp[] =>
  * Wakes, now, every delivery of the subscription that is due (pending or failed, next attempt come, no
  * live lease): what a paused subscription held back once it is active again.
  */
-export async function wakeDueDeliveries(tx: Tx, jobs: JobQueue, subscriptionId: string): Promise<number> {
+export async function wakeDueDeliveries(tx: Tx, jobs: JobSender, subscriptionId: string): Promise<number> {
   const rows = await tx.$queryRaw<WokenRow[]>`
     UPDATE webhook_deliveries SET wake_job_id = gen_random_uuid(), lease_until = NULL, updated_at = now()
     WHERE subscription_id = ${subscriptionId} AND status IN ('pending', 'failed') AND next_attempt_at <= now()
@@ -99,7 +99,7 @@ const SWEEP_LIMIT = 5_000;
  * The retry job's pass (rule 4 above): wakes deliveries whose attempt died (lease lapsed) and due
  * deliveries whose wake-up job is gone from pg-boss. Returns how many it woke.
  */
-export async function sweepDeliveries(tx: Tx, jobs: JobQueue): Promise<number> {
+export async function sweepDeliveries(tx: Tx, jobs: JobSender): Promise<number> {
   const lapsed = await tx.$queryRaw<WokenRow[]>`
     UPDATE webhook_deliveries SET wake_job_id = gen_random_uuid(), lease_until = NULL, updated_at = now()
     WHERE id IN (

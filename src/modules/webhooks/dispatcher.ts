@@ -1,5 +1,6 @@
 import type { Job } from 'pg-boss';
-import type { JobDeps, JobPayloads } from '../../jobs/registry.js';
+import type { JobDeps } from '../../jobs/definition.js';
+import type { JobPayloads } from '../../jobs/types.js';
 import { attemptDelivery, type AttemptOutcome, type ClaimedDelivery } from './attempt.js';
 import { MicroBatcher } from './batcher.js';
 import { claimDeliveries } from './deliver.js';

@@ -1,4 +1,4 @@
-import type { JobDeps } from '../../jobs/registry.js';
+import type { JobDeps } from '../../jobs/definition.js';
 import type { AttemptOutcome } from './attempt.js';
 import { settleSubscriptions } from './circuit-breaker.js';
 import { newWakeJobId, sendWakeUps } from './delivery-queue.js';

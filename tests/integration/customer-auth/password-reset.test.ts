@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { sendEmailJob } from '../../../src/jobs/send-email.job.js';
+import { sendEmailJob } from '../../../src/modules/platform/send-email.job.js';
 import type { CommerceClient } from '../../../src/sdk/index.js';
 import {
   GOOD_PASSWORD,

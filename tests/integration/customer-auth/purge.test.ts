@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { purgeCustomerAuthJob } from '../../../src/jobs/purge-customer-auth.job.js';
+import { purgeCustomerAuthJob } from '../../../src/modules/customer-auth/purge-customer-auth.job.js';
 import { jobs } from '../../../src/jobs/registry.js';
 import { jwtPayload, registerCustomer, storefront } from '../../factories/customer-auth.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';

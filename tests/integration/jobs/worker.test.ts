@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { JobQueue } from '../../../src/jobs/queue.js';
-import { deadLetterQueue, jobs, type JobName } from '../../../src/jobs/registry.js';
+import { queueOptionsOf } from '../../../src/jobs/definition.js';
+import { deadLetterQueue, jobs } from '../../../src/jobs/registry.js';
+import type { JobName } from '../../../src/jobs/types.js';
 import { startTestApp, type TestApp } from '../../setup/test-app.js';
 
 let app: TestApp;
@@ -32,7 +34,7 @@ describe('JobQueue.start', () => {
     expect(queues.map((q) => q.name).sort()).toEqual([...names].sort());
     for (const queue of queues) {
       const name = queue.name as JobName;
-      expect(queue.retryLimit).toBe(jobs[name].queue.retryLimit);
+      expect(queue.retryLimit).toBe(queueOptionsOf(jobs[name]).retryLimit);
       expect(queue.deadLetter).toBe(deadLetterQueue(name));
     }
     expect((await boss.getQueues(names.map(deadLetterQueue))).length).toBe(names.length);

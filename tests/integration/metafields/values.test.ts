@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { purgeDeletedCustomers } from '../../../src/modules/customers/index.js';
+import { purgeDeletedCustomers } from '../../../src/modules/customers/customers.service.js';
 import { VALUE_TYPES, type ValueType } from '../../../src/modules/metafields/value-types.js';
 import { createCustomer } from '../../factories/customer.factory.js';
 import { createProduct } from '../../factories/catalog.factory.js';

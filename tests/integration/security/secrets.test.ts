@@ -9,7 +9,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { AppDeps } from '../../../src/app-deps.js';
-import { sendEmailJob } from '../../../src/jobs/send-email.job.js';
+import { sendEmailJob } from '../../../src/modules/platform/send-email.job.js';
 import { deliverWakeUps } from '../../../src/modules/webhooks/deliver.js';
 import { OutboundAgent } from '../../../src/shared/outbound.js';
 import { createCustomer } from '../../factories/customer.factory.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { purgeStoreEvents } from '../../../src/jobs/purge-store-events.job.js';
+import { purgeStoreEvents } from '../../../src/modules/store-events/store-events.service.js';
 import { changedFields, recorderWith, recordEvent } from '../../../src/modules/store-events/store-events.recorder.js';
 import { storeEventSubscribers } from '../../../src/modules/store-events/store-events.subscribers.js';
 import { keyCtx } from '../../setup/ctx.js';
@@ -263,7 +263,7 @@ describe('purge-store-events job', () => {
       await at(free.project.id, free.keys.secret_test.id, age);
       await at(pro.project.id, pro.keys.secret_test.id, age);
     }
-    await purgeStoreEvents(store.app.deps);
+    await purgeStoreEvents(store.app.deps.db);
     const left = async (projectId: string) =>
       (await store.app.deps.db.storeEvent.findMany({ where: { projectId }, orderBy: { createdAt: 'desc' } })).map(
         (e) => e.summary,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { purgeRateWindows } from '../../../src/jobs/purge-rate-windows.job.js';
+import { purgeRateWindows } from '../../../src/modules/usage/retention.js';
 import { createProject } from '../../factories/project.factory.js';
 import { json } from '../../setup/http.js';
 import { startTestApp, type TestApp } from '../../setup/test-app.js';

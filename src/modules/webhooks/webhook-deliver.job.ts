@@ -1,8 +1,8 @@
-import { DeliveryDispatcher } from '../modules/webhooks/dispatcher.js';
-import { deliverWakeUps } from '../modules/webhooks/deliver.js';
-import type { JobDefinition } from './registry.js';
+import type { JobDefinition } from '../../jobs/definition.js';
+import { deliverWakeUps } from './deliver.js';
+import { DeliveryDispatcher } from './dispatcher.js';
 
-/** Wake-ups of webhook deliveries (see modules/webhooks/delivery-queue.ts for why a delivery is never lost). */
+/** Wake-ups of webhook deliveries (see delivery-queue.ts for why a delivery is never lost). */
 export const webhookDeliverJob: JobDefinition<'webhook-deliver'> = {
   // A wake-up is active from its fetch until its delivery is claimed; a process that dies in between
   // leaves it to expire (waiting behind a slow subscription can take a minute, hence 5) and be retried.

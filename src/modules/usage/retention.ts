@@ -1,5 +1,4 @@
-import type { Database } from '../db/client.js';
-import type { JobDefinition } from './registry.js';
+import type { Database } from '../../db/client.js';
 
 /** Deletes minute windows older than an hour and month windows (and their usage warnings) older than a year; returns how many rows. */
 export async function purgeRateWindows(db: Database): Promise<number> {
@@ -11,12 +10,3 @@ export async function purgeRateWindows(db: Database): Promise<number> {
   const warnings = await db.usageWarning.deleteMany({ where: { createdAt: { lt: yearAgo } } });
   return minutes.count + months.count + warnings.count;
 }
-
-export const purgeRateWindowsJob: JobDefinition<'purge-rate-windows'> = {
-  queue: { retryLimit: 3, retryDelay: 60, retryBackoff: true },
-  schedule: '23 * * * *', // hourly: one minute row per active project-minute accumulates
-  handle: async (deps) => {
-    const purged = await purgeRateWindows(deps.db);
-    deps.log.info('purged old rate-limit windows', { purged });
-  },
-};

@@ -1,5 +1,5 @@
-import { deliverOutboxEmail } from '../modules/platform/mailer.js';
-import type { JobDefinition } from './registry.js';
+import type { JobDefinition } from '../../jobs/definition.js';
+import { deliverOutboxEmail } from './mailer.js';
 
 /** Delivers an outbox e-mail over SMTP_URL; enqueued in the transaction that records the e-mail. */
 export const sendEmailJob: JobDefinition<'send-email'> = {

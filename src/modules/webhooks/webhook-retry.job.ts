@@ -1,10 +1,9 @@
-import { LEASE_SECONDS, sweepDeliveries } from '../modules/webhooks/delivery-queue.js';
-import type { JobDefinition } from './registry.js';
+import type { JobDefinition } from '../../jobs/definition.js';
+import { LEASE_SECONDS, sweepDeliveries } from './delivery-queue.js';
 
-/** The webhook retry job, every 5 minutes: wakes deliveries whose attempt died or whose wake-up job is gone. */
+/** Every 5 minutes, wakes deliveries whose attempt died or whose wake-up job is gone. */
 export const webhookRetryJob: JobDefinition<'webhook-retry'> = {
-  queue: { retryLimit: 3, retryDelay: 60, retryBackoff: true },
-  schedule: '*/5 * * * *', // retries are looked for every 5 minutes
+  schedule: '*/5 * * * *',
   handle: async (deps) => {
     const woken = await deps.db.$transaction((tx) => sweepDeliveries(tx, deps.jobs));
     if (woken > 0) deps.log.warn('woke webhook deliveries whose attempt or wake-up was lost', { woken });

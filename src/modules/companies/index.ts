@@ -1,2 +1,0 @@
-/** What other areas may use of companies: the handlers. */
-export { companyHandlers } from './companies.handlers.js';
