@@ -1,7 +1,7 @@
 /** The SQL of a product and collection search (one statement each). */
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
-import { querySql } from './tsquery.js';
+import { clauseSql, querySql, termSql } from './tsquery.js';
 import type { ParsedQuery } from './query-parser.js';
 
 // ts_rank weights of D (description), C (variant titles), B (type, vendor, tags, collections), A (title, SKUs).
@@ -19,6 +19,14 @@ export interface ProductFilters {
 export interface ProductSearch {
   full: ParsedQuery;
   exact: ParsedQuery | null;
+  /** Per clause of `full.must`: whether the answer may hold products that do not match it. */
+  relaxable: boolean[];
+  /** The clause of the head noun (see headClause), a tie-break among relaxed matches. */
+  head: number | null;
+  /** The typed words as a title would read them: an equal title, or one holding them in order, scores more. */
+  titleText: string;
+  /** Relaxation applies when the strict matches are fewer than this (the page size). */
+  relaxBelow: number;
   filters: ProductFilters;
   rate: number;
   hidden: string[];
@@ -40,6 +48,10 @@ export interface ProductRowJson {
   in_stock: boolean;
   text_score: number;
   final_score: number;
+  /** Clauses of the query the product matches (required ones included). */
+  matched_words: number;
+  /** Indexes of the clauses it does not match (empty for a strict match). */
+  missing: number[];
 }
 
 export interface FacetsJson {
@@ -48,6 +60,17 @@ export interface FacetsJson {
   collection: Array<{ id: string; title: string; count: number }>;
   in_stock: Array<{ value: boolean; count: number }>;
   price: { min: number | null; max: number | null };
+}
+
+export interface ProductSearchResult {
+  total: number;
+  /** Products matching every clause (pins included). */
+  strictTotal: number;
+  /** Null for a strict answer; else the fewest clauses an answered product matches and the clauses no product matches. */
+  relaxation: { minMatched: number; unmatched: number[] } | null;
+  hits: ProductRowJson[];
+  pinned: ProductRowJson[];
+  facets?: FacetsJson;
 }
 
 function filterSql(filters: ProductFilters, rate: number): Prisma.Sql {
@@ -78,58 +101,40 @@ const DISPLAY = (rate: number) => Prisma.sql`p.product_id AS id, p.title, p.hand
   round(p.price * ${rate}::float8)::int AS price, round(p.sale_price * ${rate}::float8)::int AS sale_price, p.in_stock`;
 
 /**
- * One statement: the matches (query or pin, filters, not hidden) ranked once into narrow rows, the page
- * (display fields read for its rows only), the pinned rows, the total and the facets.
+ * What the whole query adds to a product's text score: 1 when its title reads exactly as the typed words,
+ * 0.5 when its title holds them in order (two words or more); punctuation and case ignored.
  */
-export async function runProductSearch(ctx: Ctx, search: ProductSearch) {
+function titleBonus(titleText: string): Prisma.Sql {
+  if (!titleText.includes(' ')) return Prisma.sql`0`;
+  const title = Prisma.sql`btrim(regexp_replace(s.title_norm, '[^[:alnum:]]+', ' ', 'g'))`;
+  return Prisma.sql`(CASE WHEN ${title} = ${titleText} THEN 1
+    WHEN strpos(' ' || ${title} || ' ', ${` ${titleText} `}) > 0 THEN 0.5 ELSE 0 END)`;
+}
+
+function multiplierSql(search: ProductSearch): Prisma.Sql {
   const boostIds = [...search.multipliers.keys()];
   const boostValues = boostIds.map((id) => search.multipliers.get(id)!);
-  const exact = search.exact ? Prisma.sql`s.document @@ (SELECT qe FROM q)` : Prisma.sql`true`;
-  const multiplier =
-    boostIds.length > 0
-      ? Prisma.sql`coalesce((SELECT b.mult FROM unnest(${boostIds}::text[], ${boostValues}::float8[]) AS b(id, mult) WHERE b.id = r.product_id), 1)`
-      : Prisma.sql`1`;
-  const rate = search.rate;
-  const rows = await ctx.db.$queryRaw<
-    Array<{
-      total: number;
-      in_stock: number;
-      price_min: number | null;
-      price_max: number | null;
-      hits: ProductRowJson[];
-      pinned: ProductRowJson[];
-      f_type?: FacetsJson['product_type'];
-      f_tag?: FacetsJson['tag'];
-      f_collection?: FacetsJson['collection'];
-    }>
-  >`
-    WITH q AS (SELECT ${querySql(search.full)} AS qf, ${search.exact ? querySql(search.exact) : Prisma.sql`NULL::tsquery`} AS qe),
-    m AS MATERIALIZED (
-      SELECT r.*, r.text_score * ${multiplier} AS final_score FROM (
-        SELECT s.product_id, s.product_type, s.tags, s.collection_ids, s.in_stock, s.price,
-               ts_rank(${WEIGHTS}::float4[], s.document, (SELECT qf FROM q)) AS text_score, ${exact} AS exact
-        FROM search_products s
-        WHERE s.project_id = ${ctx.project.id}
-          AND (s.document @@ (SELECT qf FROM q) OR s.product_id = ANY(${search.pinned}::text[]))
-          AND s.product_id <> ALL(${search.hidden}::text[]) ${filterSql(search.filters, rate)}
-      ) r
-    ),
-    page AS (
-      SELECT product_id, text_score, final_score, row_number() OVER () AS n FROM (
-        SELECT product_id, text_score, final_score FROM m WHERE product_id <> ALL(${search.pinned}::text[])
-        ORDER BY exact DESC, final_score DESC, product_id LIMIT ${search.take} OFFSET ${search.skip}) o
-    ),
-    agg AS (SELECT count(*)::int AS total, count(*) FILTER (WHERE in_stock)::int AS in_stock,
-                   round(min(price) * ${rate}::float8)::int AS price_min, round(max(price) * ${rate}::float8)::int AS price_max FROM m)
-    SELECT agg.*,
-      (SELECT coalesce(json_agg(r ORDER BY r.n), '[]') FROM (
-         SELECT ${DISPLAY(rate)}, g.text_score, g.final_score, g.n FROM page g JOIN search_products p ON p.product_id = g.product_id) r) AS hits,
-      (SELECT coalesce(json_agg(r), '[]') FROM (
-         SELECT ${DISPLAY(rate)}, m.text_score, m.final_score FROM m JOIN search_products p ON p.product_id = m.product_id
-         WHERE m.product_id = ANY(${search.pinned}::text[])) r) AS pinned
-      ${search.facets ? FACETS : Prisma.empty}
-    FROM agg`;
-  const row = rows[0];
+  return boostIds.length > 0
+    ? Prisma.sql`coalesce((SELECT b.mult FROM unnest(${boostIds}::text[], ${boostValues}::float8[]) AS b(id, mult) WHERE b.id = r.product_id), 1)`
+    : Prisma.sql`1`;
+}
+
+interface ResultRow {
+  total: number;
+  strict_total: number;
+  min_matched: number | null;
+  unmatched: number[] | null;
+  in_stock: number;
+  price_min: number | null;
+  price_max: number | null;
+  hits: ProductRowJson[];
+  pinned: ProductRowJson[];
+  f_type?: FacetsJson['product_type'];
+  f_tag?: FacetsJson['tag'];
+  f_collection?: FacetsJson['collection'];
+}
+
+function toResult(search: ProductSearch, row: ResultRow, relaxed: boolean): ProductSearchResult {
   const stock = [
     ...(row.in_stock > 0 ? [{ value: true, count: row.in_stock }] : []),
     ...(row.total - row.in_stock > 0 ? [{ value: false, count: row.total - row.in_stock }] : []),
@@ -144,7 +149,144 @@ export async function runProductSearch(ctx: Ctx, search: ProductSearch) {
       }
     : undefined;
   const hits = row.hits.map(({ n: _n, ...hit }: ProductRowJson & { n?: number }) => hit);
-  return { total: row.total, hits, pinned: row.pinned, facets };
+  return {
+    total: row.total,
+    strictTotal: row.strict_total,
+    relaxation: relaxed ? { minMatched: row.min_matched!, unmatched: row.unmatched ?? [] } : null,
+    hits,
+    pinned: row.pinned,
+    ...(facets ? { facets } : {}),
+  };
+}
+
+/**
+ * The strict search, one statement: the matches of every clause (or pins, filters, not hidden) ranked once
+ * into narrow rows, the page (display fields read for its rows only), the pinned rows, the total and the facets.
+ */
+async function runStrictSearch(ctx: Ctx, search: ProductSearch): Promise<ProductSearchResult> {
+  const exact = search.exact ? Prisma.sql`s.document @@ (SELECT qe FROM q)` : Prisma.sql`true`;
+  const rate = search.rate;
+  const clauses = search.full.must.length;
+  const allClauses = search.full.must.map((_, i) => i);
+  const rows = await ctx.db.$queryRaw<ResultRow[]>`
+    WITH q AS (SELECT ${querySql(search.full)} AS qf, ${search.exact ? querySql(search.exact) : Prisma.sql`NULL::tsquery`} AS qe),
+    m AS MATERIALIZED (
+      SELECT r.*, r.text_score * ${multiplierSql(search)} AS final_score FROM (
+        SELECT s.product_id, s.product_type, s.tags, s.collection_ids, s.in_stock, s.price,
+               ts_rank(${WEIGHTS}::float4[], s.document, (SELECT qf FROM q)) + ${titleBonus(search.titleText)} AS text_score, ${exact} AS exact
+        FROM search_products s
+        WHERE s.project_id = ${ctx.project.id}
+          AND (s.document @@ (SELECT qf FROM q) OR s.product_id = ANY(${search.pinned}::text[]))
+          AND s.product_id <> ALL(${search.hidden}::text[]) ${filterSql(search.filters, rate)}
+      ) r
+    ),
+    page AS (
+      SELECT product_id, text_score, final_score, row_number() OVER () AS n FROM (
+        SELECT product_id, text_score, final_score FROM m WHERE product_id <> ALL(${search.pinned}::text[])
+        ORDER BY exact DESC, final_score DESC, product_id LIMIT ${search.take} OFFSET ${search.skip}) o
+    ),
+    agg AS (SELECT count(*)::int AS total, count(*)::int AS strict_total, NULL::int AS min_matched, NULL::int[] AS unmatched,
+                   count(*) FILTER (WHERE in_stock)::int AS in_stock,
+                   round(min(price) * ${rate}::float8)::int AS price_min, round(max(price) * ${rate}::float8)::int AS price_max FROM m)
+    SELECT agg.*,
+      (SELECT coalesce(json_agg(r ORDER BY r.n), '[]') FROM (
+         SELECT ${DISPLAY(rate)}, g.text_score, g.final_score, ${clauses}::int AS matched_words, '{}'::int[] AS missing, g.n
+         FROM page g JOIN search_products p ON p.product_id = g.product_id) r) AS hits,
+      (SELECT coalesce(json_agg(r), '[]') FROM (
+         SELECT ${DISPLAY(rate)}, m.text_score, m.final_score, CASE WHEN p.document @@ (SELECT qf FROM q) THEN ${clauses}::int ELSE 0 END AS matched_words,
+                CASE WHEN p.document @@ (SELECT qf FROM q) THEN '{}'::int[] ELSE ${allClauses}::int[] END AS missing
+         FROM m JOIN search_products p ON p.product_id = m.product_id
+         WHERE m.product_id = ANY(${search.pinned}::text[])) r) AS pinned
+      ${search.facets ? FACETS : Prisma.empty}
+    FROM agg`;
+  return toResult(search, rows[0], false);
+}
+
+/**
+ * The relaxed search, one statement: the candidates match every required clause (without one, at least
+ * one relaxable clause) and no excluded term; the answer keeps those matching at least k clauses (required
+ * ones included), k the largest count that still gives `relaxBelow` products (at least one clause). Ranked: exact strict matches, then by clauses matched, then
+ * whether the head noun matched, then by score; total and facets count the answer.
+ */
+async function runRelaxedSearch(ctx: Ctx, search: ProductSearch): Promise<ProductSearchResult> {
+  const rate = search.rate;
+  const must = search.full.must;
+  const required = must.filter((_, i) => !search.relaxable[i]);
+  const optional = must.map((_, i) => i).filter((i) => search.relaxable[i]);
+  // Candidates: every required clause (or, without one, any relaxable clause), no excluded term.
+  const anyOptional = Prisma.sql`(${Prisma.join(
+    optional.map((i) => clauseSql(must[i])),
+    ' || ',
+  )})`;
+  const base = required.length > 0 ? Prisma.join(required.map(clauseSql), ' && ') : anyOptional;
+  const excluded = search.full.exclude.map(
+    (t) => Prisma.sql`!! ${termSql({ ...t, ...(t.kind === 'word' ? { prefix: false } : {}) })}`,
+  );
+  const candidates = Prisma.join([base, ...excluded], ' && ');
+  const hitsOf = Prisma.join(
+    optional.map((i) => Prisma.sql`s.document @@ ${clauseSql(must[i])}`),
+    ', ',
+  );
+  const head =
+    search.head !== null && search.relaxable[search.head]
+      ? Prisma.sql`s.document @@ ${clauseSql(must[search.head])}`
+      : Prisma.sql`true`;
+  const exact = search.exact ? Prisma.sql`s.document @@ ${querySql(search.exact)}` : Prisma.sql`true`;
+  const indexes = Prisma.sql`unnest(${optional}::int[])`;
+  const rows = await ctx.db.$queryRaw<ResultRow[]>`
+    WITH q AS (SELECT (${candidates}) AS qc),
+    c AS MATERIALIZED (
+      SELECT r.*, r.text_score * ${multiplierSql(search)} AS final_score,
+             CASE WHEN r.cand THEN ${required.length}::int ELSE 0 END + (SELECT count(*) FROM unnest(r.hits) h WHERE h)::int AS matched FROM (
+        SELECT s.product_id, s.product_type, s.tags, s.collection_ids, s.in_stock, s.price,
+               s.document @@ (SELECT qc FROM q) AS cand, ARRAY[${hitsOf}] AS hits, ${head} AS head, ${exact} AS exact,
+               ts_rank(${WEIGHTS}::float4[], s.document, (SELECT qc FROM q)) + ${titleBonus(search.titleText)} AS text_score,
+               s.product_id = ANY(${search.pinned}::text[]) AS pin
+        FROM search_products s
+        WHERE s.project_id = ${ctx.project.id}
+          AND (s.document @@ (SELECT qc FROM q) OR s.product_id = ANY(${search.pinned}::text[]))
+          AND s.product_id <> ALL(${search.hidden}::text[]) ${filterSql(search.filters, rate)}
+      ) r
+    ),
+    level AS (
+      SELECT coalesce(max(k), 1) AS k FROM generate_series(1, ${must.length}::int) k
+      WHERE (SELECT count(*) FROM c WHERE matched >= k) >= ${search.relaxBelow}
+    ),
+    m AS MATERIALIZED (SELECT c.* FROM c, level WHERE c.matched >= level.k OR c.pin),
+    page AS (
+      SELECT product_id, text_score, final_score, matched, hits, row_number() OVER () AS n FROM (
+        SELECT * FROM m WHERE NOT pin
+        ORDER BY exact DESC, matched DESC, head DESC, final_score DESC, product_id LIMIT ${search.take} OFFSET ${search.skip}) o
+    ),
+    agg AS (SELECT count(*)::int AS total, count(*) FILTER (WHERE matched = ${must.length}::int OR pin)::int AS strict_total,
+                   (SELECT k FROM level)::int AS min_matched,
+                   (SELECT coalesce(array_agg(x.idx ORDER BY x.i), '{}') FROM ${indexes} WITH ORDINALITY x(idx, i)
+                     WHERE NOT EXISTS (SELECT 1 FROM c WHERE c.hits[x.i])) AS unmatched,
+                   count(*) FILTER (WHERE in_stock)::int AS in_stock,
+                   round(min(price) * ${rate}::float8)::int AS price_min, round(max(price) * ${rate}::float8)::int AS price_max FROM m)
+    SELECT agg.*,
+      (SELECT coalesce(json_agg(r ORDER BY r.n), '[]') FROM (
+         SELECT ${DISPLAY(rate)}, g.text_score, g.final_score, g.matched AS matched_words,
+                ARRAY(SELECT x.idx FROM ${indexes} WITH ORDINALITY x(idx, i) WHERE NOT g.hits[x.i] ORDER BY x.i) AS missing, g.n
+         FROM page g JOIN search_products p ON p.product_id = g.product_id) r) AS hits,
+      (SELECT coalesce(json_agg(r), '[]') FROM (
+         SELECT ${DISPLAY(rate)}, m.text_score, m.final_score, m.matched AS matched_words,
+                ARRAY(SELECT x.idx FROM ${indexes} WITH ORDINALITY x(idx, i) WHERE NOT m.hits[x.i] ORDER BY x.i) AS missing
+         FROM m JOIN search_products p ON p.product_id = m.product_id WHERE m.pin) r) AS pinned
+      ${search.facets ? FACETS : Prisma.empty}
+    FROM agg`;
+  return toResult(search, rows[0], true);
+}
+
+/**
+ * The product search: the strict matches (every clause), and when they are fewer than `relaxBelow` and
+ * the query has a clause that may go unmatched, the relaxed answer instead (strict matches still first).
+ */
+export async function runProductSearch(ctx: Ctx, search: ProductSearch): Promise<ProductSearchResult> {
+  const strict = await runStrictSearch(ctx, search);
+  const optional = search.relaxable.filter(Boolean).length;
+  if (strict.total >= search.relaxBelow || optional === 0 || search.full.must.length < 2) return strict;
+  return runRelaxedSearch(ctx, search);
 }
 
 export interface CollectionRowJson {
