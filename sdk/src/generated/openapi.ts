@@ -2251,17 +2251,18 @@ export interface paths {
          *     must match, `-exclusions` always exclude. Words no product matches (after typo correction) are
          *     dropped first; then the answer keeps the products matching at least `relaxation.min_matched_words`
          *     words, the largest number that still gives `limit` products (at least one word). Products matching
-         *     every word always rank first, then by the number of words matched, then whether they match the
-         *     head noun of the query (the last word before the first stop word that follows a word: "hoodie"
-         *     in "grey hoodie for the weekend"), then by score. Each product says how many words it matched
+         *     every word always rank first; then the relaxed matches that keep the head noun of the query (the
+         *     kind of product asked for: the last word before the first stop word that follows a word, "hoodie"
+         *     in "grey hoodie for the weekend"), then by the number of words matched, then by score. Each product says how many words it matched
          *     (`matched_words`) and whether it is a relaxed match (`relaxed`); `data.products.relaxation` is
          *     present exactly when the answer is relaxed, with the count of strict matches and the dropped words;
          *     `total` and the facets count the whole answer (strict and relaxed matches, and pins).
          *
          *     **Ranking** weighs where words match (title and SKUs, then type, vendor, tags and collection
          *     titles, then variant titles, then the description) and the query as a whole: a title that reads
-         *     exactly as the typed words (case and punctuation aside) scores 1 more, a title holding them in
-         *     order 0.5 more, so the product named ranks first and the products sharing its words follow.
+         *     exactly as the typed words (case and punctuation aside) scores 1 more, and word proximity adds up
+         *     to 0.5 (the share of the words typed side by side that the title holds side by side), so the
+         *     product named ranks first and the products sharing its words follow.
          *
          *     **Synonyms** (active groups) apply at once; **merchandising rules** whose `match_query` matches the
          *     normalized query apply by priority: `hide` removes the product, `boost`/`bury` multiply its score,

@@ -26,6 +26,8 @@ export interface QueryPlan {
   head: number | null;
   /** The typed words in order, as a product title would read (empty with OR): an equal title ranks first. */
   titleText: string;
+  /** Pairs of words typed next to each other (no stop word between, letters and digits only, at most 8). */
+  pairs: Array<[string, string]>;
 }
 
 /** Drops clauses that are a lone stop word when other clauses remain (stemming would make them unmatchable). */
@@ -85,6 +87,23 @@ export function titleWords(text: string): string {
   return text.replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
+const MAX_PAIRS = 8;
+const PAIR_WORD = /^[\p{L}\p{N}]+$/u;
+
+/** Adjacent plain words of the typed query, neither a stop word: a title holding them side by side scores more. */
+export function adjacentPairs(clauses: Clause[]): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  const word = (c: Clause | undefined) =>
+    c && c.length === 1 && c[0].kind === 'word' && !STOP_WORDS.has(c[0].text) && PAIR_WORD.test(c[0].text)
+      ? c[0].text
+      : null;
+  for (let i = 0; i + 1 < clauses.length && pairs.length < MAX_PAIRS; i++) {
+    const [a, b] = [word(clauses[i]), word(clauses[i + 1])];
+    if (a && b && a !== b) pairs.push([a, b]);
+  }
+  return pairs;
+}
+
 /** The plan of a query: synonyms expanded, then each corrected word given its corrections as alternatives. */
 export function planQuery(q: string, groups: SynonymRule[], vocabulary: VocabularyHit[]): QueryPlan {
   const typed = parseQuery(q);
@@ -118,6 +137,7 @@ export function planQuery(q: string, groups: SynonymRule[], vocabulary: Vocabula
     words,
     head: head === -1 ? null : head,
     titleText: hasOr ? '' : titleWords(typed.must.map((c) => c[0].text).join(' ')),
+    pairs: adjacentPairs(typed.must),
   };
 }
 

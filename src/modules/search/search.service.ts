@@ -143,6 +143,7 @@ export async function searchCatalog(
           relaxable: plan.words.map((w) => w.relaxable),
           head: plan.head,
           titleText: plan.titleText,
+          pairs: plan.pairs,
           relaxBelow: take,
           rate,
           hidden: rules.hidden,

@@ -23,8 +23,10 @@ export interface ProductSearch {
   relaxable: boolean[];
   /** The clause of the head noun (see headClause), a tie-break among relaxed matches. */
   head: number | null;
-  /** The typed words as a title would read them: an equal title, or one holding them in order, scores more. */
+  /** The typed words as a title would read them: an equal title scores more. */
   titleText: string;
+  /** Words typed side by side: a title holding them side by side scores more. */
+  pairs: Array<[string, string]>;
   /** Relaxation applies when the strict matches are fewer than this (the page size). */
   relaxBelow: number;
   filters: ProductFilters;
@@ -101,14 +103,24 @@ const DISPLAY = (rate: number) => Prisma.sql`p.product_id AS id, p.title, p.hand
   round(p.price * ${rate}::float8)::int AS price, round(p.sale_price * ${rate}::float8)::int AS sale_price, p.in_stock`;
 
 /**
- * What the whole query adds to a product's text score: 1 when its title reads exactly as the typed words,
- * 0.5 when its title holds them in order (two words or more); punctuation and case ignored.
+ * What the whole query adds to a product's text score: 1 when its title reads exactly as the typed words
+ * (punctuation and case ignored), and up to 0.5 for word proximity, the share of the pairs of words typed
+ * side by side that its title holds side by side (stemmed or exact).
  */
-function titleBonus(titleText: string): Prisma.Sql {
-  if (!titleText.includes(' ')) return Prisma.sql`0`;
-  const title = Prisma.sql`btrim(regexp_replace(s.title_norm, '[^[:alnum:]]+', ' ', 'g'))`;
-  return Prisma.sql`(CASE WHEN ${title} = ${titleText} THEN 1
-    WHEN strpos(' ' || ${title} || ' ', ${` ${titleText} `}) > 0 THEN 0.5 ELSE 0 END)`;
+function wholeQueryBonus(search: ProductSearch): Prisma.Sql {
+  const parts: Prisma.Sql[] = [];
+  if (search.titleText.includes(' ')) {
+    const title = Prisma.sql`btrim(regexp_replace(s.title_norm, '[^[:alnum:]]+', ' ', 'g'))`;
+    parts.push(Prisma.sql`(CASE WHEN ${title} = ${search.titleText} THEN 1 ELSE 0 END)`);
+  }
+  const share = 0.5 / Math.max(1, search.pairs.length);
+  for (const [a, b] of search.pairs) {
+    const phrase = `${a}:A <-> ${b}:A`;
+    parts.push(
+      Prisma.sql`(CASE WHEN s.document @@ (to_tsquery('english', ${phrase}) || to_tsquery('search_exact', ${phrase})) THEN ${share}::float8 ELSE 0 END)`,
+    );
+  }
+  return parts.length > 0 ? Prisma.sql`(${Prisma.join(parts, ' + ')})` : Prisma.sql`0`;
 }
 
 function multiplierSql(search: ProductSearch): Prisma.Sql {
@@ -173,7 +185,7 @@ async function runStrictSearch(ctx: Ctx, search: ProductSearch): Promise<Product
     m AS MATERIALIZED (
       SELECT r.*, r.text_score * ${multiplierSql(search)} AS final_score FROM (
         SELECT s.product_id, s.product_type, s.tags, s.collection_ids, s.in_stock, s.price,
-               ts_rank(${WEIGHTS}::float4[], s.document, (SELECT qf FROM q)) + ${titleBonus(search.titleText)} AS text_score, ${exact} AS exact
+               ts_rank(${WEIGHTS}::float4[], s.document, (SELECT qf FROM q)) + ${wholeQueryBonus(search)} AS text_score, ${exact} AS exact
         FROM search_products s
         WHERE s.project_id = ${ctx.project.id}
           AND (s.document @@ (SELECT qf FROM q) OR s.product_id = ANY(${search.pinned}::text[]))
@@ -205,8 +217,9 @@ async function runStrictSearch(ctx: Ctx, search: ProductSearch): Promise<Product
 /**
  * The relaxed search, one statement: the candidates match every required clause (without one, at least
  * one relaxable clause) and no excluded term; the answer keeps those matching at least k clauses (required
- * ones included), k the largest count that still gives `relaxBelow` products (at least one clause). Ranked: exact strict matches, then by clauses matched, then
- * whether the head noun matched, then by score; total and facets count the answer.
+ * ones included), k the largest count that still gives `relaxBelow` products (at least one clause). Ranked: exact strict matches, strict matches, then relaxed
+ * ones keeping the head noun (the kind of product asked for), then by clauses matched, then by score; total
+ * and facets count the answer.
  */
 async function runRelaxedSearch(ctx: Ctx, search: ProductSearch): Promise<ProductSearchResult> {
   const rate = search.rate;
@@ -240,7 +253,7 @@ async function runRelaxedSearch(ctx: Ctx, search: ProductSearch): Promise<Produc
              CASE WHEN r.cand THEN ${required.length}::int ELSE 0 END + (SELECT count(*) FROM unnest(r.hits) h WHERE h)::int AS matched FROM (
         SELECT s.product_id, s.product_type, s.tags, s.collection_ids, s.in_stock, s.price,
                s.document @@ (SELECT qc FROM q) AS cand, ARRAY[${hitsOf}] AS hits, ${head} AS head, ${exact} AS exact,
-               ts_rank(${WEIGHTS}::float4[], s.document, (SELECT qc FROM q)) + ${titleBonus(search.titleText)} AS text_score,
+               ts_rank(${WEIGHTS}::float4[], s.document, (SELECT qc FROM q)) + ${wholeQueryBonus(search)} AS text_score,
                s.product_id = ANY(${search.pinned}::text[]) AS pin
         FROM search_products s
         WHERE s.project_id = ${ctx.project.id}
@@ -256,7 +269,7 @@ async function runRelaxedSearch(ctx: Ctx, search: ProductSearch): Promise<Produc
     page AS (
       SELECT product_id, text_score, final_score, matched, hits, row_number() OVER () AS n FROM (
         SELECT * FROM m WHERE NOT pin
-        ORDER BY exact DESC, matched DESC, head DESC, final_score DESC, product_id LIMIT ${search.take} OFFSET ${search.skip}) o
+        ORDER BY exact DESC, matched = ${must.length}::int DESC, head DESC, matched DESC, final_score DESC, product_id LIMIT ${search.take} OFFSET ${search.skip}) o
     ),
     agg AS (SELECT count(*)::int AS total, count(*) FILTER (WHERE matched = ${must.length}::int OR pin)::int AS strict_total,
                    (SELECT k FROM level)::int AS min_matched,
