@@ -2295,12 +2295,16 @@ export interface paths {
         };
         /**
          * Typeahead suggestions
-         * @description Suggestions for a prefix: popular past queries that had results (most searched first), then product
-         *     titles (type `product`, with `id`) and collection titles (type `collection`, with `id`): a title
-         *     starting with the prefix first, then products before collections, then shorter titles first. A
-         *     product is suggested when each typed word starts a word of its title or SKUs; of a very common
-         *     prefix, the 300 shortest matching titles are ranked. Prefixes of 5 characters or more tolerate a
-         *     typo (two from 8), as search does. Only active products are suggested.
+         * @description Suggestions for a prefix: popular past queries that had results (most searched first, at most half
+         *     the list, rounded up), then product titles (type `product`, with `id`) and collection titles (type
+         *     `collection`, with `id`). A past query is suggested as search corrected it: each word the catalog
+         *     does not hold replaced by its typo correction (`jackt` is suggested as `jacket`), repeats merged.
+         *     Titles rank in tiers: a title starting with the prefix first, then titles where each typed word
+         *     starts a word, then titles found only through a typo correction; within a tier products before
+         *     collections, then shorter titles first. A product is suggested when each typed word starts a word
+         *     of its title or SKUs; of a very common prefix, the 300 shortest matching titles are ranked.
+         *     Prefixes of 5 characters or more that start no word of the catalog tolerate a typo (two from 8),
+         *     as search does. Only active products are suggested.
          */
         get: operations["suggestSearch"];
         put?: never;
