@@ -103,11 +103,30 @@ const DISPLAY = (rate: number) => Prisma.sql`p.product_id AS id, p.title, p.hand
   round(p.price * ${rate}::float8)::int AS price, round(p.sale_price * ${rate}::float8)::int AS sale_price, p.in_stock`;
 
 /**
+ * The tsqueries of a statement, built once in its `q` CTE (one row): `ref()` reads one back as an InitPlan,
+ * so no row rebuilds a tsquery.
+ */
+class QueryColumns {
+  private readonly columns: Prisma.Sql[] = [];
+
+  ref(tsquery: Prisma.Sql): Prisma.Sql {
+    const name = `t${this.columns.length}`;
+    this.columns.push(Prisma.sql`${tsquery} AS ${Prisma.raw(name)}`);
+    return Prisma.sql`(SELECT ${Prisma.raw(name)} FROM q)`;
+  }
+
+  /** The CTE; call after every ref(). */
+  cte(): Prisma.Sql {
+    return Prisma.sql`q AS (SELECT ${Prisma.join(this.columns, ', ')})`;
+  }
+}
+
+/**
  * What the whole query adds to a product's text score: 1 when its title reads exactly as the typed words
  * (punctuation and case ignored), and up to 0.5 for word proximity, the share of the pairs of words typed
  * side by side that its title holds side by side (stemmed or exact).
  */
-function wholeQueryBonus(search: ProductSearch): Prisma.Sql {
+function wholeQueryBonus(search: ProductSearch, q: QueryColumns): Prisma.Sql {
   const parts: Prisma.Sql[] = [];
   if (search.titleText.includes(' ')) {
     const title = Prisma.sql`btrim(regexp_replace(s.title_norm, '[^[:alnum:]]+', ' ', 'g'))`;
@@ -117,7 +136,7 @@ function wholeQueryBonus(search: ProductSearch): Prisma.Sql {
   for (const [a, b] of search.pairs) {
     const phrase = `${a}:A <-> ${b}:A`;
     parts.push(
-      Prisma.sql`(CASE WHEN s.document @@ (to_tsquery('english', ${phrase}) || to_tsquery('search_exact', ${phrase})) THEN ${share}::float8 ELSE 0 END)`,
+      Prisma.sql`(CASE WHEN s.document @@ ${q.ref(Prisma.sql`(to_tsquery('english', ${phrase}) || to_tsquery('search_exact', ${phrase}))`)} THEN ${share}::float8 ELSE 0 END)`,
     );
   }
   return parts.length > 0 ? Prisma.sql`(${Prisma.join(parts, ' + ')})` : Prisma.sql`0`;
@@ -176,19 +195,22 @@ function toResult(search: ProductSearch, row: ResultRow, relaxed: boolean): Prod
  * into narrow rows, the page (display fields read for its rows only), the pinned rows, the total and the facets.
  */
 async function runStrictSearch(ctx: Ctx, search: ProductSearch): Promise<ProductSearchResult> {
-  const exact = search.exact ? Prisma.sql`s.document @@ (SELECT qe FROM q)` : Prisma.sql`true`;
+  const q = new QueryColumns();
+  const qf = q.ref(querySql(search.full));
+  const exact = search.exact ? Prisma.sql`s.document @@ ${q.ref(querySql(search.exact))}` : Prisma.sql`true`;
+  const bonus = wholeQueryBonus(search, q);
   const rate = search.rate;
   const clauses = search.full.must.length;
   const allClauses = search.full.must.map((_, i) => i);
   const rows = await ctx.db.$queryRaw<ResultRow[]>`
-    WITH q AS (SELECT ${querySql(search.full)} AS qf, ${search.exact ? querySql(search.exact) : Prisma.sql`NULL::tsquery`} AS qe),
+    WITH ${q.cte()},
     m AS MATERIALIZED (
       SELECT r.*, r.text_score * ${multiplierSql(search)} AS final_score FROM (
         SELECT s.product_id, s.product_type, s.tags, s.collection_ids, s.in_stock, s.price,
-               ts_rank(${WEIGHTS}::float4[], s.document, (SELECT qf FROM q)) + ${wholeQueryBonus(search)} AS text_score, ${exact} AS exact
+               ts_rank(${WEIGHTS}::float4[], s.document, ${qf}) + ${bonus} AS text_score, ${exact} AS exact
         FROM search_products s
         WHERE s.project_id = ${ctx.project.id}
-          AND (s.document @@ (SELECT qf FROM q) OR s.product_id = ANY(${search.pinned}::text[]))
+          AND (s.document @@ ${qf} OR s.product_id = ANY(${search.pinned}::text[]))
           AND s.product_id <> ALL(${search.hidden}::text[]) ${filterSql(search.filters, rate)}
       ) r
     ),
@@ -205,8 +227,8 @@ async function runStrictSearch(ctx: Ctx, search: ProductSearch): Promise<Product
          SELECT ${DISPLAY(rate)}, g.text_score, g.final_score, ${clauses}::int AS matched_words, '{}'::int[] AS missing, g.n
          FROM page g JOIN search_products p ON p.product_id = g.product_id) r) AS hits,
       (SELECT coalesce(json_agg(r), '[]') FROM (
-         SELECT ${DISPLAY(rate)}, m.text_score, m.final_score, CASE WHEN p.document @@ (SELECT qf FROM q) THEN ${clauses}::int ELSE 0 END AS matched_words,
-                CASE WHEN p.document @@ (SELECT qf FROM q) THEN '{}'::int[] ELSE ${allClauses}::int[] END AS missing
+         SELECT ${DISPLAY(rate)}, m.text_score, m.final_score, CASE WHEN p.document @@ ${qf} THEN ${clauses}::int ELSE 0 END AS matched_words,
+                CASE WHEN p.document @@ ${qf} THEN '{}'::int[] ELSE ${allClauses}::int[] END AS missing
          FROM m JOIN search_products p ON p.product_id = m.product_id
          WHERE m.product_id = ANY(${search.pinned}::text[])) r) AS pinned
       ${search.facets ? FACETS : Prisma.empty}
@@ -214,67 +236,157 @@ async function runStrictSearch(ctx: Ctx, search: ProductSearch): Promise<Product
   return toResult(search, rows[0], false);
 }
 
+/** How far a relaxed answer goes: the relaxable clauses no product matches, and how many of the others a product must match. */
+interface Relaxation {
+  dead: number[];
+  live: number[];
+  level: number;
+}
+
+// Above this many combinations of live clauses, a level's candidates are the union of the live clauses
+// (a superset, filtered by the count of matched clauses) instead of one GIN query per combination.
+const MAX_COMBINATIONS = 64;
+
+function combinations<T>(items: T[], size: number): T[][] {
+  if (size === 0) return [[]];
+  if (items.length < size) return [];
+  const [first, ...rest] = items;
+  return [...combinations(rest, size - 1).map((c) => [first, ...c]), ...combinations(rest, size)];
+}
+
+function countOf(n: number, k: number): number {
+  let result = 1;
+  for (let i = 0; i < k; i++) result = (result * (n - i)) / (i + 1);
+  return result;
+}
+
 /**
- * The relaxed search, one statement: the candidates match every required clause (without one, at least
- * one relaxable clause) and no excluded term; the answer keeps those matching at least k clauses (required
- * ones included), k the largest count that still gives `relaxBelow` products (at least one clause). Ranked: exact strict matches, strict matches, then relaxed
- * ones keeping the head noun (the kind of product asked for), then by clauses matched, then by score; total
- * and facets count the answer.
+ * The candidates of a relaxation level as one tsquery: every required clause, at least `level` live
+ * relaxable clauses (each combination an AND, so the GIN index finds them), no excluded term.
  */
-async function runRelaxedSearch(ctx: Ctx, search: ProductSearch): Promise<ProductSearchResult> {
+function candidatesSql(search: ProductSearch, relax: Relaxation): Prisma.Sql {
+  const must = search.full.must;
+  const parts: Prisma.Sql[] = must.filter((_, i) => !search.relaxable[i]).map(clauseSql);
+  if (relax.level > 0) {
+    const groups =
+      countOf(relax.live.length, relax.level) <= MAX_COMBINATIONS
+        ? combinations(relax.live, relax.level)
+        : relax.live.map((i) => [i]);
+    parts.push(
+      Prisma.sql`(${Prisma.join(
+        groups.map(
+          (group) =>
+            Prisma.sql`(${Prisma.join(
+              group.map((i) => clauseSql(must[i])),
+              ' && ',
+            )})`,
+        ),
+        ' || ',
+      )})`,
+    );
+  }
+  for (const t of search.full.exclude) {
+    parts.push(Prisma.sql`!! ${termSql({ ...t, ...(t.kind === 'word' ? { prefix: false } : {}) })}`);
+  }
+  return Prisma.join(parts, ' && ');
+}
+
+/**
+ * Runs an existence or bounded count through the GIN index (a bitmap scan): with a LIMIT the planner
+ * otherwise prefers a sequential scan, or the project index, hoping to meet a match early, and reads every
+ * row of the project when there is none.
+ */
+async function throughIndex<T>(ctx: Ctx, query: Prisma.Sql): Promise<T[]> {
+  const [, , rows] = await ctx.db.$transaction([
+    ctx.db.$executeRaw`SET LOCAL enable_seqscan = off`,
+    ctx.db.$executeRaw`SET LOCAL enable_indexscan = off`,
+    ctx.db.$queryRaw<T[]>(query),
+  ]);
+  return rows;
+}
+
+/** The relaxable clauses that no product (filters and hidden products applied) matches. */
+async function deadClauses(ctx: Ctx, search: ProductSearch, optional: number[]): Promise<number[]> {
+  const checks = optional.map(
+    (i) => Prisma.sql`NOT EXISTS (SELECT 1 FROM search_products s WHERE s.project_id = ${ctx.project.id}
+      AND s.document @@ ${clauseSql(search.full.must[i])} AND s.product_id <> ALL(${search.hidden}::text[]) ${filterSql(search.filters, search.rate)})`,
+  );
+  const [row] = await throughIndex<{ dead: boolean[] }>(ctx, Prisma.sql`SELECT ARRAY[${Prisma.join(checks)}] AS dead`);
+  return optional.filter((_, n) => row.dead[n]);
+}
+
+/**
+ * Whether a level gives at least `relaxBelow` products: counts at most that many (the scan stops there).
+ * Above MAX_COMBINATIONS the union is read with the clauses counted per row.
+ */
+async function levelFills(ctx: Ctx, search: ProductSearch, relax: Relaxation): Promise<boolean> {
+  const must = search.full.must;
+  const union = countOf(relax.live.length, relax.level) > MAX_COMBINATIONS;
+  const counted = union
+    ? Prisma.sql`AND (${Prisma.join(
+        relax.live.map((i) => Prisma.sql`(s.document @@ ${clauseSql(must[i])})::int`),
+        ' + ',
+      )}) >= ${relax.level}`
+    : Prisma.empty;
+  const [row] = await throughIndex<{ n: number }>(
+    ctx,
+    Prisma.sql`
+    SELECT count(*)::int AS n FROM (
+      SELECT 1 FROM search_products s WHERE s.project_id = ${ctx.project.id} AND s.document @@ (${candidatesSql(search, relax)})
+        AND s.product_id <> ALL(${search.hidden}::text[]) ${filterSql(search.filters, search.rate)} ${counted}
+      LIMIT ${search.relaxBelow}) x`,
+  );
+  return row.n >= search.relaxBelow;
+}
+
+/**
+ * The relaxed answer, one statement: the products matching every required clause and at least `level`
+ * of the live relaxable clauses, and no excluded term (pins aside). Ranked: exact strict matches, strict
+ * matches, then relaxed ones keeping the head noun (the kind of product asked for), then by clauses
+ * matched, then by score; total and facets count the answer.
+ */
+async function runRelaxedSearch(ctx: Ctx, search: ProductSearch, relax: Relaxation): Promise<ProductSearchResult> {
   const rate = search.rate;
   const must = search.full.must;
   const required = must.filter((_, i) => !search.relaxable[i]);
   const optional = must.map((_, i) => i).filter((i) => search.relaxable[i]);
-  // Candidates: every required clause (or, without one, any relaxable clause), no excluded term.
-  const anyOptional = Prisma.sql`(${Prisma.join(
-    optional.map((i) => clauseSql(must[i])),
-    ' || ',
-  )})`;
-  const base = required.length > 0 ? Prisma.join(required.map(clauseSql), ' && ') : anyOptional;
-  const excluded = search.full.exclude.map(
-    (t) => Prisma.sql`!! ${termSql({ ...t, ...(t.kind === 'word' ? { prefix: false } : {}) })}`,
-  );
-  const candidates = Prisma.join([base, ...excluded], ' && ');
+  const q = new QueryColumns();
+  const qc = q.ref(candidatesSql(search, relax));
+  const clauseRefs = new Map(optional.map((i) => [i, q.ref(clauseSql(must[i]))]));
   const hitsOf = Prisma.join(
-    optional.map((i) => Prisma.sql`s.document @@ ${clauseSql(must[i])}`),
+    optional.map((i) => Prisma.sql`s.document @@ ${clauseRefs.get(i)!}`),
     ', ',
   );
   const head =
     search.head !== null && search.relaxable[search.head]
-      ? Prisma.sql`s.document @@ ${clauseSql(must[search.head])}`
+      ? Prisma.sql`s.document @@ ${clauseRefs.get(search.head)!}`
       : Prisma.sql`true`;
-  const exact = search.exact ? Prisma.sql`s.document @@ ${querySql(search.exact)}` : Prisma.sql`true`;
+  const exact = search.exact ? Prisma.sql`s.document @@ ${q.ref(querySql(search.exact))}` : Prisma.sql`true`;
+  const bonus = wholeQueryBonus(search, q);
   const indexes = Prisma.sql`unnest(${optional}::int[])`;
   const rows = await ctx.db.$queryRaw<ResultRow[]>`
-    WITH q AS (SELECT (${candidates}) AS qc),
+    WITH ${q.cte()},
     c AS MATERIALIZED (
       SELECT r.*, r.text_score * ${multiplierSql(search)} AS final_score,
-             CASE WHEN r.cand THEN ${required.length}::int ELSE 0 END + (SELECT count(*) FROM unnest(r.hits) h WHERE h)::int AS matched FROM (
+             CASE WHEN r.pin AND NOT r.cand THEN 0 ELSE ${required.length}::int END + (SELECT count(*) FROM unnest(r.hits) h WHERE h)::int AS matched FROM (
         SELECT s.product_id, s.product_type, s.tags, s.collection_ids, s.in_stock, s.price,
-               s.document @@ (SELECT qc FROM q) AS cand, ARRAY[${hitsOf}] AS hits, ${head} AS head, ${exact} AS exact,
-               ts_rank(${WEIGHTS}::float4[], s.document, (SELECT qc FROM q)) + ${wholeQueryBonus(search)} AS text_score,
-               s.product_id = ANY(${search.pinned}::text[]) AS pin
+               ARRAY[${hitsOf}] AS hits, ${head} AS head, ${exact} AS exact,
+               ts_rank(${WEIGHTS}::float4[], s.document, ${qc}) + ${bonus} AS text_score,
+               s.product_id = ANY(${search.pinned}::text[]) AS pin, s.document @@ ${qc} AS cand
         FROM search_products s
         WHERE s.project_id = ${ctx.project.id}
-          AND (s.document @@ (SELECT qc FROM q) OR s.product_id = ANY(${search.pinned}::text[]))
+          AND (s.document @@ ${qc} OR s.product_id = ANY(${search.pinned}::text[]))
           AND s.product_id <> ALL(${search.hidden}::text[]) ${filterSql(search.filters, rate)}
       ) r
     ),
-    level AS (
-      SELECT coalesce(max(k), 1) AS k FROM generate_series(1, ${must.length}::int) k
-      WHERE (SELECT count(*) FROM c WHERE matched >= k) >= ${search.relaxBelow}
-    ),
-    m AS MATERIALIZED (SELECT c.* FROM c, level WHERE c.matched >= level.k OR c.pin),
+    m AS MATERIALIZED (SELECT * FROM c WHERE matched >= ${required.length + relax.level}::int OR pin),
     page AS (
       SELECT product_id, text_score, final_score, matched, hits, row_number() OVER () AS n FROM (
         SELECT * FROM m WHERE NOT pin
         ORDER BY exact DESC, matched = ${must.length}::int DESC, head DESC, matched DESC, final_score DESC, product_id LIMIT ${search.take} OFFSET ${search.skip}) o
     ),
     agg AS (SELECT count(*)::int AS total, count(*) FILTER (WHERE matched = ${must.length}::int OR pin)::int AS strict_total,
-                   (SELECT k FROM level)::int AS min_matched,
-                   (SELECT coalesce(array_agg(x.idx ORDER BY x.i), '{}') FROM ${indexes} WITH ORDINALITY x(idx, i)
-                     WHERE NOT EXISTS (SELECT 1 FROM c WHERE c.hits[x.i])) AS unmatched,
+                   ${required.length + relax.level}::int AS min_matched, ${relax.dead}::int[] AS unmatched,
                    count(*) FILTER (WHERE in_stock)::int AS in_stock,
                    round(min(price) * ${rate}::float8)::int AS price_min, round(max(price) * ${rate}::float8)::int AS price_max FROM m)
     SELECT agg.*,
@@ -293,13 +405,25 @@ async function runRelaxedSearch(ctx: Ctx, search: ProductSearch): Promise<Produc
 
 /**
  * The product search: the strict matches (every clause), and when they are fewer than `relaxBelow` and
- * the query has a clause that may go unmatched, the relaxed answer instead (strict matches still first).
+ * the query has a clause that may go unmatched, the relaxed answer instead (strict matches still first):
+ * relaxable clauses no product matches are dropped, then the level (live relaxable clauses a product must
+ * match) goes down from all of them until it gives `relaxBelow` products (at least one clause in all).
  */
 export async function runProductSearch(ctx: Ctx, search: ProductSearch): Promise<ProductSearchResult> {
   const strict = await runStrictSearch(ctx, search);
-  const optional = search.relaxable.filter(Boolean).length;
-  if (strict.total >= search.relaxBelow || optional === 0 || search.full.must.length < 2) return strict;
-  return runRelaxedSearch(ctx, search);
+  const optional = search.relaxable.flatMap((relaxable, i) => (relaxable ? [i] : []));
+  if (strict.total >= search.relaxBelow || optional.length === 0 || search.full.must.length < 2) return strict;
+  const dead = await deadClauses(ctx, search, optional);
+  const live = optional.filter((i) => !dead.includes(i));
+  const required = search.full.must.length - optional.length;
+  // At least one clause matched in all: without a required clause, at least one live relaxable one.
+  const lowest = required > 0 ? 0 : 1;
+  if (live.length < lowest) return strict;
+  let level = live.length;
+  // The level of all live clauses fills the page as the strict answer did when nothing is dead.
+  if (dead.length === 0) level -= 1;
+  while (level > lowest && !(await levelFills(ctx, search, { dead, live, level }))) level -= 1;
+  return runRelaxedSearch(ctx, search, { dead, live, level });
 }
 
 export interface CollectionRowJson {
