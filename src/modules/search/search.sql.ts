@@ -407,7 +407,7 @@ async function runRelaxedSearch(ctx: Ctx, search: ProductSearch, relax: Relaxati
  * The product search: the strict matches (every clause), and when they are fewer than `relaxBelow` and
  * the query has a clause that may go unmatched, the relaxed answer instead (strict matches still first):
  * relaxable clauses no product matches are dropped, then the level (live relaxable clauses a product must
- * match) goes down from all of them until it gives `relaxBelow` products (at least one clause in all).
+ * match) is the largest that gives `relaxBelow` products (at least one clause in all).
  */
 export async function runProductSearch(ctx: Ctx, search: ProductSearch): Promise<ProductSearchResult> {
   const strict = await runStrictSearch(ctx, search);
@@ -419,11 +419,15 @@ export async function runProductSearch(ctx: Ctx, search: ProductSearch): Promise
   // At least one clause matched in all: without a required clause, at least one live relaxable one.
   const lowest = required > 0 ? 0 : 1;
   if (live.length < lowest) return strict;
-  let level = live.length;
-  // The level of all live clauses fills the page as the strict answer did when nothing is dead.
-  if (dead.length === 0) level -= 1;
-  while (level > lowest && !(await levelFills(ctx, search, { dead, live, level }))) level -= 1;
-  return runRelaxedSearch(ctx, search, { dead, live, level });
+  // The level of all live clauses is the strict answer when nothing is dead: it did not fill the page.
+  // Fewer clauses give more products, so the largest level that fills is found by bisection.
+  let [low, high] = [lowest, dead.length === 0 ? live.length - 1 : live.length];
+  while (low < high) {
+    const level = Math.ceil((low + high) / 2);
+    if (await levelFills(ctx, search, { dead, live, level })) low = level;
+    else high = level - 1;
+  }
+  return runRelaxedSearch(ctx, search, { dead, live, level: low });
 }
 
 export interface CollectionRowJson {
