@@ -1,6 +1,6 @@
 /**
  * The search benchmark's scenarios, shared by `npm run bench` (bench/run.ts) and `npm run bench:search`:
- * a mix of one-word, two-word, misspelled, phrase, exclusion and filtered searches (facets on) and a mix of
+ * a mix of one-word, two-word, misspelled, phrase, exclusion, filtered and relaxed searches (facets on) and a mix of
  * suggest prefixes, measured with autocannon at a number of connections; latency percentiles are taken
  * from every response (autocannon's own summary has no p95).
  */
@@ -28,6 +28,9 @@ export const SEARCHES = [
   'q=chair&price_max=10000',
   'q=blanket&tag=soft',
   'q=hood',
+  // Relaxed: a sentence with words no product holds, and a full title (one strict match, the page filled).
+  'q=cozy%20grey%20hoodie%20for%20the%20weekend',
+  'q=northpeak%20classic%20linen%20shirt',
 ].map((q) => `/v1/search?${q}`);
 export const SUGGESTS = ['q=sh', 'q=hea', 'q=lamp', 'q=merin', 'q=voltix%20ea', 'q=jakce', 'q=coff', 'q=w'].map(
   (q) => `/v1/search/suggest?${q}`,

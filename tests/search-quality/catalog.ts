@@ -193,7 +193,7 @@ export const SYNONYMS = [
   { synonym_type: 'equivalent' as const, terms: ['tee', 't-shirt', 'tee shirt'] },
 ];
 
-/** At least 150 graded queries of eight kinds over the catalog. */
+/** At least 180 graded queries of nine kinds over the catalog (25 exact names, 33 sentences). */
 export function generateQueries(catalog: FixtureProduct[]): Judged[] {
   const queries: Judged[] = [];
   const nouns = [...new Set(catalog.map((p) => p.noun))];
@@ -206,6 +206,45 @@ export function generateQueries(catalog: FixtureProduct[]): Judged[] {
         x.title === p.title ? 3 : x.noun === p.noun && x.material === p.material ? 2 : x.noun === p.noun ? 1 : 0,
     });
   }
+  // Sentences: a kind of product with a colour and/or a material, wrapped in words a shopper types and no
+  // product holds (occasions, audiences, seasons). The kind and every named attribute: 2; the kind: 1.
+  const openers = [
+    'looking for a',
+    'i need a',
+    'cozy',
+    'comfortable',
+    'something like a',
+    'best',
+    'a nice',
+    'affordable',
+  ];
+  const closers = [
+    'for the weekend',
+    'for my dad',
+    'as a gift for her',
+    'for summer evenings',
+    'for the office',
+    'for a small apartment',
+    'that lasts for years',
+    'for rainy autumn days',
+    'for my teenage son',
+    'to take on holiday',
+  ];
+  catalog
+    .filter((_, i) => i % 71 === 5)
+    .slice(0, 33)
+    .forEach((p, n) => {
+      const noun = lower(p.noun);
+      const opener = openers[n % openers.length];
+      const closer = closers[(n * 3) % closers.length];
+      const form = n % 3;
+      const attributes = form === 0 ? [p.color] : form === 1 ? [p.material] : [p.color, p.material];
+      queries.push({
+        q: `${opener} ${attributes.map(lower).join(' ')} ${noun} ${closer}`,
+        kind: 'natural language',
+        grade: (x) => (x.noun !== p.noun ? 0 : attributes.every((a) => a === x.color || a === x.material) ? 2 : 1),
+      });
+    });
   // Category words, singular and plural.
   for (const noun of nouns) {
     const word = lower(noun.split(' ').at(-1)!);

@@ -2244,6 +2244,26 @@ export interface paths {
          *     catalog. Words with digits (numbers, SKUs) are never corrected. Products that match without a
          *     correction always rank above products that need one.
          *
+         *     **Relaxation.** When fewer products than `limit` match every word, the answer also holds products
+         *     matching most of the words (as a shopper's sentence, "grey hoodie for the weekend", or a full product
+         *     title deserves related products rather than an empty page): each plain word (with its synonyms and
+         *     typo corrections) counts as one word, quoted phrases and `OR` groups always count as matched and
+         *     must match, `-exclusions` always exclude. Words no product matches (after typo correction) are
+         *     dropped first; then the answer keeps the products matching at least `relaxation.min_matched_words`
+         *     words, the largest number that still gives `limit` products (at least one word). Products matching
+         *     every word always rank first; then the relaxed matches that keep the head noun of the query (the
+         *     kind of product asked for: the last word before the first stop word that follows a word, "hoodie"
+         *     in "grey hoodie for the weekend"), then by the number of words matched, then by score. Each product says how many words it matched
+         *     (`matched_words`) and whether it is a relaxed match (`relaxed`); `data.products.relaxation` is
+         *     present exactly when the answer is relaxed, with the count of strict matches and the dropped words;
+         *     `total` and the facets count the whole answer (strict and relaxed matches, and pins).
+         *
+         *     **Ranking** weighs where words match (title and SKUs, then type, vendor, tags and collection
+         *     titles, then variant titles, then the description) and the query as a whole: a title that reads
+         *     exactly as the typed words (case and punctuation aside) scores 1 more, and word proximity adds up
+         *     to 0.5 (the share of the words typed side by side that the title holds side by side), so the
+         *     product named ranks first and the products sharing its words follow.
+         *
          *     **Synonyms** (active groups) apply at once; **merchandising rules** whose `match_query` matches the
          *     normalized query apply by priority: `hide` removes the product, `boost`/`bury` multiply its score,
          *     `pin` places it at its zero-based position (even when the query does not match it, as long as it is
@@ -2255,7 +2275,7 @@ export interface paths {
          *     (rounded to the minor unit); a currency the project has no rate for answers 400.
          *
          *     `explain=true` (secret keys only; 403 `forbidden` with a publishable key) adds to each product why it
-         *     ranks where it does. Every search is logged for the analytics endpoints.
+         *     ranks where it does, including the words it does not match (`dropped_words`). Every search is logged for the analytics endpoints.
          */
         get: operations["searchCatalog"];
         put?: never;
@@ -2275,12 +2295,16 @@ export interface paths {
         };
         /**
          * Typeahead suggestions
-         * @description Suggestions for a prefix: popular past queries that had results (most searched first), then product
-         *     titles (type `product`, with `id`) and collection titles (type `collection`, with `id`): a title
-         *     starting with the prefix first, then products before collections, then shorter titles first. A
-         *     product is suggested when each typed word starts a word of its title or SKUs; of a very common
-         *     prefix, the 300 shortest matching titles are ranked. Prefixes of 5 characters or more tolerate a
-         *     typo (two from 8), as search does. Only active products are suggested.
+         * @description Suggestions for a prefix: popular past queries that had results (most searched first, at most half
+         *     the list, rounded up), then product titles (type `product`, with `id`) and collection titles (type
+         *     `collection`, with `id`). A past query is suggested as search corrected it: each word the catalog
+         *     does not hold replaced by its typo correction (`jackt` is suggested as `jacket`), repeats merged.
+         *     Titles rank in tiers: a title starting with the prefix first, then titles where each typed word
+         *     starts a word, then titles found only through a typo correction; within a tier products before
+         *     collections, then shorter titles first. A product is suggested when each typed word starts a word
+         *     of its title or SKUs; of a very common prefix, the 300 shortest matching titles are ranked.
+         *     Prefixes of 5 characters or more that start no word of the catalog tolerate a typo (two from 8),
+         *     as search does. Only active products are suggested.
          */
         get: operations["suggestSearch"];
         put?: never;
@@ -5045,8 +5069,9 @@ export interface components {
         SearchResult: {
             products: {
                 data: components["schemas"]["SearchProductHit"][];
-                /** @description Products matching the query and filters (pins included). */
+                /** @description Products in the answer, passing the filters (pins included) — the strict matches, and when `relaxation` is present the relaxed matches too. */
                 total: number;
+                relaxation?: components["schemas"]["SearchRelaxation"];
                 facets?: components["schemas"]["SearchFacets"];
             };
             /** @description Empty unless `types` includes collections. */
@@ -5054,6 +5079,28 @@ export interface components {
                 data: components["schemas"]["SearchCollectionHit"][];
                 total: number;
             };
+        };
+        /**
+         * @description Present when fewer than `limit` products matched every word and the answer also holds products matching most of them.
+         * @example {
+         *       "strict_total": 0,
+         *       "words": 4,
+         *       "min_matched_words": 2,
+         *       "dropped_words": [
+         *         "cozy",
+         *         "weekend"
+         *       ]
+         *     }
+         */
+        SearchRelaxation: {
+            /** @description Products matching every word (these rank first). */
+            strict_total: number;
+            /** @description Words of the query, as matched_words counts them (a quoted phrase, an OR group or a multi-word synonym counts as one; lone stop words do not count). */
+            words: number;
+            /** @description The fewest words a product of the answer matches (pinned products aside). */
+            min_matched_words: number;
+            /** @description Words no product matches, even after typo correction. */
+            dropped_words: string[];
         };
         SearchProductHit: {
             /** @example prod_01jd5kx8m2n4p6q8r0s2t4v6w8 */
@@ -5071,12 +5118,18 @@ export interface components {
             in_stock: boolean;
             /** @description The final score (text relevance times boost and bury multipliers). */
             score: number;
+            /** @description How many words of the query the product matches (see `relaxation.words`). */
+            matched_words: number;
+            /** @description True when the product does not match every word (a relaxed match, ranked after every strict one). */
+            relaxed: boolean;
             explain?: components["schemas"]["SearchExplain"];
         };
         /** @description Why the product ranks where it does (`explain=true`). */
         SearchExplain: {
             /** @description The query terms (after correction and synonym expansion) found in the product. */
             matched_terms: string[];
+            /** @description The words of the query the product does not match (empty for a strict match). */
+            dropped_words: string[];
             /** @description Typo corrections of the query that this product matched through. */
             corrections: {
                 from: string;
@@ -5096,7 +5149,7 @@ export interface components {
             text_score: number;
             final_score: number;
         };
-        /** @description Counts over every product matching the query and filters (before paging); value lists most frequent first, at most 50 each. */
+        /** @description Counts over every product of the answer (what `total` counts, relaxed matches included) before paging; value lists most frequent first, at most 50 each. */
         SearchFacets: {
             product_type: {
                 value: string;
@@ -15483,7 +15536,9 @@ export interface operations {
                      *               "sale_price": null,
                      *               "currency": "USD",
                      *               "in_stock": true,
-                     *               "score": 0.912
+                     *               "score": 0.912,
+                     *               "matched_words": 2,
+                     *               "relaxed": false
                      *             }
                      *           ],
                      *           "total": 1,

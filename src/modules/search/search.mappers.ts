@@ -7,8 +7,11 @@ type Explain = components['schemas']['SearchExplain'];
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
-/** A ranked product row as a search hit (score rounded to 6 decimals), with its explanation when asked. */
-export function toProductHit(row: ProductRowJson, currency: string, explain?: Explain): ProductHit {
+/**
+ * A ranked product row as a search hit (score rounded to 6 decimals; relaxed when it matches fewer than
+ * the query's `words`), with its explanation when asked.
+ */
+export function toProductHit(row: ProductRowJson, words: number, currency: string, explain?: Explain): ProductHit {
   return {
     id: row.id,
     title: row.title,
@@ -21,6 +24,8 @@ export function toProductHit(row: ProductRowJson, currency: string, explain?: Ex
     currency,
     in_stock: row.in_stock,
     score: round(row.final_score),
+    matched_words: row.matched_words,
+    relaxed: row.matched_words < words,
     ...(explain
       ? { explain: { ...explain, text_score: round(explain.text_score), final_score: round(explain.final_score) } }
       : {}),

@@ -89,6 +89,7 @@ function explainOf(plan: QueryPlan, rules: RulePlan, row: ProductRowJson, matche
   const found = new Set(matched);
   return {
     matched_terms: matched,
+    dropped_words: row.missing.map((i) => plan.words[i].text),
     corrections: plan.corrections.filter((c) => found.has(c.to)),
     synonyms: plan.synonyms
       .filter((s) => s.expandedTo.some((t) => found.has(t)))
@@ -133,6 +134,11 @@ export async function searchCatalog(
       ? productSearch(ctx, cache, {
           full: plan.full,
           exact: plan.exact,
+          relaxable: plan.words.map((w) => w.relaxable),
+          head: plan.head,
+          titleText: plan.titleText,
+          pairs: plan.pairs,
+          relaxBelow: take,
           rate,
           hidden: rules.hidden,
           pinned: pinnedIds,
@@ -171,9 +177,23 @@ export async function searchCatalog(
         rows.map((r) => r.id),
       )
     : undefined;
+  const wordCount = plan.full.must.length;
   const hits: ProductHit[] = rows.map((row) =>
-    toProductHit(row, currency, matched ? explainOf(plan, rules, row, matched.get(row.id) ?? []) : undefined),
+    toProductHit(
+      row,
+      wordCount,
+      currency,
+      matched ? explainOf(plan, rules, row, matched.get(row.id) ?? []) : undefined,
+    ),
   );
+  const relaxation = products?.relaxation
+    ? {
+        strict_total: products.strictTotal,
+        words: wordCount,
+        min_matched_words: products.relaxation.minMatched,
+        dropped_words: products.relaxation.unmatched.map((i) => plan.words[i].text),
+      }
+    : undefined;
   const productTotal = products?.total ?? 0;
   const collectionTotal = collections?.total ?? 0;
   recordSearch(ctx.db, {
@@ -183,7 +203,12 @@ export async function searchCatalog(
     tookMs: performance.now() - started,
   });
   return {
-    products: { data: hits, total: productTotal, ...(products?.facets ? { facets: products.facets } : {}) },
+    products: {
+      data: hits,
+      total: productTotal,
+      ...(relaxation ? { relaxation } : {}),
+      ...(products?.facets ? { facets: products.facets } : {}),
+    },
     collections: { data: collections?.hits ?? [], total: collectionTotal },
   };
 }

@@ -2,7 +2,7 @@ import type { components } from '../../generated/openapi.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { normalizeText } from './query-parser.js';
-import { damerauDistance, editBudget, isCorrectable } from './typo.js';
+import { chooseCorrections, damerauDistance, editBudget, isCorrectable } from './typo.js';
 import { cachedSearch } from './search.service.js';
 
 type Suggestion = components['schemas']['Suggestion'];
@@ -30,10 +30,42 @@ async function correctedPrefixes(ctx: Ctx, word: string): Promise<string[]> {
   return [...fixes].slice(0, 3);
 }
 
+// Past queries read for each suggestion list: more than asked, as corrected forms may merge.
+const PAST_QUERIES = 20;
+
+/**
+ * Past queries as they should be suggested: each word the project's vocabulary does not hold replaced by
+ * its best typo correction (the one search would rank first), so a query typed with a typo is suggested
+ * spelled right; repeats merged, most searched first.
+ */
+async function correctedQueries(ctx: Ctx, queries: string[]): Promise<string[]> {
+  const words = [...new Set(queries.flatMap((q) => q.split(' ')).filter(isCorrectable))];
+  const candidates = new Map<string, Array<{ term: string; docCount: number }>>();
+  if (words.length > 0) {
+    const rows = await ctx.db.$queryRaw<Array<{ word: string; term: string | null; doc_count: number | null }>>`
+      SELECT word, term, doc_count FROM search_term_candidates(${ctx.project.id}, ${words}::text[])`;
+    for (const row of rows) {
+      if (!candidates.has(row.word)) candidates.set(row.word, []);
+      if (row.term !== null) candidates.get(row.word)!.push({ term: row.term, docCount: row.doc_count ?? 0 });
+    }
+  }
+  const corrected = queries.map((q) =>
+    q
+      .split(' ')
+      .map((w) => chooseCorrections(w, candidates.get(w) ?? [])[0]?.to ?? w)
+      .join(' '),
+  );
+  return [...new Set(corrected)];
+}
+
 // What a suggestion is computed from (see cachedSearch).
 const SUGGEST_TABLES = ['search_query_stats', 'search_products', 'search_title_words', 'collections', 'search_terms'];
 
-/** Suggestions for what is being typed: popular queries with results first, then product and collection titles by score. */
+/**
+ * Suggestions for what is being typed: popular queries with results first (spelled as corrected), then
+ * product and collection titles: starting with the prefix, then each typed word starting a title word, then
+ * typo-tolerant matches.
+ */
 export async function suggest(
   ctx: Ctx,
   q: string,
@@ -54,8 +86,16 @@ async function computeSuggestions(ctx: Ctx, prefix: string, limit: number): Prom
   const popular = await ctx.db.$queryRaw<Array<{ query: string }>>`
     SELECT query FROM search_query_stats
     WHERE project_id = ${ctx.project.id} AND last_result_count > 0 AND query ~>=~ ${prefix} AND query ~<~ ${`${prefix}\u{10FFFF}`}
-    ORDER BY search_count DESC, query LIMIT ${limit}`;
-  const suggestions: Suggestion[] = popular.map((p) => ({ text: p.query, type: 'query' }));
+    ORDER BY search_count DESC, query LIMIT ${Math.max(limit, PAST_QUERIES)}`;
+  const past =
+    popular.length > 0
+      ? await correctedQueries(
+          ctx,
+          popular.map((p) => p.query),
+        )
+      : [];
+  // Past queries take at most half the list (rounded up): titles keep room.
+  const suggestions: Suggestion[] = past.slice(0, Math.ceil(limit / 2)).map((text) => ({ text, type: 'query' }));
   if (suggestions.length >= limit || words.length === 0) return suggestions.slice(0, limit);
 
   const last = words[words.length - 1];
@@ -64,8 +104,8 @@ async function computeSuggestions(ctx: Ctx, prefix: string, limit: number): Prom
   const heads = words.slice(0, -1).map((w) => Prisma.sql`AND w.title_norm ~ ${`(^|[^[:alnum:]])${w}`}`);
   // Per alternative of the last word: a range of the title-word index, shortest titles first, capped.
   const candidates = alternatives.map(
-    (alt) => Prisma.sql`(
-      SELECT w.product_id, w.title, w.title_norm FROM search_title_words w
+    (alt, i) => Prisma.sql`(
+      SELECT w.product_id, w.title, w.title_norm, ${i}::int AS alt FROM search_title_words w
       WHERE w.project_id = ${ctx.project.id} AND w.word <> '' AND w.word ~>=~ ${alt} AND w.word ~<~ ${`${alt}\u{10FFFF}`} ${heads.length > 0 ? Prisma.join(heads, ' ') : Prisma.empty}
       ORDER BY w.word USING ~<~, w.title_len, w.title_norm LIMIT ${TITLE_CANDIDATES})`,
   );
@@ -74,18 +114,22 @@ async function computeSuggestions(ctx: Ctx, prefix: string, limit: number): Prom
     tsqueries.map((t) => Prisma.sql`to_tsquery('simple', ${t})`),
     ' || ',
   );
+  const length = [...prefix].length;
+  // Tiers: the title starts with what was typed (3); each typed word starts a word of it as typed (2); only
+  // through a typo correction of the last word (1). Products half a tier above collections.
+  const productTier = Prisma.sql`CASE WHEN left(c.title_norm, ${length}) = ${prefix} THEN 3 WHEN c.alt = 0 THEN 2 ELSE 1 END`;
+  const collectionTier = Prisma.sql`CASE WHEN left(lower(unaccent(c.title)), ${length}) = ${prefix} THEN 3
+    WHEN to_tsvector('simple', unaccent(c.title)) @@ to_tsquery('simple', ${tsqueries[0]}) THEN 2 ELSE 1 END`;
   const rows = await ctx.db.$queryRaw<
     Array<{ type: 'product' | 'collection'; id: string; text: string; score: number }>
   >`
     WITH q AS (SELECT ${query} AS q)
     SELECT type, id, text, score FROM (
       SELECT DISTINCT ON (lower(text)) * FROM (
-        SELECT 'product' AS type, c.product_id AS id, c.title AS text,
-               1 + CASE WHEN left(c.title_norm, ${[...prefix].length}) = ${prefix} THEN 1 ELSE 0 END AS score
+        SELECT 'product' AS type, c.product_id AS id, c.title AS text, ${productTier} + 0.5 AS score
         FROM (${Prisma.join(candidates, ' UNION ALL ')}) c
         UNION ALL
-        SELECT 'collection', c.id, c.title,
-               0.5 + CASE WHEN left(lower(unaccent(c.title)), ${[...prefix].length}) = ${prefix} THEN 1 ELSE 0 END
+        SELECT 'collection', c.id, c.title, ${collectionTier}
         FROM collections c WHERE c.project_id = ${ctx.project.id} AND to_tsvector('simple', unaccent(c.title)) @@ (SELECT q FROM q)
       ) x ORDER BY lower(text), score DESC, length(text), id
     ) d ORDER BY score DESC, length(text), text LIMIT ${limit}`;

@@ -37,16 +37,18 @@ const asTerm = (text: string): Term =>
 /**
  * The query with synonyms added as alternatives: runs of consecutive single-word clauses matching a
  * (possibly multi-word) synonym term, longest first, become one clause "the run as a phrase, or a
- * synonym"; a phrase or an OR alternative equal to a term gets the synonyms beside it.
+ * synonym"; a phrase or an OR alternative equal to a term gets the synonyms beside it. `spans` holds, per
+ * clause of the result, the indexes of the clauses of `parsed` it came from.
  */
 export function expandSynonyms(
   parsed: ParsedQuery,
   map: Map<string, Set<string>>,
-): { query: ParsedQuery; used: SynonymUse[] } {
-  if (map.size === 0) return { query: parsed, used: [] };
+): { query: ParsedQuery; used: SynonymUse[]; spans: number[][] } {
+  if (map.size === 0) return { query: parsed, used: [], spans: parsed.must.map((_, i) => [i]) };
   const maxWords = Math.max(...[...map.keys()].map((k) => k.split(' ').length));
   const used: SynonymUse[] = [];
   const must: Clause[] = [];
+  const spans: number[][] = [];
   const clauses = parsed.must;
   for (let i = 0; i < clauses.length;) {
     let matched = false;
@@ -59,6 +61,7 @@ export function expandSynonyms(
       const original: Term = n === 1 ? run[0][0] : { kind: 'phrase', text: key };
       must.push([original, ...[...synonyms].map(asTerm)]);
       used.push({ term: key, expandedTo: [...synonyms] });
+      spans.push(Array.from({ length: n }, (_, k) => i + k));
       i += n;
       matched = true;
     }
@@ -74,7 +77,8 @@ export function expandSynonyms(
       }
     }
     must.push([...clause, ...extra]);
+    spans.push([i]);
     i += 1;
   }
-  return { query: { must, exclude: parsed.exclude }, used };
+  return { query: { must, exclude: parsed.exclude }, used, spans };
 }

@@ -13,7 +13,8 @@ export function termSql(term: Term): Prisma.Sql {
   return exact;
 }
 
-function clauseSql(clause: Clause): Prisma.Sql {
+/** One clause: any of its terms. */
+export function clauseSql(clause: Clause): Prisma.Sql {
   return Prisma.sql`(${Prisma.join(clause.map(termSql), ' || ')})`;
 }
 

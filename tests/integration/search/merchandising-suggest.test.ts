@@ -54,7 +54,16 @@ describe('merchandising rules', () => {
       is_active: true,
     });
     expect((await ids('rain jacket'))[0]).toBe(unrelated.id);
-    expect((await search('rain jacket')).total).toBe(3);
+    // Two strict matches and the pin: fewer than a page, so the plain "Jacket" joins as a relaxed match.
+    const pinned = await search('rain jacket');
+    expect(pinned.relaxation!.strict_total).toBe(3);
+    expect(pinned.total).toBe(4);
+    expect(pinned.data.map((p) => [p.id, p.relaxed])).toEqual([
+      [unrelated.id, true],
+      [expect.any(String), false],
+      [expect.any(String), false],
+      [c.id, true],
+    ]);
     expect(await ids('rain jackets')).not.toContain(unrelated.id); // exact: the normalized query must equal it
     await store.api.PATCH('/v1/search/merchandising/{id}', {
       params: { path: { id: pin.id } },
@@ -137,7 +146,9 @@ describe('merchandising rules', () => {
     expect((await ids('jacket')).at(-1)).toBe(before[2]);
     const hide = (await rule({ name: 'h', match_query: 'jacket', action: 'hide', product_id: b.id, priority: 10 }))
       .data!.data;
-    expect(await ids('rain jacket pro')).toEqual([]);
+    const hidden = await search('rain jacket pro');
+    expect(hidden.relaxation!.strict_total).toBe(0); // the only product with every word is hidden
+    expect(hidden.data.map((p) => p.id)).not.toContain(b.id);
     expect((await search('jacket')).total).toBe(2);
     const list = (await store.api.GET('/v1/search/merchandising')).data!.data;
     expect(list.map((r) => r.id)).toEqual([hide.id, boost.id, expect.any(String)]);

@@ -1,0 +1,61 @@
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { createProduct, type ProductResource } from '../../factories/catalog.factory.js';
+import { flushSearchLog } from '../../../src/modules/search/index.js';
+import { useStore } from '../../setup/store.js';
+
+const store = useStore();
+
+const suggest = async (q: string, limit = 5) => {
+  const publishable = store.app.client(store.keys.publishable_test.token);
+  const { data, error, response } = await publishable.GET('/v1/search/suggest', { params: { query: { q, limit } } });
+  if (!data) throw new Error(`suggest ${q} answered ${response.status}: ${JSON.stringify(error)}`);
+  return data.data;
+};
+const search = async (q: string) => {
+  const { data } = await store.api.GET('/v1/search', { params: { query: { q } } });
+  return data!.data.products;
+};
+
+let storm: ProductResource;
+let rain: ProductResource;
+
+beforeAll(async () => {
+  const make = (title: string) => createProduct(store.api, { title, variants: [{ title: 'M', price: 100 }] });
+  storm = await make('Storm Jacket');
+  rain = await make('Lightweight Packable Rain Jacket');
+  await make('Jacquard Scarf');
+  await make('Lantern');
+});
+
+describe('suggestions', () => {
+  test('a past query typed with a typo is suggested corrected, never as typed; repeats merge', async () => {
+    expect((await search('jackt')).total).toBe(2); // found through its correction
+    await search('jacket');
+    await search('jackt');
+    await flushSearchLog();
+    const list = await suggest('j');
+    expect(list[0]).toEqual({ text: 'jacket', type: 'query' });
+    expect(list.map((s) => s.text)).not.toContain('jackt');
+    expect(list.filter((s) => s.type === 'query')).toHaveLength(1);
+  });
+
+  test('past queries take at most half the list: the titles whose words start with the prefix keep room', async () => {
+    for (const q of ['jacket storm', 'jacket rain', 'jacquard', 'jacket'] as const) await search(q);
+    await flushSearchLog();
+    const list = await suggest('jac', 5);
+    expect(list.filter((s) => s.type === 'query')).toHaveLength(3);
+    expect(list.slice(3)).toEqual([
+      { text: 'Jacquard Scarf', type: 'product', id: expect.any(String) },
+      { text: 'Storm Jacket', type: 'product', id: storm.id },
+    ]);
+    // The title starting with the prefix, then those with a word starting with it, shorter first.
+    const titles = (await suggest('jac', 10)).filter((s) => s.type === 'product').map((s) => s.text);
+    expect(titles).toEqual(['Jacquard Scarf', 'Storm Jacket', rain.title]);
+  });
+
+  test('a title starting with the prefix ranks above titles with a word starting with it; typo matches when nothing starts so', async () => {
+    const titles = async (q: string) => (await suggest(q, 10)).filter((s) => s.type === 'product').map((s) => s.text);
+    expect(await titles('jacq')).toEqual(['Jacquard Scarf']);
+    expect(await titles('lanterm')).toEqual(['Lantern']);
+  });
+});
