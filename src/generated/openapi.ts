@@ -2843,8 +2843,9 @@ export interface components {
         Pagination: {
             /** @description Pass as `cursor` to get the next page; null on the last page. */
             cursor: string | null;
+            /** @description Whether more rows follow. A page holds at most `limit` rows and at most 1 MiB of JSON in `data` (always at least one row): a page of large rows can end before `limit` with `has_more: true`, so walk a list by its cursor until `has_more` is false, never by counting rows. */
             has_more: boolean;
-            /** @description Count of records matching the filters. */
+            /** @description Count of records matching the filters, as the caller can see them (with a publishable key or customer token, the storefront's records only). */
             total: number;
         };
         /** @description A Collection answered with `fields`: `id` and the requested properties only. */
@@ -3167,14 +3168,19 @@ export interface components {
          */
         Locale: string;
         /**
-         * @description Free-form key-value data, at most 50 keys.
+         * @description Your own key-value data, returned as stored: at most 50 keys, each 1-40 characters; each value a string of at most 500 characters, a number or a boolean (no nested objects, arrays or null). A value out of these bounds answers 400 `invalid_request` naming the field `metadata.<key>`. So one object is at most about 27,000 characters.
          * @example {
          *       "erp_id": "A-10293"
          *     }
          */
         Metadata: {
-            [key: string]: unknown;
+            [key: string]: components["schemas"]["MetadataValue"];
         };
+        /**
+         * @description A metadata value; strings at most 500 characters.
+         * @example A-10293
+         */
+        MetadataValue: string | number | boolean;
         /**
          * @description `custom_data` enables metafield values; `locations` enables creating, deleting and transferring locations.
          * @enum {string}
@@ -3222,9 +3228,15 @@ export interface components {
             exchange_rates: components["schemas"]["ExchangeRates"];
             /** @description While true, every key of the project answers 403 `account_suspended`. */
             suspended: boolean;
-            /** @description Requests a minute allowed for the project. */
+            /** @description Requests a minute allowed for the project's secret keys. */
             rate_limit_per_minute: number;
-            /** @description Requests a calendar month allowed for the project. */
+            /** @description Requests a minute allowed for the project's storefront traffic (publishable keys and customer access tokens), counted apart from secret keys; null: the same number as `rate_limit_per_minute`. */
+            storefront_rate_limit_per_minute: number | null;
+            /** @description Register, login, refresh, forgot-password and reset-password requests a minute from one client address (default 120), within the storefront budget. */
+            auth_attempts_per_ip_per_minute: number;
+            /** @description The same requests a minute naming one email address (register, login, forgot-password; default 20). */
+            auth_attempts_per_email_per_minute: number;
+            /** @description Requests a calendar month allowed for the project's secret keys (storefront traffic is not counted). */
             monthly_quota: number;
             /** @description Where e-mails to the merchant go (usage warnings, a webhook subscription the service paused). Null records them in the outbox only. */
             contact_email: string | null;
@@ -3270,6 +3282,10 @@ export interface components {
             exchange_rates?: components["schemas"]["ExchangeRates"];
             suspended?: boolean;
             rate_limit_per_minute?: number;
+            /** @description Null makes it follow `rate_limit_per_minute` again. */
+            storefront_rate_limit_per_minute?: number | null;
+            auth_attempts_per_ip_per_minute?: number;
+            auth_attempts_per_email_per_minute?: number;
             monthly_quota?: number;
             /**
              * Format: email
@@ -4204,7 +4220,7 @@ export interface components {
             handle: string;
             description: string | null;
             image: string | null;
-            /** @description Products in the collection that are not deleted. */
+            /** @description Products in the collection that are not deleted; with a publishable key or customer token, only the active ones (what the storefront can list). */
             product_count: number;
             /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
             metafields?: components["schemas"]["MetafieldValues"];
@@ -5127,6 +5143,7 @@ export interface components {
             title: string;
             handle: string;
             image: string | null;
+            /** @description Active products in the collection (the ones search can return), whoever searches. */
             product_count: number;
             score: number;
         };
@@ -5328,14 +5345,14 @@ export interface components {
             condition_match?: components["schemas"]["ConditionMatch"];
             active_price_key?: string | null;
             /**
-             * @description Merged into the stored metadata; a key set to an empty string is removed.
+             * @description Merged into the stored metadata; a key set to an empty string is removed. The same bounds as `Metadata` (keys 1-40 characters, values a string of at most 500 characters, a number or a boolean).
              * @example {
              *       "segment": "",
              *       "reviewed": "yes"
              *     }
              */
             metadata?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["MetadataValue"];
             };
         };
         CustomerGroupMembersAdd: {
@@ -5507,7 +5524,9 @@ export interface components {
     };
     responses: {
         /**
-         * @description `rate_limited`: the project made more requests this minute than its `rate_limit_per_minute` (default 600);
+         * @description `rate_limited`: the project made more requests this minute than its `rate_limit_per_minute` (default 600;
+         *     for storefront traffic, its `storefront_rate_limit_per_minute`), or one client address or email address made
+         *     more sign-in, registration, refresh or password-reset requests than its per-client budget;
          *     `Retry-After` is the seconds to the next minute. `quota_exceeded`: the project used its `monthly_quota`
          *     (default 1,000,000) for this calendar month (UTC); `Retry-After` is the seconds to the start of next month.
          *     Refused requests do not count.
@@ -6528,7 +6547,7 @@ export interface components {
         TestMode: "true" | "false";
         /** @description `items` inlines the line items, oldest first. */
         DraftOrderExpand: "items"[];
-        /** @description Page size, 1-100. */
+        /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
         Limit100: number;
         /** @description Page size, 1-250. */
         Limit250: number;
@@ -6569,7 +6588,7 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Requests a minute the project may make (its `rate_limit_per_minute`).
+         * @description Requests a minute the caller may make (the project's `rate_limit_per_minute` for secret keys, its storefront budget for publishable keys and customer tokens).
          * @example 600
          */
         RateLimitLimit: number;
@@ -6834,6 +6853,9 @@ export interface operations {
                      *           },
                      *           "suspended": false,
                      *           "rate_limit_per_minute": 600,
+                     *           "storefront_rate_limit_per_minute": null,
+                     *           "auth_attempts_per_ip_per_minute": 120,
+                     *           "auth_attempts_per_email_per_minute": 20,
                      *           "monthly_quota": 1000000,
                      *           "contact_email": "owner@acme-outdoor.com",
                      *           "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
@@ -6929,6 +6951,9 @@ export interface operations {
                      *         },
                      *         "suspended": false,
                      *         "rate_limit_per_minute": 600,
+                     *         "storefront_rate_limit_per_minute": null,
+                     *         "auth_attempts_per_ip_per_minute": 120,
+                     *         "auth_attempts_per_email_per_minute": 20,
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
@@ -7011,6 +7036,9 @@ export interface operations {
                      *         },
                      *         "suspended": false,
                      *         "rate_limit_per_minute": 600,
+                     *         "storefront_rate_limit_per_minute": null,
+                     *         "auth_attempts_per_ip_per_minute": 120,
+                     *         "auth_attempts_per_email_per_minute": 20,
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
@@ -7140,7 +7168,7 @@ export interface operations {
             query?: {
                 /** @description Only e-mails addressed to this address (case-insensitive). */
                 to?: string;
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -7208,7 +7236,7 @@ export interface operations {
     listStoreEvents: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -7397,7 +7425,7 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -7697,7 +7725,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -7951,7 +7979,7 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -9359,7 +9387,7 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -10322,7 +10350,7 @@ export interface operations {
     listLocations: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -10865,7 +10893,7 @@ export interface operations {
     listShippingZones: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -11501,7 +11529,7 @@ export interface operations {
     listCollections: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -14010,7 +14038,7 @@ export interface operations {
     listOrders: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -14418,7 +14446,7 @@ export interface operations {
     listDraftOrders: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
