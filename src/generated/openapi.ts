@@ -649,7 +649,11 @@ export interface paths {
          * Sign a customer in
          * @description Checks the email (case-insensitively) and password and starts a session. A wrong password, an unknown
          *     email and a customer without a password all answer the same 401 `Invalid email or password.`, after the
-         *     same password-hashing work, so neither the answer nor its timing tells whether an account exists.
+         *     same password-hashing work, so neither the answer nor its timing tells whether an account exists. A
+         *     customer whose `status` is `inactive` cannot sign in: with the right password the answer is 401
+         *     `This account is inactive and cannot sign in. Contact the store.` (said only to whoever knows the
+         *     password, so it reveals no account); setting a customer inactive ends their sessions at once (access and
+         *     refresh tokens stop working), and a refresh of an inactive customer's session answers 401.
          *
          *     Lockout: failed attempts are counted per project and email (unknown emails too) in the database, so
          *     every server process sees the same count. The failure that reaches 5, 10 or 20 (and every failure after
@@ -680,7 +684,7 @@ export interface paths {
          *     tokens are single use: the presented one is used up. Presenting a used refresh token again (for
          *     example one that leaked, or two tabs refreshing at once) ends the whole session: every refresh token
          *     of it and every access token with its `sid` are refused from then on, and the customer must sign in
-         *     again. An unknown, expired, used or ended refresh token answers 401 `unauthorized`.
+         *     again. An unknown, expired, used or ended refresh token, and one of an inactive customer, answers 401 `unauthorized`.
          */
         post: operations["refreshCustomerToken"];
         delete?: never;
@@ -3673,7 +3677,7 @@ export interface components {
             response_body: string | null;
             /** @description How long the last attempt took. */
             duration_ms: number | null;
-            /** @description Why the last attempt got no answer (time-out, TLS, connection, non-public address); null otherwise. */
+            /** @description Why the last attempt got no answer (time-out, TLS, connection); null otherwise. A host that does not resolve and one that resolves to a non-public address both read `refused: the host did not resolve to a public address`, so deliveries never tell which internal host names exist. */
             error: string | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -3752,7 +3756,10 @@ export interface components {
              */
             threshold: 80 | 90 | 100;
         };
-        /** @enum {string} */
+        /**
+         * @description `inactive` customers cannot sign in or refresh their tokens; becoming inactive ends their sessions.
+         * @enum {string}
+         */
         CustomerStatus: "active" | "inactive";
         /** @enum {string} */
         TaxNumberType: "vat" | "ein" | "gst" | "abn" | "nif" | "siren" | "siret" | "nzbn" | "gst_hst" | "qst" | "other";
@@ -4097,7 +4104,10 @@ export interface components {
             product_type?: string | null;
             vendor?: string | null;
             tags?: components["schemas"]["Tags"];
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http:// or https:// URL (a storefront renders it; other schemes such as javascript: answer 400).
+             */
             image?: string | null;
             metadata?: components["schemas"]["Metadata"];
             variants: components["schemas"]["VariantCreate"][];
@@ -4110,7 +4120,10 @@ export interface components {
             product_type?: string | null;
             vendor?: string | null;
             tags?: components["schemas"]["Tags"];
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http:// or https:// URL (a storefront renders it; other schemes such as javascript: answer 400).
+             */
             image?: string | null;
             metadata?: components["schemas"]["Metadata"];
         };
@@ -4234,14 +4247,20 @@ export interface components {
             title: string;
             handle?: components["schemas"]["Handle"];
             description?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http:// or https:// URL (a storefront renders it; other schemes such as javascript: answer 400).
+             */
             image?: string | null;
         };
         CollectionUpdate: {
             title?: string;
             handle?: components["schemas"]["Handle"];
             description?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http:// or https:// URL (a storefront renders it; other schemes such as javascript: answer 400).
+             */
             image?: string | null;
         };
         File: {
@@ -6456,7 +6475,7 @@ export interface components {
         /**
          * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
          *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-         *     Keys are scoped to the project and expire after 24 hours.
+         *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
          * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
          */
         IdempotencyKey: string;
@@ -6786,7 +6805,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7064,7 +7083,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7500,7 +7519,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8109,7 +8128,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8489,7 +8508,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8725,7 +8744,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9526,7 +9545,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9867,7 +9886,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9969,7 +9988,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10436,7 +10455,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10974,7 +10993,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11258,7 +11277,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11615,7 +11634,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11967,7 +11986,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12156,7 +12175,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -14568,7 +14587,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -14963,7 +14982,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -15303,7 +15322,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -15688,7 +15707,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -15903,7 +15922,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -16314,7 +16333,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -16846,7 +16865,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -17213,7 +17232,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -17470,7 +17489,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

@@ -18,8 +18,9 @@ const EMAIL_TAKEN = {
     message: 'An account with this email already exists. Sign in, or reset the password to set one.',
   },
 };
-/** Spec rule 4, in its exact words: the same answer for a wrong email and a wrong password. */
+/** The same answer for a wrong email and a wrong password (loginCustomer in openapi.yaml). */
 export const INVALID_LOGIN = 'Invalid email or password.';
+export const ACCOUNT_INACTIVE = 'This account is inactive and cannot sign in. Contact the store.';
 
 /**
  * Register: creates the customer with an argon2id password hash, records customer.created and starts a
@@ -43,7 +44,7 @@ export async function register(
 }
 
 /**
- * Login (spec rules 4 and 5): counts the attempt (429 while the email is locked), checks the password
+ * Login (loginCustomer in openapi.yaml): counts the attempt (429 while the email is locked), checks the password
  * with the same argon2 work whether or not the account exists, answers 401 "Invalid email or password."
  * for any mismatch, and on success resets the count and starts a session.
  */
@@ -60,6 +61,8 @@ export async function login(
   });
   const matches = await verifyPassword(customer?.passwordHash ?? null, input.password);
   if (!customer || !matches) throw new AppError('unauthorized', INVALID_LOGIN);
+  // Said only to whoever knows the password, so it reveals nothing about which emails have accounts.
+  if (customer.status === 'inactive') throw new AppError('unauthorized', ACCOUNT_INACTIVE);
   await passwordAccepted(ctx.db, ctx.project.id, email);
   // Hashes made with older parameters are brought up to today's while the password is at hand.
   const passwordHash = needsRehash(customer.passwordHash!) ? await hashPassword(input.password) : undefined;

@@ -494,7 +494,7 @@ export type $IdempotencyKeyPayload<ExtArgs extends runtime.Types.Extensions.Inte
   objects: {}
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     /**
-     * The project id, or "platform" for the operator API.
+     * "<project id>:<API key id or customer:<id>>:<mode>", or "platform" for the operator API.
      */
     scope: string
     key: string
