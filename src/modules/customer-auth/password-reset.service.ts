@@ -107,7 +107,7 @@ async function findUsableResetToken(ctx: Ctx, token: string): Promise<{ id: stri
 }
 
 /**
- * Reset-password (spec rule 3): with a usable token, sets the password, uses up every reset token of the
+ * Reset-password (resetPassword in openapi.yaml): with a usable token, sets the password, uses up every reset token of the
  * customer, marks the email verified, lifts the login lockout and ends every session, in one
  * transaction. A used, expired or unknown token is 400 on `token`; a weak password is 400 on `password`
  * and leaves the token usable.
