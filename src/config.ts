@@ -23,6 +23,11 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Cache search answers per process, kept exact by the change feed (SEARCH_CACHE=off: every search queries). */
   searchCache: boolean;
+  /**
+   * TRUST_PROXY=true: the server runs behind a proxy that appends the client's address to X-Forwarded-For,
+   * and that address (the last one) is the client's for per-client budgets. Otherwise the connection's.
+   */
+  trustProxy: boolean;
 }
 
 /** Reads and validates the environment once; throws with every problem listed. */
@@ -59,5 +64,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: env.RATE_LIMITS !== 'off',
     logLevel,
     searchCache: env.SEARCH_CACHE !== 'off',
+    trustProxy: env.TRUST_PROXY === 'true',
   };
 }

@@ -649,7 +649,11 @@ export interface paths {
          * Sign a customer in
          * @description Checks the email (case-insensitively) and password and starts a session. A wrong password, an unknown
          *     email and a customer without a password all answer the same 401 `Invalid email or password.`, after the
-         *     same password-hashing work, so neither the answer nor its timing tells whether an account exists.
+         *     same password-hashing work, so neither the answer nor its timing tells whether an account exists. A
+         *     customer whose `status` is `inactive` cannot sign in: with the right password the answer is 401
+         *     `This account is inactive and cannot sign in. Contact the store.` (said only to whoever knows the
+         *     password, so it reveals no account); setting a customer inactive ends their sessions at once (access and
+         *     refresh tokens stop working), and a refresh of an inactive customer's session answers 401.
          *
          *     Lockout: failed attempts are counted per project and email (unknown emails too) in the database, so
          *     every server process sees the same count. The failure that reaches 5, 10 or 20 (and every failure after
@@ -680,7 +684,7 @@ export interface paths {
          *     tokens are single use: the presented one is used up. Presenting a used refresh token again (for
          *     example one that leaked, or two tabs refreshing at once) ends the whole session: every refresh token
          *     of it and every access token with its `sid` are refused from then on, and the customer must sign in
-         *     again. An unknown, expired, used or ended refresh token answers 401 `unauthorized`.
+         *     again. An unknown, expired, used or ended refresh token, and one of an inactive customer, answers 401 `unauthorized`.
          */
         post: operations["refreshCustomerToken"];
         delete?: never;
@@ -721,7 +725,8 @@ export interface paths {
         put?: never;
         /**
          * Request a password-reset e-mail
-         * @description Always answers the same message, whether or not an account exists. When a customer of the project has
+         * @description Always answers the same message, after the same time (at least 250 ms), whether or not an account exists.
+         *     A new reset e-mail voids the customer's earlier outstanding links. When a customer of the project has
          *     this email (with or without a password), it is sent a reset e-mail in its locale (else the project's;
          *     English, German and French, other languages get English) with a single-use token valid 24 hours,
          *     stored only as a hash. The link is `https://<project domain>/account/reset-password?token=<token>`: the
@@ -2867,8 +2872,9 @@ export interface components {
         Pagination: {
             /** @description Pass as `cursor` to get the next page; null on the last page. */
             cursor: string | null;
+            /** @description Whether more rows follow. A page holds at most `limit` rows and at most 1 MiB of JSON in `data` (always at least one row): a page of large rows can end before `limit` with `has_more: true`, so walk a list by its cursor until `has_more` is false, never by counting rows. */
             has_more: boolean;
-            /** @description Count of records matching the filters. */
+            /** @description Count of records matching the filters, as the caller can see them (with a publishable key or customer token, the storefront's records only). */
             total: number;
         };
         /** @description A Collection answered with `fields`: `id` and the requested properties only. */
@@ -3191,14 +3197,19 @@ export interface components {
          */
         Locale: string;
         /**
-         * @description Free-form key-value data, at most 50 keys.
+         * @description Your own key-value data, returned as stored: at most 50 keys, each 1-40 characters; each value a string of at most 500 characters, a number or a boolean (no nested objects, arrays or null). A value out of these bounds answers 400 `invalid_request` naming the field `metadata.<key>`. So one object is at most about 27,000 characters.
          * @example {
          *       "erp_id": "A-10293"
          *     }
          */
         Metadata: {
-            [key: string]: unknown;
+            [key: string]: components["schemas"]["MetadataValue"];
         };
+        /**
+         * @description A metadata value; strings at most 500 characters.
+         * @example A-10293
+         */
+        MetadataValue: string | number | boolean;
         /**
          * @description `custom_data` enables metafield values; `locations` enables creating, deleting and transferring locations.
          * @enum {string}
@@ -3246,9 +3257,15 @@ export interface components {
             exchange_rates: components["schemas"]["ExchangeRates"];
             /** @description While true, every key of the project answers 403 `account_suspended`. */
             suspended: boolean;
-            /** @description Requests a minute allowed for the project. */
+            /** @description Requests a minute allowed for the project's secret keys. */
             rate_limit_per_minute: number;
-            /** @description Requests a calendar month allowed for the project. */
+            /** @description Requests a minute allowed for the project's storefront traffic (publishable keys and customer access tokens), counted apart from secret keys; null: the same number as `rate_limit_per_minute`. */
+            storefront_rate_limit_per_minute: number | null;
+            /** @description Register, login, refresh, forgot-password and reset-password requests a minute from one client address (default 120), within the storefront budget. */
+            auth_attempts_per_ip_per_minute: number;
+            /** @description The same requests a minute naming one email address (register, login, forgot-password; default 20). */
+            auth_attempts_per_email_per_minute: number;
+            /** @description Requests a calendar month allowed for the project's secret keys (storefront traffic is not counted). */
             monthly_quota: number;
             /** @description Where e-mails to the merchant go (usage warnings, a webhook subscription the service paused). Null records them in the outbox only. */
             contact_email: string | null;
@@ -3294,6 +3311,10 @@ export interface components {
             exchange_rates?: components["schemas"]["ExchangeRates"];
             suspended?: boolean;
             rate_limit_per_minute?: number;
+            /** @description Null makes it follow `rate_limit_per_minute` again. */
+            storefront_rate_limit_per_minute?: number | null;
+            auth_attempts_per_ip_per_minute?: number;
+            auth_attempts_per_email_per_minute?: number;
             monthly_quota?: number;
             /**
              * Format: email
@@ -3681,7 +3702,7 @@ export interface components {
             response_body: string | null;
             /** @description How long the last attempt took. */
             duration_ms: number | null;
-            /** @description Why the last attempt got no answer (time-out, TLS, connection, non-public address); null otherwise. */
+            /** @description Why the last attempt got no answer (time-out, TLS, connection); null otherwise. A host that does not resolve and one that resolves to a non-public address both read `refused: the host did not resolve to a public address`, so deliveries never tell which internal host names exist. */
             error: string | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -3760,7 +3781,10 @@ export interface components {
              */
             threshold: 80 | 90 | 100;
         };
-        /** @enum {string} */
+        /**
+         * @description `inactive` customers cannot sign in or refresh their tokens; becoming inactive ends their sessions.
+         * @enum {string}
+         */
         CustomerStatus: "active" | "inactive";
         /** @enum {string} */
         TaxNumberType: "vat" | "ein" | "gst" | "abn" | "nif" | "siren" | "siret" | "nzbn" | "gst_hst" | "qst" | "other";
@@ -4105,7 +4129,10 @@ export interface components {
             product_type?: string | null;
             vendor?: string | null;
             tags?: components["schemas"]["Tags"];
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http:// or https:// URL (a storefront renders it; other schemes such as javascript: answer 400).
+             */
             image?: string | null;
             metadata?: components["schemas"]["Metadata"];
             variants: components["schemas"]["VariantCreate"][];
@@ -4118,7 +4145,10 @@ export interface components {
             product_type?: string | null;
             vendor?: string | null;
             tags?: components["schemas"]["Tags"];
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http:// or https:// URL (a storefront renders it; other schemes such as javascript: answer 400).
+             */
             image?: string | null;
             metadata?: components["schemas"]["Metadata"];
         };
@@ -4228,7 +4258,7 @@ export interface components {
             handle: string;
             description: string | null;
             image: string | null;
-            /** @description Products in the collection that are not deleted. */
+            /** @description Products in the collection that are not deleted; with a publishable key or customer token, only the active ones (what the storefront can list). */
             product_count: number;
             /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
             metafields?: components["schemas"]["MetafieldValues"];
@@ -4242,14 +4272,20 @@ export interface components {
             title: string;
             handle?: components["schemas"]["Handle"];
             description?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http:// or https:// URL (a storefront renders it; other schemes such as javascript: answer 400).
+             */
             image?: string | null;
         };
         CollectionUpdate: {
             title?: string;
             handle?: components["schemas"]["Handle"];
             description?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http:// or https:// URL (a storefront renders it; other schemes such as javascript: answer 400).
+             */
             image?: string | null;
         };
         File: {
@@ -5180,6 +5216,7 @@ export interface components {
             title: string;
             handle: string;
             image: string | null;
+            /** @description Active products in the collection (the ones search can return), whoever searches. */
             product_count: number;
             score: number;
         };
@@ -5381,14 +5418,14 @@ export interface components {
             condition_match?: components["schemas"]["ConditionMatch"];
             active_price_key?: string | null;
             /**
-             * @description Merged into the stored metadata; a key set to an empty string is removed.
+             * @description Merged into the stored metadata; a key set to an empty string is removed. The same bounds as `Metadata` (keys 1-40 characters, values a string of at most 500 characters, a number or a boolean).
              * @example {
              *       "segment": "",
              *       "reviewed": "yes"
              *     }
              */
             metadata?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["MetadataValue"];
             };
         };
         CustomerGroupMembersAdd: {
@@ -5560,7 +5597,9 @@ export interface components {
     };
     responses: {
         /**
-         * @description `rate_limited`: the project made more requests this minute than its `rate_limit_per_minute` (default 600);
+         * @description `rate_limited`: the project made more requests this minute than its `rate_limit_per_minute` (default 600;
+         *     for storefront traffic, its `storefront_rate_limit_per_minute`), or one client address or email address made
+         *     more sign-in, registration, refresh or password-reset requests than its per-client budget;
          *     `Retry-After` is the seconds to the next minute. `quota_exceeded`: the project used its `monthly_quota`
          *     (default 1,000,000) for this calendar month (UTC); `Retry-After` is the seconds to the start of next month.
          *     Refused requests do not count.
@@ -6490,7 +6529,7 @@ export interface components {
         /**
          * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
          *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-         *     Keys are scoped to the project and expire after 24 hours.
+         *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
          * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
          */
         IdempotencyKey: string;
@@ -6581,7 +6620,7 @@ export interface components {
         TestMode: "true" | "false";
         /** @description `items` inlines the line items, oldest first. */
         DraftOrderExpand: "items"[];
-        /** @description Page size, 1-100. */
+        /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
         Limit100: number;
         /** @description Page size, 1-250. */
         Limit250: number;
@@ -6622,7 +6661,7 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Requests a minute the project may make (its `rate_limit_per_minute`).
+         * @description Requests a minute the caller may make (the project's `rate_limit_per_minute` for secret keys, its storefront budget for publishable keys and customer tokens).
          * @example 600
          */
         RateLimitLimit: number;
@@ -6820,7 +6859,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6887,6 +6926,9 @@ export interface operations {
                      *           },
                      *           "suspended": false,
                      *           "rate_limit_per_minute": 600,
+                     *           "storefront_rate_limit_per_minute": null,
+                     *           "auth_attempts_per_ip_per_minute": 120,
+                     *           "auth_attempts_per_email_per_minute": 20,
                      *           "monthly_quota": 1000000,
                      *           "contact_email": "owner@acme-outdoor.com",
                      *           "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
@@ -6982,6 +7024,9 @@ export interface operations {
                      *         },
                      *         "suspended": false,
                      *         "rate_limit_per_minute": 600,
+                     *         "storefront_rate_limit_per_minute": null,
+                     *         "auth_attempts_per_ip_per_minute": 120,
+                     *         "auth_attempts_per_email_per_minute": 20,
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
@@ -7064,6 +7109,9 @@ export interface operations {
                      *         },
                      *         "suspended": false,
                      *         "rate_limit_per_minute": 600,
+                     *         "storefront_rate_limit_per_minute": null,
+                     *         "auth_attempts_per_ip_per_minute": 120,
+                     *         "auth_attempts_per_email_per_minute": 20,
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
@@ -7089,7 +7137,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7193,7 +7241,7 @@ export interface operations {
             query?: {
                 /** @description Only e-mails addressed to this address (case-insensitive). */
                 to?: string;
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -7261,7 +7309,7 @@ export interface operations {
     listStoreEvents: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -7450,7 +7498,7 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -7525,7 +7573,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7750,7 +7798,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -8004,7 +8052,7 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -8134,7 +8182,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8514,7 +8562,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8750,7 +8798,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9412,7 +9460,7 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -9551,7 +9599,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9892,7 +9940,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9994,7 +10042,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10375,7 +10423,7 @@ export interface operations {
     listLocations: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -10461,7 +10509,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -10918,7 +10966,7 @@ export interface operations {
     listShippingZones: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -10999,7 +11047,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11283,7 +11331,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11554,7 +11602,7 @@ export interface operations {
     listCollections: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -11640,7 +11688,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -11992,7 +12040,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -12181,7 +12229,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -14063,7 +14111,7 @@ export interface operations {
     listOrders: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -14471,7 +14519,7 @@ export interface operations {
     listDraftOrders: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. */
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
                 limit?: components["parameters"]["Limit100"];
                 /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
                 cursor?: components["parameters"]["Cursor"];
@@ -14593,7 +14641,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -14988,7 +15036,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -15328,7 +15376,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -15715,7 +15763,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -15930,7 +15978,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -16341,7 +16389,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -16873,7 +16921,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -17240,7 +17288,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -17497,7 +17545,7 @@ export interface operations {
                 /**
                  * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
                  *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
-                 *     Keys are scoped to the project and expire after 24 hours.
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
                  * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

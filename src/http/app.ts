@@ -13,6 +13,10 @@ import type { RequestState } from './state.js';
 /** The Koa application: security headers, request id, access log, (response check), error mapping, then the generated routes. */
 export function createApp(deps: AppDeps, handlers: Handlers = allHandlers): Koa<RequestState> {
   const app = new Koa<RequestState>();
+  // Behind a trusted proxy, ctx.ip is the address that proxy appended to X-Forwarded-For (the last one: any
+  // earlier ones came from the client and prove nothing).
+  app.proxy = deps.config.trustProxy;
+  app.maxIpsCount = 1;
   app.use(securityHeaders());
   app.use(requestId());
   app.use(accessLog(deps.log));

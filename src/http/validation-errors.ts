@@ -18,6 +18,7 @@ const PATTERN_MESSAGES: Record<string, string> = {
   '^[a-z0-9][a-z0-9_-]*$':
     'must start with a lowercase letter or digit and hold only lowercase letters, digits, _ and -',
   '^https://': 'must be an https:// URL',
+  '^https?://': 'must be an http:// or https:// URL',
 };
 
 // Longer lists (the event catalogue) are not spelled out in a message; the rejected value is named instead.

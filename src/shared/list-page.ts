@@ -1,13 +1,29 @@
 import type { OperationId } from '../generated/operations.js';
 import type { QueryParams } from '../http/contract.js';
-import type { Ctx } from './context.js';
+import { isStorefront, type Ctx } from './context.js';
 import { pickFields } from './fields.js';
+import { Gate } from './gate.js';
 import { paginate, type KeysetOrder, type Pagination, type SortOrder } from './pagination.js';
 
 /** The sort values an operation's `sort` query parameter takes, from the generated query types. */
 export type SortOf<O extends OperationId> = NonNullable<QueryParams<O> extends { sort?: infer S } ? S : never>;
 /** For each sort value of the operation, the (non-null) columns it orders by; id breaks ties. */
 export type SortColumns<O extends OperationId> = Record<SortOf<O> & string, KeysetOrder['keys']>;
+
+/**
+ * The most a list page's `data` may take as JSON (UTF-8 bytes). A page that would pass it ends early, after
+ * the rows that fit (always at least one), with `has_more` and a cursor to the next row: so every page a
+ * process answers at once is bounded whatever its rows hold.
+ */
+export const MAX_PAGE_BYTES = 1024 * 1024;
+
+/**
+ * List pages read and built at once in this process: the rows of a page (up to `limit` + 1 of them, each as
+ * large as the contract allows) are held only while its build runs, so this bounds their memory whatever
+ * the number of concurrent requests. A page's build is a few queries on a pool of 10 connections: more at
+ * once would mostly wait for a connection anyway.
+ */
+const pageBuilds = new Gate(4);
 
 /** The query parameters every cursor list shares; the rest are the list's filters. */
 interface ListQuery {
@@ -51,23 +67,38 @@ export async function listPage<W, Row extends { id: string }, Resource extends {
 ): Promise<{ data: Resource[]; pagination: Pagination }> {
   const { cursor, limit, sort, order = 'desc', fields, expand: _expand, ...filters } = list.query;
   const sortBy = (sort ?? list.defaultSort ?? 'created_at') as NonNullable<Q['sort']>;
-  const { rows, pagination } = await paginate<Row>({
-    secret: ctx.project.signingSecret,
-    params: { cursor, limit, order },
-    orderBy: { keys: list.sorts[sortBy], order },
-    shape: { filters, sort: sortBy },
-    count: async () => {
-      const count = async () => list.model.count({ where: list.where });
-      if (!list.cacheTotals || !ctx.caches) return count();
-      return ctx.caches.listTotals.get(
-        ctx.project.id,
-        `${list.cacheTotals.list}|${JSON.stringify(filters)}`,
-        list.cacheTotals.tables,
-        count,
-      );
-    },
-    fetch: async ({ after, orderBy, take }) =>
-      list.model.findMany({ where: (after ? { AND: [list.where, after] } : list.where) as W, orderBy, take }),
-  });
-  return { data: rows.map((row) => pickFields(list.map(row), fields)), pagination };
+  // Storefronts and merchants see different rows of one list: neither a cached total nor a cursor crosses over.
+  const view = isStorefront(ctx) ? 'storefront' : 'merchant';
+  const resources: Resource[] = [];
+  const { rows, pagination } = await pageBuilds.run(() =>
+    paginate<Row>({
+      secret: ctx.project.signingSecret,
+      params: { cursor, limit, order },
+      orderBy: { keys: list.sorts[sortBy], order },
+      shape: { filters, sort: sortBy, view },
+      count: async () => {
+        const count = async () => list.model.count({ where: list.where });
+        if (!list.cacheTotals || !ctx.caches) return count();
+        return ctx.caches.listTotals.get(
+          ctx.project.id,
+          `${list.cacheTotals.list}|${view}|${JSON.stringify(filters)}`,
+          list.cacheTotals.tables,
+          count,
+        );
+      },
+      fetch: async ({ after, orderBy, take }) =>
+        list.model.findMany({ where: (after ? { AND: [list.where, after] } : list.where) as W, orderBy, take }),
+      keep: (fetched) => {
+        let bytes = 2; // the array's brackets
+        for (const row of fetched) {
+          const resource = pickFields(list.map(row), fields);
+          bytes += Buffer.byteLength(JSON.stringify(resource)) + (resources.length > 0 ? 1 : 0);
+          if (bytes > MAX_PAGE_BYTES && resources.length > 0) break;
+          resources.push(resource);
+        }
+        return resources.length;
+      },
+    }),
+  );
+  return { data: resources.slice(0, rows.length), pagination };
 }

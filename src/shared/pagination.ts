@@ -45,6 +45,8 @@ export async function paginate<Row extends { id: string }>(options: {
     orderBy: Record<string, SortOrder>[];
     take: number;
   }) => Promise<Row[]>;
+  /** How many of the page's leading rows to answer (at least 1): fewer than the limit ends the page early, with a cursor. */
+  keep?: (rows: Row[]) => number;
 }): Promise<PageOf<Row>> {
   const { secret, params, orderBy, shape } = options;
   const limit = params.limit ?? 25;
@@ -56,8 +58,10 @@ export async function paginate<Row extends { id: string }>(options: {
     from?.total ?? options.count(),
     options.fetch({ after, orderBy: keys.map((key) => ({ [key.field]: orderBy.order })), take: limit + 1 }),
   ]);
-  const hasMore = fetched.length > limit;
-  const rows = hasMore ? fetched.slice(0, limit) : fetched;
+  const full = fetched.length > limit ? fetched.slice(0, limit) : fetched;
+  const kept = options.keep && full.length > 0 ? Math.max(1, Math.min(options.keep(full), full.length)) : full.length;
+  const hasMore = fetched.length > limit || kept < full.length;
+  const rows = kept < full.length ? full.slice(0, kept) : full;
   const last = rows.at(-1) as Record<string, unknown> | undefined;
   const cursor =
     hasMore && last

@@ -14,13 +14,26 @@ export function buildProject(overrides: Partial<ProjectCreate> = {}): ProjectCre
 }
 
 /**
- * Creates a project through the platform API and returns it with its four keys. Its rate limit is raised
- * to the maximum (tests make thousands of requests a minute) unless `limits` says otherwise.
+ * Creates a project through the platform API and returns it with its four keys. Its rate limit and per-client
+ * sign-in budgets are raised to the maximum (tests make thousands of requests a minute, lockout tests dozens
+ * of failed logins for one email) unless `limits` says otherwise.
  */
 export async function createProject(
   app: TestApp,
   overrides: Partial<ProjectCreate> = {},
-  limits: { rate_limit_per_minute?: number; monthly_quota?: number } = { rate_limit_per_minute: 1_000_000 },
+  limits: Partial<
+    Pick<
+      components['schemas']['ProjectUpdate'],
+      | 'rate_limit_per_minute'
+      | 'monthly_quota'
+      | 'auth_attempts_per_ip_per_minute'
+      | 'auth_attempts_per_email_per_minute'
+    >
+  > = {
+    rate_limit_per_minute: 1_000_000,
+    auth_attempts_per_ip_per_minute: 1_000_000,
+    auth_attempts_per_email_per_minute: 1_000_000,
+  },
 ): Promise<CreatedProject> {
   const { data, response } = await app.platform.POST('/platform/v1/projects', { body: buildProject(overrides) });
   expect(response.status).toBe(201);

@@ -4,6 +4,8 @@ import { AppError } from '../../shared/errors.js';
 import type { RequestState } from '../state.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** The deepest nesting of objects and arrays a body may have: the contract's deepest body is far shallower. */
+export const MAX_BODY_DEPTH = 32;
 
 // V8 quotes the start of the text it could not parse (`Unexpected token 'W', "{"password": W..." is
 // not valid JSON`); the body may hold a password, so the quote is left out of the answer.
@@ -29,13 +31,28 @@ const parseJson = koaBody({
   },
 });
 
+/** How deeply `value` nests objects and arrays (a scalar: 0), walked without recursion so any depth is safe. */
+export function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > MAX_BODY_DEPTH) return deepest;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
   return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
 }
 
 /**
  * Parses the JSON body of operations that take one: a body in any other content type, malformed JSON,
- * or over 1 MiB answers 400 invalid_request. Leaves `ctx.request.body` undefined when none was sent.
+ * over 1 MiB or nested deeper than 32 levels answers 400 invalid_request before anything reads it.
+ * Leaves `ctx.request.body` undefined when none was sent.
  */
 export function jsonBody(): Middleware<RequestState> {
   return async (ctx, next) => {
@@ -48,6 +65,14 @@ export function jsonBody(): Middleware<RequestState> {
         field: 'Content-Type',
       });
     }
-    return parseJson(ctx, next) as Promise<void>;
+    return parseJson(ctx, async () => {
+      if (nestingDepth(ctx.request.body) > MAX_BODY_DEPTH) {
+        throw new AppError(
+          'invalid_request',
+          `The request body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep.`,
+        );
+      }
+      await next();
+    }) as Promise<void>;
   };
 }

@@ -29,14 +29,22 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+// Keys belong to the credential that sent them, in its data mode (a live key with X-Test-Mode is another
+// scope): one key's stored answer (a webhook secret, say) is never replayed to another key of the project.
 function scopeOf(ctx: AppContext): string {
-  return ctx.state.service?.project.id ?? 'platform';
+  const service = ctx.state.service;
+  if (!service) return 'platform';
+  const { actor } = service;
+  const credential =
+    actor.kind === 'api_key' ? actor.id : actor.kind === 'customer' ? `customer:${actor.id}` : actor.name;
+  return `${service.project.id}:${credential}:${service.mode}`;
 }
 
 /**
  * Idempotency-Key for create operations: the first request with a key runs and its 2xx or 4xx answer is
  * stored; a replay answers the stored status and body. The same key with another method, path or body,
- * or while the first request still runs, answers 409 conflict. Keys are per project and last 24 hours.
+ * or while the first request still runs, answers 409 conflict. Keys are per API key (or customer) and data
+ * mode, and last 24 hours.
  *
  * Crash safety: the request runs in one transaction with its key. The handler's writes (its services'
  * transactions become savepoints in it) and the stored answer commit together, and that transaction holds

@@ -1,20 +1,45 @@
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../../app-deps.js';
+import type { OperationId } from '../../generated/operations.js';
+import { isStorefront } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
-import { recordUsageWarnings, secondsUntil } from '../../modules/usage/index.js';
+import {
+  addressBudgetKey,
+  emailBudgetKey,
+  recordUsageWarnings,
+  secondsUntil,
+  takeClientBudget,
+} from '../../modules/usage/index.js';
 import type { RequestState } from '../state.js';
 
+/** The storefront operations a single client could abuse to guess passwords or flood e-mails: budgets per client. */
+const PER_CLIENT_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
+  'registerCustomer',
+  'loginCustomer',
+  'refreshCustomerToken',
+  'requestPasswordReset',
+  'resetPassword',
+]);
+
+const emailOf = (body: unknown): string | undefined => {
+  const email = (body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' && email.length <= 320 ? email : undefined;
+};
+
 /**
- * The per-minute rate limit and the monthly quota of the caller's project (every authenticated /v1
- * request counts, refused ones excepted): X-RateLimit-* headers on every answer, errors included;
- * beyond the quota 429 quota_exceeded, beyond the minute's limit 429 rate_limited, each with Retry-After.
+ * The caller's per-minute budget (every authenticated /v1 request counts, refused ones excepted): secret keys
+ * spend the project's rate limit and monthly quota; storefront traffic (publishable keys, customer tokens)
+ * its own per-minute budget and no quota. X-RateLimit-* headers on every answer, errors included; beyond the
+ * quota 429 quota_exceeded, beyond the minute's budget 429 rate_limited, each with Retry-After. Sign-in,
+ * registration, refresh and password reset also spend per-client budgets (client address, email address).
  */
 export function rateLimit(deps: AppDeps): Middleware<RequestState> {
   return async (ctx, next) => {
     const service = ctx.state.service;
     if (!service || !deps.rateLimiter) return next() as Promise<void>;
     const now = new Date();
-    const decision = await deps.rateLimiter.take(service.project, now);
+    const lane = isStorefront(service) ? 'storefront' : 'merchant';
+    const decision = await deps.rateLimiter.take(service.project, now, lane);
     const reset = secondsUntil(now, decision.windows.minuteEnd);
     ctx.set('X-RateLimit-Limit', String(decision.limit));
     ctx.set('X-RateLimit-Remaining', String(decision.remaining));
@@ -30,14 +55,44 @@ export function rateLimit(deps: AppDeps): Middleware<RequestState> {
         },
       );
     }
+    const refuse = (message: string) =>
+      new AppError('rate_limited', `${message} Retry after ${reset} seconds.`, {
+        headers: { 'Retry-After': String(reset) },
+      });
     if (decision.refusedBy === 'rate_limited') {
-      throw new AppError(
-        'rate_limited',
-        `Rate limit of ${decision.limit} requests a minute exceeded. Retry after ${reset} seconds.`,
-        {
-          headers: { 'Retry-After': String(reset) },
-        },
-      );
+      throw refuse(`Rate limit of ${decision.limit} requests a minute exceeded.`);
+    }
+    if (ctx.state.operation && PER_CLIENT_OPERATIONS.has(ctx.state.operation.operationId)) {
+      const { project } = service;
+      const minute = decision.windows.minuteStart;
+      if (
+        !(await takeClientBudget(
+          deps.db,
+          project.id,
+          addressBudgetKey(ctx.ip),
+          project.authAttemptsPerIpPerMinute,
+          minute,
+        ))
+      ) {
+        throw refuse(
+          `Too many sign-in and password requests from this address (at most ${project.authAttemptsPerIpPerMinute} a minute).`,
+        );
+      }
+      const email = emailOf(ctx.request.body);
+      if (
+        email !== undefined &&
+        !(await takeClientBudget(
+          deps.db,
+          project.id,
+          emailBudgetKey(email),
+          project.authAttemptsPerEmailPerMinute,
+          minute,
+        ))
+      ) {
+        throw refuse(
+          `Too many sign-in and password requests for this email address (at most ${project.authAttemptsPerEmailPerMinute} a minute).`,
+        );
+      }
     }
     await next();
   };

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/client.js';
 import type { components, operations } from '../../generated/openapi.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { Ctx } from '../../shared/context.js';
+import { isStorefront, type Ctx } from '../../shared/context.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { allocateHandle } from '../../shared/handles.js';
 import { newId } from '../../shared/ids.js';
@@ -22,13 +22,21 @@ const SORTS: SortColumns<'listCollections'> = {
   title: [{ field: 'title', kind: 'string' }],
 };
 const WITH_COUNT = { _count: { select: { products: { where: { product: { deletedAt: null } } } } } } as const;
+// A storefront counts what it can list: active products only.
+const WITH_STOREFRONT_COUNT = {
+  _count: { select: { products: { where: { product: { deletedAt: null, status: 'active' } } } } },
+} as const;
+const countFor = (ctx: Ctx) => (isStorefront(ctx) ? WITH_STOREFRONT_COUNT : WITH_COUNT);
 const HANDLE_TAKEN = { handle: { field: 'handle', message: 'Another collection already has this handle.' } };
 
-/** The project's collection with its count of live products; 404 "Collection not found." otherwise. */
+/**
+ * The project's collection with its count of live products (for a storefront, of active ones); 404
+ * "Collection not found." otherwise.
+ */
 export async function findCollection(ctx: Ctx, db: Ctx['db'] | Tx, id: string): Promise<CollectionWithCount> {
   const row = await findOwned(
     ctx,
-    { findUnique: (args) => db.collection.findUnique({ ...args, include: WITH_COUNT }) },
+    { findUnique: (args) => db.collection.findUnique({ ...args, include: countFor(ctx) }) },
     id,
     'Collection not found.',
   );
@@ -163,7 +171,7 @@ export async function listCollections(ctx: Ctx, query: CollectionListQuery) {
       where: Prisma.CollectionWhereInput;
       orderBy: Prisma.CollectionOrderByWithRelationInput[];
       take: number;
-    }) => ctx.db.collection.findMany({ ...args, include: WITH_COUNT }),
+    }) => ctx.db.collection.findMany({ ...args, include: countFor(ctx) }),
     count: (args: { where: Prisma.CollectionWhereInput }) => ctx.db.collection.count(args),
   };
   return listPage(ctx, {

@@ -121,7 +121,7 @@ export async function createProduct(ctx: Ctx, input: ProductCreate): Promise<Pro
         price: prices.price,
         salePrice: prices.salePrice,
         currency: ctx.project.currency,
-        metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
+        metadata: input.metadata ?? {},
       },
     });
     await tx.variant.createMany({ data: variants });
@@ -153,7 +153,7 @@ export async function updateProduct(ctx: Ctx, id: string, input: ProductUpdate):
         vendor: input.vendor,
         tags: input.tags,
         image: input.image,
-        metadata: input.metadata as Prisma.InputJsonValue | undefined,
+        metadata: input.metadata,
       },
     });
     await reindexProducts(tx, ctx, [id]);

@@ -104,7 +104,7 @@ export async function createCompany(ctx: Ctx, input: CompanyCreate): Promise<Com
         paymentTerms: input.payment_terms ?? null,
         note: input.note ?? null,
         externalId: input.external_id ?? null,
-        metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
+        metadata: input.metadata ?? {},
       },
       include: companyInclude(),
     });

@@ -20,6 +20,7 @@ const EMAIL_TAKEN = {
 };
 /** The one answer to a failed login, for a wrong email and a wrong password alike (`loginCustomer`). */
 export const INVALID_LOGIN = 'Invalid email or password.';
+export const ACCOUNT_INACTIVE = 'This account is inactive and cannot sign in. Contact the store.';
 
 /**
  * Register: creates the customer with an argon2id password hash, records customer.created and starts a
@@ -60,6 +61,8 @@ export async function login(
   });
   const matches = await verifyPassword(customer?.passwordHash ?? null, input.password);
   if (!customer || !matches) throw new AppError('unauthorized', INVALID_LOGIN);
+  // Said only to whoever knows the password, so it reveals nothing about which emails have accounts.
+  if (customer.status === 'inactive') throw new AppError('unauthorized', ACCOUNT_INACTIVE);
   await passwordAccepted(ctx.db, ctx.project.id, email);
   // Hashes made with older parameters are brought up to today's while the password is at hand.
   const passwordHash = needsRehash(customer.passwordHash!) ? await hashPassword(input.password) : undefined;

@@ -25,12 +25,27 @@ export function resetUrlOf(domain: string, token: string): string {
   return `https://${domain}/account/reset-password?token=${encodeURIComponent(token)}`;
 }
 
+// Forgot-password answers no sooner than this after it began, whether or not the account exists: writing
+// the token and the e-mail takes tens of milliseconds that an unknown email would otherwise not.
+const RESET_ANSWER_FLOOR_MS = 250;
+
 /**
- * Forgot-password: when a live customer of the project has this email, writes a reset e-mail with a new
- * single-use token (stored hashed, 24 hours) to the outbox in the customer's language, and with `smtp`
- * enqueues its delivery, in one transaction. Says nothing about whether the account exists.
+ * Forgot-password: when a live customer of the project has this email, voids the customer's outstanding
+ * reset links and writes a reset e-mail with a new single-use token (stored hashed, 24 hours) to the outbox
+ * in the customer's language, and with `smtp` enqueues its delivery, in one transaction. Says nothing about
+ * whether the account exists, and takes the same time (at least 250 ms) either way.
  */
 export async function requestPasswordReset(ctx: Ctx, email: string, options: { smtp: boolean }): Promise<void> {
+  const began = performance.now();
+  try {
+    await issueResetLink(ctx, email, options);
+  } finally {
+    const left = RESET_ANSWER_FLOOR_MS - (performance.now() - began);
+    if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+  }
+}
+
+async function issueResetLink(ctx: Ctx, email: string, options: { smtp: boolean }): Promise<void> {
   requireStoreDomain(ctx);
   const customer = await ctx.db.customer.findFirst({
     where: { projectId: ctx.project.id, emailNormalized: email.toLowerCase(), deletedAt: null },
@@ -40,6 +55,11 @@ export async function requestPasswordReset(ctx: Ctx, email: string, options: { s
   const createdAt = new Date();
   const expiresAt = new Date(createdAt.getTime() + RESET_TOKEN_TTL_HOURS * 3600 * 1000);
   await writeTx(ctx, {}, async (tx) => {
+    // Only the newest link works: an older one still sitting in a mailbox is void from now on.
+    await tx.passwordResetToken.updateMany({
+      where: { customerId: customer.id, usedAt: null },
+      data: { usedAt: createdAt },
+    });
     await tx.passwordResetToken.create({
       data: {
         id: newId('prt_'),

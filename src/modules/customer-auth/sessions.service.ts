@@ -11,7 +11,7 @@ import { requireStoreDomain } from './store-domain.js';
 /** Refresh tokens live 30 days (openapi.yaml, `AuthTokens`). */
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-export type SessionEnd = 'logout' | 'reuse' | 'password_reset' | 'password_change';
+export type SessionEnd = 'logout' | 'reuse' | 'password_reset' | 'password_change' | 'deactivated';
 
 /** The token response: a fresh access token and refresh token of one session. */
 export interface TokenPair {
@@ -53,7 +53,7 @@ export async function endCustomerSessions(tx: Tx, customerId: string, reason: Se
 async function findRefreshToken(tx: Tx, ctx: Ctx, token: string) {
   const row = await tx.refreshToken.findUnique({
     where: { tokenHash: opaqueTokenHash(token) },
-    include: { session: { include: { customer: { select: { deletedAt: true } } } } },
+    include: { session: { include: { customer: { select: { deletedAt: true, status: true } } } } },
   });
   return row && row.session.projectId === ctx.project.id ? row : null;
 }
@@ -68,6 +68,10 @@ export async function refreshSession(ctx: Ctx, token: string, issuer: string): P
   const pair = await writeTx(ctx, {}, async (tx): Promise<TokenPair | null> => {
     const row = await findRefreshToken(tx, ctx, token);
     if (!row || row.session.revokedAt || row.session.customer.deletedAt) return null;
+    if (row.session.customer.status === 'inactive') {
+      await endSession(tx, row.sessionId, 'deactivated');
+      return null;
+    }
     const now = new Date();
     // Conditional, so of two requests racing with one token exactly one wins; the other is a reuse.
     const used = await tx.refreshToken.updateMany({

@@ -71,7 +71,7 @@ export async function createGroup(ctx: Ctx, input: GroupCreate): Promise<Custome
         conditions: conditions,
         conditionMatch: input.condition_match ?? 'all',
         activePriceKey: input.active_price_key ?? null,
-        metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
+        metadata: input.metadata ?? {},
       },
     }),
   );

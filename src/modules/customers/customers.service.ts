@@ -132,7 +132,7 @@ export async function updateCustomer(ctx: Ctx, id: string, input: CustomerUpdate
       company: input.company,
       status: input.status,
       tags: input.tags,
-      metadata: input.metadata as Prisma.InputJsonValue | undefined,
+      metadata: input.metadata,
       activePriceKey: input.active_price_key,
       locale: input.locale,
       taxNumber: input.tax_number,
@@ -143,6 +143,13 @@ export async function updateCustomer(ctx: Ctx, id: string, input: CustomerUpdate
     // Decided on the proposed state, so an unchanged PATCH writes nothing (updated_at stays).
     if (Object.keys(changedFields(beforeResource, proposed, UPDATABLE_FIELDS)).length === 0) return before;
     const after = await tx.customer.update({ where: { id }, data });
+    // An inactive customer cannot sign in: their live sessions end with the change (access tokens at once).
+    if (before.status !== 'inactive' && after.status === 'inactive') {
+      await tx.customerSession.updateMany({
+        where: { customerId: id, revokedAt: null },
+        data: { revokedAt: new Date(), revokedReason: 'deactivated' },
+      });
+    }
     await recordChange(tx, ctx, {
       type: 'customer.updated',
       resourceType: 'customer',

@@ -127,7 +127,7 @@ export async function updateDraftOrder(ctx: Ctx, id: string, input: DraftOrderUp
       discount: input.discount === undefined ? before.discount : BigInt(input.discount),
       paymentTerms: terms,
       paymentDueDate: terms === before.paymentTerms ? before.paymentDueDate : paymentDueDate(terms, new Date()),
-      metadata: input.metadata === undefined ? before.metadata : (input.metadata as Prisma.JsonValue),
+      metadata: input.metadata === undefined ? before.metadata : input.metadata,
     };
     return saveDraft(tx, ctx, before, withTotals(ctx, proposed, await itemsOf(tx, id)));
   });

@@ -69,7 +69,7 @@ function fieldsOf(input: LocationCreate | LocationUpdate): Prisma.LocationUnchec
     name: input.name,
     handle: input.handle,
     type: input.type,
-    metadata: input.metadata === null ? Prisma.DbNull : (input.metadata as Prisma.InputJsonValue | undefined),
+    metadata: input.metadata === null ? Prisma.DbNull : input.metadata,
     addressLine1: input.address_line1,
     addressLine2: input.address_line2,
     city: input.city,

@@ -453,7 +453,7 @@ export async function runCollectionSearch(ctx: Ctx, full: ParsedQuery, take: num
     SELECT (SELECT count(*)::int FROM m) AS total,
       (SELECT coalesce(json_agg(r), '[]') FROM (
         SELECT m.id, m.title, m.handle, m.image, m.score,
-          (SELECT count(*)::int FROM collection_products cp JOIN products p ON p.id = cp.product_id AND p.deleted_at IS NULL
+          (SELECT count(*)::int FROM collection_products cp JOIN products p ON p.id = cp.product_id AND p.deleted_at IS NULL AND p.status = 'active'
            WHERE cp.collection_id = m.id) AS product_count
         FROM m ORDER BY m.score DESC, m.id LIMIT ${take} OFFSET ${skip}) r) AS hits`;
   return rows[0];

@@ -20,6 +20,22 @@ interface Lease {
 // second per project and process, and a raised limit is seen within a second.
 const RECHECK_FULL_MS = 1000;
 
+/**
+ * Whose budget a request spends: `merchant` (secret keys) the project's per-minute limit and monthly quota,
+ * `storefront` (publishable keys, customer tokens) a per-minute budget of its own and no quota.
+ */
+export type Lane = 'merchant' | 'storefront';
+
+// The rate_windows kind each lane's minute is counted under (the month is the merchant's alone).
+const MINUTE_KIND: Record<Lane, string> = { merchant: 'minute', storefront: 'storefront_minute' };
+
+/** The per-minute budget of the lane: the storefront's own setting, else the project's rate limit. */
+export function minuteLimitOf(project: Project, lane: Lane): number {
+  return lane === 'storefront'
+    ? (project.storefrontRateLimitPerMinute ?? project.rateLimitPerMinute)
+    : project.rateLimitPerMinute;
+}
+
 export interface RateDecision {
   /** null: accepted; otherwise which limit refused the request. */
   refusedBy: null | 'rate_limited' | 'quota_exceeded';
@@ -44,10 +60,14 @@ export class RateLimiter {
 
   constructor(private readonly db: Database) {}
 
-  /** Takes one request's allowance for the project, leasing more from the database when this process has none left. */
-  async take(project: Project, now = new Date()): Promise<RateDecision> {
+  /**
+   * Takes one request's allowance from the project's lane, leasing more from the database when this process
+   * has none left. The storefront lane has no monthly quota: its month is never spent nor refused.
+   */
+  async take(project: Project, now = new Date(), lane: Lane = 'merchant'): Promise<RateDecision> {
     const windows = windowsAt(now);
-    const lease = this.currentLease(project.id, windows);
+    const leaseKey = `${project.id}|${lane}`;
+    const lease = this.currentLease(leaseKey, windows, lane);
     const crossed: RateDecision['crossed'] = [];
     let refusedBy: RateDecision['refusedBy'] = null;
     for (;;) {
@@ -59,20 +79,20 @@ export class RateLimiter {
         lease.left.minute -= 1;
       } else {
         // One refill per project at a time in this process; requests arriving meanwhile wait for it and look again.
-        let refill = this.refills.get(project.id);
+        let refill = this.refills.get(leaseKey);
         if (!refill) {
           const needed = (['month', 'minute'] as const).filter((kind) => lease.left[kind] <= 0);
-          refill = this.refill(project, windows, lease, needed, crossed, now).finally(() =>
-            this.refills.delete(project.id),
+          refill = this.refill(project, lane, windows, lease, needed, crossed, now).finally(() =>
+            this.refills.delete(leaseKey),
           );
-          this.refills.set(project.id, refill);
+          this.refills.set(leaseKey, refill);
         }
         await refill;
         continue;
       }
       break;
     }
-    const limit = project.rateLimitPerMinute;
+    const limit = minuteLimitOf(project, lane);
     return {
       refusedBy,
       limit,
@@ -82,17 +102,17 @@ export class RateLimiter {
     };
   }
 
-  private currentLease(projectId: string, windows: Windows): Lease {
-    let lease = this.leases.get(projectId);
+  private currentLease(leaseKey: string, windows: Windows, lane: Lane): Lease {
+    let lease = this.leases.get(leaseKey);
     if (!lease || lease.period !== windows.period) {
       lease = {
         minuteStart: windows.minuteStart.getTime(),
         period: windows.period,
-        left: { minute: 0, month: 0 },
+        left: { minute: 0, month: lane === 'storefront' ? Number.POSITIVE_INFINITY : 0 },
         used: { minute: 0, month: 0 },
         exhaustedAt: { minute: 0, month: 0 },
       };
-      this.leases.set(projectId, lease);
+      this.leases.set(leaseKey, lease);
     } else if (lease.minuteStart !== windows.minuteStart.getTime()) {
       lease.minuteStart = windows.minuteStart.getTime();
       lease.left.minute = 0;
@@ -104,22 +124,24 @@ export class RateLimiter {
 
   private async refill(
     project: Project,
+    lane: Lane,
     windows: Windows,
     lease: Lease,
     kinds: readonly Kind[],
     crossed: RateDecision['crossed'],
     now: Date,
   ): Promise<void> {
-    const limits: Record<Kind, number> = { minute: project.rateLimitPerMinute, month: project.monthlyQuota };
+    const limits: Record<Kind, number> = { minute: minuteLimitOf(project, lane), month: project.monthlyQuota };
     const starts: Record<Kind, Date> = { minute: windows.minuteStart, month: windows.monthStart };
+    const stored: Record<Kind, string> = { minute: MINUTE_KIND[lane], month: 'month' };
     const request = kinds.map((kind) => ({
-      kind,
+      kind: stored[kind],
       start: starts[kind],
       block: leaseBlock(limits[kind], lease.used[kind]),
       limit: limits[kind],
     }));
     // Atomic per row: the grant is computed from the row's `used` under its lock, never past the limit.
-    const rows = await this.db.$queryRaw<Array<{ kind: Kind; used: number; last_grant: number }>>`
+    const rows = await this.db.$queryRaw<Array<{ kind: string; used: number; last_grant: number }>>`
       WITH req AS (
         SELECT * FROM unnest(${request.map((r) => r.kind)}::text[], ${request.map((r) => r.start)}::timestamptz[],
                              ${request.map((r) => r.block)}::int[], ${request.map((r) => r.limit)}::int[]) AS t(kind, start, block, lim)
@@ -131,11 +153,11 @@ export class RateLimiter {
           last_grant = LEAST((SELECT block FROM req WHERE req.kind = EXCLUDED.kind), GREATEST((SELECT lim FROM req WHERE req.kind = EXCLUDED.kind) - w.used, 0))
       RETURNING kind, used, last_grant`;
     for (const row of rows) {
-      lease.left[row.kind] += row.last_grant;
-      lease.used[row.kind] = row.used;
-      lease.exhaustedAt[row.kind] = row.last_grant === 0 ? now.getTime() : 0;
-      if (row.kind === 'month' && row.last_grant > 0)
-        crossed.push({ before: row.used - row.last_grant, used: row.used });
+      const kind: Kind = row.kind === 'month' ? 'month' : 'minute';
+      lease.left[kind] += row.last_grant;
+      lease.used[kind] = row.used;
+      lease.exhaustedAt[kind] = row.last_grant === 0 ? now.getTime() : 0;
+      if (kind === 'month' && row.last_grant > 0) crossed.push({ before: row.used - row.last_grant, used: row.used });
     }
   }
 }

@@ -76,7 +76,7 @@ export async function attemptDelivery(
         responseStatus: null,
         responseBody: null,
         durationMs,
-        error: `${error.reason}: ${error.message}`,
+        error: recordedReason(error),
       };
     }
     deps.log.error('webhook attempt failed unexpectedly', { delivery: delivery.id, error: String(error) });
@@ -89,4 +89,14 @@ export async function attemptDelivery(
       error: 'internal error while sending',
     };
   }
+}
+
+// A host that does not resolve and one that resolves to a private address read the same: the record must not
+// tell a merchant which internal host names exist (the answer would map the service's network).
+const REFUSED_TARGET = 'refused: the host did not resolve to a public address';
+
+/** The failure as a delivery records it: reason and message, one generic text for every refused target. */
+function recordedReason(error: OutboundError): string {
+  if (error.reason === 'dns' || error.reason === 'private_address') return REFUSED_TARGET;
+  return `${error.reason}: ${error.message}`;
 }

@@ -40,7 +40,7 @@ const full = (email: string) => ({
   company: 'Åkesson & Söner',
   status: 'inactive' as const,
   tags: ['vip', 'Großhandel', 'a,b'],
-  metadata: { source: 'fair', nested: { list: [1, 'two', null, { three: true }], empty: {} }, big: 12345678901234 },
+  metadata: { source: 'fair', quoted: 'say "hi"\n', vip: true, ratio: 0.25, big: 12345678901234 },
   locale: 'de-DE',
   tax_number: 'DE123456789',
   tax_number_type: 'vat' as const,

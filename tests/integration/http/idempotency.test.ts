@@ -273,14 +273,16 @@ describe('idempotency middleware on project-scoped creates', () => {
       body: '{"name":"thing"}',
     });
 
-  test('keys are scoped to the project: the same key in two projects creates two resources', async () => {
+  test('keys are scoped to the API key: the same key in two projects, or with another key of one project, creates anew', async () => {
     const a = await createProject(app);
     const b = await createProject(app);
     const ra = await json(await create(a.keys.secret_test.token, 'shared-key'));
     const rb = await json(await create(b.keys.secret_test.token, 'shared-key'));
     expect(ra.id).not.toEqual(rb.id);
-    const replay = await json(await create(a.keys.secret_live.token, 'shared-key'));
+    const replay = await json(await create(a.keys.secret_test.token, 'shared-key'));
     expect(replay.id).toEqual(ra.id);
+    const otherKey = await json(await create(a.keys.secret_live.token, 'shared-key'));
+    expect(otherKey.id).not.toEqual(ra.id);
   });
 
   test('a key whose first request is still running answers 409 conflict', async () => {

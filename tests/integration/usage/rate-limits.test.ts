@@ -70,7 +70,7 @@ describe('rate limit per minute', () => {
     expect(status).toBe(200);
   });
 
-  test('publishable keys and secret keys of a project share its limit; other projects are unaffected', async () => {
+  test('the secret keys of a project (test and live) share its limit; other projects are unaffected', async () => {
     const limited = await createProject(app, {}, { rate_limit_per_minute: 1 });
     await roomInMinute(10);
     expect((await get(app.baseUrl, limited.keys.secret_test.token)).status).toBe(200);

@@ -104,7 +104,7 @@ describe('the retry schedule', () => {
 });
 
 describe('the private-address guard at delivery time', () => {
-  test('a host name that resolves to a loopback address is refused without connecting; the attempt fails with why', async () => {
+  test('a host name that resolves to a loopback address is refused without connecting; the attempt records a generic reason', async () => {
     const webhook = await createWebhook(api, `https://localhost:${receiver.port}/private`);
     await createCustomer(api);
     const [delivery] = await app.deps.db.webhookDelivery.findMany({ where: { subscriptionId: webhook.id } });
@@ -112,8 +112,17 @@ describe('the private-address guard at delivery time', () => {
     await wake(delivery.id, production);
     const after = await row(delivery.id);
     expect(after).toMatchObject({ status: 'failed', attemptCount: 1, responseStatus: null });
-    expect(after.error).toMatch(/^private_address: "localhost" resolves to a non-public address \(loopback\)/);
+    expect(after.error).toBe('refused: the host did not resolve to a public address');
     expect(receiver.on('/private')).toHaveLength(0);
+  });
+
+  test('a host that does not resolve records the very same reason, so deliveries do not tell which internal names exist', async () => {
+    const webhook = await createWebhook(api, 'https://no-such-host.invalid/hook');
+    await createCustomer(api);
+    const [delivery] = await app.deps.db.webhookDelivery.findMany({ where: { subscriptionId: webhook.id } });
+    const production = { ...deps, config: { ...deps.config, allowPrivateNetworkTargets: false } };
+    await wake(delivery.id, production);
+    expect((await row(delivery.id)).error).toBe('refused: the host did not resolve to a public address');
   });
 });
 

@@ -437,14 +437,6 @@ export type IdempotencyKeySumOrderByAggregateInput = {
   responseStatus?: Prisma.SortOrder
 }
 
-export type NullableIntFieldUpdateOperationsInput = {
-  set?: number | null
-  increment?: number
-  decrement?: number
-  multiply?: number
-  divide?: number
-}
-
 
 
 export type IdempotencyKeySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -502,7 +494,7 @@ export type $IdempotencyKeyPayload<ExtArgs extends runtime.Types.Extensions.Inte
   objects: {}
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     /**
-     * The project id, or "platform" for the operator API.
+     * "<project id>:<API key id or customer:<id>>:<mode>", or "platform" for the operator API.
      */
     scope: string
     key: string

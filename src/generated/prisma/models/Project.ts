@@ -29,11 +29,17 @@ export type AggregateProject = {
 export type ProjectAvgAggregateOutputType = {
   rateLimitPerMinute: number | null
   monthlyQuota: number | null
+  storefrontRateLimitPerMinute: number | null
+  authAttemptsPerIpPerMinute: number | null
+  authAttemptsPerEmailPerMinute: number | null
 }
 
 export type ProjectSumAggregateOutputType = {
   rateLimitPerMinute: number | null
   monthlyQuota: number | null
+  storefrontRateLimitPerMinute: number | null
+  authAttemptsPerIpPerMinute: number | null
+  authAttemptsPerEmailPerMinute: number | null
 }
 
 export type ProjectMinAggregateOutputType = {
@@ -47,6 +53,9 @@ export type ProjectMinAggregateOutputType = {
   suspended: boolean | null
   rateLimitPerMinute: number | null
   monthlyQuota: number | null
+  storefrontRateLimitPerMinute: number | null
+  authAttemptsPerIpPerMinute: number | null
+  authAttemptsPerEmailPerMinute: number | null
   contactEmail: string | null
   signingSecret: string | null
   createdAt: Date | null
@@ -64,6 +73,9 @@ export type ProjectMaxAggregateOutputType = {
   suspended: boolean | null
   rateLimitPerMinute: number | null
   monthlyQuota: number | null
+  storefrontRateLimitPerMinute: number | null
+  authAttemptsPerIpPerMinute: number | null
+  authAttemptsPerEmailPerMinute: number | null
   contactEmail: string | null
   signingSecret: string | null
   createdAt: Date | null
@@ -84,6 +96,9 @@ export type ProjectCountAggregateOutputType = {
   suspended: number
   rateLimitPerMinute: number
   monthlyQuota: number
+  storefrontRateLimitPerMinute: number
+  authAttemptsPerIpPerMinute: number
+  authAttemptsPerEmailPerMinute: number
   contactEmail: number
   signingSecret: number
   createdAt: number
@@ -95,11 +110,17 @@ export type ProjectCountAggregateOutputType = {
 export type ProjectAvgAggregateInputType = {
   rateLimitPerMinute?: true
   monthlyQuota?: true
+  storefrontRateLimitPerMinute?: true
+  authAttemptsPerIpPerMinute?: true
+  authAttemptsPerEmailPerMinute?: true
 }
 
 export type ProjectSumAggregateInputType = {
   rateLimitPerMinute?: true
   monthlyQuota?: true
+  storefrontRateLimitPerMinute?: true
+  authAttemptsPerIpPerMinute?: true
+  authAttemptsPerEmailPerMinute?: true
 }
 
 export type ProjectMinAggregateInputType = {
@@ -113,6 +134,9 @@ export type ProjectMinAggregateInputType = {
   suspended?: true
   rateLimitPerMinute?: true
   monthlyQuota?: true
+  storefrontRateLimitPerMinute?: true
+  authAttemptsPerIpPerMinute?: true
+  authAttemptsPerEmailPerMinute?: true
   contactEmail?: true
   signingSecret?: true
   createdAt?: true
@@ -130,6 +154,9 @@ export type ProjectMaxAggregateInputType = {
   suspended?: true
   rateLimitPerMinute?: true
   monthlyQuota?: true
+  storefrontRateLimitPerMinute?: true
+  authAttemptsPerIpPerMinute?: true
+  authAttemptsPerEmailPerMinute?: true
   contactEmail?: true
   signingSecret?: true
   createdAt?: true
@@ -150,6 +177,9 @@ export type ProjectCountAggregateInputType = {
   suspended?: true
   rateLimitPerMinute?: true
   monthlyQuota?: true
+  storefrontRateLimitPerMinute?: true
+  authAttemptsPerIpPerMinute?: true
+  authAttemptsPerEmailPerMinute?: true
   contactEmail?: true
   signingSecret?: true
   createdAt?: true
@@ -257,6 +287,9 @@ export type ProjectGroupByOutputType = {
   suspended: boolean
   rateLimitPerMinute: number
   monthlyQuota: number
+  storefrontRateLimitPerMinute: number | null
+  authAttemptsPerIpPerMinute: number
+  authAttemptsPerEmailPerMinute: number
   contactEmail: string | null
   signingSecret: string
   createdAt: Date
@@ -300,6 +333,9 @@ export type ProjectWhereInput = {
   suspended?: Prisma.BoolFilter<"Project"> | boolean
   rateLimitPerMinute?: Prisma.IntFilter<"Project"> | number
   monthlyQuota?: Prisma.IntFilter<"Project"> | number
+  storefrontRateLimitPerMinute?: Prisma.IntNullableFilter<"Project"> | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFilter<"Project"> | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFilter<"Project"> | number
   contactEmail?: Prisma.StringNullableFilter<"Project"> | string | null
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -342,6 +378,9 @@ export type ProjectOrderByWithRelationInput = {
   suspended?: Prisma.SortOrder
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  storefrontRateLimitPerMinute?: Prisma.SortOrderInput | Prisma.SortOrder
+  authAttemptsPerIpPerMinute?: Prisma.SortOrder
+  authAttemptsPerEmailPerMinute?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrderInput | Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -387,6 +426,9 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   suspended?: Prisma.BoolFilter<"Project"> | boolean
   rateLimitPerMinute?: Prisma.IntFilter<"Project"> | number
   monthlyQuota?: Prisma.IntFilter<"Project"> | number
+  storefrontRateLimitPerMinute?: Prisma.IntNullableFilter<"Project"> | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFilter<"Project"> | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFilter<"Project"> | number
   contactEmail?: Prisma.StringNullableFilter<"Project"> | string | null
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -429,6 +471,9 @@ export type ProjectOrderByWithAggregationInput = {
   suspended?: Prisma.SortOrder
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  storefrontRateLimitPerMinute?: Prisma.SortOrderInput | Prisma.SortOrder
+  authAttemptsPerIpPerMinute?: Prisma.SortOrder
+  authAttemptsPerEmailPerMinute?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrderInput | Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -457,6 +502,9 @@ export type ProjectScalarWhereWithAggregatesInput = {
   suspended?: Prisma.BoolWithAggregatesFilter<"Project"> | boolean
   rateLimitPerMinute?: Prisma.IntWithAggregatesFilter<"Project"> | number
   monthlyQuota?: Prisma.IntWithAggregatesFilter<"Project"> | number
+  storefrontRateLimitPerMinute?: Prisma.IntNullableWithAggregatesFilter<"Project"> | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntWithAggregatesFilter<"Project"> | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntWithAggregatesFilter<"Project"> | number
   contactEmail?: Prisma.StringNullableWithAggregatesFilter<"Project"> | string | null
   signingSecret?: Prisma.StringWithAggregatesFilter<"Project"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
@@ -477,6 +525,9 @@ export type ProjectCreateInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -519,6 +570,9 @@ export type ProjectUncheckedCreateInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -561,6 +615,9 @@ export type ProjectUpdateInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -603,6 +660,9 @@ export type ProjectUncheckedUpdateInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -645,6 +705,9 @@ export type ProjectCreateManyInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -665,6 +728,9 @@ export type ProjectUpdateManyMutationInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -685,6 +751,9 @@ export type ProjectUncheckedUpdateManyInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -713,6 +782,9 @@ export type ProjectCountOrderByAggregateInput = {
   suspended?: Prisma.SortOrder
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  storefrontRateLimitPerMinute?: Prisma.SortOrder
+  authAttemptsPerIpPerMinute?: Prisma.SortOrder
+  authAttemptsPerEmailPerMinute?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -722,6 +794,9 @@ export type ProjectCountOrderByAggregateInput = {
 export type ProjectAvgOrderByAggregateInput = {
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  storefrontRateLimitPerMinute?: Prisma.SortOrder
+  authAttemptsPerIpPerMinute?: Prisma.SortOrder
+  authAttemptsPerEmailPerMinute?: Prisma.SortOrder
 }
 
 export type ProjectMaxOrderByAggregateInput = {
@@ -735,6 +810,9 @@ export type ProjectMaxOrderByAggregateInput = {
   suspended?: Prisma.SortOrder
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  storefrontRateLimitPerMinute?: Prisma.SortOrder
+  authAttemptsPerIpPerMinute?: Prisma.SortOrder
+  authAttemptsPerEmailPerMinute?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -752,6 +830,9 @@ export type ProjectMinOrderByAggregateInput = {
   suspended?: Prisma.SortOrder
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  storefrontRateLimitPerMinute?: Prisma.SortOrder
+  authAttemptsPerIpPerMinute?: Prisma.SortOrder
+  authAttemptsPerEmailPerMinute?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -761,6 +842,9 @@ export type ProjectMinOrderByAggregateInput = {
 export type ProjectSumOrderByAggregateInput = {
   rateLimitPerMinute?: Prisma.SortOrder
   monthlyQuota?: Prisma.SortOrder
+  storefrontRateLimitPerMinute?: Prisma.SortOrder
+  authAttemptsPerIpPerMinute?: Prisma.SortOrder
+  authAttemptsPerEmailPerMinute?: Prisma.SortOrder
 }
 
 export type ProjectScalarRelationFilter = {
@@ -791,6 +875,14 @@ export type ProjectUpdateextensionsInput = {
 
 export type IntFieldUpdateOperationsInput = {
   set?: number
+  increment?: number
+  decrement?: number
+  multiply?: number
+  divide?: number
+}
+
+export type NullableIntFieldUpdateOperationsInput = {
+  set?: number | null
   increment?: number
   decrement?: number
   multiply?: number
@@ -1123,6 +1215,9 @@ export type ProjectCreateWithoutRateWindowsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -1164,6 +1259,9 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -1221,6 +1319,9 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1262,6 +1363,9 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1303,6 +1407,9 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -1344,6 +1451,9 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -1401,6 +1511,9 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1442,6 +1555,9 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1483,6 +1599,9 @@ export type ProjectCreateWithoutApiKeysInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -1524,6 +1643,9 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -1581,6 +1703,9 @@ export type ProjectUpdateWithoutApiKeysInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1622,6 +1747,9 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1663,6 +1791,9 @@ export type ProjectCreateWithoutLocationsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -1704,6 +1835,9 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -1761,6 +1895,9 @@ export type ProjectUpdateWithoutLocationsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1802,6 +1939,9 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1843,6 +1983,9 @@ export type ProjectCreateWithoutStoreEventsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -1884,6 +2027,9 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -1941,6 +2087,9 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1982,6 +2131,9 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2023,6 +2175,9 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -2064,6 +2219,9 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -2121,6 +2279,9 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2162,6 +2323,9 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2203,6 +2367,9 @@ export type ProjectCreateWithoutCustomersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -2244,6 +2411,9 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -2301,6 +2471,9 @@ export type ProjectUpdateWithoutCustomersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2342,6 +2515,9 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2383,6 +2559,9 @@ export type ProjectCreateWithoutProductsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -2424,6 +2603,9 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -2481,6 +2663,9 @@ export type ProjectUpdateWithoutProductsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2522,6 +2707,9 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2563,6 +2751,9 @@ export type ProjectCreateWithoutCollectionsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -2604,6 +2795,9 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -2661,6 +2855,9 @@ export type ProjectUpdateWithoutCollectionsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2702,6 +2899,9 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2743,6 +2943,9 @@ export type ProjectCreateWithoutFilesInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -2784,6 +2987,9 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -2841,6 +3047,9 @@ export type ProjectUpdateWithoutFilesInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2882,6 +3091,9 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2923,6 +3135,9 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -2964,6 +3179,9 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -3021,6 +3239,9 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3062,6 +3283,9 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3103,6 +3327,9 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -3144,6 +3371,9 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -3201,6 +3431,9 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3242,6 +3475,9 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3283,6 +3519,9 @@ export type ProjectCreateWithoutCountersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -3324,6 +3563,9 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -3381,6 +3623,9 @@ export type ProjectUpdateWithoutCountersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3422,6 +3667,9 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3463,6 +3711,9 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -3504,6 +3755,9 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -3561,6 +3815,9 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3602,6 +3859,9 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3643,6 +3903,9 @@ export type ProjectCreateWithoutOrdersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -3684,6 +3947,9 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -3741,6 +4007,9 @@ export type ProjectUpdateWithoutOrdersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3782,6 +4051,9 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3823,6 +4095,9 @@ export type ProjectCreateWithoutShippingZonesInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -3864,6 +4139,9 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -3921,6 +4199,9 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3962,6 +4243,9 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4003,6 +4287,9 @@ export type ProjectCreateWithoutShippingRatesInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -4044,6 +4331,9 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -4101,6 +4391,9 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4142,6 +4435,9 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4183,6 +4479,9 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -4224,6 +4523,9 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -4281,6 +4583,9 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4322,6 +4627,9 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4363,6 +4671,9 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -4404,6 +4715,9 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -4461,6 +4775,9 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4502,6 +4819,9 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4543,6 +4863,9 @@ export type ProjectCreateWithoutCompaniesInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -4584,6 +4907,9 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -4641,6 +4967,9 @@ export type ProjectUpdateWithoutCompaniesInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4682,6 +5011,9 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4723,6 +5055,9 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -4764,6 +5099,9 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -4821,6 +5159,9 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4862,6 +5203,9 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4903,6 +5247,9 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -4944,6 +5291,9 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   suspended?: boolean
   rateLimitPerMinute?: number
   monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
   signingSecret: string
   createdAt?: Date | string
@@ -5001,6 +5351,9 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5042,6 +5395,9 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
   rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5303,6 +5659,9 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   suspended?: boolean
   rateLimitPerMinute?: boolean
   monthlyQuota?: boolean
+  storefrontRateLimitPerMinute?: boolean
+  authAttemptsPerIpPerMinute?: boolean
+  authAttemptsPerEmailPerMinute?: boolean
   contactEmail?: boolean
   signingSecret?: boolean
   createdAt?: boolean
@@ -5346,6 +5705,9 @@ export type ProjectSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   suspended?: boolean
   rateLimitPerMinute?: boolean
   monthlyQuota?: boolean
+  storefrontRateLimitPerMinute?: boolean
+  authAttemptsPerIpPerMinute?: boolean
+  authAttemptsPerEmailPerMinute?: boolean
   contactEmail?: boolean
   signingSecret?: boolean
   createdAt?: boolean
@@ -5366,6 +5728,9 @@ export type ProjectSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   suspended?: boolean
   rateLimitPerMinute?: boolean
   monthlyQuota?: boolean
+  storefrontRateLimitPerMinute?: boolean
+  authAttemptsPerIpPerMinute?: boolean
+  authAttemptsPerEmailPerMinute?: boolean
   contactEmail?: boolean
   signingSecret?: boolean
   createdAt?: boolean
@@ -5386,13 +5751,16 @@ export type ProjectSelectScalar = {
   suspended?: boolean
   rateLimitPerMinute?: boolean
   monthlyQuota?: boolean
+  storefrontRateLimitPerMinute?: boolean
+  authAttemptsPerIpPerMinute?: boolean
+  authAttemptsPerEmailPerMinute?: boolean
   contactEmail?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "contactEmail" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
+export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "storefrontRateLimitPerMinute" | "authAttemptsPerIpPerMinute" | "authAttemptsPerEmailPerMinute" | "contactEmail" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
 export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | Prisma.Project$apiKeysArgs<ExtArgs>
   locations?: boolean | Prisma.Project$locationsArgs<ExtArgs>
@@ -5461,6 +5829,18 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     suspended: boolean
     rateLimitPerMinute: number
     monthlyQuota: number
+    /**
+     * Requests a minute for publishable keys and customer tokens; null: the same as rate_limit_per_minute.
+     */
+    storefrontRateLimitPerMinute: number | null
+    /**
+     * Sign-in, registration, password reset and refresh requests a minute from one client address.
+     */
+    authAttemptsPerIpPerMinute: number
+    /**
+     * The same requests a minute naming one email address.
+     */
+    authAttemptsPerEmailPerMinute: number
     /**
      * Where e-mails to the merchant go (usage warnings, paused webhooks); null: recorded in the outbox only.
      */
@@ -5929,6 +6309,9 @@ export interface ProjectFieldRefs {
   readonly suspended: Prisma.FieldRef<"Project", 'Boolean'>
   readonly rateLimitPerMinute: Prisma.FieldRef<"Project", 'Int'>
   readonly monthlyQuota: Prisma.FieldRef<"Project", 'Int'>
+  readonly storefrontRateLimitPerMinute: Prisma.FieldRef<"Project", 'Int'>
+  readonly authAttemptsPerIpPerMinute: Prisma.FieldRef<"Project", 'Int'>
+  readonly authAttemptsPerEmailPerMinute: Prisma.FieldRef<"Project", 'Int'>
   readonly contactEmail: Prisma.FieldRef<"Project", 'String'>
   readonly signingSecret: Prisma.FieldRef<"Project", 'String'>
   readonly createdAt: Prisma.FieldRef<"Project", 'DateTime'>

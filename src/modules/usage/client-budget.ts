@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto';
+import type { Database } from '../../db/client.js';
+
+/**
+ * Takes one request from a per-client budget of the project's current minute (`key` names the client: an
+ * address, an email's hash), shared by every process: true when taken, false when the minute's `limit` is
+ * already used. One atomic statement; the count never passes the limit.
+ */
+export async function takeClientBudget(
+  db: Database,
+  projectId: string,
+  key: string,
+  limit: number,
+  minuteStart: Date,
+): Promise<boolean> {
+  const rows = await db.$queryRaw<Array<{ used: number }>>`
+    INSERT INTO rate_windows AS w (project_id, kind, window_start, used, last_grant)
+    VALUES (${projectId}, ${key}, ${minuteStart}, 1, 1)
+    ON CONFLICT (project_id, kind, window_start) DO UPDATE SET used = w.used + 1, last_grant = 1
+    WHERE w.used < ${limit}
+    RETURNING used`;
+  return rows.length > 0;
+}
+
+/** The budget key of an email address: its hash, so counters never hold the address itself. */
+export function emailBudgetKey(email: string): string {
+  return `auth_email:${createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 22)}`;
+}
+
+/** The budget key of a client address. */
+export const addressBudgetKey = (address: string): string => `auth_ip:${address}`;

@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { buildRegistration, GOOD_PASSWORD } from '../../factories/customer-auth.factory.js';
+import { createProject } from '../../factories/project.factory.js';
+import { json } from '../../setup/http.js';
+import { startTestApp, type TestApp } from '../../setup/test-app.js';
+
+let app: TestApp;
+let proxied: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  proxied = await startTestApp({ config: { trustProxy: true } });
+});
+afterAll(async () => {
+  await app.close();
+  await proxied.close();
+});
+
+const get = (token: string, path = '/v1/products?limit=1') =>
+  fetch(`${app.baseUrl}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+
+const post = (
+  target: TestApp,
+  publishable: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) =>
+  fetch(`${target.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'X-API-Key': publishable, 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+/** Waits (at most 20 s) until at least `seconds` are left in the current minute, so a test's requests share one window. */
+async function roomInMinute(seconds: number): Promise<void> {
+  const left = 60 - new Date().getUTCSeconds();
+  if (left < seconds) await new Promise((resolve) => setTimeout(resolve, left * 1000 + 50));
+}
+
+describe('storefront traffic has its own per-minute budget', () => {
+  test('with the per-minute limit at 8, exhausting it through the publishable key leaves the secret key answering 200', async () => {
+    const project = await createProject(app, {}, { rate_limit_per_minute: 8 });
+    expect(project.project.storefront_rate_limit_per_minute).toBeNull();
+    await roomInMinute(10);
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i++) statuses.push((await get(project.keys.publishable_test.token)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429]);
+    const merchant = await get(project.keys.secret_test.token, '/v1/customers?limit=1');
+    expect(merchant.status).toBe(200);
+    expect(merchant.headers.get('x-ratelimit-limit')).toBe('8');
+    expect(merchant.headers.get('x-ratelimit-remaining')).toBe('7');
+  });
+
+  test('storefront_rate_limit_per_minute sets the storefront budget apart from rate_limit_per_minute; null follows it again', async () => {
+    const project = await createProject(app, {}, { rate_limit_per_minute: 100 });
+    const patched = await app.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.project.id } },
+      body: { storefront_rate_limit_per_minute: 3 },
+    });
+    expect(patched.data!.data).toMatchObject({ rate_limit_per_minute: 100, storefront_rate_limit_per_minute: 3 });
+    await roomInMinute(10);
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await get(project.keys.publishable_test.token));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+    expect(answers[0].headers.get('x-ratelimit-limit')).toBe('3');
+    expect((await json(answers[3])).error.code).toBe('rate_limited');
+    expect((await get(project.keys.secret_test.token)).headers.get('x-ratelimit-limit')).toBe('100');
+    const reset = await app.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.project.id } },
+      body: { storefront_rate_limit_per_minute: null },
+    });
+    expect(reset.data!.data.storefront_rate_limit_per_minute).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // a full window is asked again after a second
+    const after = await get(project.keys.publishable_test.token);
+    expect(after.status).toBe(200);
+    expect(after.headers.get('x-ratelimit-limit')).toBe('100');
+  });
+
+  test('storefront traffic does not spend the monthly quota, keeps answering once secret keys used it, and warns no one', async () => {
+    const project = await createProject(app, {}, { rate_limit_per_minute: 1000, monthly_quota: 5 });
+    for (let i = 0; i < 10; i++) expect((await get(project.keys.publishable_test.token)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await get(project.keys.secret_test.token)).status).toBe(200);
+    const refused = await get(project.keys.secret_test.token);
+    expect(refused.status).toBe(429);
+    expect((await json(refused)).error.code).toBe('quota_exceeded');
+    expect((await get(project.keys.publishable_test.token)).status).toBe(200);
+    const warnings = await app.deps.db.storeEvent.count({
+      where: { projectId: project.project.id, type: 'usage.warning' },
+    });
+    expect(warnings).toBe(3); // 80, 90 and 100 % of the 5 secret-key requests, none from the 11 storefront ones
+  });
+});
+
+describe('per-client budgets of sign-in, registration and password reset', () => {
+  test('a client address past auth_attempts_per_ip_per_minute gets 429 rate_limited; other projects and secret-key reads are unaffected', async () => {
+    const project = await createProject(app, {}, { rate_limit_per_minute: 1000 });
+    await app.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.project.id } },
+      body: { auth_attempts_per_ip_per_minute: 3 },
+    });
+    await roomInMinute(15);
+    const pk = project.keys.publishable_test.token;
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push(
+        (await post(app, pk, '/v1/auth/login', { email: `nobody${i}@example.com`, password: 'x'.repeat(8) })).status,
+      );
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    const refused = await post(app, pk, '/v1/auth/forgot-password', { email: 'someone@example.com' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await json(refused)).error).toMatchObject({ code: 'rate_limited' });
+    // Without TRUST_PROXY a claimed X-Forwarded-For changes nothing.
+    const claimed = await post(
+      app,
+      pk,
+      '/v1/auth/login',
+      { email: 'a@example.com', password: 'x'.repeat(8) },
+      {
+        'X-Forwarded-For': '198.51.100.7',
+      },
+    );
+    expect(claimed.status).toBe(429);
+    expect((await get(project.keys.secret_test.token, '/v1/customers?limit=1')).status).toBe(200);
+  });
+
+  test('behind a trusted proxy the address it appended to X-Forwarded-For is the client', async () => {
+    const project = await createProject(proxied, {}, { rate_limit_per_minute: 1000 });
+    await proxied.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.project.id } },
+      body: { auth_attempts_per_ip_per_minute: 2 },
+    });
+    await roomInMinute(15);
+    const pk = project.keys.publishable_test.token;
+    const login = (forwarded: string) =>
+      post(
+        proxied,
+        pk,
+        '/v1/auth/login',
+        { email: 'nobody@example.com', password: 'x'.repeat(8) },
+        {
+          'X-Forwarded-For': forwarded,
+        },
+      );
+    expect((await login('203.0.113.1')).status).toBe(401);
+    // A client-supplied first entry does not make a new client: the proxy's (last) entry does.
+    expect((await login('192.0.2.99, 203.0.113.1')).status).toBe(401);
+    expect((await login('203.0.113.1')).status).toBe(429);
+    expect((await login('203.0.113.2')).status).toBe(401);
+  });
+
+  test('requests naming one email address past auth_attempts_per_email_per_minute get 429; other addresses go on', async () => {
+    const project = await createProject(app, {}, { rate_limit_per_minute: 1000 });
+    await app.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.project.id } },
+      body: { auth_attempts_per_email_per_minute: 2 },
+    });
+    await roomInMinute(15);
+    const pk = project.keys.publishable_test.token;
+    const forgot = (email: string) => post(app, pk, '/v1/auth/forgot-password', { email });
+    expect((await forgot('victim@example.com')).status).toBe(200);
+    expect((await forgot('Victim@Example.com')).status).toBe(200);
+    const third = await forgot('VICTIM@example.com');
+    expect(third.status).toBe(429);
+    expect((await json(third)).error.message).toMatch(/this email address/);
+    expect((await forgot('other@example.com')).status).toBe(200);
+  });
+
+  test('the defaults let a storefront test suite register and sign in 40 customers a minute from one address', async () => {
+    const project = await createProject(app, {}, { rate_limit_per_minute: 1000 });
+    expect(project.project).toMatchObject({
+      auth_attempts_per_ip_per_minute: 120,
+      auth_attempts_per_email_per_minute: 20,
+    });
+    await roomInMinute(40);
+    const pk = project.keys.publishable_test.token;
+    for (let i = 0; i < 40; i++) {
+      const registration = buildRegistration();
+      expect((await post(app, pk, '/v1/auth/register', registration)).status).toBe(201);
+      expect(
+        (await post(app, pk, '/v1/auth/login', { email: registration.email, password: GOOD_PASSWORD })).status,
+      ).toBe(200);
+    }
+  }, 120_000);
+});
