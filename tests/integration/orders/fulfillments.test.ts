@@ -4,6 +4,7 @@ import { createProduct, type ProductResource } from '../../factories/catalog.fac
 import { createCustomer } from '../../factories/customer.factory.js';
 import { addItems, createDraftOrder, type OrderResource } from '../../factories/draft-order.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
+import { createWebhook } from '../../factories/webhook.factory.js';
 import { startTestApp, type TestApp } from '../../setup/test-app.js';
 
 let app: TestApp;
@@ -322,5 +323,33 @@ describe('cancelOrder', () => {
     // 6 on hand, 4 ordered; every unit that did not ship before the cancel came back.
     expect(await levels(a.variants[0].id)).toEqual({ [defaultLocation]: 6 - shipped });
     expect(await ledgerMismatches()).toEqual([]);
+  });
+});
+
+describe('fulfilment and cancellation events', () => {
+  test('are offered to the webhook subscriptions of their types, one delivery per event', async () => {
+    const webhook = await createWebhook(api, 'https://orders-hooks.example.com/', {
+      events: ['fulfillment.created', 'fulfillment.cancelled', 'order.partially_fulfilled', 'order.cancelled'],
+    });
+    const a = await stockedProduct('Trail Runner 12', 5);
+    const order = await placeOrder([{ variant_id: a.variants[0].id, quantity: 3 }]);
+    const created = (await fulfil(order.id, [[0, 1]])).data!.data;
+    await api.POST('/v1/orders/{id}/fulfillments/{fulfillment_id}/cancel', fulfilmentPath(order.id, created.id));
+    await fulfil(order.id, [[0, 2]]);
+    await api.POST('/v1/orders/{id}/cancel', { ...byId(order.id), body: { reason: 'declined' } });
+    const deliveries = await app.deps.db.webhookDelivery.findMany({
+      where: { subscriptionId: webhook.id },
+      orderBy: { createdAt: 'asc' },
+    });
+    expect(deliveries.map((d) => d.eventType).sort()).toEqual(
+      [
+        'fulfillment.created',
+        'order.partially_fulfilled',
+        'fulfillment.cancelled',
+        'fulfillment.created',
+        'order.partially_fulfilled',
+        'order.cancelled',
+      ].sort(),
+    );
   });
 });
