@@ -24,6 +24,8 @@ export type OperationId =
   | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
   | 'archiveMetafieldDefinition'
+  | 'cancelOrder'
+  | 'cancelOrderFulfillment'
   | 'changeCurrentCustomerPassword'
   | 'completeDraftOrder'
   | 'createApiKey'
@@ -40,6 +42,7 @@ export type OperationId =
   | 'createLocation'
   | 'createMerchandisingRule'
   | 'createMetafieldDefinition'
+  | 'createOrderFulfillment'
   | 'createProduct'
   | 'createProject'
   | 'createShippingRate'
@@ -88,6 +91,7 @@ export type OperationId =
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
   | 'getOrder'
+  | 'getOrderFulfillment'
   | 'getOrderMetafields'
   | 'getProduct'
   | 'getProductMetafields'
@@ -111,6 +115,7 @@ export type OperationId =
   | 'listLocations'
   | 'listMerchandisingRules'
   | 'listMetafieldDefinitions'
+  | 'listOrderFulfillments'
   | 'listOrders'
   | 'listOutboxEmails'
   | 'listProducts'
@@ -178,6 +183,8 @@ export interface OperationAuth {
   addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
   archiveMetafieldDefinition: 'secret';
+  cancelOrder: 'secret';
+  cancelOrderFulfillment: 'secret';
   changeCurrentCustomerPassword: 'customer';
   completeDraftOrder: 'secret';
   createApiKey: 'platform';
@@ -194,6 +201,7 @@ export interface OperationAuth {
   createLocation: 'secret';
   createMerchandisingRule: 'secret';
   createMetafieldDefinition: 'secret';
+  createOrderFulfillment: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
   createShippingRate: 'secret';
@@ -242,6 +250,7 @@ export interface OperationAuth {
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
   getOrder: 'secret';
+  getOrderFulfillment: 'secret';
   getOrderMetafields: 'secret';
   getProduct: 'publishable';
   getProductMetafields: 'publishable';
@@ -265,6 +274,7 @@ export interface OperationAuth {
   listLocations: 'secret';
   listMerchandisingRules: 'secret';
   listMetafieldDefinitions: 'secret';
+  listOrderFulfillments: 'secret';
   listOrders: 'secret';
   listOutboxEmails: 'platform';
   listProducts: 'publishable';
@@ -337,7 +347,7 @@ export interface OperationsByTag {
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
   'metafields': 'archiveMetafieldDefinition' | 'createMetafieldDefinition' | 'deleteCollectionMetafield' | 'deleteCustomerMetafield' | 'deleteOrderMetafield' | 'deleteProductMetafield' | 'deleteVariantMetafield' | 'getCollectionMetafields' | 'getCustomerMetafields' | 'getOrderMetafields' | 'getProductMetafields' | 'getVariantMetafields' | 'listMetafieldDefinitions' | 'reorderMetafieldDefinitions' | 'setCollectionMetafield' | 'setCollectionMetafields' | 'setCustomerMetafield' | 'setCustomerMetafields' | 'setOrderMetafield' | 'setOrderMetafields' | 'setProductMetafield' | 'setProductMetafields' | 'setVariantMetafield' | 'setVariantMetafields' | 'updateMetafieldDefinition';
-  'orders': 'getOrder' | 'listOrders' | 'payOrder';
+  'orders': 'cancelOrder' | 'cancelOrderFulfillment' | 'createOrderFulfillment' | 'getOrder' | 'getOrderFulfillment' | 'listOrderFulfillments' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'search': 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
@@ -388,6 +398,30 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/store/metafields/{owner_type}/{slug}",
     "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "cancelOrder",
+    "method": "POST",
+    "path": "/v1/orders/{id}/cancel",
+    "tag": "orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "cancelOrderFulfillment",
+    "method": "POST",
+    "path": "/v1/orders/{id}/fulfillments/{fulfillment_id}/cancel",
+    "tag": "orders",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -580,6 +614,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/store/metafields",
     "tag": "metafields",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createOrderFulfillment",
+    "method": "POST",
+    "path": "/v1/orders/{id}/fulfillments",
+    "tag": "orders",
     "auth": "secret",
     "idempotent": true,
     "hasBody": true,
@@ -1200,6 +1246,18 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "getOrderFulfillment",
+    "method": "GET",
+    "path": "/v1/orders/{id}/fulfillments/{fulfillment_id}",
+    "tag": "orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getOrderMetafields",
     "method": "GET",
     "path": "/v1/orders/{id}/metafields",
@@ -1592,6 +1650,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": [
       "owner_type"
     ]
+  },
+  {
+    "operationId": "listOrderFulfillments",
+    "method": "GET",
+    "path": "/v1/orders/{id}/fulfillments",
+    "tag": "orders",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "listOrders",

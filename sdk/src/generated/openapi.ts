@@ -2019,6 +2019,139 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders/{id}/fulfillments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an order's fulfilments
+         * @description The order's fulfilments, cancelled ones included, oldest first.
+         */
+        get: operations["listOrderFulfillments"];
+        put?: never;
+        /**
+         * Fulfil line items of an order
+         * @description Records that units of the order's line items shipped from a location: all units of the listed items
+         *     or some of them. Each entry names an item by its position in the order's `line_items` (0-based; an
+         *     order's items never change) and how many of its units ship; the units of an item across the order's
+         *     active fulfilments never exceed its quantity, also under concurrent requests (the order row is locked
+         *     for the write). **Stock**: an order's units left stock when its draft was completed, so a fulfilment
+         *     moves no stock and writes nothing to the inventory ledger; it records the shipment. The order's
+         *     `fulfillment_status` follows (`partially_fulfilled`, then `fulfilled` when every unit shipped); in the
+         *     same transaction `fulfillment.created`, `order.partially_fulfilled` or `order.fulfilled`, and
+         *     `order.updated` (with `metadata.changes`) are recorded and offered to webhook subscriptions. A
+         *     cancelled order cannot be fulfilled (400). `notify_customer` is stored; no shipping e-mail is sent yet.
+         */
+        post: operations["createOrderFulfillment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/fulfillments/{fulfillment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+                /**
+                 * @description A fulfilment ID (`ful_...`).
+                 * @example ful_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                fulfillment_id: components["parameters"]["FulfillmentIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get a fulfilment */
+        get: operations["getOrderFulfillment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/fulfillments/{fulfillment_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+                /**
+                 * @description A fulfilment ID (`ful_...`).
+                 * @example ful_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                fulfillment_id: components["parameters"]["FulfillmentIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a fulfilment
+         * @description Marks the fulfilment cancelled (its units count as unfulfilled again; no stock moves, as for creating
+         *     it) and recomputes the order's `fulfillment_status`, recording `fulfillment.cancelled` and
+         *     `order.updated` in the same transaction. Cancelling it twice, or a fulfilment of a cancelled order
+         *     (whose unshipped units were already restocked), answers 400.
+         */
+        post: operations["cancelOrderFulfillment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an order
+         * @description Sets `status` to `cancelled`, `cancelled_at` and `cancel_reason`, and (with `restock`, the default)
+         *     returns every unit not shipped by an active fulfilment to the location its draft's completion took it
+         *     from, through the inventory ledger (adjustments with reason `restock`), so the ledger keeps summing to
+         *     the levels. Shipped units are not restocked. The customer's `order_count` drops by one. All of it,
+         *     with `order.cancelled` and `order.updated` (with `metadata.changes`), commits in one transaction.
+         *     A fully fulfilled order cannot be cancelled (400); cancelling twice is 400. No payment is refunded:
+         *     `financial_status` and `total_spent` are unchanged.
+         */
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/draft-orders": {
         parameters: {
             query?: never;
@@ -3054,6 +3187,9 @@ export interface components {
             order_number?: components["schemas"]["Order"]["order_number"];
             status?: components["schemas"]["Order"]["status"];
             financial_status?: components["schemas"]["Order"]["financial_status"];
+            fulfillment_status?: components["schemas"]["Order"]["fulfillment_status"];
+            cancel_reason?: components["schemas"]["Order"]["cancel_reason"];
+            cancelled_at?: components["schemas"]["Order"]["cancelled_at"];
             customer_id?: components["schemas"]["Order"]["customer_id"];
             email?: components["schemas"]["Order"]["email"];
             currency?: components["schemas"]["Order"]["currency"];
@@ -3567,14 +3703,14 @@ export interface components {
         /**
          * @description The one event catalogue: every webhook event type (all groups) and every store-event
          *     type. Store events (`GET /v1/events`) carry one of these as `type`; webhook subscriptions subscribe to any
-         *     of them (every type in the catalogue is subscribable). Some groups (fulfillment, discount,
+         *     of them (every type in the catalogue is subscribable). Some groups (fulfillment order, discount,
          *     promotion, purchase order, refund, return, navigation, store credit) belong to areas this API does not
          *     expose yet and are never emitted by it today. `webhook_subscription.paused` (an addition to the usual catalogue) records
          *     that the service paused a subscription whose receiver answered `410 Gone` or failed for 5 days.
          * @example customer.updated
          * @enum {string}
          */
-        EventType: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "order.created" | "order.updated" | "order.paid" | "order.fulfilled" | "order.cancelled" | "order.refunded" | "customer.created" | "customer.updated" | "customer.deleted" | "fulfillment_order.created" | "fulfillment.created" | "fulfillment.updated" | "fulfillment.cancelled" | "inventory.low" | "discount.created" | "discount.updated" | "discount.deleted" | "shipping.zone.created" | "shipping.zone.updated" | "shipping.zone.deleted" | "promotion.created" | "promotion.updated" | "promotion.deleted" | "draft_order.created" | "draft_order.updated" | "draft_order.completed" | "draft_order.deleted" | "company.created" | "company.updated" | "company.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.received" | "purchase_order.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "return.requested" | "return.approved" | "return.received" | "return.rejected" | "return.cancelled" | "return.closed" | "navigation.created" | "navigation.updated" | "navigation.deleted" | "store_credit.issued" | "store_credit.used" | "store_credit.expired" | "location.created" | "location.updated" | "location.deleted" | "usage.warning" | "webhook_subscription.paused";
+        EventType: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "order.created" | "order.updated" | "order.paid" | "order.fulfilled" | "order.partially_fulfilled" | "order.cancelled" | "order.refunded" | "customer.created" | "customer.updated" | "customer.deleted" | "fulfillment_order.created" | "fulfillment.created" | "fulfillment.updated" | "fulfillment.cancelled" | "inventory.low" | "discount.created" | "discount.updated" | "discount.deleted" | "shipping.zone.created" | "shipping.zone.updated" | "shipping.zone.deleted" | "promotion.created" | "promotion.updated" | "promotion.deleted" | "draft_order.created" | "draft_order.updated" | "draft_order.completed" | "draft_order.deleted" | "company.created" | "company.updated" | "company.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.received" | "purchase_order.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "return.requested" | "return.approved" | "return.received" | "return.rejected" | "return.cancelled" | "return.closed" | "navigation.created" | "navigation.updated" | "navigation.deleted" | "store_credit.issued" | "store_credit.used" | "store_credit.expired" | "location.created" | "location.updated" | "location.deleted" | "usage.warning" | "webhook_subscription.paused";
         StoreEvent: {
             id: components["schemas"]["StoreEventId"];
             type: components["schemas"]["EventType"];
@@ -5061,6 +5197,63 @@ export interface components {
         OrderStatus: "open" | "cancelled";
         /** @enum {string} */
         OrderFinancialStatus: "pending" | "paid";
+        /**
+         * @description `unfulfilled` until a unit ships, `partially_fulfilled` while some units have not, `fulfilled` when every unit shipped (active fulfilments only).
+         * @enum {string}
+         */
+        OrderFulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+        /** @enum {string} */
+        OrderCancelReason: "customer" | "fraud" | "inventory" | "declined" | "other";
+        OrderCancel: {
+            reason: components["schemas"]["OrderCancelReason"];
+            /**
+             * @description Return the units not shipped to the locations they were taken from.
+             * @default true
+             */
+            restock?: boolean;
+        };
+        /** @example ful_01jd5t0a2c4e6g8j0l2n4q6s8u */
+        FulfillmentId: string;
+        FulfillmentLineItem: {
+            /** @description The item's position in the order's line_items (0-based). */
+            line_item_index: number;
+            quantity: number;
+        };
+        FulfillmentCreate: {
+            /** @description An active location of the project the units ship from. */
+            location_id: string;
+            line_items: components["schemas"]["FulfillmentLineItem"][];
+            tracking_company?: string | null;
+            tracking_number?: string | null;
+            /** Format: uri */
+            tracking_url?: string | null;
+            /**
+             * @description Stored with the fulfilment; no shipping e-mail is sent yet.
+             * @default false
+             */
+            notify_customer?: boolean;
+        };
+        Fulfillment: {
+            id: components["schemas"]["FulfillmentId"];
+            order_id: components["schemas"]["OrderId"];
+            location_id: components["schemas"]["LocationId"];
+            /** @enum {string} */
+            status: "success" | "cancelled";
+            line_items: components["schemas"]["FulfillmentLineItem"][];
+            tracking_company: string | null;
+            tracking_number: string | null;
+            tracking_url: string | null;
+            notify_customer: boolean;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        FulfillmentEnvelope: {
+            data: components["schemas"]["Fulfillment"];
+        };
         OrderLineItem: {
             variant_id: components["schemas"]["VariantId"] | null;
             product_id: components["schemas"]["ProductId"] | null;
@@ -5078,6 +5271,10 @@ export interface components {
             order_number: number;
             status: components["schemas"]["OrderStatus"];
             financial_status: components["schemas"]["OrderFinancialStatus"];
+            fulfillment_status: components["schemas"]["OrderFulfillmentStatus"];
+            cancel_reason: components["schemas"]["OrderCancelReason"] | null;
+            /** Format: date-time */
+            cancelled_at: string | null;
             customer_id: components["schemas"]["CustomerId"] | null;
             email: string;
             currency: components["schemas"]["CurrencyCode"];
@@ -6305,6 +6502,18 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such order in the caller's project, or no such fulfilment of the order. */
+        FulfillmentNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No such order in the caller's project. */
         OrderNotFound: {
             headers: {
@@ -6573,6 +6782,11 @@ export interface components {
          * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
          */
         DraftOrderIdPath: string;
+        /**
+         * @description A fulfilment ID (`ful_...`).
+         * @example ful_01jd5t0a2c4e6g8j0l2n4q6s8u
+         */
+        FulfillmentIdPath: string;
         /**
          * @description An order ID (`ord_...`).
          * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
@@ -14175,6 +14389,9 @@ export interface operations {
                      *           "order_number": 1001,
                      *           "status": "open",
                      *           "financial_status": "pending",
+                     *           "fulfillment_status": "unfulfilled",
+                     *           "cancel_reason": null,
+                     *           "cancelled_at": null,
                      *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
                      *           "email": "jane.doe@example.com",
                      *           "currency": "EUR",
@@ -14312,6 +14529,9 @@ export interface operations {
                      *         "order_number": 1001,
                      *         "status": "open",
                      *         "financial_status": "pending",
+                     *         "fulfillment_status": "unfulfilled",
+                     *         "cancel_reason": null,
+                     *         "cancelled_at": null,
                      *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
                      *         "email": "jane.doe@example.com",
                      *         "currency": "EUR",
@@ -14421,6 +14641,9 @@ export interface operations {
                      *         "order_number": 1001,
                      *         "status": "open",
                      *         "financial_status": "paid",
+                     *         "fulfillment_status": "unfulfilled",
+                     *         "cancel_reason": null,
+                     *         "cancelled_at": null,
                      *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
                      *         "email": "jane.doe@example.com",
                      *         "currency": "EUR",
@@ -14505,6 +14728,428 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrderFulfillments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fulfilments. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ful_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *           "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *           "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *           "status": "success",
+                     *           "line_items": [
+                     *             {
+                     *               "line_item_index": 0,
+                     *               "quantity": 1
+                     *             }
+                     *           ],
+                     *           "tracking_company": "DHL",
+                     *           "tracking_number": "00340434161234567890",
+                     *           "tracking_url": "https://www.dhl.de/en/privatkunden/dhl-sendungsverfolgung.html?piececode=00340434161234567890",
+                     *           "notify_customer": false,
+                     *           "cancelled_at": null,
+                     *           "created_at": "2026-11-23T09:00:00.000Z",
+                     *           "updated_at": "2026-11-23T09:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Fulfillment"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrderFulfillment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                 *       "line_items": [
+                 *         {
+                 *           "line_item_index": 0,
+                 *           "quantity": 1
+                 *         }
+                 *       ],
+                 *       "tracking_company": "DHL",
+                 *       "tracking_number": "00340434161234567890",
+                 *       "tracking_url": "https://www.dhl.de/en/privatkunden/dhl-sendungsverfolgung.html?piececode=00340434161234567890",
+                 *       "notify_customer": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["FulfillmentCreate"];
+            };
+        };
+        responses: {
+            /** @description The new fulfilment. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ful_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "status": "success",
+                     *         "line_items": [
+                     *           {
+                     *             "line_item_index": 0,
+                     *             "quantity": 1
+                     *           }
+                     *         ],
+                     *         "tracking_company": "DHL",
+                     *         "tracking_number": "00340434161234567890",
+                     *         "tracking_url": "https://www.dhl.de/en/privatkunden/dhl-sendungsverfolgung.html?piececode=00340434161234567890",
+                     *         "notify_customer": false,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-23T09:00:00.000Z",
+                     *         "updated_at": "2026-11-23T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FulfillmentEnvelope"];
+                };
+            };
+            /** @description A field is invalid, a line item index is out of range or listed twice, more units than are left unfulfilled, an inactive location, or the order is cancelled. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            /** @description No such order, or no such location, in the caller's project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrderFulfillment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+                /**
+                 * @description A fulfilment ID (`ful_...`).
+                 * @example ful_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                fulfillment_id: components["parameters"]["FulfillmentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fulfilment. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ful_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "status": "success",
+                     *         "line_items": [
+                     *           {
+                     *             "line_item_index": 0,
+                     *             "quantity": 1
+                     *           }
+                     *         ],
+                     *         "tracking_company": "DHL",
+                     *         "tracking_number": "00340434161234567890",
+                     *         "tracking_url": "https://www.dhl.de/en/privatkunden/dhl-sendungsverfolgung.html?piececode=00340434161234567890",
+                     *         "notify_customer": false,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-23T09:00:00.000Z",
+                     *         "updated_at": "2026-11-23T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FulfillmentEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["FulfillmentNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelOrderFulfillment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+                /**
+                 * @description A fulfilment ID (`ful_...`).
+                 * @example ful_01jd5t0a2c4e6g8j0l2n4q6s8u
+                 */
+                fulfillment_id: components["parameters"]["FulfillmentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled fulfilment. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ful_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "status": "cancelled",
+                     *         "line_items": [
+                     *           {
+                     *             "line_item_index": 0,
+                     *             "quantity": 1
+                     *           }
+                     *         ],
+                     *         "tracking_company": "DHL",
+                     *         "tracking_number": "00340434161234567890",
+                     *         "tracking_url": "https://www.dhl.de/en/privatkunden/dhl-sendungsverfolgung.html?piececode=00340434161234567890",
+                     *         "notify_customer": false,
+                     *         "cancelled_at": "2026-11-23T10:00:00.000Z",
+                     *         "created_at": "2026-11-23T09:00:00.000Z",
+                     *         "updated_at": "2026-11-23T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FulfillmentEnvelope"];
+                };
+            };
+            /** @description The fulfilment is already cancelled, or its order is. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["FulfillmentNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "customer",
+                 *       "restock": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["OrderCancel"];
+            };
+        };
+        responses: {
+            /** @description The cancelled order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_number": 1001,
+                     *         "status": "cancelled",
+                     *         "financial_status": "pending",
+                     *         "fulfillment_status": "unfulfilled",
+                     *         "cancel_reason": "customer",
+                     *         "cancelled_at": "2026-11-23T11:00:00.000Z",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "line_items": [
+                     *           {
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "total": 19800
+                     *           }
+                     *         ],
+                     *         "subtotal": 19800,
+                     *         "tax": 3762,
+                     *         "tax_data": null,
+                     *         "shipping_cost": 490,
+                     *         "discount": 0,
+                     *         "total": 24052,
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-22",
+                     *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "paid_at": null,
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-23T11:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderEnvelope"];
+                };
+            };
+            /** @description A field is invalid, the order is already cancelled, or every unit has shipped. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -15409,6 +16054,9 @@ export interface operations {
                      *         "order_number": 1001,
                      *         "status": "open",
                      *         "financial_status": "pending",
+                     *         "fulfillment_status": "unfulfilled",
+                     *         "cancel_reason": null,
+                     *         "cancelled_at": null,
                      *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
                      *         "email": "jane.doe@example.com",
                      *         "currency": "EUR",

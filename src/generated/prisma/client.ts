@@ -169,6 +169,12 @@ export type DraftLineItem = Prisma.DraftLineItemModel
  */
 export type Order = Prisma.OrderModel
 /**
+ * Model Fulfillment
+ * Units of an order's line items shipped from one location. Stock left at completion, so a fulfilment
+ * records the shipment and moves no stock.
+ */
+export type Fulfillment = Prisma.FulfillmentModel
+/**
  * Model ShippingZone
  * A shipping zone: the countries the storefront rate lookup matches it for, or (is_rest_of_world) the
  * fallback for every other country. At most one rest-of-world zone per project: a partial unique index

@@ -21,7 +21,7 @@ export async function completeDraftOrder(ctx: Ctx, id: string): Promise<Order> {
     if (draft.status === 'completed') throw new AppError('invalid_request', 'This draft order is already completed.');
     requireEmailAndItems(draft, 'completing');
     const items = await itemsOf(tx, id);
-    await deductStock(
+    const allocations = await deductStock(
       tx,
       ctx,
       items.flatMap((item) =>
@@ -30,7 +30,7 @@ export async function completeDraftOrder(ctx: Ctx, id: string): Promise<Order> {
           : [],
       ),
     );
-    const order = await createOrderFromDraft(tx, ctx, draft, items);
+    const order = await createOrderFromDraft(tx, ctx, draft, items, allocations);
     const completed = await tx.draftOrder.update({
       where: { id },
       data: { status: 'completed', orderId: order.id, completedAt: order.createdAt },

@@ -12,6 +12,13 @@ export interface StockDemand {
   label: string;
 }
 
+/** Units of a variant that left (or return to) one location. */
+export interface StockAllocation {
+  variant_id: string;
+  location_id: string;
+  quantity: number;
+}
+
 type LevelAt = InventoryLevel & { location: Pick<Location, 'id' | 'name' | 'isDefault'> };
 
 // Default location first, then the others by name (id breaks ties), as merchants expect orders to ship.
@@ -37,7 +44,7 @@ async function takeFrom(
   locationId: string,
   available: number,
   take: number,
-): Promise<void> {
+): Promise<StockAllocation> {
   const key = { variantId_locationId: { variantId, locationId } };
   await tx.inventoryLevel.upsert({
     where: key,
@@ -55,6 +62,7 @@ async function takeFrom(
       availableAfter: available - take,
     },
   });
+  return { variant_id: variantId, location_id: locationId, quantity: take };
 }
 
 /**
@@ -63,11 +71,11 @@ async function takeFrom(
  * default first, then by name. A variant with policy `deny` whose active locations hold fewer units than
  * demanded is 409 conflict with the variant id in `field` (nothing changes); with `continue` the rest is
  * taken from the default location, which goes negative. Adjustments (reason `order`), variant totals and
- * inventory.low events are written as for any stock change.
+ * inventory.low events are written as for any stock change. Answers where the units came from.
  */
-export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Promise<void> {
+export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Promise<StockAllocation[]> {
   const wanted = perVariant(demands);
-  if (wanted.length === 0) return;
+  if (wanted.length === 0) return [];
   const ids = wanted.map((demand) => demand.variantId);
   await lockVariants(tx, ids);
   const variants = new Map(
@@ -98,6 +106,7 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
     }
   }
 
+  const allocations: StockAllocation[] = [];
   const defaultLocation = await tx.location.findFirst({
     where: { projectId: ctx.project.id, isDefault: true, deletedAt: null },
   });
@@ -106,15 +115,16 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
     for (const level of levels.filter((l) => l.variantId === demand.variantId).sort(byDeductionOrder)) {
       const take = Math.min(Math.max(level.available, 0), remaining);
       if (take === 0) continue;
-      await takeFrom(tx, ctx, demand.variantId, level.locationId, level.available, take);
+      allocations.push(await takeFrom(tx, ctx, demand.variantId, level.locationId, level.available, take));
       level.available -= take;
       remaining -= take;
     }
     if (remaining > 0 && defaultLocation) {
       // Only `continue` variants get here: sold beyond stock, the default location carries the shortfall.
       const level = levels.find((l) => l.variantId === demand.variantId && l.locationId === defaultLocation.id);
-      await takeFrom(tx, ctx, demand.variantId, defaultLocation.id, level?.available ?? 0, remaining);
+      allocations.push(await takeFrom(tx, ctx, demand.variantId, defaultLocation.id, level?.available ?? 0, remaining));
     }
   }
   await syncVariantTotals(tx, ctx, wanted.map((demand) => variants.get(demand.variantId)) as Variant[]);
+  return allocations;
 }

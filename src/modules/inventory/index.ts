@@ -1,3 +1,4 @@
-/** What other areas may use of inventory: stock locations, row locks on variants, totals and inventory.low; setting a level (the demo catalog). */
+/** What other areas may use of inventory: stock locations, row locks on variants, totals and inventory.low; deducting and restocking an order's units; setting a level (the demo catalog). */
 export { lockVariants, setInventoryLevel, stockLocation, syncVariantTotals } from './inventory.service.js';
-export { deductStock, type StockDemand } from './deduct-stock.js';
+export { deductStock, type StockAllocation, type StockDemand } from './deduct-stock.js';
+export { restockUnits } from './restock.js';

@@ -1,6 +1,7 @@
 import type { AreaHandlers } from '../../http/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { withMetafields } from '../metafields/index.js';
+import { fulfillmentHandlers } from './fulfillments.handlers.js';
 import { toOrderResource } from './orders.mappers.js';
 import { findOrder, listOrders, payOrder } from './orders.service.js';
 
@@ -14,4 +15,5 @@ export const orderHandlers = {
     return { status: 200, body: { data: (await withMetafields(ctx, 'order', query, [order]))[0] } };
   },
   payOrder: async ({ path, ctx }) => ({ status: 200, body: { data: toOrderResource(await payOrder(ctx, path.id)) } }),
+  ...fulfillmentHandlers,
 } satisfies AreaHandlers<'orders'>;

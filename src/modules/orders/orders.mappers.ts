@@ -1,10 +1,12 @@
 import type { components } from '../../generated/openapi.js';
-import type { DraftLineItem, Order } from '../../generated/prisma/client.js';
+import type { DraftLineItem, Fulfillment, Order } from '../../generated/prisma/client.js';
 import { toDateString } from '../../shared/payment-terms.js';
 
 type Schemas = components['schemas'];
 export type OrderResource = Schemas['Order'];
 export type OrderLineItemResource = Schemas['OrderLineItem'];
+export type FulfillmentResource = Schemas['Fulfillment'];
+export type FulfillmentLineItem = Schemas['FulfillmentLineItem'];
 
 /** A draft line item as the order keeps it (a copy that never changes). */
 export function toOrderLineItem(item: DraftLineItem): OrderLineItemResource {
@@ -28,6 +30,9 @@ export function toOrderResource(order: Order): OrderResource {
     order_number: order.orderNumber,
     status: order.status as OrderResource['status'],
     financial_status: order.financialStatus as OrderResource['financial_status'],
+    fulfillment_status: order.fulfillmentStatus as OrderResource['fulfillment_status'],
+    cancel_reason: order.cancelReason as OrderResource['cancel_reason'],
+    cancelled_at: order.cancelledAt?.toISOString() ?? null,
     customer_id: order.customerId,
     email: order.email,
     currency: order.currency,
@@ -46,5 +51,23 @@ export function toOrderResource(order: Order): OrderResource {
     paid_at: order.paidAt?.toISOString() ?? null,
     created_at: order.createdAt.toISOString(),
     updated_at: order.updatedAt.toISOString(),
+  };
+}
+
+/** A fulfilment as the API shows it. */
+export function toFulfillmentResource(fulfillment: Fulfillment): FulfillmentResource {
+  return {
+    id: fulfillment.id,
+    order_id: fulfillment.orderId,
+    location_id: fulfillment.locationId,
+    status: fulfillment.status as FulfillmentResource['status'],
+    line_items: fulfillment.lineItems as FulfillmentLineItem[],
+    tracking_company: fulfillment.trackingCompany,
+    tracking_number: fulfillment.trackingNumber,
+    tracking_url: fulfillment.trackingUrl,
+    notify_customer: fulfillment.notifyCustomer,
+    cancelled_at: fulfillment.cancelledAt?.toISOString() ?? null,
+    created_at: fulfillment.createdAt.toISOString(),
+    updated_at: fulfillment.updatedAt.toISOString(),
   };
 }

@@ -8,6 +8,7 @@ import { newId } from '../../shared/ids.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
+import type { StockAllocation } from '../inventory/index.js';
 import { recordChange, recordEvent } from '../store-events/index.js';
 import { paymentDueDate, type PaymentTerms } from '../../shared/payment-terms.js';
 import { jsonColumn } from '../../shared/json-column.js';
@@ -50,13 +51,15 @@ export async function listOrders(ctx: Ctx, query: OrderListQuery) {
 /**
  * Creates the order of a completed draft in the caller's transaction: the next order number of the
  * project (from 1001, gap-free), copies of the items and amounts, net terms due from today; adds one to
- * the customer's order_count and sets first/last_order_at; records order.created.
+ * the customer's order_count and sets first/last_order_at; keeps where completion took the stock from
+ * (`allocations`) so a cancellation can return it; records order.created.
  */
 export async function createOrderFromDraft(
   tx: Tx,
   ctx: Ctx,
   draft: DraftOrder,
   items: DraftLineItem[],
+  allocations: StockAllocation[] = [],
 ): Promise<Order> {
   const now = new Date();
   const order = await tx.order.create({
@@ -79,6 +82,7 @@ export async function createOrderFromDraft(
       paymentTerms: draft.paymentTerms,
       paymentDueDate: paymentDueDate(draft.paymentTerms as PaymentTerms, now),
       draftOrderId: draft.id,
+      stockAllocations: allocations as unknown as Prisma.InputJsonValue,
       createdAt: now,
     },
   });

@@ -35,7 +35,7 @@ export const SHARED_SLUG = 'rating';
  * Creates a project and fills it through the API with one of every resource: locations with stock, a product
  * with a variant in a collection, files, a customer with an address, a note, group membership and metafield
  * values, a company with an address and a contact, a shipping zone with a rate, a webhook with a delivery,
- * a draft order with items, an order, a synonym group, a merchandising rule and a storefront customer with a
+ * a draft order with items, an order with a fulfilment, a synonym group, a merchandising rule and a storefront customer with a
  * session and a pending password reset.
  */
 export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
@@ -163,6 +163,14 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
     api.POST('/v1/draft-orders/{id}/complete', { params: { path: { id: toComplete.id } } }),
   );
   ids.ord = order.data.id;
+  const fulfillment = await must(
+    'createOrderFulfillment',
+    api.POST('/v1/orders/{id}/fulfillments', {
+      params: { path: { id: ids.ord } },
+      body: { location_id: ids.loc, line_items: [{ line_item_index: 0, quantity: 1 }] },
+    }),
+  );
+  ids.ful = fulfillment.data.id;
 
   // Metafields: the shared slug on every owner type (with a value on each owner), and a slug only this project has.
   const owners = {

@@ -422,6 +422,7 @@ export const ModelName = {
   DraftOrder: 'DraftOrder',
   DraftLineItem: 'DraftLineItem',
   Order: 'Order',
+  Fulfillment: 'Fulfillment',
   ShippingZone: 'ShippingZone',
   ShippingRate: 'ShippingRate',
   CustomerSession: 'CustomerSession',
@@ -457,7 +458,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2308,6 +2309,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.OrderCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.OrderCountAggregateOutputType> | number
+        }
+      }
+    }
+    Fulfillment: {
+      payload: Prisma.$FulfillmentPayload<ExtArgs>
+      fields: Prisma.FulfillmentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.FulfillmentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FulfillmentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.FulfillmentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FulfillmentPayload>
+        }
+        findFirst: {
+          args: Prisma.FulfillmentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FulfillmentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.FulfillmentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FulfillmentPayload>
+        }
+        findMany: {
+          args: Prisma.FulfillmentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FulfillmentPayload>[]
+        }
+        create: {
+          args: Prisma.FulfillmentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FulfillmentPayload>
+        }
+        createMany: {
+          args: Prisma.FulfillmentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.FulfillmentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FulfillmentPayload>[]
+        }
+        delete: {
+          args: Prisma.FulfillmentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FulfillmentPayload>
+        }
+        update: {
+          args: Prisma.FulfillmentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FulfillmentPayload>
+        }
+        deleteMany: {
+          args: Prisma.FulfillmentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.FulfillmentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.FulfillmentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FulfillmentPayload>[]
+        }
+        upsert: {
+          args: Prisma.FulfillmentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FulfillmentPayload>
+        }
+        aggregate: {
+          args: Prisma.FulfillmentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateFulfillment>
+        }
+        groupBy: {
+          args: Prisma.FulfillmentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FulfillmentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.FulfillmentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FulfillmentCountAggregateOutputType> | number
         }
       }
     }
@@ -4232,6 +4307,10 @@ export const OrderScalarFieldEnum = {
   orderNumber: 'orderNumber',
   status: 'status',
   financialStatus: 'financialStatus',
+  fulfillmentStatus: 'fulfillmentStatus',
+  cancelReason: 'cancelReason',
+  cancelledAt: 'cancelledAt',
+  stockAllocations: 'stockAllocations',
   customerId: 'customerId',
   email: 'email',
   currency: 'currency',
@@ -4253,6 +4332,25 @@ export const OrderScalarFieldEnum = {
 } as const
 
 export type OrderScalarFieldEnum = (typeof OrderScalarFieldEnum)[keyof typeof OrderScalarFieldEnum]
+
+
+export const FulfillmentScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  orderId: 'orderId',
+  locationId: 'locationId',
+  status: 'status',
+  lineItems: 'lineItems',
+  trackingCompany: 'trackingCompany',
+  trackingNumber: 'trackingNumber',
+  trackingUrl: 'trackingUrl',
+  notifyCustomer: 'notifyCustomer',
+  cancelledAt: 'cancelledAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type FulfillmentScalarFieldEnum = (typeof FulfillmentScalarFieldEnum)[keyof typeof FulfillmentScalarFieldEnum]
 
 
 export const ShippingZoneScalarFieldEnum = {
@@ -4883,6 +4981,7 @@ export type GlobalOmitConfig = {
   draftOrder?: Prisma.DraftOrderOmit
   draftLineItem?: Prisma.DraftLineItemOmit
   order?: Prisma.OrderOmit
+  fulfillment?: Prisma.FulfillmentOmit
   shippingZone?: Prisma.ShippingZoneOmit
   shippingRate?: Prisma.ShippingRateOmit
   customerSession?: Prisma.CustomerSessionOmit

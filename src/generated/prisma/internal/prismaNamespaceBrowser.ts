@@ -76,6 +76,7 @@ export const ModelName = {
   DraftOrder: 'DraftOrder',
   DraftLineItem: 'DraftLineItem',
   Order: 'Order',
+  Fulfillment: 'Fulfillment',
   ShippingZone: 'ShippingZone',
   ShippingRate: 'ShippingRate',
   CustomerSession: 'CustomerSession',
@@ -532,6 +533,10 @@ export const OrderScalarFieldEnum = {
   orderNumber: 'orderNumber',
   status: 'status',
   financialStatus: 'financialStatus',
+  fulfillmentStatus: 'fulfillmentStatus',
+  cancelReason: 'cancelReason',
+  cancelledAt: 'cancelledAt',
+  stockAllocations: 'stockAllocations',
   customerId: 'customerId',
   email: 'email',
   currency: 'currency',
@@ -553,6 +558,25 @@ export const OrderScalarFieldEnum = {
 } as const
 
 export type OrderScalarFieldEnum = (typeof OrderScalarFieldEnum)[keyof typeof OrderScalarFieldEnum]
+
+
+export const FulfillmentScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  orderId: 'orderId',
+  locationId: 'locationId',
+  status: 'status',
+  lineItems: 'lineItems',
+  trackingCompany: 'trackingCompany',
+  trackingNumber: 'trackingNumber',
+  trackingUrl: 'trackingUrl',
+  notifyCustomer: 'notifyCustomer',
+  cancelledAt: 'cancelledAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type FulfillmentScalarFieldEnum = (typeof FulfillmentScalarFieldEnum)[keyof typeof FulfillmentScalarFieldEnum]
 
 
 export const ShippingZoneScalarFieldEnum = {

@@ -478,7 +478,7 @@ export type $InventoryAdjustmentPayload<ExtArgs extends runtime.Types.Extensions
     variantId: string
     locationId: string
     /**
-     * set, transfer_in, transfer_out, order
+     * set, transfer_in, transfer_out, order, restock (a cancelled order's units coming back)
      */
     reason: string
     delta: number

@@ -50,6 +50,9 @@ export type OrderMinAggregateOutputType = {
   orderNumber: number | null
   status: string | null
   financialStatus: string | null
+  fulfillmentStatus: string | null
+  cancelReason: string | null
+  cancelledAt: Date | null
   customerId: string | null
   email: string | null
   currency: string | null
@@ -72,6 +75,9 @@ export type OrderMaxAggregateOutputType = {
   orderNumber: number | null
   status: string | null
   financialStatus: string | null
+  fulfillmentStatus: string | null
+  cancelReason: string | null
+  cancelledAt: Date | null
   customerId: string | null
   email: string | null
   currency: string | null
@@ -94,6 +100,10 @@ export type OrderCountAggregateOutputType = {
   orderNumber: number
   status: number
   financialStatus: number
+  fulfillmentStatus: number
+  cancelReason: number
+  cancelledAt: number
+  stockAllocations: number
   customerId: number
   email: number
   currency: number
@@ -140,6 +150,9 @@ export type OrderMinAggregateInputType = {
   orderNumber?: true
   status?: true
   financialStatus?: true
+  fulfillmentStatus?: true
+  cancelReason?: true
+  cancelledAt?: true
   customerId?: true
   email?: true
   currency?: true
@@ -162,6 +175,9 @@ export type OrderMaxAggregateInputType = {
   orderNumber?: true
   status?: true
   financialStatus?: true
+  fulfillmentStatus?: true
+  cancelReason?: true
+  cancelledAt?: true
   customerId?: true
   email?: true
   currency?: true
@@ -184,6 +200,10 @@ export type OrderCountAggregateInputType = {
   orderNumber?: true
   status?: true
   financialStatus?: true
+  fulfillmentStatus?: true
+  cancelReason?: true
+  cancelledAt?: true
+  stockAllocations?: true
   customerId?: true
   email?: true
   currency?: true
@@ -297,6 +317,10 @@ export type OrderGroupByOutputType = {
   orderNumber: number
   status: string
   financialStatus: string
+  fulfillmentStatus: string
+  cancelReason: string | null
+  cancelledAt: Date | null
+  stockAllocations: runtime.JsonValue
   customerId: string | null
   email: string
   currency: string
@@ -346,6 +370,10 @@ export type OrderWhereInput = {
   orderNumber?: Prisma.IntFilter<"Order"> | number
   status?: Prisma.StringFilter<"Order"> | string
   financialStatus?: Prisma.StringFilter<"Order"> | string
+  fulfillmentStatus?: Prisma.StringFilter<"Order"> | string
+  cancelReason?: Prisma.StringNullableFilter<"Order"> | string | null
+  cancelledAt?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
+  stockAllocations?: Prisma.JsonFilter<"Order">
   customerId?: Prisma.StringNullableFilter<"Order"> | string | null
   email?: Prisma.StringFilter<"Order"> | string
   currency?: Prisma.StringFilter<"Order"> | string
@@ -365,6 +393,7 @@ export type OrderWhereInput = {
   createdAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
+  fulfillments?: Prisma.FulfillmentListRelationFilter
 }
 
 export type OrderOrderByWithRelationInput = {
@@ -373,6 +402,10 @@ export type OrderOrderByWithRelationInput = {
   orderNumber?: Prisma.SortOrder
   status?: Prisma.SortOrder
   financialStatus?: Prisma.SortOrder
+  fulfillmentStatus?: Prisma.SortOrder
+  cancelReason?: Prisma.SortOrderInput | Prisma.SortOrder
+  cancelledAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  stockAllocations?: Prisma.SortOrder
   customerId?: Prisma.SortOrderInput | Prisma.SortOrder
   email?: Prisma.SortOrder
   currency?: Prisma.SortOrder
@@ -392,6 +425,7 @@ export type OrderOrderByWithRelationInput = {
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   project?: Prisma.ProjectOrderByWithRelationInput
+  fulfillments?: Prisma.FulfillmentOrderByRelationAggregateInput
 }
 
 export type OrderWhereUniqueInput = Prisma.AtLeast<{
@@ -405,6 +439,10 @@ export type OrderWhereUniqueInput = Prisma.AtLeast<{
   orderNumber?: Prisma.IntFilter<"Order"> | number
   status?: Prisma.StringFilter<"Order"> | string
   financialStatus?: Prisma.StringFilter<"Order"> | string
+  fulfillmentStatus?: Prisma.StringFilter<"Order"> | string
+  cancelReason?: Prisma.StringNullableFilter<"Order"> | string | null
+  cancelledAt?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
+  stockAllocations?: Prisma.JsonFilter<"Order">
   customerId?: Prisma.StringNullableFilter<"Order"> | string | null
   email?: Prisma.StringFilter<"Order"> | string
   currency?: Prisma.StringFilter<"Order"> | string
@@ -423,6 +461,7 @@ export type OrderWhereUniqueInput = Prisma.AtLeast<{
   createdAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
+  fulfillments?: Prisma.FulfillmentListRelationFilter
 }, "id" | "draftOrderId" | "projectId_orderNumber">
 
 export type OrderOrderByWithAggregationInput = {
@@ -431,6 +470,10 @@ export type OrderOrderByWithAggregationInput = {
   orderNumber?: Prisma.SortOrder
   status?: Prisma.SortOrder
   financialStatus?: Prisma.SortOrder
+  fulfillmentStatus?: Prisma.SortOrder
+  cancelReason?: Prisma.SortOrderInput | Prisma.SortOrder
+  cancelledAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  stockAllocations?: Prisma.SortOrder
   customerId?: Prisma.SortOrderInput | Prisma.SortOrder
   email?: Prisma.SortOrder
   currency?: Prisma.SortOrder
@@ -465,6 +508,10 @@ export type OrderScalarWhereWithAggregatesInput = {
   orderNumber?: Prisma.IntWithAggregatesFilter<"Order"> | number
   status?: Prisma.StringWithAggregatesFilter<"Order"> | string
   financialStatus?: Prisma.StringWithAggregatesFilter<"Order"> | string
+  fulfillmentStatus?: Prisma.StringWithAggregatesFilter<"Order"> | string
+  cancelReason?: Prisma.StringNullableWithAggregatesFilter<"Order"> | string | null
+  cancelledAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Order"> | Date | string | null
+  stockAllocations?: Prisma.JsonWithAggregatesFilter<"Order">
   customerId?: Prisma.StringNullableWithAggregatesFilter<"Order"> | string | null
   email?: Prisma.StringWithAggregatesFilter<"Order"> | string
   currency?: Prisma.StringWithAggregatesFilter<"Order"> | string
@@ -490,6 +537,10 @@ export type OrderCreateInput = {
   orderNumber: number
   status?: string
   financialStatus?: string
+  fulfillmentStatus?: string
+  cancelReason?: string | null
+  cancelledAt?: Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   customerId?: string | null
   email: string
   currency: string
@@ -509,6 +560,7 @@ export type OrderCreateInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutOrdersInput
+  fulfillments?: Prisma.FulfillmentCreateNestedManyWithoutOrderInput
 }
 
 export type OrderUncheckedCreateInput = {
@@ -517,6 +569,10 @@ export type OrderUncheckedCreateInput = {
   orderNumber: number
   status?: string
   financialStatus?: string
+  fulfillmentStatus?: string
+  cancelReason?: string | null
+  cancelledAt?: Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   customerId?: string | null
   email: string
   currency: string
@@ -535,6 +591,7 @@ export type OrderUncheckedCreateInput = {
   paidAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  fulfillments?: Prisma.FulfillmentUncheckedCreateNestedManyWithoutOrderInput
 }
 
 export type OrderUpdateInput = {
@@ -542,6 +599,10 @@ export type OrderUpdateInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   email?: Prisma.StringFieldUpdateOperationsInput | string
   currency?: Prisma.StringFieldUpdateOperationsInput | string
@@ -561,6 +622,7 @@ export type OrderUpdateInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutOrdersNestedInput
+  fulfillments?: Prisma.FulfillmentUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderUncheckedUpdateInput = {
@@ -569,6 +631,10 @@ export type OrderUncheckedUpdateInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   email?: Prisma.StringFieldUpdateOperationsInput | string
   currency?: Prisma.StringFieldUpdateOperationsInput | string
@@ -587,6 +653,7 @@ export type OrderUncheckedUpdateInput = {
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  fulfillments?: Prisma.FulfillmentUncheckedUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderCreateManyInput = {
@@ -595,6 +662,10 @@ export type OrderCreateManyInput = {
   orderNumber: number
   status?: string
   financialStatus?: string
+  fulfillmentStatus?: string
+  cancelReason?: string | null
+  cancelledAt?: Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   customerId?: string | null
   email: string
   currency: string
@@ -620,6 +691,10 @@ export type OrderUpdateManyMutationInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   email?: Prisma.StringFieldUpdateOperationsInput | string
   currency?: Prisma.StringFieldUpdateOperationsInput | string
@@ -646,6 +721,10 @@ export type OrderUncheckedUpdateManyInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   email?: Prisma.StringFieldUpdateOperationsInput | string
   currency?: Prisma.StringFieldUpdateOperationsInput | string
@@ -687,6 +766,10 @@ export type OrderCountOrderByAggregateInput = {
   orderNumber?: Prisma.SortOrder
   status?: Prisma.SortOrder
   financialStatus?: Prisma.SortOrder
+  fulfillmentStatus?: Prisma.SortOrder
+  cancelReason?: Prisma.SortOrder
+  cancelledAt?: Prisma.SortOrder
+  stockAllocations?: Prisma.SortOrder
   customerId?: Prisma.SortOrder
   email?: Prisma.SortOrder
   currency?: Prisma.SortOrder
@@ -722,6 +805,9 @@ export type OrderMaxOrderByAggregateInput = {
   orderNumber?: Prisma.SortOrder
   status?: Prisma.SortOrder
   financialStatus?: Prisma.SortOrder
+  fulfillmentStatus?: Prisma.SortOrder
+  cancelReason?: Prisma.SortOrder
+  cancelledAt?: Prisma.SortOrder
   customerId?: Prisma.SortOrder
   email?: Prisma.SortOrder
   currency?: Prisma.SortOrder
@@ -744,6 +830,9 @@ export type OrderMinOrderByAggregateInput = {
   orderNumber?: Prisma.SortOrder
   status?: Prisma.SortOrder
   financialStatus?: Prisma.SortOrder
+  fulfillmentStatus?: Prisma.SortOrder
+  cancelReason?: Prisma.SortOrder
+  cancelledAt?: Prisma.SortOrder
   customerId?: Prisma.SortOrder
   email?: Prisma.SortOrder
   currency?: Prisma.SortOrder
@@ -767,6 +856,11 @@ export type OrderSumOrderByAggregateInput = {
   shippingCost?: Prisma.SortOrder
   discount?: Prisma.SortOrder
   total?: Prisma.SortOrder
+}
+
+export type OrderScalarRelationFilter = {
+  is?: Prisma.OrderWhereInput
+  isNot?: Prisma.OrderWhereInput
 }
 
 export type OrderCreateNestedManyWithoutProjectInput = {
@@ -811,11 +905,29 @@ export type OrderUncheckedUpdateManyWithoutProjectNestedInput = {
   deleteMany?: Prisma.OrderScalarWhereInput | Prisma.OrderScalarWhereInput[]
 }
 
+export type OrderCreateNestedOneWithoutFulfillmentsInput = {
+  create?: Prisma.XOR<Prisma.OrderCreateWithoutFulfillmentsInput, Prisma.OrderUncheckedCreateWithoutFulfillmentsInput>
+  connectOrCreate?: Prisma.OrderCreateOrConnectWithoutFulfillmentsInput
+  connect?: Prisma.OrderWhereUniqueInput
+}
+
+export type OrderUpdateOneRequiredWithoutFulfillmentsNestedInput = {
+  create?: Prisma.XOR<Prisma.OrderCreateWithoutFulfillmentsInput, Prisma.OrderUncheckedCreateWithoutFulfillmentsInput>
+  connectOrCreate?: Prisma.OrderCreateOrConnectWithoutFulfillmentsInput
+  upsert?: Prisma.OrderUpsertWithoutFulfillmentsInput
+  connect?: Prisma.OrderWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrderUpdateToOneWithWhereWithoutFulfillmentsInput, Prisma.OrderUpdateWithoutFulfillmentsInput>, Prisma.OrderUncheckedUpdateWithoutFulfillmentsInput>
+}
+
 export type OrderCreateWithoutProjectInput = {
   id: string
   orderNumber: number
   status?: string
   financialStatus?: string
+  fulfillmentStatus?: string
+  cancelReason?: string | null
+  cancelledAt?: Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   customerId?: string | null
   email: string
   currency: string
@@ -834,6 +946,7 @@ export type OrderCreateWithoutProjectInput = {
   paidAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  fulfillments?: Prisma.FulfillmentCreateNestedManyWithoutOrderInput
 }
 
 export type OrderUncheckedCreateWithoutProjectInput = {
@@ -841,6 +954,10 @@ export type OrderUncheckedCreateWithoutProjectInput = {
   orderNumber: number
   status?: string
   financialStatus?: string
+  fulfillmentStatus?: string
+  cancelReason?: string | null
+  cancelledAt?: Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   customerId?: string | null
   email: string
   currency: string
@@ -859,6 +976,7 @@ export type OrderUncheckedCreateWithoutProjectInput = {
   paidAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  fulfillments?: Prisma.FulfillmentUncheckedCreateNestedManyWithoutOrderInput
 }
 
 export type OrderCreateOrConnectWithoutProjectInput = {
@@ -896,6 +1014,10 @@ export type OrderScalarWhereInput = {
   orderNumber?: Prisma.IntFilter<"Order"> | number
   status?: Prisma.StringFilter<"Order"> | string
   financialStatus?: Prisma.StringFilter<"Order"> | string
+  fulfillmentStatus?: Prisma.StringFilter<"Order"> | string
+  cancelReason?: Prisma.StringNullableFilter<"Order"> | string | null
+  cancelledAt?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
+  stockAllocations?: Prisma.JsonFilter<"Order">
   customerId?: Prisma.StringNullableFilter<"Order"> | string | null
   email?: Prisma.StringFilter<"Order"> | string
   currency?: Prisma.StringFilter<"Order"> | string
@@ -916,11 +1038,151 @@ export type OrderScalarWhereInput = {
   updatedAt?: Prisma.DateTimeFilter<"Order"> | Date | string
 }
 
+export type OrderCreateWithoutFulfillmentsInput = {
+  id: string
+  orderNumber: number
+  status?: string
+  financialStatus?: string
+  fulfillmentStatus?: string
+  cancelReason?: string | null
+  cancelledAt?: Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  customerId?: string | null
+  email: string
+  currency: string
+  lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  subtotal: bigint | number
+  tax: bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  shippingCost: bigint | number
+  discount: bigint | number
+  total: bigint | number
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms: string
+  paymentDueDate?: Date | string | null
+  draftOrderId?: string | null
+  paidAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  project: Prisma.ProjectCreateNestedOneWithoutOrdersInput
+}
+
+export type OrderUncheckedCreateWithoutFulfillmentsInput = {
+  id: string
+  projectId: string
+  orderNumber: number
+  status?: string
+  financialStatus?: string
+  fulfillmentStatus?: string
+  cancelReason?: string | null
+  cancelledAt?: Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  customerId?: string | null
+  email: string
+  currency: string
+  lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  subtotal: bigint | number
+  tax: bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  shippingCost: bigint | number
+  discount: bigint | number
+  total: bigint | number
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms: string
+  paymentDueDate?: Date | string | null
+  draftOrderId?: string | null
+  paidAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+}
+
+export type OrderCreateOrConnectWithoutFulfillmentsInput = {
+  where: Prisma.OrderWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrderCreateWithoutFulfillmentsInput, Prisma.OrderUncheckedCreateWithoutFulfillmentsInput>
+}
+
+export type OrderUpsertWithoutFulfillmentsInput = {
+  update: Prisma.XOR<Prisma.OrderUpdateWithoutFulfillmentsInput, Prisma.OrderUncheckedUpdateWithoutFulfillmentsInput>
+  create: Prisma.XOR<Prisma.OrderCreateWithoutFulfillmentsInput, Prisma.OrderUncheckedCreateWithoutFulfillmentsInput>
+  where?: Prisma.OrderWhereInput
+}
+
+export type OrderUpdateToOneWithWhereWithoutFulfillmentsInput = {
+  where?: Prisma.OrderWhereInput
+  data: Prisma.XOR<Prisma.OrderUpdateWithoutFulfillmentsInput, Prisma.OrderUncheckedUpdateWithoutFulfillmentsInput>
+}
+
+export type OrderUpdateWithoutFulfillmentsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  subtotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  tax?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms?: Prisma.StringFieldUpdateOperationsInput | string
+  paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  project?: Prisma.ProjectUpdateOneRequiredWithoutOrdersNestedInput
+}
+
+export type OrderUncheckedUpdateWithoutFulfillmentsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  subtotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  tax?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms?: Prisma.StringFieldUpdateOperationsInput | string
+  paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
 export type OrderCreateManyProjectInput = {
   id: string
   orderNumber: number
   status?: string
   financialStatus?: string
+  fulfillmentStatus?: string
+  cancelReason?: string | null
+  cancelledAt?: Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   customerId?: string | null
   email: string
   currency: string
@@ -946,6 +1208,10 @@ export type OrderUpdateWithoutProjectInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   email?: Prisma.StringFieldUpdateOperationsInput | string
   currency?: Prisma.StringFieldUpdateOperationsInput | string
@@ -964,6 +1230,7 @@ export type OrderUpdateWithoutProjectInput = {
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  fulfillments?: Prisma.FulfillmentUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderUncheckedUpdateWithoutProjectInput = {
@@ -971,6 +1238,10 @@ export type OrderUncheckedUpdateWithoutProjectInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   email?: Prisma.StringFieldUpdateOperationsInput | string
   currency?: Prisma.StringFieldUpdateOperationsInput | string
@@ -989,6 +1260,7 @@ export type OrderUncheckedUpdateWithoutProjectInput = {
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  fulfillments?: Prisma.FulfillmentUncheckedUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderUncheckedUpdateManyWithoutProjectInput = {
@@ -996,6 +1268,10 @@ export type OrderUncheckedUpdateManyWithoutProjectInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   email?: Prisma.StringFieldUpdateOperationsInput | string
   currency?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1016,6 +1292,35 @@ export type OrderUncheckedUpdateManyWithoutProjectInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
+
+/**
+ * Count Type OrderCountOutputType
+ */
+
+export type OrderCountOutputType = {
+  fulfillments: number
+}
+
+export type OrderCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  fulfillments?: boolean | OrderCountOutputTypeCountFulfillmentsArgs
+}
+
+/**
+ * OrderCountOutputType without action
+ */
+export type OrderCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the OrderCountOutputType
+   */
+  select?: Prisma.OrderCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * OrderCountOutputType without action
+ */
+export type OrderCountOutputTypeCountFulfillmentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.FulfillmentWhereInput
+}
 
 
 export type OrderSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1024,6 +1329,10 @@ export type OrderSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   orderNumber?: boolean
   status?: boolean
   financialStatus?: boolean
+  fulfillmentStatus?: boolean
+  cancelReason?: boolean
+  cancelledAt?: boolean
+  stockAllocations?: boolean
   customerId?: boolean
   email?: boolean
   currency?: boolean
@@ -1043,6 +1352,8 @@ export type OrderSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   createdAt?: boolean
   updatedAt?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
+  fulfillments?: boolean | Prisma.Order$fulfillmentsArgs<ExtArgs>
+  _count?: boolean | Prisma.OrderCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["order"]>
 
 export type OrderSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1051,6 +1362,10 @@ export type OrderSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   orderNumber?: boolean
   status?: boolean
   financialStatus?: boolean
+  fulfillmentStatus?: boolean
+  cancelReason?: boolean
+  cancelledAt?: boolean
+  stockAllocations?: boolean
   customerId?: boolean
   email?: boolean
   currency?: boolean
@@ -1078,6 +1393,10 @@ export type OrderSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   orderNumber?: boolean
   status?: boolean
   financialStatus?: boolean
+  fulfillmentStatus?: boolean
+  cancelReason?: boolean
+  cancelledAt?: boolean
+  stockAllocations?: boolean
   customerId?: boolean
   email?: boolean
   currency?: boolean
@@ -1105,6 +1424,10 @@ export type OrderSelectScalar = {
   orderNumber?: boolean
   status?: boolean
   financialStatus?: boolean
+  fulfillmentStatus?: boolean
+  cancelReason?: boolean
+  cancelledAt?: boolean
+  stockAllocations?: boolean
   customerId?: boolean
   email?: boolean
   currency?: boolean
@@ -1125,9 +1448,11 @@ export type OrderSelectScalar = {
   updatedAt?: boolean
 }
 
-export type OrderOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderNumber" | "status" | "financialStatus" | "customerId" | "email" | "currency" | "lineItems" | "subtotal" | "tax" | "taxData" | "shippingCost" | "discount" | "total" | "shippingAddress" | "billingAddress" | "paymentTerms" | "paymentDueDate" | "draftOrderId" | "paidAt" | "createdAt" | "updatedAt", ExtArgs["result"]["order"]>
+export type OrderOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderNumber" | "status" | "financialStatus" | "fulfillmentStatus" | "cancelReason" | "cancelledAt" | "stockAllocations" | "customerId" | "email" | "currency" | "lineItems" | "subtotal" | "tax" | "taxData" | "shippingCost" | "discount" | "total" | "shippingAddress" | "billingAddress" | "paymentTerms" | "paymentDueDate" | "draftOrderId" | "paidAt" | "createdAt" | "updatedAt", ExtArgs["result"]["order"]>
 export type OrderInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
+  fulfillments?: boolean | Prisma.Order$fulfillmentsArgs<ExtArgs>
+  _count?: boolean | Prisma.OrderCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type OrderIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
@@ -1140,6 +1465,7 @@ export type $OrderPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   name: "Order"
   objects: {
     project: Prisma.$ProjectPayload<ExtArgs>
+    fulfillments: Prisma.$FulfillmentPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1153,6 +1479,20 @@ export type $OrderPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      * pending, paid
      */
     financialStatus: string
+    /**
+     * unfulfilled, partially_fulfilled, fulfilled: follows the order's active fulfilments.
+     */
+    fulfillmentStatus: string
+    /**
+     * customer, fraud, inventory, declined, other; set with cancelled_at when the order is cancelled.
+     */
+    cancelReason: string | null
+    cancelledAt: Date | null
+    /**
+     * Where completion took each variant's units from: [{variant_id, location_id, quantity}], so a
+     * cancellation returns unfulfilled units to the locations they left.
+     */
+    stockAllocations: runtime.JsonValue
     customerId: string | null
     email: string
     currency: string
@@ -1572,6 +1912,7 @@ readonly fields: OrderFieldRefs;
 export interface Prisma__OrderClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   project<T extends Prisma.ProjectDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ProjectDefaultArgs<ExtArgs>>): Prisma.Prisma__ProjectClient<runtime.Types.Result.GetResult<Prisma.$ProjectPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
+  fulfillments<T extends Prisma.Order$fulfillmentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Order$fulfillmentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FulfillmentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1606,6 +1947,10 @@ export interface OrderFieldRefs {
   readonly orderNumber: Prisma.FieldRef<"Order", 'Int'>
   readonly status: Prisma.FieldRef<"Order", 'String'>
   readonly financialStatus: Prisma.FieldRef<"Order", 'String'>
+  readonly fulfillmentStatus: Prisma.FieldRef<"Order", 'String'>
+  readonly cancelReason: Prisma.FieldRef<"Order", 'String'>
+  readonly cancelledAt: Prisma.FieldRef<"Order", 'DateTime'>
+  readonly stockAllocations: Prisma.FieldRef<"Order", 'Json'>
   readonly customerId: Prisma.FieldRef<"Order", 'String'>
   readonly email: Prisma.FieldRef<"Order", 'String'>
   readonly currency: Prisma.FieldRef<"Order", 'String'>
@@ -2022,6 +2367,30 @@ export type OrderDeleteManyArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Limit how many Orders to delete.
    */
   limit?: number
+}
+
+/**
+ * Order.fulfillments
+ */
+export type Order$fulfillmentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Fulfillment
+   */
+  select?: Prisma.FulfillmentSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Fulfillment
+   */
+  omit?: Prisma.FulfillmentOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.FulfillmentInclude<ExtArgs> | null
+  where?: Prisma.FulfillmentWhereInput
+  orderBy?: Prisma.FulfillmentOrderByWithRelationInput | Prisma.FulfillmentOrderByWithRelationInput[]
+  cursor?: Prisma.FulfillmentWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.FulfillmentScalarFieldEnum | Prisma.FulfillmentScalarFieldEnum[]
 }
 
 /**

@@ -1,0 +1,182 @@
+import type { Tx } from '../../db/client.js';
+import type { components } from '../../generated/openapi.js';
+import type { Fulfillment, Order } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { AppError, notFound } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { writeTx } from '../../shared/write.js';
+import { stockLocation } from '../inventory/index.js';
+import { recordChange, recordEvent } from '../store-events/index.js';
+import {
+  toFulfillmentResource,
+  toOrderResource,
+  type FulfillmentLineItem,
+  type OrderLineItemResource,
+} from './orders.mappers.js';
+import { findOrder } from './orders.service.js';
+
+type FulfillmentCreate = components['schemas']['FulfillmentCreate'];
+type FulfillmentStatus = Order['fulfillmentStatus'];
+
+const FULFILLMENT_FIELDS = ['fulfillment_status'] as const;
+
+/** Units shipped per order line item by the order's active (not cancelled) fulfilments. */
+export async function shippedUnits(tx: Tx | Ctx['db'], orderId: string): Promise<number[]> {
+  const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { lineItems: true } });
+  const shipped = (order.lineItems as OrderLineItemResource[]).map(() => 0);
+  const active = await tx.fulfillment.findMany({ where: { orderId, status: 'success' }, select: { lineItems: true } });
+  for (const fulfillment of active) {
+    for (const line of fulfillment.lineItems as FulfillmentLineItem[]) shipped[line.line_item_index] += line.quantity;
+  }
+  return shipped;
+}
+
+function statusFor(order: Order, shipped: number[]): FulfillmentStatus {
+  const items = order.lineItems as OrderLineItemResource[];
+  if (shipped.every((units) => units === 0)) return 'unfulfilled';
+  return items.every((item, index) => shipped[index] >= item.quantity) ? 'fulfilled' : 'partially_fulfilled';
+}
+
+function checkLines(order: Order, shipped: number[], lines: FulfillmentLineItem[]): void {
+  const items = order.lineItems as OrderLineItemResource[];
+  const seen = new Set<number>();
+  lines.forEach((line, position) => {
+    const field = `line_items[${position}]`;
+    const item = items[line.line_item_index];
+    if (!item) {
+      throw new AppError(
+        'invalid_request',
+        `The order has no line item ${line.line_item_index}: it has ${items.length} (0 to ${items.length - 1}).`,
+        { field: `${field}.line_item_index` },
+      );
+    }
+    if (seen.has(line.line_item_index)) {
+      throw new AppError('invalid_request', `Line item ${line.line_item_index} is listed twice.`, {
+        field: `${field}.line_item_index`,
+      });
+    }
+    seen.add(line.line_item_index);
+    const left = item.quantity - shipped[line.line_item_index];
+    if (line.quantity > left) {
+      const label = item.variant_title ? `${item.title} - ${item.variant_title}` : item.title;
+      throw new AppError(
+        'invalid_request',
+        `Line item ${line.line_item_index} (${label}) has ${left} unfulfilled unit${left === 1 ? '' : 's'}; ${line.quantity} requested.`,
+        { field: `${field}.quantity` },
+      );
+    }
+  });
+}
+
+/** Sets the order's fulfillment_status from its active fulfilments; records order.updated (and order.fulfilled / order.partially_fulfilled when it moved there). */
+async function followFulfillments(tx: Tx, ctx: Ctx, before: Order): Promise<Order> {
+  const status = statusFor(before, await shippedUnits(tx, before.id));
+  if (status === before.fulfillmentStatus) return before;
+  const after = await tx.order.update({ where: { id: before.id }, data: { fulfillmentStatus: status } });
+  const resource = toOrderResource(after);
+  if (status !== 'unfulfilled') {
+    await recordEvent(tx, ctx, {
+      type: status === 'fulfilled' ? 'order.fulfilled' : 'order.partially_fulfilled',
+      resourceType: 'order',
+      resourceId: after.id,
+      summary: `Order #${after.orderNumber} ${status === 'fulfilled' ? 'fulfilled' : 'partially fulfilled'}`,
+      payload: resource,
+    });
+  }
+  await recordChange(tx, ctx, {
+    type: 'order.updated',
+    resourceType: 'order',
+    resourceId: after.id,
+    label: `Order #${after.orderNumber}`,
+    before: toOrderResource(before),
+    after: resource,
+    fields: FULFILLMENT_FIELDS,
+  });
+  return after;
+}
+
+/**
+ * Records a shipment of some or all unfulfilled units from an active location, in one transaction: the
+ * order row is locked first, so concurrent fulfilments of one order queue and their units never exceed
+ * what was ordered; no stock moves (it left at completion). Records fulfillment.created and the order's
+ * status change. 400 for a cancelled order, an unknown or repeated line, or too many units.
+ */
+export async function createFulfillment(ctx: Ctx, orderId: string, input: FulfillmentCreate): Promise<Fulfillment> {
+  return writeTx(ctx, {}, async (tx) => {
+    const order = await findOrder(ctx, tx, orderId, true);
+    if (order.status === 'cancelled') {
+      throw new AppError('invalid_request', 'This order is cancelled and cannot be fulfilled.');
+    }
+    await stockLocation(ctx, tx, input.location_id, 'location_id');
+    checkLines(order, await shippedUnits(tx, order.id), input.line_items);
+    const fulfillment = await tx.fulfillment.create({
+      data: {
+        id: newId('ful_'),
+        projectId: ctx.project.id,
+        orderId: order.id,
+        locationId: input.location_id,
+        lineItems: input.line_items.map((line) => ({ line_item_index: line.line_item_index, quantity: line.quantity })),
+        trackingCompany: input.tracking_company ?? null,
+        trackingNumber: input.tracking_number ?? null,
+        trackingUrl: input.tracking_url ?? null,
+        notifyCustomer: input.notify_customer ?? false,
+      },
+    });
+    await recordEvent(tx, ctx, {
+      type: 'fulfillment.created',
+      resourceType: 'fulfillment',
+      resourceId: fulfillment.id,
+      summary: `Fulfillment of order #${order.orderNumber} created`,
+      payload: toFulfillmentResource(fulfillment),
+    });
+    await followFulfillments(tx, ctx, order);
+    return fulfillment;
+  });
+}
+
+/** The order's fulfilments, oldest first; 404 for an order of another project. */
+export async function listFulfillments(ctx: Ctx, orderId: string): Promise<Fulfillment[]> {
+  await findOrder(ctx, ctx.db, orderId);
+  return ctx.db.fulfillment.findMany({ where: { orderId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+/** A fulfilment of the project's order; 404 "Fulfillment not found." when it is not that order's. */
+export async function findFulfillment(ctx: Ctx, db: Ctx['db'] | Tx, orderId: string, id: string) {
+  await findOrder(ctx, db, orderId);
+  const fulfillment = await db.fulfillment.findUnique({ where: { id } });
+  if (!fulfillment || fulfillment.orderId !== orderId || fulfillment.projectId !== ctx.project.id) {
+    throw notFound('Fulfillment not found.');
+  }
+  return fulfillment;
+}
+
+/**
+ * Cancels an active fulfilment (400 when already cancelled or its order is) under the order's row lock: its units count
+ * as unfulfilled again, the order's fulfillment_status follows, fulfillment.cancelled is recorded.
+ */
+export async function cancelFulfillment(ctx: Ctx, orderId: string, id: string): Promise<Fulfillment> {
+  return writeTx(ctx, {}, async (tx) => {
+    const order = await findOrder(ctx, tx, orderId, true);
+    const before = await findFulfillment(ctx, tx, orderId, id);
+    if (order.status === 'cancelled') {
+      throw new AppError('invalid_request', 'This order is cancelled; its fulfillments can no longer change.');
+    }
+    if (before.status === 'cancelled') {
+      throw new AppError('invalid_request', 'This fulfillment is already cancelled.');
+    }
+    const after = await tx.fulfillment.update({
+      where: { id },
+      data: { status: 'cancelled', cancelledAt: new Date() },
+    });
+    await recordEvent(tx, ctx, {
+      type: 'fulfillment.cancelled',
+      resourceType: 'fulfillment',
+      resourceId: id,
+      summary: `Fulfillment of order #${order.orderNumber} cancelled`,
+      changes: { status: { from: 'success', to: 'cancelled' } },
+      payload: toFulfillmentResource(after),
+    });
+    await followFulfillments(tx, ctx, order);
+    return after;
+  });
+}
