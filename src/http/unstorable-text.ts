@@ -9,6 +9,13 @@ const what = (text: string) =>
   // eslint-disable-next-line no-control-regex -- NUL is what this looks for
   /\u0000/.test(text) ? 'the NUL character (\\u0000)' : 'an unpaired UTF-16 surrogate (not valid Unicode)';
 
+// eslint-disable-next-line no-control-regex -- NUL is what this looks for
+const UNSTORABLE_ALL = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** The key with what PostgreSQL cannot store written as a `\uXXXX` escape, so the answer naming it can be stored (an Idempotency-Key's answer). */
+const printable = (key: string) =>
+  key.replace(UNSTORABLE_ALL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /**
  * One detail per place in the request that holds text PostgreSQL cannot store, in a value or an object
  * key: a NUL character, or a lone surrogate. Refused as invalid input here, for every operation at once,
@@ -29,9 +36,10 @@ export function unstorableText(value: unknown, kind: 'body' | 'parameters'): Err
     } else if (node !== null && typeof node === 'object') {
       for (const [key, item] of Object.entries(node).reverse()) {
         const at = kind === 'parameters' && path ? path : path ? `${path}.${key}` : key;
-        if (UNSTORABLE.test(key))
-          found.push({ field: at, message: `The name of ${at} must not contain ${what(key)}.` });
-        else stack.push([item, at]);
+        if (UNSTORABLE.test(key)) {
+          const shown = kind === 'parameters' && path ? path : path ? `${path}.${printable(key)}` : printable(key);
+          found.push({ field: shown, message: `The name of ${shown} must not contain ${what(key)}.` });
+        } else stack.push([item, at]);
       }
     }
   }

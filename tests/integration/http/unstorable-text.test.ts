@@ -28,9 +28,30 @@ describe('NUL characters (\\u0000) in a request', () => {
     const { error } = await json(response);
     expect(error.code).toBe('validation_error');
     expect(error.details.map((d: { field: string }) => d.field).sort()).toEqual([
-      'metadata.a\u0000',
+      'metadata.a\\u0000', // the key's NUL written as an escape: the answer itself must be storable
       'variants[0].title',
     ]);
+  });
+
+  test('in an object key with an Idempotency-Key: 400, and the same 400 replayed (the answer naming it is stored)', async () => {
+    const send = () =>
+      fetch(`${store.app.baseUrl}/v1/customers`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${store.keys.secret_test.token}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': 'nul-key-1',
+        },
+        body: JSON.stringify({ email: 'key@example.com', first_name: 'A', metadata: { "x' OR 'a\u0000b": false } }),
+      });
+    const first = await send();
+    expect(first.status).toBe(400);
+    const body = await json(first);
+    expect(body.error.details).toContainEqual(expect.objectContaining({ field: "metadata.x' OR 'a\\u0000b" }));
+    const replay = await send();
+    expect(replay.status).toBe(400);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await json(replay)).toEqual(body);
   });
 
   test('in a query parameter: 400 naming the parameter', async () => {
