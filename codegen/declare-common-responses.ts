@@ -23,8 +23,7 @@ export const RATE_LIMIT_HEADERS = {
  */
 export const WITHOUT_RATE_LIMIT_HEADERS = new Set(['ServiceUnavailable']);
 /** Operations whose requests count against the project's limits. */
-export const countsAgainstLimits = (auth: string) =>
-  ['secret', 'publishable', 'publishableHeader', 'customer'].includes(auth);
+export const countsAgainstLimits = (auth: string) => ['secret', 'publishable', 'customer'].includes(auth);
 
 const file = path.resolve(import.meta.dirname, '../openapi.yaml');
 

@@ -292,9 +292,10 @@ export interface paths {
          * Create a webhook subscription
          * @description Subscribes an HTTPS URL to 1-11 event types of the catalogue (`EventType`). The answer carries the signing
          *     `secret` (`whsec_` and the base64 of 32 random bytes); it is shown only here. A URL whose host is a loopback,
-         *     private or otherwise non-public IP address literal is refused at once; host names are checked when each
-         *     delivery is sent (every address they resolve to must be public). A subscription created `paused` receives
-         *     nothing until it is set `active`.
+         *     private or otherwise non-public IP address literal, or `localhost`, is refused at once with a hint naming
+         *     the server setting `ALLOW_PRIVATE_NETWORK_TARGETS=true`, which allows them for local development; other
+         *     host names are checked when each delivery is sent (every address they resolve to must be public). A
+         *     subscription created `paused` receives nothing until it is set `active`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -3572,8 +3573,9 @@ export interface components {
         WebhookEventId: string;
         /**
          * Format: uri
-         * @description An `https://` URL without credentials. A loopback, private or otherwise non-public IP address literal is
-         *     refused; a host name must resolve only to public addresses when a delivery is sent.
+         * @description An `https://` URL without credentials. A loopback, private or otherwise non-public IP address literal, or
+         *     `localhost`, is refused (unless the server runs with `ALLOW_PRIVATE_NETWORK_TARGETS=true`); a host name
+         *     must resolve only to public addresses when a delivery is sent.
          * @example https://hooks.example.com/commerce
          */
         WebhookUrl: string;
@@ -6060,7 +6062,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The publishable key in `X-API-Key` is missing, malformed or revoked. */
+        /** @description The publishable key (in `X-API-Key`, or as `Authorization: Bearer`) is missing, malformed or revoked. */
         PublishableKeyUnauthorized: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9484,7 +9486,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["PublishableKeyUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -9695,7 +9697,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["PublishableKeyUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
             404: components["responses"]["ProductNotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -10071,7 +10073,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["PublishableKeyUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -11491,7 +11493,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["PublishableKeyUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -11573,7 +11575,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["PublishableKeyUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -11709,7 +11711,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["PublishableKeyUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -12484,7 +12486,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["PublishableKeyUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
             404: components["responses"]["ProductNotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -12806,7 +12808,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["PublishableKeyUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
             404: components["responses"]["VariantNotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -13128,7 +13130,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["PublishableKeyUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
             404: components["responses"]["CollectionNotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -15532,7 +15534,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["PublishableKeyUnauthorized"];
             /** @description A publishable key asked for `explain`, the project is suspended, or a live publishable key is used before the domain is verified. */
             403: {
                 headers: {
@@ -15597,7 +15599,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["PublishableKeyUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
