@@ -6,7 +6,7 @@ import { ensureDemoProject, type DemoFile } from '../../../src/demo.js';
 import { signedIn, storefront } from '../../factories/customer-auth.factory.js';
 import { startTestApp, type TestApp } from '../../setup/test-app.js';
 
-// The "done when", on the demo project a first start creates (verified domain demo-store.example.com).
+// Customer auth end to end on the demo project a first start creates (verified domain demo-store.example.com).
 let app: TestApp;
 let demo: DemoFile;
 let dataDir: string;
@@ -14,7 +14,8 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'demo-flow-'));
   app = await startTestApp({ config: { dataDir } });
   demo = (await ensureDemoProject(app.deps))!;
-});
+  // The demo project's catalog, zones and customers are made through the services: a few hundred writes.
+}, 120_000);
 afterAll(async () => {
   await app.close();
   rmSync(dataDir, { recursive: true, force: true });

@@ -56,7 +56,7 @@ describe("README's first requests and storefront requests", () => {
     const shop = await run('bash', ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${storefront}`], {
       cwd: root,
     });
-    const [search, de, us, me] = shop.stdout
+    const [search, de, us, me, forgot, outbox] = shop.stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
@@ -67,6 +67,10 @@ describe("README's first requests and storefront requests", () => {
     ]);
     expect(us.data[0]).toMatchObject({ name: 'Free standard shipping', price: 0, currency: 'USD' });
     expect(me.data).toMatchObject({ email: 'jane@example.com', first_name: 'Jane' });
+    expect(forgot).toBeDefined();
+    // The demo project's e-mails in one command: the reset e-mail just sent, first.
+    expect(outbox.data[0]).toMatchObject({ to: ['jane@example.com'], template: 'password_reset' });
+    expect(outbox.data[0].data.token).toEqual(expect.any(String));
     expect((await fetch(`${server.baseUrl}/docs`)).status).toBe(200);
     expect(server.output()).toContain(`${server.baseUrl}/docs`);
   }, 120_000);
