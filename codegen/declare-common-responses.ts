@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, parseDocument, type Pair, type YAMLMap } from 'yaml';
 import type { OpenApiDocument } from '../src/shared/openapi-ajv.js';
+import { badRequestFor } from './bad-request-examples.js';
 import { listOperations } from './operations.js';
 
 export const RATE_LIMIT_HEADERS = {
@@ -23,8 +24,7 @@ export const RATE_LIMIT_HEADERS = {
  */
 export const WITHOUT_RATE_LIMIT_HEADERS = new Set(['ServiceUnavailable']);
 /** Operations whose requests count against the project's limits. */
-export const countsAgainstLimits = (auth: string) =>
-  ['secret', 'publishable', 'publishableHeader', 'customer'].includes(auth);
+export const countsAgainstLimits = (auth: string) => ['secret', 'publishable', 'customer'].includes(auth);
 
 const file = path.resolve(import.meta.dirname, '../openapi.yaml');
 
@@ -74,12 +74,53 @@ function main(): void {
   for (const { at, text: added, replace = 0 } of insertions.sort((a, b) => b.at - a.at)) {
     result = result.slice(0, at) + added + result.slice(at + replace);
   }
-  writeFileSync(file, result);
+  const owned = ownBadRequests(result);
+  writeFileSync(file, owned.text);
   console.log(
-    insertions.length > 0
-      ? `Declared common responses in ${insertions.length} place(s) of openapi.yaml.`
+    insertions.length + owned.changed > 0
+      ? `Declared common responses in ${insertions.length} place(s) of openapi.yaml; ${owned.changed} operation(s) got their own 400 example.`
       : 'openapi.yaml already declares the common responses everywhere.',
   );
+}
+
+/** The description that marks a 400 answer written by ownBadRequests (rewritten on every run). */
+export const OWN_BAD_REQUEST =
+  'A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers.';
+
+/**
+ * Gives every operation whose 400 is the shared `BadRequest` (or an answer written here before) its own
+ * answer, with the example the server gives for a request that breaks one of the operation's rules
+ * (codegen/bad-request-examples.ts), so Prism's 400 for that operation is its own.
+ */
+function ownBadRequests(text: string): { text: string; changed: number } {
+  const document = parseDocument(text, { keepSourceTokens: true });
+  const openapi = document.toJS() as OpenApiDocument;
+  const edits: Insertion[] = [];
+  for (const op of listOperations(openapi)) {
+    const responses = document.getIn(['paths', op.path, op.method, 'responses']) as YAMLMap;
+    const pair = responses.items.find((item) => keyOf(item) === '400');
+    if (!pair || !isMap(pair.value)) continue;
+    const shared = pair.value.get('$ref') === '#/components/responses/BadRequest';
+    if (!shared && pair.value.get('description') !== OWN_BAD_REQUEST) continue;
+    const bad = badRequestFor(openapi, op);
+    if (!bad) continue;
+    const keyAt = keyOffset(pair);
+    const start = lineStart(text, keyAt);
+    const indent = ' '.repeat(keyAt - start);
+    const end = text.indexOf('\n', (pair.value as unknown as { range: [number, number, number] }).range[1] - 1) + 1;
+    const inner = `${indent}  `;
+    const headers = countsAgainstLimits(op.auth) ? `${inner}headers:\n${lines(`${inner}  `, undefined)}` : '';
+    const block =
+      `${indent}'400':\n${inner}description: ${JSON.stringify(OWN_BAD_REQUEST)}\n${headers}` +
+      `${inner}content:\n${inner}  application/json:\n${inner}    schema: { $ref: '#/components/schemas/Error' }\n` +
+      `${inner}    example: ${JSON.stringify(bad.answer)}\n`;
+    if (text.slice(start, end) !== block) edits.push({ at: start, text: block, replace: end - start });
+  }
+  let result = text;
+  for (const { at, text: added, replace = 0 } of edits.sort((a, b) => b.at - a.at)) {
+    result = result.slice(0, at) + added + result.slice(at + replace);
+  }
+  return { text: result, changed: edits.length };
 }
 
 const lines = (inner: string, existing: YAMLMap | undefined) =>

@@ -164,7 +164,8 @@ function operationIndex(operations: OperationSpec[]): string {
     };
   });
   return [
-    `export type AuthKind = 'none' | 'secret' | 'publishable' | 'publishableHeader' | 'customer' | 'platform';`,
+    `/** publishable: the key in X-API-Key or as Authorization: Bearer; customer: the key in X-API-Key and the access token as Bearer. */`,
+    `export type AuthKind = 'none' | 'secret' | 'publishable' | 'customer' | 'platform';`,
     '',
     `export interface OperationMeta {`,
     `  operationId: OperationId;`,

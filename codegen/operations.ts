@@ -1,6 +1,11 @@
 import type { JsonSchema, OpenApiDocument } from '../src/shared/openapi-ajv.js';
 
-export type AuthKind = 'none' | 'secret' | 'publishable' | 'publishableHeader' | 'customer' | 'platform';
+/**
+ * The credential an operation takes: `publishable` operations take a publishable (or secret) key in
+ * `X-API-Key` or as `Authorization: Bearer`; `customer` ones the key in `X-API-Key` and the customer's access
+ * token as `Authorization: Bearer`.
+ */
+export type AuthKind = 'none' | 'secret' | 'publishable' | 'customer' | 'platform';
 
 export interface ParameterSpec {
   name: string;
@@ -62,7 +67,6 @@ function authKind(security: Array<Record<string, unknown>>): AuthKind {
   if (schemes.size === 0) return 'none';
   if (schemes.has('platformToken')) return 'platform';
   if (schemes.has('customerToken')) return 'customer';
-  if (schemes.has('publishableKeyHeader')) return 'publishableHeader';
-  if (schemes.has('publishableKey')) return 'publishable';
+  if (schemes.has('publishableKeyHeader') || schemes.has('publishableKey')) return 'publishable';
   return 'secret';
 }

@@ -9,11 +9,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { selfSignedCertificate } from '../tests/setup/self-signed.js';
 
-const port = Number(process.env.PORT ?? 4020);
+const port = Number(process.env.PORT ?? 4020); // 0 picks a free port
 const answer = Number(process.env.ANSWER ?? 200);
 const secret = process.env.WEBHOOK_SECRET;
 const dir = path.resolve(import.meta.dirname, '../.data/webhook-receiver');
@@ -72,11 +73,29 @@ const server = https.createServer({ key: readFileSync(keyFile), cert: readFileSy
     res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : 'not ok');
   });
 });
+/** The request that subscribes the demo project to this receiver, ready to paste into a shell. */
+export function subscriptionRequest(receiverPort: number, apiUrl = 'http://127.0.0.1:3000'): string {
+  const body = JSON.stringify({ url: `https://127.0.0.1:${receiverPort}/hook`, events: ['customer.created'] });
+  return [
+    `KEY=$(node -p "require('./.data/demo.json').keys.secret_test.token")`,
+    `curl -s ${apiUrl}/v1/webhooks -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '${body}'`,
+  ].join('\n');
+}
+
 server.listen(port, '127.0.0.1', () => {
+  const listening = (server.address() as AddressInfo).port;
   console.log(
-    `Webhook receiver on https://127.0.0.1:${port}/ (answers ${answer}; ${secret ? 'checking signatures' : 'set WEBHOOK_SECRET to check signatures'})`,
-  );
-  console.log(
-    `Start the API trusting it:  ALLOW_PRIVATE_NETWORK_TARGETS=true NODE_EXTRA_CA_CERTS=${path.relative(process.cwd(), certFile)} npm start`,
+    [
+      `Webhook receiver on https://127.0.0.1:${listening}/ (answers ${answer}; ${secret ? 'checking signatures' : 'set WEBHOOK_SECRET to check signatures'})`,
+      '',
+      '1. Start the API trusting it (loopback targets are refused without ALLOW_PRIVATE_NETWORK_TARGETS=true):',
+      `   ALLOW_PRIVATE_NETWORK_TARGETS=true NODE_EXTRA_CA_CERTS=${path.relative(process.cwd(), certFile)} npm start`,
+      '2. Subscribe the demo project to this receiver (from the repository folder, in another terminal):',
+      '<!-- subscription-request -->',
+      subscriptionRequest(listening, process.env.API_URL),
+      '<!-- /subscription-request -->',
+      `3. Restart this receiver with WEBHOOK_SECRET=<the "secret" of that answer> to check signatures, then create a`,
+      `   customer (POST /v1/customers) and watch the delivery arrive here.`,
+    ].join('\n'),
   );
 });

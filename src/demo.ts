@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { AppDeps } from './app-deps.js';
 import { createProject, type IssuedKey } from './modules/platform/index.js';
 import { seedDemoCatalog } from './seed/demo-catalog.js';
+import { seedDemoStore } from './seed/demo-store.js';
 
 export interface DemoFile {
   project_id: string;
@@ -26,7 +27,7 @@ export function developmentPlatformToken(dataDir: string): string {
 
 /**
  * On a database without projects, creates the demo project (verified domain, so every key works) with
- * a small demo catalog, and
+ * a small demo catalog, shipping zones with rates, customers with addresses and a customer group, and
  * writes its keys (and a generated development platform token) to DATA_DIR/demo.json. Returns the demo file when there is one.
  */
 export async function ensureDemoProject(deps: AppDeps, generatedPlatformToken?: string): Promise<DemoFile | undefined> {
@@ -49,9 +50,12 @@ export async function ensureDemoProject(deps: AppDeps, generatedPlatformToken?: 
         { country: 'GB', rate: 0.2 },
       ],
     },
+    // Search shows prices in these currencies too (`currency=EUR`).
+    exchange_rates: { EUR: 0.92, GBP: 0.79 },
     contact_email: 'owner@demo-store.example.com',
   });
-  await seedDemoCatalog(deps, project, keys.secret_test.id);
+  const ctx = await seedDemoCatalog(deps, project, keys.secret_test.id);
+  await seedDemoStore(ctx);
   // Only a token made here is saved; an operator's PLATFORM_TOKEN never lands in a file.
   const demo: DemoFile = { project_id: project.id, keys, platform_token: generatedPlatformToken };
   writeFileSync(demoPath(deps.config.dataDir), `${JSON.stringify(demo, null, 2)}\n`);

@@ -6,6 +6,7 @@ import createClient, {
 } from 'openapi-fetch';
 import type { MediaType, PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers';
 import type { paths } from './generated/openapi.js';
+import type { ExactBody } from './exact.js';
 import { paginator, type Paginate } from './paginate.js';
 import type { SparseAware } from './sparse.js';
 
@@ -34,9 +35,25 @@ export type SparseAwareGet = <P extends GetPath, Init extends MaybeOptionalInit<
   ...init: InitParam<Init>
 ) => Promise<SparseAware<FetchResponse<paths[P]['get'], Init, MediaType>, Init>>;
 
+type BodyMethod = 'post' | 'put' | 'patch';
+
+/** openapi-fetch's POST, PUT and PATCH, refusing body properties the contract does not declare. */
+export type ExactBodyCall<M extends BodyMethod> = <
+  P extends PathsWithMethod<paths, M>,
+  Init extends MaybeOptionalInit<paths[P], M>,
+>(
+  url: P,
+  ...init: InitParam<ExactBody<Init, MaybeOptionalInit<paths[P], M>>>
+) => Promise<
+  paths[P][M] extends Record<string | number, unknown> ? FetchResponse<paths[P][M], Init, MediaType> : never
+>;
+
 /** The typed client: openapi-fetch's methods over the contract's paths, plus `paginate` and `withAccessToken`. */
-export type CommerceClient = Omit<Client<paths>, 'GET' | 'request'> & {
+export type CommerceClient = Omit<Client<paths>, 'GET' | 'POST' | 'PUT' | 'PATCH' | 'request'> & {
   GET: SparseAwareGet;
+  POST: ExactBodyCall<'post'>;
+  PUT: ExactBodyCall<'put'>;
+  PATCH: ExactBodyCall<'patch'>;
   /** `for await (const customer of api.paginate('/v1/customers', { query: { limit: 100 } }))`. */
   paginate: Paginate;
   /** A client for the signed-in customer: the same publishable key, `Authorization: Bearer <accessToken>`. */
@@ -65,17 +82,45 @@ export function createCommerceClient(options: CommerceClientOptions): CommerceCl
     fetch: options.fetch,
     querySerializer: { array: { style: 'form', explode: false } },
   });
-  return Object.assign(client, {
+  const extended = Object.assign(client, {
     paginate: paginator(client),
     withAccessToken: (accessToken: string) => createCommerceClient({ ...options, accessToken }),
   });
+  // The same functions at run time; CommerceClient only narrows what their arguments may be (exact bodies).
+  return extended as unknown as CommerceClient;
 }
 
-/** A storefront client: the publishable key in `X-API-Key`, and the customer's access token once signed in. */
+/** One client for a storefront: every publishable-key operation, before and after the customer signs in. */
+export type StorefrontClient = CommerceClient & {
+  /** Sends `Authorization: Bearer <accessToken>` from now on (after register, login or a token refresh). */
+  signIn(accessToken: string): void;
+  /** Stops sending the access token (after logout). */
+  signOut(): void;
+  /** Whether an access token is being sent. */
+  readonly signedIn: boolean;
+};
+
+/**
+ * A storefront client: the publishable key in `X-API-Key` on every request (the one header every
+ * publishable-key operation takes: catalog reads, search, shipping rates, customer auth, `/v1/me`), and,
+ * once `signIn(accessToken)` was called, the customer's access token as `Authorization: Bearer`.
+ */
 export function createStorefrontClient(
   options: Omit<CommerceClientOptions, 'apiKey'> & { publishableKey: string },
-): CommerceClient {
-  return createCommerceClient(options);
+): StorefrontClient {
+  let accessToken = options.accessToken;
+  const client = createCommerceClient({ ...options, accessToken: undefined });
+  client.use({
+    onRequest({ request }) {
+      if (accessToken) request.headers.set('Authorization', `Bearer ${accessToken}`);
+      return request;
+    },
+  });
+  return Object.defineProperties(client, {
+    signIn: { value: (token: string) => void (accessToken = token) },
+    signOut: { value: () => void (accessToken = undefined) },
+    signedIn: { get: () => accessToken !== undefined },
+  }) as StorefrontClient;
 }
 
 /** Header parameters that make a create safe to retry: pass the same key to every retry. */

@@ -1,6 +1,13 @@
 /** The Commerce Platform API's client SDK: typed from openapi.yaml (see README.md). */
 export { authHeaders, createCommerceClient, createStorefrontClient, idempotencyHeader } from './client.js';
-export type { CommerceClient, CommerceClientOptions, SparseAwareGet } from './client.js';
+export type {
+  CommerceClient,
+  CommerceClientOptions,
+  ExactBodyCall,
+  SparseAwareGet,
+  StorefrontClient,
+} from './client.js';
+export type { Exact } from './exact.js';
 export { ApiError, unwrap } from './errors.js';
 export type { CallResult, ErrorCode, ErrorDetail } from './errors.js';
 export type { ListItem, ListPath, ListQuery, Paginate, PaginateOptions } from './paginate.js';

@@ -14,6 +14,8 @@ interface Line {
   sizes: string[];
   colors: string[];
   collection: string;
+  /** The currency the line is priced in, when not the project's (USD). */
+  currency?: string;
 }
 
 const LINES: Line[] = [
@@ -142,14 +144,33 @@ const LINES: Line[] = [
     colors: ['Blue', 'Navy'],
     collection: 'New Arrivals',
   },
+  {
+    // Priced in EUR, so a draft order in EUR (for Germany or France) has catalog items to sell.
+    type: 'Shirts',
+    vendor: 'Fjellgear',
+    names: [
+      'Berlin Linen Shirt',
+      'Hamburg Oxford Shirt',
+      'Munich Flannel Shirt',
+      'Cologne Polo Shirt',
+      'Dresden Denim Shirt',
+    ],
+    tags: ['apparel', 'shirts', 'eu'],
+    price: 4900,
+    sizes: ['S', 'L'],
+    colors: ['White'],
+    collection: 'New Arrivals',
+    currency: 'EUR',
+  },
 ];
 
 /**
- * A small realistic catalog for a new project: 60 products in six product types with variants and
- * SKUs, four collections, a second location and stock at both. Made through the services, so handles,
+ * A small realistic catalog for a new project: 65 products in six product types with variants and
+ * SKUs (60 priced in the project's USD, 5 in EUR), four collections, a second location and stock at both.
+ * Answers the context it wrote with (the secret test key's), for the rest of the demo data. Made through the services, so handles,
  * derived prices, inventory totals and store events are exactly what the API would produce.
  */
-export async function seedDemoCatalog(deps: AppDeps, project: Project, keyId: string): Promise<void> {
+export async function seedDemoCatalog(deps: AppDeps, project: Project, keyId: string): Promise<Ctx> {
   // Made as the project's secret test key would make it: the store events name that key.
   const ctx: Ctx = {
     ...deps,
@@ -189,7 +210,9 @@ export async function seedDemoCatalog(deps: AppDeps, project: Project, keyId: st
           low_stock_threshold: 5,
         })),
       );
-      const product = await createProduct(ctx, {
+      // A product takes its currency from the project at creation; the EUR line is made as if it were EUR.
+      const lineCtx = line.currency ? { ...ctx, project: { ...project, currency: line.currency } } : ctx;
+      const product = await createProduct(lineCtx, {
         title: `${line.vendor} ${name}`,
         description: `The ${name} by ${line.vendor}.`,
         product_type: line.type,
@@ -215,4 +238,5 @@ export async function seedDemoCatalog(deps: AppDeps, project: Project, keyId: st
     await addProducts(ctx, collections.get(line.collection)!, members);
     if (line.type === 'Shoes') await addProducts(ctx, collections.get('New Arrivals')!, members.slice(0, 4));
   }
+  return ctx;
 }

@@ -218,10 +218,13 @@ function credentialHeaders(
     case 'secret':
       return bearer(credentials.secret);
     case 'publishable':
-      // Publishable operations take either class; both are the right one.
-      return bearer(wrongKind % 2 === 0 ? credentials.publishable : credentials.secret);
-    case 'publishableHeader':
-      return { 'X-API-Key': credentials.publishable };
+      // Publishable operations take either class, in X-API-Key or as Bearer; all are the right one.
+      return [
+        { 'X-API-Key': credentials.publishable },
+        bearer(credentials.publishable),
+        { 'X-API-Key': credentials.secret },
+        bearer(credentials.secret),
+      ][wrongKind % 4];
     case 'customer':
       return { 'X-API-Key': credentials.publishable, ...bearer(credentials.customerToken()) };
     case 'platform':

@@ -2,7 +2,13 @@
  * Type-level tests of the SDK package (imported by name, as a third party does): each `@ts-expect-error`
  * pins a guarantee; if one is lost the directive is unused and `tsc` (run first by `npm test`) fails.
  */
-import { type ApiError, createCommerceClient, type ErrorCode, type Schema } from '@commerce-api/sdk';
+import {
+  type ApiError,
+  createCommerceClient,
+  createStorefrontClient,
+  type ErrorCode,
+  type Schema,
+} from '@commerce-api/sdk';
 
 const api = createCommerceClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'sk_test_...' });
 
@@ -49,3 +55,44 @@ export const code: ErrorCode = 'not_found';
 // @ts-expect-error not an error code of the contract
 export const unknownCode: ErrorCode = 'teapot';
 export const fieldOf = (error: ApiError): string | undefined => error.field;
+
+// Request bodies are exact: a property the contract does not declare does not compile, at any depth.
+export async function exactBodies(): Promise<void> {
+  await api.POST('/v1/draft-orders', { body: { currency: 'USD' } });
+  // @ts-expect-error customer_idd is not a property of the draft order body
+  await api.POST('/v1/draft-orders', { body: { currency: 'USD', customer_idd: 'x' } });
+  await api.POST('/v1/draft-orders/{id}/items', {
+    params: { path: { id: 'dord_1' } },
+    body: { items: [{ variant_id: 'var_1', quantity: 1 }] },
+  });
+  await api.POST('/v1/draft-orders/{id}/items', {
+    params: { path: { id: 'dord_1' } },
+    // @ts-expect-error colour is not a property of a line item
+    body: { items: [{ variant_id: 'var_1', quantity: 1, colour: 'red' }] },
+  });
+  // @ts-expect-error firstname is not a property of the customer update (first_name is)
+  await api.PATCH('/v1/customers/{id}', { params: { path: { id: 'cus_1' } }, body: { firstname: 'Jane' } });
+  // Open objects (metadata) still take any keys (their values are scalars).
+  await api.POST('/v1/customers', {
+    body: {
+      email: 'jane@example.com',
+      first_name: 'Jane',
+      last_name: 'Doe',
+      metadata: { anything: 'goes', any_key: 1 },
+    },
+  });
+  // @ts-expect-error a required property is still required
+  await api.POST('/v1/customers', { body: { email: 'jane@example.com' } });
+}
+
+// One storefront client: the catalogue, search and rates, and the signed-in customer's operations.
+export async function storefront(): Promise<string> {
+  const shop = createStorefrontClient({ baseUrl: 'http://127.0.0.1:3000', publishableKey: 'pk_test_...' });
+  await shop.GET('/v1/search', { params: { query: { q: 'shirt' } } });
+  // @ts-expect-error the rate lookup body has no property zip (postal_code)
+  await shop.POST('/v1/shipping/rates', { body: { country: 'US', subtotal: 100, currency: 'USD', zip: '10001' } });
+  shop.signIn('eyJ...');
+  const { data } = await shop.GET('/v1/me');
+  shop.signOut();
+  return data!.data.email;
+}

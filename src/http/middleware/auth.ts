@@ -12,8 +12,9 @@ const unauthorized = (message: string) => new AppError('unauthorized', message);
 /**
  * Checks the operation's credential (its `security` in openapi.yaml): missing, malformed or revoked keys
  * answer 401; then a suspended project 403 account_suspended; a publishable key on a secret operation 403
- * forbidden; a live publishable key without a verified domain 403 domain_not_verified. Customer-token
- * operations (/v1/me) take the publishable key in X-API-Key and an access token of the key's project as
+ * forbidden ("needs a secret key", in X-API-Key or as Bearer); a live publishable key without a verified domain
+ * 403 domain_not_verified. Publishable-key operations take the key in X-API-Key or as Authorization: Bearer;
+ * customer-token operations (/v1/me) take it in X-API-Key and an access token of the key's project as
  * Authorization: Bearer, whose session must not have ended (401 otherwise); the actor is the customer.
  * Customer-auth operations of a project without a domain answer 400 ("Store domain must be configured to use
  * customer auth.") once the key is known.
@@ -78,23 +79,34 @@ async function authenticateCustomer(ctx: AppContext, operation: OperationMeta, d
   return { ...keyCtx, actor: { kind: 'customer', id: customerId, sessionId } };
 }
 
+/** Where the key was found: `X-API-Key` or `Authorization: Bearer`. */
+type KeySource = 'header' | 'bearer';
+
+/**
+ * The key of the request and where it came from. Publishable-key operations read `X-API-Key` first (the one
+ * way that works everywhere) and, when it is absent, `Authorization: Bearer`; customer-token operations only
+ * `X-API-Key`, since Authorization carries the access token. Secret operations take Authorization: Bearer;
+ * a key in `X-API-Key` is still looked at there, so a publishable key is told it needs a secret key.
+ */
+function requestKey(ctx: AppContext, operation: OperationMeta): { token: string; source: KeySource } | undefined {
+  const header = ctx.get('X-API-Key');
+  if (operation.auth === 'customer') return header ? { token: header, source: 'header' } : undefined;
+  if (operation.auth === 'publishable' && header) return { token: header, source: 'header' };
+  const token = bearer(ctx);
+  if (token) return { token, source: 'bearer' };
+  return header ? { token: header, source: 'header' } : undefined;
+}
+
 async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: AppDeps): Promise<Ctx> {
-  // With a customer token, Authorization carries the token, so the key comes only from X-API-Key.
-  const token =
-    operation.auth === 'customer'
-      ? ctx.get('X-API-Key')
-      : operation.auth === 'publishableHeader'
-        ? ctx.get('X-API-Key') || bearer(ctx)
-        : bearer(ctx);
-  if (!token) {
+  const sent = requestKey(ctx, operation);
+  if (!sent) {
     throw unauthorized(
-      operation.auth === 'publishableHeader' || operation.auth === 'customer'
-        ? 'Missing API key. Send your publishable key in the X-API-Key header.'
-        : ctx.get('X-API-Key')
-          ? 'Missing API key. This operation takes it as Authorization: Bearer <API key>; X-API-Key is for the storefront customer operations (/v1/auth, /v1/me).'
-          : 'Missing API key. Send it as Authorization: Bearer <API key>.',
+      operation.auth === 'secret'
+        ? 'Missing API key. Send it as Authorization: Bearer <API key>.'
+        : 'Missing API key. Send your publishable key in the X-API-Key header.',
     );
   }
+  const { token, source } = sent;
   if (!API_KEY_FORMAT.test(token)) throw unauthorized(malformedKeyMessage(token));
   const key = await findKeyByToken(deps.db, token, deps.authCache);
   if (!key || key.revokedAt) throw unauthorized('Invalid API key: it does not exist or was revoked.');
@@ -103,7 +115,15 @@ async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: 
     throw new AppError('account_suspended', 'This account is suspended. Contact support to restore access.');
   }
   if (key.type === 'publishable' && operation.auth === 'secret') {
-    throw new AppError('forbidden', 'This operation requires a secret API key; publishable keys cannot use it.');
+    throw new AppError(
+      'forbidden',
+      'This operation needs a secret key (Authorization: Bearer sk_...); publishable keys cannot use it.',
+    );
+  }
+  if (operation.auth === 'secret' && source === 'header') {
+    throw unauthorized(
+      'Missing API key. This operation takes the secret key as Authorization: Bearer <secret key>; X-API-Key is for publishable keys.',
+    );
   }
   if (key.type === 'publishable' && key.mode === 'live' && !(project.domain && project.domainVerified)) {
     throw new AppError(

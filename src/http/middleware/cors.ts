@@ -3,7 +3,7 @@ import type { AuthKind } from '../../generated/operations.js';
 import type { RequestState } from '../state.js';
 
 /** Operations a storefront calls from the browser: those that take a publishable key (or a customer token with it). */
-export const BROWSER_AUTH: ReadonlySet<AuthKind> = new Set(['publishable', 'publishableHeader', 'customer']);
+export const BROWSER_AUTH: ReadonlySet<AuthKind> = new Set(['publishable', 'customer']);
 
 const ALLOW_HEADERS = 'X-API-Key, Authorization, Content-Type, Idempotency-Key, X-Test-Mode, X-Request-Id';
 const EXPOSE_HEADERS =

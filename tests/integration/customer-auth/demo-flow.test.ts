@@ -15,7 +15,8 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'demo-flow-'));
   app = await startTestApp({ config: { dataDir } });
   demo = (await ensureDemoProject(app.deps))!;
-});
+  // The demo project's catalog, zones and customers are made through the services: a few hundred writes.
+}, 120_000);
 afterAll(async () => {
   await app.close();
   rmSync(dataDir, { recursive: true, force: true });

@@ -2,7 +2,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import Koa from 'koa';
-import type { OperationMeta } from '../../../src/generated/operations.js';
+import { openapiJson } from '../../../src/generated/document.js';
+import { operationIndex, type OperationMeta } from '../../../src/generated/operations.js';
 import { authenticate } from '../../../src/http/middleware/auth.js';
 import { errorHandler } from '../../../src/http/middleware/errors.js';
 import type { RequestState } from '../../../src/http/state.js';
@@ -23,7 +24,7 @@ describe('secret operations (GET /v1/events)', () => {
     await expectError(await getEvents({}), 401, 'unauthorized');
   });
 
-  test('a key sent in X-API-Key to an operation that takes Authorization: Bearer is told where it goes', async () => {
+  test('a secret key sent in X-API-Key to an operation that takes Authorization: Bearer is told where it goes', async () => {
     const missing = await json(await getEvents({}));
     expect(missing.error.message).toBe('Missing API key. Send it as Authorization: Bearer <API key>.');
     const misplaced = await getEvents({ 'X-API-Key': store.keys.secret_test.token });
@@ -31,8 +32,24 @@ describe('secret operations (GET /v1/events)', () => {
     expect((await json(misplaced)).error).toEqual({
       code: 'unauthorized',
       message:
-        'Missing API key. This operation takes it as Authorization: Bearer <API key>; X-API-Key is for the storefront customer operations (/v1/auth, /v1/me).',
+        'Missing API key. This operation takes the secret key as Authorization: Bearer <secret key>; X-API-Key is for publishable keys.',
     });
+  });
+
+  test('a publishable key, in X-API-Key or as Bearer, answers 403 "this operation needs a secret key"', async () => {
+    const error = {
+      code: 'forbidden',
+      message: 'This operation needs a secret key (Authorization: Bearer sk_...); publishable keys cannot use it.',
+    };
+    const sent: Array<Record<string, string>> = [
+      { 'X-API-Key': store.keys.publishable_test.token },
+      { Authorization: `Bearer ${store.keys.publishable_test.token}` },
+    ];
+    for (const headers of sent) {
+      const response = await getEvents(headers);
+      expect(response.status).toBe(403);
+      expect((await json(response)).error).toEqual(error);
+    }
   });
 
   test('a malformed key or Authorization header answers 401 unauthorized', async () => {
@@ -105,7 +122,7 @@ describe('publishable operations', () => {
     const koa = new Koa<RequestState>();
     koa.use(errorHandler(store.app.deps.log));
     const operation = (auth: OperationMeta['auth']) => ({ auth }) as OperationMeta;
-    const routes = { '/publishable': operation('publishable'), '/publishable-header': operation('publishableHeader') };
+    const routes = { '/publishable': operation('publishable') };
     koa.use(async (ctx, next) => {
       const op = routes[ctx.path as keyof typeof routes];
       await authenticate(op, store.app.deps)(ctx, async () => {
@@ -156,13 +173,16 @@ describe('publishable operations', () => {
     expect(response.status).toBe(200);
   });
 
-  test('customer-auth operations take the publishable key in X-API-Key', async () => {
-    const response = await fetch(`${baseUrl}/publishable-header`, {
-      headers: { 'X-API-Key': store.keys.publishable_test.token },
+  test('the publishable key is taken in X-API-Key, and X-API-Key wins over Authorization', async () => {
+    const response = await fetch(`${baseUrl}/publishable`, {
+      headers: { 'X-API-Key': store.keys.publishable_test.token, Authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.x' },
     });
     expect(response.status).toBe(200);
-    const missing = await fetch(`${baseUrl}/publishable-header`);
+    const missing = await fetch(`${baseUrl}/publishable`);
     await expectError(missing, 401, 'unauthorized');
+    expect((await json(await fetch(`${baseUrl}/publishable`))).error.message).toBe(
+      'Missing API key. Send your publishable key in the X-API-Key header.',
+    );
   });
 
   test('a revoked publishable key answers 401 unauthorized', async () => {
@@ -175,5 +195,72 @@ describe('publishable operations', () => {
       headers: { Authorization: `Bearer ${other.keys.publishable_test.token}` },
     });
     await expectError(response, 401, 'unauthorized');
+  });
+});
+
+/** The operation's path with every parameter filled by a placeholder id. */
+const concrete = (op: OperationMeta) => op.path.replace(/\{\w+\}/g, 'x_placeholder');
+
+describe('every publishable-key operation of the operation index', () => {
+  const publishable = operationIndex.filter((op) => op.auth === 'publishable');
+  const customer = operationIndex.filter((op) => op.auth === 'customer');
+  const send = (op: OperationMeta, headers: Record<string, string>) =>
+    fetch(`${store.app.baseUrl}${concrete(op)}`, {
+      method: op.method,
+      headers: { ...headers, ...(op.hasBody ? { 'Content-Type': 'application/json' } : {}) },
+      body: op.hasBody ? '{}' : undefined,
+    });
+
+  test.each(publishable.map((op) => [op.operationId, op] as const))(
+    '%s takes the publishable key in X-API-Key and as Authorization: Bearer',
+    async (_id, op) => {
+      const sent: Array<Record<string, string>> = [
+        { 'X-API-Key': store.keys.publishable_test.token },
+        { Authorization: `Bearer ${store.keys.publishable_test.token}` },
+      ];
+      for (const headers of sent) {
+        // Past authentication: validation (400) or the placeholder id (404) answers, never 401 or 403.
+        const { status } = await send(op, headers);
+        expect({ headers: Object.keys(headers), refused: status === 401 || status === 403 }).toEqual({
+          headers: Object.keys(headers),
+          refused: false,
+        });
+      }
+    },
+  );
+
+  test.each(customer.map((op) => [op.operationId, op] as const))(
+    '%s takes the publishable key in X-API-Key, leaving Authorization to the access token',
+    async (_id, op) => {
+      const withKey = await send(op, { 'X-API-Key': store.keys.publishable_test.token });
+      expect(withKey.status).toBe(401);
+      expect((await json(withKey)).error.message).toMatch(/^Missing access token/);
+      const withoutKey = await send(op, { Authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.x' });
+      expect(withoutKey.status).toBe(401);
+      expect((await json(withoutKey)).error.message).toBe(
+        'Missing API key. Send your publishable key in the X-API-Key header.',
+      );
+    },
+  );
+
+  test('the contract lists X-API-Key (publishableKeyHeader) in the security of each of them', () => {
+    const document = JSON.parse(openapiJson) as {
+      paths: Record<string, Record<string, { security?: Array<Record<string, unknown>> }>>;
+    };
+    for (const op of [...publishable, ...customer]) {
+      const security = document.paths[op.path][op.method.toLowerCase()].security ?? [];
+      expect({ op: op.operationId, header: security.some((r) => 'publishableKeyHeader' in r) }).toEqual({
+        op: op.operationId,
+        header: true,
+      });
+      if (op.auth === 'publishable')
+        expect({ op: op.operationId, bearer: security.some((r) => 'publishableKey' in r) }).toEqual({
+          op: op.operationId,
+          bearer: true,
+        });
+    }
+    expect(publishable.map((op) => op.operationId)).toEqual(
+      expect.arrayContaining(['searchCatalog', 'suggestSearch', 'listProducts', 'getProduct', 'lookupShippingRates']),
+    );
   });
 });

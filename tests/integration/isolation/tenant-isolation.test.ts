@@ -99,7 +99,7 @@ const tenantOperations = idOperations.filter((io) => io.op.auth === 'secret' || 
 const operatorOperations = idOperations.filter((io) => io.op.auth === 'platform');
 const sweep = tenantOperations.flatMap(casesFor);
 const secretOperations = operationIndex.filter((op) => op.auth === 'secret');
-const credentialOperations = operationIndex.filter((op) => op.auth === 'customer' || op.auth === 'publishableHeader');
+const credentialOperations = operationIndex.filter((op) => op.auth === 'customer' || op.tag === 'customer-auth');
 
 let app: TestApp;
 let A: Tenant;

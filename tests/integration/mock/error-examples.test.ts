@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { badRequestFor } from '../../../codegen/bad-request-examples.js';
+import { OWN_BAD_REQUEST } from '../../../codegen/declare-common-responses.js';
+import { listOperations, type OperationSpec } from '../../../codegen/operations.js';
 import { openapiJson } from '../../../src/generated/document.js';
+import type { OpenApiDocument } from '../../../src/shared/openapi-ajv.js';
 import { createProject } from '../../factories/project.factory.js';
 import { startTestApp, TEST_PLATFORM_TOKEN, type TestApp } from '../../setup/test-app.js';
 import { useStore } from '../../setup/store.js';
@@ -286,5 +290,45 @@ describe('the error examples of openapi.yaml are what the server answers', () =>
     });
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual(example('SecretKeyForbidden', 'account_suspended'));
+  });
+});
+
+/** A path with each parameter filled by its example (or its schema's example or first enum value). */
+function concretePath(op: OperationSpec): string {
+  return op.path.replace(/\{(\w+)\}/g, (_all, name: string) => {
+    const param = op.parameters.find((p) => p.in === 'path' && p.name === name) as
+      { example?: string; schema: { example?: string; enum?: string[] } } | undefined;
+    return encodeURIComponent(String(param?.example ?? param?.schema.example ?? param?.schema.enum?.[0] ?? 'x'));
+  });
+}
+
+describe("each operation's own 400 example is what the server answers to the request it was made from", () => {
+  const openapi = JSON.parse(openapiJson) as OpenApiDocument;
+  const own = listOperations(openapi).filter(
+    (op) =>
+      (openapi.paths[op.path] as Record<string, { responses: Record<string, { description?: string }> }>)[op.method]
+        .responses['400']?.description === OWN_BAD_REQUEST,
+  );
+
+  test('every operation with the shared 400 answer got its own', () => {
+    expect(own.length).toBeGreaterThan(100);
+    expect(own.map((op) => op.operationId)).toContain('createDraftOrder');
+  });
+
+  test.each(own.map((op) => [op.operationId, op] as const))('%s', async (_id, op) => {
+    const bad = badRequestFor(openapi, op)!;
+    const declared = (openapi.paths[op.path] as Record<string, { responses: Record<string, any> }>)[op.method]
+      .responses['400'].content['application/json'].example as unknown;
+    expect(bad.answer).toEqual(declared);
+    const query = new URLSearchParams(bad.query).toString();
+    const auth = op.auth === 'publishable' ? 'none' : (op.auth as Call['auth']);
+    const answer = await call({
+      method: op.method.toUpperCase(),
+      path: `${concretePath(op)}${query ? `?${query}` : ''}`,
+      auth,
+      headers: op.auth === 'publishable' ? { 'X-API-Key': store.keys.publishable_test.token } : {},
+      body: bad.body,
+    });
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: declared });
   });
 });

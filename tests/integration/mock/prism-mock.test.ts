@@ -35,7 +35,7 @@ function credentials(auth: OperationMeta['auth']): Record<string, string> {
         Authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln',
         'X-API-Key': `${key.publishable}${'a'.repeat(40)}`,
       };
-    case 'publishableHeader':
+    case 'publishable':
       return { 'X-API-Key': `${key.publishable}${'a'.repeat(40)}` };
     default:
       return { Authorization: `Bearer ${key.secret}${'a'.repeat(40)}` };

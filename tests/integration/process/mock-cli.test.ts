@@ -9,7 +9,7 @@ const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((cleanup) => cleanup()));
 
 describe('npm run mock', () => {
-  test('prints the URL and a first request that works as printed; SIGTERM stops it', async () => {
+  test("prints the URL and a first request first, which works as printed; answers each operation's own 400 and CORS as the server does; SIGTERM stops it", async () => {
     const port = await freePort();
     const child = spawn('npm', ['run', '--silent', 'mock'], {
       cwd: root,
@@ -34,10 +34,47 @@ describe('npm run mock', () => {
       });
     });
     expect(output).toContain(`Mock of openapi.yaml on http://127.0.0.1:${port}`);
+    // The hint comes first: Prism's route list is summed up in one line, not printed before it.
+    expect(output.trimStart()).toMatch(/^Mock of openapi\.yaml on/);
+    expect(output).not.toMatch(/\bGET\s+http:\/\//);
     const { stdout } = await run('bash', ['-c', curl], { cwd: root });
     const body = JSON.parse(stdout);
     expect(body.data[0].email).toMatch(/@/);
     expect(body.pagination).toHaveProperty('has_more');
+
+    const mock = `http://127.0.0.1:${port}`;
+    // A bad draft-order currency: the operation's own 400 example, naming currency.
+    const draft = await fetch(`${mock}/v1/draft-orders`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer sk_test_${'0'.repeat(40)}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ currency: 'usd' }),
+    });
+    expect(draft.status).toBe(400);
+    expect(((await draft.json()) as { error: unknown }).error).toMatchObject({
+      code: 'invalid_request',
+      field: 'currency',
+    });
+
+    // CORS as the server does it: secret-key paths answer OPTIONS 405 without CORS headers; browser
+    // (publishable-key) paths answer the preflight and carry `*`, never credentials.
+    const origin = { Origin: 'https://shop.example.com', 'Access-Control-Request-Method': 'GET' };
+    const secretPreflight = await fetch(`${mock}/v1/customers`, { method: 'OPTIONS', headers: origin });
+    expect(secretPreflight.status).toBe(405);
+    expect(secretPreflight.headers.get('access-control-allow-origin')).toBeNull();
+    const secretAnswer = await fetch(`${mock}/v1/customers`, {
+      headers: { Origin: origin.Origin, Authorization: `Bearer sk_test_${'0'.repeat(40)}` },
+    });
+    expect(secretAnswer.headers.get('access-control-allow-origin')).toBeNull();
+    const browserPreflight = await fetch(`${mock}/v1/products`, { method: 'OPTIONS', headers: origin });
+    expect(browserPreflight.status).toBe(204);
+    expect(browserPreflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(browserPreflight.headers.get('access-control-allow-credentials')).toBeNull();
+    const browserAnswer = await fetch(`${mock}/v1/products`, {
+      headers: { Origin: origin.Origin, 'X-API-Key': `pk_test_${'0'.repeat(40)}` },
+    });
+    expect(browserAnswer.status).toBe(200);
+    expect(browserAnswer.headers.get('access-control-allow-origin')).toBe('*');
+    expect(browserAnswer.headers.get('access-control-allow-credentials')).toBeNull();
 
     process.kill(-child.pid!, 'SIGTERM');
     await exited(child);

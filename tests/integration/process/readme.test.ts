@@ -20,7 +20,7 @@ function readmeBlock(name: string): string {
   return match[1];
 }
 
-describe("README's first requests", () => {
+describe("README's first requests and storefront requests", () => {
   test("work as printed against npm start (only the port and DATA_DIR are this test run's)", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'readme-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -38,7 +38,7 @@ describe("README's first requests", () => {
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${script}`], {
       cwd: root,
     });
-    const [health, products, unknown] = stdout
+    const [health, products, unknown, ada] = stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
@@ -46,6 +46,31 @@ describe("README's first requests", () => {
     expect(products.data).toHaveLength(2);
     for (const product of products.data) expect(Object.keys(product).sort()).toEqual(['id', 'title']);
     expect(unknown.error).toMatchObject({ code: 'invalid_request', field: 'q' });
+    expect(ada.data).toEqual([{ id: expect.stringMatching(/^cus_/), email: 'ada.lovelace@example.com' }]);
+
+    // The storefront block: search, rate lookups for Germany and the US, register and /v1/me, with the
+    // publishable key in X-API-Key only.
+    const storefront = readmeBlock('storefront')
+      .replaceAll('http://127.0.0.1:3000', server.baseUrl)
+      .replaceAll('./.data/', `${dataDir}/`);
+    const shop = await run('bash', ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${storefront}`], {
+      cwd: root,
+    });
+    const [search, de, us, me, forgot, outbox] = shop.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(search.data.products.data.length).toBeGreaterThan(0);
+    expect(de.data.map((rate: { name: string; price: number }) => [rate.name, rate.price])).toEqual([
+      ['Standard', 490],
+      ['Express', 1290],
+    ]);
+    expect(us.data[0]).toMatchObject({ name: 'Free standard shipping', price: 0, currency: 'USD' });
+    expect(me.data).toMatchObject({ email: 'jane@example.com', first_name: 'Jane' });
+    expect(forgot).toBeDefined();
+    // The demo project's e-mails in one command: the reset e-mail just sent, first.
+    expect(outbox.data[0]).toMatchObject({ to: ['jane@example.com'], template: 'password_reset' });
+    expect(outbox.data[0].data.token).toEqual(expect.any(String));
     expect((await fetch(`${server.baseUrl}/docs`)).status).toBe(200);
     expect(server.output()).toContain(`${server.baseUrl}/docs`);
   }, 120_000);

@@ -130,15 +130,20 @@ describe('createWebhook', () => {
     ['https://192.168.1.20/hook', '192.168.1.20 is private network'],
     ['https://169.254.169.254/latest/meta-data', '169.254.169.254 is link-local'],
     ['https://0x7f.1/hook', '127.0.0.1 is loopback'],
-  ])('a host that is a non-public address literal (%s) is refused at once', async (url, kind) => {
-    const { response, error } = await api.POST('/v1/webhooks', { body: buildWebhook(url) });
-    expect(response.status).toBe(400);
-    expect(error!.error).toEqual({
-      code: 'invalid_request',
-      field: 'url',
-      message: `url must not point to a non-public address (${kind}).`,
-    });
-  });
+    ['https://127.0.0.1:4020/hook', '127.0.0.1 is loopback'],
+    ['https://localhost:4020/hook', 'localhost is loopback'],
+  ])(
+    'a host that is a non-public address literal or localhost (%s) is refused at once, naming ALLOW_PRIVATE_NETWORK_TARGETS',
+    async (url, kind) => {
+      const { response, error } = await api.POST('/v1/webhooks', { body: buildWebhook(url) });
+      expect(response.status).toBe(400);
+      expect(error!.error).toEqual({
+        code: 'invalid_request',
+        field: 'url',
+        message: `url must not point to a non-public address (${kind}). To deliver to a receiver on this machine or network during development, start the server with ALLOW_PRIVATE_NETWORK_TARGETS=true.`,
+      });
+    },
+  );
 
   test('credentials in the URL are refused; a host name is accepted (its addresses are checked on every delivery)', async () => {
     const withCredentials = await api.POST('/v1/webhooks', {
@@ -147,7 +152,8 @@ describe('createWebhook', () => {
     expect(withCredentials.response.status).toBe(400);
     expect(withCredentials.error!.error.field).toBe('url');
     expect(
-      (await api.POST('/v1/webhooks', { body: buildWebhook('https://localhost:8443/hook') })).response.status,
+      (await api.POST('/v1/webhooks', { body: buildWebhook('https://hooks.internal.example.com:8443/hook') })).response
+        .status,
     ).toBe(201);
   });
 

@@ -45,6 +45,21 @@ describe('formatMoney', () => {
     expect(formatMoney(123450, 'EUR', 'fr')).toBe('1\u202f234,50\u00a0€');
     expect(formatMoney(1500, 'JPY', 'en')).toBe('¥1,500'); // no minor unit
   });
+
+  test('places the symbol as Intl.NumberFormat does for the language, for every currency and language alike', () => {
+    for (const language of ['en', 'de', 'fr'] as const) {
+      for (const currency of ['USD', 'EUR', 'GBP']) {
+        const expected = new Intl.NumberFormat(language, { style: 'currency', currency }).format(58);
+        expect({ language, currency, text: formatMoney(5800, currency, language) }).toEqual({
+          language,
+          currency,
+          text: expected,
+        });
+      }
+    }
+    expect(formatMoney(5800, 'USD', 'en')).toBe('$58.00');
+    expect(formatMoney(5800, 'USD', 'fr')).toBe('58,00\u00a0$US');
+  });
 });
 
 describe('renderPaymentRequest', () => {

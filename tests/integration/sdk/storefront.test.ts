@@ -1,0 +1,136 @@
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { createStorefrontClient, unwrap, type StorefrontClient } from '@commerce-api/sdk';
+import { operationIndex, type OperationId } from '../../../src/generated/operations.js';
+import { useStore } from '../../setup/store.js';
+
+// One storefront client, made from the publishable key alone, reaches every operation that takes a
+// publishable key: the catalogue, search and shipping rates as a guest and signed in, and the customer's
+// own operations once signed in.
+const store = useStore();
+let shop: StorefrontClient;
+const ids = { product: '', variant: '', collection: '' };
+const email = 'one.client@storefront.example';
+const session = { access: '', refresh: '' };
+
+beforeAll(async () => {
+  shop = createStorefrontClient({ baseUrl: store.app.baseUrl, publishableKey: store.keys.publishable_test.token });
+  const { data: product } = await unwrap(
+    store.api.POST('/v1/products', {
+      body: { title: 'Harbour Raincoat', status: 'active', variants: [{ title: 'M', price: 12900, sku: 'HR-M' }] },
+    }),
+  );
+  ids.product = product.id;
+  ids.variant = product.variants[0].id;
+  const { data: collection } = await unwrap(store.api.POST('/v1/collections', { body: { title: 'Rainwear' } }));
+  ids.collection = collection.id;
+  const zone = await unwrap(store.api.POST('/v1/shipping/zones', { body: { name: 'Domestic', countries: ['US'] } }));
+  await unwrap(
+    store.api.POST('/v1/shipping/zones/{id}/rates', {
+      params: { path: { id: zone.data.id } },
+      body: { name: 'Standard', price: 500, currency: 'USD' },
+    }),
+  );
+});
+
+/** Each publishable operation, called through the one client; answers its status. */
+const catalogue: Partial<Record<OperationId, () => Promise<{ response: Response }>>> = {
+  listProducts: () => shop.GET('/v1/products', { params: { query: { limit: 5 } } }),
+  getProduct: () => shop.GET('/v1/products/{id}', { params: { path: { id: ids.product } } }),
+  getVariant: () => shop.GET('/v1/variants/{id}', { params: { path: { id: ids.variant } } }),
+  getProductMetafields: () => shop.GET('/v1/products/{id}/metafields', { params: { path: { id: ids.product } } }),
+  getVariantMetafields: () => shop.GET('/v1/variants/{id}/metafields', { params: { path: { id: ids.variant } } }),
+  listCollections: () => shop.GET('/v1/collections'),
+  getCollection: () => shop.GET('/v1/collections/{id}', { params: { path: { id: ids.collection } } }),
+  getCollectionMetafields: () =>
+    shop.GET('/v1/collections/{id}/metafields', { params: { path: { id: ids.collection } } }),
+  searchCatalog: () => shop.GET('/v1/search', { params: { query: { q: 'raincoat' } } }),
+  suggestSearch: () => shop.GET('/v1/search/suggest', { params: { query: { q: 'harb' } } }),
+  lookupShippingRates: () =>
+    shop.POST('/v1/shipping/rates', { body: { country: 'US', subtotal: 12900, currency: 'USD' } }),
+};
+const signedInOnly: Partial<Record<OperationId, () => Promise<{ response: Response }>>> = {
+  getCurrentCustomer: () => shop.GET('/v1/me'),
+  updateCurrentCustomer: () => shop.PATCH('/v1/me', { body: { first_name: 'Una' } }),
+};
+const called = new Set<OperationId>();
+async function expectStatus(id: OperationId, call: () => Promise<{ response: Response }>, status: number) {
+  const { response } = await call();
+  expect({ operation: id, status: response.status }).toEqual({ operation: id, status });
+  if (status < 300) called.add(id);
+}
+
+describe('createStorefrontClient: one client, the publishable key only', () => {
+  test('as a guest: every catalogue, search and rate operation answers 200; /v1/me 401', async () => {
+    for (const [id, call] of Object.entries(catalogue)) await expectStatus(id as OperationId, call, 200);
+    for (const [id, call] of Object.entries(signedInOnly)) await expectStatus(id as OperationId, call, 401);
+    const rates = await unwrap(
+      shop.POST('/v1/shipping/rates', { body: { country: 'US', subtotal: 12900, currency: 'USD' } }),
+    );
+    expect(rates.data.map((rate) => rate.name)).toEqual(['Standard']);
+    const search = await unwrap(shop.GET('/v1/search', { params: { query: { q: 'raincoat' } } }));
+    expect(search.data.products.data.map((product) => product.id)).toEqual([ids.product]);
+  });
+
+  test('signed in: the same client reaches /v1/me and still the catalogue; every customer-auth operation works', async () => {
+    const registered = await unwrap(
+      shop.POST('/v1/auth/register', {
+        body: { email, password: 'Winter-Trail-2026', first_name: 'Una', last_name: 'Client' },
+      }),
+    );
+    called.add('registerCustomer');
+    shop.signIn(registered.data.access_token);
+    expect(shop.signedIn).toBe(true);
+    for (const [id, call] of Object.entries(signedInOnly)) await expectStatus(id as OperationId, call, 200);
+    for (const [id, call] of Object.entries(catalogue)) await expectStatus(id as OperationId, call, 200);
+
+    const refreshed = await unwrap(
+      shop.POST('/v1/auth/token', { body: { refresh_token: registered.data.refresh_token } }),
+    );
+    called.add('refreshCustomerToken');
+    shop.signIn(refreshed.data.access_token);
+    const changed = await unwrap(
+      shop.POST('/v1/me/password', {
+        body: { current_password: 'Winter-Trail-2026', new_password: 'Spring-Trail-2027' },
+      }),
+    );
+    called.add('changeCurrentCustomerPassword');
+    shop.signIn(changed.data.access_token);
+    expect((await unwrap(shop.GET('/v1/me'))).data.email).toBe(email);
+    session.refresh = changed.data.refresh_token;
+
+    await expectStatus(
+      'logoutCustomer',
+      () => shop.POST('/v1/auth/logout', { body: { refresh_token: session.refresh } }),
+      204,
+    );
+    shop.signOut();
+    expect(shop.signedIn).toBe(false);
+    await expectStatus('getCurrentCustomer', () => shop.GET('/v1/me'), 401);
+
+    await expectStatus(
+      'loginCustomer',
+      () => shop.POST('/v1/auth/login', { body: { email, password: 'Spring-Trail-2027' } }),
+      200,
+    );
+    await expectStatus('requestPasswordReset', () => shop.POST('/v1/auth/forgot-password', { body: { email } }), 200);
+    const outbox = await unwrap(
+      store.app.platform.GET('/platform/v1/projects/{id}/outbox', {
+        params: { path: { id: store.project.id }, query: { to: email } },
+      }),
+    );
+    const token = outbox.data[0].data.token as string;
+    await expectStatus(
+      'resetPassword',
+      () => shop.POST('/v1/auth/reset-password', { body: { token, password: 'Autumn-Trail-2028' } }),
+      200,
+    );
+  });
+
+  test('every publishable-key operation of the operation index was driven through the client', () => {
+    const publishable = operationIndex
+      .filter((op) => op.auth === 'publishable' || op.auth === 'customer')
+      .map((op) => op.operationId)
+      .sort();
+    expect([...called].sort()).toEqual(publishable);
+  });
+});
