@@ -1,11 +1,8 @@
 import type { components } from '../generated/openapi.js';
 import type { Ctx } from '../shared/context.js';
-import { createCustomer } from '../modules/customers/customers.service.js';
-import { createAddress } from '../modules/customers/addresses.service.js';
-import { createGroup } from '../modules/customer-groups/customer-groups.service.js';
-import { addMembers } from '../modules/customer-groups/members.service.js';
-import { createZone } from '../modules/shipping/zones.service.js';
-import { createRate } from '../modules/shipping/rates.service.js';
+import { addMembers, createGroup } from '../modules/customer-groups/index.js';
+import { createAddress, createCustomer } from '../modules/customers/index.js';
+import { createRate, createZone } from '../modules/shipping/index.js';
 
 type RateCreate = components['schemas']['ShippingRateCreate'];
 type AddressCreate = components['schemas']['CustomerAddressCreate'];

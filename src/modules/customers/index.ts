@@ -2,3 +2,5 @@
 export { findCustomer, insertCustomer, updateCustomer } from './customers.service.js';
 export { toCustomerResource } from './customers.mappers.js';
 export { escapeLike } from './customer-search.js';
+export { createCustomer } from './customers.service.js';
+export { createAddress } from './addresses.service.js';
