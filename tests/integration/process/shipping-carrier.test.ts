@@ -39,6 +39,12 @@ describe('shipping with the demo keys on npm start, a carrier over HTTPS include
     const admin = createCommerceClient({ baseUrl, apiKey: demo.keys.secret_test.token });
     const storefront = createCommerceClient({ baseUrl, apiKey: demo.keys.publishable_test.token });
 
+    // The demo project comes with zones of its own (US, Europe, rest of world): this test sets up its own.
+    for (const demoZone of (await admin.GET('/v1/shipping/zones', { params: { query: { limit: 100 } } })).data!.data)
+      expect(
+        (await admin.DELETE('/v1/shipping/zones/{id}', { params: { path: { id: demoZone.id } } })).response.status,
+      ).toBe(204);
+
     const zone = (await admin.POST('/v1/shipping/zones', { body: { name: 'US and Canada', countries: ['US', 'CA'] } }))
       .data!.data;
     const flat = (
