@@ -1,16 +1,15 @@
 import type { ErrorDetail } from '../shared/errors.js';
 
-// NUL: PostgreSQL text and jsonb cannot hold it. A lone surrogate is not Unicode text at all (jsonb refuses
-// its escape; text columns would silently get U+FFFD instead).
-// eslint-disable-next-line no-control-regex -- NUL is what this looks for
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 const what = (text: string) =>
   // eslint-disable-next-line no-control-regex -- NUL is what this looks for
   /\u0000/.test(text) ? 'the NUL character (\\u0000)' : 'an unpaired UTF-16 surrogate (not valid Unicode)';
 
+// NUL: PostgreSQL text and jsonb cannot hold it. A lone surrogate is not Unicode text at all (jsonb refuses
+// its escape; text columns would silently get U+FFFD instead).
 // eslint-disable-next-line no-control-regex -- NUL is what this looks for
 const UNSTORABLE_ALL = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** The same pattern without the global flag (a /g regex keeps its position between test() calls). */
+const UNSTORABLE = new RegExp(UNSTORABLE_ALL.source);
 
 /** The key with what PostgreSQL cannot store written as a `\uXXXX` escape, so the answer naming it can be stored (an Idempotency-Key's answer). */
 const printable = (key: string) =>
