@@ -9,7 +9,7 @@ import { answerClientErrors } from '../../src/http/client-errors.js';
 import { JobQueue } from '../../src/jobs/queue.js';
 import { RateLimiter } from '../../src/modules/usage/index.js';
 import type { Handlers } from '../../src/http/contract.js';
-import { createCommerceClient, type CommerceClient } from '../../src/sdk/index.js';
+import { createCommerceClient, type CommerceClient } from '@commerce-api/sdk';
 import { AuthCache } from '../../src/modules/platform/auth-cache.js';
 import { ListTotals } from '../../src/shared/list-totals.js';
 import { flushSearchLog } from '../../src/modules/search/index.js';

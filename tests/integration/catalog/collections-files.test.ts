@@ -2,10 +2,9 @@ import { describe, expect, test } from '@jest/globals';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { useStore } from '../../setup/store.js';
+import { byId } from '../../setup/requests.js';
 
 const store = useStore();
-
-const byId = (id: string) => ({ params: { path: { id } } });
 const events = async (id: string) =>
   (await store.api.GET('/v1/events', { params: { query: { resource_id: id, order: 'asc' } } })).data!.data;
 
@@ -117,11 +116,9 @@ describe('files', () => {
     expect(bad.error!.error.code).toBe('validation_error');
     expect((await store.api.GET('/v1/files/{id}', byId('img_missing'))).response.status).toBe(404);
     const other = await createProject(store.app);
-    const theirs = await store.app
-      .client(other.keys.secret_test.token)
-      .POST('/v1/files', {
-        body: { filename: 'a.pdf', mime_type: 'application/pdf', size: 1, url: 'https://x.example/a.pdf' },
-      });
+    const theirs = await store.app.client(other.keys.secret_test.token).POST('/v1/files', {
+      body: { filename: 'a.pdf', mime_type: 'application/pdf', size: 1, url: 'https://x.example/a.pdf' },
+    });
     expect((await store.api.GET('/v1/files/{id}', byId(theirs.data!.data.id))).response.status).toBe(404);
   });
 });

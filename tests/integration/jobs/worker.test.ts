@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { JobQueue } from '../../../src/jobs/queue.js';
 import { deadLetterQueue, jobs, type JobName } from '../../../src/jobs/registry.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { stopBeforeClosing, useApp } from '../../setup/store.js';
 
-let app: TestApp;
+const app = useApp();
 let worker: JobQueue;
 beforeAll(async () => {
-  app = await startTestApp();
   worker = await JobQueue.start(app.deps.config.databaseUrl!, app.deps.log, { work: true, deps: app.deps });
-});
-afterAll(async () => {
-  await worker.stop();
-  await app.close();
+  stopBeforeClosing(app, () => worker.stop());
 });
 
 const jobCount = async (name: string) =>

@@ -1,19 +1,14 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createProduct, type ProductResource } from '../../factories/catalog.factory.js';
 import { useStore } from '../../setup/store.js';
+import { search, type SearchQuery } from '../../setup/requests.js';
 
 const store = useStore({
   project: { currency: 'USD', exchange_rates: { EUR: 0.5, GBP: 0.8 } },
   app: { config: { logLevel: 'error' } },
 });
 
-type Query = { q: string } & Record<string, unknown>;
-const search = async (query: Query, api = store.api) => {
-  const { data, error, response } = await api.GET('/v1/search', { params: { query: query as never } });
-  if (!data) throw new Error(`search ${JSON.stringify(query)} answered ${response.status}: ${JSON.stringify(error)}`);
-  return data.data;
-};
-const titles = async (query: Query) => (await search(query)).products.data.map((p) => p.title);
+const titles = async (query: SearchQuery) => (await search(store.api, query)).products.data.map((p) => p.title);
 
 let linen: ProductResource;
 let hoodie: ProductResource;
@@ -126,7 +121,7 @@ describe('searchCatalog: query language', () => {
   });
 
   test('draft, archived and deleted products are never returned', async () => {
-    const found = (await search({ q: 'linen shirt', limit: 50 })).products.data.map((p) => p.id);
+    const found = (await search(store.api, { q: 'linen shirt', limit: 50 })).products.data.map((p) => p.id);
     expect(found).not.toContain(draft.id);
     expect(found).not.toContain(archived.id);
     expect(found).not.toContain(deleted.id);
