@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { operationIndex, type OperationMeta } from '../../src/generated/operations.js';
-import { ContractChecker } from '../../src/http/middleware/response-check.js';
+import { sharedContractChecker } from '../../src/http/middleware/response-check.js';
 import { seedDemoCatalog } from '../../src/seed/demo-catalog.js';
 import { startTestApp, TEST_PLATFORM_TOKEN, type TestApp } from '../setup/test-app.js';
 import { IdPool } from './id-pool.js';
@@ -13,6 +13,25 @@ import { document, requestArbitrary, type Credentials, type FuzzRequest } from '
 
 /** How long one answer may take before it counts as a hang. */
 const REQUEST_TIMEOUT_MS = 30_000;
+/** Waits before each new try of a request whose connection failed (about 3 s in all). */
+const CONNECTION_RETRY_MS = [50, 100, 200, 400, 800, 1600];
+
+/**
+ * fetch, tried again (a bounded number of times, waiting longer each time) while the connection fails
+ * before any answer: on a loaded machine a kept-alive socket can be closed by the server just as a request
+ * goes out ("fetch failed"). An answer of any status, or a timeout, ends it.
+ */
+async function fetchAnswered(url: string, init: RequestInit): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      const connectionFailed = error instanceof TypeError && error.message === 'fetch failed';
+      if (!connectionFailed || attempt >= CONNECTION_RETRY_MS.length) throw error;
+      await new Promise((resolve) => setTimeout(resolve, CONNECTION_RETRY_MS[attempt]));
+    }
+  }
+}
 
 export interface FuzzAnswer {
   status: number;
@@ -82,7 +101,7 @@ export function pathParameters(op: OperationMeta, path: string): Record<string, 
   return out;
 }
 
-const checker = new ContractChecker();
+const checker = sharedContractChecker();
 
 /** Why an answer is a failure: a 5xx, an undeclared status or a body that does not match the contract. */
 export function contractFailure(request: FuzzRequest, answer: FuzzAnswer): string | undefined {
@@ -102,9 +121,13 @@ export interface FuzzTarget {
   credentials: Credentials;
   /** A request arbitrary per operation id. */
   arbitraries: Map<string, fc.Arbitrary<FuzzRequest>>;
-  send: (request: FuzzRequest) => Promise<FuzzAnswer>;
-  /** Sends, records, harvests ids and keeps the customer session alive; throws on a contract failure. */
-  exercise: (request: FuzzRequest, stats: FuzzStats) => Promise<FuzzAnswer>;
+  /** Sends one request; with `retryConnection`, sends it again while its connection fails (fetchAnswered). */
+  send: (request: FuzzRequest, options?: { retryConnection?: boolean }) => Promise<FuzzAnswer>;
+  /**
+   * Sends (see send), records, harvests ids and keeps the customer session alive; throws on a contract
+   * failure.
+   */
+  exercise: (request: FuzzRequest, stats: FuzzStats, options?: { retryConnection?: boolean }) => Promise<FuzzAnswer>;
   close: () => Promise<void>;
 }
 
@@ -116,7 +139,7 @@ async function api(
   body?: unknown,
   header = 'Authorization',
 ): Promise<any> {
-  const response = await fetch(`${app.baseUrl}${path}`, {
+  const response = await fetchAnswered(`${app.baseUrl}${path}`, {
     method,
     headers: {
       [header]: header === 'Authorization' ? `Bearer ${token}` : token,
@@ -256,14 +279,16 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     operationIndex.map((op) => [op.operationId, requestArbitrary(op, context, credentials, hints[op.operationId])]),
   );
 
-  const send = async (request: FuzzRequest): Promise<FuzzAnswer> => {
+  const send = async (request: FuzzRequest, options: { retryConnection?: boolean } = {}): Promise<FuzzAnswer> => {
     const started = performance.now();
-    const response = await fetch(`${app.baseUrl}${request.path}${request.query ? `?${request.query}` : ''}`, {
+    const url = `${app.baseUrl}${request.path}${request.query ? `?${request.query}` : ''}`;
+    const init = {
       method: request.method,
       headers: request.headers,
       body: request.body,
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
+    };
+    const response = await (options.retryConnection ? fetchAnswered(url, init) : fetch(url, init));
     const text = await response.text();
     const type = response.headers.get('content-type') ?? '';
     let body: unknown = text === '' ? undefined : text;
@@ -271,8 +296,12 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     return { status: response.status, body, ms: performance.now() - started };
   };
 
-  const exercise = async (request: FuzzRequest, stats: FuzzStats): Promise<FuzzAnswer> => {
-    const answer = await send(request);
+  const exercise = async (
+    request: FuzzRequest,
+    stats: FuzzStats,
+    options: { retryConnection?: boolean } = {},
+  ): Promise<FuzzAnswer> => {
+    const answer = await send(request, options);
     stats.record(request, answer);
     if (answer.status < 300) {
       ids.harvest(answer.body);
@@ -312,7 +341,9 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
 
 /**
  * One valid-only pass over the creating operations (POST), twice, so ids of every kind exist before
- * fuzzing. Returns the failures it met (each a message with its request; not shrunk).
+ * fuzzing; a request whose connection fails is sent again (bounded, see fetchAnswered), since the warm-up
+ * judges answers, not the machine's load. Returns the failures it met (each a message with its request;
+ * not shrunk).
  */
 export async function warmUp(target: FuzzTarget, stats: FuzzStats, perOperation = 6): Promise<string[]> {
   const failures: string[] = [];
@@ -324,7 +355,9 @@ export async function warmUp(target: FuzzTarget, stats: FuzzStats, perOperation 
         { numRuns: perOperation, seed: pass * 1000 + op.operationId.length },
       );
       for (const request of samples)
-        await target.exercise(request, stats).catch((error: Error) => failures.push(error.message));
+        await target
+          .exercise(request, stats, { retryConnection: true })
+          .catch((error: Error) => failures.push(error.message));
     }
   }
   return failures;
