@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { operationIndex, type OperationMeta } from '../../src/generated/operations.js';
-import { sharedContractChecker } from '../../src/http/middleware/response-check.js';
+import { ContractChecker } from '../../src/http/middleware/contract-checker.js';
 import { seedDemoCatalog } from '../../src/seed/demo-catalog.js';
 import { startTestApp, TEST_PLATFORM_TOKEN, type TestApp } from '../setup/test-app.js';
 import { IdPool } from './id-pool.js';
@@ -101,7 +101,7 @@ export function pathParameters(op: OperationMeta, path: string): Record<string, 
   return out;
 }
 
-const checker = sharedContractChecker();
+const checker = new ContractChecker();
 
 /** Why an answer is a failure: a 5xx, an undeclared status or a body that does not match the contract. */
 export function contractFailure(request: FuzzRequest, answer: FuzzAnswer): string | undefined {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { openapiJson } from '../../../src/generated/document.js';
 import { operationIndex, type OperationMeta } from '../../../src/generated/operations.js';
-import { sharedContractChecker } from '../../../src/http/middleware/response-check.js';
+import { ContractChecker } from '../../../src/http/middleware/contract-checker.js';
 import { startPrism, type Prism } from '../../setup/prism.js';
 import { useStore } from '../../setup/store.js';
 
@@ -11,7 +11,7 @@ const document = JSON.parse(openapiJson) as {
   paths: Record<string, Record<string, any>>;
   components: { parameters: Record<string, any> };
 };
-const checker = sharedContractChecker();
+const checker = new ContractChecker();
 const store = useStore();
 let prism: Prism;
 
