@@ -10,9 +10,10 @@ import { useApp } from '../../setup/store.js';
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'demo-flow-'));
 const app = useApp({ config: { dataDir } });
 let demo: DemoFile;
+// The demo catalog takes a while to create (about 500 writes).
 beforeAll(async () => {
   demo = (await ensureDemoProject(app.deps))!;
-});
+}, 120_000);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('customer auth on the demo project', () => {
