@@ -13,8 +13,8 @@ import { document, requestArbitrary, type Credentials, type FuzzRequest } from '
 
 /** How long one answer may take before it counts as a hang. */
 const REQUEST_TIMEOUT_MS = 30_000;
-/** Waits before each new try of a request whose connection failed (about 3 s in all). */
-const CONNECTION_RETRY_MS = [50, 100, 200, 400, 800, 1600];
+/** Waits before each new try of a request whose connection failed (about 10 s in all). */
+const CONNECTION_RETRY_MS = [50, 100, 200, 400, 800, 1600, 3200, 3200];
 
 /**
  * fetch, tried again (a bounded number of times, waiting longer each time) while the connection fails
@@ -355,9 +355,14 @@ export async function warmUp(target: FuzzTarget, stats: FuzzStats, perOperation 
         { numRuns: perOperation, seed: pass * 1000 + op.operationId.length },
       );
       for (const request of samples)
-        await target
-          .exercise(request, stats, { retryConnection: true })
-          .catch((error: Error) => failures.push(error.message));
+        await target.exercise(request, stats, { retryConnection: true }).catch((error: Error) =>
+          // A contract failure names its request; a failed connection does not, nor its cause.
+          failures.push(
+            error instanceof TypeError
+              ? `${error.message} (${String(error.cause)})\n${describeRequest(request)}`
+              : error.message,
+          ),
+        );
     }
   }
   return failures;
