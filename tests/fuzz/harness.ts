@@ -17,6 +17,15 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const CONNECTION_RETRY_MS = [50, 100, 200, 400, 800, 1600, 3200, 3200];
 
 /**
+ * Whether fetch failed before any answer came (its TypeError "fetch failed"). By name, not instanceof: under
+ * jest the error comes from Node's own realm, whose TypeError is not the test's.
+ */
+function isConnectionFailure(error: unknown): boolean {
+  const { name, message } = (typeof error === 'object' && error !== null ? error : {}) as Partial<Error>;
+  return name === 'TypeError' && message === 'fetch failed';
+}
+
+/**
  * fetch, tried again (a bounded number of times, waiting longer each time) while the connection fails
  * before any answer: on a loaded machine a kept-alive socket can be closed by the server just as a request
  * goes out ("fetch failed"). An answer of any status, or a timeout, ends it.
@@ -26,7 +35,7 @@ async function fetchAnswered(url: string, init: RequestInit): Promise<Response> 
     try {
       return await fetch(url, init);
     } catch (error) {
-      const connectionFailed = error instanceof TypeError && error.message === 'fetch failed';
+      const connectionFailed = isConnectionFailure(error);
       if (!connectionFailed || attempt >= CONNECTION_RETRY_MS.length) throw error;
       await new Promise((resolve) => setTimeout(resolve, CONNECTION_RETRY_MS[attempt]));
     }
@@ -358,7 +367,7 @@ export async function warmUp(target: FuzzTarget, stats: FuzzStats, perOperation 
         await target.exercise(request, stats, { retryConnection: true }).catch((error: Error) =>
           // A contract failure names its request; a failed connection does not, nor its cause.
           failures.push(
-            error instanceof TypeError
+            isConnectionFailure(error)
               ? `${error.message} (${String(error.cause)})\n${describeRequest(request)}`
               : error.message,
           ),
