@@ -1,5 +1,5 @@
 /**
- * `node codegen/build.mjs [--if-stale]`: compiles src/ (without src/sdk) to dist/ as plain ES modules, one
+ * `node codegen/build.mjs [--if-stale]`: compiles src/ to dist/ as plain ES modules, one
  * file per source file, with esbuild (type checking is `npm test`'s and `npm run typecheck`'s job; this is
  * what `npm start` runs). `--if-stale` builds only when the sources changed since dist/ was built (a hash
  * of every source file), so `npm start` on a fresh clone or after a pull builds once, in about a second.
@@ -18,12 +18,12 @@ const hashFile = path.join(distDir, '.source-hash');
 // Bump when the build options below change, so existing dist/ directories are rebuilt.
 const BUILD_VERSION = '1';
 
-/** Every .ts file the server runs, sorted (src/sdk re-exports the SDK package for tests; not the server's). */
+/** Every .ts file the server runs, sorted. */
 function sourceFiles(dir = srcDir) {
   return readdirSync(dir, { withFileTypes: true })
     .flatMap((entry) => {
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) return full === path.join(srcDir, 'sdk') ? [] : sourceFiles(full);
+      if (entry.isDirectory()) return sourceFiles(full);
       return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [full] : [];
     })
     .sort();

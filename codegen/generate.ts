@@ -1,7 +1,7 @@
 /**
  * Generates everything derived from openapi.yaml and prisma/schema.prisma into src/generated/:
- * the Prisma client, the API types, standalone request validators, the operation index and the
- * embedded document; and the SDK's types into sdk/src/generated/. `--check` regenerates into a scratch
+ * the Prisma client, the API types, standalone request and response validators, the operation index and
+ * the embedded document; and the SDK's types into sdk/src/generated/. `--check` regenerates into a scratch
  * folder and fails when anything differs.
  */
 import { execFileSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
-import { createAjv, rewriteComponentRefs, type OpenApiDocument } from '../src/shared/openapi-ajv.js';
+import { createAjv, rewriteComponentRefs, type JsonSchema, type OpenApiDocument } from '../src/shared/openapi-ajv.js';
 import { listOperations, type OperationSpec } from './operations.js';
 import { fullView } from './sdk-view.js';
 
@@ -38,6 +38,7 @@ async function generate(outRoot: string): Promise<void> {
       ),
     'document.ts': HEADER + documentModule(yamlText, document),
     ...validatorModules(document, listOperations(document)),
+    ...responseValidatorModules(document, listOperations(document)),
     'operations.ts': HEADER + operationIndex(listOperations(document)),
   };
   for (const [name, content] of Object.entries(files)) writeFileSync(path.join(generatedDir, name), content);
@@ -136,6 +137,66 @@ function validatorModules(document: OpenApiDocument, operations: OperationSpec[]
       `export const validators: Record<OperationId, OperationValidators> = {`,
       ...facade,
       `};`,
+      '',
+    ].join('\n'),
+  };
+}
+
+type ResponseObject = { $ref?: string; content?: Record<string, { schema?: JsonSchema }> };
+
+/**
+ * Response validators, for the response check (src/http/middleware/response-check.ts): one per distinct
+ * schema (most answers share theirs: the error shape, a resource, its list), and per operation and declared
+ * status the one its body must match (null: no body declared); `unrouted` checks the error of a request
+ * no operation matched. Compiled here, so no process compiles schemas when it starts.
+ */
+function responseValidatorModules(document: OpenApiDocument, operations: OperationSpec[]): Record<string, string> {
+  const formats = _`require("ajv-formats/dist/formats").fullFormats`;
+  // Component schemas as functions of their own, shared by every answer that refers to them (not inlined).
+  const ajv = createAjv(document, { strict: false, inlineRefs: false, code: { source: true, esm: true, formats } });
+  const responses = (document.components as { responses?: Record<string, ResponseObject> }).responses ?? {};
+  const names = new Map<string, string>();
+  const validatorFor = (schema: JsonSchema): string => {
+    const key = JSON.stringify(schema);
+    let name = names.get(key);
+    if (!name) {
+      name = `response${names.size}`;
+      names.set(key, name);
+      ajv.addSchema({ ...rewriteComponentRefs(schema), $id: name });
+    }
+    return name;
+  };
+  const rows = operations.map((op) => {
+    const declared = (document.paths[op.path][op.method] as { responses: Record<string, ResponseObject> }).responses;
+    const entries = Object.entries(declared).map(([status, declaredResponse]) => {
+      const response = declaredResponse.$ref ? responses[declaredResponse.$ref.split('/').pop()!] : declaredResponse;
+      const media = response.content ? Object.keys(response.content)[0] : undefined;
+      const schema = media ? response.content![media].schema : undefined;
+      if (media && !schema) throw new Error(`${op.operationId} ${status}: ${media} body without a schema`);
+      return `'${status}': ${schema ? `compiled.${validatorFor(schema)}` : 'null'}`;
+    });
+    return `  ${op.operationId}: { ${entries.join(', ')} },`;
+  });
+  const unrouted = validatorFor({ $ref: '#/components/schemas/Error' });
+  const esmPrelude = `// @ts-nocheck\n${HEADER}import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n`;
+  return {
+    'response-validators.compiled.ts':
+      esmPrelude + standaloneCode(ajv, Object.fromEntries([...names.values()].map((name) => [name, name]))),
+    'response-validators.ts': [
+      HEADER,
+      `import type { ValidateFunction } from 'ajv';`,
+      `import * as compiledModule from './response-validators.compiled.js';`,
+      `import type { OperationId } from './operations.js';`,
+      '',
+      `const compiled = compiledModule as unknown as Record<string, ValidateFunction>;`,
+      '',
+      `/** Per operation and declared status: the validator of its body, or null when it declares none. */`,
+      `export const responseValidators: Record<OperationId, Partial<Record<string, ValidateFunction | null>>> = {`,
+      ...rows,
+      `};`,
+      '',
+      `/** The answer to a request no operation matched: the error shape. */`,
+      `export const unroutedResponseValidator: ValidateFunction = compiled.${unrouted};`,
       '',
     ].join('\n'),
   };

@@ -1,5 +1,5 @@
 import { expect } from '@jest/globals';
-import type { CommerceClient, components } from '../../src/sdk/index.js';
+import type { CommerceClient, components } from '@commerce-api/sdk';
 
 type CompanyCreate = components['schemas']['CompanyCreate'];
 export type CompanyResource = components['schemas']['Company'];

@@ -1,5 +1,5 @@
 import { expect } from '@jest/globals';
-import { createCommerceClient, type CommerceClient, type components } from '../../src/sdk/index.js';
+import { createCommerceClient, type CommerceClient, type components } from '@commerce-api/sdk';
 import type { TestApp } from '../setup/test-app.js';
 
 type CustomerRegister = components['schemas']['CustomerRegister'];

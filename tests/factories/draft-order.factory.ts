@@ -1,5 +1,5 @@
 import { expect } from '@jest/globals';
-import type { CommerceClient, components } from '../../src/sdk/index.js';
+import type { CommerceClient, components } from '@commerce-api/sdk';
 
 type DraftOrderCreate = components['schemas']['DraftOrderCreate'];
 type LineItemInput = components['schemas']['DraftLineItemInput'];

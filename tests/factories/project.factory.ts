@@ -1,5 +1,5 @@
 import { expect } from '@jest/globals';
-import type { components } from '../../src/sdk/index.js';
+import type { components } from '@commerce-api/sdk';
 import type { TestApp } from '../setup/test-app.js';
 
 type ProjectCreate = components['schemas']['ProjectCreate'];

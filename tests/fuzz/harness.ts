@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { operationIndex, type OperationMeta } from '../../src/generated/operations.js';
-import { ContractChecker } from '../../src/http/middleware/response-check.js';
+import { ContractChecker } from '../../src/http/middleware/contract-checker.js';
 import { seedDemoCatalog } from '../../src/seed/demo-catalog.js';
 import { startTestApp, TEST_PLATFORM_TOKEN, type TestApp } from '../setup/test-app.js';
 import { IdPool } from './id-pool.js';

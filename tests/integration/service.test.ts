@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startTestApp, type TestApp } from '../setup/test-app.js';
+import { describe, expect, test } from '@jest/globals';
+import { useApp } from '../setup/store.js';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
+const app = useApp();
 
 describe('getHealth', () => {
   test('answers 200 {status: "ok"} without a key when the database answers', async () => {

@@ -23,6 +23,14 @@ export default async function globalSetup() {
     });
     globalThis.__embeddedPostgres = { embedded, dir };
     adminUrl = embedded.url;
+    // A throwaway cluster need not survive a crash: no flush to disk at each commit, database copy or drop
+    // (a test run spends much of its time waiting on those). A TEST_DATABASE_URL server keeps its settings.
+    const tuning = new pg.Client({ connectionString: adminUrl });
+    await tuning.connect();
+    for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes'])
+      await tuning.query(`ALTER SYSTEM SET ${setting} = off`);
+    await tuning.query('SELECT pg_reload_conf()');
+    await tuning.end();
   }
   const template = `commerce_test_template_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });

@@ -2,10 +2,9 @@ import { describe, expect, test } from '@jest/globals';
 import { buildProduct, createProduct } from '../../factories/catalog.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { useStore } from '../../setup/store.js';
+import { byId } from '../../setup/requests.js';
 
 const store = useStore({ project: { currency: 'EUR' } });
-
-const byId = (id: string) => ({ params: { path: { id } } });
 const eventsFor = async (id: string) =>
   (await store.api.GET('/v1/events', { params: { query: { resource_id: id, order: 'asc' } } })).data!.data;
 

@@ -1,14 +1,14 @@
 import { describe, expect, test } from '@jest/globals';
-import type { components } from '../../../src/sdk/index.js';
+import type { components } from '@commerce-api/sdk';
 import { createCompany } from '../../factories/company.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { useStore } from '../../setup/store.js';
+import { byId } from '../../setup/requests.js';
 
 type AddressCreate = components['schemas']['CompanyAddressCreate'];
 type ContactCreate = components['schemas']['CompanyContactCreate'];
 
 const store = useStore();
-const path = (id: string) => ({ params: { path: { id } } });
 const addAddress = (companyId: string, body: Partial<AddressCreate> = {}) =>
   store.api.POST('/v1/companies/{id}/addresses', {
     params: { path: { id: companyId } },
@@ -43,9 +43,9 @@ describe('a company with two addresses (second default) and two contacts (second
       [c2.id, true],
       [c1.id, false],
     ]);
-    const addresses = (await store.api.GET('/v1/companies/{id}/addresses', path(company.id))).data!.data;
+    const addresses = (await store.api.GET('/v1/companies/{id}/addresses', byId(company.id))).data!.data;
     expect(addresses.map((a) => a.id)).toEqual([a2.id, a1.id]);
-    const contacts = (await store.api.GET('/v1/companies/{id}/contacts', path(company.id))).data!.data;
+    const contacts = (await store.api.GET('/v1/companies/{id}/contacts', byId(company.id))).data!.data;
     expect(contacts.map((c) => c.id)).toEqual([c2.id, c1.id]);
   });
 });
@@ -164,9 +164,9 @@ describe('company addresses', () => {
 
   test('an unknown or deleted company is 404 for list and create', async () => {
     const company = await createCompany(store.api);
-    await store.api.DELETE('/v1/companies/{id}', path(company.id));
+    await store.api.DELETE('/v1/companies/{id}', byId(company.id));
     for (const id of ['comp_unknown', company.id]) {
-      expect((await store.api.GET('/v1/companies/{id}/addresses', path(id))).error).toEqual({
+      expect((await store.api.GET('/v1/companies/{id}/addresses', byId(id))).error).toEqual({
         error: { code: 'not_found', message: 'Company not found.' },
       });
       expect((await addAddress(id)).response.status).toBe(404);
@@ -294,6 +294,6 @@ describe('company contacts', () => {
   test("another project's company is 404", async () => {
     const other = await createProject(store.app);
     const foreign = await createCompany(store.app.client(other.keys.secret_test.token));
-    expect((await store.api.GET('/v1/companies/{id}/contacts', path(foreign.id))).response.status).toBe(404);
+    expect((await store.api.GET('/v1/companies/{id}/contacts', byId(foreign.id))).response.status).toBe(404);
   });
 });

@@ -1,14 +1,14 @@
 import { describe, expect, test } from '@jest/globals';
-import type { operations } from '../../../src/sdk/index.js';
+import type { operations } from '@commerce-api/sdk';
 import { buildCompany, createCompany } from '../../factories/company.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { json } from '../../setup/http.js';
 import { useStore } from '../../setup/store.js';
+import { byId } from '../../setup/requests.js';
 
 type ListQuery = NonNullable<operations['listCompanies']['parameters']['query']>;
 
 const store = useStore();
-const byId = (id: string) => ({ params: { path: { id } } });
 const eventsOf = async (id: string) =>
   (
     await store.api.GET('/v1/events', {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { signAccessToken } from '../../../src/modules/customer-auth/access-token.js';
-import type { CommerceClient } from '../../../src/sdk/index.js';
+import type { CommerceClient } from '@commerce-api/sdk';
 import {
   buildRegistration,
   GOOD_PASSWORD,
@@ -10,19 +10,16 @@ import {
   storefront,
 } from '../../factories/customer-auth.factory.js';
 import { createCustomer } from '../../factories/customer.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
+import { createProject } from '../../factories/project.factory.js';
 import { json } from '../../setup/http.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { useStore } from '../../setup/store.js';
 
-let app: TestApp;
-let store: CreatedProject;
+const store = useStore({ project: { domain: 'shop.example.com', domain_verified: true } });
+const { app } = store;
 let shop: CommerceClient;
 beforeAll(async () => {
-  app = await startTestApp();
-  store = await createProject(app, { domain: 'shop.example.com', domain_verified: true });
   shop = storefront(app, store.keys.publishable_test.token);
 });
-afterAll(() => app.close());
 
 const me = (accessToken: string) => signedIn(app, store.keys.publishable_test.token, accessToken);
 const TIMERS: Array<

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { registerCustomer, storefront } from '../../factories/customer-auth.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { useStore } from '../../setup/store.js';
 
-let app: TestApp;
-let store: CreatedProject;
-beforeAll(async () => {
-  app = await startTestApp();
-  store = await createProject(app, { domain: 'cors-shop.example.com' });
-});
-afterAll(() => app.close());
+const store = useStore({ project: { domain: 'cors-shop.example.com' } });
+const { app } = store;
 
 const ORIGIN = 'https://cors-shop.example.com';
 const preflight = (path: string, method: string, headers = 'x-api-key, content-type') =>

@@ -4,23 +4,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ensureDemoProject, type DemoFile } from '../../../src/demo.js';
 import { signedIn, storefront } from '../../factories/customer-auth.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { useApp } from '../../setup/store.js';
 
 // The storefront's whole customer-auth flow, on the demo project a first start creates (verified domain
 // demo-store.example.com).
-let app: TestApp;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'demo-flow-'));
+const app = useApp({ config: { dataDir } });
 let demo: DemoFile;
-let dataDir: string;
+// The demo catalog takes a while to create (about 500 writes).
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'demo-flow-'));
-  app = await startTestApp({ config: { dataDir } });
   demo = (await ensureDemoProject(app.deps))!;
-  // The demo project's catalog, zones and customers are made through the services: a few hundred writes.
 }, 120_000);
-afterAll(async () => {
-  await app.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('customer auth on the demo project', () => {
   test('register, login, /v1/me, refresh (the old token refused and ending the new one), forgot and reset (ending earlier sessions)', async () => {

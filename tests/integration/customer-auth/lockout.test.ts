@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { CommerceClient } from '../../../src/sdk/index.js';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import type { CommerceClient } from '@commerce-api/sdk';
 import { GOOD_PASSWORD, registerCustomer, signedIn, storefront } from '../../factories/customer-auth.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { createProject } from '../../factories/project.factory.js';
+import { useSecondApp, useStore } from '../../setup/store.js';
 
 // Two app instances on one database stand for two server processes: the count and the lock are shared.
-let a: TestApp;
-let b: TestApp;
-let store: CreatedProject;
+const store = useStore({ project: { domain: 'lockout.example.com' } });
+const a = store.app;
+const b = useSecondApp(a);
 let shops: [CommerceClient, CommerceClient];
-beforeAll(async () => {
-  a = await startTestApp();
-  b = await startTestApp({ databaseUrl: a.deps.config.databaseUrl });
-  store = await createProject(a, { domain: 'lockout.example.com' });
+beforeAll(() => {
   shops = [storefront(a, store.keys.publishable_test.token), storefront(b, store.keys.publishable_test.token)];
-});
-afterAll(async () => {
-  await b.close();
-  await a.close();
 });
 
 const WRONG = 'Wrong-Password-1';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { sendEmailJob } from '../../../src/modules/platform/send-email.job.js';
-import type { CommerceClient } from '../../../src/sdk/index.js';
+import type { CommerceClient } from '@commerce-api/sdk';
 import {
   GOOD_PASSWORD,
   jwtPayload,
@@ -9,24 +9,24 @@ import {
   storefront,
 } from '../../factories/customer-auth.factory.js';
 import { createCustomer } from '../../factories/customer.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
+import { createProject } from '../../factories/project.factory.js';
 import { startSmtpServer, type TestSmtpServer } from '../../setup/smtp.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { useStore } from '../../setup/store.js';
 
-let app: TestApp;
 let smtp: TestSmtpServer;
-let store: CreatedProject;
-let shop: CommerceClient;
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  app = await startTestApp({ config: { smtpUrl: smtp.url } });
-  store = await createProject(app, { name: 'Acme Outdoor', domain: 'shop.acme-outdoor.example' });
+});
+const store = useStore({
+  project: { name: 'Acme Outdoor', domain: 'shop.acme-outdoor.example' },
+  app: () => ({ config: { smtpUrl: smtp.url } }),
+});
+const { app } = store;
+let shop: CommerceClient;
+beforeAll(() => {
   shop = storefront(app, store.keys.publishable_test.token);
 });
-afterAll(async () => {
-  await app.close();
-  await smtp.close();
-});
+afterAll(() => smtp.close());
 
 const NEW_PASSWORD = 'Spring-Trail-2027';
 const GENERIC = {

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { purgeCustomerAuthJob } from '../../../src/modules/customer-auth/purge-customer-auth.job.js';
 import { jobs } from '../../../src/jobs/registry.js';
 import { jwtPayload, registerCustomer, storefront } from '../../factories/customer-auth.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { useStore } from '../../setup/store.js';
 
-let app: TestApp;
-let store: CreatedProject;
-beforeAll(async () => {
-  app = await startTestApp();
-  store = await createProject(app, { domain: 'purge.example.com' });
-});
-afterAll(() => app.close());
+const store = useStore({ project: { domain: 'purge.example.com' } });
+const { app } = store;
 
 const past = (ms: number) => new Date(Date.now() - ms);
 const HOUR = 3600 * 1000;

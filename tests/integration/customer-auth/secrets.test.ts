@@ -1,25 +1,17 @@
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { describe, expect, test } from '@jest/globals';
+import { useStore } from '../../setup/store.js';
 
-let app: TestApp;
-let store: CreatedProject;
 const logLines: string[] = [];
-beforeAll(async () => {
-  // Every log line of the app (the JSON lines it writes to stderr), at the most talkative level.
-  const logTo = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
-  app = await startTestApp({ config: { logLevel: 'debug' }, logTo });
-  store = await createProject(app, { domain: 'secrets.example.com' });
+// Every log line of the app (the JSON lines it writes to stderr), at the most talkative level.
+const logTo = new Writable({
+  write(chunk, _encoding, done) {
+    logLines.push(...String(chunk).split('\n').filter(Boolean));
+    done();
+  },
 });
-afterAll(async () => {
-  await app.close();
-});
+const store = useStore({ project: { domain: 'secrets.example.com' }, app: { config: { logLevel: 'debug' }, logTo } });
+const { app } = store;
 
 const PASSWORDS = {
   registered: 'Winter-Trail-2026',

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { CommerceClient } from '../../../src/sdk/index.js';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import type { CommerceClient } from '@commerce-api/sdk';
 import {
   GOOD_PASSWORD,
   jwtPayload,
@@ -8,18 +8,15 @@ import {
   storefront,
   type AuthSession,
 } from '../../factories/customer-auth.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { createProject } from '../../factories/project.factory.js';
+import { useStore } from '../../setup/store.js';
 
-let app: TestApp;
-let store: CreatedProject;
+const store = useStore({ project: { domain: 'sessions.example.com' } });
+const { app } = store;
 let shop: CommerceClient;
 beforeAll(async () => {
-  app = await startTestApp();
-  store = await createProject(app, { domain: 'sessions.example.com' });
   shop = storefront(app, store.keys.publishable_test.token);
 });
-afterAll(() => app.close());
 
 const refresh = (refreshToken: string) => shop.POST('/v1/auth/token', { body: { refresh_token: refreshToken } });
 const meStatus = async (accessToken: string) =>

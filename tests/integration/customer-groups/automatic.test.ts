@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import type { CommerceClient } from '../../../src/sdk/index.js';
+import type { CommerceClient } from '@commerce-api/sdk';
 import { createCustomer, type CustomerResource } from '../../factories/customer.factory.js';
 import {
   createAutomaticGroup,
@@ -11,9 +11,9 @@ import {
 import { addItems, createDraftOrder } from '../../factories/draft-order.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { useStore } from '../../setup/store.js';
+import { byId } from '../../setup/requests.js';
 
 const store = useStore();
-const byId = (id: string) => ({ params: { path: { id } } });
 
 /** Everything a test of membership looks at: the customer list's group_id, member_count, expand=members and customer_id. */
 async function membership(api: CommerceClient, group: GroupResource) {

@@ -1,14 +1,14 @@
 import { describe, expect, test } from '@jest/globals';
-import type { operations } from '../../../src/sdk/index.js';
+import type { operations } from '@commerce-api/sdk';
 import { buildGroup, createGroup, readGroup } from '../../factories/customer-group.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { json } from '../../setup/http.js';
 import { useStore } from '../../setup/store.js';
+import { byId } from '../../setup/requests.js';
 
 type ListQuery = NonNullable<operations['listCustomerGroups']['parameters']['query']>;
 
 const store = useStore();
-const byId = (id: string) => ({ params: { path: { id } } });
 const list = async (query: ListQuery) => {
   const { data, error, response } = await store.api.GET('/v1/customer-groups', { params: { query } });
   if (response.status !== 200) throw new Error(JSON.stringify(error));

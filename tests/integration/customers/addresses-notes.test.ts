@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import type { components } from '../../../src/sdk/index.js';
+import type { components } from '@commerce-api/sdk';
 import { createCustomer } from '../../factories/customer.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { useStore } from '../../setup/store.js';

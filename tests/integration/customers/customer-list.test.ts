@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import type { operations } from '../../../src/sdk/index.js';
+import type { operations } from '@commerce-api/sdk';
 import { createCustomer, type CustomerResource } from '../../factories/customer.factory.js';
 import { useStore } from '../../setup/store.js';
 

@@ -3,10 +3,9 @@ import { purgeDeletedCustomers } from '../../../src/modules/customers/customers.
 import { buildCustomer, createCustomer } from '../../factories/customer.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { useStore } from '../../setup/store.js';
+import { byId } from '../../setup/requests.js';
 
 const store = useStore();
-
-const byId = (id: string) => ({ params: { path: { id } } });
 const eventsFor = async (resourceId: string) =>
   (await store.api.GET('/v1/events', { params: { query: { resource_id: resourceId, order: 'asc' } } })).data!.data;
 

@@ -3,18 +3,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { openapiJson } from '../../../src/generated/document.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { useApp } from '../../setup/store.js';
 
 // Debian's chromium package; .ci/run installs it when missing.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const artifacts = path.resolve(import.meta.dirname, '../../artifacts');
 
-let app: TestApp;
+const app = useApp();
 let browser: Browser;
 beforeAll(async () => {
   if (!existsSync(CHROMIUM))
     throw new Error(`No Chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH.`);
-  app = await startTestApp();
   browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
@@ -22,7 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.close();
 });
 
 describe('GET /docs', () => {

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { CommerceClient } from '../../../src/sdk/index.js';
+import { describe, expect, test } from '@jest/globals';
+import type { CommerceClient } from '@commerce-api/sdk';
 import { createProduct, type ProductResource } from '../../factories/catalog.factory.js';
 import { createCustomer } from '../../factories/customer.factory.js';
 import { addItems, createDraftOrder, readDraft } from '../../factories/draft-order.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { byId } from '../../setup/requests.js';
+import { useStore } from '../../setup/store.js';
 
-let app: TestApp;
-let store: CreatedProject;
-let api: CommerceClient;
-beforeAll(async () => {
-  app = await startTestApp();
-  store = await createProject(app, { currency: 'EUR' });
-  api = app.client(store.keys.secret_test.token);
-});
-afterAll(() => app.close());
-
-const byId = (id: string) => ({ params: { path: { id } } });
+const store = useStore({ project: { currency: 'EUR' } });
+const { app, api } = store;
 const complete = (client: CommerceClient, id: string) => client.POST('/v1/draft-orders/{id}/complete', byId(id));
 const setStock = (client: CommerceClient, variant_id: string, location_id: string, available: number) =>
   client.PUT('/v1/inventory-levels', { body: { variant_id, location_id, available } });

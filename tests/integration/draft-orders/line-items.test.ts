@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { CommerceClient } from '../../../src/sdk/index.js';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createProduct, type ProductResource } from '../../factories/catalog.factory.js';
 import { addItems, createDraftOrder, readDraft } from '../../factories/draft-order.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { createProject } from '../../factories/project.factory.js';
+import { useStore } from '../../setup/store.js';
 
-let app: TestApp;
-let store: CreatedProject;
-let api: CommerceClient;
+const store = useStore();
+const { app, api } = store;
 let shoe: ProductResource;
 beforeAll(async () => {
-  app = await startTestApp();
-  store = await createProject(app);
-  api = app.client(store.keys.secret_test.token);
   shoe = await createProduct(api, {
     title: 'Trail Runner 2',
     variants: [
@@ -21,7 +16,6 @@ beforeAll(async () => {
     ],
   });
 });
-afterAll(() => app.close());
 
 const path = (id: string, item_id?: string) =>
   ({ params: { path: item_id ? { id, item_id } : { id } } }) as { params: { path: { id: string; item_id: string } } };

@@ -1,34 +1,25 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { jobs } from '../../../src/jobs/registry.js';
-import type { CommerceClient } from '../../../src/sdk/index.js';
+import type { CommerceClient } from '@commerce-api/sdk';
 import { createCustomer } from '../../factories/customer.factory.js';
 import { addItems, createDraftOrder } from '../../factories/draft-order.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
+import { createProject } from '../../factories/project.factory.js';
 import { json } from '../../setup/http.js';
 import { startSmtpServer, type TestSmtpServer } from '../../setup/smtp.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { startTestApp } from '../../setup/test-app.js';
+import { byId } from '../../setup/requests.js';
+import { useStore } from '../../setup/store.js';
 
 let smtp: TestSmtpServer;
-let app: TestApp;
-let store: CreatedProject;
-let api: CommerceClient;
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  app = await startTestApp({ config: { smtpUrl: smtp.url } });
-  store = await createProject(app, {
-    name: 'Acme Outdoor',
-    domain: 'shop.acme-outdoor.com',
-    domain_verified: true,
-    currency: 'EUR',
-  });
-  api = app.client(store.keys.secret_test.token);
 });
-afterAll(async () => {
-  await app.close();
-  await smtp.close();
+const store = useStore({
+  project: { name: 'Acme Outdoor', domain: 'shop.acme-outdoor.com', domain_verified: true, currency: 'EUR' },
+  app: () => ({ config: { smtpUrl: smtp.url } }),
 });
-
-const byId = (id: string) => ({ params: { path: { id } } });
+const { app, api } = store;
+afterAll(() => smtp.close());
 const outbox = async (projectId: string, to: string) =>
   (await app.platform.GET('/platform/v1/projects/{id}/outbox', { params: { path: { id: projectId }, query: { to } } }))
     .data!.data;

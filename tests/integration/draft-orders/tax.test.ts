@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { CommerceClient } from '../../../src/sdk/index.js';
+import { describe, expect, test } from '@jest/globals';
+import type { CommerceClient } from '@commerce-api/sdk';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { addItems, createDraftOrder, readDraft } from '../../factories/draft-order.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { byId } from '../../setup/requests.js';
+import { useApp } from '../../setup/store.js';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
-
-const byId = (id: string) => ({ params: { path: { id } } });
+const app = useApp();
 const rates = [
   { country: 'DE', rate: 0.19 },
   { country: 'FR', rate: 0.2 },

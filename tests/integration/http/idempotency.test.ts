@@ -11,17 +11,13 @@ import { idempotency } from '../../../src/http/middleware/idempotency.js';
 import { AppError } from '../../../src/shared/errors.js';
 import type { RequestState } from '../../../src/http/state.js';
 import { purgeIdempotencyKeys } from '../../../src/shared/idempotency-keys.js';
-import { idempotencyHeader } from '../../../src/sdk/index.js';
+import { idempotencyHeader } from '@commerce-api/sdk';
 import { newId } from '../../../src/shared/ids.js';
 import { createProject } from '../../factories/project.factory.js';
 import { json } from '../../setup/http.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { useApp } from '../../setup/store.js';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
+const app = useApp();
 
 const HOUR = 60 * 60 * 1000;
 const projectsNamed = (name: string) => app.deps.db.project.count({ where: { name } });

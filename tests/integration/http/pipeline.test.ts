@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { contractViolations } from '../../../src/http/middleware/response-check.js';
 import type { Handlers } from '../../../src/http/contract.js';
 import { json } from '../../setup/http.js';
-import { startTestApp, TEST_PLATFORM_TOKEN, type TestApp } from '../../setup/test-app.js';
+import { startTestApp, TEST_PLATFORM_TOKEN } from '../../setup/test-app.js';
+import { useApp } from '../../setup/store.js';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
+const app = useApp();
 
 const postProject = (body: string | Buffer, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
   fetch(`${app.baseUrl}/platform/v1/projects`, {

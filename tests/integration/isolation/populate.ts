@@ -9,7 +9,7 @@ import { createDefinition, createFile } from '../../factories/metafield.factory.
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { createRate, createZone } from '../../factories/shipping.factory.js';
 import { createWebhook, listDeliveries } from '../../factories/webhook.factory.js';
-import type { CommerceClient } from '../../../src/sdk/index.js';
+import type { CommerceClient } from '@commerce-api/sdk';
 import type { TestApp } from '../../setup/test-app.js';
 
 /** One project populated with one of every resource, with the ids the sweep substitutes into requests. */

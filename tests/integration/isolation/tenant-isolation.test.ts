@@ -11,12 +11,12 @@
  *   answered exactly as unknown ones are, and change nothing of A's;
  * - the operator API (platform token) refuses B's secret key.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { operationIndex, type OperationMeta } from '../../../src/generated/operations.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
 import { deriveIdOperations, exampleBodyOf, metafieldReferenceTypes, type IdOperation } from './id-operations.js';
 import { populate, SHARED_SLUG, type Tenant } from './populate.js';
 import { diff, snapshot, type Snapshot } from './snapshot.js';
+import { useApp } from '../../setup/store.js';
 
 type Json = any;
 type Owner = 'A' | 'B';
@@ -101,20 +101,16 @@ const sweep = tenantOperations.flatMap(casesFor);
 const secretOperations = operationIndex.filter((op) => op.auth === 'secret');
 const credentialOperations = operationIndex.filter((op) => op.auth === 'customer' || op.tag === 'customer-auth');
 
-let app: TestApp;
+const app = useApp();
 let A: Tenant;
 let B: Tenant;
 let baseline: Snapshot;
 
 beforeAll(async () => {
-  app = await startTestApp();
   A = await populate(app, 'A');
   B = await populate(app, 'B');
   baseline = await snapshot(app, [B.project.id], Object.values(A.ids));
 }, 120_000);
-afterAll(async () => {
-  await app?.close();
-});
 
 const tenant = (owner: Owner) => (owner === 'A' ? A : B);
 

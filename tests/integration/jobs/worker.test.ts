@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { JobQueue } from '../../../src/jobs/queue.js';
 import { queueOptionsOf } from '../../../src/jobs/definition.js';
 import { deadLetterQueue, jobs } from '../../../src/jobs/registry.js';
 import type { JobName } from '../../../src/jobs/types.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { stopBeforeClosing, useApp } from '../../setup/store.js';
 
-let app: TestApp;
+const app = useApp();
 let worker: JobQueue;
 beforeAll(async () => {
-  app = await startTestApp();
   worker = await JobQueue.start(app.deps.config.databaseUrl!, app.deps.log, { work: true, deps: app.deps });
-});
-afterAll(async () => {
-  await worker.stop();
-  await app.close();
+  stopBeforeClosing(app, () => worker.stop());
 });
 
 const jobCount = async (name: string) =>

@@ -7,10 +7,9 @@ import { createProject } from '../../factories/project.factory.js';
 import { keyCtx } from '../../setup/ctx.js';
 import { json } from '../../setup/http.js';
 import { useStore } from '../../setup/store.js';
+import { byId } from '../../setup/requests.js';
 
 const store = useStore();
-
-const byId = (id: string) => ({ params: { path: { id } } });
 const TEST_MODE = { 'X-Test-Mode': 'true' } as const;
 let owners: Owners;
 

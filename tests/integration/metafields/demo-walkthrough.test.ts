@@ -3,25 +3,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ensureDemoProject, type DemoFile } from '../../../src/demo.js';
-import type { CommerceClient } from '../../../src/sdk/index.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import type { CommerceClient } from '@commerce-api/sdk';
+import { useApp } from '../../setup/store.js';
 
 // A merchant's first walk through metafields, with the demo project's own keys (as `npm start` creates them).
-let app: TestApp;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'metafields-demo-'));
+const app = useApp({ config: { dataDir } });
 let demo: DemoFile;
 let secret: CommerceClient;
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'metafields-demo-'));
 
 beforeAll(async () => {
-  app = await startTestApp({ config: { dataDir } });
   demo = (await ensureDemoProject(app.deps))!;
   await app.deps.db.project.update({ where: { id: demo.project_id }, data: { rateLimitPerMinute: 1_000_000 } });
   secret = app.client(demo.keys.secret_test.token);
 }, 120_000);
-afterAll(async () => {
-  await app.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('metafields with the demo keys', () => {
   test('definitions, an all-or-nothing batch, storefront visibility and test/live separation', async () => {

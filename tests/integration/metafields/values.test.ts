@@ -7,16 +7,16 @@ import { createDefinition, createFile, createOwners, type Owners } from '../../f
 import { createProject } from '../../factories/project.factory.js';
 import { json } from '../../setup/http.js';
 import { useStore } from '../../setup/store.js';
+import { byId } from '../../setup/requests.js';
 
 const store = useStore();
 
 const slugOf = (type: string) => type.replace('.', '_');
 const UNKNOWN = (prefix: string) => `${prefix}01jd5zzzzzzzzzzzzzzzzzzzzz`;
-const productPath = (id: string) => ({ params: { path: { id } } });
 const onePath = (id: string, slug: string) => ({ params: { path: { id, slug } } });
-const read = async (id: string) => (await store.api.GET('/v1/products/{id}/metafields', productPath(id))).data!.data;
+const read = async (id: string) => (await store.api.GET('/v1/products/{id}/metafields', byId(id))).data!.data;
 const putAll = (id: string, body: Record<string, unknown>) =>
-  store.api.PUT('/v1/products/{id}/metafields', { ...productPath(id), body });
+  store.api.PUT('/v1/products/{id}/metafields', { ...byId(id), body });
 const putOne = (id: string, slug: string, value: unknown) =>
   store.api.PUT('/v1/products/{id}/metafields/{slug}', { ...onePath(id, slug), body: { value } });
 
@@ -224,8 +224,8 @@ describe('references', () => {
   test('deleted products, their variants and deleted customers cannot be referenced', async () => {
     const product = await createProduct(store.api);
     const customer = await createCustomer(store.api);
-    await store.api.DELETE('/v1/products/{id}', productPath(product.id));
-    await store.api.DELETE('/v1/customers/{id}', productPath(customer.id));
+    await store.api.DELETE('/v1/products/{id}', byId(product.id));
+    await store.api.DELETE('/v1/customers/{id}', byId(customer.id));
     const { error } = await putAll(owner, {
       list_product_reference: [owners.product, product.id],
       variant_reference: product.variants[0].id,
@@ -365,15 +365,15 @@ describe('values of archived definitions', () => {
     const definition = await createDefinition(store.api, { slug: 'season', value_type: 'single_line_text' });
     const target = (await createProduct(store.api)).id;
     await putOne(target, 'season', 'Winter');
-    const byId = { params: { path: { owner_type: 'product' as const, slug: definition.id } } };
-    await store.api.DELETE('/v1/store/metafields/{owner_type}/{slug}', byId);
+    const definitionPath = { params: { path: { owner_type: 'product' as const, slug: definition.id } } };
+    await store.api.DELETE('/v1/store/metafields/{owner_type}/{slug}', definitionPath);
     expect(await read(target)).toEqual({});
     const expanded = await store.api.GET('/v1/products/{id}', {
       params: { path: { id: target }, query: { expand: ['metafields'] } },
     });
     expect(expanded.data!.data.metafields).toEqual({});
     expect((await putOne(target, 'season', 'Summer')).response.status).toBe(404);
-    await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', { ...byId, body: { archived: false } });
+    await store.api.PATCH('/v1/store/metafields/{owner_type}/{slug}', { ...definitionPath, body: { archived: false } });
     expect((await read(target)).season.value).toBe('Winter');
   });
 });
@@ -381,11 +381,11 @@ describe('values of archived definitions', () => {
 describe('owners and slugs in the path', () => {
   test('an unknown, deleted or foreign product is 404 on every value operation', async () => {
     const deleted = await createProduct(store.api);
-    await store.api.DELETE('/v1/products/{id}', productPath(deleted.id));
+    await store.api.DELETE('/v1/products/{id}', byId(deleted.id));
     const { keys } = await createProject(store.app);
     const foreign = await createProduct(store.app.client(keys.secret_test.token));
     for (const id of [UNKNOWN('prod_'), deleted.id, foreign.id, 'not-an-id']) {
-      const get = await store.api.GET('/v1/products/{id}/metafields', productPath(id));
+      const get = await store.api.GET('/v1/products/{id}/metafields', byId(id));
       expect(get.response.status).toBe(404);
       expect(get.error).toEqual({ error: { code: 'not_found', message: 'Product not found.' } });
       expect((await putAll(id, { rating: 1 })).response.status).toBe(404);
@@ -433,20 +433,20 @@ describe('the other owner types', () => {
     const body = { note: 'Handle with care.\nFragile.' };
     const calls = [
       [
-        await store.api.PUT('/v1/variants/{id}/metafields', { ...productPath(owners.variant), body }),
-        await store.api.GET('/v1/variants/{id}/metafields', productPath(owners.variant)),
+        await store.api.PUT('/v1/variants/{id}/metafields', { ...byId(owners.variant), body }),
+        await store.api.GET('/v1/variants/{id}/metafields', byId(owners.variant)),
       ],
       [
-        await store.api.PUT('/v1/collections/{id}/metafields', { ...productPath(owners.collection), body }),
-        await store.api.GET('/v1/collections/{id}/metafields', productPath(owners.collection)),
+        await store.api.PUT('/v1/collections/{id}/metafields', { ...byId(owners.collection), body }),
+        await store.api.GET('/v1/collections/{id}/metafields', byId(owners.collection)),
       ],
       [
-        await store.api.PUT('/v1/customers/{id}/metafields', { ...productPath(owners.customer), body }),
-        await store.api.GET('/v1/customers/{id}/metafields', productPath(owners.customer)),
+        await store.api.PUT('/v1/customers/{id}/metafields', { ...byId(owners.customer), body }),
+        await store.api.GET('/v1/customers/{id}/metafields', byId(owners.customer)),
       ],
       [
-        await store.api.PUT('/v1/orders/{id}/metafields', { ...productPath(owners.order), body }),
-        await store.api.GET('/v1/orders/{id}/metafields', productPath(owners.order)),
+        await store.api.PUT('/v1/orders/{id}/metafields', { ...byId(owners.order), body }),
+        await store.api.GET('/v1/orders/{id}/metafields', byId(owners.order)),
       ],
     ];
     for (const [put, get] of calls) {
@@ -464,7 +464,7 @@ describe('the other owner types', () => {
       (await store.api.DELETE('/v1/customers/{id}/metafields/{slug}', onePath(owners.customer, 'note'))).response
         .status,
     ).toBe(204);
-    expect((await store.api.GET('/v1/customers/{id}/metafields', productPath(owners.customer))).data!.data).toEqual({});
+    expect((await store.api.GET('/v1/customers/{id}/metafields', byId(owners.customer))).data!.data).toEqual({});
   });
 
   test.each([
@@ -487,11 +487,11 @@ describe('purging deleted customers', () => {
     const customer = await createCustomer(store.api);
     const live = store.app.client(store.keys.secret_live.token);
     await store.api.PUT('/v1/customers/{id}/metafields', {
-      ...productPath(customer.id),
+      ...byId(customer.id),
       body: { loyalty_tier: 'gold' },
     });
-    await live.PUT('/v1/customers/{id}/metafields', { ...productPath(customer.id), body: { loyalty_tier: 'silver' } });
-    await store.api.DELETE('/v1/customers/{id}', productPath(customer.id));
+    await live.PUT('/v1/customers/{id}/metafields', { ...byId(customer.id), body: { loyalty_tier: 'silver' } });
+    await store.api.DELETE('/v1/customers/{id}', byId(customer.id));
     const db = store.app.deps.db;
     expect(await db.metafieldValue.count({ where: { ownerId: customer.id } })).toBe(2);
     await db.customer.update({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { openapiJson } from '../../../src/generated/document.js';
 import { operationIndex, type OperationMeta } from '../../../src/generated/operations.js';
-import { ContractChecker } from '../../../src/http/middleware/response-check.js';
+import { ContractChecker } from '../../../src/http/middleware/contract-checker.js';
 import { startPrism, type Prism } from '../../setup/prism.js';
 import { useStore } from '../../setup/store.js';
 

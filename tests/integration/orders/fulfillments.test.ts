@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { CommerceClient } from '../../../src/sdk/index.js';
+import type { CommerceClient } from '@commerce-api/sdk';
 import { createProduct, type ProductResource } from '../../factories/catalog.factory.js';
 import { createCustomer } from '../../factories/customer.factory.js';
 import { addItems, createDraftOrder, type OrderResource } from '../../factories/draft-order.factory.js';

@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { CommerceClient } from '../../../src/sdk/index.js';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import type { CommerceClient } from '@commerce-api/sdk';
 import { createCustomer, type CustomerResource } from '../../factories/customer.factory.js';
 import { addItems, createDraftOrder, type OrderResource } from '../../factories/draft-order.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { createProject } from '../../factories/project.factory.js';
+import { byId } from '../../setup/requests.js';
+import { useStore } from '../../setup/store.js';
 
-let app: TestApp;
-let store: CreatedProject;
-let api: CommerceClient;
-beforeAll(async () => {
-  app = await startTestApp();
-  store = await createProject(app);
-  api = app.client(store.keys.secret_test.token);
-});
-afterAll(() => app.close());
-
-const byId = (id: string) => ({ params: { path: { id } } });
+const store = useStore();
+const { app, api } = store;
 
 async function placeOrder(
   client: CommerceClient,

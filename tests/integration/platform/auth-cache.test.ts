@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { AuthCache } from '../../../src/modules/platform/auth-cache.js';
 import { createLogger } from '../../../src/shared/logger.js';
 import { createProject } from '../../factories/project.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import type { TestApp } from '../../setup/test-app.js';
 import { eventually } from '../../setup/wait.js';
+import { useApp, useSecondApp } from '../../setup/store.js';
 
 // Two app instances on one database stand for two server processes, each with its own key cache.
-let a: TestApp;
-let b: TestApp;
-beforeAll(async () => {
-  a = await startTestApp();
-  b = await startTestApp({ databaseUrl: a.deps.config.databaseUrl });
-});
-afterAll(async () => {
-  await b.close();
-  await a.close();
-});
+const a = useApp();
+const b = useSecondApp(a);
 
 const status = async (app: TestApp, token: string) => (await app.client(token).GET('/v1/events')).response.status;
 

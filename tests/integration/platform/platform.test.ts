@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { recordEmail } from '../../../src/modules/platform/outbox.service.js';
 import { createProject } from '../../factories/project.factory.js';
 import { startTestApp, TEST_PLATFORM_TOKEN, type TestApp } from '../../setup/test-app.js';
+import { useApp } from '../../setup/store.js';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
+const app = useApp();
 
 const events = (app: TestApp, key: string) => app.client(key).GET('/v1/events');
 

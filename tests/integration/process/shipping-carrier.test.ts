@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
-import { createCommerceClient } from '../../../src/sdk/index.js';
+import { createCommerceClient } from '@commerce-api/sdk';
 import { carrierRates, startCarrierReceiver } from '../../setup/carrier-receiver.js';
 import { createTestDatabase } from '../../setup/database.js';
 import { exited, startMain, type Cleanups } from '../../setup/process.js';

@@ -1,14 +1,12 @@
 import { describe, expect, test } from '@jest/globals';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { useStore } from '../../setup/store.js';
+import { byId, search } from '../../setup/requests.js';
 
 const store = useStore();
 
 const found = async (q: string, extra: Record<string, unknown> = {}) =>
-  (await store.api.GET('/v1/search', { params: { query: { q, ...extra } as never } })).data!.data.products.data.map(
-    (p) => p.id,
-  );
-const byId = (id: string) => ({ params: { path: { id } } });
+  (await search(store.api, { q, ...extra })).products.data.map((p) => p.id);
 
 describe('the index follows every catalog write, in its transaction', () => {
   test('product fields and status, variants (titles, SKUs, prices), collection membership and titles, stock, deletion', async () => {

@@ -2,15 +2,11 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createProduct, type ProductResource } from '../../factories/catalog.factory.js';
 import { flushSearchLog } from '../../../src/modules/search/index.js';
 import { useStore } from '../../setup/store.js';
+import { search } from '../../setup/requests.js';
 
 const store = useStore();
 
-const search = async (q: string, extra: Record<string, unknown> = {}) => {
-  const { data, error, response } = await store.api.GET('/v1/search', { params: { query: { q, ...extra } as never } });
-  if (!data) throw new Error(`search ${q} answered ${response.status}: ${JSON.stringify(error)}`);
-  return data.data.products;
-};
-const ids = async (q: string) => (await search(q)).data.map((p) => p.id);
+const ids = async (q: string) => (await search(store.api, { q })).products.data.map((p) => p.id);
 const rule = (body: Record<string, unknown>) => store.api.POST('/v1/search/merchandising', { body: body as never });
 
 let a: ProductResource;
@@ -55,7 +51,7 @@ describe('merchandising rules', () => {
     });
     expect((await ids('rain jacket'))[0]).toBe(unrelated.id);
     // Two strict matches and the pin: fewer than a page, so the plain "Jacket" joins as a relaxed match.
-    const pinned = await search('rain jacket');
+    const pinned = (await search(store.api, { q: 'rain jacket' })).products;
     expect(pinned.relaxation!.strict_total).toBe(3);
     expect(pinned.total).toBe(4);
     expect(pinned.data.map((p) => [p.id, p.relaxed])).toEqual([
@@ -146,10 +142,10 @@ describe('merchandising rules', () => {
     expect((await ids('jacket')).at(-1)).toBe(before[2]);
     const hide = (await rule({ name: 'h', match_query: 'jacket', action: 'hide', product_id: b.id, priority: 10 }))
       .data!.data;
-    const hidden = await search('rain jacket pro');
+    const hidden = (await search(store.api, { q: 'rain jacket pro' })).products;
     expect(hidden.relaxation!.strict_total).toBe(0); // the only product with every word is hidden
     expect(hidden.data.map((p) => p.id)).not.toContain(b.id);
-    expect((await search('jacket')).total).toBe(2);
+    expect((await search(store.api, { q: 'jacket' })).products.total).toBe(2);
     const list = (await store.api.GET('/v1/search/merchandising')).data!.data;
     expect(list.map((r) => r.id)).toEqual([hide.id, boost.id, expect.any(String)]);
     await store.api.DELETE('/v1/products/{id}', { params: { path: { id: b.id } } });
@@ -165,9 +161,9 @@ describe('merchandising rules', () => {
 
 describe('suggest and analytics', () => {
   test('suggestions: popular queries with results first, then titles; typo-tolerant for longer prefixes; publishable key', async () => {
-    await search('rain jacket');
-    await search('rain jacket');
-    await search('raincoat');
+    await search(store.api, { q: 'rain jacket' });
+    await search(store.api, { q: 'rain jacket' });
+    await search(store.api, { q: 'raincoat' });
     await flushSearchLog();
     const publishable = store.app.client(store.keys.publishable_test.token);
     const { data } = await publishable.GET('/v1/search/suggest', { params: { query: { q: 'rain' } } });
@@ -198,8 +194,8 @@ describe('suggest and analytics', () => {
   });
 
   test('top queries and zero-result queries by period, limit 1-100', async () => {
-    await search('Camping  Stove');
-    await search('camping stove');
+    await search(store.api, { q: 'Camping  Stove' });
+    await search(store.api, { q: 'camping stove' });
     await flushSearchLog();
     const top = (await store.api.GET('/v1/search/analytics/top-queries', { params: { query: { period: '1d' } } })).data!
       .data;

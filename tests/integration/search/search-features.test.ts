@@ -2,16 +2,11 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createProduct, type ProductResource } from '../../factories/catalog.factory.js';
 import { useStore } from '../../setup/store.js';
 import { withTableNotificationsHeld } from '../../setup/two-processes.js';
+import { search, type SearchQuery } from '../../setup/requests.js';
 
 const store = useStore({ project: { currency: 'USD', exchange_rates: { EUR: 0.5 } } });
 
-type Query = { q: string } & Record<string, unknown>;
-const search = async (query: Query, api = store.api) => {
-  const { data, error, response } = await api.GET('/v1/search', { params: { query: query as never } });
-  if (!data) throw new Error(`search ${JSON.stringify(query)} answered ${response.status}: ${JSON.stringify(error)}`);
-  return data.data;
-};
-const titles = async (query: Query) => (await search(query)).products.data.map((p) => p.title);
+const titles = async (query: SearchQuery) => (await search(store.api, query)).products.data.map((p) => p.title);
 
 let shirt: ProductResource;
 let tee: ProductResource;
@@ -73,7 +68,7 @@ describe('typo tolerance', () => {
   });
 
   test('explain=true shows the corrections (secret keys only)', async () => {
-    const result = await search({ q: 'shrit ', explain: true });
+    const result = await search(store.api, { q: 'shrit ', explain: true });
     const hit = result.products.data.find((p) => p.id === shirt.id)!;
     expect(hit.explain).toMatchObject({
       corrections: [{ from: 'shrit', to: 'shirt', distance: 1 }],
@@ -160,7 +155,7 @@ describe('synonyms', () => {
 
 describe('filters, facets and currency', () => {
   test('facets count the filtered matches before paging (the `SearchFacets` shape)', async () => {
-    const result = await search({ q: 'shirt', limit: 1 });
+    const result = await search(store.api, { q: 'shirt', limit: 1 });
     expect(result.products.total).toBe(3);
     expect(result.products.data).toHaveLength(1);
     expect(result.products.facets).toEqual({
@@ -179,10 +174,10 @@ describe('filters, facets and currency', () => {
       ],
       price: { min: 2000, max: 7000 },
     });
-    const filtered = await search({ q: 'shirt', product_type: 'Shirts', in_stock: false });
+    const filtered = await search(store.api, { q: 'shirt', product_type: 'Shirts', in_stock: false });
     expect(filtered.products.data.map((p) => p.title)).toEqual(['Cotton T-Shirt']);
     expect(filtered.products.facets!.product_type).toEqual([{ value: 'Shirts', count: 1 }]);
-    expect((await search({ q: 'shirt', facets: false })).products.facets).toBeUndefined();
+    expect((await search(store.api, { q: 'shirt', facets: false })).products.facets).toBeUndefined();
   });
 
   test('each filter: product_type, collection_id, tag, in_stock, price_min, price_max', async () => {
@@ -197,7 +192,7 @@ describe('filters, facets and currency', () => {
   });
 
   test('currency converts prices, price filters and facet bounds; an unknown currency is 400', async () => {
-    const result = await search({ q: 'shirt', currency: 'EUR', price_max: 3000 });
+    const result = await search(store.api, { q: 'shirt', currency: 'EUR', price_max: 3000 });
     const converted = result.products.data.map((p) => [p.title, p.price, p.currency]).sort();
     expect(converted).toEqual([
       ['Cotton T-Shirt', 1000, 'EUR'],
@@ -219,8 +214,8 @@ describe('filters, facets and currency', () => {
     ]) {
       expect((await store.api.GET('/v1/search', { params: { query: query as never } })).response.status).toBe(400);
     }
-    const both = await search({ q: 'summer', types: ['products', 'collections'] });
+    const both = await search(store.api, { q: 'summer', types: ['products', 'collections'] });
     expect(both.collections.data.map((c) => [c.title, c.product_count])).toEqual([['Summer', 2]]);
-    expect((await search({ q: 'summer', types: ['collections'] })).products.total).toBe(0);
+    expect((await search(store.api, { q: 'summer', types: ['collections'] })).products.total).toBe(0);
   });
 });

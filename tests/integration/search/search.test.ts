@@ -1,22 +1,17 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createProduct, type ProductResource } from '../../factories/catalog.factory.js';
 import { useStore } from '../../setup/store.js';
+import { search, type SearchQuery } from '../../setup/requests.js';
 
 const store = useStore({
   project: { currency: 'USD', exchange_rates: { EUR: 0.5, GBP: 0.8 } },
   app: { config: { logLevel: 'error' } },
 });
 
-type Query = { q: string } & Record<string, unknown>;
-const search = async (query: Query, api = store.api) => {
-  const { data, error, response } = await api.GET('/v1/search', { params: { query: query as never } });
-  if (!data) throw new Error(`search ${JSON.stringify(query)} answered ${response.status}: ${JSON.stringify(error)}`);
-  return data.data;
-};
-const titles = async (query: Query) => (await search(query)).products.data.map((p) => p.title);
+const titles = async (query: SearchQuery) => (await search(store.api, query)).products.data.map((p) => p.title);
 // The products matching every word (relaxed matches, which rank after them, left out).
-const strictTitles = async (query: Query) =>
-  (await search(query)).products.data.filter((p) => !p.relaxed).map((p) => p.title);
+const strictTitles = async (query: SearchQuery) =>
+  (await search(store.api, query)).products.data.filter((p) => !p.relaxed).map((p) => p.title);
 
 let linen: ProductResource;
 let hoodie: ProductResource;
@@ -81,7 +76,7 @@ describe('searchCatalog: query language', () => {
   test('plain words all match, stemmed: "shirts" finds shirts', async () => {
     expect((await titles({ q: 'shirts' })).sort()).toEqual(['Linen Shirt', 'Linen Shirt Classic', 'Oxford Shirt']);
     expect(await titles({ q: 'linen shirts' })).toEqual(expect.arrayContaining(['Linen Shirt', 'Linen Shirt Classic']));
-    const none = (await search({ q: 'oxford linen ' })).products;
+    const none = (await search(store.api, { q: 'oxford linen ' })).products;
     expect(none.relaxation).toMatchObject({ strict_total: 0, words: 2, min_matched_words: 1 });
     expect(none.data.every((p) => p.relaxed && p.matched_words === 1)).toBe(true);
   });
@@ -131,7 +126,7 @@ describe('searchCatalog: query language', () => {
   });
 
   test('draft, archived and deleted products are never returned', async () => {
-    const found = (await search({ q: 'linen shirt', limit: 50 })).products.data.map((p) => p.id);
+    const found = (await search(store.api, { q: 'linen shirt', limit: 50 })).products.data.map((p) => p.id);
     expect(found).not.toContain(draft.id);
     expect(found).not.toContain(archived.id);
     expect(found).not.toContain(deleted.id);

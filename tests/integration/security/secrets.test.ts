@@ -16,8 +16,9 @@ import { createCustomer } from '../../factories/customer.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { createWebhook } from '../../factories/webhook.factory.js';
 import { startSmtpServer, type TestSmtpServer } from '../../setup/smtp.js';
-import { startTestApp, TEST_PLATFORM_TOKEN, type TestApp } from '../../setup/test-app.js';
+import { TEST_PLATFORM_TOKEN } from '../../setup/test-app.js';
 import { WebhookReceiver } from '../../setup/webhook-receiver.js';
+import { useApp } from '../../setup/store.js';
 
 type Json = any;
 
@@ -44,7 +45,6 @@ const SMTP_PASSWORD = 'smtp-pass-Zq8vX2';
 /** The request that met an unexpected error: its log line is the one allowed to name a source location (for the operator). */
 let unexpectedErrorRequestId = '';
 
-let app: TestApp;
 let smtp: TestSmtpServer;
 let receiver: WebhookReceiver;
 let agent: OutboundAgent;
@@ -94,22 +94,27 @@ beforeAll(async () => {
     return response;
   };
   smtp = await startSmtpServer({ acceptLogins: true });
-  const smtpUrl = smtp.url.replace('smtp://', `smtp://mailer:${SMTP_PASSWORD}@`);
-  const logTo = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(...String(chunk).split('\n').filter(Boolean));
-      done();
+});
+const logTo = new Writable({
+  write(chunk, _encoding, done) {
+    logLines.push(...String(chunk).split('\n').filter(Boolean));
+    done();
+  },
+});
+const app = useApp(() => ({
+  logTo,
+  config: {
+    logLevel: 'debug',
+    smtpUrl: smtp.url.replace('smtp://', `smtp://mailer:${SMTP_PASSWORD}@`),
+    allowPrivateNetworkTargets: true,
+  },
+  handlers: {
+    listLocations: async () => {
+      throw new Error('the database said something unexpected');
     },
-  });
-  app = await startTestApp({
-    logTo,
-    config: { logLevel: 'debug', smtpUrl, allowPrivateNetworkTargets: true },
-    handlers: {
-      listLocations: async () => {
-        throw new Error('the database said something unexpected');
-      },
-    },
-  });
+  },
+}));
+beforeAll(async () => {
   receiver = await new WebhookReceiver().start();
   agent = new OutboundAgent({ ca: receiver.cert });
   remember('platform token', TEST_PLATFORM_TOKEN);
@@ -120,7 +125,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   globalThis.fetch = realFetch;
-  await app?.close();
   await smtp?.close();
   await receiver?.close();
   await agent?.close();
@@ -283,7 +287,7 @@ async function exercise(): Promise<void> {
       .status,
   ).toBe(409);
   expect((await call('GET', '/v1/customers?cursor=forged.cursor', secret)).status).toBe(400);
-  // An unexpected error (the handler of GET /v1/locations throws, see startTestApp below): 500 without details.
+  // An unexpected error (the handler of GET /v1/locations throws, see useApp above): 500 without details.
   const failed = await call('GET', '/v1/locations', secret);
   expect(failed.status).toBe(500);
   unexpectedErrorRequestId = failed.requestId;

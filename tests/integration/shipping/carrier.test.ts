@@ -4,7 +4,7 @@ import { TtlCache } from '../../../src/modules/shipping/answer-cache.js';
 import { CircuitBreaker } from '../../../src/modules/shipping/circuit-breaker.js';
 import { OutboundAgent } from '../../../src/shared/outbound.js';
 import type { Logger } from '../../../src/shared/logger.js';
-import type { CommerceClient, components } from '../../../src/sdk/index.js';
+import type { CommerceClient, components } from '@commerce-api/sdk';
 import { createProject } from '../../factories/project.factory.js';
 import { createRate, createZone } from '../../factories/shipping.factory.js';
 import {

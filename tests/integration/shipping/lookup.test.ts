@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import type { CommerceClient, components } from '../../../src/sdk/index.js';
+import type { CommerceClient, components } from '@commerce-api/sdk';
 import { createProject } from '../../factories/project.factory.js';
 import { createRate, createZone } from '../../factories/shipping.factory.js';
 import { json } from '../../setup/http.js';

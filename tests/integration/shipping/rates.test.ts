@@ -3,10 +3,9 @@ import { buildRate, createRate, createZone } from '../../factories/shipping.fact
 import { createProject } from '../../factories/project.factory.js';
 import { json } from '../../setup/http.js';
 import { useStore } from '../../setup/store.js';
+import { byId } from '../../setup/requests.js';
 
 const store = useStore();
-
-const byId = (id: string) => ({ params: { path: { id } } });
 const zoneEvents = async (zoneId: string) =>
   (await store.api.GET('/v1/events', { params: { query: { resource_id: zoneId, order: 'asc' } } })).data!.data;
 const rateCount = async (zoneId: string) =>

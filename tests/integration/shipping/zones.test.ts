@@ -3,10 +3,9 @@ import { buildZone, createRate, createZone } from '../../factories/shipping.fact
 import { createProject } from '../../factories/project.factory.js';
 import { json } from '../../setup/http.js';
 import { useStore } from '../../setup/store.js';
+import { byId } from '../../setup/requests.js';
 
 const store = useStore();
-
-const byId = (id: string) => ({ params: { path: { id } } });
 const eventsFor = async (resourceId: string) =>
   (await store.api.GET('/v1/events', { params: { query: { resource_id: resourceId, order: 'asc' } } })).data!.data;
 

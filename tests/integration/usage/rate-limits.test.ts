@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { purgeRateWindows } from '../../../src/modules/usage/retention.js';
 import { createProject } from '../../factories/project.factory.js';
 import { json } from '../../setup/http.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { startTestApp } from '../../setup/test-app.js';
+import { useApp } from '../../setup/store.js';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
+const app = useApp();
 
 const get = (baseUrl: string, token: string, path = '/v1/customers?limit=1') =>
   fetch(`${baseUrl}${path}`, { headers: { Authorization: `Bearer ${token}` } });

@@ -8,35 +8,33 @@ import { purgeWebhookDeliveries } from '../../../src/modules/webhooks/retention.
 import { RETRY_DELAYS_MS } from '../../../src/modules/webhooks/retry-schedule.js';
 import { recordEvent } from '../../../src/modules/store-events/index.js';
 import { OutboundAgent } from '../../../src/shared/outbound.js';
-import type { CommerceClient } from '../../../src/sdk/index.js';
+import type { CommerceClient } from '@commerce-api/sdk';
 import { createCustomer } from '../../factories/customer.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
+import { createProject } from '../../factories/project.factory.js';
 import { buildStoreEvent } from '../../factories/store-event.factory.js';
 import { createWebhook, listDeliveries, queuedWakeUps } from '../../factories/webhook.factory.js';
 import { keyCtx } from '../../setup/ctx.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
 import { WebhookReceiver } from '../../setup/webhook-receiver.js';
+import { useStore } from '../../setup/store.js';
 
 // No worker runs here: each test wakes deliveries itself (the `webhook-deliver` handler, run directly)
 // and lets time pass by moving a delivery's next attempt to now.
-let app: TestApp;
+const store = useStore({
+  project: { contact_email: 'ops@rules.example.com' },
+  app: { config: { allowPrivateNetworkTargets: true } },
+});
+const { app, api } = store;
 let receiver: WebhookReceiver;
 let agent: OutboundAgent;
 let deps: AppDeps;
-let store: CreatedProject;
-let api: CommerceClient;
 const DAY = 24 * 60 * 60 * 1000;
 
 beforeAll(async () => {
-  app = await startTestApp({ config: { allowPrivateNetworkTargets: true } });
   receiver = await new WebhookReceiver().start();
   agent = new OutboundAgent({ ca: receiver.cert });
   deps = { ...app.deps, outbound: agent };
-  store = await createProject(app, { contact_email: 'ops@rules.example.com' });
-  api = app.client(store.keys.secret_test.token);
 });
 afterAll(async () => {
-  await app.close();
   await receiver.close();
   await agent.close();
 });

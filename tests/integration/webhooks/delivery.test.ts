@@ -3,37 +3,33 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
 import { JobQueue } from '../../../src/jobs/queue.js';
 import { OutboundAgent } from '../../../src/shared/outbound.js';
-import type { CommerceClient } from '../../../src/sdk/index.js';
 import { createCustomer } from '../../factories/customer.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { createWebhook, listDeliveries, queuedWakeUps, waitForDeliveries } from '../../factories/webhook.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
 import { WebhookReceiver, type Received } from '../../setup/webhook-receiver.js';
+import { stopBeforeClosing, useStore } from '../../setup/store.js';
 
 // The app with a worker working every queue, as `npm start` runs it, delivering to a local HTTPS receiver
 // whose self-signed certificate the worker's outbound pool trusts.
-let app: TestApp;
+const store = useStore({
+  project: { contact_email: 'owner@store.example.com' },
+  app: { config: { allowPrivateNetworkTargets: true } },
+});
+const { app, api } = store;
 let receiver: WebhookReceiver;
 let agent: OutboundAgent;
 let worker: JobQueue;
-let store: CreatedProject;
-let api: CommerceClient;
 const MINUTE = 60_000;
 
 beforeAll(async () => {
-  app = await startTestApp({ config: { allowPrivateNetworkTargets: true } });
   receiver = await new WebhookReceiver().start();
   agent = new OutboundAgent({ ca: receiver.cert });
   worker = await JobQueue.start(app.deps.config.databaseUrl!, app.deps.log, {
     work: true,
     deps: { ...app.deps, outbound: agent },
   });
-  store = await createProject(app, { contact_email: 'owner@store.example.com' });
-  api = app.client(store.keys.secret_test.token);
+  stopBeforeClosing(app, () => worker.stop());
 });
 afterAll(async () => {
-  await worker.stop();
-  await app.close();
   await receiver.close();
   await agent.close();
 });

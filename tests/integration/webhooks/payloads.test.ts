@@ -2,32 +2,28 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { AppDeps } from '../../../src/app-deps.js';
 import { deliverWakeUps } from '../../../src/modules/webhooks/deliver.js';
 import { OutboundAgent } from '../../../src/shared/outbound.js';
-import type { CommerceClient } from '../../../src/sdk/index.js';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { createCustomer } from '../../factories/customer.factory.js';
-import { createProject } from '../../factories/project.factory.js';
 import { createWebhook } from '../../factories/webhook.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
 import { WebhookReceiver } from '../../setup/webhook-receiver.js';
+import { byId } from '../../setup/requests.js';
+import { useStore } from '../../setup/store.js';
 
 // Every emitter that exists today, through the API, against subscriptions to every type they emit; the
 // receiver must get, for each write, `data` equal to the resource as the API showed it then (for
 // deletes, its last state).
-let app: TestApp;
+const store = useStore({ app: { config: { allowPrivateNetworkTargets: true } } });
+const { app, api } = store;
 let receiver: WebhookReceiver;
 let agent: OutboundAgent;
 let deps: AppDeps;
-let api: CommerceClient;
 
 beforeAll(async () => {
-  app = await startTestApp({ config: { allowPrivateNetworkTargets: true } });
   receiver = await new WebhookReceiver().start();
   agent = new OutboundAgent({ ca: receiver.cert });
   deps = { ...app.deps, outbound: agent };
-  api = app.client((await createProject(app)).keys.secret_test.token);
 });
 afterAll(async () => {
-  await app.close();
   await receiver.close();
   await agent.close();
 });
@@ -75,7 +71,6 @@ describe('webhook payloads of every emitter', () => {
       events: ['location.created', 'location.updated', 'location.deleted', 'webhook_subscription.paused'],
     });
     const expected: Expected[] = [];
-    const byId = (id: string) => ({ params: { path: { id } } });
 
     // customers
     const customer = await createCustomer(api, { first_name: 'Zoë', tags: ['vip'] });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { createCommerceClient, type CommerceClient } from '../../../src/sdk/index.js';
+import { createCommerceClient, type CommerceClient } from '@commerce-api/sdk';
 import { buildCustomer } from '../../factories/customer.factory.js';
 import { createTestDatabase } from '../../setup/database.js';
 import { WebhookReceiver, type Received } from '../../setup/webhook-receiver.js';

@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { CommerceClient, components } from '../../../src/sdk/index.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
+import { describe, expect, test } from '@jest/globals';
+import type { components } from '@commerce-api/sdk';
+import { createProject } from '../../factories/project.factory.js';
 import { buildWebhook, createWebhook } from '../../factories/webhook.factory.js';
 import { openapiJson } from '../../../src/generated/document.js';
 import { json } from '../../setup/http.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { byId } from '../../setup/requests.js';
+import { useStore } from '../../setup/store.js';
 
 // The default configuration: private network targets are not allowed.
-let app: TestApp;
-let store: CreatedProject;
-let api: CommerceClient;
-beforeAll(async () => {
-  app = await startTestApp();
-  store = await createProject(app);
-  api = app.client(store.keys.secret_test.token);
-});
-afterAll(() => app.close());
+const store = useStore();
+const { app, api } = store;
 
 type EventType = components['schemas']['EventType'];
-const byId = (id: string) => ({ params: { path: { id } } });
 const URL_ = 'https://hooks.example.com/commerce';
 
 describe('createWebhook', () => {
