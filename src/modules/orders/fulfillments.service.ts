@@ -6,13 +6,9 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
 import { stockLocation } from '../inventory/index.js';
-import { recordChange, recordEvent } from '../store-events/index.js';
-import {
-  toFulfillmentResource,
-  toOrderResource,
-  type FulfillmentLineItem,
-  type OrderLineItemResource,
-} from './orders.mappers.js';
+import { recordEvent } from '../store-events/index.js';
+import { recordOrderMove } from './order-history.js';
+import { toFulfillmentResource, type FulfillmentLineItem, type OrderLineItemResource } from './orders.mappers.js';
 import { findOrder } from './orders.service.js';
 
 type FulfillmentCreate = components['schemas']['FulfillmentCreate'];
@@ -73,25 +69,13 @@ async function followFulfillments(tx: Tx, ctx: Ctx, before: Order): Promise<Orde
   const status = statusFor(before, await shippedUnits(tx, before.id));
   if (status === before.fulfillmentStatus) return before;
   const after = await tx.order.update({ where: { id: before.id }, data: { fulfillmentStatus: status } });
-  const resource = toOrderResource(after);
-  if (status !== 'unfulfilled') {
-    await recordEvent(tx, ctx, {
-      type: status === 'fulfilled' ? 'order.fulfilled' : 'order.partially_fulfilled',
-      resourceType: 'order',
-      resourceId: after.id,
-      summary: `Order #${after.orderNumber} ${status === 'fulfilled' ? 'fulfilled' : 'partially fulfilled'}`,
-      payload: resource,
-    });
-  }
-  await recordChange(tx, ctx, {
-    type: 'order.updated',
-    resourceType: 'order',
-    resourceId: after.id,
-    label: `Order #${after.orderNumber}`,
-    before: toOrderResource(before),
-    after: resource,
-    fields: FULFILLMENT_FIELDS,
-  });
+  const event =
+    status === 'fulfilled'
+      ? { type: 'order.fulfilled' as const, summary: 'fulfilled' }
+      : status === 'partially_fulfilled'
+        ? { type: 'order.partially_fulfilled' as const, summary: 'partially fulfilled' }
+        : undefined;
+  await recordOrderMove(tx, ctx, { before, after, fields: FULFILLMENT_FIELDS, event });
   return after;
 }
 

@@ -5,8 +5,8 @@ import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
 import { restockUnits, type StockAllocation } from '../inventory/index.js';
-import { recordChange, recordEvent } from '../store-events/index.js';
-import { toOrderResource, type FulfillmentLineItem, type OrderLineItemResource } from './orders.mappers.js';
+import { recordOrderMove } from './order-history.js';
+import type { FulfillmentLineItem, OrderLineItemResource } from './orders.mappers.js';
 import { findOrder } from './orders.service.js';
 
 type OrderCancel = components['schemas']['OrderCancel'];
@@ -82,22 +82,11 @@ export async function cancelOrder(ctx: Ctx, id: string, input: OrderCancel): Pro
     if (after.customerId) {
       await tx.$executeRaw`UPDATE customers SET order_count = GREATEST(order_count - 1, 0) WHERE id = ${after.customerId} AND project_id = ${ctx.project.id}`;
     }
-    const resource = toOrderResource(after);
-    await recordEvent(tx, ctx, {
-      type: 'order.cancelled',
-      resourceType: 'order',
-      resourceId: id,
-      summary: `Order #${after.orderNumber} cancelled (${input.reason})`,
-      payload: resource,
-    });
-    await recordChange(tx, ctx, {
-      type: 'order.updated',
-      resourceType: 'order',
-      resourceId: id,
-      label: `Order #${after.orderNumber}`,
-      before: toOrderResource(before),
-      after: resource,
+    await recordOrderMove(tx, ctx, {
+      before,
+      after,
       fields: CANCEL_FIELDS,
+      event: { type: 'order.cancelled', summary: `cancelled (${input.reason})` },
     });
     return after;
   });

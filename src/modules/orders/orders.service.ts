@@ -9,9 +9,10 @@ import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
 import type { StockAllocation } from '../inventory/index.js';
-import { recordChange, recordEvent } from '../store-events/index.js';
+import { recordEvent } from '../store-events/index.js';
 import { paymentDueDate, type PaymentTerms } from '../../shared/payment-terms.js';
 import { jsonColumn } from '../../shared/json-column.js';
+import { recordOrderMove } from './order-history.js';
 import { toOrderLineItem, toOrderResource } from './orders.mappers.js';
 
 type OrderListQuery = NonNullable<operations['listOrders']['parameters']['query']>;
@@ -114,22 +115,11 @@ export async function payOrder(ctx: Ctx, id: string): Promise<Order> {
     if (after.customerId) {
       await tx.$executeRaw`UPDATE customers SET total_spent = total_spent + ${after.total} WHERE id = ${after.customerId} AND project_id = ${ctx.project.id}`;
     }
-    const resource = toOrderResource(after);
-    await recordEvent(tx, ctx, {
-      type: 'order.paid',
-      resourceType: 'order',
-      resourceId: id,
-      summary: `Order #${after.orderNumber} paid`,
-      payload: resource,
-    });
-    await recordChange(tx, ctx, {
-      type: 'order.updated',
-      resourceType: 'order',
-      resourceId: id,
-      label: `Order #${after.orderNumber}`,
-      before: toOrderResource(before),
-      after: resource,
+    await recordOrderMove(tx, ctx, {
+      before,
+      after,
       fields: PAYMENT_FIELDS,
+      event: { type: 'order.paid', summary: 'paid' },
     });
     return after;
   });
