@@ -88,9 +88,37 @@ async function stop(signal: string, exitCode = 0): Promise<void> {
     () => false,
     () => true,
   );
-  log.info('stopped');
-  log.flush();
+  log.info(stoppedLine);
+  await log.flush();
   process.exit(failed ? 1 : exitCode);
+}
+const stoppedLine = embedded ? 'stopped (the embedded PostgreSQL too)' : 'stopped';
+let stoppingNow = false;
+/**
+ * A second signal while stopping: open requests are cut and running jobs not waited for, but the embedded
+ * PostgreSQL this process started is still stopped (never left running), said in the last line; then it exits.
+ */
+async function stopNow(signal: string): Promise<void> {
+  if (stoppingNow) return;
+  stoppingNow = true;
+  log.warn('stopping now: open requests cut, running jobs not waited for', { signal });
+  running.server?.closeAllConnections();
+  const failed = await (embedded?.stop() ?? Promise.resolve()).then(
+    () => false,
+    (error: unknown) => {
+      log.error('stopping: embedded PostgreSQL failed', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return true;
+    },
+  );
+  log.info(stoppedLine);
+  await log.flush();
+  process.exit(failed ? 1 : 0);
+}
+/** The first SIGINT/SIGTERM stops in order; a second one while that runs stops now. */
+function onSignal(signal: NodeJS.Signals): void {
+  void (stopping ? stopNow(signal) : stop(signal));
 }
 try {
   await running.listen(config.port, config.host);
@@ -135,5 +163,5 @@ console.log(lines.join('\n'));
 // draining; this process stops PostgreSQL itself, so it takes the signals over.
 process.removeAllListeners('SIGINT');
 process.removeAllListeners('SIGTERM');
-process.once('SIGINT', () => void stop('SIGINT'));
-process.once('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);

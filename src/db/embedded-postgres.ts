@@ -123,12 +123,15 @@ export async function startEmbeddedPostgres(options: {
     throw new PostgresStartError(dataDir, settings.port, error, recent);
   }
   const started = cluster;
+  let stopping: Promise<void> | undefined;
   return {
     url: clusterUrl(settings.password, settings.port),
-    stop: async () => {
-      await started.stop();
-      releaseCluster(dir);
-    },
+    // Once: a second call (a second signal while the first stop runs) waits for the same stop.
+    stop: () =>
+      (stopping ??= (async () => {
+        await started.stop();
+        releaseCluster(dir);
+      })()),
   };
 }
 

@@ -6,8 +6,8 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
-  /** Writes what is buffered; call before the process exits. */
-  flush(): void;
+  /** Resolves once everything buffered is written (await it before the process exits, or the last lines are lost). */
+  flush(): Promise<void>;
 }
 
 // Fields that could carry a secret if a caller ever passed one; they are replaced, never written.
@@ -49,6 +49,6 @@ export function createLogger(
     info: write('info'),
     warn: write('warn'),
     error: write('error'),
-    flush: () => base.flush(),
+    flush: () => new Promise<void>((resolve) => base.flush(() => resolve())),
   };
 }

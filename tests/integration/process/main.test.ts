@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
@@ -129,5 +130,41 @@ describe('npm start (src/main.ts)', () => {
     while (alive(postmaster) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(alive(postmaster)).toBe(false);
     await expect(fetch(`${started.baseUrl}/healthz`)).rejects.toThrow();
+  }, 120_000);
+
+  test('a second Ctrl-C while stopping cuts what holds the stop up, still stops the embedded PostgreSQL, and says so', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'main-twice-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const started = await start({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
+    const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+    const postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+    // A slow client: a create whose body never finishes arriving, so the orderly stop waits for it.
+    const { port } = new URL(started.baseUrl);
+    const slow = net.connect(Number(port), '127.0.0.1');
+    cleanups.push(async () => void slow.destroy());
+    await new Promise((resolve) => slow.once('connect', resolve));
+    slow.write(
+      `POST /v1/customers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${demo.keys.secret_test.token}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":',
+    );
+    slow.on('error', () => {}); // cut by the server at the second signal
+    const logged = async (line: string) => {
+      const deadline = Date.now() + 30_000;
+      while (!started.output().includes(line) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(started.output()).toContain(line);
+    };
+
+    started.child.kill('SIGINT');
+    await logged('"message":"stopping"');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(started.child.exitCode).toBeNull(); // the orderly stop waits for the open request
+    started.child.kill('SIGINT');
+    expect(await exited(started.child)).toBe(0);
+    expect(started.output()).toContain('stopping now');
+    expect(started.output()).toContain('stopped (the embedded PostgreSQL too)');
+    // Stopped before the exit, not left for the next start to find.
+    expect(() => process.kill(postmaster, 0)).toThrow();
+    expect(existsSync(pidFile)).toBe(false);
   }, 120_000);
 });

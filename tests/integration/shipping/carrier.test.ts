@@ -33,7 +33,7 @@ const log: Logger = {
   info: record('info'),
   warn: record('warn'),
   error: record('error'),
-  flush: () => {},
+  flush: async () => {},
 };
 const deps: { outbound?: OutboundAgent; carrierGateway?: CarrierGateway; log?: Logger } = {
   log,
