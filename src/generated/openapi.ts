@@ -29,7 +29,7 @@ export interface paths {
         };
         /**
          * Get the contract (YAML)
-         * @description Serves this document as YAML. Needs no key.
+         * @description Serves this document as YAML. Needs no key. Answers carry an `ETag` (send it back in `If-None-Match` for a `304` without the body) and come compressed (brotli or gzip) when `Accept-Encoding` allows.
          */
         get: operations["getOpenApiYaml"];
         put?: never;
@@ -49,7 +49,7 @@ export interface paths {
         };
         /**
          * Get the contract (JSON)
-         * @description Serves this document as JSON. Needs no key.
+         * @description Serves this document as JSON. Needs no key. Answers carry an `ETag` (send it back in `If-None-Match` for a `304` without the body) and come compressed (brotli or gzip) when `Accept-Encoding` allows.
          */
         get: operations["getOpenApiJson"];
         put?: never;
@@ -72,7 +72,7 @@ export interface paths {
          * @description A browsable reference of this document (Swagger UI, bundled with the service): every operation by tag,
          *     its parameters, bodies, answers and examples, and the authentication schemes. The page loads its script
          *     and style from `/docs/assets/` and the document from `/openapi.json` on this host; it contacts no other
-         *     host. Needs no key.
+         *     host. Needs no key. Answers carry an `ETag` (send it back in `If-None-Match` for a `304` without the body) and come compressed (brotli or gzip) when `Accept-Encoding` allows.
          */
         get: operations["getDocs"];
         put?: never;
@@ -92,7 +92,7 @@ export interface paths {
         };
         /**
          * Get a file of the reference page
-         * @description The script and style sheet of the reference page at `/docs`. Needs no key.
+         * @description The script and style sheet of the reference page at `/docs`. Needs no key. Answers carry an `ETag` (send it back in `If-None-Match` for a `304` without the body) and come compressed (brotli or gzip) when `Accept-Encoding` allows.
          */
         get: operations["getDocsAsset"];
         put?: never;
@@ -5795,6 +5795,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description The copy named in `If-None-Match` is current; no body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["PublishedCacheControl"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /**
          * @description `rate_limited`: the project made more requests this minute than its `rate_limit_per_minute` (default 600;
          *     for storefront traffic, its `storefront_rate_limit_per_minute`), or one client address or email address made
@@ -6738,6 +6747,11 @@ export interface components {
     };
     parameters: {
         /**
+         * @description The `ETag` of a copy the client holds; when it is still current the answer is `304 Not Modified` without a body.
+         * @example "Hk3xQ0bW2dY7uK9pL1sT5vR8nM4cF6a"
+         */
+        IfNoneMatch: string;
+        /**
          * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
          *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
          *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
@@ -6877,6 +6891,22 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
+         * @description The answer's validator (a hash of its bytes, the same in every process of one version). Send it back in
+         *     `If-None-Match` to get `304 Not Modified` without the body while it is unchanged.
+         * @example "Hk3xQ0bW2dY7uK9pL1sT5vR8nM4cF6a"
+         */
+        ETag: string;
+        /**
+         * @description `no-cache` (keep it, but ask again each time: a `304` costs no body); the reference page's assets: `public, max-age=86400`.
+         * @example no-cache
+         */
+        PublishedCacheControl: string;
+        /**
+         * @description `br` or `gzip` when the request's `Accept-Encoding` allows it (made once per process); absent otherwise.
+         * @example br
+         */
+        ContentEncoding: "br" | "gzip";
+        /**
          * @description Requests a minute the caller may make (the project's `rate_limit_per_minute` for secret keys, its storefront budget for publishable keys and customer tokens).
          * @example 600
          */
@@ -6970,7 +7000,13 @@ export interface operations {
     getOpenApiYaml: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of a copy the client holds; when it is still current the answer is `304 Not Modified` without a body.
+                 * @example "Hk3xQ0bW2dY7uK9pL1sT5vR8nM4cF6a"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6979,6 +7015,9 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["PublishedCacheControl"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6990,6 +7029,7 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
             400: {
                 headers: {
@@ -7015,7 +7055,13 @@ export interface operations {
     getOpenApiJson: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of a copy the client holds; when it is still current the answer is `304 Not Modified` without a body.
+                 * @example "Hk3xQ0bW2dY7uK9pL1sT5vR8nM4cF6a"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7024,6 +7070,9 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["PublishedCacheControl"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7041,6 +7090,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
             400: {
                 headers: {
@@ -7066,7 +7116,13 @@ export interface operations {
     getDocs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of a copy the client holds; when it is still current the answer is `304 Not Modified` without a body.
+                 * @example "Hk3xQ0bW2dY7uK9pL1sT5vR8nM4cF6a"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7075,6 +7131,9 @@ export interface operations {
             /** @description The reference page. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["PublishedCacheControl"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7082,6 +7141,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
             400: {
                 headers: {
@@ -7107,7 +7167,13 @@ export interface operations {
     getDocsAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of a copy the client holds; when it is still current the answer is `304 Not Modified` without a body.
+                 * @example "Hk3xQ0bW2dY7uK9pL1sT5vR8nM4cF6a"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The file.
@@ -7122,6 +7188,9 @@ export interface operations {
             /** @description The file, as `application/javascript` or `text/css`, cached for a day. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["PublishedCacheControl"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7131,6 +7200,7 @@ export interface operations {
                     "application/javascript": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
             400: {
                 headers: {
