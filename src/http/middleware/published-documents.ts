@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Middleware } from 'koa';
 import type { RequestState } from '../state.js';
 
@@ -11,15 +12,18 @@ interface Prepared {
   source: unknown;
   bytes: Buffer;
   etag: string;
-  encoded: Partial<Record<'br' | 'gzip', Buffer>>;
+  encoded: Partial<Record<'br' | 'gzip', Promise<Buffer>>>;
 }
 
+// On libuv's thread pool, not the event loop: the Swagger UI bundle (1.7 MB) takes about 0.6 s at brotli quality 9.
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
 const ENCODERS = {
   br: (bytes: Buffer) =>
-    brotliCompressSync(bytes, {
+    brotliAsync(bytes, {
       params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
     }),
-  gzip: (bytes: Buffer) => gzipSync(bytes, { level: 9 }),
+  gzip: (bytes: Buffer) => gzipAsync(bytes, { level: 9 }),
 };
 
 /** The prepared form of `body` at `path`, made again only when the operation answered something else. */
@@ -56,7 +60,7 @@ export function publishedDocuments(): Middleware<RequestState> {
     const contentType = ctx.response.get('Content-Type');
     const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
     if (encoding === 'br' || encoding === 'gzip') {
-      ctx.body = answer.encoded[encoding] ??= ENCODERS[encoding](answer.bytes);
+      ctx.body = await (answer.encoded[encoding] ??= ENCODERS[encoding](answer.bytes));
       ctx.set('Content-Encoding', encoding);
     } else {
       ctx.body = answer.bytes;
