@@ -44,6 +44,7 @@ export type OperationId =
   | 'createMerchandisingRule'
   | 'createMetafieldDefinition'
   | 'createOrderFulfillment'
+  | 'createPriceList'
   | 'createProduct'
   | 'createProject'
   | 'createShippingRate'
@@ -66,6 +67,7 @@ export type OperationId =
   | 'deleteLocation'
   | 'deleteMerchandisingRule'
   | 'deleteOrderMetafield'
+  | 'deletePriceList'
   | 'deleteProduct'
   | 'deleteProductMetafield'
   | 'deleteShippingRate'
@@ -94,6 +96,7 @@ export type OperationId =
   | 'getOrder'
   | 'getOrderFulfillment'
   | 'getOrderMetafields'
+  | 'getPriceList'
   | 'getProduct'
   | 'getProductMetafields'
   | 'getProject'
@@ -119,6 +122,8 @@ export type OperationId =
   | 'listOrderFulfillments'
   | 'listOrders'
   | 'listOutboxEmails'
+  | 'listPriceListPrices'
+  | 'listPriceLists'
   | 'listProducts'
   | 'listShippingZones'
   | 'listStoreEvents'
@@ -150,6 +155,7 @@ export type OperationId =
   | 'setInventoryLevel'
   | 'setOrderMetafield'
   | 'setOrderMetafields'
+  | 'setPriceListPrices'
   | 'setProductMetafield'
   | 'setProductMetafields'
   | 'setVariantMetafield'
@@ -169,6 +175,7 @@ export type OperationId =
   | 'updateLocation'
   | 'updateMerchandisingRule'
   | 'updateMetafieldDefinition'
+  | 'updatePriceList'
   | 'updateProduct'
   | 'updateProject'
   | 'updateShippingRate'
@@ -203,6 +210,7 @@ export interface OperationAuth {
   createMerchandisingRule: 'secret';
   createMetafieldDefinition: 'secret';
   createOrderFulfillment: 'secret';
+  createPriceList: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
   createShippingRate: 'secret';
@@ -225,6 +233,7 @@ export interface OperationAuth {
   deleteLocation: 'secret';
   deleteMerchandisingRule: 'secret';
   deleteOrderMetafield: 'secret';
+  deletePriceList: 'secret';
   deleteProduct: 'secret';
   deleteProductMetafield: 'secret';
   deleteShippingRate: 'secret';
@@ -253,6 +262,7 @@ export interface OperationAuth {
   getOrder: 'secret';
   getOrderFulfillment: 'secret';
   getOrderMetafields: 'secret';
+  getPriceList: 'secret';
   getProduct: 'publishable';
   getProductMetafields: 'publishable';
   getProject: 'platform';
@@ -278,6 +288,8 @@ export interface OperationAuth {
   listOrderFulfillments: 'secret';
   listOrders: 'secret';
   listOutboxEmails: 'platform';
+  listPriceListPrices: 'secret';
+  listPriceLists: 'secret';
   listProducts: 'publishable';
   listShippingZones: 'secret';
   listStoreEvents: 'secret';
@@ -309,6 +321,7 @@ export interface OperationAuth {
   setInventoryLevel: 'secret';
   setOrderMetafield: 'secret';
   setOrderMetafields: 'secret';
+  setPriceListPrices: 'secret';
   setProductMetafield: 'secret';
   setProductMetafields: 'secret';
   setVariantMetafield: 'secret';
@@ -328,6 +341,7 @@ export interface OperationAuth {
   updateLocation: 'secret';
   updateMerchandisingRule: 'secret';
   updateMetafieldDefinition: 'secret';
+  updatePriceList: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
   updateShippingRate: 'secret';
@@ -350,6 +364,7 @@ export interface OperationsByTag {
   'metafields': 'archiveMetafieldDefinition' | 'createMetafieldDefinition' | 'deleteCollectionMetafield' | 'deleteCustomerMetafield' | 'deleteOrderMetafield' | 'deleteProductMetafield' | 'deleteVariantMetafield' | 'getCollectionMetafields' | 'getCustomerMetafields' | 'getOrderMetafields' | 'getProductMetafields' | 'getVariantMetafields' | 'listMetafieldDefinitions' | 'reorderMetafieldDefinitions' | 'setCollectionMetafield' | 'setCollectionMetafields' | 'setCustomerMetafield' | 'setCustomerMetafields' | 'setOrderMetafield' | 'setOrderMetafields' | 'setProductMetafield' | 'setProductMetafields' | 'setVariantMetafield' | 'setVariantMetafields' | 'updateMetafieldDefinition';
   'orders': 'cancelOrder' | 'cancelOrderFulfillment' | 'createOrderFulfillment' | 'getOrder' | 'getOrderFulfillment' | 'listOrderFulfillments' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
+  'price-lists': 'createPriceList' | 'deletePriceList' | 'getPriceList' | 'listPriceListPrices' | 'listPriceLists' | 'setPriceListPrices' | 'updatePriceList';
   'search': 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
@@ -635,6 +650,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createPriceList",
+    "method": "POST",
+    "path": "/v1/price-lists",
+    "tag": "price-lists",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createProduct",
     "method": "POST",
     "path": "/v1/products",
@@ -891,6 +918,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/orders/{id}/metafields/{slug}",
     "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deletePriceList",
+    "method": "DELETE",
+    "path": "/v1/price-lists/{id}",
+    "tag": "price-lists",
     "auth": "secret",
     "idempotent": false,
     "hasBody": false,
@@ -1269,6 +1308,22 @@ export const operationIndex: readonly OperationMeta[] = [
     "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
+  },
+  {
+    "operationId": "getPriceList",
+    "method": "GET",
+    "path": "/v1/price-lists/{id}",
+    "tag": "price-lists",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "fields"
+    ]
   },
   {
     "operationId": "getProduct",
@@ -1704,6 +1759,47 @@ export const operationIndex: readonly OperationMeta[] = [
       "to",
       "limit",
       "cursor"
+    ]
+  },
+  {
+    "operationId": "listPriceListPrices",
+    "method": "GET",
+    "path": "/v1/price-lists/{id}/prices",
+    "tag": "price-lists",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "variant_id"
+    ]
+  },
+  {
+    "operationId": "listPriceLists",
+    "method": "GET",
+    "path": "/v1/price-lists",
+    "tag": "price-lists",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "status",
+      "currency",
+      "slug",
+      "fields"
     ]
   },
   {
@@ -2148,6 +2244,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "setPriceListPrices",
+    "method": "PUT",
+    "path": "/v1/price-lists/{id}/prices",
+    "tag": "price-lists",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "setProductMetafield",
     "method": "PUT",
     "path": "/v1/products/{id}/metafields/{slug}",
@@ -2371,6 +2479,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "PATCH",
     "path": "/v1/store/metafields/{owner_type}/{slug}",
     "tag": "metafields",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updatePriceList",
+    "method": "PATCH",
+    "path": "/v1/price-lists/{id}",
+    "tag": "price-lists",
     "auth": "secret",
     "idempotent": false,
     "hasBody": true,
