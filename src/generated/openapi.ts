@@ -831,7 +831,10 @@ export interface paths {
         /**
          * List products
          * @description Products that are not deleted, newest first by default, with their variants inlined. Publishable keys
-         *     (storefronts) read it too and see active products only.
+         *     (storefronts) read it too and see active products only. With a signed-in customer's access token as
+         *     `Authorization: Bearer` (and the publishable key in `X-API-Key`), every product and variant also carries
+         *     `customer_price`, that customer's price (see the price-lists tag); an access token that is expired,
+         *     ended or of another project answers 401.
          */
         get: operations["listProducts"];
         put?: never;
@@ -864,7 +867,10 @@ export interface paths {
         /**
          * Get a product
          * @description The product with its variants. Publishable keys (storefronts) read it too, and see active products only:
-         *     a draft or archived product answers 404 to them.
+         *     a draft or archived product answers 404 to them. With a signed-in customer's access token as
+         *     `Authorization: Bearer` (and the publishable key in `X-API-Key`), the product and each variant also
+         *     carry `customer_price`, that customer's price (see the price-lists tag); an access token that is
+         *     expired, ended or of another project answers 401.
          */
         get: operations["getProduct"];
         put?: never;
@@ -3343,6 +3349,7 @@ export interface components {
             image?: components["schemas"]["Product"]["image"];
             price?: components["schemas"]["Product"]["price"];
             sale_price?: components["schemas"]["Product"]["sale_price"];
+            customer_price?: components["schemas"]["Product"]["customer_price"];
             currency?: components["schemas"]["Product"]["currency"];
             variants?: components["schemas"]["Product"]["variants"];
             collection_ids?: components["schemas"]["Product"]["collection_ids"];
@@ -4305,6 +4312,13 @@ export interface components {
             sku: string | null;
             price: number;
             sale_price: number | null;
+            /**
+             * @description Only on storefront reads with a customer's access token: the unit price that customer pays for one
+             *     unit in the product's currency, now (their price lists, else `sale_price` when set, else `price`;
+             *     see the price-lists tag). Quantity tiers apply on draft order lines. `price` and `sale_price` stay
+             *     the list-free prices.
+             */
+            customer_price?: number;
             /** @description Grams. */
             weight: number;
             /** @description inventory.low fires when inventory_quantity drops below it. */
@@ -4363,6 +4377,8 @@ export interface components {
             price: number;
             /** @description The lowest variant sale price, or null. */
             sale_price: number | null;
+            /** @description Only on storefront reads with a customer's access token; the lowest `customer_price` of the product's variants. */
+            customer_price?: number;
             currency: components["schemas"]["CurrencyCode"];
             /** @description Always inlined, by position. */
             variants: components["schemas"]["Variant"][];
