@@ -20,6 +20,8 @@ export interface OperationSpec {
   path: string;
   tag: string;
   auth: AuthKind;
+  /** A publishable operation that also takes a customer's access token (a `security` option with customerToken). */
+  customerTokenOptional: boolean;
   /** A POST whose success is 201 (unless it says `x-idempotent: false`): it accepts Idempotency-Key. */
   idempotent: boolean;
   parameters: ParameterSpec[];
@@ -44,6 +46,7 @@ export function listOperations(document: OpenApiDocument & { security?: unknown 
         path,
         tag: op.tags?.[0] ?? 'default',
         auth: authKind(op.security ?? document.security ?? []),
+        customerTokenOptional: customerTokenOptional(op.security ?? document.security ?? []),
         // `x-idempotent: false` opts a create out, e.g. register, whose answer carries tokens that must not be stored.
         idempotent: method === 'post' && Boolean(op.responses?.['201']) && op['x-idempotent'] !== false,
         parameters,
@@ -66,7 +69,14 @@ function authKind(security: Array<Record<string, unknown>>): AuthKind {
   const schemes = new Set(security.flatMap((requirement) => Object.keys(requirement)));
   if (schemes.size === 0) return 'none';
   if (schemes.has('platformToken')) return 'platform';
-  if (schemes.has('customerToken')) return 'customer';
+  // Customer operations need the token in every option; where some option goes without, the token is optional.
+  if (security.every((requirement) => 'customerToken' in requirement)) return 'customer';
   if (schemes.has('publishableKeyHeader') || schemes.has('publishableKey')) return 'publishable';
   return 'secret';
+}
+
+/** Whether a publishable operation also accepts a customer's access token beside the key (some option, not all). */
+function customerTokenOptional(security: Array<Record<string, unknown>>): boolean {
+  const withToken = security.filter((requirement) => 'customerToken' in requirement).length;
+  return withToken > 0 && withToken < security.length;
 }

@@ -831,7 +831,10 @@ export interface paths {
         /**
          * List products
          * @description Products that are not deleted, newest first by default, with their variants inlined. Publishable keys
-         *     (storefronts) read it too and see active products only.
+         *     (storefronts) read it too and see active products only. With a signed-in customer's access token as
+         *     `Authorization: Bearer` (and the publishable key in `X-API-Key`), every product and variant also carries
+         *     `customer_price`, that customer's price (see the price-lists tag); an access token that is expired,
+         *     ended or of another project answers 401.
          */
         get: operations["listProducts"];
         put?: never;
@@ -864,7 +867,10 @@ export interface paths {
         /**
          * Get a product
          * @description The product with its variants. Publishable keys (storefronts) read it too, and see active products only:
-         *     a draft or archived product answers 404 to them.
+         *     a draft or archived product answers 404 to them. With a signed-in customer's access token as
+         *     `Authorization: Bearer` (and the publishable key in `X-API-Key`), the product and each variant also
+         *     carry `customer_price`, that customer's price (see the price-lists tag); an access token that is
+         *     expired, ended or of another project answers 401.
          */
         get: operations["getProduct"];
         put?: never;
@@ -2917,6 +2923,108 @@ export interface paths {
         patch: operations["updateCompanyContact"];
         trace?: never;
     };
+    "/v1/price-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List price lists
+         * @description The project's price lists, newest first by default, each with its `price_count`. `sort=name` orders by name case-insensitively.
+         */
+        get: operations["listPriceLists"];
+        put?: never;
+        /**
+         * Create a price list
+         * @description Creates an empty list (set its prices with `PUT /v1/price-lists/{id}/prices`). The `slug` must be free in
+         *     the project (409 otherwise); customers, customer groups and companies whose `active_price_key` holds it
+         *     buy from the list while it is `active`, inside its window and in the currency of the order. Records
+         *     `price_list.created`.
+         */
+        post: operations["createPriceList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/price-lists/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A price list ID (`pl_...`).
+                 * @example pl_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["PriceListIdPath"];
+            };
+            cookie?: never;
+        };
+        /** Get a price list */
+        get: operations["getPriceList"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a price list
+         * @description Deletes the list and its prices, also while customers, groups or companies name it: their
+         *     `active_price_key` then resolves to nothing (the variants' own prices) until a list takes that slug
+         *     again. Draft line items priced from it keep their price and `price_list_id` until they are re-priced.
+         *     Records `price_list.deleted`.
+         */
+        delete: operations["deletePriceList"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a price list
+         * @description Partial update: any create field; nullable fields are cleared with null. `metadata` replaces the whole
+         *     object. A changed `slug` must be free (409); customers, groups and companies holding the old slug then
+         *     resolve to nothing until they name the new one. `currency` can change only while the list holds no
+         *     prices (400 otherwise). Records `price_list.updated` with the changed fields; a request that changes
+         *     nothing records nothing.
+         */
+        patch: operations["updatePriceList"];
+        trace?: never;
+    };
+    "/v1/price-lists/{id}/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A price list ID (`pl_...`).
+                 * @example pl_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["PriceListIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a price list's prices
+         * @description The list's prices, oldest first by default; `variant_id` narrows them to one variant's tiers.
+         */
+        get: operations["listPriceListPrices"];
+        /**
+         * Set prices of a price list
+         * @description Sets up to 1,000 prices in one request, all or nothing: each entry sets the price of a variant from
+         *     `min_quantity` on (default 1), replacing the list's price for that variant and quantity; `amount: null`
+         *     removes it. Prices the request does not name stay as they are. Every entry is checked before anything
+         *     is written: a variant not of this project, a variant whose product is priced in another currency than
+         *     the list, or the same variant and `min_quantity` twice rejects the whole request (one problem:
+         *     `invalid_request` with `field`; several: `validation_error` with `details`). Records
+         *     `price_list.updated` with the number of prices set and removed. Answers the prices now stored for the
+         *     entries sent (removed ones left out), in the order sent.
+         */
+        put: operations["setPriceListPrices"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -3038,6 +3146,7 @@ export interface components {
             payment_terms?: components["schemas"]["Company"]["payment_terms"];
             note?: components["schemas"]["Company"]["note"];
             external_id?: components["schemas"]["Company"]["external_id"];
+            active_price_key?: components["schemas"]["Company"]["active_price_key"];
             address_count?: components["schemas"]["Company"]["address_count"];
             contact_count?: components["schemas"]["Company"]["contact_count"];
             metadata?: components["schemas"]["Company"]["metadata"];
@@ -3211,6 +3320,22 @@ export interface components {
             created_at?: components["schemas"]["Order"]["created_at"];
             updated_at?: components["schemas"]["Order"]["updated_at"];
         };
+        /** @description A PriceList answered with `fields`: `id` and the requested properties only. */
+        PriceListSparse: {
+            id: components["schemas"]["PriceList"]["id"];
+            slug?: components["schemas"]["PriceList"]["slug"];
+            name?: components["schemas"]["PriceList"]["name"];
+            description?: components["schemas"]["PriceList"]["description"];
+            currency?: components["schemas"]["PriceList"]["currency"];
+            status?: components["schemas"]["PriceList"]["status"];
+            starts_at?: components["schemas"]["PriceList"]["starts_at"];
+            ends_at?: components["schemas"]["PriceList"]["ends_at"];
+            allows_increase?: components["schemas"]["PriceList"]["allows_increase"];
+            price_count?: components["schemas"]["PriceList"]["price_count"];
+            metadata?: components["schemas"]["PriceList"]["metadata"];
+            created_at?: components["schemas"]["PriceList"]["created_at"];
+            updated_at?: components["schemas"]["PriceList"]["updated_at"];
+        };
         /** @description A Product answered with `fields`: `id` and the requested properties only. */
         ProductSparse: {
             id: components["schemas"]["Product"]["id"];
@@ -3224,6 +3349,7 @@ export interface components {
             image?: components["schemas"]["Product"]["image"];
             price?: components["schemas"]["Product"]["price"];
             sale_price?: components["schemas"]["Product"]["sale_price"];
+            customer_price?: components["schemas"]["Product"]["customer_price"];
             currency?: components["schemas"]["Product"]["currency"];
             variants?: components["schemas"]["Product"]["variants"];
             collection_ids?: components["schemas"]["Product"]["collection_ids"];
@@ -3711,7 +3837,7 @@ export interface components {
          * @example customer.updated
          * @enum {string}
          */
-        EventType: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "order.created" | "order.updated" | "order.paid" | "order.fulfilled" | "order.partially_fulfilled" | "order.cancelled" | "order.refunded" | "customer.created" | "customer.updated" | "customer.deleted" | "fulfillment_order.created" | "fulfillment.created" | "fulfillment.updated" | "fulfillment.cancelled" | "inventory.low" | "discount.created" | "discount.updated" | "discount.deleted" | "shipping.zone.created" | "shipping.zone.updated" | "shipping.zone.deleted" | "promotion.created" | "promotion.updated" | "promotion.deleted" | "draft_order.created" | "draft_order.updated" | "draft_order.completed" | "draft_order.deleted" | "company.created" | "company.updated" | "company.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.received" | "purchase_order.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "return.requested" | "return.approved" | "return.received" | "return.rejected" | "return.cancelled" | "return.closed" | "navigation.created" | "navigation.updated" | "navigation.deleted" | "store_credit.issued" | "store_credit.used" | "store_credit.expired" | "location.created" | "location.updated" | "location.deleted" | "usage.warning" | "webhook_subscription.paused";
+        EventType: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "order.created" | "order.updated" | "order.paid" | "order.fulfilled" | "order.partially_fulfilled" | "order.cancelled" | "order.refunded" | "customer.created" | "customer.updated" | "customer.deleted" | "fulfillment_order.created" | "fulfillment.created" | "fulfillment.updated" | "fulfillment.cancelled" | "inventory.low" | "discount.created" | "discount.updated" | "discount.deleted" | "shipping.zone.created" | "shipping.zone.updated" | "shipping.zone.deleted" | "promotion.created" | "promotion.updated" | "promotion.deleted" | "draft_order.created" | "draft_order.updated" | "draft_order.completed" | "draft_order.deleted" | "company.created" | "company.updated" | "company.deleted" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.received" | "purchase_order.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "return.requested" | "return.approved" | "return.received" | "return.rejected" | "return.cancelled" | "return.closed" | "navigation.created" | "navigation.updated" | "navigation.deleted" | "store_credit.issued" | "store_credit.used" | "store_credit.expired" | "location.created" | "location.updated" | "location.deleted" | "usage.warning" | "webhook_subscription.paused";
         StoreEvent: {
             id: components["schemas"]["StoreEventId"];
             type: components["schemas"]["EventType"];
@@ -4186,6 +4312,13 @@ export interface components {
             sku: string | null;
             price: number;
             sale_price: number | null;
+            /**
+             * @description Only on storefront reads with a customer's access token: the unit price that customer pays for one
+             *     unit in the product's currency, now (their price lists, else `sale_price` when set, else `price`;
+             *     see the price-lists tag). Quantity tiers apply on draft order lines. `price` and `sale_price` stay
+             *     the list-free prices.
+             */
+            customer_price?: number;
             /** @description Grams. */
             weight: number;
             /** @description inventory.low fires when inventory_quantity drops below it. */
@@ -4244,6 +4377,8 @@ export interface components {
             price: number;
             /** @description The lowest variant sale price, or null. */
             sale_price: number | null;
+            /** @description Only on storefront reads with a customer's access token; the lowest `customer_price` of the product's variants. */
+            customer_price?: number;
             currency: components["schemas"]["CurrencyCode"];
             /** @description Always inlined, by position. */
             variants: components["schemas"]["Variant"][];
@@ -5158,8 +5293,16 @@ export interface components {
             /** @description Captured when added. */
             sku: string | null;
             quantity: number;
-            /** @description Captured when added (the variant's sale price when set, else its price). */
+            /**
+             * @description Variant items: the price resolved for the draft's customer when added (see the price-lists tag), and
+             *     again whenever the draft's customer or the item's quantity changes; without a customer, `base_price`.
+             *     Custom items: the price sent.
+             */
             unit_price: number;
+            /** @description Variant items: the variant's own price captured when added (its sale price when set, else its price); null for custom items. */
+            base_price: number | null;
+            /** @description The price list `unit_price` comes from; null when it is `base_price` or the item is custom. */
+            price_list_id: components["schemas"]["PriceListId"] | null;
             /** @description quantity x unit_price. */
             total: number;
             is_custom: boolean;
@@ -5630,6 +5773,102 @@ export interface components {
         CustomerGroupMembersAdd: {
             customer_ids: string[];
         };
+        /** @example pl_01jd5w0a2c4e6g8j0l2n4q6s8u */
+        PriceListId: string;
+        /** @example plp_01jd5w1b3d5f7h9k1m3p5r7t9v */
+        PriceListPriceId: string;
+        /**
+         * @description Lowercase letters and digits, words joined by single hyphens or underscores; the value customers', groups' and companies' `active_price_key` holds.
+         * @example wholesale
+         */
+        PriceListSlug: string;
+        /**
+         * @description `active`: customers buy from the list (inside its window). `draft`: the list is kept but never applies.
+         * @enum {string}
+         */
+        PriceListStatus: "active" | "draft";
+        /** @description Negotiated prices per variant in one currency; see the price-lists tag for how a customer's price is resolved. */
+        PriceList: {
+            id: components["schemas"]["PriceListId"];
+            slug: components["schemas"]["PriceListSlug"];
+            name: string;
+            description: string | null;
+            currency: components["schemas"]["CurrencyCode"];
+            status: components["schemas"]["PriceListStatus"];
+            /** @description The list applies from this moment on; null from creation. */
+            starts_at: components["schemas"]["Timestamp"] | null;
+            /** @description The list applies until just before this moment; null without end. */
+            ends_at: components["schemas"]["Timestamp"] | null;
+            /** @description false (default): a price of the list above the variant's own price is skipped, so the list never raises a price. true: the list's price applies whatever the variant's own price. */
+            allows_increase: boolean;
+            /** @description The number of prices (tiers included) the list holds. */
+            price_count: number;
+            metadata: {
+                [key: string]: unknown;
+            };
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        PriceListEnvelope: {
+            data: components["schemas"]["PriceList"];
+        };
+        PriceListCreate: {
+            slug: components["schemas"]["PriceListSlug"];
+            name: string;
+            description?: string | null;
+            /** @description An ISO 4217 currency code in capitals (unknown codes answer 400). */
+            currency: components["schemas"]["CurrencyCode"];
+            /** @default active */
+            status?: components["schemas"]["PriceListStatus"];
+            /** Format: date-time */
+            starts_at?: string | null;
+            /**
+             * Format: date-time
+             * @description Must be after starts_at (400 otherwise).
+             */
+            ends_at?: string | null;
+            /** @default false */
+            allows_increase?: boolean;
+            metadata?: components["schemas"]["Metadata"];
+        };
+        PriceListUpdate: {
+            slug?: components["schemas"]["PriceListSlug"];
+            name?: string;
+            description?: string | null;
+            /** @description An ISO 4217 currency code in capitals; changeable only while the list holds no prices. */
+            currency?: components["schemas"]["CurrencyCode"];
+            status?: components["schemas"]["PriceListStatus"];
+            /** Format: date-time */
+            starts_at?: string | null;
+            /**
+             * Format: date-time
+             * @description Must be after starts_at (400 otherwise).
+             */
+            ends_at?: string | null;
+            allows_increase?: boolean;
+            metadata?: components["schemas"]["Metadata"];
+        };
+        PriceListPrice: {
+            id: components["schemas"]["PriceListPriceId"];
+            price_list_id: components["schemas"]["PriceListId"];
+            variant_id: components["schemas"]["VariantId"];
+            /** @description The price applies to lines of at least this quantity (the highest such tier wins). */
+            min_quantity: number;
+            /** @description Unit price in minor units of the list's currency. */
+            amount: number;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        PriceListPriceInput: {
+            variant_id: string;
+            /** @default 1 */
+            min_quantity?: number;
+            /** @description Unit price in minor units of the list's currency; null removes the price of this variant and min_quantity. */
+            amount: components["schemas"]["VariantPrice"] | null;
+        };
+        PriceListPricesSet: {
+            prices: components["schemas"]["PriceListPriceInput"][];
+        };
         /** @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u */
         CompanyId: string;
         /** @example caddr_01jd5v1b3d5f7h9k1m3p5r7t9v */
@@ -5654,6 +5893,11 @@ export interface components {
             note: string | null;
             /** @description Reference in an external system (ERP, CRM). */
             external_id: string | null;
+            /**
+             * @description The slug of the price list the company's contacts buy from (see the price-lists tag for how prices are resolved).
+             * @example wholesale
+             */
+            active_price_key: string | null;
             address_count: number;
             contact_count: number;
             metadata: {
@@ -5688,6 +5932,7 @@ export interface components {
             payment_terms?: components["schemas"]["PaymentTerms"] | null;
             note?: string | null;
             external_id?: string | null;
+            active_price_key?: string | null;
             metadata?: components["schemas"]["Metadata"];
         };
         CompanyUpdate: {
@@ -5709,6 +5954,7 @@ export interface components {
             payment_terms?: components["schemas"]["PaymentTerms"] | null;
             note?: string | null;
             external_id?: string | null;
+            active_price_key?: string | null;
             metadata?: components["schemas"]["Metadata"];
         };
         CompanyAddress: {
@@ -5800,6 +6046,9 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "Cache-Control": components["headers"]["PublishedCacheControl"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -6643,6 +6892,47 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such price list in the caller's project. */
+        PriceListNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Price list not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The slug is taken by another price list of the project, or the Idempotency-Key conflicts. */
+        PriceListConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "Another price list already has this slug.",
+                 *         "field": "slug"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No such company, or no such address of it. */
         CompanyAddressNotFound: {
             headers: {
@@ -6885,6 +7175,11 @@ export interface components {
          * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
          */
         CompanyIdPath: string;
+        /**
+         * @description A price list ID (`pl_...`).
+         * @example pl_01jd5w0a2c4e6g8j0l2n4q6s8u
+         */
+        PriceListIdPath: string;
         /** @description `addresses` inlines the addresses (default first), `contacts` the contacts (primary first). */
         CompanyExpand: ("addresses" | "contacts")[];
     };
@@ -17001,6 +17296,8 @@ export interface operations {
                      *             "sku": "TR2-42-BLK",
                      *             "quantity": 2,
                      *             "unit_price": 9900,
+                     *             "base_price": 9900,
+                     *             "price_list_id": null,
                      *             "total": 19800,
                      *             "is_custom": false,
                      *             "note": null,
@@ -17016,6 +17313,8 @@ export interface operations {
                      *             "sku": null,
                      *             "quantity": 1,
                      *             "unit_price": 4000,
+                     *             "base_price": null,
+                     *             "price_list_id": null,
                      *             "total": 4000,
                      *             "is_custom": true,
                      *             "note": "Blue paper please",
@@ -17279,6 +17578,8 @@ export interface operations {
                      *           "sku": "TR2-42-BLK",
                      *           "quantity": 2,
                      *           "unit_price": 9900,
+                     *           "base_price": 9900,
+                     *           "price_list_id": null,
                      *           "total": 19800,
                      *           "is_custom": false,
                      *           "note": null,
@@ -17294,6 +17595,8 @@ export interface operations {
                      *           "sku": null,
                      *           "quantity": 1,
                      *           "unit_price": 4000,
+                     *           "base_price": null,
+                     *           "price_list_id": null,
                      *           "total": 4000,
                      *           "is_custom": true,
                      *           "note": "Blue paper please",
@@ -17426,6 +17729,8 @@ export interface operations {
                      *         "sku": "TR2-42-BLK",
                      *         "quantity": 2,
                      *         "unit_price": 9900,
+                     *         "base_price": 9900,
+                     *         "price_list_id": null,
                      *         "total": 19800,
                      *         "is_custom": false,
                      *         "note": null,
@@ -19449,6 +19754,7 @@ export interface operations {
                      *           "payment_terms": "net_30",
                      *           "note": "Ships on Tuesdays and Thursdays.",
                      *           "external_id": "ERP-4711",
+                     *           "active_price_key": "wholesale",
                      *           "address_count": 2,
                      *           "contact_count": 1,
                      *           "metadata": {
@@ -19557,6 +19863,7 @@ export interface operations {
                      *         "payment_terms": "net_30",
                      *         "note": "Ships on Tuesdays and Thursdays.",
                      *         "external_id": "ERP-4711",
+                     *         "active_price_key": "wholesale",
                      *         "address_count": 2,
                      *         "contact_count": 1,
                      *         "metadata": {
@@ -19651,6 +19958,7 @@ export interface operations {
                      *         "payment_terms": "net_30",
                      *         "note": "Ships on Tuesdays and Thursdays.",
                      *         "external_id": "ERP-4711",
+                     *         "active_price_key": "wholesale",
                      *         "address_count": 1,
                      *         "contact_count": 1,
                      *         "metadata": {
@@ -19832,6 +20140,7 @@ export interface operations {
                      *         "payment_terms": "net_30",
                      *         "note": "Ships on Tuesdays and Thursdays.",
                      *         "external_id": "ERP-4711",
+                     *         "active_price_key": "wholesale",
                      *         "address_count": 2,
                      *         "contact_count": 1,
                      *         "metadata": {
@@ -20536,6 +20845,638 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CompanyContactNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPriceLists: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at" | "name";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                status?: components["schemas"]["PriceListStatus"];
+                currency?: components["schemas"]["CurrencyCode"];
+                /** @description The list with this slug (the value `active_price_key` holds). */
+                slug?: components["schemas"]["PriceListSlug"];
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of price lists. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "pl_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *           "slug": "wholesale",
+                     *           "name": "Wholesale 2027",
+                     *           "description": "Negotiated prices for trade accounts; tiers from 10 and 50 units.",
+                     *           "currency": "USD",
+                     *           "status": "active",
+                     *           "starts_at": "2027-01-01T00:00:00.000Z",
+                     *           "ends_at": null,
+                     *           "allows_increase": false,
+                     *           "price_count": 240,
+                     *           "metadata": {
+                     *             "erp_price_group": "TRADE-A"
+                     *           },
+                     *           "created_at": "2026-11-20T10:00:00.000Z",
+                     *           "updated_at": "2026-11-20T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: (components["schemas"]["PriceList"] | components["schemas"]["PriceListSparse"])[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "limit must be at most 100.",
+                     *         "field": "limit"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPriceList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "slug": "wholesale",
+                 *       "name": "Wholesale 2027",
+                 *       "description": "Negotiated prices for trade accounts; tiers from 10 and 50 units.",
+                 *       "currency": "USD",
+                 *       "starts_at": "2027-01-01T00:00:00.000Z",
+                 *       "metadata": {
+                 *         "erp_price_group": "TRADE-A"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PriceListCreate"];
+            };
+        };
+        responses: {
+            /** @description The new price list. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "pl_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "slug": "wholesale",
+                     *         "name": "Wholesale 2027",
+                     *         "description": "Negotiated prices for trade accounts; tiers from 10 and 50 units.",
+                     *         "currency": "USD",
+                     *         "status": "active",
+                     *         "starts_at": "2027-01-01T00:00:00.000Z",
+                     *         "ends_at": null,
+                     *         "allows_increase": false,
+                     *         "price_count": 0,
+                     *         "metadata": {
+                     *           "erp_price_group": "TRADE-A"
+                     *         },
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PriceListEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "slug must be at least 1 character long.",
+                     *         "field": "slug"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["PriceListConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPriceList: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated field names. Objects then carry `id` and these fields only (the answer's `...Sparse`
+                 *     variant); unknown names are ignored.
+                 * @example [
+                 *       "type",
+                 *       "created_at"
+                 *     ]
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A price list ID (`pl_...`).
+                 * @example pl_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["PriceListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The price list (its prices are listed by `GET /v1/price-lists/{id}/prices`). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "pl_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "slug": "wholesale",
+                     *         "name": "Wholesale 2027",
+                     *         "description": "Negotiated prices for trade accounts; tiers from 10 and 50 units.",
+                     *         "currency": "USD",
+                     *         "status": "active",
+                     *         "starts_at": "2027-01-01T00:00:00.000Z",
+                     *         "ends_at": null,
+                     *         "allows_increase": false,
+                     *         "price_count": 240,
+                     *         "metadata": {
+                     *           "erp_price_group": "TRADE-A"
+                     *         },
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PriceList"] | components["schemas"]["PriceListSparse"];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes: fields.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PriceListNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePriceList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A price list ID (`pl_...`).
+                 * @example pl_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["PriceListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The price list is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PriceListNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePriceList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A price list ID (`pl_...`).
+                 * @example pl_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["PriceListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "draft",
+                 *       "ends_at": "2027-12-31T23:59:59.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PriceListUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated price list. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "pl_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "slug": "wholesale",
+                     *         "name": "Wholesale 2027",
+                     *         "description": "Negotiated prices for trade accounts; tiers from 10 and 50 units.",
+                     *         "currency": "USD",
+                     *         "status": "draft",
+                     *         "starts_at": "2027-01-01T00:00:00.000Z",
+                     *         "ends_at": "2027-12-31T23:59:59.000Z",
+                     *         "allows_increase": false,
+                     *         "price_count": 240,
+                     *         "metadata": {
+                     *           "erp_price_group": "TRADE-A"
+                     *         },
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-21T08:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PriceListEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "slug must be at least 1 character long.",
+                     *         "field": "slug"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PriceListNotFound"];
+            409: components["responses"]["PriceListConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPriceListPrices: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-250. */
+                limit?: components["parameters"]["Limit250"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at";
+                /** @description Sort direction; ascending by default. */
+                order?: components["parameters"]["OrderAsc"];
+                /** @example var_01jd5ky9n3p5q7r9s1t3v5w7x9 */
+                variant_id?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A price list ID (`pl_...`).
+                 * @example pl_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["PriceListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of prices. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "plp_01jd5w1b3d5f7h9k1m3p5r7t9v",
+                     *           "price_list_id": "pl_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *           "min_quantity": 1,
+                     *           "amount": 2200,
+                     *           "created_at": "2026-11-20T10:05:00.000Z",
+                     *           "updated_at": "2026-11-20T10:05:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "plp_01jd5w2c4e6g8j0l2n4q6s8u0w",
+                     *           "price_list_id": "pl_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *           "min_quantity": 10,
+                     *           "amount": 1900,
+                     *           "created_at": "2026-11-20T10:05:00.000Z",
+                     *           "updated_at": "2026-11-20T10:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PriceListPrice"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "limit must be at most 250.",
+                     *         "field": "limit"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PriceListNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setPriceListPrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A price list ID (`pl_...`).
+                 * @example pl_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["PriceListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "prices": [
+                 *         {
+                 *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                 *           "amount": 2200
+                 *         },
+                 *         {
+                 *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                 *           "min_quantity": 10,
+                 *           "amount": 1900
+                 *         },
+                 *         {
+                 *           "variant_id": "var_01jd5kz1q5r7s9t1v3w5x7y9z1",
+                 *           "min_quantity": 50,
+                 *           "amount": null
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PriceListPricesSet"];
+            };
+        };
+        responses: {
+            /** @description The prices now stored for the entries sent. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "plp_01jd5w1b3d5f7h9k1m3p5r7t9v",
+                     *           "price_list_id": "pl_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *           "min_quantity": 1,
+                     *           "amount": 2200,
+                     *           "created_at": "2026-11-20T10:05:00.000Z",
+                     *           "updated_at": "2026-11-20T10:05:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "plp_01jd5w2c4e6g8j0l2n4q6s8u0w",
+                     *           "price_list_id": "pl_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *           "min_quantity": 10,
+                     *           "amount": 1900,
+                     *           "created_at": "2026-11-20T10:05:00.000Z",
+                     *           "updated_at": "2026-11-20T10:05:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PriceListPrice"][];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "prices must be an array.",
+                     *         "field": "prices"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PriceListNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

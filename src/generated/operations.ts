@@ -10,6 +10,8 @@ export interface OperationMeta {
   tag: string;
   /** Which credential the operation takes, from its `security`. */
   auth: AuthKind;
+  /** A publishable operation that also takes a customer's access token as Bearer (with the key in X-API-Key). */
+  customerTokenOptional: boolean;
   /** Creates a resource (POST answering 201): accepts Idempotency-Key. */
   idempotent: boolean;
   hasBody: boolean;
@@ -44,6 +46,7 @@ export type OperationId =
   | 'createMerchandisingRule'
   | 'createMetafieldDefinition'
   | 'createOrderFulfillment'
+  | 'createPriceList'
   | 'createProduct'
   | 'createProject'
   | 'createShippingRate'
@@ -66,6 +69,7 @@ export type OperationId =
   | 'deleteLocation'
   | 'deleteMerchandisingRule'
   | 'deleteOrderMetafield'
+  | 'deletePriceList'
   | 'deleteProduct'
   | 'deleteProductMetafield'
   | 'deleteShippingRate'
@@ -94,6 +98,7 @@ export type OperationId =
   | 'getOrder'
   | 'getOrderFulfillment'
   | 'getOrderMetafields'
+  | 'getPriceList'
   | 'getProduct'
   | 'getProductMetafields'
   | 'getProject'
@@ -119,6 +124,8 @@ export type OperationId =
   | 'listOrderFulfillments'
   | 'listOrders'
   | 'listOutboxEmails'
+  | 'listPriceListPrices'
+  | 'listPriceLists'
   | 'listProducts'
   | 'listShippingZones'
   | 'listStoreEvents'
@@ -150,6 +157,7 @@ export type OperationId =
   | 'setInventoryLevel'
   | 'setOrderMetafield'
   | 'setOrderMetafields'
+  | 'setPriceListPrices'
   | 'setProductMetafield'
   | 'setProductMetafields'
   | 'setVariantMetafield'
@@ -169,6 +177,7 @@ export type OperationId =
   | 'updateLocation'
   | 'updateMerchandisingRule'
   | 'updateMetafieldDefinition'
+  | 'updatePriceList'
   | 'updateProduct'
   | 'updateProject'
   | 'updateShippingRate'
@@ -203,6 +212,7 @@ export interface OperationAuth {
   createMerchandisingRule: 'secret';
   createMetafieldDefinition: 'secret';
   createOrderFulfillment: 'secret';
+  createPriceList: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
   createShippingRate: 'secret';
@@ -225,6 +235,7 @@ export interface OperationAuth {
   deleteLocation: 'secret';
   deleteMerchandisingRule: 'secret';
   deleteOrderMetafield: 'secret';
+  deletePriceList: 'secret';
   deleteProduct: 'secret';
   deleteProductMetafield: 'secret';
   deleteShippingRate: 'secret';
@@ -253,6 +264,7 @@ export interface OperationAuth {
   getOrder: 'secret';
   getOrderFulfillment: 'secret';
   getOrderMetafields: 'secret';
+  getPriceList: 'secret';
   getProduct: 'publishable';
   getProductMetafields: 'publishable';
   getProject: 'platform';
@@ -278,6 +290,8 @@ export interface OperationAuth {
   listOrderFulfillments: 'secret';
   listOrders: 'secret';
   listOutboxEmails: 'platform';
+  listPriceListPrices: 'secret';
+  listPriceLists: 'secret';
   listProducts: 'publishable';
   listShippingZones: 'secret';
   listStoreEvents: 'secret';
@@ -309,6 +323,7 @@ export interface OperationAuth {
   setInventoryLevel: 'secret';
   setOrderMetafield: 'secret';
   setOrderMetafields: 'secret';
+  setPriceListPrices: 'secret';
   setProductMetafield: 'secret';
   setProductMetafields: 'secret';
   setVariantMetafield: 'secret';
@@ -328,6 +343,7 @@ export interface OperationAuth {
   updateLocation: 'secret';
   updateMerchandisingRule: 'secret';
   updateMetafieldDefinition: 'secret';
+  updatePriceList: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
   updateShippingRate: 'secret';
@@ -350,6 +366,7 @@ export interface OperationsByTag {
   'metafields': 'archiveMetafieldDefinition' | 'createMetafieldDefinition' | 'deleteCollectionMetafield' | 'deleteCustomerMetafield' | 'deleteOrderMetafield' | 'deleteProductMetafield' | 'deleteVariantMetafield' | 'getCollectionMetafields' | 'getCustomerMetafields' | 'getOrderMetafields' | 'getProductMetafields' | 'getVariantMetafields' | 'listMetafieldDefinitions' | 'reorderMetafieldDefinitions' | 'setCollectionMetafield' | 'setCollectionMetafields' | 'setCustomerMetafield' | 'setCustomerMetafields' | 'setOrderMetafield' | 'setOrderMetafields' | 'setProductMetafield' | 'setProductMetafields' | 'setVariantMetafield' | 'setVariantMetafields' | 'updateMetafieldDefinition';
   'orders': 'cancelOrder' | 'cancelOrderFulfillment' | 'createOrderFulfillment' | 'getOrder' | 'getOrderFulfillment' | 'listOrderFulfillments' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
+  'price-lists': 'createPriceList' | 'deletePriceList' | 'getPriceList' | 'listPriceListPrices' | 'listPriceLists' | 'setPriceListPrices' | 'updatePriceList';
   'search': 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
@@ -364,6 +381,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/collections/{id}/products",
     "tag": "catalog",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -376,6 +394,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customer-groups/{id}/members",
     "tag": "customer-groups",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -388,6 +407,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/draft-orders/{id}/items",
     "tag": "draft-orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -400,6 +420,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/store/metafields/{owner_type}/{slug}",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -412,6 +433,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/orders/{id}/cancel",
     "tag": "orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -424,6 +446,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/orders/{id}/fulfillments/{fulfillment_id}/cancel",
     "tag": "orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -436,6 +459,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/me/password",
     "tag": "customer-auth",
     "auth": "customer",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -448,6 +472,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/draft-orders/{id}/complete",
     "tag": "draft-orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": false,
     "bodyRequired": false,
@@ -460,6 +485,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}/keys",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -472,6 +498,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/collections",
     "tag": "catalog",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -484,6 +511,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/companies",
     "tag": "companies",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -496,6 +524,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/companies/{id}/addresses",
     "tag": "companies",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -508,6 +537,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/companies/{id}/contacts",
     "tag": "companies",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -520,6 +550,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customers",
     "tag": "customers",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -532,6 +563,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customers/{id}/addresses",
     "tag": "customers",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -544,6 +576,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customer-groups",
     "tag": "customer-groups",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -556,6 +589,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customers/{id}/notes",
     "tag": "customers",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -568,6 +602,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/draft-orders",
     "tag": "draft-orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -580,6 +615,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/files",
     "tag": "catalog",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -592,6 +628,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/locations",
     "tag": "locations",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -604,6 +641,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/search/merchandising",
     "tag": "search",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -616,6 +654,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/store/metafields",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -628,6 +667,20 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/orders/{id}/fulfillments",
     "tag": "orders",
     "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createPriceList",
+    "method": "POST",
+    "path": "/v1/price-lists",
+    "tag": "price-lists",
+    "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -640,6 +693,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/products",
     "tag": "catalog",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -652,6 +706,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -664,6 +719,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/shipping/zones/{id}/rates",
     "tag": "shipping",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -676,6 +732,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/shipping/zones",
     "tag": "shipping",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -688,6 +745,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/search/synonyms",
     "tag": "search",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -700,6 +758,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/products/{id}/variants",
     "tag": "catalog",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -712,6 +771,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/webhooks",
     "tag": "webhooks",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": true,
@@ -724,6 +784,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/collections/{id}",
     "tag": "catalog",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -736,6 +797,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/collections/{id}/metafields/{slug}",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -748,6 +810,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/companies/{id}",
     "tag": "companies",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -760,6 +823,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/companies/{id}/addresses/{address_id}",
     "tag": "companies",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -772,6 +836,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/companies/{id}/contacts/{contact_id}",
     "tag": "companies",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -784,6 +849,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customers/{id}",
     "tag": "customers",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -796,6 +862,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/addresses/{id}",
     "tag": "customers",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -808,6 +875,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customer-groups/{id}",
     "tag": "customer-groups",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -820,6 +888,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customers/{id}/metafields/{slug}",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -832,6 +901,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customers/{id}/notes/{note_id}",
     "tag": "customers",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -844,6 +914,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/draft-orders/{id}",
     "tag": "draft-orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -856,6 +927,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/draft-orders/{id}/items/{item_id}",
     "tag": "draft-orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -868,6 +940,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/locations/{id}",
     "tag": "locations",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -880,6 +953,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/search/merchandising/{id}",
     "tag": "search",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -892,6 +966,20 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/orders/{id}/metafields/{slug}",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deletePriceList",
+    "method": "DELETE",
+    "path": "/v1/price-lists/{id}",
+    "tag": "price-lists",
+    "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -904,6 +992,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/products/{id}",
     "tag": "catalog",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -916,6 +1005,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/products/{id}/metafields/{slug}",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -928,6 +1018,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/shipping/rates/{id}",
     "tag": "shipping",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -940,6 +1031,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/shipping/zones/{id}",
     "tag": "shipping",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -952,6 +1044,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/search/synonyms/{id}",
     "tag": "search",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -964,6 +1057,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/variants/{id}",
     "tag": "catalog",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -976,6 +1070,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/variants/{id}/metafields/{slug}",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -988,6 +1083,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/webhooks/{id}",
     "tag": "webhooks",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1000,6 +1096,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/products/{id}/duplicate",
     "tag": "catalog",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": true,
     "hasBody": true,
     "bodyRequired": false,
@@ -1012,6 +1109,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/collections/{id}",
     "tag": "catalog",
     "auth": "publishable",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1030,6 +1128,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/collections/{id}/metafields",
     "tag": "metafields",
     "auth": "publishable",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1042,6 +1141,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/companies/{id}",
     "tag": "companies",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1060,6 +1160,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/me",
     "tag": "customer-auth",
     "auth": "customer",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1072,6 +1173,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customers/{id}",
     "tag": "customers",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1090,6 +1192,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customer-groups/{id}",
     "tag": "customer-groups",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1108,6 +1211,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customers/{id}/metafields",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1120,6 +1224,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/docs",
     "tag": "service",
     "auth": "none",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1132,6 +1237,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/docs/assets/{file}",
     "tag": "service",
     "auth": "none",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1144,6 +1250,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/draft-orders/{id}",
     "tag": "draft-orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1162,6 +1269,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/files/{id}",
     "tag": "catalog",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1174,6 +1282,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/healthz",
     "tag": "service",
     "auth": "none",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1186,6 +1295,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/locations/{id}",
     "tag": "locations",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1198,6 +1308,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/search/merchandising/{id}",
     "tag": "search",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1210,6 +1321,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/openapi.json",
     "tag": "service",
     "auth": "none",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1222,6 +1334,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/openapi.yaml",
     "tag": "service",
     "auth": "none",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1234,6 +1347,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/orders/{id}",
     "tag": "orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1252,6 +1366,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/orders/{id}/fulfillments/{fulfillment_id}",
     "tag": "orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1264,6 +1379,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/orders/{id}/metafields",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1271,11 +1387,29 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getPriceList",
+    "method": "GET",
+    "path": "/v1/price-lists/{id}",
+    "tag": "price-lists",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "fields"
+    ]
+  },
+  {
     "operationId": "getProduct",
     "method": "GET",
     "path": "/v1/products/{id}",
     "tag": "catalog",
     "auth": "publishable",
+    "customerTokenOptional": true,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1294,6 +1428,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/products/{id}/metafields",
     "tag": "metafields",
     "auth": "publishable",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1306,6 +1441,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1318,6 +1454,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/shipping/zones/{id}",
     "tag": "shipping",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1336,6 +1473,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/events/{id}",
     "tag": "store-events",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1352,6 +1490,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/search/analytics/top-queries",
     "tag": "search",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1367,6 +1506,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/variants/{id}",
     "tag": "catalog",
     "auth": "publishable",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1383,6 +1523,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/variants/{id}/metafields",
     "tag": "metafields",
     "auth": "publishable",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1395,6 +1536,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/webhooks/{id}",
     "tag": "webhooks",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1411,6 +1553,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/search/analytics/zero-results",
     "tag": "search",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1426,6 +1569,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/collections",
     "tag": "catalog",
     "auth": "publishable",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1448,6 +1592,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/companies",
     "tag": "companies",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1472,6 +1617,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/companies/{id}/addresses",
     "tag": "companies",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1488,6 +1634,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/companies/{id}/contacts",
     "tag": "companies",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1504,6 +1651,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customers/{id}/addresses",
     "tag": "customers",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1520,6 +1668,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customer-groups",
     "tag": "customer-groups",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1544,6 +1693,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customers/{id}/notes",
     "tag": "customers",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1556,6 +1706,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customers",
     "tag": "customers",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1586,6 +1737,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/draft-orders",
     "tag": "draft-orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1610,6 +1762,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/locations",
     "tag": "locations",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1632,6 +1785,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/search/merchandising",
     "tag": "search",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1644,6 +1798,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/store/metafields",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1658,6 +1813,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/orders/{id}/fulfillments",
     "tag": "orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1670,6 +1826,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/orders",
     "tag": "orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1696,6 +1853,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}/outbox",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1707,11 +1865,55 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listPriceListPrices",
+    "method": "GET",
+    "path": "/v1/price-lists/{id}/prices",
+    "tag": "price-lists",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "variant_id"
+    ]
+  },
+  {
+    "operationId": "listPriceLists",
+    "method": "GET",
+    "path": "/v1/price-lists",
+    "tag": "price-lists",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [
+      "fields"
+    ],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "status",
+      "currency",
+      "slug",
+      "fields"
+    ]
+  },
+  {
     "operationId": "listProducts",
     "method": "GET",
     "path": "/v1/products",
     "tag": "catalog",
     "auth": "publishable",
+    "customerTokenOptional": true,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1740,6 +1942,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/shipping/zones",
     "tag": "shipping",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1762,6 +1965,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/events",
     "tag": "store-events",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1784,6 +1988,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/search/synonyms",
     "tag": "search",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1796,6 +2001,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/variants/{id}/inventory-levels",
     "tag": "inventory",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1808,6 +2014,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/webhooks/{id}/deliveries",
     "tag": "webhooks",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1829,6 +2036,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/webhooks",
     "tag": "webhooks",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1849,6 +2057,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/auth/login",
     "tag": "customer-auth",
     "auth": "publishable",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -1861,6 +2070,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/auth/logout",
     "tag": "customer-auth",
     "auth": "publishable",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -1873,6 +2083,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/shipping/rates",
     "tag": "shipping",
     "auth": "publishable",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -1885,6 +2096,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/orders/{id}/pay",
     "tag": "orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1897,6 +2109,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/webhooks/{id}/recover",
     "tag": "webhooks",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -1909,6 +2122,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/auth/token",
     "tag": "customer-auth",
     "auth": "publishable",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -1921,6 +2135,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/auth/register",
     "tag": "customer-auth",
     "auth": "publishable",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -1933,6 +2148,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/collections/{id}/products/{product_id}",
     "tag": "catalog",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1945,6 +2161,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customer-groups/{id}/members/{customer_id}",
     "tag": "customer-groups",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1957,6 +2174,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/store/metafields/{owner_type}/reorder",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -1969,6 +2187,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/auth/forgot-password",
     "tag": "customer-auth",
     "auth": "publishable",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -1981,6 +2200,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/auth/reset-password",
     "tag": "customer-auth",
     "auth": "publishable",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -1993,6 +2213,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/webhooks/{id}/deliveries/{delivery_id}/retry",
     "tag": "webhooks",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -2005,6 +2226,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/keys/{id}",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -2017,6 +2239,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/search",
     "tag": "search",
     "auth": "publishable",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -2045,6 +2268,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/draft-orders/{id}/send",
     "tag": "draft-orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": false,
@@ -2057,6 +2281,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/collections/{id}/metafields/{slug}",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2069,6 +2294,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/collections/{id}/metafields",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2081,6 +2307,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customers/{id}/metafields/{slug}",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2093,6 +2320,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customers/{id}/metafields",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2105,6 +2333,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/locations/{id}/default",
     "tag": "locations",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -2117,6 +2346,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/inventory-levels",
     "tag": "inventory",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2129,6 +2359,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/orders/{id}/metafields/{slug}",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2141,6 +2372,20 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/orders/{id}/metafields",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "setPriceListPrices",
+    "method": "PUT",
+    "path": "/v1/price-lists/{id}/prices",
+    "tag": "price-lists",
+    "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2153,6 +2398,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/products/{id}/metafields/{slug}",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2165,6 +2411,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/products/{id}/metafields",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2177,6 +2424,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/variants/{id}/metafields/{slug}",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2189,6 +2437,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/variants/{id}/metafields",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2201,6 +2450,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/search/suggest",
     "tag": "search",
     "auth": "publishable",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -2216,6 +2466,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/locations/{id}/transfer",
     "tag": "locations",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2228,6 +2479,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/collections/{id}",
     "tag": "catalog",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2240,6 +2492,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/companies/{id}",
     "tag": "companies",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2252,6 +2505,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/companies/{id}/addresses/{address_id}",
     "tag": "companies",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2264,6 +2518,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/companies/{id}/contacts/{contact_id}",
     "tag": "companies",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2276,6 +2531,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/me",
     "tag": "customer-auth",
     "auth": "customer",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2288,6 +2544,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customers/{id}",
     "tag": "customers",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2300,6 +2557,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/addresses/{id}",
     "tag": "customers",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2312,6 +2570,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/customer-groups/{id}",
     "tag": "customer-groups",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2324,6 +2583,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/draft-orders/{id}",
     "tag": "draft-orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2336,6 +2596,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/draft-orders/{id}/items/{item_id}",
     "tag": "draft-orders",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2348,6 +2609,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/locations/{id}",
     "tag": "locations",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2360,6 +2622,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/search/merchandising/{id}",
     "tag": "search",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2372,6 +2635,20 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/store/metafields/{owner_type}/{slug}",
     "tag": "metafields",
     "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updatePriceList",
+    "method": "PATCH",
+    "path": "/v1/price-lists/{id}",
+    "tag": "price-lists",
+    "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2384,6 +2661,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/products/{id}",
     "tag": "catalog",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2396,6 +2674,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2408,6 +2687,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/shipping/rates/{id}",
     "tag": "shipping",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2420,6 +2700,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/shipping/zones/{id}",
     "tag": "shipping",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2432,6 +2713,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/search/synonyms/{id}",
     "tag": "search",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2444,6 +2726,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/variants/{id}",
     "tag": "catalog",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -2456,6 +2739,7 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/webhooks/{id}",
     "tag": "webhooks",
     "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": true,
     "bodyRequired": true,

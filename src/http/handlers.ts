@@ -10,6 +10,7 @@ import { locationHandlers } from '../modules/locations/locations.handlers.js';
 import { metafieldHandlers } from '../modules/metafields/metafields.handlers.js';
 import { orderHandlers } from '../modules/orders/orders.handlers.js';
 import { searchHandlers } from '../modules/search/search.handlers.js';
+import { priceListHandlers } from '../modules/price-lists/price-lists.handlers.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
 import { shippingHandlers } from '../modules/shipping/shipping.handlers.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
@@ -36,6 +37,7 @@ export const handlers = {
   ...metafieldHandlers,
   ...customerGroupHandlers,
   ...companyHandlers,
+  ...priceListHandlers,
   ...searchHandlers,
   ...shippingHandlers,
   ...webhookHandlers,

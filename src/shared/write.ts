@@ -30,7 +30,8 @@ export async function writeTx<T>(
 }
 
 /** Tables whose rows services lock. */
-export type LockableTable = 'customers' | 'variants' | 'locations' | 'products' | 'customer_groups' | 'companies';
+export type LockableTable =
+  'customers' | 'variants' | 'locations' | 'products' | 'customer_groups' | 'companies' | 'price_lists';
 
 /**
  * Locks rows for the rest of the transaction, always in id order so concurrent writers cannot deadlock:

@@ -223,6 +223,16 @@ export type CompanyAddress = Prisma.CompanyAddressModel
  */
 export type CompanyContact = Prisma.CompanyContactModel
 /**
+ * Model PriceList
+ * Negotiated prices per variant, named by the slug that customers', groups' and companies' active_price_key hold.
+ */
+export type PriceList = Prisma.PriceListModel
+/**
+ * Model PriceListPrice
+ * One price of a list: the amount of a variant from a quantity on (the highest min_quantity not above the line's quantity wins).
+ */
+export type PriceListPrice = Prisma.PriceListPriceModel
+/**
  * Model SearchProduct
  * The search document of each active, live product (drafts, archived and deleted products have none).
  * Written by the search area's reindexProducts in the transaction of every catalog write that changes it;

@@ -16,6 +16,8 @@ const unauthorized = (message: string) => new AppError('unauthorized', message);
  * 403 domain_not_verified. Publishable-key operations take the key in X-API-Key or as Authorization: Bearer;
  * customer-token operations (/v1/me) take it in X-API-Key and an access token of the key's project as
  * Authorization: Bearer, whose session must not have ended (401 otherwise); the actor is the customer.
+ * Publishable operations that also take a customer token (catalog reads) read as that customer when one is
+ * sent as Bearer beside the key in X-API-Key, with the same checks.
  * Customer-auth operations of a project without a domain answer 400 ("Store domain must be configured to use
  * customer auth.") once the key is known.
  */
@@ -32,6 +34,7 @@ export function authenticate(operation: OperationMeta, deps: AppDeps): Middlewar
         break;
       default:
         ctx.state.service = await authenticateKey(ctx, operation, deps);
+        if (sendsCustomerToken(ctx, operation)) ctx.state.service = await asCustomer(ctx, ctx.state.service, deps);
         // Before the body is looked at, so every request of a project without a domain gets this message.
         if (operation.tag === 'customer-auth') requireStoreDomain(ctx.state.service);
     }
@@ -69,6 +72,11 @@ function checkPlatformToken(ctx: AppContext, platformToken: string | undefined):
 async function authenticateCustomer(ctx: AppContext, operation: OperationMeta, deps: AppDeps): Promise<Ctx> {
   const keyCtx = await authenticateKey(ctx, operation, deps);
   requireStoreDomain(keyCtx);
+  return asCustomer(ctx, keyCtx, deps);
+}
+
+/** The key's context with the customer of the request's access token as actor; 401 unless the token is valid for the key's project and its session has not ended. */
+async function asCustomer(ctx: AppContext, keyCtx: Ctx, deps: AppDeps): Promise<Ctx> {
   const token = bearer(ctx, 'Malformed Authorization header. Send Authorization: Bearer <access token>.');
   const { customerId, sessionId } = await authenticateAccessToken(
     deps.db,
@@ -77,6 +85,16 @@ async function authenticateCustomer(ctx: AppContext, operation: OperationMeta, d
     token,
   );
   return { ...keyCtx, actor: { kind: 'customer', id: customerId, sessionId } };
+}
+
+/**
+ * Whether a publishable operation that takes an optional customer token got one: the key in X-API-Key and
+ * something in Authorization other than an API key (a client that sends its key in both is not signed in).
+ */
+function sendsCustomerToken(ctx: AppContext, operation: OperationMeta): boolean {
+  if (!operation.customerTokenOptional || !ctx.get('X-API-Key') || !ctx.get('Authorization')) return false;
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('Authorization'))?.[1];
+  return !(token && API_KEY_FORMAT.test(token));
 }
 
 /** Where the key was found: `X-API-Key` or `Authorization: Bearer`. */

@@ -2,6 +2,7 @@ import type { PartialAreaHandlers } from '../../http/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { withMetafields } from '../metafields/index.js';
 import { toProductResource, toVariantResource } from './catalog.mappers.js';
+import { withCustomerPrices } from './customer-prices.js';
 import { listProducts } from './products.list.js';
 import { createProduct, deleteProduct, duplicateProduct, findProduct, updateProduct } from './products.service.js';
 import { createVariant, deleteVariant, findVariant, updateVariant } from './variants.service.js';
@@ -16,7 +17,8 @@ export const productHandlers = {
     body: { data: toProductResource(await createProduct(ctx, body)) },
   }),
   getProduct: async ({ path, query, ctx }) => {
-    const product = pickFields(toProductResource(await findProduct(ctx, ctx.db, path.id)), query.fields);
+    const [priced] = await withCustomerPrices(ctx, [toProductResource(await findProduct(ctx, ctx.db, path.id))]);
+    const product = pickFields(priced, query.fields);
     return { status: 200, body: { data: (await withMetafields(ctx, 'product', query, [product]))[0] } };
   },
   updateProduct: async ({ path, body, ctx }) => ({

@@ -1,8 +1,10 @@
 import type { operations } from '../../generated/openapi.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { isStorefront, type Ctx } from '../../shared/context.js';
+import { pickFields } from '../../shared/fields.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { toProductResource } from './catalog.mappers.js';
+import { pricedCustomer, withCustomerPrices } from './customer-prices.js';
 import { PRODUCT_INCLUDE } from './products.service.js';
 
 export type ProductListQuery = NonNullable<operations['listProducts']['parameters']['query']>;
@@ -13,7 +15,10 @@ const SORTS: SortColumns<'listProducts'> = {
   title: [{ field: 'title', kind: 'string' }],
 };
 
-/** A page of the project's live products matching the filters (storefronts: active ones only), with variants and collection ids. */
+/**
+ * A page of the project's live products matching the filters (storefronts: active ones only), with variants
+ * and collection ids; for a signed-in customer, with their prices (customer_price).
+ */
 export async function listProducts(ctx: Ctx, query: ProductListQuery) {
   const where: Prisma.ProductWhereInput = {
     projectId: ctx.project.id,
@@ -34,12 +39,11 @@ export async function listProducts(ctx: Ctx, query: ProductListQuery) {
     }) => ctx.db.product.findMany({ ...args, include: PRODUCT_INCLUDE }),
     count: (args: { where: Prisma.ProductWhereInput }) => ctx.db.product.count(args),
   };
-  return listPage(ctx, {
-    model,
-    where,
-    query,
-    sorts: SORTS,
-    map: toProductResource,
-    cacheTotals: { list: 'products', tables: ['products', 'collection_products'] },
-  });
+  const list = { model, where, sorts: SORTS, map: toProductResource };
+  const cacheTotals = { list: 'products', tables: ['products', 'collection_products'] };
+  if (!pricedCustomer(ctx)) return listPage(ctx, { ...list, query, cacheTotals });
+  // A signed-in customer's page: whole products first (prices need the variants), then cut to `fields`.
+  const page = await listPage(ctx, { ...list, query: { ...query, fields: undefined }, cacheTotals });
+  const data = await withCustomerPrices(ctx, page.data);
+  return { ...page, data: data.map((product) => pickFields(product, query.fields)) };
 }

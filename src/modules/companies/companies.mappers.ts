@@ -30,6 +30,7 @@ export function toCompanyResource(company: CompanyRow): CompanyResource {
     payment_terms: company.paymentTerms as CompanyResource['payment_terms'],
     note: company.note,
     external_id: company.externalId,
+    active_price_key: company.activePriceKey,
     address_count: company._count.addresses,
     contact_count: company._count.contacts,
     metadata: company.metadata as Record<string, unknown>,

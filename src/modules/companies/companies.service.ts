@@ -52,6 +52,7 @@ const UPDATABLE_FIELDS = [
   'payment_terms',
   'note',
   'external_id',
+  'active_price_key',
   'metadata',
 ] as const;
 const HANDLE_TAKEN = { handle: { field: 'handle', message: 'Another company already has this handle.' } };
@@ -104,6 +105,7 @@ export async function createCompany(ctx: Ctx, input: CompanyCreate): Promise<Com
         paymentTerms: input.payment_terms ?? null,
         note: input.note ?? null,
         externalId: input.external_id ?? null,
+        activePriceKey: input.active_price_key ?? null,
         metadata: input.metadata ?? {},
       },
       include: companyInclude(),
@@ -138,6 +140,7 @@ export async function updateCompany(ctx: Ctx, id: string, input: CompanyUpdate):
       paymentTerms: input.payment_terms,
       note: input.note,
       externalId: input.external_id,
+      activePriceKey: input.active_price_key,
       metadata: input.metadata as Prisma.InputJsonValue | undefined,
     };
     const sent = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));

@@ -2,7 +2,13 @@ import type { Database, Tx } from '../../db/client.js';
 import type { CustomerGroup, Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { invalidField } from '../../shared/errors.js';
-import { conditionsWhere, meetsConditions, type Condition, type ConditionMatch } from './conditions.js';
+import {
+  conditionsWhere,
+  meetsConditions,
+  type Condition,
+  type ConditionMatch,
+  type CustomerFacts,
+} from './conditions.js';
 
 /** How many members `expand=members` inlines per group; member_count counts them all. */
 export const EXPANDED_MEMBERS = 100;
@@ -101,4 +107,31 @@ export async function groupsOfCustomerWhere(ctx: Ctx, customerId: string): Promi
     .filter((group) => meetsConditions(customer, conditionsOf(group), group.conditionMatch as ConditionMatch))
     .map((group) => group.id);
   return { OR: [{ id: { in: ids } }, { members: { some: { customerId, customer: { deletedAt: null } } } }] };
+}
+
+/**
+ * The active_price_key of each live group of the customer's project that has one and that the customer is in
+ * now: manual groups it was added to, automatic groups whose conditions it meets (decided in memory from the
+ * facts given, as groupsOfCustomerWhere does). One query.
+ */
+export async function groupPriceKeys(
+  db: Database | Tx,
+  customer: CustomerFacts & { id: string; projectId: string },
+): Promise<string[]> {
+  const groups = await db.customerGroup.findMany({
+    where: {
+      projectId: customer.projectId,
+      deletedAt: null,
+      activePriceKey: { not: null },
+      OR: [{ type: 'automatic' }, { members: { some: { customerId: customer.id } } }],
+    },
+    select: { type: true, conditions: true, conditionMatch: true, activePriceKey: true },
+  });
+  return groups
+    .filter(
+      (group) =>
+        group.type !== 'automatic' ||
+        meetsConditions(customer, conditionsOf(group), group.conditionMatch as ConditionMatch),
+    )
+    .map((group) => group.activePriceKey!);
 }

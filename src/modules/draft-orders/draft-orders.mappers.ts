@@ -33,6 +33,8 @@ export function toDraftLineItemResource(item: DraftLineItem): DraftLineItemResou
     id: item.id,
     draft_order_id: item.draftOrderId,
     ...toOrderLineItem(item),
+    base_price: item.basePrice === null ? null : Number(item.basePrice),
+    price_list_id: item.priceListId,
     is_custom: item.isCustom,
     note: item.note,
     created_at: item.createdAt.toISOString(),

@@ -11,6 +11,8 @@ import { recordEvent } from '../store-events/index.js';
 import { jsonColumn } from '../../shared/json-column.js';
 import { toDraftOrderResource, toStoredAddress } from './draft-orders.mappers.js';
 import { draftForChange, findDraftOrder, itemsOf, saveDraft, withTotals } from './draft-orders.write.js';
+import { repriceItems, savePrices } from './line-pricing.js';
+import { itemChanges } from './line-items.service.js';
 import { paymentDueDate, type PaymentTerms } from '../../shared/payment-terms.js';
 
 type DraftOrderCreate = components['schemas']['DraftOrderCreate'];
@@ -98,7 +100,8 @@ export async function createDraftOrder(ctx: Ctx, input: DraftOrderCreate): Promi
 /**
  * Applies the fields sent to an open or sent draft and recomputes its totals in the same transaction;
  * records draft_order.updated with the changes (nothing when nothing changed). `tax` counts only while
- * tax calculation is disabled; `currency` changes only while the draft has no items.
+ * tax calculation is disabled; `currency` changes only while the draft has no items. A changed customer
+ * re-prices every variant item for the new customer's price lists (the base price without a customer).
  */
 export async function updateDraftOrder(ctx: Ctx, id: string, input: DraftOrderUpdate): Promise<DraftOrder> {
   return writeTx(ctx, {}, async (tx) => {
@@ -129,7 +132,14 @@ export async function updateDraftOrder(ctx: Ctx, id: string, input: DraftOrderUp
       paymentDueDate: terms === before.paymentTerms ? before.paymentDueDate : paymentDueDate(terms, new Date()),
       metadata: input.metadata === undefined ? before.metadata : input.metadata,
     };
-    return saveDraft(tx, ctx, before, withTotals(ctx, proposed, await itemsOf(tx, id)));
+    const items = await itemsOf(tx, id);
+    if (proposed.customerId === before.customerId) return saveDraft(tx, ctx, before, withTotals(ctx, proposed, items));
+    // Another customer buys from other price lists: every variant item is priced again for it.
+    const repriced = await repriceItems(ctx, tx, proposed, items);
+    await savePrices(tx, items, repriced);
+    return saveDraft(tx, ctx, before, withTotals(ctx, proposed, repriced), {
+      changes: itemChanges(items, repriced),
+    });
   });
 }
 

@@ -8,6 +8,8 @@ import { writeTx } from '../../shared/write.js';
 import type { FieldChanges } from '../store-events/index.js';
 import { toDraftLineItemResource } from './draft-orders.mappers.js';
 import { draftForChange, itemsOf, saveDraft, withTotals } from './draft-orders.write.js';
+import { pricingOf, repriceItems } from './line-pricing.js';
+import { priceFor } from '../price-lists/index.js';
 
 type LineItemInput = components['schemas']['DraftLineItemInput'];
 type LineItemUpdate = components['schemas']['DraftLineItemUpdate'];
@@ -63,7 +65,7 @@ function problemsOf(
 }
 
 /** Line item changes as store-event changes: `items.<id>` from the old item (or null) to the new one (or null). */
-function itemChanges(before: DraftLineItem[], after: DraftLineItem[]): FieldChanges {
+export function itemChanges(before: DraftLineItem[], after: DraftLineItem[]): FieldChanges {
   const resource = (item: DraftLineItem | undefined) => (item ? toDraftLineItemResource(item) : null);
   const ids = new Set([...before, ...after].map((item) => item.id));
   const changes: FieldChanges = {};
@@ -77,8 +79,10 @@ function itemChanges(before: DraftLineItem[], after: DraftLineItem[]): FieldChan
 
 /**
  * Adds 1-100 items to an open or sent draft, all or nothing: every item is checked before anything is
- * written, and one bad item rejects the request. Variant items capture product, titles, SKU and price
- * (sale price when set) now. Totals are recomputed and draft_order.updated recorded in the same transaction.
+ * written, and one bad item rejects the request. Variant items capture product, titles, SKU and their own
+ * price (sale price when set) as base price now, and take the price resolved for the draft's customer (its
+ * price lists; the base price without a customer). Totals are recomputed and draft_order.updated recorded in
+ * the same transaction.
  */
 export async function addLineItems(ctx: Ctx, draftId: string, inputs: LineItemInput[]): Promise<DraftLineItem[]> {
   return writeTx(ctx, {}, async (tx) => {
@@ -96,8 +100,10 @@ export async function addLineItems(ctx: Ctx, draftId: string, inputs: LineItemIn
     const before = await itemsOf(tx, draftId);
     const firstPosition = (before.at(-1)?.position ?? -1) + 1;
     const now = new Date();
+    const pricing = await pricingOf(ctx, tx, draft.customerId, [...variants.keys()]);
     const added: DraftLineItem[] = inputs.map((item, index) => {
       const variant = item.variant_id ? variants.get(item.variant_id)! : undefined;
+      const price = variant && priceFor(pricing, variant, item.quantity, draft.currency, now);
       return {
         id: newId('doli_'),
         draftOrderId: draftId,
@@ -107,7 +113,9 @@ export async function addLineItems(ctx: Ctx, draftId: string, inputs: LineItemIn
         variantTitle: variant ? variant.title : '',
         sku: variant ? variant.sku : null,
         quantity: item.quantity,
-        unitPrice: BigInt(variant ? (variant.salePrice ?? variant.price) : item.unit_price!),
+        unitPrice: BigInt(price ? price.unitPrice : item.unit_price!),
+        basePrice: price ? BigInt(price.basePrice) : null,
+        priceListId: price ? price.priceListId : null,
         isCustom: !variant,
         note: item.note ?? null,
         position: firstPosition + index,
@@ -133,7 +141,8 @@ function itemIn(items: DraftLineItem[], itemId: string): DraftLineItem {
 
 /**
  * Changes quantity and note of an item, and unit price and title of a custom item (400 on a variant
- * item, case mapping 4); totals and draft_order.updated follow in the same transaction.
+ * item); a variant item's price is resolved again at its new quantity (quantity tiers of the customer's
+ * price lists). Totals and draft_order.updated follow in the same transaction.
  */
 export async function updateLineItem(
   ctx: Ctx,
@@ -154,19 +163,26 @@ export async function updateLineItem(
       }));
       if (problems.length > 0) throw rejection(problems);
     }
-    const changed: DraftLineItem = {
+    const edited: DraftLineItem = {
       ...item,
       quantity: input.quantity ?? item.quantity,
       note: input.note === undefined ? item.note : input.note,
       unitPrice: input.unit_price === undefined ? item.unitPrice : BigInt(input.unit_price),
       title: input.title ?? item.title,
     };
+    const changed = edited.quantity === item.quantity ? edited : (await repriceItems(ctx, tx, draft, [edited]))[0];
     const after = before.map((candidate) => (candidate.id === itemId ? changed : candidate));
     const changes = itemChanges(before, after);
     if (Object.keys(changes).length === 0) return item;
     const saved = await tx.draftLineItem.update({
       where: { id: itemId },
-      data: { quantity: changed.quantity, note: changed.note, unitPrice: changed.unitPrice, title: changed.title },
+      data: {
+        quantity: changed.quantity,
+        note: changed.note,
+        unitPrice: changed.unitPrice,
+        priceListId: changed.priceListId,
+        title: changed.title,
+      },
     });
     await saveDraft(tx, ctx, draft, withTotals(ctx, draft, after, 'quantity'), { what: 'line item changed', changes });
     return saved;

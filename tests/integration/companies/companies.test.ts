@@ -33,6 +33,7 @@ describe('createCompany', () => {
       payment_terms: null,
       note: null,
       external_id: null,
+      active_price_key: null,
       address_count: 0,
       contact_count: 0,
       metadata: {},
@@ -59,6 +60,7 @@ describe('createCompany', () => {
       payment_terms: 'net_60',
       note: 'n'.repeat(5000),
       external_id: 'ERP-1',
+      active_price_key: 'wholesale',
       metadata: { tier: 'gold' },
     } as const;
     const company = await createCompany(store.api, body);

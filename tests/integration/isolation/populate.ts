@@ -6,6 +6,7 @@ import { createGroup } from '../../factories/customer-group.factory.js';
 import { createCustomer } from '../../factories/customer.factory.js';
 import { addItems, createDraftOrder } from '../../factories/draft-order.factory.js';
 import { createDefinition, createFile } from '../../factories/metafield.factory.js';
+import { createPriceList, setPrices } from '../../factories/price-list.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { createRate, createZone } from '../../factories/shipping.factory.js';
 import { createWebhook, listDeliveries } from '../../factories/webhook.factory.js';
@@ -34,7 +35,7 @@ export const SHARED_SLUG = 'rating';
 /**
  * Creates a project and fills it through the API with one of every resource: locations with stock, a product
  * with a variant in a collection, files, a customer with an address, a note, group membership and metafield
- * values, a company with an address and a contact, a shipping zone with a rate, a webhook with a delivery,
+ * values, a company with an address and a contact, a price list with a price, a shipping zone with a rate, a webhook with a delivery,
  * a draft order with items, an order with a fulfilment, a synonym group, a merchandising rule and a storefront customer with a
  * session and a pending password reset.
  */
@@ -140,6 +141,10 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
     }),
   );
   ids.ccon = contact.data.id;
+
+  const priceList = await createPriceList(api, { slug: 'wholesale', currency: created.project.currency });
+  ids.pl = priceList.id;
+  ids.plp = (await setPrices(api, priceList.id, [{ variant_id: ids.var, amount: 900 }]))[0].id;
 
   const zone = await createZone(api, { name: `${name} North America` });
   ids.shz = zone.id;

@@ -436,6 +436,8 @@ export const ModelName = {
   Company: 'Company',
   CompanyAddress: 'CompanyAddress',
   CompanyContact: 'CompanyContact',
+  PriceList: 'PriceList',
+  PriceListPrice: 'PriceListPrice',
   SearchProduct: 'SearchProduct',
   SearchTitleWord: 'SearchTitleWord',
   SearchTerm: 'SearchTerm',
@@ -458,7 +460,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -3348,6 +3350,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    PriceList: {
+      payload: Prisma.$PriceListPayload<ExtArgs>
+      fields: Prisma.PriceListFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.PriceListFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.PriceListFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPayload>
+        }
+        findFirst: {
+          args: Prisma.PriceListFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.PriceListFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPayload>
+        }
+        findMany: {
+          args: Prisma.PriceListFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPayload>[]
+        }
+        create: {
+          args: Prisma.PriceListCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPayload>
+        }
+        createMany: {
+          args: Prisma.PriceListCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.PriceListCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPayload>[]
+        }
+        delete: {
+          args: Prisma.PriceListDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPayload>
+        }
+        update: {
+          args: Prisma.PriceListUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPayload>
+        }
+        deleteMany: {
+          args: Prisma.PriceListDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.PriceListUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.PriceListUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPayload>[]
+        }
+        upsert: {
+          args: Prisma.PriceListUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPayload>
+        }
+        aggregate: {
+          args: Prisma.PriceListAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregatePriceList>
+        }
+        groupBy: {
+          args: Prisma.PriceListGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PriceListGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.PriceListCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PriceListCountAggregateOutputType> | number
+        }
+      }
+    }
+    PriceListPrice: {
+      payload: Prisma.$PriceListPricePayload<ExtArgs>
+      fields: Prisma.PriceListPriceFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.PriceListPriceFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPricePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.PriceListPriceFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPricePayload>
+        }
+        findFirst: {
+          args: Prisma.PriceListPriceFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPricePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.PriceListPriceFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPricePayload>
+        }
+        findMany: {
+          args: Prisma.PriceListPriceFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPricePayload>[]
+        }
+        create: {
+          args: Prisma.PriceListPriceCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPricePayload>
+        }
+        createMany: {
+          args: Prisma.PriceListPriceCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.PriceListPriceCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPricePayload>[]
+        }
+        delete: {
+          args: Prisma.PriceListPriceDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPricePayload>
+        }
+        update: {
+          args: Prisma.PriceListPriceUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPricePayload>
+        }
+        deleteMany: {
+          args: Prisma.PriceListPriceDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.PriceListPriceUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.PriceListPriceUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPricePayload>[]
+        }
+        upsert: {
+          args: Prisma.PriceListPriceUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceListPricePayload>
+        }
+        aggregate: {
+          args: Prisma.PriceListPriceAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregatePriceListPrice>
+        }
+        groupBy: {
+          args: Prisma.PriceListPriceGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PriceListPriceGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.PriceListPriceCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PriceListPriceCountAggregateOutputType> | number
+        }
+      }
+    }
     SearchProduct: {
       payload: Prisma.$SearchProductPayload<ExtArgs>
       fields: Prisma.SearchProductFieldRefs
@@ -4292,6 +4442,8 @@ export const DraftLineItemScalarFieldEnum = {
   sku: 'sku',
   quantity: 'quantity',
   unitPrice: 'unitPrice',
+  basePrice: 'basePrice',
+  priceListId: 'priceListId',
   isCustom: 'isCustom',
   note: 'note',
   position: 'position',
@@ -4520,6 +4672,7 @@ export const CompanyScalarFieldEnum = {
   paymentTerms: 'paymentTerms',
   note: 'note',
   externalId: 'externalId',
+  activePriceKey: 'activePriceKey',
   metadata: 'metadata',
   deletedAt: 'deletedAt',
   createdAt: 'createdAt',
@@ -4563,6 +4716,39 @@ export const CompanyContactScalarFieldEnum = {
 } as const
 
 export type CompanyContactScalarFieldEnum = (typeof CompanyContactScalarFieldEnum)[keyof typeof CompanyContactScalarFieldEnum]
+
+
+export const PriceListScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  slug: 'slug',
+  name: 'name',
+  sortName: 'sortName',
+  description: 'description',
+  currency: 'currency',
+  status: 'status',
+  startsAt: 'startsAt',
+  endsAt: 'endsAt',
+  allowsIncrease: 'allowsIncrease',
+  metadata: 'metadata',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type PriceListScalarFieldEnum = (typeof PriceListScalarFieldEnum)[keyof typeof PriceListScalarFieldEnum]
+
+
+export const PriceListPriceScalarFieldEnum = {
+  id: 'id',
+  priceListId: 'priceListId',
+  variantId: 'variantId',
+  minQuantity: 'minQuantity',
+  amount: 'amount',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type PriceListPriceScalarFieldEnum = (typeof PriceListPriceScalarFieldEnum)[keyof typeof PriceListPriceScalarFieldEnum]
 
 
 export const SearchProductScalarFieldEnum = {
@@ -4995,6 +5181,8 @@ export type GlobalOmitConfig = {
   company?: Prisma.CompanyOmit
   companyAddress?: Prisma.CompanyAddressOmit
   companyContact?: Prisma.CompanyContactOmit
+  priceList?: Prisma.PriceListOmit
+  priceListPrice?: Prisma.PriceListPriceOmit
   searchProduct?: Prisma.SearchProductOmit
   searchTitleWord?: Prisma.SearchTitleWordOmit
   searchTerm?: Prisma.SearchTermOmit

@@ -90,6 +90,8 @@ export const ModelName = {
   Company: 'Company',
   CompanyAddress: 'CompanyAddress',
   CompanyContact: 'CompanyContact',
+  PriceList: 'PriceList',
+  PriceListPrice: 'PriceListPrice',
   SearchProduct: 'SearchProduct',
   SearchTitleWord: 'SearchTitleWord',
   SearchTerm: 'SearchTerm',
@@ -518,6 +520,8 @@ export const DraftLineItemScalarFieldEnum = {
   sku: 'sku',
   quantity: 'quantity',
   unitPrice: 'unitPrice',
+  basePrice: 'basePrice',
+  priceListId: 'priceListId',
   isCustom: 'isCustom',
   note: 'note',
   position: 'position',
@@ -746,6 +750,7 @@ export const CompanyScalarFieldEnum = {
   paymentTerms: 'paymentTerms',
   note: 'note',
   externalId: 'externalId',
+  activePriceKey: 'activePriceKey',
   metadata: 'metadata',
   deletedAt: 'deletedAt',
   createdAt: 'createdAt',
@@ -789,6 +794,39 @@ export const CompanyContactScalarFieldEnum = {
 } as const
 
 export type CompanyContactScalarFieldEnum = (typeof CompanyContactScalarFieldEnum)[keyof typeof CompanyContactScalarFieldEnum]
+
+
+export const PriceListScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  slug: 'slug',
+  name: 'name',
+  sortName: 'sortName',
+  description: 'description',
+  currency: 'currency',
+  status: 'status',
+  startsAt: 'startsAt',
+  endsAt: 'endsAt',
+  allowsIncrease: 'allowsIncrease',
+  metadata: 'metadata',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type PriceListScalarFieldEnum = (typeof PriceListScalarFieldEnum)[keyof typeof PriceListScalarFieldEnum]
+
+
+export const PriceListPriceScalarFieldEnum = {
+  id: 'id',
+  priceListId: 'priceListId',
+  variantId: 'variantId',
+  minQuantity: 'minQuantity',
+  amount: 'amount',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type PriceListPriceScalarFieldEnum = (typeof PriceListPriceScalarFieldEnum)[keyof typeof PriceListPriceScalarFieldEnum]
 
 
 export const SearchProductScalarFieldEnum = {

@@ -40,6 +40,7 @@ export type CompanyMinAggregateOutputType = {
   paymentTerms: string | null
   note: string | null
   externalId: string | null
+  activePriceKey: string | null
   deletedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -61,6 +62,7 @@ export type CompanyMaxAggregateOutputType = {
   paymentTerms: string | null
   note: string | null
   externalId: string | null
+  activePriceKey: string | null
   deletedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -82,6 +84,7 @@ export type CompanyCountAggregateOutputType = {
   paymentTerms: number
   note: number
   externalId: number
+  activePriceKey: number
   metadata: number
   deletedAt: number
   createdAt: number
@@ -106,6 +109,7 @@ export type CompanyMinAggregateInputType = {
   paymentTerms?: true
   note?: true
   externalId?: true
+  activePriceKey?: true
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
@@ -127,6 +131,7 @@ export type CompanyMaxAggregateInputType = {
   paymentTerms?: true
   note?: true
   externalId?: true
+  activePriceKey?: true
   deletedAt?: true
   createdAt?: true
   updatedAt?: true
@@ -148,6 +153,7 @@ export type CompanyCountAggregateInputType = {
   paymentTerms?: true
   note?: true
   externalId?: true
+  activePriceKey?: true
   metadata?: true
   deletedAt?: true
   createdAt?: true
@@ -243,6 +249,7 @@ export type CompanyGroupByOutputType = {
   paymentTerms: string | null
   note: string | null
   externalId: string | null
+  activePriceKey: string | null
   metadata: runtime.JsonValue
   deletedAt: Date | null
   createdAt: Date
@@ -286,6 +293,7 @@ export type CompanyWhereInput = {
   paymentTerms?: Prisma.StringNullableFilter<"Company"> | string | null
   note?: Prisma.StringNullableFilter<"Company"> | string | null
   externalId?: Prisma.StringNullableFilter<"Company"> | string | null
+  activePriceKey?: Prisma.StringNullableFilter<"Company"> | string | null
   metadata?: Prisma.JsonFilter<"Company">
   deletedAt?: Prisma.DateTimeNullableFilter<"Company"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Company"> | Date | string
@@ -311,6 +319,7 @@ export type CompanyOrderByWithRelationInput = {
   paymentTerms?: Prisma.SortOrderInput | Prisma.SortOrder
   note?: Prisma.SortOrderInput | Prisma.SortOrder
   externalId?: Prisma.SortOrderInput | Prisma.SortOrder
+  activePriceKey?: Prisma.SortOrderInput | Prisma.SortOrder
   metadata?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -339,6 +348,7 @@ export type CompanyWhereUniqueInput = Prisma.AtLeast<{
   paymentTerms?: Prisma.StringNullableFilter<"Company"> | string | null
   note?: Prisma.StringNullableFilter<"Company"> | string | null
   externalId?: Prisma.StringNullableFilter<"Company"> | string | null
+  activePriceKey?: Prisma.StringNullableFilter<"Company"> | string | null
   metadata?: Prisma.JsonFilter<"Company">
   deletedAt?: Prisma.DateTimeNullableFilter<"Company"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Company"> | Date | string
@@ -364,6 +374,7 @@ export type CompanyOrderByWithAggregationInput = {
   paymentTerms?: Prisma.SortOrderInput | Prisma.SortOrder
   note?: Prisma.SortOrderInput | Prisma.SortOrder
   externalId?: Prisma.SortOrderInput | Prisma.SortOrder
+  activePriceKey?: Prisma.SortOrderInput | Prisma.SortOrder
   metadata?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -392,6 +403,7 @@ export type CompanyScalarWhereWithAggregatesInput = {
   paymentTerms?: Prisma.StringNullableWithAggregatesFilter<"Company"> | string | null
   note?: Prisma.StringNullableWithAggregatesFilter<"Company"> | string | null
   externalId?: Prisma.StringNullableWithAggregatesFilter<"Company"> | string | null
+  activePriceKey?: Prisma.StringNullableWithAggregatesFilter<"Company"> | string | null
   metadata?: Prisma.JsonWithAggregatesFilter<"Company">
   deletedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Company"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Company"> | Date | string
@@ -413,6 +425,7 @@ export type CompanyCreateInput = {
   paymentTerms?: string | null
   note?: string | null
   externalId?: string | null
+  activePriceKey?: string | null
   metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Date | string | null
   createdAt?: Date | string
@@ -438,6 +451,7 @@ export type CompanyUncheckedCreateInput = {
   paymentTerms?: string | null
   note?: string | null
   externalId?: string | null
+  activePriceKey?: string | null
   metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Date | string | null
   createdAt?: Date | string
@@ -461,6 +475,7 @@ export type CompanyUpdateInput = {
   paymentTerms?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -486,6 +501,7 @@ export type CompanyUncheckedUpdateInput = {
   paymentTerms?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -510,6 +526,7 @@ export type CompanyCreateManyInput = {
   paymentTerms?: string | null
   note?: string | null
   externalId?: string | null
+  activePriceKey?: string | null
   metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Date | string | null
   createdAt?: Date | string
@@ -531,6 +548,7 @@ export type CompanyUpdateManyMutationInput = {
   paymentTerms?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -553,6 +571,7 @@ export type CompanyUncheckedUpdateManyInput = {
   paymentTerms?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -585,6 +604,7 @@ export type CompanyCountOrderByAggregateInput = {
   paymentTerms?: Prisma.SortOrder
   note?: Prisma.SortOrder
   externalId?: Prisma.SortOrder
+  activePriceKey?: Prisma.SortOrder
   metadata?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -607,6 +627,7 @@ export type CompanyMaxOrderByAggregateInput = {
   paymentTerms?: Prisma.SortOrder
   note?: Prisma.SortOrder
   externalId?: Prisma.SortOrder
+  activePriceKey?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -628,6 +649,7 @@ export type CompanyMinOrderByAggregateInput = {
   paymentTerms?: Prisma.SortOrder
   note?: Prisma.SortOrder
   externalId?: Prisma.SortOrder
+  activePriceKey?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -723,6 +745,7 @@ export type CompanyCreateWithoutProjectInput = {
   paymentTerms?: string | null
   note?: string | null
   externalId?: string | null
+  activePriceKey?: string | null
   metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Date | string | null
   createdAt?: Date | string
@@ -746,6 +769,7 @@ export type CompanyUncheckedCreateWithoutProjectInput = {
   paymentTerms?: string | null
   note?: string | null
   externalId?: string | null
+  activePriceKey?: string | null
   metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Date | string | null
   createdAt?: Date | string
@@ -799,6 +823,7 @@ export type CompanyScalarWhereInput = {
   paymentTerms?: Prisma.StringNullableFilter<"Company"> | string | null
   note?: Prisma.StringNullableFilter<"Company"> | string | null
   externalId?: Prisma.StringNullableFilter<"Company"> | string | null
+  activePriceKey?: Prisma.StringNullableFilter<"Company"> | string | null
   metadata?: Prisma.JsonFilter<"Company">
   deletedAt?: Prisma.DateTimeNullableFilter<"Company"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Company"> | Date | string
@@ -820,6 +845,7 @@ export type CompanyCreateWithoutAddressesInput = {
   paymentTerms?: string | null
   note?: string | null
   externalId?: string | null
+  activePriceKey?: string | null
   metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Date | string | null
   createdAt?: Date | string
@@ -844,6 +870,7 @@ export type CompanyUncheckedCreateWithoutAddressesInput = {
   paymentTerms?: string | null
   note?: string | null
   externalId?: string | null
+  activePriceKey?: string | null
   metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Date | string | null
   createdAt?: Date | string
@@ -882,6 +909,7 @@ export type CompanyUpdateWithoutAddressesInput = {
   paymentTerms?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -906,6 +934,7 @@ export type CompanyUncheckedUpdateWithoutAddressesInput = {
   paymentTerms?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -928,6 +957,7 @@ export type CompanyCreateWithoutContactsInput = {
   paymentTerms?: string | null
   note?: string | null
   externalId?: string | null
+  activePriceKey?: string | null
   metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Date | string | null
   createdAt?: Date | string
@@ -952,6 +982,7 @@ export type CompanyUncheckedCreateWithoutContactsInput = {
   paymentTerms?: string | null
   note?: string | null
   externalId?: string | null
+  activePriceKey?: string | null
   metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Date | string | null
   createdAt?: Date | string
@@ -990,6 +1021,7 @@ export type CompanyUpdateWithoutContactsInput = {
   paymentTerms?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1014,6 +1046,7 @@ export type CompanyUncheckedUpdateWithoutContactsInput = {
   paymentTerms?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1036,6 +1069,7 @@ export type CompanyCreateManyProjectInput = {
   paymentTerms?: string | null
   note?: string | null
   externalId?: string | null
+  activePriceKey?: string | null
   metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Date | string | null
   createdAt?: Date | string
@@ -1057,6 +1091,7 @@ export type CompanyUpdateWithoutProjectInput = {
   paymentTerms?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1080,6 +1115,7 @@ export type CompanyUncheckedUpdateWithoutProjectInput = {
   paymentTerms?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1103,6 +1139,7 @@ export type CompanyUncheckedUpdateManyWithoutProjectInput = {
   paymentTerms?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1165,6 +1202,7 @@ export type CompanySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   paymentTerms?: boolean
   note?: boolean
   externalId?: boolean
+  activePriceKey?: boolean
   metadata?: boolean
   deletedAt?: boolean
   createdAt?: boolean
@@ -1191,6 +1229,7 @@ export type CompanySelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   paymentTerms?: boolean
   note?: boolean
   externalId?: boolean
+  activePriceKey?: boolean
   metadata?: boolean
   deletedAt?: boolean
   createdAt?: boolean
@@ -1214,6 +1253,7 @@ export type CompanySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   paymentTerms?: boolean
   note?: boolean
   externalId?: boolean
+  activePriceKey?: boolean
   metadata?: boolean
   deletedAt?: boolean
   createdAt?: boolean
@@ -1237,13 +1277,14 @@ export type CompanySelectScalar = {
   paymentTerms?: boolean
   note?: boolean
   externalId?: boolean
+  activePriceKey?: boolean
   metadata?: boolean
   deletedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type CompanyOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "type" | "name" | "sortName" | "handle" | "email" | "phone" | "website" | "taxNumber" | "taxNumberType" | "currency" | "paymentTerms" | "note" | "externalId" | "metadata" | "deletedAt" | "createdAt" | "updatedAt", ExtArgs["result"]["company"]>
+export type CompanyOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "type" | "name" | "sortName" | "handle" | "email" | "phone" | "website" | "taxNumber" | "taxNumberType" | "currency" | "paymentTerms" | "note" | "externalId" | "activePriceKey" | "metadata" | "deletedAt" | "createdAt" | "updatedAt", ExtArgs["result"]["company"]>
 export type CompanyInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   addresses?: boolean | Prisma.Company$addressesArgs<ExtArgs>
@@ -1289,6 +1330,10 @@ export type $CompanyPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     paymentTerms: string | null
     note: string | null
     externalId: string | null
+    /**
+     * The slug of the price list the company's contacts (customers with a contact's email) buy from.
+     */
+    activePriceKey: string | null
     metadata: runtime.JsonValue
     deletedAt: Date | null
     createdAt: Date
@@ -1734,6 +1779,7 @@ export interface CompanyFieldRefs {
   readonly paymentTerms: Prisma.FieldRef<"Company", 'String'>
   readonly note: Prisma.FieldRef<"Company", 'String'>
   readonly externalId: Prisma.FieldRef<"Company", 'String'>
+  readonly activePriceKey: Prisma.FieldRef<"Company", 'String'>
   readonly metadata: Prisma.FieldRef<"Company", 'Json'>
   readonly deletedAt: Prisma.FieldRef<"Company", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"Company", 'DateTime'>

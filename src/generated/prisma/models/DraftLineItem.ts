@@ -29,12 +29,14 @@ export type AggregateDraftLineItem = {
 export type DraftLineItemAvgAggregateOutputType = {
   quantity: number | null
   unitPrice: number | null
+  basePrice: number | null
   position: number | null
 }
 
 export type DraftLineItemSumAggregateOutputType = {
   quantity: number | null
   unitPrice: bigint | null
+  basePrice: bigint | null
   position: number | null
 }
 
@@ -48,6 +50,8 @@ export type DraftLineItemMinAggregateOutputType = {
   sku: string | null
   quantity: number | null
   unitPrice: bigint | null
+  basePrice: bigint | null
+  priceListId: string | null
   isCustom: boolean | null
   note: string | null
   position: number | null
@@ -64,6 +68,8 @@ export type DraftLineItemMaxAggregateOutputType = {
   sku: string | null
   quantity: number | null
   unitPrice: bigint | null
+  basePrice: bigint | null
+  priceListId: string | null
   isCustom: boolean | null
   note: string | null
   position: number | null
@@ -80,6 +86,8 @@ export type DraftLineItemCountAggregateOutputType = {
   sku: number
   quantity: number
   unitPrice: number
+  basePrice: number
+  priceListId: number
   isCustom: number
   note: number
   position: number
@@ -91,12 +99,14 @@ export type DraftLineItemCountAggregateOutputType = {
 export type DraftLineItemAvgAggregateInputType = {
   quantity?: true
   unitPrice?: true
+  basePrice?: true
   position?: true
 }
 
 export type DraftLineItemSumAggregateInputType = {
   quantity?: true
   unitPrice?: true
+  basePrice?: true
   position?: true
 }
 
@@ -110,6 +120,8 @@ export type DraftLineItemMinAggregateInputType = {
   sku?: true
   quantity?: true
   unitPrice?: true
+  basePrice?: true
+  priceListId?: true
   isCustom?: true
   note?: true
   position?: true
@@ -126,6 +138,8 @@ export type DraftLineItemMaxAggregateInputType = {
   sku?: true
   quantity?: true
   unitPrice?: true
+  basePrice?: true
+  priceListId?: true
   isCustom?: true
   note?: true
   position?: true
@@ -142,6 +156,8 @@ export type DraftLineItemCountAggregateInputType = {
   sku?: true
   quantity?: true
   unitPrice?: true
+  basePrice?: true
+  priceListId?: true
   isCustom?: true
   note?: true
   position?: true
@@ -245,6 +261,8 @@ export type DraftLineItemGroupByOutputType = {
   sku: string | null
   quantity: number
   unitPrice: bigint
+  basePrice: bigint | null
+  priceListId: string | null
   isCustom: boolean
   note: string | null
   position: number
@@ -284,6 +302,8 @@ export type DraftLineItemWhereInput = {
   sku?: Prisma.StringNullableFilter<"DraftLineItem"> | string | null
   quantity?: Prisma.IntFilter<"DraftLineItem"> | number
   unitPrice?: Prisma.BigIntFilter<"DraftLineItem"> | bigint | number
+  basePrice?: Prisma.BigIntNullableFilter<"DraftLineItem"> | bigint | number | null
+  priceListId?: Prisma.StringNullableFilter<"DraftLineItem"> | string | null
   isCustom?: Prisma.BoolFilter<"DraftLineItem"> | boolean
   note?: Prisma.StringNullableFilter<"DraftLineItem"> | string | null
   position?: Prisma.IntFilter<"DraftLineItem"> | number
@@ -301,6 +321,8 @@ export type DraftLineItemOrderByWithRelationInput = {
   sku?: Prisma.SortOrderInput | Prisma.SortOrder
   quantity?: Prisma.SortOrder
   unitPrice?: Prisma.SortOrder
+  basePrice?: Prisma.SortOrderInput | Prisma.SortOrder
+  priceListId?: Prisma.SortOrderInput | Prisma.SortOrder
   isCustom?: Prisma.SortOrder
   note?: Prisma.SortOrderInput | Prisma.SortOrder
   position?: Prisma.SortOrder
@@ -322,6 +344,8 @@ export type DraftLineItemWhereUniqueInput = Prisma.AtLeast<{
   sku?: Prisma.StringNullableFilter<"DraftLineItem"> | string | null
   quantity?: Prisma.IntFilter<"DraftLineItem"> | number
   unitPrice?: Prisma.BigIntFilter<"DraftLineItem"> | bigint | number
+  basePrice?: Prisma.BigIntNullableFilter<"DraftLineItem"> | bigint | number | null
+  priceListId?: Prisma.StringNullableFilter<"DraftLineItem"> | string | null
   isCustom?: Prisma.BoolFilter<"DraftLineItem"> | boolean
   note?: Prisma.StringNullableFilter<"DraftLineItem"> | string | null
   position?: Prisma.IntFilter<"DraftLineItem"> | number
@@ -339,6 +363,8 @@ export type DraftLineItemOrderByWithAggregationInput = {
   sku?: Prisma.SortOrderInput | Prisma.SortOrder
   quantity?: Prisma.SortOrder
   unitPrice?: Prisma.SortOrder
+  basePrice?: Prisma.SortOrderInput | Prisma.SortOrder
+  priceListId?: Prisma.SortOrderInput | Prisma.SortOrder
   isCustom?: Prisma.SortOrder
   note?: Prisma.SortOrderInput | Prisma.SortOrder
   position?: Prisma.SortOrder
@@ -363,6 +389,8 @@ export type DraftLineItemScalarWhereWithAggregatesInput = {
   sku?: Prisma.StringNullableWithAggregatesFilter<"DraftLineItem"> | string | null
   quantity?: Prisma.IntWithAggregatesFilter<"DraftLineItem"> | number
   unitPrice?: Prisma.BigIntWithAggregatesFilter<"DraftLineItem"> | bigint | number
+  basePrice?: Prisma.BigIntNullableWithAggregatesFilter<"DraftLineItem"> | bigint | number | null
+  priceListId?: Prisma.StringNullableWithAggregatesFilter<"DraftLineItem"> | string | null
   isCustom?: Prisma.BoolWithAggregatesFilter<"DraftLineItem"> | boolean
   note?: Prisma.StringNullableWithAggregatesFilter<"DraftLineItem"> | string | null
   position?: Prisma.IntWithAggregatesFilter<"DraftLineItem"> | number
@@ -378,6 +406,8 @@ export type DraftLineItemCreateInput = {
   sku?: string | null
   quantity: number
   unitPrice: bigint | number
+  basePrice?: bigint | number | null
+  priceListId?: string | null
   isCustom: boolean
   note?: string | null
   position: number
@@ -395,6 +425,8 @@ export type DraftLineItemUncheckedCreateInput = {
   sku?: string | null
   quantity: number
   unitPrice: bigint | number
+  basePrice?: bigint | number | null
+  priceListId?: string | null
   isCustom: boolean
   note?: string | null
   position: number
@@ -410,6 +442,8 @@ export type DraftLineItemUpdateInput = {
   sku?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   quantity?: Prisma.IntFieldUpdateOperationsInput | number
   unitPrice?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  basePrice?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
+  priceListId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   isCustom?: Prisma.BoolFieldUpdateOperationsInput | boolean
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   position?: Prisma.IntFieldUpdateOperationsInput | number
@@ -427,6 +461,8 @@ export type DraftLineItemUncheckedUpdateInput = {
   sku?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   quantity?: Prisma.IntFieldUpdateOperationsInput | number
   unitPrice?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  basePrice?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
+  priceListId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   isCustom?: Prisma.BoolFieldUpdateOperationsInput | boolean
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   position?: Prisma.IntFieldUpdateOperationsInput | number
@@ -443,6 +479,8 @@ export type DraftLineItemCreateManyInput = {
   sku?: string | null
   quantity: number
   unitPrice: bigint | number
+  basePrice?: bigint | number | null
+  priceListId?: string | null
   isCustom: boolean
   note?: string | null
   position: number
@@ -458,6 +496,8 @@ export type DraftLineItemUpdateManyMutationInput = {
   sku?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   quantity?: Prisma.IntFieldUpdateOperationsInput | number
   unitPrice?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  basePrice?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
+  priceListId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   isCustom?: Prisma.BoolFieldUpdateOperationsInput | boolean
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   position?: Prisma.IntFieldUpdateOperationsInput | number
@@ -474,6 +514,8 @@ export type DraftLineItemUncheckedUpdateManyInput = {
   sku?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   quantity?: Prisma.IntFieldUpdateOperationsInput | number
   unitPrice?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  basePrice?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
+  priceListId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   isCustom?: Prisma.BoolFieldUpdateOperationsInput | boolean
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   position?: Prisma.IntFieldUpdateOperationsInput | number
@@ -505,6 +547,8 @@ export type DraftLineItemCountOrderByAggregateInput = {
   sku?: Prisma.SortOrder
   quantity?: Prisma.SortOrder
   unitPrice?: Prisma.SortOrder
+  basePrice?: Prisma.SortOrder
+  priceListId?: Prisma.SortOrder
   isCustom?: Prisma.SortOrder
   note?: Prisma.SortOrder
   position?: Prisma.SortOrder
@@ -514,6 +558,7 @@ export type DraftLineItemCountOrderByAggregateInput = {
 export type DraftLineItemAvgOrderByAggregateInput = {
   quantity?: Prisma.SortOrder
   unitPrice?: Prisma.SortOrder
+  basePrice?: Prisma.SortOrder
   position?: Prisma.SortOrder
 }
 
@@ -527,6 +572,8 @@ export type DraftLineItemMaxOrderByAggregateInput = {
   sku?: Prisma.SortOrder
   quantity?: Prisma.SortOrder
   unitPrice?: Prisma.SortOrder
+  basePrice?: Prisma.SortOrder
+  priceListId?: Prisma.SortOrder
   isCustom?: Prisma.SortOrder
   note?: Prisma.SortOrder
   position?: Prisma.SortOrder
@@ -543,6 +590,8 @@ export type DraftLineItemMinOrderByAggregateInput = {
   sku?: Prisma.SortOrder
   quantity?: Prisma.SortOrder
   unitPrice?: Prisma.SortOrder
+  basePrice?: Prisma.SortOrder
+  priceListId?: Prisma.SortOrder
   isCustom?: Prisma.SortOrder
   note?: Prisma.SortOrder
   position?: Prisma.SortOrder
@@ -552,6 +601,7 @@ export type DraftLineItemMinOrderByAggregateInput = {
 export type DraftLineItemSumOrderByAggregateInput = {
   quantity?: Prisma.SortOrder
   unitPrice?: Prisma.SortOrder
+  basePrice?: Prisma.SortOrder
   position?: Prisma.SortOrder
 }
 
@@ -597,6 +647,14 @@ export type DraftLineItemUncheckedUpdateManyWithoutDraftOrderNestedInput = {
   deleteMany?: Prisma.DraftLineItemScalarWhereInput | Prisma.DraftLineItemScalarWhereInput[]
 }
 
+export type NullableBigIntFieldUpdateOperationsInput = {
+  set?: bigint | number | null
+  increment?: bigint | number
+  decrement?: bigint | number
+  multiply?: bigint | number
+  divide?: bigint | number
+}
+
 export type DraftLineItemCreateWithoutDraftOrderInput = {
   id: string
   productId?: string | null
@@ -606,6 +664,8 @@ export type DraftLineItemCreateWithoutDraftOrderInput = {
   sku?: string | null
   quantity: number
   unitPrice: bigint | number
+  basePrice?: bigint | number | null
+  priceListId?: string | null
   isCustom: boolean
   note?: string | null
   position: number
@@ -621,6 +681,8 @@ export type DraftLineItemUncheckedCreateWithoutDraftOrderInput = {
   sku?: string | null
   quantity: number
   unitPrice: bigint | number
+  basePrice?: bigint | number | null
+  priceListId?: string | null
   isCustom: boolean
   note?: string | null
   position: number
@@ -666,6 +728,8 @@ export type DraftLineItemScalarWhereInput = {
   sku?: Prisma.StringNullableFilter<"DraftLineItem"> | string | null
   quantity?: Prisma.IntFilter<"DraftLineItem"> | number
   unitPrice?: Prisma.BigIntFilter<"DraftLineItem"> | bigint | number
+  basePrice?: Prisma.BigIntNullableFilter<"DraftLineItem"> | bigint | number | null
+  priceListId?: Prisma.StringNullableFilter<"DraftLineItem"> | string | null
   isCustom?: Prisma.BoolFilter<"DraftLineItem"> | boolean
   note?: Prisma.StringNullableFilter<"DraftLineItem"> | string | null
   position?: Prisma.IntFilter<"DraftLineItem"> | number
@@ -681,6 +745,8 @@ export type DraftLineItemCreateManyDraftOrderInput = {
   sku?: string | null
   quantity: number
   unitPrice: bigint | number
+  basePrice?: bigint | number | null
+  priceListId?: string | null
   isCustom: boolean
   note?: string | null
   position: number
@@ -696,6 +762,8 @@ export type DraftLineItemUpdateWithoutDraftOrderInput = {
   sku?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   quantity?: Prisma.IntFieldUpdateOperationsInput | number
   unitPrice?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  basePrice?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
+  priceListId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   isCustom?: Prisma.BoolFieldUpdateOperationsInput | boolean
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   position?: Prisma.IntFieldUpdateOperationsInput | number
@@ -711,6 +779,8 @@ export type DraftLineItemUncheckedUpdateWithoutDraftOrderInput = {
   sku?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   quantity?: Prisma.IntFieldUpdateOperationsInput | number
   unitPrice?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  basePrice?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
+  priceListId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   isCustom?: Prisma.BoolFieldUpdateOperationsInput | boolean
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   position?: Prisma.IntFieldUpdateOperationsInput | number
@@ -726,6 +796,8 @@ export type DraftLineItemUncheckedUpdateManyWithoutDraftOrderInput = {
   sku?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   quantity?: Prisma.IntFieldUpdateOperationsInput | number
   unitPrice?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  basePrice?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
+  priceListId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   isCustom?: Prisma.BoolFieldUpdateOperationsInput | boolean
   note?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   position?: Prisma.IntFieldUpdateOperationsInput | number
@@ -744,6 +816,8 @@ export type DraftLineItemSelect<ExtArgs extends runtime.Types.Extensions.Interna
   sku?: boolean
   quantity?: boolean
   unitPrice?: boolean
+  basePrice?: boolean
+  priceListId?: boolean
   isCustom?: boolean
   note?: boolean
   position?: boolean
@@ -761,6 +835,8 @@ export type DraftLineItemSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   sku?: boolean
   quantity?: boolean
   unitPrice?: boolean
+  basePrice?: boolean
+  priceListId?: boolean
   isCustom?: boolean
   note?: boolean
   position?: boolean
@@ -778,6 +854,8 @@ export type DraftLineItemSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   sku?: boolean
   quantity?: boolean
   unitPrice?: boolean
+  basePrice?: boolean
+  priceListId?: boolean
   isCustom?: boolean
   note?: boolean
   position?: boolean
@@ -795,13 +873,15 @@ export type DraftLineItemSelectScalar = {
   sku?: boolean
   quantity?: boolean
   unitPrice?: boolean
+  basePrice?: boolean
+  priceListId?: boolean
   isCustom?: boolean
   note?: boolean
   position?: boolean
   createdAt?: boolean
 }
 
-export type DraftLineItemOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "draftOrderId" | "productId" | "variantId" | "title" | "variantTitle" | "sku" | "quantity" | "unitPrice" | "isCustom" | "note" | "position" | "createdAt", ExtArgs["result"]["draftLineItem"]>
+export type DraftLineItemOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "draftOrderId" | "productId" | "variantId" | "title" | "variantTitle" | "sku" | "quantity" | "unitPrice" | "basePrice" | "priceListId" | "isCustom" | "note" | "position" | "createdAt", ExtArgs["result"]["draftLineItem"]>
 export type DraftLineItemInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   draftOrder?: boolean | Prisma.DraftOrderDefaultArgs<ExtArgs>
 }
@@ -830,6 +910,15 @@ export type $DraftLineItemPayload<ExtArgs extends runtime.Types.Extensions.Inter
     sku: string | null
     quantity: number
     unitPrice: bigint
+    /**
+     * Variant items: the variant's own price (sale price when set) captured at addition; null for custom items.
+     */
+    basePrice: bigint | null
+    /**
+     * The price list whose price unit_price is; null when it is the variant's own price (or a custom item).
+     * No foreign key: a deleted list stays named on the drafts priced from it.
+     */
+    priceListId: string | null
     isCustom: boolean
     note: string | null
     /**
@@ -1270,6 +1359,8 @@ export interface DraftLineItemFieldRefs {
   readonly sku: Prisma.FieldRef<"DraftLineItem", 'String'>
   readonly quantity: Prisma.FieldRef<"DraftLineItem", 'Int'>
   readonly unitPrice: Prisma.FieldRef<"DraftLineItem", 'BigInt'>
+  readonly basePrice: Prisma.FieldRef<"DraftLineItem", 'BigInt'>
+  readonly priceListId: Prisma.FieldRef<"DraftLineItem", 'String'>
   readonly isCustom: Prisma.FieldRef<"DraftLineItem", 'Boolean'>
   readonly note: Prisma.FieldRef<"DraftLineItem", 'String'>
   readonly position: Prisma.FieldRef<"DraftLineItem", 'Int'>

@@ -356,6 +356,7 @@ export type ProjectWhereInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionListRelationFilter
   customerGroups?: Prisma.CustomerGroupListRelationFilter
   companies?: Prisma.CompanyListRelationFilter
+  priceLists?: Prisma.PriceListListRelationFilter
   searchSynonyms?: Prisma.SynonymGroupListRelationFilter
   merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
   shippingZones?: Prisma.ShippingZoneListRelationFilter
@@ -401,6 +402,7 @@ export type ProjectOrderByWithRelationInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionOrderByRelationAggregateInput
   customerGroups?: Prisma.CustomerGroupOrderByRelationAggregateInput
   companies?: Prisma.CompanyOrderByRelationAggregateInput
+  priceLists?: Prisma.PriceListOrderByRelationAggregateInput
   searchSynonyms?: Prisma.SynonymGroupOrderByRelationAggregateInput
   merchandisingRules?: Prisma.MerchandisingRuleOrderByRelationAggregateInput
   shippingZones?: Prisma.ShippingZoneOrderByRelationAggregateInput
@@ -449,6 +451,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   metafieldDefinitions?: Prisma.MetafieldDefinitionListRelationFilter
   customerGroups?: Prisma.CustomerGroupListRelationFilter
   companies?: Prisma.CompanyListRelationFilter
+  priceLists?: Prisma.PriceListListRelationFilter
   searchSynonyms?: Prisma.SynonymGroupListRelationFilter
   merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
   shippingZones?: Prisma.ShippingZoneListRelationFilter
@@ -548,6 +551,7 @@ export type ProjectCreateInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -593,6 +597,7 @@ export type ProjectUncheckedCreateInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -638,6 +643,7 @@ export type ProjectUpdateInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -683,6 +689,7 @@ export type ProjectUncheckedUpdateInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -1173,6 +1180,20 @@ export type ProjectUpdateOneRequiredWithoutCompaniesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutCompaniesInput, Prisma.ProjectUpdateWithoutCompaniesInput>, Prisma.ProjectUncheckedUpdateWithoutCompaniesInput>
 }
 
+export type ProjectCreateNestedOneWithoutPriceListsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutPriceListsInput, Prisma.ProjectUncheckedCreateWithoutPriceListsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutPriceListsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutPriceListsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutPriceListsInput, Prisma.ProjectUncheckedCreateWithoutPriceListsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutPriceListsInput
+  upsert?: Prisma.ProjectUpsertWithoutPriceListsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutPriceListsInput, Prisma.ProjectUpdateWithoutPriceListsInput>, Prisma.ProjectUncheckedUpdateWithoutPriceListsInput>
+}
+
 export type ProjectCreateNestedOneWithoutSearchSynonymsInput = {
   create?: Prisma.XOR<Prisma.ProjectCreateWithoutSearchSynonymsInput, Prisma.ProjectUncheckedCreateWithoutSearchSynonymsInput>
   connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutSearchSynonymsInput
@@ -1237,6 +1258,7 @@ export type ProjectCreateWithoutRateWindowsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -1281,6 +1303,7 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -1341,6 +1364,7 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -1385,6 +1409,7 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -1429,6 +1454,7 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -1473,6 +1499,7 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -1533,6 +1560,7 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -1577,6 +1605,7 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -1621,6 +1650,7 @@ export type ProjectCreateWithoutApiKeysInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -1665,6 +1695,7 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -1725,6 +1756,7 @@ export type ProjectUpdateWithoutApiKeysInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -1769,6 +1801,7 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -1813,6 +1846,7 @@ export type ProjectCreateWithoutLocationsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -1857,6 +1891,7 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -1917,6 +1952,7 @@ export type ProjectUpdateWithoutLocationsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -1961,6 +1997,7 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -2005,6 +2042,7 @@ export type ProjectCreateWithoutStoreEventsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -2049,6 +2087,7 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -2109,6 +2148,7 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -2153,6 +2193,7 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -2197,6 +2238,7 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -2241,6 +2283,7 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -2301,6 +2344,7 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -2345,6 +2389,7 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -2389,6 +2434,7 @@ export type ProjectCreateWithoutCustomersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -2433,6 +2479,7 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -2493,6 +2540,7 @@ export type ProjectUpdateWithoutCustomersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -2537,6 +2585,7 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -2581,6 +2630,7 @@ export type ProjectCreateWithoutProductsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -2625,6 +2675,7 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -2685,6 +2736,7 @@ export type ProjectUpdateWithoutProductsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -2729,6 +2781,7 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -2773,6 +2826,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -2817,6 +2871,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -2877,6 +2932,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -2921,6 +2977,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -2965,6 +3022,7 @@ export type ProjectCreateWithoutFilesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -3009,6 +3067,7 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -3069,6 +3128,7 @@ export type ProjectUpdateWithoutFilesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -3113,6 +3173,7 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -3158,6 +3219,7 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -3202,6 +3264,7 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -3262,6 +3325,7 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -3306,6 +3370,7 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -3350,6 +3415,7 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -3394,6 +3460,7 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -3454,6 +3521,7 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -3498,6 +3566,7 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -3541,6 +3610,7 @@ export type ProjectCreateWithoutCountersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -3585,6 +3655,7 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -3645,6 +3716,7 @@ export type ProjectUpdateWithoutCountersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -3689,6 +3761,7 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -3733,6 +3806,7 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -3777,6 +3851,7 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -3837,6 +3912,7 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -3881,6 +3957,7 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -3925,6 +4002,7 @@ export type ProjectCreateWithoutOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -3969,6 +4047,7 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -4029,6 +4108,7 @@ export type ProjectUpdateWithoutOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -4073,6 +4153,7 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -4118,6 +4199,7 @@ export type ProjectCreateWithoutShippingZonesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -4162,6 +4244,7 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -4222,6 +4305,7 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -4266,6 +4350,7 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -4310,6 +4395,7 @@ export type ProjectCreateWithoutShippingRatesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -4354,6 +4440,7 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -4414,6 +4501,7 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -4458,6 +4546,7 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -4501,6 +4590,7 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -4545,6 +4635,7 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -4605,6 +4696,7 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -4649,6 +4741,7 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -4693,6 +4786,7 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -4737,6 +4831,7 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -4797,6 +4892,7 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -4841,6 +4937,7 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -4885,6 +4982,7 @@ export type ProjectCreateWithoutCompaniesInput = {
   usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -4929,6 +5027,7 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -4989,6 +5088,7 @@ export type ProjectUpdateWithoutCompaniesInput = {
   usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -5033,6 +5133,203 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutPriceListsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutPriceListsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutPriceListsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutPriceListsInput, Prisma.ProjectUncheckedCreateWithoutPriceListsInput>
+}
+
+export type ProjectUpsertWithoutPriceListsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutPriceListsInput, Prisma.ProjectUncheckedUpdateWithoutPriceListsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutPriceListsInput, Prisma.ProjectUncheckedCreateWithoutPriceListsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutPriceListsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutPriceListsInput, Prisma.ProjectUncheckedUpdateWithoutPriceListsInput>
+}
+
+export type ProjectUpdateWithoutPriceListsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutPriceListsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -5078,6 +5375,7 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -5122,6 +5420,7 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -5182,6 +5481,7 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -5226,6 +5526,7 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -5270,6 +5571,7 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -5314,6 +5616,7 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -5374,6 +5677,7 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -5418,6 +5722,7 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -5447,6 +5752,7 @@ export type ProjectCountOutputType = {
   metafieldDefinitions: number
   customerGroups: number
   companies: number
+  priceLists: number
   searchSynonyms: number
   merchandisingRules: number
   shippingZones: number
@@ -5472,6 +5778,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   metafieldDefinitions?: boolean | ProjectCountOutputTypeCountMetafieldDefinitionsArgs
   customerGroups?: boolean | ProjectCountOutputTypeCountCustomerGroupsArgs
   companies?: boolean | ProjectCountOutputTypeCountCompaniesArgs
+  priceLists?: boolean | ProjectCountOutputTypeCountPriceListsArgs
   searchSynonyms?: boolean | ProjectCountOutputTypeCountSearchSynonymsArgs
   merchandisingRules?: boolean | ProjectCountOutputTypeCountMerchandisingRulesArgs
   shippingZones?: boolean | ProjectCountOutputTypeCountShippingZonesArgs
@@ -5605,6 +5912,13 @@ export type ProjectCountOutputTypeCountCompaniesArgs<ExtArgs extends runtime.Typ
 /**
  * ProjectCountOutputType without action
  */
+export type ProjectCountOutputTypeCountPriceListsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.PriceListWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
 export type ProjectCountOutputTypeCountSearchSynonymsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.SynonymGroupWhereInput
 }
@@ -5682,6 +5996,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   metafieldDefinitions?: boolean | Prisma.Project$metafieldDefinitionsArgs<ExtArgs>
   customerGroups?: boolean | Prisma.Project$customerGroupsArgs<ExtArgs>
   companies?: boolean | Prisma.Project$companiesArgs<ExtArgs>
+  priceLists?: boolean | Prisma.Project$priceListsArgs<ExtArgs>
   searchSynonyms?: boolean | Prisma.Project$searchSynonymsArgs<ExtArgs>
   merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
@@ -5778,6 +6093,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   metafieldDefinitions?: boolean | Prisma.Project$metafieldDefinitionsArgs<ExtArgs>
   customerGroups?: boolean | Prisma.Project$customerGroupsArgs<ExtArgs>
   companies?: boolean | Prisma.Project$companiesArgs<ExtArgs>
+  priceLists?: boolean | Prisma.Project$priceListsArgs<ExtArgs>
   searchSynonyms?: boolean | Prisma.Project$searchSynonymsArgs<ExtArgs>
   merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
@@ -5808,6 +6124,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     metafieldDefinitions: Prisma.$MetafieldDefinitionPayload<ExtArgs>[]
     customerGroups: Prisma.$CustomerGroupPayload<ExtArgs>[]
     companies: Prisma.$CompanyPayload<ExtArgs>[]
+    priceLists: Prisma.$PriceListPayload<ExtArgs>[]
     searchSynonyms: Prisma.$SynonymGroupPayload<ExtArgs>[]
     merchandisingRules: Prisma.$MerchandisingRulePayload<ExtArgs>[]
     shippingZones: Prisma.$ShippingZonePayload<ExtArgs>[]
@@ -6261,6 +6578,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   metafieldDefinitions<T extends Prisma.Project$metafieldDefinitionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$metafieldDefinitionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MetafieldDefinitionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   customerGroups<T extends Prisma.Project$customerGroupsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$customerGroupsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   companies<T extends Prisma.Project$companiesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$companiesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CompanyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  priceLists<T extends Prisma.Project$priceListsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$priceListsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PriceListPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   searchSynonyms<T extends Prisma.Project$searchSynonymsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$searchSynonymsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SynonymGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   merchandisingRules<T extends Prisma.Project$merchandisingRulesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$merchandisingRulesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MerchandisingRulePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   shippingZones<T extends Prisma.Project$shippingZonesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingZonesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingZonePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
@@ -7090,6 +7408,30 @@ export type Project$companiesArgs<ExtArgs extends runtime.Types.Extensions.Inter
   take?: number
   skip?: number
   distinct?: Prisma.CompanyScalarFieldEnum | Prisma.CompanyScalarFieldEnum[]
+}
+
+/**
+ * Project.priceLists
+ */
+export type Project$priceListsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PriceList
+   */
+  select?: Prisma.PriceListSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PriceList
+   */
+  omit?: Prisma.PriceListOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PriceListInclude<ExtArgs> | null
+  where?: Prisma.PriceListWhereInput
+  orderBy?: Prisma.PriceListOrderByWithRelationInput | Prisma.PriceListOrderByWithRelationInput[]
+  cursor?: Prisma.PriceListWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.PriceListScalarFieldEnum | Prisma.PriceListScalarFieldEnum[]
 }
 
 /**

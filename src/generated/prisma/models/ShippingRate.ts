@@ -753,14 +753,6 @@ export type ShippingRateUncheckedUpdateManyWithoutZoneNestedInput = {
   deleteMany?: Prisma.ShippingRateScalarWhereInput | Prisma.ShippingRateScalarWhereInput[]
 }
 
-export type NullableBigIntFieldUpdateOperationsInput = {
-  set?: bigint | number | null
-  increment?: bigint | number
-  decrement?: bigint | number
-  multiply?: bigint | number
-  divide?: bigint | number
-}
-
 export type ShippingRateCreateWithoutProjectInput = {
   id: string
   name: string

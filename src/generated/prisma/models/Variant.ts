@@ -310,6 +310,7 @@ export type VariantWhereInput = {
   updatedAt?: Prisma.DateTimeFilter<"Variant"> | Date | string
   product?: Prisma.XOR<Prisma.ProductScalarRelationFilter, Prisma.ProductWhereInput>
   inventoryLevels?: Prisma.InventoryLevelListRelationFilter
+  listPrices?: Prisma.PriceListPriceListRelationFilter
 }
 
 export type VariantOrderByWithRelationInput = {
@@ -329,6 +330,7 @@ export type VariantOrderByWithRelationInput = {
   updatedAt?: Prisma.SortOrder
   product?: Prisma.ProductOrderByWithRelationInput
   inventoryLevels?: Prisma.InventoryLevelOrderByRelationAggregateInput
+  listPrices?: Prisma.PriceListPriceOrderByRelationAggregateInput
 }
 
 export type VariantWhereUniqueInput = Prisma.AtLeast<{
@@ -351,6 +353,7 @@ export type VariantWhereUniqueInput = Prisma.AtLeast<{
   updatedAt?: Prisma.DateTimeFilter<"Variant"> | Date | string
   product?: Prisma.XOR<Prisma.ProductScalarRelationFilter, Prisma.ProductWhereInput>
   inventoryLevels?: Prisma.InventoryLevelListRelationFilter
+  listPrices?: Prisma.PriceListPriceListRelationFilter
 }, "id">
 
 export type VariantOrderByWithAggregationInput = {
@@ -411,6 +414,7 @@ export type VariantCreateInput = {
   updatedAt?: Date | string
   product: Prisma.ProductCreateNestedOneWithoutVariantsInput
   inventoryLevels?: Prisma.InventoryLevelCreateNestedManyWithoutVariantInput
+  listPrices?: Prisma.PriceListPriceCreateNestedManyWithoutVariantInput
 }
 
 export type VariantUncheckedCreateInput = {
@@ -429,6 +433,7 @@ export type VariantUncheckedCreateInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   inventoryLevels?: Prisma.InventoryLevelUncheckedCreateNestedManyWithoutVariantInput
+  listPrices?: Prisma.PriceListPriceUncheckedCreateNestedManyWithoutVariantInput
 }
 
 export type VariantUpdateInput = {
@@ -447,6 +452,7 @@ export type VariantUpdateInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   product?: Prisma.ProductUpdateOneRequiredWithoutVariantsNestedInput
   inventoryLevels?: Prisma.InventoryLevelUpdateManyWithoutVariantNestedInput
+  listPrices?: Prisma.PriceListPriceUpdateManyWithoutVariantNestedInput
 }
 
 export type VariantUncheckedUpdateInput = {
@@ -465,6 +471,7 @@ export type VariantUncheckedUpdateInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   inventoryLevels?: Prisma.InventoryLevelUncheckedUpdateManyWithoutVariantNestedInput
+  listPrices?: Prisma.PriceListPriceUncheckedUpdateManyWithoutVariantNestedInput
 }
 
 export type VariantCreateManyInput = {
@@ -657,6 +664,20 @@ export type VariantUpdateOneRequiredWithoutInventoryLevelsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.VariantUpdateToOneWithWhereWithoutInventoryLevelsInput, Prisma.VariantUpdateWithoutInventoryLevelsInput>, Prisma.VariantUncheckedUpdateWithoutInventoryLevelsInput>
 }
 
+export type VariantCreateNestedOneWithoutListPricesInput = {
+  create?: Prisma.XOR<Prisma.VariantCreateWithoutListPricesInput, Prisma.VariantUncheckedCreateWithoutListPricesInput>
+  connectOrCreate?: Prisma.VariantCreateOrConnectWithoutListPricesInput
+  connect?: Prisma.VariantWhereUniqueInput
+}
+
+export type VariantUpdateOneRequiredWithoutListPricesNestedInput = {
+  create?: Prisma.XOR<Prisma.VariantCreateWithoutListPricesInput, Prisma.VariantUncheckedCreateWithoutListPricesInput>
+  connectOrCreate?: Prisma.VariantCreateOrConnectWithoutListPricesInput
+  upsert?: Prisma.VariantUpsertWithoutListPricesInput
+  connect?: Prisma.VariantWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.VariantUpdateToOneWithWhereWithoutListPricesInput, Prisma.VariantUpdateWithoutListPricesInput>, Prisma.VariantUncheckedUpdateWithoutListPricesInput>
+}
+
 export type VariantCreateWithoutProductInput = {
   id: string
   projectId: string
@@ -672,6 +693,7 @@ export type VariantCreateWithoutProductInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   inventoryLevels?: Prisma.InventoryLevelCreateNestedManyWithoutVariantInput
+  listPrices?: Prisma.PriceListPriceCreateNestedManyWithoutVariantInput
 }
 
 export type VariantUncheckedCreateWithoutProductInput = {
@@ -689,6 +711,7 @@ export type VariantUncheckedCreateWithoutProductInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   inventoryLevels?: Prisma.InventoryLevelUncheckedCreateNestedManyWithoutVariantInput
+  listPrices?: Prisma.PriceListPriceUncheckedCreateNestedManyWithoutVariantInput
 }
 
 export type VariantCreateOrConnectWithoutProductInput = {
@@ -752,6 +775,7 @@ export type VariantCreateWithoutInventoryLevelsInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   product: Prisma.ProductCreateNestedOneWithoutVariantsInput
+  listPrices?: Prisma.PriceListPriceCreateNestedManyWithoutVariantInput
 }
 
 export type VariantUncheckedCreateWithoutInventoryLevelsInput = {
@@ -769,6 +793,7 @@ export type VariantUncheckedCreateWithoutInventoryLevelsInput = {
   position?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  listPrices?: Prisma.PriceListPriceUncheckedCreateNestedManyWithoutVariantInput
 }
 
 export type VariantCreateOrConnectWithoutInventoryLevelsInput = {
@@ -802,6 +827,7 @@ export type VariantUpdateWithoutInventoryLevelsInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   product?: Prisma.ProductUpdateOneRequiredWithoutVariantsNestedInput
+  listPrices?: Prisma.PriceListPriceUpdateManyWithoutVariantNestedInput
 }
 
 export type VariantUncheckedUpdateWithoutInventoryLevelsInput = {
@@ -819,6 +845,95 @@ export type VariantUncheckedUpdateWithoutInventoryLevelsInput = {
   position?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  listPrices?: Prisma.PriceListPriceUncheckedUpdateManyWithoutVariantNestedInput
+}
+
+export type VariantCreateWithoutListPricesInput = {
+  id: string
+  projectId: string
+  title: string
+  sku?: string | null
+  price: number
+  salePrice?: number | null
+  weight?: number
+  lowStockThreshold?: number | null
+  inventoryQuantity?: number
+  inventoryPolicy?: string
+  position?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  product: Prisma.ProductCreateNestedOneWithoutVariantsInput
+  inventoryLevels?: Prisma.InventoryLevelCreateNestedManyWithoutVariantInput
+}
+
+export type VariantUncheckedCreateWithoutListPricesInput = {
+  id: string
+  projectId: string
+  productId: string
+  title: string
+  sku?: string | null
+  price: number
+  salePrice?: number | null
+  weight?: number
+  lowStockThreshold?: number | null
+  inventoryQuantity?: number
+  inventoryPolicy?: string
+  position?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  inventoryLevels?: Prisma.InventoryLevelUncheckedCreateNestedManyWithoutVariantInput
+}
+
+export type VariantCreateOrConnectWithoutListPricesInput = {
+  where: Prisma.VariantWhereUniqueInput
+  create: Prisma.XOR<Prisma.VariantCreateWithoutListPricesInput, Prisma.VariantUncheckedCreateWithoutListPricesInput>
+}
+
+export type VariantUpsertWithoutListPricesInput = {
+  update: Prisma.XOR<Prisma.VariantUpdateWithoutListPricesInput, Prisma.VariantUncheckedUpdateWithoutListPricesInput>
+  create: Prisma.XOR<Prisma.VariantCreateWithoutListPricesInput, Prisma.VariantUncheckedCreateWithoutListPricesInput>
+  where?: Prisma.VariantWhereInput
+}
+
+export type VariantUpdateToOneWithWhereWithoutListPricesInput = {
+  where?: Prisma.VariantWhereInput
+  data: Prisma.XOR<Prisma.VariantUpdateWithoutListPricesInput, Prisma.VariantUncheckedUpdateWithoutListPricesInput>
+}
+
+export type VariantUpdateWithoutListPricesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  sku?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  price?: Prisma.IntFieldUpdateOperationsInput | number
+  salePrice?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  weight?: Prisma.IntFieldUpdateOperationsInput | number
+  lowStockThreshold?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  inventoryQuantity?: Prisma.IntFieldUpdateOperationsInput | number
+  inventoryPolicy?: Prisma.StringFieldUpdateOperationsInput | string
+  position?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  product?: Prisma.ProductUpdateOneRequiredWithoutVariantsNestedInput
+  inventoryLevels?: Prisma.InventoryLevelUpdateManyWithoutVariantNestedInput
+}
+
+export type VariantUncheckedUpdateWithoutListPricesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  productId?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  sku?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  price?: Prisma.IntFieldUpdateOperationsInput | number
+  salePrice?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  weight?: Prisma.IntFieldUpdateOperationsInput | number
+  lowStockThreshold?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  inventoryQuantity?: Prisma.IntFieldUpdateOperationsInput | number
+  inventoryPolicy?: Prisma.StringFieldUpdateOperationsInput | string
+  position?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  inventoryLevels?: Prisma.InventoryLevelUncheckedUpdateManyWithoutVariantNestedInput
 }
 
 export type VariantCreateManyProductInput = {
@@ -852,6 +967,7 @@ export type VariantUpdateWithoutProductInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   inventoryLevels?: Prisma.InventoryLevelUpdateManyWithoutVariantNestedInput
+  listPrices?: Prisma.PriceListPriceUpdateManyWithoutVariantNestedInput
 }
 
 export type VariantUncheckedUpdateWithoutProductInput = {
@@ -869,6 +985,7 @@ export type VariantUncheckedUpdateWithoutProductInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   inventoryLevels?: Prisma.InventoryLevelUncheckedUpdateManyWithoutVariantNestedInput
+  listPrices?: Prisma.PriceListPriceUncheckedUpdateManyWithoutVariantNestedInput
 }
 
 export type VariantUncheckedUpdateManyWithoutProductInput = {
@@ -894,10 +1011,12 @@ export type VariantUncheckedUpdateManyWithoutProductInput = {
 
 export type VariantCountOutputType = {
   inventoryLevels: number
+  listPrices: number
 }
 
 export type VariantCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   inventoryLevels?: boolean | VariantCountOutputTypeCountInventoryLevelsArgs
+  listPrices?: boolean | VariantCountOutputTypeCountListPricesArgs
 }
 
 /**
@@ -915,6 +1034,13 @@ export type VariantCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Exte
  */
 export type VariantCountOutputTypeCountInventoryLevelsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.InventoryLevelWhereInput
+}
+
+/**
+ * VariantCountOutputType without action
+ */
+export type VariantCountOutputTypeCountListPricesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.PriceListPriceWhereInput
 }
 
 
@@ -935,6 +1061,7 @@ export type VariantSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   updatedAt?: boolean
   product?: boolean | Prisma.ProductDefaultArgs<ExtArgs>
   inventoryLevels?: boolean | Prisma.Variant$inventoryLevelsArgs<ExtArgs>
+  listPrices?: boolean | Prisma.Variant$listPricesArgs<ExtArgs>
   _count?: boolean | Prisma.VariantCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["variant"]>
 
@@ -995,6 +1122,7 @@ export type VariantOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
 export type VariantInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   product?: boolean | Prisma.ProductDefaultArgs<ExtArgs>
   inventoryLevels?: boolean | Prisma.Variant$inventoryLevelsArgs<ExtArgs>
+  listPrices?: boolean | Prisma.Variant$listPricesArgs<ExtArgs>
   _count?: boolean | Prisma.VariantCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type VariantIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1009,6 +1137,7 @@ export type $VariantPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
   objects: {
     product: Prisma.$ProductPayload<ExtArgs>
     inventoryLevels: Prisma.$InventoryLevelPayload<ExtArgs>[]
+    listPrices: Prisma.$PriceListPricePayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1430,6 +1559,7 @@ export interface Prisma__VariantClient<T, Null = never, ExtArgs extends runtime.
   readonly [Symbol.toStringTag]: "PrismaPromise"
   product<T extends Prisma.ProductDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ProductDefaultArgs<ExtArgs>>): Prisma.Prisma__ProductClient<runtime.Types.Result.GetResult<Prisma.$ProductPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   inventoryLevels<T extends Prisma.Variant$inventoryLevelsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Variant$inventoryLevelsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$InventoryLevelPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  listPrices<T extends Prisma.Variant$listPricesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Variant$listPricesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PriceListPricePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1895,6 +2025,30 @@ export type Variant$inventoryLevelsArgs<ExtArgs extends runtime.Types.Extensions
   take?: number
   skip?: number
   distinct?: Prisma.InventoryLevelScalarFieldEnum | Prisma.InventoryLevelScalarFieldEnum[]
+}
+
+/**
+ * Variant.listPrices
+ */
+export type Variant$listPricesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PriceListPrice
+   */
+  select?: Prisma.PriceListPriceSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PriceListPrice
+   */
+  omit?: Prisma.PriceListPriceOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PriceListPriceInclude<ExtArgs> | null
+  where?: Prisma.PriceListPriceWhereInput
+  orderBy?: Prisma.PriceListPriceOrderByWithRelationInput | Prisma.PriceListPriceOrderByWithRelationInput[]
+  cursor?: Prisma.PriceListPriceWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.PriceListPriceScalarFieldEnum | Prisma.PriceListPriceScalarFieldEnum[]
 }
 
 /**

@@ -1,0 +1,136 @@
+import type { Database, Tx } from '../../db/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { groupPriceKeys } from '../customer-groups/index.js';
+import { resolvePrice, type CandidateList, type ResolvedPrice } from './resolve-price.js';
+
+/** The price lists a customer buys from, with their prices for the variants asked about. */
+export interface CustomerPricing {
+  customerList: PricingList | null;
+  sharedLists: PricingList[];
+}
+
+interface PricingList extends Omit<CandidateList, 'tiers'> {
+  /** variant id -> its tiers in this list */
+  tiers: Map<string, Array<{ minQuantity: number; amount: number }>>;
+}
+
+/** A variant as pricing reads it. */
+export interface PricedVariant {
+  id: string;
+  price: number;
+  salePrice: number | null;
+}
+
+const NO_PRICING: CustomerPricing = { customerList: null, sharedLists: [] };
+
+/** The price keys of the companies the customer is a contact of (a contact with its e-mail, case-insensitive). */
+async function companyPriceKeys(db: Database | Tx, projectId: string, email: string): Promise<string[]> {
+  const companies = await db.company.findMany({
+    where: {
+      projectId,
+      deletedAt: null,
+      activePriceKey: { not: null },
+      contacts: { some: { email: { equals: email, mode: 'insensitive' } } },
+    },
+    select: { activePriceKey: true },
+  });
+  return companies.map((company) => company.activePriceKey!);
+}
+
+interface ListRowSql {
+  id: string;
+  slug: string;
+  currency: string;
+  status: string;
+  starts_at: Date | null;
+  ends_at: Date | null;
+  allows_increase: boolean;
+  /** [variant_id, min_quantity, amount] of each price of the variants asked about */
+  prices: Array<[string, number, number]>;
+}
+
+/** The project's lists with these slugs, each with its prices of these variants only: one statement. */
+async function listsWithPrices(
+  db: Database | Tx,
+  projectId: string,
+  slugs: string[],
+  variantIds: string[],
+): Promise<PricingList[]> {
+  const rows = await db.$queryRaw<ListRowSql[]>`
+    SELECT l.id, l.slug, l.currency, l.status, l.starts_at, l.ends_at, l.allows_increase,
+           COALESCE(json_agg(json_build_array(p.variant_id, p.min_quantity, p.amount)) FILTER (WHERE p.id IS NOT NULL), '[]') AS prices
+      FROM price_lists l
+      LEFT JOIN price_list_prices p ON p.price_list_id = l.id AND p.variant_id = ANY(${variantIds}::text[])
+     WHERE l.project_id = ${projectId} AND l.slug = ANY(${slugs}::text[])
+     GROUP BY l.id`;
+  return rows.map((row) => {
+    const tiers = new Map<string, Array<{ minQuantity: number; amount: number }>>();
+    for (const [variantId, minQuantity, amount] of row.prices) {
+      tiers.set(variantId, [...(tiers.get(variantId) ?? []), { minQuantity, amount }]);
+    }
+    return {
+      id: row.id,
+      slug: row.slug,
+      currency: row.currency,
+      status: row.status,
+      startsAt: row.starts_at,
+      endsAt: row.ends_at,
+      allowsIncrease: row.allows_increase,
+      tiers,
+    };
+  });
+}
+
+/**
+ * The lists the live customer of the project buys from (its own key's list; its groups' and companies'
+ * lists), each with its prices for `variantIds` only. A key naming no list of the project is left out; an
+ * unknown or deleted customer buys from none. Three round trips: the customer, then its groups' and
+ * companies' keys side by side, then the lists with their prices.
+ */
+export async function customerPricing(
+  ctx: Ctx,
+  db: Database | Tx,
+  customerId: string,
+  variantIds: readonly string[],
+): Promise<CustomerPricing> {
+  const customer = await db.customer.findFirst({
+    where: { id: customerId, projectId: ctx.project.id, deletedAt: null },
+    include: { addresses: { select: { city: true, country: true } } },
+  });
+  if (!customer || variantIds.length === 0) return NO_PRICING;
+  const [groupKeys, companyKeys] = await Promise.all([
+    groupPriceKeys(db, customer),
+    companyPriceKeys(db, ctx.project.id, customer.email),
+  ]);
+  const shared = new Set([...groupKeys, ...companyKeys]);
+  const keys = new Set([...(customer.activePriceKey ? [customer.activePriceKey] : []), ...shared]);
+  if (keys.size === 0) return NO_PRICING;
+  const lists = await listsWithPrices(db, ctx.project.id, [...keys], [...new Set(variantIds)]);
+  return {
+    customerList: lists.find((list) => list.slug === customer.activePriceKey) ?? null,
+    sharedLists: lists.filter((list) => shared.has(list.slug)),
+  };
+}
+
+const forVariant = (list: PricingList, variantId: string): CandidateList => ({
+  ...list,
+  tiers: list.tiers.get(variantId) ?? [],
+});
+
+/** The variant's resolved unit price for the customer's lists at this quantity and currency, now (see resolvePrice). */
+export function priceFor(
+  pricing: CustomerPricing,
+  variant: PricedVariant,
+  quantity: number,
+  currency: string,
+  now = new Date(),
+): ResolvedPrice {
+  return resolvePrice({
+    basePrice: variant.salePrice ?? variant.price,
+    quantity,
+    currency,
+    now,
+    customerList: pricing.customerList && forVariant(pricing.customerList, variant.id),
+    sharedLists: pricing.sharedLists.map((list) => forVariant(list, variant.id)),
+  });
+}
