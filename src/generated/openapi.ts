@@ -17555,7 +17555,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The added line items, in the order sent. */
+            /** @description The added line items, in the order sent, and the draft order with its new totals (`draft_order`, as GET answers it without `expand`), so no second request is needed. */
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
@@ -17602,11 +17602,62 @@ export interface operations {
                      *           "note": "Blue paper please",
                      *           "created_at": "2026-11-21T09:01:00.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "draft_order": {
+                     *         "id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "draft_number": 12,
+                     *         "status": "open",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "customer_email": "jane.doe@example.com",
+                     *         "subtotal": 23800,
+                     *         "tax": 4522,
+                     *         "tax_data": {
+                     *           "total_tax": 4522,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4522
+                     *             }
+                     *           ]
+                     *         },
+                     *         "tax_inclusive": false,
+                     *         "shipping_cost": 490,
+                     *         "discount": 1000,
+                     *         "total": 27812,
+                     *         "currency": "EUR",
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-21",
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "item_count": 2,
+                     *         "notes": "Wholesale order agreed by phone.",
+                     *         "metadata": {
+                     *           "erp_id": "Q-2231"
+                     *         },
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:05:00.000Z"
+                     *       }
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["DraftLineItem"][];
+                        draft_order: components["schemas"]["DraftOrder"];
                     };
                 };
             };
@@ -17708,7 +17759,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated line item. */
+            /** @description The updated line item, and the draft order with its new totals (`draft_order`, as GET answers it without `expand`). */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -17735,11 +17786,62 @@ export interface operations {
                      *         "is_custom": false,
                      *         "note": null,
                      *         "created_at": "2026-11-21T09:01:00.000Z"
+                     *       },
+                     *       "draft_order": {
+                     *         "id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "draft_number": 12,
+                     *         "status": "open",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "customer_email": "jane.doe@example.com",
+                     *         "subtotal": 23800,
+                     *         "tax": 4522,
+                     *         "tax_data": {
+                     *           "total_tax": 4522,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4522
+                     *             }
+                     *           ]
+                     *         },
+                     *         "tax_inclusive": false,
+                     *         "shipping_cost": 490,
+                     *         "discount": 1000,
+                     *         "total": 27812,
+                     *         "currency": "EUR",
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-21",
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "item_count": 2,
+                     *         "notes": "Wholesale order agreed by phone.",
+                     *         "metadata": {
+                     *           "erp_id": "Q-2231"
+                     *         },
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:05:00.000Z"
                      *       }
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["DraftLineItem"];
+                        draft_order: components["schemas"]["DraftOrder"];
                     };
                 };
             };

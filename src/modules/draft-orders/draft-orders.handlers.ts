@@ -26,14 +26,17 @@ export const draftOrderHandlers = {
     await deleteDraftOrder(ctx, path.id);
     return { status: 204, body: undefined };
   },
-  addDraftOrderItems: async ({ path, body, ctx }) => ({
-    status: 201,
-    body: { data: (await addLineItems(ctx, path.id, body.items)).map(toDraftLineItemResource) },
-  }),
-  updateDraftOrderItem: async ({ path, body, ctx }) => ({
-    status: 200,
-    body: { data: toDraftLineItemResource(await updateLineItem(ctx, path.id, path.item_id, body)) },
-  }),
+  addDraftOrderItems: async ({ path, body, ctx }) => {
+    const { items, draft } = await addLineItems(ctx, path.id, body.items);
+    return {
+      status: 201,
+      body: { data: items.map(toDraftLineItemResource), draft_order: toDraftOrderResource(draft) },
+    };
+  },
+  updateDraftOrderItem: async ({ path, body, ctx }) => {
+    const { item, draft } = await updateLineItem(ctx, path.id, path.item_id, body);
+    return { status: 200, body: { data: toDraftLineItemResource(item), draft_order: toDraftOrderResource(draft) } };
+  },
   deleteDraftOrderItem: async ({ path, ctx }) => {
     await deleteLineItem(ctx, path.id, path.item_id);
     return { status: 204, body: undefined };

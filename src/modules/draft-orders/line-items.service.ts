@@ -82,9 +82,13 @@ export function itemChanges(before: DraftLineItem[], after: DraftLineItem[]): Fi
  * written, and one bad item rejects the request. Variant items capture product, titles, SKU and their own
  * price (sale price when set) as base price now, and take the price resolved for the draft's customer (its
  * price lists; the base price without a customer). Totals are recomputed and draft_order.updated recorded in
- * the same transaction.
+ * the same transaction; the added items are returned with the draft as saved (its new totals).
  */
-export async function addLineItems(ctx: Ctx, draftId: string, inputs: LineItemInput[]): Promise<DraftLineItem[]> {
+export async function addLineItems(
+  ctx: Ctx,
+  draftId: string,
+  inputs: LineItemInput[],
+): Promise<{ items: DraftLineItem[]; draft: DraftOrder }> {
   return writeTx(ctx, {}, async (tx) => {
     const draft = await draftForChange(ctx, tx, draftId);
     const variants = await variantsById(
@@ -124,11 +128,11 @@ export async function addLineItems(ctx: Ctx, draftId: string, inputs: LineItemIn
     });
     await tx.draftLineItem.createMany({ data: added });
     const after = [...before, ...added];
-    await saveDraft(tx, ctx, draft, withTotals(ctx, draft, after, 'items'), {
+    const saved = await saveDraft(tx, ctx, draft, withTotals(ctx, draft, after, 'items'), {
       what: `${added.length} line item${added.length === 1 ? '' : 's'} added`,
       changes: itemChanges(before, after),
     });
-    return added;
+    return { items: added, draft: saved };
   });
 }
 
@@ -142,14 +146,15 @@ function itemIn(items: DraftLineItem[], itemId: string): DraftLineItem {
 /**
  * Changes quantity and note of an item, and unit price and title of a custom item (400 on a variant
  * item); a variant item's price is resolved again at its new quantity (quantity tiers of the customer's
- * price lists). Totals and draft_order.updated follow in the same transaction.
+ * price lists). Totals and draft_order.updated follow in the same transaction; the item is returned with the
+ * draft as saved (unchanged when nothing changed).
  */
 export async function updateLineItem(
   ctx: Ctx,
   draftId: string,
   itemId: string,
   input: LineItemUpdate,
-): Promise<DraftLineItem> {
+): Promise<{ item: DraftLineItem; draft: DraftOrder }> {
   return writeTx(ctx, {}, async (tx) => {
     const draft = await draftForChange(ctx, tx, draftId);
     const before = await itemsOf(tx, draftId);
@@ -173,7 +178,7 @@ export async function updateLineItem(
     const changed = edited.quantity === item.quantity ? edited : (await repriceItems(ctx, tx, draft, [edited]))[0];
     const after = before.map((candidate) => (candidate.id === itemId ? changed : candidate));
     const changes = itemChanges(before, after);
-    if (Object.keys(changes).length === 0) return item;
+    if (Object.keys(changes).length === 0) return { item, draft };
     const saved = await tx.draftLineItem.update({
       where: { id: itemId },
       data: {
@@ -184,8 +189,11 @@ export async function updateLineItem(
         title: changed.title,
       },
     });
-    await saveDraft(tx, ctx, draft, withTotals(ctx, draft, after, 'quantity'), { what: 'line item changed', changes });
-    return saved;
+    const savedDraft = await saveDraft(tx, ctx, draft, withTotals(ctx, draft, after, 'quantity'), {
+      what: 'line item changed',
+      changes,
+    });
+    return { item: saved, draft: savedDraft };
   });
 }
 

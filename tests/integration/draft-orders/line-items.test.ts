@@ -24,6 +24,24 @@ const eventsFor = async (resourceId: string) =>
 const newDraft = () => createDraftOrder(api, { currency: shoe.currency });
 
 describe('addDraftOrderItems', () => {
+  test('the answer carries the draft with its new totals, as GET answers it without expand', async () => {
+    const draft = await newDraft();
+    const { data, response } = await api.POST('/v1/draft-orders/{id}/items', {
+      ...path(draft.id),
+      body: {
+        items: [
+          { variant_id: shoe.variants[0].id, quantity: 2 },
+          { title: 'Gift wrapping', unit_price: 400, quantity: 1 },
+        ],
+      },
+    });
+    expect(response.status).toBe(201);
+    expect(data!.data).toHaveLength(2);
+    expect(data!.draft_order).toMatchObject({ id: draft.id, item_count: 2, subtotal: 19800 + 400, total: 19800 + 400 });
+    const { items: _items, ...read } = await readDraft(api, draft.id);
+    expect(data!.draft_order).toEqual(read);
+  });
+
   test('a variant item captures product id, product title, variant title, SKU and the sale price (else the price); a custom item has no product', async () => {
     const draft = await newDraft();
     const [sale, regular, custom] = await addItems(api, draft.id, [
@@ -206,7 +224,9 @@ describe('updateDraftOrderItem', () => {
       body: { quantity: 3, note: 'Ship together' },
     });
     expect(data!.data).toMatchObject({ quantity: 3, note: 'Ship together', total: 29700, unit_price: 9900 });
-    expect(await readDraft(api, draft.id)).toMatchObject({ subtotal: 29700, total: 29700 });
+    expect(data!.draft_order).toMatchObject({ id: draft.id, item_count: 1, subtotal: 29700, total: 29700 });
+    const { items: _items, ...read } = await readDraft(api, draft.id);
+    expect(data!.draft_order).toEqual(read); // the draft as GET answers it, no second request needed
     const cleared = await api.PATCH('/v1/draft-orders/{id}/items/{item_id}', {
       ...path(draft.id, item.id),
       body: { note: null },
