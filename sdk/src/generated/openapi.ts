@@ -727,7 +727,9 @@ export interface paths {
         /**
          * Request a password-reset e-mail
          * @description Always answers the same message, after the same time (at least 250 ms), whether or not an account exists.
-         *     A new reset e-mail voids the customer's earlier outstanding links. When a customer of the project has
+         *     A new reset e-mail voids the customer's earlier outstanding links. Cooldown: at most one reset e-mail per
+         *     account and address every 60 seconds; a request within that time sends nothing, leaves the link already
+         *     sent working and answers exactly as any other (so it tells nothing either). When a customer of the project has
          *     this email (with or without a password), it is sent a reset e-mail in its locale (else the project's;
          *     English, German and French, other languages get English) with a single-use token valid 24 hours,
          *     stored only as a hash. The link is `https://<project domain>/account/reset-password?token=<token>`: the
