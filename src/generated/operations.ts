@@ -140,6 +140,7 @@ export type OperationId =
   | 'resetPassword'
   | 'retryWebhookDelivery'
   | 'revokeApiKey'
+  | 'rotateWebhookSecret'
   | 'searchCatalog'
   | 'sendDraftOrder'
   | 'setCollectionMetafield'
@@ -299,6 +300,7 @@ export interface OperationAuth {
   resetPassword: 'publishable';
   retryWebhookDelivery: 'secret';
   revokeApiKey: 'platform';
+  rotateWebhookSecret: 'secret';
   searchCatalog: 'publishable';
   sendDraftOrder: 'secret';
   setCollectionMetafield: 'secret';
@@ -354,7 +356,7 @@ export interface OperationsByTag {
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
-  'webhooks': 'createWebhook' | 'deleteWebhook' | 'getWebhook' | 'listWebhookDeliveries' | 'listWebhooks' | 'recoverWebhookDeliveries' | 'retryWebhookDelivery' | 'updateWebhook';
+  'webhooks': 'createWebhook' | 'deleteWebhook' | 'getWebhook' | 'listWebhookDeliveries' | 'listWebhooks' | 'recoverWebhookDeliveries' | 'retryWebhookDelivery' | 'rotateWebhookSecret' | 'updateWebhook';
 }
 
 export const operationIndex: readonly OperationMeta[] = [
@@ -2007,6 +2009,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "auth": "platform",
     "idempotent": false,
     "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "rotateWebhookSecret",
+    "method": "POST",
+    "path": "/v1/webhooks/{id}/rotate-secret",
+    "tag": "webhooks",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": true,
     "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []

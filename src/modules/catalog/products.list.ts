@@ -2,7 +2,7 @@ import type { operations } from '../../generated/openapi.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { isStorefront, type Ctx } from '../../shared/context.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
-import { toProductResource } from './catalog.mappers.js';
+import { productForView, toProductResource } from './catalog.mappers.js';
 import { PRODUCT_INCLUDE } from './products.service.js';
 
 export type ProductListQuery = NonNullable<operations['listProducts']['parameters']['query']>;
@@ -13,7 +13,10 @@ const SORTS: SortColumns<'listProducts'> = {
   title: [{ field: 'title', kind: 'string' }],
 };
 
-/** A page of the project's live products matching the filters (storefronts: active ones only), with variants and collection ids. */
+/**
+ * A page of the project's live products matching the filters, with variants and collection ids; storefronts get
+ * active ones only, in the storefront view (no merchant-only fields).
+ */
 export async function listProducts(ctx: Ctx, query: ProductListQuery) {
   const where: Prisma.ProductWhereInput = {
     projectId: ctx.project.id,
@@ -39,7 +42,7 @@ export async function listProducts(ctx: Ctx, query: ProductListQuery) {
     where,
     query,
     sorts: SORTS,
-    map: toProductResource,
+    map: (row) => productForView(toProductResource(row), isStorefront(ctx) ? 'storefront' : 'merchant'),
     cacheTotals: { list: 'products', tables: ['products', 'collection_products'] },
   });
 }

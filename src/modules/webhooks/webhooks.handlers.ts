@@ -7,6 +7,7 @@ import {
   deleteWebhook,
   findWebhook,
   listWebhooks,
+  rotateWebhookSecret,
   updateWebhook,
   type TargetPolicy,
 } from './subscriptions.service.js';
@@ -44,4 +45,12 @@ export const webhookHandlers = {
     status: 202,
     body: { data: { requeued: await recoverDeliveries(ctx, path.id, body.since) } },
   }),
+  rotateWebhookSecret: async ({ path, body, ctx }) => {
+    const rotated = await rotateWebhookSecret(ctx, path.id, body?.overlap_seconds);
+    const expiresAt = rotated.previousSecretExpiresAt?.toISOString() ?? null;
+    return {
+      status: 200,
+      body: { data: { id: path.id, secret: rotated.secret, previous_secret_expires_at: expiresAt } },
+    };
+  },
 } satisfies AreaHandlers<'webhooks'>;
