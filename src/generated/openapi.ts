@@ -291,7 +291,8 @@ export interface paths {
         /**
          * Create a webhook subscription
          * @description Subscribes an HTTPS URL to 1-11 event types of the catalogue (`EventType`). The answer carries the signing
-         *     `secret` (`whsec_` and the base64 of 32 random bytes); it is shown only here. A URL whose host is a loopback,
+         *     `secret` (`whsec_` and the base64 of 32 random bytes); it is shown only here (`rotateWebhookSecret` replaces
+         *     it, with an overlap window). Receivers verify `webhook-signature` (see the `event` webhook). A URL whose host is a loopback,
          *     private or otherwise non-public IP address literal, or `localhost`, is refused at once with a hint naming
          *     the server setting `ALLOW_PRIVATE_NETWORK_TARGETS=true`, which allows them for local development; other
          *     host names are checked when each delivery is sent (every address they resolve to must be public). A
@@ -8770,7 +8771,7 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "invalid_request",
-                     *         "message": "overlap_seconds must be at most 604800.",
+                     *         "message": "overlap_seconds must be an integer.",
                      *         "field": "overlap_seconds"
                      *       }
                      *     }
