@@ -11,7 +11,7 @@ import {
   updateWebhook,
   type TargetPolicy,
 } from './subscriptions.service.js';
-import { toDeliveryResource, toWebhookResource, toWebhookWithSecret } from './webhooks.mappers.js';
+import { toDeliveryResource, toSecretRotation, toWebhookResource, toWebhookWithSecret } from './webhooks.mappers.js';
 
 const targets = (deps: AppDeps): TargetPolicy => ({ allowPrivate: deps.config.allowPrivateNetworkTargets });
 
@@ -45,12 +45,8 @@ export const webhookHandlers = {
     status: 202,
     body: { data: { requeued: await recoverDeliveries(ctx, path.id, body.since) } },
   }),
-  rotateWebhookSecret: async ({ path, body, ctx }) => {
-    const rotated = await rotateWebhookSecret(ctx, path.id, body?.overlap_seconds);
-    const expiresAt = rotated.previousSecretExpiresAt?.toISOString() ?? null;
-    return {
-      status: 200,
-      body: { data: { id: path.id, secret: rotated.secret, previous_secret_expires_at: expiresAt } },
-    };
-  },
+  rotateWebhookSecret: async ({ path, body, ctx }) => ({
+    status: 200,
+    body: { data: toSecretRotation(path.id, await rotateWebhookSecret(ctx, path.id, body?.overlap_seconds)) },
+  }),
 } satisfies AreaHandlers<'webhooks'>;
