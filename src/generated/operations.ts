@@ -147,6 +147,7 @@ export type OperationId =
   | 'resetPassword'
   | 'retryWebhookDelivery'
   | 'revokeApiKey'
+  | 'rotateWebhookSecret'
   | 'searchCatalog'
   | 'sendDraftOrder'
   | 'setCollectionMetafield'
@@ -313,6 +314,7 @@ export interface OperationAuth {
   resetPassword: 'publishable';
   retryWebhookDelivery: 'secret';
   revokeApiKey: 'platform';
+  rotateWebhookSecret: 'secret';
   searchCatalog: 'publishable';
   sendDraftOrder: 'secret';
   setCollectionMetafield: 'secret';
@@ -371,7 +373,7 @@ export interface OperationsByTag {
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
-  'webhooks': 'createWebhook' | 'deleteWebhook' | 'getWebhook' | 'listWebhookDeliveries' | 'listWebhooks' | 'recoverWebhookDeliveries' | 'retryWebhookDelivery' | 'updateWebhook';
+  'webhooks': 'createWebhook' | 'deleteWebhook' | 'getWebhook' | 'listWebhookDeliveries' | 'listWebhooks' | 'recoverWebhookDeliveries' | 'retryWebhookDelivery' | 'rotateWebhookSecret' | 'updateWebhook';
 }
 
 export const operationIndex: readonly OperationMeta[] = [
@@ -2229,6 +2231,19 @@ export const operationIndex: readonly OperationMeta[] = [
     "customerTokenOptional": false,
     "idempotent": false,
     "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "rotateWebhookSecret",
+    "method": "POST",
+    "path": "/v1/webhooks/{id}/rotate-secret",
+    "tag": "webhooks",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "hasBody": true,
     "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []

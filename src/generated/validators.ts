@@ -140,6 +140,7 @@ export const validators: Record<OperationId, OperationValidators> = {
   resetPassword: { body: strict.resetPassword_body },
   retryWebhookDelivery: { path: coercing.retryWebhookDelivery_path },
   revokeApiKey: { path: coercing.revokeApiKey_path },
+  rotateWebhookSecret: { path: coercing.rotateWebhookSecret_path, body: strict.rotateWebhookSecret_body },
   searchCatalog: { query: coercing.searchCatalog_query },
   sendDraftOrder: { path: coercing.sendDraftOrder_path, body: strict.sendDraftOrder_body },
   setCollectionMetafield: { path: coercing.setCollectionMetafield_path, body: strict.setCollectionMetafield_body },

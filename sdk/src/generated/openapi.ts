@@ -291,7 +291,8 @@ export interface paths {
         /**
          * Create a webhook subscription
          * @description Subscribes an HTTPS URL to 1-11 event types of the catalogue (`EventType`). The answer carries the signing
-         *     `secret` (`whsec_` and the base64 of 32 random bytes); it is shown only here. A URL whose host is a loopback,
+         *     `secret` (`whsec_` and the base64 of 32 random bytes); it is shown only here (`rotateWebhookSecret` replaces
+         *     it, with an overlap window). Receivers verify `webhook-signature` (see the `event` webhook). A URL whose host is a loopback,
          *     private or otherwise non-public IP address literal, or `localhost`, is refused at once with a hint naming
          *     the server setting `ALLOW_PRIVATE_NETWORK_TARGETS=true`, which allows them for local development; other
          *     host names are checked when each delivery is sent (every address they resolve to must be public). A
@@ -425,6 +426,42 @@ export interface paths {
          *     (400) while the subscription is paused.
          */
         post: operations["recoverWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook subscription ID (`wh_...`).
+                 * @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Replaces the subscription's signing secret with a new one, shown once in this answer (never again; it is
+         *     not stored with an `Idempotency-Key` either, so send the request once and keep the answer). During the
+         *     overlap window that follows (`overlap_seconds`, default 86,400 = 24 hours, at most 604,800 = 7 days),
+         *     every delivery's `webhook-signature` carries two signatures separated by a space, the new secret's first,
+         *     then the old one's, so a receiver verifying with either secret accepts it (the Standard Webhooks libraries
+         *     accept a header when any of its signatures matches); after the window, only the new secret signs. With
+         *     `overlap_seconds: 0` the old secret stops signing at once. Rotating again during a window ends it: the
+         *     secret just replaced becomes the one that also signs, the older one is dropped.
+         *     `X-Service-Signature`, kept for compatibility only, is always made with the new secret alone (it holds
+         *     a single signature), so receivers that still verify it fail until they switch secret: deliveries that fail
+         *     meanwhile are retried on the usual schedule. Verify `webhook-signature` instead.
+         */
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -727,7 +764,9 @@ export interface paths {
         /**
          * Request a password-reset e-mail
          * @description Always answers the same message, after the same time (at least 250 ms), whether or not an account exists.
-         *     A new reset e-mail voids the customer's earlier outstanding links. When a customer of the project has
+         *     A new reset e-mail voids the customer's earlier outstanding links. Cooldown: at most one reset e-mail per
+         *     account and address every 60 seconds; a request within that time sends nothing, leaves the link already
+         *     sent working and answers exactly as any other (so it tells nothing either). When a customer of the project has
          *     this email (with or without a password), it is sent a reset e-mail in its locale (else the project's;
          *     English, German and French, other languages get English) with a single-use token valid 24 hours,
          *     stored only as a hash. The link is `https://<project domain>/account/reset-password?token=<token>`: the
@@ -831,10 +870,11 @@ export interface paths {
         /**
          * List products
          * @description Products that are not deleted, newest first by default, with their variants inlined. Publishable keys
-         *     (storefronts) read it too and see active products only. With a signed-in customer's access token as
-         *     `Authorization: Bearer` (and the publishable key in `X-API-Key`), every product and variant also carries
-         *     `customer_price`, that customer's price (see the price-lists tag); an access token that is expired,
-         *     ended or of another project answers 401.
+         *     (storefronts) read it too and see active products only, in the storefront view (no `metadata`, no
+         *     variant `inventory_quantity` or `low_stock_threshold`: see `Product`). With a signed-in customer's access
+         *     token as `Authorization: Bearer` (and the publishable key in `X-API-Key`), every product and variant also
+         *     carries `customer_price`, that customer's price (see the price-lists tag); an access token that is
+         *     expired, ended or of another project answers 401.
          */
         get: operations["listProducts"];
         put?: never;
@@ -867,10 +907,11 @@ export interface paths {
         /**
          * Get a product
          * @description The product with its variants. Publishable keys (storefronts) read it too, and see active products only:
-         *     a draft or archived product answers 404 to them. With a signed-in customer's access token as
-         *     `Authorization: Bearer` (and the publishable key in `X-API-Key`), the product and each variant also
-         *     carry `customer_price`, that customer's price (see the price-lists tag); an access token that is
-         *     expired, ended or of another project answers 401.
+         *     a draft or archived product answers 404 to them. They get the storefront view (no `metadata`, no
+         *     variant `inventory_quantity` or `low_stock_threshold`: see `Product`). With a signed-in customer's
+         *     access token as `Authorization: Bearer` (and the publishable key in `X-API-Key`), the product and each
+         *     variant also carry `customer_price`, that customer's price (see the price-lists tag); an access token
+         *     that is expired, ended or of another project answers 401.
          */
         get: operations["getProduct"];
         put?: never;
@@ -957,7 +998,8 @@ export interface paths {
         };
         /**
          * Get a variant
-         * @description Publishable keys (storefronts) read it too, for variants of active products only (404 otherwise).
+         * @description Publishable keys (storefronts) read it too, for variants of active products only (404 otherwise), in the
+         *     storefront view (no `inventory_quantity` or `low_stock_threshold`; `in_stock` instead: see `Variant`).
          */
         get: operations["getVariant"];
         put?: never;
@@ -3045,24 +3087,28 @@ export interface webhooks {
          *     the same event can arrive more than once (use `webhook-id` to skip duplicates), and events are not
          *     ordered.
          *
-         *     Two signatures, either is enough:
-         *     - `X-Service-Signature`: lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret string
-         *       `whsec_...` (UTF-8). Recompute it over the unparsed body and compare in constant time.
-         *     - [Standard Webhooks](https://www.standardwebhooks.com/): `webhook-signature` is `v1,` and the base64
-         *       HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the bytes of the secret's base64
-         *       part. The Standard Webhooks libraries verify it and reject timestamps more than 5 minutes off.
+         *     Verify `webhook-signature` ([Standard Webhooks](https://www.standardwebhooks.com/)): it is `v1,` and the
+         *     base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the bytes of the secret's
+         *     base64 part. It covers the timestamp, so with the Standard Webhooks libraries (which reject timestamps more
+         *     than 5 minutes off and compare in constant time) a captured delivery cannot be replayed later. During a
+         *     secret rotation's overlap window (`rotateWebhookSecret`) it holds two space-separated signatures, the new
+         *     secret's and the previous one's; a delivery is genuine when any of them matches.
+         *
+         *     `X-Service-Signature` is kept for compatibility only: lowercase hex HMAC-SHA256 of the raw body alone,
+         *     keyed with the whole secret string `whsec_...` (UTF-8), made with the current secret only. It does not
+         *     cover a timestamp, so a captured delivery verifies forever: do not rely on it for new receivers.
          */
         post: {
             parameters: {
                 query?: never;
                 header: {
-                    /** @description Lowercase hex HMAC-SHA256 of the raw body, keyed with the secret string. */
+                    /** @description Compatibility only (no timestamp, so replayable): lowercase hex HMAC-SHA256 of the raw body, keyed with the current secret string. Verify `webhook-signature` instead. */
                     "X-Service-Signature": string;
                     /** @description The event id (`evt_...`), the same on every retry. */
                     "webhook-id": components["schemas"]["WebhookEventId"];
                     /** @description When this attempt was signed, in Unix seconds. */
                     "webhook-timestamp": string;
-                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`. */
+                    /** @description The signature to verify: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`; during a secret rotation's overlap window two of them, space-separated (the new secret's first). */
                     "webhook-signature": string;
                     "User-Agent": string;
                 };
@@ -3915,7 +3961,7 @@ export interface components {
             events: components["schemas"]["EventType"][];
             status: components["schemas"]["WebhookStatus"];
             /**
-             * @description The signing secret: `whsec_` and the base64 of 32 random bytes. Shown only in the creation answer.
+             * @description The signing secret: `whsec_` and the base64 of 32 random bytes. Shown only in the creation answer (and a new one in `rotateWebhookSecret`'s).
              *     `X-Service-Signature` is keyed with this whole string (UTF-8); the Standard Webhooks `webhook-signature`
              *     with the bytes the base64 part decodes to, as that specification defines.
              */
@@ -3973,6 +4019,26 @@ export interface components {
         };
         WebhookDeliveryEnvelope: {
             data: components["schemas"]["WebhookDelivery"];
+        };
+        WebhookSecretRotate: {
+            /**
+             * @description How long the previous secret keeps signing deliveries besides the new one (0 to 7 days).
+             * @default 86400
+             */
+            overlap_seconds?: number;
+        };
+        WebhookSecretRotation: {
+            id: components["schemas"]["WebhookId"];
+            /** @description The new signing secret, shown only in this answer. */
+            secret: components["schemas"]["WebhookSubscriptionWithSecret"]["secret"];
+            /**
+             * Format: date-time
+             * @description When the previous secret stops signing deliveries (null with `overlap_seconds` 0).
+             */
+            previous_secret_expires_at: string | null;
+        };
+        WebhookSecretRotationEnvelope: {
+            data: components["schemas"]["WebhookSecretRotation"];
         };
         WebhookRecover: {
             /**
@@ -4305,6 +4371,12 @@ export interface components {
         Money: number;
         /** @description A variant's price in minor units (cents), at most 1,000,000,000 (10,000,000.00). */
         VariantPrice: number;
+        /**
+         * @description A variant. Storefront view: answers to publishable keys and customer tokens leave out the merchant-only
+         *     fields `inventory_quantity` (an exact stock figure tells competitors and scrapers how much sells) and
+         *     `low_stock_threshold` (a back-office setting); they carry `in_stock` instead. Secret keys always get
+         *     both (and webhook payloads, which go to the merchant, carry them too).
+         */
         Variant: {
             id: components["schemas"]["VariantId"];
             product_id: components["schemas"]["ProductId"];
@@ -4321,11 +4393,13 @@ export interface components {
             customer_price?: number;
             /** @description Grams. */
             weight: number;
-            /** @description inventory.low fires when inventory_quantity drops below it. */
-            low_stock_threshold: number | null;
-            /** @description Sum of the variant's inventory levels over all locations. */
-            inventory_quantity: number;
+            /** @description inventory.low fires when inventory_quantity drops below it. Merchant-only: secret keys only (absent for publishable keys and customer tokens). */
+            low_stock_threshold?: number | null;
+            /** @description Sum of the variant's inventory levels over all locations. Merchant-only: secret keys only (absent for publishable keys and customer tokens, which read `in_stock`). */
+            inventory_quantity?: number;
             inventory_policy: components["schemas"]["InventoryPolicy"];
+            /** @description Whether the variant can be sold now: `inventory_quantity` above zero, or `inventory_policy` `continue` (the same rule as search's `in_stock`). What storefronts see instead of the exact quantity. */
+            in_stock: boolean;
             position: number;
             /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
             metafields?: components["schemas"]["MetafieldValues"];
@@ -4363,6 +4437,12 @@ export interface components {
             inventory_policy?: components["schemas"]["InventoryPolicy"];
             position?: number;
         };
+        /**
+         * @description A product. Storefront view: answers to publishable keys and customer tokens (active products only) leave
+         *     out the merchant-only field `metadata` (the merchant's own data: ERP ids, cost prices, notes) and, in each
+         *     variant, `inventory_quantity` and `low_stock_threshold` (see `Variant`). Secret keys always get every
+         *     field. Data meant for shoppers goes into storefront-visible metafields.
+         */
         Product: {
             id: components["schemas"]["ProductId"];
             title: string;
@@ -4383,7 +4463,8 @@ export interface components {
             /** @description Always inlined, by position. */
             variants: components["schemas"]["Variant"][];
             collection_ids: components["schemas"]["CollectionId"][];
-            metadata: {
+            /** @description Merchant-only: secret keys only (absent for publishable keys and customer tokens). */
+            metadata?: {
                 [key: string]: unknown;
             };
             /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
@@ -8997,6 +9078,80 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook subscription ID (`wh_...`).
+                 * @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlap_seconds": 86400
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookSecretRotate"];
+            };
+        };
+        responses: {
+            /** @description The new secret, and until when the previous one also signs. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTupS9qQk6Nq1Ph3HUe7SUwyQZmH1Qzo=",
+                     *         "previous_secret_expires_at": "2026-11-22T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSecretRotationEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "overlap_seconds must be an integer.",
+                     *         "field": "overlap_seconds"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listCustomers: {
         parameters: {
             query?: {
@@ -10746,6 +10901,7 @@ export interface operations {
                      *               "low_stock_threshold": 5,
                      *               "inventory_quantity": 37,
                      *               "inventory_policy": "deny",
+                     *               "in_stock": true,
                      *               "position": 0,
                      *               "created_at": "2026-11-01T08:00:00.000Z",
                      *               "updated_at": "2026-11-20T12:00:00.000Z"
@@ -10882,6 +11038,7 @@ export interface operations {
                      *             "low_stock_threshold": 5,
                      *             "inventory_quantity": 37,
                      *             "inventory_policy": "deny",
+                     *             "in_stock": true,
                      *             "position": 0,
                      *             "created_at": "2026-11-01T08:00:00.000Z",
                      *             "updated_at": "2026-11-20T12:00:00.000Z"
@@ -11004,6 +11161,7 @@ export interface operations {
                      *             "low_stock_threshold": 5,
                      *             "inventory_quantity": 37,
                      *             "inventory_policy": "deny",
+                     *             "in_stock": true,
                      *             "position": 0,
                      *             "created_at": "2026-11-01T08:00:00.000Z",
                      *             "updated_at": "2026-11-20T12:00:00.000Z"
@@ -11174,6 +11332,7 @@ export interface operations {
                      *             "low_stock_threshold": 5,
                      *             "inventory_quantity": 37,
                      *             "inventory_policy": "deny",
+                     *             "in_stock": true,
                      *             "position": 0,
                      *             "created_at": "2026-11-01T08:00:00.000Z",
                      *             "updated_at": "2026-11-20T12:00:00.000Z"
@@ -11296,6 +11455,7 @@ export interface operations {
                      *             "low_stock_threshold": 5,
                      *             "inventory_quantity": 37,
                      *             "inventory_policy": "deny",
+                     *             "in_stock": true,
                      *             "position": 0,
                      *             "created_at": "2026-11-01T08:00:00.000Z",
                      *             "updated_at": "2026-11-20T12:00:00.000Z"
@@ -11401,6 +11561,7 @@ export interface operations {
                      *         "low_stock_threshold": 5,
                      *         "inventory_quantity": 37,
                      *         "inventory_policy": "deny",
+                     *         "in_stock": true,
                      *         "position": 0,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:00:00.000Z"
@@ -11490,6 +11651,7 @@ export interface operations {
                      *         "low_stock_threshold": 5,
                      *         "inventory_quantity": 37,
                      *         "inventory_policy": "deny",
+                     *         "in_stock": true,
                      *         "position": 0,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:00:00.000Z"
@@ -11628,6 +11790,7 @@ export interface operations {
                      *         "low_stock_threshold": 5,
                      *         "inventory_quantity": 37,
                      *         "inventory_policy": "deny",
+                     *         "in_stock": true,
                      *         "position": 0,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:00:00.000Z"

@@ -19,6 +19,7 @@ export function toVariantResource(variant: Variant): VariantResource {
     low_stock_threshold: variant.lowStockThreshold,
     inventory_quantity: variant.inventoryQuantity,
     inventory_policy: variant.inventoryPolicy as VariantResource['inventory_policy'],
+    in_stock: variant.inventoryQuantity > 0 || variant.inventoryPolicy === 'continue',
     position: variant.position,
     created_at: variant.createdAt.toISOString(),
     updated_at: variant.updatedAt.toISOString(),
@@ -48,6 +49,23 @@ export function toProductResource(product: ProductRow): ProductResource {
     created_at: product.createdAt.toISOString(),
     updated_at: product.updatedAt.toISOString(),
   };
+}
+
+/** Which answer a caller gets: storefronts (publishable keys, customer tokens) never see merchant-only fields. */
+export type CatalogView = 'storefront' | 'merchant';
+
+/** A variant as `view` may see it: the storefront view leaves out the exact stock and the low-stock threshold. */
+export function variantForView(variant: VariantResource, view: CatalogView): VariantResource {
+  if (view === 'merchant') return variant;
+  const { inventory_quantity: _quantity, low_stock_threshold: _threshold, ...storefront } = variant;
+  return storefront;
+}
+
+/** A product as `view` may see it: the storefront view leaves out `metadata` and each variant's merchant-only fields. */
+export function productForView(product: ProductResource, view: CatalogView): ProductResource {
+  if (view === 'merchant') return product;
+  const { metadata: _metadata, variants, ...storefront } = product;
+  return { ...storefront, variants: variants.map((variant) => variantForView(variant, view)) };
 }
 
 export type CollectionResource = Schemas['Collection'];

@@ -1,11 +1,20 @@
 import type { PartialAreaHandlers } from '../../http/contract.js';
+import { isStorefront, type Ctx } from '../../shared/context.js';
 import { pickFields } from '../../shared/fields.js';
 import { withMetafields } from '../metafields/index.js';
-import { toProductResource, toVariantResource } from './catalog.mappers.js';
+import {
+  productForView,
+  toProductResource,
+  toVariantResource,
+  variantForView,
+  type CatalogView,
+} from './catalog.mappers.js';
 import { withCustomerPrices } from './customer-prices.js';
 import { listProducts } from './products.list.js';
 import { createProduct, deleteProduct, duplicateProduct, findProduct, updateProduct } from './products.service.js';
 import { createVariant, deleteVariant, findVariant, updateVariant } from './variants.service.js';
+
+const viewOf = (ctx: Ctx): CatalogView => (isStorefront(ctx) ? 'storefront' : 'merchant');
 
 export const productHandlers = {
   listProducts: async ({ query, ctx }) => {
@@ -17,7 +26,8 @@ export const productHandlers = {
     body: { data: toProductResource(await createProduct(ctx, body)) },
   }),
   getProduct: async ({ path, query, ctx }) => {
-    const [priced] = await withCustomerPrices(ctx, [toProductResource(await findProduct(ctx, ctx.db, path.id))]);
+    const found = toProductResource(await findProduct(ctx, ctx.db, path.id));
+    const [priced] = await withCustomerPrices(ctx, [productForView(found, viewOf(ctx))]);
     const product = pickFields(priced, query.fields);
     return { status: 200, body: { data: (await withMetafields(ctx, 'product', query, [product]))[0] } };
   },
@@ -38,7 +48,7 @@ export const productHandlers = {
     body: { data: toVariantResource(await createVariant(ctx, path.id, body)) },
   }),
   getVariant: async ({ path, query, ctx }) => {
-    const variant = toVariantResource(await findVariant(ctx, ctx.db, path.id));
+    const variant = variantForView(toVariantResource(await findVariant(ctx, ctx.db, path.id)), viewOf(ctx));
     return { status: 200, body: { data: (await withMetafields(ctx, 'variant', query, [variant]))[0] } };
   },
   updateVariant: async ({ path, body, ctx }) => ({

@@ -3,7 +3,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { isStorefront, type Ctx } from '../../shared/context.js';
 import { pickFields } from '../../shared/fields.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
-import { toProductResource } from './catalog.mappers.js';
+import { productForView, toProductResource, type ProductRow } from './catalog.mappers.js';
 import { pricedCustomer, withCustomerPrices } from './customer-prices.js';
 import { PRODUCT_INCLUDE } from './products.service.js';
 
@@ -16,8 +16,9 @@ const SORTS: SortColumns<'listProducts'> = {
 };
 
 /**
- * A page of the project's live products matching the filters (storefronts: active ones only), with variants
- * and collection ids; for a signed-in customer, with their prices (customer_price).
+ * A page of the project's live products matching the filters, with variants and collection ids; storefronts get
+ * active ones only, in the storefront view (no merchant-only fields); a signed-in customer also their prices
+ * (customer_price).
  */
 export async function listProducts(ctx: Ctx, query: ProductListQuery) {
   const where: Prisma.ProductWhereInput = {
@@ -39,7 +40,8 @@ export async function listProducts(ctx: Ctx, query: ProductListQuery) {
     }) => ctx.db.product.findMany({ ...args, include: PRODUCT_INCLUDE }),
     count: (args: { where: Prisma.ProductWhereInput }) => ctx.db.product.count(args),
   };
-  const list = { model, where, sorts: SORTS, map: toProductResource };
+  const view = isStorefront(ctx) ? 'storefront' : 'merchant';
+  const list = { model, where, sorts: SORTS, map: (row: ProductRow) => productForView(toProductResource(row), view) };
   const cacheTotals = { list: 'products', tables: ['products', 'collection_products'] };
   if (!pricedCustomer(ctx)) return listPage(ctx, { ...list, query, cacheTotals });
   // A signed-in customer's page: whole products first (prices need the variants), then cut to `fields`.

@@ -3,7 +3,7 @@ import type { Ctx } from '../../shared/context.js';
 import { emailLanguage } from '../../shared/email-language.js';
 import { invalidField } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { writeTx } from '../../shared/write.js';
+import { lockRows, writeTx } from '../../shared/write.js';
 import { recordEmail } from '../platform/index.js';
 import { passwordAccepted } from './lockout.service.js';
 import { newOpaqueToken, opaqueTokenHash } from './opaque-tokens.js';
@@ -25,13 +25,19 @@ export function resetUrlOf(domain: string, token: string): string {
   return `https://${domain}/account/reset-password?token=${encodeURIComponent(token)}`;
 }
 
+/**
+ * One reset e-mail per account and address in this many seconds (openapi.yaml, `requestPasswordReset`): a
+ * request within it sends nothing and leaves the link already sent working, so nobody can flood a mailbox.
+ */
+export const RESET_COOLDOWN_SECONDS = 60;
+
 // Forgot-password answers no sooner than this after it began, whether or not the account exists: writing
 // the token and the e-mail takes tens of milliseconds that an unknown email would otherwise not.
 const RESET_ANSWER_FLOOR_MS = 250;
 
 /**
- * Forgot-password: when a live customer of the project has this email, voids the customer's outstanding
- * reset links and writes a reset e-mail with a new single-use token (stored hashed, 24 hours) to the outbox
+ * Forgot-password: when a live customer of the project has this email and no reset e-mail went to that address
+ * in the last RESET_COOLDOWN_SECONDS, voids the customer's outstanding reset links and writes a reset e-mail with a new single-use token (stored hashed, 24 hours) to the outbox
  * in the customer's language, and with `smtp` enqueues its delivery, in one transaction. Says nothing about
  * whether the account exists, and takes the same time (at least 250 ms) either way.
  */
@@ -55,6 +61,17 @@ async function issueResetLink(ctx: Ctx, email: string, options: { smtp: boolean 
   const createdAt = new Date();
   const expiresAt = new Date(createdAt.getTime() + RESET_TOKEN_TTL_HOURS * 3600 * 1000);
   await writeTx(ctx, {}, async (tx) => {
+    // The customer's row lock makes concurrent requests for one account see each other's link.
+    await lockRows(tx, 'customers', { ids: [customer.id] });
+    const recent = await tx.passwordResetToken.findFirst({
+      where: {
+        customerId: customer.id,
+        email: customer.emailNormalized,
+        createdAt: { gt: new Date(createdAt.getTime() - RESET_COOLDOWN_SECONDS * 1000) },
+      },
+      select: { id: true },
+    });
+    if (recent) return;
     // Only the newest link works: an older one still sitting in a mailbox is void from now on.
     await tx.passwordResetToken.updateMany({
       where: { customerId: customer.id, usedAt: null },

@@ -14,6 +14,8 @@ export interface ClaimedDelivery {
   lease_until: Date;
   url: string;
   secret: string;
+  /** The secret before the last rotation while its overlap window lasts (it signs too), else null. */
+  previous_secret: string | null;
   body: string;
 }
 
@@ -49,7 +51,13 @@ export async function attemptDelivery(
   const base = { delivery, attemptedAt };
   try {
     const response = await postJson(delivery.url, delivery.body, {
-      headers: deliveryHeaders(delivery.secret, delivery.event_id, delivery.body, attemptedAt),
+      headers: deliveryHeaders(
+        delivery.secret,
+        delivery.event_id,
+        delivery.body,
+        attemptedAt,
+        delivery.previous_secret,
+      ),
       timeoutMs: DELIVERY_TIMEOUT_MS,
       maxBodyBytes: RESPONSE_BODY_BYTES,
       allowPrivate: deps.config.allowPrivateNetworkTargets,

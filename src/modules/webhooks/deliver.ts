@@ -19,7 +19,8 @@ export async function claimDeliveries(db: Database, ids: string[]): Promise<Clai
     WHERE d.id = ANY(${[...new Set(ids)]}) AND s.id = d.subscription_id AND e.id = d.event_id
       AND s.status = 'active' AND d.status IN ('pending', 'failed') AND d.next_attempt_at <= now()
       AND (d.lease_until IS NULL OR d.lease_until < now())
-    RETURNING d.id, d.project_id, d.subscription_id, d.event_id, d.attempt_count, d.lease_until, s.url, s.secret, e.body`;
+    RETURNING d.id, d.project_id, d.subscription_id, d.event_id, d.attempt_count, d.lease_until, s.url, s.secret,
+      CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret, e.body`;
 }
 
 /**

@@ -25,15 +25,28 @@ export function standardSignature(secret: string, id: string, timestampSeconds: 
   return `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`, 'utf8').digest('base64')}`;
 }
 
-/** Every header of one attempt to deliver `body` (the event `eventId`), signed at `now`. */
-export function deliveryHeaders(secret: string, eventId: string, body: string, now: Date): Record<string, string> {
+/**
+ * Every header of one attempt to deliver `body` (the event `eventId`), signed at `now`. With `previousSecret`
+ * (a rotation's overlap window), `webhook-signature` carries the new secret's signature and then the previous
+ * one's, space-separated as Standard Webhooks allows; `X-Service-Signature` holds one value, the current secret's.
+ */
+export function deliveryHeaders(
+  secret: string,
+  eventId: string,
+  body: string,
+  now: Date,
+  previousSecret?: string | null,
+): Record<string, string> {
   const timestamp = Math.floor(now.getTime() / 1000);
+  const signatures = [secret, ...(previousSecret ? [previousSecret] : [])].map((key) =>
+    standardSignature(key, eventId, timestamp, body),
+  );
   return {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
     'x-service-signature': serviceSignature(secret, body),
     'webhook-id': eventId,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': standardSignature(secret, eventId, timestamp, body),
+    'webhook-signature': signatures.join(' '),
   };
 }

@@ -2,7 +2,7 @@ import type { Database, Tx } from '../../db/client.js';
 import type { components, operations } from '../../generated/openapi.js';
 import type { WebhookSubscription } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
-import { invalidField } from '../../shared/errors.js';
+import { invalidField, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { findOwned } from '../../shared/owned.js';
@@ -97,6 +97,33 @@ export async function updateWebhook(
     if (before.status === 'paused' && after.status === 'active') await wakeDueDeliveries(tx, ctx.jobs, id);
     return after;
   }).finally(() => subscriptionsWritten(ctx));
+}
+
+/** How long the previous secret keeps signing after a rotation unless the caller chooses (openapi.yaml, `rotateWebhookSecret`). */
+export const DEFAULT_SECRET_OVERLAP_SECONDS = 86_400;
+
+/**
+ * Gives the subscription a new signing secret and returns it with the end of the overlap window: until then the
+ * secret it replaces signs deliveries too (none with 0 seconds); an older previous secret is dropped. One
+ * statement, so concurrent rotations each keep the secret they replaced.
+ */
+export async function rotateWebhookSecret(
+  ctx: Ctx,
+  id: string,
+  overlapSeconds = DEFAULT_SECRET_OVERLAP_SECONDS,
+): Promise<{ secret: string; previousSecretExpiresAt: Date | null }> {
+  await findWebhook(ctx, ctx.db, id);
+  const secret = newSigningSecret();
+  const [rotated] = await ctx.db.$queryRaw<Array<{ previous_secret_expires_at: Date | null }>>`
+    UPDATE webhook_subscriptions
+    SET previous_secret = CASE WHEN ${overlapSeconds}::int > 0 THEN secret END,
+        previous_secret_expires_at = CASE WHEN ${overlapSeconds}::int > 0
+          THEN date_trunc('milliseconds', now()) + make_interval(secs => ${overlapSeconds}::int) END,
+        secret = ${secret}, updated_at = now()
+    WHERE id = ${id} AND project_id = ${ctx.project.id}
+    RETURNING previous_secret_expires_at`;
+  if (!rotated) throw notFound('Webhook subscription not found.');
+  return { secret, previousSecretExpiresAt: rotated.previous_secret_expires_at };
 }
 
 /** Deletes the subscription and its delivery history; its queued deliveries are never sent. */

@@ -7,10 +7,11 @@ import {
   deleteWebhook,
   findWebhook,
   listWebhooks,
+  rotateWebhookSecret,
   updateWebhook,
   type TargetPolicy,
 } from './subscriptions.service.js';
-import { toDeliveryResource, toWebhookResource, toWebhookWithSecret } from './webhooks.mappers.js';
+import { toDeliveryResource, toSecretRotation, toWebhookResource, toWebhookWithSecret } from './webhooks.mappers.js';
 
 const targets = (deps: AppDeps): TargetPolicy => ({ allowPrivate: deps.config.allowPrivateNetworkTargets });
 
@@ -43,5 +44,9 @@ export const webhookHandlers = {
   recoverWebhookDeliveries: async ({ path, body, ctx }) => ({
     status: 202,
     body: { data: { requeued: await recoverDeliveries(ctx, path.id, body.since) } },
+  }),
+  rotateWebhookSecret: async ({ path, body, ctx }) => ({
+    status: 200,
+    body: { data: toSecretRotation(path.id, await rotateWebhookSecret(ctx, path.id, body?.overlap_seconds)) },
   }),
 } satisfies AreaHandlers<'webhooks'>;

@@ -5,6 +5,7 @@ type Schemas = components['schemas'];
 export type WebhookResource = Schemas['WebhookSubscription'];
 export type WebhookWithSecretResource = Schemas['WebhookSubscriptionWithSecret'];
 export type DeliveryResource = Schemas['WebhookDelivery'];
+export type SecretRotationResource = Schemas['WebhookSecretRotation'];
 
 /** A subscription as the API shows it, without its secret. */
 export function toWebhookResource(subscription: WebhookSubscription): WebhookResource {
@@ -22,6 +23,18 @@ export function toWebhookResource(subscription: WebhookSubscription): WebhookRes
 export function toWebhookWithSecret(subscription: WebhookSubscription): WebhookWithSecretResource {
   const { created_at, updated_at, ...rest } = toWebhookResource(subscription);
   return { ...rest, secret: subscription.secret, created_at, updated_at };
+}
+
+/** A rotation's answer: the new secret (shown only here) and when the previous one stops signing. */
+export function toSecretRotation(
+  webhookId: string,
+  rotated: { secret: string; previousSecretExpiresAt: Date | null },
+): SecretRotationResource {
+  return {
+    id: webhookId,
+    secret: rotated.secret,
+    previous_secret_expires_at: rotated.previousSecretExpiresAt?.toISOString() ?? null,
+  };
 }
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;

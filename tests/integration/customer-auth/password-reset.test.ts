@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { sendEmailJob } from '../../../src/modules/platform/send-email.job.js';
+import { RESET_COOLDOWN_SECONDS } from '../../../src/modules/customer-auth/password-reset.service.js';
 import type { CommerceClient } from '@commerce-api/sdk';
 import {
   GOOD_PASSWORD,
@@ -48,6 +49,14 @@ const outboxTo = async (email: string) =>
     })
   ).data!.data;
 
+/** Moves the reset links already sent to `email` out of the cooldown, as if they were sent a minute ago. */
+async function afterCooldown(email: string): Promise<void> {
+  await app.deps.db.passwordResetToken.updateMany({
+    where: { projectId: store.project.id, email: email.toLowerCase() },
+    data: { createdAt: new Date(Date.now() - (RESET_COOLDOWN_SECONDS + 1) * 1000) },
+  });
+}
+
 /** Requests a reset for `email` and returns the token of the e-mail it wrote. */
 async function resetTokenFor(email: string): Promise<string> {
   expect((await forgot(email)).response.status).toBe(200);
@@ -87,9 +96,46 @@ describe('requestPasswordReset', () => {
   test('a new reset link voids the older outstanding ones at once', async () => {
     await registerCustomer(shop, { email: 'newest@example.com' });
     const older = await resetTokenFor('newest@example.com');
+    await afterCooldown('newest@example.com');
     const newer = await resetTokenFor('newest@example.com');
     expect((await reset(older)).error!.error).toEqual(INVALID_TOKEN);
     expect((await reset(newer)).response.status).toBe(200);
+  });
+
+  test('a second request for one account within the cooldown sends no e-mail and answers exactly as the first', async () => {
+    expect(RESET_COOLDOWN_SECONDS).toBe(60);
+    await registerCustomer(shop, { email: 'flooded@example.com' });
+    const first = await forgot('flooded@example.com');
+    const [sent] = await outboxTo('flooded@example.com');
+    const again = await Promise.all([forgot('Flooded@example.com'), forgot('FLOODED@example.com')]);
+    const unknown = await forgot('never-registered@example.com');
+    for (const answer of [first, ...again, unknown]) {
+      expect(answer.response.status).toBe(200);
+      expect(answer.data).toEqual(GENERIC);
+    }
+    expect(await outboxTo('flooded@example.com')).toHaveLength(1);
+    expect(await app.deps.db.passwordResetToken.count({ where: { email: 'flooded@example.com' } })).toBe(1);
+    // The link already sent keeps working through the cooldown; past it, a request sends a new one.
+    await afterCooldown('flooded@example.com');
+    expect((await forgot('flooded@example.com')).data).toEqual(GENERIC);
+    const [newest] = await outboxTo('flooded@example.com');
+    expect(newest.data.token).not.toBe(sent.data.token);
+    expect(await outboxTo('flooded@example.com')).toHaveLength(2);
+  });
+
+  test('the cooldown is per account and address: another customer, or the same one at a new address, gets its e-mail', async () => {
+    const moving = await registerCustomer(shop, { email: 'cool-a@example.com' });
+    await registerCustomer(shop, { email: 'cool-b@example.com' });
+    await forgot('cool-a@example.com');
+    await forgot('cool-b@example.com');
+    await app.client(store.keys.secret_test.token).PATCH('/v1/customers/{id}', {
+      params: { path: { id: moving.customer.id } },
+      body: { email: 'cool-c@example.com' },
+    });
+    await forgot('cool-c@example.com');
+    for (const email of ['cool-a@example.com', 'cool-b@example.com', 'cool-c@example.com']) {
+      expect(await outboxTo(email)).toHaveLength(1);
+    }
   });
 
   test('takes the same time for a known and an unknown email (both at least 250 ms)', async () => {
@@ -211,6 +257,7 @@ describe('resetPassword', () => {
   test('a successful reset uses up every other reset token of the customer', async () => {
     await registerCustomer(shop, { email: 'twice@example.com' });
     const first = await resetTokenFor('twice@example.com');
+    await afterCooldown('twice@example.com');
     const second = await resetTokenFor('twice@example.com');
     expect(first).not.toBe(second);
     expect((await reset(second)).response.status).toBe(200);

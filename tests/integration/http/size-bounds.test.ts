@@ -41,7 +41,7 @@ describe('metadata bounds', () => {
     expect(response.status).toBe(400);
     expect((await json(response)).error).toMatchObject({ code: 'invalid_request', field: 'metadata.notes' });
     const list = await store.api.GET('/v1/products', {});
-    expect(list.data!.data.filter((p) => 'notes' in p.metadata)).toEqual([]);
+    expect(list.data!.data.filter((p) => 'notes' in p.metadata!)).toEqual([]);
   });
 
   test('a value of 501 characters, a nested object, an array and null answer 400 naming the key', async () => {

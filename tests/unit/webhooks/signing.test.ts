@@ -66,3 +66,20 @@ describe('Standard Webhooks headers', () => {
     expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
   });
 });
+
+describe('a rotation overlap (a previous secret given)', () => {
+  test('webhook-signature holds the new then the previous signature; each secret verifies; X-Service-Signature stays the new one', () => {
+    const [current, previous] = [newSigningSecret(), newSigningSecret()];
+    const now = new Date();
+    const headers = deliveryHeaders(current, 'evt_rot', body, now, previous);
+    const seconds = Math.floor(now.getTime() / 1000);
+    expect(headers['webhook-signature']).toBe(
+      `${standardSignature(current, 'evt_rot', seconds, body)} ${standardSignature(previous, 'evt_rot', seconds, body)}`,
+    );
+    expect(new Webhook(current).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(new Webhook(previous).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(() => new Webhook(newSigningSecret()).verify(body, headers)).toThrow();
+    expect(headers['x-service-signature']).toBe(serviceSignature(current, body));
+    expect(deliveryHeaders(current, 'evt_rot', body, now, null)['webhook-signature']).not.toContain(' ');
+  });
+});

@@ -4350,6 +4350,8 @@ export const WebhookSubscriptionScalarFieldEnum = {
   events: 'events',
   status: 'status',
   secret: 'secret',
+  previousSecret: 'previousSecret',
+  previousSecretExpiresAt: 'previousSecretExpiresAt',
   failingSince: 'failingSince',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'

@@ -30,6 +30,8 @@ export type WebhookSubscriptionMinAggregateOutputType = {
   url: string | null
   status: string | null
   secret: string | null
+  previousSecret: string | null
+  previousSecretExpiresAt: Date | null
   failingSince: Date | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -41,6 +43,8 @@ export type WebhookSubscriptionMaxAggregateOutputType = {
   url: string | null
   status: string | null
   secret: string | null
+  previousSecret: string | null
+  previousSecretExpiresAt: Date | null
   failingSince: Date | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -53,6 +57,8 @@ export type WebhookSubscriptionCountAggregateOutputType = {
   events: number
   status: number
   secret: number
+  previousSecret: number
+  previousSecretExpiresAt: number
   failingSince: number
   createdAt: number
   updatedAt: number
@@ -66,6 +72,8 @@ export type WebhookSubscriptionMinAggregateInputType = {
   url?: true
   status?: true
   secret?: true
+  previousSecret?: true
+  previousSecretExpiresAt?: true
   failingSince?: true
   createdAt?: true
   updatedAt?: true
@@ -77,6 +85,8 @@ export type WebhookSubscriptionMaxAggregateInputType = {
   url?: true
   status?: true
   secret?: true
+  previousSecret?: true
+  previousSecretExpiresAt?: true
   failingSince?: true
   createdAt?: true
   updatedAt?: true
@@ -89,6 +99,8 @@ export type WebhookSubscriptionCountAggregateInputType = {
   events?: true
   status?: true
   secret?: true
+  previousSecret?: true
+  previousSecretExpiresAt?: true
   failingSince?: true
   createdAt?: true
   updatedAt?: true
@@ -174,6 +186,8 @@ export type WebhookSubscriptionGroupByOutputType = {
   events: string[]
   status: string
   secret: string
+  previousSecret: string | null
+  previousSecretExpiresAt: Date | null
   failingSince: Date | null
   createdAt: Date
   updatedAt: Date
@@ -207,6 +221,8 @@ export type WebhookSubscriptionWhereInput = {
   events?: Prisma.StringNullableListFilter<"WebhookSubscription">
   status?: Prisma.StringFilter<"WebhookSubscription"> | string
   secret?: Prisma.StringFilter<"WebhookSubscription"> | string
+  previousSecret?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
+  previousSecretExpiresAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   failingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
@@ -221,6 +237,8 @@ export type WebhookSubscriptionOrderByWithRelationInput = {
   events?: Prisma.SortOrder
   status?: Prisma.SortOrder
   secret?: Prisma.SortOrder
+  previousSecret?: Prisma.SortOrderInput | Prisma.SortOrder
+  previousSecretExpiresAt?: Prisma.SortOrderInput | Prisma.SortOrder
   failingSince?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -238,6 +256,8 @@ export type WebhookSubscriptionWhereUniqueInput = Prisma.AtLeast<{
   events?: Prisma.StringNullableListFilter<"WebhookSubscription">
   status?: Prisma.StringFilter<"WebhookSubscription"> | string
   secret?: Prisma.StringFilter<"WebhookSubscription"> | string
+  previousSecret?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
+  previousSecretExpiresAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   failingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
@@ -252,6 +272,8 @@ export type WebhookSubscriptionOrderByWithAggregationInput = {
   events?: Prisma.SortOrder
   status?: Prisma.SortOrder
   secret?: Prisma.SortOrder
+  previousSecret?: Prisma.SortOrderInput | Prisma.SortOrder
+  previousSecretExpiresAt?: Prisma.SortOrderInput | Prisma.SortOrder
   failingSince?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -270,6 +292,8 @@ export type WebhookSubscriptionScalarWhereWithAggregatesInput = {
   events?: Prisma.StringNullableListFilter<"WebhookSubscription">
   status?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
   secret?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
+  previousSecret?: Prisma.StringNullableWithAggregatesFilter<"WebhookSubscription"> | string | null
+  previousSecretExpiresAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
   failingSince?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
@@ -281,6 +305,8 @@ export type WebhookSubscriptionCreateInput = {
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   status?: string
   secret: string
+  previousSecret?: string | null
+  previousSecretExpiresAt?: Date | string | null
   failingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -295,6 +321,8 @@ export type WebhookSubscriptionUncheckedCreateInput = {
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   status?: string
   secret: string
+  previousSecret?: string | null
+  previousSecretExpiresAt?: Date | string | null
   failingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -307,6 +335,8 @@ export type WebhookSubscriptionUpdateInput = {
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   status?: Prisma.StringFieldUpdateOperationsInput | string
   secret?: Prisma.StringFieldUpdateOperationsInput | string
+  previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  previousSecretExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -321,6 +351,8 @@ export type WebhookSubscriptionUncheckedUpdateInput = {
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   status?: Prisma.StringFieldUpdateOperationsInput | string
   secret?: Prisma.StringFieldUpdateOperationsInput | string
+  previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  previousSecretExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -334,6 +366,8 @@ export type WebhookSubscriptionCreateManyInput = {
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   status?: string
   secret: string
+  previousSecret?: string | null
+  previousSecretExpiresAt?: Date | string | null
   failingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -345,6 +379,8 @@ export type WebhookSubscriptionUpdateManyMutationInput = {
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   status?: Prisma.StringFieldUpdateOperationsInput | string
   secret?: Prisma.StringFieldUpdateOperationsInput | string
+  previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  previousSecretExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -357,6 +393,8 @@ export type WebhookSubscriptionUncheckedUpdateManyInput = {
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   status?: Prisma.StringFieldUpdateOperationsInput | string
   secret?: Prisma.StringFieldUpdateOperationsInput | string
+  previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  previousSecretExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -379,6 +417,8 @@ export type WebhookSubscriptionCountOrderByAggregateInput = {
   events?: Prisma.SortOrder
   status?: Prisma.SortOrder
   secret?: Prisma.SortOrder
+  previousSecret?: Prisma.SortOrder
+  previousSecretExpiresAt?: Prisma.SortOrder
   failingSince?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -390,6 +430,8 @@ export type WebhookSubscriptionMaxOrderByAggregateInput = {
   url?: Prisma.SortOrder
   status?: Prisma.SortOrder
   secret?: Prisma.SortOrder
+  previousSecret?: Prisma.SortOrder
+  previousSecretExpiresAt?: Prisma.SortOrder
   failingSince?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -401,6 +443,8 @@ export type WebhookSubscriptionMinOrderByAggregateInput = {
   url?: Prisma.SortOrder
   status?: Prisma.SortOrder
   secret?: Prisma.SortOrder
+  previousSecret?: Prisma.SortOrder
+  previousSecretExpiresAt?: Prisma.SortOrder
   failingSince?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -482,6 +526,8 @@ export type WebhookSubscriptionCreateWithoutProjectInput = {
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   status?: string
   secret: string
+  previousSecret?: string | null
+  previousSecretExpiresAt?: Date | string | null
   failingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -494,6 +540,8 @@ export type WebhookSubscriptionUncheckedCreateWithoutProjectInput = {
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   status?: string
   secret: string
+  previousSecret?: string | null
+  previousSecretExpiresAt?: Date | string | null
   failingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -536,6 +584,8 @@ export type WebhookSubscriptionScalarWhereInput = {
   events?: Prisma.StringNullableListFilter<"WebhookSubscription">
   status?: Prisma.StringFilter<"WebhookSubscription"> | string
   secret?: Prisma.StringFilter<"WebhookSubscription"> | string
+  previousSecret?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
+  previousSecretExpiresAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   failingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
@@ -547,6 +597,8 @@ export type WebhookSubscriptionCreateWithoutDeliveriesInput = {
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   status?: string
   secret: string
+  previousSecret?: string | null
+  previousSecretExpiresAt?: Date | string | null
   failingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -560,6 +612,8 @@ export type WebhookSubscriptionUncheckedCreateWithoutDeliveriesInput = {
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   status?: string
   secret: string
+  previousSecret?: string | null
+  previousSecretExpiresAt?: Date | string | null
   failingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -587,6 +641,8 @@ export type WebhookSubscriptionUpdateWithoutDeliveriesInput = {
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   status?: Prisma.StringFieldUpdateOperationsInput | string
   secret?: Prisma.StringFieldUpdateOperationsInput | string
+  previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  previousSecretExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -600,6 +656,8 @@ export type WebhookSubscriptionUncheckedUpdateWithoutDeliveriesInput = {
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   status?: Prisma.StringFieldUpdateOperationsInput | string
   secret?: Prisma.StringFieldUpdateOperationsInput | string
+  previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  previousSecretExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -611,6 +669,8 @@ export type WebhookSubscriptionCreateManyProjectInput = {
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   status?: string
   secret: string
+  previousSecret?: string | null
+  previousSecretExpiresAt?: Date | string | null
   failingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -622,6 +682,8 @@ export type WebhookSubscriptionUpdateWithoutProjectInput = {
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   status?: Prisma.StringFieldUpdateOperationsInput | string
   secret?: Prisma.StringFieldUpdateOperationsInput | string
+  previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  previousSecretExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -634,6 +696,8 @@ export type WebhookSubscriptionUncheckedUpdateWithoutProjectInput = {
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   status?: Prisma.StringFieldUpdateOperationsInput | string
   secret?: Prisma.StringFieldUpdateOperationsInput | string
+  previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  previousSecretExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -646,6 +710,8 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutProjectInput = {
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   status?: Prisma.StringFieldUpdateOperationsInput | string
   secret?: Prisma.StringFieldUpdateOperationsInput | string
+  previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  previousSecretExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -689,6 +755,8 @@ export type WebhookSubscriptionSelect<ExtArgs extends runtime.Types.Extensions.I
   events?: boolean
   status?: boolean
   secret?: boolean
+  previousSecret?: boolean
+  previousSecretExpiresAt?: boolean
   failingSince?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -704,6 +772,8 @@ export type WebhookSubscriptionSelectCreateManyAndReturn<ExtArgs extends runtime
   events?: boolean
   status?: boolean
   secret?: boolean
+  previousSecret?: boolean
+  previousSecretExpiresAt?: boolean
   failingSince?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -717,6 +787,8 @@ export type WebhookSubscriptionSelectUpdateManyAndReturn<ExtArgs extends runtime
   events?: boolean
   status?: boolean
   secret?: boolean
+  previousSecret?: boolean
+  previousSecretExpiresAt?: boolean
   failingSince?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -730,12 +802,14 @@ export type WebhookSubscriptionSelectScalar = {
   events?: boolean
   status?: boolean
   secret?: boolean
+  previousSecret?: boolean
+  previousSecretExpiresAt?: boolean
   failingSince?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "url" | "events" | "status" | "secret" | "failingSince" | "createdAt" | "updatedAt", ExtArgs["result"]["webhookSubscription"]>
+export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "url" | "events" | "status" | "secret" | "previousSecret" | "previousSecretExpiresAt" | "failingSince" | "createdAt" | "updatedAt", ExtArgs["result"]["webhookSubscription"]>
 export type WebhookSubscriptionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   deliveries?: boolean | Prisma.WebhookSubscription$deliveriesArgs<ExtArgs>
@@ -767,6 +841,12 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
      * The signing secret (whsec_ + base64 of 32 bytes); every delivery is signed with it, so it is kept as is.
      */
     secret: string
+    /**
+     * The secret before the last rotation, kept as is for the same reason; deliveries are signed with it too
+     * until previousSecretExpiresAt (the rotation's overlap window), then it is ignored.
+     */
+    previousSecret: string | null
+    previousSecretExpiresAt: Date | null
     /**
      * When the current run of failed attempts began; cleared by any success (the 5-day circuit breaker).
      */
@@ -1204,6 +1284,8 @@ export interface WebhookSubscriptionFieldRefs {
   readonly events: Prisma.FieldRef<"WebhookSubscription", 'String[]'>
   readonly status: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly secret: Prisma.FieldRef<"WebhookSubscription", 'String'>
+  readonly previousSecret: Prisma.FieldRef<"WebhookSubscription", 'String'>
+  readonly previousSecretExpiresAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly failingSince: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
