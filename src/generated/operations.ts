@@ -25,6 +25,7 @@ export type OperationId =
   | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
   | 'archiveMetafieldDefinition'
+  | 'blockSuggestion'
   | 'cancelOrder'
   | 'cancelOrderFulfillment'
   | 'changeCurrentCustomerPassword'
@@ -70,6 +71,7 @@ export type OperationId =
   | 'deleteProductMetafield'
   | 'deleteShippingRate'
   | 'deleteShippingZone'
+  | 'deleteSuggestionBlock'
   | 'deleteSynonymGroup'
   | 'deleteVariant'
   | 'deleteVariantMetafield'
@@ -99,6 +101,7 @@ export type OperationId =
   | 'getProject'
   | 'getShippingZone'
   | 'getStoreEvent'
+  | 'getSuggestionBlock'
   | 'getTopSearchQueries'
   | 'getVariant'
   | 'getVariantMetafields'
@@ -122,6 +125,7 @@ export type OperationId =
   | 'listProducts'
   | 'listShippingZones'
   | 'listStoreEvents'
+  | 'listSuggestionBlocks'
   | 'listSynonymGroups'
   | 'listVariantInventoryLevels'
   | 'listWebhookDeliveries'
@@ -184,6 +188,7 @@ export interface OperationAuth {
   addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
   archiveMetafieldDefinition: 'secret';
+  blockSuggestion: 'secret';
   cancelOrder: 'secret';
   cancelOrderFulfillment: 'secret';
   changeCurrentCustomerPassword: 'customer';
@@ -229,6 +234,7 @@ export interface OperationAuth {
   deleteProductMetafield: 'secret';
   deleteShippingRate: 'secret';
   deleteShippingZone: 'secret';
+  deleteSuggestionBlock: 'secret';
   deleteSynonymGroup: 'secret';
   deleteVariant: 'secret';
   deleteVariantMetafield: 'secret';
@@ -258,6 +264,7 @@ export interface OperationAuth {
   getProject: 'platform';
   getShippingZone: 'secret';
   getStoreEvent: 'secret';
+  getSuggestionBlock: 'secret';
   getTopSearchQueries: 'secret';
   getVariant: 'publishable';
   getVariantMetafields: 'publishable';
@@ -281,6 +288,7 @@ export interface OperationAuth {
   listProducts: 'publishable';
   listShippingZones: 'secret';
   listStoreEvents: 'secret';
+  listSuggestionBlocks: 'secret';
   listSynonymGroups: 'secret';
   listVariantInventoryLevels: 'secret';
   listWebhookDeliveries: 'secret';
@@ -350,7 +358,7 @@ export interface OperationsByTag {
   'metafields': 'archiveMetafieldDefinition' | 'createMetafieldDefinition' | 'deleteCollectionMetafield' | 'deleteCustomerMetafield' | 'deleteOrderMetafield' | 'deleteProductMetafield' | 'deleteVariantMetafield' | 'getCollectionMetafields' | 'getCustomerMetafields' | 'getOrderMetafields' | 'getProductMetafields' | 'getVariantMetafields' | 'listMetafieldDefinitions' | 'reorderMetafieldDefinitions' | 'setCollectionMetafield' | 'setCollectionMetafields' | 'setCustomerMetafield' | 'setCustomerMetafields' | 'setOrderMetafield' | 'setOrderMetafields' | 'setProductMetafield' | 'setProductMetafields' | 'setVariantMetafield' | 'setVariantMetafields' | 'updateMetafieldDefinition';
   'orders': 'cancelOrder' | 'cancelOrderFulfillment' | 'createOrderFulfillment' | 'getOrder' | 'getOrderFulfillment' | 'listOrderFulfillments' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
-  'search': 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
+  'search': 'blockSuggestion' | 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSuggestionBlock' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getSuggestionBlock' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSuggestionBlocks' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
@@ -403,6 +411,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "blockSuggestion",
+    "method": "POST",
+    "path": "/v1/search/suggestion-blocks",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -947,6 +967,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteSuggestionBlock",
+    "method": "DELETE",
+    "path": "/v1/search/suggestion-blocks/{id}",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteSynonymGroup",
     "method": "DELETE",
     "path": "/v1/search/synonyms/{id}",
@@ -1345,6 +1377,18 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": [
       "fields"
     ]
+  },
+  {
+    "operationId": "getSuggestionBlock",
+    "method": "GET",
+    "path": "/v1/search/suggestion-blocks/{id}",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getTopSearchQueries",
@@ -1776,6 +1820,23 @@ export const operationIndex: readonly OperationMeta[] = [
       "resource_type",
       "resource_id",
       "fields"
+    ]
+  },
+  {
+    "operationId": "listSuggestionBlocks",
+    "method": "GET",
+    "path": "/v1/search/suggestion-blocks",
+    "tag": "search",
+    "auth": "secret",
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order"
     ]
   },
   {

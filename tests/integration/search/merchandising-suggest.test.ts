@@ -3,10 +3,14 @@ import { createProduct, type ProductResource } from '../../factories/catalog.fac
 import { flushSearchLog } from '../../../src/modules/search/index.js';
 import { useStore } from '../../setup/store.js';
 
-const store = useStore();
+// Behind a trusted proxy, so searches can come from distinct client addresses (X-Forwarded-For).
+const store = useStore({ app: { config: { trustProxy: true } } });
 
-const search = async (q: string, extra: Record<string, unknown> = {}) => {
-  const { data, error, response } = await store.api.GET('/v1/search', { params: { query: { q, ...extra } as never } });
+const search = async (q: string, extra: Record<string, unknown> = {}, from?: string) => {
+  const { data, error, response } = await store.api.GET('/v1/search', {
+    params: { query: { q, ...extra } as never },
+    headers: from ? { 'X-Forwarded-For': from } : {},
+  });
   if (!data) throw new Error(`search ${q} answered ${response.status}: ${JSON.stringify(error)}`);
   return data.data.products;
 };
@@ -165,9 +169,11 @@ describe('merchandising rules', () => {
 
 describe('suggest and analytics', () => {
   test('suggestions: popular queries with results first, then titles; typo-tolerant for longer prefixes; publishable key', async () => {
-    await search('rain jacket');
-    await search('rain jacket');
-    await search('raincoat');
+    // Past queries are suggested once 3 distinct clients searched them.
+    for (const from of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
+      await search('rain jacket', {}, from);
+      await search('raincoat', {}, from);
+    }
     await flushSearchLog();
     const publishable = store.app.client(store.keys.publishable_test.token);
     const { data } = await publishable.GET('/v1/search/suggest', { params: { query: { q: 'rain' } } });
@@ -204,11 +210,16 @@ describe('suggest and analytics', () => {
     const top = (await store.api.GET('/v1/search/analytics/top-queries', { params: { query: { period: '1d' } } })).data!
       .data;
     expect(top[0]).toMatchObject({ query: expect.any(String), count: expect.any(Number) });
-    expect(top.find((t) => t.query === 'camping stove')).toEqual({ query: 'camping stove', count: 2, avg_results: 1 });
+    expect(top.find((t) => t.query === 'camping stove')).toEqual({
+      query: 'camping stove',
+      count: 2,
+      clients: 1,
+      avg_results: 1,
+    });
     const zero = (
       await store.api.GET('/v1/search/analytics/zero-results', { params: { query: { period: '30d', limit: 5 } } })
     ).data!.data;
-    expect(zero).toContainEqual({ query: 'raincoat', count: 1 });
+    expect(zero).toContainEqual({ query: 'raincoat', count: 3 });
     await store.app.deps.db
       .$executeRaw`UPDATE search_queries SET created_at = now() - interval '3 days' WHERE query = 'raincoat'`;
     const recent = (await store.api.GET('/v1/search/analytics/zero-results', { params: { query: { period: '1d' } } }))

@@ -357,6 +357,7 @@ export type ProjectWhereInput = {
   customerGroups?: Prisma.CustomerGroupListRelationFilter
   companies?: Prisma.CompanyListRelationFilter
   searchSynonyms?: Prisma.SynonymGroupListRelationFilter
+  suggestionBlocks?: Prisma.SearchSuggestionBlockListRelationFilter
   merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
@@ -402,6 +403,7 @@ export type ProjectOrderByWithRelationInput = {
   customerGroups?: Prisma.CustomerGroupOrderByRelationAggregateInput
   companies?: Prisma.CompanyOrderByRelationAggregateInput
   searchSynonyms?: Prisma.SynonymGroupOrderByRelationAggregateInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockOrderByRelationAggregateInput
   merchandisingRules?: Prisma.MerchandisingRuleOrderByRelationAggregateInput
   shippingZones?: Prisma.ShippingZoneOrderByRelationAggregateInput
   shippingRates?: Prisma.ShippingRateOrderByRelationAggregateInput
@@ -450,6 +452,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   customerGroups?: Prisma.CustomerGroupListRelationFilter
   companies?: Prisma.CompanyListRelationFilter
   searchSynonyms?: Prisma.SynonymGroupListRelationFilter
+  suggestionBlocks?: Prisma.SearchSuggestionBlockListRelationFilter
   merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
@@ -549,6 +552,7 @@ export type ProjectCreateInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -594,6 +598,7 @@ export type ProjectUncheckedCreateInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -639,6 +644,7 @@ export type ProjectUpdateInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -684,6 +690,7 @@ export type ProjectUncheckedUpdateInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -1201,6 +1208,20 @@ export type ProjectUpdateOneRequiredWithoutMerchandisingRulesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutMerchandisingRulesInput, Prisma.ProjectUpdateWithoutMerchandisingRulesInput>, Prisma.ProjectUncheckedUpdateWithoutMerchandisingRulesInput>
 }
 
+export type ProjectCreateNestedOneWithoutSuggestionBlocksInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutSuggestionBlocksInput, Prisma.ProjectUncheckedCreateWithoutSuggestionBlocksInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutSuggestionBlocksInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutSuggestionBlocksNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutSuggestionBlocksInput, Prisma.ProjectUncheckedCreateWithoutSuggestionBlocksInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutSuggestionBlocksInput
+  upsert?: Prisma.ProjectUpsertWithoutSuggestionBlocksInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutSuggestionBlocksInput, Prisma.ProjectUpdateWithoutSuggestionBlocksInput>, Prisma.ProjectUncheckedUpdateWithoutSuggestionBlocksInput>
+}
+
 export type ProjectCreateWithoutRateWindowsInput = {
   id: string
   name: string
@@ -1238,6 +1259,7 @@ export type ProjectCreateWithoutRateWindowsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -1282,6 +1304,7 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -1342,6 +1365,7 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -1386,6 +1410,7 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -1430,6 +1455,7 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -1474,6 +1500,7 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -1534,6 +1561,7 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -1578,6 +1606,7 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -1622,6 +1651,7 @@ export type ProjectCreateWithoutApiKeysInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -1666,6 +1696,7 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -1726,6 +1757,7 @@ export type ProjectUpdateWithoutApiKeysInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -1770,6 +1802,7 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -1814,6 +1847,7 @@ export type ProjectCreateWithoutLocationsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -1858,6 +1892,7 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -1918,6 +1953,7 @@ export type ProjectUpdateWithoutLocationsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -1962,6 +1998,7 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -2006,6 +2043,7 @@ export type ProjectCreateWithoutStoreEventsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -2050,6 +2088,7 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -2110,6 +2149,7 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -2154,6 +2194,7 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -2198,6 +2239,7 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -2242,6 +2284,7 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -2302,6 +2345,7 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -2346,6 +2390,7 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -2390,6 +2435,7 @@ export type ProjectCreateWithoutCustomersInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -2434,6 +2480,7 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -2494,6 +2541,7 @@ export type ProjectUpdateWithoutCustomersInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -2538,6 +2586,7 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -2582,6 +2631,7 @@ export type ProjectCreateWithoutProductsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -2626,6 +2676,7 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -2686,6 +2737,7 @@ export type ProjectUpdateWithoutProductsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -2730,6 +2782,7 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -2774,6 +2827,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -2818,6 +2872,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -2878,6 +2933,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -2922,6 +2978,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -2966,6 +3023,7 @@ export type ProjectCreateWithoutFilesInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -3010,6 +3068,7 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -3070,6 +3129,7 @@ export type ProjectUpdateWithoutFilesInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -3114,6 +3174,7 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -3159,6 +3220,7 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -3203,6 +3265,7 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -3263,6 +3326,7 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -3307,6 +3371,7 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -3351,6 +3416,7 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -3395,6 +3461,7 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -3455,6 +3522,7 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -3499,6 +3567,7 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -3542,6 +3611,7 @@ export type ProjectCreateWithoutCountersInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -3586,6 +3656,7 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -3646,6 +3717,7 @@ export type ProjectUpdateWithoutCountersInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -3690,6 +3762,7 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -3734,6 +3807,7 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -3778,6 +3852,7 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -3838,6 +3913,7 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -3882,6 +3958,7 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -3926,6 +4003,7 @@ export type ProjectCreateWithoutOrdersInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -3970,6 +4048,7 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -4030,6 +4109,7 @@ export type ProjectUpdateWithoutOrdersInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -4074,6 +4154,7 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -4119,6 +4200,7 @@ export type ProjectCreateWithoutShippingZonesInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -4163,6 +4245,7 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -4223,6 +4306,7 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -4267,6 +4351,7 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -4311,6 +4396,7 @@ export type ProjectCreateWithoutShippingRatesInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -4355,6 +4441,7 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -4415,6 +4502,7 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -4459,6 +4547,7 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -4502,6 +4591,7 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -4546,6 +4636,7 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -4606,6 +4697,7 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -4650,6 +4742,7 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -4694,6 +4787,7 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -4738,6 +4832,7 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -4798,6 +4893,7 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -4842,6 +4938,7 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -4886,6 +4983,7 @@ export type ProjectCreateWithoutCompaniesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -4930,6 +5028,7 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -4990,6 +5089,7 @@ export type ProjectUpdateWithoutCompaniesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -5034,6 +5134,7 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -5078,6 +5179,7 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -5122,6 +5224,7 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -5182,6 +5285,7 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -5226,6 +5330,7 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -5271,6 +5376,7 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -5315,6 +5421,7 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -5375,6 +5482,7 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -5419,6 +5527,203 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutSuggestionBlocksInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutSuggestionBlocksInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutSuggestionBlocksInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutSuggestionBlocksInput, Prisma.ProjectUncheckedCreateWithoutSuggestionBlocksInput>
+}
+
+export type ProjectUpsertWithoutSuggestionBlocksInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutSuggestionBlocksInput, Prisma.ProjectUncheckedUpdateWithoutSuggestionBlocksInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutSuggestionBlocksInput, Prisma.ProjectUncheckedCreateWithoutSuggestionBlocksInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutSuggestionBlocksInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutSuggestionBlocksInput, Prisma.ProjectUncheckedUpdateWithoutSuggestionBlocksInput>
+}
+
+export type ProjectUpdateWithoutSuggestionBlocksInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutSuggestionBlocksInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -5448,6 +5753,7 @@ export type ProjectCountOutputType = {
   customerGroups: number
   companies: number
   searchSynonyms: number
+  suggestionBlocks: number
   merchandisingRules: number
   shippingZones: number
   shippingRates: number
@@ -5473,6 +5779,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   customerGroups?: boolean | ProjectCountOutputTypeCountCustomerGroupsArgs
   companies?: boolean | ProjectCountOutputTypeCountCompaniesArgs
   searchSynonyms?: boolean | ProjectCountOutputTypeCountSearchSynonymsArgs
+  suggestionBlocks?: boolean | ProjectCountOutputTypeCountSuggestionBlocksArgs
   merchandisingRules?: boolean | ProjectCountOutputTypeCountMerchandisingRulesArgs
   shippingZones?: boolean | ProjectCountOutputTypeCountShippingZonesArgs
   shippingRates?: boolean | ProjectCountOutputTypeCountShippingRatesArgs
@@ -5612,6 +5919,13 @@ export type ProjectCountOutputTypeCountSearchSynonymsArgs<ExtArgs extends runtim
 /**
  * ProjectCountOutputType without action
  */
+export type ProjectCountOutputTypeCountSuggestionBlocksArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.SearchSuggestionBlockWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
 export type ProjectCountOutputTypeCountMerchandisingRulesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.MerchandisingRuleWhereInput
 }
@@ -5683,6 +5997,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   customerGroups?: boolean | Prisma.Project$customerGroupsArgs<ExtArgs>
   companies?: boolean | Prisma.Project$companiesArgs<ExtArgs>
   searchSynonyms?: boolean | Prisma.Project$searchSynonymsArgs<ExtArgs>
+  suggestionBlocks?: boolean | Prisma.Project$suggestionBlocksArgs<ExtArgs>
   merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
@@ -5779,6 +6094,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   customerGroups?: boolean | Prisma.Project$customerGroupsArgs<ExtArgs>
   companies?: boolean | Prisma.Project$companiesArgs<ExtArgs>
   searchSynonyms?: boolean | Prisma.Project$searchSynonymsArgs<ExtArgs>
+  suggestionBlocks?: boolean | Prisma.Project$suggestionBlocksArgs<ExtArgs>
   merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
@@ -5809,6 +6125,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     customerGroups: Prisma.$CustomerGroupPayload<ExtArgs>[]
     companies: Prisma.$CompanyPayload<ExtArgs>[]
     searchSynonyms: Prisma.$SynonymGroupPayload<ExtArgs>[]
+    suggestionBlocks: Prisma.$SearchSuggestionBlockPayload<ExtArgs>[]
     merchandisingRules: Prisma.$MerchandisingRulePayload<ExtArgs>[]
     shippingZones: Prisma.$ShippingZonePayload<ExtArgs>[]
     shippingRates: Prisma.$ShippingRatePayload<ExtArgs>[]
@@ -6262,6 +6579,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   customerGroups<T extends Prisma.Project$customerGroupsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$customerGroupsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   companies<T extends Prisma.Project$companiesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$companiesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CompanyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   searchSynonyms<T extends Prisma.Project$searchSynonymsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$searchSynonymsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SynonymGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  suggestionBlocks<T extends Prisma.Project$suggestionBlocksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$suggestionBlocksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SearchSuggestionBlockPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   merchandisingRules<T extends Prisma.Project$merchandisingRulesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$merchandisingRulesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MerchandisingRulePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   shippingZones<T extends Prisma.Project$shippingZonesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingZonesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingZonePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   shippingRates<T extends Prisma.Project$shippingRatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingRatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingRatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
@@ -7114,6 +7432,30 @@ export type Project$searchSynonymsArgs<ExtArgs extends runtime.Types.Extensions.
   take?: number
   skip?: number
   distinct?: Prisma.SynonymGroupScalarFieldEnum | Prisma.SynonymGroupScalarFieldEnum[]
+}
+
+/**
+ * Project.suggestionBlocks
+ */
+export type Project$suggestionBlocksArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the SearchSuggestionBlock
+   */
+  select?: Prisma.SearchSuggestionBlockSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the SearchSuggestionBlock
+   */
+  omit?: Prisma.SearchSuggestionBlockOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.SearchSuggestionBlockInclude<ExtArgs> | null
+  where?: Prisma.SearchSuggestionBlockWhereInput
+  orderBy?: Prisma.SearchSuggestionBlockOrderByWithRelationInput | Prisma.SearchSuggestionBlockOrderByWithRelationInput[]
+  cursor?: Prisma.SearchSuggestionBlockWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.SearchSuggestionBlockScalarFieldEnum | Prisma.SearchSuggestionBlockScalarFieldEnum[]
 }
 
 /**
