@@ -22,7 +22,13 @@ import { createSynonymGroup, deleteSynonymGroup, listSynonymGroups, updateSynony
 export const searchHandlers = {
   searchCatalog: async ({ query, ctx, deps, clientAddress }) => ({
     status: 200,
-    body: { data: await searchCatalog(ctx, query, { cache: deps.config.searchCache, clientAddress }) },
+    body: {
+      data: await searchCatalog(ctx, query, {
+        cache: deps.config.searchCache,
+        log: deps.config.searchLog,
+        clientAddress,
+      }),
+    },
   }),
   suggestSearch: async ({ query, ctx, deps }) => ({
     status: 200,

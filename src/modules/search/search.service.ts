@@ -109,7 +109,7 @@ function explainOf(plan: QueryPlan, rules: RulePlan, row: ProductRowJson, matche
 export async function searchCatalog(
   ctx: Ctx,
   query: SearchQuery,
-  options: { cache?: boolean; clientAddress?: string } = {},
+  options: { cache?: boolean; clientAddress?: string; log?: boolean } = {},
 ): Promise<SearchResult> {
   const cache = options.cache ?? false;
   const started = performance.now();
@@ -197,17 +197,19 @@ export async function searchCatalog(
     : undefined;
   const productTotal = products?.total ?? 0;
   const collectionTotal = collections?.total ?? 0;
-  recordSearch(
-    ctx.db,
-    {
-      projectId: ctx.project.id,
-      query: normalized,
-      resultCount: productTotal + collectionTotal,
-      tookMs: performance.now() - started,
-      clientHash: searchClientHash(ctx, options.clientAddress),
-    },
-    ctx.caches?.versions,
-  );
+  if (options.log ?? true) {
+    recordSearch(
+      ctx.db,
+      {
+        projectId: ctx.project.id,
+        query: normalized,
+        resultCount: productTotal + collectionTotal,
+        tookMs: performance.now() - started,
+        clientHash: searchClientHash(ctx, options.clientAddress),
+      },
+      ctx.caches?.versions,
+    );
+  }
   return {
     products: {
       data: hits,
