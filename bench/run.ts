@@ -3,7 +3,7 @@
  * total), a filtered search and create on the API and on a bare Koa + pg baseline running the same SQL,
  * in one run on this machine, and prints requests per second, p50/p99 latency and the ratio to the
  * baseline; then seeds 100k products into a project of their own and measures the search and suggest mixes
- * of bench/search-scenarios.ts (with the answer cache off, then on). The tables are also written into bench/README.md.
+ * of bench/search-scenarios.ts (with the answer cache off, then on) and the search log's cost (on and off, alternating). The tables are also written into bench/README.md.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { progress } from '../src/seed/progress.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
 import { moreScenarios } from './more-scenarios.js';
-import { SEARCHES, SUGGESTS, measureMix, seedSearchCatalog } from './search-scenarios.js';
+import { SEARCHES, SUGGESTS, measureMix, measureSearchLogCost, seedSearchCatalog } from './search-scenarios.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -289,12 +289,27 @@ async function measureSearch(databaseUrl: string): Promise<string> {
       await new Promise((resolve) => api.child.once('exit', resolve));
     }
   }
+  log('Measuring the search log: the search mix with the log on and off, alternating twice (its cost)...');
+  const env = { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' };
+  const withLog = await startServer('dist/main.js', env);
+  const withoutLog = await startServer('dist/main.js', { ...env, SEARCH_LOG: 'off' });
+  let logCost: string;
+  try {
+    logCost = await measureSearchLogCost(withLog.url, withoutLog.url, token, CONNECTIONS, DURATION);
+  } finally {
+    for (const api of [withLog, withoutLog]) {
+      api.child.kill('SIGTERM');
+      await new Promise((resolve) => api.child.once('exit', resolve));
+    }
+  }
   const searchTable = [
     `Search at ${SEARCH_PRODUCTS.toLocaleString('en')} products (a project of its own, generated catalog; ${SEARCHES.length} searches and ${SUGGESTS.length} suggest prefixes in turn, publishable key; load average ${os.loadavg()[0].toFixed(1)} after):`,
     '',
     '| scenario | answer cache | req/s | p50 ms | p95 ms | p99 ms |',
     '|---|---|---:|---:|---:|---:|',
     ...rows,
+    '',
+    logCost,
   ].join('\n');
   log(`\n${searchTable}\n`);
   return searchTable;

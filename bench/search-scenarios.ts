@@ -4,6 +4,7 @@
  * suggest prefixes, measured with autocannon at a number of connections; latency percentiles are taken
  * from every response (autocannon's own summary has no p95).
  */
+import os from 'node:os';
 import autocannon from 'autocannon';
 import type { Database } from '../src/db/client.js';
 import { generateCatalog } from '../tests/search-quality/catalog.js';
@@ -88,4 +89,30 @@ export async function measureMix(
   const sorted = result.latencies.sort((a, b) => a - b);
   const ms = (p: number) => Math.round(percentile(sorted, p) * 10) / 10;
   return { rps: Math.round(result.rps), p50: ms(50), p95: ms(95), p99: ms(99), errors: result.errors };
+}
+
+/**
+ * The search log's cost: the search mix on an API process with the log and on one with `SEARCH_LOG=off` (both
+ * with the answer cache, where a search costs least and the log's share is largest), alternating off, on, off,
+ * on so drifting load falls on both; one line with the means and the rounds.
+ */
+export async function measureSearchLogCost(
+  withLog: string,
+  withoutLog: string,
+  token: string,
+  connections: number,
+  duration: number,
+): Promise<string> {
+  const rounds: Record<'on' | 'off', number[]> = { on: [], off: [] };
+  for (let round = 0; round < 2; round++) {
+    rounds.off.push((await measureMix(withoutLog, SEARCHES, token, connections, duration)).rps);
+    rounds.on.push((await measureMix(withLog, SEARCHES, token, connections, duration)).rps);
+  }
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const [on, off] = [mean(rounds.on), mean(rounds.off)];
+  return (
+    `Search log's cost on the search mix with the answer cache (off, on, off, on; means): ${on.toFixed(0)} searches/s with the log, ` +
+    `${off.toFixed(0)} with \`SEARCH_LOG=off\`: ${((1 - on / off) * 100).toFixed(1)} % fewer with it (rounds: on ${rounds.on.join(', ')}; ` +
+    `off ${rounds.off.join(', ')}; load average ${os.loadavg()[0].toFixed(1)} after).`
+  );
 }

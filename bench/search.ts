@@ -3,7 +3,8 @@
  * database with N products (default 100,000) from the search-quality generator's vocabulary, starts the
  * API (src/main.ts, jobs off) and measures GET /v1/search with a mix of one-word, two-word, misspelled,
  * phrase and filtered queries (facets on), then GET /v1/search/suggest, with autocannon: req/s, p50, p95, p99;
- * first with SEARCH_CACHE=off (every request queries), then with the answer cache on (the default).
+ * first with SEARCH_CACHE=off (every request queries), then with the answer cache on (the default); then the
+ * search log's cost (the search mix with the log on and with SEARCH_LOG=off, alternating).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { createDatabase } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
-import { SEARCHES, SUGGESTS, measureMix, seedSearchCatalog } from './search-scenarios.js';
+import { SEARCHES, SUGGESTS, measureMix, measureSearchLogCost, seedSearchCatalog } from './search-scenarios.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -87,12 +88,25 @@ try {
     await new Promise((r) => api.child.once('exit', r));
     server = undefined;
   }
+  // The search log's cost: two processes with the answer cache, with and without the log, alternating.
+  const withLog = await startServer(env);
+  server = withLog;
+  const withoutLog = await startServer({ ...env, SEARCH_LOG: 'off' });
+  const logCost = await measureSearchLogCost(withLog.url, withoutLog.url, token, CONNECTIONS, DURATION);
+  console.log(logCost);
+  for (const api of [withLog, withoutLog]) {
+    api.child.kill('SIGTERM');
+    await new Promise((r) => api.child.once('exit', r));
+  }
+  server = undefined;
   const table = [
     `\`npm run bench:search -- --products ${PRODUCTS} --duration ${DURATION} --connections ${CONNECTIONS}\`: ${PRODUCTS.toLocaleString('en')} products, ${CONNECTIONS} connections, ${DURATION} s per scenario after 2 s warm-up, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)} at the end, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
     '',
     '| scenario | req/s | p50 ms | p95 ms | p99 ms | errors |',
     '|---|---:|---:|---:|---:|---:|',
     ...rows,
+    '',
+    logCost,
   ].join('\n');
   console.log(table);
   if (!values['no-write']) {

@@ -23,6 +23,8 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Cache search answers per process, kept exact by the change feed (SEARCH_CACHE=off: every search queries). */
   searchCache: boolean;
+  /** SEARCH_LOG=off: searches are not logged (only to measure the log's cost; analytics and suggestions need it). */
+  searchLog: boolean;
   /**
    * TRUST_PROXY=true: the server runs behind a proxy that appends the client's address to X-Forwarded-For,
    * and that address (the last one) is the client's for per-client budgets. Otherwise the connection's.
@@ -64,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: env.RATE_LIMITS !== 'off',
     logLevel,
     searchCache: env.SEARCH_CACHE !== 'off',
+    searchLog: env.SEARCH_LOG !== 'off',
     trustProxy: env.TRUST_PROXY === 'true',
   };
 }

@@ -27,6 +27,7 @@ export type OperationId =
   | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
   | 'archiveMetafieldDefinition'
+  | 'blockSuggestion'
   | 'cancelOrder'
   | 'cancelOrderFulfillment'
   | 'changeCurrentCustomerPassword'
@@ -74,6 +75,7 @@ export type OperationId =
   | 'deleteProductMetafield'
   | 'deleteShippingRate'
   | 'deleteShippingZone'
+  | 'deleteSuggestionBlock'
   | 'deleteSynonymGroup'
   | 'deleteVariant'
   | 'deleteVariantMetafield'
@@ -104,6 +106,7 @@ export type OperationId =
   | 'getProject'
   | 'getShippingZone'
   | 'getStoreEvent'
+  | 'getSuggestionBlock'
   | 'getTopSearchQueries'
   | 'getVariant'
   | 'getVariantMetafields'
@@ -129,6 +132,7 @@ export type OperationId =
   | 'listProducts'
   | 'listShippingZones'
   | 'listStoreEvents'
+  | 'listSuggestionBlocks'
   | 'listSynonymGroups'
   | 'listVariantInventoryLevels'
   | 'listWebhookDeliveries'
@@ -194,6 +198,7 @@ export interface OperationAuth {
   addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
   archiveMetafieldDefinition: 'secret';
+  blockSuggestion: 'secret';
   cancelOrder: 'secret';
   cancelOrderFulfillment: 'secret';
   changeCurrentCustomerPassword: 'customer';
@@ -241,6 +246,7 @@ export interface OperationAuth {
   deleteProductMetafield: 'secret';
   deleteShippingRate: 'secret';
   deleteShippingZone: 'secret';
+  deleteSuggestionBlock: 'secret';
   deleteSynonymGroup: 'secret';
   deleteVariant: 'secret';
   deleteVariantMetafield: 'secret';
@@ -271,6 +277,7 @@ export interface OperationAuth {
   getProject: 'platform';
   getShippingZone: 'secret';
   getStoreEvent: 'secret';
+  getSuggestionBlock: 'secret';
   getTopSearchQueries: 'secret';
   getVariant: 'publishable';
   getVariantMetafields: 'publishable';
@@ -296,6 +303,7 @@ export interface OperationAuth {
   listProducts: 'publishable';
   listShippingZones: 'secret';
   listStoreEvents: 'secret';
+  listSuggestionBlocks: 'secret';
   listSynonymGroups: 'secret';
   listVariantInventoryLevels: 'secret';
   listWebhookDeliveries: 'secret';
@@ -369,7 +377,7 @@ export interface OperationsByTag {
   'orders': 'cancelOrder' | 'cancelOrderFulfillment' | 'createOrderFulfillment' | 'getOrder' | 'getOrderFulfillment' | 'listOrderFulfillments' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'price-lists': 'createPriceList' | 'deletePriceList' | 'getPriceList' | 'listPriceListPrices' | 'listPriceLists' | 'setPriceListPrices' | 'updatePriceList';
-  'search': 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
+  'search': 'blockSuggestion' | 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSuggestionBlock' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getSuggestionBlock' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSuggestionBlocks' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getOpenApiJson' | 'getOpenApiYaml';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
@@ -426,6 +434,19 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "hasBody": false,
     "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "blockSuggestion",
+    "method": "POST",
+    "path": "/v1/search/suggestion-blocks",
+    "tag": "search",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -1041,6 +1062,19 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteSuggestionBlock",
+    "method": "DELETE",
+    "path": "/v1/search/suggestion-blocks/{id}",
+    "tag": "search",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteSynonymGroup",
     "method": "DELETE",
     "path": "/v1/search/synonyms/{id}",
@@ -1485,6 +1519,19 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": [
       "fields"
     ]
+  },
+  {
+    "operationId": "getSuggestionBlock",
+    "method": "GET",
+    "path": "/v1/search/suggestion-blocks/{id}",
+    "tag": "search",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "getTopSearchQueries",
@@ -1982,6 +2029,24 @@ export const operationIndex: readonly OperationMeta[] = [
       "resource_type",
       "resource_id",
       "fields"
+    ]
+  },
+  {
+    "operationId": "listSuggestionBlocks",
+    "method": "GET",
+    "path": "/v1/search/suggestion-blocks",
+    "tag": "search",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order"
     ]
   },
   {

@@ -50,6 +50,8 @@ export interface Input<O extends OperationId> {
   ctx: CtxFor<OperationAuth[O]>;
   deps: AppDeps;
   requestId: string;
+  /** The client's address: the connection's, or behind a trusted proxy (TRUST_PROXY) the one it appended. */
+  clientAddress: string;
 }
 
 export type Handler<O extends OperationId> = (input: Input<O>) => Promise<Reply<O>>;

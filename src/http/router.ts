@@ -30,6 +30,7 @@ function invoke(operation: OperationMeta, handlers: Handlers, deps: AppDeps): Mi
       ctx: ctx.state.service,
       deps: ctx.state.db ? { ...deps, db: ctx.state.db } : deps,
       requestId: ctx.state.requestId,
+      clientAddress: ctx.ip,
     });
     ctx.status = reply.status;
     if (reply.body !== undefined) ctx.body = reply.body;

@@ -3,6 +3,7 @@ import { purgeDeletedCustomersJob } from '../modules/customers/purge-deleted-cus
 import { purgeIdempotencyKeysJob } from '../modules/platform/purge-idempotency-keys.job.js';
 import { sendEmailJob } from '../modules/platform/send-email.job.js';
 import { purgeStoreEventsJob } from '../modules/store-events/purge-store-events.job.js';
+import { purgeSearchLogJob } from '../modules/search/purge-search-log.job.js';
 import { purgeRateWindowsJob } from '../modules/usage/purge-rate-windows.job.js';
 import { purgeWebhookDeliveriesJob } from '../modules/webhooks/purge-webhook-deliveries.job.js';
 import { webhookDeliverJob } from '../modules/webhooks/webhook-deliver.job.js';
@@ -27,4 +28,5 @@ export const jobs: { [N in JobName]: JobDefinition<N> } = {
   'webhook-deliver': webhookDeliverJob,
   'webhook-retry': webhookRetryJob,
   'purge-webhook-deliveries': purgeWebhookDeliveriesJob,
+  'purge-search-log': purgeSearchLogJob,
 };

@@ -13,6 +13,7 @@ export interface JobPayloads {
   'webhook-deliver': { v: 1; deliveryId: string };
   'webhook-retry': { v: 1 };
   'purge-webhook-deliveries': { v: 1 };
+  'purge-search-log': { v: 1 };
 }
 export type JobName = keyof JobPayloads;
 

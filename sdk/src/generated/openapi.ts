@@ -2482,10 +2482,19 @@ export interface paths {
         };
         /**
          * Typeahead suggestions
-         * @description Suggestions for a prefix: popular past queries that had results (most searched first, at most half
-         *     the list, rounded up), then product titles (type `product`, with `id`) and collection titles (type
-         *     `collection`, with `id`). A past query is suggested as search corrected it: each word the catalog
-         *     does not hold replaced by its typo correction (`jackt` is suggested as `jacket`), repeats merged.
+         * @description Suggestions for a prefix: popular past queries (type `query`, at most half the list, rounded up), then
+         *     product titles (type `product`, with `id`) and collection titles (type `collection`, with `id`).
+         *
+         *     A past query is suggested only when all of these hold, so that no one can plant a suggestion by
+         *     searching: at least **3 distinct clients** searched it in the last 30 days (a client is a signed-in
+         *     customer, otherwise a client address; only a keyed hash of it is stored), its last search found
+         *     results, it consists only of words (letters and digits separated by single spaces), each of them a word of
+         *     the project's own catalog once typo-corrected (or a common English word such as `for` or `with`), and
+         *     the merchant has not blocked it (`POST /v1/search/suggestion-blocks`). It is suggested as search
+         *     corrected it, never with its typo: each word the catalog does not hold replaced by its typo correction
+         *     (`jackt` is suggested as `jacket`), repeats merged; a corrected form the merchant blocked is not
+         *     suggested either. Past queries rank by distinct clients, then by searches. No suggestion holds markup
+         *     or control characters: a title with either is left out.
          *     Titles rank in tiers: a title starting with the prefix first, then titles where each typed word
          *     starts a word, then titles found only through a typo correction; within a tier products before
          *     collections, then shorter titles first. A product is suggested when each typed word starts a word
@@ -2614,6 +2623,61 @@ export interface paths {
         patch: operations["updateMerchandisingRule"];
         trace?: never;
     };
+    "/v1/search/suggestion-blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List blocked suggestions
+         * @description The queries the project never suggests, newest first by default (`sort=query`, alphabetically).
+         */
+        get: operations["listSuggestionBlocks"];
+        put?: never;
+        /**
+         * Block a suggestion
+         * @description The query is never suggested again, whoever searches it and however often: neither as typed nor as
+         *     the corrected form of another past query. It is stored normalized as the search log stores queries
+         *     (lowercased, accents and quotes removed, spaces collapsed), so `Cheap  "Fake" Watches` blocks
+         *     `cheap fake watches`. Search itself still finds what the query finds; only suggestions change. A query
+         *     blocked already answers 409 `conflict`. Delete the block to allow the query again.
+         */
+        post: operations["blockSuggestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/suggestion-blocks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A suggestion block ID (`sblk_...`).
+                 * @example sblk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** Get a blocked suggestion */
+        get: operations["getSuggestionBlock"];
+        put?: never;
+        post?: never;
+        /**
+         * Unblock a suggestion
+         * @description The query may be suggested again once it qualifies (see the suggest operation).
+         */
+        delete: operations["deleteSuggestionBlock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/search/analytics/top-queries": {
         parameters: {
             query?: never;
@@ -2623,7 +2687,9 @@ export interface paths {
         };
         /**
          * Most frequent search queries
-         * @description Normalized queries of the period ranked by how often they were searched, with the average result count.
+         * @description Normalized queries of the period ranked by how many distinct clients searched them (signed-in customers,
+         *     otherwise client addresses), then by how often, with the average result count: one client repeating a
+         *     query cannot lift it to the top. The log keeps 30 days (the longest period); older searches are purged daily.
          */
         get: operations["getTopSearchQueries"];
         put?: never;
@@ -5650,6 +5716,21 @@ export interface components {
             /** @description The product or collection (product and collection suggestions only). */
             id?: string;
         };
+        /** @description A query the project never suggests. */
+        SuggestionBlock: {
+            /** @example sblk_01jd5w0a2c4e6g8j0l2n4q6s8u */
+            id: string;
+            /** @description Normalized: lowercased, accents and quotes removed, spaces collapsed. */
+            query: string;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        SuggestionBlockEnvelope: {
+            data: components["schemas"]["SuggestionBlock"];
+        };
+        SuggestionBlockCreate: {
+            /** @description The query as typed; stored normalized. */
+            query: string;
+        };
         SynonymGroup: {
             /** @example syn_01jd5t0a2c4e6g8j0l2n4q6s8u */
             id: string;
@@ -5734,8 +5815,12 @@ export interface components {
             data: components["schemas"]["MerchandisingRule"];
         };
         TopSearchQuery: {
+            /** @description The normalized query as shoppers typed it; it may hold any text (markup included), so escape it when displaying it. */
             query: string;
+            /** @description Searches of the period. */
             count: number;
+            /** @description Distinct clients (signed-in customers, otherwise client addresses) that searched it in the period. */
+            clients: number;
             avg_results: number;
         };
         ZeroResultSearchQuery: {
@@ -7068,6 +7153,26 @@ export interface components {
                  *       "error": {
                  *         "code": "not_found",
                  *         "message": "Synonym group not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such suggestion block in the caller's project. */
+        SuggestionBlockNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Suggestion block not found."
                  *       }
                  *     }
                  */
@@ -19190,6 +19295,298 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listSuggestionBlocks: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "query";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of blocked queries. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sblk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *           "query": "cheap fake watches",
+                     *           "created_at": "2026-11-20T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SuggestionBlock"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "limit must be at most 100.",
+                     *         "field": "limit"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    blockSuggestion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "cheap fake watches"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SuggestionBlockCreate"];
+            };
+        };
+        responses: {
+            /** @description The block. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "sblk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "query": "cheap fake watches",
+                     *         "created_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SuggestionBlockEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "query must be at least 1 character long.",
+                     *         "field": "query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            /** @description The query is blocked already, or the `Idempotency-Key` conflicts (see Idempotency). */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "\"cheap fake watches\" is blocked already.",
+                     *         "field": "query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSuggestionBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A suggestion block ID (`sblk_...`).
+                 * @example sblk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The block. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "sblk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "query": "cheap fake watches",
+                     *         "created_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SuggestionBlockEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["SuggestionBlockNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSuggestionBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A suggestion block ID (`sblk_...`).
+                 * @example sblk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The block is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["SuggestionBlockNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getTopSearchQueries: {
         parameters: {
             query?: {
@@ -19219,6 +19616,7 @@ export interface operations {
                      *         {
                      *           "query": "linen shirt",
                      *           "count": 42,
+                     *           "clients": 17,
                      *           "avg_results": 7.5
                      *         }
                      *       ]

@@ -297,3 +297,13 @@ export type SearchQuery = Prisma.SearchQueryModel
  * Running totals per normalized query, for suggestions of popular queries (kept with the log).
  */
 export type SearchQueryStat = Prisma.SearchQueryStatModel
+/**
+ * Model SearchQueryClient
+ * Which clients (keyed hashes) searched a normalized query, so a suggestion needs several distinct ones.
+ */
+export type SearchQueryClient = Prisma.SearchQueryClientModel
+/**
+ * Model SearchSuggestionBlock
+ * A normalized query the merchant never wants suggested.
+ */
+export type SearchSuggestionBlock = Prisma.SearchSuggestionBlockModel

@@ -10,12 +10,25 @@ import {
 import { toMerchandisingRuleResource, toSynonymGroupResource } from './search.mappers.js';
 import { searchCatalog } from './search.service.js';
 import { suggest } from './suggest.service.js';
+import {
+  blockSuggestion,
+  deleteSuggestionBlock,
+  getSuggestionBlock,
+  listSuggestionBlocks,
+  toSuggestionBlockResource,
+} from './suggestion-blocks.service.js';
 import { createSynonymGroup, deleteSynonymGroup, listSynonymGroups, updateSynonymGroup } from './synonyms.service.js';
 
 export const searchHandlers = {
-  searchCatalog: async ({ query, ctx, deps }) => ({
+  searchCatalog: async ({ query, ctx, deps, clientAddress }) => ({
     status: 200,
-    body: { data: await searchCatalog(ctx, query, { cache: deps.config.searchCache }) },
+    body: {
+      data: await searchCatalog(ctx, query, {
+        cache: deps.config.searchCache,
+        log: deps.config.searchLog,
+        clientAddress,
+      }),
+    },
   }),
   suggestSearch: async ({ query, ctx, deps }) => ({
     status: 200,
@@ -55,6 +68,19 @@ export const searchHandlers = {
   }),
   deleteMerchandisingRule: async ({ path, ctx }) => {
     await deleteMerchandisingRule(ctx, path.id);
+    return { status: 204, body: undefined };
+  },
+  listSuggestionBlocks: async ({ query, ctx }) => ({ status: 200, body: await listSuggestionBlocks(ctx, query) }),
+  blockSuggestion: async ({ body, ctx }) => ({
+    status: 201,
+    body: { data: toSuggestionBlockResource(await blockSuggestion(ctx, body)) },
+  }),
+  getSuggestionBlock: async ({ path, ctx }) => ({
+    status: 200,
+    body: { data: toSuggestionBlockResource(await getSuggestionBlock(ctx, path.id)) },
+  }),
+  deleteSuggestionBlock: async ({ path, ctx }) => {
+    await deleteSuggestionBlock(ctx, path.id);
     return { status: 204, body: undefined };
   },
   getTopSearchQueries: async ({ query, ctx }) => ({

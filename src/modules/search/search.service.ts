@@ -2,6 +2,7 @@ import type { operations } from '../../generated/openapi.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError, invalidField } from '../../shared/errors.js';
+import { searchClientHash } from './search-client.js';
 import { recordSearch } from './search-log.js';
 import { placePins, planRules, type ActiveRule, type RulePlan } from './merchandising-rules.js';
 import { normalizeQuery } from './query-parser.js';
@@ -102,13 +103,13 @@ function explainOf(plan: QueryPlan, rules: RulePlan, row: ProductRowJson, matche
 
 /**
  * Searches the project's active products (and collections when asked): query language, typo correction,
- * synonyms, merchandising rules, filters, facets and currency; logs the search for analytics without
- * waiting for the write.
+ * synonyms, merchandising rules, filters, facets and currency; logs the search for analytics (with a keyed
+ * hash of the client, see searchClientHash) without waiting for the write.
  */
 export async function searchCatalog(
   ctx: Ctx,
   query: SearchQuery,
-  options: { cache?: boolean } = {},
+  options: { cache?: boolean; clientAddress?: string; log?: boolean } = {},
 ): Promise<SearchResult> {
   const cache = options.cache ?? false;
   const started = performance.now();
@@ -196,12 +197,19 @@ export async function searchCatalog(
     : undefined;
   const productTotal = products?.total ?? 0;
   const collectionTotal = collections?.total ?? 0;
-  recordSearch(ctx.db, {
-    projectId: ctx.project.id,
-    query: normalized,
-    resultCount: productTotal + collectionTotal,
-    tookMs: performance.now() - started,
-  });
+  if (options.log ?? true) {
+    recordSearch(
+      ctx.db,
+      {
+        projectId: ctx.project.id,
+        query: normalized,
+        resultCount: productTotal + collectionTotal,
+        tookMs: performance.now() - started,
+        clientHash: searchClientHash(ctx, options.clientAddress),
+      },
+      ctx.caches?.versions,
+    );
+  }
   return {
     products: {
       data: hits,

@@ -2,6 +2,7 @@ import type { components } from '../../generated/openapi.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { normalizeText } from './query-parser.js';
+import { STOP_WORDS } from './stopwords.js';
 import { chooseCorrections, damerauDistance, editBudget, isCorrectable } from './typo.js';
 import { cachedSearch } from './search.service.js';
 
@@ -30,13 +31,25 @@ async function correctedPrefixes(ctx: Ctx, word: string): Promise<string[]> {
   return [...fixes].slice(0, 3);
 }
 
-// Past queries read for each suggestion list: more than asked, as corrected forms may merge.
+// Past queries read for each suggestion list: more than asked, as corrected forms may merge and some not qualify.
 const PAST_QUERIES = 20;
+
+/** Distinct clients (signed-in customers, otherwise client addresses) that must have searched a query before it is suggested. */
+export const SUGGEST_MIN_CLIENTS = 3;
+
+// A suggestable query: words of letters and digits, single spaces between them (no markup, no operators).
+const PLAIN_QUERY = /^[\p{L}\p{N}]+(?: [\p{L}\p{N}]+)*$/u;
+
+// What no suggestion may hold: control characters, or what a browser could read as markup.
+const UNSAFE_TEXT = /[\p{Cc}\p{Cf}]|<[\p{L}/!?]/u;
+
+/** Whether a suggestion's text is safe to show as is: no control or format characters, nothing that reads as a tag. */
+export const isSafeSuggestionText = (text: string): boolean => !UNSAFE_TEXT.test(text);
 
 /**
  * Past queries as they should be suggested: each word the project's vocabulary does not hold replaced by
  * its best typo correction (the one search would rank first), so a query typed with a typo is suggested
- * spelled right; repeats merged, most searched first.
+ * spelled right; repeats merged, in the order given.
  */
 async function correctedQueries(ctx: Ctx, queries: string[]): Promise<string[]> {
   const words = [...new Set(queries.flatMap((q) => q.split(' ')).filter(isCorrectable))];
@@ -58,13 +71,49 @@ async function correctedQueries(ctx: Ctx, queries: string[]): Promise<string[]> 
   return [...new Set(corrected)];
 }
 
+/**
+ * The past queries that may be suggested for the prefix, as corrected, best first: searched by at least
+ * SUGGEST_MIN_CLIENTS distinct clients, with results the last time, plain words only, every word (once
+ * corrected) a word of the catalog or a stop word, and neither the query nor its corrected form blocked.
+ */
+async function suggestablePastQueries(ctx: Ctx, prefix: string): Promise<string[]> {
+  const popular = await ctx.db.$queryRaw<Array<{ query: string }>>`
+    SELECT s.query FROM search_query_stats s
+    WHERE s.project_id = ${ctx.project.id} AND s.client_count >= ${SUGGEST_MIN_CLIENTS} AND s.last_result_count > 0
+      AND s.query ~>=~ ${prefix} AND s.query ~<~ ${`${prefix}\u{10FFFF}`}
+      AND NOT EXISTS (SELECT 1 FROM search_suggestion_blocks b WHERE b.project_id = s.project_id AND b.query = s.query)
+    ORDER BY s.client_count DESC, s.search_count DESC, s.query LIMIT ${PAST_QUERIES}`;
+  const plain = popular.map((p) => p.query).filter((q) => PLAIN_QUERY.test(q));
+  if (plain.length === 0) return [];
+  const corrected = await correctedQueries(ctx, plain);
+  const words = [...new Set(corrected.flatMap((q) => q.split(' ')).filter((w) => !STOP_WORDS.has(w)))];
+  const [found] = await ctx.db.$queryRaw<Array<{ known: string[]; blocked: string[] }>>`
+    SELECT
+      (SELECT coalesce(array_agg(term), '{}') FROM search_terms
+        WHERE project_id = ${ctx.project.id} AND doc_count > 0 AND term = ANY(${words}::text[])) AS known,
+      (SELECT coalesce(array_agg(query), '{}') FROM search_suggestion_blocks
+        WHERE project_id = ${ctx.project.id} AND query = ANY(${corrected}::text[])) AS blocked`;
+  const known = new Set(found.known);
+  const blocked = new Set(found.blocked);
+  return corrected.filter(
+    (q) => !blocked.has(q) && q.split(' ').every((w) => STOP_WORDS.has(w) || known.has(w)) && isSafeSuggestionText(q),
+  );
+}
+
 // What a suggestion is computed from (see cachedSearch).
-const SUGGEST_TABLES = ['search_query_stats', 'search_products', 'search_title_words', 'collections', 'search_terms'];
+const SUGGEST_TABLES = [
+  'search_query_stats',
+  'search_suggestion_blocks',
+  'search_products',
+  'search_title_words',
+  'collections',
+  'search_terms',
+];
 
 /**
- * Suggestions for what is being typed: popular queries with results first (spelled as corrected), then
- * product and collection titles: starting with the prefix, then each typed word starting a title word, then
- * typo-tolerant matches.
+ * Suggestions for what is being typed: popular past queries first (only those suggestablePastQueries allows,
+ * spelled as corrected), then product and collection titles: starting with the prefix, then each typed word
+ * starting a title word, then typo-tolerant matches. No suggestion holds control characters or markup.
  */
 export async function suggest(
   ctx: Ctx,
@@ -83,17 +132,7 @@ async function computeSuggestions(ctx: Ctx, prefix: string, limit: number): Prom
     .split(' ')
     .map((w) => w.replace(/[^\p{L}\p{N}]/gu, ''))
     .filter(Boolean);
-  const popular = await ctx.db.$queryRaw<Array<{ query: string }>>`
-    SELECT query FROM search_query_stats
-    WHERE project_id = ${ctx.project.id} AND last_result_count > 0 AND query ~>=~ ${prefix} AND query ~<~ ${`${prefix}\u{10FFFF}`}
-    ORDER BY search_count DESC, query LIMIT ${Math.max(limit, PAST_QUERIES)}`;
-  const past =
-    popular.length > 0
-      ? await correctedQueries(
-          ctx,
-          popular.map((p) => p.query),
-        )
-      : [];
+  const past = await suggestablePastQueries(ctx, prefix);
   // Past queries take at most half the list (rounded up): titles keep room.
   const suggestions: Suggestion[] = past.slice(0, Math.ceil(limit / 2)).map((text) => ({ text, type: 'query' }));
   if (suggestions.length >= limit || words.length === 0) return suggestions.slice(0, limit);
@@ -136,7 +175,7 @@ async function computeSuggestions(ctx: Ctx, prefix: string, limit: number): Prom
   const seen = new Set(suggestions.map((s) => s.text));
   for (const row of rows) {
     if (suggestions.length >= limit) break;
-    if (seen.has(row.text.toLowerCase())) continue;
+    if (seen.has(row.text.toLowerCase()) || !isSafeSuggestionText(row.text)) continue;
     seen.add(row.text.toLowerCase());
     suggestions.push({ text: row.text, type: row.type, id: row.id });
   }

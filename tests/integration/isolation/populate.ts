@@ -35,8 +35,9 @@ export const SHARED_SLUG = 'rating';
 /**
  * Creates a project and fills it through the API with one of every resource: locations with stock, a product
  * with a variant in a collection, files, a customer with an address, a note, group membership and metafield
- * values, a company with an address and a contact, a price list with a price, a shipping zone with a rate, a webhook with a delivery,
- * a draft order with items, an order with a fulfilment, a synonym group, a merchandising rule and a storefront customer with a
+ * values, a company with an address and a contact, a price list with a price, a shipping zone with a rate, a webhook
+ * with a delivery, a draft order with items, an order with a fulfilment, a synonym group, a merchandising rule, a
+ * blocked suggestion and a storefront customer with a
  * session and a pending password reset.
  */
 export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
@@ -226,6 +227,11 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
     }),
   );
   ids.mr = rule.data.id;
+  const block = await must(
+    'blockSuggestion',
+    api.POST('/v1/search/suggestion-blocks', { body: { query: `${name} blocked query` } }),
+  );
+  ids.sblk = block.data.id;
 
   // The storefront customer: a session (access and refresh token) and a pending password reset.
   const shop = storefront(app, created.keys.publishable_test.token);

@@ -1,14 +1,11 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { seedDemoCatalog } from '../../../src/seed/demo-catalog.js';
+import { search as searchAnswer } from '../../setup/requests.js';
 import { useStore } from '../../setup/store.js';
 
 const store = useStore();
 
-const search = async (q: string) => {
-  const { data, error, response } = await store.api.GET('/v1/search', { params: { query: { q, explain: true } } });
-  if (!data) throw new Error(`search ${q} answered ${response.status}: ${JSON.stringify(error)}`);
-  return data.data.products;
-};
+const search = async (q: string) => (await searchAnswer(store.api, { q, explain: true })).products;
 
 beforeAll(async () => {
   const project = await store.app.deps.db.project.findUniqueOrThrow({ where: { id: store.project.id } });

@@ -4,7 +4,8 @@ import { flushSearchLog } from '../../../src/modules/search/index.js';
 import { useStore } from '../../setup/store.js';
 import { search } from '../../setup/requests.js';
 
-const store = useStore();
+// Behind a trusted proxy, so searches can come from distinct client addresses (X-Forwarded-For).
+const store = useStore({ app: { config: { trustProxy: true } } });
 
 const ids = async (q: string) => (await search(store.api, { q })).products.data.map((p) => p.id);
 const rule = (body: Record<string, unknown>) => store.api.POST('/v1/search/merchandising', { body: body as never });
@@ -161,9 +162,11 @@ describe('merchandising rules', () => {
 
 describe('suggest and analytics', () => {
   test('suggestions: popular queries with results first, then titles; typo-tolerant for longer prefixes; publishable key', async () => {
-    await search(store.api, { q: 'rain jacket' });
-    await search(store.api, { q: 'rain jacket' });
-    await search(store.api, { q: 'raincoat' });
+    // Past queries are suggested once 3 distinct clients searched them.
+    for (const from of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
+      await search(store.api, { q: 'rain jacket' }, { 'X-Forwarded-For': from });
+      await search(store.api, { q: 'raincoat' }, { 'X-Forwarded-For': from });
+    }
     await flushSearchLog();
     const publishable = store.app.client(store.keys.publishable_test.token);
     const { data } = await publishable.GET('/v1/search/suggest', { params: { query: { q: 'rain' } } });
@@ -200,11 +203,16 @@ describe('suggest and analytics', () => {
     const top = (await store.api.GET('/v1/search/analytics/top-queries', { params: { query: { period: '1d' } } })).data!
       .data;
     expect(top[0]).toMatchObject({ query: expect.any(String), count: expect.any(Number) });
-    expect(top.find((t) => t.query === 'camping stove')).toEqual({ query: 'camping stove', count: 2, avg_results: 1 });
+    expect(top.find((t) => t.query === 'camping stove')).toEqual({
+      query: 'camping stove',
+      count: 2,
+      clients: 1,
+      avg_results: 1,
+    });
     const zero = (
       await store.api.GET('/v1/search/analytics/zero-results', { params: { query: { period: '30d', limit: 5 } } })
     ).data!.data;
-    expect(zero).toContainEqual({ query: 'raincoat', count: 1 });
+    expect(zero).toContainEqual({ query: 'raincoat', count: 3 });
     await store.app.deps.db
       .$executeRaw`UPDATE search_queries SET created_at = now() - interval '3 days' WHERE query = 'raincoat'`;
     const recent = (await store.api.GET('/v1/search/analytics/zero-results', { params: { query: { period: '1d' } } }))

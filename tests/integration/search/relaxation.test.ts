@@ -1,16 +1,12 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createProduct } from '../../factories/catalog.factory.js';
+import { search as searchAnswer, type SearchQuery } from '../../setup/requests.js';
 import { useStore } from '../../setup/store.js';
 
 const store = useStore();
 
-type Query = { q: string } & Record<string, unknown>;
-const search = async (query: Query) => {
-  const { data, error, response } = await store.api.GET('/v1/search', { params: { query: query as never } });
-  if (!data) throw new Error(`search ${JSON.stringify(query)} answered ${response.status}: ${JSON.stringify(error)}`);
-  return data.data.products;
-};
-const titles = async (query: Query) => (await search(query)).data.map((p) => p.title);
+const search = async (query: SearchQuery) => (await searchAnswer(store.api, query)).products;
+const titles = async (query: SearchQuery) => (await search(query)).data.map((p) => p.title);
 
 beforeAll(async () => {
   const make = (title: string, product_type: string, description?: string) =>

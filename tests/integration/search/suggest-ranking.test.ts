@@ -1,9 +1,13 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createProduct, type ProductResource } from '../../factories/catalog.factory.js';
 import { flushSearchLog } from '../../../src/modules/search/index.js';
+import { search as searchAnswer } from '../../setup/requests.js';
 import { useStore } from '../../setup/store.js';
 
-const store = useStore();
+// Behind a trusted proxy, so searches can come from distinct client addresses (X-Forwarded-For).
+const store = useStore({ app: { config: { trustProxy: true } } });
+// Past queries are suggested once 3 distinct clients searched them.
+const CLIENTS = ['198.51.100.1', '198.51.100.2', '198.51.100.3'];
 
 const suggest = async (q: string, limit = 5) => {
   const publishable = store.app.client(store.keys.publishable_test.token);
@@ -11,9 +15,10 @@ const suggest = async (q: string, limit = 5) => {
   if (!data) throw new Error(`suggest ${q} answered ${response.status}: ${JSON.stringify(error)}`);
   return data.data;
 };
-const search = async (q: string) => {
-  const { data } = await store.api.GET('/v1/search', { params: { query: { q } } });
-  return data!.data.products;
+const search = async (q: string, from?: string) =>
+  (await searchAnswer(store.api, { q }, from ? { 'X-Forwarded-For': from } : {})).products;
+const searchByClients = async (q: string) => {
+  for (const from of CLIENTS) await search(q, from);
 };
 
 let storm: ProductResource;
@@ -30,8 +35,8 @@ beforeAll(async () => {
 describe('suggestions', () => {
   test('a past query typed with a typo is suggested corrected, never as typed; repeats merge', async () => {
     expect((await search('jackt')).total).toBe(2); // found through its correction
-    await search('jacket');
-    await search('jackt');
+    await searchByClients('jacket');
+    await searchByClients('jackt');
     await flushSearchLog();
     const list = await suggest('j');
     expect(list[0]).toEqual({ text: 'jacket', type: 'query' });
@@ -40,7 +45,7 @@ describe('suggestions', () => {
   });
 
   test('past queries take at most half the list: the titles whose words start with the prefix keep room', async () => {
-    for (const q of ['jacket storm', 'jacket rain', 'jacquard', 'jacket'] as const) await search(q);
+    for (const q of ['jacket storm', 'jacket rain', 'jacquard', 'jacket'] as const) await searchByClients(q);
     await flushSearchLog();
     const list = await suggest('jac', 5);
     expect(list.filter((s) => s.type === 'query')).toHaveLength(3);

@@ -444,7 +444,9 @@ export const ModelName = {
   SynonymGroup: 'SynonymGroup',
   MerchandisingRule: 'MerchandisingRule',
   SearchQuery: 'SearchQuery',
-  SearchQueryStat: 'SearchQueryStat'
+  SearchQueryStat: 'SearchQueryStat',
+  SearchQueryClient: 'SearchQueryClient',
+  SearchSuggestionBlock: 'SearchSuggestionBlock'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -460,7 +462,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -4000,6 +4002,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    SearchQueryClient: {
+      payload: Prisma.$SearchQueryClientPayload<ExtArgs>
+      fields: Prisma.SearchQueryClientFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SearchQueryClientFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryClientPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SearchQueryClientFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryClientPayload>
+        }
+        findFirst: {
+          args: Prisma.SearchQueryClientFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryClientPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SearchQueryClientFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryClientPayload>
+        }
+        findMany: {
+          args: Prisma.SearchQueryClientFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryClientPayload>[]
+        }
+        create: {
+          args: Prisma.SearchQueryClientCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryClientPayload>
+        }
+        createMany: {
+          args: Prisma.SearchQueryClientCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SearchQueryClientCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryClientPayload>[]
+        }
+        delete: {
+          args: Prisma.SearchQueryClientDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryClientPayload>
+        }
+        update: {
+          args: Prisma.SearchQueryClientUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryClientPayload>
+        }
+        deleteMany: {
+          args: Prisma.SearchQueryClientDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SearchQueryClientUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SearchQueryClientUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryClientPayload>[]
+        }
+        upsert: {
+          args: Prisma.SearchQueryClientUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchQueryClientPayload>
+        }
+        aggregate: {
+          args: Prisma.SearchQueryClientAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSearchQueryClient>
+        }
+        groupBy: {
+          args: Prisma.SearchQueryClientGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchQueryClientGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SearchQueryClientCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchQueryClientCountAggregateOutputType> | number
+        }
+      }
+    }
+    SearchSuggestionBlock: {
+      payload: Prisma.$SearchSuggestionBlockPayload<ExtArgs>
+      fields: Prisma.SearchSuggestionBlockFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SearchSuggestionBlockFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchSuggestionBlockPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SearchSuggestionBlockFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchSuggestionBlockPayload>
+        }
+        findFirst: {
+          args: Prisma.SearchSuggestionBlockFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchSuggestionBlockPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SearchSuggestionBlockFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchSuggestionBlockPayload>
+        }
+        findMany: {
+          args: Prisma.SearchSuggestionBlockFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchSuggestionBlockPayload>[]
+        }
+        create: {
+          args: Prisma.SearchSuggestionBlockCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchSuggestionBlockPayload>
+        }
+        createMany: {
+          args: Prisma.SearchSuggestionBlockCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SearchSuggestionBlockCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchSuggestionBlockPayload>[]
+        }
+        delete: {
+          args: Prisma.SearchSuggestionBlockDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchSuggestionBlockPayload>
+        }
+        update: {
+          args: Prisma.SearchSuggestionBlockUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchSuggestionBlockPayload>
+        }
+        deleteMany: {
+          args: Prisma.SearchSuggestionBlockDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SearchSuggestionBlockUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SearchSuggestionBlockUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchSuggestionBlockPayload>[]
+        }
+        upsert: {
+          args: Prisma.SearchSuggestionBlockUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SearchSuggestionBlockPayload>
+        }
+        aggregate: {
+          args: Prisma.SearchSuggestionBlockAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSearchSuggestionBlock>
+        }
+        groupBy: {
+          args: Prisma.SearchSuggestionBlockGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchSuggestionBlockGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SearchSuggestionBlockCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SearchSuggestionBlockCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -4832,6 +4982,7 @@ export const SearchQueryScalarFieldEnum = {
   query: 'query',
   resultCount: 'resultCount',
   tookMs: 'tookMs',
+  clientHash: 'clientHash',
   createdAt: 'createdAt'
 } as const
 
@@ -4843,10 +4994,31 @@ export const SearchQueryStatScalarFieldEnum = {
   query: 'query',
   searchCount: 'searchCount',
   lastResultCount: 'lastResultCount',
-  lastSearchedAt: 'lastSearchedAt'
+  lastSearchedAt: 'lastSearchedAt',
+  clientCount: 'clientCount'
 } as const
 
 export type SearchQueryStatScalarFieldEnum = (typeof SearchQueryStatScalarFieldEnum)[keyof typeof SearchQueryStatScalarFieldEnum]
+
+
+export const SearchQueryClientScalarFieldEnum = {
+  projectId: 'projectId',
+  query: 'query',
+  clientHash: 'clientHash',
+  lastSearchedAt: 'lastSearchedAt'
+} as const
+
+export type SearchQueryClientScalarFieldEnum = (typeof SearchQueryClientScalarFieldEnum)[keyof typeof SearchQueryClientScalarFieldEnum]
+
+
+export const SearchSuggestionBlockScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  query: 'query',
+  createdAt: 'createdAt'
+} as const
+
+export type SearchSuggestionBlockScalarFieldEnum = (typeof SearchSuggestionBlockScalarFieldEnum)[keyof typeof SearchSuggestionBlockScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -5192,6 +5364,8 @@ export type GlobalOmitConfig = {
   merchandisingRule?: Prisma.MerchandisingRuleOmit
   searchQuery?: Prisma.SearchQueryOmit
   searchQueryStat?: Prisma.SearchQueryStatOmit
+  searchQueryClient?: Prisma.SearchQueryClientOmit
+  searchSuggestionBlock?: Prisma.SearchSuggestionBlockOmit
 }
 
 /* Types for Logging */

@@ -98,7 +98,9 @@ export const ModelName = {
   SynonymGroup: 'SynonymGroup',
   MerchandisingRule: 'MerchandisingRule',
   SearchQuery: 'SearchQuery',
-  SearchQueryStat: 'SearchQueryStat'
+  SearchQueryStat: 'SearchQueryStat',
+  SearchQueryClient: 'SearchQueryClient',
+  SearchSuggestionBlock: 'SearchSuggestionBlock'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -910,6 +912,7 @@ export const SearchQueryScalarFieldEnum = {
   query: 'query',
   resultCount: 'resultCount',
   tookMs: 'tookMs',
+  clientHash: 'clientHash',
   createdAt: 'createdAt'
 } as const
 
@@ -921,10 +924,31 @@ export const SearchQueryStatScalarFieldEnum = {
   query: 'query',
   searchCount: 'searchCount',
   lastResultCount: 'lastResultCount',
-  lastSearchedAt: 'lastSearchedAt'
+  lastSearchedAt: 'lastSearchedAt',
+  clientCount: 'clientCount'
 } as const
 
 export type SearchQueryStatScalarFieldEnum = (typeof SearchQueryStatScalarFieldEnum)[keyof typeof SearchQueryStatScalarFieldEnum]
+
+
+export const SearchQueryClientScalarFieldEnum = {
+  projectId: 'projectId',
+  query: 'query',
+  clientHash: 'clientHash',
+  lastSearchedAt: 'lastSearchedAt'
+} as const
+
+export type SearchQueryClientScalarFieldEnum = (typeof SearchQueryClientScalarFieldEnum)[keyof typeof SearchQueryClientScalarFieldEnum]
+
+
+export const SearchSuggestionBlockScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  query: 'query',
+  createdAt: 'createdAt'
+} as const
+
+export type SearchSuggestionBlockScalarFieldEnum = (typeof SearchSuggestionBlockScalarFieldEnum)[keyof typeof SearchSuggestionBlockScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -358,6 +358,7 @@ export type ProjectWhereInput = {
   companies?: Prisma.CompanyListRelationFilter
   priceLists?: Prisma.PriceListListRelationFilter
   searchSynonyms?: Prisma.SynonymGroupListRelationFilter
+  suggestionBlocks?: Prisma.SearchSuggestionBlockListRelationFilter
   merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
@@ -404,6 +405,7 @@ export type ProjectOrderByWithRelationInput = {
   companies?: Prisma.CompanyOrderByRelationAggregateInput
   priceLists?: Prisma.PriceListOrderByRelationAggregateInput
   searchSynonyms?: Prisma.SynonymGroupOrderByRelationAggregateInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockOrderByRelationAggregateInput
   merchandisingRules?: Prisma.MerchandisingRuleOrderByRelationAggregateInput
   shippingZones?: Prisma.ShippingZoneOrderByRelationAggregateInput
   shippingRates?: Prisma.ShippingRateOrderByRelationAggregateInput
@@ -453,6 +455,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   companies?: Prisma.CompanyListRelationFilter
   priceLists?: Prisma.PriceListListRelationFilter
   searchSynonyms?: Prisma.SynonymGroupListRelationFilter
+  suggestionBlocks?: Prisma.SearchSuggestionBlockListRelationFilter
   merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
@@ -553,6 +556,7 @@ export type ProjectCreateInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -599,6 +603,7 @@ export type ProjectUncheckedCreateInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -645,6 +650,7 @@ export type ProjectUpdateInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -691,6 +697,7 @@ export type ProjectUncheckedUpdateInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -1222,6 +1229,20 @@ export type ProjectUpdateOneRequiredWithoutMerchandisingRulesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutMerchandisingRulesInput, Prisma.ProjectUpdateWithoutMerchandisingRulesInput>, Prisma.ProjectUncheckedUpdateWithoutMerchandisingRulesInput>
 }
 
+export type ProjectCreateNestedOneWithoutSuggestionBlocksInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutSuggestionBlocksInput, Prisma.ProjectUncheckedCreateWithoutSuggestionBlocksInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutSuggestionBlocksInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutSuggestionBlocksNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutSuggestionBlocksInput, Prisma.ProjectUncheckedCreateWithoutSuggestionBlocksInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutSuggestionBlocksInput
+  upsert?: Prisma.ProjectUpsertWithoutSuggestionBlocksInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutSuggestionBlocksInput, Prisma.ProjectUpdateWithoutSuggestionBlocksInput>, Prisma.ProjectUncheckedUpdateWithoutSuggestionBlocksInput>
+}
+
 export type ProjectCreateWithoutRateWindowsInput = {
   id: string
   name: string
@@ -1260,6 +1281,7 @@ export type ProjectCreateWithoutRateWindowsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -1305,6 +1327,7 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -1366,6 +1389,7 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -1411,6 +1435,7 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -1456,6 +1481,7 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -1501,6 +1527,7 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -1562,6 +1589,7 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -1607,6 +1635,7 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -1652,6 +1681,7 @@ export type ProjectCreateWithoutApiKeysInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -1697,6 +1727,7 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -1758,6 +1789,7 @@ export type ProjectUpdateWithoutApiKeysInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -1803,6 +1835,7 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -1848,6 +1881,7 @@ export type ProjectCreateWithoutLocationsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -1893,6 +1927,7 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -1954,6 +1989,7 @@ export type ProjectUpdateWithoutLocationsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -1999,6 +2035,7 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -2044,6 +2081,7 @@ export type ProjectCreateWithoutStoreEventsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -2089,6 +2127,7 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -2150,6 +2189,7 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -2195,6 +2235,7 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -2240,6 +2281,7 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -2285,6 +2327,7 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -2346,6 +2389,7 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -2391,6 +2435,7 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -2436,6 +2481,7 @@ export type ProjectCreateWithoutCustomersInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -2481,6 +2527,7 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -2542,6 +2589,7 @@ export type ProjectUpdateWithoutCustomersInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -2587,6 +2635,7 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -2632,6 +2681,7 @@ export type ProjectCreateWithoutProductsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -2677,6 +2727,7 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -2738,6 +2789,7 @@ export type ProjectUpdateWithoutProductsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -2783,6 +2835,7 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -2828,6 +2881,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -2873,6 +2927,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -2934,6 +2989,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -2979,6 +3035,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -3024,6 +3081,7 @@ export type ProjectCreateWithoutFilesInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -3069,6 +3127,7 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -3130,6 +3189,7 @@ export type ProjectUpdateWithoutFilesInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -3175,6 +3235,7 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -3221,6 +3282,7 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -3266,6 +3328,7 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -3327,6 +3390,7 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -3372,6 +3436,7 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -3417,6 +3482,7 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -3462,6 +3528,7 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -3523,6 +3590,7 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -3568,6 +3636,7 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -3612,6 +3681,7 @@ export type ProjectCreateWithoutCountersInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -3657,6 +3727,7 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -3718,6 +3789,7 @@ export type ProjectUpdateWithoutCountersInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -3763,6 +3835,7 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -3808,6 +3881,7 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -3853,6 +3927,7 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -3914,6 +3989,7 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -3959,6 +4035,7 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -4004,6 +4081,7 @@ export type ProjectCreateWithoutOrdersInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -4049,6 +4127,7 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -4110,6 +4189,7 @@ export type ProjectUpdateWithoutOrdersInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -4155,6 +4235,7 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -4201,6 +4282,7 @@ export type ProjectCreateWithoutShippingZonesInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -4246,6 +4328,7 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -4307,6 +4390,7 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -4352,6 +4436,7 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -4397,6 +4482,7 @@ export type ProjectCreateWithoutShippingRatesInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -4442,6 +4528,7 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -4503,6 +4590,7 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -4548,6 +4636,7 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -4592,6 +4681,7 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -4637,6 +4727,7 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -4698,6 +4789,7 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -4743,6 +4835,7 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -4788,6 +4881,7 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -4833,6 +4927,7 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -4894,6 +4989,7 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -4939,6 +5035,7 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -4984,6 +5081,7 @@ export type ProjectCreateWithoutCompaniesInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -5029,6 +5127,7 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -5090,6 +5189,7 @@ export type ProjectUpdateWithoutCompaniesInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -5135,6 +5235,7 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -5180,6 +5281,7 @@ export type ProjectCreateWithoutPriceListsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -5225,6 +5327,7 @@ export type ProjectUncheckedCreateWithoutPriceListsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -5286,6 +5389,7 @@ export type ProjectUpdateWithoutPriceListsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -5331,6 +5435,7 @@ export type ProjectUncheckedUpdateWithoutPriceListsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -5376,6 +5481,7 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
@@ -5421,6 +5527,7 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
@@ -5482,6 +5589,7 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
@@ -5527,6 +5635,7 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -5573,6 +5682,7 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -5618,6 +5728,7 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -5679,6 +5790,7 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -5724,6 +5836,207 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutSuggestionBlocksInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutSuggestionBlocksInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  contactEmail?: string | null
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutSuggestionBlocksInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutSuggestionBlocksInput, Prisma.ProjectUncheckedCreateWithoutSuggestionBlocksInput>
+}
+
+export type ProjectUpsertWithoutSuggestionBlocksInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutSuggestionBlocksInput, Prisma.ProjectUncheckedUpdateWithoutSuggestionBlocksInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutSuggestionBlocksInput, Prisma.ProjectUncheckedCreateWithoutSuggestionBlocksInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutSuggestionBlocksInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutSuggestionBlocksInput, Prisma.ProjectUncheckedUpdateWithoutSuggestionBlocksInput>
+}
+
+export type ProjectUpdateWithoutSuggestionBlocksInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutSuggestionBlocksInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -5754,6 +6067,7 @@ export type ProjectCountOutputType = {
   companies: number
   priceLists: number
   searchSynonyms: number
+  suggestionBlocks: number
   merchandisingRules: number
   shippingZones: number
   shippingRates: number
@@ -5780,6 +6094,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   companies?: boolean | ProjectCountOutputTypeCountCompaniesArgs
   priceLists?: boolean | ProjectCountOutputTypeCountPriceListsArgs
   searchSynonyms?: boolean | ProjectCountOutputTypeCountSearchSynonymsArgs
+  suggestionBlocks?: boolean | ProjectCountOutputTypeCountSuggestionBlocksArgs
   merchandisingRules?: boolean | ProjectCountOutputTypeCountMerchandisingRulesArgs
   shippingZones?: boolean | ProjectCountOutputTypeCountShippingZonesArgs
   shippingRates?: boolean | ProjectCountOutputTypeCountShippingRatesArgs
@@ -5926,6 +6241,13 @@ export type ProjectCountOutputTypeCountSearchSynonymsArgs<ExtArgs extends runtim
 /**
  * ProjectCountOutputType without action
  */
+export type ProjectCountOutputTypeCountSuggestionBlocksArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.SearchSuggestionBlockWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
 export type ProjectCountOutputTypeCountMerchandisingRulesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.MerchandisingRuleWhereInput
 }
@@ -5998,6 +6320,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   companies?: boolean | Prisma.Project$companiesArgs<ExtArgs>
   priceLists?: boolean | Prisma.Project$priceListsArgs<ExtArgs>
   searchSynonyms?: boolean | Prisma.Project$searchSynonymsArgs<ExtArgs>
+  suggestionBlocks?: boolean | Prisma.Project$suggestionBlocksArgs<ExtArgs>
   merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
@@ -6095,6 +6418,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   companies?: boolean | Prisma.Project$companiesArgs<ExtArgs>
   priceLists?: boolean | Prisma.Project$priceListsArgs<ExtArgs>
   searchSynonyms?: boolean | Prisma.Project$searchSynonymsArgs<ExtArgs>
+  suggestionBlocks?: boolean | Prisma.Project$suggestionBlocksArgs<ExtArgs>
   merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
@@ -6126,6 +6450,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     companies: Prisma.$CompanyPayload<ExtArgs>[]
     priceLists: Prisma.$PriceListPayload<ExtArgs>[]
     searchSynonyms: Prisma.$SynonymGroupPayload<ExtArgs>[]
+    suggestionBlocks: Prisma.$SearchSuggestionBlockPayload<ExtArgs>[]
     merchandisingRules: Prisma.$MerchandisingRulePayload<ExtArgs>[]
     shippingZones: Prisma.$ShippingZonePayload<ExtArgs>[]
     shippingRates: Prisma.$ShippingRatePayload<ExtArgs>[]
@@ -6580,6 +6905,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   companies<T extends Prisma.Project$companiesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$companiesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CompanyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   priceLists<T extends Prisma.Project$priceListsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$priceListsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PriceListPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   searchSynonyms<T extends Prisma.Project$searchSynonymsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$searchSynonymsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SynonymGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  suggestionBlocks<T extends Prisma.Project$suggestionBlocksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$suggestionBlocksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SearchSuggestionBlockPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   merchandisingRules<T extends Prisma.Project$merchandisingRulesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$merchandisingRulesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MerchandisingRulePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   shippingZones<T extends Prisma.Project$shippingZonesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingZonesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingZonePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   shippingRates<T extends Prisma.Project$shippingRatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingRatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingRatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
@@ -7456,6 +7782,30 @@ export type Project$searchSynonymsArgs<ExtArgs extends runtime.Types.Extensions.
   take?: number
   skip?: number
   distinct?: Prisma.SynonymGroupScalarFieldEnum | Prisma.SynonymGroupScalarFieldEnum[]
+}
+
+/**
+ * Project.suggestionBlocks
+ */
+export type Project$suggestionBlocksArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the SearchSuggestionBlock
+   */
+  select?: Prisma.SearchSuggestionBlockSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the SearchSuggestionBlock
+   */
+  omit?: Prisma.SearchSuggestionBlockOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.SearchSuggestionBlockInclude<ExtArgs> | null
+  where?: Prisma.SearchSuggestionBlockWhereInput
+  orderBy?: Prisma.SearchSuggestionBlockOrderByWithRelationInput | Prisma.SearchSuggestionBlockOrderByWithRelationInput[]
+  cursor?: Prisma.SearchSuggestionBlockWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.SearchSuggestionBlockScalarFieldEnum | Prisma.SearchSuggestionBlockScalarFieldEnum[]
 }
 
 /**

@@ -44,6 +44,7 @@ export type SearchQueryMinAggregateOutputType = {
   query: string | null
   resultCount: number | null
   tookMs: number | null
+  clientHash: string | null
   createdAt: Date | null
 }
 
@@ -53,6 +54,7 @@ export type SearchQueryMaxAggregateOutputType = {
   query: string | null
   resultCount: number | null
   tookMs: number | null
+  clientHash: string | null
   createdAt: Date | null
 }
 
@@ -62,6 +64,7 @@ export type SearchQueryCountAggregateOutputType = {
   query: number
   resultCount: number
   tookMs: number
+  clientHash: number
   createdAt: number
   _all: number
 }
@@ -85,6 +88,7 @@ export type SearchQueryMinAggregateInputType = {
   query?: true
   resultCount?: true
   tookMs?: true
+  clientHash?: true
   createdAt?: true
 }
 
@@ -94,6 +98,7 @@ export type SearchQueryMaxAggregateInputType = {
   query?: true
   resultCount?: true
   tookMs?: true
+  clientHash?: true
   createdAt?: true
 }
 
@@ -103,6 +108,7 @@ export type SearchQueryCountAggregateInputType = {
   query?: true
   resultCount?: true
   tookMs?: true
+  clientHash?: true
   createdAt?: true
   _all?: true
 }
@@ -199,6 +205,7 @@ export type SearchQueryGroupByOutputType = {
   query: string
   resultCount: number
   tookMs: number
+  clientHash: string | null
   createdAt: Date
   _count: SearchQueryCountAggregateOutputType | null
   _avg: SearchQueryAvgAggregateOutputType | null
@@ -231,6 +238,7 @@ export type SearchQueryWhereInput = {
   query?: Prisma.StringFilter<"SearchQuery"> | string
   resultCount?: Prisma.IntFilter<"SearchQuery"> | number
   tookMs?: Prisma.FloatFilter<"SearchQuery"> | number
+  clientHash?: Prisma.StringNullableFilter<"SearchQuery"> | string | null
   createdAt?: Prisma.DateTimeFilter<"SearchQuery"> | Date | string
 }
 
@@ -240,6 +248,7 @@ export type SearchQueryOrderByWithRelationInput = {
   query?: Prisma.SortOrder
   resultCount?: Prisma.SortOrder
   tookMs?: Prisma.SortOrder
+  clientHash?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -252,6 +261,7 @@ export type SearchQueryWhereUniqueInput = Prisma.AtLeast<{
   query?: Prisma.StringFilter<"SearchQuery"> | string
   resultCount?: Prisma.IntFilter<"SearchQuery"> | number
   tookMs?: Prisma.FloatFilter<"SearchQuery"> | number
+  clientHash?: Prisma.StringNullableFilter<"SearchQuery"> | string | null
   createdAt?: Prisma.DateTimeFilter<"SearchQuery"> | Date | string
 }, "id">
 
@@ -261,6 +271,7 @@ export type SearchQueryOrderByWithAggregationInput = {
   query?: Prisma.SortOrder
   resultCount?: Prisma.SortOrder
   tookMs?: Prisma.SortOrder
+  clientHash?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.SearchQueryCountOrderByAggregateInput
   _avg?: Prisma.SearchQueryAvgOrderByAggregateInput
@@ -278,6 +289,7 @@ export type SearchQueryScalarWhereWithAggregatesInput = {
   query?: Prisma.StringWithAggregatesFilter<"SearchQuery"> | string
   resultCount?: Prisma.IntWithAggregatesFilter<"SearchQuery"> | number
   tookMs?: Prisma.FloatWithAggregatesFilter<"SearchQuery"> | number
+  clientHash?: Prisma.StringNullableWithAggregatesFilter<"SearchQuery"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"SearchQuery"> | Date | string
 }
 
@@ -287,6 +299,7 @@ export type SearchQueryCreateInput = {
   query: string
   resultCount: number
   tookMs: number
+  clientHash?: string | null
   createdAt?: Date | string
 }
 
@@ -296,6 +309,7 @@ export type SearchQueryUncheckedCreateInput = {
   query: string
   resultCount: number
   tookMs: number
+  clientHash?: string | null
   createdAt?: Date | string
 }
 
@@ -305,6 +319,7 @@ export type SearchQueryUpdateInput = {
   query?: Prisma.StringFieldUpdateOperationsInput | string
   resultCount?: Prisma.IntFieldUpdateOperationsInput | number
   tookMs?: Prisma.FloatFieldUpdateOperationsInput | number
+  clientHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -314,6 +329,7 @@ export type SearchQueryUncheckedUpdateInput = {
   query?: Prisma.StringFieldUpdateOperationsInput | string
   resultCount?: Prisma.IntFieldUpdateOperationsInput | number
   tookMs?: Prisma.FloatFieldUpdateOperationsInput | number
+  clientHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -323,6 +339,7 @@ export type SearchQueryCreateManyInput = {
   query: string
   resultCount: number
   tookMs: number
+  clientHash?: string | null
   createdAt?: Date | string
 }
 
@@ -332,6 +349,7 @@ export type SearchQueryUpdateManyMutationInput = {
   query?: Prisma.StringFieldUpdateOperationsInput | string
   resultCount?: Prisma.IntFieldUpdateOperationsInput | number
   tookMs?: Prisma.FloatFieldUpdateOperationsInput | number
+  clientHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -341,6 +359,7 @@ export type SearchQueryUncheckedUpdateManyInput = {
   query?: Prisma.StringFieldUpdateOperationsInput | string
   resultCount?: Prisma.IntFieldUpdateOperationsInput | number
   tookMs?: Prisma.FloatFieldUpdateOperationsInput | number
+  clientHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -350,6 +369,7 @@ export type SearchQueryCountOrderByAggregateInput = {
   query?: Prisma.SortOrder
   resultCount?: Prisma.SortOrder
   tookMs?: Prisma.SortOrder
+  clientHash?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -365,6 +385,7 @@ export type SearchQueryMaxOrderByAggregateInput = {
   query?: Prisma.SortOrder
   resultCount?: Prisma.SortOrder
   tookMs?: Prisma.SortOrder
+  clientHash?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -374,6 +395,7 @@ export type SearchQueryMinOrderByAggregateInput = {
   query?: Prisma.SortOrder
   resultCount?: Prisma.SortOrder
   tookMs?: Prisma.SortOrder
+  clientHash?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -399,6 +421,7 @@ export type SearchQuerySelect<ExtArgs extends runtime.Types.Extensions.InternalA
   query?: boolean
   resultCount?: boolean
   tookMs?: boolean
+  clientHash?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["searchQuery"]>
 
@@ -408,6 +431,7 @@ export type SearchQuerySelectCreateManyAndReturn<ExtArgs extends runtime.Types.E
   query?: boolean
   resultCount?: boolean
   tookMs?: boolean
+  clientHash?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["searchQuery"]>
 
@@ -417,6 +441,7 @@ export type SearchQuerySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.E
   query?: boolean
   resultCount?: boolean
   tookMs?: boolean
+  clientHash?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["searchQuery"]>
 
@@ -426,10 +451,11 @@ export type SearchQuerySelectScalar = {
   query?: boolean
   resultCount?: boolean
   tookMs?: boolean
+  clientHash?: boolean
   createdAt?: boolean
 }
 
-export type SearchQueryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "query" | "resultCount" | "tookMs" | "createdAt", ExtArgs["result"]["searchQuery"]>
+export type SearchQueryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "query" | "resultCount" | "tookMs" | "clientHash" | "createdAt", ExtArgs["result"]["searchQuery"]>
 
 export type $SearchQueryPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "SearchQuery"
@@ -443,6 +469,10 @@ export type $SearchQueryPayload<ExtArgs extends runtime.Types.Extensions.Interna
     query: string
     resultCount: number
     tookMs: number
+    /**
+     * Keyed hash of who searched (a signed-in customer, otherwise the client address); never the address itself.
+     */
+    clientHash: string | null
     createdAt: Date
   }, ExtArgs["result"]["searchQuery"]>
   composites: {}
@@ -872,6 +902,7 @@ export interface SearchQueryFieldRefs {
   readonly query: Prisma.FieldRef<"SearchQuery", 'String'>
   readonly resultCount: Prisma.FieldRef<"SearchQuery", 'Int'>
   readonly tookMs: Prisma.FieldRef<"SearchQuery", 'Float'>
+  readonly clientHash: Prisma.FieldRef<"SearchQuery", 'String'>
   readonly createdAt: Prisma.FieldRef<"SearchQuery", 'DateTime'>
 }
     

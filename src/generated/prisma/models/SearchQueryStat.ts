@@ -29,11 +29,13 @@ export type AggregateSearchQueryStat = {
 export type SearchQueryStatAvgAggregateOutputType = {
   searchCount: number | null
   lastResultCount: number | null
+  clientCount: number | null
 }
 
 export type SearchQueryStatSumAggregateOutputType = {
   searchCount: number | null
   lastResultCount: number | null
+  clientCount: number | null
 }
 
 export type SearchQueryStatMinAggregateOutputType = {
@@ -42,6 +44,7 @@ export type SearchQueryStatMinAggregateOutputType = {
   searchCount: number | null
   lastResultCount: number | null
   lastSearchedAt: Date | null
+  clientCount: number | null
 }
 
 export type SearchQueryStatMaxAggregateOutputType = {
@@ -50,6 +53,7 @@ export type SearchQueryStatMaxAggregateOutputType = {
   searchCount: number | null
   lastResultCount: number | null
   lastSearchedAt: Date | null
+  clientCount: number | null
 }
 
 export type SearchQueryStatCountAggregateOutputType = {
@@ -58,6 +62,7 @@ export type SearchQueryStatCountAggregateOutputType = {
   searchCount: number
   lastResultCount: number
   lastSearchedAt: number
+  clientCount: number
   _all: number
 }
 
@@ -65,11 +70,13 @@ export type SearchQueryStatCountAggregateOutputType = {
 export type SearchQueryStatAvgAggregateInputType = {
   searchCount?: true
   lastResultCount?: true
+  clientCount?: true
 }
 
 export type SearchQueryStatSumAggregateInputType = {
   searchCount?: true
   lastResultCount?: true
+  clientCount?: true
 }
 
 export type SearchQueryStatMinAggregateInputType = {
@@ -78,6 +85,7 @@ export type SearchQueryStatMinAggregateInputType = {
   searchCount?: true
   lastResultCount?: true
   lastSearchedAt?: true
+  clientCount?: true
 }
 
 export type SearchQueryStatMaxAggregateInputType = {
@@ -86,6 +94,7 @@ export type SearchQueryStatMaxAggregateInputType = {
   searchCount?: true
   lastResultCount?: true
   lastSearchedAt?: true
+  clientCount?: true
 }
 
 export type SearchQueryStatCountAggregateInputType = {
@@ -94,6 +103,7 @@ export type SearchQueryStatCountAggregateInputType = {
   searchCount?: true
   lastResultCount?: true
   lastSearchedAt?: true
+  clientCount?: true
   _all?: true
 }
 
@@ -189,6 +199,7 @@ export type SearchQueryStatGroupByOutputType = {
   searchCount: number
   lastResultCount: number
   lastSearchedAt: Date
+  clientCount: number
   _count: SearchQueryStatCountAggregateOutputType | null
   _avg: SearchQueryStatAvgAggregateOutputType | null
   _sum: SearchQueryStatSumAggregateOutputType | null
@@ -220,6 +231,7 @@ export type SearchQueryStatWhereInput = {
   searchCount?: Prisma.IntFilter<"SearchQueryStat"> | number
   lastResultCount?: Prisma.IntFilter<"SearchQueryStat"> | number
   lastSearchedAt?: Prisma.DateTimeFilter<"SearchQueryStat"> | Date | string
+  clientCount?: Prisma.IntFilter<"SearchQueryStat"> | number
 }
 
 export type SearchQueryStatOrderByWithRelationInput = {
@@ -228,6 +240,7 @@ export type SearchQueryStatOrderByWithRelationInput = {
   searchCount?: Prisma.SortOrder
   lastResultCount?: Prisma.SortOrder
   lastSearchedAt?: Prisma.SortOrder
+  clientCount?: Prisma.SortOrder
 }
 
 export type SearchQueryStatWhereUniqueInput = Prisma.AtLeast<{
@@ -240,6 +253,7 @@ export type SearchQueryStatWhereUniqueInput = Prisma.AtLeast<{
   searchCount?: Prisma.IntFilter<"SearchQueryStat"> | number
   lastResultCount?: Prisma.IntFilter<"SearchQueryStat"> | number
   lastSearchedAt?: Prisma.DateTimeFilter<"SearchQueryStat"> | Date | string
+  clientCount?: Prisma.IntFilter<"SearchQueryStat"> | number
 }, "projectId_query">
 
 export type SearchQueryStatOrderByWithAggregationInput = {
@@ -248,6 +262,7 @@ export type SearchQueryStatOrderByWithAggregationInput = {
   searchCount?: Prisma.SortOrder
   lastResultCount?: Prisma.SortOrder
   lastSearchedAt?: Prisma.SortOrder
+  clientCount?: Prisma.SortOrder
   _count?: Prisma.SearchQueryStatCountOrderByAggregateInput
   _avg?: Prisma.SearchQueryStatAvgOrderByAggregateInput
   _max?: Prisma.SearchQueryStatMaxOrderByAggregateInput
@@ -264,6 +279,7 @@ export type SearchQueryStatScalarWhereWithAggregatesInput = {
   searchCount?: Prisma.IntWithAggregatesFilter<"SearchQueryStat"> | number
   lastResultCount?: Prisma.IntWithAggregatesFilter<"SearchQueryStat"> | number
   lastSearchedAt?: Prisma.DateTimeWithAggregatesFilter<"SearchQueryStat"> | Date | string
+  clientCount?: Prisma.IntWithAggregatesFilter<"SearchQueryStat"> | number
 }
 
 export type SearchQueryStatCreateInput = {
@@ -272,6 +288,7 @@ export type SearchQueryStatCreateInput = {
   searchCount: number
   lastResultCount: number
   lastSearchedAt: Date | string
+  clientCount?: number
 }
 
 export type SearchQueryStatUncheckedCreateInput = {
@@ -280,6 +297,7 @@ export type SearchQueryStatUncheckedCreateInput = {
   searchCount: number
   lastResultCount: number
   lastSearchedAt: Date | string
+  clientCount?: number
 }
 
 export type SearchQueryStatUpdateInput = {
@@ -288,6 +306,7 @@ export type SearchQueryStatUpdateInput = {
   searchCount?: Prisma.IntFieldUpdateOperationsInput | number
   lastResultCount?: Prisma.IntFieldUpdateOperationsInput | number
   lastSearchedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  clientCount?: Prisma.IntFieldUpdateOperationsInput | number
 }
 
 export type SearchQueryStatUncheckedUpdateInput = {
@@ -296,6 +315,7 @@ export type SearchQueryStatUncheckedUpdateInput = {
   searchCount?: Prisma.IntFieldUpdateOperationsInput | number
   lastResultCount?: Prisma.IntFieldUpdateOperationsInput | number
   lastSearchedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  clientCount?: Prisma.IntFieldUpdateOperationsInput | number
 }
 
 export type SearchQueryStatCreateManyInput = {
@@ -304,6 +324,7 @@ export type SearchQueryStatCreateManyInput = {
   searchCount: number
   lastResultCount: number
   lastSearchedAt: Date | string
+  clientCount?: number
 }
 
 export type SearchQueryStatUpdateManyMutationInput = {
@@ -312,6 +333,7 @@ export type SearchQueryStatUpdateManyMutationInput = {
   searchCount?: Prisma.IntFieldUpdateOperationsInput | number
   lastResultCount?: Prisma.IntFieldUpdateOperationsInput | number
   lastSearchedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  clientCount?: Prisma.IntFieldUpdateOperationsInput | number
 }
 
 export type SearchQueryStatUncheckedUpdateManyInput = {
@@ -320,6 +342,7 @@ export type SearchQueryStatUncheckedUpdateManyInput = {
   searchCount?: Prisma.IntFieldUpdateOperationsInput | number
   lastResultCount?: Prisma.IntFieldUpdateOperationsInput | number
   lastSearchedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  clientCount?: Prisma.IntFieldUpdateOperationsInput | number
 }
 
 export type SearchQueryStatProjectIdQueryCompoundUniqueInput = {
@@ -333,11 +356,13 @@ export type SearchQueryStatCountOrderByAggregateInput = {
   searchCount?: Prisma.SortOrder
   lastResultCount?: Prisma.SortOrder
   lastSearchedAt?: Prisma.SortOrder
+  clientCount?: Prisma.SortOrder
 }
 
 export type SearchQueryStatAvgOrderByAggregateInput = {
   searchCount?: Prisma.SortOrder
   lastResultCount?: Prisma.SortOrder
+  clientCount?: Prisma.SortOrder
 }
 
 export type SearchQueryStatMaxOrderByAggregateInput = {
@@ -346,6 +371,7 @@ export type SearchQueryStatMaxOrderByAggregateInput = {
   searchCount?: Prisma.SortOrder
   lastResultCount?: Prisma.SortOrder
   lastSearchedAt?: Prisma.SortOrder
+  clientCount?: Prisma.SortOrder
 }
 
 export type SearchQueryStatMinOrderByAggregateInput = {
@@ -354,11 +380,13 @@ export type SearchQueryStatMinOrderByAggregateInput = {
   searchCount?: Prisma.SortOrder
   lastResultCount?: Prisma.SortOrder
   lastSearchedAt?: Prisma.SortOrder
+  clientCount?: Prisma.SortOrder
 }
 
 export type SearchQueryStatSumOrderByAggregateInput = {
   searchCount?: Prisma.SortOrder
   lastResultCount?: Prisma.SortOrder
+  clientCount?: Prisma.SortOrder
 }
 
 
@@ -369,6 +397,7 @@ export type SearchQueryStatSelect<ExtArgs extends runtime.Types.Extensions.Inter
   searchCount?: boolean
   lastResultCount?: boolean
   lastSearchedAt?: boolean
+  clientCount?: boolean
 }, ExtArgs["result"]["searchQueryStat"]>
 
 export type SearchQueryStatSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -377,6 +406,7 @@ export type SearchQueryStatSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   searchCount?: boolean
   lastResultCount?: boolean
   lastSearchedAt?: boolean
+  clientCount?: boolean
 }, ExtArgs["result"]["searchQueryStat"]>
 
 export type SearchQueryStatSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -385,6 +415,7 @@ export type SearchQueryStatSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   searchCount?: boolean
   lastResultCount?: boolean
   lastSearchedAt?: boolean
+  clientCount?: boolean
 }, ExtArgs["result"]["searchQueryStat"]>
 
 export type SearchQueryStatSelectScalar = {
@@ -393,9 +424,10 @@ export type SearchQueryStatSelectScalar = {
   searchCount?: boolean
   lastResultCount?: boolean
   lastSearchedAt?: boolean
+  clientCount?: boolean
 }
 
-export type SearchQueryStatOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"projectId" | "query" | "searchCount" | "lastResultCount" | "lastSearchedAt", ExtArgs["result"]["searchQueryStat"]>
+export type SearchQueryStatOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"projectId" | "query" | "searchCount" | "lastResultCount" | "lastSearchedAt" | "clientCount", ExtArgs["result"]["searchQueryStat"]>
 
 export type $SearchQueryStatPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "SearchQueryStat"
@@ -406,6 +438,10 @@ export type $SearchQueryStatPayload<ExtArgs extends runtime.Types.Extensions.Int
     searchCount: number
     lastResultCount: number
     lastSearchedAt: Date
+    /**
+     * Distinct clients (rows of search_query_clients) that searched it; suggestions need several.
+     */
+    clientCount: number
   }, ExtArgs["result"]["searchQueryStat"]>
   composites: {}
 }
@@ -834,6 +870,7 @@ export interface SearchQueryStatFieldRefs {
   readonly searchCount: Prisma.FieldRef<"SearchQueryStat", 'Int'>
   readonly lastResultCount: Prisma.FieldRef<"SearchQueryStat", 'Int'>
   readonly lastSearchedAt: Prisma.FieldRef<"SearchQueryStat", 'DateTime'>
+  readonly clientCount: Prisma.FieldRef<"SearchQueryStat", 'Int'>
 }
     
 
