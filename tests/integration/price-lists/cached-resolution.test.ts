@@ -24,7 +24,7 @@ const B2B = 2100;
 
 beforeAll(async () => {
   product = await createProduct(store.api, { variants: [{ title: 'Only', price: BASE }] });
-  const variant = product.variants[0]!.id;
+  const variant = product.variants[0].id;
   for (const [slug, amount] of [
     ['wholesale', WHOLESALE],
     ['vip', VIP],
@@ -110,7 +110,7 @@ describe("customer_price with the customer's price keys cached", () => {
     expect(await customerPrice(shopper.here)).toBe(WHOLESALE);
     const lists = await store.api.GET('/v1/price-lists', { params: { query: { limit: 100 } } });
     const wholesale = lists.data!.data.find((list) => list.slug === 'wholesale')!;
-    const variant = product.variants[0]!.id;
+    const variant = product.variants[0].id;
     const heard = changeHeardBy(store.app, 'price_list_prices');
     await setPrices(other.client(store.keys.secret_test.token), wholesale.id, [{ variant_id: variant, amount: 2150 }]);
     await heard;
