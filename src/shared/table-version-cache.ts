@@ -120,6 +120,33 @@ export interface ProcessCaches {
   webhookEventTypes: TableVersionCache<ReadonlySet<string>>;
   /** Search and suggest answers (`SEARCH_CACHE`, on by default). */
   searchAnswers: TableVersionCache<unknown>;
+  /**
+   * The price keys a customer buys from (its own, its groups' and companies'), per customer; stale when the
+   * customer, its addresses, groups, group memberships, companies or contacts change.
+   */
+  customerPriceKeys: TableVersionCache<CustomerPriceKeys | null>;
+  /**
+   * Whether an access token's session is live (not ended, customer not deleted), per session; stale when any
+   * session or customer changes, or this process writes to the project (a logout here is seen by the next request).
+   */
+  liveSessions: TableVersionCache<LiveSession | null>;
+  /**
+   * Price lists with their prices for a page's variants, per set of list keys and variants (what storefront
+   * reads resolve `customer_price` from); stale when price lists or their prices change.
+   */
+  pagePriceLists: TableVersionCache<unknown>;
+}
+
+/** A customer's price keys as resolution reads them: its own active_price_key and those of its groups and companies. */
+export interface CustomerPriceKeys {
+  own: string | null;
+  shared: readonly string[];
+}
+
+/** A session that has not ended, of a customer not deleted: whose it is. */
+export interface LiveSession {
+  projectId: string;
+  customerId: string;
 }
 
 // A count or a set of event types is a few bytes: 10,000 entries of either cost under a few MB.
@@ -127,6 +154,11 @@ const MAX_LIST_TOTALS = 10_000;
 const MAX_WEBHOOK_EVENT_TYPES = 10_000;
 // Answers are a few kB (a page of hits and the facets): 2,000 of them stay well under 50 MB.
 const MAX_SEARCH_ANSWERS = 2_000;
+// A customer's keys or a session's owner is under 200 bytes: 50,000 of each stay around 10 MB.
+const MAX_CUSTOMER_PRICE_KEYS = 50_000;
+const MAX_LIVE_SESSIONS = 50_000;
+// A page's lists hold at most a few lists' tiers of 50 variants (a few kB): 2,000 pages stay under 20 MB.
+const MAX_PAGE_PRICE_LISTS = 2_000;
 
 /** The process's caches on `feed` (create them before the feed starts, so they hear every notification). */
 export function createProcessCaches(feed: ChangeFeed): ProcessCaches {
@@ -140,5 +172,8 @@ export function createProcessCaches(feed: ChangeFeed): ProcessCaches {
       projectWrites: false,
     }),
     searchAnswers: new TableVersionCache<unknown>(versions, MAX_SEARCH_ANSWERS),
+    customerPriceKeys: new TableVersionCache<CustomerPriceKeys | null>(versions, MAX_CUSTOMER_PRICE_KEYS),
+    liveSessions: new TableVersionCache<LiveSession | null>(versions, MAX_LIVE_SESSIONS),
+    pagePriceLists: new TableVersionCache<unknown>(versions, MAX_PAGE_PRICE_LISTS),
   };
 }

@@ -83,6 +83,7 @@ async function asCustomer(ctx: AppContext, keyCtx: Ctx, deps: AppDeps): Promise<
     keyCtx.project,
     tokenIssuer(deps.config).expect,
     token,
+    deps.caches,
   );
   return { ...keyCtx, actor: { kind: 'customer', id: customerId, sessionId } };
 }

@@ -8,13 +8,14 @@ export const pricedCustomer = (ctx: Ctx): string | null => (ctx.actor.kind === '
 /**
  * The products with `customer_price` on each variant (one unit, in the product's currency, now) and on the
  * product (the lowest of its variants'), for the signed-in customer of `ctx`; unchanged for other callers.
- * One read of the customer's lists for the whole page.
+ * One read of the customer's lists for the whole page (its price keys cached per process, see customerPricing).
  */
 export async function withCustomerPrices(ctx: Ctx, products: ProductResource[]): Promise<ProductResource[]> {
   const customerId = pricedCustomer(ctx);
   if (!customerId) return products;
   const variantIds = products.flatMap((product) => product.variants.map((variant) => variant.id));
-  const pricing = await customerPricing(ctx, ctx.db, customerId, variantIds);
+  // A read outside any write: the customer's price keys may come from the process cache.
+  const pricing = await customerPricing(ctx, ctx.db, customerId, variantIds, { cached: true });
   const now = new Date();
   return products.map((product) => {
     const variants = product.variants.map((variant) => ({

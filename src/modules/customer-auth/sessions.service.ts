@@ -2,6 +2,7 @@ import type { Database, Tx } from '../../db/client.js';
 import type { Project } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
+import type { LiveSession, ProcessCaches } from '../../shared/table-version-cache.js';
 import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken, verifyAccessToken, type AccessClaims } from './access-token.js';
@@ -118,25 +119,41 @@ const MISSING_TOKEN =
 const INVALID_TOKEN = 'Invalid or expired access token. Get a new one with POST /v1/auth/token.';
 const ENDED = 'This session has ended. Sign in again.';
 
+/** The tables whether a session is live is read from (each carries the table_changed trigger). */
+const SESSION_TABLES = ['customer_sessions', 'customers'] as const;
+
+/** Whose the session is, when it has not ended and its customer is not deleted; null otherwise (one primary-key read). */
+async function readLiveSession(db: Database, sessionId: string): Promise<LiveSession | null> {
+  const session = await db.customerSession.findUnique({
+    where: { id: sessionId },
+    select: { projectId: true, customerId: true, revokedAt: true, customer: { select: { deletedAt: true } } },
+  });
+  if (!session || session.revokedAt || session.customer.deletedAt) return null;
+  return { projectId: session.projectId, customerId: session.customerId };
+}
+
 /**
  * The customer and session an access token stands for: signed by `project` (for `issuer` when given), unexpired,
- * and of a session that has not ended and a customer not deleted (one primary-key read). 401 otherwise.
+ * and of a session that has not ended and a customer not deleted. 401 otherwise. With `caches`, whether the
+ * session is live comes from the process cache, which any write to sessions or customers makes stale on commit
+ * (this process's own writes at once, other processes' when their notification arrives, as for revoked API
+ * keys), so an ended session is refused by the next request; without the change feed every request reads it.
  */
 export async function authenticateAccessToken(
   db: Database,
   project: Project,
   issuer: string | undefined,
   token: string | undefined,
+  caches?: ProcessCaches,
 ): Promise<AccessClaims> {
   if (!token) throw new AppError('unauthorized', MISSING_TOKEN);
   const claims = await verifyAccessToken(project, issuer, token);
   if (!claims) throw new AppError('unauthorized', INVALID_TOKEN);
-  const session = await db.customerSession.findUnique({
-    where: { id: claims.sessionId },
-    select: { projectId: true, customerId: true, revokedAt: true, customer: { select: { deletedAt: true } } },
-  });
-  const live = session && !session.revokedAt && !session.customer.deletedAt;
-  if (!live || session.projectId !== project.id || session.customerId !== claims.customerId)
+  const read = () => readLiveSession(db, claims.sessionId);
+  const session = caches
+    ? await caches.liveSessions.get(project.id, claims.sessionId, SESSION_TABLES, read)
+    : await read();
+  if (!session || session.projectId !== project.id || session.customerId !== claims.customerId)
     throw new AppError('unauthorized', ENDED);
   return claims;
 }

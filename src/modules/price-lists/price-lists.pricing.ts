@@ -1,5 +1,6 @@
 import type { Database, Tx } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
+import type { CustomerPriceKeys } from '../../shared/table-version-cache.js';
 import { groupPriceKeys } from '../customer-groups/index.js';
 import { resolvePrice, type CandidateList, type ResolvedPrice } from './resolve-price.js';
 
@@ -81,33 +82,81 @@ async function listsWithPrices(
   });
 }
 
+/** The tables a customer's price keys are read from (each carries the table_changed trigger). */
+const PRICE_KEY_TABLES = [
+  'customers',
+  'customer_addresses',
+  'customer_groups',
+  'customer_group_members',
+  'companies',
+  'company_contacts',
+] as const;
+
+/** The tables the lists and their prices are read from (each carries the table_changed trigger). */
+const PRICE_LIST_TABLES = ['price_lists', 'price_list_prices'] as const;
+
+/**
+ * The price keys of the live customer of the project: its own active_price_key and those of its groups and
+ * companies; null for an unknown or deleted customer. Two round trips: the customer, then its groups' and
+ * companies' keys side by side.
+ */
+async function readPriceKeys(
+  db: Database | Tx,
+  projectId: string,
+  customerId: string,
+): Promise<CustomerPriceKeys | null> {
+  const customer = await db.customer.findFirst({
+    where: { id: customerId, projectId, deletedAt: null },
+    include: { addresses: { select: { city: true, country: true } } },
+  });
+  if (!customer) return null;
+  const [groupKeys, companyKeys] = await Promise.all([
+    groupPriceKeys(db, customer),
+    companyPriceKeys(db, projectId, customer.email),
+  ]);
+  return { own: customer.activePriceKey, shared: [...new Set([...groupKeys, ...companyKeys])] };
+}
+
 /**
  * The lists the live customer of the project buys from (its own key's list; its groups' and companies'
  * lists), each with its prices for `variantIds` only. A key naming no list of the project is left out; an
- * unknown or deleted customer buys from none. Three round trips: the customer, then its groups' and
- * companies' keys side by side, then the lists with their prices.
+ * unknown or deleted customer buys from none. When `cached` and the caches are there, the keys and the lists
+ * with these variants' prices come from the process caches (`caches.customerPriceKeys`, `caches.pagePriceLists`,
+ * stale on commit of any write to the tables they are read from); else the keys take two round trips and the
+ * lists one statement. Reads inside a write's transaction pass `cached: false`, so they see that
+ * transaction's own changes.
  */
 export async function customerPricing(
   ctx: Ctx,
   db: Database | Tx,
   customerId: string,
   variantIds: readonly string[],
+  options: { cached: boolean } = { cached: false },
 ): Promise<CustomerPricing> {
-  const customer = await db.customer.findFirst({
-    where: { id: customerId, projectId: ctx.project.id, deletedAt: null },
-    include: { addresses: { select: { city: true, country: true } } },
-  });
-  if (!customer || variantIds.length === 0) return NO_PRICING;
-  const [groupKeys, companyKeys] = await Promise.all([
-    groupPriceKeys(db, customer),
-    companyPriceKeys(db, ctx.project.id, customer.email),
-  ]);
-  const shared = new Set([...groupKeys, ...companyKeys]);
-  const keys = new Set([...(customer.activePriceKey ? [customer.activePriceKey] : []), ...shared]);
-  if (keys.size === 0) return NO_PRICING;
-  const lists = await listsWithPrices(db, ctx.project.id, [...keys], [...new Set(variantIds)]);
+  if (variantIds.length === 0) return NO_PRICING;
+  const read = () => readPriceKeys(db, ctx.project.id, customerId);
+  const keys =
+    options.cached && ctx.caches
+      ? await ctx.caches.customerPriceKeys.get(ctx.project.id, customerId, PRICE_KEY_TABLES, read)
+      : await read();
+  if (!keys) return NO_PRICING;
+  const shared = new Set(keys.shared);
+  const slugs = new Set([...(keys.own ? [keys.own] : []), ...shared]);
+  if (slugs.size === 0) return NO_PRICING;
+  const slugList = [...slugs].sort();
+  const variantList = [...new Set(variantIds)].sort();
+  const readLists = () => listsWithPrices(db, ctx.project.id, slugList, variantList);
+  const lists =
+    options.cached && ctx.caches
+      ? ((await ctx.caches.pagePriceLists.get(
+          ctx.project.id,
+          `${slugList.join(',')}|${variantList.join(',')}`,
+          PRICE_LIST_TABLES,
+          readLists,
+        )) as PricingList[])
+      : await readLists();
   return {
-    customerList: lists.find((list) => list.slug === customer.activePriceKey) ?? null,
+    customerList: lists.find((list) => list.slug === keys.own) ?? null,
     sharedLists: lists.filter((list) => shared.has(list.slug)),
   };
 }
