@@ -9287,7 +9287,7 @@ export interface operations {
                 min_orders?: number;
                 /** @description Only customers with at most this many orders. */
                 max_orders?: number;
-                /** @description Only customers who spent at least this much (cents, paid orders). */
+                /** @description Only customers who spent at least this much (cents, paid orders; at most 100,000,000,000). */
                 min_spent?: number;
                 /**
                  * @description `metafields` inlines the resource's metafield values (object keyed by slug) in the key's data mode; publishable
@@ -18404,9 +18404,9 @@ export interface operations {
                 tag?: string;
                 /** @description Only products with (true) or without (false) a variant that can be sold now (stock above zero, or inventory_policy continue). */
                 in_stock?: boolean;
-                /** @description Lowest price in minor units (of `currency` when given). */
+                /** @description Lowest price in minor units (of `currency` when given; at most 100,000,000,000). */
                 price_min?: number;
-                /** @description Highest price in minor units (of `currency` when given). */
+                /** @description Highest price in minor units (of `currency` when given; at most 100,000,000,000). */
                 price_max?: number;
                 /** @description Whether to return facet counts. */
                 facets?: boolean;
