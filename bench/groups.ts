@@ -6,11 +6,11 @@
  * time (latency, not throughput). Prints the table and the query plan of the three-condition count, and
  * writes both into bench/README.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchOptions, startReadBenchServer } from './kit.js';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { createDatabase } from '../src/db/client.js';
@@ -35,39 +35,7 @@ Options:
 
 BENCH_DATABASE_URL: measure on this PostgreSQL instead of a throwaway embedded one.`;
 
-function parseOptions() {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        customers: { type: 'string', default: '100000' },
-        runs: { type: 'string', default: '50' },
-        'no-write': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  const positive = (name: string, text: string) => {
-    const value = Number(text);
-    if (Number.isInteger(value) && value > 0) return value;
-    console.error(`--${name} must be a whole number above 0, got "${text}".\n\n${USAGE}`);
-    return process.exit(2);
-  };
-  return {
-    customers: positive('customers', values.customers),
-    runs: positive('runs', values.runs),
-    write: !values['no-write'],
-  };
-}
-
-const options = parseOptions();
+const options = benchOptions(USAGE, { customers: 100000, runs: 50 });
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
@@ -162,31 +130,6 @@ async function enrichCustomers(db: PrismaClient, projectId: string): Promise<voi
     WHERE n % 10 < 6 AND (k = 0 OR n % 10 = 0)`;
 }
 
-function startServer(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH!,
-      HOME: process.env.HOME!,
-      NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
-      PORT: '0',
-      RUN_JOBS: 'false',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ url: match[1], child });
-    });
-    child.once('exit', (code) => reject(new Error(`src/main.ts exited with ${code}: ${output}`)));
-  });
-}
-
 interface Timing {
   p50: number;
   p95: number;
@@ -235,7 +178,7 @@ try {
   await db.$executeRawUnsafe('VACUUM ANALYZE customer_addresses');
   log(`Seeded and enriched in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 
-  server = await startServer(databaseUrl);
+  server = await startReadBenchServer(databaseUrl);
   const headers = { authorization: `Bearer ${keys.secret_test.token}`, 'content-type': 'application/json' };
   const call = async (method: string, route: string, body?: unknown) => {
     const response = await fetch(`${server!.url}${route}`, {

@@ -7,11 +7,11 @@
  * so machine noise falls on both alike. Requests run one at a time (latency, not throughput). Prints the
  * table and writes it into bench/README.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchOptions, startReadBenchServer } from './kit.js';
 import { createDatabase } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
@@ -30,67 +30,8 @@ Options:
 
 BENCH_DATABASE_URL: measure on this PostgreSQL instead of a throwaway embedded one.`;
 
-function parseOptions() {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        products: { type: 'string', default: '10000' },
-        runs: { type: 'string', default: '40' },
-        rounds: { type: 'string', default: '3' },
-        'no-write': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  const positive = (name: string, text: string) => {
-    const value = Number(text);
-    if (Number.isInteger(value) && value > 0) return value;
-    console.error(`--${name} must be a whole number above 0, got "${text}".\n\n${USAGE}`);
-    return process.exit(2);
-  };
-  return {
-    products: positive('products', values.products),
-    runs: positive('runs', values.runs),
-    rounds: positive('rounds', values.rounds),
-    write: !values['no-write'],
-  };
-}
-
-const options = parseOptions();
+const options = benchOptions(USAGE, { products: 10000, runs: 40, rounds: 3 });
 const log = (line: string) => process.stdout.write(`${line}\n`);
-
-function startServer(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH!,
-      HOME: process.env.HOME!,
-      NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
-      PORT: '0',
-      RUN_JOBS: 'false',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ url: match[1], child });
-    });
-    child.once('exit', (code) => reject(new Error(`src/main.ts exited with ${code}: ${output}`)));
-  });
-}
 
 /** Runs `work` 5 times to warm up, then `runs` times one after the other; the samples in milliseconds. */
 async function sample(work: () => Promise<unknown>): Promise<number[]> {
@@ -135,7 +76,7 @@ try {
     onProgress: (done, total) => log(`  seeded ${done.toLocaleString('en')} / ${total.toLocaleString('en')} products`),
   });
 
-  server = await startServer(databaseUrl);
+  server = await startReadBenchServer(databaseUrl);
   const call = async (route: string, init: { method?: string; headers: Record<string, string>; body?: unknown }) => {
     const response = await fetch(`${server!.url}${route}`, {
       method: init.method ?? 'GET',

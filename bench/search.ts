@@ -6,7 +6,7 @@
  * first with SEARCH_CACHE=off (every request queries), then with the answer cache on (the default); then the
  * search log's cost (the search mix with the log on and with SEARCH_LOG=off, alternating).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { createDatabase } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
+import { startBenchServer } from './kit.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import { SEARCHES, SUGGESTS, measureMix, measureSearchLogCost, seedSearchCatalog } from './search-scenarios.js';
 
@@ -29,23 +30,6 @@ const { values } = parseArgs({
 const PRODUCTS = Number(values.products);
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
-
-function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ url: match[1], child });
-    });
-    child.once('exit', (code) => reject(new Error(`src/main.ts exited with ${code}: ${output}`)));
-  });
-}
 
 const dataDir = path.join(os.tmpdir(), `commerce-bench-search-${process.pid}`);
 const embedded = await startEmbeddedPostgres({
@@ -74,7 +58,7 @@ try {
   const rows = [];
   // Without the answer cache first (every request queries), then with it (the default).
   for (const cache of ['off', 'on'] as const) {
-    const api = await startServer({ ...env, SEARCH_CACHE: cache });
+    const api = await startBenchServer({ ...env, SEARCH_CACHE: cache });
     server = api;
     for (const [name, list] of [
       ['search mix (facets on)', SEARCHES],
@@ -89,9 +73,9 @@ try {
     server = undefined;
   }
   // The search log's cost: two processes with the answer cache, with and without the log, alternating.
-  const withLog = await startServer(env);
+  const withLog = await startBenchServer(env);
   server = withLog;
-  const withoutLog = await startServer({ ...env, SEARCH_LOG: 'off' });
+  const withoutLog = await startBenchServer({ ...env, SEARCH_LOG: 'off' });
   const logCost = await measureSearchLogCost(withLog.url, withoutLog.url, token, CONNECTIONS, DURATION);
   console.log(logCost);
   for (const api of [withLog, withoutLog]) {

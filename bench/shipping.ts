@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchOptions } from './kit.js';
 import autocannon from 'autocannon';
 import { createDatabase } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
@@ -33,41 +33,7 @@ Options:
 
 BENCH_DATABASE_URL: measure on this PostgreSQL instead of a throwaway embedded one.`;
 
-function parseOptions() {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        duration: { type: 'string', default: '10' },
-        connections: { type: 'string', default: '20' },
-        rate: { type: 'string', default: '200' },
-        'no-write': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  const positive = (name: string, text: string) => {
-    const value = Number(text);
-    if (Number.isInteger(value) && value > 0) return value;
-    console.error(`--${name} must be a whole number above 0, got "${text}".\n\n${USAGE}`);
-    return process.exit(2);
-  };
-  return {
-    duration: positive('duration', values.duration),
-    connections: positive('connections', values.connections),
-    rate: positive('rate', values.rate),
-    write: !values['no-write'],
-  };
-}
-
-const options = parseOptions();
+const options = benchOptions(USAGE, { duration: 10, connections: 20, rate: 200 });
 const ZONES = 50;
 const RATES_PER_ZONE = 10;
 const log = (line: string) => process.stdout.write(`${line}\n`);

@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/**
+ * A bench script's options: each name in `defaults` is `--name N` (a whole number above 0), plus `--no-write` and
+ * `-h/--help`. Prints `usage` and exits 0 for help, 2 for anything invalid.
+ */
+export function benchOptions<Name extends string>(
+  usage: string,
+  defaults: Record<Name, number>,
+): Record<Name, number> & { write: boolean } {
+  const numbers = Object.keys(defaults) as Name[];
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        ...Object.fromEntries(numbers.map((name) => [name, { type: 'string', default: String(defaults[name]) }])),
+        'no-write': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${usage}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  const positive = (name: string, text: string) => {
+    const value = Number(text);
+    if (Number.isInteger(value) && value > 0) return value;
+    console.error(`--${name} must be a whole number above 0, got "${text}".\n\n${usage}`);
+    return process.exit(2);
+  };
+  const parsed = Object.fromEntries(numbers.map((name) => [name, positive(name, String(values[name]))]));
+  return { ...(parsed as Record<Name, number>), write: !values['no-write'] };
+}
+
+/** `src/main.ts` in production mode with `env` added; resolves with its base URL once it listens, rejects if it exits first. */
+export function startBenchServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve({ url: match[1], child });
+    });
+    child.once('exit', (code) => reject(new Error(`src/main.ts exited with ${code}: ${output}`)));
+  });
+}
+
+/** The server as the read benches run it: on `databaseUrl`, any free port, no job workers, warnings only. */
+export const startReadBenchServer = (databaseUrl: string) =>
+  startBenchServer({ DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
