@@ -27,7 +27,7 @@ export function developmentPlatformToken(dataDir: string): string {
 
 /**
  * On a database without projects, creates the demo project (verified domain, so every key works) with
- * a small demo catalog, shipping zones with rates, customers with addresses and a customer group, and
+ * a small demo catalog, shipping zones with rates, customers with addresses, customer groups, a wholesale price list, and
  * writes its keys (and a generated development platform token) to DATA_DIR/demo.json. Returns the demo file when there is one.
  */
 export async function ensureDemoProject(deps: AppDeps, generatedPlatformToken?: string): Promise<DemoFile | undefined> {

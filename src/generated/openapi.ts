@@ -1000,6 +1000,9 @@ export interface paths {
          * Get a variant
          * @description Publishable keys (storefronts) read it too, for variants of active products only (404 otherwise), in the
          *     storefront view (no `inventory_quantity` or `low_stock_threshold`; `in_stock` instead: see `Variant`).
+         *     With a signed-in customer's access token as `Authorization: Bearer` (and the publishable key in
+         *     `X-API-Key`), the variant also carries `customer_price`, that customer's price (see the price-lists
+         *     tag); an access token that is expired, ended or of another project answers 401.
          */
         get: operations["getVariant"];
         put?: never;
@@ -2463,6 +2466,12 @@ export interface paths {
          *
          *     `explain=true` (secret keys only; 403 `forbidden` with a publishable key) adds to each product why it
          *     ranks where it does, including the words it does not match (`dropped_words`). Every search is logged for the analytics endpoints.
+         *
+         *     With a signed-in customer's access token as `Authorization: Bearer` (and the publishable key in
+         *     `X-API-Key`), each product also carries `customer_price`, that customer's price (see the price-lists
+         *     tag). The answer cache holds list-free answers only; customer prices are added to each answer, so
+         *     two customers on different lists never see each other's prices. An access token that is expired,
+         *     ended or of another project answers 401.
          */
         get: operations["searchCatalog"];
         put?: never;
@@ -5639,6 +5648,13 @@ export interface components {
             /** @description Lowest variant price, minor units of `currency`. */
             price: number;
             sale_price: number | null;
+            /**
+             * @description Only with a signed-in customer's access token: the lowest price that customer pays for one unit
+             *     of the product's variants (their price lists, else `sale_price`, else `price`; see the
+             *     price-lists tag), converted to `currency` as `price` is. Filters and facets use the list-free
+             *     `price`.
+             */
+            customer_price?: number;
             currency: components["schemas"]["CurrencyCode"];
             in_stock: boolean;
             /** @description The final score (text relevance times boost and bury multipliers). */

@@ -2,6 +2,7 @@ import type { components } from '../generated/openapi.js';
 import type { Ctx } from '../shared/context.js';
 import { addMembers, createGroup } from '../modules/customer-groups/index.js';
 import { createAddress, createCustomer } from '../modules/customers/index.js';
+import { createPriceList, setPriceListPrices } from '../modules/price-lists/index.js';
 import { createRate, createZone } from '../modules/shipping/index.js';
 
 type RateCreate = components['schemas']['ShippingRateCreate'];
@@ -60,6 +61,7 @@ const CUSTOMERS: Array<{
   last_name: string;
   locale: string;
   tags: string[];
+  active_price_key?: string;
   address: AddressCreate;
 }> = [
   {
@@ -76,6 +78,7 @@ const CUSTOMERS: Array<{
     last_name: 'Hopper',
     locale: 'en-US',
     tags: ['vip', 'wholesale'],
+    active_price_key: 'wholesale',
     address: { line1: '350 Fifth Avenue', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' },
   },
   {
@@ -113,7 +116,7 @@ const CUSTOMERS: Array<{
 /**
  * The demo project's store around its catalog, made through the services: three shipping zones with
  * rates (free shipping from a threshold in the US and Europe), five customers with a default address,
- * and a manual customer group (VIP) with two of them.
+ * a manual customer group (VIP) with two of them, and the `wholesale` price list (see seedWholesale).
  */
 export async function seedDemoStore(ctx: Ctx): Promise<void> {
   for (const { rates, ...zone } of ZONES) {
@@ -137,4 +140,40 @@ export async function seedDemoStore(ctx: Ctx): Promise<void> {
     type: 'manual',
   });
   await addMembers(ctx, group.id, vip);
+  await seedWholesale(ctx);
+}
+
+/**
+ * The `wholesale` price list (USD): the first variant of the first two US-dollar products at 85 % of their
+ * price, the first also at 70 % from 10 units. Grace Hopper buys from it by her own `active_price_key`; Lin
+ * Chen through the manual group "Trade accounts", which carries the key.
+ */
+async function seedWholesale(ctx: Ctx): Promise<void> {
+  const products = await ctx.db.product.findMany({
+    where: { projectId: ctx.project.id, currency: 'USD', status: 'active', deletedAt: null },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    take: 2,
+    include: { variants: { orderBy: { position: 'asc' }, take: 1 } },
+  });
+  const variants = products.map((product) => product.variants[0]);
+  const list = await createPriceList(ctx, {
+    slug: 'wholesale',
+    name: 'Wholesale',
+    description: 'Trade prices for resellers: 15 % off, 30 % off from 10 units of the first product.',
+    currency: 'USD',
+  });
+  await setPriceListPrices(ctx, list.id, [
+    ...variants.map((variant) => ({ variant_id: variant.id, amount: Math.round(variant.price * 0.85) })),
+    { variant_id: variants[0].id, min_quantity: 10, amount: Math.round(variants[0].price * 0.7) },
+  ]);
+  const trade = await createGroup(ctx, {
+    name: 'Trade accounts',
+    description: 'Resellers who buy at wholesale prices.',
+    type: 'manual',
+    active_price_key: 'wholesale',
+  });
+  const lin = await ctx.db.customer.findFirstOrThrow({
+    where: { projectId: ctx.project.id, email: 'lin.chen@example.com' },
+  });
+  await addMembers(ctx, trade.id, [lin.id]);
 }

@@ -1,34 +1,106 @@
 import type { Ctx } from '../../shared/context.js';
 import { customerPricing, priceFor } from '../price-lists/index.js';
-import type { ProductResource } from './catalog.mappers.js';
+import type { ProductResource, VariantResource } from './catalog.mappers.js';
 
 /** The signed-in storefront customer reading, or null for every other caller. */
 export const pricedCustomer = (ctx: Ctx): string | null => (ctx.actor.kind === 'customer' ? ctx.actor.id : null);
 
+/** A variant as pricing needs it: its own prices, in its product's currency. */
+interface PricedVariantRow {
+  id: string;
+  price: number;
+  salePrice: number | null;
+  currency: string;
+}
+
+/**
+ * The customer's unit price of one unit of each variant, now, in its product's currency (their price lists,
+ * else the sale price when set, else the price). One read of the customer's lists for all of them, through
+ * the process caches (a read outside any write).
+ */
+async function customerUnitPrices(
+  ctx: Ctx,
+  customerId: string,
+  variants: readonly PricedVariantRow[],
+): Promise<Map<string, number>> {
+  const pricing = await customerPricing(
+    ctx,
+    ctx.db,
+    customerId,
+    variants.map((variant) => variant.id),
+    { cached: true },
+  );
+  const now = new Date();
+  return new Map(
+    variants.map((variant) => [variant.id, priceFor(pricing, variant, 1, variant.currency, now).unitPrice]),
+  );
+}
+
 /**
  * The products with `customer_price` on each variant (one unit, in the product's currency, now) and on the
  * product (the lowest of its variants'), for the signed-in customer of `ctx`; unchanged for other callers.
- * One read of the customer's lists for the whole page (its price keys cached per process, see customerPricing).
  */
 export async function withCustomerPrices(ctx: Ctx, products: ProductResource[]): Promise<ProductResource[]> {
   const customerId = pricedCustomer(ctx);
   if (!customerId) return products;
-  const variantIds = products.flatMap((product) => product.variants.map((variant) => variant.id));
-  // A read outside any write: the customer's price keys may come from the process cache.
-  const pricing = await customerPricing(ctx, ctx.db, customerId, variantIds, { cached: true });
-  const now = new Date();
+  const prices = await customerUnitPrices(
+    ctx,
+    customerId,
+    products.flatMap((product) =>
+      product.variants.map((variant) => ({
+        id: variant.id,
+        price: variant.price,
+        salePrice: variant.sale_price,
+        currency: product.currency,
+      })),
+    ),
+  );
   return products.map((product) => {
-    const variants = product.variants.map((variant) => ({
-      ...variant,
-      customer_price: priceFor(
-        pricing,
-        { id: variant.id, price: variant.price, salePrice: variant.sale_price },
-        1,
-        product.currency,
-        now,
-      ).unitPrice,
-    }));
+    const variants = product.variants.map((variant) => ({ ...variant, customer_price: prices.get(variant.id)! }));
     const lowest = Math.min(...variants.map((variant) => variant.customer_price));
     return { ...product, ...(variants.length > 0 && { customer_price: lowest }), variants };
   });
+}
+
+/** The variant with `customer_price` for the signed-in customer of `ctx` (see withCustomerPrices); unchanged for other callers. */
+export async function withCustomerVariantPrice(ctx: Ctx, variant: VariantResource): Promise<VariantResource> {
+  const customerId = pricedCustomer(ctx);
+  if (!customerId) return variant;
+  const product = await ctx.db.product.findFirstOrThrow({
+    where: { id: variant.product_id, projectId: ctx.project.id },
+    select: { currency: true },
+  });
+  const prices = await customerUnitPrices(ctx, customerId, [
+    { id: variant.id, price: variant.price, salePrice: variant.sale_price, currency: product.currency },
+  ]);
+  return { ...variant, customer_price: prices.get(variant.id)! };
+}
+
+/**
+ * For the signed-in customer of `ctx`, each product's lowest `customer_price` among its variants (in the
+ * product's currency, as withCustomerPrices); null for every other caller. Products without variants are absent.
+ */
+export async function lowestCustomerPrices(
+  ctx: Ctx,
+  productIds: readonly string[],
+): Promise<Map<string, number> | null> {
+  const customerId = pricedCustomer(ctx);
+  if (!customerId) return null;
+  if (productIds.length === 0) return new Map();
+  const rows = await ctx.db.variant.findMany({
+    where: { productId: { in: [...productIds] }, product: { projectId: ctx.project.id } },
+    select: { id: true, productId: true, price: true, salePrice: true, product: { select: { currency: true } } },
+  });
+  const prices = await customerUnitPrices(
+    ctx,
+    customerId,
+    rows.map((row) => ({ id: row.id, price: row.price, salePrice: row.salePrice, currency: row.product.currency })),
+  );
+  const lowest = new Map<string, number>();
+  for (const row of rows) {
+    const price = prices.get(row.id)!;
+    const known = lowest.get(row.productId);
+    if (known === undefined || price < known) lowest.set(row.productId, price);
+  }
+  return lowest;
 }

@@ -9,7 +9,7 @@ import {
   variantForView,
   type CatalogView,
 } from './catalog.mappers.js';
-import { withCustomerPrices } from './customer-prices.js';
+import { withCustomerPrices, withCustomerVariantPrice } from './customer-prices.js';
 import { listProducts } from './products.list.js';
 import { createProduct, deleteProduct, duplicateProduct, findProduct, updateProduct } from './products.service.js';
 import { createVariant, deleteVariant, findVariant, updateVariant } from './variants.service.js';
@@ -48,7 +48,8 @@ export const productHandlers = {
     body: { data: toVariantResource(await createVariant(ctx, path.id, body)) },
   }),
   getVariant: async ({ path, query, ctx }) => {
-    const variant = variantForView(toVariantResource(await findVariant(ctx, ctx.db, path.id)), viewOf(ctx));
+    const found = variantForView(toVariantResource(await findVariant(ctx, ctx.db, path.id)), viewOf(ctx));
+    const variant = await withCustomerVariantPrice(ctx, found);
     return { status: 200, body: { data: (await withMetafields(ctx, 'variant', query, [variant]))[0] } };
   },
   updateVariant: async ({ path, body, ctx }) => ({

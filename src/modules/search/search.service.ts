@@ -2,6 +2,7 @@ import type { operations } from '../../generated/openapi.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError, invalidField } from '../../shared/errors.js';
+import { lowestCustomerPrices } from '../catalog/index.js';
 import { searchClientHash } from './search-client.js';
 import { recordSearch } from './search-log.js';
 import { placePins, planRules, type ActiveRule, type RulePlan } from './merchandising-rules.js';
@@ -179,14 +180,21 @@ export async function searchCatalog(
       )
     : undefined;
   const wordCount = plan.full.must.length;
-  const hits: ProductHit[] = rows.map((row) =>
-    toProductHit(
+  // A signed-in customer's prices are added to each answer, never cached with it: the cache stays price-free.
+  const customerPrices = await lowestCustomerPrices(
+    ctx,
+    rows.map((row) => row.id),
+  );
+  const hits: ProductHit[] = rows.map((row) => {
+    const hit = toProductHit(
       row,
       wordCount,
       currency,
       matched ? explainOf(plan, rules, row, matched.get(row.id) ?? []) : undefined,
-    ),
-  );
+    );
+    const customerPrice = customerPrices?.get(row.id);
+    return customerPrice === undefined ? hit : { ...hit, customer_price: Math.round(customerPrice * rate) };
+  });
   const relaxation = products?.relaxation
     ? {
         strict_total: products.strictTotal,

@@ -63,7 +63,13 @@ describe('the demo project', () => {
     );
     expect(withAddresses.data.addresses).toEqual([expect.objectContaining({ country: 'GB', is_default: true })]);
     const groups = await unwrap(api.GET('/v1/customer-groups'));
-    expect(groups.data).toEqual([expect.objectContaining({ name: 'VIP', type: 'manual', member_count: 2 })]);
+    expect(groups.data).toHaveLength(2);
+    expect(groups.data).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'VIP', type: 'manual', member_count: 2, active_price_key: null }),
+        expect.objectContaining({ name: 'Trade accounts', member_count: 1, active_price_key: 'wholesale' }),
+      ]),
+    );
   });
 
   test('a German order in EUR completes, with 19 % VAT', async () => {

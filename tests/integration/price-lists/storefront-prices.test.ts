@@ -122,3 +122,47 @@ describe('listProducts with a customer token', () => {
     expect(titled.data!.data).toEqual([{ id: product.id, title: product.title }]);
   });
 });
+
+describe('getVariant with a customer token', () => {
+  test("shows that customer's price for the variant; other callers see none", async () => {
+    const [small, large] = product.variants.map((v) => v.id);
+    const priced = async (client: CommerceClient, id: string) => {
+      const { data, error } = await client.GET('/v1/variants/{id}', { params: { path: { id } } });
+      expect(error).toBeUndefined();
+      return (data!.data as { customer_price?: number }).customer_price;
+    };
+    expect(await priced(shoppers.wholesale, small)).toBe(2200);
+    expect(await priced(shoppers.wholesale, large)).toBe(2600);
+    expect(await priced(shoppers.vip, small)).toBe(2000);
+    expect(await priced(shoppers.plain, large)).toBe(2800);
+    expect(await priced(shop(), small)).toBeUndefined();
+    expect(await priced(store.api, small)).toBeUndefined();
+  });
+});
+
+describe('searchCatalog with a customer token', () => {
+  const hitFor = async (client: CommerceClient) => {
+    const { data, error } = await client.GET('/v1/search', { params: { query: { q: product.title } } });
+    expect(error).toBeUndefined();
+    return data!.data.products.data.find((hit) => hit.id === product.id)!;
+  };
+
+  test("each hit carries that customer's lowest price; the cached answer never leaks it to another shopper", async () => {
+    const order = ['wholesale', 'vip', 'plain', 'wholesale', 'vip'] as const;
+    const seen = [];
+    for (const name of order) seen.push((await hitFor(shoppers[name])).customer_price);
+    expect(seen).toEqual([2200, 2000, 2500, 2200, 2000]);
+    const anonymous = await hitFor(shop());
+    expect(anonymous).not.toHaveProperty('customer_price');
+    expect(anonymous.price).toBe(product.price);
+  });
+
+  test('a list change shows in the next search at once', async () => {
+    const lists = await store.api.GET('/v1/price-lists', { params: { query: {} } });
+    const vip = lists.data!.data.find((list) => list.slug === 'vip')!;
+    await setPrices(store.api, vip.id, [{ variant_id: product.variants[0].id, amount: 1800 }]);
+    expect((await hitFor(shoppers.vip)).customer_price).toBe(1800);
+    await setPrices(store.api, vip.id, [{ variant_id: product.variants[0].id, amount: 2000 }]);
+    expect((await hitFor(shoppers.vip)).customer_price).toBe(2000);
+  });
+});
