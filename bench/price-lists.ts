@@ -174,9 +174,13 @@ try {
   });
   const plain = await shopper('plain');
 
-  const someProduct = (
-    await db.product.findFirstOrThrow({ where: { projectId: project.id }, orderBy: { createdAt: 'desc' } })
-  ).id;
+  const newest = await db.product.findFirstOrThrow({
+    where: { projectId: project.id },
+    orderBy: { createdAt: 'desc' },
+  });
+  const someProduct = newest.id;
+  // A search of one word of a product's title: a page of 20 hits (customer prices resolved for each).
+  const searchWord = encodeURIComponent(newest.title.split(/\s+/)[0].toLowerCase());
   const who = [
     { label: 'publishable key alone (no prices resolved)', headers: publishable },
     { label: 'shopper on the 10,000-entry list (own key)', headers: onList.headers },
@@ -186,6 +190,7 @@ try {
   const routes = [
     { label: 'GET /v1/products?limit=25', route: '/v1/products?limit=25' },
     { label: 'GET /v1/products/{id}', route: `/v1/products/${someProduct}` },
+    { label: 'GET /v1/search (20 hits)', route: `/v1/search?q=${searchWord}&limit=20` },
   ];
   const samples = new Map<string, number[]>();
   for (let round = 1; round <= options.rounds; round++) {

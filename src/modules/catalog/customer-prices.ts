@@ -23,6 +23,7 @@ async function customerUnitPrices(
   customerId: string,
   variants: readonly PricedVariantRow[],
 ): Promise<Map<string, number>> {
+  if (variants.length === 0) return new Map();
   const pricing = await customerPricing(
     ctx,
     ctx.db,
@@ -76,31 +77,27 @@ export async function withCustomerVariantPrice(ctx: Ctx, variant: VariantResourc
   return { ...variant, customer_price: prices.get(variant.id)! };
 }
 
+/** A variant's own prices with its product, as lowestCustomerPrices reads them. */
+export interface ProductVariantPrice extends PricedVariantRow {
+  productId: string;
+}
+
 /**
- * For the signed-in customer of `ctx`, each product's lowest `customer_price` among its variants (in the
- * product's currency, as withCustomerPrices); null for every other caller. Products without variants are absent.
+ * For the signed-in customer of `ctx`, each product's lowest `customer_price` among the given variants (in
+ * the product's currency, as withCustomerPrices); null for every other caller. Products without variants are absent.
  */
 export async function lowestCustomerPrices(
   ctx: Ctx,
-  productIds: readonly string[],
+  variants: readonly ProductVariantPrice[],
 ): Promise<Map<string, number> | null> {
   const customerId = pricedCustomer(ctx);
   if (!customerId) return null;
-  if (productIds.length === 0) return new Map();
-  const rows = await ctx.db.variant.findMany({
-    where: { productId: { in: [...productIds] }, product: { projectId: ctx.project.id } },
-    select: { id: true, productId: true, price: true, salePrice: true, product: { select: { currency: true } } },
-  });
-  const prices = await customerUnitPrices(
-    ctx,
-    customerId,
-    rows.map((row) => ({ id: row.id, price: row.price, salePrice: row.salePrice, currency: row.product.currency })),
-  );
+  const prices = await customerUnitPrices(ctx, customerId, variants);
   const lowest = new Map<string, number>();
-  for (const row of rows) {
-    const price = prices.get(row.id)!;
-    const known = lowest.get(row.productId);
-    if (known === undefined || price < known) lowest.set(row.productId, price);
+  for (const variant of variants) {
+    const price = prices.get(variant.id)!;
+    const known = lowest.get(variant.productId);
+    if (known === undefined || price < known) lowest.set(variant.productId, price);
   }
   return lowest;
 }

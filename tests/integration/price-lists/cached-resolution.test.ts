@@ -132,6 +132,25 @@ describe("customer_price with the customer's price keys cached", () => {
   });
 });
 
+describe('customer_price in search answers, from cached variant prices', () => {
+  test('a variant re-priced in SQL, outside every service, is priced anew once its notification arrives', async () => {
+    const shopper = await newShopper();
+    const searched = async () =>
+      (await shopper.here.GET('/v1/search', { params: { query: { q: product.title } } })).data!.data.products.data.find(
+        (hit) => hit.id === product.id,
+      )!.customer_price;
+    expect(await searched()).toBe(BASE);
+    const heard = changeHeardBy(store.app, 'variants');
+    await store.app.deps.db.$executeRaw`UPDATE variants SET sale_price = 1990 WHERE id = ${product.variants[0].id}`;
+    await heard;
+    expect(await searched()).toBe(1990);
+    const restored = changeHeardBy(store.app, 'variants');
+    await store.app.deps.db.$executeRaw`UPDATE variants SET sale_price = NULL WHERE id = ${product.variants[0].id}`;
+    await restored;
+    expect(await searched()).toBe(BASE);
+  });
+});
+
 describe('customer tokens with live sessions cached', () => {
   const ENDED = { error: { code: 'unauthorized', message: 'This session has ended. Sign in again.' } };
   const readStatus = async (client: CommerceClient) => {

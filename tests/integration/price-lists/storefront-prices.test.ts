@@ -166,3 +166,18 @@ describe('searchCatalog with a customer token', () => {
     expect((await hitFor(shoppers.vip)).customer_price).toBe(2000);
   });
 });
+
+describe('searchCatalog customer prices after a variant is re-priced', () => {
+  test('a new sale price shows in the next signed-in search (the cached variant prices go stale)', async () => {
+    const search = async () =>
+      (
+        await shoppers.plain.GET('/v1/search', { params: { query: { q: product.title } } })
+      ).data!.data.products.data.find((hit) => hit.id === product.id)!.customer_price;
+    expect(await search()).toBe(2500);
+    const large = product.variants[1].id;
+    await store.api.PATCH('/v1/variants/{id}', { params: { path: { id: large } }, body: { sale_price: 2100 } });
+    expect(await search()).toBe(2100);
+    await store.api.PATCH('/v1/variants/{id}', { params: { path: { id: large } }, body: { sale_price: 2800 } });
+    expect(await search()).toBe(2500);
+  });
+});
