@@ -142,3 +142,114 @@ describe('every mutable resource of the index', () => {
     },
   );
 });
+
+describe('If-Match forms and entity tags on a customer', () => {
+  const customerPath = () => `/v1/customers/${T.ids.cus}`;
+  const call = async (method: string, path: string, headers: Record<string, string> = {}, body?: Json) => {
+    const response = await fetch(app.baseUrl + path, {
+      method,
+      headers: {
+        Authorization: `Bearer ${T.keys.secret_test.token}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, etag: response.headers.get('ETag'), json: text ? JSON.parse(text) : undefined };
+  };
+  const currentTag = async () => (await call('GET', customerPath())).etag!;
+
+  test('a create answers the ETag its GET answers', async () => {
+    const created = await call(
+      'POST',
+      '/v1/customers',
+      {},
+      { email: 'etag.created@example.com', first_name: 'Etta', last_name: 'Tag' },
+    );
+    expect(created.status).toBe(201);
+    expect(created.etag).toMatch(/^"[\w-]{22}"$/);
+    expect((await call('GET', `/v1/customers/${created.json.data.id}`)).etag).toBe(created.etag);
+  });
+
+  test('fields and expand shape the answer, not its ETag', async () => {
+    const tag = await currentTag();
+    expect((await call('GET', `${customerPath()}?fields=email`)).etag).toBe(tag);
+    expect((await call('GET', `${customerPath()}?expand=addresses`)).etag).toBe(tag);
+  });
+
+  test('* matches any current version; a list matches when one of its tags does', async () => {
+    expect((await call('PATCH', customerPath(), { 'If-Match': '*' }, { first_name: 'Star' })).status).toBe(200);
+    const tag = await currentTag();
+    const listed = await call('PATCH', customerPath(), { 'If-Match': `"nope", ${tag}` }, { first_name: 'Listed' });
+    expect(listed.status).toBe(200);
+  });
+
+  test('a weak tag never matches, even the current one', async () => {
+    const tag = await currentTag();
+    const weak = await call('PATCH', customerPath(), { 'If-Match': `W/${tag}` }, { first_name: 'Weak' });
+    expect([weak.status, weak.json.error.code, weak.json.error.field]).toEqual([
+      412,
+      'precondition_failed',
+      'If-Match',
+    ]);
+    expect((await call('GET', customerPath())).json.data.first_name).not.toBe('Weak');
+  });
+
+  test('a malformed If-Match answers 400 naming the header', async () => {
+    const bad = await call('PATCH', customerPath(), { 'If-Match': 'not-quoted' }, { first_name: 'Bad' });
+    expect([bad.status, bad.json.error.code, bad.json.error.field]).toEqual([400, 'invalid_request', 'If-Match']);
+  });
+
+  test('an id naming no resource answers 404 as without the header', async () => {
+    const missing = await call(
+      'PATCH',
+      '/v1/customers/cus_00000000000000000000000000',
+      { 'If-Match': '"x"' },
+      { first_name: 'Nobody' },
+    );
+    expect([missing.status, missing.json.error.code]).toEqual([404, 'not_found']);
+  });
+
+  test('without If-Match a write is unconditional, whatever changed since', async () => {
+    await call('PATCH', customerPath(), {}, { first_name: 'First' });
+    expect((await call('PATCH', customerPath(), {}, { first_name: 'Second' })).status).toBe(200);
+  });
+
+  test('a matching If-Match on DELETE deletes', async () => {
+    const created = await call(
+      'POST',
+      '/v1/customers',
+      {},
+      { email: 'etag.deleted@example.com', first_name: 'Dee', last_name: 'Leted' },
+    );
+    const deleted = await call('DELETE', `/v1/customers/${created.json.data.id}`, { 'If-Match': created.etag! });
+    expect(deleted.status).toBe(204);
+    expect((await call('GET', `/v1/customers/${created.json.data.id}`)).status).toBe(404);
+  });
+
+  test('of 10 PATCHes sent together with the same If-Match exactly one is made; the others answer 412', async () => {
+    const tag = await currentTag();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        call('PATCH', customerPath(), { 'If-Match': tag }, { first_name: `Racer ${i}` }),
+      ),
+    );
+    const won = answers.filter((a) => a.status === 200);
+    expect(won).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 412 && a.json.error.code === 'precondition_failed')).toHaveLength(9);
+    const now = await call('GET', customerPath());
+    expect([now.json.data.first_name, now.etag]).toEqual([won[0].json.data.first_name, won[0].etag]);
+  });
+
+  test('two PATCHes of a draft order sent together with the same If-Match: exactly one is made', async () => {
+    const path = `/v1/draft-orders/${T.ids.dord}`;
+    const tag = (await call('GET', path)).etag!;
+    const answers = await Promise.all(
+      [490, 590].map((cost) => call('PATCH', path, { 'If-Match': tag }, { shipping_cost: cost })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 412]);
+    const winner = answers.find((a) => a.status === 200)!;
+    expect((await call('GET', path)).json.data.shipping_cost).toBe(winner.json.data.shipping_cost);
+  });
+});
