@@ -11,6 +11,7 @@ import path from 'node:path';
 import { isMap, isScalar, parseDocument, type Pair, type YAMLMap } from 'yaml';
 import type { OpenApiDocument } from '../src/shared/openapi-ajv.js';
 import { badRequestFor } from './bad-request-examples.js';
+import { declareConditionalRequests } from './conditional-requests.js';
 import { listOperations } from './operations.js';
 
 export const RATE_LIMIT_HEADERS = {
@@ -75,7 +76,10 @@ function main(): void {
     result = result.slice(0, at) + added + result.slice(at + replace);
   }
   const owned = ownBadRequests(result);
-  writeFileSync(file, owned.text);
+  // ETag, If-Match and 412 on mutable resources (codegen/conditional-requests.ts).
+  const conditional = declareConditionalRequests(owned.text);
+  writeFileSync(file, conditional.text);
+  if (conditional.changed > 0) console.log(`Declared conditional requests in ${conditional.changed} place(s).`);
   console.log(
     insertions.length + owned.changed > 0
       ? `Declared common responses in ${insertions.length} place(s) of openapi.yaml; ${owned.changed} operation(s) got their own 400 example.`

@@ -2,15 +2,19 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../app-deps.js';
 import { operationIndex, type OperationMeta } from '../generated/operations.js';
+import { validators } from '../generated/validators.js';
+import type { Database } from '../db/client.js';
 import { AppError } from '../shared/errors.js';
+import { conditionalPlan } from './conditional-operations.js';
 import type { Handlers } from './contract.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
+import { entityTag, ifMatch, shapedEntityTag, type CurrentReader } from './middleware/conditional.js';
 import { BROWSER_AUTH, corsHeaders, corsPreflight } from './middleware/cors.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { idempotency } from './middleware/idempotency.js';
 import { validate } from './middleware/validate.js';
-import type { RequestState } from './state.js';
+import type { AppContext, RequestState } from './state.js';
 
 const literalSegments = (path: string) =>
   path.split('/').filter((segment) => segment && !segment.startsWith('{')).length;
@@ -39,6 +43,37 @@ function invoke(operation: OperationMeta, handlers: Handlers, deps: AppDeps): Mi
   };
 }
 
+/** Thrown to roll back a dry run. */
+class DryRun extends Error {}
+
+/**
+ * Reads the resource a request's path names, as `reader` answers it (`data`) on the given database: a GET with
+ * no query parameters (their defaults applied), or a PATCH with an empty body in a savepoint that is rolled back.
+ */
+function currentReader(reader: OperationMeta, handlers: Handlers, deps: AppDeps): CurrentReader {
+  const handler = handlers[reader.operationId] as (input: unknown) => Promise<{ body?: { data?: unknown } }>;
+  const run = async (ctx: AppContext, db: Database, body: unknown) => {
+    const query = {};
+    validators[reader.operationId].query?.(query);
+    const service = ctx.state.service && { ...ctx.state.service, db };
+    const input = { path: ctx.state.path, query, body, ctx: service, deps: { ...deps, db } };
+    return (await handler({ ...input, requestId: ctx.state.requestId, clientAddress: ctx.ip })).body?.data;
+  };
+  if (reader.method === 'GET') return (ctx, db) => run(ctx, db, undefined);
+  return async (ctx, db) => {
+    let data: unknown;
+    await db
+      .$transaction(async (dry) => {
+        data = await run(ctx, dry as Database, {});
+        throw new DryRun();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof DryRun)) throw error;
+      });
+    return data;
+  };
+}
+
 const routePath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
@@ -56,6 +91,8 @@ export function buildRouter(deps: AppDeps, handlers: Handlers): Router<RequestSt
     if (operation.path.startsWith('/platform/') && !deps.config.platformToken) continue;
     const browser = BROWSER_AUTH.has(operation.auth);
     if (browser) browserMethods.set(operation.path, [...(browserMethods.get(operation.path) ?? []), operation.method]);
+    const plan = conditionalPlan(operation);
+    const read = plan.reader && currentReader(plan.reader, handlers, deps);
     const middleware: Middleware<RequestState>[] = [
       async (ctx, next) => {
         ctx.state.operation = operation;
@@ -65,8 +102,11 @@ export function buildRouter(deps: AppDeps, handlers: Handlers): Router<RequestSt
       authenticate(operation, deps),
       ...(operation.hasBody ? [jsonBody()] : []),
       rateLimit(deps),
+      ...(plan.entityTag ? [entityTag()] : []),
       ...(operation.idempotent ? [idempotency(deps)] : []),
       validate(operation),
+      ...(read && plan.ifMatch ? [ifMatch(read, deps)] : []),
+      ...(read && plan.entityTag && operation.method === 'GET' ? [shapedEntityTag(read, deps)] : []),
       invoke(operation, handlers, deps),
     ];
     router.register(routePath(operation.path), [operation.method], middleware as never, {

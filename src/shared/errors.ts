@@ -14,6 +14,8 @@ export const httpStatusFor: Record<ErrorCode, number> = {
   domain_not_verified: 403,
   not_found: 404,
   conflict: 409,
+  // If-Match named no current version of the resource (openapi.yaml, "Conditional writes").
+  precondition_failed: 412,
   rate_limited: 429,
   quota_exceeded: 429,
   internal_error: 500,

@@ -3220,7 +3220,7 @@ export interface components {
                  * @description Stable machine-readable code; branch on this, not on the message.
                  * @enum {string}
                  */
-                code: "invalid_request" | "validation_error" | "unauthorized" | "forbidden" | "account_suspended" | "domain_not_verified" | "not_found" | "conflict" | "rate_limited" | "quota_exceeded" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "validation_error" | "unauthorized" | "forbidden" | "account_suspended" | "domain_not_verified" | "not_found" | "conflict" | "precondition_failed" | "rate_limited" | "quota_exceeded" | "internal_error" | "service_unavailable";
                 /** @description A human-readable explanation. */
                 message: string;
                 /** @description The offending field or parameter, when there is one. */
@@ -6863,6 +6863,31 @@ export interface components {
             };
         };
         /**
+         * @description `precondition_failed`: `If-Match` named no current version of the resource (it changed since its `ETag` was
+         *     read, or was changed by a concurrent write while this one ran). Nothing was written: read the resource
+         *     again, reapply the change and send it with the new `ETag`.
+         */
+        PreconditionFailed: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "precondition_failed",
+                 *         "message": "The resource changed since the ETag in If-Match was read. Read it again and retry with its current ETag.",
+                 *         "field": "If-Match"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description `service_unavailable`: the database does not answer (an outage or restart) or no connection became free
          *     within 5 seconds. Nothing was written; send the request again after `Retry-After` seconds (with the same
          *     `Idempotency-Key`, if it had one).
@@ -7239,6 +7264,14 @@ export interface components {
     };
     parameters: {
         /**
+         * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+         *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+         *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+         *     the write is unconditional.
+         * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+         */
+        IfMatch: string;
+        /**
          * @description The `ETag` of a copy the client holds; when it is still current the answer is `304 Not Modified` without a body.
          * @example "Hk3xQ0bW2dY7uK9pL1sT5vR8nM4cF6a"
          */
@@ -7387,6 +7420,12 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description The entity tag of the resource's current version (a hash of its representation without `fields` or
+         *     `expand`). Send it back in `If-Match` on PATCH or DELETE to make the write conditional.
+         * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+         */
+        EntityTag: string;
         /**
          * @description The answer's validator (a hash of its bytes, the same in every process of one version). Send it back in
          *     `If-None-Match` to get `304 Not Modified` without the body while it is unchanged.
@@ -7872,6 +7911,7 @@ export interface operations {
             /** @description The project. */
             200: {
                 headers: {
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7950,7 +7990,16 @@ export interface operations {
     updateProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A project ID (`proj_...`).
@@ -7974,6 +8023,7 @@ export interface operations {
             /** @description The updated project. */
             200: {
                 headers: {
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8045,6 +8095,7 @@ export interface operations {
             };
             401: components["responses"]["PlatformUnauthorized"];
             404: components["responses"]["ProjectNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8717,6 +8768,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8772,7 +8824,16 @@ export interface operations {
     deleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A webhook subscription ID (`wh_...`).
@@ -8818,6 +8879,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["WebhookNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8826,7 +8888,16 @@ export interface operations {
     updateWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A webhook subscription ID (`wh_...`).
@@ -8856,6 +8927,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8900,6 +8972,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["WebhookNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9459,6 +9532,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9567,6 +9641,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9656,7 +9731,16 @@ export interface operations {
     deleteCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A customer ID (`cus_...`).
@@ -9702,6 +9786,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9710,7 +9795,16 @@ export interface operations {
     updateCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A customer ID (`cus_...`).
@@ -9742,6 +9836,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9803,6 +9898,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerNotFound"];
             409: components["responses"]["EmailConflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9944,6 +10040,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10004,7 +10101,16 @@ export interface operations {
     deleteCustomerAddress: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A customer address ID (`addr_...`).
@@ -10050,6 +10156,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["AddressNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10058,7 +10165,16 @@ export interface operations {
     updateCustomerAddress: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A customer address ID (`addr_...`).
@@ -10086,6 +10202,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10137,6 +10254,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["AddressNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10763,6 +10881,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10795,7 +10914,16 @@ export interface operations {
     updateCurrentCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10818,6 +10946,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10842,6 +10971,7 @@ export interface operations {
             400: components["responses"]["CustomerAuthBadRequest"];
             401: components["responses"]["CustomerTokenUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11126,6 +11256,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11249,6 +11380,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11334,7 +11466,16 @@ export interface operations {
     deleteProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A product ID (`prod_...`).
@@ -11380,6 +11521,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ProductNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11388,7 +11530,16 @@ export interface operations {
     updateProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A product ID (`prod_...`).
@@ -11420,6 +11571,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11496,6 +11648,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ProductNotFound"];
             409: components["responses"]["CatalogConflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11543,6 +11696,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11666,6 +11820,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11756,6 +11911,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11814,7 +11970,16 @@ export interface operations {
     deleteVariant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A variant ID (`var_...`).
@@ -11859,6 +12024,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["VariantNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11867,7 +12033,16 @@ export interface operations {
     updateVariant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A variant ID (`var_...`).
@@ -11895,6 +12070,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11946,6 +12122,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["VariantNotFound"];
             409: components["responses"]["CatalogConflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12352,6 +12529,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12415,7 +12593,16 @@ export interface operations {
     deleteLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A location ID (`loc_...`).
@@ -12460,6 +12647,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["LocationNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12468,7 +12656,16 @@ export interface operations {
     updateLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A location ID (`loc_...`).
@@ -12496,6 +12693,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12572,6 +12770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12870,6 +13069,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12938,6 +13138,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13035,7 +13236,16 @@ export interface operations {
     deleteShippingZone: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A shipping zone ID (`shz_...`).
@@ -13081,6 +13291,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ShippingZoneNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13089,7 +13300,16 @@ export interface operations {
     updateShippingZone: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A shipping zone ID (`shz_...`).
@@ -13121,6 +13341,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13151,6 +13372,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ShippingZoneNotFound"];
             409: components["responses"]["ShippingZoneConflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13201,6 +13423,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13242,7 +13465,16 @@ export interface operations {
     deleteShippingRate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A shipping rate ID (`shr_...`).
@@ -13288,6 +13520,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ShippingRateNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13296,7 +13529,16 @@ export interface operations {
     updateShippingRate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A shipping rate ID (`shr_...`).
@@ -13324,6 +13566,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13356,6 +13599,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["ShippingRateNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13607,6 +13851,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13699,6 +13944,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13753,7 +13999,16 @@ export interface operations {
     deleteCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A collection ID (`col_...`).
@@ -13799,6 +14054,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CollectionNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13807,7 +14063,16 @@ export interface operations {
     updateCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A collection ID (`col_...`).
@@ -13834,6 +14099,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13879,6 +14145,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CollectionNotFound"];
             409: components["responses"]["CollectionConflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14336,6 +14603,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14453,7 +14721,16 @@ export interface operations {
     archiveMetafieldDefinition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The owner type of the definitions.
@@ -14506,6 +14783,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["MetafieldDefinitionNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14514,7 +14792,16 @@ export interface operations {
     updateMetafieldDefinition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The owner type of the definitions.
@@ -14549,6 +14836,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14585,6 +14873,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["MetafieldDefinitionNotFound"];
             409: components["responses"]["MetafieldSlugConflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17404,6 +17693,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17515,6 +17805,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17645,7 +17936,16 @@ export interface operations {
     deleteDraftOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A draft order ID (`dord_...`).
@@ -17690,6 +17990,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["DraftOrderNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17698,7 +17999,16 @@ export interface operations {
     updateDraftOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A draft order ID (`dord_...`).
@@ -17727,6 +18037,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17791,6 +18102,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["DraftOrderNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17958,7 +18270,16 @@ export interface operations {
     deleteDraftOrderItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A draft order ID (`dord_...`).
@@ -18008,6 +18329,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["DraftLineItemNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -18016,7 +18338,16 @@ export interface operations {
     updateDraftOrderItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A draft order ID (`dord_...`).
@@ -18049,6 +18380,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18133,6 +18465,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["DraftLineItemNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -18750,6 +19083,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18804,7 +19138,16 @@ export interface operations {
     deleteSynonymGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A synonym group ID (`syn_...`).
@@ -18850,6 +19193,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["SynonymGroupNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -18858,7 +19202,16 @@ export interface operations {
     updateSynonymGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A synonym group ID (`syn_...`).
@@ -18885,6 +19238,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18931,6 +19285,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["SynonymGroupNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -19045,6 +19400,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19119,6 +19475,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19175,7 +19532,16 @@ export interface operations {
     deleteMerchandisingRule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A merchandising rule ID (`mr_...`).
@@ -19221,6 +19587,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["MerchandisingRuleNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -19229,7 +19596,16 @@ export interface operations {
     updateMerchandisingRule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A merchandising rule ID (`mr_...`).
@@ -19257,6 +19633,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19306,6 +19683,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["MerchandisingRuleNotFound"];
             409: components["responses"]["PinConflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -19894,6 +20272,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19988,6 +20367,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20054,7 +20434,16 @@ export interface operations {
     deleteCustomerGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A customer group ID (`cg_...`).
@@ -20100,6 +20489,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerGroupNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -20108,7 +20498,16 @@ export interface operations {
     updateCustomerGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A customer group ID (`cg_...`).
@@ -20150,6 +20549,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20207,6 +20607,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CustomerGroupNotFound"];
             409: components["responses"]["CustomerGroupConflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -20523,6 +20924,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20618,6 +21020,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20717,7 +21120,16 @@ export interface operations {
     deleteCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A company ID (`comp_...`).
@@ -20763,6 +21175,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CompanyNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -20771,7 +21184,16 @@ export interface operations {
     updateCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A company ID (`comp_...`).
@@ -20800,6 +21222,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20858,6 +21281,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CompanyNotFound"];
             409: components["responses"]["CompanyConflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -20998,6 +21422,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21058,7 +21483,16 @@ export interface operations {
     deleteCompanyAddress: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A company ID (`comp_...`).
@@ -21109,6 +21543,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CompanyAddressNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -21117,7 +21552,16 @@ export interface operations {
     updateCompanyAddress: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A company ID (`comp_...`).
@@ -21150,6 +21594,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21201,6 +21646,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CompanyAddressNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -21333,6 +21779,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21387,7 +21834,16 @@ export interface operations {
     deleteCompanyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A company ID (`comp_...`).
@@ -21438,6 +21894,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CompanyContactNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -21446,7 +21903,16 @@ export interface operations {
     updateCompanyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A company ID (`comp_...`).
@@ -21479,6 +21945,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21524,6 +21991,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CompanyContactNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -21670,6 +22138,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21757,6 +22226,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21818,7 +22288,16 @@ export interface operations {
     deletePriceList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A price list ID (`pl_...`).
@@ -21864,6 +22343,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["PriceListNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -21872,7 +22352,16 @@ export interface operations {
     updatePriceList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description A price list ID (`pl_...`).
@@ -21900,6 +22389,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["EntityTag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21952,6 +22442,7 @@ export interface operations {
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["PriceListNotFound"];
             409: components["responses"]["PriceListConflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { CONNECT_TIMEOUT_MS } from '../../db/availability.js';
 import { asDatabase } from '../../db/nested-transaction.js';
 import { Prisma } from '../../generated/prisma/client.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
 import { AppError, conflict } from '../../shared/errors.js';
 import { IDEMPOTENCY_TTL_MS } from '../../shared/idempotency-keys.js';
 import type { AppContext, RequestState } from '../state.js';
@@ -16,18 +17,6 @@ const OWNER_IDLE_TIMEOUT = '60s';
 // An idempotent request's transaction spans its handler: time to get a connection (the 503 bound) and to run.
 const REQUEST_TRANSACTION = { maxWait: CONNECT_TIMEOUT_MS, timeout: 30_000 };
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
-
-/** JSON with object keys sorted at every level, so equal bodies hash equally whatever their key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 // Keys belong to the credential that sent them, in its data mode (a live key with X-Test-Mode is another
 // scope): one key's stored answer (a webhook secret, say) is never replayed to another key of the project.

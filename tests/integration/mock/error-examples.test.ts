@@ -201,6 +201,16 @@ const scenarios: Array<{
   { response: 'CustomerGroupNotFound', status: 404, call: () => call({ path: '/v1/customer-groups/cgrp_nope' }) },
   { response: 'CompanyNotFound', status: 404, call: () => call({ path: '/v1/companies/comp_nope' }) },
   {
+    response: 'PreconditionFailed',
+    status: 412,
+    call: async () => {
+      const list = await call({ path: '/v1/customers?limit=1' });
+      const id = (list.body as { data: Array<{ id: string }> }).data[0].id;
+      const headers = { 'If-Match': '"an-old-version"' };
+      return call({ method: 'PATCH', path: `/v1/customers/${id}`, headers, body: { first_name: 'Stale' } });
+    },
+  },
+  {
     response: 'MerchandisingRuleNotFound',
     status: 404,
     call: () => call({ path: '/v1/search/merchandising/mrch_nope' }),

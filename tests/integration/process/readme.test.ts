@@ -20,7 +20,7 @@ function readmeBlock(name: string): string {
   return match[1];
 }
 
-describe("README's first requests and storefront requests", () => {
+describe("README's first requests, storefront requests and conditional writes", () => {
   test("work as printed against npm start (only the port and DATA_DIR are this test run's)", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'readme-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -71,6 +71,25 @@ describe("README's first requests and storefront requests", () => {
     // The demo project's e-mails in one command: the reset e-mail just sent, first.
     expect(outbox.data[0]).toMatchObject({ to: ['jane@example.com'], template: 'password_reset' });
     expect(outbox.data[0].data.token).toEqual(expect.any(String));
+
+    // Conditional writes: two editors with one ETag; the first saves, the second is refused and changes nothing.
+    const conditional = readmeBlock('conditional-writes')
+      .replaceAll('http://127.0.0.1:3000', server.baseUrl)
+      .replaceAll('./.data/', `${dataDir}/`);
+    const editors = await run(
+      'bash',
+      ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${conditional}`],
+      {
+        cwd: root,
+      },
+    );
+    const [saved, refused] = editors.stdout
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    expect(saved.data).toMatchObject({ email: 'ada.lovelace@example.com', phone: '+44 20 7946 0000' });
+    expect(refused.error).toMatchObject({ code: 'precondition_failed', field: 'If-Match' });
     expect((await fetch(`${server.baseUrl}/docs`)).status).toBe(200);
     expect(server.output()).toContain(`${server.baseUrl}/docs`);
   }, 120_000);
