@@ -227,7 +227,7 @@ function operationIndex(operations: OperationSpec[]): string {
   });
   return [
     `/** publishable: the key in X-API-Key or as Authorization: Bearer; customer: the key in X-API-Key and the access token as Bearer. */`,
-    `export type AuthKind = 'none' | 'secret' | 'publishable' | 'customer' | 'platform';`,
+    `export type AuthKind = 'none' | 'secret' | 'publishable' | 'customer' | 'platform' | 'metrics';`,
     '',
     `export interface OperationMeta {`,
     `  operationId: OperationId;`,

@@ -5,7 +5,7 @@ import type { JsonSchema, OpenApiDocument } from '../src/shared/openapi-ajv.js';
  * `X-API-Key` or as `Authorization: Bearer`; `customer` ones the key in `X-API-Key` and the customer's access
  * token as `Authorization: Bearer`.
  */
-export type AuthKind = 'none' | 'secret' | 'publishable' | 'customer' | 'platform';
+export type AuthKind = 'none' | 'secret' | 'publishable' | 'customer' | 'platform' | 'metrics';
 
 export interface ParameterSpec {
   name: string;
@@ -69,6 +69,7 @@ function authKind(security: Array<Record<string, unknown>>): AuthKind {
   const schemes = new Set(security.flatMap((requirement) => Object.keys(requirement)));
   if (schemes.size === 0) return 'none';
   if (schemes.has('platformToken')) return 'platform';
+  if (schemes.has('metricsToken')) return 'metrics';
   // Customer operations need the token in every option; where some option goes without, the token is optional.
   if (security.every((requirement) => 'customerToken' in requirement)) return 'customer';
   if (schemes.has('publishableKeyHeader') || schemes.has('publishableKey')) return 'publishable';

@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { Logger } from './shared/logger.js';
 import type { JobSender } from './jobs/types.js';
+import type { Metrics } from './shared/metrics.js';
 import type { ProcessCaches } from './shared/table-version-cache.js';
 import type { OutboundAgent } from './shared/outbound.js';
 // The parts' own files, not the areas' index.ts: an index pulls in the area's handlers and services,
@@ -27,4 +28,6 @@ export interface AppDeps {
   outbound?: OutboundAgent;
   /** Carrier callbacks with their circuit breakers and answer cache; absent means the process-wide one. */
   carrierGateway?: CarrierGateway;
+  /** The process's Prometheus metrics (`GET /metrics`); absent means nothing is counted. */
+  metrics?: Metrics;
 }

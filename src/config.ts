@@ -30,6 +30,10 @@ export interface Config {
    * and that address (the last one) is the client's for per-client budgets. Otherwise the connection's.
    */
   trustProxy: boolean;
+  /** METRICS_TOKEN: `GET /metrics` on the API's port with this bearer token; absent, that path does not exist. */
+  metricsToken?: string;
+  /** METRICS_PORT: a port of its own serving `GET /metrics` without a token (for a private network). */
+  metricsPort?: number;
 }
 
 /** Reads and validates the environment once; throws with every problem listed. */
@@ -50,6 +54,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.PUBLIC_URL && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(env.PUBLIC_URL)) {
     problems.push(`PUBLIC_URL must be an http or https URL, got "${env.PUBLIC_URL}"`);
   }
+  if (env.METRICS_TOKEN !== undefined && env.METRICS_TOKEN !== '' && env.METRICS_TOKEN.length < 16) {
+    problems.push('METRICS_TOKEN must be at least 16 characters');
+  }
+  const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined;
+  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535))
+    problems.push(`METRICS_PORT must be a port number, got "${env.METRICS_PORT}"`);
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     host: env.HOST || '127.0.0.1',
@@ -68,5 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchCache: env.SEARCH_CACHE !== 'off',
     searchLog: env.SEARCH_LOG !== 'off',
     trustProxy: env.TRUST_PROXY === 'true',
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort,
   };
 }

@@ -3,14 +3,15 @@
  * dependency order and stopped in exactly the reverse order.
  *
  *   start: [the database, when the caller owns it] → database pool → change feed (API keys, table-version
- *          caches) → search log → job queue (sending; working too with RUN_JOBS) → rate limiter → HTTP server
- *   stop:  HTTP server → job queue → search log → change feed → database pool → [the database]
+ *          caches) → search log → job queue (sending; working too with RUN_JOBS) → rate limiter → [metrics
+ *          server, with METRICS_PORT] → HTTP server
+ *   stop:  HTTP server → [metrics server] → job queue → search log → change feed → database pool → [the database]
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from './app-deps.js';
 import type { Config } from './config.js';
-import { createDatabase } from './db/client.js';
+import { createDatabase, poolOf } from './db/client.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
 import type { Handlers } from './http/contract.js';
@@ -19,6 +20,7 @@ import { AuthCache } from './modules/platform/index.js';
 import { flushSearchLog } from './modules/search/index.js';
 import { RateLimiter } from './modules/usage/index.js';
 import type { Logger } from './shared/logger.js';
+import { Metrics, serveMetrics } from './shared/metrics.js';
 import { createProcessCaches } from './shared/table-version-cache.js';
 
 export interface ProcessOptions {
@@ -80,7 +82,17 @@ export async function startProcess(options: ProcessOptions): Promise<RunningProc
     const base = { db, config, log, authCache, caches, ...options.overrides };
     const jobs = await JobQueue.start(databaseUrl, log, config.runJobs ? { work: true, deps: base } : { work: false });
     parts.push({ name: 'jobs', stop: () => jobs.stop() });
-    const deps: AppDeps = { ...base, jobs, rateLimiter: config.rateLimits ? new RateLimiter(db) : undefined };
+    const metrics = new Metrics({ pool: () => poolOf(db), caches, queues: () => jobs.queueDepths() });
+    const deps: AppDeps = {
+      ...base,
+      jobs,
+      metrics,
+      rateLimiter: config.rateLimits ? new RateLimiter(db) : undefined,
+    };
+    if (config.metricsPort !== undefined) {
+      const metricsServer = await serveMetrics(metrics, config.metricsPort, config.host);
+      parts.push({ name: 'metrics server', stop: () => new Promise((resolve) => metricsServer.close(resolve)) });
+    }
 
     let server: Server | undefined;
     const listen = async (port: number, host: string, handlers?: Handlers): Promise<Server> => {

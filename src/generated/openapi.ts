@@ -20,6 +20,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check readiness
+         * @description The readiness probe load balancers route on: 200 only when the database answers and every migration
+         *     this process's code carries is applied; 503 otherwise (during a database outage, or while another
+         *     process is still migrating), with the reason. `/healthz` is the liveness probe. Needs no key.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the process's metrics
+         * @description This process's metrics in the Prometheus text exposition format (version 0.0.4), for a scraper:
+         *     `commerce_http_requests_total` (by `operation`, the operationId or `unmatched`, and `status`) and
+         *     `commerce_http_request_duration_seconds` (a histogram by `operation`);
+         *     `commerce_rate_limit_refusals_total` (by error `code`); `commerce_db_pool_connections` (by `state`:
+         *     in_use, idle, waiting); `commerce_job_queue_jobs` (pg-boss jobs by `queue` and `state`: ready,
+         *     deferred, active, failed); `commerce_webhook_attempts_total` (by `outcome`) and
+         *     `commerce_webhook_attempt_duration_seconds`; `commerce_cache_hits` and `commerce_cache_misses` (by
+         *     `cache`, since the process started); and the process's own series (`commerce_process_*` and
+         *     `commerce_nodejs_*`: memory, CPU, heap, event-loop lag, handles). Each process reports its own figures; scrape every one.
+         *
+         *     Not public: on the API's port it needs `Authorization: Bearer <METRICS_TOKEN>` and does not exist
+         *     (404) while `METRICS_TOKEN` is unset. `METRICS_PORT` serves the same text on a port of its own
+         *     (`GET /metrics` there, no token), meant for a private network. Metrics requests are not counted in
+         *     rate limits.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.yaml": {
         parameters: {
             query?: never;
@@ -3534,6 +3589,12 @@ export interface components {
         Health: {
             /** @enum {string} */
             status: "ok" | "unavailable";
+        };
+        Readiness: {
+            /** @enum {string} */
+            status: "ready" | "unavailable";
+            /** @description Why the process is not ready (only with `unavailable`). */
+            reason?: string;
         };
         /**
          * Format: date-time
@@ -7531,6 +7592,145 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process can serve requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ready"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The database does not answer, or migrations are not all applied. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "unavailable",
+                     *       "reason": "2 migrations are not applied yet."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP commerce_http_requests_total HTTP requests answered, by operationId (or "unmatched") and status.
+                     *     # TYPE commerce_http_requests_total counter
+                     *     commerce_http_requests_total{operation="listProducts",status="200"} 42
+                     */
+                    "text/plain": string;
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The metrics token is missing or wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Invalid metrics token."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `METRICS_TOKEN` is not set: the path does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOpenApiYaml: {

@@ -25,7 +25,9 @@ type ContentOf<R> = R extends { content: { 'application/json': infer B } }
       ? B
       : R extends { content: { 'text/css': infer B } }
         ? B
-        : undefined;
+        : R extends { content: { 'text/plain': infer B } }
+          ? B
+          : undefined;
 type Responses<O extends OperationId> = Operation<O>['responses'];
 
 /** A declared response of operation O: a status the document lists, with that status's body. */

@@ -79,7 +79,8 @@ const routePath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 /**
  * The routes of every operation in openapi.yaml, in the pipeline order auth, body, rate limit,
  * idempotency, validation, handler. Paths with more literal segments register first so `/x/reorder` wins over
- * `/x/{slug}`. Without a platform token the /platform routes do not exist (404). Browser operations
+ * `/x/{slug}`. Without a platform token the /platform routes do not exist (404), nor /metrics without a metrics
+ * token. Browser operations
  * (publishable key or customer token) carry CORS headers and their paths answer the preflight OPTIONS;
  * secret-key operations get neither.
  */
@@ -89,6 +90,7 @@ export function buildRouter(deps: AppDeps, handlers: Handlers): Router<RequestSt
   const browserMethods = new Map<string, string[]>();
   for (const operation of ordered) {
     if (operation.path.startsWith('/platform/') && !deps.config.platformToken) continue;
+    if (operation.auth === 'metrics' && !deps.config.metricsToken) continue;
     const browser = BROWSER_AUTH.has(operation.auth);
     if (browser) browserMethods.set(operation.path, [...(browserMethods.get(operation.path) ?? []), operation.method]);
     const plan = conditionalPlan(operation);

@@ -2,6 +2,7 @@ import { isDatabaseUnavailable } from '../db/availability.js';
 import { PgBoss } from 'pg-boss';
 import type { Tx } from '../db/client.js';
 import type { Logger } from '../shared/logger.js';
+import type { QueueDepth } from '../shared/metrics.js';
 import { queueOptionsOf, type JobDefinition, type JobDeps } from './definition.js';
 import { deadLetterQueue, jobs } from './registry.js';
 import type { EnqueueOptions, JobName, JobPayloads, JobSender } from './types.js';
@@ -118,6 +119,17 @@ export class JobQueue implements JobSender {
     options: EnqueueOptions = {},
   ): Promise<string | null> {
     return this.boss.send(name, payload as object, options);
+  }
+
+  /** Every queue's backlog as pg-boss counts it (for the metrics). */
+  async queueDepths(): Promise<QueueDepth[]> {
+    return (await this.boss.getQueues()).map((queue) => ({
+      name: queue.name,
+      ready: queue.readyCount,
+      deferred: queue.deferredCount,
+      active: queue.activeCount,
+      failed: queue.failedCount,
+    }));
   }
 
   /** The underlying pg-boss, for tests and maintenance. */

@@ -65,6 +65,10 @@ export class TableVersionCache<T> {
   private readonly pending = new Map<string, { value: Promise<T>; versions: number[] }>();
   private readonly shareMisses: boolean;
   private readonly projectWrites: boolean;
+  /** Answers served from the cache since the process started (for the metrics). */
+  hits = 0;
+  /** Answers computed since the process started (for the metrics). */
+  misses = 0;
 
   constructor(
     private readonly versions: TableVersions,
@@ -84,11 +88,16 @@ export class TableVersionCache<T> {
     if (this.versions.listening && entry && same(entry.versions)) {
       this.entries.delete(cacheKey); // most recently used last
       this.entries.set(cacheKey, entry);
+      this.hits++;
       return entry.value;
     }
     const running = this.pending.get(cacheKey);
     // A computation that started at these versions answers as exactly as a new one would.
-    if (this.shareMisses && this.versions.listening && running && same(running.versions)) return running.value;
+    if (this.shareMisses && this.versions.listening && running && same(running.versions)) {
+      this.hits++;
+      return running.value;
+    }
+    this.misses++;
     const wasListening = this.versions.listening;
     const value = compute();
     if (this.shareMisses) this.pending.set(cacheKey, { value, versions });

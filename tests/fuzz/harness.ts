@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { operationIndex, type OperationMeta } from '../../src/generated/operations.js';
 import { ContractChecker } from '../../src/http/middleware/contract-checker.js';
 import { seedDemoCatalog } from '../../src/seed/demo-catalog.js';
-import { startTestApp, TEST_PLATFORM_TOKEN, type TestApp } from '../setup/test-app.js';
+import { startTestApp, TEST_METRICS_TOKEN, TEST_PLATFORM_TOKEN, type TestApp } from '../setup/test-app.js';
 import { IdPool } from './id-pool.js';
 import { fixtureHints, followAnswer, harvestFixtures, requestReset, seedFixtures } from './fixtures.js';
 import { document, requestArbitrary, type Credentials, type FuzzRequest } from './operations.js';
@@ -280,6 +280,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     secret,
     publishable,
     platform: TEST_PLATFORM_TOKEN,
+    metrics: TEST_METRICS_TOKEN,
     customerToken: () => customer.token,
   };
   const context = { components: document.components.schemas, ids };

@@ -40,6 +40,7 @@ export interface Credentials {
   secret: string;
   publishable: string;
   platform: string;
+  metrics: string;
   customerToken: () => string;
 }
 
@@ -229,6 +230,8 @@ function credentialHeaders(
       return { 'X-API-Key': credentials.publishable, ...bearer(credentials.customerToken()) };
     case 'platform':
       return bearer(credentials.platform);
+    case 'metrics':
+      return bearer(credentials.metrics);
   }
 }
 

@@ -8,6 +8,7 @@ import { startProcess } from '../../src/process.js';
 import { createTestDatabase } from './database.js';
 
 export const TEST_PLATFORM_TOKEN = 'test-platform-token-0123456789abcdef';
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789abcdef';
 
 export interface TestApp {
   baseUrl: string;
@@ -42,6 +43,7 @@ export async function startTestApp(
     ...loadConfig({}),
     databaseUrl: database.url,
     platformToken: TEST_PLATFORM_TOKEN,
+    metricsToken: TEST_METRICS_TOKEN,
     responseCheck: true,
     runJobs: false,
     logLevel: 'silent',

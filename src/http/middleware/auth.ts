@@ -29,6 +29,9 @@ export function authenticate(operation: OperationMeta, deps: AppDeps): Middlewar
       case 'platform':
         checkPlatformToken(ctx, deps.config.platformToken);
         break;
+      case 'metrics':
+        checkMetricsToken(ctx, deps.config.metricsToken);
+        break;
       case 'customer':
         ctx.state.service = await authenticateCustomer(ctx, operation, deps);
         break;
@@ -67,6 +70,14 @@ function checkPlatformToken(ctx: AppContext, platformToken: string | undefined):
   const token = bearer(ctx);
   if (!token) throw unauthorized('Missing platform token. Send Authorization: Bearer <PLATFORM_TOKEN>.');
   if (!secretsEqual(token, platformToken)) throw unauthorized('Invalid platform token.');
+}
+
+function checkMetricsToken(ctx: AppContext, metricsToken: string | undefined): void {
+  // The router has no /metrics route without a token; this is the second line of defence.
+  if (!metricsToken) throw new AppError('not_found', 'Not found.');
+  const token = bearer(ctx, 'Malformed Authorization header. Send Authorization: Bearer <METRICS_TOKEN>.');
+  if (!token) throw unauthorized('Missing metrics token. Send Authorization: Bearer <METRICS_TOKEN>.');
+  if (!secretsEqual(token, metricsToken)) throw unauthorized('Invalid metrics token.');
 }
 
 async function authenticateCustomer(ctx: AppContext, operation: OperationMeta, deps: AppDeps): Promise<Ctx> {

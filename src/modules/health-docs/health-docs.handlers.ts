@@ -1,4 +1,6 @@
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/availability.js';
+import { unreadyReason } from '../../db/readiness.js';
+import { Metrics } from '../../shared/metrics.js';
 import { openapiJson, openapiYaml } from '../../generated/document.js';
 import type { AreaHandlers } from '../../http/contract.js';
 import { docsAsset, docsPage, DOCS_ASSETS } from './docs-page.js';
@@ -18,6 +20,19 @@ export const healthDocsHandlers = {
         headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
       };
     }
+  },
+  getReadiness: async ({ deps }) => {
+    const reason = await unreadyReason(deps.db);
+    if (!reason) return { status: 200, body: { status: 'ready' } };
+    return {
+      status: 503,
+      body: { status: 'unavailable', reason },
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+    };
+  },
+  getMetrics: async ({ deps }) => {
+    const { text, contentType } = await (deps.metrics ?? new Metrics()).exposition();
+    return { status: 200, body: text, type: contentType };
   },
   getOpenApiYaml: async () => ({ status: 200, body: openapiYaml, type: 'application/yaml' }),
   getOpenApiJson: async () => ({ status: 200, body: document }),

@@ -40,9 +40,18 @@ export const RESPONSE_BODY_BYTES = 1024;
 /**
  * POSTs the delivery's frozen body, signed now, to its subscription's URL through the outbound helper
  * (https only, addresses checked after DNS, 10 s for everything, 1 KiB of the answer read). Never throws:
- * every way of failing becomes the outcome.
+ * every way of failing becomes the outcome, counted in the process's metrics.
  */
 export async function attemptDelivery(
+  deps: Pick<AppDeps, 'config' | 'log' | 'outbound' | 'metrics'>,
+  delivery: ClaimedDelivery,
+): Promise<AttemptOutcome> {
+  const outcome = await post(deps, delivery);
+  deps.metrics?.observeWebhookAttempt(outcome.ok, outcome.durationMs);
+  return outcome;
+}
+
+async function post(
   deps: Pick<AppDeps, 'config' | 'log' | 'outbound'>,
   delivery: ClaimedDelivery,
 ): Promise<AttemptOutcome> {

@@ -5,7 +5,7 @@ import { listOperations, type OperationSpec } from '../../../codegen/operations.
 import { openapiJson } from '../../../src/generated/document.js';
 import type { OpenApiDocument } from '../../../src/shared/openapi-ajv.js';
 import { createProject } from '../../factories/project.factory.js';
-import { startTestApp, TEST_PLATFORM_TOKEN, type TestApp } from '../../setup/test-app.js';
+import { startTestApp, TEST_METRICS_TOKEN, TEST_PLATFORM_TOKEN, type TestApp } from '../../setup/test-app.js';
 import { useStore } from '../../setup/store.js';
 
 // The mock answers the document's examples, so they must be what the server really says: for each shared
@@ -50,7 +50,7 @@ const normalize = (body: unknown, numbers = false) =>
 interface Call {
   method?: string;
   path: string;
-  auth?: 'secret' | 'publishable' | 'platform' | 'none';
+  auth?: 'secret' | 'publishable' | 'platform' | 'metrics' | 'none';
   headers?: Record<string, string>;
   body?: unknown;
   app?: () => TestApp;
@@ -68,6 +68,7 @@ async function call({
     secret: store.keys.secret_test.token,
     publishable: store.keys.publishable_test.token,
     platform: TEST_PLATFORM_TOKEN,
+    metrics: TEST_METRICS_TOKEN,
     none: undefined,
   }[auth];
   const response = await fetch(`${app().baseUrl}${path}`, {

@@ -178,6 +178,10 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     expect(health.status).toBe(503);
     expect(health.headers.get('retry-after')).toBe('5');
     expect(await json(health)).toEqual({ status: 'unavailable' });
+    // Load balancers route on readiness: not ready during the outage, ready again after it (below).
+    const readiness = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(15_000) });
+    expect(readiness.status).toBe(503);
+    expect(await json(readiness)).toEqual({ status: 'unavailable', reason: 'The database does not answer.' });
     for (const token of [freshToken, `sk_test_${'x'.repeat(40)}`]) {
       const answer = await call('uncachedKey', 'GET', '/v1/customers?limit=1', undefined, token);
       expect(answer).toMatchObject({ status: 503, code: 'service_unavailable', retryAfter: '5' });
@@ -202,6 +206,7 @@ describe('database outage (a server process over a PostgreSQL the test stops and
         intervalMs: 100,
       }),
     ).toBe(true);
+    expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
     const up = Date.now();
     expect(await eventually(() => okSince(up) >= 24, { timeoutMs: 60_000, intervalMs: 50 })).toBe(true);
     loading = false;

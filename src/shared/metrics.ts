@@ -1,0 +1,171 @@
+import { createServer, type Server } from 'node:http';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type pg from 'pg';
+import type { ProcessCaches } from './table-version-cache.js';
+
+/** A queue's backlog as pg-boss counts it. */
+export interface QueueDepth {
+  name: string;
+  ready: number;
+  deferred: number;
+  active: number;
+  failed: number;
+}
+
+/** Where the process's gauges are read from at scrape time; each part is optional (absent: its series are not shown). */
+export interface MetricSources {
+  pool?: () => pg.Pool | undefined;
+  caches?: ProcessCaches;
+  queues?: () => Promise<QueueDepth[]>;
+}
+
+const CACHE_NAMES = [
+  'listTotals',
+  'webhookEventTypes',
+  'searchAnswers',
+  'customerPriceKeys',
+  'liveSessions',
+  'pagePriceLists',
+] as const;
+
+// Request latency buckets (seconds): the API answers most reads in a few milliseconds.
+const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The process's Prometheus metrics on a registry of its own (several apps in one test process never share
+ * series): requests by operation and status with a latency histogram, rate-limit refusals, webhook attempts
+ * with their latency, and, read at scrape time, the database pool, pg-boss queue depths, cache hits and
+ * misses, and the process's memory and event-loop lag (prom-client's defaults).
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'commerce_http_requests_total',
+    help: 'HTTP requests answered, by operationId (or "unmatched") and status.',
+    labelNames: ['operation', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'commerce_http_request_duration_seconds',
+    help: 'Time from receiving a request to its answer, by operationId.',
+    labelNames: ['operation'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly refusals = new Counter({
+    name: 'commerce_rate_limit_refusals_total',
+    help: 'Requests refused with 429, by error code (rate_limited, quota_exceeded).',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+  private readonly webhookAttempts = new Counter({
+    name: 'commerce_webhook_attempts_total',
+    help: 'Webhook delivery attempts, by outcome (success: a 2xx answer; failure: anything else).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly webhookLatency = new Histogram({
+    name: 'commerce_webhook_attempt_duration_seconds',
+    help: 'Time a webhook delivery attempt took, answered or not.',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  constructor(sources: MetricSources = {}) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'commerce_' });
+    const { pool, caches, queues } = sources;
+    if (pool) {
+      new Gauge({
+        name: 'commerce_db_pool_connections',
+        help: 'Database pool connections, by state (in_use, idle) and requests waiting for one (waiting).',
+        labelNames: ['state'] as const,
+        registers: [this.registry],
+        collect() {
+          const current = pool();
+          if (!current) return;
+          this.set({ state: 'in_use' }, current.totalCount - current.idleCount);
+          this.set({ state: 'idle' }, current.idleCount);
+          this.set({ state: 'waiting' }, current.waitingCount);
+        },
+      });
+    }
+    if (caches) {
+      const perCache = (pick: (name: (typeof CACHE_NAMES)[number]) => number) =>
+        function (this: Gauge<'cache'>) {
+          for (const name of CACHE_NAMES) this.set({ cache: name }, pick(name));
+        };
+      new Gauge({
+        name: 'commerce_cache_hits',
+        help: 'Answers served from a process cache since the start, by cache.',
+        labelNames: ['cache'] as const,
+        registers: [this.registry],
+        collect: perCache((name) => caches[name].hits),
+      });
+      new Gauge({
+        name: 'commerce_cache_misses',
+        help: 'Answers a process cache had to compute since the start, by cache.',
+        labelNames: ['cache'] as const,
+        registers: [this.registry],
+        collect: perCache((name) => caches[name].misses),
+      });
+    }
+    if (queues) {
+      new Gauge({
+        name: 'commerce_job_queue_jobs',
+        help: 'pg-boss jobs by queue and state (ready, deferred, active, failed: failed jobs still retained).',
+        labelNames: ['queue', 'state'] as const,
+        registers: [this.registry],
+        async collect() {
+          // While the database does not answer, the other series still show (this one keeps its last values).
+          const depths = await queues().catch(() => []);
+          for (const queue of depths) {
+            this.set({ queue: queue.name, state: 'ready' }, queue.ready);
+            this.set({ queue: queue.name, state: 'deferred' }, queue.deferred);
+            this.set({ queue: queue.name, state: 'active' }, queue.active);
+            this.set({ queue: queue.name, state: 'failed' }, queue.failed);
+          }
+        },
+      });
+    }
+  }
+
+  /** Counts one answered request (and a 429's refusal by its error code). */
+  observeRequest(operation: string, status: number, seconds: number, errorCode?: string): void {
+    this.requests.inc({ operation, status: String(status) });
+    this.latency.observe({ operation }, seconds);
+    if (status === 429 && errorCode) this.refusals.inc({ code: errorCode });
+  }
+
+  /** Counts one webhook delivery attempt and its duration. */
+  observeWebhookAttempt(ok: boolean, milliseconds: number): void {
+    this.webhookAttempts.inc({ outcome: ok ? 'success' : 'failure' });
+    this.webhookLatency.observe(milliseconds / 1000);
+  }
+
+  /** The exposition text (Prometheus text format 0.0.4) and its content type. */
+  async exposition(): Promise<{ text: string; contentType: string }> {
+    return { text: await this.registry.metrics(), contentType: this.registry.contentType };
+  }
+}
+
+/**
+ * Serves `GET /metrics` (no token: for a private network) on a port of its own and resolves once it listens;
+ * every other request answers 404. Rejects with the listen error.
+ */
+export async function serveMetrics(metrics: Metrics, port: number, host: string): Promise<Server> {
+  const server = createServer((request, response) => {
+    if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found.\n');
+      return;
+    }
+    metrics.exposition().then(
+      ({ text, contentType }) => response.writeHead(200, { 'Content-Type': contentType }).end(text),
+      () => response.writeHead(500, { 'Content-Type': 'text/plain' }).end('The metrics could not be read.\n'),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return server;
+}
