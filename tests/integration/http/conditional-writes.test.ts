@@ -10,6 +10,7 @@ import { deriveIdOperations, exampleBodyOf, type IdOperation } from '../isolatio
 import { populate, SHARED_SLUG, type Tenant } from '../isolation/populate.js';
 import { diff, snapshot, type Snapshot } from '../isolation/snapshot.js';
 import { useApp } from '../../setup/store.js';
+import { eventually } from '../../setup/wait.js';
 import { TEST_PLATFORM_TOKEN } from '../../setup/test-app.js';
 
 type Json = any;
@@ -98,8 +99,12 @@ async function send(op: OperationMeta, extra: Record<string, string> = {}, body?
 }
 
 const projectsOf = () => [T.project.id, OTHER.project.id];
-/** Every row of both projects (and every other table), to prove a refused write changed nothing. */
-const rowsNow = (): Promise<Snapshot> => snapshot(app, [], []);
+/**
+ * Every row of both projects (and every other table), to prove a refused write changed nothing. Not the rate
+ * limiter's windows: every request counts there, refused ones too, and a new minute adds a row of its own.
+ */
+const rowsNow = async (): Promise<Snapshot> =>
+  Object.fromEntries(Object.entries(await snapshot(app, [], [])).filter(([table]) => table !== 'rate_windows'));
 
 describe('every mutable resource of the index', () => {
   test('the sweep finds the mutable resources, each with its If-Match and 412', () => {
@@ -242,13 +247,64 @@ describe('If-Match forms and entity tags on a customer', () => {
     expect([now.json.data.first_name, now.etag]).toEqual([won[0].json.data.first_name, won[0].etag]);
   });
 
-  test('two PATCHes of a draft order sent together with the same If-Match: exactly one is made', async () => {
+  // Each value differs from the draft's current one (the sweep above leaves its example body behind): a PATCH that
+  // changes nothing keeps the tag, so racing a change it may rightly succeed too (as if it ran first).
+  const otherShippingCosts = async (path: string, count: number) => {
+    const current = (await call('GET', path)).json.data.shipping_cost as number;
+    return Array.from({ length: count }, (_, i) => current + 1 + i);
+  };
+
+  test('two PATCHes of a draft order, each changing it, sent together with the same If-Match: exactly one is made', async () => {
+    const path = `/v1/draft-orders/${T.ids.dord}`;
+    for (let round = 0; round < 10; round++) {
+      const tag = (await call('GET', path)).etag!;
+      const answers = await Promise.all(
+        (await otherShippingCosts(path, 2)).map((cost) =>
+          call('PATCH', path, { 'If-Match': tag }, { shipping_cost: cost }),
+        ),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 412]);
+      const winner = answers.find((a) => a.status === 200)!;
+      expect((await call('GET', path)).json.data.shipping_cost).toBe(winner.json.data.shipping_cost);
+    }
+  });
+
+  test('two PATCHes of a draft order that both pass the check before either writes: the second to write answers 412', async () => {
     const path = `/v1/draft-orders/${T.ids.dord}`;
     const tag = (await call('GET', path)).etag!;
-    const answers = await Promise.all(
-      [490, 590].map((cost) => call('PATCH', path, { 'If-Match': tag }, { shipping_cost: cost })),
+    const costs = await otherShippingCosts(path, 2);
+    const db = app.deps.db;
+    // Both PATCHes have read the draft and are waiting for its row lock.
+    const bothWaiting = async () => {
+      const [{ waiting }] = await db.$queryRaw<Array<{ waiting: number }>>`
+        SELECT count(*)::int AS waiting FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM draft_orders%FOR UPDATE%'`;
+      return waiting === 2;
+    };
+    // A third transaction holds the draft's row lock (changing nothing) until both PATCHes wait for it.
+    let holding!: () => void;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holder = db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM draft_orders WHERE id = ${T.ids.dord} FOR UPDATE`;
+        holding();
+        await released;
+      },
+      { timeout: 20_000 },
     );
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 412]);
+    await held;
+    const sent = Promise.all(costs.map((cost) => call('PATCH', path, { 'If-Match': tag }, { shipping_cost: cost })));
+    const waited = await eventually(bothWaiting, { timeoutMs: 10_000 });
+    release();
+    await holder;
+    const answers = await sent;
+    expect(waited).toBe(true);
+    expect(answers.map((a) => [a.status, a.json.error?.code]).sort()).toEqual([
+      [200, undefined],
+      [412, 'precondition_failed'],
+    ]);
     const winner = answers.find((a) => a.status === 200)!;
     expect((await call('GET', path)).json.data.shipping_cost).toBe(winner.json.data.shipping_cost);
   });
