@@ -4,6 +4,7 @@
  * start; stops all of it on SIGINT/SIGTERM.
  */
 import { mkdirSync } from 'node:fs';
+import { isApiWorker, startApiWorkers, webConcurrency, type ApiWorkers } from './cluster.js';
 import { loadConfig } from './config.js';
 import {
   DataDirInUseError,
@@ -19,6 +20,17 @@ import { createLogger } from './shared/logger.js';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel);
+// WEB_CONCURRENCY above 1: this process owns the database, migrations, demo data and jobs, and forks that many
+// API processes sharing the port (src/cluster.ts); each of them runs this script too, as a plain API process.
+let apiProcesses = 1;
+try {
+  apiProcesses = isApiWorker() ? 1 : webConcurrency(process.env.WEB_CONCURRENCY);
+} catch (error) {
+  console.error(`Not starting: ${(error as Error).message}`);
+  process.exit(1);
+}
+const clustered = apiProcesses > 1;
+let workers: ApiWorkers | undefined;
 mkdirSync(config.dataDir, { recursive: true });
 
 let embedded: EmbeddedDatabase | undefined;
@@ -68,6 +80,7 @@ if (applied.length > 0) log.info('applied migrations', { applied });
 // The embedded PostgreSQL this process started is one of its parts: stopped last, after the pool closed.
 const running = await startProcess({
   databaseUrl,
+  // Clustered, this process serves no requests: it runs the jobs (RUN_JOBS) for all of them.
   config,
   log,
   database: embedded ? { name: 'embedded PostgreSQL', stop: embedded.stop } : undefined,
@@ -83,6 +96,8 @@ async function stop(signal: string, exitCode = 0): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info('stopping', { signal });
+  // The API processes first (each finishes its open requests), then this process's own parts.
+  await workers?.stop();
   // Each failed step is logged by running.stop(); the process still ends.
   const failed = await running.stop().then(
     () => false,
@@ -102,6 +117,7 @@ async function stopNow(signal: string): Promise<void> {
   if (stoppingNow) return;
   stoppingNow = true;
   log.warn('stopping now: open requests cut, running jobs not waited for', { signal });
+  workers?.stopNow();
   running.server?.closeAllConnections();
   const failed = await (embedded?.stop() ?? Promise.resolve()).then(
     () => false,
@@ -125,10 +141,27 @@ function onSignal(signal: NodeJS.Signals): void {
 // sent as soon as the address is printed is already ours.
 process.removeAllListeners('SIGINT');
 process.removeAllListeners('SIGTERM');
-process.on('SIGINT', onSignal);
+// An API process of a clustered start stops when its parent says so (SIGTERM): a terminal's Ctrl-C reaches
+// the whole process group, and the parent stops its API processes before its own parts.
+process.on('SIGINT', isApiWorker() ? () => {} : onSignal);
 process.on('SIGTERM', onSignal);
 try {
-  await running.listen(config.port, config.host);
+  if (clustered) {
+    workers = await startApiWorkers(
+      apiProcesses,
+      {
+        DATABASE_URL: databaseUrl,
+        ...(config.platformToken && { PLATFORM_TOKEN: config.platformToken }),
+        RUN_JOBS: 'false',
+        WEB_CONCURRENCY: '1',
+        PORT: String(config.port),
+      },
+      log,
+    );
+    config.port = workers.port;
+  } else {
+    await running.listen(config.port, config.host);
+  }
 } catch (error) {
   const listenError = error as NodeJS.ErrnoException;
   // Everything started so far (the embedded PostgreSQL included) is stopped again, not left running.
@@ -164,4 +197,6 @@ lines.push(
       ? '  platform API on (token from PLATFORM_TOKEN, not printed)'
       : '  platform API off (set PLATFORM_TOKEN to enable /platform/v1)',
 );
-console.log(lines.join('\n'));
+if (clustered) lines.splice(1, 0, `  ${apiProcesses} API processes (WEB_CONCURRENCY), jobs in this one`);
+// An API process of a clustered start prints nothing: its parent printed the address once.
+if (!isApiWorker()) console.log(lines.join('\n'));

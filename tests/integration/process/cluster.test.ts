@@ -1,0 +1,77 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from '@jest/globals';
+import { exited, startMain, type Cleanups } from '../../setup/process.js';
+
+const cleanups: Cleanups = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/** The API processes a clustered start forked: its children running the same script (PostgreSQL's are not). */
+function apiProcesses(primary: number): number[] {
+  const lines = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(primary)], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes('src/main.ts'));
+  return lines.map((line) => Number(line.trim().split(/\s+/)[0]));
+}
+
+/** A request on a connection of its own (a kept-alive one could lead to a process that is gone). */
+const status = (url: string) =>
+  new Promise<number>((resolve, reject) => {
+    const request = http.get(url, { agent: false, timeout: 10_000 }, (response) => {
+      response.resume();
+      resolve(response.statusCode!);
+    });
+    request.on('error', reject);
+  });
+
+describe('WEB_CONCURRENCY=2 npm start', () => {
+  test('serves from two API processes; one killed is replaced without failing later requests; SIGTERM stops all, the embedded PostgreSQL too', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'main-cluster-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const started = await startMain({ DATA_DIR: dataDir, WEB_CONCURRENCY: '2', LOG_LEVEL: 'warn' }, cleanups);
+    const primary = started.child.pid!;
+    cleanups.push(() => {
+      for (const pid of apiProcesses(primary)) process.kill(pid, 'SIGKILL');
+    });
+    expect(started.output()).toContain('2 API processes (WEB_CONCURRENCY), jobs in this one');
+    // The address and keys are printed once, not once per process.
+    expect(started.output().match(/listening on/g)).toHaveLength(1);
+    const workers = apiProcesses(primary);
+    expect(workers).toHaveLength(2);
+
+    const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
+    const products = await fetch(`${started.baseUrl}/v1/products?limit=1`, {
+      headers: { Authorization: `Bearer ${demo.keys.secret_test.token}` },
+    });
+    expect(products.status).toBe(200);
+
+    process.kill(workers[0], 'SIGKILL');
+    // Every request sent after the kill is answered by the process left, then by both again.
+    const after: number[] = [];
+    for (let n = 0; n < 20; n++) after.push(await status(`${started.baseUrl}/healthz`));
+    expect(after.every((code) => code === 200)).toBe(true);
+    const deadline = Date.now() + 60_000;
+    let replaced: number[] = [];
+    while (Date.now() < deadline) {
+      replaced = apiProcesses(primary);
+      if (replaced.length === 2 && !replaced.includes(workers[0])) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(replaced).toHaveLength(2);
+    expect(replaced).not.toContain(workers[0]);
+    expect(started.output()).toContain('an API process exited; starting another');
+
+    const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+    const postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+    started.child.kill('SIGTERM');
+    expect(await exited(started.child)).toBe(0);
+    for (const pid of replaced) expect(() => process.kill(pid, 0)).toThrow();
+    expect(() => process.kill(postmaster, 0)).toThrow();
+    expect(existsSync(pidFile)).toBe(false);
+  }, 180_000);
+});
