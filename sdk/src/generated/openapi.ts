@@ -3608,7 +3608,7 @@ export interface components {
             }[];
         };
         /**
-         * @description Currency code to the decimal rate from the project currency, used by search's `currency`.
+         * @description Currency code to the decimal rate from the project currency (above 0, at most 1,000,000), used by search's `currency`.
          * @example {
          *       "EUR": 0.92,
          *       "GBP": 0.79
@@ -5845,7 +5845,7 @@ export interface components {
          *     | field | kind | operators | value |
          *     |---|---|---|---|
          *     | tag, status, company, city, country | text | is_same_as, is_not | a string: a tag, `active` or `inactive`, a company name, a city name, a 2-letter country code |
-         *     | total_spent, order_count | numeric | more_than, less_than | a whole number: cents, or a number of orders |
+         *     | total_spent, order_count | numeric | more_than, less_than | a whole number: cents (at most 100,000,000,000), or a number of orders (at most 2,147,483,647) |
          *     | first_order_date, last_order_date, customer_added_date | date | is_before, is_after | an ISO 8601 date, `YYYY-MM-DD` |
          *
          *     Text compares case-insensitively (status is stored lowercase and country uppercase). `city` and `country`
