@@ -6,7 +6,7 @@ import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createAjv, rewriteComponentRefs, type JsonSchema, type OpenApiDocument } from '../src/shared/openapi-ajv.js';
 import { countsAgainstLimits, RATE_LIMIT_HEADERS } from './declare-common-responses.js';
-import { unboundedNumericInputs } from './numeric-bounds.js';
+import { integerFormatProblems, unboundedNumericInputs } from './numeric-bounds.js';
 import { listOperations } from './operations.js';
 import {
   resourceName,
@@ -118,6 +118,7 @@ for (const [name, schema] of Object.entries(document.components.schemas)) {
 
 for (const where of unboundedNumericInputs(document))
   problems.push(`${where}: a numeric input needs a maximum within its column (codegen/numeric-bounds.ts)`);
+problems.push(...integerFormatProblems(document));
 
 // A null-valued key in a schema is almost always an unquoted flow-mapping description with a comma in it
 // (`{ description: Cents, inclusive. }` parses as `description: Cents` plus a key `inclusive.`).

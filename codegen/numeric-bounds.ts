@@ -43,3 +43,27 @@ export function unboundedNumericInputs(document: OpenApiDocument): string[] {
   }
   return [...new Set(out)];
 }
+
+const INT32_MAX = 2_147_483_647;
+
+/**
+ * Integers whose width a generated client cannot tell: every `type: integer` declares `format: int32` (its
+ * maximum, when it has one, fits 32 bits) or `format: int64` (money, and anything that can pass 2^31 - 1).
+ */
+export function integerFormatProblems(document: unknown): string[] {
+  const out: string[] = [];
+  (function walk(node: unknown, where: string): void {
+    if (!node || typeof node !== 'object') return;
+    const schema = node as JsonSchema;
+    if (([] as unknown[]).concat(schema.type ?? []).includes('integer')) {
+      const max = Number(schema.maximum ?? schema.exclusiveMaximum ?? NaN);
+      if (schema.format !== 'int32' && schema.format !== 'int64')
+        out.push(`${where}: an integer needs format int32 or int64`);
+      else if (schema.format === 'int32' && max > INT32_MAX) out.push(`${where}: maximum ${max} needs format int64`);
+    }
+    for (const [key, value] of Object.entries(schema)) {
+      if (key !== 'example' && key !== 'examples') walk(value, `${where}/${key}`);
+    }
+  })(document, '#');
+  return out;
+}

@@ -3228,299 +3228,463 @@ export interface components {
             cursor: string | null;
             /** @description Whether more rows follow. A page holds at most `limit` rows and at most 1 MiB of JSON in `data` (always at least one row): a page of large rows can end before `limit` with `has_more: true`, so walk a list by its cursor until `has_more` is false, never by counting rows. */
             has_more: boolean;
-            /** @description Count of records matching the filters, as the caller can see them (with a publishable key or customer token, the storefront's records only). */
+            /**
+             * Format: int64
+             * @description Count of records matching the filters, as the caller can see them (with a publishable key or customer token, the storefront's records only).
+             */
             total: number;
         };
         /** @description A Collection answered with `fields`: `id` and the requested properties only. */
         CollectionSparse: {
-            id: components["schemas"]["Collection"]["id"];
-            title?: components["schemas"]["Collection"]["title"];
-            handle?: components["schemas"]["Collection"]["handle"];
-            description?: components["schemas"]["Collection"]["description"];
-            image?: components["schemas"]["Collection"]["image"];
-            product_count?: components["schemas"]["Collection"]["product_count"];
-            metafields?: components["schemas"]["Collection"]["metafields"];
-            created_at?: components["schemas"]["Collection"]["created_at"];
-            updated_at?: components["schemas"]["Collection"]["updated_at"];
+            id: components["schemas"]["CollectionId"];
+            title?: string;
+            handle?: string;
+            description?: string | null;
+            image?: string | null;
+            /**
+             * Format: int32
+             * @description Products in the collection that are not deleted; with a publishable key or customer token, only the active ones (what the storefront can list).
+             */
+            product_count?: number;
+            /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
+            metafields?: components["schemas"]["MetafieldValues"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A Company answered with `fields`: `id` and the requested properties only. */
         CompanySparse: {
-            id: components["schemas"]["Company"]["id"];
-            type?: components["schemas"]["Company"]["type"];
-            name?: components["schemas"]["Company"]["name"];
-            handle?: components["schemas"]["Company"]["handle"];
-            email?: components["schemas"]["Company"]["email"];
-            phone?: components["schemas"]["Company"]["phone"];
-            website?: components["schemas"]["Company"]["website"];
-            tax_number?: components["schemas"]["Company"]["tax_number"];
-            tax_number_type?: components["schemas"]["Company"]["tax_number_type"];
-            currency?: components["schemas"]["Company"]["currency"];
-            payment_terms?: components["schemas"]["Company"]["payment_terms"];
-            note?: components["schemas"]["Company"]["note"];
-            external_id?: components["schemas"]["Company"]["external_id"];
-            active_price_key?: components["schemas"]["Company"]["active_price_key"];
-            address_count?: components["schemas"]["Company"]["address_count"];
-            contact_count?: components["schemas"]["Company"]["contact_count"];
-            metadata?: components["schemas"]["Company"]["metadata"];
-            addresses?: components["schemas"]["Company"]["addresses"];
-            contacts?: components["schemas"]["Company"]["contacts"];
-            created_at?: components["schemas"]["Company"]["created_at"];
-            updated_at?: components["schemas"]["Company"]["updated_at"];
+            id: components["schemas"]["CompanyId"];
+            type?: components["schemas"]["CompanyType"];
+            name?: string;
+            handle?: string;
+            email?: string | null;
+            phone?: string | null;
+            website?: string | null;
+            tax_number?: string | null;
+            tax_number_type?: components["schemas"]["TaxNumberType"] | null;
+            currency?: components["schemas"]["CurrencyCode"] | null;
+            payment_terms?: components["schemas"]["PaymentTerms"] | null;
+            /** @description Internal note. */
+            note?: string | null;
+            /** @description Reference in an external system (ERP, CRM). */
+            external_id?: string | null;
+            /**
+             * @description The slug of the price list the company's contacts buy from (see the price-lists tag for how prices are resolved).
+             * @example wholesale
+             */
+            active_price_key?: string | null;
+            /** Format: int32 */
+            address_count?: number;
+            /** Format: int32 */
+            contact_count?: number;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Only with `expand=addresses`; the default first. */
+            addresses?: components["schemas"]["CompanyAddress"][];
+            /** @description Only with `expand=contacts`; the primary first. */
+            contacts?: components["schemas"]["CompanyContact"][];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A CompanyAddress answered with `fields`: `id` and the requested properties only. */
         CompanyAddressSparse: {
-            id: components["schemas"]["CompanyAddress"]["id"];
-            company_id?: components["schemas"]["CompanyAddress"]["company_id"];
-            label?: components["schemas"]["CompanyAddress"]["label"];
-            first_name?: components["schemas"]["CompanyAddress"]["first_name"];
-            last_name?: components["schemas"]["CompanyAddress"]["last_name"];
-            line1?: components["schemas"]["CompanyAddress"]["line1"];
-            line2?: components["schemas"]["CompanyAddress"]["line2"];
-            city?: components["schemas"]["CompanyAddress"]["city"];
-            state?: components["schemas"]["CompanyAddress"]["state"];
-            postal_code?: components["schemas"]["CompanyAddress"]["postal_code"];
-            country?: components["schemas"]["CompanyAddress"]["country"];
-            phone?: components["schemas"]["CompanyAddress"]["phone"];
-            is_default?: components["schemas"]["CompanyAddress"]["is_default"];
-            created_at?: components["schemas"]["CompanyAddress"]["created_at"];
-            updated_at?: components["schemas"]["CompanyAddress"]["updated_at"];
+            id: components["schemas"]["CompanyAddressId"];
+            company_id?: components["schemas"]["CompanyId"];
+            /** @description A name for the address, e.g. "Warehouse". */
+            label?: string | null;
+            first_name?: string | null;
+            last_name?: string | null;
+            line1?: string;
+            line2?: string | null;
+            city?: string;
+            state?: string | null;
+            postal_code?: string | null;
+            country?: components["schemas"]["CountryCode"];
+            phone?: string | null;
+            /** @description At most one address per company is the default. */
+            is_default?: boolean;
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A CompanyContact answered with `fields`: `id` and the requested properties only. */
         CompanyContactSparse: {
-            id: components["schemas"]["CompanyContact"]["id"];
-            company_id?: components["schemas"]["CompanyContact"]["company_id"];
-            name?: components["schemas"]["CompanyContact"]["name"];
-            email?: components["schemas"]["CompanyContact"]["email"];
-            phone?: components["schemas"]["CompanyContact"]["phone"];
-            role?: components["schemas"]["CompanyContact"]["role"];
-            is_primary?: components["schemas"]["CompanyContact"]["is_primary"];
-            created_at?: components["schemas"]["CompanyContact"]["created_at"];
-            updated_at?: components["schemas"]["CompanyContact"]["updated_at"];
+            id: components["schemas"]["CompanyContactId"];
+            company_id?: components["schemas"]["CompanyId"];
+            name?: string;
+            email?: string | null;
+            phone?: string | null;
+            /** @description The contact's role at the company, e.g. "Purchasing". */
+            role?: string | null;
+            /** @description At most one contact per company is the primary one. */
+            is_primary?: boolean;
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A Customer answered with `fields`: `id` and the requested properties only. */
         CustomerSparse: {
-            id: components["schemas"]["Customer"]["id"];
-            email?: components["schemas"]["Customer"]["email"];
-            first_name?: components["schemas"]["Customer"]["first_name"];
-            last_name?: components["schemas"]["Customer"]["last_name"];
-            phone?: components["schemas"]["Customer"]["phone"];
-            company?: components["schemas"]["Customer"]["company"];
-            status?: components["schemas"]["Customer"]["status"];
-            order_count?: components["schemas"]["Customer"]["order_count"];
-            total_spent?: components["schemas"]["Customer"]["total_spent"];
-            first_order_at?: components["schemas"]["Customer"]["first_order_at"];
-            last_order_at?: components["schemas"]["Customer"]["last_order_at"];
-            tags?: components["schemas"]["Customer"]["tags"];
-            metadata?: components["schemas"]["Customer"]["metadata"];
-            active_price_key?: components["schemas"]["Customer"]["active_price_key"];
-            locale?: components["schemas"]["Customer"]["locale"];
-            tax_number?: components["schemas"]["Customer"]["tax_number"];
-            tax_number_type?: components["schemas"]["Customer"]["tax_number_type"];
-            addresses?: components["schemas"]["Customer"]["addresses"];
-            metafields?: components["schemas"]["Customer"]["metafields"];
-            created_at?: components["schemas"]["Customer"]["created_at"];
-            updated_at?: components["schemas"]["Customer"]["updated_at"];
+            id: components["schemas"]["CustomerId"];
+            email?: string;
+            first_name?: string;
+            last_name?: string;
+            phone?: string | null;
+            company?: string | null;
+            status?: components["schemas"]["CustomerStatus"];
+            /**
+             * Format: int32
+             * @description Number of orders (one more with each completed draft order).
+             */
+            order_count?: number;
+            /**
+             * Format: int64
+             * @description Total of paid orders in cents (the order total is added when an order is paid).
+             */
+            total_spent?: number;
+            /** @description When the customer's first order was created (null before any order). */
+            first_order_at?: components["schemas"]["Timestamp"] | null;
+            /** @description When the customer's latest order was created (null before any order). */
+            last_order_at?: components["schemas"]["Timestamp"] | null;
+            tags?: string[];
+            metadata?: {
+                [key: string]: unknown;
+            };
+            active_price_key?: string | null;
+            /** @description BCP 47; null means the project default. Decides the language of e-mails. */
+            locale?: string | null;
+            tax_number?: string | null;
+            tax_number_type?: components["schemas"]["TaxNumberType"] | null;
+            /** @description Only with `expand=addresses`; the default first. */
+            addresses?: components["schemas"]["CustomerAddress"][];
+            /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
+            metafields?: components["schemas"]["MetafieldValues"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A CustomerAddress answered with `fields`: `id` and the requested properties only. */
         CustomerAddressSparse: {
-            id: components["schemas"]["CustomerAddress"]["id"];
-            customer_id?: components["schemas"]["CustomerAddress"]["customer_id"];
-            first_name?: components["schemas"]["CustomerAddress"]["first_name"];
-            last_name?: components["schemas"]["CustomerAddress"]["last_name"];
-            company?: components["schemas"]["CustomerAddress"]["company"];
-            line1?: components["schemas"]["CustomerAddress"]["line1"];
-            line2?: components["schemas"]["CustomerAddress"]["line2"];
-            city?: components["schemas"]["CustomerAddress"]["city"];
-            state?: components["schemas"]["CustomerAddress"]["state"];
-            postal_code?: components["schemas"]["CustomerAddress"]["postal_code"];
-            country?: components["schemas"]["CustomerAddress"]["country"];
-            phone?: components["schemas"]["CustomerAddress"]["phone"];
-            is_default?: components["schemas"]["CustomerAddress"]["is_default"];
-            created_at?: components["schemas"]["CustomerAddress"]["created_at"];
-            updated_at?: components["schemas"]["CustomerAddress"]["updated_at"];
+            id: components["schemas"]["AddressId"];
+            customer_id?: components["schemas"]["CustomerId"];
+            first_name?: string | null;
+            last_name?: string | null;
+            company?: string | null;
+            line1?: string;
+            line2?: string | null;
+            city?: string;
+            state?: string | null;
+            postal_code?: string | null;
+            country?: components["schemas"]["CountryCode"];
+            phone?: string | null;
+            /** @description At most one address per customer is the default. */
+            is_default?: boolean;
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A CustomerGroup answered with `fields`: `id` and the requested properties only. */
         CustomerGroupSparse: {
-            id: components["schemas"]["CustomerGroup"]["id"];
-            name?: components["schemas"]["CustomerGroup"]["name"];
-            handle?: components["schemas"]["CustomerGroup"]["handle"];
-            description?: components["schemas"]["CustomerGroup"]["description"];
-            type?: components["schemas"]["CustomerGroup"]["type"];
-            conditions?: components["schemas"]["CustomerGroup"]["conditions"];
-            condition_match?: components["schemas"]["CustomerGroup"]["condition_match"];
-            active_price_key?: components["schemas"]["CustomerGroup"]["active_price_key"];
-            member_count?: components["schemas"]["CustomerGroup"]["member_count"];
-            metadata?: components["schemas"]["CustomerGroup"]["metadata"];
-            members?: components["schemas"]["CustomerGroup"]["members"];
-            created_at?: components["schemas"]["CustomerGroup"]["created_at"];
-            updated_at?: components["schemas"]["CustomerGroup"]["updated_at"];
+            id: components["schemas"]["CustomerGroupId"];
+            name?: string;
+            handle?: string;
+            description?: string | null;
+            type?: components["schemas"]["CustomerGroupType"];
+            /** @description The conditions of an automatic group; always empty for a manual group. */
+            conditions?: components["schemas"]["CustomerGroupCondition"][];
+            condition_match?: components["schemas"]["ConditionMatch"];
+            /** @description Pricing tier slug for the group's customers. */
+            active_price_key?: string | null;
+            /**
+             * Format: int32
+             * @description Customers in the group now (deleted customers are not counted).
+             */
+            member_count?: number;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Only with `expand=members`: at most 100 members, the most recent first (manual groups: the last added
+             *     first; automatic groups: the newest customers first). `member_count` counts them all, and
+             *     `GET /v1/customers?group_id=` pages through every member.
+             */
+            members?: components["schemas"]["CustomerGroupMember"][];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A DraftOrder answered with `fields`: `id` and the requested properties only. */
         DraftOrderSparse: {
-            id: components["schemas"]["DraftOrder"]["id"];
-            draft_number?: components["schemas"]["DraftOrder"]["draft_number"];
-            status?: components["schemas"]["DraftOrder"]["status"];
-            customer_id?: components["schemas"]["DraftOrder"]["customer_id"];
-            customer_email?: components["schemas"]["DraftOrder"]["customer_email"];
-            subtotal?: components["schemas"]["DraftOrder"]["subtotal"];
-            tax?: components["schemas"]["DraftOrder"]["tax"];
-            tax_data?: components["schemas"]["DraftOrder"]["tax_data"];
-            tax_inclusive?: components["schemas"]["DraftOrder"]["tax_inclusive"];
-            shipping_cost?: components["schemas"]["DraftOrder"]["shipping_cost"];
-            discount?: components["schemas"]["DraftOrder"]["discount"];
-            total?: components["schemas"]["DraftOrder"]["total"];
-            currency?: components["schemas"]["DraftOrder"]["currency"];
-            shipping_address?: components["schemas"]["DraftOrder"]["shipping_address"];
-            billing_address?: components["schemas"]["DraftOrder"]["billing_address"];
-            payment_terms?: components["schemas"]["DraftOrder"]["payment_terms"];
-            payment_due_date?: components["schemas"]["DraftOrder"]["payment_due_date"];
-            order_id?: components["schemas"]["DraftOrder"]["order_id"];
-            completed_at?: components["schemas"]["DraftOrder"]["completed_at"];
-            item_count?: components["schemas"]["DraftOrder"]["item_count"];
-            notes?: components["schemas"]["DraftOrder"]["notes"];
-            metadata?: components["schemas"]["DraftOrder"]["metadata"];
-            items?: components["schemas"]["DraftOrder"]["items"];
-            created_at?: components["schemas"]["DraftOrder"]["created_at"];
-            updated_at?: components["schemas"]["DraftOrder"]["updated_at"];
+            id: components["schemas"]["DraftOrderId"];
+            /**
+             * Format: int32
+             * @description Counts the project's drafts from 1, without gaps.
+             */
+            draft_number?: number;
+            status?: components["schemas"]["DraftOrderStatus"];
+            customer_id?: components["schemas"]["CustomerId"] | null;
+            /** @description Where the payment request goes; required before sending or completing. */
+            customer_email?: string | null;
+            /** Format: int64 */
+            subtotal?: number;
+            /** Format: int64 */
+            tax?: number;
+            tax_data?: components["schemas"]["TaxData"] | null;
+            tax_inclusive?: boolean;
+            /** Format: int64 */
+            shipping_cost?: number;
+            /** Format: int64 */
+            discount?: number;
+            /** Format: int64 */
+            total?: number;
+            currency?: components["schemas"]["CurrencyCode"];
+            shipping_address?: components["schemas"]["NullableAddress"];
+            billing_address?: components["schemas"]["NullableAddress"];
+            payment_terms?: components["schemas"]["PaymentTerms"];
+            payment_due_date?: components["schemas"]["PaymentDueDate"];
+            order_id?: components["schemas"]["OrderId"] | null;
+            completed_at?: components["schemas"]["Timestamp"] | null;
+            /**
+             * Format: int32
+             * @description The number of line items.
+             */
+            item_count?: number;
+            /** @description Internal; never shown to the customer. */
+            notes?: string | null;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Only with `expand=items`; oldest first. */
+            items?: components["schemas"]["DraftLineItem"][];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A Location answered with `fields`: `id` and the requested properties only. */
         LocationSparse: {
-            id: components["schemas"]["Location"]["id"];
-            name?: components["schemas"]["Location"]["name"];
-            handle?: components["schemas"]["Location"]["handle"];
-            type?: components["schemas"]["Location"]["type"];
-            is_default?: components["schemas"]["Location"]["is_default"];
-            is_active?: components["schemas"]["Location"]["is_active"];
-            metadata?: components["schemas"]["Location"]["metadata"];
-            address_line1?: components["schemas"]["Location"]["address_line1"];
-            address_line2?: components["schemas"]["Location"]["address_line2"];
-            city?: components["schemas"]["Location"]["city"];
-            state?: components["schemas"]["Location"]["state"];
-            postal_code?: components["schemas"]["Location"]["postal_code"];
-            country?: components["schemas"]["Location"]["country"];
-            phone?: components["schemas"]["Location"]["phone"];
-            email?: components["schemas"]["Location"]["email"];
-            created_at?: components["schemas"]["Location"]["created_at"];
-            updated_at?: components["schemas"]["Location"]["updated_at"];
+            id: components["schemas"]["LocationId"];
+            name?: string;
+            handle?: string;
+            type?: components["schemas"]["LocationType"];
+            is_default?: boolean;
+            /** @description Whether the location can receive or deduct stock. */
+            is_active?: boolean;
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            address_line1?: string | null;
+            address_line2?: string | null;
+            city?: string | null;
+            state?: string | null;
+            postal_code?: string | null;
+            country?: string | null;
+            phone?: string | null;
+            email?: string | null;
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A Order answered with `fields`: `id` and the requested properties only. */
         OrderSparse: {
-            id: components["schemas"]["Order"]["id"];
-            order_number?: components["schemas"]["Order"]["order_number"];
-            status?: components["schemas"]["Order"]["status"];
-            financial_status?: components["schemas"]["Order"]["financial_status"];
-            fulfillment_status?: components["schemas"]["Order"]["fulfillment_status"];
-            cancel_reason?: components["schemas"]["Order"]["cancel_reason"];
-            cancelled_at?: components["schemas"]["Order"]["cancelled_at"];
-            customer_id?: components["schemas"]["Order"]["customer_id"];
-            email?: components["schemas"]["Order"]["email"];
-            currency?: components["schemas"]["Order"]["currency"];
-            line_items?: components["schemas"]["Order"]["line_items"];
-            subtotal?: components["schemas"]["Order"]["subtotal"];
-            tax?: components["schemas"]["Order"]["tax"];
-            tax_data?: components["schemas"]["Order"]["tax_data"];
-            shipping_cost?: components["schemas"]["Order"]["shipping_cost"];
-            discount?: components["schemas"]["Order"]["discount"];
-            total?: components["schemas"]["Order"]["total"];
-            shipping_address?: components["schemas"]["Order"]["shipping_address"];
-            billing_address?: components["schemas"]["Order"]["billing_address"];
-            payment_terms?: components["schemas"]["Order"]["payment_terms"];
-            payment_due_date?: components["schemas"]["Order"]["payment_due_date"];
-            draft_order_id?: components["schemas"]["Order"]["draft_order_id"];
-            paid_at?: components["schemas"]["Order"]["paid_at"];
-            metafields?: components["schemas"]["Order"]["metafields"];
-            created_at?: components["schemas"]["Order"]["created_at"];
-            updated_at?: components["schemas"]["Order"]["updated_at"];
+            id: components["schemas"]["OrderId"];
+            /**
+             * Format: int32
+             * @description Counts the project's orders from 1001.
+             */
+            order_number?: number;
+            status?: components["schemas"]["OrderStatus"];
+            financial_status?: components["schemas"]["OrderFinancialStatus"];
+            fulfillment_status?: components["schemas"]["OrderFulfillmentStatus"];
+            cancel_reason?: components["schemas"]["OrderCancelReason"] | null;
+            /** Format: date-time */
+            cancelled_at?: string | null;
+            customer_id?: components["schemas"]["CustomerId"] | null;
+            email?: string;
+            currency?: components["schemas"]["CurrencyCode"];
+            line_items?: components["schemas"]["OrderLineItem"][];
+            /** Format: int64 */
+            subtotal?: number;
+            /** Format: int64 */
+            tax?: number;
+            tax_data?: components["schemas"]["TaxData"] | null;
+            /** Format: int64 */
+            shipping_cost?: number;
+            /** Format: int64 */
+            discount?: number;
+            /** Format: int64 */
+            total?: number;
+            shipping_address?: components["schemas"]["NullableAddress"];
+            billing_address?: components["schemas"]["NullableAddress"];
+            payment_terms?: components["schemas"]["PaymentTerms"];
+            payment_due_date?: components["schemas"]["PaymentDueDate"];
+            draft_order_id?: components["schemas"]["DraftOrderId"] | null;
+            paid_at?: components["schemas"]["Timestamp"] | null;
+            /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
+            metafields?: components["schemas"]["MetafieldValues"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A PriceList answered with `fields`: `id` and the requested properties only. */
         PriceListSparse: {
-            id: components["schemas"]["PriceList"]["id"];
-            slug?: components["schemas"]["PriceList"]["slug"];
-            name?: components["schemas"]["PriceList"]["name"];
-            description?: components["schemas"]["PriceList"]["description"];
-            currency?: components["schemas"]["PriceList"]["currency"];
-            status?: components["schemas"]["PriceList"]["status"];
-            starts_at?: components["schemas"]["PriceList"]["starts_at"];
-            ends_at?: components["schemas"]["PriceList"]["ends_at"];
-            allows_increase?: components["schemas"]["PriceList"]["allows_increase"];
-            price_count?: components["schemas"]["PriceList"]["price_count"];
-            metadata?: components["schemas"]["PriceList"]["metadata"];
-            created_at?: components["schemas"]["PriceList"]["created_at"];
-            updated_at?: components["schemas"]["PriceList"]["updated_at"];
+            id: components["schemas"]["PriceListId"];
+            slug?: components["schemas"]["PriceListSlug"];
+            name?: string;
+            description?: string | null;
+            currency?: components["schemas"]["CurrencyCode"];
+            status?: components["schemas"]["PriceListStatus"];
+            /** @description The list applies from this moment on; null from creation. */
+            starts_at?: components["schemas"]["Timestamp"] | null;
+            /** @description The list applies until just before this moment; null without end. */
+            ends_at?: components["schemas"]["Timestamp"] | null;
+            /** @description false (default): a price of the list above the variant's own price is skipped, so the list never raises a price. true: the list's price applies whatever the variant's own price. */
+            allows_increase?: boolean;
+            /**
+             * Format: int32
+             * @description The number of prices (tiers included) the list holds.
+             */
+            price_count?: number;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A Product answered with `fields`: `id` and the requested properties only. */
         ProductSparse: {
-            id: components["schemas"]["Product"]["id"];
-            title?: components["schemas"]["Product"]["title"];
-            handle?: components["schemas"]["Product"]["handle"];
-            description?: components["schemas"]["Product"]["description"];
-            status?: components["schemas"]["Product"]["status"];
-            product_type?: components["schemas"]["Product"]["product_type"];
-            vendor?: components["schemas"]["Product"]["vendor"];
-            tags?: components["schemas"]["Product"]["tags"];
-            image?: components["schemas"]["Product"]["image"];
-            price?: components["schemas"]["Product"]["price"];
-            sale_price?: components["schemas"]["Product"]["sale_price"];
-            customer_price?: components["schemas"]["Product"]["customer_price"];
-            currency?: components["schemas"]["Product"]["currency"];
-            variants?: components["schemas"]["Product"]["variants"];
-            collection_ids?: components["schemas"]["Product"]["collection_ids"];
-            metadata?: components["schemas"]["Product"]["metadata"];
-            metafields?: components["schemas"]["Product"]["metafields"];
-            created_at?: components["schemas"]["Product"]["created_at"];
-            updated_at?: components["schemas"]["Product"]["updated_at"];
+            id: components["schemas"]["ProductId"];
+            title?: string;
+            handle?: string;
+            description?: string | null;
+            status?: components["schemas"]["ProductStatus"];
+            product_type?: string | null;
+            vendor?: string | null;
+            tags?: string[];
+            image?: string | null;
+            /**
+             * Format: int64
+             * @description The lowest variant price (cents).
+             */
+            price?: number;
+            /**
+             * Format: int64
+             * @description The lowest variant sale price, or null.
+             */
+            sale_price?: number | null;
+            /**
+             * Format: int64
+             * @description Only on storefront reads with a customer's access token; the lowest `customer_price` of the product's variants.
+             */
+            customer_price?: number;
+            currency?: components["schemas"]["CurrencyCode"];
+            /** @description Always inlined, by position. */
+            variants?: components["schemas"]["Variant"][];
+            collection_ids?: components["schemas"]["CollectionId"][];
+            /** @description Merchant-only: secret keys only (absent for publishable keys and customer tokens). */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
+            metafields?: components["schemas"]["MetafieldValues"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A ShippingZone answered with `fields`: `id` and the requested properties only. */
         ShippingZoneSparse: {
-            id: components["schemas"]["ShippingZone"]["id"];
-            name?: components["schemas"]["ShippingZone"]["name"];
-            countries?: components["schemas"]["ShippingZone"]["countries"];
-            is_rest_of_world?: components["schemas"]["ShippingZone"]["is_rest_of_world"];
-            is_active?: components["schemas"]["ShippingZone"]["is_active"];
-            carrier_callback_url?: components["schemas"]["ShippingZone"]["carrier_callback_url"];
-            position?: components["schemas"]["ShippingZone"]["position"];
-            rate_count?: components["schemas"]["ShippingZone"]["rate_count"];
-            rates?: components["schemas"]["ShippingZone"]["rates"];
-            created_at?: components["schemas"]["ShippingZone"]["created_at"];
-            updated_at?: components["schemas"]["ShippingZone"]["updated_at"];
+            id: components["schemas"]["ShippingZoneId"];
+            name?: string;
+            /** @description ISO 3166-1 alpha-2 codes, upper-case, in the order given. */
+            countries?: components["schemas"]["CountryCode"][];
+            /** @description The fallback zone for countries no active zone lists; at most one per project. */
+            is_rest_of_world?: boolean;
+            is_active?: boolean;
+            /** @description Called by the rate lookup for carrier rates. */
+            carrier_callback_url?: string | null;
+            /**
+             * Format: int32
+             * @description Zones are matched by position ascending.
+             */
+            position?: number;
+            /**
+             * Format: int32
+             * @description Rates in the zone, active or not.
+             */
+            rate_count?: number;
+            /** @description Only with `expand=rates` (and always `[]` on create), by position. */
+            rates?: components["schemas"]["ShippingRate"][];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A StoreEvent answered with `fields`: `id` and the requested properties only. */
         StoreEventSparse: {
-            id: components["schemas"]["StoreEvent"]["id"];
-            type?: components["schemas"]["StoreEvent"]["type"];
-            resource_type?: components["schemas"]["StoreEvent"]["resource_type"];
-            resource_id?: components["schemas"]["StoreEvent"]["resource_id"];
-            actor_type?: components["schemas"]["StoreEvent"]["actor_type"];
-            actor_id?: components["schemas"]["StoreEvent"]["actor_id"];
-            summary?: components["schemas"]["StoreEvent"]["summary"];
-            metadata?: components["schemas"]["StoreEvent"]["metadata"];
-            created_at?: components["schemas"]["StoreEvent"]["created_at"];
+            id: components["schemas"]["StoreEventId"];
+            type?: components["schemas"]["EventType"];
+            /** @example customer */
+            resource_type?: string;
+            /** @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u */
+            resource_id?: string;
+            /**
+             * @description Who acted: `api_key` (a request with an API key), `admin` (an admin user), `customer` (a storefront
+             *     customer signed in through customer authentication, e.g. `PATCH /v1/me`) or `system` (background work
+             *     such as automatic group membership).
+             * @enum {string}
+             */
+            actor_type?: "api_key" | "admin" | "customer" | "system";
+            /** @description `key_...` for api_key, `user_...` for admin, `cus_...` for customer, `system:<job>` for system. */
+            actor_id?: string;
+            /** @description A human-readable line. */
+            summary?: string;
+            /** @description May hold `changes`: field name to `{from, to}`. */
+            metadata?: {
+                changes?: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            } & {
+                [key: string]: unknown;
+            };
+            created_at?: components["schemas"]["Timestamp"];
         };
         /** @description A WebhookDelivery answered with `fields`: `id` and the requested properties only. */
         WebhookDeliverySparse: {
-            id: components["schemas"]["WebhookDelivery"]["id"];
-            subscription_id?: components["schemas"]["WebhookDelivery"]["subscription_id"];
-            event_id?: components["schemas"]["WebhookDelivery"]["event_id"];
-            event_type?: components["schemas"]["WebhookDelivery"]["event_type"];
-            status?: components["schemas"]["WebhookDelivery"]["status"];
-            attempt_count?: components["schemas"]["WebhookDelivery"]["attempt_count"];
-            next_attempt_at?: components["schemas"]["WebhookDelivery"]["next_attempt_at"];
-            last_attempt_at?: components["schemas"]["WebhookDelivery"]["last_attempt_at"];
-            response_status?: components["schemas"]["WebhookDelivery"]["response_status"];
-            response_body?: components["schemas"]["WebhookDelivery"]["response_body"];
-            duration_ms?: components["schemas"]["WebhookDelivery"]["duration_ms"];
-            error?: components["schemas"]["WebhookDelivery"]["error"];
-            created_at?: components["schemas"]["WebhookDelivery"]["created_at"];
-            updated_at?: components["schemas"]["WebhookDelivery"]["updated_at"];
+            id: components["schemas"]["WebhookDeliveryId"];
+            subscription_id?: components["schemas"]["WebhookId"];
+            event_id?: components["schemas"]["WebhookEventId"];
+            event_type?: components["schemas"]["EventType"];
+            status?: components["schemas"]["WebhookDeliveryStatus"];
+            /**
+             * Format: int32
+             * @description Attempts made so far (automatic and redeliveries).
+             */
+            attempt_count?: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null once succeeded or abandoned. Attempt 1 is immediate, then 2 after
+             *     5 minutes, 3 after 30 minutes, 4 after 2 hours and 5 after 8 hours, each counted from the failed attempt
+             *     before it and spread by up to 10 % (never earlier), so a failing receiver is not hit by a storm.
+             */
+            next_attempt_at?: string | null;
+            /** Format: date-time */
+            last_attempt_at?: string | null;
+            /**
+             * Format: int32
+             * @description HTTP status of the last answer; null when there was none.
+             */
+            response_status?: number | null;
+            /** @description The first 1 KiB of the last answer's body. */
+            response_body?: string | null;
+            /**
+             * Format: int32
+             * @description How long the last attempt took.
+             */
+            duration_ms?: number | null;
+            /** @description Why the last attempt got no answer (time-out, TLS, connection); null otherwise. A host that does not resolve and one that resolves to a non-public address both read `refused: the host did not resolve to a public address`, so deliveries never tell which internal host names exist. */
+            error?: string | null;
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A WebhookSubscription answered with `fields`: `id` and the requested properties only. */
         WebhookSubscriptionSparse: {
-            id: components["schemas"]["WebhookSubscription"]["id"];
-            url?: components["schemas"]["WebhookSubscription"]["url"];
-            events?: components["schemas"]["WebhookSubscription"]["events"];
-            status?: components["schemas"]["WebhookSubscription"]["status"];
-            created_at?: components["schemas"]["WebhookSubscription"]["created_at"];
-            updated_at?: components["schemas"]["WebhookSubscription"]["updated_at"];
+            id: components["schemas"]["WebhookId"];
+            url?: string;
+            events?: components["schemas"]["EventType"][];
+            status?: components["schemas"]["WebhookStatus"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         Health: {
             /** @enum {string} */
@@ -3632,15 +3796,30 @@ export interface components {
             exchange_rates: components["schemas"]["ExchangeRates"];
             /** @description While true, every key of the project answers 403 `account_suspended`. */
             suspended: boolean;
-            /** @description Requests a minute allowed for the project's secret keys. */
+            /**
+             * Format: int32
+             * @description Requests a minute allowed for the project's secret keys.
+             */
             rate_limit_per_minute: number;
-            /** @description Requests a minute allowed for the project's storefront traffic (publishable keys and customer access tokens), counted apart from secret keys; null: the same number as `rate_limit_per_minute`. */
+            /**
+             * Format: int32
+             * @description Requests a minute allowed for the project's storefront traffic (publishable keys and customer access tokens), counted apart from secret keys; null: the same number as `rate_limit_per_minute`.
+             */
             storefront_rate_limit_per_minute: number | null;
-            /** @description Register, login, refresh, forgot-password and reset-password requests a minute from one client address (default 120), within the storefront budget. */
+            /**
+             * Format: int32
+             * @description Register, login, refresh, forgot-password and reset-password requests a minute from one client address (default 120), within the storefront budget.
+             */
             auth_attempts_per_ip_per_minute: number;
-            /** @description The same requests a minute naming one email address (register, login, forgot-password; default 20). */
+            /**
+             * Format: int32
+             * @description The same requests a minute naming one email address (register, login, forgot-password; default 20).
+             */
             auth_attempts_per_email_per_minute: number;
-            /** @description Requests a calendar month allowed for the project's secret keys (storefront traffic is not counted). */
+            /**
+             * Format: int32
+             * @description Requests a calendar month allowed for the project's secret keys (storefront traffic is not counted).
+             */
             monthly_quota: number;
             /** @description Where e-mails to the merchant go (usage warnings, a webhook subscription the service paused). Null records them in the outbox only. */
             contact_email: string | null;
@@ -3685,11 +3864,18 @@ export interface components {
             tax?: components["schemas"]["TaxSettings"];
             exchange_rates?: components["schemas"]["ExchangeRates"];
             suspended?: boolean;
+            /** Format: int32 */
             rate_limit_per_minute?: number;
-            /** @description Null makes it follow `rate_limit_per_minute` again. */
+            /**
+             * Format: int32
+             * @description Null makes it follow `rate_limit_per_minute` again.
+             */
             storefront_rate_limit_per_minute?: number | null;
+            /** Format: int32 */
             auth_attempts_per_ip_per_minute?: number;
+            /** Format: int32 */
             auth_attempts_per_email_per_minute?: number;
+            /** Format: int32 */
             monthly_quota?: number;
             /**
              * Format: email
@@ -3748,9 +3934,15 @@ export interface components {
             is_active: boolean;
             /** @description Called by the rate lookup for carrier rates. */
             carrier_callback_url: string | null;
-            /** @description Zones are matched by position ascending. */
+            /**
+             * Format: int32
+             * @description Zones are matched by position ascending.
+             */
             position: number;
-            /** @description Rates in the zone, active or not. */
+            /**
+             * Format: int32
+             * @description Rates in the zone, active or not.
+             */
             rate_count: number;
             /** @description Only with `expand=rates` (and always `[]` on create), by position. */
             rates?: components["schemas"]["ShippingRate"][];
@@ -3782,7 +3974,10 @@ export interface components {
             /** @default true */
             is_active?: boolean;
             carrier_callback_url?: components["schemas"]["CarrierCallbackUrl"];
-            /** @default 0 */
+            /**
+             * Format: int32
+             * @default 0
+             */
             position?: number;
         };
         ShippingZoneUpdate: {
@@ -3791,6 +3986,7 @@ export interface components {
             is_rest_of_world?: boolean;
             is_active?: boolean;
             carrier_callback_url?: components["schemas"]["CarrierCallbackUrl"];
+            /** Format: int32 */
             position?: number;
         };
         ShippingRate: {
@@ -3798,21 +3994,41 @@ export interface components {
             zone_id: components["schemas"]["ShippingZoneId"];
             name: string;
             description: string | null;
-            /** @description Cents; 0 is free. */
+            /**
+             * Format: int64
+             * @description Cents; 0 is free.
+             */
             price: number;
             currency: components["schemas"]["CurrencyCode"];
-            /** @description Cents, inclusive. */
+            /**
+             * Format: int64
+             * @description Cents, inclusive.
+             */
             min_order_subtotal: number | null;
-            /** @description Cents, inclusive. */
+            /**
+             * Format: int64
+             * @description Cents, inclusive.
+             */
             max_order_subtotal: number | null;
-            /** @description Grams, inclusive. */
+            /**
+             * Format: int32
+             * @description Grams, inclusive.
+             */
             min_order_weight: number | null;
-            /** @description Grams, inclusive. */
+            /**
+             * Format: int32
+             * @description Grams, inclusive.
+             */
             max_order_weight: number | null;
+            /** Format: int32 */
             min_delivery_days: number | null;
+            /** Format: int32 */
             max_delivery_days: number | null;
             is_active: boolean;
-            /** @description Order within the zone. */
+            /**
+             * Format: int32
+             * @description Order within the zone.
+             */
             position: number;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -3824,38 +4040,58 @@ export interface components {
             name: string;
             description?: string | null;
             /**
+             * Format: int64
              * @description Cents.
              * @default 0
              */
             price?: number;
             currency: components["schemas"]["CurrencyCode"];
+            /** Format: int64 */
             min_order_subtotal?: number | null;
+            /** Format: int64 */
             max_order_subtotal?: number | null;
+            /** Format: int32 */
             min_order_weight?: number | null;
+            /** Format: int32 */
             max_order_weight?: number | null;
+            /** Format: int32 */
             min_delivery_days?: number | null;
+            /** Format: int32 */
             max_delivery_days?: number | null;
             /** @default true */
             is_active?: boolean;
-            /** @default 0 */
+            /**
+             * Format: int32
+             * @default 0
+             */
             position?: number;
         };
         ShippingRateUpdate: {
             name?: string;
             description?: string | null;
+            /** Format: int64 */
             price?: number;
             currency?: components["schemas"]["CurrencyCode"];
+            /** Format: int64 */
             min_order_subtotal?: number | null;
+            /** Format: int64 */
             max_order_subtotal?: number | null;
+            /** Format: int32 */
             min_order_weight?: number | null;
+            /** Format: int32 */
             max_order_weight?: number | null;
+            /** Format: int32 */
             min_delivery_days?: number | null;
+            /** Format: int32 */
             max_delivery_days?: number | null;
             is_active?: boolean;
+            /** Format: int32 */
             position?: number;
         };
         ShippingItem: {
+            /** Format: int32 */
             weight_grams: number;
+            /** Format: int32 */
             quantity: number;
         };
         ShippingRateLookup: {
@@ -3873,9 +4109,12 @@ export interface components {
             id: string;
             name: string;
             description: string | null;
+            /** Format: int64 */
             price: number;
             currency: components["schemas"]["CurrencyCode"];
+            /** Format: int32 */
             min_delivery_days: number | null;
+            /** Format: int32 */
             max_delivery_days: number | null;
             /** @enum {string} */
             source: "flat" | "carrier";
@@ -3905,6 +4144,7 @@ export interface components {
                 postal_code: string | null;
             };
             items: components["schemas"]["ShippingItem"][];
+            /** Format: int64 */
             subtotal: number;
             currency: components["schemas"]["CurrencyCode"];
         };
@@ -3933,9 +4173,12 @@ export interface components {
             rates: {
                 name: string;
                 description?: string | null;
+                /** Format: int64 */
                 price: number;
                 currency: string;
+                /** Format: int32 */
                 min_delivery_days?: number | null;
+                /** Format: int32 */
                 max_delivery_days?: number | null;
             }[];
         };
@@ -4061,7 +4304,10 @@ export interface components {
             event_id: components["schemas"]["WebhookEventId"];
             event_type: components["schemas"]["EventType"];
             status: components["schemas"]["WebhookDeliveryStatus"];
-            /** @description Attempts made so far (automatic and redeliveries). */
+            /**
+             * Format: int32
+             * @description Attempts made so far (automatic and redeliveries).
+             */
             attempt_count: number;
             /**
              * Format: date-time
@@ -4072,11 +4318,17 @@ export interface components {
             next_attempt_at: string | null;
             /** Format: date-time */
             last_attempt_at: string | null;
-            /** @description HTTP status of the last answer; null when there was none. */
+            /**
+             * Format: int32
+             * @description HTTP status of the last answer; null when there was none.
+             */
             response_status: number | null;
             /** @description The first 1 KiB of the last answer's body. */
             response_body: string | null;
-            /** @description How long the last attempt took. */
+            /**
+             * Format: int32
+             * @description How long the last attempt took.
+             */
             duration_ms: number | null;
             /** @description Why the last attempt got no answer (time-out, TLS, connection); null otherwise. A host that does not resolve and one that resolves to a non-public address both read `refused: the host did not resolve to a public address`, so deliveries never tell which internal host names exist. */
             error: string | null;
@@ -4088,6 +4340,7 @@ export interface components {
         };
         WebhookSecretRotate: {
             /**
+             * Format: int32
              * @description How long the previous secret keeps signing deliveries besides the new one (0 to 7 days).
              * @default 86400
              */
@@ -4095,8 +4348,8 @@ export interface components {
         };
         WebhookSecretRotation: {
             id: components["schemas"]["WebhookId"];
-            /** @description The new signing secret, shown only in this answer. */
-            secret: components["schemas"]["WebhookSubscriptionWithSecret"]["secret"];
+            /** @description The new signing secret (`whsec_` and the base64 of 32 random bytes, as at creation), shown only in this answer. */
+            secret: string;
             /**
              * Format: date-time
              * @description When the previous secret stops signing deliveries (null with `overlap_seconds` 0).
@@ -4167,11 +4420,18 @@ export interface components {
             project_id: components["schemas"]["ProjectId"];
             /** @description The calendar month, YYYY-MM (UTC). */
             period: string;
-            /** @description Requests counted this month. */
+            /**
+             * Format: int32
+             * @description Requests counted this month.
+             */
             used: number;
-            /** @description The project's monthly quota. */
+            /**
+             * Format: int32
+             * @description The project's monthly quota.
+             */
             quota: number;
             /**
+             * Format: int32
              * @description The percentage of the quota reached.
              * @enum {integer}
              */
@@ -4200,9 +4460,15 @@ export interface components {
             phone: string | null;
             company: string | null;
             status: components["schemas"]["CustomerStatus"];
-            /** @description Number of orders (one more with each completed draft order). */
+            /**
+             * Format: int32
+             * @description Number of orders (one more with each completed draft order).
+             */
             order_count: number;
-            /** @description Total of paid orders in cents (the order total is added when an order is paid). */
+            /**
+             * Format: int64
+             * @description Total of paid orders in cents (the order total is added when an order is paid).
+             */
             total_spent: number;
             /** @description When the customer's first order was created (null before any order). */
             first_order_at: components["schemas"]["Timestamp"] | null;
@@ -4369,6 +4635,7 @@ export interface components {
             /** @description Opaque, 256 random bits, valid 30 days, single use (see refresh). Stored only as a hash. */
             refresh_token: string;
             /**
+             * Format: int32
              * @description Seconds until the access token expires.
              * @constant
              */
@@ -4382,7 +4649,10 @@ export interface components {
             access_token: components["schemas"]["AccessToken"];
             /** @description Opaque, valid 30 days, single use. */
             refresh_token: string;
-            /** @constant */
+            /**
+             * Format: int32
+             * @constant
+             */
             expires_in: 3600;
             customer: components["schemas"]["AuthCustomer"];
         };
@@ -4433,9 +4703,15 @@ export interface components {
          * @example trail-runner-2
          */
         Handle: string;
-        /** @description Amount in minor units (cents). */
+        /**
+         * Format: int64
+         * @description Amount in minor units (cents).
+         */
         Money: number;
-        /** @description A variant's price in minor units (cents), at most 1,000,000,000 (10,000,000.00). */
+        /**
+         * Format: int64
+         * @description A variant's price in minor units (cents), at most 1,000,000,000 (10,000,000.00).
+         */
         VariantPrice: number;
         /**
          * @description A variant. Storefront view: answers to publishable keys and customer tokens leave out the merchant-only
@@ -4448,24 +4724,37 @@ export interface components {
             product_id: components["schemas"]["ProductId"];
             title: string;
             sku: string | null;
+            /** Format: int64 */
             price: number;
+            /** Format: int64 */
             sale_price: number | null;
             /**
+             * Format: int64
              * @description Only on storefront reads with a customer's access token: the unit price that customer pays for one
              *     unit in the product's currency, now (their price lists, else `sale_price` when set, else `price`;
              *     see the price-lists tag). Quantity tiers apply on draft order lines. `price` and `sale_price` stay
              *     the list-free prices.
              */
             customer_price?: number;
-            /** @description Grams. */
+            /**
+             * Format: int32
+             * @description Grams.
+             */
             weight: number;
-            /** @description inventory.low fires when inventory_quantity drops below it. Merchant-only: secret keys only (absent for publishable keys and customer tokens). */
+            /**
+             * Format: int32
+             * @description inventory.low fires when inventory_quantity drops below it. Merchant-only: secret keys only (absent for publishable keys and customer tokens).
+             */
             low_stock_threshold?: number | null;
-            /** @description Sum of the variant's inventory levels over all locations. Merchant-only: secret keys only (absent for publishable keys and customer tokens, which read `in_stock`). */
+            /**
+             * Format: int32
+             * @description Sum of the variant's inventory levels over all locations. Merchant-only: secret keys only (absent for publishable keys and customer tokens, which read `in_stock`).
+             */
             inventory_quantity?: number;
             inventory_policy: components["schemas"]["InventoryPolicy"];
             /** @description Whether the variant can be sold now: `inventory_quantity` above zero, or `inventory_policy` `continue` (the same rule as search's `in_stock`). What storefronts see instead of the exact quantity. */
             in_stock: boolean;
+            /** Format: int32 */
             position: number;
             /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
             metafields?: components["schemas"]["MetafieldValues"];
@@ -4487,10 +4776,15 @@ export interface components {
             sku?: string | null;
             price: components["schemas"]["VariantPrice"];
             sale_price?: components["schemas"]["VariantPrice"] | null;
-            /** @default 0 */
+            /**
+             * Format: int32
+             * @default 0
+             */
             weight?: number;
+            /** Format: int32 */
             low_stock_threshold?: number | null;
             inventory_policy?: components["schemas"]["InventoryPolicy"];
+            /** Format: int32 */
             position?: number;
         };
         VariantUpdate: {
@@ -4498,9 +4792,12 @@ export interface components {
             sku?: string | null;
             price?: components["schemas"]["VariantPrice"];
             sale_price?: components["schemas"]["VariantPrice"] | null;
+            /** Format: int32 */
             weight?: number;
+            /** Format: int32 */
             low_stock_threshold?: number | null;
             inventory_policy?: components["schemas"]["InventoryPolicy"];
+            /** Format: int32 */
             position?: number;
         };
         /**
@@ -4519,11 +4816,20 @@ export interface components {
             vendor: string | null;
             tags: string[];
             image: string | null;
-            /** @description The lowest variant price (cents). */
+            /**
+             * Format: int64
+             * @description The lowest variant price (cents).
+             */
             price: number;
-            /** @description The lowest variant sale price, or null. */
+            /**
+             * Format: int64
+             * @description The lowest variant sale price, or null.
+             */
             sale_price: number | null;
-            /** @description Only on storefront reads with a customer's access token; the lowest `customer_price` of the product's variants. */
+            /**
+             * Format: int64
+             * @description Only on storefront reads with a customer's access token; the lowest `customer_price` of the product's variants.
+             */
             customer_price?: number;
             currency: components["schemas"]["CurrencyCode"];
             /** @description Always inlined, by position. */
@@ -4615,9 +4921,15 @@ export interface components {
             country: string | null;
             phone: string | null;
             email: string | null;
-            /** @description Variants with an inventory level here. */
+            /**
+             * Format: int32
+             * @description Variants with an inventory level here.
+             */
             variant_count: number;
-            /** @description Units available here, over all variants. */
+            /**
+             * Format: int64
+             * @description Units available here, over all variants.
+             */
             total_units: number;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -4659,16 +4971,19 @@ export interface components {
         InventoryLevelSet: {
             variant_id: string;
             location_id: string;
+            /** Format: int32 */
             available: number;
         };
         InventoryLevel: {
             location_id: components["schemas"]["LocationId"];
+            /** Format: int32 */
             available: number;
             updated_at: components["schemas"]["Timestamp"];
         };
         InventoryLevelOfVariant: {
             variant_id: components["schemas"]["VariantId"];
             location_id: components["schemas"]["LocationId"];
+            /** Format: int32 */
             available: number;
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -4678,7 +4993,10 @@ export interface components {
             handle: string;
             description: string | null;
             image: string | null;
-            /** @description Products in the collection that are not deleted; with a publishable key or customer token, only the active ones (what the storefront can list). */
+            /**
+             * Format: int32
+             * @description Products in the collection that are not deleted; with a publishable key or customer token, only the active ones (what the storefront can list).
+             */
             product_count: number;
             /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
             metafields?: components["schemas"]["MetafieldValues"];
@@ -4712,7 +5030,10 @@ export interface components {
             id: string;
             filename: string;
             mime_type: string;
-            /** @description Bytes. */
+            /**
+             * Format: int32
+             * @description Bytes.
+             */
             size: number;
             url: string;
             created_at: components["schemas"]["Timestamp"];
@@ -4724,7 +5045,10 @@ export interface components {
             filename: string;
             /** @description e.g. image/png, video/mp4, application/pdf */
             mime_type: string;
-            /** @description Bytes; at most 2,147,483,647 (2 GiB). */
+            /**
+             * Format: int32
+             * @description Bytes; at most 2,147,483,647 (2 GiB).
+             */
             size: number;
             /** Format: uri */
             url: string;
@@ -4794,7 +5118,10 @@ export interface components {
             owner_type: components["schemas"]["MetafieldOwnerType"];
             value_type: components["schemas"]["MetafieldValueType"];
             choices: components["schemas"]["MetafieldChoices"] | null;
-            /** @description Display order within the owner type, 0-indexed. */
+            /**
+             * Format: int32
+             * @description Display order within the owner type, 0-indexed.
+             */
             position: number;
             /** @description A required definition's value cannot be cleared. */
             required: boolean;
@@ -4818,7 +5145,10 @@ export interface components {
             slug?: components["schemas"]["MetafieldSlug"];
             description?: string | null;
             choices?: components["schemas"]["MetafieldChoices"] | null;
-            /** @description Where to insert it; the end of the owner type's list when omitted. */
+            /**
+             * Format: int32
+             * @description Where to insert it; the end of the owner type's list when omitted.
+             */
             position?: number;
             /** @default false */
             required?: boolean;
@@ -4862,6 +5192,7 @@ export interface components {
          */
         MetafieldEmail: string;
         /**
+         * Format: int64
          * @description A whole number.
          * @example 12
          */
@@ -4871,7 +5202,10 @@ export interface components {
          * @example 19.95
          */
         MetafieldDecimal: number;
-        /** @example 4 */
+        /**
+         * Format: int32
+         * @example 4
+         */
         MetafieldRating: number;
         /**
          * @example {
@@ -5329,7 +5663,10 @@ export interface components {
         NullableAddress: components["schemas"]["Address"] | null;
         /** @description How the tax was computed, when the project's tax calculation is enabled. */
         TaxData: {
-            /** @description The sum of the tax lines (cents). */
+            /**
+             * Format: int64
+             * @description The sum of the tax lines (cents).
+             */
             total_tax: number;
             /** @description Whether the prices already include the tax. */
             tax_inclusive: boolean;
@@ -5343,6 +5680,7 @@ export interface components {
                 /** @example DE tax 19% */
                 name: string;
                 rate: number;
+                /** Format: int64 */
                 amount: number;
             }[];
         };
@@ -5363,18 +5701,26 @@ export interface components {
          */
         DraftOrder: {
             id: components["schemas"]["DraftOrderId"];
-            /** @description Counts the project's drafts from 1, without gaps. */
+            /**
+             * Format: int32
+             * @description Counts the project's drafts from 1, without gaps.
+             */
             draft_number: number;
             status: components["schemas"]["DraftOrderStatus"];
             customer_id: components["schemas"]["CustomerId"] | null;
             /** @description Where the payment request goes; required before sending or completing. */
             customer_email: string | null;
+            /** Format: int64 */
             subtotal: number;
+            /** Format: int64 */
             tax: number;
             tax_data: components["schemas"]["TaxData"] | null;
             tax_inclusive: boolean;
+            /** Format: int64 */
             shipping_cost: number;
+            /** Format: int64 */
             discount: number;
+            /** Format: int64 */
             total: number;
             currency: components["schemas"]["CurrencyCode"];
             shipping_address: components["schemas"]["NullableAddress"];
@@ -5383,7 +5729,10 @@ export interface components {
             payment_due_date: components["schemas"]["PaymentDueDate"];
             order_id: components["schemas"]["OrderId"] | null;
             completed_at: components["schemas"]["Timestamp"] | null;
-            /** @description The number of line items. */
+            /**
+             * Format: int32
+             * @description The number of line items.
+             */
             item_count: number;
             /** @description Internal; never shown to the customer. */
             notes: string | null;
@@ -5439,18 +5788,26 @@ export interface components {
             variant_title: string;
             /** @description Captured when added. */
             sku: string | null;
+            /** Format: int32 */
             quantity: number;
             /**
+             * Format: int64
              * @description Variant items: the price resolved for the draft's customer when added (see the price-lists tag), and
              *     again whenever the draft's customer or the item's quantity changes; without a customer, `base_price`.
              *     Custom items: the price sent.
              */
             unit_price: number;
-            /** @description Variant items: the variant's own price captured when added (its sale price when set, else its price); null for custom items. */
+            /**
+             * Format: int64
+             * @description Variant items: the variant's own price captured when added (its sale price when set, else its price); null for custom items.
+             */
             base_price: number | null;
             /** @description The price list `unit_price` comes from; null when it is `base_price` or the item is custom. */
             price_list_id: components["schemas"]["PriceListId"] | null;
-            /** @description quantity x unit_price. */
+            /**
+             * Format: int64
+             * @description quantity x unit_price.
+             */
             total: number;
             is_custom: boolean;
             note: string | null;
@@ -5461,6 +5818,7 @@ export interface components {
             variant_id?: string;
             title?: string;
             unit_price?: components["schemas"]["Money"];
+            /** Format: int32 */
             quantity: number;
             note?: string | null;
         };
@@ -5468,6 +5826,7 @@ export interface components {
             items: components["schemas"]["DraftLineItemInput"][];
         };
         DraftLineItemUpdate: {
+            /** Format: int32 */
             quantity?: number;
             note?: string | null;
             /** @description Custom items only (400 on a variant item). */
@@ -5507,8 +5866,12 @@ export interface components {
         /** @example ful_01jd5t0a2c4e6g8j0l2n4q6s8u */
         FulfillmentId: string;
         FulfillmentLineItem: {
-            /** @description The item's position in the order's line_items (0-based). */
+            /**
+             * Format: int32
+             * @description The item's position in the order's line_items (0-based).
+             */
             line_item_index: number;
+            /** Format: int32 */
             quantity: number;
         };
         FulfillmentCreate: {
@@ -5552,14 +5915,20 @@ export interface components {
             title: string;
             variant_title: string;
             sku: string | null;
+            /** Format: int32 */
             quantity: number;
+            /** Format: int64 */
             unit_price: number;
+            /** Format: int64 */
             total: number;
         };
         /** @description An order, created by completing a draft order; its line items and amounts are copies of the draft's. */
         Order: {
             id: components["schemas"]["OrderId"];
-            /** @description Counts the project's orders from 1001. */
+            /**
+             * Format: int32
+             * @description Counts the project's orders from 1001.
+             */
             order_number: number;
             status: components["schemas"]["OrderStatus"];
             financial_status: components["schemas"]["OrderFinancialStatus"];
@@ -5571,11 +5940,16 @@ export interface components {
             email: string;
             currency: components["schemas"]["CurrencyCode"];
             line_items: components["schemas"]["OrderLineItem"][];
+            /** Format: int64 */
             subtotal: number;
+            /** Format: int64 */
             tax: number;
             tax_data: components["schemas"]["TaxData"] | null;
+            /** Format: int64 */
             shipping_cost: number;
+            /** Format: int64 */
             discount: number;
+            /** Format: int64 */
             total: number;
             shipping_address: components["schemas"]["NullableAddress"];
             billing_address: components["schemas"]["NullableAddress"];
@@ -5594,7 +5968,10 @@ export interface components {
         SearchResult: {
             products: {
                 data: components["schemas"]["SearchProductHit"][];
-                /** @description Products in the answer, passing the filters (pins included) — the strict matches, and when `relaxation` is present the relaxed matches too. */
+                /**
+                 * Format: int64
+                 * @description Products in the answer, passing the filters (pins included) — the strict matches, and when `relaxation` is present the relaxed matches too.
+                 */
                 total: number;
                 relaxation?: components["schemas"]["SearchRelaxation"];
                 facets?: components["schemas"]["SearchFacets"];
@@ -5602,6 +5979,7 @@ export interface components {
             /** @description Empty unless `types` includes collections. */
             collections: {
                 data: components["schemas"]["SearchCollectionHit"][];
+                /** Format: int64 */
                 total: number;
             };
         };
@@ -5618,11 +5996,20 @@ export interface components {
          *     }
          */
         SearchRelaxation: {
-            /** @description Products matching every word (these rank first). */
+            /**
+             * Format: int32
+             * @description Products matching every word (these rank first).
+             */
             strict_total: number;
-            /** @description Words of the query, as matched_words counts them (a quoted phrase, an OR group or a multi-word synonym counts as one; lone stop words do not count). */
+            /**
+             * Format: int32
+             * @description Words of the query, as matched_words counts them (a quoted phrase, an OR group or a multi-word synonym counts as one; lone stop words do not count).
+             */
             words: number;
-            /** @description The fewest words a product of the answer matches (pinned products aside). */
+            /**
+             * Format: int32
+             * @description The fewest words a product of the answer matches (pinned products aside).
+             */
             min_matched_words: number;
             /** @description Words no product matches, even after typo correction. */
             dropped_words: string[];
@@ -5636,14 +6023,21 @@ export interface components {
             status: "active";
             product_type: string | null;
             image: string | null;
-            /** @description Lowest variant price, minor units of `currency`. */
+            /**
+             * Format: int64
+             * @description Lowest variant price, minor units of `currency`.
+             */
             price: number;
+            /** Format: int64 */
             sale_price: number | null;
             currency: components["schemas"]["CurrencyCode"];
             in_stock: boolean;
             /** @description The final score (text relevance times boost and bury multipliers). */
             score: number;
-            /** @description How many words of the query the product matches (see `relaxation.words`). */
+            /**
+             * Format: int32
+             * @description How many words of the query the product matches (see `relaxation.words`).
+             */
             matched_words: number;
             /** @description True when the product does not match every word (a relaxed match, ranked after every strict one). */
             relaxed: boolean;
@@ -5659,6 +6053,7 @@ export interface components {
             corrections: {
                 from: string;
                 to: string;
+                /** Format: int32 */
                 distance: number;
             }[];
             /** @description Synonym expansions of the query that this product matched through. */
@@ -5678,24 +6073,30 @@ export interface components {
         SearchFacets: {
             product_type: {
                 value: string;
+                /** Format: int32 */
                 count: number;
             }[];
             tag: {
                 value: string;
+                /** Format: int32 */
                 count: number;
             }[];
             collection: {
                 id: string;
                 title: string;
+                /** Format: int32 */
                 count: number;
             }[];
             in_stock: {
                 value: boolean;
+                /** Format: int32 */
                 count: number;
             }[];
             /** @description Lowest and highest price of the matches (null without matches), in the requested currency. */
             price: {
+                /** Format: int64 */
                 min: number | null;
+                /** Format: int64 */
                 max: number | null;
             };
         };
@@ -5705,7 +6106,10 @@ export interface components {
             title: string;
             handle: string;
             image: string | null;
-            /** @description Active products in the collection (the ones search can return), whoever searches. */
+            /**
+             * Format: int32
+             * @description Active products in the collection (the ones search can return), whoever searches.
+             */
             product_count: number;
             score: number;
         };
@@ -5770,8 +6174,10 @@ export interface components {
             /** @enum {string} */
             action: "pin" | "boost" | "bury" | "hide";
             product_id: string;
+            /** Format: int32 */
             pin_position: number | null;
             score_multiplier: number | null;
+            /** Format: int32 */
             priority: number;
             is_active: boolean;
             created_at: components["schemas"]["Timestamp"];
@@ -5789,11 +6195,17 @@ export interface components {
             /** @enum {string} */
             action: "pin" | "boost" | "bury" | "hide";
             product_id: string;
-            /** @description Zero-based; required when action is pin. */
+            /**
+             * Format: int32
+             * @description Zero-based; required when action is pin.
+             */
             pin_position?: number;
             /** @description Required when action is boost or bury. */
             score_multiplier?: number;
-            /** @default 0 */
+            /**
+             * Format: int32
+             * @default 0
+             */
             priority?: number;
             /** @default true */
             is_active?: boolean;
@@ -5806,8 +6218,10 @@ export interface components {
             /** @enum {string} */
             action?: "pin" | "boost" | "bury" | "hide";
             product_id?: string;
+            /** Format: int32 */
             pin_position?: number | null;
             score_multiplier?: number | null;
+            /** Format: int32 */
             priority?: number;
             is_active?: boolean;
         };
@@ -5817,14 +6231,21 @@ export interface components {
         TopSearchQuery: {
             /** @description The normalized query as shoppers typed it; it may hold any text (markup included), so escape it when displaying it. */
             query: string;
-            /** @description Searches of the period. */
+            /**
+             * Format: int32
+             * @description Searches of the period.
+             */
             count: number;
-            /** @description Distinct clients (signed-in customers, otherwise client addresses) that searched it in the period. */
+            /**
+             * Format: int32
+             * @description Distinct clients (signed-in customers, otherwise client addresses) that searched it in the period.
+             */
             clients: number;
             avg_results: number;
         };
         ZeroResultSearchQuery: {
             query: string;
+            /** Format: int32 */
             count: number;
         };
         /** @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u */
@@ -5890,7 +6311,10 @@ export interface components {
             condition_match: components["schemas"]["ConditionMatch"];
             /** @description Pricing tier slug for the group's customers. */
             active_price_key: string | null;
-            /** @description Customers in the group now (deleted customers are not counted). */
+            /**
+             * Format: int32
+             * @description Customers in the group now (deleted customers are not counted).
+             */
             member_count: number;
             metadata: {
                 [key: string]: unknown;
@@ -5967,7 +6391,10 @@ export interface components {
             ends_at: components["schemas"]["Timestamp"] | null;
             /** @description false (default): a price of the list above the variant's own price is skipped, so the list never raises a price. true: the list's price applies whatever the variant's own price. */
             allows_increase: boolean;
-            /** @description The number of prices (tiers included) the list holds. */
+            /**
+             * Format: int32
+             * @description The number of prices (tiers included) the list holds.
+             */
             price_count: number;
             metadata: {
                 [key: string]: unknown;
@@ -6018,16 +6445,25 @@ export interface components {
             id: components["schemas"]["PriceListPriceId"];
             price_list_id: components["schemas"]["PriceListId"];
             variant_id: components["schemas"]["VariantId"];
-            /** @description The price applies to lines of at least this quantity (the highest such tier wins). */
+            /**
+             * Format: int32
+             * @description The price applies to lines of at least this quantity (the highest such tier wins).
+             */
             min_quantity: number;
-            /** @description Unit price in minor units of the list's currency. */
+            /**
+             * Format: int64
+             * @description Unit price in minor units of the list's currency.
+             */
             amount: number;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
         PriceListPriceInput: {
             variant_id: string;
-            /** @default 1 */
+            /**
+             * Format: int32
+             * @default 1
+             */
             min_quantity?: number;
             /** @description Unit price in minor units of the list's currency; null removes the price of this variant and min_quantity. */
             amount: components["schemas"]["VariantPrice"] | null;
@@ -6064,7 +6500,9 @@ export interface components {
              * @example wholesale
              */
             active_price_key: string | null;
+            /** Format: int32 */
             address_count: number;
+            /** Format: int32 */
             contact_count: number;
             metadata: {
                 [key: string]: unknown;
@@ -9148,7 +9586,10 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
-                            /** @description Deliveries queued to be sent now. */
+                            /**
+                             * Format: int64
+                             * @description Deliveries queued to be sent now.
+                             */
                             requeued: number;
                         };
                     };
@@ -12685,6 +13126,7 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            /** Format: int64 */
                             transferred: number;
                         };
                     };
