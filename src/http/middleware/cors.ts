@@ -7,7 +7,7 @@ export const BROWSER_AUTH: ReadonlySet<AuthKind> = new Set(['publishable', 'cust
 
 const ALLOW_HEADERS = 'X-API-Key, Authorization, Content-Type, Idempotency-Key, X-Test-Mode, X-Request-Id';
 const EXPOSE_HEADERS =
-  'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, Idempotent-Replayed';
+  'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, X-Request-Id, Idempotent-Replayed';
 // Browsers cache the preflight this long (Chromium caps it at 2 hours).
 const MAX_AGE_SECONDS = '7200';
 

@@ -53,7 +53,7 @@ describe('CORS preflight', () => {
 });
 
 describe('CORS on answers', () => {
-  test('answers of browser operations, errors included, allow any origin and expose Retry-After and the rate-limit headers', async () => {
+  test('answers of browser operations, errors included, allow any origin and expose Retry-After and the rate-limit headers (RateLimit and RateLimit-Policy too)', async () => {
     const shop = storefront(app, store.keys.publishable_test.token);
     const ok = await shop.POST('/v1/auth/register', {
       body: { email: 'cors@example.com', password: 'Winter-Trail-2026', first_name: 'C', last_name: 'O' },
@@ -70,7 +70,14 @@ describe('CORS on answers', () => {
     for (const { response } of [ok, unauthorized, invalid]) {
       expect(response.headers.get('Access-Control-Allow-Origin')).toBe('*');
       expect(headerList(response, 'Access-Control-Expose-Headers')).toEqual(
-        expect.arrayContaining(['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']),
+        expect.arrayContaining([
+          'retry-after',
+          'x-ratelimit-limit',
+          'x-ratelimit-remaining',
+          'x-ratelimit-reset',
+          'ratelimit',
+          'ratelimit-policy',
+        ]),
       );
     }
     expect([ok.response.status, unauthorized.response.status, invalid.response.status]).toEqual([201, 401, 400]);
