@@ -1,4 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
+import { openapiJson } from '../../../src/generated/document.js';
 import { registerCustomer, storefront } from '../../factories/customer-auth.factory.js';
 import { useStore } from '../../setup/store.js';
 
@@ -81,6 +82,14 @@ describe('CORS on answers', () => {
       );
     }
     expect([ok.response.status, unauthorized.response.status, invalid.response.status]).toEqual([201, 401, 400]);
+  });
+
+  test('the exposed headers are the ones openapi.yaml declares (AccessControlExposeHeaders)', async () => {
+    const declared = JSON.parse(openapiJson).components.headers.AccessControlExposeHeaders.example as string;
+    const { response } = await storefront(app, store.keys.publishable_test.token).GET('/v1/products', {
+      headers: { Origin: ORIGIN },
+    });
+    expect(response.headers.get('Access-Control-Expose-Headers')).toBe(declared);
   });
 
   test('a 429 of a locked login carries CORS headers, so a storefront can read Retry-After', async () => {
