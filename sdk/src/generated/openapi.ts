@@ -2059,7 +2059,7 @@ export interface paths {
          * Mark an order as paid
          * @description Moves `financial_status` from `pending` to `paid` and sets `paid_at`; in the same transaction adds the
          *     order's total to the customer's `total_spent` and records `order.paid` and `order.updated`. An order
-         *     that is already paid answers 400.
+         *     that is already paid (or refunded) answers 400.
          */
         post: operations["payOrder"];
         delete?: never;
@@ -2098,7 +2098,11 @@ export interface paths {
          *     `fulfillment_status` follows (`partially_fulfilled`, then `fulfilled` when every unit shipped); in the
          *     same transaction `fulfillment.created`, `order.partially_fulfilled` or `order.fulfilled`, and
          *     `order.updated` (with `metadata.changes`) are recorded and offered to webhook subscriptions. A
-         *     cancelled order cannot be fulfilled (400). `notify_customer` is stored; no shipping e-mail is sent yet.
+         *     cancelled order cannot be fulfilled (400). With `notify_customer`, a shipping confirmation (the shipped
+         *     items, the carrier, tracking number and link) goes to the order's e-mail address in the customer's
+         *     language (English, German or French, as the payment request of `POST /v1/draft-orders/{id}/send`):
+         *     written to the project's outbox in the same transaction (template `shipping_confirmation`) and, when
+         *     the service has `SMTP_URL`, delivered over SMTP by a job enqueued in that transaction.
          */
         post: operations["createOrderFulfillment"];
         delete?: never;
@@ -2191,10 +2195,53 @@ export interface paths {
          *     from, through the inventory ledger (adjustments with reason `restock`), so the ledger keeps summing to
          *     the levels. Shipped units are not restocked. The customer's `order_count` drops by one. All of it,
          *     with `order.cancelled` and `order.updated` (with `metadata.changes`), commits in one transaction.
-         *     A fully fulfilled order cannot be cancelled (400); cancelling twice is 400. No payment is refunded:
-         *     `financial_status` and `total_spent` are unchanged.
+         *     A fully fulfilled order cannot be cancelled (400); cancelling twice is 400. With `refund: true` the
+         *     amount paid and not yet refunded is refunded in the same transaction (as `POST /v1/orders/{id}/refunds`
+         *     would: a refund record, `financial_status` `refunded`, the customer's `total_spent` lowered by it,
+         *     `refund.created` and `order.refunded`); without it no payment is refunded and `financial_status` and
+         *     `total_spent` are unchanged (refund later through the refunds operation).
          */
         post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an order's refunds
+         * @description The order's refunds, oldest first (an order has few; no pagination).
+         */
+        get: operations["listOrderRefunds"];
+        put?: never;
+        /**
+         * Refund an order
+         * @description Records that the merchant returned money for a paid order, and optionally that shipped units came back.
+         *     **No payment provider is called** (none is integrated): the API records the refund the merchant made
+         *     elsewhere and keeps the order and the customer's figures right. `amount` is at most what was paid minus
+         *     what earlier refunds returned; the order row is locked for the write, so concurrent refunds queue and
+         *     never return more than was paid. `line_items` lists shipped units that came back: each goes back into
+         *     stock at its location through the inventory ledger (adjustments with reason `restock`); units not
+         *     shipped are restocked by cancelling the order instead. In the same transaction the order's
+         *     `total_refunded` grows by the amount, `financial_status` becomes `partially_refunded` (or `refunded`
+         *     when everything paid is returned), the customer's `total_spent` drops by the amount, and
+         *     `refund.created`, `order.refunded` and `order.updated` (with `metadata.changes`) are recorded and
+         *     offered to webhook subscriptions. A cancelled order can be refunded; a pending one cannot (400).
+         */
+        post: operations["createOrderRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3422,6 +3469,7 @@ export interface components {
             shipping_cost?: components["schemas"]["Order"]["shipping_cost"];
             discount?: components["schemas"]["Order"]["discount"];
             total?: components["schemas"]["Order"]["total"];
+            total_refunded?: components["schemas"]["Order"]["total_refunded"];
             shipping_address?: components["schemas"]["Order"]["shipping_address"];
             billing_address?: components["schemas"]["Order"]["billing_address"];
             payment_terms?: components["schemas"]["Order"]["payment_terms"];
@@ -3725,7 +3773,7 @@ export interface components {
             subject: string;
             text: string;
             html: string | null;
-            /** @description The kind of e-mail, e.g. `password_reset`, `draft_order_invoice`. */
+            /** @description The kind of e-mail, e.g. `password_reset`, `draft_order_invoice`, `shipping_confirmation`. */
             template: string;
             /** @description The template variables (for example the reset token). */
             data: {
@@ -3943,8 +3991,9 @@ export interface components {
          * @description The one event catalogue: every webhook event type (all groups) and every store-event
          *     type. Store events (`GET /v1/events`) carry one of these as `type`; webhook subscriptions subscribe to any
          *     of them (every type in the catalogue is subscribable). Some groups (fulfillment order, discount,
-         *     promotion, purchase order, refund, return, navigation, store credit) belong to areas this API does not
-         *     expose yet and are never emitted by it today. `webhook_subscription.paused` (an addition to the usual catalogue) records
+         *     promotion, purchase order, return, navigation, store credit) belong to areas this API does not
+         *     expose yet and are never emitted by it today; of the refund group only `refund.created` is (refunds are
+         *     recorded, no payment provider is called, so none succeeds or fails later). `webhook_subscription.paused` (an addition to the usual catalogue) records
          *     that the service paused a subscription whose receiver answered `410 Gone` or failed for 5 days.
          * @example customer.updated
          * @enum {string}
@@ -5487,8 +5536,11 @@ export interface components {
         };
         /** @enum {string} */
         OrderStatus: "open" | "cancelled";
-        /** @enum {string} */
-        OrderFinancialStatus: "pending" | "paid";
+        /**
+         * @description `pending` until the order is paid, then `paid`; `partially_refunded` once refunds return part of what was paid, `refunded` once they return all of it.
+         * @enum {string}
+         */
+        OrderFinancialStatus: "pending" | "paid" | "partially_refunded" | "refunded";
         /**
          * @description `unfulfilled` until a unit ships, `partially_fulfilled` while some units have not, `fulfilled` when every unit shipped (active fulfilments only).
          * @enum {string}
@@ -5503,6 +5555,13 @@ export interface components {
              * @default true
              */
             restock?: boolean;
+            /**
+             * @description Also refund what was paid and not yet refunded (a paid order only; ignored for a pending one), as one
+             *     refund in the same transaction: `financial_status` becomes `refunded` and the customer's `total_spent`
+             *     drops by the amount. Without it a paid order keeps its payment, and `total_spent` is unchanged.
+             * @default false
+             */
+            refund?: boolean;
         };
         /** @example ful_01jd5t0a2c4e6g8j0l2n4q6s8u */
         FulfillmentId: string;
@@ -5520,7 +5579,7 @@ export interface components {
             /** Format: uri */
             tracking_url?: string | null;
             /**
-             * @description Stored with the fulfilment; no shipping e-mail is sent yet.
+             * @description Send the customer a shipping confirmation e-mail (outbox and SMTP).
              * @default false
              */
             notify_customer?: boolean;
@@ -5577,6 +5636,8 @@ export interface components {
             shipping_cost: number;
             discount: number;
             total: number;
+            /** @description Sum of the order's refunds in minor units; at most `total`. */
+            total_refunded: number;
             shipping_address: components["schemas"]["NullableAddress"];
             billing_address: components["schemas"]["NullableAddress"];
             payment_terms: components["schemas"]["PaymentTerms"];
@@ -5590,6 +5651,43 @@ export interface components {
         };
         OrderEnvelope: {
             data: components["schemas"]["Order"];
+        };
+        /** @example rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u */
+        RefundId: string;
+        RefundLineItemCreate: {
+            /** @description The item's position in the order's line_items (0-based). */
+            line_item_index: number;
+            /** @description Shipped units that came back (at most the units shipped by active fulfilments minus those earlier refunds restocked). */
+            quantity: number;
+            /** @description An active location the units go back to; default: the location the item's first active fulfilment shipped from. */
+            location_id?: string;
+        };
+        RefundLineItem: {
+            line_item_index: number;
+            quantity: number;
+            location_id: components["schemas"]["LocationId"];
+        };
+        RefundCreate: {
+            /** @description Minor units of the order's currency; at most what was paid minus what earlier refunds returned. 0 records a return of units without money. */
+            amount: number;
+            /** @description The merchant's note on why, shown in the back office. */
+            reason?: string | null;
+            /** @description Shipped units that came back, put into stock through the inventory ledger (reason `restock`). Each line item at most once; custom items hold no stock. */
+            line_items?: components["schemas"]["RefundLineItemCreate"][];
+        };
+        /** @description Money the merchant returned for an order, as recorded by the API (no payment provider is called), and the units it put back into stock. */
+        Refund: {
+            id: components["schemas"]["RefundId"];
+            order_id: components["schemas"]["OrderId"];
+            /** @description Minor units of `currency`. */
+            amount: number;
+            currency: components["schemas"]["CurrencyCode"];
+            reason: string | null;
+            line_items: components["schemas"]["RefundLineItem"][];
+            created_at: components["schemas"]["Timestamp"];
+        };
+        RefundEnvelope: {
+            data: components["schemas"]["Refund"];
         };
         SearchResult: {
             products: {
@@ -16396,6 +16494,7 @@ export interface operations {
                      *           "shipping_cost": 490,
                      *           "discount": 1000,
                      *           "total": 27812,
+                     *           "total_refunded": 0,
                      *           "shipping_address": {
                      *             "first_name": "Jane",
                      *             "last_name": "Doe",
@@ -16556,6 +16655,7 @@ export interface operations {
                      *         "shipping_cost": 490,
                      *         "discount": 1000,
                      *         "total": 27812,
+                     *         "total_refunded": 0,
                      *         "shipping_address": {
                      *           "first_name": "Jane",
                      *           "last_name": "Doe",
@@ -16688,6 +16788,7 @@ export interface operations {
                      *         "shipping_cost": 490,
                      *         "discount": 1000,
                      *         "total": 27812,
+                     *         "total_refunded": 0,
                      *         "shipping_address": {
                      *           "first_name": "Jane",
                      *           "last_name": "Doe",
@@ -17073,7 +17174,7 @@ export interface operations {
                     "application/json": components["schemas"]["FulfillmentEnvelope"];
                 };
             };
-            /** @description The fulfilment is already cancelled, or its order is. */
+            /** @description The fulfilment is already cancelled, its order is, or a refund took units it shipped back into stock. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -17111,7 +17212,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "reason": "customer",
-                 *       "restock": true
+                 *       "restock": true,
+                 *       "refund": false
                  *     }
                  */
                 "application/json": components["schemas"]["OrderCancel"];
@@ -17158,6 +17260,7 @@ export interface operations {
                      *         "shipping_cost": 490,
                      *         "discount": 0,
                      *         "total": 24052,
+                     *         "total_refunded": 0,
                      *         "shipping_address": {
                      *           "first_name": "Jane",
                      *           "last_name": "Doe",
@@ -17198,6 +17301,189 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrderRefunds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refunds. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *           "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *           "amount": 9900,
+                     *           "currency": "EUR",
+                     *           "reason": "Returned one pair (too small)",
+                     *           "line_items": [
+                     *             {
+                     *               "line_item_index": 0,
+                     *               "quantity": 1,
+                     *               "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-30T14:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Refund"][];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrderRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 9900,
+                 *       "reason": "Returned one pair (too small)",
+                 *       "line_items": [
+                 *         {
+                 *           "line_item_index": 0,
+                 *           "quantity": 1,
+                 *           "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundCreate"];
+            };
+        };
+        responses: {
+            /** @description The recorded refund. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "amount": 9900,
+                     *         "currency": "EUR",
+                     *         "reason": "Returned one pair (too small)",
+                     *         "line_items": [
+                     *           {
+                     *             "line_item_index": 0,
+                     *             "quantity": 1,
+                     *             "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-30T14:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RefundEnvelope"];
+                };
+            };
+            /** @description A field is invalid, the order is not paid, the amount is more than is left to refund, or a line names more units than shipped and have not come back, a custom item, or an inactive location. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            /** @description No such order, or no such location, in the caller's project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -18313,6 +18599,7 @@ export interface operations {
                      *         "shipping_cost": 490,
                      *         "discount": 1000,
                      *         "total": 27812,
+                     *         "total_refunded": 0,
                      *         "shipping_address": {
                      *           "first_name": "Jane",
                      *           "last_name": "Doe",

@@ -175,6 +175,12 @@ export type Order = Prisma.OrderModel
  */
 export type Fulfillment = Prisma.FulfillmentModel
 /**
+ * Model Refund
+ * Money the merchant returned to the customer for an order, recorded (no payment provider is called), with
+ * the units put back into stock by it.
+ */
+export type Refund = Prisma.RefundModel
+/**
  * Model ShippingZone
  * A shipping zone: the countries the storefront rate lookup matches it for, or (is_rest_of_world) the
  * fallback for every other country. At most one rest-of-world zone per project: a partial unique index

@@ -77,6 +77,7 @@ export const ModelName = {
   DraftLineItem: 'DraftLineItem',
   Order: 'Order',
   Fulfillment: 'Fulfillment',
+  Refund: 'Refund',
   ShippingZone: 'ShippingZone',
   ShippingRate: 'ShippingRate',
   CustomerSession: 'CustomerSession',
@@ -541,6 +542,7 @@ export const OrderScalarFieldEnum = {
   orderNumber: 'orderNumber',
   status: 'status',
   financialStatus: 'financialStatus',
+  totalRefunded: 'totalRefunded',
   fulfillmentStatus: 'fulfillmentStatus',
   cancelReason: 'cancelReason',
   cancelledAt: 'cancelledAt',
@@ -585,6 +587,19 @@ export const FulfillmentScalarFieldEnum = {
 } as const
 
 export type FulfillmentScalarFieldEnum = (typeof FulfillmentScalarFieldEnum)[keyof typeof FulfillmentScalarFieldEnum]
+
+
+export const RefundScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  orderId: 'orderId',
+  amount: 'amount',
+  reason: 'reason',
+  lineItems: 'lineItems',
+  createdAt: 'createdAt'
+} as const
+
+export type RefundScalarFieldEnum = (typeof RefundScalarFieldEnum)[keyof typeof RefundScalarFieldEnum]
 
 
 export const ShippingZoneScalarFieldEnum = {
