@@ -1028,8 +1028,10 @@ export interface paths {
         get?: never;
         /**
          * Set an inventory level
-         * @description Sets how many units of a variant are available at a location (which must be active). Writes an
-         *     adjustment record and updates the variant's `inventory_quantity` in the same transaction; changes to
+         * @description Sets how many units of a variant are available at a location (which must be active): `on_hand`
+         *     becomes `available` plus the units reserved there for sent draft orders, so reservations keep their
+         *     units. Writes an adjustment record (of `on_hand`) and updates the variant's `inventory_quantity` (the
+         *     sum of `on_hand`) in the same transaction; changes to
          *     one variant are serialised, so concurrent writes never lose an update. When the variant's total drops
          *     below its `low_stock_threshold`, an `inventory.low` event is recorded.
          */
@@ -1056,7 +1058,9 @@ export interface paths {
         };
         /**
          * List a variant's inventory levels
-         * @description One entry per location that holds a level for the variant, oldest location first.
+         * @description One entry per location that holds a level for the variant, oldest location first: `on_hand`, the
+         *     units `reserved` for sent draft orders (see `POST /v1/draft-orders/{id}/send`), and `available`
+         *     (`on_hand` minus `reserved`), what other draft orders can be completed from.
          */
         get: operations["listVariantInventoryLevels"];
         put?: never;
@@ -2407,6 +2411,16 @@ export interface paths {
          *     The e-mail is recorded in the project's outbox and, when the server has `SMTP_URL`, sent over SMTP.
          *     Allowed from `open` and, to send it again, from `sent`; needs `customer_email` and at least one line
          *     item (400). The status becomes `sent` and `draft_order.updated` is recorded.
+         *
+         *     **Reservation.** In the same transaction the draft's variant units are reserved for the project's
+         *     `reservation_minutes` (default 1440; 0 turns reservations off): taken from the `available` units of
+         *     active locations (default location first, then by name), they show as `reserved` on the inventory
+         *     levels and no other draft's completion or reservation can take them. A `deny` variant without enough
+         *     available units answers 409 `conflict` with the variant's ID in `field` and nothing is sent; a
+         *     `continue` variant's shortfall is reserved at the default location. Sending again replaces the
+         *     reservation (a new expiry). Completing the draft consumes it; deleting the draft, adding or removing
+         *     line items or changing a quantity releases it, and so does a background job when it expires
+         *     (`inventory.reserved` and `inventory.released` are recorded and offered to webhooks).
          */
         post: operations["sendDraftOrder"];
         delete?: never;
@@ -2446,6 +2460,11 @@ export interface paths {
          *     in `field`, and nothing changes; concurrent completions are serialised per variant, so the last unit
          *     is sold once. With `continue` the shortfall is taken from the default location, which may go
          *     negative. A completed draft cannot be completed again (400).
+         *
+         *     Reservations: units other sent draft orders hold (see `POST /v1/draft-orders/{id}/send`) are not
+         *     available here: a level gives only its `available` units (`on_hand` minus `reserved`), so 50
+         *     concurrent completions of other drafts cannot take a sent draft's units. The draft's own reservation
+         *     is consumed by its completion (its units are deducted like any other, without `inventory.released`).
          */
         post: operations["completeDraftOrder"];
         delete?: never;
@@ -3692,6 +3711,8 @@ export interface components {
             monthly_quota: number;
             /** @description Where e-mails to the merchant go (usage warnings, a webhook subscription the service paused). Null records them in the outbox only. */
             contact_email: string | null;
+            /** @description How long a sent draft order holds its units (default 1440, a day); 0 turns reservations off. */
+            reservation_minutes: number;
             default_location_id: components["schemas"]["LocationId"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -3720,6 +3741,11 @@ export interface components {
              * @description Where e-mails to the merchant go (usage warnings, paused webhooks).
              */
             contact_email?: string | null;
+            /**
+             * @description Minutes a sent draft order holds its units; 0 turns reservations off.
+             * @default 1440
+             */
+            reservation_minutes?: number;
         };
         ProjectUpdate: {
             name?: string;
@@ -3744,6 +3770,8 @@ export interface components {
              * @description Where e-mails to the merchant go (usage warnings, paused webhooks).
              */
             contact_email?: string | null;
+            /** @description Applies to drafts sent from now on; 0 turns reservations off. */
+            reservation_minutes?: number;
         };
         ApiKeyToken: {
             id: components["schemas"]["ApiKeyId"];
@@ -3995,10 +4023,14 @@ export interface components {
          *     expose yet and are never emitted by it today; of the refund group only `refund.created` is (refunds are
          *     recorded, no payment provider is called, so none succeeds or fails later). `webhook_subscription.paused` (an addition to the usual catalogue) records
          *     that the service paused a subscription whose receiver answered `410 Gone` or failed for 5 days.
+         *     `inventory.reserved` and `inventory.released` (resource type `draft_order`) record a sent draft order's
+         *     units being held and let go again; their payload is `{draft_order_id, expires_at, reservations:
+         *     [{variant_id, location_id, quantity}]}` (released: `reason` instead of `expires_at`, one of `deleted`,
+         *     `items_changed`, `expired`, `resent`). A completion consumes its reservation without `inventory.released`.
          * @example customer.updated
          * @enum {string}
          */
-        EventType: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "order.created" | "order.updated" | "order.paid" | "order.fulfilled" | "order.partially_fulfilled" | "order.cancelled" | "order.refunded" | "customer.created" | "customer.updated" | "customer.deleted" | "fulfillment_order.created" | "fulfillment.created" | "fulfillment.updated" | "fulfillment.cancelled" | "inventory.low" | "discount.created" | "discount.updated" | "discount.deleted" | "shipping.zone.created" | "shipping.zone.updated" | "shipping.zone.deleted" | "promotion.created" | "promotion.updated" | "promotion.deleted" | "draft_order.created" | "draft_order.updated" | "draft_order.completed" | "draft_order.deleted" | "company.created" | "company.updated" | "company.deleted" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.received" | "purchase_order.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "return.requested" | "return.approved" | "return.received" | "return.rejected" | "return.cancelled" | "return.closed" | "navigation.created" | "navigation.updated" | "navigation.deleted" | "store_credit.issued" | "store_credit.used" | "store_credit.expired" | "location.created" | "location.updated" | "location.deleted" | "usage.warning" | "webhook_subscription.paused";
+        EventType: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "order.created" | "order.updated" | "order.paid" | "order.fulfilled" | "order.partially_fulfilled" | "order.cancelled" | "order.refunded" | "customer.created" | "customer.updated" | "customer.deleted" | "fulfillment_order.created" | "fulfillment.created" | "fulfillment.updated" | "fulfillment.cancelled" | "inventory.low" | "inventory.reserved" | "inventory.released" | "discount.created" | "discount.updated" | "discount.deleted" | "shipping.zone.created" | "shipping.zone.updated" | "shipping.zone.deleted" | "promotion.created" | "promotion.updated" | "promotion.deleted" | "draft_order.created" | "draft_order.updated" | "draft_order.completed" | "draft_order.deleted" | "company.created" | "company.updated" | "company.deleted" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.received" | "purchase_order.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "return.requested" | "return.approved" | "return.received" | "return.rejected" | "return.cancelled" | "return.closed" | "navigation.created" | "navigation.updated" | "navigation.deleted" | "store_credit.issued" | "store_credit.used" | "store_credit.expired" | "location.created" | "location.updated" | "location.deleted" | "usage.warning" | "webhook_subscription.paused";
         StoreEvent: {
             id: components["schemas"]["StoreEventId"];
             type: components["schemas"]["EventType"];
@@ -4712,13 +4744,20 @@ export interface components {
         };
         InventoryLevel: {
             location_id: components["schemas"]["LocationId"];
+            /** @description Units at the location; the inventory ledger (adjustments) sums to it. Negative only for `continue` variants sold beyond stock. */
+            on_hand: number;
+            /** @description Units held for sent draft orders (reservations not yet expired); see `POST /v1/draft-orders/{id}/send`. */
+            reserved: number;
+            /** @description `on_hand` minus `reserved`: what completing another draft order or a new reservation can take. Never negative for a `deny` variant. */
             available: number;
             updated_at: components["schemas"]["Timestamp"];
         };
         InventoryLevelOfVariant: {
             variant_id: components["schemas"]["VariantId"];
             location_id: components["schemas"]["LocationId"];
-            available: number;
+            on_hand: components["schemas"]["InventoryLevel"]["on_hand"];
+            reserved: components["schemas"]["InventoryLevel"]["reserved"];
+            available: components["schemas"]["InventoryLevel"]["available"];
             updated_at: components["schemas"]["Timestamp"];
         };
         Collection: {
@@ -7881,6 +7920,7 @@ export interface operations {
                      *           "auth_attempts_per_email_per_minute": 20,
                      *           "monthly_quota": 1000000,
                      *           "contact_email": "owner@acme-outdoor.com",
+                     *           "reservation_minutes": 1440,
                      *           "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *           "created_at": "2026-11-21T09:00:00.000Z",
                      *           "updated_at": "2026-11-21T09:00:00.000Z"
@@ -7996,6 +8036,7 @@ export interface operations {
                      *         "auth_attempts_per_email_per_minute": 20,
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
+                     *         "reservation_minutes": 1440,
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -8098,6 +8139,7 @@ export interface operations {
                      *         "auth_attempts_per_email_per_minute": 20,
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
+                     *         "reservation_minutes": 1440,
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -12067,6 +12109,8 @@ export interface operations {
                      *       "data": {
                      *         "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
                      *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "on_hand": 27,
+                     *         "reserved": 2,
                      *         "available": 25,
                      *         "updated_at": "2026-11-21T10:00:00.000Z"
                      *       }
@@ -12154,6 +12198,8 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *           "on_hand": 27,
+                     *           "reserved": 2,
                      *           "available": 25,
                      *           "updated_at": "2026-11-21T10:00:00.000Z"
                      *         }
@@ -18509,6 +18555,27 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["DraftOrderNotFound"];
+            /** @description A variant with inventory policy `deny` has fewer available units than the draft orders; nothing is sent or reserved. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "Not enough stock of Trail Runner 2 - EU 42 / Black (var_01jd5ky9n3p5q7r9s1t3v5w7x9) to reserve: 1 available at active locations, 2 on the draft order.",
+                     *         "field": "var_01jd5ky9n3p5q7r9s1t3v5w7x9"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -128,6 +128,13 @@ export type File = Prisma.FileModel
  */
 export type InventoryLevel = Prisma.InventoryLevelModel
 /**
+ * Model InventoryReservation
+ * Units of a variant at a location held for a sent draft order until `expires_at`: not sellable to anyone
+ * else meanwhile. Released by completing (consumed), deleting or editing the draft, or the expiry job;
+ * rows past `expires_at` no longer count even before that job deletes them.
+ */
+export type InventoryReservation = Prisma.InventoryReservationModel
+/**
  * Model InventoryAdjustment
  * One row per change of an inventory level; history, so it keeps no foreign keys.
  */

@@ -68,6 +68,7 @@ export const ModelName = {
   CollectionProduct: 'CollectionProduct',
   File: 'File',
   InventoryLevel: 'InventoryLevel',
+  InventoryReservation: 'InventoryReservation',
   InventoryAdjustment: 'InventoryAdjustment',
   WebhookSubscription: 'WebhookSubscription',
   WebhookEvent: 'WebhookEvent',
@@ -138,6 +139,7 @@ export const ProjectScalarFieldEnum = {
   authAttemptsPerIpPerMinute: 'authAttemptsPerIpPerMinute',
   authAttemptsPerEmailPerMinute: 'authAttemptsPerEmailPerMinute',
   contactEmail: 'contactEmail',
+  reservationMinutes: 'reservationMinutes',
   signingSecret: 'signingSecret',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
@@ -408,6 +410,20 @@ export const InventoryLevelScalarFieldEnum = {
 } as const
 
 export type InventoryLevelScalarFieldEnum = (typeof InventoryLevelScalarFieldEnum)[keyof typeof InventoryLevelScalarFieldEnum]
+
+
+export const InventoryReservationScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  draftOrderId: 'draftOrderId',
+  variantId: 'variantId',
+  locationId: 'locationId',
+  quantity: 'quantity',
+  expiresAt: 'expiresAt',
+  createdAt: 'createdAt'
+} as const
+
+export type InventoryReservationScalarFieldEnum = (typeof InventoryReservationScalarFieldEnum)[keyof typeof InventoryReservationScalarFieldEnum]
 
 
 export const InventoryAdjustmentScalarFieldEnum = {
