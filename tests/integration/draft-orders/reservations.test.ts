@@ -69,6 +69,20 @@ describe('reservations of sent draft orders', () => {
     expect(events.map((e) => e.type)).toEqual(['inventory.reserved']);
   });
 
+  test('twenty concurrent sends of drafts wanting one unit each of a five-unit deny variant: five reserve, fifteen are 409', async () => {
+    const variantId = await stocked(5);
+    const drafts = await Promise.all(Array.from({ length: 20 }, () => draftOf(variantId, 1)));
+    const answers = await Promise.all(drafts.map(({ draft }) => send(draft.id)));
+    const statuses = answers.map((answer) => answer.response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(15);
+    expect(await level(variantId)).toMatchObject({ on_hand: 5, reserved: 5, available: 0 });
+    // A refused send sent nothing: no e-mail, the draft still open.
+    const refused = drafts.filter((_, index) => statuses[index] === 409).map(({ draft }) => draft.id);
+    const stillOpen = await app.deps.db.draftOrder.count({ where: { id: { in: refused }, status: 'open' } });
+    expect(stillOpen).toBe(15);
+  });
+
   test('completing the sent draft consumes its reservation: on hand drops, nothing stays reserved', async () => {
     const variantId = await stocked(4);
     const { draft } = await draftOf(variantId, 3);
