@@ -41,8 +41,9 @@ async function takeFrom(
  * Takes the demanded units out of stock in the caller's transaction: the variants are locked (id order),
  * every demand is checked before anything changes, then units come from the active locations, the
  * default first, then by name, never from units other drafts hold (live reservations). A variant with
- * policy `deny` whose active locations hold fewer available units than demanded is 409 conflict with the variant id in `field` (nothing changes); with `continue` the rest is
- * taken from the default location, which goes negative. Adjustments (reason `order`), variant totals and
+ * policy `deny` whose active locations hold fewer available units than demanded is 409 conflict with the
+ * variant id in `field` (nothing changes); with `continue` the rest is taken from the default location,
+ * which goes negative. Adjustments (reason `order`), variant totals and
  * inventory.low events are written as for any stock change. Answers where the units came from.
  */
 export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Promise<StockAllocation[]> {
