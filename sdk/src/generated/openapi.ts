@@ -1101,8 +1101,10 @@ export interface paths {
         get?: never;
         /**
          * Set an inventory level
-         * @description Sets how many units of a variant are available at a location (which must be active). Writes an
-         *     adjustment record and updates the variant's `inventory_quantity` in the same transaction; changes to
+         * @description Sets how many units of a variant are available at a location (which must be active): `on_hand`
+         *     becomes `available` plus the units reserved there for sent draft orders, so reservations keep their
+         *     units. Writes an adjustment record (of `on_hand`) and updates the variant's `inventory_quantity` (the
+         *     sum of `on_hand`) in the same transaction; changes to
          *     one variant are serialised, so concurrent writes never lose an update. When the variant's total drops
          *     below its `low_stock_threshold`, an `inventory.low` event is recorded.
          */
@@ -1129,7 +1131,9 @@ export interface paths {
         };
         /**
          * List a variant's inventory levels
-         * @description One entry per location that holds a level for the variant, oldest location first.
+         * @description One entry per location that holds a level for the variant, oldest location first: `on_hand`, the
+         *     units `reserved` for sent draft orders (see `POST /v1/draft-orders/{id}/send`), and `available`
+         *     (`on_hand` minus `reserved`), what other draft orders can be completed from.
          */
         get: operations["listVariantInventoryLevels"];
         put?: never;
@@ -2147,7 +2151,7 @@ export interface paths {
          * Mark an order as paid
          * @description Moves `financial_status` from `pending` to `paid` and sets `paid_at`; in the same transaction adds the
          *     order's total to the customer's `total_spent` and records `order.paid` and `order.updated`. An order
-         *     that is already paid answers 400.
+         *     that is already paid (or refunded) answers 400.
          */
         post: operations["payOrder"];
         delete?: never;
@@ -2186,7 +2190,11 @@ export interface paths {
          *     `fulfillment_status` follows (`partially_fulfilled`, then `fulfilled` when every unit shipped); in the
          *     same transaction `fulfillment.created`, `order.partially_fulfilled` or `order.fulfilled`, and
          *     `order.updated` (with `metadata.changes`) are recorded and offered to webhook subscriptions. A
-         *     cancelled order cannot be fulfilled (400). `notify_customer` is stored; no shipping e-mail is sent yet.
+         *     cancelled order cannot be fulfilled (400). With `notify_customer`, a shipping confirmation (the shipped
+         *     items, the carrier, tracking number and link) goes to the order's e-mail address in the customer's
+         *     language (English, German or French, as the payment request of `POST /v1/draft-orders/{id}/send`):
+         *     written to the project's outbox in the same transaction (template `shipping_confirmation`) and, when
+         *     the service has `SMTP_URL`, delivered over SMTP by a job enqueued in that transaction.
          */
         post: operations["createOrderFulfillment"];
         delete?: never;
@@ -2282,10 +2290,53 @@ export interface paths {
          *     from, through the inventory ledger (adjustments with reason `restock`), so the ledger keeps summing to
          *     the levels. Shipped units are not restocked. The customer's `order_count` drops by one. All of it,
          *     with `order.cancelled` and `order.updated` (with `metadata.changes`), commits in one transaction.
-         *     A fully fulfilled order cannot be cancelled (400); cancelling twice is 400. No payment is refunded:
-         *     `financial_status` and `total_spent` are unchanged.
+         *     A fully fulfilled order cannot be cancelled (400); cancelling twice is 400. With `refund: true` the
+         *     amount paid and not yet refunded is refunded in the same transaction (as `POST /v1/orders/{id}/refunds`
+         *     would: a refund record, `financial_status` `refunded`, the customer's `total_spent` lowered by it,
+         *     `refund.created` and `order.refunded`); without it no payment is refunded and `financial_status` and
+         *     `total_spent` are unchanged (refund later through the refunds operation).
          */
         post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an order's refunds
+         * @description The order's refunds, oldest first (an order has few; no pagination).
+         */
+        get: operations["listOrderRefunds"];
+        put?: never;
+        /**
+         * Refund an order
+         * @description Records that the merchant returned money for a paid order, and optionally that shipped units came back.
+         *     **No payment provider is called** (none is integrated): the API records the refund the merchant made
+         *     elsewhere and keeps the order and the customer's figures right. `amount` is at most what was paid minus
+         *     what earlier refunds returned; the order row is locked for the write, so concurrent refunds queue and
+         *     never return more than was paid. `line_items` lists shipped units that came back: each goes back into
+         *     stock at its location through the inventory ledger (adjustments with reason `restock`); units not
+         *     shipped are restocked by cancelling the order instead. In the same transaction the order's
+         *     `total_refunded` grows by the amount, `financial_status` becomes `partially_refunded` (or `refunded`
+         *     when everything paid is returned), the customer's `total_spent` drops by the amount, and
+         *     `refund.created`, `order.refunded` and `order.updated` (with `metadata.changes`) are recorded and
+         *     offered to webhook subscriptions. A cancelled order can be refunded; a pending one cannot (400).
+         */
+        post: operations["createOrderRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2454,6 +2505,16 @@ export interface paths {
          *     The e-mail is recorded in the project's outbox and, when the server has `SMTP_URL`, sent over SMTP.
          *     Allowed from `open` and, to send it again, from `sent`; needs `customer_email` and at least one line
          *     item (400). The status becomes `sent` and `draft_order.updated` is recorded.
+         *
+         *     **Reservation.** In the same transaction the draft's variant units are reserved for the project's
+         *     `reservation_minutes` (default 1440; 0 turns reservations off): taken from the `available` units of
+         *     active locations (default location first, then by name), they show as `reserved` on the inventory
+         *     levels and no other draft's completion or reservation can take them. A `deny` variant without enough
+         *     available units answers 409 `conflict` with the variant's ID in `field` and nothing is sent; a
+         *     `continue` variant's shortfall is reserved at the default location. Sending again replaces the
+         *     reservation (a new expiry). Completing the draft consumes it; deleting the draft, adding or removing
+         *     line items or changing a quantity releases it, and so does a background job when it expires
+         *     (`inventory.reserved` and `inventory.released` are recorded and offered to webhooks).
          */
         post: operations["sendDraftOrder"];
         delete?: never;
@@ -2493,6 +2554,11 @@ export interface paths {
          *     in `field`, and nothing changes; concurrent completions are serialised per variant, so the last unit
          *     is sold once. With `continue` the shortfall is taken from the default location, which may go
          *     negative. A completed draft cannot be completed again (400).
+         *
+         *     Reservations: units other sent draft orders hold (see `POST /v1/draft-orders/{id}/send`) are not
+         *     available here: a level gives only its `available` units (`on_hand` minus `reserved`), so 50
+         *     concurrent completions of other drafts cannot take a sent draft's units. The draft's own reservation
+         *     is consumed by its completion (its units are deducted like any other, without `inventory.released`).
          */
         post: operations["completeDraftOrder"];
         delete?: never;
@@ -3641,6 +3707,11 @@ export interface components {
             discount?: number;
             /** Format: int64 */
             total?: number;
+            /**
+             * Format: int64
+             * @description Sum of the order's refunds in minor units; at most `total`.
+             */
+            total_refunded?: number;
             shipping_address?: components["schemas"]["NullableAddress"];
             billing_address?: components["schemas"]["NullableAddress"];
             payment_terms?: components["schemas"]["PaymentTerms"];
@@ -3964,6 +4035,11 @@ export interface components {
             monthly_quota: number;
             /** @description Where e-mails to the merchant go (usage warnings, a webhook subscription the service paused). Null records them in the outbox only. */
             contact_email: string | null;
+            /**
+             * Format: int32
+             * @description How long a sent draft order holds its units (default 1440, a day); 0 turns reservations off.
+             */
+            reservation_minutes: number;
             default_location_id: components["schemas"]["LocationId"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -3992,6 +4068,12 @@ export interface components {
              * @description Where e-mails to the merchant go (usage warnings, paused webhooks).
              */
             contact_email?: string | null;
+            /**
+             * Format: int32
+             * @description Minutes a sent draft order holds its units; 0 turns reservations off.
+             * @default 1440
+             */
+            reservation_minutes?: number;
         };
         ProjectUpdate: {
             name?: string;
@@ -4023,6 +4105,11 @@ export interface components {
              * @description Where e-mails to the merchant go (usage warnings, paused webhooks).
              */
             contact_email?: string | null;
+            /**
+             * Format: int32
+             * @description Applies to drafts sent from now on; 0 turns reservations off.
+             */
+            reservation_minutes?: number;
         };
         ApiKeyToken: {
             id: components["schemas"]["ApiKeyId"];
@@ -4052,7 +4139,7 @@ export interface components {
             subject: string;
             text: string;
             html: string | null;
-            /** @description The kind of e-mail, e.g. `password_reset`, `draft_order_invoice`. */
+            /** @description The kind of e-mail, e.g. `password_reset`, `draft_order_invoice`, `shipping_confirmation`. */
             template: string;
             /** @description The template variables (for example the reset token). */
             data: {
@@ -4327,13 +4414,18 @@ export interface components {
          * @description The one event catalogue: every webhook event type (all groups) and every store-event
          *     type. Store events (`GET /v1/events`) carry one of these as `type`; webhook subscriptions subscribe to any
          *     of them (every type in the catalogue is subscribable). Some groups (fulfillment order, discount,
-         *     promotion, purchase order, refund, return, navigation, store credit) belong to areas this API does not
-         *     expose yet and are never emitted by it today. `webhook_subscription.paused` (an addition to the usual catalogue) records
+         *     promotion, purchase order, return, navigation, store credit) belong to areas this API does not
+         *     expose yet and are never emitted by it today; of the refund group only `refund.created` is (refunds are
+         *     recorded, no payment provider is called, so none succeeds or fails later). `webhook_subscription.paused` (an addition to the usual catalogue) records
          *     that the service paused a subscription whose receiver answered `410 Gone` or failed for 5 days.
+         *     `inventory.reserved` and `inventory.released` (resource type `draft_order`) record a sent draft order's
+         *     units being held and let go again; their payload is `{draft_order_id, expires_at, reservations:
+         *     [{variant_id, location_id, quantity}]}` (released: `reason` instead of `expires_at`, one of `deleted`,
+         *     `items_changed`, `expired`, `resent`). A completion consumes its reservation without `inventory.released`.
          * @example customer.updated
          * @enum {string}
          */
-        EventType: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "order.created" | "order.updated" | "order.paid" | "order.fulfilled" | "order.partially_fulfilled" | "order.cancelled" | "order.refunded" | "customer.created" | "customer.updated" | "customer.deleted" | "fulfillment_order.created" | "fulfillment.created" | "fulfillment.updated" | "fulfillment.cancelled" | "inventory.low" | "discount.created" | "discount.updated" | "discount.deleted" | "shipping.zone.created" | "shipping.zone.updated" | "shipping.zone.deleted" | "promotion.created" | "promotion.updated" | "promotion.deleted" | "draft_order.created" | "draft_order.updated" | "draft_order.completed" | "draft_order.deleted" | "company.created" | "company.updated" | "company.deleted" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.received" | "purchase_order.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "return.requested" | "return.approved" | "return.received" | "return.rejected" | "return.cancelled" | "return.closed" | "navigation.created" | "navigation.updated" | "navigation.deleted" | "store_credit.issued" | "store_credit.used" | "store_credit.expired" | "location.created" | "location.updated" | "location.deleted" | "usage.warning" | "webhook_subscription.paused";
+        EventType: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "order.created" | "order.updated" | "order.paid" | "order.fulfilled" | "order.partially_fulfilled" | "order.cancelled" | "order.refunded" | "customer.created" | "customer.updated" | "customer.deleted" | "fulfillment_order.created" | "fulfillment.created" | "fulfillment.updated" | "fulfillment.cancelled" | "inventory.low" | "inventory.reserved" | "inventory.released" | "discount.created" | "discount.updated" | "discount.deleted" | "shipping.zone.created" | "shipping.zone.updated" | "shipping.zone.deleted" | "promotion.created" | "promotion.updated" | "promotion.deleted" | "draft_order.created" | "draft_order.updated" | "draft_order.completed" | "draft_order.deleted" | "company.created" | "company.updated" | "company.deleted" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.received" | "purchase_order.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "return.requested" | "return.approved" | "return.received" | "return.rejected" | "return.cancelled" | "return.closed" | "navigation.created" | "navigation.updated" | "navigation.deleted" | "store_credit.issued" | "store_credit.used" | "store_credit.expired" | "location.created" | "location.updated" | "location.deleted" | "usage.warning" | "webhook_subscription.paused";
         StoreEvent: {
             id: components["schemas"]["StoreEventId"];
             type: components["schemas"]["EventType"];
@@ -5117,14 +5209,40 @@ export interface components {
         };
         InventoryLevel: {
             location_id: components["schemas"]["LocationId"];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units at the location; the inventory ledger (adjustments) sums to it. Negative only for `continue` variants sold beyond stock.
+             */
+            on_hand: number;
+            /**
+             * Format: int32
+             * @description Units held for sent draft orders (reservations not yet expired); see `POST /v1/draft-orders/{id}/send`.
+             */
+            reserved: number;
+            /**
+             * Format: int32
+             * @description `on_hand` minus `reserved`: what completing another draft order or a new reservation can take. Never negative for a `deny` variant.
+             */
             available: number;
             updated_at: components["schemas"]["Timestamp"];
         };
         InventoryLevelOfVariant: {
             variant_id: components["schemas"]["VariantId"];
             location_id: components["schemas"]["LocationId"];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units at the location; the inventory ledger (adjustments) sums to it.
+             */
+            on_hand: number;
+            /**
+             * Format: int32
+             * @description Units held for sent draft orders.
+             */
+            reserved: number;
+            /**
+             * Format: int32
+             * @description `on_hand` minus `reserved`.
+             */
             available: number;
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -5987,8 +6105,11 @@ export interface components {
         };
         /** @enum {string} */
         OrderStatus: "open" | "cancelled";
-        /** @enum {string} */
-        OrderFinancialStatus: "pending" | "paid";
+        /**
+         * @description `pending` until the order is paid, then `paid`; `partially_refunded` once refunds return part of what was paid, `refunded` once they return all of it.
+         * @enum {string}
+         */
+        OrderFinancialStatus: "pending" | "paid" | "partially_refunded" | "refunded";
         /**
          * @description `unfulfilled` until a unit ships, `partially_fulfilled` while some units have not, `fulfilled` when every unit shipped (active fulfilments only).
          * @enum {string}
@@ -6003,6 +6124,13 @@ export interface components {
              * @default true
              */
             restock?: boolean;
+            /**
+             * @description Also refund what was paid and not yet refunded (a paid order only; ignored for a pending one), as one
+             *     refund in the same transaction: `financial_status` becomes `refunded` and the customer's `total_spent`
+             *     drops by the amount. Without it a paid order keeps its payment, and `total_spent` is unchanged.
+             * @default false
+             */
+            refund?: boolean;
         };
         /** @example ful_01jd5t0a2c4e6g8j0l2n4q6s8u */
         FulfillmentId: string;
@@ -6024,7 +6152,7 @@ export interface components {
             /** Format: uri */
             tracking_url?: string | null;
             /**
-             * @description Stored with the fulfilment; no shipping e-mail is sent yet.
+             * @description Send the customer a shipping confirmation e-mail (outbox and SMTP).
              * @default false
              */
             notify_customer?: boolean;
@@ -6092,6 +6220,11 @@ export interface components {
             discount: number;
             /** Format: int64 */
             total: number;
+            /**
+             * Format: int64
+             * @description Sum of the order's refunds in minor units; at most `total`.
+             */
+            total_refunded: number;
             shipping_address: components["schemas"]["NullableAddress"];
             billing_address: components["schemas"]["NullableAddress"];
             payment_terms: components["schemas"]["PaymentTerms"];
@@ -6105,6 +6238,57 @@ export interface components {
         };
         OrderEnvelope: {
             data: components["schemas"]["Order"];
+        };
+        /** @example rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u */
+        RefundId: string;
+        RefundLineItemCreate: {
+            /**
+             * Format: int32
+             * @description The item's position in the order's line_items (0-based).
+             */
+            line_item_index: number;
+            /**
+             * Format: int32
+             * @description Shipped units that came back (at most the units shipped by active fulfilments minus those earlier refunds restocked).
+             */
+            quantity: number;
+            /** @description An active location the units go back to; default: the location the item's first active fulfilment shipped from. */
+            location_id?: string;
+        };
+        RefundLineItem: {
+            /** Format: int32 */
+            line_item_index: number;
+            /** Format: int32 */
+            quantity: number;
+            location_id: components["schemas"]["LocationId"];
+        };
+        RefundCreate: {
+            /**
+             * Format: int64
+             * @description Minor units of the order's currency; at most what was paid minus what earlier refunds returned. 0 records a return of units without money.
+             */
+            amount: number;
+            /** @description The merchant's note on why, shown in the back office. */
+            reason?: string | null;
+            /** @description Shipped units that came back, put into stock through the inventory ledger (reason `restock`). Each line item at most once; custom items hold no stock. */
+            line_items?: components["schemas"]["RefundLineItemCreate"][];
+        };
+        /** @description Money the merchant returned for an order, as recorded by the API (no payment provider is called), and the units it put back into stock. */
+        Refund: {
+            id: components["schemas"]["RefundId"];
+            order_id: components["schemas"]["OrderId"];
+            /**
+             * Format: int64
+             * @description Minor units of `currency`.
+             */
+            amount: number;
+            currency: components["schemas"]["CurrencyCode"];
+            reason: string | null;
+            line_items: components["schemas"]["RefundLineItem"][];
+            created_at: components["schemas"]["Timestamp"];
+        };
+        RefundEnvelope: {
+            data: components["schemas"]["Refund"];
         };
         SearchResult: {
             products: {
@@ -8677,6 +8861,7 @@ export interface operations {
                      *           "auth_attempts_per_email_per_minute": 20,
                      *           "monthly_quota": 1000000,
                      *           "contact_email": "owner@acme-outdoor.com",
+                     *           "reservation_minutes": 1440,
                      *           "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *           "created_at": "2026-11-21T09:00:00.000Z",
                      *           "updated_at": "2026-11-21T09:00:00.000Z"
@@ -8793,6 +8978,7 @@ export interface operations {
                      *         "auth_attempts_per_email_per_minute": 20,
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
+                     *         "reservation_minutes": 1440,
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -8905,6 +9091,7 @@ export interface operations {
                      *         "auth_attempts_per_email_per_minute": 20,
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
+                     *         "reservation_minutes": 1440,
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -13222,6 +13409,8 @@ export interface operations {
                      *       "data": {
                      *         "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
                      *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "on_hand": 27,
+                     *         "reserved": 2,
                      *         "available": 25,
                      *         "updated_at": "2026-11-21T10:00:00.000Z"
                      *       }
@@ -13315,6 +13504,8 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *           "on_hand": 27,
+                     *           "reserved": 2,
                      *           "available": 25,
                      *           "updated_at": "2026-11-21T10:00:00.000Z"
                      *         }
@@ -17960,6 +18151,7 @@ export interface operations {
                      *           "shipping_cost": 490,
                      *           "discount": 1000,
                      *           "total": 27812,
+                     *           "total_refunded": 0,
                      *           "shipping_address": {
                      *             "first_name": "Jane",
                      *             "last_name": "Doe",
@@ -18124,6 +18316,7 @@ export interface operations {
                      *         "shipping_cost": 490,
                      *         "discount": 1000,
                      *         "total": 27812,
+                     *         "total_refunded": 0,
                      *         "shipping_address": {
                      *           "first_name": "Jane",
                      *           "last_name": "Doe",
@@ -18260,6 +18453,7 @@ export interface operations {
                      *         "shipping_cost": 490,
                      *         "discount": 1000,
                      *         "total": 27812,
+                     *         "total_refunded": 0,
                      *         "shipping_address": {
                      *           "first_name": "Jane",
                      *           "last_name": "Doe",
@@ -18663,7 +18857,7 @@ export interface operations {
                     "application/json": components["schemas"]["FulfillmentEnvelope"];
                 };
             };
-            /** @description The fulfilment is already cancelled, or its order is. */
+            /** @description The fulfilment is already cancelled, its order is, or a refund took units it shipped back into stock. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -18703,7 +18897,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "reason": "customer",
-                 *       "restock": true
+                 *       "restock": true,
+                 *       "refund": false
                  *     }
                  */
                 "application/json": components["schemas"]["OrderCancel"];
@@ -18752,6 +18947,7 @@ export interface operations {
                      *         "shipping_cost": 490,
                      *         "discount": 0,
                      *         "total": 24052,
+                     *         "total_refunded": 0,
                      *         "shipping_address": {
                      *           "first_name": "Jane",
                      *           "last_name": "Doe",
@@ -18794,6 +18990,199 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrderRefunds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refunds. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *           "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *           "amount": 9900,
+                     *           "currency": "EUR",
+                     *           "reason": "Returned one pair (too small)",
+                     *           "line_items": [
+                     *             {
+                     *               "line_item_index": 0,
+                     *               "quantity": 1,
+                     *               "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-30T14:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Refund"][];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrderRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 9900,
+                 *       "reason": "Returned one pair (too small)",
+                 *       "line_items": [
+                 *         {
+                 *           "line_item_index": 0,
+                 *           "quantity": 1,
+                 *           "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundCreate"];
+            };
+        };
+        responses: {
+            /** @description The recorded refund. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "amount": 9900,
+                     *         "currency": "EUR",
+                     *         "reason": "Returned one pair (too small)",
+                     *         "line_items": [
+                     *           {
+                     *             "line_item_index": 0,
+                     *             "quantity": 1,
+                     *             "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-30T14:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RefundEnvelope"];
+                };
+            };
+            /** @description A field is invalid, the order is not paid, the amount is more than is left to refund, or a line names more units than shipped and have not come back, a custom item, or an inactive location. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            /** @description No such order, or no such location, in the caller's project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -19891,6 +20280,29 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["DraftOrderNotFound"];
+            /** @description A variant with inventory policy `deny` has fewer available units than the draft orders; nothing is sent or reserved. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "Not enough stock of Trail Runner 2 - EU 42 / Black (var_01jd5ky9n3p5q7r9s1t3v5w7x9) to reserve: 1 available at active locations, 2 on the draft order.",
+                     *         "field": "var_01jd5ky9n3p5q7r9s1t3v5w7x9"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -19983,6 +20395,7 @@ export interface operations {
                      *         "shipping_cost": 490,
                      *         "discount": 1000,
                      *         "total": 27812,
+                     *         "total_refunded": 0,
                      *         "shipping_address": {
                      *           "first_name": "Jane",
                      *           "last_name": "Doe",
