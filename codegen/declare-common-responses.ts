@@ -3,7 +3,8 @@
  * of them (an unknown query parameter is refused everywhere), 503 on all of them (`ServiceUnavailable`: the
  * database does not answer; see src/db/availability.ts), and on every operation that counts against
  * the rate limit (key or customer-token authenticated) the 429 answer (`TooManyRequests`) and the
- * X-RateLimit-* headers on each of its answers and on the shared answers. Edits the text in place (the rest
+ * rate-limit headers (X-RateLimit-*, RateLimit-Policy, RateLimit) on each of its answers and on the shared
+ * answers; the own 400 answers of browser operations also declare their CORS headers. Edits the text in place (the rest
  * of the file stays as written) and is idempotent; `npm run lint:spec` fails when an operation lacks them.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,8 @@ export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': '#/components/headers/RateLimitLimit',
   'X-RateLimit-Remaining': '#/components/headers/RateLimitRemaining',
   'X-RateLimit-Reset': '#/components/headers/RateLimitReset',
+  'RateLimit-Policy': '#/components/headers/RateLimitPolicy',
+  RateLimit: '#/components/headers/RateLimit',
 } as const;
 /**
  * Shared answers given before (or without) the rate limiter's count, so they do not carry the X-RateLimit-*
@@ -113,7 +116,8 @@ function ownBadRequests(text: string): { text: string; changed: number } {
     const indent = ' '.repeat(keyAt - start);
     const end = text.indexOf('\n', (pair.value as unknown as { range: [number, number, number] }).range[1] - 1) + 1;
     const inner = `${indent}  `;
-    const headers = countsAgainstLimits(op.auth) ? `${inner}headers:\n${lines(`${inner}  `, undefined)}` : '';
+    const cors = ['publishable', 'customer'].includes(op.auth) ? corsLines(`${inner}  `) : '';
+    const headers = countsAgainstLimits(op.auth) ? `${inner}headers:\n${lines(`${inner}  `, undefined)}${cors}` : '';
     const block =
       `${indent}'400':\n${inner}description: ${JSON.stringify(OWN_BAD_REQUEST)}\n${headers}` +
       `${inner}content:\n${inner}  application/json:\n${inner}    schema: { $ref: '#/components/schemas/Error' }\n` +
@@ -126,6 +130,11 @@ function ownBadRequests(text: string): { text: string; changed: number } {
   }
   return { text: result, changed: edits.length };
 }
+
+/** The CORS headers every answer of a browser operation carries (src/http/middleware/cors.ts). */
+const corsLines = (inner: string) =>
+  `${inner}Access-Control-Allow-Origin: { $ref: '#/components/headers/AccessControlAllowOrigin' }\n` +
+  `${inner}Access-Control-Expose-Headers: { $ref: '#/components/headers/AccessControlExposeHeaders' }\n`;
 
 const lines = (inner: string, existing: YAMLMap | undefined) =>
   Object.entries(RATE_LIMIT_HEADERS)

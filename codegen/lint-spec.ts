@@ -6,6 +6,7 @@ import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createAjv, rewriteComponentRefs, type JsonSchema, type OpenApiDocument } from '../src/shared/openapi-ajv.js';
 import { countsAgainstLimits, RATE_LIMIT_HEADERS } from './declare-common-responses.js';
+import { integerFormatProblems, unboundedNumericInputs } from './numeric-bounds.js';
 import { listOperations } from './operations.js';
 import {
   resourceName,
@@ -17,6 +18,7 @@ import {
 } from './sparse-schemas.js';
 
 const file = path.resolve(import.meta.dirname, '../openapi.yaml');
+const CORS_HEADERS = ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers'];
 const problems: string[] = [];
 
 await SwaggerParser.validate(file).catch((error: Error) => problems.push(`invalid OpenAPI document: ${error.message}`));
@@ -47,6 +49,7 @@ for (const op of listOperations(document)) {
   if (ids.has(op.operationId)) problems.push(`${where}: duplicate operationId ${op.operationId}`);
   ids.add(op.operationId);
   if (!raw.summary) problems.push(`${where}: needs a summary`);
+  if (!raw.description) problems.push(`${where}: needs a description`);
   if (raw.tags?.length !== 1 || !tags.has(raw.tags[0])) problems.push(`${where}: needs exactly one declared tag`);
   const statuses = Object.keys(raw.responses);
   if (!statuses.some((s) => s.startsWith('2'))) problems.push(`${where}: declares no success response`);
@@ -65,6 +68,14 @@ for (const op of listOperations(document)) {
       if (status !== '429' && status !== '503' && !Object.keys(RATE_LIMIT_HEADERS).every((name) => headers[name])) {
         problems.push(`${where} ${status}: must declare the X-RateLimit-* headers (run npm run spec:common-responses)`);
       }
+    }
+  }
+  if (op.auth === 'publishable' || op.auth === 'customer') {
+    // Browser operations: src/http/middleware/cors.ts sets these on every answer, errors included.
+    for (const [status, response] of Object.entries<any>(raw.responses)) {
+      const headers = resolveResponse(response)?.headers ?? {};
+      if (!CORS_HEADERS.every((name) => headers[name]))
+        problems.push(`${where} ${status}: a browser operation's answer must declare ${CORS_HEADERS.join(' and ')}`);
     }
   }
   if (!statuses.includes('400'))
@@ -114,6 +125,10 @@ for (const [name, schema] of Object.entries(document.components.schemas)) {
     (schema as { example?: unknown }).example,
   );
 }
+
+for (const where of unboundedNumericInputs(document))
+  problems.push(`${where}: a numeric input needs a maximum within its column (codegen/numeric-bounds.ts)`);
+problems.push(...integerFormatProblems(document));
 
 // A null-valued key in a schema is almost always an unquoted flow-mapping description with a comma in it
 // (`{ description: Cents, inclusive. }` parses as `description: Cents` plus a key `inclusive.`).

@@ -1,7 +1,8 @@
 /**
  * Sparse fields in the contract: an operation that takes `fields` answers objects with `id` and the named
  * properties only, so its 200 answer's resource (`data`, or each item of `data`) is
- * `anyOf: [X, XSparse]`, where `XSparse` has X's properties (each a `$ref` to X's own) and requires only `id`.
+ * `anyOf: [X, XSparse]`, where `XSparse` has X's properties (copies of X's own property schemas, since a
+ * `$ref` into another schema's `properties` breaks client generators) and requires only `id`.
  * The sparse schemas are written by `npm run spec:common-responses` (codegen/declare-sparse-schemas.ts)
  * between the markers below; `npm run lint:spec` checks both rules.
  */
@@ -52,23 +53,22 @@ export function successSchema(
   return { schema };
 }
 
-/** The sparse variant of a resource schema: its properties by reference, only `id` required. */
+/** The sparse variant of a resource schema: copies of its property schemas, only `id` required. */
 export function sparseSchema(name: string, schema: JsonSchema): JsonSchema {
-  const properties = Object.keys((schema.properties as Record<string, unknown>) ?? {});
   return {
     description: `A ${name} answered with \`fields\`: \`id\` and the requested properties only.`,
     type: 'object',
     additionalProperties: false,
     required: ['id'],
-    properties: Object.fromEntries(properties.map((p) => [p, { $ref: `${SCHEMA_REF}${name}/properties/${p}` }])),
+    properties: structuredClone(schema.properties ?? {}),
   };
 }
 
-/** The YAML text of a sparse schema, at the indentation of components.schemas. */
+/** The YAML text of a sparse schema, at the indentation of components.schemas (each property as a JSON flow). */
 export function sparseSchemaText(name: string, schema: JsonSchema): string {
   const sparse = sparseSchema(name, schema);
-  const properties = Object.entries(sparse.properties as Record<string, { $ref: string }>)
-    .map(([p, ref]) => `        ${p}: { $ref: '${ref.$ref}' }\n`)
+  const properties = Object.entries(sparse.properties as Record<string, unknown>)
+    .map(([p, property]) => `        ${p}: ${JSON.stringify(property)}\n`)
     .join('');
   return (
     `    ${name}${SPARSE_SUFFIX}:\n` +

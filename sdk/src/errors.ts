@@ -17,8 +17,10 @@ export class ApiError extends Error {
   readonly details?: ErrorDetail[];
   /** The `X-Request-Id` of the answer, to quote when contacting support. */
   readonly requestId?: string;
+  /** Seconds to wait before sending the request again (`Retry-After`: 429 `rate_limited`, 503 `service_unavailable`). */
+  readonly retryAfter?: number;
 
-  constructor(status: number, body: unknown, requestId?: string) {
+  constructor(status: number, body: unknown, requestId?: string, retryAfter?: number) {
     const error = isErrorBody(body) ? body.error : undefined;
     super(error?.message ?? `Unexpected answer with status ${status}.`);
     this.status = status;
@@ -26,6 +28,20 @@ export class ApiError extends Error {
     if (error?.field !== undefined) this.field = error.field;
     if (error?.details !== undefined) this.details = error.details;
     if (requestId) this.requestId = requestId;
+    if (retryAfter !== undefined && Number.isFinite(retryAfter)) this.retryAfter = retryAfter;
+  }
+
+  /** The ApiError of a call's answer (its status, body, `X-Request-Id` and `Retry-After`); undefined for a 2xx. */
+  static of(result: CallResult<unknown>): ApiError | undefined {
+    const { response } = result;
+    if (response.ok) return undefined;
+    const retryAfter = response.headers.get('Retry-After');
+    return new ApiError(
+      response.status,
+      result.error,
+      response.headers.get('X-Request-Id') ?? undefined,
+      retryAfter === null ? undefined : Number(retryAfter),
+    );
   }
 }
 
@@ -42,12 +58,12 @@ export interface CallResult<Data> {
 }
 
 /**
- * The success body of a call; throws an `ApiError` (with `status`, `code`, `field`, `details` and
- * `requestId`) when the answer is not 2xx.
+ * The success body of a call; throws an `ApiError` (with `status`, `code`, `field`, `details`, `requestId`
+ * and `retryAfter`) when the answer is not 2xx.
  */
 export async function unwrap<R extends CallResult<unknown>>(call: R | Promise<R>): Promise<NonNullable<R['data']>> {
   const result = await call;
-  if (!result.response.ok)
-    throw new ApiError(result.response.status, result.error, result.response.headers.get('X-Request-Id') ?? undefined);
+  const error = ApiError.of(result);
+  if (error) throw error;
   return result.data as NonNullable<R['data']>;
 }

@@ -47,6 +47,7 @@ export type OperationId =
   | 'createMerchandisingRule'
   | 'createMetafieldDefinition'
   | 'createOrderFulfillment'
+  | 'createOrderRefund'
   | 'createPriceList'
   | 'createProduct'
   | 'createProject'
@@ -127,6 +128,7 @@ export type OperationId =
   | 'listMerchandisingRules'
   | 'listMetafieldDefinitions'
   | 'listOrderFulfillments'
+  | 'listOrderRefunds'
   | 'listOrders'
   | 'listOutboxEmails'
   | 'listPriceListPrices'
@@ -220,6 +222,7 @@ export interface OperationAuth {
   createMerchandisingRule: 'secret';
   createMetafieldDefinition: 'secret';
   createOrderFulfillment: 'secret';
+  createOrderRefund: 'secret';
   createPriceList: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
@@ -300,6 +303,7 @@ export interface OperationAuth {
   listMerchandisingRules: 'secret';
   listMetafieldDefinitions: 'secret';
   listOrderFulfillments: 'secret';
+  listOrderRefunds: 'secret';
   listOrders: 'secret';
   listOutboxEmails: 'platform';
   listPriceListPrices: 'secret';
@@ -378,7 +382,7 @@ export interface OperationsByTag {
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
   'metafields': 'archiveMetafieldDefinition' | 'createMetafieldDefinition' | 'deleteCollectionMetafield' | 'deleteCustomerMetafield' | 'deleteOrderMetafield' | 'deleteProductMetafield' | 'deleteVariantMetafield' | 'getCollectionMetafields' | 'getCustomerMetafields' | 'getOrderMetafields' | 'getProductMetafields' | 'getVariantMetafields' | 'listMetafieldDefinitions' | 'reorderMetafieldDefinitions' | 'setCollectionMetafield' | 'setCollectionMetafields' | 'setCustomerMetafield' | 'setCustomerMetafields' | 'setOrderMetafield' | 'setOrderMetafields' | 'setProductMetafield' | 'setProductMetafields' | 'setVariantMetafield' | 'setVariantMetafields' | 'updateMetafieldDefinition';
-  'orders': 'cancelOrder' | 'cancelOrderFulfillment' | 'createOrderFulfillment' | 'getOrder' | 'getOrderFulfillment' | 'listOrderFulfillments' | 'listOrders' | 'payOrder';
+  'orders': 'cancelOrder' | 'cancelOrderFulfillment' | 'createOrderFulfillment' | 'createOrderRefund' | 'getOrder' | 'getOrderFulfillment' | 'listOrderFulfillments' | 'listOrderRefunds' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'price-lists': 'createPriceList' | 'deletePriceList' | 'getPriceList' | 'listPriceListPrices' | 'listPriceLists' | 'setPriceListPrices' | 'updatePriceList';
   'search': 'blockSuggestion' | 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSuggestionBlock' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getSuggestionBlock' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSuggestionBlocks' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
@@ -692,6 +696,19 @@ export const operationIndex: readonly OperationMeta[] = [
     "operationId": "createOrderFulfillment",
     "method": "POST",
     "path": "/v1/orders/{id}/fulfillments",
+    "tag": "orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createOrderRefund",
+    "method": "POST",
+    "path": "/v1/orders/{id}/refunds",
     "tag": "orders",
     "auth": "secret",
     "customerTokenOptional": false,
@@ -1890,6 +1907,19 @@ export const operationIndex: readonly OperationMeta[] = [
     "operationId": "listOrderFulfillments",
     "method": "GET",
     "path": "/v1/orders/{id}/fulfillments",
+    "tag": "orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "listOrderRefunds",
+    "method": "GET",
+    "path": "/v1/orders/{id}/refunds",
     "tag": "orders",
     "auth": "secret",
     "customerTokenOptional": false,

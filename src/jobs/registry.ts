@@ -1,5 +1,6 @@
 import { purgeCustomerAuthJob } from '../modules/customer-auth/purge-customer-auth.job.js';
 import { purgeDeletedCustomersJob } from '../modules/customers/purge-deleted-customers.job.js';
+import { releaseReservationsJob } from '../modules/draft-orders/release-reservations.job.js';
 import { purgeIdempotencyKeysJob } from '../modules/platform/purge-idempotency-keys.job.js';
 import { sendEmailJob } from '../modules/platform/send-email.job.js';
 import { purgeStoreEventsJob } from '../modules/store-events/purge-store-events.job.js';
@@ -29,4 +30,5 @@ export const jobs: { [N in JobName]: JobDefinition<N> } = {
   'webhook-retry': webhookRetryJob,
   'purge-webhook-deliveries': purgeWebhookDeliveriesJob,
   'purge-search-log': purgeSearchLogJob,
+  'release-reservations': releaseReservationsJob,
 };

@@ -14,6 +14,8 @@ export interface JobPayloads {
   'webhook-retry': { v: 1 };
   'purge-webhook-deliveries': { v: 1 };
   'purge-search-log': { v: 1 };
+  /** Releases a sent draft order's reservations once they expire (see modules/draft-orders). */
+  'release-reservations': { v: 1; projectId: string; draftOrderId: string };
 }
 export type JobName = keyof JobPayloads;
 

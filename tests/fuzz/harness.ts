@@ -191,6 +191,10 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   await api(app, 'PATCH', `/platform/v1/projects/${projectId}`, TEST_PLATFORM_TOKEN, {
     rate_limit_per_minute: 1_000_000,
     monthly_quota: 1_000_000_000,
+    // The harness signs its customer in again after a fuzzed logout or password change, from one address: the
+    // per-client sign-in budgets (120 and 20 a minute by default) would refuse it in a short, fast run.
+    auth_attempts_per_ip_per_minute: 1_000_000,
+    auth_attempts_per_email_per_minute: 1_000_000,
   });
   const keys = created.keys as Record<string, { id: string; token: string }>;
   const protectedIds = new Set<string>([projectId, ...Object.values(keys).map((k) => k.id)]);

@@ -46,6 +46,29 @@ function deep(depth: number, kind: 'array' | 'object'): Json {
   return value;
 }
 
+/**
+ * Numbers just past what the database's columns hold, whatever the contract declares: int4
+ * (±2,147,483,648), bigint (±2^63), the money convention (100,000,000,001), and 1e25 as generators print it
+ * (`1e+25`). A declared maximum missing or above its column shows up as a 500 here.
+ */
+export const PAST_COLUMN_RANGES: readonly number[] = [
+  2 ** 31,
+  -(2 ** 31) - 1,
+  2 ** 63,
+  -(2 ** 63),
+  100_000_000_001,
+  1e25,
+];
+/** The same as query or path text (bigint's edges exactly: JSON would round them). */
+export const PAST_COLUMN_RANGES_TEXT: readonly string[] = [
+  '2147483648',
+  '-2147483649',
+  '9223372036854775808',
+  '-9223372036854775809',
+  '100000000001',
+  '1e+25',
+];
+
 /** A value of a different JSON type than the usual, or a hostile one of the same type. */
 export const hostileValue: fc.Arbitrary<Json> = fc.oneof(
   fc.constantFrom<Json>(
@@ -135,6 +158,11 @@ export function mutated(validValue: fc.Arbitrary<Json>): fc.Arbitrary<Json> {
         let i = n;
         return everyString(v, () => `${fragments[i++ % fragments.length]}x${fragments[(i * 7) % fragments.length]}`);
       }),
+    // One number replaced with one just past a column's range.
+    fc.tuple(validValue, fc.nat(), fc.constantFrom(...PAST_COLUMN_RANGES)).map(([v, n, past]) => {
+      const numbers = positions(v).filter((p) => typeof p.reduce<Json>((at, s) => (at as any)[s], v) === 'number');
+      return numbers.length ? setAt(v, numbers[n % numbers.length], () => past) : v;
+    }),
     // The whole value of another type.
     hostileValue,
   );

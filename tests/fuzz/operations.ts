@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { openapiJson } from '../../src/generated/document.js';
 import { operationIndex, type OperationMeta } from '../../src/generated/operations.js';
 import { IdPool } from './id-pool.js';
-import { hostileValue, mutated } from './invalid.js';
+import { hostileValue, mutated, PAST_COLUMN_RANGES_TEXT } from './invalid.js';
 import { nastyString } from './nasty.js';
 import {
   EXAMPLE_IDS,
@@ -273,21 +273,28 @@ export function requestArbitrary(
   const schemaBody: fc.Arbitrary<unknown> = plan.body ? valid(plan.body, context) : fc.constant(undefined);
   const validBody = plan.body && hint.body ? fc.oneof(schemaBody, hint.body) : schemaBody;
 
-  // Invalid: each part mutated with some probability; at least one part is mutated.
-  const mutatedRecord = (params: Parameter[], base: fc.Arbitrary<Record<string, unknown>>) =>
-    fc
+  // Invalid: each part mutated with some probability; at least one part is mutated. Numeric parameters are
+  // also, half the time, given a value just past a column's range.
+  const mutatedRecord = (params: Parameter[], base: fc.Arbitrary<Record<string, unknown>>) => {
+    const numeric = params.filter((p) =>
+      typesOf(resolve(p.schema, context.components)).some((t) => t === 'integer' || t === 'number'),
+    );
+    return fc
       .tuple(
         base,
         fc.array(fc.tuple(fc.nat(), invalidParameterText), { minLength: 1, maxLength: 2 }),
         fc.boolean(),
         fc.string({ minLength: 1, maxLength: 12 }),
+        fc.option(fc.tuple(fc.nat(), fc.constantFrom(...PAST_COLUMN_RANGES_TEXT)), { freq: 1 }),
       )
-      .map(([values, changes, addUnknown, unknownName]) => {
+      .map(([values, changes, addUnknown, unknownName, pastColumn]) => {
         const out: Record<string, unknown> = { ...values };
         for (const [n, bad] of changes) if (params.length) out[params[n % params.length].name] = bad;
+        if (pastColumn && numeric.length) out[numeric[pastColumn[0] % numeric.length].name] = pastColumn[1];
         if (addUnknown || !params.length) out[unknownName] = 'x';
         return out;
       });
+  };
 
   const idempotencyKey = fc.oneof(
     fc.uuid(),

@@ -192,7 +192,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a project */
+        /**
+         * Get a project
+         * @description One project by id, with its settings and limits, for the platform operator.
+         */
         get: operations["getProject"];
         put?: never;
         post?: never;
@@ -320,7 +323,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a store event */
+        /**
+         * Get a store event
+         * @description One store event of the caller's project by id, as `listStoreEvents` shows it. With `fields`, only `id` and the named properties.
+         */
         get: operations["getStoreEvent"];
         put?: never;
         post?: never;
@@ -565,7 +571,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a customer */
+        /**
+         * Get a customer
+         * @description One customer of the caller's project by id; a deleted customer answers 404. `expand` inlines the listed related resources; with `fields`, only `id` and the named properties.
+         */
         get: operations["getCustomer"];
         put?: never;
         post?: never;
@@ -631,7 +640,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete an address */
+        /**
+         * Delete an address
+         * @description Deletes one address of a customer of the caller's project; 204 with an empty body.
+         */
         delete: operations["deleteCustomerAddress"];
         options?: never;
         head?: never;
@@ -693,7 +705,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a note */
+        /**
+         * Delete a note
+         * @description Deletes one note of a customer of the caller's project; 204 with an empty body.
+         */
         delete: operations["deleteCustomerNote"];
         options?: never;
         head?: never;
@@ -1086,8 +1101,10 @@ export interface paths {
         get?: never;
         /**
          * Set an inventory level
-         * @description Sets how many units of a variant are available at a location (which must be active). Writes an
-         *     adjustment record and updates the variant's `inventory_quantity` in the same transaction; changes to
+         * @description Sets how many units of a variant are available at a location (which must be active): `on_hand`
+         *     becomes `available` plus the units reserved there for sent draft orders, so reservations keep their
+         *     units. Writes an adjustment record (of `on_hand`) and updates the variant's `inventory_quantity` (the
+         *     sum of `on_hand`) in the same transaction; changes to
          *     one variant are serialised, so concurrent writes never lose an update. When the variant's total drops
          *     below its `low_stock_threshold`, an `inventory.low` event is recorded.
          */
@@ -1114,7 +1131,9 @@ export interface paths {
         };
         /**
          * List a variant's inventory levels
-         * @description One entry per location that holds a level for the variant, oldest location first.
+         * @description One entry per location that holds a level for the variant, oldest location first: `on_hand`, the
+         *     units `reserved` for sent draft orders (see `POST /v1/draft-orders/{id}/send`), and `available`
+         *     (`on_hand` minus `reserved`), what other draft orders can be completed from.
          */
         get: operations["listVariantInventoryLevels"];
         put?: never;
@@ -1282,7 +1301,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a shipping zone */
+        /**
+         * Get a shipping zone
+         * @description One shipping zone of the caller's project by id; `expand=rates` inlines its rates. With `fields`, only `id` and the named properties.
+         */
         get: operations["getShippingZone"];
         put?: never;
         post?: never;
@@ -1464,7 +1486,10 @@ export interface paths {
         delete: operations["deleteCollection"];
         options?: never;
         head?: never;
-        /** Update a collection */
+        /**
+         * Update a collection
+         * @description Partial update: only the fields sent change, and nullable fields are cleared with `null`. A `handle` another collection of the project has answers 409 `conflict`.
+         */
         patch: operations["updateCollection"];
         trace?: never;
     };
@@ -1515,7 +1540,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a product from a collection */
+        /**
+         * Remove a product from a collection
+         * @description Takes the product out of the collection; the product itself is not changed. 204 with an empty body.
+         */
         delete: operations["removeCollectionProduct"];
         options?: never;
         head?: never;
@@ -1556,7 +1584,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a file */
+        /**
+         * Get a file
+         * @description One file record of the caller's project by id.
+         */
         get: operations["getFile"];
         put?: never;
         post?: never;
@@ -2088,7 +2119,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get an order */
+        /**
+         * Get an order
+         * @description One order of the caller's project by id, with its line items, totals and statuses. With `fields`, only `id` and the named properties.
+         */
         get: operations["getOrder"];
         put?: never;
         post?: never;
@@ -2117,7 +2151,7 @@ export interface paths {
          * Mark an order as paid
          * @description Moves `financial_status` from `pending` to `paid` and sets `paid_at`; in the same transaction adds the
          *     order's total to the customer's `total_spent` and records `order.paid` and `order.updated`. An order
-         *     that is already paid answers 400.
+         *     that is already paid (or refunded) answers 400.
          */
         post: operations["payOrder"];
         delete?: never;
@@ -2156,7 +2190,11 @@ export interface paths {
          *     `fulfillment_status` follows (`partially_fulfilled`, then `fulfilled` when every unit shipped); in the
          *     same transaction `fulfillment.created`, `order.partially_fulfilled` or `order.fulfilled`, and
          *     `order.updated` (with `metadata.changes`) are recorded and offered to webhook subscriptions. A
-         *     cancelled order cannot be fulfilled (400). `notify_customer` is stored; no shipping e-mail is sent yet.
+         *     cancelled order cannot be fulfilled (400). With `notify_customer`, a shipping confirmation (the shipped
+         *     items, the carrier, tracking number and link) goes to the order's e-mail address in the customer's
+         *     language (English, German or French, as the payment request of `POST /v1/draft-orders/{id}/send`):
+         *     written to the project's outbox in the same transaction (template `shipping_confirmation`) and, when
+         *     the service has `SMTP_URL`, delivered over SMTP by a job enqueued in that transaction.
          */
         post: operations["createOrderFulfillment"];
         delete?: never;
@@ -2183,7 +2221,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a fulfilment */
+        /**
+         * Get a fulfilment
+         * @description One fulfilment of an order of the caller's project, by the order's id and the fulfilment's id.
+         */
         get: operations["getOrderFulfillment"];
         put?: never;
         post?: never;
@@ -2249,10 +2290,53 @@ export interface paths {
          *     from, through the inventory ledger (adjustments with reason `restock`), so the ledger keeps summing to
          *     the levels. Shipped units are not restocked. The customer's `order_count` drops by one. All of it,
          *     with `order.cancelled` and `order.updated` (with `metadata.changes`), commits in one transaction.
-         *     A fully fulfilled order cannot be cancelled (400); cancelling twice is 400. No payment is refunded:
-         *     `financial_status` and `total_spent` are unchanged.
+         *     A fully fulfilled order cannot be cancelled (400); cancelling twice is 400. With `refund: true` the
+         *     amount paid and not yet refunded is refunded in the same transaction (as `POST /v1/orders/{id}/refunds`
+         *     would: a refund record, `financial_status` `refunded`, the customer's `total_spent` lowered by it,
+         *     `refund.created` and `order.refunded`); without it no payment is refunded and `financial_status` and
+         *     `total_spent` are unchanged (refund later through the refunds operation).
          */
         post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an order's refunds
+         * @description The order's refunds, oldest first (an order has few; no pagination).
+         */
+        get: operations["listOrderRefunds"];
+        put?: never;
+        /**
+         * Refund an order
+         * @description Records that the merchant returned money for a paid order, and optionally that shipped units came back.
+         *     **No payment provider is called** (none is integrated): the API records the refund the merchant made
+         *     elsewhere and keeps the order and the customer's figures right. `amount` is at most what was paid minus
+         *     what earlier refunds returned; the order row is locked for the write, so concurrent refunds queue and
+         *     never return more than was paid. `line_items` lists shipped units that came back: each goes back into
+         *     stock at its location through the inventory ledger (adjustments with reason `restock`); units not
+         *     shipped are restocked by cancelling the order instead. In the same transaction the order's
+         *     `total_refunded` grows by the amount, `financial_status` becomes `partially_refunded` (or `refunded`
+         *     when everything paid is returned), the customer's `total_spent` drops by the amount, and
+         *     `refund.created`, `order.refunded` and `order.updated` (with `metadata.changes`) are recorded and
+         *     offered to webhook subscriptions. A cancelled order can be refunded; a pending one cannot (400).
+         */
+        post: operations["createOrderRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2300,7 +2384,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a draft order */
+        /**
+         * Get a draft order
+         * @description One draft order of the caller's project by id; `expand` inlines the listed related resources. With `fields`, only `id` and the named properties.
+         */
         get: operations["getDraftOrder"];
         put?: never;
         post?: never;
@@ -2418,6 +2505,16 @@ export interface paths {
          *     The e-mail is recorded in the project's outbox and, when the server has `SMTP_URL`, sent over SMTP.
          *     Allowed from `open` and, to send it again, from `sent`; needs `customer_email` and at least one line
          *     item (400). The status becomes `sent` and `draft_order.updated` is recorded.
+         *
+         *     **Reservation.** In the same transaction the draft's variant units are reserved for the project's
+         *     `reservation_minutes` (default 1440; 0 turns reservations off): taken from the `available` units of
+         *     active locations (default location first, then by name), they show as `reserved` on the inventory
+         *     levels and no other draft's completion or reservation can take them. A `deny` variant without enough
+         *     available units answers 409 `conflict` with the variant's ID in `field` and nothing is sent; a
+         *     `continue` variant's shortfall is reserved at the default location. Sending again replaces the
+         *     reservation (a new expiry). Completing the draft consumes it; deleting the draft, adding or removing
+         *     line items or changing a quantity releases it, and so does a background job when it expires
+         *     (`inventory.reserved` and `inventory.released` are recorded and offered to webhooks).
          */
         post: operations["sendDraftOrder"];
         delete?: never;
@@ -2457,6 +2554,11 @@ export interface paths {
          *     in `field`, and nothing changes; concurrent completions are serialised per variant, so the last unit
          *     is sold once. With `continue` the shortfall is taken from the default location, which may go
          *     negative. A completed draft cannot be completed again (400).
+         *
+         *     Reservations: units other sent draft orders hold (see `POST /v1/draft-orders/{id}/send`) are not
+         *     available here: a level gives only its `available` units (`on_hand` minus `reserved`), so 50
+         *     concurrent completions of other drafts cannot take a sent draft's units. The draft's own reservation
+         *     is consumed by its completion (its units are deducted like any other, without `inventory.released`).
          */
         post: operations["completeDraftOrder"];
         delete?: never;
@@ -2617,7 +2719,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a synonym group */
+        /**
+         * Delete a synonym group
+         * @description Deletes a synonym group of the caller's project; searches stop using it at once. 204 with an empty body.
+         */
         delete: operations["deleteSynonymGroup"];
         options?: never;
         head?: never;
@@ -2670,11 +2775,17 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a merchandising rule */
+        /**
+         * Get a merchandising rule
+         * @description One merchandising rule of the caller's project by id.
+         */
         get: operations["getMerchandisingRule"];
         put?: never;
         post?: never;
-        /** Delete a merchandising rule */
+        /**
+         * Delete a merchandising rule
+         * @description Deletes a merchandising rule of the caller's project; searches stop applying it at once. 204 with an empty body.
+         */
         delete: operations["deleteMerchandisingRule"];
         options?: never;
         head?: never;
@@ -2728,7 +2839,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a blocked suggestion */
+        /**
+         * Get a blocked suggestion
+         * @description One blocked suggestion of the caller's project by id.
+         */
         get: operations["getSuggestionBlock"];
         put?: never;
         post?: never;
@@ -2826,7 +2940,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a customer group */
+        /**
+         * Get a customer group
+         * @description One customer group of the caller's project by id, with its `member_count`; `expand` inlines the listed related resources. With `fields`, only `id` and the named properties.
+         */
         get: operations["getCustomerGroup"];
         put?: never;
         post?: never;
@@ -2945,7 +3062,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a company */
+        /**
+         * Get a company
+         * @description One company of the caller's project by id; `expand` inlines its addresses or contacts. With `fields`, only `id` and the named properties.
+         */
         get: operations["getCompany"];
         put?: never;
         post?: never;
@@ -3135,7 +3255,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a price list */
+        /**
+         * Get a price list
+         * @description One price list of the caller's project by id, with its `price_count`. With `fields`, only `id` and the named properties.
+         */
         get: operations["getPriceList"];
         put?: never;
         post?: never;
@@ -3228,38 +3351,52 @@ export interface webhooks {
          *     keyed with the whole secret string `whsec_...` (UTF-8), made with the current secret only. It does not
          *     cover a timestamp, so a captured delivery verifies forever: do not rely on it for new receivers.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Compatibility only (no timestamp, so replayable): lowercase hex HMAC-SHA256 of the raw body, keyed with the current secret string. Verify `webhook-signature` instead. */
-                    "X-Service-Signature": string;
-                    /** @description The event id (`evt_...`), the same on every retry. */
-                    "webhook-id": components["schemas"]["WebhookEventId"];
-                    /** @description When this attempt was signed, in Unix seconds. */
-                    "webhook-timestamp": string;
-                    /** @description The signature to verify: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`; during a secret rotation's overlap window two of them, space-separated (the new secret's first). */
-                    "webhook-signature": string;
-                    "User-Agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventPayload"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery. The first 1 KiB of the body is kept in the delivery history. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
+        post: operations["receiveWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    usageWarning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        get?: never;
+        put?: never;
+        /**
+         * A usage.warning event delivered to a subscription
+         * @description The delivery of a `usage.warning` event, signed, retried and acknowledged like every other event (see
+         *     `receiveWebhookEvent`); its `data` is a `UsageWarning`: the project's monthly quota reached 80, 90 or 100 %.
+         */
+        post: operations["receiveUsageWarning"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    carrierRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A rate request to a zone's carrier callback
+         * @description What `lookupShippingRates` sends to the `carrier_callback_url` of the zone a destination matched: a POST
+         *     of the lookup's own fields, with `Content-Type: application/json`, `Accept: application/json`,
+         *     `User-Agent: commerce-api-carrier-callback/1` and the lookup's `X-Request-Id`, waiting at most 5 seconds.
+         *     A 2xx JSON answer of this shape is merged into the flat rates (the first 10 of its rates, those in the
+         *     requested currency); anything else gives the flat rates only.
+         */
+        post: operations["requestCarrierRates"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3292,299 +3429,468 @@ export interface components {
             cursor: string | null;
             /** @description Whether more rows follow. A page holds at most `limit` rows and at most 1 MiB of JSON in `data` (always at least one row): a page of large rows can end before `limit` with `has_more: true`, so walk a list by its cursor until `has_more` is false, never by counting rows. */
             has_more: boolean;
-            /** @description Count of records matching the filters, as the caller can see them (with a publishable key or customer token, the storefront's records only). */
+            /**
+             * Format: int64
+             * @description Count of records matching the filters, as the caller can see them (with a publishable key or customer token, the storefront's records only).
+             */
             total: number;
         };
         /** @description A Collection answered with `fields`: `id` and the requested properties only. */
         CollectionSparse: {
-            id: components["schemas"]["Collection"]["id"];
-            title?: components["schemas"]["Collection"]["title"];
-            handle?: components["schemas"]["Collection"]["handle"];
-            description?: components["schemas"]["Collection"]["description"];
-            image?: components["schemas"]["Collection"]["image"];
-            product_count?: components["schemas"]["Collection"]["product_count"];
-            metafields?: components["schemas"]["Collection"]["metafields"];
-            created_at?: components["schemas"]["Collection"]["created_at"];
-            updated_at?: components["schemas"]["Collection"]["updated_at"];
+            id: components["schemas"]["CollectionId"];
+            title?: string;
+            handle?: string;
+            description?: string | null;
+            image?: string | null;
+            /**
+             * Format: int32
+             * @description Products in the collection that are not deleted; with a publishable key or customer token, only the active ones (what the storefront can list).
+             */
+            product_count?: number;
+            /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
+            metafields?: components["schemas"]["MetafieldValues"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A Company answered with `fields`: `id` and the requested properties only. */
         CompanySparse: {
-            id: components["schemas"]["Company"]["id"];
-            type?: components["schemas"]["Company"]["type"];
-            name?: components["schemas"]["Company"]["name"];
-            handle?: components["schemas"]["Company"]["handle"];
-            email?: components["schemas"]["Company"]["email"];
-            phone?: components["schemas"]["Company"]["phone"];
-            website?: components["schemas"]["Company"]["website"];
-            tax_number?: components["schemas"]["Company"]["tax_number"];
-            tax_number_type?: components["schemas"]["Company"]["tax_number_type"];
-            currency?: components["schemas"]["Company"]["currency"];
-            payment_terms?: components["schemas"]["Company"]["payment_terms"];
-            note?: components["schemas"]["Company"]["note"];
-            external_id?: components["schemas"]["Company"]["external_id"];
-            active_price_key?: components["schemas"]["Company"]["active_price_key"];
-            address_count?: components["schemas"]["Company"]["address_count"];
-            contact_count?: components["schemas"]["Company"]["contact_count"];
-            metadata?: components["schemas"]["Company"]["metadata"];
-            addresses?: components["schemas"]["Company"]["addresses"];
-            contacts?: components["schemas"]["Company"]["contacts"];
-            created_at?: components["schemas"]["Company"]["created_at"];
-            updated_at?: components["schemas"]["Company"]["updated_at"];
+            id: components["schemas"]["CompanyId"];
+            type?: components["schemas"]["CompanyType"];
+            name?: string;
+            handle?: string;
+            email?: string | null;
+            phone?: string | null;
+            website?: string | null;
+            tax_number?: string | null;
+            tax_number_type?: components["schemas"]["TaxNumberType"] | null;
+            currency?: components["schemas"]["CurrencyCode"] | null;
+            payment_terms?: components["schemas"]["PaymentTerms"] | null;
+            /** @description Internal note. */
+            note?: string | null;
+            /** @description Reference in an external system (ERP, CRM). */
+            external_id?: string | null;
+            /**
+             * @description The slug of the price list the company's contacts buy from (see the price-lists tag for how prices are resolved).
+             * @example wholesale
+             */
+            active_price_key?: string | null;
+            /** Format: int32 */
+            address_count?: number;
+            /** Format: int32 */
+            contact_count?: number;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Only with `expand=addresses`; the default first. */
+            addresses?: components["schemas"]["CompanyAddress"][];
+            /** @description Only with `expand=contacts`; the primary first. */
+            contacts?: components["schemas"]["CompanyContact"][];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A CompanyAddress answered with `fields`: `id` and the requested properties only. */
         CompanyAddressSparse: {
-            id: components["schemas"]["CompanyAddress"]["id"];
-            company_id?: components["schemas"]["CompanyAddress"]["company_id"];
-            label?: components["schemas"]["CompanyAddress"]["label"];
-            first_name?: components["schemas"]["CompanyAddress"]["first_name"];
-            last_name?: components["schemas"]["CompanyAddress"]["last_name"];
-            line1?: components["schemas"]["CompanyAddress"]["line1"];
-            line2?: components["schemas"]["CompanyAddress"]["line2"];
-            city?: components["schemas"]["CompanyAddress"]["city"];
-            state?: components["schemas"]["CompanyAddress"]["state"];
-            postal_code?: components["schemas"]["CompanyAddress"]["postal_code"];
-            country?: components["schemas"]["CompanyAddress"]["country"];
-            phone?: components["schemas"]["CompanyAddress"]["phone"];
-            is_default?: components["schemas"]["CompanyAddress"]["is_default"];
-            created_at?: components["schemas"]["CompanyAddress"]["created_at"];
-            updated_at?: components["schemas"]["CompanyAddress"]["updated_at"];
+            id: components["schemas"]["CompanyAddressId"];
+            company_id?: components["schemas"]["CompanyId"];
+            /** @description A name for the address, e.g. "Warehouse". */
+            label?: string | null;
+            first_name?: string | null;
+            last_name?: string | null;
+            line1?: string;
+            line2?: string | null;
+            city?: string;
+            state?: string | null;
+            postal_code?: string | null;
+            country?: components["schemas"]["CountryCode"];
+            phone?: string | null;
+            /** @description At most one address per company is the default. */
+            is_default?: boolean;
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A CompanyContact answered with `fields`: `id` and the requested properties only. */
         CompanyContactSparse: {
-            id: components["schemas"]["CompanyContact"]["id"];
-            company_id?: components["schemas"]["CompanyContact"]["company_id"];
-            name?: components["schemas"]["CompanyContact"]["name"];
-            email?: components["schemas"]["CompanyContact"]["email"];
-            phone?: components["schemas"]["CompanyContact"]["phone"];
-            role?: components["schemas"]["CompanyContact"]["role"];
-            is_primary?: components["schemas"]["CompanyContact"]["is_primary"];
-            created_at?: components["schemas"]["CompanyContact"]["created_at"];
-            updated_at?: components["schemas"]["CompanyContact"]["updated_at"];
+            id: components["schemas"]["CompanyContactId"];
+            company_id?: components["schemas"]["CompanyId"];
+            name?: string;
+            email?: string | null;
+            phone?: string | null;
+            /** @description The contact's role at the company, e.g. "Purchasing". */
+            role?: string | null;
+            /** @description At most one contact per company is the primary one. */
+            is_primary?: boolean;
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A Customer answered with `fields`: `id` and the requested properties only. */
         CustomerSparse: {
-            id: components["schemas"]["Customer"]["id"];
-            email?: components["schemas"]["Customer"]["email"];
-            first_name?: components["schemas"]["Customer"]["first_name"];
-            last_name?: components["schemas"]["Customer"]["last_name"];
-            phone?: components["schemas"]["Customer"]["phone"];
-            company?: components["schemas"]["Customer"]["company"];
-            status?: components["schemas"]["Customer"]["status"];
-            order_count?: components["schemas"]["Customer"]["order_count"];
-            total_spent?: components["schemas"]["Customer"]["total_spent"];
-            first_order_at?: components["schemas"]["Customer"]["first_order_at"];
-            last_order_at?: components["schemas"]["Customer"]["last_order_at"];
-            tags?: components["schemas"]["Customer"]["tags"];
-            metadata?: components["schemas"]["Customer"]["metadata"];
-            active_price_key?: components["schemas"]["Customer"]["active_price_key"];
-            locale?: components["schemas"]["Customer"]["locale"];
-            tax_number?: components["schemas"]["Customer"]["tax_number"];
-            tax_number_type?: components["schemas"]["Customer"]["tax_number_type"];
-            addresses?: components["schemas"]["Customer"]["addresses"];
-            metafields?: components["schemas"]["Customer"]["metafields"];
-            created_at?: components["schemas"]["Customer"]["created_at"];
-            updated_at?: components["schemas"]["Customer"]["updated_at"];
+            id: components["schemas"]["CustomerId"];
+            email?: string;
+            first_name?: string;
+            last_name?: string;
+            phone?: string | null;
+            company?: string | null;
+            status?: components["schemas"]["CustomerStatus"];
+            /**
+             * Format: int32
+             * @description Number of orders (one more with each completed draft order).
+             */
+            order_count?: number;
+            /**
+             * Format: int64
+             * @description Total of paid orders in cents (the order total is added when an order is paid).
+             */
+            total_spent?: number;
+            /** @description When the customer's first order was created (null before any order). */
+            first_order_at?: components["schemas"]["Timestamp"] | null;
+            /** @description When the customer's latest order was created (null before any order). */
+            last_order_at?: components["schemas"]["Timestamp"] | null;
+            tags?: string[];
+            metadata?: {
+                [key: string]: unknown;
+            };
+            active_price_key?: string | null;
+            /** @description BCP 47; null means the project default. Decides the language of e-mails. */
+            locale?: string | null;
+            tax_number?: string | null;
+            tax_number_type?: components["schemas"]["TaxNumberType"] | null;
+            /** @description Only with `expand=addresses`; the default first. */
+            addresses?: components["schemas"]["CustomerAddress"][];
+            /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
+            metafields?: components["schemas"]["MetafieldValues"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A CustomerAddress answered with `fields`: `id` and the requested properties only. */
         CustomerAddressSparse: {
-            id: components["schemas"]["CustomerAddress"]["id"];
-            customer_id?: components["schemas"]["CustomerAddress"]["customer_id"];
-            first_name?: components["schemas"]["CustomerAddress"]["first_name"];
-            last_name?: components["schemas"]["CustomerAddress"]["last_name"];
-            company?: components["schemas"]["CustomerAddress"]["company"];
-            line1?: components["schemas"]["CustomerAddress"]["line1"];
-            line2?: components["schemas"]["CustomerAddress"]["line2"];
-            city?: components["schemas"]["CustomerAddress"]["city"];
-            state?: components["schemas"]["CustomerAddress"]["state"];
-            postal_code?: components["schemas"]["CustomerAddress"]["postal_code"];
-            country?: components["schemas"]["CustomerAddress"]["country"];
-            phone?: components["schemas"]["CustomerAddress"]["phone"];
-            is_default?: components["schemas"]["CustomerAddress"]["is_default"];
-            created_at?: components["schemas"]["CustomerAddress"]["created_at"];
-            updated_at?: components["schemas"]["CustomerAddress"]["updated_at"];
+            id: components["schemas"]["AddressId"];
+            customer_id?: components["schemas"]["CustomerId"];
+            first_name?: string | null;
+            last_name?: string | null;
+            company?: string | null;
+            line1?: string;
+            line2?: string | null;
+            city?: string;
+            state?: string | null;
+            postal_code?: string | null;
+            country?: components["schemas"]["CountryCode"];
+            phone?: string | null;
+            /** @description At most one address per customer is the default. */
+            is_default?: boolean;
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A CustomerGroup answered with `fields`: `id` and the requested properties only. */
         CustomerGroupSparse: {
-            id: components["schemas"]["CustomerGroup"]["id"];
-            name?: components["schemas"]["CustomerGroup"]["name"];
-            handle?: components["schemas"]["CustomerGroup"]["handle"];
-            description?: components["schemas"]["CustomerGroup"]["description"];
-            type?: components["schemas"]["CustomerGroup"]["type"];
-            conditions?: components["schemas"]["CustomerGroup"]["conditions"];
-            condition_match?: components["schemas"]["CustomerGroup"]["condition_match"];
-            active_price_key?: components["schemas"]["CustomerGroup"]["active_price_key"];
-            member_count?: components["schemas"]["CustomerGroup"]["member_count"];
-            metadata?: components["schemas"]["CustomerGroup"]["metadata"];
-            members?: components["schemas"]["CustomerGroup"]["members"];
-            created_at?: components["schemas"]["CustomerGroup"]["created_at"];
-            updated_at?: components["schemas"]["CustomerGroup"]["updated_at"];
+            id: components["schemas"]["CustomerGroupId"];
+            name?: string;
+            handle?: string;
+            description?: string | null;
+            type?: components["schemas"]["CustomerGroupType"];
+            /** @description The conditions of an automatic group; always empty for a manual group. */
+            conditions?: components["schemas"]["CustomerGroupCondition"][];
+            condition_match?: components["schemas"]["ConditionMatch"];
+            /** @description Pricing tier slug for the group's customers. */
+            active_price_key?: string | null;
+            /**
+             * Format: int32
+             * @description Customers in the group now (deleted customers are not counted).
+             */
+            member_count?: number;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Only with `expand=members`: at most 100 members, the most recent first (manual groups: the last added
+             *     first; automatic groups: the newest customers first). `member_count` counts them all, and
+             *     `GET /v1/customers?group_id=` pages through every member.
+             */
+            members?: components["schemas"]["CustomerGroupMember"][];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A DraftOrder answered with `fields`: `id` and the requested properties only. */
         DraftOrderSparse: {
-            id: components["schemas"]["DraftOrder"]["id"];
-            draft_number?: components["schemas"]["DraftOrder"]["draft_number"];
-            status?: components["schemas"]["DraftOrder"]["status"];
-            customer_id?: components["schemas"]["DraftOrder"]["customer_id"];
-            customer_email?: components["schemas"]["DraftOrder"]["customer_email"];
-            subtotal?: components["schemas"]["DraftOrder"]["subtotal"];
-            tax?: components["schemas"]["DraftOrder"]["tax"];
-            tax_data?: components["schemas"]["DraftOrder"]["tax_data"];
-            tax_inclusive?: components["schemas"]["DraftOrder"]["tax_inclusive"];
-            shipping_cost?: components["schemas"]["DraftOrder"]["shipping_cost"];
-            discount?: components["schemas"]["DraftOrder"]["discount"];
-            total?: components["schemas"]["DraftOrder"]["total"];
-            currency?: components["schemas"]["DraftOrder"]["currency"];
-            shipping_address?: components["schemas"]["DraftOrder"]["shipping_address"];
-            billing_address?: components["schemas"]["DraftOrder"]["billing_address"];
-            payment_terms?: components["schemas"]["DraftOrder"]["payment_terms"];
-            payment_due_date?: components["schemas"]["DraftOrder"]["payment_due_date"];
-            order_id?: components["schemas"]["DraftOrder"]["order_id"];
-            completed_at?: components["schemas"]["DraftOrder"]["completed_at"];
-            item_count?: components["schemas"]["DraftOrder"]["item_count"];
-            notes?: components["schemas"]["DraftOrder"]["notes"];
-            metadata?: components["schemas"]["DraftOrder"]["metadata"];
-            items?: components["schemas"]["DraftOrder"]["items"];
-            created_at?: components["schemas"]["DraftOrder"]["created_at"];
-            updated_at?: components["schemas"]["DraftOrder"]["updated_at"];
+            id: components["schemas"]["DraftOrderId"];
+            /**
+             * Format: int32
+             * @description Counts the project's drafts from 1, without gaps.
+             */
+            draft_number?: number;
+            status?: components["schemas"]["DraftOrderStatus"];
+            customer_id?: components["schemas"]["CustomerId"] | null;
+            /** @description Where the payment request goes; required before sending or completing. */
+            customer_email?: string | null;
+            /** Format: int64 */
+            subtotal?: number;
+            /** Format: int64 */
+            tax?: number;
+            tax_data?: components["schemas"]["TaxData"] | null;
+            tax_inclusive?: boolean;
+            /** Format: int64 */
+            shipping_cost?: number;
+            /** Format: int64 */
+            discount?: number;
+            /** Format: int64 */
+            total?: number;
+            currency?: components["schemas"]["CurrencyCode"];
+            shipping_address?: components["schemas"]["NullableAddress"];
+            billing_address?: components["schemas"]["NullableAddress"];
+            payment_terms?: components["schemas"]["PaymentTerms"];
+            payment_due_date?: components["schemas"]["PaymentDueDate"];
+            order_id?: components["schemas"]["OrderId"] | null;
+            completed_at?: components["schemas"]["Timestamp"] | null;
+            /**
+             * Format: int32
+             * @description The number of line items.
+             */
+            item_count?: number;
+            /** @description Internal; never shown to the customer. */
+            notes?: string | null;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Only with `expand=items`; oldest first. */
+            items?: components["schemas"]["DraftLineItem"][];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A Location answered with `fields`: `id` and the requested properties only. */
         LocationSparse: {
-            id: components["schemas"]["Location"]["id"];
-            name?: components["schemas"]["Location"]["name"];
-            handle?: components["schemas"]["Location"]["handle"];
-            type?: components["schemas"]["Location"]["type"];
-            is_default?: components["schemas"]["Location"]["is_default"];
-            is_active?: components["schemas"]["Location"]["is_active"];
-            metadata?: components["schemas"]["Location"]["metadata"];
-            address_line1?: components["schemas"]["Location"]["address_line1"];
-            address_line2?: components["schemas"]["Location"]["address_line2"];
-            city?: components["schemas"]["Location"]["city"];
-            state?: components["schemas"]["Location"]["state"];
-            postal_code?: components["schemas"]["Location"]["postal_code"];
-            country?: components["schemas"]["Location"]["country"];
-            phone?: components["schemas"]["Location"]["phone"];
-            email?: components["schemas"]["Location"]["email"];
-            created_at?: components["schemas"]["Location"]["created_at"];
-            updated_at?: components["schemas"]["Location"]["updated_at"];
+            id: components["schemas"]["LocationId"];
+            name?: string;
+            handle?: string;
+            type?: components["schemas"]["LocationType"];
+            is_default?: boolean;
+            /** @description Whether the location can receive or deduct stock. */
+            is_active?: boolean;
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            address_line1?: string | null;
+            address_line2?: string | null;
+            city?: string | null;
+            state?: string | null;
+            postal_code?: string | null;
+            country?: string | null;
+            phone?: string | null;
+            email?: string | null;
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A Order answered with `fields`: `id` and the requested properties only. */
         OrderSparse: {
-            id: components["schemas"]["Order"]["id"];
-            order_number?: components["schemas"]["Order"]["order_number"];
-            status?: components["schemas"]["Order"]["status"];
-            financial_status?: components["schemas"]["Order"]["financial_status"];
-            fulfillment_status?: components["schemas"]["Order"]["fulfillment_status"];
-            cancel_reason?: components["schemas"]["Order"]["cancel_reason"];
-            cancelled_at?: components["schemas"]["Order"]["cancelled_at"];
-            customer_id?: components["schemas"]["Order"]["customer_id"];
-            email?: components["schemas"]["Order"]["email"];
-            currency?: components["schemas"]["Order"]["currency"];
-            line_items?: components["schemas"]["Order"]["line_items"];
-            subtotal?: components["schemas"]["Order"]["subtotal"];
-            tax?: components["schemas"]["Order"]["tax"];
-            tax_data?: components["schemas"]["Order"]["tax_data"];
-            shipping_cost?: components["schemas"]["Order"]["shipping_cost"];
-            discount?: components["schemas"]["Order"]["discount"];
-            total?: components["schemas"]["Order"]["total"];
-            shipping_address?: components["schemas"]["Order"]["shipping_address"];
-            billing_address?: components["schemas"]["Order"]["billing_address"];
-            payment_terms?: components["schemas"]["Order"]["payment_terms"];
-            payment_due_date?: components["schemas"]["Order"]["payment_due_date"];
-            draft_order_id?: components["schemas"]["Order"]["draft_order_id"];
-            paid_at?: components["schemas"]["Order"]["paid_at"];
-            metafields?: components["schemas"]["Order"]["metafields"];
-            created_at?: components["schemas"]["Order"]["created_at"];
-            updated_at?: components["schemas"]["Order"]["updated_at"];
+            id: components["schemas"]["OrderId"];
+            /**
+             * Format: int32
+             * @description Counts the project's orders from 1001.
+             */
+            order_number?: number;
+            status?: components["schemas"]["OrderStatus"];
+            financial_status?: components["schemas"]["OrderFinancialStatus"];
+            fulfillment_status?: components["schemas"]["OrderFulfillmentStatus"];
+            cancel_reason?: components["schemas"]["OrderCancelReason"] | null;
+            /** Format: date-time */
+            cancelled_at?: string | null;
+            customer_id?: components["schemas"]["CustomerId"] | null;
+            email?: string;
+            currency?: components["schemas"]["CurrencyCode"];
+            line_items?: components["schemas"]["OrderLineItem"][];
+            /** Format: int64 */
+            subtotal?: number;
+            /** Format: int64 */
+            tax?: number;
+            tax_data?: components["schemas"]["TaxData"] | null;
+            /** Format: int64 */
+            shipping_cost?: number;
+            /** Format: int64 */
+            discount?: number;
+            /** Format: int64 */
+            total?: number;
+            /**
+             * Format: int64
+             * @description Sum of the order's refunds in minor units; at most `total`.
+             */
+            total_refunded?: number;
+            shipping_address?: components["schemas"]["NullableAddress"];
+            billing_address?: components["schemas"]["NullableAddress"];
+            payment_terms?: components["schemas"]["PaymentTerms"];
+            payment_due_date?: components["schemas"]["PaymentDueDate"];
+            draft_order_id?: components["schemas"]["DraftOrderId"] | null;
+            paid_at?: components["schemas"]["Timestamp"] | null;
+            /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
+            metafields?: components["schemas"]["MetafieldValues"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A PriceList answered with `fields`: `id` and the requested properties only. */
         PriceListSparse: {
-            id: components["schemas"]["PriceList"]["id"];
-            slug?: components["schemas"]["PriceList"]["slug"];
-            name?: components["schemas"]["PriceList"]["name"];
-            description?: components["schemas"]["PriceList"]["description"];
-            currency?: components["schemas"]["PriceList"]["currency"];
-            status?: components["schemas"]["PriceList"]["status"];
-            starts_at?: components["schemas"]["PriceList"]["starts_at"];
-            ends_at?: components["schemas"]["PriceList"]["ends_at"];
-            allows_increase?: components["schemas"]["PriceList"]["allows_increase"];
-            price_count?: components["schemas"]["PriceList"]["price_count"];
-            metadata?: components["schemas"]["PriceList"]["metadata"];
-            created_at?: components["schemas"]["PriceList"]["created_at"];
-            updated_at?: components["schemas"]["PriceList"]["updated_at"];
+            id: components["schemas"]["PriceListId"];
+            slug?: components["schemas"]["PriceListSlug"];
+            name?: string;
+            description?: string | null;
+            currency?: components["schemas"]["CurrencyCode"];
+            status?: components["schemas"]["PriceListStatus"];
+            /** @description The list applies from this moment on; null from creation. */
+            starts_at?: components["schemas"]["Timestamp"] | null;
+            /** @description The list applies until just before this moment; null without end. */
+            ends_at?: components["schemas"]["Timestamp"] | null;
+            /** @description false (default): a price of the list above the variant's own price is skipped, so the list never raises a price. true: the list's price applies whatever the variant's own price. */
+            allows_increase?: boolean;
+            /**
+             * Format: int32
+             * @description The number of prices (tiers included) the list holds.
+             */
+            price_count?: number;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A Product answered with `fields`: `id` and the requested properties only. */
         ProductSparse: {
-            id: components["schemas"]["Product"]["id"];
-            title?: components["schemas"]["Product"]["title"];
-            handle?: components["schemas"]["Product"]["handle"];
-            description?: components["schemas"]["Product"]["description"];
-            status?: components["schemas"]["Product"]["status"];
-            product_type?: components["schemas"]["Product"]["product_type"];
-            vendor?: components["schemas"]["Product"]["vendor"];
-            tags?: components["schemas"]["Product"]["tags"];
-            image?: components["schemas"]["Product"]["image"];
-            price?: components["schemas"]["Product"]["price"];
-            sale_price?: components["schemas"]["Product"]["sale_price"];
-            customer_price?: components["schemas"]["Product"]["customer_price"];
-            currency?: components["schemas"]["Product"]["currency"];
-            variants?: components["schemas"]["Product"]["variants"];
-            collection_ids?: components["schemas"]["Product"]["collection_ids"];
-            metadata?: components["schemas"]["Product"]["metadata"];
-            metafields?: components["schemas"]["Product"]["metafields"];
-            created_at?: components["schemas"]["Product"]["created_at"];
-            updated_at?: components["schemas"]["Product"]["updated_at"];
+            id: components["schemas"]["ProductId"];
+            title?: string;
+            handle?: string;
+            description?: string | null;
+            status?: components["schemas"]["ProductStatus"];
+            product_type?: string | null;
+            vendor?: string | null;
+            tags?: string[];
+            image?: string | null;
+            /**
+             * Format: int64
+             * @description The lowest variant price (cents).
+             */
+            price?: number;
+            /**
+             * Format: int64
+             * @description The lowest variant sale price, or null.
+             */
+            sale_price?: number | null;
+            /**
+             * Format: int64
+             * @description Only on storefront reads with a customer's access token; the lowest `customer_price` of the product's variants.
+             */
+            customer_price?: number;
+            currency?: components["schemas"]["CurrencyCode"];
+            /** @description Always inlined, by position. */
+            variants?: components["schemas"]["Variant"][];
+            collection_ids?: components["schemas"]["CollectionId"][];
+            /** @description Merchant-only: secret keys only (absent for publishable keys and customer tokens). */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
+            metafields?: components["schemas"]["MetafieldValues"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A ShippingZone answered with `fields`: `id` and the requested properties only. */
         ShippingZoneSparse: {
-            id: components["schemas"]["ShippingZone"]["id"];
-            name?: components["schemas"]["ShippingZone"]["name"];
-            countries?: components["schemas"]["ShippingZone"]["countries"];
-            is_rest_of_world?: components["schemas"]["ShippingZone"]["is_rest_of_world"];
-            is_active?: components["schemas"]["ShippingZone"]["is_active"];
-            carrier_callback_url?: components["schemas"]["ShippingZone"]["carrier_callback_url"];
-            position?: components["schemas"]["ShippingZone"]["position"];
-            rate_count?: components["schemas"]["ShippingZone"]["rate_count"];
-            rates?: components["schemas"]["ShippingZone"]["rates"];
-            created_at?: components["schemas"]["ShippingZone"]["created_at"];
-            updated_at?: components["schemas"]["ShippingZone"]["updated_at"];
+            id: components["schemas"]["ShippingZoneId"];
+            name?: string;
+            /** @description ISO 3166-1 alpha-2 codes, upper-case, in the order given. */
+            countries?: components["schemas"]["CountryCode"][];
+            /** @description The fallback zone for countries no active zone lists; at most one per project. */
+            is_rest_of_world?: boolean;
+            is_active?: boolean;
+            /** @description Called by the rate lookup for carrier rates. */
+            carrier_callback_url?: string | null;
+            /**
+             * Format: int32
+             * @description Zones are matched by position ascending.
+             */
+            position?: number;
+            /**
+             * Format: int32
+             * @description Rates in the zone, active or not.
+             */
+            rate_count?: number;
+            /** @description Only with `expand=rates` (and always `[]` on create), by position. */
+            rates?: components["schemas"]["ShippingRate"][];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A StoreEvent answered with `fields`: `id` and the requested properties only. */
         StoreEventSparse: {
-            id: components["schemas"]["StoreEvent"]["id"];
-            type?: components["schemas"]["StoreEvent"]["type"];
-            resource_type?: components["schemas"]["StoreEvent"]["resource_type"];
-            resource_id?: components["schemas"]["StoreEvent"]["resource_id"];
-            actor_type?: components["schemas"]["StoreEvent"]["actor_type"];
-            actor_id?: components["schemas"]["StoreEvent"]["actor_id"];
-            summary?: components["schemas"]["StoreEvent"]["summary"];
-            metadata?: components["schemas"]["StoreEvent"]["metadata"];
-            created_at?: components["schemas"]["StoreEvent"]["created_at"];
+            id: components["schemas"]["StoreEventId"];
+            type?: components["schemas"]["EventType"];
+            /** @example customer */
+            resource_type?: string;
+            /** @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u */
+            resource_id?: string;
+            /**
+             * @description Who acted: `api_key` (a request with an API key), `admin` (an admin user), `customer` (a storefront
+             *     customer signed in through customer authentication, e.g. `PATCH /v1/me`) or `system` (background work
+             *     such as automatic group membership).
+             * @enum {string}
+             */
+            actor_type?: "api_key" | "admin" | "customer" | "system";
+            /** @description `key_...` for api_key, `user_...` for admin, `cus_...` for customer, `system:<job>` for system. */
+            actor_id?: string;
+            /** @description A human-readable line. */
+            summary?: string;
+            /** @description May hold `changes`: field name to `{from, to}`. */
+            metadata?: {
+                changes?: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            } & {
+                [key: string]: unknown;
+            };
+            created_at?: components["schemas"]["Timestamp"];
         };
         /** @description A WebhookDelivery answered with `fields`: `id` and the requested properties only. */
         WebhookDeliverySparse: {
-            id: components["schemas"]["WebhookDelivery"]["id"];
-            subscription_id?: components["schemas"]["WebhookDelivery"]["subscription_id"];
-            event_id?: components["schemas"]["WebhookDelivery"]["event_id"];
-            event_type?: components["schemas"]["WebhookDelivery"]["event_type"];
-            status?: components["schemas"]["WebhookDelivery"]["status"];
-            attempt_count?: components["schemas"]["WebhookDelivery"]["attempt_count"];
-            next_attempt_at?: components["schemas"]["WebhookDelivery"]["next_attempt_at"];
-            last_attempt_at?: components["schemas"]["WebhookDelivery"]["last_attempt_at"];
-            response_status?: components["schemas"]["WebhookDelivery"]["response_status"];
-            response_body?: components["schemas"]["WebhookDelivery"]["response_body"];
-            duration_ms?: components["schemas"]["WebhookDelivery"]["duration_ms"];
-            error?: components["schemas"]["WebhookDelivery"]["error"];
-            created_at?: components["schemas"]["WebhookDelivery"]["created_at"];
-            updated_at?: components["schemas"]["WebhookDelivery"]["updated_at"];
+            id: components["schemas"]["WebhookDeliveryId"];
+            subscription_id?: components["schemas"]["WebhookId"];
+            event_id?: components["schemas"]["WebhookEventId"];
+            event_type?: components["schemas"]["EventType"];
+            status?: components["schemas"]["WebhookDeliveryStatus"];
+            /**
+             * Format: int32
+             * @description Attempts made so far (automatic and redeliveries).
+             */
+            attempt_count?: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null once succeeded or abandoned. Attempt 1 is immediate, then 2 after
+             *     5 minutes, 3 after 30 minutes, 4 after 2 hours and 5 after 8 hours, each counted from the failed attempt
+             *     before it and spread by up to 10 % (never earlier), so a failing receiver is not hit by a storm.
+             */
+            next_attempt_at?: string | null;
+            /** Format: date-time */
+            last_attempt_at?: string | null;
+            /**
+             * Format: int32
+             * @description HTTP status of the last answer; null when there was none.
+             */
+            response_status?: number | null;
+            /** @description The first 1 KiB of the last answer's body. */
+            response_body?: string | null;
+            /**
+             * Format: int32
+             * @description How long the last attempt took.
+             */
+            duration_ms?: number | null;
+            /** @description Why the last attempt got no answer (time-out, TLS, connection); null otherwise. A host that does not resolve and one that resolves to a non-public address both read `refused: the host did not resolve to a public address`, so deliveries never tell which internal host names exist. */
+            error?: string | null;
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A WebhookSubscription answered with `fields`: `id` and the requested properties only. */
         WebhookSubscriptionSparse: {
-            id: components["schemas"]["WebhookSubscription"]["id"];
-            url?: components["schemas"]["WebhookSubscription"]["url"];
-            events?: components["schemas"]["WebhookSubscription"]["events"];
-            status?: components["schemas"]["WebhookSubscription"]["status"];
-            created_at?: components["schemas"]["WebhookSubscription"]["created_at"];
-            updated_at?: components["schemas"]["WebhookSubscription"]["updated_at"];
+            id: components["schemas"]["WebhookId"];
+            url?: string;
+            events?: components["schemas"]["EventType"][];
+            status?: components["schemas"]["WebhookStatus"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
         };
         Health: {
             /** @enum {string} */
@@ -3678,7 +3984,7 @@ export interface components {
             }[];
         };
         /**
-         * @description Currency code to the decimal rate from the project currency, used by search's `currency`.
+         * @description Currency code to the decimal rate from the project currency (above 0, at most 1,000,000), used by search's `currency`.
          * @example {
          *       "EUR": 0.92,
          *       "GBP": 0.79
@@ -3702,18 +4008,38 @@ export interface components {
             exchange_rates: components["schemas"]["ExchangeRates"];
             /** @description While true, every key of the project answers 403 `account_suspended`. */
             suspended: boolean;
-            /** @description Requests a minute allowed for the project's secret keys. */
+            /**
+             * Format: int32
+             * @description Requests a minute allowed for the project's secret keys.
+             */
             rate_limit_per_minute: number;
-            /** @description Requests a minute allowed for the project's storefront traffic (publishable keys and customer access tokens), counted apart from secret keys; null: the same number as `rate_limit_per_minute`. */
+            /**
+             * Format: int32
+             * @description Requests a minute allowed for the project's storefront traffic (publishable keys and customer access tokens), counted apart from secret keys; null: the same number as `rate_limit_per_minute`.
+             */
             storefront_rate_limit_per_minute: number | null;
-            /** @description Register, login, refresh, forgot-password and reset-password requests a minute from one client address (default 120), within the storefront budget. */
+            /**
+             * Format: int32
+             * @description Register, login, refresh, forgot-password and reset-password requests a minute from one client address (default 120), within the storefront budget.
+             */
             auth_attempts_per_ip_per_minute: number;
-            /** @description The same requests a minute naming one email address (register, login, forgot-password; default 20). */
+            /**
+             * Format: int32
+             * @description The same requests a minute naming one email address (register, login, forgot-password; default 20).
+             */
             auth_attempts_per_email_per_minute: number;
-            /** @description Requests a calendar month allowed for the project's secret keys (storefront traffic is not counted). */
+            /**
+             * Format: int32
+             * @description Requests a calendar month allowed for the project's secret keys (storefront traffic is not counted).
+             */
             monthly_quota: number;
             /** @description Where e-mails to the merchant go (usage warnings, a webhook subscription the service paused). Null records them in the outbox only. */
             contact_email: string | null;
+            /**
+             * Format: int32
+             * @description How long a sent draft order holds its units (default 1440, a day); 0 turns reservations off.
+             */
+            reservation_minutes: number;
             default_location_id: components["schemas"]["LocationId"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -3742,6 +4068,12 @@ export interface components {
              * @description Where e-mails to the merchant go (usage warnings, paused webhooks).
              */
             contact_email?: string | null;
+            /**
+             * Format: int32
+             * @description Minutes a sent draft order holds its units; 0 turns reservations off.
+             * @default 1440
+             */
+            reservation_minutes?: number;
         };
         ProjectUpdate: {
             name?: string;
@@ -3755,17 +4087,29 @@ export interface components {
             tax?: components["schemas"]["TaxSettings"];
             exchange_rates?: components["schemas"]["ExchangeRates"];
             suspended?: boolean;
+            /** Format: int32 */
             rate_limit_per_minute?: number;
-            /** @description Null makes it follow `rate_limit_per_minute` again. */
+            /**
+             * Format: int32
+             * @description Null makes it follow `rate_limit_per_minute` again.
+             */
             storefront_rate_limit_per_minute?: number | null;
+            /** Format: int32 */
             auth_attempts_per_ip_per_minute?: number;
+            /** Format: int32 */
             auth_attempts_per_email_per_minute?: number;
+            /** Format: int32 */
             monthly_quota?: number;
             /**
              * Format: email
              * @description Where e-mails to the merchant go (usage warnings, paused webhooks).
              */
             contact_email?: string | null;
+            /**
+             * Format: int32
+             * @description Applies to drafts sent from now on; 0 turns reservations off.
+             */
+            reservation_minutes?: number;
         };
         ApiKeyToken: {
             id: components["schemas"]["ApiKeyId"];
@@ -3795,7 +4139,7 @@ export interface components {
             subject: string;
             text: string;
             html: string | null;
-            /** @description The kind of e-mail, e.g. `password_reset`, `draft_order_invoice`. */
+            /** @description The kind of e-mail, e.g. `password_reset`, `draft_order_invoice`, `shipping_confirmation`. */
             template: string;
             /** @description The template variables (for example the reset token). */
             data: {
@@ -3818,9 +4162,15 @@ export interface components {
             is_active: boolean;
             /** @description Called by the rate lookup for carrier rates. */
             carrier_callback_url: string | null;
-            /** @description Zones are matched by position ascending. */
+            /**
+             * Format: int32
+             * @description Zones are matched by position ascending.
+             */
             position: number;
-            /** @description Rates in the zone, active or not. */
+            /**
+             * Format: int32
+             * @description Rates in the zone, active or not.
+             */
             rate_count: number;
             /** @description Only with `expand=rates` (and always `[]` on create), by position. */
             rates?: components["schemas"]["ShippingRate"][];
@@ -3852,7 +4202,10 @@ export interface components {
             /** @default true */
             is_active?: boolean;
             carrier_callback_url?: components["schemas"]["CarrierCallbackUrl"];
-            /** @default 0 */
+            /**
+             * Format: int32
+             * @default 0
+             */
             position?: number;
         };
         ShippingZoneUpdate: {
@@ -3861,6 +4214,7 @@ export interface components {
             is_rest_of_world?: boolean;
             is_active?: boolean;
             carrier_callback_url?: components["schemas"]["CarrierCallbackUrl"];
+            /** Format: int32 */
             position?: number;
         };
         ShippingRate: {
@@ -3868,21 +4222,41 @@ export interface components {
             zone_id: components["schemas"]["ShippingZoneId"];
             name: string;
             description: string | null;
-            /** @description Cents; 0 is free. */
+            /**
+             * Format: int64
+             * @description Cents; 0 is free.
+             */
             price: number;
             currency: components["schemas"]["CurrencyCode"];
-            /** @description Cents, inclusive. */
+            /**
+             * Format: int64
+             * @description Cents, inclusive.
+             */
             min_order_subtotal: number | null;
-            /** @description Cents, inclusive. */
+            /**
+             * Format: int64
+             * @description Cents, inclusive.
+             */
             max_order_subtotal: number | null;
-            /** @description Grams, inclusive. */
+            /**
+             * Format: int32
+             * @description Grams, inclusive.
+             */
             min_order_weight: number | null;
-            /** @description Grams, inclusive. */
+            /**
+             * Format: int32
+             * @description Grams, inclusive.
+             */
             max_order_weight: number | null;
+            /** Format: int32 */
             min_delivery_days: number | null;
+            /** Format: int32 */
             max_delivery_days: number | null;
             is_active: boolean;
-            /** @description Order within the zone. */
+            /**
+             * Format: int32
+             * @description Order within the zone.
+             */
             position: number;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -3894,38 +4268,58 @@ export interface components {
             name: string;
             description?: string | null;
             /**
+             * Format: int64
              * @description Cents.
              * @default 0
              */
             price?: number;
             currency: components["schemas"]["CurrencyCode"];
+            /** Format: int64 */
             min_order_subtotal?: number | null;
+            /** Format: int64 */
             max_order_subtotal?: number | null;
+            /** Format: int32 */
             min_order_weight?: number | null;
+            /** Format: int32 */
             max_order_weight?: number | null;
+            /** Format: int32 */
             min_delivery_days?: number | null;
+            /** Format: int32 */
             max_delivery_days?: number | null;
             /** @default true */
             is_active?: boolean;
-            /** @default 0 */
+            /**
+             * Format: int32
+             * @default 0
+             */
             position?: number;
         };
         ShippingRateUpdate: {
             name?: string;
             description?: string | null;
+            /** Format: int64 */
             price?: number;
             currency?: components["schemas"]["CurrencyCode"];
+            /** Format: int64 */
             min_order_subtotal?: number | null;
+            /** Format: int64 */
             max_order_subtotal?: number | null;
+            /** Format: int32 */
             min_order_weight?: number | null;
+            /** Format: int32 */
             max_order_weight?: number | null;
+            /** Format: int32 */
             min_delivery_days?: number | null;
+            /** Format: int32 */
             max_delivery_days?: number | null;
             is_active?: boolean;
+            /** Format: int32 */
             position?: number;
         };
         ShippingItem: {
+            /** Format: int32 */
             weight_grams: number;
+            /** Format: int32 */
             quantity: number;
         };
         ShippingRateLookup: {
@@ -3943,9 +4337,12 @@ export interface components {
             id: string;
             name: string;
             description: string | null;
+            /** Format: int64 */
             price: number;
             currency: components["schemas"]["CurrencyCode"];
+            /** Format: int32 */
             min_delivery_days: number | null;
+            /** Format: int32 */
             max_delivery_days: number | null;
             /** @enum {string} */
             source: "flat" | "carrier";
@@ -3975,6 +4372,7 @@ export interface components {
                 postal_code: string | null;
             };
             items: components["schemas"]["ShippingItem"][];
+            /** Format: int64 */
             subtotal: number;
             currency: components["schemas"]["CurrencyCode"];
         };
@@ -4003,9 +4401,12 @@ export interface components {
             rates: {
                 name: string;
                 description?: string | null;
+                /** Format: int64 */
                 price: number;
                 currency: string;
+                /** Format: int32 */
                 min_delivery_days?: number | null;
+                /** Format: int32 */
                 max_delivery_days?: number | null;
             }[];
         };
@@ -4013,13 +4414,18 @@ export interface components {
          * @description The one event catalogue: every webhook event type (all groups) and every store-event
          *     type. Store events (`GET /v1/events`) carry one of these as `type`; webhook subscriptions subscribe to any
          *     of them (every type in the catalogue is subscribable). Some groups (fulfillment order, discount,
-         *     promotion, purchase order, refund, return, navigation, store credit) belong to areas this API does not
-         *     expose yet and are never emitted by it today. `webhook_subscription.paused` (an addition to the usual catalogue) records
+         *     promotion, purchase order, return, navigation, store credit) belong to areas this API does not
+         *     expose yet and are never emitted by it today; of the refund group only `refund.created` is (refunds are
+         *     recorded, no payment provider is called, so none succeeds or fails later). `webhook_subscription.paused` (an addition to the usual catalogue) records
          *     that the service paused a subscription whose receiver answered `410 Gone` or failed for 5 days.
+         *     `inventory.reserved` and `inventory.released` (resource type `draft_order`) record a sent draft order's
+         *     units being held and let go again; their payload is `{draft_order_id, expires_at, reservations:
+         *     [{variant_id, location_id, quantity}]}` (released: `reason` instead of `expires_at`, one of `deleted`,
+         *     `items_changed`, `expired`, `resent`). A completion consumes its reservation without `inventory.released`.
          * @example customer.updated
          * @enum {string}
          */
-        EventType: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "order.created" | "order.updated" | "order.paid" | "order.fulfilled" | "order.partially_fulfilled" | "order.cancelled" | "order.refunded" | "customer.created" | "customer.updated" | "customer.deleted" | "fulfillment_order.created" | "fulfillment.created" | "fulfillment.updated" | "fulfillment.cancelled" | "inventory.low" | "discount.created" | "discount.updated" | "discount.deleted" | "shipping.zone.created" | "shipping.zone.updated" | "shipping.zone.deleted" | "promotion.created" | "promotion.updated" | "promotion.deleted" | "draft_order.created" | "draft_order.updated" | "draft_order.completed" | "draft_order.deleted" | "company.created" | "company.updated" | "company.deleted" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.received" | "purchase_order.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "return.requested" | "return.approved" | "return.received" | "return.rejected" | "return.cancelled" | "return.closed" | "navigation.created" | "navigation.updated" | "navigation.deleted" | "store_credit.issued" | "store_credit.used" | "store_credit.expired" | "location.created" | "location.updated" | "location.deleted" | "usage.warning" | "webhook_subscription.paused";
+        EventType: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "order.created" | "order.updated" | "order.paid" | "order.fulfilled" | "order.partially_fulfilled" | "order.cancelled" | "order.refunded" | "customer.created" | "customer.updated" | "customer.deleted" | "fulfillment_order.created" | "fulfillment.created" | "fulfillment.updated" | "fulfillment.cancelled" | "inventory.low" | "inventory.reserved" | "inventory.released" | "discount.created" | "discount.updated" | "discount.deleted" | "shipping.zone.created" | "shipping.zone.updated" | "shipping.zone.deleted" | "promotion.created" | "promotion.updated" | "promotion.deleted" | "draft_order.created" | "draft_order.updated" | "draft_order.completed" | "draft_order.deleted" | "company.created" | "company.updated" | "company.deleted" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "purchase_order.created" | "purchase_order.updated" | "purchase_order.received" | "purchase_order.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "return.requested" | "return.approved" | "return.received" | "return.rejected" | "return.cancelled" | "return.closed" | "navigation.created" | "navigation.updated" | "navigation.deleted" | "store_credit.issued" | "store_credit.used" | "store_credit.expired" | "location.created" | "location.updated" | "location.deleted" | "usage.warning" | "webhook_subscription.paused";
         StoreEvent: {
             id: components["schemas"]["StoreEventId"];
             type: components["schemas"]["EventType"];
@@ -4131,7 +4537,10 @@ export interface components {
             event_id: components["schemas"]["WebhookEventId"];
             event_type: components["schemas"]["EventType"];
             status: components["schemas"]["WebhookDeliveryStatus"];
-            /** @description Attempts made so far (automatic and redeliveries). */
+            /**
+             * Format: int32
+             * @description Attempts made so far (automatic and redeliveries).
+             */
             attempt_count: number;
             /**
              * Format: date-time
@@ -4142,11 +4551,17 @@ export interface components {
             next_attempt_at: string | null;
             /** Format: date-time */
             last_attempt_at: string | null;
-            /** @description HTTP status of the last answer; null when there was none. */
+            /**
+             * Format: int32
+             * @description HTTP status of the last answer; null when there was none.
+             */
             response_status: number | null;
             /** @description The first 1 KiB of the last answer's body. */
             response_body: string | null;
-            /** @description How long the last attempt took. */
+            /**
+             * Format: int32
+             * @description How long the last attempt took.
+             */
             duration_ms: number | null;
             /** @description Why the last attempt got no answer (time-out, TLS, connection); null otherwise. A host that does not resolve and one that resolves to a non-public address both read `refused: the host did not resolve to a public address`, so deliveries never tell which internal host names exist. */
             error: string | null;
@@ -4158,6 +4573,7 @@ export interface components {
         };
         WebhookSecretRotate: {
             /**
+             * Format: int32
              * @description How long the previous secret keeps signing deliveries besides the new one (0 to 7 days).
              * @default 86400
              */
@@ -4165,8 +4581,8 @@ export interface components {
         };
         WebhookSecretRotation: {
             id: components["schemas"]["WebhookId"];
-            /** @description The new signing secret, shown only in this answer. */
-            secret: components["schemas"]["WebhookSubscriptionWithSecret"]["secret"];
+            /** @description The new signing secret (`whsec_` and the base64 of 32 random bytes, as at creation), shown only in this answer. */
+            secret: string;
             /**
              * Format: date-time
              * @description When the previous secret stops signing deliveries (null with `overlap_seconds` 0).
@@ -4237,11 +4653,18 @@ export interface components {
             project_id: components["schemas"]["ProjectId"];
             /** @description The calendar month, YYYY-MM (UTC). */
             period: string;
-            /** @description Requests counted this month. */
+            /**
+             * Format: int32
+             * @description Requests counted this month.
+             */
             used: number;
-            /** @description The project's monthly quota. */
+            /**
+             * Format: int32
+             * @description The project's monthly quota.
+             */
             quota: number;
             /**
+             * Format: int32
              * @description The percentage of the quota reached.
              * @enum {integer}
              */
@@ -4270,9 +4693,15 @@ export interface components {
             phone: string | null;
             company: string | null;
             status: components["schemas"]["CustomerStatus"];
-            /** @description Number of orders (one more with each completed draft order). */
+            /**
+             * Format: int32
+             * @description Number of orders (one more with each completed draft order).
+             */
             order_count: number;
-            /** @description Total of paid orders in cents (the order total is added when an order is paid). */
+            /**
+             * Format: int64
+             * @description Total of paid orders in cents (the order total is added when an order is paid).
+             */
             total_spent: number;
             /** @description When the customer's first order was created (null before any order). */
             first_order_at: components["schemas"]["Timestamp"] | null;
@@ -4439,6 +4868,7 @@ export interface components {
             /** @description Opaque, 256 random bits, valid 30 days, single use (see refresh). Stored only as a hash. */
             refresh_token: string;
             /**
+             * Format: int32
              * @description Seconds until the access token expires.
              * @constant
              */
@@ -4452,7 +4882,10 @@ export interface components {
             access_token: components["schemas"]["AccessToken"];
             /** @description Opaque, valid 30 days, single use. */
             refresh_token: string;
-            /** @constant */
+            /**
+             * Format: int32
+             * @constant
+             */
             expires_in: 3600;
             customer: components["schemas"]["AuthCustomer"];
         };
@@ -4503,9 +4936,15 @@ export interface components {
          * @example trail-runner-2
          */
         Handle: string;
-        /** @description Amount in minor units (cents). */
+        /**
+         * Format: int64
+         * @description Amount in minor units (cents).
+         */
         Money: number;
-        /** @description A variant's price in minor units (cents), at most 1,000,000,000 (10,000,000.00). */
+        /**
+         * Format: int64
+         * @description A variant's price in minor units (cents), at most 1,000,000,000 (10,000,000.00).
+         */
         VariantPrice: number;
         /**
          * @description A variant. Storefront view: answers to publishable keys and customer tokens leave out the merchant-only
@@ -4518,24 +4957,37 @@ export interface components {
             product_id: components["schemas"]["ProductId"];
             title: string;
             sku: string | null;
+            /** Format: int64 */
             price: number;
+            /** Format: int64 */
             sale_price: number | null;
             /**
+             * Format: int64
              * @description Only on storefront reads with a customer's access token: the unit price that customer pays for one
              *     unit in the product's currency, now (their price lists, else `sale_price` when set, else `price`;
              *     see the price-lists tag). Quantity tiers apply on draft order lines. `price` and `sale_price` stay
              *     the list-free prices.
              */
             customer_price?: number;
-            /** @description Grams. */
+            /**
+             * Format: int32
+             * @description Grams.
+             */
             weight: number;
-            /** @description inventory.low fires when inventory_quantity drops below it. Merchant-only: secret keys only (absent for publishable keys and customer tokens). */
+            /**
+             * Format: int32
+             * @description inventory.low fires when inventory_quantity drops below it. Merchant-only: secret keys only (absent for publishable keys and customer tokens).
+             */
             low_stock_threshold?: number | null;
-            /** @description Sum of the variant's inventory levels over all locations. Merchant-only: secret keys only (absent for publishable keys and customer tokens, which read `in_stock`). */
+            /**
+             * Format: int32
+             * @description Sum of the variant's inventory levels over all locations. Merchant-only: secret keys only (absent for publishable keys and customer tokens, which read `in_stock`).
+             */
             inventory_quantity?: number;
             inventory_policy: components["schemas"]["InventoryPolicy"];
             /** @description Whether the variant can be sold now: `inventory_quantity` above zero, or `inventory_policy` `continue` (the same rule as search's `in_stock`). What storefronts see instead of the exact quantity. */
             in_stock: boolean;
+            /** Format: int32 */
             position: number;
             /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
             metafields?: components["schemas"]["MetafieldValues"];
@@ -4557,10 +5009,15 @@ export interface components {
             sku?: string | null;
             price: components["schemas"]["VariantPrice"];
             sale_price?: components["schemas"]["VariantPrice"] | null;
-            /** @default 0 */
+            /**
+             * Format: int32
+             * @default 0
+             */
             weight?: number;
+            /** Format: int32 */
             low_stock_threshold?: number | null;
             inventory_policy?: components["schemas"]["InventoryPolicy"];
+            /** Format: int32 */
             position?: number;
         };
         VariantUpdate: {
@@ -4568,9 +5025,12 @@ export interface components {
             sku?: string | null;
             price?: components["schemas"]["VariantPrice"];
             sale_price?: components["schemas"]["VariantPrice"] | null;
+            /** Format: int32 */
             weight?: number;
+            /** Format: int32 */
             low_stock_threshold?: number | null;
             inventory_policy?: components["schemas"]["InventoryPolicy"];
+            /** Format: int32 */
             position?: number;
         };
         /**
@@ -4589,11 +5049,20 @@ export interface components {
             vendor: string | null;
             tags: string[];
             image: string | null;
-            /** @description The lowest variant price (cents). */
+            /**
+             * Format: int64
+             * @description The lowest variant price (cents).
+             */
             price: number;
-            /** @description The lowest variant sale price, or null. */
+            /**
+             * Format: int64
+             * @description The lowest variant sale price, or null.
+             */
             sale_price: number | null;
-            /** @description Only on storefront reads with a customer's access token; the lowest `customer_price` of the product's variants. */
+            /**
+             * Format: int64
+             * @description Only on storefront reads with a customer's access token; the lowest `customer_price` of the product's variants.
+             */
             customer_price?: number;
             currency: components["schemas"]["CurrencyCode"];
             /** @description Always inlined, by position. */
@@ -4685,9 +5154,15 @@ export interface components {
             country: string | null;
             phone: string | null;
             email: string | null;
-            /** @description Variants with an inventory level here. */
+            /**
+             * Format: int32
+             * @description Variants with an inventory level here.
+             */
             variant_count: number;
-            /** @description Units available here, over all variants. */
+            /**
+             * Format: int64
+             * @description Units available here, over all variants.
+             */
             total_units: number;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -4729,16 +5204,45 @@ export interface components {
         InventoryLevelSet: {
             variant_id: string;
             location_id: string;
+            /** Format: int32 */
             available: number;
         };
         InventoryLevel: {
             location_id: components["schemas"]["LocationId"];
+            /**
+             * Format: int32
+             * @description Units at the location; the inventory ledger (adjustments) sums to it. Negative only for `continue` variants sold beyond stock.
+             */
+            on_hand: number;
+            /**
+             * Format: int32
+             * @description Units held for sent draft orders (reservations not yet expired); see `POST /v1/draft-orders/{id}/send`.
+             */
+            reserved: number;
+            /**
+             * Format: int32
+             * @description `on_hand` minus `reserved`: what completing another draft order or a new reservation can take. Never negative for a `deny` variant.
+             */
             available: number;
             updated_at: components["schemas"]["Timestamp"];
         };
         InventoryLevelOfVariant: {
             variant_id: components["schemas"]["VariantId"];
             location_id: components["schemas"]["LocationId"];
+            /**
+             * Format: int32
+             * @description Units at the location; the inventory ledger (adjustments) sums to it.
+             */
+            on_hand: number;
+            /**
+             * Format: int32
+             * @description Units held for sent draft orders.
+             */
+            reserved: number;
+            /**
+             * Format: int32
+             * @description `on_hand` minus `reserved`.
+             */
             available: number;
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -4748,7 +5252,10 @@ export interface components {
             handle: string;
             description: string | null;
             image: string | null;
-            /** @description Products in the collection that are not deleted; with a publishable key or customer token, only the active ones (what the storefront can list). */
+            /**
+             * Format: int32
+             * @description Products in the collection that are not deleted; with a publishable key or customer token, only the active ones (what the storefront can list).
+             */
             product_count: number;
             /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
             metafields?: components["schemas"]["MetafieldValues"];
@@ -4782,7 +5289,10 @@ export interface components {
             id: string;
             filename: string;
             mime_type: string;
-            /** @description Bytes. */
+            /**
+             * Format: int32
+             * @description Bytes.
+             */
             size: number;
             url: string;
             created_at: components["schemas"]["Timestamp"];
@@ -4794,7 +5304,10 @@ export interface components {
             filename: string;
             /** @description e.g. image/png, video/mp4, application/pdf */
             mime_type: string;
-            /** @description Bytes; at most 2,147,483,647 (2 GiB). */
+            /**
+             * Format: int32
+             * @description Bytes; at most 2,147,483,647 (2 GiB).
+             */
             size: number;
             /** Format: uri */
             url: string;
@@ -4864,7 +5377,10 @@ export interface components {
             owner_type: components["schemas"]["MetafieldOwnerType"];
             value_type: components["schemas"]["MetafieldValueType"];
             choices: components["schemas"]["MetafieldChoices"] | null;
-            /** @description Display order within the owner type, 0-indexed. */
+            /**
+             * Format: int32
+             * @description Display order within the owner type, 0-indexed.
+             */
             position: number;
             /** @description A required definition's value cannot be cleared. */
             required: boolean;
@@ -4888,7 +5404,10 @@ export interface components {
             slug?: components["schemas"]["MetafieldSlug"];
             description?: string | null;
             choices?: components["schemas"]["MetafieldChoices"] | null;
-            /** @description Where to insert it; the end of the owner type's list when omitted. */
+            /**
+             * Format: int32
+             * @description Where to insert it; the end of the owner type's list when omitted.
+             */
             position?: number;
             /** @default false */
             required?: boolean;
@@ -4932,6 +5451,7 @@ export interface components {
          */
         MetafieldEmail: string;
         /**
+         * Format: int64
          * @description A whole number.
          * @example 12
          */
@@ -4941,7 +5461,10 @@ export interface components {
          * @example 19.95
          */
         MetafieldDecimal: number;
-        /** @example 4 */
+        /**
+         * Format: int32
+         * @example 4
+         */
         MetafieldRating: number;
         /**
          * @example {
@@ -5399,7 +5922,10 @@ export interface components {
         NullableAddress: components["schemas"]["Address"] | null;
         /** @description How the tax was computed, when the project's tax calculation is enabled. */
         TaxData: {
-            /** @description The sum of the tax lines (cents). */
+            /**
+             * Format: int64
+             * @description The sum of the tax lines (cents).
+             */
             total_tax: number;
             /** @description Whether the prices already include the tax. */
             tax_inclusive: boolean;
@@ -5413,6 +5939,7 @@ export interface components {
                 /** @example DE tax 19% */
                 name: string;
                 rate: number;
+                /** Format: int64 */
                 amount: number;
             }[];
         };
@@ -5433,18 +5960,26 @@ export interface components {
          */
         DraftOrder: {
             id: components["schemas"]["DraftOrderId"];
-            /** @description Counts the project's drafts from 1, without gaps. */
+            /**
+             * Format: int32
+             * @description Counts the project's drafts from 1, without gaps.
+             */
             draft_number: number;
             status: components["schemas"]["DraftOrderStatus"];
             customer_id: components["schemas"]["CustomerId"] | null;
             /** @description Where the payment request goes; required before sending or completing. */
             customer_email: string | null;
+            /** Format: int64 */
             subtotal: number;
+            /** Format: int64 */
             tax: number;
             tax_data: components["schemas"]["TaxData"] | null;
             tax_inclusive: boolean;
+            /** Format: int64 */
             shipping_cost: number;
+            /** Format: int64 */
             discount: number;
+            /** Format: int64 */
             total: number;
             currency: components["schemas"]["CurrencyCode"];
             shipping_address: components["schemas"]["NullableAddress"];
@@ -5453,7 +5988,10 @@ export interface components {
             payment_due_date: components["schemas"]["PaymentDueDate"];
             order_id: components["schemas"]["OrderId"] | null;
             completed_at: components["schemas"]["Timestamp"] | null;
-            /** @description The number of line items. */
+            /**
+             * Format: int32
+             * @description The number of line items.
+             */
             item_count: number;
             /** @description Internal; never shown to the customer. */
             notes: string | null;
@@ -5509,18 +6047,26 @@ export interface components {
             variant_title: string;
             /** @description Captured when added. */
             sku: string | null;
+            /** Format: int32 */
             quantity: number;
             /**
+             * Format: int64
              * @description Variant items: the price resolved for the draft's customer when added (see the price-lists tag), and
              *     again whenever the draft's customer or the item's quantity changes; without a customer, `base_price`.
              *     Custom items: the price sent.
              */
             unit_price: number;
-            /** @description Variant items: the variant's own price captured when added (its sale price when set, else its price); null for custom items. */
+            /**
+             * Format: int64
+             * @description Variant items: the variant's own price captured when added (its sale price when set, else its price); null for custom items.
+             */
             base_price: number | null;
             /** @description The price list `unit_price` comes from; null when it is `base_price` or the item is custom. */
             price_list_id: components["schemas"]["PriceListId"] | null;
-            /** @description quantity x unit_price. */
+            /**
+             * Format: int64
+             * @description quantity x unit_price.
+             */
             total: number;
             is_custom: boolean;
             note: string | null;
@@ -5531,6 +6077,7 @@ export interface components {
             variant_id?: string;
             title?: string;
             unit_price?: components["schemas"]["Money"];
+            /** Format: int32 */
             quantity: number;
             note?: string | null;
         };
@@ -5538,6 +6085,7 @@ export interface components {
             items: components["schemas"]["DraftLineItemInput"][];
         };
         DraftLineItemUpdate: {
+            /** Format: int32 */
             quantity?: number;
             note?: string | null;
             /** @description Custom items only (400 on a variant item). */
@@ -5557,8 +6105,11 @@ export interface components {
         };
         /** @enum {string} */
         OrderStatus: "open" | "cancelled";
-        /** @enum {string} */
-        OrderFinancialStatus: "pending" | "paid";
+        /**
+         * @description `pending` until the order is paid, then `paid`; `partially_refunded` once refunds return part of what was paid, `refunded` once they return all of it.
+         * @enum {string}
+         */
+        OrderFinancialStatus: "pending" | "paid" | "partially_refunded" | "refunded";
         /**
          * @description `unfulfilled` until a unit ships, `partially_fulfilled` while some units have not, `fulfilled` when every unit shipped (active fulfilments only).
          * @enum {string}
@@ -5573,12 +6124,23 @@ export interface components {
              * @default true
              */
             restock?: boolean;
+            /**
+             * @description Also refund what was paid and not yet refunded (a paid order only; ignored for a pending one), as one
+             *     refund in the same transaction: `financial_status` becomes `refunded` and the customer's `total_spent`
+             *     drops by the amount. Without it a paid order keeps its payment, and `total_spent` is unchanged.
+             * @default false
+             */
+            refund?: boolean;
         };
         /** @example ful_01jd5t0a2c4e6g8j0l2n4q6s8u */
         FulfillmentId: string;
         FulfillmentLineItem: {
-            /** @description The item's position in the order's line_items (0-based). */
+            /**
+             * Format: int32
+             * @description The item's position in the order's line_items (0-based).
+             */
             line_item_index: number;
+            /** Format: int32 */
             quantity: number;
         };
         FulfillmentCreate: {
@@ -5590,7 +6152,7 @@ export interface components {
             /** Format: uri */
             tracking_url?: string | null;
             /**
-             * @description Stored with the fulfilment; no shipping e-mail is sent yet.
+             * @description Send the customer a shipping confirmation e-mail (outbox and SMTP).
              * @default false
              */
             notify_customer?: boolean;
@@ -5622,14 +6184,20 @@ export interface components {
             title: string;
             variant_title: string;
             sku: string | null;
+            /** Format: int32 */
             quantity: number;
+            /** Format: int64 */
             unit_price: number;
+            /** Format: int64 */
             total: number;
         };
         /** @description An order, created by completing a draft order; its line items and amounts are copies of the draft's. */
         Order: {
             id: components["schemas"]["OrderId"];
-            /** @description Counts the project's orders from 1001. */
+            /**
+             * Format: int32
+             * @description Counts the project's orders from 1001.
+             */
             order_number: number;
             status: components["schemas"]["OrderStatus"];
             financial_status: components["schemas"]["OrderFinancialStatus"];
@@ -5641,12 +6209,22 @@ export interface components {
             email: string;
             currency: components["schemas"]["CurrencyCode"];
             line_items: components["schemas"]["OrderLineItem"][];
+            /** Format: int64 */
             subtotal: number;
+            /** Format: int64 */
             tax: number;
             tax_data: components["schemas"]["TaxData"] | null;
+            /** Format: int64 */
             shipping_cost: number;
+            /** Format: int64 */
             discount: number;
+            /** Format: int64 */
             total: number;
+            /**
+             * Format: int64
+             * @description Sum of the order's refunds in minor units; at most `total`.
+             */
+            total_refunded: number;
             shipping_address: components["schemas"]["NullableAddress"];
             billing_address: components["schemas"]["NullableAddress"];
             payment_terms: components["schemas"]["PaymentTerms"];
@@ -5661,10 +6239,64 @@ export interface components {
         OrderEnvelope: {
             data: components["schemas"]["Order"];
         };
+        /** @example rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u */
+        RefundId: string;
+        RefundLineItemCreate: {
+            /**
+             * Format: int32
+             * @description The item's position in the order's line_items (0-based).
+             */
+            line_item_index: number;
+            /**
+             * Format: int32
+             * @description Shipped units that came back (at most the units shipped by active fulfilments minus those earlier refunds restocked).
+             */
+            quantity: number;
+            /** @description An active location the units go back to; default: the location the item's first active fulfilment shipped from. */
+            location_id?: string;
+        };
+        RefundLineItem: {
+            /** Format: int32 */
+            line_item_index: number;
+            /** Format: int32 */
+            quantity: number;
+            location_id: components["schemas"]["LocationId"];
+        };
+        RefundCreate: {
+            /**
+             * Format: int64
+             * @description Minor units of the order's currency; at most what was paid minus what earlier refunds returned. 0 records a return of units without money.
+             */
+            amount: number;
+            /** @description The merchant's note on why, shown in the back office. */
+            reason?: string | null;
+            /** @description Shipped units that came back, put into stock through the inventory ledger (reason `restock`). Each line item at most once; custom items hold no stock. */
+            line_items?: components["schemas"]["RefundLineItemCreate"][];
+        };
+        /** @description Money the merchant returned for an order, as recorded by the API (no payment provider is called), and the units it put back into stock. */
+        Refund: {
+            id: components["schemas"]["RefundId"];
+            order_id: components["schemas"]["OrderId"];
+            /**
+             * Format: int64
+             * @description Minor units of `currency`.
+             */
+            amount: number;
+            currency: components["schemas"]["CurrencyCode"];
+            reason: string | null;
+            line_items: components["schemas"]["RefundLineItem"][];
+            created_at: components["schemas"]["Timestamp"];
+        };
+        RefundEnvelope: {
+            data: components["schemas"]["Refund"];
+        };
         SearchResult: {
             products: {
                 data: components["schemas"]["SearchProductHit"][];
-                /** @description Products in the answer, passing the filters (pins included) — the strict matches, and when `relaxation` is present the relaxed matches too. */
+                /**
+                 * Format: int64
+                 * @description Products in the answer, passing the filters (pins included) — the strict matches, and when `relaxation` is present the relaxed matches too.
+                 */
                 total: number;
                 relaxation?: components["schemas"]["SearchRelaxation"];
                 facets?: components["schemas"]["SearchFacets"];
@@ -5672,6 +6304,7 @@ export interface components {
             /** @description Empty unless `types` includes collections. */
             collections: {
                 data: components["schemas"]["SearchCollectionHit"][];
+                /** Format: int64 */
                 total: number;
             };
         };
@@ -5688,11 +6321,20 @@ export interface components {
          *     }
          */
         SearchRelaxation: {
-            /** @description Products matching every word (these rank first). */
+            /**
+             * Format: int32
+             * @description Products matching every word (these rank first).
+             */
             strict_total: number;
-            /** @description Words of the query, as matched_words counts them (a quoted phrase, an OR group or a multi-word synonym counts as one; lone stop words do not count). */
+            /**
+             * Format: int32
+             * @description Words of the query, as matched_words counts them (a quoted phrase, an OR group or a multi-word synonym counts as one; lone stop words do not count).
+             */
             words: number;
-            /** @description The fewest words a product of the answer matches (pinned products aside). */
+            /**
+             * Format: int32
+             * @description The fewest words a product of the answer matches (pinned products aside).
+             */
             min_matched_words: number;
             /** @description Words no product matches, even after typo correction. */
             dropped_words: string[];
@@ -5706,10 +6348,15 @@ export interface components {
             status: "active";
             product_type: string | null;
             image: string | null;
-            /** @description Lowest variant price, minor units of `currency`. */
+            /**
+             * Format: int64
+             * @description Lowest variant price, minor units of `currency`.
+             */
             price: number;
+            /** Format: int64 */
             sale_price: number | null;
             /**
+             * Format: int64
              * @description Only with a signed-in customer's access token: the lowest price that customer pays for one unit
              *     of the product's variants (their price lists, else `sale_price`, else `price`; see the
              *     price-lists tag), converted to `currency` as `price` is. Filters and facets use the list-free
@@ -5720,7 +6367,10 @@ export interface components {
             in_stock: boolean;
             /** @description The final score (text relevance times boost and bury multipliers). */
             score: number;
-            /** @description How many words of the query the product matches (see `relaxation.words`). */
+            /**
+             * Format: int32
+             * @description How many words of the query the product matches (see `relaxation.words`).
+             */
             matched_words: number;
             /** @description True when the product does not match every word (a relaxed match, ranked after every strict one). */
             relaxed: boolean;
@@ -5736,6 +6386,7 @@ export interface components {
             corrections: {
                 from: string;
                 to: string;
+                /** Format: int32 */
                 distance: number;
             }[];
             /** @description Synonym expansions of the query that this product matched through. */
@@ -5755,24 +6406,30 @@ export interface components {
         SearchFacets: {
             product_type: {
                 value: string;
+                /** Format: int32 */
                 count: number;
             }[];
             tag: {
                 value: string;
+                /** Format: int32 */
                 count: number;
             }[];
             collection: {
                 id: string;
                 title: string;
+                /** Format: int32 */
                 count: number;
             }[];
             in_stock: {
                 value: boolean;
+                /** Format: int32 */
                 count: number;
             }[];
             /** @description Lowest and highest price of the matches (null without matches), in the requested currency. */
             price: {
+                /** Format: int64 */
                 min: number | null;
+                /** Format: int64 */
                 max: number | null;
             };
         };
@@ -5782,7 +6439,10 @@ export interface components {
             title: string;
             handle: string;
             image: string | null;
-            /** @description Active products in the collection (the ones search can return), whoever searches. */
+            /**
+             * Format: int32
+             * @description Active products in the collection (the ones search can return), whoever searches.
+             */
             product_count: number;
             score: number;
         };
@@ -5847,8 +6507,10 @@ export interface components {
             /** @enum {string} */
             action: "pin" | "boost" | "bury" | "hide";
             product_id: string;
+            /** Format: int32 */
             pin_position: number | null;
             score_multiplier: number | null;
+            /** Format: int32 */
             priority: number;
             is_active: boolean;
             created_at: components["schemas"]["Timestamp"];
@@ -5866,11 +6528,17 @@ export interface components {
             /** @enum {string} */
             action: "pin" | "boost" | "bury" | "hide";
             product_id: string;
-            /** @description Zero-based; required when action is pin. */
+            /**
+             * Format: int32
+             * @description Zero-based; required when action is pin.
+             */
             pin_position?: number;
             /** @description Required when action is boost or bury. */
             score_multiplier?: number;
-            /** @default 0 */
+            /**
+             * Format: int32
+             * @default 0
+             */
             priority?: number;
             /** @default true */
             is_active?: boolean;
@@ -5883,8 +6551,10 @@ export interface components {
             /** @enum {string} */
             action?: "pin" | "boost" | "bury" | "hide";
             product_id?: string;
+            /** Format: int32 */
             pin_position?: number | null;
             score_multiplier?: number | null;
+            /** Format: int32 */
             priority?: number;
             is_active?: boolean;
         };
@@ -5894,14 +6564,21 @@ export interface components {
         TopSearchQuery: {
             /** @description The normalized query as shoppers typed it; it may hold any text (markup included), so escape it when displaying it. */
             query: string;
-            /** @description Searches of the period. */
+            /**
+             * Format: int32
+             * @description Searches of the period.
+             */
             count: number;
-            /** @description Distinct clients (signed-in customers, otherwise client addresses) that searched it in the period. */
+            /**
+             * Format: int32
+             * @description Distinct clients (signed-in customers, otherwise client addresses) that searched it in the period.
+             */
             clients: number;
             avg_results: number;
         };
         ZeroResultSearchQuery: {
             query: string;
+            /** Format: int32 */
             count: number;
         };
         /** @example cg_01jd5t0a2c4e6g8j0l2n4q6s8u */
@@ -5922,7 +6599,7 @@ export interface components {
          *     | field | kind | operators | value |
          *     |---|---|---|---|
          *     | tag, status, company, city, country | text | is_same_as, is_not | a string: a tag, `active` or `inactive`, a company name, a city name, a 2-letter country code |
-         *     | total_spent, order_count | numeric | more_than, less_than | a whole number: cents, or a number of orders |
+         *     | total_spent, order_count | numeric | more_than, less_than | a whole number: cents (at most 100,000,000,000), or a number of orders (at most 2,147,483,647) |
          *     | first_order_date, last_order_date, customer_added_date | date | is_before, is_after | an ISO 8601 date, `YYYY-MM-DD` |
          *
          *     Text compares case-insensitively (status is stored lowercase and country uppercase). `city` and `country`
@@ -5967,7 +6644,10 @@ export interface components {
             condition_match: components["schemas"]["ConditionMatch"];
             /** @description Pricing tier slug for the group's customers. */
             active_price_key: string | null;
-            /** @description Customers in the group now (deleted customers are not counted). */
+            /**
+             * Format: int32
+             * @description Customers in the group now (deleted customers are not counted).
+             */
             member_count: number;
             metadata: {
                 [key: string]: unknown;
@@ -6044,7 +6724,10 @@ export interface components {
             ends_at: components["schemas"]["Timestamp"] | null;
             /** @description false (default): a price of the list above the variant's own price is skipped, so the list never raises a price. true: the list's price applies whatever the variant's own price. */
             allows_increase: boolean;
-            /** @description The number of prices (tiers included) the list holds. */
+            /**
+             * Format: int32
+             * @description The number of prices (tiers included) the list holds.
+             */
             price_count: number;
             metadata: {
                 [key: string]: unknown;
@@ -6095,16 +6778,25 @@ export interface components {
             id: components["schemas"]["PriceListPriceId"];
             price_list_id: components["schemas"]["PriceListId"];
             variant_id: components["schemas"]["VariantId"];
-            /** @description The price applies to lines of at least this quantity (the highest such tier wins). */
+            /**
+             * Format: int32
+             * @description The price applies to lines of at least this quantity (the highest such tier wins).
+             */
             min_quantity: number;
-            /** @description Unit price in minor units of the list's currency. */
+            /**
+             * Format: int64
+             * @description Unit price in minor units of the list's currency.
+             */
             amount: number;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
         PriceListPriceInput: {
             variant_id: string;
-            /** @default 1 */
+            /**
+             * Format: int32
+             * @default 1
+             */
             min_quantity?: number;
             /** @description Unit price in minor units of the list's currency; null removes the price of this variant and min_quantity. */
             amount: components["schemas"]["VariantPrice"] | null;
@@ -6141,7 +6833,9 @@ export interface components {
              * @example wholesale
              */
             active_price_key: string | null;
+            /** Format: int32 */
             address_count: number;
+            /** Format: int32 */
             contact_count: number;
             metadata: {
                 [key: string]: unknown;
@@ -6292,6 +6986,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -6310,18 +7006,10 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are). */
-        BadRequest: {
-            headers: {
-                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6334,6 +7022,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6354,6 +7044,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6366,6 +7058,10 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6378,6 +7074,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6398,6 +7096,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6418,6 +7118,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6432,32 +7134,14 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No such resource in the caller's project. */
-        NotFound: {
-            headers: {
-                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": "not_found",
-                 *         "message": "Not found."
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description No such customer in the caller's project (deleted customers included). */
         CustomerNotFound: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6478,6 +7162,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6498,6 +7184,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6519,6 +7207,10 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6539,6 +7231,10 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6559,6 +7255,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6571,6 +7269,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6591,6 +7291,10 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6611,6 +7315,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6632,6 +7338,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6652,6 +7360,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6672,6 +7382,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6692,6 +7404,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6713,6 +7427,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6725,6 +7441,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6737,6 +7455,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6757,6 +7477,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6772,6 +7494,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6788,6 +7512,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6804,30 +7530,11 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The path exists but does not support this method. */
-        MethodNotAllowed: {
-            headers: {
-                Allow: components["headers"]["Allow"];
-                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": "invalid_request",
-                 *         "message": "Method PUT is not allowed here. Allowed methods are GET."
-                 *       }
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -6837,6 +7544,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6858,6 +7567,10 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6881,6 +7594,10 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6897,6 +7614,10 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6909,6 +7630,10 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6933,6 +7658,37 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "precondition_failed",
+                 *         "message": "The resource changed since the ETag in If-Match was read. Read it again and retry with its current ETag.",
+                 *         "field": "If-Match"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description (A storefront operation's, with its CORS headers.) `precondition_failed`: `If-Match` named no current version of the resource (it changed since its `ETag` was
+         *     read, or was changed by a concurrent write while this one ran). Nothing was written: read the resource
+         *     again, reapply the change and send it with the new `ETag`.
+         */
+        BrowserPreconditionFailed: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                 [name: string]: unknown;
             };
             content: {
@@ -6956,6 +7712,8 @@ export interface components {
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                 [name: string]: unknown;
             };
             content: {
@@ -6976,6 +7734,10 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -6996,6 +7758,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7016,6 +7780,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7036,6 +7802,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7048,6 +7816,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7072,6 +7842,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7084,6 +7856,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7104,6 +7878,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7125,6 +7901,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7145,6 +7923,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7166,6 +7946,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7186,6 +7968,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7207,6 +7991,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7227,6 +8013,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7247,6 +8035,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7267,6 +8057,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7287,6 +8079,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7307,6 +8101,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -7332,6 +8128,15 @@ export interface components {
          * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
          */
         IfMatch: string;
+        /** @description Compatibility only (no timestamp, so replayable): lowercase hex HMAC-SHA256 of the raw body, keyed with the current secret string. Verify `webhook-signature` instead. */
+        WebhookServiceSignature: string;
+        /** @description The event id (`evt_...`), the same on every retry. */
+        WebhookIdHeader: components["schemas"]["WebhookEventId"];
+        /** @description When this attempt was signed, in Unix seconds. */
+        WebhookTimestamp: string;
+        /** @description The signature to verify: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`; during a secret rotation's overlap window two of them, space-separated (the new secret's first). */
+        WebhookSignature: string;
+        WebhookUserAgent: string;
         /**
          * @description The `ETag` of a copy the client holds; when it is still current the answer is `304 Not Modified` without a body.
          * @example "Hk3xQ0bW2dY7uK9pL1sT5vR8nM4cF6a"
@@ -7519,6 +8324,19 @@ export interface components {
          */
         RateLimitReset: number;
         /**
+         * @description The caller's per-minute budget as an IETF `RateLimit-Policy` field (draft-ietf-httpapi-ratelimit-headers):
+         *     the policy `"minute"` for secret keys, `"storefront"` for publishable keys and customer tokens (their own
+         *     budget), with its quota `q` (requests) and window `w` (seconds).
+         * @example "minute";q=600;w=60
+         */
+        RateLimitPolicy: string;
+        /**
+         * @description The state of that policy as an IETF `RateLimit` field: the requests remaining `r` in the current window and
+         *     the seconds `t` until it resets (the same numbers as `X-RateLimit-Remaining` and `X-RateLimit-Reset`).
+         * @example "minute";r=587;t=42
+         */
+        RateLimit: string;
+        /**
          * @description Seconds to wait before retrying.
          * @example 42
          */
@@ -7526,10 +8344,15 @@ export interface components {
         /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key. */
         IdempotentReplayed: "true";
         /**
-         * @description The methods the path supports.
-         * @example GET, POST
+         * @description CORS: any origin may read the answer. Sent on every answer of an operation that takes a publishable key (see "Browsers (CORS)"); never on secret-key operations.
+         * @example *
          */
-        Allow: string;
+        AccessControlAllowOrigin: "*";
+        /**
+         * @description CORS: the answer headers a web page may read. Sent with `Access-Control-Allow-Origin`.
+         * @example Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, X-Request-Id, Idempotent-Replayed, ETag
+         */
+        AccessControlExposeHeaders: string;
     };
     pathItems: never;
 }
@@ -8038,6 +8861,7 @@ export interface operations {
                      *           "auth_attempts_per_email_per_minute": 20,
                      *           "monthly_quota": 1000000,
                      *           "contact_email": "owner@acme-outdoor.com",
+                     *           "reservation_minutes": 1440,
                      *           "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *           "created_at": "2026-11-21T09:00:00.000Z",
                      *           "updated_at": "2026-11-21T09:00:00.000Z"
@@ -8154,6 +8978,7 @@ export interface operations {
                      *         "auth_attempts_per_email_per_minute": 20,
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
+                     *         "reservation_minutes": 1440,
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -8266,6 +9091,7 @@ export interface operations {
                      *         "auth_attempts_per_email_per_minute": 20,
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
+                     *         "reservation_minutes": 1440,
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -8573,6 +9399,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8621,6 +9449,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8674,6 +9504,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8714,6 +9546,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8737,6 +9571,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8788,6 +9624,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8825,6 +9663,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8884,6 +9724,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8914,6 +9756,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8969,6 +9813,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8998,6 +9844,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9051,6 +9899,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9061,6 +9911,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9128,6 +9980,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9154,6 +10008,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9219,6 +10075,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9261,6 +10119,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9310,6 +10170,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9342,6 +10204,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9364,6 +10228,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9376,6 +10242,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9425,6 +10293,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9437,7 +10307,10 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
-                            /** @description Deliveries queued to be sent now. */
+                            /**
+                             * Format: int64
+                             * @description Deliveries queued to be sent now.
+                             */
                             requeued: number;
                         };
                     };
@@ -9449,6 +10322,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9502,6 +10377,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9523,6 +10400,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9618,6 +10497,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9670,6 +10551,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9733,6 +10616,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9775,6 +10660,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9842,6 +10729,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9905,6 +10794,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9958,6 +10849,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9968,6 +10861,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10037,6 +10932,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10079,6 +10976,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10135,6 +11034,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10172,6 +11073,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10241,6 +11144,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10274,6 +11179,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10328,6 +11235,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10338,6 +11247,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10403,6 +11314,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10436,6 +11349,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10481,6 +11396,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10510,6 +11427,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10572,6 +11491,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10599,6 +11520,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10649,6 +11572,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10659,6 +11584,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10682,6 +11609,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10730,6 +11659,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10765,6 +11698,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10810,6 +11747,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10843,6 +11784,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10860,6 +11805,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10894,6 +11843,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10916,6 +11869,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10952,6 +11909,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10988,6 +11949,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11034,6 +11999,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11053,6 +12022,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11082,6 +12055,10 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11147,6 +12124,10 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11171,7 +12152,7 @@ export interface operations {
             400: components["responses"]["CustomerAuthBadRequest"];
             401: components["responses"]["CustomerTokenUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
-            412: components["responses"]["PreconditionFailed"];
+            412: components["responses"]["BrowserPreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11202,6 +12183,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11223,6 +12208,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11241,6 +12230,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11318,6 +12311,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11385,6 +12382,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11457,6 +12458,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11514,6 +12517,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11581,6 +12586,10 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11640,6 +12649,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11693,6 +12706,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11703,6 +12718,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11772,6 +12789,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11829,6 +12848,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11897,6 +12918,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11954,6 +12977,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12021,6 +13046,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12053,6 +13080,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12112,6 +13141,10 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12144,6 +13177,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12197,6 +13234,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12207,6 +13246,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12271,6 +13312,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12303,6 +13346,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12354,6 +13399,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12362,6 +13409,8 @@ export interface operations {
                      *       "data": {
                      *         "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
                      *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "on_hand": 27,
+                     *         "reserved": 2,
                      *         "available": 25,
                      *         "updated_at": "2026-11-21T10:00:00.000Z"
                      *       }
@@ -12378,6 +13427,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12401,6 +13452,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12441,6 +13494,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12449,6 +13504,8 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *           "on_hand": 27,
+                     *           "reserved": 2,
                      *           "available": 25,
                      *           "updated_at": "2026-11-21T10:00:00.000Z"
                      *         }
@@ -12466,6 +13523,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12524,6 +13583,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12569,6 +13630,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12629,6 +13692,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12666,6 +13731,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12688,6 +13755,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12730,6 +13799,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12767,6 +13838,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12820,6 +13893,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12830,6 +13905,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12894,6 +13971,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12931,6 +14010,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12955,6 +14036,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12997,6 +14080,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13034,6 +14119,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13088,6 +14175,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13100,6 +14189,7 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            /** Format: int64 */
                             transferred: number;
                         };
                     };
@@ -13111,6 +14201,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13168,6 +14260,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13209,6 +14303,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13270,6 +14366,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13339,6 +14437,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13410,6 +14510,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13463,6 +14565,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13473,6 +14577,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13542,6 +14648,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13624,6 +14732,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13692,6 +14802,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13702,6 +14814,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13767,6 +14881,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13843,6 +14959,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13893,6 +15013,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13959,6 +15083,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13995,6 +15123,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14052,6 +15184,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14078,6 +15212,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14145,6 +15281,10 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14173,6 +15313,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14226,6 +15370,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14236,6 +15382,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14300,6 +15448,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14326,6 +15476,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14385,6 +15537,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14411,6 +15565,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14460,6 +15616,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14470,6 +15628,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14493,6 +15653,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14548,6 +15710,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14572,6 +15736,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14616,6 +15782,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14640,6 +15808,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14663,6 +15833,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14700,6 +15872,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14739,6 +15913,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14804,6 +15980,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14877,6 +16055,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14955,6 +16135,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14965,6 +16147,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15037,6 +16221,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15107,6 +16293,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15171,6 +16361,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15240,6 +16434,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15349,6 +16545,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15408,6 +16606,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15449,6 +16649,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15513,6 +16717,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15582,6 +16790,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15691,6 +16901,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15750,6 +16962,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15791,6 +17005,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15855,6 +17073,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15924,6 +17146,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16033,6 +17257,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16092,6 +17318,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -16133,6 +17361,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16197,6 +17427,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16266,6 +17498,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16375,6 +17609,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16434,6 +17670,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -16475,6 +17713,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16539,6 +17779,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16608,6 +17850,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16717,6 +17961,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16776,6 +18022,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -16845,6 +18093,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16901,6 +18151,7 @@ export interface operations {
                      *           "shipping_cost": 490,
                      *           "discount": 1000,
                      *           "total": 27812,
+                     *           "total_refunded": 0,
                      *           "shipping_address": {
                      *             "first_name": "Jane",
                      *             "last_name": "Doe",
@@ -16941,6 +18192,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17006,6 +18259,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17061,6 +18316,7 @@ export interface operations {
                      *         "shipping_cost": 490,
                      *         "discount": 1000,
                      *         "total": 27812,
+                     *         "total_refunded": 0,
                      *         "shipping_address": {
                      *           "first_name": "Jane",
                      *           "last_name": "Doe",
@@ -17094,6 +18350,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17138,6 +18396,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17193,6 +18453,7 @@ export interface operations {
                      *         "shipping_cost": 490,
                      *         "discount": 1000,
                      *         "total": 27812,
+                     *         "total_refunded": 0,
                      *         "shipping_address": {
                      *           "first_name": "Jane",
                      *           "last_name": "Doe",
@@ -17224,6 +18485,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17267,6 +18530,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17306,6 +18571,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17378,6 +18645,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17413,6 +18682,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17427,6 +18698,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17465,6 +18738,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17500,6 +18775,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17549,6 +18826,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17578,12 +18857,14 @@ export interface operations {
                     "application/json": components["schemas"]["FulfillmentEnvelope"];
                 };
             };
-            /** @description The fulfilment is already cancelled, or its order is. */
+            /** @description The fulfilment is already cancelled, its order is, or a refund took units it shipped back into stock. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17616,7 +18897,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "reason": "customer",
-                 *       "restock": true
+                 *       "restock": true,
+                 *       "refund": false
                  *     }
                  */
                 "application/json": components["schemas"]["OrderCancel"];
@@ -17629,6 +18911,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17663,6 +18947,7 @@ export interface operations {
                      *         "shipping_cost": 490,
                      *         "discount": 0,
                      *         "total": 24052,
+                     *         "total_refunded": 0,
                      *         "shipping_address": {
                      *           "first_name": "Jane",
                      *           "last_name": "Doe",
@@ -17694,6 +18979,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17703,6 +18990,199 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrderRefunds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refunds. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *           "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *           "amount": 9900,
+                     *           "currency": "EUR",
+                     *           "reason": "Returned one pair (too small)",
+                     *           "line_items": [
+                     *             {
+                     *               "line_item_index": 0,
+                     *               "quantity": 1,
+                     *               "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-30T14:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Refund"][];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrderRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 9900,
+                 *       "reason": "Returned one pair (too small)",
+                 *       "line_items": [
+                 *         {
+                 *           "line_item_index": 0,
+                 *           "quantity": 1,
+                 *           "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundCreate"];
+            };
+        };
+        responses: {
+            /** @description The recorded refund. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "amount": 9900,
+                     *         "currency": "EUR",
+                     *         "reason": "Returned one pair (too small)",
+                     *         "line_items": [
+                     *           {
+                     *             "line_item_index": 0,
+                     *             "quantity": 1,
+                     *             "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-30T14:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RefundEnvelope"];
+                };
+            };
+            /** @description A field is invalid, the order is not paid, the amount is more than is left to refund, or a line names more units than shipped and have not come back, a custom item, or an inactive location. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            /** @description No such order, or no such location, in the caller's project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17748,6 +19228,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17824,6 +19306,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17894,6 +19378,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17949,6 +19435,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18006,6 +19494,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18110,6 +19600,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18163,6 +19655,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -18173,6 +19667,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18238,6 +19734,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18358,6 +19856,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18502,6 +20002,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -18512,6 +20014,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18581,6 +20085,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18708,6 +20214,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18772,6 +20280,29 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["DraftOrderNotFound"];
+            /** @description A variant with inventory policy `deny` has fewer available units than the draft orders; nothing is sent or reserved. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "Not enough stock of Trail Runner 2 - EU 42 / Black (var_01jd5ky9n3p5q7r9s1t3v5w7x9) to reserve: 1 available at active locations, 2 on the draft order.",
+                     *         "field": "var_01jd5ky9n3p5q7r9s1t3v5w7x9"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -18807,6 +20338,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18862,6 +20395,7 @@ export interface operations {
                      *         "shipping_cost": 490,
                      *         "discount": 1000,
                      *         "total": 27812,
+                     *         "total_refunded": 0,
                      *         "shipping_address": {
                      *           "first_name": "Jane",
                      *           "last_name": "Doe",
@@ -18893,6 +20427,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18908,6 +20444,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18976,6 +20514,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19051,6 +20593,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19082,6 +20628,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19116,6 +20666,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19145,6 +20699,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19191,6 +20749,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19223,6 +20783,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19284,6 +20846,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19312,6 +20876,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19365,6 +20931,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -19375,6 +20943,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19439,6 +21009,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19467,6 +21039,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19506,6 +21080,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19540,6 +21116,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19601,6 +21179,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19631,6 +21211,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19676,6 +21258,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19706,6 +21290,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19759,6 +21345,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -19769,6 +21357,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19834,6 +21424,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19864,6 +21456,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19912,6 +21506,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19943,6 +21539,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19998,6 +21596,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20019,6 +21619,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20042,6 +21644,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20083,6 +21687,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20104,6 +21710,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20148,6 +21756,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -20158,6 +21768,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20201,6 +21813,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20227,6 +21841,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20269,6 +21885,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20293,6 +21911,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20359,6 +21979,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20407,6 +22029,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20473,6 +22097,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20511,6 +22137,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20568,6 +22196,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20608,6 +22238,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20661,6 +22293,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -20671,6 +22305,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20750,6 +22386,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20788,6 +22426,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20845,6 +22485,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20883,6 +22525,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20923,6 +22567,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -20933,6 +22579,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20955,6 +22603,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21014,6 +22664,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21063,6 +22715,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21125,6 +22779,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21164,6 +22820,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21221,6 +22879,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21294,6 +22954,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21347,6 +23009,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21357,6 +23021,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21423,6 +23089,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21462,6 +23130,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21518,6 +23188,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21555,6 +23227,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21623,6 +23297,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21656,6 +23332,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21715,6 +23393,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21725,6 +23405,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21795,6 +23477,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21828,6 +23512,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21883,6 +23569,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21914,6 +23602,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21980,6 +23670,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22007,6 +23699,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22066,6 +23760,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -22076,6 +23772,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22146,6 +23844,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22173,6 +23873,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22233,6 +23935,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22276,6 +23980,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22339,6 +24045,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22372,6 +24080,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22427,6 +24137,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22462,6 +24174,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22515,6 +24229,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -22525,6 +24241,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22590,6 +24308,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["EntityTag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22623,6 +24343,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22679,6 +24401,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22723,6 +24447,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22791,6 +24517,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22829,6 +24557,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22850,6 +24580,115 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    receiveWebhookEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Compatibility only (no timestamp, so replayable): lowercase hex HMAC-SHA256 of the raw body, keyed with the current secret string. Verify `webhook-signature` instead. */
+                "X-Service-Signature": components["parameters"]["WebhookServiceSignature"];
+                /** @description The event id (`evt_...`), the same on every retry. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description The signature to verify: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`; during a secret rotation's overlap window two of them, space-separated (the new secret's first). */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                "User-Agent": components["parameters"]["WebhookUserAgent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery. The first 1 KiB of the body is kept in the delivery history. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveUsageWarning: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Compatibility only (no timestamp, so replayable): lowercase hex HMAC-SHA256 of the raw body, keyed with the current secret string. Verify `webhook-signature` instead. */
+                "X-Service-Signature": components["parameters"]["WebhookServiceSignature"];
+                /** @description The event id (`evt_...`), the same on every retry. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description The signature to verify: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`; during a secret rotation's overlap window two of them, space-separated (the new secret's first). */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                "User-Agent": components["parameters"]["WebhookUserAgent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01jd5s1a2c4e6g8j0l2n4q6s9x",
+                 *       "type": "usage.warning",
+                 *       "created_at": "2026-11-21T09:15:00.120Z",
+                 *       "data": {
+                 *         "project_id": "proj_01jd5m3q7x9c2v4b6n8p0r1s2a",
+                 *         "period": "2026-11",
+                 *         "used": 800000,
+                 *         "quota": 1000000,
+                 *         "threshold": 80
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEventPayload"] & {
+                    /** @constant */
+                    type?: "usage.warning";
+                    data?: components["schemas"]["UsageWarning"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    requestCarrierRates: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The id of the rate lookup that made this call. */
+                "X-Request-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CarrierCallbackRequest"];
+            };
+        };
+        responses: {
+            /** @description The carrier's rates. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CarrierCallbackAnswer"];
+                };
+            };
         };
     };
 }

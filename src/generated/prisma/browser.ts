@@ -104,6 +104,13 @@ export type File = Prisma.FileModel
  */
 export type InventoryLevel = Prisma.InventoryLevelModel
 /**
+ * Model InventoryReservation
+ * Units of a variant at a location held for a sent draft order until `expires_at`: not sellable to anyone
+ * else meanwhile. Released by completing (consumed), deleting or editing the draft, or the expiry job;
+ * rows past `expires_at` no longer count even before that job deletes them.
+ */
+export type InventoryReservation = Prisma.InventoryReservationModel
+/**
  * Model InventoryAdjustment
  * One row per change of an inventory level; history, so it keeps no foreign keys.
  */
@@ -150,6 +157,12 @@ export type Order = Prisma.OrderModel
  * records the shipment and moves no stock.
  */
 export type Fulfillment = Prisma.FulfillmentModel
+/**
+ * Model Refund
+ * Money the merchant returned to the customer for an order, recorded (no payment provider is called), with
+ * the units put back into stock by it.
+ */
+export type Refund = Prisma.RefundModel
 /**
  * Model ShippingZone
  * A shipping zone: the countries the storefront rate lookup matches it for, or (is_rest_of_world) the

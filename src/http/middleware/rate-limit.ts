@@ -26,10 +26,32 @@ const emailOf = (body: unknown): string | undefined => {
   return typeof email === 'string' && email.length <= 320 ? email : undefined;
 };
 
+/** Names of the per-minute policies in the RateLimit headers: secret keys' budget, and the storefront's own. */
+const POLICY_OF_LANE = { merchant: 'minute', storefront: 'storefront' } as const;
+const WINDOW_SECONDS = 60;
+
+/**
+ * The IETF RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers, structured fields) for
+ * a lane's per-minute budget: `"minute";q=600;w=60` and `"minute";r=587;t=42` (quota, window, remaining, reset).
+ */
+export function rateLimitFields(
+  lane: keyof typeof POLICY_OF_LANE,
+  quota: number,
+  remaining: number,
+  reset: number,
+): { policy: string; limit: string } {
+  const name = POLICY_OF_LANE[lane];
+  return {
+    policy: `"${name}";q=${quota};w=${WINDOW_SECONDS}`,
+    limit: `"${name}";r=${remaining};t=${reset}`,
+  };
+}
+
 /**
  * The caller's per-minute budget (every authenticated /v1 request counts, refused ones excepted): secret keys
  * spend the project's rate limit and monthly quota; storefront traffic (publishable keys, customer tokens)
- * its own per-minute budget and no quota. X-RateLimit-* headers on every answer, errors included; beyond the
+ * its own per-minute budget and no quota. X-RateLimit-* and RateLimit-Policy / RateLimit headers on every
+ * answer, errors included; beyond the
  * quota 429 quota_exceeded, beyond the minute's budget 429 rate_limited, each with Retry-After. Sign-in,
  * registration, refresh and password reset also spend per-client budgets (client address, email address).
  */
@@ -44,6 +66,9 @@ export function rateLimit(deps: AppDeps): Middleware<RequestState> {
     ctx.set('X-RateLimit-Limit', String(decision.limit));
     ctx.set('X-RateLimit-Remaining', String(decision.remaining));
     ctx.set('X-RateLimit-Reset', String(reset));
+    const fields = rateLimitFields(lane, decision.limit, decision.remaining, reset);
+    ctx.set('RateLimit-Policy', fields.policy);
+    ctx.set('RateLimit', fields.limit);
     for (const crossing of decision.crossed)
       await recordUsageWarnings(deps, service.project, decision.windows.period, crossing);
     if (decision.refusedBy === 'quota_exceeded') {

@@ -44,6 +44,8 @@ interface TextField {
 interface NumericField {
   kind: 'numeric';
   column: 'totalSpent' | 'orderCount';
+  /** The largest value the column can be compared with (money: the contract's bound; counts: int4). */
+  max: number;
   of: (customer: CustomerFacts) => number;
 }
 interface DateField {
@@ -104,8 +106,8 @@ const FIELDS: Record<ConditionField, FieldDefinition> = {
     valuesOf: (c) => c.addresses.map((a) => a.country),
     key: (v) => v.toUpperCase(),
   },
-  total_spent: { kind: 'numeric', column: 'totalSpent', of: (c) => Number(c.totalSpent) },
-  order_count: { kind: 'numeric', column: 'orderCount', of: (c) => c.orderCount },
+  total_spent: { kind: 'numeric', column: 'totalSpent', max: 100_000_000_000, of: (c) => Number(c.totalSpent) },
+  order_count: { kind: 'numeric', column: 'orderCount', max: 2_147_483_647, of: (c) => c.orderCount },
   first_order_date: { kind: 'date', column: 'firstOrderAt', of: (c) => c.firstOrderAt },
   last_order_date: { kind: 'date', column: 'lastOrderAt', of: (c) => c.lastOrderAt },
   customer_added_date: { kind: 'date', column: 'createdAt', of: (c) => c.createdAt },
@@ -143,8 +145,8 @@ export interface ConditionProblem {
 function checkValue(definition: FieldDefinition, condition: Condition, at: string): string | Condition {
   const { field, value } = condition;
   if (definition.kind === 'numeric') {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
-      return `${at}.value must be a whole number of at least 0 for ${field}.`;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > definition.max)
+      return `${at}.value must be a whole number from 0 to ${definition.max} for ${field}.`;
     return condition;
   }
   if (typeof value !== 'string') return `${at}.value must be a string for ${field}.`;

@@ -2,7 +2,7 @@ import type { Order } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
-import { deductStock } from '../inventory/index.js';
+import { deductStock, releaseReservations } from '../inventory/index.js';
 import { createOrderFromDraft } from '../orders/index.js';
 import { changedFields, recordEvent } from '../store-events/index.js';
 import { toDraftOrderResource } from './draft-orders.mappers.js';
@@ -10,8 +10,8 @@ import { requireEmailAndItems } from './draft-orders.send.js';
 import { DRAFT_FIELDS, findDraftOrder, itemsOf } from './draft-orders.write.js';
 
 /**
- * Turns an open or sent draft into an order, all in one transaction or not at all: stock deducted for
- * variant items (409 when a `deny` variant is short), the order created (number, copies, customer
+ * Turns an open or sent draft into an order, all in one transaction or not at all: its reservation consumed,
+ * stock deducted for variant items from what other drafts do not hold (409 when a `deny` variant is short), the order created (number, copies, customer
  * figures, order.created), the draft completed and linked, draft_order.completed recorded. The draft's
  * row lock makes a second completion wait and then answer 400, so a draft never makes two orders.
  */
@@ -21,6 +21,9 @@ export async function completeDraftOrder(ctx: Ctx, id: string): Promise<Order> {
     if (draft.status === 'completed') throw new AppError('invalid_request', 'This draft order is already completed.');
     requireEmailAndItems(draft, 'completing');
     const items = await itemsOf(tx, id);
+    // The draft's own reservation is consumed: its units become available to this deduction (and only to it, as
+    // the variants stay locked until commit).
+    await releaseReservations(tx, ctx, draft, undefined);
     const allocations = await deductStock(
       tx,
       ctx,

@@ -1,8 +1,10 @@
+import type { Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { DraftOrder, Project } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError, invalidField } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
+import { releaseReservations, reserveStock } from '../inventory/index.js';
 import { recordEmail } from '../platform/index.js';
 import { findDraftOrder, itemsOf, saveDraft } from './draft-orders.write.js';
 import { toDraftLineItemResource } from './draft-orders.mappers.js';
@@ -24,9 +26,41 @@ export function payUrlOf(project: Project, draftId: string): string | null {
 }
 
 /**
+ * Reserves the draft's variant units for the project's reservation_minutes (none when 0), replacing what an
+ * earlier send held, and enqueues the job that releases them when they expire; 409 when a `deny` variant is short.
+ */
+async function holdUnits(tx: Tx, ctx: Ctx, draft: DraftOrder): Promise<void> {
+  await releaseReservations(tx, ctx, draft, 'resent');
+  const minutes = ctx.project.reservationMinutes;
+  if (minutes === 0) return;
+  const expiresAt = new Date(Date.now() + minutes * 60_000);
+  const items = await itemsOf(tx, draft.id);
+  const held = await reserveStock(
+    tx,
+    ctx,
+    draft,
+    items.flatMap((item) =>
+      item.variantId
+        ? [{ variantId: item.variantId, quantity: item.quantity, label: `${item.title} - ${item.variantTitle}` }]
+        : [],
+    ),
+    expiresAt,
+  );
+  if (held.length > 0) {
+    await ctx.jobs.enqueue(
+      tx,
+      'release-reservations',
+      { v: 1, projectId: ctx.project.id, draftOrderId: draft.id },
+      { startAfter: expiresAt },
+    );
+  }
+}
+
+/**
  * Writes the payment-request e-mail of an open or sent draft to the outbox (and, with `smtp`, enqueues its
- * SMTP delivery) in the customer's language, marks the draft sent and records draft_order.updated, all
- * in one transaction. A completed draft, or one without e-mail or items, is 400.
+ * SMTP delivery) in the customer's language, reserves its variant units (see holdUnits), marks the draft sent
+ * and records draft_order.updated, all in one transaction. A completed draft, or one without e-mail or items,
+ * is 400; a `deny` variant without enough available units is 409.
  */
 export async function sendDraftOrder(
   ctx: Ctx,
@@ -84,6 +118,7 @@ export async function sendDraftOrder(
       locale: language,
     });
     if (options.smtp) await ctx.jobs.enqueue(tx, 'send-email', { v: 1, emailId: email.id });
+    await holdUnits(tx, ctx, draft);
     return saveDraft(
       tx,
       ctx,

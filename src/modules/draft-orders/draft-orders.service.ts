@@ -7,6 +7,7 @@ import { AppError, invalidField } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
 import { findCustomer } from '../customers/index.js';
+import { releaseReservations } from '../inventory/index.js';
 import { recordEvent } from '../store-events/index.js';
 import { jsonColumn } from '../../shared/json-column.js';
 import { toDraftOrderResource, toStoredAddress } from './draft-orders.mappers.js';
@@ -143,12 +144,13 @@ export async function updateDraftOrder(ctx: Ctx, id: string, input: DraftOrderUp
   });
 }
 
-/** Deletes an open or sent draft with its items and records draft_order.deleted; a completed draft is 400. */
+/** Deletes an open or sent draft with its items, releasing its reserved units, and records draft_order.deleted; a completed draft is 400. */
 export async function deleteDraftOrder(ctx: Ctx, id: string): Promise<void> {
   await writeTx(ctx, {}, async (tx) => {
     const draft = await findDraftOrder(ctx, tx, id, true);
     if (draft.status === 'completed')
       throw new AppError('invalid_request', 'A completed draft order cannot be deleted.');
+    await releaseReservations(tx, ctx, draft, 'deleted');
     await tx.draftOrder.delete({ where: { id } });
     await recordEvent(tx, ctx, {
       type: 'draft_order.deleted',

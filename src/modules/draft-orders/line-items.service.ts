@@ -9,6 +9,7 @@ import type { FieldChanges } from '../store-events/index.js';
 import { toDraftLineItemResource } from './draft-orders.mappers.js';
 import { draftForChange, itemsOf, saveDraft, withTotals } from './draft-orders.write.js';
 import { pricingOf, repriceItems } from './line-pricing.js';
+import { releaseReservations } from '../inventory/index.js';
 import { priceFor } from '../price-lists/index.js';
 
 type LineItemInput = components['schemas']['DraftLineItemInput'];
@@ -81,8 +82,9 @@ export function itemChanges(before: DraftLineItem[], after: DraftLineItem[]): Fi
  * Adds 1-100 items to an open or sent draft, all or nothing: every item is checked before anything is
  * written, and one bad item rejects the request. Variant items capture product, titles, SKU and their own
  * price (sale price when set) as base price now, and take the price resolved for the draft's customer (its
- * price lists; the base price without a customer). Totals are recomputed and draft_order.updated recorded in
- * the same transaction; the added items are returned with the draft as saved (its new totals).
+ * price lists; the base price without a customer). Totals are recomputed, draft_order.updated recorded and a
+ * sent draft's reserved units released (send again to reserve the new items) in the same transaction; the
+ * added items are returned with the draft as saved (its new totals).
  */
 export async function addLineItems(
   ctx: Ctx,
@@ -127,6 +129,7 @@ export async function addLineItems(
       };
     });
     await tx.draftLineItem.createMany({ data: added });
+    await releaseReservations(tx, ctx, draft, 'items_changed');
     const after = [...before, ...added];
     const saved = await saveDraft(tx, ctx, draft, withTotals(ctx, draft, after, 'items'), {
       what: `${added.length} line item${added.length === 1 ? '' : 's'} added`,
@@ -146,8 +149,8 @@ function itemIn(items: DraftLineItem[], itemId: string): DraftLineItem {
 /**
  * Changes quantity and note of an item, and unit price and title of a custom item (400 on a variant
  * item); a variant item's price is resolved again at its new quantity (quantity tiers of the customer's
- * price lists). Totals and draft_order.updated follow in the same transaction; the item is returned with the
- * draft as saved (unchanged when nothing changed).
+ * price lists). Totals and draft_order.updated follow in the same transaction, and a new quantity releases a
+ * sent draft's reserved units; the item is returned with the draft as saved (unchanged when nothing changed).
  */
 export async function updateLineItem(
   ctx: Ctx,
@@ -179,6 +182,7 @@ export async function updateLineItem(
     const after = before.map((candidate) => (candidate.id === itemId ? changed : candidate));
     const changes = itemChanges(before, after);
     if (Object.keys(changes).length === 0) return { item, draft };
+    if (changed.quantity !== item.quantity) await releaseReservations(tx, ctx, draft, 'items_changed');
     const saved = await tx.draftLineItem.update({
       where: { id: itemId },
       data: {
@@ -197,13 +201,14 @@ export async function updateLineItem(
   });
 }
 
-/** Removes an item of an open or sent draft; totals and draft_order.updated follow in the same transaction. */
+/** Removes an item of an open or sent draft; totals, draft_order.updated and the release of its reserved units follow in the same transaction. */
 export async function deleteLineItem(ctx: Ctx, draftId: string, itemId: string): Promise<void> {
   await writeTx(ctx, {}, async (tx) => {
     const draft = await draftForChange(ctx, tx, draftId);
     const before = await itemsOf(tx, draftId);
     itemIn(before, itemId);
     await tx.draftLineItem.delete({ where: { id: itemId } });
+    await releaseReservations(tx, ctx, draft, 'items_changed');
     const after = before.filter((item) => item.id !== itemId);
     await saveDraft(tx, ctx, draft, withTotals(ctx, draft, after, 'items'), {
       what: 'line item removed',

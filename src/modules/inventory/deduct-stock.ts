@@ -1,41 +1,13 @@
 import type { Tx } from '../../db/client.js';
-import type { InventoryLevel, Location, Variant } from '../../generated/prisma/client.js';
+import type { Variant } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { conflict } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { lockVariants, syncVariantTotals } from './inventory.service.js';
+import { reservedAt, reservedUnits } from './reserved-units.js';
+import { byDeductionOrder, perVariant, type StockAllocation, type StockDemand } from './stock-order.js';
 
-/** Units of a variant leaving stock; `label` names it in errors ("Trail Runner 2 - EU 42"). */
-export interface StockDemand {
-  variantId: string;
-  quantity: number;
-  label: string;
-}
-
-/** Units of a variant that left (or return to) one location. */
-export interface StockAllocation {
-  variant_id: string;
-  location_id: string;
-  quantity: number;
-}
-
-type LevelAt = InventoryLevel & { location: Pick<Location, 'id' | 'name' | 'isDefault'> };
-
-// Default location first, then the others by name (id breaks ties), as merchants expect orders to ship.
-function byDeductionOrder(a: LevelAt, b: LevelAt): number {
-  if (a.location.isDefault !== b.location.isDefault) return a.location.isDefault ? -1 : 1;
-  return a.location.name.localeCompare(b.location.name) || a.location.id.localeCompare(b.location.id);
-}
-
-/** The demands summed per variant, in variant id order. */
-function perVariant(demands: StockDemand[]): Array<StockDemand> {
-  const byId = new Map<string, StockDemand>();
-  for (const demand of demands) {
-    const seen = byId.get(demand.variantId);
-    byId.set(demand.variantId, seen ? { ...seen, quantity: seen.quantity + demand.quantity } : { ...demand });
-  }
-  return [...byId.values()].sort((a, b) => a.variantId.localeCompare(b.variantId));
-}
+export type { StockAllocation, StockDemand } from './stock-order.js';
 
 async function takeFrom(
   tx: Tx,
@@ -68,9 +40,10 @@ async function takeFrom(
 /**
  * Takes the demanded units out of stock in the caller's transaction: the variants are locked (id order),
  * every demand is checked before anything changes, then units come from the active locations, the
- * default first, then by name. A variant with policy `deny` whose active locations hold fewer units than
- * demanded is 409 conflict with the variant id in `field` (nothing changes); with `continue` the rest is
- * taken from the default location, which goes negative. Adjustments (reason `order`), variant totals and
+ * default first, then by name, never from units other drafts hold (live reservations). A variant with
+ * policy `deny` whose active locations hold fewer available units than demanded is 409 conflict with the
+ * variant id in `field` (nothing changes); with `continue` the rest is taken from the default location,
+ * which goes negative. Adjustments (reason `order`), variant totals and
  * inventory.low events are written as for any stock change. Answers where the units came from.
  */
 export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Promise<StockAllocation[]> {
@@ -87,6 +60,10 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
     where: { variantId: { in: ids }, location: { isActive: true, deletedAt: null } },
     include: { location: { select: { id: true, name: true, isDefault: true } } },
   });
+  // Units held for sent drafts are not sellable here (a draft's own reservation is released before its completion).
+  const reserved = await reservedUnits(tx, ids);
+  const free = (level: (typeof levels)[number]) =>
+    Math.max(level.available - reservedAt(reserved, level.variantId, level.locationId), 0);
 
   for (const demand of wanted) {
     const variant = variants.get(demand.variantId);
@@ -97,10 +74,10 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
       );
     const held = levels
       .filter((level) => level.variantId === demand.variantId)
-      .reduce((sum, level) => sum + level.available, 0);
+      .reduce((sum, level) => sum + free(level), 0);
     if (variant.inventoryPolicy === 'deny' && held < demand.quantity) {
       throw conflict(
-        `Not enough stock of ${demand.label} (${demand.variantId}): ${Math.max(held, 0)} available at active locations, ${demand.quantity} ordered.`,
+        `Not enough stock of ${demand.label} (${demand.variantId}): ${held} available at active locations, ${demand.quantity} ordered.`,
         demand.variantId,
       );
     }
@@ -113,7 +90,7 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
   for (const demand of wanted) {
     let remaining = demand.quantity;
     for (const level of levels.filter((l) => l.variantId === demand.variantId).sort(byDeductionOrder)) {
-      const take = Math.min(Math.max(level.available, 0), remaining);
+      const take = Math.min(free(level), remaining);
       if (take === 0) continue;
       allocations.push(await takeFrom(tx, ctx, demand.variantId, level.locationId, level.available, take));
       level.available -= take;

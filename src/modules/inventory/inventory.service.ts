@@ -7,6 +7,10 @@ import { findOwned } from '../../shared/owned.js';
 import { lockRows, writeTx } from '../../shared/write.js';
 import { findVariant, toVariantResource } from '../catalog/index.js';
 import { recordEvent } from '../store-events/index.js';
+import { reservedAt, reservedUnits } from './reserved-units.js';
+
+/** A level (its `available` column is on hand) with the units live reservations hold there. */
+export type ReservedLevel = InventoryLevel & { reserved: number };
 
 /** Locks the variants (in id order, so concurrent writers cannot deadlock) for the rest of the transaction. */
 export async function lockVariants(tx: Tx, variantIds: string[]): Promise<void> {
@@ -54,14 +58,15 @@ export async function stockLocation(
 }
 
 /**
- * Sets the units of a variant available at a location. The variant row is locked, so concurrent changes
- * to it queue up and none is lost; the adjustment, the variant total and any inventory.low event are
- * written in the same transaction.
+ * Sets the units of a variant available at a location: on hand becomes that plus the units live
+ * reservations hold there, so reservations keep their units. The variant row is locked, so concurrent
+ * changes to it queue up and none is lost; the adjustment (of on hand), the variant total and any
+ * inventory.low event are written in the same transaction.
  */
 export async function setInventoryLevel(
   ctx: Ctx,
   input: { variant_id: string; location_id: string; available: number },
-): Promise<InventoryLevel> {
+): Promise<ReservedLevel> {
   const projectId = ctx.project.id;
   return writeTx(ctx, {}, async (tx) => {
     await lockVariants(tx, [input.variant_id]);
@@ -69,12 +74,14 @@ export async function setInventoryLevel(
     await stockLocation(ctx, tx, input.location_id, 'location_id');
     const key = { variantId_locationId: { variantId: variant.id, locationId: input.location_id } };
     const previous = (await tx.inventoryLevel.findUnique({ where: key }))?.available ?? 0;
+    const reserved = reservedAt(await reservedUnits(tx, [variant.id]), variant.id, input.location_id);
+    const onHand = input.available + reserved;
     const level = await tx.inventoryLevel.upsert({
       where: key,
-      create: { variantId: variant.id, locationId: input.location_id, projectId, available: input.available },
-      update: { available: input.available },
+      create: { variantId: variant.id, locationId: input.location_id, projectId, available: onHand },
+      update: { available: onHand },
     });
-    if (input.available !== previous) {
+    if (onHand !== previous) {
       await tx.inventoryAdjustment.create({
         data: {
           id: newId('iadj_'),
@@ -82,21 +89,23 @@ export async function setInventoryLevel(
           variantId: variant.id,
           locationId: input.location_id,
           reason: 'set',
-          delta: input.available - previous,
-          availableAfter: input.available,
+          delta: onHand - previous,
+          availableAfter: onHand,
         },
       });
       await syncVariantTotals(tx, ctx, [variant]);
     }
-    return level;
+    return { ...level, reserved };
   });
 }
 
-/** The variant's levels, oldest location first. */
-export async function listVariantLevels(ctx: Ctx, variantId: string): Promise<InventoryLevel[]> {
+/** The variant's levels with their live reserved units, oldest location first. */
+export async function listVariantLevels(ctx: Ctx, variantId: string): Promise<ReservedLevel[]> {
   await findVariant(ctx, ctx.db, variantId);
-  return ctx.db.inventoryLevel.findMany({
+  const levels = await ctx.db.inventoryLevel.findMany({
     where: { variantId, location: { deletedAt: null } },
     orderBy: [{ location: { createdAt: 'asc' } }, { locationId: 'asc' }],
   });
+  const reserved = await reservedUnits(ctx.db, [variantId]);
+  return levels.map((level) => ({ ...level, reserved: reservedAt(reserved, variantId, level.locationId) }));
 }

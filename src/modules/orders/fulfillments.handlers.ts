@@ -8,9 +8,11 @@ export const fulfillmentHandlers = {
     status: 200,
     body: { data: (await listFulfillments(ctx, path.id)).map(toFulfillmentResource) },
   }),
-  createOrderFulfillment: async ({ path, body, ctx }) => ({
+  createOrderFulfillment: async ({ path, body, ctx, deps }) => ({
     status: 201,
-    body: { data: toFulfillmentResource(await createFulfillment(ctx, path.id, body)) },
+    body: {
+      data: toFulfillmentResource(await createFulfillment(ctx, path.id, body, { smtp: Boolean(deps.config.smtpUrl) })),
+    },
   }),
   getOrderFulfillment: async ({ path, ctx }) => ({
     status: 200,

@@ -4,12 +4,16 @@ import type { Fulfillment, Order } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import { emailLanguage } from '../../shared/email-language.js';
 import { writeTx } from '../../shared/write.js';
 import { stockLocation } from '../inventory/index.js';
+import { recordEmail } from '../platform/index.js';
 import { recordEvent } from '../store-events/index.js';
 import { recordOrderMove } from './order-history.js';
 import { toFulfillmentResource, type FulfillmentLineItem, type OrderLineItemResource } from './orders.mappers.js';
 import { findOrder } from './orders.service.js';
+import { returnedUnits } from './refunds.service.js';
+import { renderShippingConfirmation } from './shipping-confirmation.email.js';
 
 type FulfillmentCreate = components['schemas']['FulfillmentCreate'];
 type FulfillmentStatus = Order['fulfillmentStatus'];
@@ -79,13 +83,63 @@ async function followFulfillments(tx: Tx, ctx: Ctx, before: Order): Promise<Orde
   return after;
 }
 
+/** Writes the shipping confirmation to the order's e-mail in the customer's language, and with `smtp` enqueues its delivery. */
+async function emailShippingConfirmation(
+  tx: Tx,
+  ctx: Ctx,
+  order: Order,
+  fulfillment: Fulfillment,
+  options: { smtp: boolean },
+): Promise<void> {
+  const customer = order.customerId
+    ? await tx.customer.findUnique({ where: { id: order.customerId }, select: { locale: true } })
+    : null;
+  const language = emailLanguage(customer?.locale, ctx.project.locale);
+  const items = order.lineItems as OrderLineItemResource[];
+  const lines = fulfillment.lineItems as FulfillmentLineItem[];
+  const rendered = renderShippingConfirmation({
+    language,
+    storeName: ctx.project.name,
+    orderNumber: order.orderNumber,
+    items: lines.map((line) => ({
+      title: items[line.line_item_index].title,
+      variantTitle: items[line.line_item_index].variant_title,
+      quantity: line.quantity,
+    })),
+    trackingCompany: fulfillment.trackingCompany,
+    trackingNumber: fulfillment.trackingNumber,
+    trackingUrl: fulfillment.trackingUrl,
+  });
+  const email = await recordEmail(tx, ctx.project.id, {
+    to: [order.email],
+    ...rendered,
+    template: 'shipping_confirmation',
+    data: {
+      order_id: order.id,
+      order_number: order.orderNumber,
+      fulfillment_id: fulfillment.id,
+      tracking_company: fulfillment.trackingCompany,
+      tracking_number: fulfillment.trackingNumber,
+      tracking_url: fulfillment.trackingUrl,
+    },
+    locale: language,
+  });
+  if (options.smtp) await ctx.jobs.enqueue(tx, 'send-email', { v: 1, emailId: email.id });
+}
+
 /**
  * Records a shipment of some or all unfulfilled units from an active location, in one transaction: the
  * order row is locked first, so concurrent fulfilments of one order queue and their units never exceed
  * what was ordered; no stock moves (it left at completion). Records fulfillment.created and the order's
- * status change. 400 for a cancelled order, an unknown or repeated line, or too many units.
+ * status change; with notify_customer, writes the shipping confirmation to the outbox (and, with `smtp`,
+ * enqueues its delivery). 400 for a cancelled order, an unknown or repeated line, or too many units.
  */
-export async function createFulfillment(ctx: Ctx, orderId: string, input: FulfillmentCreate): Promise<Fulfillment> {
+export async function createFulfillment(
+  ctx: Ctx,
+  orderId: string,
+  input: FulfillmentCreate,
+  options: { smtp: boolean },
+): Promise<Fulfillment> {
   return writeTx(ctx, {}, async (tx) => {
     const order = await findOrder(ctx, tx, orderId, true);
     if (order.status === 'cancelled') {
@@ -114,6 +168,7 @@ export async function createFulfillment(ctx: Ctx, orderId: string, input: Fulfil
       payload: toFulfillmentResource(fulfillment),
     });
     await followFulfillments(tx, ctx, order);
+    if (fulfillment.notifyCustomer) await emailShippingConfirmation(tx, ctx, order, fulfillment, options);
     return fulfillment;
   });
 }
@@ -134,8 +189,22 @@ export async function findFulfillment(ctx: Ctx, db: Ctx['db'] | Tx, orderId: str
   return fulfillment;
 }
 
+/** 400 when cancelling the fulfilment would leave fewer units shipped of a line than refunds already took back. */
+async function checkNoneReturned(tx: Tx, order: Order, fulfillment: Fulfillment): Promise<void> {
+  const shipped = await shippedUnits(tx, order.id);
+  for (const line of fulfillment.lineItems as FulfillmentLineItem[]) shipped[line.line_item_index] -= line.quantity;
+  const returned = await returnedUnits(tx, order);
+  const index = returned.findIndex((units, line) => units > shipped[line]);
+  if (index >= 0) {
+    throw new AppError(
+      'invalid_request',
+      `Units of line item ${index} shipped by this fulfillment came back through a refund; it can no longer be cancelled.`,
+    );
+  }
+}
+
 /**
- * Cancels an active fulfilment (400 when already cancelled or its order is) under the order's row lock: its units count
+ * Cancels an active fulfilment (400 when already cancelled, its order is, or refunds took its units back) under the order's row lock: its units count
  * as unfulfilled again, the order's fulfillment_status follows, fulfillment.cancelled is recorded.
  */
 export async function cancelFulfillment(ctx: Ctx, orderId: string, id: string): Promise<Fulfillment> {
@@ -148,6 +217,7 @@ export async function cancelFulfillment(ctx: Ctx, orderId: string, id: string): 
     if (before.status === 'cancelled') {
       throw new AppError('invalid_request', 'This fulfillment is already cancelled.');
     }
+    await checkNoneReturned(tx, order, before);
     const after = await tx.fulfillment.update({
       where: { id },
       data: { status: 'cancelled', cancelledAt: new Date() },

@@ -8,6 +8,7 @@ import { restockUnits, type StockAllocation } from '../inventory/index.js';
 import { recordOrderMove } from './order-history.js';
 import type { FulfillmentLineItem, OrderLineItemResource } from './orders.mappers.js';
 import { findOrder } from './orders.service.js';
+import { refundLocked } from './refunds.service.js';
 
 type OrderCancel = components['schemas']['OrderCancel'];
 
@@ -55,11 +56,19 @@ export function unshippedAllocations(allocations: StockAllocation[], shipped: Ma
   return left.filter((allocation) => allocation.quantity > 0);
 }
 
+/** With `refund`, refunds what was paid and not yet refunded (no restock lines: the units are restocked by the cancellation). */
+async function refundRest(tx: Tx, ctx: Ctx, order: Order, input: OrderCancel): Promise<Order> {
+  const rest = order.total - order.totalRefunded;
+  if (!input.refund || order.financialStatus === 'pending' || rest === 0n) return order;
+  const reason = `Order cancelled (${input.reason})`;
+  return (await refundLocked(tx, ctx, order, { amount: Number(rest), reason })).order;
+}
+
 /**
  * Cancels an open order in one transaction under its row lock: with `restock` (default) the units not
  * shipped go back to the locations completion took them from, through the inventory ledger; status,
- * cancel_reason and cancelled_at are set, the customer's order_count drops by one, order.cancelled and
- * order.updated are recorded. 400 when it is already cancelled or fully fulfilled.
+ * cancel_reason and cancelled_at are set, the customer's order_count drops by one; with `refund`, what was
+ * paid and not yet refunded is refunded (total_spent drops by it); order.cancelled and order.updated are recorded. 400 when it is already cancelled or fully fulfilled.
  */
 export async function cancelOrder(ctx: Ctx, id: string, input: OrderCancel): Promise<Order> {
   return writeTx(ctx, {}, async (tx) => {
@@ -75,6 +84,7 @@ export async function cancelOrder(ctx: Ctx, id: string, input: OrderCancel): Pro
       const allocations = before.stockAllocations as unknown as StockAllocation[];
       await restockUnits(tx, ctx, unshippedAllocations(allocations, await shippedByPlace(tx, before)));
     }
+    const refunded = await refundRest(tx, ctx, before, input);
     const after = await tx.order.update({
       where: { id },
       data: { status: 'cancelled', cancelReason: input.reason, cancelledAt: new Date() },
@@ -83,7 +93,7 @@ export async function cancelOrder(ctx: Ctx, id: string, input: OrderCancel): Pro
       await tx.$executeRaw`UPDATE customers SET order_count = GREATEST(order_count - 1, 0) WHERE id = ${after.customerId} AND project_id = ${ctx.project.id}`;
     }
     await recordOrderMove(tx, ctx, {
-      before,
+      before: refunded,
       after,
       fields: CANCEL_FIELDS,
       event: { type: 'order.cancelled', summary: `cancelled (${input.reason})` },

@@ -4,6 +4,7 @@ import { withMetafields } from '../metafields/index.js';
 import { fulfillmentHandlers } from './fulfillments.handlers.js';
 import { toOrderResource } from './orders.mappers.js';
 import { findOrder, listOrders, payOrder } from './orders.service.js';
+import { refundHandlers } from './refunds.handlers.js';
 
 export const orderHandlers = {
   listOrders: async ({ query, ctx }) => {
@@ -16,4 +17,5 @@ export const orderHandlers = {
   },
   payOrder: async ({ path, ctx }) => ({ status: 200, body: { data: toOrderResource(await payOrder(ctx, path.id)) } }),
   ...fulfillmentHandlers,
+  ...refundHandlers,
 } satisfies AreaHandlers<'orders'>;

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/openapi.js';
-import type { DraftLineItem, Fulfillment, Order } from '../../generated/prisma/client.js';
+import type { DraftLineItem, Fulfillment, Order, Refund } from '../../generated/prisma/client.js';
 import { toDateString } from '../../shared/payment-terms.js';
 
 type Schemas = components['schemas'];
@@ -7,6 +7,8 @@ export type OrderResource = Schemas['Order'];
 export type OrderLineItemResource = Schemas['OrderLineItem'];
 export type FulfillmentResource = Schemas['Fulfillment'];
 export type FulfillmentLineItem = Schemas['FulfillmentLineItem'];
+export type RefundResource = Schemas['Refund'];
+export type RefundLineItem = Schemas['RefundLineItem'];
 
 /** A draft line item as the order keeps it (a copy that never changes). */
 export function toOrderLineItem(item: DraftLineItem): OrderLineItemResource {
@@ -43,6 +45,7 @@ export function toOrderResource(order: Order): OrderResource {
     shipping_cost: Number(order.shippingCost),
     discount: Number(order.discount),
     total: Number(order.total),
+    total_refunded: Number(order.totalRefunded),
     shipping_address: order.shippingAddress as OrderResource['shipping_address'],
     billing_address: order.billingAddress as OrderResource['billing_address'],
     payment_terms: order.paymentTerms as OrderResource['payment_terms'],
@@ -69,5 +72,18 @@ export function toFulfillmentResource(fulfillment: Fulfillment): FulfillmentReso
     cancelled_at: fulfillment.cancelledAt?.toISOString() ?? null,
     created_at: fulfillment.createdAt.toISOString(),
     updated_at: fulfillment.updatedAt.toISOString(),
+  };
+}
+
+/** A refund as the API shows it, in its order's currency. */
+export function toRefundResource(refund: Refund, currency: string): RefundResource {
+  return {
+    id: refund.id,
+    order_id: refund.orderId,
+    amount: Number(refund.amount),
+    currency,
+    reason: refund.reason,
+    line_items: refund.lineItems as RefundLineItem[],
+    created_at: refund.createdAt.toISOString(),
   };
 }

@@ -104,13 +104,13 @@ export async function createOrderFromDraft(
 }
 
 /**
- * Marks a pending order paid (400 when already paid): sets paid_at, adds the total to the customer's
+ * Marks a pending order paid (400 when already paid, refunded ones included): sets paid_at, adds the total to the customer's
  * total_spent, records order.paid and order.updated, all in one transaction.
  */
 export async function payOrder(ctx: Ctx, id: string): Promise<Order> {
   return writeTx(ctx, {}, async (tx) => {
     const before = await findOrder(ctx, tx, id, true);
-    if (before.financialStatus === 'paid') throw new AppError('invalid_request', 'This order is already paid.');
+    if (before.financialStatus !== 'pending') throw new AppError('invalid_request', 'This order is already paid.');
     const after = await tx.order.update({ where: { id }, data: { financialStatus: 'paid', paidAt: new Date() } });
     if (after.customerId) {
       await tx.$executeRaw`UPDATE customers SET total_spent = total_spent + ${after.total} WHERE id = ${after.customerId} AND project_id = ${ctx.project.id}`;

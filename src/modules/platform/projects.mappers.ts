@@ -25,6 +25,7 @@ export function toProjectResource(project: Project, defaultLocationId: string): 
     auth_attempts_per_email_per_minute: project.authAttemptsPerEmailPerMinute,
     monthly_quota: project.monthlyQuota,
     contact_email: project.contactEmail,
+    reservation_minutes: project.reservationMinutes,
     default_location_id: defaultLocationId,
     created_at: project.createdAt.toISOString(),
     updated_at: project.updatedAt.toISOString(),

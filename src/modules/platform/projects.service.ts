@@ -45,6 +45,7 @@ export async function createProject(db: Database, input: ProjectCreate) {
         tax: input.tax ?? DEFAULT_TAX,
         exchangeRates: input.exchange_rates ?? {},
         contactEmail: input.contact_email ?? null,
+        reservationMinutes: input.reservation_minutes ?? 1440,
         signingSecret: randomBytes(32).toString('base64url'),
       },
     });
@@ -116,6 +117,7 @@ export async function updateProject(
         authAttemptsPerEmailPerMinute: input.auth_attempts_per_email_per_minute,
         monthlyQuota: input.monthly_quota,
         contactEmail: input.contact_email,
+        reservationMinutes: input.reservation_minutes,
       },
     });
     await notifyAuthChanged(tx, `project:${id}`);

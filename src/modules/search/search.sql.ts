@@ -100,7 +100,7 @@ const FACETS = Prisma.sql`,
 
 // The display fields of ranked rows, read from the table by primary key (only for the page and the pins).
 const DISPLAY = (rate: number) => Prisma.sql`p.product_id AS id, p.title, p.handle, p.product_type, p.image,
-  round(p.price * ${rate}::float8)::int AS price, round(p.sale_price * ${rate}::float8)::int AS sale_price, p.in_stock`;
+  round(p.price * ${rate}::float8) AS price, round(p.sale_price * ${rate}::float8) AS sale_price, p.in_stock`;
 
 /**
  * The tsqueries of a statement, built once in its `q` CTE (one row): `ref()` reads one back as an InitPlan,
@@ -221,7 +221,7 @@ async function runStrictSearch(ctx: Ctx, search: ProductSearch): Promise<Product
     ),
     agg AS (SELECT count(*)::int AS total, count(*)::int AS strict_total, NULL::int AS min_matched, NULL::int[] AS unmatched,
                    count(*) FILTER (WHERE in_stock)::int AS in_stock,
-                   round(min(price) * ${rate}::float8)::int AS price_min, round(max(price) * ${rate}::float8)::int AS price_max FROM m)
+                   round(min(price) * ${rate}::float8) AS price_min, round(max(price) * ${rate}::float8) AS price_max FROM m)
     SELECT agg.*,
       (SELECT coalesce(json_agg(r ORDER BY r.n), '[]') FROM (
          SELECT ${DISPLAY(rate)}, g.text_score, g.final_score, ${clauses}::int AS matched_words, '{}'::int[] AS missing, g.n
@@ -388,7 +388,7 @@ async function runRelaxedSearch(ctx: Ctx, search: ProductSearch, relax: Relaxati
     agg AS (SELECT count(*)::int AS total, count(*) FILTER (WHERE matched = ${must.length}::int OR pin)::int AS strict_total,
                    ${required.length + relax.level}::int AS min_matched, ${relax.dead}::int[] AS unmatched,
                    count(*) FILTER (WHERE in_stock)::int AS in_stock,
-                   round(min(price) * ${rate}::float8)::int AS price_min, round(max(price) * ${rate}::float8)::int AS price_max FROM m)
+                   round(min(price) * ${rate}::float8) AS price_min, round(max(price) * ${rate}::float8) AS price_max FROM m)
     SELECT agg.*,
       (SELECT coalesce(json_agg(r ORDER BY r.n), '[]') FROM (
          SELECT ${DISPLAY(rate)}, g.text_score, g.final_score, g.matched AS matched_words,

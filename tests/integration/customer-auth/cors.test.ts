@@ -1,4 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
+import { openapiJson } from '../../../src/generated/document.js';
 import { registerCustomer, storefront } from '../../factories/customer-auth.factory.js';
 import { useStore } from '../../setup/store.js';
 
@@ -53,7 +54,7 @@ describe('CORS preflight', () => {
 });
 
 describe('CORS on answers', () => {
-  test('answers of browser operations, errors included, allow any origin and expose Retry-After and the rate-limit headers', async () => {
+  test('answers of browser operations, errors included, allow any origin and expose Retry-After and the rate-limit headers (RateLimit and RateLimit-Policy too)', async () => {
     const shop = storefront(app, store.keys.publishable_test.token);
     const ok = await shop.POST('/v1/auth/register', {
       body: { email: 'cors@example.com', password: 'Winter-Trail-2026', first_name: 'C', last_name: 'O' },
@@ -70,10 +71,25 @@ describe('CORS on answers', () => {
     for (const { response } of [ok, unauthorized, invalid]) {
       expect(response.headers.get('Access-Control-Allow-Origin')).toBe('*');
       expect(headerList(response, 'Access-Control-Expose-Headers')).toEqual(
-        expect.arrayContaining(['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']),
+        expect.arrayContaining([
+          'retry-after',
+          'x-ratelimit-limit',
+          'x-ratelimit-remaining',
+          'x-ratelimit-reset',
+          'ratelimit',
+          'ratelimit-policy',
+        ]),
       );
     }
     expect([ok.response.status, unauthorized.response.status, invalid.response.status]).toEqual([201, 401, 400]);
+  });
+
+  test('the exposed headers are the ones openapi.yaml declares (AccessControlExposeHeaders)', async () => {
+    const declared = JSON.parse(openapiJson).components.headers.AccessControlExposeHeaders.example as string;
+    const { response } = await storefront(app, store.keys.publishable_test.token).GET('/v1/products', {
+      headers: { Origin: ORIGIN },
+    });
+    expect(response.headers.get('Access-Control-Expose-Headers')).toBe(declared);
   });
 
   test('a 429 of a locked login carries CORS headers, so a storefront can read Retry-After', async () => {

@@ -164,12 +164,12 @@ describe('createCustomerGroup', () => {
       [
         { field: 'total_spent', operator: 'more_than', value: '10000' },
         'conditions[0].value',
-        'conditions[0].value must be a whole number of at least 0 for total_spent.',
+        'conditions[0].value must be a whole number from 0 to 100000000000 for total_spent.',
       ],
       [
         { field: 'order_count', operator: 'less_than', value: 1.5 },
         'conditions[0].value',
-        'conditions[0].value must be a whole number of at least 0 for order_count.',
+        'conditions[0].value must be a whole number from 0 to 2147483647 for order_count.',
       ],
       [
         { field: 'tag', operator: 'is_same_as', value: 7 },

@@ -344,3 +344,35 @@ describe('no oversell', () => {
     expect(stock._sum.available).toBe(0);
   });
 });
+
+describe('no oversell with reservations', () => {
+  test('fifty concurrent completes of other drafts cannot take the units a sent draft holds; the sent draft still completes', async () => {
+    const own = await createProject(app, { currency: 'EUR' });
+    const client = app.client(own.keys.secret_test.token);
+    const product = await stockedProduct(client, own, 3);
+    const variantId = product.variants[0].id;
+    const held = await createDraftOrder(client, { currency: 'EUR' });
+    await addItems(client, held.id, [{ variant_id: variantId, quantity: 2 }]);
+    expect((await client.POST('/v1/draft-orders/{id}/send', byId(held.id))).response.status).toBe(200);
+
+    const drafts = await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        const draft = await createDraftOrder(client, { currency: 'EUR' });
+        await addItems(client, draft.id, [{ variant_id: variantId, quantity: 1 }]);
+        return draft;
+      }),
+    );
+    const answers = await Promise.all(drafts.map((draft) => complete(client, draft.id)));
+    const statuses = answers.map((a) => a.response.status);
+    // 3 on hand, 2 held: one unit is for sale.
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(49);
+    expect(await quantityOf(client, variantId)).toBe(2);
+
+    expect((await complete(client, held.id)).response.status).toBe(201);
+    expect(await quantityOf(client, variantId)).toBe(0);
+    expect(await app.deps.db.inventoryReservation.count({ where: { variantId } })).toBe(0);
+    const ledger = await app.deps.db.inventoryAdjustment.aggregate({ where: { variantId }, _sum: { delta: true } });
+    expect(ledger._sum.delta).toBe(0);
+  });
+});

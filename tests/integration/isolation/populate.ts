@@ -177,6 +177,16 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
     }),
   );
   ids.ful = fulfillment.data.id;
+  // A paid order with a refund that brought its shipped unit back, and a sent draft holding a unit (a reservation).
+  await must('payOrder', api.POST('/v1/orders/{id}/pay', { params: { path: { id: ids.ord } } }));
+  await must(
+    'createOrderRefund',
+    api.POST('/v1/orders/{id}/refunds', {
+      params: { path: { id: ids.ord } },
+      body: { amount: 100, line_items: [{ line_item_index: 0, quantity: 1 }] },
+    }),
+  );
+  await must('sendDraftOrder', api.POST('/v1/draft-orders/{id}/send', { params: { path: { id: ids.dord } } }));
 
   // Metafields: the shared slug on every owner type (with a value on each owner), and a slug only this project has.
   const owners = {

@@ -198,6 +198,8 @@ describe('the sweep covers every id-taking operation of the index', () => {
       'refresh_tokens',
       'metafield_values',
       'webhook_deliveries',
+      'refunds',
+      'inventory_reservations',
       'pgboss.job',
     ]) {
       expect({ table, rows: (baseline[table] ?? []).length > 0 }).toEqual({ table, rows: true });

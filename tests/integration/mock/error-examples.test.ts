@@ -99,19 +99,6 @@ const scenarios: Array<{
 }> = [
   { response: 'Unauthorized', status: 401, call: () => call({ path: '/v1/customers', auth: 'none' }) },
   {
-    response: 'BadRequest',
-    example: 'invalid_request',
-    status: 400,
-    call: () => call({ path: '/v1/customers?limit=500' }),
-  },
-  {
-    response: 'BadRequest',
-    example: 'validation_error',
-    status: 400,
-    call: () =>
-      call({ method: 'POST', path: '/v1/customers', body: { email: 'jane', first_name: '', last_name: 'Doe' } }),
-  },
-  {
     response: 'SecretKeyForbidden',
     example: 'forbidden',
     status: 403,
@@ -171,7 +158,6 @@ const scenarios: Array<{
     status: 404,
     call: () => call({ method: 'PATCH', path: '/v1/store/metafields/product/nope', body: { label: 'Fabric' } }),
   },
-  { response: 'MethodNotAllowed', status: 405, call: () => call({ method: 'PUT', path: '/v1/events' }) },
   {
     response: 'PublishableKeyUnauthorized',
     status: 401,

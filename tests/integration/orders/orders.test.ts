@@ -144,7 +144,7 @@ describe('listOrders', () => {
     const narrow = await client.GET('/v1/orders', { params: { query: { fields: ['email'], limit: 1 } } });
     expect(Object.keys(narrow.data!.data[0]).sort()).toEqual(['email', 'id']);
     for (const [field, query] of [
-      ['financial_status', { financial_status: 'refunded' }],
+      ['financial_status', { financial_status: 'chargeback' }],
       ['created_after', { created_after: 'yesterday' }],
       ['sort', { sort: 'total' }],
       ['limit', { limit: 0 }],

@@ -20,7 +20,7 @@ function readmeBlock(name: string): string {
   return match[1];
 }
 
-describe("README's first requests, storefront requests and conditional writes", () => {
+describe("README's first requests, storefront requests, conditional writes and after-the-order requests", () => {
   test("work as printed against npm start (only the port and DATA_DIR are this test run's)", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'readme-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -83,13 +83,49 @@ describe("README's first requests, storefront requests and conditional writes", 
         cwd: root,
       },
     );
-    const [saved, refused] = editors.stdout
+    const [saved, stale] = editors.stdout
       .trim()
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line));
     expect(saved.data).toMatchObject({ email: 'ada.lovelace@example.com', phone: '+44 20 7946 0000' });
-    expect(refused.error).toMatchObject({ code: 'precondition_failed', field: 'If-Match' });
+    expect(stale.error).toMatchObject({ code: 'precondition_failed', field: 'If-Match' });
+
+    // After the order: fulfil and cancel with restock, pay and refund in two parts, a sent draft's reservation.
+    const afterOrder = readmeBlock('after-the-order')
+      .replaceAll('http://127.0.0.1:3000', server.baseUrl)
+      .replaceAll('./.data/', `${dataDir}/`);
+    const lifecycle = await run(
+      'bash',
+      ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${afterOrder}`],
+      { cwd: root },
+    );
+    const [
+      fulfilment,
+      cancelled,
+      levelsB,
+      spentBefore,
+      paid,
+      firstRefund,
+      secondRefund,
+      refunded,
+      spentAfter,
+      levelsC,
+      refused,
+    ]: any[] = lifecycle.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(fulfilment.data).toMatchObject({ status: 'success', notify_customer: true });
+    expect(cancelled.data).toMatchObject({ status: 'cancelled', fulfillment_status: 'partially_fulfilled' });
+    expect(levelsB.data.every((level: { reserved: number }) => level.reserved === 0)).toBe(true);
+    expect(paid.data.financial_status).toBe('paid');
+    expect(firstRefund.data.amount).toBe(1000);
+    expect(secondRefund.data.amount).toBe(paid.data.total - 1000);
+    expect(refunded.data).toEqual({ id: paid.data.id, financial_status: 'refunded', total_refunded: paid.data.total });
+    expect(spentAfter.data.total_spent).toBe(spentBefore.data.total_spent);
+    for (const level of levelsC.data) expect(level).toMatchObject({ available: 0, reserved: level.on_hand });
+    expect(refused.error).toMatchObject({ code: 'conflict' });
     expect((await fetch(`${server.baseUrl}/docs`)).status).toBe(200);
     expect(server.output()).toContain(`${server.baseUrl}/docs`);
   }, 120_000);

@@ -8,6 +8,7 @@ import {
   type CommerceClient,
   type Schema,
 } from '@commerce-api/sdk';
+import { createProject } from '../../factories/project.factory.js';
 import { useStore } from '../../setup/store.js';
 
 // The SDK as a third party uses it: imported by its package name, clients made from a base URL and a key.
@@ -82,6 +83,24 @@ describe('unwrap and ApiError', () => {
     ).catch((e: unknown) => e)) as ApiError;
     expect(several.code).toBe('validation_error');
     expect(several.details?.map((d) => d.field).sort()).toEqual(['email', 'first_name', 'last_name']);
+  });
+
+  test('ApiError.of gives the same error from a { data, error, response } result, and nothing for a 2xx', async () => {
+    const result = await api.GET('/v1/customers', { params: { query: { limit: 500 } } });
+    const error = ApiError.of(result);
+    expect(error).toMatchObject({ status: 400, code: 'invalid_request', field: 'limit' });
+    expect(error?.requestId).toBe(result.response.headers.get('X-Request-Id'));
+    expect(ApiError.of(await api.GET('/v1/customers', { params: { query: { limit: 1 } } }))).toBeUndefined();
+  });
+
+  test('a refusal for the rate limit carries retryAfter from Retry-After', async () => {
+    const limited = await createProject(store.app, {}, { rate_limit_per_minute: 1 });
+    const client = createCommerceClient({ baseUrl: store.app.baseUrl, apiKey: limited.keys.secret_test.token });
+    await client.GET('/v1/customers');
+    const refused = (await unwrap(client.GET('/v1/customers')).catch((e: unknown) => e)) as ApiError;
+    expect(refused).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(refused.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(refused.retryAfter).toBeLessThanOrEqual(60);
   });
 
   test('a key the API refuses is 401 unauthorized', async () => {

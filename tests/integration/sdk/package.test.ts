@@ -96,6 +96,8 @@ describe('the SDK package', () => {
         '',
       ].join('\n'),
     );
+    // The README's error handling example compiles against the package too (branching on the typed codes).
+    writeFileSync(path.join(scratch, 'errors.ts'), readmeExample('errors.ts'));
     await run(process.execPath, [tsc, '-p', '.'], { cwd: scratch }).catch((error: { stdout: string }) => {
       throw new Error(`tsc failed in the scratch project:\n${error.stdout}`);
     });

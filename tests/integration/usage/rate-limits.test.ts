@@ -34,6 +34,22 @@ describe('rate limit per minute', () => {
     expect(Number(missing.headers.get('x-ratelimit-remaining'))).toBe(48);
   });
 
+  test('answers carry the IETF RateLimit-Policy and RateLimit fields of the "minute" policy, with the same numbers', async () => {
+    const project = await createProject(app, {}, { rate_limit_per_minute: 50 });
+    const token = project.keys.secret_test.token;
+    await roomInMinute(5);
+    for (const [path, status, remaining] of [
+      ['/v1/customers?limit=1', 200, 49],
+      ['/v1/customers/cus_01jd5p0a2c4e6g8j0l2n4q6s8u', 404, 48],
+    ] as const) {
+      const response = await get(app.baseUrl, token, path);
+      expect(response.status).toBe(status);
+      expect(response.headers.get('ratelimit-policy')).toBe('"minute";q=50;w=60');
+      const reset = response.headers.get('x-ratelimit-reset');
+      expect(response.headers.get('ratelimit')).toBe(`"minute";r=${remaining};t=${reset}`);
+    }
+  });
+
   test('a project limited to 5 gets 5 answers, then 429 rate_limited with Retry-After to the next minute', async () => {
     const project = await createProject(app, {}, { rate_limit_per_minute: 5 });
     await roomInMinute(10);
@@ -47,6 +63,7 @@ describe('rate limit per minute', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60 - new Date().getUTCSeconds() + 1);
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(refused.headers.get('ratelimit')).toMatch(/^"minute";r=0;t=\d+$/);
   });
 
   test('a PATCH of the limit takes effect within a second', async () => {

@@ -49,6 +49,20 @@ describe('storefront traffic has its own per-minute budget', () => {
     expect(merchant.status).toBe(200);
     expect(merchant.headers.get('x-ratelimit-limit')).toBe('8');
     expect(merchant.headers.get('x-ratelimit-remaining')).toBe('7');
+    expect(merchant.headers.get('ratelimit-policy')).toBe('"minute";q=8;w=60');
+  });
+
+  test('storefront answers name their own budget as the "storefront" policy in RateLimit-Policy and RateLimit', async () => {
+    const project = await createProject(app, {}, { rate_limit_per_minute: 100 });
+    await app.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.project.id } },
+      body: { storefront_rate_limit_per_minute: 30 },
+    });
+    await roomInMinute(10);
+    const response = await get(project.keys.publishable_test.token);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('ratelimit-policy')).toBe('"storefront";q=30;w=60');
+    expect(response.headers.get('ratelimit')).toBe(`"storefront";r=29;t=${response.headers.get('x-ratelimit-reset')}`);
   });
 
   test('storefront_rate_limit_per_minute sets the storefront budget apart from rate_limit_per_minute; null follows it again', async () => {

@@ -82,7 +82,7 @@ describe('validateConditions', () => {
       expect(problems([{ field: 'total_spent', operator: 'more_than', value }])).toEqual([
         {
           field: 'conditions[0].value',
-          message: 'conditions[0].value must be a whole number of at least 0 for total_spent.',
+          message: 'conditions[0].value must be a whole number from 0 to 100000000000 for total_spent.',
         },
       ]);
     }

@@ -68,6 +68,7 @@ export const ModelName = {
   CollectionProduct: 'CollectionProduct',
   File: 'File',
   InventoryLevel: 'InventoryLevel',
+  InventoryReservation: 'InventoryReservation',
   InventoryAdjustment: 'InventoryAdjustment',
   WebhookSubscription: 'WebhookSubscription',
   WebhookEvent: 'WebhookEvent',
@@ -77,6 +78,7 @@ export const ModelName = {
   DraftLineItem: 'DraftLineItem',
   Order: 'Order',
   Fulfillment: 'Fulfillment',
+  Refund: 'Refund',
   ShippingZone: 'ShippingZone',
   ShippingRate: 'ShippingRate',
   CustomerSession: 'CustomerSession',
@@ -137,6 +139,7 @@ export const ProjectScalarFieldEnum = {
   authAttemptsPerIpPerMinute: 'authAttemptsPerIpPerMinute',
   authAttemptsPerEmailPerMinute: 'authAttemptsPerEmailPerMinute',
   contactEmail: 'contactEmail',
+  reservationMinutes: 'reservationMinutes',
   signingSecret: 'signingSecret',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
@@ -409,6 +412,20 @@ export const InventoryLevelScalarFieldEnum = {
 export type InventoryLevelScalarFieldEnum = (typeof InventoryLevelScalarFieldEnum)[keyof typeof InventoryLevelScalarFieldEnum]
 
 
+export const InventoryReservationScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  draftOrderId: 'draftOrderId',
+  variantId: 'variantId',
+  locationId: 'locationId',
+  quantity: 'quantity',
+  expiresAt: 'expiresAt',
+  createdAt: 'createdAt'
+} as const
+
+export type InventoryReservationScalarFieldEnum = (typeof InventoryReservationScalarFieldEnum)[keyof typeof InventoryReservationScalarFieldEnum]
+
+
 export const InventoryAdjustmentScalarFieldEnum = {
   id: 'id',
   projectId: 'projectId',
@@ -541,6 +558,7 @@ export const OrderScalarFieldEnum = {
   orderNumber: 'orderNumber',
   status: 'status',
   financialStatus: 'financialStatus',
+  totalRefunded: 'totalRefunded',
   fulfillmentStatus: 'fulfillmentStatus',
   cancelReason: 'cancelReason',
   cancelledAt: 'cancelledAt',
@@ -585,6 +603,19 @@ export const FulfillmentScalarFieldEnum = {
 } as const
 
 export type FulfillmentScalarFieldEnum = (typeof FulfillmentScalarFieldEnum)[keyof typeof FulfillmentScalarFieldEnum]
+
+
+export const RefundScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  orderId: 'orderId',
+  amount: 'amount',
+  reason: 'reason',
+  lineItems: 'lineItems',
+  createdAt: 'createdAt'
+} as const
+
+export type RefundScalarFieldEnum = (typeof RefundScalarFieldEnum)[keyof typeof RefundScalarFieldEnum]
 
 
 export const ShippingZoneScalarFieldEnum = {

@@ -2218,7 +2218,7 @@ export type $CustomerPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     taxNumber: string | null
     taxNumberType: string | null
     /**
-     * Kept by order completion (order_count, first/last_order_at) and payment (total_spent) in their transactions.
+     * Kept by order completion and cancellation (order_count, first/last_order_at), payment and refunds (total_spent) in their transactions.
      */
     orderCount: number
     totalSpent: bigint

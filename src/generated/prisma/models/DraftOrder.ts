@@ -386,6 +386,7 @@ export type DraftOrderWhereInput = {
   updatedAt?: Prisma.DateTimeFilter<"DraftOrder"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   items?: Prisma.DraftLineItemListRelationFilter
+  reservations?: Prisma.InventoryReservationListRelationFilter
 }
 
 export type DraftOrderOrderByWithRelationInput = {
@@ -416,6 +417,7 @@ export type DraftOrderOrderByWithRelationInput = {
   updatedAt?: Prisma.SortOrder
   project?: Prisma.ProjectOrderByWithRelationInput
   items?: Prisma.DraftLineItemOrderByRelationAggregateInput
+  reservations?: Prisma.InventoryReservationOrderByRelationAggregateInput
 }
 
 export type DraftOrderWhereUniqueInput = Prisma.AtLeast<{
@@ -450,6 +452,7 @@ export type DraftOrderWhereUniqueInput = Prisma.AtLeast<{
   updatedAt?: Prisma.DateTimeFilter<"DraftOrder"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   items?: Prisma.DraftLineItemListRelationFilter
+  reservations?: Prisma.InventoryReservationListRelationFilter
 }, "id" | "orderId" | "projectId_draftNumber">
 
 export type DraftOrderOrderByWithAggregationInput = {
@@ -543,6 +546,7 @@ export type DraftOrderCreateInput = {
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutDraftOrdersInput
   items?: Prisma.DraftLineItemCreateNestedManyWithoutDraftOrderInput
+  reservations?: Prisma.InventoryReservationCreateNestedManyWithoutDraftOrderInput
 }
 
 export type DraftOrderUncheckedCreateInput = {
@@ -572,6 +576,7 @@ export type DraftOrderUncheckedCreateInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   items?: Prisma.DraftLineItemUncheckedCreateNestedManyWithoutDraftOrderInput
+  reservations?: Prisma.InventoryReservationUncheckedCreateNestedManyWithoutDraftOrderInput
 }
 
 export type DraftOrderUpdateInput = {
@@ -601,6 +606,7 @@ export type DraftOrderUpdateInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutDraftOrdersNestedInput
   items?: Prisma.DraftLineItemUpdateManyWithoutDraftOrderNestedInput
+  reservations?: Prisma.InventoryReservationUpdateManyWithoutDraftOrderNestedInput
 }
 
 export type DraftOrderUncheckedUpdateInput = {
@@ -630,6 +636,7 @@ export type DraftOrderUncheckedUpdateInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   items?: Prisma.DraftLineItemUncheckedUpdateManyWithoutDraftOrderNestedInput
+  reservations?: Prisma.InventoryReservationUncheckedUpdateManyWithoutDraftOrderNestedInput
 }
 
 export type DraftOrderCreateManyInput = {
@@ -723,6 +730,11 @@ export type DraftOrderListRelationFilter = {
 
 export type DraftOrderOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
+}
+
+export type DraftOrderScalarRelationFilter = {
+  is?: Prisma.DraftOrderWhereInput
+  isNot?: Prisma.DraftOrderWhereInput
 }
 
 export type DraftOrderProjectIdDraftNumberCompoundUniqueInput = {
@@ -826,11 +838,6 @@ export type DraftOrderSumOrderByAggregateInput = {
   itemCount?: Prisma.SortOrder
 }
 
-export type DraftOrderScalarRelationFilter = {
-  is?: Prisma.DraftOrderWhereInput
-  isNot?: Prisma.DraftOrderWhereInput
-}
-
 export type DraftOrderCreateNestedManyWithoutProjectInput = {
   create?: Prisma.XOR<Prisma.DraftOrderCreateWithoutProjectInput, Prisma.DraftOrderUncheckedCreateWithoutProjectInput> | Prisma.DraftOrderCreateWithoutProjectInput[] | Prisma.DraftOrderUncheckedCreateWithoutProjectInput[]
   connectOrCreate?: Prisma.DraftOrderCreateOrConnectWithoutProjectInput | Prisma.DraftOrderCreateOrConnectWithoutProjectInput[]
@@ -873,6 +880,20 @@ export type DraftOrderUncheckedUpdateManyWithoutProjectNestedInput = {
   deleteMany?: Prisma.DraftOrderScalarWhereInput | Prisma.DraftOrderScalarWhereInput[]
 }
 
+export type DraftOrderCreateNestedOneWithoutReservationsInput = {
+  create?: Prisma.XOR<Prisma.DraftOrderCreateWithoutReservationsInput, Prisma.DraftOrderUncheckedCreateWithoutReservationsInput>
+  connectOrCreate?: Prisma.DraftOrderCreateOrConnectWithoutReservationsInput
+  connect?: Prisma.DraftOrderWhereUniqueInput
+}
+
+export type DraftOrderUpdateOneRequiredWithoutReservationsNestedInput = {
+  create?: Prisma.XOR<Prisma.DraftOrderCreateWithoutReservationsInput, Prisma.DraftOrderUncheckedCreateWithoutReservationsInput>
+  connectOrCreate?: Prisma.DraftOrderCreateOrConnectWithoutReservationsInput
+  upsert?: Prisma.DraftOrderUpsertWithoutReservationsInput
+  connect?: Prisma.DraftOrderWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.DraftOrderUpdateToOneWithWhereWithoutReservationsInput, Prisma.DraftOrderUpdateWithoutReservationsInput>, Prisma.DraftOrderUncheckedUpdateWithoutReservationsInput>
+}
+
 export type DraftOrderCreateNestedOneWithoutItemsInput = {
   create?: Prisma.XOR<Prisma.DraftOrderCreateWithoutItemsInput, Prisma.DraftOrderUncheckedCreateWithoutItemsInput>
   connectOrCreate?: Prisma.DraftOrderCreateOrConnectWithoutItemsInput
@@ -913,6 +934,7 @@ export type DraftOrderCreateWithoutProjectInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   items?: Prisma.DraftLineItemCreateNestedManyWithoutDraftOrderInput
+  reservations?: Prisma.InventoryReservationCreateNestedManyWithoutDraftOrderInput
 }
 
 export type DraftOrderUncheckedCreateWithoutProjectInput = {
@@ -941,6 +963,7 @@ export type DraftOrderUncheckedCreateWithoutProjectInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   items?: Prisma.DraftLineItemUncheckedCreateNestedManyWithoutDraftOrderInput
+  reservations?: Prisma.InventoryReservationUncheckedCreateNestedManyWithoutDraftOrderInput
 }
 
 export type DraftOrderCreateOrConnectWithoutProjectInput = {
@@ -1000,6 +1023,138 @@ export type DraftOrderScalarWhereInput = {
   updatedAt?: Prisma.DateTimeFilter<"DraftOrder"> | Date | string
 }
 
+export type DraftOrderCreateWithoutReservationsInput = {
+  id: string
+  draftNumber: number
+  status?: string
+  customerId?: string | null
+  customerEmail?: string | null
+  subtotal?: bigint | number
+  tax?: bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  taxInclusive?: boolean
+  shippingCost?: bigint | number
+  discount?: bigint | number
+  total?: bigint | number
+  currency: string
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms?: string
+  paymentDueDate?: Date | string | null
+  orderId?: string | null
+  completedAt?: Date | string | null
+  itemCount?: number
+  notes?: string | null
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  project: Prisma.ProjectCreateNestedOneWithoutDraftOrdersInput
+  items?: Prisma.DraftLineItemCreateNestedManyWithoutDraftOrderInput
+}
+
+export type DraftOrderUncheckedCreateWithoutReservationsInput = {
+  id: string
+  projectId: string
+  draftNumber: number
+  status?: string
+  customerId?: string | null
+  customerEmail?: string | null
+  subtotal?: bigint | number
+  tax?: bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  taxInclusive?: boolean
+  shippingCost?: bigint | number
+  discount?: bigint | number
+  total?: bigint | number
+  currency: string
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms?: string
+  paymentDueDate?: Date | string | null
+  orderId?: string | null
+  completedAt?: Date | string | null
+  itemCount?: number
+  notes?: string | null
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  items?: Prisma.DraftLineItemUncheckedCreateNestedManyWithoutDraftOrderInput
+}
+
+export type DraftOrderCreateOrConnectWithoutReservationsInput = {
+  where: Prisma.DraftOrderWhereUniqueInput
+  create: Prisma.XOR<Prisma.DraftOrderCreateWithoutReservationsInput, Prisma.DraftOrderUncheckedCreateWithoutReservationsInput>
+}
+
+export type DraftOrderUpsertWithoutReservationsInput = {
+  update: Prisma.XOR<Prisma.DraftOrderUpdateWithoutReservationsInput, Prisma.DraftOrderUncheckedUpdateWithoutReservationsInput>
+  create: Prisma.XOR<Prisma.DraftOrderCreateWithoutReservationsInput, Prisma.DraftOrderUncheckedCreateWithoutReservationsInput>
+  where?: Prisma.DraftOrderWhereInput
+}
+
+export type DraftOrderUpdateToOneWithWhereWithoutReservationsInput = {
+  where?: Prisma.DraftOrderWhereInput
+  data: Prisma.XOR<Prisma.DraftOrderUpdateWithoutReservationsInput, Prisma.DraftOrderUncheckedUpdateWithoutReservationsInput>
+}
+
+export type DraftOrderUpdateWithoutReservationsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  draftNumber?: Prisma.IntFieldUpdateOperationsInput | number
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  customerEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  subtotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  tax?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  taxInclusive?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms?: Prisma.StringFieldUpdateOperationsInput | string
+  paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  itemCount?: Prisma.IntFieldUpdateOperationsInput | number
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  project?: Prisma.ProjectUpdateOneRequiredWithoutDraftOrdersNestedInput
+  items?: Prisma.DraftLineItemUpdateManyWithoutDraftOrderNestedInput
+}
+
+export type DraftOrderUncheckedUpdateWithoutReservationsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  draftNumber?: Prisma.IntFieldUpdateOperationsInput | number
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  customerEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  subtotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  tax?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  taxInclusive?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms?: Prisma.StringFieldUpdateOperationsInput | string
+  paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  itemCount?: Prisma.IntFieldUpdateOperationsInput | number
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  items?: Prisma.DraftLineItemUncheckedUpdateManyWithoutDraftOrderNestedInput
+}
+
 export type DraftOrderCreateWithoutItemsInput = {
   id: string
   draftNumber: number
@@ -1026,6 +1181,7 @@ export type DraftOrderCreateWithoutItemsInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutDraftOrdersInput
+  reservations?: Prisma.InventoryReservationCreateNestedManyWithoutDraftOrderInput
 }
 
 export type DraftOrderUncheckedCreateWithoutItemsInput = {
@@ -1054,6 +1210,7 @@ export type DraftOrderUncheckedCreateWithoutItemsInput = {
   metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
+  reservations?: Prisma.InventoryReservationUncheckedCreateNestedManyWithoutDraftOrderInput
 }
 
 export type DraftOrderCreateOrConnectWithoutItemsInput = {
@@ -1098,6 +1255,7 @@ export type DraftOrderUpdateWithoutItemsInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutDraftOrdersNestedInput
+  reservations?: Prisma.InventoryReservationUpdateManyWithoutDraftOrderNestedInput
 }
 
 export type DraftOrderUncheckedUpdateWithoutItemsInput = {
@@ -1126,6 +1284,7 @@ export type DraftOrderUncheckedUpdateWithoutItemsInput = {
   metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reservations?: Prisma.InventoryReservationUncheckedUpdateManyWithoutDraftOrderNestedInput
 }
 
 export type DraftOrderCreateManyProjectInput = {
@@ -1181,6 +1340,7 @@ export type DraftOrderUpdateWithoutProjectInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   items?: Prisma.DraftLineItemUpdateManyWithoutDraftOrderNestedInput
+  reservations?: Prisma.InventoryReservationUpdateManyWithoutDraftOrderNestedInput
 }
 
 export type DraftOrderUncheckedUpdateWithoutProjectInput = {
@@ -1209,6 +1369,7 @@ export type DraftOrderUncheckedUpdateWithoutProjectInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   items?: Prisma.DraftLineItemUncheckedUpdateManyWithoutDraftOrderNestedInput
+  reservations?: Prisma.InventoryReservationUncheckedUpdateManyWithoutDraftOrderNestedInput
 }
 
 export type DraftOrderUncheckedUpdateManyWithoutProjectInput = {
@@ -1245,10 +1406,12 @@ export type DraftOrderUncheckedUpdateManyWithoutProjectInput = {
 
 export type DraftOrderCountOutputType = {
   items: number
+  reservations: number
 }
 
 export type DraftOrderCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   items?: boolean | DraftOrderCountOutputTypeCountItemsArgs
+  reservations?: boolean | DraftOrderCountOutputTypeCountReservationsArgs
 }
 
 /**
@@ -1266,6 +1429,13 @@ export type DraftOrderCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.E
  */
 export type DraftOrderCountOutputTypeCountItemsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.DraftLineItemWhereInput
+}
+
+/**
+ * DraftOrderCountOutputType without action
+ */
+export type DraftOrderCountOutputTypeCountReservationsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.InventoryReservationWhereInput
 }
 
 
@@ -1297,6 +1467,7 @@ export type DraftOrderSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   updatedAt?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   items?: boolean | Prisma.DraftOrder$itemsArgs<ExtArgs>
+  reservations?: boolean | Prisma.DraftOrder$reservationsArgs<ExtArgs>
   _count?: boolean | Prisma.DraftOrderCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["draftOrder"]>
 
@@ -1390,6 +1561,7 @@ export type DraftOrderOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs
 export type DraftOrderInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   items?: boolean | Prisma.DraftOrder$itemsArgs<ExtArgs>
+  reservations?: boolean | Prisma.DraftOrder$reservationsArgs<ExtArgs>
   _count?: boolean | Prisma.DraftOrderCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type DraftOrderIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1404,6 +1576,7 @@ export type $DraftOrderPayload<ExtArgs extends runtime.Types.Extensions.Internal
   objects: {
     project: Prisma.$ProjectPayload<ExtArgs>
     items: Prisma.$DraftLineItemPayload<ExtArgs>[]
+    reservations: Prisma.$InventoryReservationPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1836,6 +2009,7 @@ export interface Prisma__DraftOrderClient<T, Null = never, ExtArgs extends runti
   readonly [Symbol.toStringTag]: "PrismaPromise"
   project<T extends Prisma.ProjectDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ProjectDefaultArgs<ExtArgs>>): Prisma.Prisma__ProjectClient<runtime.Types.Result.GetResult<Prisma.$ProjectPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   items<T extends Prisma.DraftOrder$itemsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DraftOrder$itemsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DraftLineItemPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  reservations<T extends Prisma.DraftOrder$reservationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DraftOrder$reservationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$InventoryReservationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2312,6 +2486,30 @@ export type DraftOrder$itemsArgs<ExtArgs extends runtime.Types.Extensions.Intern
   take?: number
   skip?: number
   distinct?: Prisma.DraftLineItemScalarFieldEnum | Prisma.DraftLineItemScalarFieldEnum[]
+}
+
+/**
+ * DraftOrder.reservations
+ */
+export type DraftOrder$reservationsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the InventoryReservation
+   */
+  select?: Prisma.InventoryReservationSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the InventoryReservation
+   */
+  omit?: Prisma.InventoryReservationOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.InventoryReservationInclude<ExtArgs> | null
+  where?: Prisma.InventoryReservationWhereInput
+  orderBy?: Prisma.InventoryReservationOrderByWithRelationInput | Prisma.InventoryReservationOrderByWithRelationInput[]
+  cursor?: Prisma.InventoryReservationWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.InventoryReservationScalarFieldEnum | Prisma.InventoryReservationScalarFieldEnum[]
 }
 
 /**

@@ -664,6 +664,10 @@ export type $InventoryLevelPayload<ExtArgs extends runtime.Types.Extensions.Inte
     variantId: string
     locationId: string
     projectId: string
+    /**
+     * Units on hand at the location (the API's `on_hand`); the ledger sums to it. What is sellable, the
+     * API's `available`, is this minus the live reservations of the level (inventory_reservations).
+     */
     available: number
     updatedAt: Date
   }, ExtArgs["result"]["inventoryLevel"]>

@@ -28,6 +28,7 @@ export type AggregateOrder = {
 
 export type OrderAvgAggregateOutputType = {
   orderNumber: number | null
+  totalRefunded: number | null
   subtotal: number | null
   tax: number | null
   shippingCost: number | null
@@ -37,6 +38,7 @@ export type OrderAvgAggregateOutputType = {
 
 export type OrderSumAggregateOutputType = {
   orderNumber: number | null
+  totalRefunded: bigint | null
   subtotal: bigint | null
   tax: bigint | null
   shippingCost: bigint | null
@@ -50,6 +52,7 @@ export type OrderMinAggregateOutputType = {
   orderNumber: number | null
   status: string | null
   financialStatus: string | null
+  totalRefunded: bigint | null
   fulfillmentStatus: string | null
   cancelReason: string | null
   cancelledAt: Date | null
@@ -75,6 +78,7 @@ export type OrderMaxAggregateOutputType = {
   orderNumber: number | null
   status: string | null
   financialStatus: string | null
+  totalRefunded: bigint | null
   fulfillmentStatus: string | null
   cancelReason: string | null
   cancelledAt: Date | null
@@ -100,6 +104,7 @@ export type OrderCountAggregateOutputType = {
   orderNumber: number
   status: number
   financialStatus: number
+  totalRefunded: number
   fulfillmentStatus: number
   cancelReason: number
   cancelledAt: number
@@ -128,6 +133,7 @@ export type OrderCountAggregateOutputType = {
 
 export type OrderAvgAggregateInputType = {
   orderNumber?: true
+  totalRefunded?: true
   subtotal?: true
   tax?: true
   shippingCost?: true
@@ -137,6 +143,7 @@ export type OrderAvgAggregateInputType = {
 
 export type OrderSumAggregateInputType = {
   orderNumber?: true
+  totalRefunded?: true
   subtotal?: true
   tax?: true
   shippingCost?: true
@@ -150,6 +157,7 @@ export type OrderMinAggregateInputType = {
   orderNumber?: true
   status?: true
   financialStatus?: true
+  totalRefunded?: true
   fulfillmentStatus?: true
   cancelReason?: true
   cancelledAt?: true
@@ -175,6 +183,7 @@ export type OrderMaxAggregateInputType = {
   orderNumber?: true
   status?: true
   financialStatus?: true
+  totalRefunded?: true
   fulfillmentStatus?: true
   cancelReason?: true
   cancelledAt?: true
@@ -200,6 +209,7 @@ export type OrderCountAggregateInputType = {
   orderNumber?: true
   status?: true
   financialStatus?: true
+  totalRefunded?: true
   fulfillmentStatus?: true
   cancelReason?: true
   cancelledAt?: true
@@ -317,6 +327,7 @@ export type OrderGroupByOutputType = {
   orderNumber: number
   status: string
   financialStatus: string
+  totalRefunded: bigint
   fulfillmentStatus: string
   cancelReason: string | null
   cancelledAt: Date | null
@@ -370,6 +381,7 @@ export type OrderWhereInput = {
   orderNumber?: Prisma.IntFilter<"Order"> | number
   status?: Prisma.StringFilter<"Order"> | string
   financialStatus?: Prisma.StringFilter<"Order"> | string
+  totalRefunded?: Prisma.BigIntFilter<"Order"> | bigint | number
   fulfillmentStatus?: Prisma.StringFilter<"Order"> | string
   cancelReason?: Prisma.StringNullableFilter<"Order"> | string | null
   cancelledAt?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
@@ -394,6 +406,7 @@ export type OrderWhereInput = {
   updatedAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   fulfillments?: Prisma.FulfillmentListRelationFilter
+  refunds?: Prisma.RefundListRelationFilter
 }
 
 export type OrderOrderByWithRelationInput = {
@@ -402,6 +415,7 @@ export type OrderOrderByWithRelationInput = {
   orderNumber?: Prisma.SortOrder
   status?: Prisma.SortOrder
   financialStatus?: Prisma.SortOrder
+  totalRefunded?: Prisma.SortOrder
   fulfillmentStatus?: Prisma.SortOrder
   cancelReason?: Prisma.SortOrderInput | Prisma.SortOrder
   cancelledAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -426,6 +440,7 @@ export type OrderOrderByWithRelationInput = {
   updatedAt?: Prisma.SortOrder
   project?: Prisma.ProjectOrderByWithRelationInput
   fulfillments?: Prisma.FulfillmentOrderByRelationAggregateInput
+  refunds?: Prisma.RefundOrderByRelationAggregateInput
 }
 
 export type OrderWhereUniqueInput = Prisma.AtLeast<{
@@ -439,6 +454,7 @@ export type OrderWhereUniqueInput = Prisma.AtLeast<{
   orderNumber?: Prisma.IntFilter<"Order"> | number
   status?: Prisma.StringFilter<"Order"> | string
   financialStatus?: Prisma.StringFilter<"Order"> | string
+  totalRefunded?: Prisma.BigIntFilter<"Order"> | bigint | number
   fulfillmentStatus?: Prisma.StringFilter<"Order"> | string
   cancelReason?: Prisma.StringNullableFilter<"Order"> | string | null
   cancelledAt?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
@@ -462,6 +478,7 @@ export type OrderWhereUniqueInput = Prisma.AtLeast<{
   updatedAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   fulfillments?: Prisma.FulfillmentListRelationFilter
+  refunds?: Prisma.RefundListRelationFilter
 }, "id" | "draftOrderId" | "projectId_orderNumber">
 
 export type OrderOrderByWithAggregationInput = {
@@ -470,6 +487,7 @@ export type OrderOrderByWithAggregationInput = {
   orderNumber?: Prisma.SortOrder
   status?: Prisma.SortOrder
   financialStatus?: Prisma.SortOrder
+  totalRefunded?: Prisma.SortOrder
   fulfillmentStatus?: Prisma.SortOrder
   cancelReason?: Prisma.SortOrderInput | Prisma.SortOrder
   cancelledAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -508,6 +526,7 @@ export type OrderScalarWhereWithAggregatesInput = {
   orderNumber?: Prisma.IntWithAggregatesFilter<"Order"> | number
   status?: Prisma.StringWithAggregatesFilter<"Order"> | string
   financialStatus?: Prisma.StringWithAggregatesFilter<"Order"> | string
+  totalRefunded?: Prisma.BigIntWithAggregatesFilter<"Order"> | bigint | number
   fulfillmentStatus?: Prisma.StringWithAggregatesFilter<"Order"> | string
   cancelReason?: Prisma.StringNullableWithAggregatesFilter<"Order"> | string | null
   cancelledAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Order"> | Date | string | null
@@ -537,6 +556,7 @@ export type OrderCreateInput = {
   orderNumber: number
   status?: string
   financialStatus?: string
+  totalRefunded?: bigint | number
   fulfillmentStatus?: string
   cancelReason?: string | null
   cancelledAt?: Date | string | null
@@ -561,6 +581,7 @@ export type OrderCreateInput = {
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutOrdersInput
   fulfillments?: Prisma.FulfillmentCreateNestedManyWithoutOrderInput
+  refunds?: Prisma.RefundCreateNestedManyWithoutOrderInput
 }
 
 export type OrderUncheckedCreateInput = {
@@ -569,6 +590,7 @@ export type OrderUncheckedCreateInput = {
   orderNumber: number
   status?: string
   financialStatus?: string
+  totalRefunded?: bigint | number
   fulfillmentStatus?: string
   cancelReason?: string | null
   cancelledAt?: Date | string | null
@@ -592,6 +614,7 @@ export type OrderUncheckedCreateInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   fulfillments?: Prisma.FulfillmentUncheckedCreateNestedManyWithoutOrderInput
+  refunds?: Prisma.RefundUncheckedCreateNestedManyWithoutOrderInput
 }
 
 export type OrderUpdateInput = {
@@ -599,6 +622,7 @@ export type OrderUpdateInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  totalRefunded?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
   cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -623,6 +647,7 @@ export type OrderUpdateInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutOrdersNestedInput
   fulfillments?: Prisma.FulfillmentUpdateManyWithoutOrderNestedInput
+  refunds?: Prisma.RefundUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderUncheckedUpdateInput = {
@@ -631,6 +656,7 @@ export type OrderUncheckedUpdateInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  totalRefunded?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
   cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -654,6 +680,7 @@ export type OrderUncheckedUpdateInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fulfillments?: Prisma.FulfillmentUncheckedUpdateManyWithoutOrderNestedInput
+  refunds?: Prisma.RefundUncheckedUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderCreateManyInput = {
@@ -662,6 +689,7 @@ export type OrderCreateManyInput = {
   orderNumber: number
   status?: string
   financialStatus?: string
+  totalRefunded?: bigint | number
   fulfillmentStatus?: string
   cancelReason?: string | null
   cancelledAt?: Date | string | null
@@ -691,6 +719,7 @@ export type OrderUpdateManyMutationInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  totalRefunded?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
   cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -721,6 +750,7 @@ export type OrderUncheckedUpdateManyInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  totalRefunded?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
   cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -766,6 +796,7 @@ export type OrderCountOrderByAggregateInput = {
   orderNumber?: Prisma.SortOrder
   status?: Prisma.SortOrder
   financialStatus?: Prisma.SortOrder
+  totalRefunded?: Prisma.SortOrder
   fulfillmentStatus?: Prisma.SortOrder
   cancelReason?: Prisma.SortOrder
   cancelledAt?: Prisma.SortOrder
@@ -792,6 +823,7 @@ export type OrderCountOrderByAggregateInput = {
 
 export type OrderAvgOrderByAggregateInput = {
   orderNumber?: Prisma.SortOrder
+  totalRefunded?: Prisma.SortOrder
   subtotal?: Prisma.SortOrder
   tax?: Prisma.SortOrder
   shippingCost?: Prisma.SortOrder
@@ -805,6 +837,7 @@ export type OrderMaxOrderByAggregateInput = {
   orderNumber?: Prisma.SortOrder
   status?: Prisma.SortOrder
   financialStatus?: Prisma.SortOrder
+  totalRefunded?: Prisma.SortOrder
   fulfillmentStatus?: Prisma.SortOrder
   cancelReason?: Prisma.SortOrder
   cancelledAt?: Prisma.SortOrder
@@ -830,6 +863,7 @@ export type OrderMinOrderByAggregateInput = {
   orderNumber?: Prisma.SortOrder
   status?: Prisma.SortOrder
   financialStatus?: Prisma.SortOrder
+  totalRefunded?: Prisma.SortOrder
   fulfillmentStatus?: Prisma.SortOrder
   cancelReason?: Prisma.SortOrder
   cancelledAt?: Prisma.SortOrder
@@ -851,6 +885,7 @@ export type OrderMinOrderByAggregateInput = {
 
 export type OrderSumOrderByAggregateInput = {
   orderNumber?: Prisma.SortOrder
+  totalRefunded?: Prisma.SortOrder
   subtotal?: Prisma.SortOrder
   tax?: Prisma.SortOrder
   shippingCost?: Prisma.SortOrder
@@ -919,11 +954,26 @@ export type OrderUpdateOneRequiredWithoutFulfillmentsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrderUpdateToOneWithWhereWithoutFulfillmentsInput, Prisma.OrderUpdateWithoutFulfillmentsInput>, Prisma.OrderUncheckedUpdateWithoutFulfillmentsInput>
 }
 
+export type OrderCreateNestedOneWithoutRefundsInput = {
+  create?: Prisma.XOR<Prisma.OrderCreateWithoutRefundsInput, Prisma.OrderUncheckedCreateWithoutRefundsInput>
+  connectOrCreate?: Prisma.OrderCreateOrConnectWithoutRefundsInput
+  connect?: Prisma.OrderWhereUniqueInput
+}
+
+export type OrderUpdateOneRequiredWithoutRefundsNestedInput = {
+  create?: Prisma.XOR<Prisma.OrderCreateWithoutRefundsInput, Prisma.OrderUncheckedCreateWithoutRefundsInput>
+  connectOrCreate?: Prisma.OrderCreateOrConnectWithoutRefundsInput
+  upsert?: Prisma.OrderUpsertWithoutRefundsInput
+  connect?: Prisma.OrderWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrderUpdateToOneWithWhereWithoutRefundsInput, Prisma.OrderUpdateWithoutRefundsInput>, Prisma.OrderUncheckedUpdateWithoutRefundsInput>
+}
+
 export type OrderCreateWithoutProjectInput = {
   id: string
   orderNumber: number
   status?: string
   financialStatus?: string
+  totalRefunded?: bigint | number
   fulfillmentStatus?: string
   cancelReason?: string | null
   cancelledAt?: Date | string | null
@@ -947,6 +997,7 @@ export type OrderCreateWithoutProjectInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   fulfillments?: Prisma.FulfillmentCreateNestedManyWithoutOrderInput
+  refunds?: Prisma.RefundCreateNestedManyWithoutOrderInput
 }
 
 export type OrderUncheckedCreateWithoutProjectInput = {
@@ -954,6 +1005,7 @@ export type OrderUncheckedCreateWithoutProjectInput = {
   orderNumber: number
   status?: string
   financialStatus?: string
+  totalRefunded?: bigint | number
   fulfillmentStatus?: string
   cancelReason?: string | null
   cancelledAt?: Date | string | null
@@ -977,6 +1029,7 @@ export type OrderUncheckedCreateWithoutProjectInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   fulfillments?: Prisma.FulfillmentUncheckedCreateNestedManyWithoutOrderInput
+  refunds?: Prisma.RefundUncheckedCreateNestedManyWithoutOrderInput
 }
 
 export type OrderCreateOrConnectWithoutProjectInput = {
@@ -1014,6 +1067,7 @@ export type OrderScalarWhereInput = {
   orderNumber?: Prisma.IntFilter<"Order"> | number
   status?: Prisma.StringFilter<"Order"> | string
   financialStatus?: Prisma.StringFilter<"Order"> | string
+  totalRefunded?: Prisma.BigIntFilter<"Order"> | bigint | number
   fulfillmentStatus?: Prisma.StringFilter<"Order"> | string
   cancelReason?: Prisma.StringNullableFilter<"Order"> | string | null
   cancelledAt?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
@@ -1043,6 +1097,7 @@ export type OrderCreateWithoutFulfillmentsInput = {
   orderNumber: number
   status?: string
   financialStatus?: string
+  totalRefunded?: bigint | number
   fulfillmentStatus?: string
   cancelReason?: string | null
   cancelledAt?: Date | string | null
@@ -1066,6 +1121,7 @@ export type OrderCreateWithoutFulfillmentsInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutOrdersInput
+  refunds?: Prisma.RefundCreateNestedManyWithoutOrderInput
 }
 
 export type OrderUncheckedCreateWithoutFulfillmentsInput = {
@@ -1074,6 +1130,7 @@ export type OrderUncheckedCreateWithoutFulfillmentsInput = {
   orderNumber: number
   status?: string
   financialStatus?: string
+  totalRefunded?: bigint | number
   fulfillmentStatus?: string
   cancelReason?: string | null
   cancelledAt?: Date | string | null
@@ -1096,6 +1153,7 @@ export type OrderUncheckedCreateWithoutFulfillmentsInput = {
   paidAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  refunds?: Prisma.RefundUncheckedCreateNestedManyWithoutOrderInput
 }
 
 export type OrderCreateOrConnectWithoutFulfillmentsInput = {
@@ -1119,6 +1177,7 @@ export type OrderUpdateWithoutFulfillmentsInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  totalRefunded?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
   cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1142,6 +1201,7 @@ export type OrderUpdateWithoutFulfillmentsInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutOrdersNestedInput
+  refunds?: Prisma.RefundUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderUncheckedUpdateWithoutFulfillmentsInput = {
@@ -1150,6 +1210,7 @@ export type OrderUncheckedUpdateWithoutFulfillmentsInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  totalRefunded?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
   cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1172,6 +1233,151 @@ export type OrderUncheckedUpdateWithoutFulfillmentsInput = {
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  refunds?: Prisma.RefundUncheckedUpdateManyWithoutOrderNestedInput
+}
+
+export type OrderCreateWithoutRefundsInput = {
+  id: string
+  orderNumber: number
+  status?: string
+  financialStatus?: string
+  totalRefunded?: bigint | number
+  fulfillmentStatus?: string
+  cancelReason?: string | null
+  cancelledAt?: Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  customerId?: string | null
+  email: string
+  currency: string
+  lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  subtotal: bigint | number
+  tax: bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  shippingCost: bigint | number
+  discount: bigint | number
+  total: bigint | number
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms: string
+  paymentDueDate?: Date | string | null
+  draftOrderId?: string | null
+  paidAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  project: Prisma.ProjectCreateNestedOneWithoutOrdersInput
+  fulfillments?: Prisma.FulfillmentCreateNestedManyWithoutOrderInput
+}
+
+export type OrderUncheckedCreateWithoutRefundsInput = {
+  id: string
+  projectId: string
+  orderNumber: number
+  status?: string
+  financialStatus?: string
+  totalRefunded?: bigint | number
+  fulfillmentStatus?: string
+  cancelReason?: string | null
+  cancelledAt?: Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  customerId?: string | null
+  email: string
+  currency: string
+  lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  subtotal: bigint | number
+  tax: bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  shippingCost: bigint | number
+  discount: bigint | number
+  total: bigint | number
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms: string
+  paymentDueDate?: Date | string | null
+  draftOrderId?: string | null
+  paidAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  fulfillments?: Prisma.FulfillmentUncheckedCreateNestedManyWithoutOrderInput
+}
+
+export type OrderCreateOrConnectWithoutRefundsInput = {
+  where: Prisma.OrderWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrderCreateWithoutRefundsInput, Prisma.OrderUncheckedCreateWithoutRefundsInput>
+}
+
+export type OrderUpsertWithoutRefundsInput = {
+  update: Prisma.XOR<Prisma.OrderUpdateWithoutRefundsInput, Prisma.OrderUncheckedUpdateWithoutRefundsInput>
+  create: Prisma.XOR<Prisma.OrderCreateWithoutRefundsInput, Prisma.OrderUncheckedCreateWithoutRefundsInput>
+  where?: Prisma.OrderWhereInput
+}
+
+export type OrderUpdateToOneWithWhereWithoutRefundsInput = {
+  where?: Prisma.OrderWhereInput
+  data: Prisma.XOR<Prisma.OrderUpdateWithoutRefundsInput, Prisma.OrderUncheckedUpdateWithoutRefundsInput>
+}
+
+export type OrderUpdateWithoutRefundsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  totalRefunded?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  subtotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  tax?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms?: Prisma.StringFieldUpdateOperationsInput | string
+  paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  project?: Prisma.ProjectUpdateOneRequiredWithoutOrdersNestedInput
+  fulfillments?: Prisma.FulfillmentUpdateManyWithoutOrderNestedInput
+}
+
+export type OrderUncheckedUpdateWithoutRefundsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  totalRefunded?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  subtotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  tax?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms?: Prisma.StringFieldUpdateOperationsInput | string
+  paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  fulfillments?: Prisma.FulfillmentUncheckedUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderCreateManyProjectInput = {
@@ -1179,6 +1385,7 @@ export type OrderCreateManyProjectInput = {
   orderNumber: number
   status?: string
   financialStatus?: string
+  totalRefunded?: bigint | number
   fulfillmentStatus?: string
   cancelReason?: string | null
   cancelledAt?: Date | string | null
@@ -1208,6 +1415,7 @@ export type OrderUpdateWithoutProjectInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  totalRefunded?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
   cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1231,6 +1439,7 @@ export type OrderUpdateWithoutProjectInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fulfillments?: Prisma.FulfillmentUpdateManyWithoutOrderNestedInput
+  refunds?: Prisma.RefundUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderUncheckedUpdateWithoutProjectInput = {
@@ -1238,6 +1447,7 @@ export type OrderUncheckedUpdateWithoutProjectInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  totalRefunded?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
   cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1261,6 +1471,7 @@ export type OrderUncheckedUpdateWithoutProjectInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fulfillments?: Prisma.FulfillmentUncheckedUpdateManyWithoutOrderNestedInput
+  refunds?: Prisma.RefundUncheckedUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderUncheckedUpdateManyWithoutProjectInput = {
@@ -1268,6 +1479,7 @@ export type OrderUncheckedUpdateManyWithoutProjectInput = {
   orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  totalRefunded?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
   cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1299,10 +1511,12 @@ export type OrderUncheckedUpdateManyWithoutProjectInput = {
 
 export type OrderCountOutputType = {
   fulfillments: number
+  refunds: number
 }
 
 export type OrderCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   fulfillments?: boolean | OrderCountOutputTypeCountFulfillmentsArgs
+  refunds?: boolean | OrderCountOutputTypeCountRefundsArgs
 }
 
 /**
@@ -1322,6 +1536,13 @@ export type OrderCountOutputTypeCountFulfillmentsArgs<ExtArgs extends runtime.Ty
   where?: Prisma.FulfillmentWhereInput
 }
 
+/**
+ * OrderCountOutputType without action
+ */
+export type OrderCountOutputTypeCountRefundsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.RefundWhereInput
+}
+
 
 export type OrderSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1329,6 +1550,7 @@ export type OrderSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   orderNumber?: boolean
   status?: boolean
   financialStatus?: boolean
+  totalRefunded?: boolean
   fulfillmentStatus?: boolean
   cancelReason?: boolean
   cancelledAt?: boolean
@@ -1353,6 +1575,7 @@ export type OrderSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   updatedAt?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   fulfillments?: boolean | Prisma.Order$fulfillmentsArgs<ExtArgs>
+  refunds?: boolean | Prisma.Order$refundsArgs<ExtArgs>
   _count?: boolean | Prisma.OrderCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["order"]>
 
@@ -1362,6 +1585,7 @@ export type OrderSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   orderNumber?: boolean
   status?: boolean
   financialStatus?: boolean
+  totalRefunded?: boolean
   fulfillmentStatus?: boolean
   cancelReason?: boolean
   cancelledAt?: boolean
@@ -1393,6 +1617,7 @@ export type OrderSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   orderNumber?: boolean
   status?: boolean
   financialStatus?: boolean
+  totalRefunded?: boolean
   fulfillmentStatus?: boolean
   cancelReason?: boolean
   cancelledAt?: boolean
@@ -1424,6 +1649,7 @@ export type OrderSelectScalar = {
   orderNumber?: boolean
   status?: boolean
   financialStatus?: boolean
+  totalRefunded?: boolean
   fulfillmentStatus?: boolean
   cancelReason?: boolean
   cancelledAt?: boolean
@@ -1448,10 +1674,11 @@ export type OrderSelectScalar = {
   updatedAt?: boolean
 }
 
-export type OrderOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderNumber" | "status" | "financialStatus" | "fulfillmentStatus" | "cancelReason" | "cancelledAt" | "stockAllocations" | "customerId" | "email" | "currency" | "lineItems" | "subtotal" | "tax" | "taxData" | "shippingCost" | "discount" | "total" | "shippingAddress" | "billingAddress" | "paymentTerms" | "paymentDueDate" | "draftOrderId" | "paidAt" | "createdAt" | "updatedAt", ExtArgs["result"]["order"]>
+export type OrderOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderNumber" | "status" | "financialStatus" | "totalRefunded" | "fulfillmentStatus" | "cancelReason" | "cancelledAt" | "stockAllocations" | "customerId" | "email" | "currency" | "lineItems" | "subtotal" | "tax" | "taxData" | "shippingCost" | "discount" | "total" | "shippingAddress" | "billingAddress" | "paymentTerms" | "paymentDueDate" | "draftOrderId" | "paidAt" | "createdAt" | "updatedAt", ExtArgs["result"]["order"]>
 export type OrderInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   fulfillments?: boolean | Prisma.Order$fulfillmentsArgs<ExtArgs>
+  refunds?: boolean | Prisma.Order$refundsArgs<ExtArgs>
   _count?: boolean | Prisma.OrderCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type OrderIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1466,6 +1693,7 @@ export type $OrderPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   objects: {
     project: Prisma.$ProjectPayload<ExtArgs>
     fulfillments: Prisma.$FulfillmentPayload<ExtArgs>[]
+    refunds: Prisma.$RefundPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1476,9 +1704,13 @@ export type $OrderPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      */
     status: string
     /**
-     * pending, paid
+     * pending, paid, partially_refunded, refunded
      */
     financialStatus: string
+    /**
+     * Sum of the order's refunds in minor units; never above `total` (refunds lock the order row).
+     */
+    totalRefunded: bigint
     /**
      * unfulfilled, partially_fulfilled, fulfilled: follows the order's active fulfilments.
      */
@@ -1913,6 +2145,7 @@ export interface Prisma__OrderClient<T, Null = never, ExtArgs extends runtime.Ty
   readonly [Symbol.toStringTag]: "PrismaPromise"
   project<T extends Prisma.ProjectDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ProjectDefaultArgs<ExtArgs>>): Prisma.Prisma__ProjectClient<runtime.Types.Result.GetResult<Prisma.$ProjectPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   fulfillments<T extends Prisma.Order$fulfillmentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Order$fulfillmentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FulfillmentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  refunds<T extends Prisma.Order$refundsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Order$refundsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RefundPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1947,6 +2180,7 @@ export interface OrderFieldRefs {
   readonly orderNumber: Prisma.FieldRef<"Order", 'Int'>
   readonly status: Prisma.FieldRef<"Order", 'String'>
   readonly financialStatus: Prisma.FieldRef<"Order", 'String'>
+  readonly totalRefunded: Prisma.FieldRef<"Order", 'BigInt'>
   readonly fulfillmentStatus: Prisma.FieldRef<"Order", 'String'>
   readonly cancelReason: Prisma.FieldRef<"Order", 'String'>
   readonly cancelledAt: Prisma.FieldRef<"Order", 'DateTime'>
@@ -2391,6 +2625,30 @@ export type Order$fulfillmentsArgs<ExtArgs extends runtime.Types.Extensions.Inte
   take?: number
   skip?: number
   distinct?: Prisma.FulfillmentScalarFieldEnum | Prisma.FulfillmentScalarFieldEnum[]
+}
+
+/**
+ * Order.refunds
+ */
+export type Order$refundsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Refund
+   */
+  select?: Prisma.RefundSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Refund
+   */
+  omit?: Prisma.RefundOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.RefundInclude<ExtArgs> | null
+  where?: Prisma.RefundWhereInput
+  orderBy?: Prisma.RefundOrderByWithRelationInput | Prisma.RefundOrderByWithRelationInput[]
+  cursor?: Prisma.RefundWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.RefundScalarFieldEnum | Prisma.RefundScalarFieldEnum[]
 }
 
 /**

@@ -32,6 +32,7 @@ export type ProjectAvgAggregateOutputType = {
   storefrontRateLimitPerMinute: number | null
   authAttemptsPerIpPerMinute: number | null
   authAttemptsPerEmailPerMinute: number | null
+  reservationMinutes: number | null
 }
 
 export type ProjectSumAggregateOutputType = {
@@ -40,6 +41,7 @@ export type ProjectSumAggregateOutputType = {
   storefrontRateLimitPerMinute: number | null
   authAttemptsPerIpPerMinute: number | null
   authAttemptsPerEmailPerMinute: number | null
+  reservationMinutes: number | null
 }
 
 export type ProjectMinAggregateOutputType = {
@@ -57,6 +59,7 @@ export type ProjectMinAggregateOutputType = {
   authAttemptsPerIpPerMinute: number | null
   authAttemptsPerEmailPerMinute: number | null
   contactEmail: string | null
+  reservationMinutes: number | null
   signingSecret: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -77,6 +80,7 @@ export type ProjectMaxAggregateOutputType = {
   authAttemptsPerIpPerMinute: number | null
   authAttemptsPerEmailPerMinute: number | null
   contactEmail: string | null
+  reservationMinutes: number | null
   signingSecret: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -100,6 +104,7 @@ export type ProjectCountAggregateOutputType = {
   authAttemptsPerIpPerMinute: number
   authAttemptsPerEmailPerMinute: number
   contactEmail: number
+  reservationMinutes: number
   signingSecret: number
   createdAt: number
   updatedAt: number
@@ -113,6 +118,7 @@ export type ProjectAvgAggregateInputType = {
   storefrontRateLimitPerMinute?: true
   authAttemptsPerIpPerMinute?: true
   authAttemptsPerEmailPerMinute?: true
+  reservationMinutes?: true
 }
 
 export type ProjectSumAggregateInputType = {
@@ -121,6 +127,7 @@ export type ProjectSumAggregateInputType = {
   storefrontRateLimitPerMinute?: true
   authAttemptsPerIpPerMinute?: true
   authAttemptsPerEmailPerMinute?: true
+  reservationMinutes?: true
 }
 
 export type ProjectMinAggregateInputType = {
@@ -138,6 +145,7 @@ export type ProjectMinAggregateInputType = {
   authAttemptsPerIpPerMinute?: true
   authAttemptsPerEmailPerMinute?: true
   contactEmail?: true
+  reservationMinutes?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -158,6 +166,7 @@ export type ProjectMaxAggregateInputType = {
   authAttemptsPerIpPerMinute?: true
   authAttemptsPerEmailPerMinute?: true
   contactEmail?: true
+  reservationMinutes?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -181,6 +190,7 @@ export type ProjectCountAggregateInputType = {
   authAttemptsPerIpPerMinute?: true
   authAttemptsPerEmailPerMinute?: true
   contactEmail?: true
+  reservationMinutes?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -291,6 +301,7 @@ export type ProjectGroupByOutputType = {
   authAttemptsPerIpPerMinute: number
   authAttemptsPerEmailPerMinute: number
   contactEmail: string | null
+  reservationMinutes: number
   signingSecret: string
   createdAt: Date
   updatedAt: Date
@@ -337,6 +348,7 @@ export type ProjectWhereInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFilter<"Project"> | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFilter<"Project"> | number
   contactEmail?: Prisma.StringNullableFilter<"Project"> | string | null
+  reservationMinutes?: Prisma.IntFilter<"Project"> | number
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -384,6 +396,7 @@ export type ProjectOrderByWithRelationInput = {
   authAttemptsPerIpPerMinute?: Prisma.SortOrder
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrderInput | Prisma.SortOrder
+  reservationMinutes?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -434,6 +447,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   authAttemptsPerIpPerMinute?: Prisma.IntFilter<"Project"> | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFilter<"Project"> | number
   contactEmail?: Prisma.StringNullableFilter<"Project"> | string | null
+  reservationMinutes?: Prisma.IntFilter<"Project"> | number
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -481,6 +495,7 @@ export type ProjectOrderByWithAggregationInput = {
   authAttemptsPerIpPerMinute?: Prisma.SortOrder
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrderInput | Prisma.SortOrder
+  reservationMinutes?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -512,6 +527,7 @@ export type ProjectScalarWhereWithAggregatesInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntWithAggregatesFilter<"Project"> | number
   authAttemptsPerEmailPerMinute?: Prisma.IntWithAggregatesFilter<"Project"> | number
   contactEmail?: Prisma.StringNullableWithAggregatesFilter<"Project"> | string | null
+  reservationMinutes?: Prisma.IntWithAggregatesFilter<"Project"> | number
   signingSecret?: Prisma.StringWithAggregatesFilter<"Project"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
@@ -535,6 +551,7 @@ export type ProjectCreateInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -582,6 +599,7 @@ export type ProjectUncheckedCreateInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -629,6 +647,7 @@ export type ProjectUpdateInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -676,6 +695,7 @@ export type ProjectUncheckedUpdateInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -723,6 +743,7 @@ export type ProjectCreateManyInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -746,6 +767,7 @@ export type ProjectUpdateManyMutationInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -769,6 +791,7 @@ export type ProjectUncheckedUpdateManyInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -800,6 +823,7 @@ export type ProjectCountOrderByAggregateInput = {
   authAttemptsPerIpPerMinute?: Prisma.SortOrder
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrder
+  reservationMinutes?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -811,6 +835,7 @@ export type ProjectAvgOrderByAggregateInput = {
   storefrontRateLimitPerMinute?: Prisma.SortOrder
   authAttemptsPerIpPerMinute?: Prisma.SortOrder
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
+  reservationMinutes?: Prisma.SortOrder
 }
 
 export type ProjectMaxOrderByAggregateInput = {
@@ -828,6 +853,7 @@ export type ProjectMaxOrderByAggregateInput = {
   authAttemptsPerIpPerMinute?: Prisma.SortOrder
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrder
+  reservationMinutes?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -848,6 +874,7 @@ export type ProjectMinOrderByAggregateInput = {
   authAttemptsPerIpPerMinute?: Prisma.SortOrder
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrder
+  reservationMinutes?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -859,6 +886,7 @@ export type ProjectSumOrderByAggregateInput = {
   storefrontRateLimitPerMinute?: Prisma.SortOrder
   authAttemptsPerIpPerMinute?: Prisma.SortOrder
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
+  reservationMinutes?: Prisma.SortOrder
 }
 
 export type ProjectScalarRelationFilter = {
@@ -1261,6 +1289,7 @@ export type ProjectCreateWithoutRateWindowsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1307,6 +1336,7 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1369,6 +1399,7 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1415,6 +1446,7 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1461,6 +1493,7 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1507,6 +1540,7 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1569,6 +1603,7 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1615,6 +1650,7 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1661,6 +1697,7 @@ export type ProjectCreateWithoutApiKeysInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1707,6 +1744,7 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1769,6 +1807,7 @@ export type ProjectUpdateWithoutApiKeysInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1815,6 +1854,7 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1861,6 +1901,7 @@ export type ProjectCreateWithoutLocationsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1907,6 +1948,7 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1969,6 +2011,7 @@ export type ProjectUpdateWithoutLocationsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2015,6 +2058,7 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2061,6 +2105,7 @@ export type ProjectCreateWithoutStoreEventsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2107,6 +2152,7 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2169,6 +2215,7 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2215,6 +2262,7 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2261,6 +2309,7 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2307,6 +2356,7 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2369,6 +2419,7 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2415,6 +2466,7 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2461,6 +2513,7 @@ export type ProjectCreateWithoutCustomersInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2507,6 +2560,7 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2569,6 +2623,7 @@ export type ProjectUpdateWithoutCustomersInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2615,6 +2670,7 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2661,6 +2717,7 @@ export type ProjectCreateWithoutProductsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2707,6 +2764,7 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2769,6 +2827,7 @@ export type ProjectUpdateWithoutProductsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2815,6 +2874,7 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2861,6 +2921,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2907,6 +2968,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2969,6 +3031,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3015,6 +3078,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3061,6 +3125,7 @@ export type ProjectCreateWithoutFilesInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3107,6 +3172,7 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3169,6 +3235,7 @@ export type ProjectUpdateWithoutFilesInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3215,6 +3282,7 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3261,6 +3329,7 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3307,6 +3376,7 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3369,6 +3439,7 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3415,6 +3486,7 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3461,6 +3533,7 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3507,6 +3580,7 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3569,6 +3643,7 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3615,6 +3690,7 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3661,6 +3737,7 @@ export type ProjectCreateWithoutCountersInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3707,6 +3784,7 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3769,6 +3847,7 @@ export type ProjectUpdateWithoutCountersInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3815,6 +3894,7 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3861,6 +3941,7 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3907,6 +3988,7 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3969,6 +4051,7 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4015,6 +4098,7 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4061,6 +4145,7 @@ export type ProjectCreateWithoutOrdersInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4107,6 +4192,7 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4169,6 +4255,7 @@ export type ProjectUpdateWithoutOrdersInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4215,6 +4302,7 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4261,6 +4349,7 @@ export type ProjectCreateWithoutShippingZonesInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4307,6 +4396,7 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4369,6 +4459,7 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4415,6 +4506,7 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4461,6 +4553,7 @@ export type ProjectCreateWithoutShippingRatesInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4507,6 +4600,7 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4569,6 +4663,7 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4615,6 +4710,7 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4661,6 +4757,7 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4707,6 +4804,7 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4769,6 +4867,7 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4815,6 +4914,7 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4861,6 +4961,7 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4907,6 +5008,7 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4969,6 +5071,7 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5015,6 +5118,7 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5061,6 +5165,7 @@ export type ProjectCreateWithoutCompaniesInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5107,6 +5212,7 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5169,6 +5275,7 @@ export type ProjectUpdateWithoutCompaniesInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5215,6 +5322,7 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5261,6 +5369,7 @@ export type ProjectCreateWithoutPriceListsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5307,6 +5416,7 @@ export type ProjectUncheckedCreateWithoutPriceListsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5369,6 +5479,7 @@ export type ProjectUpdateWithoutPriceListsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5415,6 +5526,7 @@ export type ProjectUncheckedUpdateWithoutPriceListsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5461,6 +5573,7 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5507,6 +5620,7 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5569,6 +5683,7 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5615,6 +5730,7 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5661,6 +5777,7 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5707,6 +5824,7 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5769,6 +5887,7 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5815,6 +5934,7 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5861,6 +5981,7 @@ export type ProjectCreateWithoutSuggestionBlocksInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5907,6 +6028,7 @@ export type ProjectUncheckedCreateWithoutSuggestionBlocksInput = {
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
   contactEmail?: string | null
+  reservationMinutes?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5969,6 +6091,7 @@ export type ProjectUpdateWithoutSuggestionBlocksInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6015,6 +6138,7 @@ export type ProjectUncheckedUpdateWithoutSuggestionBlocksInput = {
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6299,6 +6423,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   authAttemptsPerIpPerMinute?: boolean
   authAttemptsPerEmailPerMinute?: boolean
   contactEmail?: boolean
+  reservationMinutes?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -6347,6 +6472,7 @@ export type ProjectSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   authAttemptsPerIpPerMinute?: boolean
   authAttemptsPerEmailPerMinute?: boolean
   contactEmail?: boolean
+  reservationMinutes?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -6370,6 +6496,7 @@ export type ProjectSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   authAttemptsPerIpPerMinute?: boolean
   authAttemptsPerEmailPerMinute?: boolean
   contactEmail?: boolean
+  reservationMinutes?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -6393,12 +6520,13 @@ export type ProjectSelectScalar = {
   authAttemptsPerIpPerMinute?: boolean
   authAttemptsPerEmailPerMinute?: boolean
   contactEmail?: boolean
+  reservationMinutes?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "storefrontRateLimitPerMinute" | "authAttemptsPerIpPerMinute" | "authAttemptsPerEmailPerMinute" | "contactEmail" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
+export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "storefrontRateLimitPerMinute" | "authAttemptsPerIpPerMinute" | "authAttemptsPerEmailPerMinute" | "contactEmail" | "reservationMinutes" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
 export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | Prisma.Project$apiKeysArgs<ExtArgs>
   locations?: boolean | Prisma.Project$locationsArgs<ExtArgs>
@@ -6487,6 +6615,10 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
      * Where e-mails to the merchant go (usage warnings, paused webhooks); null: recorded in the outbox only.
      */
     contactEmail: string | null
+    /**
+     * Minutes a sent draft order holds its units (inventory reservations); 0 turns reservations off.
+     */
+    reservationMinutes: number
     /**
      * Server-side secret for signing cursors and customer tokens; never leaves the database.
      */
@@ -6957,6 +7089,7 @@ export interface ProjectFieldRefs {
   readonly authAttemptsPerIpPerMinute: Prisma.FieldRef<"Project", 'Int'>
   readonly authAttemptsPerEmailPerMinute: Prisma.FieldRef<"Project", 'Int'>
   readonly contactEmail: Prisma.FieldRef<"Project", 'String'>
+  readonly reservationMinutes: Prisma.FieldRef<"Project", 'Int'>
   readonly signingSecret: Prisma.FieldRef<"Project", 'String'>
   readonly createdAt: Prisma.FieldRef<"Project", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Project", 'DateTime'>

@@ -1,0 +1,22 @@
+import type { Tx } from '../../db/client.js';
+import type { Ctx } from '../../shared/context.js';
+
+/** The key of a level in the maps below. */
+export const levelKey = (variantId: string, locationId: string) => `${variantId} ${locationId}`;
+
+/**
+ * Units reserved by live reservations (not past `expires_at`) per level of the variants ("variant location" ->
+ * units). Counted at the database's clock, so every process agrees on what has expired.
+ */
+export async function reservedUnits(tx: Tx | Ctx['db'], variantIds: string[]): Promise<Map<string, number>> {
+  if (variantIds.length === 0) return new Map();
+  const rows = await tx.$queryRaw<Array<{ variant_id: string; location_id: string; units: number }>>`
+    SELECT variant_id, location_id, SUM(quantity)::int AS units FROM inventory_reservations
+    WHERE variant_id = ANY(${variantIds}) AND expires_at > now()
+    GROUP BY variant_id, location_id`;
+  return new Map(rows.map((row) => [levelKey(row.variant_id, row.location_id), row.units]));
+}
+
+/** Live reserved units of one level. */
+export const reservedAt = (reserved: Map<string, number>, variantId: string, locationId: string) =>
+  reserved.get(levelKey(variantId, locationId)) ?? 0;

@@ -1,0 +1,14 @@
+import type { PartialAreaHandlers } from '../../http/contract.js';
+import { toRefundResource } from './orders.mappers.js';
+import { createRefund, listRefunds } from './refunds.service.js';
+
+export const refundHandlers = {
+  listOrderRefunds: async ({ path, ctx }) => {
+    const { refunds, order } = await listRefunds(ctx, path.id);
+    return { status: 200, body: { data: refunds.map((refund) => toRefundResource(refund, order.currency)) } };
+  },
+  createOrderRefund: async ({ path, body, ctx }) => {
+    const { refund, order } = await createRefund(ctx, path.id, body);
+    return { status: 201, body: { data: toRefundResource(refund, order.currency) } };
+  },
+} satisfies PartialAreaHandlers<'orders'>;
