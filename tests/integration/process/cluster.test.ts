@@ -13,9 +13,13 @@ afterAll(async () => {
 
 /** The API processes a clustered start forked: its children running the same script (PostgreSQL's are not). */
 function apiProcesses(primary: number): number[] {
-  const lines = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(primary)], { encoding: 'utf8' })
-    .split('\n')
-    .filter((line) => line.includes('src/main.ts'));
+  let listed: string;
+  try {
+    listed = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(primary)], { encoding: 'utf8' });
+  } catch {
+    return []; // ps exits 1 when no process has that parent (it has stopped them all)
+  }
+  const lines = listed.split('\n').filter((line) => line.includes('src/main.ts'));
   return lines.map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
