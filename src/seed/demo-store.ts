@@ -124,8 +124,10 @@ export async function seedDemoStore(ctx: Ctx): Promise<void> {
     for (const rate of rates) await createRate(ctx, created.id, rate);
   }
   const vip: string[] = [];
+  const idsByEmail = new Map<string, string>();
   for (const { address, ...customer } of CUSTOMERS) {
     const created = await createCustomer(ctx, customer);
+    idsByEmail.set(customer.email, created.id);
     await createAddress(ctx, created.id, {
       ...address,
       first_name: customer.first_name,
@@ -140,7 +142,7 @@ export async function seedDemoStore(ctx: Ctx): Promise<void> {
     type: 'manual',
   });
   await addMembers(ctx, group.id, vip);
-  await seedWholesale(ctx);
+  await seedWholesale(ctx, idsByEmail.get('lin.chen@example.com')!);
 }
 
 /**
@@ -148,7 +150,7 @@ export async function seedDemoStore(ctx: Ctx): Promise<void> {
  * price, the first also at 70 % from 10 units. Grace Hopper buys from it by her own `active_price_key`; Lin
  * Chen through the manual group "Trade accounts", which carries the key.
  */
-async function seedWholesale(ctx: Ctx): Promise<void> {
+async function seedWholesale(ctx: Ctx, tradeCustomerId: string): Promise<void> {
   const products = await ctx.db.product.findMany({
     where: { projectId: ctx.project.id, currency: 'USD', status: 'active', deletedAt: null },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -172,8 +174,5 @@ async function seedWholesale(ctx: Ctx): Promise<void> {
     type: 'manual',
     active_price_key: 'wholesale',
   });
-  const lin = await ctx.db.customer.findFirstOrThrow({
-    where: { projectId: ctx.project.id, email: 'lin.chen@example.com' },
-  });
-  await addMembers(ctx, trade.id, [lin.id]);
+  await addMembers(ctx, trade.id, [tradeCustomerId]);
 }

@@ -1,6 +1,6 @@
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/availability.js';
 import { unreadyReason } from '../../db/readiness.js';
-import { Metrics } from '../../shared/metrics.js';
+import { AppError } from '../../shared/errors.js';
 import { openapiJson, openapiYaml } from '../../generated/document.js';
 import type { AreaHandlers } from '../../http/contract.js';
 import { docsAsset, docsPage, DOCS_ASSETS } from './docs-page.js';
@@ -31,7 +31,9 @@ export const healthDocsHandlers = {
     };
   },
   getMetrics: async ({ deps }) => {
-    const { text, contentType } = await (deps.metrics ?? new Metrics()).exposition();
+    // Every process wires its metrics (src/process.ts); one without them has none to show.
+    if (!deps.metrics) throw new AppError('not_found', 'Not found.');
+    const { text, contentType } = await deps.metrics.exposition();
     return { status: 200, body: text, type: contentType };
   },
   getOpenApiYaml: async () => ({ status: 200, body: openapiYaml, type: 'application/yaml' }),

@@ -3,8 +3,8 @@ import type { Variant } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { conflict } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { lockVariants, syncVariantTotals } from './inventory.service.js';
-import { reservedAt, reservedUnits } from './reserved-units.js';
+import { syncVariantTotals } from './inventory.service.js';
+import { levelKey, lockedStock } from './reserved-units.js';
 import { byDeductionOrder, perVariant, type StockAllocation, type StockDemand } from './stock-order.js';
 
 export type { StockAllocation, StockDemand } from './stock-order.js';
@@ -50,20 +50,9 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
   const wanted = perVariant(demands);
   if (wanted.length === 0) return [];
   const ids = wanted.map((demand) => demand.variantId);
-  await lockVariants(tx, ids);
-  const variants = new Map(
-    (
-      await tx.variant.findMany({ where: { id: { in: ids }, projectId: ctx.project.id, product: { deletedAt: null } } })
-    ).map((v) => [v.id, v]),
-  );
-  const levels = await tx.inventoryLevel.findMany({
-    where: { variantId: { in: ids }, location: { isActive: true, deletedAt: null } },
-    include: { location: { select: { id: true, name: true, isDefault: true } } },
-  });
   // Units held for sent drafts are not sellable here (a draft's own reservation is released before its completion).
-  const reserved = await reservedUnits(tx, ids);
-  const free = (level: (typeof levels)[number]) =>
-    Math.max(level.available - reservedAt(reserved, level.variantId, level.locationId), 0);
+  const { variants, levels, free: freeAt } = await lockedStock(tx, ctx, ids);
+  const free = (level: (typeof levels)[number]) => freeAt.get(levelKey(level.variantId, level.locationId))!;
 
   for (const demand of wanted) {
     const variant = variants.get(demand.variantId);

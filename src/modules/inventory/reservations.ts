@@ -4,8 +4,7 @@ import { conflict } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { recordEvent } from '../store-events/index.js';
 import { byDeductionOrder, perVariant, type StockAllocation, type StockDemand } from './stock-order.js';
-import { lockVariants } from './inventory.service.js';
-import { levelKey, reservedAt, reservedUnits } from './reserved-units.js';
+import { levelKey, lockedStock } from './reserved-units.js';
 
 /** Why a draft's reservation ends without being consumed (the event's summary says it). */
 export type ReleaseReason = 'deleted' | 'items_changed' | 'expired' | 'resent';
@@ -28,23 +27,7 @@ export async function reserveStock(
   const wanted = perVariant(demands);
   if (wanted.length === 0) return [];
   const ids = wanted.map((demand) => demand.variantId);
-  await lockVariants(tx, ids);
-  const variants = new Map(
-    (
-      await tx.variant.findMany({ where: { id: { in: ids }, projectId: ctx.project.id, product: { deletedAt: null } } })
-    ).map((v) => [v.id, v]),
-  );
-  const levels = await tx.inventoryLevel.findMany({
-    where: { variantId: { in: ids }, location: { isActive: true, deletedAt: null } },
-    include: { location: { select: { id: true, name: true, isDefault: true } } },
-  });
-  const reserved = await reservedUnits(tx, ids);
-  const free = new Map(
-    levels.map((level) => [
-      levelKey(level.variantId, level.locationId),
-      Math.max(level.available - reservedAt(reserved, level.variantId, level.locationId), 0),
-    ]),
-  );
+  const { variants, levels, free } = await lockedStock(tx, ctx, ids);
   for (const demand of wanted) {
     const variant = variants.get(demand.variantId);
     if (!variant) {

@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
+import { lockRows } from '../../shared/write.js';
 
 /** The key of a level in the maps below. */
 export const levelKey = (variantId: string, locationId: string) => `${variantId} ${locationId}`;
@@ -20,3 +21,31 @@ export async function reservedUnits(tx: Tx | Ctx['db'], variantIds: string[]): P
 /** Live reserved units of one level. */
 export const reservedAt = (reserved: Map<string, number>, variantId: string, locationId: string) =>
   reserved.get(levelKey(variantId, locationId)) ?? 0;
+
+/**
+ * The stock a reservation or a deduction decides from, in the caller's transaction: the variants locked (id
+ * order), the live ones of the project by id, their levels at active locations, and each level's free units
+ * (available minus live reservations, never below 0) by `levelKey`.
+ */
+export async function lockedStock(tx: Tx, ctx: Ctx, variantIds: string[]) {
+  await lockRows(tx, 'variants', { ids: variantIds });
+  const variants = new Map(
+    (
+      await tx.variant.findMany({
+        where: { id: { in: variantIds }, projectId: ctx.project.id, product: { deletedAt: null } },
+      })
+    ).map((v) => [v.id, v]),
+  );
+  const levels = await tx.inventoryLevel.findMany({
+    where: { variantId: { in: variantIds }, location: { isActive: true, deletedAt: null } },
+    include: { location: { select: { id: true, name: true, isDefault: true } } },
+  });
+  const reserved = await reservedUnits(tx, variantIds);
+  const free = new Map(
+    levels.map((level) => [
+      levelKey(level.variantId, level.locationId),
+      Math.max(level.available - reservedAt(reserved, level.variantId, level.locationId), 0),
+    ]),
+  );
+  return { variants, levels, free };
+}
