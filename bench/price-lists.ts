@@ -3,8 +3,8 @@
  * (two variants each), a price list of 10,000 entries (one per product's small variant, tiers on a tenth),
  * a customer group on a second list, and three signed-in shoppers: one on the big list (own key), one in the
  * group, one without lists. Measures the storefront product list and product read with the publishable key
- * alone (no prices resolved) and with each shopper's token (customer_price resolved), in alternating rounds
- * so machine noise falls on both alike. Requests run one at a time (latency, not throughput). Prints the
+ * alone (no prices resolved) and with each shopper's token (customer_price resolved), the callers taking turns
+ * request by request, in rounds, so machine noise falls on all alike. Requests run one at a time (latency, not throughput). Prints the
  * table and writes it into bench/README.md.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -33,14 +33,20 @@ BENCH_DATABASE_URL: measure on this PostgreSQL instead of a throwaway embedded o
 const options = benchOptions(USAGE, { products: 10000, runs: 40, rounds: 3 });
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-/** Runs `work` 5 times to warm up, then `runs` times one after the other; the samples in milliseconds. */
-async function sample(work: () => Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < 5; i++) await work();
-  const samples: number[] = [];
+/**
+ * Runs each of `works` 5 times to warm up, then `runs` times in turn, one request at a time (the first, the
+ * second, ..., the first again), so a drift of the machine or the process during the round falls on all of
+ * them alike; the samples of each in milliseconds.
+ */
+async function sampleInTurn(works: Array<() => Promise<unknown>>): Promise<number[][]> {
+  for (let i = 0; i < 5; i++) for (const work of works) await work();
+  const samples = works.map((): number[] => []);
   for (let i = 0; i < options.runs; i++) {
-    const start = process.hrtime.bigint();
-    await work();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+    for (const [index, work] of works.entries()) {
+      const start = process.hrtime.bigint();
+      await work();
+      samples[index].push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
   }
   return samples;
 }
@@ -196,9 +202,10 @@ try {
   for (let round = 1; round <= options.rounds; round++) {
     log(`Round ${round} of ${options.rounds}...`);
     for (const { label: routeLabel, route } of routes) {
-      for (const { label, headers } of who) {
+      const taken = await sampleInTurn(who.map(({ headers }) => () => call(route, { headers })));
+      for (const [index, { label }] of who.entries()) {
         const key = `${routeLabel}\u0000${label}`;
-        samples.set(key, [...(samples.get(key) ?? []), ...(await sample(() => call(route, { headers })))]);
+        samples.set(key, [...(samples.get(key) ?? []), ...taken[index]]);
       }
     }
   }
@@ -218,7 +225,7 @@ try {
   const header =
     `\`npm run bench:price-lists -- --products ${options.products} --runs ${options.runs} --rounds ${options.rounds}\`: ` +
     `${options.products.toLocaleString('en')} products with two variants, a price list of ${entries.toLocaleString('en')} prices in use, ` +
-    `${options.runs * options.rounds} sequential requests per row (${options.rounds} alternating rounds, 5 warm-up requests each), ` +
+    `${options.runs * options.rounds} sequential requests per row (the four callers of a request taking turns, ${options.rounds} rounds, 5 warm-up requests each), ` +
     `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}) shared with other work (load average ${loadBefore} before, ${os.loadavg()[0].toFixed(1)} after), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`;
   const text = [header, '', ...table].join('\n');
   log(`\n${text}\n`);

@@ -26,6 +26,7 @@ const CACHE_NAMES = [
   'customerPriceKeys',
   'liveSessions',
   'pagePriceLists',
+  'accessTokens',
 ] as const;
 
 // Request latency buckets (seconds): the API answers most reads in a few milliseconds.

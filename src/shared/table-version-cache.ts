@@ -1,4 +1,5 @@
 import type { ChangeFeed } from './change-feed.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 /** The channel the table triggers notify (payload: the table's name) on commit of any write. */
 export const TABLE_CHANGED = 'table_changed';
@@ -116,7 +117,7 @@ export class TableVersionCache<T> {
   }
 }
 
-/** The process's caches kept exact by the change feed (`deps.caches`, `ctx.caches`), each named for what it holds. */
+/** The process's caches (`deps.caches`, `ctx.caches`), each named for what it holds; all but `accessTokens` kept exact by the change feed. */
 export interface ProcessCaches {
   /** The table and project versions every cache below checks its entries against; writers bump them. */
   versions: TableVersions;
@@ -144,6 +145,11 @@ export interface ProcessCaches {
    * reads resolve `customer_price` from); stale when price lists or their prices change.
    */
   pagePriceLists: TableVersionCache<unknown>;
+  /**
+   * Storefront access tokens this process verified, with their customer and session, until each expires (the
+   * signature check is skipped, not the live-session check); needs no change feed, since a signature never changes.
+   */
+  accessTokens: VerifiedTokens<{ customerId: string; sessionId: string }>;
 }
 
 /** A customer's price keys as resolution reads them: its own active_price_key and those of its groups and companies. */
@@ -168,6 +174,8 @@ const MAX_CUSTOMER_PRICE_KEYS = 50_000;
 const MAX_LIVE_SESSIONS = 50_000;
 // A page's lists hold at most a few lists' tiers of 50 variants (a few kB): 2,000 pages stay under 20 MB.
 const MAX_PAGE_PRICE_LISTS = 2_000;
+// A verified token's entry is a digest and two ids (about 200 bytes): 20,000 stay under 5 MB.
+const MAX_ACCESS_TOKENS = 20_000;
 
 /** The process's caches on `feed` (create them before the feed starts, so they hear every notification). */
 export function createProcessCaches(feed: ChangeFeed): ProcessCaches {
@@ -184,5 +192,6 @@ export function createProcessCaches(feed: ChangeFeed): ProcessCaches {
     customerPriceKeys: new TableVersionCache<CustomerPriceKeys | null>(versions, MAX_CUSTOMER_PRICE_KEYS),
     liveSessions: new TableVersionCache<LiveSession | null>(versions, MAX_LIVE_SESSIONS),
     pagePriceLists: new TableVersionCache<unknown>(versions, MAX_PAGE_PRICE_LISTS),
+    accessTokens: new VerifiedTokens(MAX_ACCESS_TOKENS),
   };
 }

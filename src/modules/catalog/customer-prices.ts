@@ -40,6 +40,7 @@ async function customerUnitPrices(
 /**
  * The products with `customer_price` on each variant (one unit, in the product's currency, now) and on the
  * product (the lowest of its variants'), for the signed-in customer of `ctx`; unchanged for other callers.
+ * Sets the prices on the given objects, which must be this request's own (fresh from the mappers).
  */
 export async function withCustomerPrices(ctx: Ctx, products: ProductResource[]): Promise<ProductResource[]> {
   const customerId = pricedCustomer(ctx);
@@ -56,11 +57,15 @@ export async function withCustomerPrices(ctx: Ctx, products: ProductResource[]):
       })),
     ),
   );
-  return products.map((product) => {
-    const variants = product.variants.map((variant) => ({ ...variant, customer_price: prices.get(variant.id)! }));
-    const lowest = Math.min(...variants.map((variant) => variant.customer_price));
-    return { ...product, ...(variants.length > 0 && { customer_price: lowest }), variants };
-  });
+  for (const product of products) {
+    let lowest = Infinity;
+    for (const variant of product.variants) {
+      variant.customer_price = prices.get(variant.id)!;
+      lowest = Math.min(lowest, variant.customer_price);
+    }
+    if (product.variants.length > 0) product.customer_price = lowest;
+  }
+  return products;
 }
 
 /** The variant with `customer_price` for the signed-in customer of `ctx` (see withCustomerPrices); unchanged for other callers. */

@@ -59,6 +59,15 @@ export async function verifyAccessToken(
   issuer: string | undefined,
   token: string,
 ): Promise<AccessClaims | null> {
+  return (await verifiedAccessToken(project, issuer, token))?.value ?? null;
+}
+
+/** As verifyAccessToken, with the instant (epoch milliseconds) the token expires, for caching what it proved until then. */
+export async function verifiedAccessToken(
+  project: Pick<Project, 'id' | 'signingSecret'>,
+  issuer: string | undefined,
+  token: string,
+): Promise<{ value: AccessClaims; expiresAtMs: number } | null> {
   try {
     const { payload } = await jwtVerify(token, signingKey(project), {
       algorithms: ['HS256'],
@@ -67,7 +76,7 @@ export async function verifyAccessToken(
       requiredClaims: ['iss', 'sub', 'jti', 'iat', 'exp'],
     });
     if (payload.pid !== project.id || typeof payload.sid !== 'string' || !payload.sub) return null;
-    return { customerId: payload.sub, sessionId: payload.sid };
+    return { value: { customerId: payload.sub, sessionId: payload.sid }, expiresAtMs: payload.exp! * 1000 };
   } catch {
     return null;
   }

@@ -5,7 +5,7 @@ import { AppError } from '../../shared/errors.js';
 import type { LiveSession, ProcessCaches } from '../../shared/table-version-cache.js';
 import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
-import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken, verifyAccessToken, type AccessClaims } from './access-token.js';
+import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken, verifiedAccessToken, type AccessClaims } from './access-token.js';
 import { newOpaqueToken, opaqueTokenHash } from './opaque-tokens.js';
 import { requireStoreDomain } from './store-domain.js';
 
@@ -138,6 +138,7 @@ async function readLiveSession(db: Database, sessionId: string): Promise<LiveSes
  * session is live comes from the process cache, which any write to sessions or customers makes stale on commit
  * (this process's own writes at once, other processes' when their notification arrives, as for revoked API
  * keys), so an ended session is refused by the next request; without the change feed every request reads it.
+ * With `caches`, a token already verified by this process is not verified again until it expires.
  */
 export async function authenticateAccessToken(
   db: Database,
@@ -147,7 +148,11 @@ export async function authenticateAccessToken(
   caches?: ProcessCaches,
 ): Promise<AccessClaims> {
   if (!token) throw new AppError('unauthorized', MISSING_TOKEN);
-  const claims = await verifyAccessToken(project, issuer, token);
+  const verify = () => verifiedAccessToken(project, issuer, token);
+  // The signature proves the same thing until the token expires: the scope holds everything else it depends on.
+  const claims = caches
+    ? await caches.accessTokens.get(`${project.id}|${project.signingSecret}|${issuer ?? ''}`, token, verify)
+    : ((await verify())?.value ?? null);
   if (!claims) throw new AppError('unauthorized', INVALID_TOKEN);
   const read = () => readLiveSession(db, claims.sessionId);
   const session = caches

@@ -212,7 +212,8 @@ export async function searchCatalog(
       matched ? explainOf(plan, rules, row, matched.get(row.id) ?? []) : undefined,
     );
     const customerPrice = customerPrices?.get(row.id);
-    return customerPrice === undefined ? hit : { ...hit, customer_price: Math.round(customerPrice * rate) };
+    if (customerPrice !== undefined) hit.customer_price = Math.round(customerPrice * rate);
+    return hit;
   });
   const relaxation = products?.relaxation
     ? {
