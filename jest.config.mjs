@@ -23,6 +23,12 @@ const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/tests'],
   transform: {
+    // Generated code (megabytes of validators and the document) without an inline source map: every test file
+    // reads and compiles each module again, and the map would double what it reads.
+    '/src/generated/.+\\.ts$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' }, sourceMaps: true },
+    ],
     '^.+\\.ts$': [
       '@swc/jest',
       { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } },

@@ -30,6 +30,8 @@ export async function startTestApp(
     handlers?: Partial<Handlers>;
     /** Share another app's database (a second process). */
     databaseUrl?: string;
+    /** Clone this template database instead of the migrated one (the demo project's, from tests/setup/demo.ts). */
+    template?: string;
     /** Where the app's log lines go (stderr by default). */
     logTo?: Writable;
     /** Process parts to use instead of the defaults (an outbound pool trusting a test CA, a logger that records). */
@@ -38,7 +40,7 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const database = options.databaseUrl
     ? { url: options.databaseUrl, drop: async () => {} }
-    : await createTestDatabase();
+    : await createTestDatabase(options.template);
   const config: Config = {
     ...loadConfig({}),
     databaseUrl: database.url,

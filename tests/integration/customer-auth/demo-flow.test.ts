@@ -5,12 +5,18 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ensureDemoProject, type DemoFile } from '../../../src/demo.js';
 import { createCommerceClient, type CommerceClient } from '@commerce-api/sdk';
 import { registerCustomer, signedIn, storefront } from '../../factories/customer-auth.factory.js';
+import { prepareDemo } from '../../setup/demo.js';
 import { useApp } from '../../setup/store.js';
 
 // The storefront's whole customer-auth flow, and the wholesale prices it shows, on the demo project a first
 // start creates (verified domain demo-store.example.com).
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'demo-flow-'));
-const app = useApp({ config: { dataDir } });
+// The demo project as a first start creates it, built once per test run (tests/setup/demo.ts).
+let template: string;
+beforeAll(async () => {
+  template = await prepareDemo(dataDir);
+}, 120_000);
+const app = useApp(() => ({ config: { dataDir }, template }));
 let demo: DemoFile;
 // The demo catalog takes a while to create (about 500 writes).
 beforeAll(async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createCommerceClient, createStorefrontClient, unwrap, type CommerceClient } from '@commerce-api/sdk';
 import { ensureDemoProject, type DemoFile } from '../../../src/demo.js';
+import { prepareDemo } from '../../setup/demo.js';
 import { startTestApp, type TestApp } from '../../setup/test-app.js';
 
 // The demo project a first start creates exercises every storefront and back-office area: rates for the US
@@ -15,7 +16,7 @@ let dataDir: string;
 let api: CommerceClient;
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'demo-data-'));
-  app = await startTestApp({ config: { dataDir } });
+  app = await startTestApp({ config: { dataDir }, template: await prepareDemo(dataDir) });
   demo = (await ensureDemoProject(app.deps))!;
   api = createCommerceClient({ baseUrl: app.baseUrl, apiKey: demo.keys.secret_test.token });
 }, 120_000);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createCommerceClient, unwrap, type CommerceClient } from '@commerce-api/sdk';
 import { ensureDemoProject, type DemoFile } from '../../../src/demo.js';
+import { prepareDemo } from '../../setup/demo.js';
 import { startTestApp, type TestApp } from '../../setup/test-app.js';
 
 // An order's life after creation, with the demo project's secret test key on the demo catalog (every variant
@@ -15,7 +16,7 @@ let api: CommerceClient;
 let defaultLocation: string;
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'demo-orders-'));
-  app = await startTestApp({ config: { dataDir } });
+  app = await startTestApp({ config: { dataDir }, template: await prepareDemo(dataDir) });
   demo = (await ensureDemoProject(app.deps))!;
   api = createCommerceClient({ baseUrl: app.baseUrl, apiKey: demo.keys.secret_test.token });
   const locations = await unwrap(api.GET('/v1/locations'));

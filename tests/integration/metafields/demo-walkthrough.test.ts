@@ -4,11 +4,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ensureDemoProject, type DemoFile } from '../../../src/demo.js';
 import type { CommerceClient } from '@commerce-api/sdk';
+import { prepareDemo } from '../../setup/demo.js';
 import { useApp } from '../../setup/store.js';
 
 // A merchant's first walk through metafields, with the demo project's own keys (as `npm start` creates them).
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'metafields-demo-'));
-const app = useApp({ config: { dataDir } });
+// The demo project as a first start creates it, built once per test run (tests/setup/demo.ts).
+let template: string;
+beforeAll(async () => {
+  template = await prepareDemo(dataDir);
+}, 120_000);
+const app = useApp(() => ({ config: { dataDir }, template }));
 let demo: DemoFile;
 let secret: CommerceClient;
 

@@ -1,16 +1,28 @@
-import { beforeAll, describe, expect, test } from '@jest/globals';
-import { seedDemoCatalog } from '../../../src/seed/demo-catalog.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import type { CommerceClient } from '@commerce-api/sdk';
+import { ensureDemoProject } from '../../../src/demo.js';
+import { prepareDemo } from '../../setup/demo.js';
 import { search as searchAnswer } from '../../setup/requests.js';
-import { useStore } from '../../setup/store.js';
+import { useApp } from '../../setup/store.js';
 
-const store = useStore();
-
-const search = async (q: string) => (await searchAnswer(store.api, { q, explain: true })).products;
-
+// The demo project as a first start creates it (its catalogue: 60 products with stock at two locations), built
+// once per test run (tests/setup/demo.ts).
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'demo-sentences-'));
+let template: string;
 beforeAll(async () => {
-  const project = await store.app.deps.db.project.findUniqueOrThrow({ where: { id: store.project.id } });
-  await seedDemoCatalog(store.app.deps, project, store.keys.secret_test.id);
-}, 600_000); // 60 products with stock at two locations, through the services, on a machine that may be busy
+  template = await prepareDemo(dataDir);
+}, 600_000);
+const app = useApp(() => ({ config: { dataDir }, template }));
+let api: CommerceClient;
+beforeAll(async () => {
+  api = app.client((await ensureDemoProject(app.deps))!.keys.secret_test.token);
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const search = async (q: string) => (await searchAnswer(api, { q, explain: true })).products;
 
 describe('shoppers typing sentences and titles, on the demo catalogue', () => {
   test('a sentence naming a product type and a material, with words no product holds: those products first', async () => {
