@@ -1,4 +1,5 @@
 import type { JsonSchema, OpenApiDocument } from '../src/shared/openapi-ajv.js';
+import { ENTITY_TAG_HEADER, IF_MATCH_PARAMETER } from './conditional-requests.js';
 
 /**
  * The credential an operation takes: `publishable` operations take a publishable (or secret) key in
@@ -24,6 +25,10 @@ export interface OperationSpec {
   customerTokenOptional: boolean;
   /** A POST whose success is 201 (unless it says `x-idempotent: false`): it accepts Idempotency-Key. */
   idempotent: boolean;
+  /** Its success answer (201 for a POST, else 200) declares the `ETag` header (`EntityTag`). */
+  entityTag: boolean;
+  /** It takes the `If-Match` parameter (`IfMatch`). */
+  ifMatch: boolean;
   parameters: ParameterSpec[];
   body?: { required: boolean; schema: JsonSchema };
 }
@@ -38,7 +43,9 @@ export function listOperations(document: OpenApiDocument & { security?: unknown 
     for (const method of METHODS) {
       const op = item[method] as Record<string, any> | undefined;
       if (!op) continue;
-      const parameters = [...shared, ...(op.parameters ?? [])].map((p) => resolveParameter(document, p));
+      const declared = [...shared, ...(op.parameters ?? [])];
+      const parameters = declared.map((p) => resolveParameter(document, p));
+      const success = op.responses?.[method === 'post' ? '201' : '200'];
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
       operations.push({
         operationId: op.operationId,
@@ -49,6 +56,8 @@ export function listOperations(document: OpenApiDocument & { security?: unknown 
         customerTokenOptional: customerTokenOptional(op.security ?? document.security ?? []),
         // `x-idempotent: false` opts a create out, e.g. register, whose answer carries tokens that must not be stored.
         idempotent: method === 'post' && Boolean(op.responses?.['201']) && op['x-idempotent'] !== false,
+        entityTag: success?.headers?.ETag?.$ref === ENTITY_TAG_HEADER,
+        ifMatch: declared.some((parameter) => (parameter as { $ref?: string }).$ref === IF_MATCH_PARAMETER),
         parameters,
         body: bodySchema ? { required: Boolean(op.requestBody.required), schema: bodySchema } : undefined,
       });

@@ -1,14 +1,4 @@
-import { openapiJson } from '../generated/document.js';
 import { operationIndex, type OperationMeta } from '../generated/operations.js';
-
-/** The parts of an operation's declaration in openapi.yaml that entity tags depend on. */
-interface DeclaredOperation {
-  parameters?: Array<{ $ref?: string }>;
-  responses?: Record<string, { headers?: Record<string, { $ref?: string }> } | undefined>;
-}
-const document = JSON.parse(openapiJson) as { paths: Record<string, Record<string, DeclaredOperation>> };
-const ENTITY_TAG = '#/components/headers/EntityTag';
-const IF_MATCH = '#/components/parameters/IfMatch';
 
 /** What openapi.yaml declares an operation does with entity tags (codegen/conditional-requests.ts writes it). */
 export interface ConditionalPlan {
@@ -23,12 +13,9 @@ export interface ConditionalPlan {
   reader?: OperationMeta;
 }
 
-/** The plan of an operation, from its declarations in openapi.yaml. */
+/** The plan of an operation, from its declarations in openapi.yaml (as the generated operation index holds them). */
 export function conditionalPlan(operation: OperationMeta): ConditionalPlan {
-  const declared = document.paths[operation.path][operation.method.toLowerCase()];
-  const success = declared.responses?.[operation.method === 'POST' ? '201' : '200'];
-  const entityTag = success?.headers?.ETag?.$ref === ENTITY_TAG;
-  const ifMatch = (declared.parameters ?? []).some((parameter) => parameter.$ref === IF_MATCH);
+  const { entityTag, ifMatch } = operation;
   const sibling = (method: string) => operationIndex.find((op) => op.path === operation.path && op.method === method);
   const needsReader = ifMatch || (entityTag && operation.method === 'GET');
   return { entityTag, ifMatch, reader: needsReader ? (sibling('GET') ?? sibling('PATCH')) : undefined };

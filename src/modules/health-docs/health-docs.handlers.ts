@@ -1,11 +1,12 @@
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/availability.js';
 import { unreadyReason } from '../../db/readiness.js';
 import { AppError } from '../../shared/errors.js';
-import { openapiJson, openapiYaml } from '../../generated/document.js';
 import type { AreaHandlers } from '../../http/contract.js';
 import { docsAsset, docsPage, DOCS_ASSETS } from './docs-page.js';
 
-const document = JSON.parse(openapiJson) as Record<string, unknown>;
+// The published document is megabytes of generated text: loaded when first asked for, not by every start.
+const published = () => import('../../generated/document.js');
+let parsedDocument: Promise<Record<string, unknown>> | undefined;
 
 /** The service's own endpoints: health and the published contract. */
 export const healthDocsHandlers = {
@@ -36,8 +37,11 @@ export const healthDocsHandlers = {
     const { text, contentType } = await deps.metrics.exposition();
     return { status: 200, body: text, type: contentType };
   },
-  getOpenApiYaml: async () => ({ status: 200, body: openapiYaml, type: 'application/yaml' }),
-  getOpenApiJson: async () => ({ status: 200, body: document }),
+  getOpenApiYaml: async () => ({ status: 200, body: (await published()).openapiYaml, type: 'application/yaml' }),
+  getOpenApiJson: async () => {
+    parsedDocument ??= published().then(({ openapiJson }) => JSON.parse(openapiJson) as Record<string, unknown>);
+    return { status: 200, body: await parsedDocument };
+  },
   getDocs: async () => ({ status: 200, body: docsPage, type: 'text/html; charset=utf-8' }),
   getDocsAsset: async ({ path }) => ({
     status: 200,
