@@ -6,6 +6,7 @@ import { nextNumber } from '../../shared/counters.js';
 import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
+import { sql } from '../../shared/sql-list.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
 import type { StockAllocation } from '../inventory/index.js';
@@ -14,6 +15,7 @@ import { paymentDueDate, type PaymentTerms } from '../../shared/payment-terms.js
 import { jsonColumn } from '../../shared/json-column.js';
 import { recordOrderMove } from './order-history.js';
 import { toOrderLineItem, toOrderResource } from './orders.mappers.js';
+import { orderList } from './orders.statements.js';
 
 type OrderListQuery = NonNullable<operations['listOrders']['parameters']['query']>;
 
@@ -32,16 +34,14 @@ export async function findOrder(ctx: Ctx, db: Ctx['db'] | Tx, id: string, lock =
 
 /** A page of the project's orders matching the filters, newest first by default. */
 export async function listOrders(ctx: Ctx, query: OrderListQuery) {
-  const where: Prisma.OrderWhereInput = {
-    projectId: ctx.project.id,
-    customerId: query.customer_id,
-    financialStatus: query.financial_status,
-    status: query.status,
-    createdAt: query.created_after ? { gt: new Date(query.created_after) } : undefined,
-  };
   return listPage(ctx, {
-    model: ctx.db.order,
-    where,
+    source: orderList(ctx.db, [
+      sql`project_id = ${ctx.project.id}`,
+      query.customer_id !== undefined && sql`customer_id = ${query.customer_id}`,
+      query.financial_status !== undefined && sql`financial_status = ${query.financial_status}`,
+      query.status !== undefined && sql`status = ${query.status}`,
+      query.created_after !== undefined && sql`created_at > ${new Date(query.created_after)}`,
+    ]),
     query,
     sorts: SORTS,
     map: toOrderResource,
