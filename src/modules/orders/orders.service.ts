@@ -53,7 +53,9 @@ export async function listOrders(ctx: Ctx, query: OrderListQuery) {
  * Creates the order of a completed draft in the caller's transaction: the next order number of the
  * project (from 1001, gap-free), copies of the items and amounts, net terms due from today; adds one to
  * the customer's order_count and sets first/last_order_at; keeps where completion took the stock from
- * (`allocations`) so a cancellation can return it; records order.created.
+ * (`allocations`) so a cancellation can return it; records order.created. `planned` gives the order's id and
+ * creation time when the caller needs them first. The number is taken last: its counter row stays locked until
+ * commit and serialises the project's orders, so nothing else waits behind it.
  */
 export async function createOrderFromDraft(
   tx: Tx,
@@ -61,11 +63,18 @@ export async function createOrderFromDraft(
   draft: DraftOrder,
   items: DraftLineItem[],
   allocations: StockAllocation[] = [],
+  planned: { id: string; at: Date } = { id: newId('ord_'), at: new Date() },
 ): Promise<Order> {
-  const now = new Date();
+  const now = planned.at;
+  if (draft.customerId) {
+    // An increment, never a recount; the row lock it takes queues concurrent orders of one customer.
+    await tx.$executeRaw`
+      UPDATE customers SET order_count = order_count + 1, first_order_at = COALESCE(first_order_at, ${now}), last_order_at = ${now}
+      WHERE id = ${draft.customerId} AND project_id = ${ctx.project.id}`;
+  }
   const order = await tx.order.create({
     data: {
-      id: newId('ord_'),
+      id: planned.id,
       projectId: ctx.project.id,
       orderNumber: await nextNumber(tx, ctx.project.id, 'order_number', FIRST_ORDER_NUMBER),
       customerId: draft.customerId,
@@ -87,12 +96,6 @@ export async function createOrderFromDraft(
       createdAt: now,
     },
   });
-  if (order.customerId) {
-    // An increment, never a recount; the row lock it takes queues concurrent orders of one customer.
-    await tx.$executeRaw`
-      UPDATE customers SET order_count = order_count + 1, first_order_at = COALESCE(first_order_at, ${now}), last_order_at = ${now}
-      WHERE id = ${order.customerId} AND project_id = ${ctx.project.id}`;
-  }
   await recordEvent(tx, ctx, {
     type: 'order.created',
     resourceType: 'order',
