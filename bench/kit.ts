@@ -1,4 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -42,7 +44,11 @@ export function benchOptions<Name extends string>(
 
 /** `src/main.ts` in production mode with `env` added; resolves with its base URL once it listens, rejects if it exits first. */
 export function startBenchServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  return startProcess(['--import', 'tsx', 'src/main.ts'], env);
+}
+
+function startProcess(args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -54,10 +60,48 @@ export function startBenchServer(env: Record<string, string>): Promise<{ url: st
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) resolve({ url: match[1], child });
     });
-    child.once('exit', (code) => reject(new Error(`src/main.ts exited with ${code}: ${output}`)));
+    child.once('exit', (code) => reject(new Error(`${args.at(-1)} exited with ${code}: ${output}`)));
   });
 }
 
 /** The server as the read benches run it: on `databaseUrl`, any free port, no job workers, warnings only. */
 export const startReadBenchServer = (databaseUrl: string) =>
   startBenchServer({ DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
+
+// The node options npm start runs the compiled server with (package.json): the API is measured as deployed.
+const START_NODE_OPTIONS = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string)
+  .split('exec node ')[1]
+  .split(' ')
+  .filter((arg) => arg.startsWith('--'));
+
+/** Compiles src/ to dist/ when the sources changed (what npm start does first). */
+export function buildServer(): void {
+  execFileSync(process.execPath, ['codegen/build.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' });
+}
+
+/**
+ * The compiled server (dist/main.js, built by buildServer) as npm start runs it, with `env` and any extra node
+ * options (`--cpu-prof`, ...); resolves with its base URL once it listens, rejects if it exits first.
+ */
+export function startCompiledServer(
+  env: Record<string, string>,
+  nodeOptions: string[] = [],
+): Promise<{ url: string; child: ChildProcess }> {
+  return startProcess([...START_NODE_OPTIONS, ...nodeOptions, 'dist/main.js'], env);
+}
+
+/** Stops a server started here (SIGTERM: it stops in order, and writes its CPU profile if asked to) and waits for its exit. */
+export async function stopServer(server: { child: ChildProcess }): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+/** The machine's 1, 5 and 15 minute load averages, as `uptime` prints them. */
+export function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
+}

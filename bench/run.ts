@@ -18,6 +18,7 @@ import { createProject } from '../src/modules/platform/projects.service.js';
 import { progress } from '../src/seed/progress.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
+import { loadAverage } from './kit.js';
 import { moreScenarios } from './more-scenarios.js';
 import { SEARCHES, SUGGESTS, measureMix, measureSearchLogCost, seedSearchCatalog } from './search-scenarios.js';
 
@@ -26,7 +27,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const USAGE = `Usage: npm run bench -- [--customers N] [--search-products N] [--duration S] [--connections N] [--no-write]
 
 Seeds a throwaway database with customers, then measures the customer endpoints of the API against a bare
-Koa + pg baseline (2 s of warm-up, then --duration seconds per scenario and server) and prints the table;
+Koa + pg baseline (2 s of warm-up, then --duration seconds, twice per scenario and server, alternating; the
+mean, the rounds' spread, noisy scenarios and the load average before each round are printed) and prints the table;
 then seeds products and measures the search and suggest mixes (answer cache off, then on).
 
 Options:
@@ -246,6 +248,66 @@ async function measureAmount(
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
+/** Rounds whose request rates differ by more than this (of their mean) make a scenario's figure noisy. */
+const NOISY_SPREAD = 0.15;
+
+/** Two or more rounds of one scenario on one server: their mean, the spread between them, the worst latency and memory. */
+interface Rounds {
+  rps: number;
+  rounds: number[];
+  /** (highest - lowest) / mean of the rounds' request rates. */
+  spread: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  rssMb: number;
+  /** The load average (1 minute) before each round. */
+  loads: number[];
+}
+
+function combine(measured: Array<Measured & { load: number }>): Rounds {
+  const rates = measured.map((m) => m.rps);
+  const rps = rates.reduce((sum, rate) => sum + rate, 0) / rates.length;
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  return {
+    rps,
+    rounds: rates,
+    spread: (Math.max(...rates) - Math.min(...rates)) / rps,
+    p50: Math.round(mean(measured.map((m) => m.p50)) * 10) / 10,
+    p99: Math.round(mean(measured.map((m) => m.p99)) * 10) / 10,
+    errors: measured.reduce((sum, m) => sum + m.errors, 0),
+    rssMb: Math.max(...measured.map((m) => m.rssMb)),
+    loads: measured.map((m) => m.load),
+  };
+}
+
+/** The machine's 1-minute load average now, printed before a round (a busy machine explains a slow round). */
+function loadBefore(label: string): number {
+  const load = os.loadavg()[0];
+  log(`  load average ${loadAverage()} before ${label}`);
+  return load;
+}
+
+/**
+ * Each of `runs` measured twice, alternating (a1, b1, a2, b2): a machine that gets busier or quieter during the
+ * run weighs on every server alike. Resolves to each one's mean of its two rounds.
+ */
+async function alternating(runs: Array<{ label: string; run: () => Promise<Measured> }>): Promise<Rounds[]> {
+  const measured: Array<Array<Measured & { load: number }>> = runs.map(() => []);
+  for (const round of [1, 2]) {
+    for (const [i, { label, run }] of runs.entries()) {
+      const load = loadBefore(`${label}, round ${round}`);
+      measured[i].push({ ...(await run()), load });
+    }
+  }
+  return measured.map(combine);
+}
+
+/** `mean (round 1 / round 2, spread %)` with `noisy` when the rounds differ by more than NOISY_SPREAD. */
+const roundsCell = (r: Rounds) =>
+  `${r.rps.toFixed(0)} (${r.rounds.map((v) => v.toFixed(0)).join(' / ')}, ±${((r.spread * 100) / 2).toFixed(0)} %${r.spread > NOISY_SPREAD ? ', **noisy**' : ''})`;
+const loadsCell = (r: Rounds) => r.loads.map((l) => l.toFixed(1)).join(', ');
+
 /**
  * Seeds SEARCH_PRODUCTS products into a project of their own, then measures the search and suggest mixes with
  * its publishable key on an API process without the answer cache (SEARCH_CACHE=off: every request queries)
@@ -337,8 +399,8 @@ try {
     seeding.stop(),
   );
   const catalog = progress('Seeding', PRODUCTS, 'products');
-  await seedCatalog(db, project.id, PRODUCTS, { onProgress: (done) => catalog.update(done) }).finally(() =>
-    catalog.stop(),
+  await seedCatalog(db, project.id, PRODUCTS, { batchSize: 1000, onProgress: (done) => catalog.update(done) }).finally(
+    () => catalog.stop(),
   );
   await db.$executeRawUnsafe('VACUUM ANALYZE customers, products, variants, inventory_levels');
   log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
@@ -418,13 +480,21 @@ try {
   ];
 
   const rows: string[] = [];
+  let getByIdRps = 0;
+  let peakRss = 0;
   for (const scenario of scenarios) {
-    log(`Measuring ${scenario.name} (${DURATION} s each, ${CONNECTIONS} connections)...`);
-    const ours = await measure({ ...api, name: 'API' }, scenario.request('api'), auth);
-    const base = await measure({ ...baseline, name: 'baseline' }, scenario.request('baseline'), {});
+    log(
+      `Measuring ${scenario.name} (${DURATION} s per round, two rounds each, alternating; ${CONNECTIONS} connections)...`,
+    );
+    const [ours, base] = await alternating([
+      { label: 'API', run: () => measure({ ...api, name: 'API' }, scenario.request('api'), auth) },
+      { label: 'baseline', run: () => measure({ ...baseline, name: 'baseline' }, scenario.request('baseline'), {}) },
+    ]);
+    if (scenario.name === 'get by id') getByIdRps = ours.rps;
+    peakRss = Math.max(peakRss, ours.rssMb);
     const ratio = ours.rps / base.rps;
     rows.push(
-      `| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${ours.rssMb} | ${base.rps.toFixed(0)} | ${base.p50} | ${base.p99} | ${(ratio * 100).toFixed(0)} % |` +
+      `| ${scenario.name} | ${roundsCell(ours)} | ${ours.p50} | ${ours.p99} | ${ours.rssMb} | ${roundsCell(base)} | ${base.p50} | ${base.p99} | ${(ratio * 100).toFixed(0)} % | ${((ours.rps / getByIdRps) * 100).toFixed(0)} % | ${loadsCell(ours)} |` +
         (ours.errors + base.errors > 0 ? ` errors: ${ours.errors}/${base.errors}` : ''),
     );
   }
@@ -452,11 +522,20 @@ try {
     log(`Measuring ${scenario.name}...`);
     const prepared = await scenario.prepare();
     const headers = { authorization: `Bearer ${prepared.token}` };
-    const ours = prepared.amount
-      ? await measureAmount(api, prepared.request, headers, prepared.amount)
-      : await measure({ ...api, name: 'API' }, prepared.request, headers);
+    const amount = prepared.amount;
+    // A scenario that consumes what it requests (a draft per completion) splits it between its two rounds.
+    const [ours] = await alternating([
+      {
+        label: 'API',
+        run: () =>
+          amount
+            ? measureAmount(api, prepared.request, headers, Math.floor(amount / 2))
+            : measure({ ...api, name: 'API' }, prepared.request, headers),
+      },
+    ]);
+    peakRss = Math.max(peakRss, ours.rssMb);
     apiRows.push(
-      `| ${scenario.name} | ${ours.rps.toFixed(0)} | ${ours.p50} | ${ours.p99} | ${ours.rssMb} |` +
+      `| ${scenario.name} | ${roundsCell(ours)} | ${ours.p50} | ${ours.p99} | ${ours.rssMb} | ${((ours.rps / getByIdRps) * 100).toFixed(0)} % | ${loadsCell(ours)} |` +
         (ours.errors > 0 ? ` errors: ${ours.errors}` : ''),
     );
   }
@@ -464,15 +543,19 @@ try {
     `\`npm run bench -- --customers ${CUSTOMERS} --duration ${DURATION} --connections ${CONNECTIONS}\`: ` +
       `${CUSTOMERS.toLocaleString('en')} customers, ${CONNECTIONS} connections, ${DURATION} s per measurement, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
     '',
-    '| scenario | API req/s | API p50 ms | API p99 ms | API peak RSS MB | baseline req/s | baseline p50 ms | baseline p99 ms | API / baseline |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    "Each req/s is the mean of two rounds measured alternately (rounds in brackets, ± half their spread; **noisy** when they differ by more than 15 %); latencies are the rounds' means; the load average is the 1-minute figure before each API round.",
+    '',
+    '| scenario | API req/s | API p50 ms | API p99 ms | API peak RSS MB | baseline req/s | baseline p50 ms | baseline p99 ms | API / baseline | of get by id | load before |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows,
     '',
     `Without a baseline (${PRODUCTS.toLocaleString('en')} products with two variants each; the completion scenario completes ${COMPLETIONS.toLocaleString('en')} drafts of two line items, one request each):`,
     '',
-    '| scenario | API req/s | API p50 ms | API p99 ms | API peak RSS MB |',
-    '|---|---:|---:|---:|---:|',
+    '| scenario | API req/s | API p50 ms | API p99 ms | API peak RSS MB | of get by id | load before |',
+    '|---|---:|---:|---:|---:|---:|---|',
     ...apiRows,
+    '',
+    `Peak RSS of the API process over every scenario: ${peakRss} MB (${peakRss <= 250 ? 'within' : '**over**'} the 250 MB bound).`,
     '',
     limitsCost,
   ].join('\n');

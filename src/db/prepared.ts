@@ -21,15 +21,20 @@ export function selectList<R>(columns: Columns<R>): string {
     .join(', ');
 }
 
-// Values as Prisma's client returns them: int8 as BigInt (node-postgres gives a string); timestamptz as Date,
-// json/jsonb parsed, arrays as arrays (node-postgres's own parsers, which Prisma's pg adapter uses too).
+// Values as Prisma's client returns them: int8 as BigInt (node-postgres gives a string); date as midnight UTC
+// (node-postgres would take local midnight); timestamptz as Date, json/jsonb parsed, arrays as arrays
+// (node-postgres's own parsers, which Prisma's pg adapter uses too).
 const INT8 = 20;
+const DATE = 1082;
 const parseInt8 = (text: string) => BigInt(text);
+const parseDate = (text: string) => new Date(`${text}T00:00:00.000Z`);
 const types = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8 && format !== 'binary'
-      ? parseInt8
-      : (pg.types.getTypeParser(oid, format as 'text') as (text: string) => unknown)) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: string) => {
+    if (format === 'binary') return pg.types.getTypeParser(oid, format) as (value: Buffer) => unknown;
+    if (oid === INT8) return parseInt8;
+    if (oid === DATE) return parseDate;
+    return pg.types.getTypeParser(oid, format as 'text') as (text: string) => unknown;
+  }) as typeof pg.types.getTypeParser,
 };
 
 const names = new Set<string>();
@@ -69,3 +74,27 @@ export function preparedStatement<Row>(
 }
 
 const STALE_STATEMENT = new Set(['0A000', '26000']);
+
+/** At most this many texts per family are prepared; further ones run unnamed (parsed each time), so a family's server-side statements stay bounded. */
+const FAMILY_TEXTS = 256;
+
+/**
+ * Prepared statements whose text depends on a request's shape (which filters a list got, its sort, a first or a
+ * later page): each distinct text is prepared once under `${prefix}_${n}`. Texts must be built from fixed
+ * fragments with `$n` placeholders, never from values; past FAMILY_TEXTS distinct texts they run unprepared.
+ */
+export function preparedFamily<Row>(
+  prefix: string,
+): (text: string) => (pool: pg.Pool, values: readonly unknown[]) => Promise<Row[]> {
+  const statements = new Map<string, (pool: pg.Pool, values: readonly unknown[]) => Promise<Row[]>>();
+  const unnamed = async (pool: pg.Pool, text: string, values: readonly unknown[]) =>
+    (await pool.query<Row & pg.QueryResultRow>({ text, values: values as unknown[], types })).rows;
+  return (text) => {
+    const known = statements.get(text);
+    if (known) return known;
+    if (statements.size >= FAMILY_TEXTS) return (pool, values) => unnamed(pool, text, values);
+    const statement = preparedStatement<Row>(`${prefix}_${statements.size + 1}`, text);
+    statements.set(text, statement);
+    return statement;
+  };
+}

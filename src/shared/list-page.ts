@@ -4,6 +4,7 @@ import { isStorefront, type Ctx } from './context.js';
 import { pickFields } from './fields.js';
 import { Gate } from './gate.js';
 import { paginate, type KeysetOrder, type Pagination, type SortOrder } from './pagination.js';
+import type { PageSource } from './sql-list.js';
 
 /** The sort values an operation's `sort` query parameter takes, from the generated query types. */
 export type SortOf<O extends OperationId> = NonNullable<QueryParams<O> extends { sort?: infer S } ? S : never>;
@@ -51,9 +52,11 @@ interface ListDelegate<W, Row> {
  */
 export async function listPage<W, Row extends { id: string }, Resource extends { id: string }, Q extends ListQuery>(
   ctx: Ctx,
-  list: {
-    model: ListDelegate<W, Row>;
-    where: W;
+  list: (
+    | { model: ListDelegate<W, Row>; where: W }
+    // Rows read by prepared statements (sqlList): the filters are in the source.
+    | { source: PageSource<Row> }
+  ) & {
     query: Q;
     sorts: Record<NonNullable<Q['sort']>, KeysetOrder['keys']>;
     defaultSort?: NonNullable<Q['sort']>;
@@ -70,6 +73,14 @@ export async function listPage<W, Row extends { id: string }, Resource extends {
   // Storefronts and merchants see different rows of one list: neither a cached total nor a cursor crosses over.
   const view = isStorefront(ctx) ? 'storefront' : 'merchant';
   const resources: Resource[] = [];
+  const source: PageSource<Row> =
+    'source' in list
+      ? list.source
+      : {
+          count: () => list.model.count({ where: list.where }),
+          fetch: ({ after, orderBy, take }) =>
+            list.model.findMany({ where: (after ? { AND: [list.where, after] } : list.where) as W, orderBy, take }),
+        };
   const { rows, pagination } = await pageBuilds.run(() =>
     paginate<Row>({
       secret: ctx.project.signingSecret,
@@ -77,7 +88,7 @@ export async function listPage<W, Row extends { id: string }, Resource extends {
       orderBy: { keys: list.sorts[sortBy], order },
       shape: { filters, sort: sortBy, view },
       count: async () => {
-        const count = async () => list.model.count({ where: list.where });
+        const count = async () => source.count();
         if (!list.cacheTotals || !ctx.caches) return count();
         return ctx.caches.listTotals.get(
           ctx.project.id,
@@ -86,8 +97,7 @@ export async function listPage<W, Row extends { id: string }, Resource extends {
           count,
         );
       },
-      fetch: async ({ after, orderBy, take }) =>
-        list.model.findMany({ where: (after ? { AND: [list.where, after] } : list.where) as W, orderBy, take }),
+      fetch: (args) => source.fetch(args),
       keep: (fetched) => {
         let bytes = 2; // the array's brackets
         for (const row of fetched) {

@@ -24,6 +24,19 @@ export interface KeysetOrder {
 
 type KeyValue = string | number;
 
+/** What a keyset page reads: rows after `from` (the previous page's last key, typed; none on a first page) in `keys` order, `take` of them. */
+export interface PageFetch {
+  /** The same bound as a Prisma where (see afterKey). */
+  after: Record<string, unknown> | undefined;
+  /** The key values the page starts after, one per key (Dates for date keys), id last. */
+  from: Array<string | number | Date> | undefined;
+  /** The sort keys, id last. */
+  keys: KeysetOrder['keys'];
+  order: SortOrder;
+  orderBy: Record<string, SortOrder>[];
+  take: number;
+}
+
 interface PageOf<Row> {
   rows: Row[];
   pagination: Pagination;
@@ -39,12 +52,8 @@ export async function paginate<Row extends { id: string }>(options: {
   params: PageParams;
   orderBy: KeysetOrder;
   shape: unknown;
-  count: () => Promise<number>;
-  fetch: (args: {
-    after: Record<string, unknown> | undefined;
-    orderBy: Record<string, SortOrder>[];
-    take: number;
-  }) => Promise<Row[]>;
+  count: () => PromiseLike<number>;
+  fetch: (args: PageFetch) => PromiseLike<Row[]>;
   /** How many of the page's leading rows to answer (at least 1): fewer than the limit ends the page early, with a cursor. */
   keep?: (rows: Row[]) => number;
 }): Promise<PageOf<Row>> {
@@ -53,10 +62,17 @@ export async function paginate<Row extends { id: string }>(options: {
   const keys = [...orderBy.keys, { field: 'id', kind: 'string' as const }];
   const fingerprint = shapeFingerprint({ shape, orderBy });
   const from = params.cursor ? decodeCursor(secret, fingerprint, params.cursor) : undefined;
-  const after = from ? afterKey(keys, orderBy.order, from.key) : undefined;
+  const typed = from ? typedKey(keys, from.key) : undefined;
   const [total, fetched] = await Promise.all([
     from?.total ?? options.count(),
-    options.fetch({ after, orderBy: keys.map((key) => ({ [key.field]: orderBy.order })), take: limit + 1 }),
+    options.fetch({
+      after: typed ? afterKey(keys, orderBy.order, typed) : undefined,
+      from: typed,
+      keys,
+      order: orderBy.order,
+      orderBy: keys.map((key) => ({ [key.field]: orderBy.order })),
+      take: limit + 1,
+    }),
   ]);
   const full = fetched.length > limit ? fetched.slice(0, limit) : fetched;
   const kept = options.keep && full.length > 0 ? Math.max(1, Math.min(options.keep(full), full.length)) : full.length;
@@ -116,9 +132,8 @@ function encodeKey(value: unknown): KeyValue {
 // Rows after the key: (a > va) OR (a = va AND b > vb) OR ... for ascending order, < for descending.
 // Prisma cannot write the row comparison (a, b) > (va, vb), and PostgreSQL does not use the OR as an
 // index bound, so deep pages would scan from the start; the redundant a >= va gives it that bound.
-function afterKey(keys: KeysetOrder['keys'], order: SortOrder, values: KeyValue[]): Record<string, unknown> {
+function afterKey(keys: KeysetOrder['keys'], order: SortOrder, typed: PageFetch['from'] & {}): Record<string, unknown> {
   const op = order === 'desc' ? 'lt' : 'gt';
-  const typed = keys.map((key, i) => (key.kind === 'date' ? new Date(values[i]) : values[i]));
   const after = {
     OR: keys.map((key, i) => ({
       AND: [...keys.slice(0, i).map((prior, j) => ({ [prior.field]: typed[j] })), { [key.field]: { [op]: typed[i] } }],
@@ -126,6 +141,10 @@ function afterKey(keys: KeysetOrder['keys'], order: SortOrder, values: KeyValue[
   };
   return { AND: [{ [keys[0].field]: { [`${op}e`]: typed[0] } }, after] };
 }
+
+// A cursor's key values as the columns hold them: dates back to Dates.
+const typedKey = (keys: KeysetOrder['keys'], values: KeyValue[]) =>
+  keys.map((key, i) => (key.kind === 'date' ? new Date(values[i]) : values[i]));
 
 function shapeFingerprint(shape: unknown): string {
   return createHash('sha256').update(JSON.stringify(shape)).digest('base64url').slice(0, 12);

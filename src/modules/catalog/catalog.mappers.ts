@@ -5,6 +5,8 @@ type Schemas = components['schemas'];
 export type ProductResource = Schemas['Product'];
 export type VariantResource = Schemas['Variant'];
 export type ProductRow = Product & { variants: Variant[]; collections: Array<{ collectionId: string }> };
+/** What a product resource shows of a row: its fields but the project and deletion time, variants, collection ids. */
+export type ShownProduct = Omit<ProductRow, 'projectId' | 'deletedAt'>;
 
 /** A variant as the API shows it. */
 export function toVariantResource(variant: Variant): VariantResource {
@@ -27,7 +29,7 @@ export function toVariantResource(variant: Variant): VariantResource {
 }
 
 /** A product with its variants (by position) and collection ids, as the API shows it. */
-export function toProductResource(product: ProductRow): ProductResource {
+export function toProductResource(product: ShownProduct): ProductResource {
   return {
     id: product.id,
     title: product.title,

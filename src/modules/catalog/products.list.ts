@@ -1,11 +1,11 @@
 import type { operations } from '../../generated/openapi.js';
-import type { Prisma } from '../../generated/prisma/client.js';
 import { isStorefront, type Ctx } from '../../shared/context.js';
 import { pickFields } from '../../shared/fields.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
-import { productForView, toProductResource, type ProductRow } from './catalog.mappers.js';
+import { sql } from '../../shared/sql-list.js';
+import { productForView, toProductResource, type ShownProduct } from './catalog.mappers.js';
 import { pricedCustomer, withCustomerPrices } from './customer-prices.js';
-import { PRODUCT_INCLUDE } from './products.service.js';
+import { productList } from './products.statements.js';
 
 export type ProductListQuery = NonNullable<operations['listProducts']['parameters']['query']>;
 
@@ -21,27 +21,20 @@ const SORTS: SortColumns<'listProducts'> = {
  * (customer_price).
  */
 export async function listProducts(ctx: Ctx, query: ProductListQuery) {
-  const where: Prisma.ProductWhereInput = {
-    projectId: ctx.project.id,
-    deletedAt: null,
-    status: query.status,
-    productType: query.product_type,
-    vendor: query.vendor,
-    tags: query.tag ? { has: query.tag } : undefined,
-    collections: query.collection_id ? { some: { collectionId: query.collection_id } } : undefined,
-    createdAt: query.created_after ? { gt: new Date(query.created_after) } : undefined,
-    AND: isStorefront(ctx) ? [{ status: 'active' }] : undefined,
-  };
-  const model = {
-    findMany: (args: {
-      where: Prisma.ProductWhereInput;
-      orderBy: Prisma.ProductOrderByWithRelationInput[];
-      take: number;
-    }) => ctx.db.product.findMany({ ...args, include: PRODUCT_INCLUDE }),
-    count: (args: { where: Prisma.ProductWhereInput }) => ctx.db.product.count(args),
-  };
+  const source = productList(ctx.db, [
+    sql`project_id = ${ctx.project.id}`,
+    sql`deleted_at IS NULL`,
+    query.status !== undefined && sql`status = ${query.status}`,
+    query.product_type !== undefined && sql`product_type = ${query.product_type}`,
+    query.vendor !== undefined && sql`vendor = ${query.vendor}`,
+    query.tag !== undefined && sql`tags @> ARRAY[${query.tag}]::text[]`,
+    query.collection_id !== undefined &&
+      sql`EXISTS (SELECT 1 FROM collection_products WHERE product_id = products.id AND collection_id = ${query.collection_id})`,
+    query.created_after !== undefined && sql`created_at > ${new Date(query.created_after)}`,
+    isStorefront(ctx) && sql`status = 'active'`,
+  ]);
   const view = isStorefront(ctx) ? 'storefront' : 'merchant';
-  const list = { model, where, sorts: SORTS, map: (row: ProductRow) => productForView(toProductResource(row), view) };
+  const list = { source, sorts: SORTS, map: (row: ShownProduct) => productForView(toProductResource(row), view) };
   const cacheTotals = { list: 'products', tables: ['products', 'collection_products'] };
   if (!pricedCustomer(ctx)) return listPage(ctx, { ...list, query, cacheTotals });
   // A signed-in customer's page: whole products first (prices need the variants), then cut to `fields`.

@@ -4,9 +4,11 @@ import type { Ctx } from '../../shared/context.js';
 import { pickFields } from '../../shared/fields.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { paginateByOffset } from '../../shared/pagination.js';
+import { sql } from '../../shared/sql-list.js';
 import { groupMembersWhere } from '../customer-groups/index.js';
 import { relevanceTiers, searchWhere } from './customer-search.js';
 import { toCustomerResource } from './customers.mappers.js';
+import { customerList } from './customers.statements.js';
 
 export type CustomerListQuery = NonNullable<operations['listCustomers']['parameters']['query']>;
 
@@ -37,8 +39,35 @@ function customerWhere(
   };
 }
 
+/**
+ * The filters of customerWhere but search and group_id, as SQL conditions for the prepared list (a page without
+ * a search or group filter, the common one).
+ */
+function customerConditions(projectId: string, query: CustomerListQuery) {
+  return [
+    sql`project_id = ${projectId}`,
+    sql`deleted_at IS NULL`,
+    query.email !== undefined && sql`email_normalized = ${query.email.toLowerCase()}`,
+    query.status !== undefined && sql`status = ${query.status}`,
+    query.created_after !== undefined && sql`created_at > ${new Date(query.created_after)}`,
+    query.min_orders !== undefined && sql`order_count >= ${query.min_orders}`,
+    query.max_orders !== undefined && sql`order_count <= ${query.max_orders}`,
+    query.min_spent !== undefined && sql`total_spent >= ${query.min_spent}`,
+  ];
+}
+
 /** A page of the project's customers matching the filters, in the requested order. */
 export async function listCustomers(ctx: Ctx, query: CustomerListQuery) {
+  if (!query.search && !query.group_id) {
+    const sort = query.sort === 'relevance' ? 'created_at' : query.sort;
+    return listPage(ctx, {
+      source: customerList(ctx.db, customerConditions(ctx.project.id, query)),
+      query: { ...query, sort },
+      sorts: SORTS,
+      map: toCustomerResource,
+      cacheTotals: { list: 'customers', tables: ['customers'] },
+    });
+  }
   const where = customerWhere(
     ctx.project.id,
     query,

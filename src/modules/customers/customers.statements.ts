@@ -1,12 +1,13 @@
 import type pg from 'pg';
 import { preparedStatement, selectList, type Columns } from '../../db/prepared.js';
+import { sqlList } from '../../shared/sql-list.js';
 import { insertWithEvent } from '../store-events/index.js';
 import type { CustomerFields } from './customers.mappers.js';
 import type { CustomerRow } from './customers.row.js';
 
 /**
  * The customer operations measured against the bare baseline (bench/README.md), as prepared statements
- * (src/db/prepared.ts): the read by id and the create with its store event. The services use them outside
+ * (src/db/prepared.ts): the read by id, the list and the create with its store event. The services use them outside
  * transactions and fall back to Prisma inside one.
  */
 
@@ -45,6 +46,12 @@ export async function liveCustomerById(
 ): Promise<CustomerFields | undefined> {
   return (await byId(pool, [id, projectId]))[0];
 }
+
+/** Pages of the list of customers (listCustomers without a search or group filter): the shown fields and the name sort's key. */
+export const customerList = sqlList<CustomerFields & { sortName: string }>('customers', 'customers', {
+  ...FIELDS,
+  sortName: 'sort_name',
+});
 
 // What a create writes: the fields shown, less those the database keeps (order figures, creation time), plus
 // the stored-only ones.

@@ -1,6 +1,7 @@
 import type { Order } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
 import { deductStock, releaseReservations } from '../inventory/index.js';
 import { createOrderFromDraft } from '../orders/index.js';
@@ -33,11 +34,14 @@ export async function completeDraftOrder(ctx: Ctx, id: string): Promise<Order> {
           : [],
       ),
     );
-    const order = await createOrderFromDraft(tx, ctx, draft, items, allocations);
+    // The draft is completed before the order exists (its id is chosen here), so that the order's number, whose
+    // counter lock serialises the project's orders until commit, is the last thing taken.
+    const planned = { id: newId('ord_'), at: new Date() };
     const completed = await tx.draftOrder.update({
       where: { id },
-      data: { status: 'completed', orderId: order.id, completedAt: order.createdAt },
+      data: { status: 'completed', orderId: planned.id, completedAt: planned.at },
     });
+    const order = await createOrderFromDraft(tx, ctx, draft, items, allocations, planned);
     const after = toDraftOrderResource(completed);
     await recordEvent(tx, ctx, {
       type: 'draft_order.completed',

@@ -1,7 +1,8 @@
 import type { operations } from '../../generated/openapi.js';
-import type { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
+import { sql } from '../../shared/sql-list.js';
+import { draftOrderList } from './draft-orders.statements.js';
 import { toDraftOrderResource } from './draft-orders.mappers.js';
 
 type DraftOrderListQuery = NonNullable<operations['listDraftOrders']['parameters']['query']>;
@@ -13,22 +14,21 @@ const SORTS: SortColumns<'listDraftOrders'> = {
 
 /** A page of the project's draft orders matching the filters, newest first by default; items inlined with expand=items. */
 export async function listDraftOrders(ctx: Ctx, query: DraftOrderListQuery) {
-  const where: Prisma.DraftOrderWhereInput = {
-    projectId: ctx.project.id,
-    status: query.status,
-    customerEmail: query.customer_email ? { equals: query.customer_email, mode: 'insensitive' } : undefined,
-  };
-  const include = query.expand?.includes('items') ? { items: { orderBy: { position: 'asc' as const } } } : undefined;
+  const source = draftOrderList(
+    ctx.db,
+    [
+      sql`project_id = ${ctx.project.id}`,
+      query.status !== undefined && sql`status = ${query.status}`,
+      // Case-insensitive equality (not a pattern: % and _ match only themselves).
+      query.customer_email !== undefined && sql`lower(customer_email) = lower(${query.customer_email})`,
+    ],
+    query.expand?.includes('items') ?? false,
+  );
   return listPage(ctx, {
-    model: {
-      findMany: (args) => ctx.db.draftOrder.findMany({ ...args, include }),
-      count: (args) => ctx.db.draftOrder.count(args),
-    },
-    where,
+    source,
     query,
     sorts: SORTS,
-    map: (row) =>
-      toDraftOrderResource(row, 'items' in row ? (row.items as Parameters<typeof toDraftOrderResource>[1]) : undefined),
+    map: (row) => toDraftOrderResource(row, row.items),
     cacheTotals: { list: 'draft_orders', tables: ['draft_orders'] },
   });
 }

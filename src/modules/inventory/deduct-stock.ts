@@ -73,9 +73,9 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
   }
 
   const allocations: StockAllocation[] = [];
-  const defaultLocation = await tx.location.findFirst({
-    where: { projectId: ctx.project.id, isDefault: true, deletedAt: null },
-  });
+  // Read only when a `continue` variant is short (rare): one round trip less on every other deduction.
+  const defaultLocation = () =>
+    tx.location.findFirst({ where: { projectId: ctx.project.id, isDefault: true, deletedAt: null } });
   for (const demand of wanted) {
     let remaining = demand.quantity;
     for (const level of levels.filter((l) => l.variantId === demand.variantId).sort(byDeductionOrder)) {
@@ -85,10 +85,11 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
       level.available -= take;
       remaining -= take;
     }
-    if (remaining > 0 && defaultLocation) {
-      // Only `continue` variants get here: sold beyond stock, the default location carries the shortfall.
-      const level = levels.find((l) => l.variantId === demand.variantId && l.locationId === defaultLocation.id);
-      allocations.push(await takeFrom(tx, ctx, demand.variantId, defaultLocation.id, level?.available ?? 0, remaining));
+    // Only `continue` variants get here: sold beyond stock, the default location carries the shortfall.
+    const shortfallAt = remaining > 0 ? await defaultLocation() : null;
+    if (shortfallAt) {
+      const level = levels.find((l) => l.variantId === demand.variantId && l.locationId === shortfallAt.id);
+      allocations.push(await takeFrom(tx, ctx, demand.variantId, shortfallAt.id, level?.available ?? 0, remaining));
     }
   }
   await syncVariantTotals(tx, ctx, wanted.map((demand) => variants.get(demand.variantId)) as Variant[]);

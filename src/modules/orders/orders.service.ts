@@ -6,6 +6,7 @@ import { nextNumber } from '../../shared/counters.js';
 import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
+import { sql } from '../../shared/sql-list.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
 import type { StockAllocation } from '../inventory/index.js';
@@ -14,6 +15,7 @@ import { paymentDueDate, type PaymentTerms } from '../../shared/payment-terms.js
 import { jsonColumn } from '../../shared/json-column.js';
 import { recordOrderMove } from './order-history.js';
 import { toOrderLineItem, toOrderResource } from './orders.mappers.js';
+import { orderList } from './orders.statements.js';
 
 type OrderListQuery = NonNullable<operations['listOrders']['parameters']['query']>;
 
@@ -32,16 +34,14 @@ export async function findOrder(ctx: Ctx, db: Ctx['db'] | Tx, id: string, lock =
 
 /** A page of the project's orders matching the filters, newest first by default. */
 export async function listOrders(ctx: Ctx, query: OrderListQuery) {
-  const where: Prisma.OrderWhereInput = {
-    projectId: ctx.project.id,
-    customerId: query.customer_id,
-    financialStatus: query.financial_status,
-    status: query.status,
-    createdAt: query.created_after ? { gt: new Date(query.created_after) } : undefined,
-  };
   return listPage(ctx, {
-    model: ctx.db.order,
-    where,
+    source: orderList(ctx.db, [
+      sql`project_id = ${ctx.project.id}`,
+      query.customer_id !== undefined && sql`customer_id = ${query.customer_id}`,
+      query.financial_status !== undefined && sql`financial_status = ${query.financial_status}`,
+      query.status !== undefined && sql`status = ${query.status}`,
+      query.created_after !== undefined && sql`created_at > ${new Date(query.created_after)}`,
+    ]),
     query,
     sorts: SORTS,
     map: toOrderResource,
@@ -53,7 +53,9 @@ export async function listOrders(ctx: Ctx, query: OrderListQuery) {
  * Creates the order of a completed draft in the caller's transaction: the next order number of the
  * project (from 1001, gap-free), copies of the items and amounts, net terms due from today; adds one to
  * the customer's order_count and sets first/last_order_at; keeps where completion took the stock from
- * (`allocations`) so a cancellation can return it; records order.created.
+ * (`allocations`) so a cancellation can return it; records order.created. `planned` gives the order's id and
+ * creation time when the caller needs them first. The number is taken last: its counter row stays locked until
+ * commit and serialises the project's orders, so nothing else waits behind it.
  */
 export async function createOrderFromDraft(
   tx: Tx,
@@ -61,11 +63,18 @@ export async function createOrderFromDraft(
   draft: DraftOrder,
   items: DraftLineItem[],
   allocations: StockAllocation[] = [],
+  planned: { id: string; at: Date } = { id: newId('ord_'), at: new Date() },
 ): Promise<Order> {
-  const now = new Date();
+  const now = planned.at;
+  if (draft.customerId) {
+    // An increment, never a recount; the row lock it takes queues concurrent orders of one customer.
+    await tx.$executeRaw`
+      UPDATE customers SET order_count = order_count + 1, first_order_at = COALESCE(first_order_at, ${now}), last_order_at = ${now}
+      WHERE id = ${draft.customerId} AND project_id = ${ctx.project.id}`;
+  }
   const order = await tx.order.create({
     data: {
-      id: newId('ord_'),
+      id: planned.id,
       projectId: ctx.project.id,
       orderNumber: await nextNumber(tx, ctx.project.id, 'order_number', FIRST_ORDER_NUMBER),
       customerId: draft.customerId,
@@ -87,12 +96,6 @@ export async function createOrderFromDraft(
       createdAt: now,
     },
   });
-  if (order.customerId) {
-    // An increment, never a recount; the row lock it takes queues concurrent orders of one customer.
-    await tx.$executeRaw`
-      UPDATE customers SET order_count = order_count + 1, first_order_at = COALESCE(first_order_at, ${now}), last_order_at = ${now}
-      WHERE id = ${order.customerId} AND project_id = ${ctx.project.id}`;
-  }
   await recordEvent(tx, ctx, {
     type: 'order.created',
     resourceType: 'order',

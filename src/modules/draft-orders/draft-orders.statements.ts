@@ -1,0 +1,84 @@
+import { poolOf, type Database } from '../../db/client.js';
+import { preparedStatement, selectList, type Columns } from '../../db/prepared.js';
+import type { DraftLineItem, DraftOrder } from '../../generated/prisma/client.js';
+import { sqlList, type PageSource, type SqlCondition } from '../../shared/sql-list.js';
+
+/** The draft-order list's pages as prepared statements (src/shared/sql-list.ts); with expand=items, one more statement for the page's items. */
+
+const DRAFT_COLUMNS: Columns<DraftOrder> = {
+  id: 'id',
+  projectId: 'project_id',
+  draftNumber: 'draft_number',
+  status: 'status',
+  customerId: 'customer_id',
+  customerEmail: 'customer_email',
+  subtotal: 'subtotal',
+  tax: 'tax',
+  taxData: 'tax_data',
+  taxInclusive: 'tax_inclusive',
+  shippingCost: 'shipping_cost',
+  discount: 'discount',
+  total: 'total',
+  currency: 'currency',
+  shippingAddress: 'shipping_address',
+  billingAddress: 'billing_address',
+  paymentTerms: 'payment_terms',
+  paymentDueDate: 'payment_due_date',
+  orderId: 'order_id',
+  completedAt: 'completed_at',
+  itemCount: 'item_count',
+  notes: 'notes',
+  metadata: 'metadata',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+};
+
+const ITEM_COLUMNS: Columns<DraftLineItem> = {
+  id: 'id',
+  draftOrderId: 'draft_order_id',
+  productId: 'product_id',
+  variantId: 'variant_id',
+  title: 'title',
+  variantTitle: 'variant_title',
+  sku: 'sku',
+  quantity: 'quantity',
+  unitPrice: 'unit_price',
+  basePrice: 'base_price',
+  priceListId: 'price_list_id',
+  isCustom: 'is_custom',
+  note: 'note',
+  position: 'position',
+  createdAt: 'created_at',
+};
+
+const draftPages = sqlList<DraftOrder>('draft_orders', 'draft_orders', DRAFT_COLUMNS);
+
+const itemsOfDrafts = preparedStatement<DraftLineItem>(
+  'draft_list_items',
+  `SELECT ${selectList(ITEM_COLUMNS)} FROM draft_line_items WHERE draft_order_id = ANY($1) ORDER BY draft_order_id, position`,
+);
+
+/** Pages of draft orders matching `filters`; with `withItems`, each with its line items by position. */
+export function draftOrderList(
+  db: Database,
+  filters: ReadonlyArray<SqlCondition | false | undefined>,
+  withItems: boolean,
+): PageSource<DraftOrder & { items?: DraftLineItem[] }> {
+  const pages = draftPages(db, filters);
+  if (!withItems) return pages;
+  return {
+    count: () => pages.count(),
+    fetch: async (args) => {
+      const drafts = await pages.fetch(args);
+      if (drafts.length === 0) return [];
+      const ids = drafts.map((draft) => draft.id);
+      const pool = poolOf(db);
+      const items = pool
+        ? await itemsOfDrafts(pool, [ids])
+        : await db.draftLineItem.findMany({ where: { draftOrderId: { in: ids } }, orderBy: { position: 'asc' } });
+      const byDraft = new Map(drafts.map((draft) => [draft.id, { ...draft, items: [] as DraftLineItem[] }]));
+      for (const item of items) byDraft.get(item.draftOrderId)!.items.push(item);
+      return [...byDraft.values()];
+    },
+  };
+}

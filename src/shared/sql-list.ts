@@ -1,0 +1,84 @@
+import { poolOf, type Database } from '../db/client.js';
+import { preparedFamily, type Columns } from '../db/prepared.js';
+import type { PageFetch } from './pagination.js';
+
+/**
+ * Cursor lists read with prepared statements (src/db/prepared.ts) instead of Prisma's client, whose runtime is most
+ * of a list page's cost (bench/README.md). A list names its table and columns once; each request gives its
+ * filters as conditions. The statement text depends only on which conditions, sort and page kind a request
+ * has, so each shape is parsed and planned once per connection.
+ */
+
+/** One condition of a list's WHERE: SQL text around its values, from the `sql` tag. */
+export interface SqlCondition {
+  readonly parts: readonly string[];
+  readonly values: readonly unknown[];
+}
+
+/** `sql\`status = ${status}\``: a condition whose values are sent as parameters, never spliced into the text. */
+export const sql = (parts: TemplateStringsArray, ...values: unknown[]): SqlCondition => ({ parts: [...parts], values });
+
+/** Rows of a page and the number of rows the filters select, as listPage reads them. */
+export interface PageSource<Row> {
+  count(): PromiseLike<number>;
+  fetch(args: PageFetch): PromiseLike<Row[]>;
+}
+
+/** A condition's text with its values numbered from `values.length + 1`, appending them to `values`. */
+function bind(condition: SqlCondition, values: unknown[]): string {
+  let text = condition.parts[0];
+  condition.values.forEach((value, i) => {
+    values.push(value);
+    text += `$${values.length}${condition.parts[i + 1]}`;
+  });
+  return text;
+}
+
+/**
+ * A list over `table` (`columns`: each row field's column; every sort key's field must be one), read on
+ * `db`'s pool by prepared statements. `filters` are ANDed (false and undefined skipped); the keyset bound is a row
+ * comparison `(key, id) < (…)` (with the redundant `key <= …`, an index bound), as Prisma's path pages.
+ */
+export function sqlList<Row>(name: string, table: string, columns: Columns<Row>) {
+  const family = preparedFamily<Row>(`list_${name}`);
+  const counts = preparedFamily<{ count: number }>(`count_${name}`);
+  const selected = Object.entries(columns)
+    .map(([field, column]) => `"${table}"."${column as string}" AS "${field}"`)
+    .join(', ');
+  const column = (field: string) => {
+    const name = (columns as Record<string, string>)[field];
+    if (!name) throw new Error(`The list ${table} has no column for the sort key ${field}.`);
+    return `"${table}"."${name}"`;
+  };
+  return (db: Database, filters: ReadonlyArray<SqlCondition | false | undefined>): PageSource<Row> => {
+    const conditions = filters.filter((filter): filter is SqlCondition => Boolean(filter));
+    const where = (values: unknown[]) => conditions.map((condition) => `(${bind(condition, values)})`).join(' AND ');
+    const run = async <R>(statements: typeof family | typeof counts, text: string, values: unknown[]) => {
+      const pool = poolOf(db);
+      // Without a pool of ours (a client not made by createDatabase), the same SQL through Prisma, unprepared.
+      return (pool ? statements(text)(pool, values) : db.$queryRawUnsafe(text, ...values)) as Promise<R[]>;
+    };
+    return {
+      count: async () => {
+        const values: unknown[] = [];
+        const text = `SELECT count(*)::int AS "count" FROM "${table}" WHERE ${where(values)}`;
+        return (await run<{ count: number }>(counts, text, values))[0].count;
+      },
+      fetch: async ({ from, keys, order, take }) => {
+        const values: unknown[] = [];
+        let text = `SELECT ${selected} FROM "${table}" WHERE ${where(values)}`;
+        const direction = order === 'desc' ? 'DESC' : 'ASC';
+        if (from) {
+          const op = order === 'desc' ? '<' : '>';
+          values.push(...from);
+          const at = values.length - from.length;
+          const params = from.map((_, i) => `$${at + i + 1}`);
+          text += ` AND ${column(keys[0].field)} ${op}= ${params[0]} AND (${keys.map((key) => column(key.field)).join(', ')}) ${op} (${params.join(', ')})`;
+        }
+        values.push(take);
+        text += ` ORDER BY ${keys.map((key) => `${column(key.field)} ${direction}`).join(', ')} LIMIT $${values.length}`;
+        return run<Row>(family, text, values);
+      },
+    };
+  };
+}
