@@ -202,7 +202,13 @@ try {
   for (let round = 1; round <= options.rounds; round++) {
     log(`Round ${round} of ${options.rounds}...`);
     for (const { label: routeLabel, route } of routes) {
-      const taken = await sampleInTurn(who.map(({ headers }) => () => call(route, { headers })));
+      const taken = await sampleInTurn(
+        who.map(
+          ({ headers }) =>
+            () =>
+              call(route, { headers }),
+        ),
+      );
       for (const [index, { label }] of who.entries()) {
         const key = `${routeLabel}\u0000${label}`;
         samples.set(key, [...(samples.get(key) ?? []), ...taken[index]]);
