@@ -68,18 +68,21 @@ if (!config.databaseUrl) {
   if (!config.platformToken) config.platformToken = generatedPlatformToken = developmentPlatformToken(config.dataDir);
 }
 const databaseUrl = config.databaseUrl ?? embedded!.url;
+// Migrations and their advisory lock need a session of their own: the direct URL beside a pooled DATABASE_URL.
+const directUrl = config.databaseDirectUrl ?? databaseUrl;
 try {
-  await waitForDatabase(databaseUrl, config.databaseWaitSeconds, (message) => console.error(message));
+  await waitForDatabase(directUrl, config.databaseWaitSeconds, (message) => console.error(message));
 } catch (error) {
   if (!(error instanceof DatabaseStartupError)) throw error;
   await refuseToStart([error.message]);
 }
-const applied = await migrate(databaseUrl);
+const applied = await migrate(directUrl);
 if (applied.length > 0) log.info('applied migrations', { applied });
 
 // The embedded PostgreSQL this process started is one of its parts: stopped last, after the pool closed.
 const running = await startProcess({
   databaseUrl,
+  directUrl,
   // Clustered, this process serves no requests: it runs the jobs (RUN_JOBS) for all of them.
   config,
   log,
