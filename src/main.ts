@@ -13,12 +13,15 @@ import {
   type EmbeddedDatabase,
 } from './db/embedded-postgres.js';
 import { migrate } from './db/migrate.js';
+import { withSessionLock } from './db/session-lock.js';
 import { DatabaseStartupError, waitForDatabase } from './db/wait-for-database.js';
 import { developmentPlatformToken, ensureDemoProject } from './demo.js';
 import { startProcess } from './process.js';
 import { createLogger } from './shared/logger.js';
 
 const config = loadConfig();
+// Any constant: the same in every process creating the demo project in this database.
+const DEMO_PROJECT_LOCK = 72707370;
 const log = createLogger(config.logLevel);
 // WEB_CONCURRENCY above 1: this process owns the database, migrations, demo data and jobs, and forks that many
 // API processes sharing the port (src/cluster.ts); each of them runs this script too, as a plain API process.
@@ -88,7 +91,10 @@ const running = await startProcess({
   log,
   database: embedded ? { name: 'embedded PostgreSQL', stop: embedded.stop } : undefined,
 });
-const demo = await ensureDemoProject(running.deps, generatedPlatformToken).catch(async (error: unknown) => {
+// Processes starting together on an empty database create one demo project: the first, while the others wait.
+const demo = await withSessionLock(directUrl, DEMO_PROJECT_LOCK, () =>
+  ensureDemoProject(running.deps, generatedPlatformToken),
+).catch(async (error: unknown) => {
   await running.stop().catch(() => {}); // a start that fails leaves nothing running (failures are logged)
   throw error;
 });
