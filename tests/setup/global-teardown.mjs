@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
 
-/** Drops this run's template database, then stops the throwaway PostgreSQL (if any) and deletes its files. */
+/** Stops the PgBouncer of a TEST_PGBOUNCER run, drops this run's template database, then stops the throwaway PostgreSQL (if any) and deletes its files. */
 export default async function globalTeardown() {
+  await globalThis.__pgbouncer?.stop();
   const created = globalThis.__testTemplate;
   if (created) {
     const pg = (await import('pg')).default;
