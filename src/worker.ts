@@ -2,7 +2,7 @@
  * `npm run worker`: a process that works the job queues and serves no API (pg-boss queues and schedules, the
  * purges, webhook deliveries, e-mail), for deployments that run their API processes with RUN_JOBS=false.
  * It needs DATABASE_URL (the embedded PostgreSQL belongs to `npm start`), applies pending migrations like every
- * start does (one process applies them, under an advisory lock), and with METRICS_PORT serves `/metrics`,
+ * start does (processes starting together apply each once), and with METRICS_PORT serves `/metrics`,
  * `/healthz` and `/readyz` on that port. The first SIGINT/SIGTERM stops it in order (running jobs finish, up to
  * 10 s); a second one exits at once.
  */
