@@ -78,3 +78,10 @@ export async function startTestApp(
     },
   };
 }
+
+/**
+ * The URL for what needs a session of its own (LISTEN, pg-boss): the app's direct URL behind PgBouncer
+ * (TEST_PGBOUNCER=1), else its DATABASE_URL, as src/process.ts chooses.
+ */
+export const sessionUrlOf = (app: { deps: AppDeps }): string =>
+  app.deps.config.databaseDirectUrl ?? app.deps.config.databaseUrl!;
