@@ -162,6 +162,9 @@ try {
         DATABASE_URL: databaseUrl,
         ...(config.platformToken && { PLATFORM_TOKEN: config.platformToken }),
         RUN_JOBS: 'false',
+        // METRICS_PORT is this process's (its jobs and pools): a forked process listening there too would share
+        // the port through the cluster and fail, as this process already holds it. Theirs are on the API port.
+        METRICS_PORT: '',
         WEB_CONCURRENCY: '1',
         PORT: String(config.port),
       },
