@@ -2,7 +2,7 @@
  * Jest, native ESM: TypeScript through swc, tests against a real PostgreSQL (see tests/setup).
  * Two projects share one global setup (one PostgreSQL and one migrated template database per run):
  * - fast: unit tests and integration tests against the in-process app;
- * - slow: tests that spawn processes (the server, Prism, Chromium, the webhook receiver, the SDK package build and
+ * - slow: tests that spawn processes (the server, Prism, Chromium, PgBouncer, the webhook receiver, the SDK package build and
  *   install) or send or walk 100k of something (the contract fuzzer's bounded run, the 100k-customer pagination).
  * `npm test` runs both; `npm run test:fast` only the fast one.
  */
@@ -12,6 +12,7 @@ const slowTests = [
   'tests/integration/customers/customer-pagination-100k.test.ts',
   'tests/integration/sdk/package.test.ts',
   'tests/integration/webhooks/process.test.ts',
+  'tests/integration/db/pgbouncer.test.ts',
   'tests/integration/webhooks/receiver-cli.test.ts',
   'tests/integration/mock/prism-mock.test.ts',
   'tests/integration/mock/prism-proxy-fields.test.ts',

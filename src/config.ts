@@ -5,6 +5,12 @@ export interface Config {
   port: number;
   /** PostgreSQL URL; when absent the embedded PostgreSQL under dataDir is used. */
   databaseUrl?: string;
+  /**
+   * DATABASE_DIRECT_URL: a session connection to the same database when DATABASE_URL goes through a pooler in
+   * transaction mode (PgBouncer): the change feed (LISTEN), pg-boss, migrations and their advisory lock use it,
+   * and the pool on DATABASE_URL then runs no named prepared statements. Absent: DATABASE_URL is direct.
+   */
+  databaseDirectUrl?: string;
   /** How long start waits for the database to accept connections before it gives up. */
   databaseWaitSeconds: number;
   dataDir: string;
@@ -54,6 +60,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.PUBLIC_URL && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(env.PUBLIC_URL)) {
     problems.push(`PUBLIC_URL must be an http or https URL, got "${env.PUBLIC_URL}"`);
   }
+  if (env.DATABASE_DIRECT_URL && !env.DATABASE_URL)
+    problems.push('DATABASE_DIRECT_URL needs DATABASE_URL (the pooled URL the requests use)');
+  if (env.DATABASE_DIRECT_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_DIRECT_URL))
+    problems.push('DATABASE_DIRECT_URL must be a postgres:// or postgresql:// URL');
   if (env.METRICS_TOKEN !== undefined && env.METRICS_TOKEN !== '' && env.METRICS_TOKEN.length < 16) {
     problems.push('METRICS_TOKEN must be at least 16 characters');
   }
@@ -65,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     port,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseDirectUrl: env.DATABASE_DIRECT_URL || undefined,
     databaseWaitSeconds,
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     platformToken: env.PLATFORM_TOKEN || undefined,

@@ -13,12 +13,15 @@ import {
   type EmbeddedDatabase,
 } from './db/embedded-postgres.js';
 import { migrate } from './db/migrate.js';
+import { withSessionLock } from './db/session-lock.js';
 import { DatabaseStartupError, waitForDatabase } from './db/wait-for-database.js';
 import { developmentPlatformToken, ensureDemoProject } from './demo.js';
 import { startProcess } from './process.js';
 import { createLogger } from './shared/logger.js';
 
 const config = loadConfig();
+// Any constant: the same in every process creating the demo project in this database.
+const DEMO_PROJECT_LOCK = 72707370;
 const log = createLogger(config.logLevel);
 // WEB_CONCURRENCY above 1: this process owns the database, migrations, demo data and jobs, and forks that many
 // API processes sharing the port (src/cluster.ts); each of them runs this script too, as a plain API process.
@@ -68,24 +71,30 @@ if (!config.databaseUrl) {
   if (!config.platformToken) config.platformToken = generatedPlatformToken = developmentPlatformToken(config.dataDir);
 }
 const databaseUrl = config.databaseUrl ?? embedded!.url;
+// Migrations and their advisory lock need a session of their own: the direct URL beside a pooled DATABASE_URL.
+const directUrl = config.databaseDirectUrl ?? databaseUrl;
 try {
-  await waitForDatabase(databaseUrl, config.databaseWaitSeconds, (message) => console.error(message));
+  await waitForDatabase(directUrl, config.databaseWaitSeconds, (message) => console.error(message));
 } catch (error) {
   if (!(error instanceof DatabaseStartupError)) throw error;
   await refuseToStart([error.message]);
 }
-const applied = await migrate(databaseUrl);
+const applied = await migrate(directUrl);
 if (applied.length > 0) log.info('applied migrations', { applied });
 
 // The embedded PostgreSQL this process started is one of its parts: stopped last, after the pool closed.
 const running = await startProcess({
   databaseUrl,
+  directUrl,
   // Clustered, this process serves no requests: it runs the jobs (RUN_JOBS) for all of them.
   config,
   log,
   database: embedded ? { name: 'embedded PostgreSQL', stop: embedded.stop } : undefined,
 });
-const demo = await ensureDemoProject(running.deps, generatedPlatformToken).catch(async (error: unknown) => {
+// Processes starting together on an empty database create one demo project: the first, while the others wait.
+const demo = await withSessionLock(directUrl, DEMO_PROJECT_LOCK, () =>
+  ensureDemoProject(running.deps, generatedPlatformToken),
+).catch(async (error: unknown) => {
   await running.stop().catch(() => {}); // a start that fails leaves nothing running (failures are logged)
   throw error;
 });
@@ -153,6 +162,9 @@ try {
         DATABASE_URL: databaseUrl,
         ...(config.platformToken && { PLATFORM_TOKEN: config.platformToken }),
         RUN_JOBS: 'false',
+        // METRICS_PORT is this process's (its jobs and pools): a forked process listening there too would share
+        // the port through the cluster and fail, as this process already holds it. Theirs are on the API port.
+        METRICS_PORT: '',
         WEB_CONCURRENCY: '1',
         PORT: String(config.port),
       },

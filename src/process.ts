@@ -5,6 +5,9 @@
  *   start: [the database, when the caller owns it] → database pool → change feed (API keys, table-version
  *          caches) → search log → job queue (sending; working too with RUN_JOBS) → rate limiter → [metrics
  *          server, with METRICS_PORT] → HTTP server
+ *
+ * The change feed (LISTEN) and pg-boss need a session: they use the direct URL when there is one (DATABASE_URL
+ * through a transaction-mode pooler, DATABASE_DIRECT_URL beside it); the request pool uses DATABASE_URL.
  *   stop:  HTTP server → [metrics server] → job queue → search log → change feed → database pool → [the database]
  */
 import type { Server } from 'node:http';
@@ -12,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import type { AppDeps } from './app-deps.js';
 import type { Config } from './config.js';
 import { createDatabase, poolOf } from './db/client.js';
+import { unreadyReason } from './db/readiness.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
 import type { Handlers } from './http/contract.js';
@@ -26,6 +30,12 @@ import { createProcessCaches } from './shared/table-version-cache.js';
 export interface ProcessOptions {
   /** The database every part connects to (DATABASE_URL, or the embedded PostgreSQL's). */
   databaseUrl: string;
+  /**
+   * A session connection to the same database when `databaseUrl` goes through a transaction-mode pooler
+   * (DATABASE_DIRECT_URL): the change feed's LISTEN and pg-boss use it, and the request pool then runs no named
+   * prepared statements. Absent: `databaseUrl` is direct and used for everything.
+   */
+  directUrl?: string;
   config: Config;
   log: Logger;
   /** Connections in the database pool (the client's default when absent). */
@@ -64,33 +74,43 @@ interface Part {
 /** Every part in order, or, when one fails to start, the ones started before it stopped again and the error rethrown. */
 export async function startProcess(options: ProcessOptions): Promise<RunningProcess> {
   const { databaseUrl, config, log } = options;
+  const directUrl = options.directUrl ?? databaseUrl;
   const parts: Part[] = [];
   if (options.database) parts.push(options.database);
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= stopParts(parts, log));
   try {
-    const db = createDatabase(databaseUrl, options.poolSize);
+    const db = createDatabase(databaseUrl, options.poolSize, { namedStatements: directUrl === databaseUrl });
     parts.push({ name: 'database pool', stop: () => db.$disconnect() });
     // The caches register on the auth cache's change feed before it connects, so they hear every notification.
-    const authCache = new AuthCache(databaseUrl, log);
+    const authCache = new AuthCache(directUrl, log);
     const caches = createProcessCaches(authCache.feed);
     await authCache.start();
     parts.push({ name: 'change feed', stop: () => authCache.close() });
     // Buffered search analytics: written once requests and workers have stopped, before the pool closes.
     parts.push({ name: 'search log', stop: () => flushSearchLog() });
+    // The metrics exist before the job workers start, which count their webhook attempts; the queue depths are read
+    // once the queue has started (a scrape before that sees none).
+    const queue: { started?: JobQueue } = {};
+    const metrics = new Metrics({
+      pool: () => poolOf(db),
+      caches,
+      queues: async () => (await queue.started?.queueDepths()) ?? [],
+    });
+    const base = { db, config, log, authCache, caches, metrics, ...options.overrides };
     // Every process sends jobs (inside its transactions); only RUN_JOBS processes work them.
-    const base = { db, config, log, authCache, caches, ...options.overrides };
-    const jobs = await JobQueue.start(databaseUrl, log, config.runJobs ? { work: true, deps: base } : { work: false });
+    const jobs = await JobQueue.start(directUrl, log, config.runJobs ? { work: true, deps: base } : { work: false });
+    queue.started = jobs;
     parts.push({ name: 'jobs', stop: () => jobs.stop() });
-    const metrics = new Metrics({ pool: () => poolOf(db), caches, queues: () => jobs.queueDepths() });
     const deps: AppDeps = {
       ...base,
       jobs,
-      metrics,
       rateLimiter: config.rateLimits ? new RateLimiter(db) : undefined,
     };
     if (config.metricsPort !== undefined) {
-      const metricsServer = await serveMetrics(metrics, config.metricsPort, config.host);
+      const metricsServer = await serveMetrics(metrics, config.metricsPort, config.host, () => unreadyReason(db));
+      // METRICS_PORT=0: the port the kernel picked, for whoever prints or scrapes it.
+      config.metricsPort = (metricsServer.address() as AddressInfo).port;
       parts.push({ name: 'metrics server', stop: () => new Promise((resolve) => metricsServer.close(resolve)) });
     }
 

@@ -9,6 +9,8 @@ export type Tx = Prisma.TransactionClient;
 
 // The node-postgres pool under each client createDatabase made, for the prepared statements of src/db/prepared.ts.
 const pools = new WeakMap<object, pg.Pool>();
+// The pools whose connections are sessions of their own (no transaction-mode pooler between): named statements allowed.
+const sessionPools = new WeakSet<pg.Pool>();
 
 /**
  * The URL with every session in UTC, whatever the server's or database's TimeZone: Prisma's pg adapter sends
@@ -27,8 +29,10 @@ function inUtc(url: string): string {
  * busy pool) fails after CONNECT_TIMEOUT_MS, so an unreachable database answers 503 within a bounded time;
  * TCP keep-alive notices a server that vanished without closing the connection. Connections dropped by the
  * server (a restart) leave the pool on their error and are replaced on the next request. `$disconnect` ends the pool.
+ * Without `namedStatements` (a URL through a transaction-mode pooler, where consecutive statements may reach
+ * different server sessions) the statements of src/db/prepared.ts run unnamed.
  */
-export function createDatabase(url: string, poolSize = 10): Database {
+export function createDatabase(url: string, poolSize = 10, options: { namedStatements?: boolean } = {}): Database {
   const pool = new pg.Pool({
     connectionString: inUtc(url),
     max: poolSize,
@@ -40,6 +44,7 @@ export function createDatabase(url: string, poolSize = 10): Database {
   pool.on('error', () => {});
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
+  if (options.namedStatements ?? true) sessionPools.add(pool);
   return db;
 }
 
@@ -52,3 +57,6 @@ export function poolOf(db: Database | Tx): pg.Pool | undefined {
   // After $disconnect the pool is ended; a client used again reconnects through Prisma's own new pool.
   return pool && !pool.ending ? pool : undefined;
 }
+
+/** Whether `pool` keeps each connection's server session (named prepared statements survive between queries). */
+export const keepsSessions = (pool: pg.Pool): boolean => sessionPools.has(pool);

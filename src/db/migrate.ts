@@ -33,15 +33,30 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
 
 /**
  * Applies pending migrations, each in its own transaction, recording them in Prisma's
- * `_prisma_migrations` table. Safe to run from several processes at once (advisory lock).
+ * `_prisma_migrations` table. Safe to run from several processes at once: each transaction first takes a
+ * transaction-scoped advisory lock and then checks whether its migration is applied, so every migration runs
+ * once; being transaction-scoped, the lock holds through a transaction-mode pooler too (PgBouncer).
  * Fails when an applied migration was edited afterwards. Returns the names applied.
  */
 export async function migrate(url: string, dir = MIGRATIONS_DIR): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
+  /** Runs `work` in a transaction holding the migration lock; rolled back when it throws. */
+  const locked = async <T>(work: () => Promise<T>): Promise<T> => {
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
+      const result = await work();
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    }
+  };
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await client.query(`
+    await locked(() =>
+      client.query(`
       CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
         "id" VARCHAR(36) PRIMARY KEY NOT NULL,
         "checksum" VARCHAR(64) NOT NULL,
@@ -51,41 +66,40 @@ export async function migrate(url: string, dir = MIGRATIONS_DIR): Promise<string
         "rolled_back_at" TIMESTAMPTZ,
         "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
         "applied_steps_count" INTEGER NOT NULL DEFAULT 0
-      )`);
-    const applied = new Map<string, string>(
-      (
-        await client.query<{ migration_name: string; checksum: string }>(
-          'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
-        )
-      ).rows.map((row) => [row.migration_name, row.checksum]),
+      )`),
     );
     const done: string[] = [];
     for (const migration of readMigrations(dir)) {
-      const checksum = applied.get(migration.name);
-      if (checksum !== undefined) {
-        if (checksum !== migration.checksum) {
-          throw new Error(`Migration ${migration.name} was edited after it was applied; add a new migration instead.`);
+      const applied = await locked(async () => {
+        const recorded = await client.query<{ checksum: string }>(
+          `SELECT checksum FROM "_prisma_migrations"
+           WHERE migration_name = $1 AND finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+          [migration.name],
+        );
+        if (recorded.rows.length > 0) {
+          if (recorded.rows[0].checksum !== migration.checksum) {
+            throw new Error(
+              `Migration ${migration.name} was edited after it was applied; add a new migration instead.`,
+            );
+          }
+          return false;
         }
-        continue;
-      }
-      await client.query('BEGIN');
-      try {
-        await client.query(migration.sql);
+        try {
+          await client.query(migration.sql);
+        } catch (error) {
+          throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`, { cause: error });
+        }
         await client.query(
           `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count)
            VALUES ($1, $2, now(), $3, 1)`,
           [randomUUID(), migration.checksum, migration.name],
         );
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`, { cause: error });
-      }
-      done.push(migration.name);
+        return true;
+      });
+      if (applied) done.push(migration.name);
     }
     return done;
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
     await client.end();
   }
 }

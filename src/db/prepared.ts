@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { keepsSessions } from './client.js';
 
 /**
  * Named prepared statements over the pool under the Prisma client, for the few operations where Prisma's
@@ -6,9 +7,11 @@ import pg from 'pg';
  * throughput through it, a create with its store event at 45 %). PostgreSQL parses and plans each statement
  * once per connection; later runs send only its name and values. Everything else stays on Prisma.
  *
- * Prepared statements live in the server session: connections must not be shared between clients behind
- * our back (PgBouncer in transaction mode needs its prepared-statement support, 1.21+). A statement a
- * migration made stale is prepared again under a new name (see preparedStatement).
+ * Prepared statements live in the server session: on a pool through a transaction-mode pooler (PgBouncer's
+ * transaction mode hands each statement outside a transaction to any server connection; see
+ * createDatabase's `namedStatements`) they run unnamed, parsed and planned each time, with the same text,
+ * values and row shapes. A statement a migration made stale is prepared again under a new name (see
+ * preparedStatement).
  */
 
 /** Where each field of `R` lives: `{ firstName: 'first_name' }`. Every field must be named. */
@@ -54,7 +57,7 @@ export function preparedStatement<Row>(
   const run = async (pool: pg.Pool, values: readonly unknown[]) =>
     (
       await pool.query<Row & pg.QueryResultRow>({
-        name: generation === 0 ? name : `${name}_${generation}`,
+        name: !keepsSessions(pool) ? undefined : generation === 0 ? name : `${name}_${generation}`,
         text,
         values: values as unknown[],
         types,

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type pg from 'pg';
 import type { ProcessCaches } from './table-version-cache.js';
@@ -150,12 +150,31 @@ export class Metrics {
 }
 
 /**
- * Serves `GET /metrics` (no token: for a private network) on a port of its own and resolves once it listens;
- * every other request answers 404. Rejects with the listen error.
+ * Serves `GET /metrics` (no token: for a private network) on a port of its own and resolves once it listens,
+ * with the probes beside it: `GET /healthz` (200 while the process runs) and `GET /readyz` (200 when `unready`
+ * finds nothing, else 503 with the reason; the same bodies as the API's probes). Every other request answers
+ * 404. Rejects with the listen error.
  */
-export async function serveMetrics(metrics: Metrics, port: number, host: string): Promise<Server> {
+export async function serveMetrics(
+  metrics: Metrics,
+  port: number,
+  host: string,
+  unready: () => Promise<string | undefined>,
+): Promise<Server> {
+  const json = (response: ServerResponse, status: number, body: object) =>
+    response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
   const server = createServer((request, response) => {
-    if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+    const path = request.url?.split('?')[0];
+    if (request.method === 'GET' && path === '/healthz') return json(response, 200, { status: 'ok' });
+    if (request.method === 'GET' && path === '/readyz') {
+      unready().then(
+        (reason) =>
+          reason ? json(response, 503, { status: 'unavailable', reason }) : json(response, 200, { status: 'ready' }),
+        () => json(response, 503, { status: 'unavailable', reason: 'The database does not answer.' }),
+      );
+      return;
+    }
+    if (request.method !== 'GET' || path !== '/metrics') {
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found.\n');
       return;
     }

@@ -1,10 +1,35 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** A fresh database cloned from `template` (by default the migrated one); dropped by the returned function. */
+/**
+ * The URL an app's DATABASE_URL takes for `directUrl`: with TEST_PGBOUNCER=1 the same database through the run's
+ * PgBouncer (transaction mode), otherwise `directUrl` itself.
+ */
+export function pooledUrl(directUrl: string): string {
+  const port = process.env.TEST_PGBOUNCER_PORT;
+  if (!port) return directUrl;
+  const url = new URL(directUrl);
+  url.port = port;
+  return url.toString();
+}
+
+/** The direct (session) URL of a URL pooledUrl made; any other URL is returned as it is. */
+export function directUrlOf(url: string): string {
+  const port = process.env.TEST_PGBOUNCER_PORT;
+  const parsed = new URL(url);
+  if (!port || parsed.port !== port) return url;
+  parsed.port = new URL(process.env.TEST_ADMIN_URL!).port;
+  return parsed.toString();
+}
+
+/**
+ * A fresh database cloned from `template` (by default the migrated one); dropped by the returned function. `url`
+ * is what the app's DATABASE_URL takes (through PgBouncer in a TEST_PGBOUNCER run), `directUrl` a session
+ * connection to it.
+ */
 export async function createTestDatabase(
   template = process.env.TEST_TEMPLATE_DB!,
-): Promise<{ url: string; drop: () => Promise<void> }> {
+): Promise<{ url: string; directUrl: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_ADMIN_URL!;
   const name = `test_${process.env.JEST_WORKER_ID ?? '0'}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -14,7 +39,8 @@ export async function createTestDatabase(
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: pooledUrl(url.toString()),
+    directUrl: url.toString(),
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();

@@ -45,7 +45,10 @@ async function buildDemoTemplate(admin: pg.Client): Promise<void> {
       await app.close();
     }
     copyFileSync(path.join(dataDir, 'demo.json'), demoFileOfRun());
-    await admin.query(`ALTER DATABASE ${new URL(database.url).pathname.slice(1)} RENAME TO ${demoTemplateName()}`);
+    const name = new URL(database.directUrl).pathname.slice(1);
+    // A pooler (TEST_PGBOUNCER) keeps idle server connections to it after the app closed; a template has none.
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    await admin.query(`ALTER DATABASE ${name} RENAME TO ${demoTemplateName()}`);
   } catch (error) {
     await database.drop();
     throw error;

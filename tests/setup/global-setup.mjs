@@ -58,4 +58,12 @@ export default async function globalSetup() {
 
   process.env.TEST_ADMIN_URL = adminUrl;
   process.env.TEST_TEMPLATE_DB = template;
+  // TEST_PGBOUNCER=1: the apps' DATABASE_URL goes through Debian's PgBouncer in transaction mode, as in a
+  // deployment behind one; their sessions (change feed, pg-boss) use the direct URL (tests/setup/database.ts).
+  if (process.env.TEST_PGBOUNCER === '1') {
+    const { startPgBouncer } = await tsImport('./pgbouncer.ts', import.meta.url);
+    const bouncer = await startPgBouncer(adminUrl);
+    globalThis.__pgbouncer = bouncer;
+    process.env.TEST_PGBOUNCER_PORT = String(bouncer.port);
+  }
 }

@@ -2,8 +2,12 @@ import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** Drops this run's template databases (the migrated one and the demo one, with its demo file), then stops the throwaway PostgreSQL (if any) and deletes its files. */
+/**
+ * Stops the PgBouncer of a TEST_PGBOUNCER run, drops this run's template databases (the migrated one and the demo
+ * one, with its demo file), then stops the throwaway PostgreSQL (if any) and deletes its files.
+ */
 export default async function globalTeardown() {
+  await globalThis.__pgbouncer?.stop();
   const created = globalThis.__testTemplate;
   if (created) {
     const pg = (await import('pg')).default;

@@ -69,6 +69,24 @@ export function launchMain(
   return { child, output, listening };
 }
 
+/** Runs `npm run worker`'s entry point (src/worker.ts) and waits until it says it is running. */
+export async function startWorker(env: Record<string, string>, cleanups: Cleanups): Promise<Omit<Started, 'baseUrl'>> {
+  const { child, output } = spawnScript('src/worker.ts', [], { LOG_LEVEL: 'error', ...env }, cleanups);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output()}`)), 60_000);
+    child.stdout.on('data', () => {
+      if (output().includes('job worker running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('close', (code, signal) =>
+      reject(new Error(`exited with ${code ?? signal} before running:\n${output()}`)),
+    );
+  });
+  return { child, output };
+}
+
 /** Runs a script (e.g. `src/seed/cli.ts`) to its end; its exit code and everything it printed. */
 export async function runScript(
   script: string,

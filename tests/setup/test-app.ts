@@ -5,7 +5,7 @@ import type { Handlers } from '../../src/http/contract.js';
 import { createCommerceClient, type CommerceClient } from '@commerce-api/sdk';
 import { createLogger } from '../../src/shared/logger.js';
 import { startProcess } from '../../src/process.js';
-import { createTestDatabase } from './database.js';
+import { createTestDatabase, directUrlOf } from './database.js';
 
 export const TEST_PLATFORM_TOKEN = 'test-platform-token-0123456789abcdef';
 export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789abcdef';
@@ -39,11 +39,13 @@ export async function startTestApp(
   } = {},
 ): Promise<TestApp> {
   const database = options.databaseUrl
-    ? { url: options.databaseUrl, drop: async () => {} }
+    ? { url: options.databaseUrl, directUrl: directUrlOf(options.databaseUrl), drop: async () => {} }
     : await createTestDatabase(options.template);
   const config: Config = {
     ...loadConfig({}),
     databaseUrl: database.url,
+    // Behind PgBouncer (TEST_PGBOUNCER=1) the sessions use the direct URL, as DATABASE_DIRECT_URL does.
+    databaseDirectUrl: database.directUrl === database.url ? undefined : database.directUrl,
     platformToken: TEST_PLATFORM_TOKEN,
     metricsToken: TEST_METRICS_TOKEN,
     responseCheck: true,
@@ -57,6 +59,7 @@ export async function startTestApp(
   // themselves. The app's own copy of the database is dropped last.
   const running = await startProcess({
     databaseUrl: database.url,
+    directUrl: config.databaseDirectUrl,
     config,
     log,
     poolSize: 5,
@@ -77,3 +80,10 @@ export async function startTestApp(
     },
   };
 }
+
+/**
+ * The URL for what needs a session of its own (LISTEN, pg-boss): the app's direct URL behind PgBouncer
+ * (TEST_PGBOUNCER=1), else its DATABASE_URL, as src/process.ts chooses.
+ */
+export const sessionUrlOf = (app: { deps: AppDeps }): string =>
+  app.deps.config.databaseDirectUrl ?? app.deps.config.databaseUrl!;

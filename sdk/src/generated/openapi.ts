@@ -63,8 +63,9 @@ export interface paths {
          *
          *     Not public: on the API's port it needs `Authorization: Bearer <METRICS_TOKEN>` and does not exist
          *     (404) while `METRICS_TOKEN` is unset. `METRICS_PORT` serves the same text on a port of its own
-         *     (`GET /metrics` there, no token), meant for a private network. Metrics requests are not counted in
-         *     rate limits.
+         *     (`GET /metrics` there, no token, beside `GET /healthz` and `GET /readyz` with the bodies of the API's
+         *     probes; the job worker of `npm run worker` serves no API and has only that port), meant for a private
+         *     network. Metrics requests are not counted in rate limits.
          */
         get: operations["getMetrics"];
         put?: never;

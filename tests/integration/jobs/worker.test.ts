@@ -4,11 +4,12 @@ import { queueOptionsOf } from '../../../src/jobs/definition.js';
 import { deadLetterQueue, jobs } from '../../../src/jobs/registry.js';
 import type { JobName } from '../../../src/jobs/types.js';
 import { stopBeforeClosing, useApp } from '../../setup/store.js';
+import { sessionUrlOf } from '../../setup/test-app.js';
 
 const app = useApp();
 let worker: JobQueue;
 beforeAll(async () => {
-  worker = await JobQueue.start(app.deps.config.databaseUrl!, app.deps.log, { work: true, deps: app.deps });
+  worker = await JobQueue.start(sessionUrlOf(app), app.deps.log, { work: true, deps: app.deps });
   stopBeforeClosing(app, () => worker.stop());
 });
 

@@ -5,6 +5,7 @@ import { createProject } from '../../factories/project.factory.js';
 import type { TestApp } from '../../setup/test-app.js';
 import { eventually } from '../../setup/wait.js';
 import { useApp, useSecondApp } from '../../setup/store.js';
+import { sessionUrlOf } from '../../setup/test-app.js';
 
 // Two app instances on one database stand for two server processes, each with its own key cache.
 const a = useApp();
@@ -48,7 +49,7 @@ describe('cached authentication', () => {
   });
 
   test('close() cancels a pending reconnect, and no reconnect starts after it', async () => {
-    const url = new URL(a.deps.config.databaseUrl!);
+    const url = new URL(sessionUrlOf(a));
     url.searchParams.set('application_name', 'auth-cache-close-test');
     const RECONNECT_MS = 20;
     const cache = new AuthCache(url.toString(), createLogger('silent'), { reconnectMs: RECONNECT_MS });

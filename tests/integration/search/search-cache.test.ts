@@ -6,6 +6,7 @@ import { createProduct } from '../../factories/catalog.factory.js';
 import type { CreatedProject } from '../../factories/project.factory.js';
 import type { TestApp } from '../../setup/test-app.js';
 import { startTwoProcesses } from '../../setup/two-processes.js';
+import { sessionUrlOf } from '../../setup/test-app.js';
 
 // Two server processes on one database: each caches search answers and must drop them when the other
 // (or plain SQL) changes what they were computed from.
@@ -95,7 +96,7 @@ describe('cached search answers stay exact', () => {
 
 describe('TableVersionCache', () => {
   test('concurrent misses of one key compute once; a write of the project makes the next read compute again', async () => {
-    const feed = new ChangeFeed(a.deps.config.databaseUrl!, createLogger('silent'));
+    const feed = new ChangeFeed(sessionUrlOf(a), createLogger('silent'));
     try {
       await feed.start();
       const versions = new TableVersions(feed);

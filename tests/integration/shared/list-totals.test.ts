@@ -5,6 +5,7 @@ import { createLogger } from '../../../src/shared/logger.js';
 import type { CreatedProject } from '../../factories/project.factory.js';
 import type { TestApp } from '../../setup/test-app.js';
 import { startTwoProcesses } from '../../setup/two-processes.js';
+import { sessionUrlOf } from '../../setup/test-app.js';
 
 let a: TestApp;
 let b: TestApp;
@@ -74,7 +75,7 @@ describe('TableVersionCache: list totals', () => {
   afterAll(() => feed?.close());
 
   test('counts once while nothing changes, again after a table_changed notification of one of its tables, always while not listening', async () => {
-    feed = new ChangeFeed(a.deps.config.databaseUrl!, createLogger('silent'));
+    feed = new ChangeFeed(sessionUrlOf(a), createLogger('silent'));
     const { versions, listTotals } = createProcessCaches(feed);
     let counts = 0;
     const count = async () => ++counts;

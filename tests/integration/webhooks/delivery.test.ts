@@ -7,6 +7,7 @@ import { createCustomer } from '../../factories/customer.factory.js';
 import { createWebhook, listDeliveries, queuedWakeUps, waitForDeliveries } from '../../factories/webhook.factory.js';
 import { WebhookReceiver, type Received } from '../../setup/webhook-receiver.js';
 import { stopBeforeClosing, useStore } from '../../setup/store.js';
+import { sessionUrlOf } from '../../setup/test-app.js';
 
 // The app with a worker working every queue, as `npm start` runs it, delivering to a local HTTPS receiver
 // whose self-signed certificate the worker's outbound pool trusts.
@@ -23,7 +24,7 @@ const MINUTE = 60_000;
 beforeAll(async () => {
   receiver = await new WebhookReceiver().start();
   agent = new OutboundAgent({ ca: receiver.cert });
-  worker = await JobQueue.start(app.deps.config.databaseUrl!, app.deps.log, {
+  worker = await JobQueue.start(sessionUrlOf(app), app.deps.log, {
     work: true,
     deps: { ...app.deps, outbound: agent },
   });
@@ -255,7 +256,7 @@ describe('concurrency per subscription', () => {
     const otherAgent = agent; // trusts only the first receiver's certificate: use a pool trusting both
     agent = new OutboundAgent({ ca: [receiver.cert, elsewhere.cert] });
     await worker.stop();
-    worker = await JobQueue.start(app.deps.config.databaseUrl!, app.deps.log, {
+    worker = await JobQueue.start(sessionUrlOf(app), app.deps.log, {
       work: true,
       deps: { ...app.deps, outbound: agent },
     });

@@ -7,7 +7,7 @@ import type { CommerceClient } from '@commerce-api/sdk';
 import { createCustomer } from '../../factories/customer.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { createWebhook } from '../../factories/webhook.factory.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { startTestApp, type TestApp, sessionUrlOf } from '../../setup/test-app.js';
 import { WebhookReceiver, type Received } from '../../setup/webhook-receiver.js';
 
 // The app with a worker working every queue, as `npm start` runs it, delivering to a local HTTPS receiver
@@ -24,7 +24,7 @@ beforeAll(async () => {
   app = await startTestApp({ config: { allowPrivateNetworkTargets: true } });
   receiver = await new WebhookReceiver().start();
   agent = new OutboundAgent({ ca: receiver.cert });
-  worker = await JobQueue.start(app.deps.config.databaseUrl!, app.deps.log, {
+  worker = await JobQueue.start(sessionUrlOf(app), app.deps.log, {
     work: true,
     deps: { ...app.deps, outbound: agent },
   });
