@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchOptions, startReadBenchServer } from './kit.js';
+import { benchOptions, buildServer, startCompiledServer, stopServer } from './kit.js';
 import { createDatabase } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
@@ -82,7 +82,9 @@ try {
     onProgress: (done, total) => log(`  seeded ${done.toLocaleString('en')} / ${total.toLocaleString('en')} products`),
   });
 
-  server = await startReadBenchServer(databaseUrl);
+  // The compiled server as npm start runs it (dist/, its node options): measured as deployed, not through tsx.
+  buildServer();
+  server = await startCompiledServer({ DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
   const call = async (route: string, init: { method?: string; headers: Record<string, string>; body?: unknown }) => {
     const response = await fetch(`${server!.url}${route}`, {
       method: init.method ?? 'GET',
@@ -248,8 +250,7 @@ try {
     log('Wrote the results into bench/README.md.');
   }
 } finally {
-  server?.child.kill('SIGTERM');
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  if (server) await stopServer(server);
   await embedded?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
