@@ -6,7 +6,7 @@
  * (WEB_CONCURRENCY=2). The servers take turns, round after round, so a change in the machine's load spreads over
  * all of them. The table is written into bench/README.md.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ import { migrate } from '../src/db/migrate.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
 import { startPgBouncer } from '../tests/setup/pgbouncer.js';
-import { benchOptions } from './kit.js';
+import { benchOptions, buildServer, startCompiledServer } from './kit.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const USAGE = `Usage: npm run bench:topology -- [--customers N] [--duration S] [--rounds N] [--connections N] [--no-write]
@@ -34,22 +34,9 @@ interface Server {
   child: ChildProcess;
 }
 
-/** The compiled server (as `npm start` runs it) with `env`; resolves once it prints its address. */
-function startServer(name: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--liftoff-only', '--max-old-space-size=256', 'dist/main.js'], {
-    cwd: root,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ name, url: match[1], child });
-    });
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${output}`)));
-  });
+/** The compiled server (as `npm start` runs it) with `env`, named for the table; resolves once it listens. */
+async function startServer(name: string, env: Record<string, string>): Promise<Server> {
+  return { name, ...(await startCompiledServer({ PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn', ...env })) };
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -88,7 +75,7 @@ try {
     (customer) => customer.id,
   );
   await db.$disconnect();
-  execFileSync(process.execPath, ['codegen/build.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' });
+  buildServer();
   bouncer = await startPgBouncer(embedded.url, { poolSize: 20 });
   // The same database under another URL: the process then treats DATABASE_URL as pooled and names no statement.
   const sameDatabase = new URL(embedded.url);
