@@ -28,7 +28,8 @@ Options:
   --no-write      print the results without writing them into bench/README.md
   -h, --help      show this help
 
-BENCH_DATABASE_URL: measure on this PostgreSQL instead of a throwaway embedded one.`;
+BENCH_DATABASE_URL: measure on this PostgreSQL instead of a throwaway embedded one.
+BENCH_CPU_PROF_DIR: the API process writes its CPU profile (node --cpu-prof) into this directory.`;
 
 const options = benchOptions(USAGE, { products: 10000, runs: 40, rounds: 3 });
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -84,7 +85,10 @@ try {
 
   // The compiled server as npm start runs it (dist/, its node options): measured as deployed, not through tsx.
   buildServer();
-  server = await startCompiledServer({ DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
+  server = await startCompiledServer(
+    { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' },
+    process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [],
+  );
   const call = async (route: string, init: { method?: string; headers: Record<string, string>; body?: unknown }) => {
     const response = await fetch(`${server!.url}${route}`, {
       method: init.method ?? 'GET',

@@ -25,7 +25,7 @@ const CACHE_NAMES = [
   'searchAnswers',
   'customerPriceKeys',
   'liveSessions',
-  'pagePriceLists',
+  'resolvedPrices',
   'accessTokens',
 ] as const;
 

@@ -80,13 +80,23 @@ export class TableVersionCache<T> {
     this.projectWrites = options.projectWrites ?? true;
   }
 
-  /** The value for `key` (which must hold every input), computed from `tables`: the cached one when still exact, else `compute()`'s answer, cached. */
-  async get(projectId: string, key: string, tables: readonly string[], compute: () => Promise<T>): Promise<T> {
+  /**
+   * The value for `key` (which must hold every input), computed from `tables`: the cached one when still exact
+   * (and, with `fresh`, while `fresh(value)` holds: for values that also depend on the time), else `compute()`'s
+   * answer, cached.
+   */
+  async get(
+    projectId: string,
+    key: string,
+    tables: readonly string[],
+    compute: () => Promise<T>,
+    fresh?: (value: T) => boolean,
+  ): Promise<T> {
     const cacheKey = `${projectId}|${key}`;
     const versions = this.versions.versionsOf(projectId, tables, this.projectWrites);
     const same = (other: number[]) => other.every((version, i) => version === versions[i]);
     const entry = this.entries.get(cacheKey);
-    if (this.versions.listening && entry && same(entry.versions)) {
+    if (this.versions.listening && entry && same(entry.versions) && (!fresh || fresh(entry.value))) {
       this.entries.delete(cacheKey); // most recently used last
       this.entries.set(cacheKey, entry);
       this.hits++;
@@ -141,10 +151,11 @@ export interface ProcessCaches {
    */
   liveSessions: TableVersionCache<LiveSession | null>;
   /**
-   * Price lists with their prices for a page's variants, per set of list keys and variants (what storefront
-   * reads resolve `customer_price` from); stale when price lists or their prices change.
+   * Storefront `customer_price`s: the unit price of one unit of each variant of a page's products, per set of
+   * price keys and page (shared by every customer with those keys); stale when products, variants, price lists
+   * or their prices change, and when a list's starts_at or ends_at passes.
    */
-  pagePriceLists: TableVersionCache<unknown>;
+  resolvedPrices: TableVersionCache<unknown>;
   /**
    * Storefront access tokens this process verified, with their customer and session, until each expires (the
    * signature check is skipped, not the live-session check); needs no change feed, since a signature never changes.
@@ -172,8 +183,8 @@ const MAX_SEARCH_ANSWERS = 2_000;
 // A customer's keys or a session's owner is under 200 bytes: 50,000 of each stay around 10 MB.
 const MAX_CUSTOMER_PRICE_KEYS = 50_000;
 const MAX_LIVE_SESSIONS = 50_000;
-// A page's lists hold at most a few lists' tiers of 50 variants (a few kB): 2,000 pages stay under 20 MB.
-const MAX_PAGE_PRICE_LISTS = 2_000;
+// A page's resolved prices hold at most 50 variants' (about 3 kB): 5,000 pages stay under 20 MB.
+const MAX_RESOLVED_PRICES = 5_000;
 // A verified token's entry is a digest and two ids (about 200 bytes): 20,000 stay under 5 MB.
 const MAX_ACCESS_TOKENS = 20_000;
 
@@ -191,7 +202,7 @@ export function createProcessCaches(feed: ChangeFeed): ProcessCaches {
     searchAnswers: new TableVersionCache<unknown>(versions, MAX_SEARCH_ANSWERS),
     customerPriceKeys: new TableVersionCache<CustomerPriceKeys | null>(versions, MAX_CUSTOMER_PRICE_KEYS),
     liveSessions: new TableVersionCache<LiveSession | null>(versions, MAX_LIVE_SESSIONS),
-    pagePriceLists: new TableVersionCache<unknown>(versions, MAX_PAGE_PRICE_LISTS),
+    resolvedPrices: new TableVersionCache<unknown>(versions, MAX_RESOLVED_PRICES),
     accessTokens: new VerifiedTokens(MAX_ACCESS_TOKENS),
   };
 }

@@ -1,40 +1,89 @@
 import type { Ctx } from '../../shared/context.js';
-import { customerPricing, priceFor } from '../price-lists/index.js';
+import {
+  customerPriceKeys,
+  nextPriceChangeMs,
+  PRICE_LIST_TABLES,
+  priceFor,
+  pricingForKeys,
+} from '../price-lists/index.js';
 import type { ProductResource, VariantResource } from './catalog.mappers.js';
 
 /** The signed-in storefront customer reading, or null for every other caller. */
 export const pricedCustomer = (ctx: Ctx): string | null => (ctx.actor.kind === 'customer' ? ctx.actor.id : null);
 
-/** A variant as pricing needs it: its own prices, in its product's currency. */
-interface PricedVariantRow {
-  id: string;
-  price: number;
-  salePrice: number | null;
-  currency: string;
+/** What a page's `customer_price`s are resolved from besides the price lists (each carries the table_changed trigger). */
+const RESOLVED_PRICE_TABLES = ['products', 'variants', ...PRICE_LIST_TABLES];
+
+/** The unit prices of one unit of each variant of some products, for one set of price keys, and until when they hold. */
+interface ResolvedPrices {
+  /** variant id -> its unit price, in its product's currency */
+  byVariant: Map<string, number>;
+  /** product id -> the lowest of its variants' unit prices (products without variants are absent) */
+  lowestByProduct: Map<string, number>;
+  /** When the time alone can change them: the first starts_at or ends_at of their lists still to come (ms). */
+  validUntilMs: number;
+}
+
+/** Reads the products' variants (of the project) and resolves one unit of each for these price keys, now. */
+async function resolvePrices(
+  ctx: Ctx,
+  keys: Awaited<ReturnType<typeof customerPriceKeys>>,
+  productIds: readonly string[],
+): Promise<ResolvedPrices> {
+  const variants = await ctx.db.variant.findMany({
+    where: { productId: { in: [...productIds] }, product: { projectId: ctx.project.id } },
+    select: { id: true, productId: true, price: true, salePrice: true, product: { select: { currency: true } } },
+  });
+  const pricing = await pricingForKeys(
+    ctx,
+    ctx.db,
+    keys,
+    variants.map((variant) => variant.id),
+  );
+  const now = new Date();
+  const byVariant = new Map<string, number>();
+  const lowestByProduct = new Map<string, number>();
+  for (const variant of variants) {
+    const price = priceFor(pricing, variant, 1, variant.product.currency, now).unitPrice;
+    byVariant.set(variant.id, price);
+    const known = lowestByProduct.get(variant.productId);
+    if (known === undefined || price < known) lowestByProduct.set(variant.productId, price);
+  }
+  return { byVariant, lowestByProduct, validUntilMs: nextPriceChangeMs(pricing, now) };
 }
 
 /**
- * The customer's unit price of one unit of each variant, now, in its product's currency (their price lists,
- * else the sale price when set, else the price). One read of the customer's lists for all of them, through
- * the process caches (a read outside any write).
+ * The signed-in customer's unit prices of one unit of each variant of the products, now (their price lists,
+ * else the sale price when set, else the price). Customers with the same price keys share one cached answer
+ * per page (`caches.resolvedPrices`), so a repeated page costs two map lookups; a read outside any write.
  */
-async function customerUnitPrices(
+async function customerPrices(ctx: Ctx, customerId: string, productIds: readonly string[]): Promise<ResolvedPrices> {
+  const keys = await customerPriceKeys(ctx, ctx.db, customerId, { cached: true });
+  const compute = () => resolvePrices(ctx, keys, productIds);
+  if (!ctx.caches) return compute();
+  const keySet = keys ? `${keys.own ?? ''}|${[...keys.shared].sort().join(',')}` : '|';
+  return (await ctx.caches.resolvedPrices.get(
+    ctx.project.id,
+    `${keySet}|${productIds.join(',')}`,
+    RESOLVED_PRICE_TABLES,
+    compute,
+    (value) => Date.now() < (value as ResolvedPrices).validUntilMs,
+  )) as ResolvedPrices;
+}
+
+/**
+ * The customer's prices of the products, resolved again without the cache when the cached answer lacks one of
+ * `variantIds` (a variant another process added whose change notification has not arrived yet).
+ */
+async function pricesCovering(
   ctx: Ctx,
   customerId: string,
-  variants: readonly PricedVariantRow[],
-): Promise<Map<string, number>> {
-  if (variants.length === 0) return new Map();
-  const pricing = await customerPricing(
-    ctx,
-    ctx.db,
-    customerId,
-    variants.map((variant) => variant.id),
-    { cached: true },
-  );
-  const now = new Date();
-  return new Map(
-    variants.map((variant) => [variant.id, priceFor(pricing, variant, 1, variant.currency, now).unitPrice]),
-  );
+  productIds: readonly string[],
+  variantIds: readonly string[],
+): Promise<ResolvedPrices> {
+  const prices = await customerPrices(ctx, customerId, productIds);
+  if (variantIds.every((id) => prices.byVariant.has(id))) return prices;
+  return resolvePrices(ctx, await customerPriceKeys(ctx, ctx.db, customerId, { cached: true }), productIds);
 }
 
 /**
@@ -44,23 +93,18 @@ async function customerUnitPrices(
  */
 export async function withCustomerPrices(ctx: Ctx, products: ProductResource[]): Promise<ProductResource[]> {
   const customerId = pricedCustomer(ctx);
-  if (!customerId) return products;
-  const prices = await customerUnitPrices(
+  if (!customerId || products.length === 0) return products;
+  const prices = await pricesCovering(
     ctx,
     customerId,
-    products.flatMap((product) =>
-      product.variants.map((variant) => ({
-        id: variant.id,
-        price: variant.price,
-        salePrice: variant.sale_price,
-        currency: product.currency,
-      })),
-    ),
+    products.map((product) => product.id),
+    products.flatMap((product) => product.variants.map((variant) => variant.id)),
   );
   for (const product of products) {
     let lowest = Infinity;
     for (const variant of product.variants) {
-      variant.customer_price = prices.get(variant.id)!;
+      // A variant deleted since the page was read keeps its own price.
+      variant.customer_price = prices.byVariant.get(variant.id) ?? variant.sale_price ?? variant.price;
       lowest = Math.min(lowest, variant.customer_price);
     }
     if (product.variants.length > 0) product.customer_price = lowest;
@@ -72,37 +116,20 @@ export async function withCustomerPrices(ctx: Ctx, products: ProductResource[]):
 export async function withCustomerVariantPrice(ctx: Ctx, variant: VariantResource): Promise<VariantResource> {
   const customerId = pricedCustomer(ctx);
   if (!customerId) return variant;
-  const product = await ctx.db.product.findFirstOrThrow({
-    where: { id: variant.product_id, projectId: ctx.project.id },
-    select: { currency: true },
-  });
-  const prices = await customerUnitPrices(ctx, customerId, [
-    { id: variant.id, price: variant.price, salePrice: variant.sale_price, currency: product.currency },
-  ]);
-  return { ...variant, customer_price: prices.get(variant.id)! };
-}
-
-/** A variant's own prices with its product, as lowestCustomerPrices reads them. */
-export interface ProductVariantPrice extends PricedVariantRow {
-  productId: string;
+  const prices = await pricesCovering(ctx, customerId, [variant.product_id], [variant.id]);
+  return { ...variant, customer_price: prices.byVariant.get(variant.id) ?? variant.sale_price ?? variant.price };
 }
 
 /**
- * For the signed-in customer of `ctx`, each product's lowest `customer_price` among the given variants (in
- * the product's currency, as withCustomerPrices); null for every other caller. Products without variants are absent.
+ * For the signed-in customer of `ctx`, each product's lowest `customer_price` among its variants (in the
+ * product's currency, as withCustomerPrices); null for every other caller. Products without variants are absent.
  */
 export async function lowestCustomerPrices(
   ctx: Ctx,
-  variants: readonly ProductVariantPrice[],
+  productIds: readonly string[],
 ): Promise<Map<string, number> | null> {
   const customerId = pricedCustomer(ctx);
   if (!customerId) return null;
-  const prices = await customerUnitPrices(ctx, customerId, variants);
-  const lowest = new Map<string, number>();
-  for (const variant of variants) {
-    const price = prices.get(variant.id)!;
-    const known = lowest.get(variant.productId);
-    if (known === undefined || price < known) lowest.set(variant.productId, price);
-  }
-  return lowest;
+  if (productIds.length === 0) return new Map();
+  return (await customerPrices(ctx, customerId, productIds)).lowestByProduct;
 }

@@ -3,4 +3,4 @@ export { findVariant } from './variants.service.js';
 export { createProduct, findProduct } from './products.service.js';
 export { addProducts, createCollection } from './collections.service.js';
 export { toVariantResource, toProductResource } from './catalog.mappers.js';
-export { lowestCustomerPrices, pricedCustomer, type ProductVariantPrice } from './customer-prices.js';
+export { lowestCustomerPrices, pricedCustomer } from './customer-prices.js';

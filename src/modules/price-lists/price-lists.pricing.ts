@@ -93,7 +93,7 @@ const PRICE_KEY_TABLES = [
 ] as const;
 
 /** The tables the lists and their prices are read from (each carries the table_changed trigger). */
-const PRICE_LIST_TABLES = ['price_lists', 'price_list_prices'] as const;
+export const PRICE_LIST_TABLES = ['price_lists', 'price_list_prices'] as const;
 
 /**
  * The price keys of the live customer of the project: its own active_price_key and those of its groups and
@@ -118,47 +118,64 @@ async function readPriceKeys(
 }
 
 /**
- * The lists the live customer of the project buys from (its own key's list; its groups' and companies'
- * lists), each with its prices for `variantIds` only. A key naming no list of the project is left out; an
- * unknown or deleted customer buys from none. When `cached` and the caches are there, the keys and the lists
- * with these variants' prices come from the process caches (`caches.customerPriceKeys`, `caches.pagePriceLists`,
- * stale on commit of any write to the tables they are read from); else the keys take two round trips and the
- * lists one statement. Reads inside a write's transaction pass `cached: false`, so they see that
- * transaction's own changes.
+ * The price keys the live customer of the project buys from (its own active_price_key; its groups' and
+ * companies'); null for an unknown or deleted customer. With `cached` and the caches there, from
+ * `caches.customerPriceKeys` (stale on commit of any write to the tables they are read from); else two round
+ * trips. Reads inside a write's transaction pass `cached: false`, so they see that transaction's own changes.
  */
+export async function customerPriceKeys(
+  ctx: Ctx,
+  db: Database | Tx,
+  customerId: string,
+  options: { cached: boolean },
+): Promise<CustomerPriceKeys | null> {
+  const read = () => readPriceKeys(db, ctx.project.id, customerId);
+  return options.cached && ctx.caches
+    ? ctx.caches.customerPriceKeys.get(ctx.project.id, customerId, PRICE_KEY_TABLES, read)
+    : read();
+}
+
+/**
+ * The lists these price keys name (the own key's list; the shared keys' lists), each with its prices for
+ * `variantIds` only, in one statement. A key naming no list of the project is left out.
+ */
+export async function pricingForKeys(
+  ctx: Ctx,
+  db: Database | Tx,
+  keys: CustomerPriceKeys | null,
+  variantIds: readonly string[],
+): Promise<CustomerPricing> {
+  if (!keys || variantIds.length === 0) return NO_PRICING;
+  const shared = new Set(keys.shared);
+  const slugs = [...new Set([...(keys.own ? [keys.own] : []), ...shared])];
+  if (slugs.length === 0) return NO_PRICING;
+  const lists = await listsWithPrices(db, ctx.project.id, slugs, [...new Set(variantIds)]);
+  return {
+    customerList: lists.find((list) => list.slug === keys.own) ?? null,
+    sharedLists: lists.filter((list) => shared.has(list.slug)),
+  };
+}
+
+/** The lists the live customer of the project buys from, read in `db` (see customerPriceKeys, pricingForKeys). */
 export async function customerPricing(
   ctx: Ctx,
   db: Database | Tx,
   customerId: string,
   variantIds: readonly string[],
-  options: { cached: boolean } = { cached: false },
 ): Promise<CustomerPricing> {
   if (variantIds.length === 0) return NO_PRICING;
-  const read = () => readPriceKeys(db, ctx.project.id, customerId);
-  const keys =
-    options.cached && ctx.caches
-      ? await ctx.caches.customerPriceKeys.get(ctx.project.id, customerId, PRICE_KEY_TABLES, read)
-      : await read();
-  if (!keys) return NO_PRICING;
-  const shared = new Set(keys.shared);
-  const slugs = new Set([...(keys.own ? [keys.own] : []), ...shared]);
-  if (slugs.size === 0) return NO_PRICING;
-  const slugList = [...slugs].sort();
-  const variantList = [...new Set(variantIds)].sort();
-  const readLists = () => listsWithPrices(db, ctx.project.id, slugList, variantList);
-  const lists =
-    options.cached && ctx.caches
-      ? ((await ctx.caches.pagePriceLists.get(
-          ctx.project.id,
-          `${slugList.join(',')}|${variantList.join(',')}`,
-          PRICE_LIST_TABLES,
-          readLists,
-        )) as PricingList[])
-      : await readLists();
-  return {
-    customerList: lists.find((list) => list.slug === keys.own) ?? null,
-    sharedLists: lists.filter((list) => shared.has(list.slug)),
-  };
+  return pricingForKeys(ctx, db, await customerPriceKeys(ctx, db, customerId, { cached: false }), variantIds);
+}
+
+/** When resolution over these lists can next change with the time alone: the first starts_at or ends_at after `now` (ms; Infinity when none). */
+export function nextPriceChangeMs(pricing: CustomerPricing, now: Date): number {
+  let next = Infinity;
+  for (const list of [...(pricing.customerList ? [pricing.customerList] : []), ...pricing.sharedLists]) {
+    for (const moment of [list.startsAt, list.endsAt]) {
+      if (moment && moment > now) next = Math.min(next, moment.getTime());
+    }
+  }
+  return next;
 }
 
 const forVariant = (list: PricingList, variantId: string): CandidateList => ({

@@ -2,7 +2,7 @@ import type { operations } from '../../generated/openapi.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError, invalidField } from '../../shared/errors.js';
-import { lowestCustomerPrices, pricedCustomer, type ProductVariantPrice } from '../catalog/index.js';
+import { lowestCustomerPrices } from '../catalog/index.js';
 import { searchClientHash } from './search-client.js';
 import { recordSearch } from './search-log.js';
 import { placePins, planRules, type ActiveRule, type RulePlan } from './merchandising-rules.js';
@@ -35,7 +35,6 @@ export function exchangeRate(ctx: Ctx, currency: string | undefined): number {
 const CONTEXT_TABLES = ['search_synonym_groups', 'search_merchandising_rules', 'products', 'search_terms'];
 const PRODUCT_TABLES = ['search_products', 'collections'];
 const COLLECTION_TABLES = ['collections', 'collection_products', 'products'];
-const VARIANT_PRICE_TABLES = ['products', 'variants'];
 
 /**
  * `compute()` through the process's search answer cache (`caches.searchAnswers`, kept exact by the change
@@ -51,18 +50,6 @@ export function cachedSearch<T>(
 ): Promise<T> {
   if (!enabled || !ctx.caches) return compute();
   return ctx.caches.searchAnswers.get(ctx.project.id, key, tables, compute) as Promise<T>;
-}
-
-/** The own prices of the products' variants (what a customer's prices are resolved from), cached as answers are. */
-function variantPrices(ctx: Ctx, cache: boolean, productIds: string[]): Promise<ProductVariantPrice[]> {
-  if (productIds.length === 0) return Promise.resolve([]);
-  return cachedSearch(ctx, cache, `variant-prices|${productIds.join(',')}`, VARIANT_PRICE_TABLES, async () => {
-    const rows = await ctx.db.variant.findMany({
-      where: { productId: { in: productIds }, product: { projectId: ctx.project.id } },
-      select: { id: true, productId: true, price: true, salePrice: true, product: { select: { currency: true } } },
-    });
-    return rows.map(({ product, ...variant }) => ({ ...variant, currency: product.currency }));
-  });
 }
 
 /** The product part of a search (its SQL reads only search_products and collection titles), cached. */
@@ -194,16 +181,10 @@ export async function searchCatalog(
     : undefined;
   const wordCount = plan.full.must.length;
   // A signed-in customer's prices are added to each answer, never cached with it: the cache stays list-free.
-  const customerPrices = pricedCustomer(ctx)
-    ? await lowestCustomerPrices(
-        ctx,
-        await variantPrices(
-          ctx,
-          cache,
-          rows.map((row) => row.id),
-        ),
-      )
-    : null;
+  const customerPrices = await lowestCustomerPrices(
+    ctx,
+    rows.map((row) => row.id),
+  );
   const hits: ProductHit[] = rows.map((row) => {
     const hit = toProductHit(
       row,

@@ -151,6 +151,37 @@ describe('customer_price in search answers, from cached variant prices', () => {
   });
 });
 
+describe('customer_price with the resolved prices cached', () => {
+  test("a list's starts_at and ends_at passing, with no write at all, change the price on the next read", async () => {
+    const timed = await createProduct(store.api, { variants: [{ title: 'Timed', price: BASE }] });
+    const startsAt = new Date(Date.now() + 1500);
+    const endsAt = new Date(startsAt.getTime() + 1500);
+    const list = await createPriceList(store.api, {
+      slug: 'timed',
+      starts_at: startsAt.toISOString(),
+      ends_at: endsAt.toISOString(),
+    });
+    await setPrices(store.api, list.id, [{ variant_id: timed.variants[0].id, amount: 1800 }]);
+    const shopper = await newShopper();
+    await store.api.PATCH('/v1/customers/{id}', {
+      params: { path: { id: shopper.session.customer.id } },
+      body: { active_price_key: 'timed' },
+    });
+    const price = async () => {
+      const { data } = await shopper.here.GET('/v1/products/{id}', { params: { path: { id: timed.id } } });
+      return (data!.data as { customer_price?: number }).customer_price;
+    };
+    const until = (moment: Date) => new Promise((resolve) => setTimeout(resolve, moment.getTime() - Date.now() + 20));
+    expect(await price()).toBe(BASE);
+    expect(await price()).toBe(BASE); // answered from the cache
+    await until(startsAt);
+    expect(await price()).toBe(1800);
+    expect(await price()).toBe(1800);
+    await until(endsAt);
+    expect(await price()).toBe(BASE);
+  });
+});
+
 describe('customer tokens with live sessions cached', () => {
   const ENDED = { error: { code: 'unauthorized', message: 'This session has ended. Sign in again.' } };
   const readStatus = async (client: CommerceClient) => {
