@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import type { ReplicaSet } from './db/replicas.js';
 import type { Logger } from './shared/logger.js';
 import type { JobSender } from './jobs/types.js';
 import type { Metrics } from './shared/metrics.js';
@@ -28,6 +29,8 @@ export interface AppDeps {
   outbound?: OutboundAgent;
   /** Carrier callbacks with their circuit breakers and answer cache; absent means the process-wide one. */
   carrierGateway?: CarrierGateway;
+  /** Streaming replicas for the reads that tolerate lag (DATABASE_REPLICA_URL); absent: every read on `db`. */
+  replicas?: ReplicaSet;
   /** The process's Prometheus metrics (`GET /metrics`); absent means nothing is counted. */
   metrics?: Metrics;
 }

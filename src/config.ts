@@ -11,6 +11,13 @@ export interface Config {
    * and the pool on DATABASE_URL then runs no named prepared statements. Absent: DATABASE_URL is direct.
    */
   databaseDirectUrl?: string;
+  /**
+   * DATABASE_REPLICA_URL (comma-separated): streaming replicas of the database for the reads that tolerate lag
+   * (src/http/replica-reads.ts lists them; openapi.yaml's description, "Consistency"). Empty: every read on DATABASE_URL.
+   */
+  databaseReplicaUrls: string[];
+  /** DATABASE_REPLICA_MAX_LAG_MS: a replica further behind the primary than this serves no read until it catches up. */
+  databaseReplicaMaxLagMs: number;
   /** How long start waits for the database to accept connections before it gives up. */
   databaseWaitSeconds: number;
   dataDir: string;
@@ -64,6 +71,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('DATABASE_DIRECT_URL needs DATABASE_URL (the pooled URL the requests use)');
   if (env.DATABASE_DIRECT_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_DIRECT_URL))
     problems.push('DATABASE_DIRECT_URL must be a postgres:// or postgresql:// URL');
+  const replicaUrls = (env.DATABASE_REPLICA_URL ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+  if (replicaUrls.length > 0 && !env.DATABASE_URL)
+    problems.push('DATABASE_REPLICA_URL needs DATABASE_URL (the primary the writes go to)');
+  for (const url of replicaUrls)
+    if (!/^postgres(ql)?:\/\/\S+$/.test(url))
+      problems.push('DATABASE_REPLICA_URL must be postgres:// or postgresql:// URLs separated by commas');
+  const replicaMaxLagMs = Number(env.DATABASE_REPLICA_MAX_LAG_MS ?? 5_000);
+  if (!Number.isInteger(replicaMaxLagMs) || replicaMaxLagMs < 0)
+    problems.push(
+      `DATABASE_REPLICA_MAX_LAG_MS must be a whole number of milliseconds, got "${env.DATABASE_REPLICA_MAX_LAG_MS}"`,
+    );
   if (env.METRICS_TOKEN !== undefined && env.METRICS_TOKEN !== '' && env.METRICS_TOKEN.length < 16) {
     problems.push('METRICS_TOKEN must be at least 16 characters');
   }
@@ -76,6 +97,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseDirectUrl: env.DATABASE_DIRECT_URL || undefined,
+    databaseReplicaUrls: replicaUrls,
+    databaseReplicaMaxLagMs: replicaMaxLagMs,
     databaseWaitSeconds,
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     platformToken: env.PLATFORM_TOKEN || undefined,

@@ -2,19 +2,21 @@
  * One process's parts, wired in one place for `main.ts`, the tests' app and the benchmarks: started in
  * dependency order and stopped in exactly the reverse order.
  *
- *   start: [the database, when the caller owns it] → database pool → change feed (API keys, table-version
+ *   start: [the database, when the caller owns it] → database pool → [read replicas] → change feed (API keys, table-version
  *          caches) → search log → job queue (sending; working too with RUN_JOBS) → rate limiter → [metrics
  *          server, with METRICS_PORT] → HTTP server
  *
  * The change feed (LISTEN) and pg-boss need a session: they use the direct URL when there is one (DATABASE_URL
  * through a transaction-mode pooler, DATABASE_DIRECT_URL beside it); the request pool uses DATABASE_URL.
- *   stop:  HTTP server → [metrics server] → job queue → search log → change feed → database pool → [the database]
+ *   stop:  HTTP server → [metrics server] → job queue → search log → change feed → [read replicas] → database pool
+ *          → [the database]
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from './app-deps.js';
 import type { Config } from './config.js';
 import { createDatabase, poolOf } from './db/client.js';
+import { ReplicaSet } from './db/replicas.js';
 import { unreadyReason } from './db/readiness.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
@@ -25,7 +27,7 @@ import { flushSearchLog } from './modules/search/index.js';
 import { RateLimiter } from './modules/usage/index.js';
 import type { Logger } from './shared/logger.js';
 import { Metrics, serveMetrics } from './shared/metrics.js';
-import { createProcessCaches } from './shared/table-version-cache.js';
+import { createProcessCaches, TABLE_CHANGED } from './shared/table-version-cache.js';
 
 export interface ProcessOptions {
   /** The database every part connects to (DATABASE_URL, or the embedded PostgreSQL's). */
@@ -82,9 +84,22 @@ export async function startProcess(options: ProcessOptions): Promise<RunningProc
   try {
     const db = createDatabase(databaseUrl, options.poolSize, { namedStatements: directUrl === databaseUrl });
     parts.push({ name: 'database pool', stop: () => db.$disconnect() });
+    const replicas =
+      config.databaseReplicaUrls.length > 0
+        ? new ReplicaSet(db, config.databaseReplicaUrls, {
+            maxLagMs: config.databaseReplicaMaxLagMs,
+            poolSize: options.poolSize,
+            onUnavailable: (name) => log.warn('read replica out of rotation: it does not answer', { replica: name }),
+          })
+        : undefined;
+    if (replicas) {
+      await replicas.start();
+      parts.push({ name: 'read replicas', stop: () => replicas.stop() });
+    }
     // The caches register on the auth cache's change feed before it connects, so they hear every notification.
     const authCache = new AuthCache(directUrl, log);
     const caches = createProcessCaches(authCache.feed);
+    if (replicas) authCache.feed.on(TABLE_CHANGED, () => replicas.changed());
     await authCache.start();
     parts.push({ name: 'change feed', stop: () => authCache.close() });
     // Buffered search analytics: written once requests and workers have stopped, before the pool closes.
@@ -95,9 +110,10 @@ export async function startProcess(options: ProcessOptions): Promise<RunningProc
     const metrics = new Metrics({
       pool: () => poolOf(db),
       caches,
+      replicas,
       queues: async () => (await queue.started?.queueDepths()) ?? [],
     });
-    const base = { db, config, log, authCache, caches, metrics, ...options.overrides };
+    const base = { db, config, log, authCache, caches, metrics, replicas, ...options.overrides };
     // Every process sends jobs (inside its transactions); only RUN_JOBS processes work them.
     const jobs = await JobQueue.start(directUrl, log, config.runJobs ? { work: true, deps: base } : { work: false });
     queue.started = jobs;

@@ -6,6 +6,7 @@ import { validators } from '../generated/validators.js';
 import type { Database } from '../db/client.js';
 import { AppError } from '../shared/errors.js';
 import { conditionalPlan } from './conditional-operations.js';
+import type { Ctx } from '../shared/context.js';
 import type { Handlers } from './contract.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
@@ -14,6 +15,7 @@ import { BROWSER_AUTH, corsHeaders, corsPreflight } from './middleware/cors.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { idempotency } from './middleware/idempotency.js';
 import { validate } from './middleware/validate.js';
+import { markWrites, readRouted, REPLICA_READS } from './replica-reads.js';
 import type { AppContext, RequestState } from './state.js';
 
 const literalSegments = (path: string) =>
@@ -26,16 +28,20 @@ function invoke(operation: OperationMeta, handlers: Handlers, deps: AppDeps): Mi
     headers?: Record<string, string>;
     type?: string;
   }>;
+  const replicaRead = REPLICA_READS.has(operation.operationId);
   return async (ctx) => {
-    const reply = await handler({
-      path: ctx.state.path,
-      query: ctx.state.query,
-      body: ctx.request.body,
-      ctx: ctx.state.service,
-      deps: ctx.state.db ? { ...deps, db: ctx.state.db } : deps,
-      requestId: ctx.state.requestId,
-      clientAddress: ctx.ip,
-    });
+    const run = (service: Ctx | undefined) =>
+      handler({
+        path: ctx.state.path,
+        query: ctx.state.query,
+        body: ctx.request.body,
+        ctx: service,
+        deps: ctx.state.db ? { ...deps, db: ctx.state.db } : deps,
+        requestId: ctx.state.requestId,
+        clientAddress: ctx.ip,
+      });
+    const service = ctx.state.service;
+    const reply = await (replicaRead && service ? readRouted(deps, service, run) : run(service));
     ctx.status = reply.status;
     if (reply.body !== undefined) ctx.body = reply.body;
     if (reply.type) ctx.type = reply.type;
@@ -101,6 +107,7 @@ export function buildRouter(deps: AppDeps, handlers: Handlers): Router<RequestSt
         await next();
       },
       ...(browser ? [corsHeaders()] : []),
+      markWrites(deps),
       authenticate(operation, deps),
       ...(operation.hasBody ? [jsonBody()] : []),
       rateLimit(deps),

@@ -1,6 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type pg from 'pg';
+import type { ReplicaStatus } from '../db/replicas.js';
 import type { ProcessCaches } from './table-version-cache.js';
 
 /** A queue's backlog as pg-boss counts it. */
@@ -17,6 +18,7 @@ export interface MetricSources {
   pool?: () => pg.Pool | undefined;
   caches?: ProcessCaches;
   queues?: () => Promise<QueueDepth[]>;
+  replicas?: { status(): ReplicaStatus[] };
 }
 
 const CACHE_NAMES = [
@@ -72,9 +74,40 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly routedReads = new Counter({
+    name: 'commerce_db_routed_reads_total',
+    help:
+      'Requests of the operations that may read from a replica, by where they read: target is "primary" or a ' +
+      'replica (host:port/database); reason is replica, written (this process wrote to the project and no replica ' +
+      'has replayed it yet), no_replica (none in rotation) or failover (the replica failed during the request).',
+    labelNames: ['target', 'reason'] as const,
+    registers: [this.registry],
+  });
+
   constructor(sources: MetricSources = {}) {
     collectDefaultMetrics({ register: this.registry, prefix: 'commerce_' });
-    const { pool, caches, queues } = sources;
+    const { pool, caches, queues, replicas } = sources;
+    if (replicas) {
+      new Gauge({
+        name: 'commerce_db_replica_lag_seconds',
+        help: 'How far each read replica was behind the primary at its last check (the age of the oldest primary WAL position it had not replayed).',
+        labelNames: ['replica'] as const,
+        registers: [this.registry],
+        collect() {
+          for (const replica of replicas.status())
+            if (replica.lagSeconds !== undefined) this.set({ replica: replica.name }, replica.lagSeconds);
+        },
+      });
+      new Gauge({
+        name: 'commerce_db_replica_in_rotation',
+        help: 'Whether each read replica serves reads (1) or is out of rotation (0: failed, or lagging beyond DATABASE_REPLICA_MAX_LAG_MS).',
+        labelNames: ['replica'] as const,
+        registers: [this.registry],
+        collect() {
+          for (const replica of replicas.status()) this.set({ replica: replica.name }, replica.inRotation ? 1 : 0);
+        },
+      });
+    }
     if (pool) {
       new Gauge({
         name: 'commerce_db_pool_connections',
@@ -135,6 +168,11 @@ export class Metrics {
     this.requests.inc({ operation, status: String(status) });
     this.latency.observe({ operation }, seconds);
     if (status === 429 && errorCode) this.refusals.inc({ code: errorCode });
+  }
+
+  /** Counts one request of an operation that may read from a replica, by where it read and why. */
+  observeRoutedRead(target: string, reason: 'replica' | 'written' | 'no_replica' | 'failover'): void {
+    this.routedReads.inc({ target, reason });
   }
 
   /** Counts one webhook delivery attempt and its duration. */

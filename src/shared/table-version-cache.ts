@@ -61,23 +61,51 @@ export class TableVersions {
  * values read inside a caller's transaction must not do. Without the listener every read computes.
  */
 export class TableVersionCache<T> {
-  private readonly entries = new Map<string, { value: T; versions: number[] }>();
+  private readonly entries: Map<string, { value: T; versions: number[] }>;
   /** Computations under way: concurrent misses of one key wait for the same one (no stampede after a change). */
-  private readonly pending = new Map<string, { value: Promise<T>; versions: number[] }>();
+  private readonly pending: Map<string, { value: Promise<T>; versions: number[] }>;
+  private readonly counts: { hits: number; misses: number };
   private readonly shareMisses: boolean;
   private readonly projectWrites: boolean;
-  /** Answers served from the cache since the process started (for the metrics). */
-  hits = 0;
-  /** Answers computed since the process started (for the metrics). */
-  misses = 0;
+  /** Set on a view reading from a source that may lag: whether a computation starting now may be stored. */
+  private readonly current?: () => boolean;
 
   constructor(
     private readonly versions: TableVersions,
     private readonly maxEntries: number,
     options: { shareMisses?: boolean; projectWrites?: boolean } = {},
+    shared?: { from: TableVersionCache<T>; current: () => boolean },
   ) {
     this.shareMisses = options.shareMisses ?? true;
     this.projectWrites = options.projectWrites ?? true;
+    this.entries = shared?.from.entries ?? new Map<string, { value: T; versions: number[] }>();
+    this.pending = shared?.from.pending ?? new Map<string, { value: Promise<T>; versions: number[] }>();
+    this.counts = shared?.from.counts ?? { hits: 0, misses: 0 };
+    this.current = shared?.current;
+  }
+
+  /** Answers served from the cache since the process started (for the metrics). */
+  get hits(): number {
+    return this.counts.hits;
+  }
+
+  /** Answers computed since the process started (for the metrics). */
+  get misses(): number {
+    return this.counts.misses;
+  }
+
+  /**
+   * The same entries, for requests that compute from a source that may lag behind the primary (a read replica):
+   * entries are served as usual, and a computed value is stored only when `current()` held as it began (the source
+   * had replayed every change heard of); its computations are never shared with other requests.
+   */
+  readingFrom(current: () => boolean): TableVersionCache<T> {
+    return new TableVersionCache<T>(
+      this.versions,
+      this.maxEntries,
+      { shareMisses: this.shareMisses, projectWrites: this.projectWrites },
+      { from: this, current },
+    );
   }
 
   /**
@@ -99,19 +127,20 @@ export class TableVersionCache<T> {
     if (this.versions.listening && entry && same(entry.versions) && (!fresh || fresh(entry.value))) {
       this.entries.delete(cacheKey); // most recently used last
       this.entries.set(cacheKey, entry);
-      this.hits++;
+      this.counts.hits++;
       return entry.value;
     }
     const running = this.pending.get(cacheKey);
     // A computation that started at these versions answers as exactly as a new one would.
     if (this.shareMisses && this.versions.listening && running && same(running.versions)) {
-      this.hits++;
+      this.counts.hits++;
       return running.value;
     }
-    this.misses++;
-    const wasListening = this.versions.listening;
+    this.counts.misses++;
+    const wasListening = this.versions.listening && (this.current?.() ?? true);
+    const share = this.shareMisses && !this.current;
     const value = compute();
-    if (this.shareMisses) this.pending.set(cacheKey, { value, versions });
+    if (share) this.pending.set(cacheKey, { value, versions });
     try {
       const result = await value;
       const after = this.versions.versionsOf(projectId, tables, this.projectWrites);
@@ -204,5 +233,21 @@ export function createProcessCaches(feed: ChangeFeed): ProcessCaches {
     liveSessions: new TableVersionCache<LiveSession | null>(versions, MAX_LIVE_SESSIONS),
     resolvedPrices: new TableVersionCache<unknown>(versions, MAX_RESOLVED_PRICES),
     accessTokens: new VerifiedTokens(MAX_ACCESS_TOKENS),
+  };
+}
+
+/**
+ * The same caches for requests that read from a source that may lag behind the primary (a read replica): each
+ * serves its entries, and stores what it computes only when `current()` held as the computation began.
+ */
+export function cachesReadingFrom(caches: ProcessCaches, current: () => boolean): ProcessCaches {
+  return {
+    ...caches,
+    listTotals: caches.listTotals.readingFrom(current),
+    webhookEventTypes: caches.webhookEventTypes.readingFrom(current),
+    searchAnswers: caches.searchAnswers.readingFrom(current),
+    customerPriceKeys: caches.customerPriceKeys.readingFrom(current),
+    liveSessions: caches.liveSessions.readingFrom(current),
+    pagePriceLists: caches.pagePriceLists.readingFrom(current),
   };
 }

@@ -26,6 +26,7 @@ export const searchHandlers = {
       data: await searchCatalog(ctx, query, {
         cache: deps.config.searchCache,
         log: deps.config.searchLog,
+        logTo: deps.db,
         clientAddress,
       }),
     },

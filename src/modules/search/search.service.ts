@@ -1,4 +1,5 @@
 import type { operations } from '../../generated/openapi.js';
+import type { Database } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError, invalidField } from '../../shared/errors.js';
@@ -110,7 +111,8 @@ function explainOf(plan: QueryPlan, rules: RulePlan, row: ProductRowJson, matche
 export async function searchCatalog(
   ctx: Ctx,
   query: SearchQuery,
-  options: { cache?: boolean; clientAddress?: string; log?: boolean } = {},
+  // logTo: where the search log is written (the primary when ctx.db is a read replica's).
+  options: { cache?: boolean; clientAddress?: string; log?: boolean; logTo?: Database } = {},
 ): Promise<SearchResult> {
   const cache = options.cache ?? false;
   const started = performance.now();
@@ -208,7 +210,7 @@ export async function searchCatalog(
   const collectionTotal = collections?.total ?? 0;
   if (options.log ?? true) {
     recordSearch(
-      ctx.db,
+      options.logTo ?? ctx.db,
       {
         projectId: ctx.project.id,
         query: normalized,
