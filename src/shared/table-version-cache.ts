@@ -248,6 +248,6 @@ export function cachesReadingFrom(caches: ProcessCaches, current: () => boolean)
     searchAnswers: caches.searchAnswers.readingFrom(current),
     customerPriceKeys: caches.customerPriceKeys.readingFrom(current),
     liveSessions: caches.liveSessions.readingFrom(current),
-    pagePriceLists: caches.pagePriceLists.readingFrom(current),
+    resolvedPrices: caches.resolvedPrices.readingFrom(current),
   };
 }
