@@ -15,7 +15,7 @@ import { paymentDueDate, type PaymentTerms } from '../../shared/payment-terms.js
 import { jsonColumn } from '../../shared/json-column.js';
 import { recordOrderMove } from './order-history.js';
 import { toOrderLineItem, toOrderResource } from './orders.mappers.js';
-import { insertOrderCompletingDraft, orderList } from './orders.statements.js';
+import { insertOrderCompletingDraft, orderList, type NewOrder } from './orders.statements.js';
 
 type OrderListQuery = NonNullable<operations['listOrders']['parameters']['query']>;
 
@@ -141,7 +141,7 @@ function orderOfDraft(
   items: DraftLineItem[],
   allocations: StockAllocation[],
   planned: { id: string; at: Date },
-) {
+): NewOrder {
   const now = planned.at;
   return {
     id: planned.id,
@@ -149,7 +149,7 @@ function orderOfDraft(
     customerId: draft.customerId,
     email: draft.customerEmail!,
     currency: draft.currency,
-    lineItems: items.map(toOrderLineItem) as unknown as Prisma.InputJsonValue,
+    lineItems: items.map(toOrderLineItem),
     subtotal: draft.subtotal,
     tax: draft.tax,
     taxData: jsonColumn(draft.taxData),
@@ -165,8 +165,6 @@ function orderOfDraft(
     createdAt: now,
   };
 }
-
-export type NewOrder = ReturnType<typeof orderOfDraft>;
 
 /**
  * Marks a pending order paid (400 when already paid, refunded ones included): sets paid_at, adds the total to the customer's

@@ -3,7 +3,6 @@ import type { Columns } from '../../db/prepared.js';
 import { Prisma, type Order } from '../../generated/prisma/client.js';
 import { sqlList } from '../../shared/sql-list.js';
 import type { storeEventRow } from '../store-events/index.js';
-import type { NewOrder } from './orders.service.js';
 
 const ORDER_COLUMNS: Columns<Order> = {
   id: 'id',
@@ -40,6 +39,31 @@ const ORDER_COLUMNS: Columns<Order> = {
 export const orderList = sqlList<Order>('orders', 'orders', ORDER_COLUMNS);
 
 type EventRow = ReturnType<typeof storeEventRow>;
+
+/** An order as completion inserts it, all but its number (JSON columns as values, null or Prisma.DbNull for SQL NULL). */
+export type NewOrder = Pick<
+  Order,
+  | 'id'
+  | 'projectId'
+  | 'customerId'
+  | 'email'
+  | 'currency'
+  | 'subtotal'
+  | 'tax'
+  | 'shippingCost'
+  | 'discount'
+  | 'total'
+  | 'paymentTerms'
+  | 'paymentDueDate'
+  | 'draftOrderId'
+  | 'createdAt'
+> & {
+  lineItems: Prisma.InputJsonValue;
+  stockAllocations: Prisma.InputJsonValue;
+  taxData: Prisma.InputJsonValue | typeof Prisma.DbNull;
+  shippingAddress: Prisma.InputJsonValue | typeof Prisma.DbNull;
+  billingAddress: Prisma.InputJsonValue | typeof Prisma.DbNull;
+};
 
 const orderColumns = Object.entries(ORDER_COLUMNS)
   .map(([field, column]) => `"${column}" AS "${field}"`)
