@@ -14,6 +14,8 @@ export interface RequestState {
   /** Validated (and coerced) path and query parameters. */
   path?: Record<string, unknown>;
   query?: Record<string, unknown>;
+  /** The handler's object when the body sent is JSON text the pipeline encoded from it (see itemJsonAnswers). */
+  encodedFrom?: object;
 }
 
 export type AppContext = ParameterizedContext<RequestState>;

@@ -3,6 +3,7 @@ import type { QueryParams } from '../http/contract.js';
 import { isStorefront, type Ctx } from './context.js';
 import { pickFields } from './fields.js';
 import { Gate } from './gate.js';
+import { withItemJson } from './item-json.js';
 import { paginate, type KeysetOrder, type Pagination, type SortOrder } from './pagination.js';
 import type { PageSource } from './sql-list.js';
 
@@ -73,6 +74,7 @@ export async function listPage<W, Row extends { id: string }, Resource extends {
   // Storefronts and merchants see different rows of one list: neither a cached total nor a cursor crosses over.
   const view = isStorefront(ctx) ? 'storefront' : 'merchant';
   const resources: Resource[] = [];
+  const texts: string[] = [];
   const source: PageSource<Row> =
     'source' in list
       ? list.source
@@ -102,13 +104,16 @@ export async function listPage<W, Row extends { id: string }, Resource extends {
         let bytes = 2; // the array's brackets
         for (const row of fetched) {
           const resource = pickFields(list.map(row), fields);
-          bytes += Buffer.byteLength(JSON.stringify(resource)) + (resources.length > 0 ? 1 : 0);
+          const text = JSON.stringify(resource);
+          bytes += Buffer.byteLength(text) + (resources.length > 0 ? 1 : 0);
           if (bytes > MAX_PAGE_BYTES && resources.length > 0) break;
           resources.push(resource);
+          texts.push(text);
         }
         return resources.length;
       },
     }),
   );
-  return { data: resources.slice(0, rows.length), pagination };
+  // The answer is sent from the texts measured here (see item-json.ts), not encoded again.
+  return { data: withItemJson(resources.slice(0, rows.length), texts.slice(0, rows.length)), pagination };
 }

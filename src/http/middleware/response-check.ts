@@ -17,7 +17,14 @@ export function responseCheck(log: Logger): Middleware<RequestState> {
     await next();
     if (ctx.method === 'OPTIONS' || ctx.method === 'HEAD') return;
     const operation = ctx.state.operation;
-    const violation = (await checker).violation(operation, ctx.status, ctx.body);
+    // An answer encoded on the way out (itemJsonAnswers) is checked as the text it sends, which must also be
+    // its object's encoding (an item changed after its page was built would be sent as it was).
+    const encodedFrom = ctx.state.encodedFrom;
+    const body: unknown = encodedFrom ? JSON.parse(ctx.body as string) : ctx.body;
+    const violation =
+      encodedFrom && JSON.stringify(encodedFrom) !== ctx.body
+        ? `${operation?.operationId ?? 'unrouted'} ${ctx.status}: the list sent differs from the handler's answer (an item changed after its page was built)`
+        : (await checker).violation(operation, ctx.status, body);
     if (!violation) return;
     contractViolations.push(`${ctx.method} ${ctx.url}: ${violation}`);
     log.error('contract violation', { requestId: ctx.state.requestId, violation });

@@ -30,7 +30,8 @@ const PRODUCT_COLUMNS: Columns<ProductFields> = {
   updatedAt: 'updated_at',
 };
 
-const VARIANT_COLUMNS: Columns<Variant> = {
+/** Where each field of a variant row lives (a SELECT or RETURNING list through selectList). */
+export const VARIANT_COLUMNS: Columns<Variant> = {
   id: 'id',
   projectId: 'project_id',
   productId: 'product_id',

@@ -1,11 +1,12 @@
-import type { Order } from '../../generated/prisma/client.js';
+import type { Tx } from '../../db/client.js';
+import type { DraftOrder, Order } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
 import { deductStock, releaseReservations } from '../inventory/index.js';
-import { createOrderFromDraft } from '../orders/index.js';
-import { changedFields, recordEvent } from '../store-events/index.js';
+import { createOrderCompletingDraft, createOrderFromDraft, draftCompletedSummary } from '../orders/index.js';
+import { changedFields, eventHasSubscribers, recordEvent } from '../store-events/index.js';
 import { toDraftOrderResource } from './draft-orders.mappers.js';
 import { requireEmailAndItems } from './draft-orders.send.js';
 import { DRAFT_FIELDS, findDraftOrder, itemsOf } from './draft-orders.write.js';
@@ -34,23 +35,40 @@ export async function completeDraftOrder(ctx: Ctx, id: string): Promise<Order> {
           : [],
       ),
     );
+    const planned = { id: newId('ord_'), at: new Date() };
+    const completed: DraftOrder = {
+      ...draft,
+      status: 'completed',
+      orderId: planned.id,
+      completedAt: planned.at,
+      updatedAt: planned.at,
+    };
+    const after = toDraftOrderResource(completed);
+    const changes = changedFields(toDraftOrderResource(draft), after, DRAFT_FIELDS);
+    if (!(await anySubscriber(tx, ctx, ['order.created', 'draft_order.completed']))) {
+      return createOrderCompletingDraft(tx, ctx, draft, items, allocations, planned, { changes });
+    }
     // The draft is completed before the order exists (its id is chosen here), so that the order's number, whose
     // counter lock serialises the project's orders until commit, is the last thing taken.
-    const planned = { id: newId('ord_'), at: new Date() };
-    const completed = await tx.draftOrder.update({
+    await tx.draftOrder.update({
       where: { id },
-      data: { status: 'completed', orderId: planned.id, completedAt: planned.at },
+      data: { status: 'completed', orderId: planned.id, completedAt: planned.at, updatedAt: planned.at },
     });
     const order = await createOrderFromDraft(tx, ctx, draft, items, allocations, planned);
-    const after = toDraftOrderResource(completed);
     await recordEvent(tx, ctx, {
       type: 'draft_order.completed',
       resourceType: 'draft_order',
       resourceId: id,
-      summary: `Draft order #${draft.draftNumber} completed as order #${order.orderNumber}`,
-      changes: changedFields(toDraftOrderResource(draft), after, DRAFT_FIELDS),
+      summary: draftCompletedSummary(draft, order.orderNumber),
+      changes,
       payload: after,
     });
     return order;
   });
+}
+
+/** Whether a subscriber (a webhook) listens to any of these events in the project (cached per process). */
+async function anySubscriber(tx: Tx, ctx: Ctx, types: string[]): Promise<boolean> {
+  for (const type of types) if (await eventHasSubscribers(tx, ctx, type)) return true;
+  return false;
 }

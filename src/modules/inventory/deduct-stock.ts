@@ -3,38 +3,83 @@ import type { Variant } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { conflict } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { syncVariantTotals } from './inventory.service.js';
+import { toVariantResource, VARIANT_COLUMNS } from '../catalog/index.js';
+import { recordEvent } from '../store-events/index.js';
 import { levelKey, lockedStock } from './reserved-units.js';
 import { byDeductionOrder, perVariant, type StockAllocation, type StockDemand } from './stock-order.js';
 
 export type { StockAllocation, StockDemand } from './stock-order.js';
 
-async function takeFrom(
-  tx: Tx,
-  ctx: Ctx,
-  variantId: string,
-  locationId: string,
-  available: number,
-  take: number,
-): Promise<StockAllocation> {
-  const key = { variantId_locationId: { variantId, locationId } };
-  await tx.inventoryLevel.upsert({
-    where: key,
-    create: { variantId, locationId, projectId: ctx.project.id, available: -take },
-    update: { available: { decrement: take } },
-  });
-  await tx.inventoryAdjustment.create({
-    data: {
-      id: newId('iadj_'),
-      projectId: ctx.project.id,
-      variantId,
-      locationId,
-      reason: 'order',
-      delta: -take,
-      availableAfter: available - take,
-    },
-  });
-  return { variant_id: variantId, location_id: locationId, quantity: take };
+// One statement for every unit a deduction takes ($1-$5: per take its variant, location, units, the level's units
+// after it and the adjustment's id; $6 the project, $7 the time, $8 the deducted variants): the levels (summed per
+// level, created at -units where there was none), one `order` adjustment per take, and the variants' totals, set
+// from their levels as they were when the statement began (the variants are locked, so no other write changed
+// them since) less what it takes. Answers the variants whose total changed, as they are now.
+const TAKE_UNITS = `
+  WITH taken AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[])
+      AS t (variant_id, location_id, take, available_after, adjustment_id)
+  ), per_level AS (
+    SELECT variant_id, location_id, sum(take)::int AS take FROM taken GROUP BY variant_id, location_id
+  ), levels AS (
+    INSERT INTO inventory_levels (variant_id, location_id, project_id, available, updated_at)
+    SELECT variant_id, location_id, $6, -take, $7::timestamptz FROM per_level
+    ON CONFLICT (variant_id, location_id)
+    DO UPDATE SET available = inventory_levels.available + EXCLUDED.available, updated_at = EXCLUDED.updated_at
+  ), adjustments AS (
+    INSERT INTO inventory_adjustments (id, project_id, variant_id, location_id, reason, delta, available_after, created_at)
+    SELECT adjustment_id, $6, variant_id, location_id, 'order', -take, available_after, $7::timestamptz FROM taken
+  ), totals AS (
+    SELECT deducted.id,
+      COALESCE((SELECT sum(available) FROM inventory_levels WHERE variant_id = deducted.id), 0)
+        - COALESCE((SELECT sum(take) FROM per_level WHERE variant_id = deducted.id), 0) AS total
+    FROM unnest($8::text[]) AS deducted (id)
+  )
+  UPDATE variants SET inventory_quantity = totals.total, updated_at = $7::timestamptz
+  FROM totals WHERE variants.id = totals.id AND variants.inventory_quantity <> totals.total
+  RETURNING ${Object.entries(VARIANT_COLUMNS)
+    .map(([field, column]) => `variants."${column}" AS "${field}"`)
+    .join(', ')}`;
+
+/** A take of `units` from a level that held `available` units before it. */
+interface Take {
+  variantId: string;
+  locationId: string;
+  available: number;
+  units: number;
+}
+
+/**
+ * Writes the takes in one statement (levels, ledger, variant totals) and records inventory.low for every variant
+ * whose total dropped below its threshold, as syncVariantTotals does.
+ */
+async function takeUnits(tx: Tx, ctx: Ctx, takes: Take[], variants: Map<string, Variant>): Promise<void> {
+  const at = new Date();
+  const changed = await tx.$queryRawUnsafe<Variant[]>(
+    TAKE_UNITS,
+    takes.map((take) => take.variantId),
+    takes.map((take) => take.locationId),
+    takes.map((take) => take.units),
+    takes.map((take) => take.available - take.units),
+    takes.map(() => newId('iadj_')),
+    ctx.project.id,
+    at,
+    [...variants.keys()],
+  );
+  for (const after of changed.sort((a, b) => a.id.localeCompare(b.id))) {
+    const before = variants.get(after.id)!;
+    const threshold = before.lowStockThreshold;
+    if (threshold !== null && before.inventoryQuantity >= threshold && after.inventoryQuantity < threshold) {
+      await recordEvent(tx, ctx, {
+        type: 'inventory.low',
+        resourceType: 'variant',
+        resourceId: after.id,
+        summary: `Variant ${after.id} is low on stock (${after.inventoryQuantity} left, threshold ${threshold})`,
+        changes: { inventory_quantity: { from: before.inventoryQuantity, to: after.inventoryQuantity } },
+        payload: toVariantResource(after),
+      });
+    }
+  }
 }
 
 /**
@@ -73,6 +118,11 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
   }
 
   const allocations: StockAllocation[] = [];
+  const takes: Take[] = [];
+  const takeFrom = (variantId: string, locationId: string, available: number, units: number) => {
+    takes.push({ variantId, locationId, available, units });
+    return { variant_id: variantId, location_id: locationId, quantity: units };
+  };
   // Read only when a `continue` variant is short (rare): one round trip less on every other deduction.
   const defaultLocation = () =>
     tx.location.findFirst({ where: { projectId: ctx.project.id, isDefault: true, deletedAt: null } });
@@ -81,7 +131,7 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
     for (const level of levels.filter((l) => l.variantId === demand.variantId).sort(byDeductionOrder)) {
       const take = Math.min(free(level), remaining);
       if (take === 0) continue;
-      allocations.push(await takeFrom(tx, ctx, demand.variantId, level.locationId, level.available, take));
+      allocations.push(takeFrom(demand.variantId, level.locationId, level.available, take));
       level.available -= take;
       remaining -= take;
     }
@@ -89,9 +139,10 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
     const shortfallAt = remaining > 0 ? await defaultLocation() : null;
     if (shortfallAt) {
       const level = levels.find((l) => l.variantId === demand.variantId && l.locationId === shortfallAt.id);
-      allocations.push(await takeFrom(tx, ctx, demand.variantId, shortfallAt.id, level?.available ?? 0, remaining));
+      allocations.push(takeFrom(demand.variantId, shortfallAt.id, level?.available ?? 0, remaining));
     }
   }
-  await syncVariantTotals(tx, ctx, wanted.map((demand) => variants.get(demand.variantId)) as Variant[]);
+  const deducted = new Map(wanted.map((demand) => [demand.variantId, variants.get(demand.variantId)!]));
+  await takeUnits(tx, ctx, takes, deducted);
   return allocations;
 }

@@ -1,3 +1,3 @@
 /** What other areas may use of orders: creating the order of a completed draft, and its representation. */
-export { createOrderFromDraft } from './orders.service.js';
+export { createOrderCompletingDraft, createOrderFromDraft, draftCompletedSummary } from './orders.service.js';
 export { toOrderLineItem, toOrderResource } from './orders.mappers.js';

@@ -10,12 +10,12 @@ import { sql } from '../../shared/sql-list.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
 import type { StockAllocation } from '../inventory/index.js';
-import { recordEvent } from '../store-events/index.js';
+import { recordEvent, storeEventRow, type FieldChanges } from '../store-events/index.js';
 import { paymentDueDate, type PaymentTerms } from '../../shared/payment-terms.js';
 import { jsonColumn } from '../../shared/json-column.js';
 import { recordOrderMove } from './order-history.js';
 import { toOrderLineItem, toOrderResource } from './orders.mappers.js';
-import { orderList } from './orders.statements.js';
+import { insertOrderCompletingDraft, orderList, type NewOrder } from './orders.statements.js';
 
 type OrderListQuery = NonNullable<operations['listOrders']['parameters']['query']>;
 
@@ -65,45 +65,105 @@ export async function createOrderFromDraft(
   allocations: StockAllocation[] = [],
   planned: { id: string; at: Date } = { id: newId('ord_'), at: new Date() },
 ): Promise<Order> {
-  const now = planned.at;
-  if (draft.customerId) {
-    // An increment, never a recount; the row lock it takes queues concurrent orders of one customer.
-    await tx.$executeRaw`
-      UPDATE customers SET order_count = order_count + 1, first_order_at = COALESCE(first_order_at, ${now}), last_order_at = ${now}
-      WHERE id = ${draft.customerId} AND project_id = ${ctx.project.id}`;
-  }
+  await countCustomerOrder(tx, ctx, draft, planned.at);
   const order = await tx.order.create({
     data: {
-      id: planned.id,
-      projectId: ctx.project.id,
+      ...orderOfDraft(ctx, draft, items, allocations, planned),
       orderNumber: await nextNumber(tx, ctx.project.id, 'order_number', FIRST_ORDER_NUMBER),
-      customerId: draft.customerId,
-      email: draft.customerEmail!,
-      currency: draft.currency,
-      lineItems: items.map(toOrderLineItem),
-      subtotal: draft.subtotal,
-      tax: draft.tax,
-      taxData: jsonColumn(draft.taxData),
-      shippingCost: draft.shippingCost,
-      discount: draft.discount,
-      total: draft.total,
-      shippingAddress: jsonColumn(draft.shippingAddress),
-      billingAddress: jsonColumn(draft.billingAddress),
-      paymentTerms: draft.paymentTerms,
-      paymentDueDate: paymentDueDate(draft.paymentTerms as PaymentTerms, now),
-      draftOrderId: draft.id,
-      stockAllocations: allocations as unknown as Prisma.InputJsonValue,
-      createdAt: now,
     },
   });
   await recordEvent(tx, ctx, {
     type: 'order.created',
     resourceType: 'order',
     resourceId: order.id,
-    summary: `Order #${order.orderNumber} created from draft order #${draft.draftNumber}`,
+    summary: orderCreatedSummary(order.orderNumber, draft),
     payload: toOrderResource(order),
   });
   return order;
+}
+
+/**
+ * createOrderFromDraft with the draft's completion, for a project where no subscriber listens to order.created
+ * or draft_order.completed: the customer's figures first, then in one statement the order number, the order, the
+ * draft completed and linked (`completed`, its new state) and both store events. The counter row, which serialises
+ * the project's orders until commit, is thus locked for one statement and the commit.
+ */
+export async function createOrderCompletingDraft(
+  tx: Tx,
+  ctx: Ctx,
+  draft: DraftOrder,
+  items: DraftLineItem[],
+  allocations: StockAllocation[],
+  planned: { id: string; at: Date },
+  completed: { changes: FieldChanges },
+): Promise<Order> {
+  await countCustomerOrder(tx, ctx, draft, planned.at);
+  const order = orderOfDraft(ctx, draft, items, allocations, planned);
+  return insertOrderCompletingDraft(tx, {
+    projectId: ctx.project.id,
+    first: FIRST_ORDER_NUMBER,
+    order,
+    draftId: draft.id,
+    events: [
+      storeEventRow(ctx, { type: 'order.created', resourceType: 'order', resourceId: order.id, summary: '' }),
+      storeEventRow(ctx, {
+        type: 'draft_order.completed',
+        resourceType: 'draft_order',
+        resourceId: draft.id,
+        summary: '',
+        changes: completed.changes,
+      }),
+    ],
+    summaries: [orderCreatedSummary('{number}', draft), draftCompletedSummary(draft, '{number}')],
+  });
+}
+
+/** The summary of order.created for an order made from `draft`. */
+const orderCreatedSummary = (orderNumber: number | string, draft: DraftOrder) =>
+  `Order #${orderNumber} created from draft order #${draft.draftNumber}`;
+
+/** The summary of draft_order.completed for `draft` completed as order `orderNumber`. */
+export const draftCompletedSummary = (draft: DraftOrder, orderNumber: number | string) =>
+  `Draft order #${draft.draftNumber} completed as order #${orderNumber}`;
+
+// An increment, never a recount; the row lock it takes queues concurrent orders of one customer.
+async function countCustomerOrder(tx: Tx, ctx: Ctx, draft: DraftOrder, now: Date): Promise<void> {
+  if (!draft.customerId) return;
+  await tx.$executeRaw`
+    UPDATE customers SET order_count = order_count + 1, first_order_at = COALESCE(first_order_at, ${now}), last_order_at = ${now}
+    WHERE id = ${draft.customerId} AND project_id = ${ctx.project.id}`;
+}
+
+/** The order of `draft` as created (all but its number): copies of the items and amounts, net terms due from today. */
+function orderOfDraft(
+  ctx: Ctx,
+  draft: DraftOrder,
+  items: DraftLineItem[],
+  allocations: StockAllocation[],
+  planned: { id: string; at: Date },
+): NewOrder {
+  const now = planned.at;
+  return {
+    id: planned.id,
+    projectId: ctx.project.id,
+    customerId: draft.customerId,
+    email: draft.customerEmail!,
+    currency: draft.currency,
+    lineItems: items.map(toOrderLineItem),
+    subtotal: draft.subtotal,
+    tax: draft.tax,
+    taxData: jsonColumn(draft.taxData),
+    shippingCost: draft.shippingCost,
+    discount: draft.discount,
+    total: draft.total,
+    shippingAddress: jsonColumn(draft.shippingAddress),
+    billingAddress: jsonColumn(draft.billingAddress),
+    paymentTerms: draft.paymentTerms,
+    paymentDueDate: paymentDueDate(draft.paymentTerms as PaymentTerms, now),
+    draftOrderId: draft.id,
+    stockAllocations: allocations as unknown as Prisma.InputJsonValue,
+    createdAt: now,
+  };
 }
 
 /**

@@ -1,6 +1,8 @@
+import type { Tx } from '../../db/client.js';
 import type { Columns } from '../../db/prepared.js';
-import type { Order } from '../../generated/prisma/client.js';
+import { Prisma, type Order } from '../../generated/prisma/client.js';
 import { sqlList } from '../../shared/sql-list.js';
+import type { storeEventRow } from '../store-events/index.js';
 
 const ORDER_COLUMNS: Columns<Order> = {
   id: 'id',
@@ -35,3 +37,119 @@ const ORDER_COLUMNS: Columns<Order> = {
 
 /** Pages of the order list as prepared statements (src/shared/sql-list.ts). */
 export const orderList = sqlList<Order>('orders', 'orders', ORDER_COLUMNS);
+
+type EventRow = ReturnType<typeof storeEventRow>;
+
+/** An order as completion inserts it, all but its number (JSON columns as values, null or Prisma.DbNull for SQL NULL). */
+export type NewOrder = Pick<
+  Order,
+  | 'id'
+  | 'projectId'
+  | 'customerId'
+  | 'email'
+  | 'currency'
+  | 'subtotal'
+  | 'tax'
+  | 'shippingCost'
+  | 'discount'
+  | 'total'
+  | 'paymentTerms'
+  | 'paymentDueDate'
+  | 'draftOrderId'
+  | 'createdAt'
+> & {
+  lineItems: Prisma.InputJsonValue;
+  stockAllocations: Prisma.InputJsonValue;
+  taxData: Prisma.InputJsonValue | typeof Prisma.DbNull;
+  shippingAddress: Prisma.InputJsonValue | typeof Prisma.DbNull;
+  billingAddress: Prisma.InputJsonValue | typeof Prisma.DbNull;
+};
+
+const orderColumns = Object.entries(ORDER_COLUMNS)
+  .map(([field, column]) => `"${column}" AS "${field}"`)
+  .join(', ');
+
+// Parameters: $1 project, $2 first number, $3-$19 the order's columns, $20 the time, $21 the draft, then per
+// event id, type, resource type, resource id, actor type, actor id, summary ({number} for the order's number),
+// metadata.
+const ORDER_COMPLETING_DRAFT = `
+  WITH number AS (
+    INSERT INTO project_counters (project_id, name, value) VALUES ($1, 'order_number', $2)
+    ON CONFLICT (project_id, name) DO UPDATE SET value = project_counters.value + 1
+    RETURNING value
+  ), created AS (
+    INSERT INTO orders (id, project_id, order_number, customer_id, email, currency, line_items, subtotal, tax, tax_data,
+      shipping_cost, discount, total, shipping_address, billing_address, payment_terms, payment_due_date,
+      draft_order_id, stock_allocations, created_at, updated_at)
+    SELECT $3, $1, number.value, $4, $5, $6, $7::jsonb, $8::bigint, $9::bigint, $10::jsonb, $11::bigint, $12::bigint,
+      $13::bigint, $14::jsonb, $15::jsonb, $16, $17::date, $18, $19::jsonb, $20::timestamptz, $20::timestamptz
+    FROM number
+    RETURNING ${orderColumns}
+  ), draft AS (
+    UPDATE draft_orders SET status = 'completed', order_id = $3, completed_at = $20::timestamptz, updated_at = $20::timestamptz
+    WHERE id = $21
+  ), events AS (
+    INSERT INTO store_events (id, project_id, type, resource_type, resource_id, actor_type, actor_id, summary, metadata, created_at)
+    SELECT event.id, $1, event.type, event.resource_type, event.resource_id, event.actor_type, event.actor_id,
+      replace(event.summary, '{number}', created."orderNumber"::text), event.metadata::jsonb, $20::timestamptz
+    FROM created, (VALUES ($22, $23, $24, $25, $26, $27, $28, $29), ($30, $31, $32, $33, $34, $35, $36, $37))
+      AS event (id, type, resource_type, resource_id, actor_type, actor_id, summary, metadata)
+  )
+  SELECT * FROM created`;
+
+const jsonText = (value: unknown) =>
+  value === null || value === undefined || value === Prisma.DbNull ? null : JSON.stringify(value);
+
+/**
+ * In the caller's transaction and one statement: the project's next order number (the counter row locked until
+ * commit), the order inserted with it, the draft marked completed and linked at the order's creation time, and the
+ * two store events (`summaries`: their texts, `{number}` standing for the order's number). Resolves to the order.
+ */
+export async function insertOrderCompletingDraft(
+  tx: Tx,
+  input: {
+    projectId: string;
+    first: number;
+    order: NewOrder;
+    draftId: string;
+    events: [EventRow, EventRow];
+    summaries: [string, string];
+  },
+): Promise<Order> {
+  const { order } = input;
+  const values = [
+    input.projectId,
+    input.first,
+    order.id,
+    order.customerId,
+    order.email,
+    order.currency,
+    jsonText(order.lineItems),
+    order.subtotal,
+    order.tax,
+    jsonText(order.taxData),
+    order.shippingCost,
+    order.discount,
+    order.total,
+    jsonText(order.shippingAddress),
+    jsonText(order.billingAddress),
+    order.paymentTerms,
+    order.paymentDueDate?.toISOString().slice(0, 10) ?? null,
+    order.draftOrderId,
+    jsonText(order.stockAllocations),
+    order.createdAt,
+    input.draftId,
+    ...input.events.flatMap((event, i) => [
+      event.id,
+      event.type,
+      event.resourceType,
+      event.resourceId,
+      event.actorType,
+      event.actorId,
+      input.summaries[i],
+      JSON.stringify(event.metadata),
+    ]),
+  ];
+  const [created] = await tx.$queryRawUnsafe<Order[]>(ORDER_COMPLETING_DRAFT, ...values);
+  return created;
+}

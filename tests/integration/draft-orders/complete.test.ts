@@ -3,6 +3,7 @@ import type { CommerceClient } from '@commerce-api/sdk';
 import { createProduct, type ProductResource } from '../../factories/catalog.factory.js';
 import { createCustomer } from '../../factories/customer.factory.js';
 import { addItems, createDraftOrder, readDraft } from '../../factories/draft-order.factory.js';
+import { createWebhook } from '../../factories/webhook.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { byId } from '../../setup/requests.js';
 import { useStore } from '../../setup/store.js';
@@ -149,6 +150,62 @@ describe('completeDraftOrder', () => {
       .data!.data;
     expect(low).toHaveLength(1);
     expect(low[0].metadata.changes).toEqual({ inventory_quantity: { from: 5, to: 2 } });
+  });
+
+  test('with and without a webhook listening, completion writes the same order, draft and events; the listener is offered both events', async () => {
+    const completeIn = async (withWebhook: boolean) => {
+      const own = await createProject(app, { currency: 'EUR' });
+      const client = app.client(own.keys.secret_test.token);
+      const webhook = withWebhook
+        ? await createWebhook(client, 'https://order-hooks.example.com/', {
+            events: ['order.created', 'draft_order.completed'],
+          })
+        : undefined;
+      const product = await stockedProduct(client, own, 5);
+      const draft = await createDraftOrder(client, { currency: 'EUR' });
+      await addItems(client, draft.id, [{ variant_id: product.variants[0].id, quantity: 2 }]);
+      const order = (await complete(client, draft.id)).data!.data;
+      const events = async (resource_id: string) =>
+        (await client.GET('/v1/events', { params: { query: { resource_id } } })).data!.data.map((e) => ({
+          type: e.type,
+          summary: e.summary,
+          changes: e.metadata.changes,
+        }));
+      const deliveries = webhook
+        ? (await app.deps.db.webhookDelivery.findMany({ where: { subscriptionId: webhook.id } })).map(
+            (d) => d.eventType,
+          )
+        : [];
+      const completed = await readDraft(client, draft.id);
+      return {
+        order: { ...order, id: undefined, draft_order_id: undefined, created_at: undefined, updated_at: undefined },
+        draft: { status: completed.status, linked: completed.order_id === order.id },
+        orderEvents: await events(order.id),
+        draftEvents: (await events(draft.id)).map((e) => ({ ...e, summary: e.summary.replace(/#\d+ /, '#n ') })),
+        deliveries: deliveries.sort(),
+        stock: await quantityOf(client, product.variants[0].id),
+      };
+    };
+    const quiet = await completeIn(false);
+    const listened = await completeIn(true);
+    expect(quiet.draft).toEqual({ status: 'completed', linked: true });
+    expect(quiet.orderEvents).toEqual([
+      { type: 'order.created', summary: expect.stringMatching(/^Order #1001 created/), changes: undefined },
+    ]);
+    expect(quiet.draftEvents[0]).toMatchObject({
+      type: 'draft_order.completed',
+      summary: expect.stringMatching(/as order #1001$/),
+    });
+    expect(quiet.stock).toBe(3);
+    expect(listened.deliveries).toEqual(['draft_order.completed', 'order.created']);
+    // Ids and times differ between the two projects; everything else must be the same.
+    const comparable = (result: typeof quiet) =>
+      JSON.parse(
+        JSON.stringify({ ...result, deliveries: [] })
+          .replace(/[a-z]+_[0-9a-z]{26}/g, 'id')
+          .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'time'),
+      ) as unknown;
+    expect(comparable(listened)).toEqual(comparable(quiet));
   });
 
   test('stock comes from the default location first, then the other active locations by name; inactive locations are skipped', async () => {

@@ -1,0 +1,40 @@
+/**
+ * A list page's items carry the JSON text they were measured by (listPage serialises each item once to bound
+ * the page's bytes), so the answer is assembled from those texts instead of encoding every item a second time.
+ */
+
+const ITEM_JSON = Symbol('item JSON');
+
+type WithItemJson = unknown[] & { [ITEM_JSON]?: readonly string[] };
+
+/**
+ * Attaches `json` (each item's JSON.stringify, in order) to `items`, not enumerable, so copies and
+ * JSON.stringify never see it. The array and its items must not change afterwards: a changed page is a new
+ * array (map, spread, slice), which carries none and is encoded as usual.
+ */
+export function withItemJson<T>(items: T[], json: readonly string[]): T[] {
+  if (json.length !== items.length) throw new Error('Each item needs its JSON text.');
+  Object.defineProperty(items, ITEM_JSON, { value: json });
+  return items;
+}
+
+/**
+ * `body` (an object) as JSON.stringify encodes it, its arrays that carry their items' JSON (withItemJson) joined
+ * from those texts; undefined when none of its properties carries any (the usual encoding is then as good).
+ */
+export function encodeWithItemJson(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  let joined = false;
+  const members: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    const json = Array.isArray(value) ? (value as WithItemJson)[ITEM_JSON] : undefined;
+    if (json && json.length === (value as unknown[]).length) {
+      joined = true;
+      members.push(`${JSON.stringify(key)}:[${json.join(',')}]`);
+      continue;
+    }
+    const encoded = JSON.stringify(value) as string | undefined; // undefined for undefined, functions, symbols: left out
+    if (encoded !== undefined) members.push(`${JSON.stringify(key)}:${encoded}`);
+  }
+  return joined ? `{${members.join(',')}}` : undefined;
+}
