@@ -15,7 +15,7 @@ export const pricedCustomer = (ctx: Ctx): string | null => (ctx.actor.kind === '
 const RESOLVED_PRICE_TABLES = ['products', 'variants', ...PRICE_LIST_TABLES];
 
 /** The unit prices of one unit of each variant of some products, for one set of price keys, and until when they hold. */
-interface ResolvedPrices {
+export interface ResolvedPrices {
   /** variant id -> its unit price, in its product's currency */
   byVariant: Map<string, number>;
   /** product id -> the lowest of its variants' unit prices (products without variants are absent) */
@@ -86,30 +86,44 @@ async function pricesCovering(
   return resolvePrices(ctx, await customerPriceKeys(ctx, ctx.db, customerId, { cached: true }), productIds);
 }
 
-/**
- * The products with `customer_price` on each variant (one unit, in the product's currency, now) and on the
- * product (the lowest of its variants'), for the signed-in customer of `ctx`; unchanged for other callers.
- * Sets the prices on the given objects, which must be this request's own (fresh from the mappers).
- */
-export async function withCustomerPrices(ctx: Ctx, products: ProductResource[]): Promise<ProductResource[]> {
+/** What the page's prices are resolved for: products with their variants' ids. */
+interface PricedProduct {
+  id: string;
+  variants: ReadonlyArray<{ id: string }>;
+}
+
+/** The signed-in customer's prices of the products' variants (see customerPrices); null for every other caller. */
+export async function customerPricesOf(ctx: Ctx, products: readonly PricedProduct[]): Promise<ResolvedPrices | null> {
   const customerId = pricedCustomer(ctx);
-  if (!customerId || products.length === 0) return products;
-  const prices = await pricesCovering(
+  if (!customerId) return null;
+  return pricesCovering(
     ctx,
     customerId,
     products.map((product) => product.id),
     products.flatMap((product) => product.variants.map((variant) => variant.id)),
   );
-  for (const product of products) {
-    let lowest = Infinity;
-    for (const variant of product.variants) {
-      // A variant deleted since the page was read keeps its own price.
-      variant.customer_price = prices.byVariant.get(variant.id) ?? variant.sale_price ?? variant.price;
-      lowest = Math.min(lowest, variant.customer_price);
-    }
-    if (product.variants.length > 0) product.customer_price = lowest;
+}
+
+/**
+ * The product with `customer_price` on each variant (one unit, in the product's currency, now) and on the
+ * product (the lowest of its variants'), from `prices`. Sets them on the given object, which must be this
+ * request's own (fresh from the mappers).
+ */
+export function setCustomerPrices(product: ProductResource, prices: ResolvedPrices): ProductResource {
+  let lowest = Infinity;
+  for (const variant of product.variants) {
+    // A variant deleted since the page was read keeps its own price.
+    variant.customer_price = prices.byVariant.get(variant.id) ?? variant.sale_price ?? variant.price;
+    lowest = Math.min(lowest, variant.customer_price);
   }
-  return products;
+  if (product.variants.length > 0) product.customer_price = lowest;
+  return product;
+}
+
+/** The products with `customer_price` for the signed-in customer of `ctx` (see setCustomerPrices); unchanged for other callers. */
+export async function withCustomerPrices(ctx: Ctx, products: ProductResource[]): Promise<ProductResource[]> {
+  const prices = products.length > 0 ? await customerPricesOf(ctx, products) : null;
+  return prices ? products.map((product) => setCustomerPrices(product, prices)) : products;
 }
 
 /** The variant with `customer_price` for the signed-in customer of `ctx` (see withCustomerPrices); unchanged for other callers. */

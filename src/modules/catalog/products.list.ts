@@ -1,10 +1,9 @@
 import type { operations } from '../../generated/openapi.js';
 import { isStorefront, type Ctx } from '../../shared/context.js';
-import { pickFields } from '../../shared/fields.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
-import { sql } from '../../shared/sql-list.js';
+import { sql, type PageSource } from '../../shared/sql-list.js';
 import { productForView, toProductResource, type ShownProduct } from './catalog.mappers.js';
-import { pricedCustomer, withCustomerPrices } from './customer-prices.js';
+import { customerPricesOf, pricedCustomer, setCustomerPrices, type ResolvedPrices } from './customer-prices.js';
 import { productList } from './products.statements.js';
 
 export type ProductListQuery = NonNullable<operations['listProducts']['parameters']['query']>;
@@ -34,11 +33,21 @@ export async function listProducts(ctx: Ctx, query: ProductListQuery) {
     isStorefront(ctx) && sql`status = 'active'`,
   ]);
   const view = isStorefront(ctx) ? 'storefront' : 'merchant';
-  const list = { source, sorts: SORTS, map: (row: ShownProduct) => productForView(toProductResource(row), view) };
   const cacheTotals = { list: 'products', tables: ['products', 'collection_products'] };
-  if (!pricedCustomer(ctx)) return listPage(ctx, { ...list, query, cacheTotals });
-  // A signed-in customer's page: whole products first (prices need the variants), then cut to `fields`.
-  const page = await listPage(ctx, { ...list, query: { ...query, fields: undefined }, cacheTotals });
-  const data = await withCustomerPrices(ctx, page.data);
-  return { ...page, data: data.map((product) => pickFields(product, query.fields)) };
+  const toResource = (row: ShownProduct) => productForView(toProductResource(row), view);
+  if (!pricedCustomer(ctx)) return listPage(ctx, { source, sorts: SORTS, map: toResource, query, cacheTotals });
+  // A signed-in customer's page: the prices of the rows read are resolved before they are mapped (and cut to
+  // `fields`), so the page is encoded once like any other.
+  const prices = new Map<string, ResolvedPrices>();
+  const priced: PageSource<ShownProduct> = {
+    count: () => source.count(),
+    fetch: async (args) => {
+      const rows = await source.fetch(args);
+      const resolved = await customerPricesOf(ctx, rows);
+      if (resolved) for (const row of rows) prices.set(row.id, resolved);
+      return rows;
+    },
+  };
+  const map = (row: ShownProduct) => setCustomerPrices(toResource(row), prices.get(row.id)!);
+  return listPage(ctx, { source: priced, sorts: SORTS, map, query, cacheTotals });
 }
