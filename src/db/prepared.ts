@@ -17,10 +17,14 @@ import { keepsSessions } from './client.js';
 /** Where each field of `R` lives: `{ firstName: 'first_name' }`. Every field must be named. */
 export type Columns<R> = { readonly [K in keyof R]-?: string };
 
-/** `"first_name" AS "firstName", ...`: a SELECT or RETURNING list that yields rows shaped like `R`. */
-export function selectList<R>(columns: Columns<R>): string {
+/**
+ * `"first_name" AS "firstName", ...`: a SELECT or RETURNING list that yields rows shaped like `R`; with `table`,
+ * each column qualified by it (`customers."first_name"`), for statements where another relation has the name.
+ */
+export function selectList<R>(columns: Columns<R>, table?: string): string {
+  const prefix = table ? `${table}.` : '';
   return Object.entries(columns)
-    .map(([field, column]) => `"${column as string}" AS "${field}"`)
+    .map(([field, column]) => `${prefix}"${column as string}" AS "${field}"`)
     .join(', ');
 }
 

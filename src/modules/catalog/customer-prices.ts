@@ -55,35 +55,28 @@ async function resolvePrices(
 /**
  * The signed-in customer's unit prices of one unit of each variant of the products, now (their price lists,
  * else the sale price when set, else the price). Customers with the same price keys share one cached answer
- * per page (`caches.resolvedPrices`), so a repeated page costs two map lookups; a read outside any write.
+ * per page (`caches.resolvedPrices`), so a repeated page costs two map lookups; a read outside any write. A
+ * cached answer lacking one of `variantIds` (a variant another process added whose change notification has not
+ * arrived yet) is resolved again without the cache.
  */
-async function customerPrices(ctx: Ctx, customerId: string, productIds: readonly string[]): Promise<ResolvedPrices> {
+async function customerPrices(
+  ctx: Ctx,
+  customerId: string,
+  productIds: readonly string[],
+  variantIds: readonly string[] = [],
+): Promise<ResolvedPrices> {
   const keys = await customerPriceKeys(ctx, ctx.db, customerId, { cached: true });
   const compute = () => resolvePrices(ctx, keys, productIds);
   if (!ctx.caches) return compute();
   const keySet = keys ? `${keys.own ?? ''}|${[...keys.shared].sort().join(',')}` : '|';
-  return (await ctx.caches.resolvedPrices.get(
+  const cached = (await ctx.caches.resolvedPrices.get(
     ctx.project.id,
     `${keySet}|${productIds.join(',')}`,
     RESOLVED_PRICE_TABLES,
     compute,
     (value) => Date.now() < (value as ResolvedPrices).validUntilMs,
   )) as ResolvedPrices;
-}
-
-/**
- * The customer's prices of the products, resolved again without the cache when the cached answer lacks one of
- * `variantIds` (a variant another process added whose change notification has not arrived yet).
- */
-async function pricesCovering(
-  ctx: Ctx,
-  customerId: string,
-  productIds: readonly string[],
-  variantIds: readonly string[],
-): Promise<ResolvedPrices> {
-  const prices = await customerPrices(ctx, customerId, productIds);
-  if (variantIds.every((id) => prices.byVariant.has(id))) return prices;
-  return resolvePrices(ctx, await customerPriceKeys(ctx, ctx.db, customerId, { cached: true }), productIds);
+  return variantIds.every((id) => cached.byVariant.has(id)) ? cached : compute();
 }
 
 /** What the page's prices are resolved for: products with their variants' ids. */
@@ -96,7 +89,7 @@ interface PricedProduct {
 export async function customerPricesOf(ctx: Ctx, products: readonly PricedProduct[]): Promise<ResolvedPrices | null> {
   const customerId = pricedCustomer(ctx);
   if (!customerId) return null;
-  return pricesCovering(
+  return customerPrices(
     ctx,
     customerId,
     products.map((product) => product.id),
@@ -130,7 +123,7 @@ export async function withCustomerPrices(ctx: Ctx, products: ProductResource[]):
 export async function withCustomerVariantPrice(ctx: Ctx, variant: VariantResource): Promise<VariantResource> {
   const customerId = pricedCustomer(ctx);
   if (!customerId) return variant;
-  const prices = await pricesCovering(ctx, customerId, [variant.product_id], [variant.id]);
+  const prices = await customerPrices(ctx, customerId, [variant.product_id], [variant.id]);
   return { ...variant, customer_price: prices.byVariant.get(variant.id) ?? variant.sale_price ?? variant.price };
 }
 

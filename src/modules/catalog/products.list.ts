@@ -38,16 +38,15 @@ export async function listProducts(ctx: Ctx, query: ProductListQuery) {
   if (!pricedCustomer(ctx)) return listPage(ctx, { source, sorts: SORTS, map: toResource, query, cacheTotals });
   // A signed-in customer's page: the prices of the rows read are resolved before they are mapped (and cut to
   // `fields`), so the page is encoded once like any other.
-  const prices = new Map<string, ResolvedPrices>();
+  let prices: ResolvedPrices | null = null; // of the rows just read: listPage maps each read right after it
   const priced: PageSource<ShownProduct> = {
     count: () => source.count(),
     fetch: async (args) => {
       const rows = await source.fetch(args);
-      const resolved = await customerPricesOf(ctx, rows);
-      if (resolved) for (const row of rows) prices.set(row.id, resolved);
+      prices = await customerPricesOf(ctx, rows);
       return rows;
     },
   };
-  const map = (row: ShownProduct) => setCustomerPrices(toResource(row), prices.get(row.id)!);
+  const map = (row: ShownProduct) => (prices ? setCustomerPrices(toResource(row), prices) : toResource(row));
   return listPage(ctx, { source: priced, sorts: SORTS, map, query, cacheTotals });
 }

@@ -3,8 +3,9 @@ import type { Variant } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { conflict } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { toVariantResource, VARIANT_COLUMNS } from '../catalog/index.js';
-import { recordEvent } from '../store-events/index.js';
+import { selectList } from '../../db/prepared.js';
+import { VARIANT_COLUMNS } from '../catalog/index.js';
+import { recordLowStock } from './inventory.service.js';
 import { levelKey, lockedStock } from './reserved-units.js';
 import { byDeductionOrder, perVariant, type StockAllocation, type StockDemand } from './stock-order.js';
 
@@ -37,9 +38,7 @@ const TAKE_UNITS = `
   )
   UPDATE variants SET inventory_quantity = totals.total, updated_at = $7::timestamptz
   FROM totals WHERE variants.id = totals.id AND variants.inventory_quantity <> totals.total
-  RETURNING ${Object.entries(VARIANT_COLUMNS)
-    .map(([field, column]) => `variants."${column}" AS "${field}"`)
-    .join(', ')}`;
+  RETURNING ${selectList(VARIANT_COLUMNS, 'variants')}`;
 
 /** A take of `units` from a level that held `available` units before it. */
 interface Take {
@@ -51,7 +50,7 @@ interface Take {
 
 /**
  * Writes the takes in one statement (levels, ledger, variant totals) and records inventory.low for every variant
- * whose total dropped below its threshold, as syncVariantTotals does.
+ * whose total dropped below its threshold (recordLowStock).
  */
 async function takeUnits(tx: Tx, ctx: Ctx, takes: Take[], variants: Map<string, Variant>): Promise<void> {
   const at = new Date();
@@ -66,20 +65,8 @@ async function takeUnits(tx: Tx, ctx: Ctx, takes: Take[], variants: Map<string, 
     at,
     [...variants.keys()],
   );
-  for (const after of changed.sort((a, b) => a.id.localeCompare(b.id))) {
-    const before = variants.get(after.id)!;
-    const threshold = before.lowStockThreshold;
-    if (threshold !== null && before.inventoryQuantity >= threshold && after.inventoryQuantity < threshold) {
-      await recordEvent(tx, ctx, {
-        type: 'inventory.low',
-        resourceType: 'variant',
-        resourceId: after.id,
-        summary: `Variant ${after.id} is low on stock (${after.inventoryQuantity} left, threshold ${threshold})`,
-        changes: { inventory_quantity: { from: before.inventoryQuantity, to: after.inventoryQuantity } },
-        payload: toVariantResource(after),
-      });
-    }
-  }
+  for (const after of changed.sort((a, b) => a.id.localeCompare(b.id)))
+    await recordLowStock(tx, ctx, variants.get(after.id)!, after);
 }
 
 /**

@@ -24,18 +24,22 @@ export async function syncVariantTotals(tx: Tx, ctx: Ctx, before: Variant[]): Pr
     const total = _sum.available ?? 0;
     if (total === variant.inventoryQuantity) continue;
     const after = await tx.variant.update({ where: { id: variant.id }, data: { inventoryQuantity: total } });
-    const threshold = variant.lowStockThreshold;
-    if (threshold !== null && variant.inventoryQuantity >= threshold && total < threshold) {
-      await recordEvent(tx, ctx, {
-        type: 'inventory.low',
-        resourceType: 'variant',
-        resourceId: variant.id,
-        summary: `Variant ${variant.id} is low on stock (${total} left, threshold ${threshold})`,
-        changes: { inventory_quantity: { from: variant.inventoryQuantity, to: total } },
-        payload: toVariantResource(after),
-      });
-    }
+    await recordLowStock(tx, ctx, variant, after);
   }
+}
+
+/** Records inventory.low when the variant's total went from at or above its low-stock threshold to below it. */
+export async function recordLowStock(tx: Tx, ctx: Ctx, before: Variant, after: Variant): Promise<void> {
+  const threshold = before.lowStockThreshold;
+  if (threshold === null || before.inventoryQuantity < threshold || after.inventoryQuantity >= threshold) return;
+  await recordEvent(tx, ctx, {
+    type: 'inventory.low',
+    resourceType: 'variant',
+    resourceId: after.id,
+    summary: `Variant ${after.id} is low on stock (${after.inventoryQuantity} left, threshold ${threshold})`,
+    changes: { inventory_quantity: { from: before.inventoryQuantity, to: after.inventoryQuantity } },
+    payload: toVariantResource(after),
+  });
 }
 
 /** An active, live location of the project for stock changes; 404 when unknown, 400 (on `field`) when inactive. */

@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/client.js';
-import type { Columns } from '../../db/prepared.js';
+import { selectList, type Columns } from '../../db/prepared.js';
 import { Prisma, type Order } from '../../generated/prisma/client.js';
 import { sqlList } from '../../shared/sql-list.js';
 import type { storeEventRow } from '../store-events/index.js';
@@ -65,9 +65,7 @@ export type NewOrder = Pick<
   billingAddress: Prisma.InputJsonValue | typeof Prisma.DbNull;
 };
 
-const orderColumns = Object.entries(ORDER_COLUMNS)
-  .map(([field, column]) => `"${column}" AS "${field}"`)
-  .join(', ');
+const orderColumns = selectList(ORDER_COLUMNS);
 
 // Parameters: $1 project, $2 first number, $3-$19 the order's columns, $20 the time, $21 the draft, then per
 // event id, type, resource type, resource id, actor type, actor id, summary ({number} for the order's number),
