@@ -33,19 +33,34 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
 
 /**
  * Applies pending migrations, each in its own transaction, recording them in Prisma's
- * `_prisma_migrations` table. Safe to run from several processes at once: each transaction first takes a
- * transaction-scoped advisory lock and then checks whether its migration is applied, so every migration runs
- * once; being transaction-scoped, the lock holds through a transaction-mode pooler too (PgBouncer).
- * Fails when an applied migration was edited afterwards. Returns the names applied.
+ * `_prisma_migrations` table. Safe to run from several processes at once: a second connection holds a
+ * transaction-scoped advisory lock for the whole run, so the first process to take it applies every pending
+ * migration and the others then find them applied; being transaction-scoped, the lock holds through a
+ * transaction-mode pooler too (PgBouncer). Fails when an applied migration was edited afterwards. Returns the
+ * names applied.
  */
 export async function migrate(url: string, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const lock = new pg.Client({ connectionString: url });
   const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  /** Runs `work` in a transaction holding the migration lock; rolled back when it throws. */
-  const locked = async <T>(work: () => Promise<T>): Promise<T> => {
+  await lock.connect();
+  try {
+    await lock.query('BEGIN');
+    await lock.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
+    await client.connect();
+    return await applyPending(client, dir);
+  } finally {
+    await client.end().catch(() => {});
+    await lock.query('ROLLBACK').catch(() => {}); // ends the transaction, releasing the lock
+    await lock.end().catch(() => {});
+  }
+}
+
+/** Applies the migrations of `dir` not recorded yet, each in a transaction of its own; returns their names. */
+async function applyPending(client: pg.Client, dir: string): Promise<string[]> {
+  /** Runs `work` in a transaction; rolled back when it throws. */
+  const inTransaction = async <T>(work: () => Promise<T>): Promise<T> => {
     await client.query('BEGIN');
     try {
-      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
       const result = await work();
       await client.query('COMMIT');
       return result;
@@ -54,9 +69,8 @@ export async function migrate(url: string, dir = MIGRATIONS_DIR): Promise<string
       throw error;
     }
   };
-  try {
-    await locked(() =>
-      client.query(`
+  await inTransaction(() =>
+    client.query(`
       CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
         "id" VARCHAR(36) PRIMARY KEY NOT NULL,
         "checksum" VARCHAR(64) NOT NULL,
@@ -67,39 +81,34 @@ export async function migrate(url: string, dir = MIGRATIONS_DIR): Promise<string
         "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
         "applied_steps_count" INTEGER NOT NULL DEFAULT 0
       )`),
-    );
-    const done: string[] = [];
-    for (const migration of readMigrations(dir)) {
-      const applied = await locked(async () => {
-        const recorded = await client.query<{ checksum: string }>(
-          `SELECT checksum FROM "_prisma_migrations"
+  );
+  const done: string[] = [];
+  for (const migration of readMigrations(dir)) {
+    const applied = await inTransaction(async () => {
+      const recorded = await client.query<{ checksum: string }>(
+        `SELECT checksum FROM "_prisma_migrations"
            WHERE migration_name = $1 AND finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-          [migration.name],
-        );
-        if (recorded.rows.length > 0) {
-          if (recorded.rows[0].checksum !== migration.checksum) {
-            throw new Error(
-              `Migration ${migration.name} was edited after it was applied; add a new migration instead.`,
-            );
-          }
-          return false;
+        [migration.name],
+      );
+      if (recorded.rows.length > 0) {
+        if (recorded.rows[0].checksum !== migration.checksum) {
+          throw new Error(`Migration ${migration.name} was edited after it was applied; add a new migration instead.`);
         }
-        try {
-          await client.query(migration.sql);
-        } catch (error) {
-          throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`, { cause: error });
-        }
-        await client.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count)
+        return false;
+      }
+      try {
+        await client.query(migration.sql);
+      } catch (error) {
+        throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`, { cause: error });
+      }
+      await client.query(
+        `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count)
            VALUES ($1, $2, now(), $3, 1)`,
-          [randomUUID(), migration.checksum, migration.name],
-        );
-        return true;
-      });
-      if (applied) done.push(migration.name);
-    }
-    return done;
-  } finally {
-    await client.end();
+        [randomUUID(), migration.checksum, migration.name],
+      );
+      return true;
+    });
+    if (applied) done.push(migration.name);
   }
+  return done;
 }
