@@ -2665,7 +2665,8 @@ export interface paths {
          *     Titles rank in tiers: a title starting with the prefix first, then titles where each typed word
          *     starts a word, then titles found only through a typo correction; within a tier products before
          *     collections, then shorter titles first. A product is suggested when each typed word starts a word
-         *     of its title or SKUs; of a very common prefix, the 300 shortest matching titles are ranked.
+         *     of its title or SKUs. Of a very common prefix only a bounded set of matches is ranked (12 per
+         *     suggestion asked for): those of the alphabetically first matching words, shortest titles first.
          *     Prefixes of 5 characters or more that start no word of the catalog tolerate a typo (two from 8),
          *     as search does. Only active products are suggested.
          */
