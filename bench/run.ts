@@ -351,7 +351,7 @@ async function measureSearch(databaseUrl: string): Promise<string> {
       await new Promise((resolve) => api.child.once('exit', resolve));
     }
   }
-  log('Measuring the search log: the search mix with the log on and off, alternating twice (its cost)...');
+  log('Measuring the search log: the search mix with the log on and off, in alternating rounds (its cost)...');
   const env = { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' };
   const withLog = await startServer('dist/main.js', env);
   const withoutLog = await startServer('dist/main.js', { ...env, SEARCH_LOG: 'off' });

@@ -93,8 +93,9 @@ export async function measureMix(
 
 /**
  * The search log's cost: the search mix on an API process with the log and on one with `SEARCH_LOG=off` (both
- * with the answer cache, where a search costs least and the log's share is largest), alternating off, on, off,
- * on so drifting load falls on both; one line with the means and the rounds.
+ * with the answer cache, where a search costs least and the log's share is largest), after an uncounted round
+ * on each, in `pairs` pairs of rounds with the order swapped each pair (off, on, on, off, off, on...) so drifting
+ * load falls on both alike; one line with both means, every round and each pair's difference.
  */
 export async function measureSearchLogCost(
   withLog: string,
@@ -102,17 +103,33 @@ export async function measureSearchLogCost(
   token: string,
   connections: number,
   duration: number,
+  pairs = 3,
 ): Promise<string> {
   const rounds: Record<'on' | 'off', number[]> = { on: [], off: [] };
-  for (let round = 0; round < 2; round++) {
-    rounds.off.push((await measureMix(withoutLog, SEARCHES, token, connections, duration)).rps);
-    rounds.on.push((await measureMix(withLog, SEARCHES, token, connections, duration)).rps);
+  const loads: number[] = [];
+  // A round on each process first, not counted: a fresh process is slower until its code is compiled.
+  for (const url of [withoutLog, withLog]) await measureMix(url, SEARCHES, token, connections, duration);
+  for (let pair = 0; pair < pairs; pair++) {
+    for (const setting of pair % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+      loads.push(os.loadavg()[0]);
+      rounds[setting].push(
+        (await measureMix(setting === 'on' ? withLog : withoutLog, SEARCHES, token, connections, duration)).rps,
+      );
+    }
   }
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const [on, off] = [mean(rounds.on), mean(rounds.off)];
+  // Each pair's own difference (its two rounds ran back to back): a cost is resolved only when every pair shows it.
+  const pairCosts = rounds.on.map((r, i) => (1 - r / rounds.off[i]) * 100);
+  const verdict = pairCosts.every((c) => c > 0)
+    ? 'fewer in every pair'
+    : pairCosts.every((c) => c < 0)
+      ? 'more in every pair'
+      : 'pairs disagree: not resolved at this load';
   return (
-    `Search log's cost on the search mix with the answer cache (off, on, off, on; means): ${on.toFixed(0)} searches/s with the log, ` +
-    `${off.toFixed(0)} with \`SEARCH_LOG=off\`: ${((1 - on / off) * 100).toFixed(1)} % fewer with it (rounds: on ${rounds.on.join(', ')}; ` +
-    `off ${rounds.off.join(', ')}; load average ${os.loadavg()[0].toFixed(1)} after).`
+    `Search log's cost on the search mix with the answer cache (${pairs} pairs of rounds, order swapped each pair): ` +
+    `${on.toFixed(0)} searches/s with the log, ${off.toFixed(0)} with \`SEARCH_LOG=off\`, ${((1 - on / off) * 100).toFixed(1)} % fewer with it; ` +
+    `per pair ${pairCosts.map((c) => `${c.toFixed(1)} %`).join(', ')} (${verdict}; rounds: on ${rounds.on.join(', ')}; off ${rounds.off.join(', ')}; ` +
+    `load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} before the rounds).`
   );
 }

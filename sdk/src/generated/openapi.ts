@@ -2597,11 +2597,14 @@ export interface paths {
          *     title deserves related products rather than an empty page): each plain word (with its synonyms and
          *     typo corrections) counts as one word, quoted phrases and `OR` groups always count as matched and
          *     must match, `-exclusions` always exclude. Words no product matches (after typo correction) are
-         *     dropped first; then the answer keeps the products matching at least `relaxation.min_matched_words`
-         *     words, the largest number that still gives `limit` products (at least one word). Products matching
-         *     every word always rank first; then the relaxed matches that keep the head noun of the query (the
-         *     kind of product asked for: the last word before the first stop word that follows a word, "hoodie"
-         *     in "grey hoodie for the weekend"), then by the number of words matched, then by score. Each product says how many words it matched
+         *     dropped first. The head noun of the query (the kind of product asked for: the last word before the
+         *     first stop word that follows a word, "hoodie" in "grey hoodie for the weekend") counts twice in
+         *     what follows, so a product of that kind needs one other word fewer than a product of another kind:
+         *     the answer keeps the products whose matched words are worth at least a number, the largest that
+         *     still gives `limit` products (at least one word); `relaxation.min_matched_words` is the fewest words
+         *     a product of the answer matches ("sand merino wool jacket" keeps a sand jacket, 2 words, next to a
+         *     sand merino wool sweater, 3). Products matching every word always rank first; then the relaxed
+         *     matches that keep the head noun, then by the number of words matched, then by score. Each product says how many words it matched
          *     (`matched_words`) and whether it is a relaxed match (`relaxed`); `data.products.relaxation` is
          *     present exactly when the answer is relaxed, with the count of strict matches and the dropped words;
          *     `total` and the facets count the whole answer (strict and relaxed matches, and pins).
@@ -2665,7 +2668,8 @@ export interface paths {
          *     Titles rank in tiers: a title starting with the prefix first, then titles where each typed word
          *     starts a word, then titles found only through a typo correction; within a tier products before
          *     collections, then shorter titles first. A product is suggested when each typed word starts a word
-         *     of its title or SKUs; of a very common prefix, the 300 shortest matching titles are ranked.
+         *     of its title or SKUs. Of a very common prefix only a bounded set of matches is ranked (12 per
+         *     suggestion asked for): those of the alphabetically first matching words, shortest titles first.
          *     Prefixes of 5 characters or more that start no word of the catalog tolerate a typo (two from 8),
          *     as search does. Only active products are suggested.
          */

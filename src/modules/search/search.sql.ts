@@ -236,7 +236,7 @@ async function runStrictSearch(ctx: Ctx, search: ProductSearch): Promise<Product
   return toResult(search, rows[0], false);
 }
 
-/** How far a relaxed answer goes: the relaxable clauses no product matches, and how many of the others a product must match. */
+/** How far a relaxed answer goes: the relaxable clauses no product matches, and what the others a product matches must be worth (see liveHead). */
 interface Relaxation {
   dead: number[];
   live: number[];
@@ -261,17 +261,52 @@ function countOf(n: number, k: number): number {
 }
 
 /**
- * The candidates of a relaxation level as one tsquery: every required clause, at least `level` live
- * relaxable clauses (each combination an AND, so the GIN index finds them), no excluded term.
+ * The live relaxable clause of the head noun (the kind of product asked for), or null. It counts twice
+ * towards a relaxation level: a product of the kind asked for needs one other word fewer than a product
+ * of another kind, so "sand merino wool jacket" keeps jackets in sand or in merino wool before merino
+ * wool sweaters in sand.
+ */
+function liveHead(search: ProductSearch, relax: Relaxation): number | null {
+  return search.head !== null && relax.live.includes(search.head) ? search.head : null;
+}
+
+/** The groups of live clauses a product of the level matches all of (at least one group), or null past MAX_COMBINATIONS. */
+function levelGroups(search: ProductSearch, relax: Relaxation): number[][] | null {
+  const head = liveHead(search, relax);
+  if (head === null) {
+    return countOf(relax.live.length, relax.level) <= MAX_COMBINATIONS ? combinations(relax.live, relax.level) : null;
+  }
+  const others = relax.live.filter((i) => i !== head);
+  const withHead = relax.level <= 2 ? 1 : countOf(others.length, relax.level - 2);
+  if (withHead + countOf(others.length, relax.level) > MAX_COMBINATIONS) return null;
+  return [
+    ...(relax.level <= 2 ? [[head]] : combinations(others, relax.level - 2).map((group) => [head, ...group])),
+    ...combinations(others, relax.level),
+  ];
+}
+
+/** How much a product's matches of the live clauses count towards a level, as SQL over `s.document` (the head twice). */
+function levelCountSql(search: ProductSearch, relax: Relaxation): Prisma.Sql {
+  const must = search.full.must;
+  const head = liveHead(search, relax);
+  return Prisma.join(
+    [...relax.live, ...(head === null ? [] : [head])].map(
+      (i) => Prisma.sql`(s.document @@ ${clauseSql(must[i])})::int`,
+    ),
+    ' + ',
+  );
+}
+
+/**
+ * The candidates of a relaxation level as one tsquery: every required clause, live relaxable clauses worth
+ * at least `level` (the head noun's counting twice; each combination an AND, so the GIN index finds them),
+ * no excluded term. Past MAX_COMBINATIONS, the union of the live clauses (filtered by their count after).
  */
 function candidatesSql(search: ProductSearch, relax: Relaxation): Prisma.Sql {
   const must = search.full.must;
   const parts: Prisma.Sql[] = must.filter((_, i) => !search.relaxable[i]).map(clauseSql);
   if (relax.level > 0) {
-    const groups =
-      countOf(relax.live.length, relax.level) <= MAX_COMBINATIONS
-        ? combinations(relax.live, relax.level)
-        : relax.live.map((i) => [i]);
+    const groups = levelGroups(search, relax) ?? relax.live.map((i) => [i]);
     parts.push(
       Prisma.sql`(${Prisma.join(
         groups.map(
@@ -320,14 +355,8 @@ async function deadClauses(ctx: Ctx, search: ProductSearch, optional: number[]):
  * Above MAX_COMBINATIONS the union is read with the clauses counted per row.
  */
 async function levelFills(ctx: Ctx, search: ProductSearch, relax: Relaxation): Promise<boolean> {
-  const must = search.full.must;
-  const union = countOf(relax.live.length, relax.level) > MAX_COMBINATIONS;
-  const counted = union
-    ? Prisma.sql`AND (${Prisma.join(
-        relax.live.map((i) => Prisma.sql`(s.document @@ ${clauseSql(must[i])})::int`),
-        ' + ',
-      )}) >= ${relax.level}`
-    : Prisma.empty;
+  const union = levelGroups(search, relax) === null;
+  const counted = union ? Prisma.sql`AND (${levelCountSql(search, relax)}) >= ${relax.level}` : Prisma.empty;
   const [row] = await throughIndex<{ n: number }>(
     ctx,
     Prisma.sql`
@@ -340,8 +369,8 @@ async function levelFills(ctx: Ctx, search: ProductSearch, relax: Relaxation): P
 }
 
 /**
- * The relaxed answer, one statement: the products matching every required clause and at least `level`
- * of the live relaxable clauses, and no excluded term (pins aside). Ranked: exact strict matches, strict
+ * The relaxed answer, one statement: the products matching every required clause and live relaxable
+ * clauses worth at least `level` (the head noun's counting twice), and no excluded term (pins aside). Ranked: exact strict matches, strict
  * matches, then relaxed ones keeping the head noun (the kind of product asked for), then by clauses
  * matched, then by score; total and facets count the answer.
  */
@@ -361,6 +390,8 @@ async function runRelaxedSearch(ctx: Ctx, search: ProductSearch, relax: Relaxati
     search.head !== null && search.relaxable[search.head]
       ? Prisma.sql`s.document @@ ${clauseRefs.get(search.head)!}`
       : Prisma.sql`true`;
+  // What a product's matches are worth towards the level: the live head noun counts twice (see liveHead).
+  const worth = liveHead(search, relax) === null ? Prisma.sql`matched` : Prisma.sql`matched + head::int`;
   const exact = search.exact ? Prisma.sql`s.document @@ ${q.ref(querySql(search.exact))}` : Prisma.sql`true`;
   const bonus = wholeQueryBonus(search, q);
   const indexes = Prisma.sql`unnest(${optional}::int[])`;
@@ -379,14 +410,14 @@ async function runRelaxedSearch(ctx: Ctx, search: ProductSearch, relax: Relaxati
           AND s.product_id <> ALL(${search.hidden}::text[]) ${filterSql(search.filters, rate)}
       ) r
     ),
-    m AS MATERIALIZED (SELECT * FROM c WHERE matched >= ${required.length + relax.level}::int OR pin),
+    m AS MATERIALIZED (SELECT * FROM c WHERE ${worth} >= ${required.length + relax.level}::int OR pin),
     page AS (
       SELECT product_id, text_score, final_score, matched, hits, row_number() OVER () AS n FROM (
         SELECT * FROM m WHERE NOT pin
         ORDER BY exact DESC, matched = ${must.length}::int DESC, head DESC, matched DESC, final_score DESC, product_id LIMIT ${search.take} OFFSET ${search.skip}) o
     ),
     agg AS (SELECT count(*)::int AS total, count(*) FILTER (WHERE matched = ${must.length}::int OR pin)::int AS strict_total,
-                   ${required.length + relax.level}::int AS min_matched, ${relax.dead}::int[] AS unmatched,
+                   coalesce(min(matched) FILTER (WHERE NOT pin), ${required.length + relax.level}::int)::int AS min_matched, ${relax.dead}::int[] AS unmatched,
                    count(*) FILTER (WHERE in_stock)::int AS in_stock,
                    round(min(price) * ${rate}::float8) AS price_min, round(max(price) * ${rate}::float8) AS price_max FROM m)
     SELECT agg.*,
@@ -406,8 +437,9 @@ async function runRelaxedSearch(ctx: Ctx, search: ProductSearch, relax: Relaxati
 /**
  * The product search: the strict matches (every clause), and when they are fewer than `relaxBelow` and
  * the query has a clause that may go unmatched, the relaxed answer instead (strict matches still first):
- * relaxable clauses no product matches are dropped, then the level (live relaxable clauses a product must
- * match) is the largest that gives `relaxBelow` products (at least one clause in all).
+ * relaxable clauses no product matches are dropped, then the level (what the live relaxable clauses a
+ * product matches must be worth, the head noun's counting twice) is the largest that gives `relaxBelow`
+ * products (at least one clause in all).
  */
 export async function runProductSearch(ctx: Ctx, search: ProductSearch): Promise<ProductSearchResult> {
   const strict = await runStrictSearch(ctx, search);
@@ -419,9 +451,10 @@ export async function runProductSearch(ctx: Ctx, search: ProductSearch): Promise
   // At least one clause matched in all: without a required clause, at least one live relaxable one.
   const lowest = required > 0 ? 0 : 1;
   if (live.length < lowest) return strict;
-  // The level of all live clauses is the strict answer when nothing is dead: it did not fill the page.
-  // Fewer clauses give more products, so the largest level that fills is found by bisection.
-  let [low, high] = [lowest, dead.length === 0 ? live.length - 1 : live.length];
+  // The level of all live clauses (the head noun's counting twice) is the strict answer when nothing is dead:
+  // it did not fill the page. Fewer clauses give more products, so the largest level that fills is found by bisection.
+  const top = live.length + (liveHead(search, { dead, live, level: 0 }) === null ? 0 : 1);
+  let [low, high] = [lowest, dead.length === 0 ? top - 1 : top];
   while (low < high) {
     const level = Math.ceil((low + high) / 2);
     if (await levelFills(ctx, search, { dead, live, level })) low = level;

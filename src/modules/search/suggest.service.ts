@@ -1,28 +1,20 @@
 import type { components } from '../../generated/openapi.js';
-import { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { normalizeText } from './query-parser.js';
 import { STOP_WORDS } from './stopwords.js';
 import { chooseCorrections, damerauDistance, editBudget, isCorrectable } from './typo.js';
 import { cachedSearch } from './search.service.js';
+import { readSuggestions } from './suggest.statements.js';
 
 type Suggestion = components['schemas']['Suggestion'];
 
-// At most this many title-word matches (per spelling of the last word) are ranked: a one-letter prefix
-// would otherwise rank a whole catalog.
-const TITLE_CANDIDATES = 300;
 const TYPO_FROM = 5;
 
-/** Vocabulary terms starting within the prefix's edit budget of it (a prefix of 5+ letters nothing starts with). */
-async function correctedPrefixes(ctx: Ctx, word: string): Promise<string[]> {
-  if (word.length < TYPO_FROM || !isCorrectable(word)) return [];
-  const rows = await ctx.db.$queryRaw<Array<{ term: string | null; prefix_known: boolean }>>`
-    SELECT term, prefix_known FROM search_term_candidates(${ctx.project.id}, ARRAY[${word}]::text[])`;
-  if (rows.length === 0 || rows[0].prefix_known) return [];
+/** The start of vocabulary terms within the prefix's edit budget of it (up to three), from its typo candidates. */
+function correctedPrefixes(word: string, terms: string[]): string[] {
   const budget = editBudget(word);
   const fixes = new Set<string>();
-  for (const { term } of rows) {
-    if (!term) continue;
+  for (const term of terms) {
     const near = [word.length - 1, word.length, word.length + 1].some(
       (n) => n > 0 && damerauDistance(word, term.slice(0, n)) <= budget,
     );
@@ -30,9 +22,6 @@ async function correctedPrefixes(ctx: Ctx, word: string): Promise<string[]> {
   }
   return [...fixes].slice(0, 3);
 }
-
-// Past queries read for each suggestion list: more than asked, as corrected forms may merge and some not qualify.
-const PAST_QUERIES = 20;
 
 /** Distinct clients (signed-in customers, otherwise client addresses) that must have searched a query before it is suggested. */
 export const SUGGEST_MIN_CLIENTS = 3;
@@ -72,18 +61,12 @@ async function correctedQueries(ctx: Ctx, queries: string[]): Promise<string[]> 
 }
 
 /**
- * The past queries that may be suggested for the prefix, as corrected, best first: searched by at least
- * SUGGEST_MIN_CLIENTS distinct clients, with results the last time, plain words only, every word (once
- * corrected) a word of the catalog or a stop word, and neither the query nor its corrected form blocked.
+ * The past queries that may be suggested, as corrected, best first, from those read for the prefix (searched
+ * by at least SUGGEST_MIN_CLIENTS distinct clients, with results the last time, not blocked): plain words
+ * only, every word (once corrected) a word of the catalog or a stop word, and the corrected form not blocked.
  */
-async function suggestablePastQueries(ctx: Ctx, prefix: string): Promise<string[]> {
-  const popular = await ctx.db.$queryRaw<Array<{ query: string }>>`
-    SELECT s.query FROM search_query_stats s
-    WHERE s.project_id = ${ctx.project.id} AND s.client_count >= ${SUGGEST_MIN_CLIENTS} AND s.last_result_count > 0
-      AND s.query ~>=~ ${prefix} AND s.query ~<~ ${`${prefix}\u{10FFFF}`}
-      AND NOT EXISTS (SELECT 1 FROM search_suggestion_blocks b WHERE b.project_id = s.project_id AND b.query = s.query)
-    ORDER BY s.client_count DESC, s.search_count DESC, s.query LIMIT ${PAST_QUERIES}`;
-  const plain = popular.map((p) => p.query).filter((q) => PLAIN_QUERY.test(q));
+async function suggestablePastQueries(ctx: Ctx, popular: string[]): Promise<string[]> {
+  const plain = popular.filter((q) => PLAIN_QUERY.test(q));
   if (plain.length === 0) return [];
   const corrected = await correctedQueries(ctx, plain);
   const words = [...new Set(corrected.flatMap((q) => q.split(' ')).filter((w) => !STOP_WORDS.has(w)))];
@@ -132,48 +115,29 @@ async function computeSuggestions(ctx: Ctx, prefix: string, limit: number): Prom
     .split(' ')
     .map((w) => w.replace(/[^\p{L}\p{N}]/gu, ''))
     .filter(Boolean);
-  const past = await suggestablePastQueries(ctx, prefix);
-  // Past queries take at most half the list (rounded up): titles keep room.
+  const last = words.at(-1);
+  const input = {
+    prefix,
+    alternatives: last === undefined ? [] : [last],
+    heads: words.slice(0, -1),
+    // Past queries take at most half the list (rounded up); titles that repeat one of them are skipped.
+    titles: limit + Math.ceil(limit / 2),
+    minClients: SUGGEST_MIN_CLIENTS,
+    readPast: true,
+    typoCheck: last !== undefined && last.length >= TYPO_FROM && isCorrectable(last),
+  };
+  const reads = await readSuggestions(ctx, input);
+  let titles = reads.titles;
+  // No vocabulary term starts with the last word: titles through its typo corrections too.
+  const fixes = last === undefined ? [] : correctedPrefixes(last, reads.typoTerms);
+  if (fixes.length > 0)
+    titles = (
+      await readSuggestions(ctx, { ...input, alternatives: [last!, ...fixes], readPast: false, typoCheck: false })
+    ).titles;
+  const past = reads.past.length > 0 ? await suggestablePastQueries(ctx, reads.past) : [];
   const suggestions: Suggestion[] = past.slice(0, Math.ceil(limit / 2)).map((text) => ({ text, type: 'query' }));
-  if (suggestions.length >= limit || words.length === 0) return suggestions.slice(0, limit);
-
-  const last = words[words.length - 1];
-  const alternatives = [last, ...(await correctedPrefixes(ctx, last))];
-  // The other words must start a word of the title (in any order), as they did in the full-text form.
-  const heads = words.slice(0, -1).map((w) => Prisma.sql`AND w.title_norm ~ ${`(^|[^[:alnum:]])${w}`}`);
-  // Per alternative of the last word: a range of the title-word index, shortest titles first, capped.
-  const candidates = alternatives.map(
-    (alt, i) => Prisma.sql`(
-      SELECT w.product_id, w.title, w.title_norm, ${i}::int AS alt FROM search_title_words w
-      WHERE w.project_id = ${ctx.project.id} AND w.word <> '' AND w.word ~>=~ ${alt} AND w.word ~<~ ${`${alt}\u{10FFFF}`} ${heads.length > 0 ? Prisma.join(heads, ' ') : Prisma.empty}
-      ORDER BY w.word USING ~<~, w.title_len, w.title_norm LIMIT ${TITLE_CANDIDATES})`,
-  );
-  const tsqueries = alternatives.map((alt) => [...words.slice(0, -1).map((w) => `${w}:*`), `${alt}:*`].join(' & '));
-  const query = Prisma.join(
-    tsqueries.map((t) => Prisma.sql`to_tsquery('simple', ${t})`),
-    ' || ',
-  );
-  const length = [...prefix].length;
-  // Tiers: the title starts with what was typed (3); each typed word starts a word of it as typed (2); only
-  // through a typo correction of the last word (1). Products half a tier above collections.
-  const productTier = Prisma.sql`CASE WHEN left(c.title_norm, ${length}) = ${prefix} THEN 3 WHEN c.alt = 0 THEN 2 ELSE 1 END`;
-  const collectionTier = Prisma.sql`CASE WHEN left(lower(unaccent(c.title)), ${length}) = ${prefix} THEN 3
-    WHEN to_tsvector('simple', unaccent(c.title)) @@ to_tsquery('simple', ${tsqueries[0]}) THEN 2 ELSE 1 END`;
-  const rows = await ctx.db.$queryRaw<
-    Array<{ type: 'product' | 'collection'; id: string; text: string; score: number }>
-  >`
-    WITH q AS (SELECT ${query} AS q)
-    SELECT type, id, text, score FROM (
-      SELECT DISTINCT ON (lower(text)) * FROM (
-        SELECT 'product' AS type, c.product_id AS id, c.title AS text, ${productTier} + 0.5 AS score
-        FROM (${Prisma.join(candidates, ' UNION ALL ')}) c
-        UNION ALL
-        SELECT 'collection', c.id, c.title, ${collectionTier}
-        FROM collections c WHERE c.project_id = ${ctx.project.id} AND to_tsvector('simple', unaccent(c.title)) @@ (SELECT q FROM q)
-      ) x ORDER BY lower(text), score DESC, length(text), id
-    ) d ORDER BY score DESC, length(text), text LIMIT ${limit}`;
   const seen = new Set(suggestions.map((s) => s.text));
-  for (const row of rows) {
+  for (const row of titles) {
     if (suggestions.length >= limit) break;
     if (seen.has(row.text.toLowerCase()) || !isSafeSuggestionText(row.text)) continue;
     seen.add(row.text.toLowerCase());

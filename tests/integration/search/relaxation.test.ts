@@ -23,6 +23,10 @@ beforeAll(async () => {
   await make('Wool Parka', 'Outerwear');
   await make('Alpine Down Parka', 'Outerwear');
   await make('Alpine Wool Socks', 'Socks');
+  await make('Sand Alpaca Knit Gilet', 'Outerwear');
+  await make('Navy Alpaca Knit Gilet', 'Outerwear');
+  await make('Sand Fleece Gilet', 'Outerwear');
+  await make('Sand Alpaca Knit Scarf', 'Accessories');
 });
 
 describe('graded relaxation', () => {
@@ -92,6 +96,18 @@ describe('graded relaxation', () => {
       ['Merino Beanie', 1],
       ['Oak Table', 1],
     ]);
+  });
+
+  test('a product of the kind asked for needs one word fewer than a product of another kind', async () => {
+    // Gilets with two of the other three words, or one, before a scarf with all three.
+    const result = await search({ q: 'sand alpaca knit gilet', limit: 3 });
+    expect(result.data.map((p) => [p.title, p.matched_words, p.relaxed])).toEqual([
+      ['Sand Alpaca Knit Gilet', 4, false],
+      ['Navy Alpaca Knit Gilet', 3, true],
+      ['Sand Fleece Gilet', 2, true],
+    ]);
+    expect(result.relaxation).toEqual({ strict_total: 1, words: 4, min_matched_words: 2, dropped_words: [] });
+    expect(result.total).toBe(4); // the scarf (three words, not a gilet) is in the answer, after the gilets
   });
 
   test('a single word is never relaxed into something else', async () => {

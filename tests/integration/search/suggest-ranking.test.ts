@@ -58,6 +58,19 @@ describe('suggestions', () => {
     expect(titles).toEqual(['Jacquard Scarf', 'Storm Jacket', rain.title]);
   });
 
+  test('many products sharing a title give one suggestion each title: the list is still full, shortest first', async () => {
+    const make = (title: string) => createProduct(store.api, { title, variants: [{ title: 'M', price: 100 }] });
+    for (let i = 0; i < 12; i++) await make('Wander Tote');
+    for (const title of ['Wander Backpack', 'Wander Duffel Bag', 'Wander Hip Pack', 'Wander Sling']) await make(title);
+    expect((await suggest('wan', 5)).map((s) => s.text)).toEqual([
+      'Wander Tote',
+      'Wander Sling',
+      'Wander Backpack', // as long as the next: alphabetically
+      'Wander Hip Pack',
+      'Wander Duffel Bag',
+    ]);
+  });
+
   test('a title starting with the prefix ranks above titles with a word starting with it; typo matches when nothing starts so', async () => {
     const titles = async (q: string) => (await suggest(q, 10)).filter((s) => s.type === 'product').map((s) => s.text);
     expect(await titles('jacq')).toEqual(['Jacquard Scarf']);
