@@ -47,8 +47,10 @@ export const VARIANT_COLUMNS: Columns<Variant> = {
   updatedAt: 'updated_at',
 };
 
-/** A variant as the page statement carries it (JSON: times as ISO text). */
-type VariantJson = Omit<Variant, 'createdAt' | 'updatedAt'> & { createdAt: string | Date; updatedAt: string | Date };
+/** A variant as the page statement carries it (JSON: times as milliseconds since the epoch). */
+type VariantJson = Omit<Variant, 'createdAt' | 'updatedAt'> & { createdAt: number | Date; updatedAt: number | Date };
+
+const TIME_FIELDS = new Set(['createdAt', 'updatedAt']);
 
 // Each product's variants (by position) and collection ids are read with it, in the page's statement: one round
 // trip per page, and the variants arrive as one JSON text per product instead of a row to parse per variant.
@@ -58,7 +60,12 @@ const productPages = sqlList<ProductFields, { variantRows: VariantJson[]; collec
   PRODUCT_COLUMNS,
   {
     variantRows: `(SELECT COALESCE(json_agg(json_build_object(${Object.entries(VARIANT_COLUMNS)
-      .map(([field, column]) => `'${field}', v."${column}"`)
+      .map(([field, column]) =>
+        // Times as milliseconds since the epoch (the columns hold milliseconds): a Date from a number is cheap.
+        TIME_FIELDS.has(field)
+          ? `'${field}', (extract(epoch FROM v."${column}") * 1000)::bigint`
+          : `'${field}', v."${column}"`,
+      )
       .join(', ')}) ORDER BY v.position, v.id), '[]'::json) FROM variants v WHERE v.product_id = "products"."id")`,
     collectionIds: `ARRAY(SELECT collection_id FROM collection_products WHERE product_id = "products"."id" ORDER BY collection_id)`,
   },
