@@ -3,7 +3,9 @@
  * server and on another checkout's (an earlier commit in a worktree of its own, built with `npm ci` and `npm run
  * build`), alternating rounds over one database, so a before/after comparison shares the machine's minutes.
  * Each round completes --completions drafts of two line items (made through this checkout's API first) at
- * --connections connections. Both checkouts must share the database schema.
+ * --connections connections. With `--scenario reads`, each round measures a product read by id and the product
+ * list (limit 25) for --duration seconds each after 2 s of warm-up, with the server's CPU time per request.
+ * Both checkouts must share the database schema.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -26,6 +28,9 @@ const { values } = parseArgs({
     completions: { type: 'string', default: '1000' },
     connections: { type: 'string', default: '20' },
     products: { type: 'string', default: '10000' },
+    // reads: get by id of a product and the product list (limit 25) instead of completion, --duration s each.
+    scenario: { type: 'string', default: 'complete' },
+    duration: { type: 'string', default: '10' },
   },
 });
 if (!values.against) {
@@ -39,6 +44,12 @@ const rounds = Number(values.rounds);
 const completions = Number(values.completions);
 const connections = Number(values.connections);
 const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** The CPU time (user + system, ms) process `pid` has used so far, from /proc (Linux). */
+function cpuMs(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
 
 /** The other checkout's compiled server, started as its own npm start runs it. */
 function startOther(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
@@ -85,11 +96,53 @@ try {
   const variantIds = (
     await db.variant.findMany({ where: { projectId: project.id }, select: { id: true }, orderBy: { id: 'asc' } })
   ).map((v) => v.id);
+  const productIds = (
+    await db.product.findMany({ where: { projectId: project.id }, select: { id: true }, take: 2000 })
+  ).map((p) => p.id);
   await db.$disconnect();
   buildServer();
   const env = { DATABASE_URL: embedded.url, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' };
   const results: string[] = [];
-  for (let round = 0; round < rounds * 2; round += 1) {
+  const auth = { authorization: `Bearer ${keys.secret_test.token}` };
+  for (let round = 0; round < rounds * 2 && values.scenario === 'reads'; round += 1) {
+    const label = round % 2 === 0 ? `other (${path.basename(other)})` : 'this checkout';
+    const server = round % 2 === 0 ? await startOther(env) : await startCompiledServer(env);
+    try {
+      for (const [name, request] of [
+        [
+          'product by id',
+          {
+            method: 'GET',
+            setupRequest: (req: autocannon.Request) => ({
+              ...req,
+              path: `/v1/products/${productIds[Math.floor(Math.random() * productIds.length)]}`,
+            }),
+          },
+        ],
+        ['product list', { method: 'GET', path: '/v1/products?limit=25' }],
+      ] as const) {
+        const run = (duration: number) =>
+          autocannon({
+            url: server.url,
+            connections,
+            duration,
+            headers: auth,
+            requests: [request as autocannon.Request],
+          });
+        await run(2);
+        const load = loadAverage();
+        const before = cpuMs(server.child.pid);
+        const result = await run(Number(values.duration));
+        const cpu = (cpuMs(server.child.pid) - before) / result.requests.total;
+        const line = `${label}, ${name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${cpu.toFixed(2)} ms of CPU per request, ${result.non2xx} non-2xx (load average ${load} before)`;
+        log(line);
+        results.push(line);
+      }
+    } finally {
+      await stopServer(server);
+    }
+  }
+  for (let round = 0; round < rounds * 2 && values.scenario === 'complete'; round += 1) {
     const label = round % 2 === 0 ? `other (${path.basename(other)})` : 'this checkout';
     // Each round completes drafts of variants no other round used.
     const offset = round * completions * 2;
