@@ -127,7 +127,7 @@ try {
             connections,
             duration,
             headers: auth,
-            requests: [request as autocannon.Request],
+            requests: [request],
           });
         await run(2);
         const load = loadAverage();
