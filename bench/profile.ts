@@ -21,9 +21,13 @@ const USAGE = `Usage: npm run bench:profile -- [--customers N] [--products N] [-
 
 Profiles get by id, the customer list, the product list and draft-order completion, each in an API process of its
 own under --connections connections for --duration seconds (after 2 s of warm-up), and prints each profile's top
---top frames by self time. The .cpuprofile files stay in the directory printed at the end.`;
+--top frames by self time. The .cpuprofile files stay in the directory printed at the end.
+
+BENCH_PROFILE_ONLY: a comma-separated subset of get-by-id, customer-list, product-list, complete (default: all).`;
 
 const options = benchOptions(USAGE, { customers: 10_000, products: 10_000, duration: 8, connections: 20, top: 15 });
+const only = process.env.BENCH_PROFILE_ONLY?.split(',').map((name) => name.trim());
+const profiled = (file: string) => !only || only.includes(file);
 
 interface Frame {
   functionName: string;
@@ -193,7 +197,7 @@ try {
     },
   ];
   const summaries: string[] = [];
-  for (const scenario of scenarios) {
+  for (const scenario of scenarios.filter((s) => profiled(s.file))) {
     let measuredEnd = Date.now();
     const server = await startCompiledServer(env, [
       `--cpu-prof`,
@@ -220,47 +224,49 @@ try {
     const window = { seconds: options.duration, tailSeconds: (Date.now() - measuredEnd) / 1000 };
     summaries.push(...summariseProfile(path.join(profileDir, `${scenario.file}.cpuprofile`), options.top, window), '');
   }
-  // Draft-order completion: drafts made through a plain API process first, then one profiled process completes them.
-  const maker = await startCompiledServer(env);
-  const completion = moreScenarios({
-    url: maker.url,
-    secret: keys.secret_test.token,
-    publishable: keys.publishable_test.token,
-    variantIds,
-    completions: 1000,
-    log,
-  }).find((s) => s.name === 'draft-order complete')!;
-  const prepared = await completion.prepare();
-  await stopServer(maker);
-  const server = await startCompiledServer(env, [
-    `--cpu-prof`,
-    `--cpu-prof-dir=${profileDir}`,
-    `--cpu-prof-name=complete.cpuprofile`,
-  ]);
-  let measuredStart = Date.now();
-  let measuredEnd = Date.now();
-  try {
-    const load = loadAverage();
-    measuredStart = Date.now();
-    const cpuBefore = cpuMs(server.child.pid);
-    const result = await autocannon({
-      url: server.url,
-      connections: options.connections,
-      amount: prepared.amount,
-      headers: { authorization: `Bearer ${prepared.token}`, 'content-type': 'application/json' },
-      requests: [prepared.request],
-    });
-    const cpu = cpuPerRequest(cpuBefore, cpuMs(server.child.pid), result.requests.total);
-    measuredEnd = Date.now();
-    summaries.push(
-      `### draft-order complete: ${(result.requests.total / result.duration).toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms${cpu}, ${result.non2xx} non-2xx (load average ${load} before)`,
-      '',
-    );
-  } finally {
-    await stopServer(server);
+  if (profiled('complete')) {
+    // Draft-order completion: drafts made through a plain API process first, then one profiled process completes them.
+    const maker = await startCompiledServer(env);
+    const completion = moreScenarios({
+      url: maker.url,
+      secret: keys.secret_test.token,
+      publishable: keys.publishable_test.token,
+      variantIds,
+      completions: 1000,
+      log,
+    }).find((s) => s.name === 'draft-order complete')!;
+    const prepared = await completion.prepare();
+    await stopServer(maker);
+    const server = await startCompiledServer(env, [
+      `--cpu-prof`,
+      `--cpu-prof-dir=${profileDir}`,
+      `--cpu-prof-name=complete.cpuprofile`,
+    ]);
+    let measuredStart = Date.now();
+    let measuredEnd = Date.now();
+    try {
+      const load = loadAverage();
+      measuredStart = Date.now();
+      const cpuBefore = cpuMs(server.child.pid);
+      const result = await autocannon({
+        url: server.url,
+        connections: options.connections,
+        amount: prepared.amount,
+        headers: { authorization: `Bearer ${prepared.token}`, 'content-type': 'application/json' },
+        requests: [prepared.request],
+      });
+      const cpu = cpuPerRequest(cpuBefore, cpuMs(server.child.pid), result.requests.total);
+      measuredEnd = Date.now();
+      summaries.push(
+        `### draft-order complete: ${(result.requests.total / result.duration).toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms${cpu}, ${result.non2xx} non-2xx (load average ${load} before)`,
+        '',
+      );
+    } finally {
+      await stopServer(server);
+    }
+    const window = { seconds: (measuredEnd - measuredStart) / 1000, tailSeconds: (Date.now() - measuredEnd) / 1000 };
+    summaries.push(...summariseProfile(path.join(profileDir, 'complete.cpuprofile'), options.top, window), '');
   }
-  const window = { seconds: (measuredEnd - measuredStart) / 1000, tailSeconds: (Date.now() - measuredEnd) / 1000 };
-  summaries.push(...summariseProfile(path.join(profileDir, 'complete.cpuprofile'), options.top, window), '');
   log(
     `\n${summaries.join('\n')}\nProfiles: ${readdirSync(profileDir)
       .map((f) => path.join(profileDir, f))

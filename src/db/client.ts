@@ -10,7 +10,7 @@ export type Tx = Prisma.TransactionClient;
 // The node-postgres pool under each client createDatabase made, for the prepared statements of src/db/prepared.ts.
 const pools = new WeakMap<object, pg.Pool>();
 // The pools whose connections are sessions of their own (no transaction-mode pooler between): named statements allowed.
-const sessionPools = new WeakSet<pg.Pool>();
+const sessionPools = new WeakSet<pg.Pool | pg.PoolClient>();
 
 /**
  * The URL with every session in UTC, whatever the server's or database's TimeZone: Prisma's pg adapter sends
@@ -59,4 +59,11 @@ export function poolOf(db: Database | Tx): pg.Pool | undefined {
 }
 
 /** Whether `pool` keeps each connection's server session (named prepared statements survive between queries). */
-export const keepsSessions = (pool: pg.Pool): boolean => sessionPools.has(pool);
+export const keepsSessions = (pool: pg.Pool | pg.PoolClient): boolean => sessionPools.has(pool);
+
+/** A connection of `pool` for a transaction of its own; its statements are named when the pool's are. */
+export async function connectionOf(pool: pg.Pool): Promise<pg.PoolClient> {
+  const client = await pool.connect();
+  if (sessionPools.has(pool)) sessionPools.add(client);
+  return client;
+}

@@ -46,6 +46,9 @@ const types = {
 
 const names = new Set<string>();
 
+/** A pool, or one connection checked out of it for a transaction (src/db/client-transaction.ts). */
+export type Queryable = pg.Pool | pg.PoolClient;
+
 /**
  * A statement run by name on `pool`: `run(pool, values)` resolves to its rows. `name` must be unique in the
  * process and `text` fixed (PostgreSQL keeps one plan per name and connection). Errors are node-postgres's
@@ -54,13 +57,13 @@ const names = new Set<string>();
 export function preparedStatement<Row>(
   name: string,
   text: string,
-): (pool: pg.Pool, values: readonly unknown[]) => Promise<Row[]> {
+): (pool: Queryable, values: readonly unknown[]) => Promise<Row[]> {
   if (names.has(name)) throw new Error(`Two prepared statements are named ${name}.`);
   names.add(name);
   let generation = 0;
-  const run = async (pool: pg.Pool, values: readonly unknown[]) =>
+  const run = async (pool: Queryable, values: readonly unknown[]) =>
     (
-      await pool.query<Row & pg.QueryResultRow>({
+      await (pool as pg.Pool).query<Row & pg.QueryResultRow>({
         name: !keepsSessions(pool) ? undefined : generation === 0 ? name : `${name}_${generation}`,
         text,
         values: values as unknown[],

@@ -38,19 +38,27 @@ function bind(condition: SqlCondition, values: unknown[]): string {
  * A list over `table` (`columns`: each row field's column; every sort key's field must be one), read on
  * `db`'s pool by prepared statements. `filters` are ANDed (false and undefined skipped); the keyset bound is a row
  * comparison `(key, id) < (…)` (with the redundant `key <= …`, an index bound), as Prisma's path pages.
+ * `computed` adds fields read by SQL expressions over the row (fixed text, e.g. a correlated subquery of its
+ * children), so a page and what each row carries come in one statement.
  */
-export function sqlList<Row>(name: string, table: string, columns: Columns<Row>) {
-  const family = preparedFamily<Row>(`list_${name}`);
+export function sqlList<Row, Computed extends object = Record<never, never>>(
+  name: string,
+  table: string,
+  columns: Columns<Row>,
+  computed?: Columns<Computed>,
+) {
+  const family = preparedFamily<Row & Computed>(`list_${name}`);
   const counts = preparedFamily<{ count: number }>(`count_${name}`);
-  const selected = Object.entries(columns)
-    .map(([field, column]) => `"${table}"."${column as string}" AS "${field}"`)
-    .join(', ');
+  const selected = [
+    ...Object.entries(columns).map(([field, column]) => `"${table}"."${column as string}" AS "${field}"`),
+    ...Object.entries(computed ?? {}).map(([field, expression]) => `${expression as string} AS "${field}"`),
+  ].join(', ');
   const column = (field: string) => {
     const name = (columns as Record<string, string>)[field];
     if (!name) throw new Error(`The list ${table} has no column for the sort key ${field}.`);
     return `"${table}"."${name}"`;
   };
-  return (db: Database, filters: ReadonlyArray<SqlCondition | false | undefined>): PageSource<Row> => {
+  return (db: Database, filters: ReadonlyArray<SqlCondition | false | undefined>): PageSource<Row & Computed> => {
     const conditions = filters.filter((filter): filter is SqlCondition => Boolean(filter));
     const where = (values: unknown[]) => conditions.map((condition) => `(${bind(condition, values)})`).join(' AND ');
     const run = async <R>(statements: typeof family | typeof counts, text: string, values: unknown[]) => {
@@ -77,7 +85,7 @@ export function sqlList<Row>(name: string, table: string, columns: Columns<Row>)
         }
         values.push(take);
         text += ` ORDER BY ${keys.map((key) => `${column(key.field)} ${direction}`).join(', ')} LIMIT $${values.length}`;
-        return run<Row>(family, text, values);
+        return run<Row & Computed>(family, text, values);
       },
     };
   };

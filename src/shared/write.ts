@@ -1,5 +1,7 @@
 import { Prisma } from '../generated/prisma/client.js';
+import type pg from 'pg';
 import type { Tx } from '../db/client.js';
+import { inTransaction } from '../db/client-transaction.js';
 import type { Ctx } from './context.js';
 import { conflictOn } from './errors.js';
 
@@ -26,6 +28,22 @@ export async function writeTx<T>(
   } finally {
     // Also after a failure: a commit whose answer was lost still changed the data.
     if (ctx.project) ctx.caches?.versions.projectWritten(ctx.project.id);
+  }
+}
+
+/**
+ * writeTx for a write made of prepared statements (src/db/prepared.ts): one transaction on one connection of
+ * `pool` instead of Prisma's; the project's cached values are stale once it ends, as with writeTx.
+ */
+export async function writeOnConnection<T>(
+  ctx: Pick<Ctx, 'project' | 'caches'>,
+  pool: pg.Pool,
+  write: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  try {
+    return await inTransaction(pool, write);
+  } finally {
+    ctx.caches?.versions.projectWritten(ctx.project.id);
   }
 }
 

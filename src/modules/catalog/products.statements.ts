@@ -1,13 +1,12 @@
 import type { Database } from '../../db/client.js';
-import { poolOf } from '../../db/client.js';
-import { preparedStatement, selectList, type Columns } from '../../db/prepared.js';
+import type { Columns } from '../../db/prepared.js';
 import type { Product, Variant } from '../../generated/prisma/client.js';
 import { sqlList, type PageSource, type SqlCondition } from '../../shared/sql-list.js';
 import type { ShownProduct } from './catalog.mappers.js';
 
 /**
- * The product list's pages as prepared statements (src/shared/sql-list.ts): the page's products, then their
- * variants and collection ids in two statements for the whole page (not one per product).
+ * The product list's pages as prepared statements (src/shared/sql-list.ts): the page's products with their
+ * variants and collection ids, in one statement.
  */
 
 type ProductFields = Omit<Product, 'projectId' | 'deletedAt'>;
@@ -48,16 +47,28 @@ export const VARIANT_COLUMNS: Columns<Variant> = {
   updatedAt: 'updated_at',
 };
 
-const productPages = sqlList<ProductFields>('products', 'products', PRODUCT_COLUMNS);
+/** A variant as the page statement carries it (JSON: times as milliseconds since the epoch). */
+type VariantJson = Omit<Variant, 'createdAt' | 'updatedAt'> & { createdAt: number | Date; updatedAt: number | Date };
 
-const variantsOf = preparedStatement<Variant>(
-  'product_list_variants',
-  `SELECT ${selectList(VARIANT_COLUMNS)} FROM variants WHERE product_id = ANY($1) ORDER BY product_id, position, id`,
-);
+const TIME_FIELDS = new Set(['createdAt', 'updatedAt']);
 
-const collectionIdsOf = preparedStatement<{ productId: string; collectionId: string }>(
-  'product_list_collections',
-  `SELECT product_id AS "productId", collection_id AS "collectionId" FROM collection_products WHERE product_id = ANY($1)`,
+// Each product's variants (by position) and collection ids are read with it, in the page's statement: one round
+// trip per page, and the variants arrive as one JSON text per product instead of a row to parse per variant.
+const productPages = sqlList<ProductFields, { variantRows: VariantJson[]; collectionIds: string[] }>(
+  'products',
+  'products',
+  PRODUCT_COLUMNS,
+  {
+    variantRows: `(SELECT COALESCE(json_agg(json_build_object(${Object.entries(VARIANT_COLUMNS)
+      .map(([field, column]) =>
+        // Times as milliseconds since the epoch (the columns hold milliseconds): a Date from a number is cheap.
+        TIME_FIELDS.has(field)
+          ? `'${field}', (extract(epoch FROM v."${column}") * 1000)::bigint`
+          : `'${field}', v."${column}"`,
+      )
+      .join(', ')}) ORDER BY v.position, v.id), '[]'::json) FROM variants v WHERE v.product_id = "products"."id")`,
+    collectionIds: `ARRAY(SELECT collection_id FROM collection_products WHERE product_id = "products"."id" ORDER BY collection_id)`,
+  },
 );
 
 /** Pages of products matching `filters` (SQL conditions on products), each with its variants and collection ids. */
@@ -68,27 +79,17 @@ export function productList(
   const pages = productPages(db, filters);
   return {
     count: () => pages.count(),
-    fetch: async (args) => {
-      const products = await pages.fetch(args);
-      if (products.length === 0) return [];
-      const ids = products.map((product) => product.id);
-      const pool = poolOf(db);
-      const [variants, collections] = pool
-        ? await Promise.all([variantsOf(pool, [ids]), collectionIdsOf(pool, [ids])])
-        : await Promise.all([
-            db.variant.findMany({ where: { productId: { in: ids } } }),
-            db.collectionProduct.findMany({
-              where: { productId: { in: ids } },
-              select: { productId: true, collectionId: true },
-            }),
-          ]);
-      const byProduct = new Map<string, ShownProduct>(
-        products.map((product) => [product.id, { ...product, variants: [], collections: [] }] as const),
-      );
-      for (const variant of variants) byProduct.get(variant.productId)!.variants.push(variant);
-      for (const link of collections)
-        byProduct.get(link.productId)!.collections.push({ collectionId: link.collectionId });
-      return [...byProduct.values()];
-    },
+    fetch: async (args) =>
+      (await pages.fetch(args)).map(({ variantRows, collectionIds, ...product }) => {
+        for (const variant of variantRows) {
+          variant.createdAt = new Date(variant.createdAt);
+          variant.updatedAt = new Date(variant.updatedAt);
+        }
+        return {
+          ...product,
+          variants: variantRows as Variant[],
+          collections: collectionIds.map((collectionId) => ({ collectionId })),
+        };
+      }),
   };
 }

@@ -1,14 +1,16 @@
-import type { Tx } from '../../db/client.js';
-import type { DraftOrder, Order } from '../../generated/prisma/client.js';
+import type pg from 'pg';
+import { poolOf, type Database, type Tx } from '../../db/client.js';
+import type { DraftLineItem, DraftOrder, Order } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
-import { AppError } from '../../shared/errors.js';
+import { AppError, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { writeTx } from '../../shared/write.js';
-import { deductStock, releaseReservations } from '../inventory/index.js';
+import { writeOnConnection, writeTx } from '../../shared/write.js';
+import { deductStock, deductStockOn, releaseReservations } from '../inventory/index.js';
 import { createOrderCompletingDraft, createOrderFromDraft, draftCompletedSummary } from '../orders/index.js';
 import { changedFields, eventHasSubscribers, recordEvent } from '../store-events/index.js';
 import { toDraftOrderResource } from './draft-orders.mappers.js';
 import { requireEmailAndItems } from './draft-orders.send.js';
+import { itemsReleasingReservations, lockedDraft } from './draft-orders.statements.js';
 import { DRAFT_FIELDS, findDraftOrder, itemsOf } from './draft-orders.write.js';
 
 /**
@@ -18,6 +20,10 @@ import { DRAFT_FIELDS, findDraftOrder, itemsOf } from './draft-orders.write.js';
  * row lock makes a second completion wait and then answer 400, so a draft never makes two orders.
  */
 export async function completeDraftOrder(ctx: Ctx, id: string): Promise<Order> {
+  // No listener: prepared statements on one connection (no subscriber to hand the events to, inventory.low included).
+  const pool = poolOf(ctx.db);
+  if (pool && !(await anySubscriber(ctx.db, ctx, [...COMPLETION_EVENTS, 'inventory.low'])))
+    return completeOnConnection(ctx, pool, id);
   return writeTx(ctx, {}, async (tx) => {
     const draft = await findDraftOrder(ctx, tx, id, true);
     if (draft.status === 'completed') throw new AppError('invalid_request', 'This draft order is already completed.');
@@ -26,26 +32,10 @@ export async function completeDraftOrder(ctx: Ctx, id: string): Promise<Order> {
     // The draft's own reservation is consumed: its units become available to this deduction (and only to it, as
     // the variants stay locked until commit).
     await releaseReservations(tx, ctx, draft, undefined);
-    const allocations = await deductStock(
-      tx,
-      ctx,
-      items.flatMap((item) =>
-        item.variantId
-          ? [{ variantId: item.variantId, quantity: item.quantity, label: `${item.title} - ${item.variantTitle}` }]
-          : [],
-      ),
-    );
+    const allocations = await deductStock(tx, ctx, demandsOf(items));
     const planned = { id: newId('ord_'), at: new Date() };
-    const completed: DraftOrder = {
-      ...draft,
-      status: 'completed',
-      orderId: planned.id,
-      completedAt: planned.at,
-      updatedAt: planned.at,
-    };
-    const after = toDraftOrderResource(completed);
-    const changes = changedFields(toDraftOrderResource(draft), after, DRAFT_FIELDS);
-    if (!(await anySubscriber(tx, ctx, ['order.created', 'draft_order.completed']))) {
+    const changes = completionChanges(draft, planned);
+    if (!(await anySubscriber(tx, ctx, COMPLETION_EVENTS))) {
       return createOrderCompletingDraft(tx, ctx, draft, items, allocations, planned, { changes });
     }
     // The draft is completed before the order exists (its id is chosen here), so that the order's number, whose
@@ -61,14 +51,57 @@ export async function completeDraftOrder(ctx: Ctx, id: string): Promise<Order> {
       resourceId: id,
       summary: draftCompletedSummary(draft, order.orderNumber),
       changes,
-      payload: after,
+      payload: toDraftOrderResource(completedAs(draft, planned)),
     });
     return order;
   });
 }
 
+const COMPLETION_EVENTS = ['order.created', 'draft_order.completed'];
+
+/**
+ * completeDraftOrder as prepared statements in one transaction on one connection, for a project where no
+ * subscriber listens to its events: the same locks in the same order (the draft, then the variants, then the
+ * customer, then the order counter), the same checks, writes and events.
+ */
+async function completeOnConnection(ctx: Ctx, pool: pg.Pool, id: string): Promise<Order> {
+  return writeOnConnection(ctx, pool, async (client) => {
+    const draft = await lockedDraft(client, ctx.project.id, id);
+    if (!draft) throw notFound('Draft order not found.');
+    if (draft.status === 'completed') throw new AppError('invalid_request', 'This draft order is already completed.');
+    requireEmailAndItems(draft, 'completing');
+    const items = await itemsReleasingReservations(client, id);
+    const allocations = await deductStockOn(client, ctx, demandsOf(items));
+    const planned = { id: newId('ord_'), at: new Date() };
+    return createOrderCompletingDraft(client, ctx, draft, items, allocations, planned, {
+      changes: completionChanges(draft, planned),
+    });
+  });
+}
+
+/** The stock a draft's items take: its variant items (custom items take none). */
+const demandsOf = (items: DraftLineItem[]) =>
+  items.flatMap((item) =>
+    item.variantId
+      ? [{ variantId: item.variantId, quantity: item.quantity, label: `${item.title} - ${item.variantTitle}` }]
+      : [],
+  );
+
 /** Whether a subscriber (a webhook) listens to any of these events in the project (cached per process). */
-async function anySubscriber(tx: Tx, ctx: Ctx, types: string[]): Promise<boolean> {
+async function anySubscriber(tx: Database | Tx, ctx: Ctx, types: string[]): Promise<boolean> {
   for (const type of types) if (await eventHasSubscribers(tx, ctx, type)) return true;
   return false;
 }
+
+/** The draft as its completion into order `planned` leaves it. */
+const completedAs = (draft: DraftOrder, planned: { id: string; at: Date }): DraftOrder => ({
+  ...draft,
+  status: 'completed',
+  orderId: planned.id,
+  completedAt: planned.at,
+  updatedAt: planned.at,
+});
+
+/** The fields draft_order.completed records as changed. */
+const completionChanges = (draft: DraftOrder, planned: { id: string; at: Date }) =>
+  changedFields(toDraftOrderResource(draft), toDraftOrderResource(completedAs(draft, planned)), DRAFT_FIELDS);

@@ -1,13 +1,14 @@
 import type { Tx } from '../../db/client.js';
-import type { Variant } from '../../generated/prisma/client.js';
+import type { InventoryLevel, Variant } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { conflict } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { selectList } from '../../db/prepared.js';
+import { preparedStatement, selectList, type Queryable } from '../../db/prepared.js';
 import { VARIANT_COLUMNS } from '../catalog/index.js';
-import { recordLowStock } from './inventory.service.js';
+import { storeEventRow } from '../store-events/index.js';
+import { lowStockEvent, recordLowStock } from './inventory.service.js';
 import { levelKey, lockedStock } from './reserved-units.js';
-import { byDeductionOrder, perVariant, type StockAllocation, type StockDemand } from './stock-order.js';
+import { byDeductionOrder, perVariant, type LevelAt, type StockAllocation, type StockDemand } from './stock-order.js';
 
 export type { StockAllocation, StockDemand } from './stock-order.js';
 
@@ -48,44 +49,50 @@ interface Take {
   units: number;
 }
 
+/** The values of TAKE_UNITS for `takes` of the locked `variants` in `projectId`. */
+const takeValues = (takes: Take[], variants: Map<string, Variant>, projectId: string, at: Date) => [
+  takes.map((take) => take.variantId),
+  takes.map((take) => take.locationId),
+  takes.map((take) => take.units),
+  takes.map((take) => take.available - take.units),
+  takes.map(() => newId('iadj_')),
+  projectId,
+  at,
+  [...variants.keys()],
+];
+
 /**
  * Writes the takes in one statement (levels, ledger, variant totals) and records inventory.low for every variant
  * whose total dropped below its threshold (recordLowStock).
  */
 async function takeUnits(tx: Tx, ctx: Ctx, takes: Take[], variants: Map<string, Variant>): Promise<void> {
-  const at = new Date();
   const changed = await tx.$queryRawUnsafe<Variant[]>(
     TAKE_UNITS,
-    takes.map((take) => take.variantId),
-    takes.map((take) => take.locationId),
-    takes.map((take) => take.units),
-    takes.map((take) => take.available - take.units),
-    takes.map(() => newId('iadj_')),
-    ctx.project.id,
-    at,
-    [...variants.keys()],
+    ...takeValues(takes, variants, ctx.project.id, new Date()),
   );
   for (const after of changed.sort((a, b) => a.id.localeCompare(b.id)))
     await recordLowStock(tx, ctx, variants.get(after.id)!, after);
 }
 
-/**
- * Takes the demanded units out of stock in the caller's transaction: the variants are locked (id order),
- * every demand is checked before anything changes, then units come from the active locations, the
- * default first, then by name, never from units other drafts hold (live reservations). A variant with
- * policy `deny` whose active locations hold fewer available units than demanded is 409 conflict with the
- * variant id in `field` (nothing changes); with `continue` the rest is taken from the default location,
- * which goes negative. Adjustments (reason `order`), variant totals and
- * inventory.low events are written as for any stock change. Answers where the units came from.
- */
-export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Promise<StockAllocation[]> {
-  const wanted = perVariant(demands);
-  if (wanted.length === 0) return [];
-  const ids = wanted.map((demand) => demand.variantId);
-  // Units held for sent drafts are not sellable here (a draft's own reservation is released before its completion).
-  const { variants, levels, free: freeAt } = await lockedStock(tx, ctx, ids);
-  const free = (level: (typeof levels)[number]) => freeAt.get(levelKey(level.variantId, level.locationId))!;
+/** The stock a deduction decides from: the locked live variants by id, their levels at active locations, each level's free units. */
+interface LockedStock {
+  variants: Map<string, Variant>;
+  levels: LevelAt[];
+  free: Map<string, number>;
+}
 
+/**
+ * What a deduction takes from where, decided on locked stock (nothing written): 409 when a variant is gone or a
+ * `deny` variant is short; units from the active locations, the default first, then by name, never from units
+ * other drafts hold; a `continue` variant's shortfall from the default location (`defaultLocation`, asked only
+ * then).
+ */
+async function planDeduction(
+  wanted: StockDemand[],
+  { variants, levels, free: freeAt }: LockedStock,
+  defaultLocation: () => Promise<{ id: string } | null>,
+): Promise<{ allocations: StockAllocation[]; takes: Take[] }> {
+  const free = (level: LevelAt) => freeAt.get(levelKey(level.variantId, level.locationId))!;
   for (const demand of wanted) {
     const variant = variants.get(demand.variantId);
     if (!variant)
@@ -110,9 +117,6 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
     takes.push({ variantId, locationId, available, units });
     return { variant_id: variantId, location_id: locationId, quantity: units };
   };
-  // Read only when a `continue` variant is short (rare): one round trip less on every other deduction.
-  const defaultLocation = () =>
-    tx.location.findFirst({ where: { projectId: ctx.project.id, isDefault: true, deletedAt: null } });
   for (const demand of wanted) {
     let remaining = demand.quantity;
     for (const level of levels.filter((l) => l.variantId === demand.variantId).sort(byDeductionOrder)) {
@@ -129,7 +133,116 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
       allocations.push(takeFrom(demand.variantId, shortfallAt.id, level?.available ?? 0, remaining));
     }
   }
-  const deducted = new Map(wanted.map((demand) => [demand.variantId, variants.get(demand.variantId)!]));
-  await takeUnits(tx, ctx, takes, deducted);
+  return { allocations, takes };
+}
+
+/**
+ * Takes the demanded units out of stock in the caller's transaction: the variants are locked (id order),
+ * every demand is checked before anything changes, then units come from the active locations, the
+ * default first, then by name, never from units other drafts hold (live reservations). A variant with
+ * policy `deny` whose active locations hold fewer available units than demanded is 409 conflict with the
+ * variant id in `field` (nothing changes); with `continue` the rest is taken from the default location,
+ * which goes negative. Adjustments (reason `order`), variant totals and
+ * inventory.low events are written as for any stock change. Answers where the units came from.
+ */
+export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Promise<StockAllocation[]> {
+  const wanted = perVariant(demands);
+  if (wanted.length === 0) return [];
+  // Units held for sent drafts are not sellable here (a draft's own reservation is released before its completion).
+  const stock = await lockedStock(
+    tx,
+    ctx,
+    wanted.map((demand) => demand.variantId),
+  );
+  // Read only when a `continue` variant is short (rare): one round trip less on every other deduction.
+  const { allocations, takes } = await planDeduction(wanted, stock, () =>
+    tx.location.findFirst({ where: { projectId: ctx.project.id, isDefault: true, deletedAt: null } }),
+  );
+  await takeUnits(tx, ctx, takes, deductedOf(wanted, stock));
+  return allocations;
+}
+
+const deductedOf = (wanted: StockDemand[], stock: LockedStock) =>
+  new Map(wanted.map((demand) => [demand.variantId, stock.variants.get(demand.variantId)!]));
+
+const lockLiveVariants = preparedStatement<Variant>(
+  'deduct_lock_variants',
+  `SELECT ${selectList(VARIANT_COLUMNS, 'variants')} FROM variants JOIN products ON products.id = variants.product_id
+   WHERE variants.id = ANY($1) AND variants.project_id = $2 AND products.deleted_at IS NULL
+   ORDER BY variants.id FOR UPDATE OF variants`,
+);
+
+// Read in a statement of its own after the variants' lock is held, so it sees every write committed before it.
+const levelsOf = preparedStatement<InventoryLevel & { name: string; isDefault: boolean; reserved: number }>(
+  'deduct_levels',
+  `SELECT levels.variant_id AS "variantId", levels.location_id AS "locationId", levels.project_id AS "projectId",
+     levels.available, levels.updated_at AS "updatedAt", locations.name, locations.is_default AS "isDefault",
+     COALESCE((SELECT sum(quantity) FROM inventory_reservations held WHERE held.variant_id = levels.variant_id
+       AND held.location_id = levels.location_id AND held.expires_at > now()), 0)::int AS reserved
+   FROM inventory_levels levels JOIN locations ON locations.id = levels.location_id
+   WHERE levels.variant_id = ANY($1) AND locations.is_active AND locations.deleted_at IS NULL`,
+);
+
+const defaultLocationOf = preparedStatement<{ id: string }>(
+  'deduct_default_location',
+  'SELECT id FROM locations WHERE project_id = $1 AND is_default AND deleted_at IS NULL LIMIT 1',
+);
+
+const takeUnitsStatement = preparedStatement<Variant>('deduct_take_units', TAKE_UNITS);
+
+const insertEvents = preparedStatement(
+  'deduct_low_stock_events',
+  `INSERT INTO store_events (id, project_id, type, resource_type, resource_id, actor_type, actor_id, summary, metadata, created_at)
+   SELECT *, $10::timestamptz FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+     $7::text[], $8::text[], $9::jsonb[])`,
+);
+
+/**
+ * deductStock on a connection in its own transaction (src/db/client-transaction.ts), as prepared statements, for a
+ * project where no subscriber listens to inventory.low (its events are plain inserts): the same locks, checks,
+ * takes, ledger, totals and inventory.low events.
+ */
+export async function deductStockOn(client: Queryable, ctx: Ctx, demands: StockDemand[]): Promise<StockAllocation[]> {
+  const wanted = perVariant(demands);
+  if (wanted.length === 0) return [];
+  const ids = wanted.map((demand) => demand.variantId);
+  const variants = new Map((await lockLiveVariants(client, [ids, ctx.project.id])).map((v) => [v.id, v]));
+  const rows = await levelsOf(client, [ids]);
+  const levels: LevelAt[] = rows.map(({ name, isDefault, reserved, ...level }) => ({
+    ...level,
+    location: { id: level.locationId, name, isDefault },
+  }));
+  const free = new Map(
+    rows.map((row) => [levelKey(row.variantId, row.locationId), Math.max(row.available - row.reserved, 0)]),
+  );
+  const stock = { variants, levels, free };
+  const { allocations, takes } = await planDeduction(wanted, stock, async () => {
+    const [location] = await defaultLocationOf(client, [ctx.project.id]);
+    return location ?? null;
+  });
+  const deducted = deductedOf(wanted, stock);
+  const at = new Date();
+  const changed = await takeUnitsStatement(client, takeValues(takes, deducted, ctx.project.id, at));
+  const low = changed
+    .sort((a, b) => a.id.localeCompare(b.id))
+    .flatMap((after) => {
+      const event = lowStockEvent(deducted.get(after.id)!, after);
+      return event ? [storeEventRow(ctx, event)] : [];
+    });
+  if (low.length > 0) {
+    const column = <K extends keyof (typeof low)[number]>(key: K) => low.map((row) => row[key]);
+    await insertEvents(client, [
+      column('id'),
+      column('projectId'),
+      column('type'),
+      column('resourceType'),
+      column('resourceId'),
+      column('actorType'),
+      column('actorId'),
+      column('summary'),
+      low.map((row) => JSON.stringify(row.metadata)),
+      at,
+    ]);
+  }
   return allocations;
 }

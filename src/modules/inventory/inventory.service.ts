@@ -6,7 +6,7 @@ import { newId } from '../../shared/ids.js';
 import { findOwned } from '../../shared/owned.js';
 import { lockRows, writeTx } from '../../shared/write.js';
 import { findVariant, toVariantResource } from '../catalog/index.js';
-import { recordEvent } from '../store-events/index.js';
+import { recordEvent, type StoreEventInput } from '../store-events/index.js';
 import { reservedAt, reservedUnits } from './reserved-units.js';
 
 /** A level (its `available` column is on hand) with the units live reservations hold there. */
@@ -28,18 +28,23 @@ export async function syncVariantTotals(tx: Tx, ctx: Ctx, before: Variant[]): Pr
   }
 }
 
-/** Records inventory.low when the variant's total went from at or above its low-stock threshold to below it. */
-export async function recordLowStock(tx: Tx, ctx: Ctx, before: Variant, after: Variant): Promise<void> {
+/** The inventory.low event when the variant's total went from at or above its low-stock threshold to below it. */
+export function lowStockEvent(before: Variant, after: Variant): StoreEventInput | null {
   const threshold = before.lowStockThreshold;
-  if (threshold === null || before.inventoryQuantity < threshold || after.inventoryQuantity >= threshold) return;
-  await recordEvent(tx, ctx, {
+  if (threshold === null || before.inventoryQuantity < threshold || after.inventoryQuantity >= threshold) return null;
+  return {
     type: 'inventory.low',
     resourceType: 'variant',
     resourceId: after.id,
     summary: `Variant ${after.id} is low on stock (${after.inventoryQuantity} left, threshold ${threshold})`,
     changes: { inventory_quantity: { from: before.inventoryQuantity, to: after.inventoryQuantity } },
-    payload: toVariantResource(after),
-  });
+  };
+}
+
+/** Records inventory.low when the variant's total went from at or above its low-stock threshold to below it. */
+export async function recordLowStock(tx: Tx, ctx: Ctx, before: Variant, after: Variant): Promise<void> {
+  const event = lowStockEvent(before, after);
+  if (event) await recordEvent(tx, ctx, { ...event, payload: toVariantResource(after) });
 }
 
 /** An active, live location of the project for stock changes; 404 when unknown, 400 (on `field`) when inactive. */

@@ -15,7 +15,8 @@ import { paymentDueDate, type PaymentTerms } from '../../shared/payment-terms.js
 import { jsonColumn } from '../../shared/json-column.js';
 import { recordOrderMove } from './order-history.js';
 import { toOrderLineItem, toOrderResource } from './orders.mappers.js';
-import { insertOrderCompletingDraft, orderList, type NewOrder } from './orders.statements.js';
+import { countCustomerOrder, insertOrderCompletingDraft, orderList, type NewOrder } from './orders.statements.js';
+import type { Queryable } from '../../db/prepared.js';
 
 type OrderListQuery = NonNullable<operations['listOrders']['parameters']['query']>;
 
@@ -65,7 +66,7 @@ export async function createOrderFromDraft(
   allocations: StockAllocation[] = [],
   planned: { id: string; at: Date } = { id: newId('ord_'), at: new Date() },
 ): Promise<Order> {
-  await countCustomerOrder(tx, ctx, draft, planned.at);
+  if (draft.customerId) await countCustomerOrder(tx, ctx.project.id, draft.customerId, planned.at);
   const order = await tx.order.create({
     data: {
       ...orderOfDraft(ctx, draft, items, allocations, planned),
@@ -89,7 +90,7 @@ export async function createOrderFromDraft(
  * the project's orders until commit, is thus locked for one statement and the commit.
  */
 export async function createOrderCompletingDraft(
-  tx: Tx,
+  tx: Tx | Queryable,
   ctx: Ctx,
   draft: DraftOrder,
   items: DraftLineItem[],
@@ -97,7 +98,7 @@ export async function createOrderCompletingDraft(
   planned: { id: string; at: Date },
   completed: { changes: FieldChanges },
 ): Promise<Order> {
-  await countCustomerOrder(tx, ctx, draft, planned.at);
+  if (draft.customerId) await countCustomerOrder(tx, ctx.project.id, draft.customerId, planned.at);
   const order = orderOfDraft(ctx, draft, items, allocations, planned);
   return insertOrderCompletingDraft(tx, {
     projectId: ctx.project.id,
@@ -125,14 +126,6 @@ const orderCreatedSummary = (orderNumber: number | string, draft: DraftOrder) =>
 /** The summary of draft_order.completed for `draft` completed as order `orderNumber`. */
 export const draftCompletedSummary = (draft: DraftOrder, orderNumber: number | string) =>
   `Draft order #${draft.draftNumber} completed as order #${orderNumber}`;
-
-// An increment, never a recount; the row lock it takes queues concurrent orders of one customer.
-async function countCustomerOrder(tx: Tx, ctx: Ctx, draft: DraftOrder, now: Date): Promise<void> {
-  if (!draft.customerId) return;
-  await tx.$executeRaw`
-    UPDATE customers SET order_count = order_count + 1, first_order_at = COALESCE(first_order_at, ${now}), last_order_at = ${now}
-    WHERE id = ${draft.customerId} AND project_id = ${ctx.project.id}`;
-}
 
 /** The order of `draft` as created (all but its number): copies of the items and amounts, net terms due from today. */
 function orderOfDraft(

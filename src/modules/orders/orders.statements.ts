@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/client.js';
-import { selectList, type Columns } from '../../db/prepared.js';
+import { preparedStatement, selectList, type Columns, type Queryable } from '../../db/prepared.js';
 import { Prisma, type Order } from '../../generated/prisma/client.js';
 import { sqlList } from '../../shared/sql-list.js';
 import type { storeEventRow } from '../store-events/index.js';
@@ -95,6 +95,11 @@ const ORDER_COMPLETING_DRAFT = `
   )
   SELECT * FROM created`;
 
+const orderCompletingDraft = preparedStatement<Order>('order_completing_draft', ORDER_COMPLETING_DRAFT);
+
+/** Whether `db` is a Prisma transaction (else a connection or pool for prepared statements). */
+export const isPrismaTx = (db: Tx | Queryable): db is Tx => '$queryRawUnsafe' in db;
+
 const jsonText = (value: unknown) =>
   value === null || value === undefined || value === Prisma.DbNull ? null : JSON.stringify(value);
 
@@ -104,7 +109,7 @@ const jsonText = (value: unknown) =>
  * two store events (`summaries`: their texts, `{number}` standing for the order's number). Resolves to the order.
  */
 export async function insertOrderCompletingDraft(
-  tx: Tx,
+  tx: Tx | Queryable,
   input: {
     projectId: string;
     first: number;
@@ -148,6 +153,30 @@ export async function insertOrderCompletingDraft(
       JSON.stringify(event.metadata),
     ]),
   ];
-  const [created] = await tx.$queryRawUnsafe<Order[]>(ORDER_COMPLETING_DRAFT, ...values);
+  const [created] = isPrismaTx(tx)
+    ? await tx.$queryRawUnsafe<Order[]>(ORDER_COMPLETING_DRAFT, ...values)
+    : await orderCompletingDraft(tx, values);
   return created;
+}
+
+const countOrder = preparedStatement(
+  'customer_count_order',
+  `UPDATE customers SET order_count = order_count + 1, first_order_at = COALESCE(first_order_at, $3), last_order_at = $3
+   WHERE id = $1 AND project_id = $2`,
+);
+
+/** Adds one order placed at `at` to the customer's figures (an increment, never a recount; the row lock queues concurrent orders of one customer). */
+export async function countCustomerOrder(
+  db: Tx | Queryable,
+  projectId: string,
+  customerId: string,
+  at: Date,
+): Promise<void> {
+  if (isPrismaTx(db)) {
+    await db.$executeRaw`
+      UPDATE customers SET order_count = order_count + 1, first_order_at = COALESCE(first_order_at, ${at}), last_order_at = ${at}
+      WHERE id = ${customerId} AND project_id = ${projectId}`;
+  } else {
+    await countOrder(db, [customerId, projectId, at]);
+  }
 }
