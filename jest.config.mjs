@@ -40,6 +40,8 @@ const shared = {
   // The SDK package by name, as third parties import it (from its source; tests/integration/sdk builds the package).
   moduleNameMapper: { '^@commerce-api/sdk$': '<rootDir>/sdk/src/index.ts', '^(\\.{1,2}/.*)\\.js$': '$1' },
   setupFilesAfterEnv: ['<rootDir>/tests/setup/contract-guard.ts'],
+  // jest-runtime with a V8 code cache under its module compiles (the file says why and how it stays correct).
+  runtime: '<rootDir>/tests/setup/code-cache-runtime.cjs',
 };
 
 export default {
