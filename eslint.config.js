@@ -49,5 +49,7 @@ export default tseslint.config(
       '@typescript-eslint/no-redundant-type-constituents': 'off',
     },
   },
-  { files: ['**/*.{js,mjs}'], ...tseslint.configs.disableTypeChecked },
+  { files: ['**/*.{js,mjs,cjs}'], ...tseslint.configs.disableTypeChecked },
+  // CommonJS files (what jest loads with require(), such as its `runtime` module) import with require().
+  { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

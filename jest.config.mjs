@@ -38,8 +38,16 @@ const shared = {
   },
   extensionsToTreatAsEsm: ['.ts'],
   // The SDK package by name, as third parties import it (from its source; tests/integration/sdk builds the package).
-  moduleNameMapper: { '^@commerce-api/sdk$': '<rootDir>/sdk/src/index.ts', '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    '^@commerce-api/sdk$': '<rootDir>/sdk/src/index.ts',
+    // Prisma's query compiler with its plans kept for the whole worker, not one test file (the file says why it is exact).
+    '^@prisma/client/runtime/query_compiler_fast_bg\\.postgresql\\.mjs$':
+      '<rootDir>/tests/setup/prisma-query-compiler.mjs',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   setupFilesAfterEnv: ['<rootDir>/tests/setup/contract-guard.ts'],
+  // jest-runtime with a V8 code cache under its module compiles (the file says why and how it stays correct).
+  runtime: '<rootDir>/tests/setup/code-cache-runtime.cjs',
 };
 
 export default {

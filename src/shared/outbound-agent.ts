@@ -1,5 +1,11 @@
+import { createRequire } from 'node:module';
 import type { LookupFunction } from 'node:net';
-import { Agent, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
+
+// undici is loaded when the first pool is made, not with the app: most processes (and test files) start without
+// an outbound request to make.
+const load = createRequire(import.meta.url);
 
 // Why these numbers: receivers are many small hosts; a few warm sockets each is plenty, idle sockets
 // are dropped well before typical server-side idle limits (5 s on Node, 60 s on nginx), and the
@@ -25,6 +31,7 @@ export class OutboundAgent {
   readonly dispatcher: Dispatcher;
 
   constructor(options: OutboundAgentOptions = {}) {
+    const { Agent } = load('undici') as typeof Undici;
     this.dispatcher = new Agent({
       connections: CONNECTIONS_PER_ORIGIN,
       keepAliveTimeout: KEEP_ALIVE_MS,
