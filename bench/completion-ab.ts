@@ -7,7 +7,6 @@
  * list (limit 25) for --duration seconds each after 2 s of warm-up, with the server's CPU time per request.
  * Both checkouts must share the database schema.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,29 +50,6 @@ function cpuMs(pid: number | undefined): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-/** The other checkout's compiled server, started as its own npm start runs it. */
-function startOther(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const start = JSON.parse(readFileSync(path.join(other, 'package.json'), 'utf8')).scripts.start as string;
-  const nodeOptions = start
-    .split('exec node ')[1]
-    .split(' ')
-    .filter((arg) => arg.startsWith('--'));
-  const child = spawn(process.execPath, [...nodeOptions, 'dist/main.js'], {
-    cwd: other,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ url: match[1], child });
-    });
-    child.once('exit', (code) => reject(new Error(`${other}/dist/main.js exited with ${code}: ${output}`)));
-  });
-}
-
 const dataDir = path.join(os.tmpdir(), `commerce-completion-ab-${process.pid}`);
 const embedded = await startEmbeddedPostgres({
   dir: dataDir,
@@ -106,7 +82,7 @@ try {
   const auth = { authorization: `Bearer ${keys.secret_test.token}` };
   for (let round = 0; round < rounds * 2 && values.scenario === 'reads'; round += 1) {
     const label = round % 2 === 0 ? `other (${path.basename(other)})` : 'this checkout';
-    const server = round % 2 === 0 ? await startOther(env) : await startCompiledServer(env);
+    const server = round % 2 === 0 ? await startCompiledServer(env, [], other) : await startCompiledServer(env);
     try {
       for (const [name, request] of [
         [
@@ -157,7 +133,7 @@ try {
     }).find((s) => s.name === 'draft-order complete')!;
     const prepared = await completion.prepare();
     await stopServer(maker);
-    const server = round % 2 === 0 ? await startOther(env) : await startCompiledServer(env);
+    const server = round % 2 === 0 ? await startCompiledServer(env, [], other) : await startCompiledServer(env);
     try {
       // Warm-up: the first requests compile the server's code paths (a few drafts of the round).
       const load = loadAverage();

@@ -47,9 +47,13 @@ export function startBenchServer(env: Record<string, string>): Promise<{ url: st
   return startProcess(['--import', 'tsx', 'src/main.ts'], env);
 }
 
-function startProcess(args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  cwd = root,
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, args, {
-    cwd: root,
+    cwd,
     env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -60,7 +64,7 @@ function startProcess(args: string[], env: Record<string, string>): Promise<{ ur
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) resolve({ url: match[1], child });
     });
-    child.once('exit', (code) => reject(new Error(`${args.at(-1)} exited with ${code}: ${output}`)));
+    child.once('exit', (code) => reject(new Error(`${cwd}/${args.at(-1)} exited with ${code}: ${output}`)));
   });
 }
 
@@ -68,11 +72,12 @@ function startProcess(args: string[], env: Record<string, string>): Promise<{ ur
 export const startReadBenchServer = (databaseUrl: string) =>
   startBenchServer({ DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
 
-// The node options npm start runs the compiled server with (package.json): the API is measured as deployed.
-const START_NODE_OPTIONS = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string)
-  .split('exec node ')[1]
-  .split(' ')
-  .filter((arg) => arg.startsWith('--'));
+// The node options npm start runs the compiled server with (a checkout's package.json): the API is measured as deployed.
+const startNodeOptions = (checkout: string) =>
+  (JSON.parse(readFileSync(path.join(checkout, 'package.json'), 'utf8')).scripts.start as string)
+    .split('exec node ')[1]
+    .split(' ')
+    .filter((arg) => arg.startsWith('--'));
 
 /** Compiles src/ to dist/ when the sources changed (what npm start does first). */
 export function buildServer(): void {
@@ -80,14 +85,16 @@ export function buildServer(): void {
 }
 
 /**
- * The compiled server (dist/main.js, built by buildServer) as npm start runs it, with `env` and any extra node
- * options (`--cpu-prof`, ...); resolves with its base URL once it listens, rejects if it exits first.
+ * The compiled server (dist/main.js, built by buildServer) of this checkout, or of another one (a worktree with
+ * its own build), as npm start runs it, with `env` and any extra node options (`--cpu-prof`, ...); resolves with
+ * its base URL once it listens, rejects if it exits first.
  */
 export function startCompiledServer(
   env: Record<string, string>,
   nodeOptions: string[] = [],
+  checkout = root,
 ): Promise<{ url: string; child: ChildProcess }> {
-  return startProcess([...START_NODE_OPTIONS, ...nodeOptions, 'dist/main.js'], env);
+  return startProcess([...startNodeOptions(checkout), ...nodeOptions, 'dist/main.js'], env, checkout);
 }
 
 /** Stops a server started here (SIGTERM: it stops in order, and writes its CPU profile if asked to) and waits for its exit. */
