@@ -5,7 +5,7 @@ import { conflict } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { preparedStatement, selectList, type Queryable } from '../../db/prepared.js';
 import { VARIANT_COLUMNS } from '../catalog/index.js';
-import { storeEventRow } from '../store-events/index.js';
+import { insertEvents, storeEventRow } from '../store-events/index.js';
 import { lowStockEvent, recordLowStock } from './inventory.service.js';
 import { levelKey, lockedStock } from './reserved-units.js';
 import { byDeductionOrder, perVariant, type LevelAt, type StockAllocation, type StockDemand } from './stock-order.js';
@@ -190,13 +190,6 @@ const defaultLocationOf = preparedStatement<{ id: string }>(
 
 const takeUnitsStatement = preparedStatement<Variant>('deduct_take_units', TAKE_UNITS);
 
-const insertEvents = preparedStatement(
-  'deduct_low_stock_events',
-  `INSERT INTO store_events (id, project_id, type, resource_type, resource_id, actor_type, actor_id, summary, metadata, created_at)
-   SELECT *, $10::timestamptz FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-     $7::text[], $8::text[], $9::jsonb[])`,
-);
-
 /**
  * deductStock on a connection in its own transaction (src/db/client-transaction.ts), as prepared statements, for a
  * project where no subscriber listens to inventory.low (its events are plain inserts): the same locks, checks,
@@ -229,20 +222,6 @@ export async function deductStockOn(client: Queryable, ctx: Ctx, demands: StockD
       const event = lowStockEvent(deducted.get(after.id)!, after);
       return event ? [storeEventRow(ctx, event)] : [];
     });
-  if (low.length > 0) {
-    const column = <K extends keyof (typeof low)[number]>(key: K) => low.map((row) => row[key]);
-    await insertEvents(client, [
-      column('id'),
-      column('projectId'),
-      column('type'),
-      column('resourceType'),
-      column('resourceId'),
-      column('actorType'),
-      column('actorId'),
-      column('summary'),
-      low.map((row) => JSON.stringify(row.metadata)),
-      at,
-    ]);
-  }
+  await insertEvents(client, low, at);
   return allocations;
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { preparedStatement, selectList, type Columns } from '../../db/prepared.js';
+import { preparedStatement, selectList, type Columns, type Queryable } from '../../db/prepared.js';
 import type { storeEventRow } from './store-events.recorder.js';
 
 type EventRow = ReturnType<typeof storeEventRow>;
@@ -56,4 +56,27 @@ export function insertWithEvent<Insert extends object, Row>(
     const [created] = await statement(pool, values);
     return created;
   };
+}
+
+const insertEventRows = preparedStatement(
+  'store_events_insert_rows',
+  `INSERT INTO store_events (${Object.values(EVENT_COLUMNS)
+    .map((column) => `"${column}"`)
+    .join(', ')}, "created_at")
+   SELECT *, $${Object.keys(EVENT_COLUMNS).length + 1}::timestamptz FROM unnest(${Object.keys(EVENT_COLUMNS)
+     .map((field, i) => `$${i + 1}::${field === 'metadata' ? 'jsonb' : 'text'}[]`)
+     .join(', ')})`,
+);
+
+/**
+ * Inserts store events in one prepared statement, all created at `at`, on a pool or a connection in its own
+ * transaction; for events no subscriber listens to (otherwise recordEvent in a transaction).
+ */
+export async function insertEvents(pool: Queryable, rows: EventRow[], at: Date): Promise<void> {
+  if (rows.length === 0) return;
+  const fields = Object.keys(EVENT_COLUMNS) as Array<keyof EventRow>;
+  await insertEventRows(pool, [
+    ...fields.map((field) => rows.map((row) => (field === 'metadata' ? JSON.stringify(row.metadata) : row[field]))),
+    at,
+  ]);
 }
