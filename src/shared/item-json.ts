@@ -1,6 +1,7 @@
 /**
  * A list page's items carry the JSON text they were measured by (listPage serialises each item once to bound
- * the page's bytes), so the answer is assembled from those texts instead of encoding every item a second time.
+ * the page's bytes, or PostgreSQL wrote it), so the answer is assembled from those texts instead of encoding
+ * every item a second time.
  */
 
 const ITEM_JSON = Symbol('item JSON');
@@ -19,8 +20,28 @@ export function withItemJson<T>(items: T[], json: readonly string[]): T[] {
 }
 
 /**
- * `body` (an object) as JSON.stringify encodes it, its arrays that carry their items' JSON (withItemJson) joined
- * from those texts; undefined when none of its properties carries any (the usual encoding is then as good).
+ * Items known by their JSON text alone (e.g. written by PostgreSQL as the contract shows them), carrying it as
+ * withItemJson does: each item is parsed from its text the first time it is read, so a page whose items nobody
+ * reads in the process is sent as the texts joined, and one that is read (a check, a copy) sees equal objects.
+ */
+export function itemsFromJson<T>(json: readonly string[]): T[] {
+  const items: T[] = [];
+  json.forEach((text, index) => {
+    let parsed: T | undefined;
+    Object.defineProperty(items, index, {
+      get: () => (parsed ??= JSON.parse(text) as T),
+      enumerable: true,
+      configurable: false,
+    });
+  });
+  return withItemJson(items, json);
+}
+
+/**
+ * `body` (an object) as JSON.stringify encodes it, its arrays that carry their items' JSON (withItemJson,
+ * itemsFromJson) joined from those texts (which parse to the items, if not always byte for byte as
+ * JSON.stringify would write them); undefined when none of its properties carries any (the usual encoding is
+ * then as good).
  */
 export function encodeWithItemJson(body: unknown): string | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;

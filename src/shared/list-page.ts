@@ -3,7 +3,7 @@ import type { QueryParams } from '../http/contract.js';
 import { isStorefront, type Ctx } from './context.js';
 import { pickFields } from './fields.js';
 import { Gate } from './gate.js';
-import { withItemJson } from './item-json.js';
+import { itemsFromJson, withItemJson } from './item-json.js';
 import { paginate, type KeysetOrder, type Pagination, type SortOrder } from './pagination.js';
 import type { PageSource } from './sql-list.js';
 
@@ -63,6 +63,12 @@ export async function listPage<W, Row extends { id: string }, Resource extends {
     defaultSort?: NonNullable<Q['sort']>;
     map: (row: Row) => Resource;
     /**
+     * The row's resource as JSON text when the row carries it (written by PostgreSQL, see sql-json.ts): text
+     * that parses to map(row). Without `fields`, the page sends these texts and maps no row (its items are
+     * parsed from them only if something reads them); with `fields`, each row is mapped and cut as usual.
+     */
+    json?: (row: Row) => string;
+    /**
      * Cache first-page totals per filters (`caches.listTotals`, see TableVersionCache): the list's name and every table its filters
      * read, each of which must carry the table_changed trigger (see the list_totals migration).
      */
@@ -75,6 +81,7 @@ export async function listPage<W, Row extends { id: string }, Resource extends {
   const view = isStorefront(ctx) ? 'storefront' : 'merchant';
   const resources: Resource[] = [];
   const texts: string[] = [];
+  const asText = fields ? undefined : list.json;
   const source: PageSource<Row> =
     'source' in list
       ? list.source
@@ -103,17 +110,18 @@ export async function listPage<W, Row extends { id: string }, Resource extends {
       keep: (fetched) => {
         let bytes = 2; // the array's brackets
         for (const row of fetched) {
-          const resource = pickFields(list.map(row), fields);
-          const text = JSON.stringify(resource);
-          bytes += Buffer.byteLength(text) + (resources.length > 0 ? 1 : 0);
-          if (bytes > MAX_PAGE_BYTES && resources.length > 0) break;
-          resources.push(resource);
+          const resource = asText ? undefined : pickFields(list.map(row), fields);
+          const text = asText ? asText(row) : JSON.stringify(resource);
+          bytes += Buffer.byteLength(text) + (texts.length > 0 ? 1 : 0);
+          if (bytes > MAX_PAGE_BYTES && texts.length > 0) break;
+          if (resource) resources.push(resource);
           texts.push(text);
         }
-        return resources.length;
+        return texts.length;
       },
     }),
   );
   // The answer is sent from the texts measured here (see item-json.ts), not encoded again.
-  return { data: withItemJson(resources.slice(0, rows.length), texts.slice(0, rows.length)), pagination };
+  const sent = texts.slice(0, rows.length);
+  return { data: asText ? itemsFromJson(sent) : withItemJson(resources.slice(0, rows.length), sent), pagination };
 }

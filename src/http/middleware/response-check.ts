@@ -17,12 +17,12 @@ export function responseCheck(log: Logger): Middleware<RequestState> {
     await next();
     if (ctx.method === 'OPTIONS' || ctx.method === 'HEAD') return;
     const operation = ctx.state.operation;
-    // An answer encoded on the way out (itemJsonAnswers) is checked as the text it sends, which must also be
-    // its object's encoding (an item changed after its page was built would be sent as it was).
+    // An answer encoded on the way out (itemJsonAnswers) is checked as the text it sends, which must also parse
+    // to its object, members in the same order (an item changed after its page was built would be sent as it was).
     const encodedFrom = ctx.state.encodedFrom;
     const body: unknown = encodedFrom ? JSON.parse(ctx.body as string) : ctx.body;
     const violation =
-      encodedFrom && JSON.stringify(encodedFrom) !== ctx.body
+      encodedFrom && JSON.stringify(encodedFrom) !== JSON.stringify(body)
         ? `${operation?.operationId ?? 'unrouted'} ${ctx.status}: the list sent differs from the handler's answer (an item changed after its page was built)`
         : (await checker).violation(operation, ctx.status, body);
     if (!violation) return;

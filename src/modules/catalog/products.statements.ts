@@ -1,33 +1,15 @@
 import type { Database } from '../../db/client.js';
 import type { Columns } from '../../db/prepared.js';
-import type { Product, Variant } from '../../generated/prisma/client.js';
+import type { Variant } from '../../generated/prisma/client.js';
+import { isoTimeSql, jsonArraySql, jsonObjectSql, type JsonField } from '../../shared/sql-json.js';
 import { sqlList, type PageSource, type SqlCondition } from '../../shared/sql-list.js';
-import type { ShownProduct } from './catalog.mappers.js';
+import type { CatalogView } from './catalog.mappers.js';
 
 /**
- * The product list's pages as prepared statements (src/shared/sql-list.ts): the page's products with their
- * variants and collection ids, in one statement.
+ * The product list's pages as prepared statements (src/shared/sql-list.ts), in one statement each: per product its
+ * sort keys and its JSON text as the API shows it (toProductResource then productForView, variants and collection
+ * ids included), written by PostgreSQL.
  */
-
-type ProductFields = Omit<Product, 'projectId' | 'deletedAt'>;
-
-const PRODUCT_COLUMNS: Columns<ProductFields> = {
-  id: 'id',
-  title: 'title',
-  handle: 'handle',
-  description: 'description',
-  status: 'status',
-  productType: 'product_type',
-  vendor: 'vendor',
-  tags: 'tags',
-  image: 'image',
-  price: 'price',
-  salePrice: 'sale_price',
-  currency: 'currency',
-  metadata: 'metadata',
-  createdAt: 'created_at',
-  updatedAt: 'updated_at',
-};
 
 /** Where each field of a variant row lives (a SELECT or RETURNING list through selectList). */
 export const VARIANT_COLUMNS: Columns<Variant> = {
@@ -47,49 +29,100 @@ export const VARIANT_COLUMNS: Columns<Variant> = {
   updatedAt: 'updated_at',
 };
 
-/** A variant as the page statement carries it (JSON: times as milliseconds since the epoch). */
-type VariantJson = Omit<Variant, 'createdAt' | 'updatedAt'> & { createdAt: number | Date; updatedAt: number | Date };
+/** What the list reads of a product besides its JSON: its id and every sort key (the page's cursor is made of them). */
+interface ProductKeys {
+  id: string;
+  createdAt: Date;
+  updatedAt: Date;
+  title: string;
+}
 
-const TIME_FIELDS = new Set(['createdAt', 'updatedAt']);
+const KEY_COLUMNS: Columns<ProductKeys> = {
+  id: 'id',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  title: 'title',
+};
 
-// Each product's variants (by position) and collection ids are read with it, in the page's statement: one round
-// trip per page, and the variants arrive as one JSON text per product instead of a row to parse per variant.
-const productPages = sqlList<ProductFields, { variantRows: VariantJson[]; collectionIds: string[] }>(
-  'products',
-  'products',
-  PRODUCT_COLUMNS,
-  {
-    variantRows: `(SELECT COALESCE(json_agg(json_build_object(${Object.entries(VARIANT_COLUMNS)
-      .map(([field, column]) =>
-        // Times as milliseconds since the epoch (the columns hold milliseconds): a Date from a number is cheap.
-        TIME_FIELDS.has(field)
-          ? `'${field}', (extract(epoch FROM v."${column}") * 1000)::bigint`
-          : `'${field}', v."${column}"`,
-      )
-      .join(', ')}) ORDER BY v.position, v.id), '[]'::json) FROM variants v WHERE v.product_id = "products"."id")`,
-    collectionIds: `ARRAY(SELECT collection_id FROM collection_products WHERE product_id = "products"."id" ORDER BY collection_id)`,
-  },
-);
+/** A listed product: its sort keys and the JSON text of its resource in the view the statement was built for. */
+export type ProductJsonRow = ProductKeys & { json: string };
 
-/** Pages of products matching `filters` (SQL conditions on products), each with its variants and collection ids. */
+// The variant's members in toVariantResource's order; the storefront view leaves out the merchant-only ones
+// (variantForView).
+const variantFields = (view: CatalogView): JsonField[] =>
+  (
+    [
+      ['id', 'v.id'],
+      ['product_id', 'v.product_id'],
+      ['title', 'v.title'],
+      ['sku', 'v.sku'],
+      ['price', 'v.price'],
+      ['sale_price', 'v.sale_price'],
+      ['weight', 'v.weight'],
+      ['low_stock_threshold', 'v.low_stock_threshold'],
+      ['inventory_quantity', 'v.inventory_quantity'],
+      ['inventory_policy', 'v.inventory_policy'],
+      ['in_stock', `(v.inventory_quantity > 0 OR v.inventory_policy = 'continue')`],
+      ['position', 'v.position'],
+      ['created_at', isoTimeSql('v.created_at')],
+      ['updated_at', isoTimeSql('v.updated_at')],
+    ] satisfies JsonField[]
+  ).filter(([key]) => view === 'merchant' || (key !== 'low_stock_threshold' && key !== 'inventory_quantity'));
+
+// The product's members in toProductResource's order; the storefront view (productForView) leaves out metadata and
+// puts variants last.
+function productJsonSql(view: CatalogView): string {
+  const p = '"products"';
+  const variants: JsonField = [
+    'variants',
+    jsonArraySql(
+      variantFields(view),
+      `variants v WHERE v.product_id = ${p}."id"`,
+      'item.position, item.id COLLATE "C"',
+    ),
+  ];
+  const fields: JsonField[] = [
+    ...[
+      'id',
+      'title',
+      'handle',
+      'description',
+      'status',
+      'product_type',
+      'vendor',
+      'tags',
+      'image',
+      'price',
+      'sale_price',
+      'currency',
+    ].map((column): JsonField => [column, `${p}."${column}"`]),
+    ...(view === 'merchant' ? [variants] : []),
+    [
+      'collection_ids',
+      `ARRAY(SELECT collection_id FROM collection_products WHERE product_id = ${p}."id" ORDER BY collection_id COLLATE "C")`,
+    ],
+    ...(view === 'merchant' ? [['metadata', `${p}."metadata"`] as JsonField] : []),
+    ['created_at', isoTimeSql(`${p}."created_at"`)],
+    ['updated_at', isoTimeSql(`${p}."updated_at"`)],
+    ...(view === 'storefront' ? [variants] : []),
+  ];
+  return `${jsonObjectSql(fields)}::text`;
+}
+
+const productPages = {
+  merchant: sqlList<ProductKeys, { json: string }>('products_merchant', 'products', KEY_COLUMNS, {
+    json: productJsonSql('merchant'),
+  }),
+  storefront: sqlList<ProductKeys, { json: string }>('products_storefront', 'products', KEY_COLUMNS, {
+    json: productJsonSql('storefront'),
+  }),
+};
+
+/** Pages of products matching `filters` (SQL conditions on products), each with its JSON text in `view`. */
 export function productList(
   db: Database,
+  view: CatalogView,
   filters: ReadonlyArray<SqlCondition | false | undefined>,
-): PageSource<ShownProduct> {
-  const pages = productPages(db, filters);
-  return {
-    count: () => pages.count(),
-    fetch: async (args) =>
-      (await pages.fetch(args)).map(({ variantRows, collectionIds, ...product }) => {
-        for (const variant of variantRows) {
-          variant.createdAt = new Date(variant.createdAt);
-          variant.updatedAt = new Date(variant.updatedAt);
-        }
-        return {
-          ...product,
-          variants: variantRows as Variant[],
-          collections: collectionIds.map((collectionId) => ({ collectionId })),
-        };
-      }),
-  };
+): PageSource<ProductJsonRow> {
+  return productPages[view](db, filters);
 }
