@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { contractViolations } from '../../../src/http/middleware/response-check.js';
 import type { Handlers } from '../../../src/http/contract.js';
+import { itemsFromJson } from '../../../src/shared/item-json.js';
 import { json } from '../../setup/http.js';
 import { startTestApp, TEST_PLATFORM_TOKEN } from '../../setup/test-app.js';
 import { useApp } from '../../setup/store.js';
@@ -163,6 +164,28 @@ describe('response check', () => {
       const seen = contractViolations.splice(0);
       expect(seen).toHaveLength(1);
       expect(seen[0]).toContain('getHealth 200');
+    } finally {
+      await lying.close();
+    }
+  });
+
+  test('a list sent from its items’ texts must parse to the handler’s answer: spacing aside, an item changed after its page was built is a violation', async () => {
+    // Health declares no list: what is checked here is which violation each answer gets.
+    const answers = [
+      itemsFromJson<{ a: number }>(['{"a" : 1, "b" : [1, 2]}']),
+      itemsFromJson<{ a: number }>(['{"a":1}']),
+    ];
+    answers[1][0].a = 2;
+    const lying = await startTestApp({
+      handlers: {
+        getHealth: async () => ({ status: 200, body: { status: 'ok', checks: answers.shift() } }),
+      } as unknown as Partial<Handlers>,
+    });
+    try {
+      for (let i = 0; i < 2; i++) expect((await fetch(`${lying.baseUrl}/healthz`)).status).toBe(500);
+      const [spaced, changed] = contractViolations.splice(0);
+      expect(spaced).not.toContain('differs');
+      expect(changed).toContain('the list sent differs from the handler');
     } finally {
       await lying.close();
     }
