@@ -151,6 +151,12 @@ class SharedPackagesRuntime extends Runtime {
     if (typeof specifier !== 'string' || specifier.startsWith('.') || specifier.startsWith('node:')) return undefined;
     if (specifier.startsWith('data:') || specifier === '@jest/globals') return undefined;
     if (this._resolution.isCoreModule(specifier)) return undefined;
+    // A module a test mocks (jest.mock, jest.unstable_mockModule) is jest's to hand out.
+    const mocked =
+      kind === 'esm'
+        ? this.mockState.shouldMockEsmSync(from, specifier)
+        : this.mockState.shouldMockCjs(from, specifier);
+    if (mocked.shouldMock) return undefined;
     let resolved;
     try {
       resolved =
