@@ -46,8 +46,9 @@ const shared = {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   setupFilesAfterEnv: ['<rootDir>/tests/setup/contract-guard.ts'],
-  // jest-runtime with a V8 code cache under its module compiles (the file says why and how it stays correct).
-  runtime: '<rootDir>/tests/setup/code-cache-runtime.cjs',
+  // jest-runtime with a V8 code cache under its module compiles (tests/setup/code-cache-runtime.cjs) and the heavy
+  // third-party packages loaded once per worker instead of once per file (each file says why and how it stays correct).
+  runtime: '<rootDir>/tests/setup/shared-packages-runtime.cjs',
 };
 
 export default {

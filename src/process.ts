@@ -13,6 +13,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { types } from 'node:util';
 import type { AppDeps } from './app-deps.js';
 import type { Config } from './config.js';
 import { createDatabase, poolOf } from './db/client.js';
@@ -166,7 +167,7 @@ async function stopParts(parts: Part[], log: Logger): Promise<void> {
       await part.stop();
     } catch (error) {
       failures.push(error);
-      log.error(`stopping: ${part.name} failed`, { error: error instanceof Error ? error.message : String(error) });
+      log.error(`stopping: ${part.name} failed`, { error: types.isNativeError(error) ? error.message : String(error) });
     }
   }
   if (failures.length > 0) throw new AggregateError(failures, 'stopping the process failed');

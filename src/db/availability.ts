@@ -63,7 +63,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (kind === 'postgres' && typeof code === 'string' && SQLSTATE.test(code)) return true;
     if (typeof message === 'string' && MESSAGES.some((pattern) => pattern.test(message))) return true;
     pending.push(current.cause, current.meta?.driverAdapterError);
-    if (current instanceof AggregateError) pending.push(...(current.errors as unknown[]));
+    const { errors } = current as { errors?: unknown }; // an AggregateError's, from whichever realm made it
+    if (Array.isArray(errors)) pending.push(...(errors as unknown[]));
   }
   return false;
 }

@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import pg from 'pg';
 import { isDatabaseUnavailable } from './availability.js';
 
@@ -39,7 +40,7 @@ export async function waitForDatabase(url: string, seconds: number, waiting: (me
     } catch (error) {
       await client.end().catch(() => {});
       const code = (error as { code?: string }).code;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = types.isNativeError(error) ? error.message : String(error);
       if (code === '28P01' || code === '28000') {
         throw new DatabaseStartupError(`PostgreSQL at ${where} refused the credentials in DATABASE_URL (${reason}).`, {
           cause: error,

@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { types } from 'node:util';
 import { invalidField } from './errors.js';
 
 export type SortKind = 'date' | 'string' | 'number';
@@ -124,7 +125,7 @@ export async function paginateByOffset<Row>(options: {
 }
 
 function encodeKey(value: unknown): KeyValue {
-  if (value instanceof Date) return value.toISOString();
+  if (types.isDate(value)) return value.toISOString(); // any realm's Date, as Prisma's may be
   if (typeof value === 'bigint') return Number(value);
   return value as KeyValue;
 }

@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import type { Middleware } from 'koa';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/availability.js';
 import { AppError } from '../../shared/errors.js';
@@ -53,7 +54,7 @@ const outageLog = {
       this.suppressed += 1;
       return;
     }
-    const cause = error instanceof Error ? error.message.trim().split('\n').at(-1) : String(error);
+    const cause = types.isNativeError(error) ? error.message.trim().split('\n').at(-1) : String(error);
     log.warn('database unavailable; answering 503', {
       requestId: ctx.state.requestId,
       operation: ctx.state.operation?.operationId,
@@ -97,8 +98,9 @@ export function renderError(ctx: AppContext, error: unknown, log: Logger): void 
   log.error(appError ? 'internal error' : 'unhandled error', {
     requestId: ctx.state.requestId,
     operation: ctx.state.operation?.operationId,
-    error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-    origin: error instanceof Error ? originOf(error) : undefined,
+    // isNativeError, not instanceof: a library's error may come from another realm (a test runner's, a VM's).
+    error: types.isNativeError(error) ? `${error.name}: ${error.message}` : String(error),
+    origin: types.isNativeError(error) ? originOf(error) : undefined,
   });
   ctx.status = 500;
   ctx.body = new AppError(
