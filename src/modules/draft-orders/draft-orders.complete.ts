@@ -5,7 +5,7 @@ import type { Ctx } from '../../shared/context.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { writeOnConnection, writeTx } from '../../shared/write.js';
-import { deductStock, deductStockOn, draftStockSteps, releaseReservations } from '../inventory/index.js';
+import { deductStock, deductionOn, draftStockSteps, releaseReservations } from '../inventory/index.js';
 import { createOrderCompletingDraft, createOrderFromDraft, draftCompletedSummary } from '../orders/index.js';
 import { changedFields, eventHasSubscribers, recordEvent } from '../store-events/index.js';
 import { toDraftOrderResource } from './draft-orders.mappers.js';
@@ -62,9 +62,10 @@ const COMPLETION_EVENTS = ['order.created', 'draft_order.completed'];
 /**
  * completeDraftOrder as prepared statements in one transaction on one connection, for a project where no
  * subscriber listens to its events: the same locks in the same order (the draft, then the variants, then the
- * customer, then the order counter), the same checks, writes and events, in three round trips: BEGIN, the draft
- * locked, its items read as its reservations end, its variants locked, then their levels read; the takes; the
- * customer's figures, the order with its number, the draft's completion, the events, and COMMIT.
+ * customer, then the order counter), the same checks, writes and events, in two round trips: BEGIN, the draft
+ * locked, its items read as its reservations end, its variants locked, then their levels read; then the takes
+ * (levels, ledger, totals, inventory.low), the customer's figures, the order with its number, the draft's
+ * completion, the events, and COMMIT.
  */
 async function completeOnConnection(ctx: Ctx, pool: pg.Pool, id: string): Promise<Order> {
   return writeOnConnection(
@@ -74,12 +75,12 @@ async function completeOnConnection(ctx: Ctx, pool: pg.Pool, id: string): Promis
       if (!draft) throw notFound('Draft order not found.');
       if (draft.status === 'completed') throw new AppError('invalid_request', 'This draft order is already completed.');
       requireEmailAndItems(draft, 'completing');
-      const allocations = await deductStockOn(client, ctx, demandsOf(items), stock);
       const planned = { id: newId('ord_'), at: new Date() };
-      // The last statements commit: the project's order counter is locked for its statement and the commit only.
-      return createOrderCompletingDraft(client, ctx, draft, items, allocations, planned, {
+      const deduction = await deductionOn(client, ctx, demandsOf(items), stock, planned.at);
+      // The takes, the order and COMMIT in one round trip: the order counter is locked for its statement and the commit only.
+      return createOrderCompletingDraft(client, ctx, draft, items, deduction.allocations, planned, {
         changes: completionChanges(draft, planned),
-        commits: true,
+        commits: { after: deduction.steps },
       });
     },
     [...draftCompletionSteps(ctx.project.id, id), ...draftStockSteps(id, ctx.project.id)],

@@ -2,7 +2,7 @@
 export { lockVariants, setInventoryLevel, stockLocation, syncVariantTotals } from './inventory.service.js';
 export {
   deductStock,
-  deductStockOn,
+  deductionOn,
   draftStockSteps,
   type DraftStock,
   type StockAllocation,

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Tx } from '../../db/client.js';
 import { commitWith } from '../../db/client-transaction.js';
+import type { Step } from '../../db/round-trip.js';
 import type { operations } from '../../generated/openapi.js';
 import type { DraftLineItem, DraftOrder, Order, Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
@@ -98,8 +99,8 @@ export async function createOrderFromDraft(
  * or draft_order.completed: the customer's figures first, then in one statement the order number, the order, the
  * draft completed and linked (`completed`, its new state) and both store events. The counter row, which serialises
  * the project's orders until commit, is thus locked for one statement and the commit. With `completed.commits`
- * (`tx` a connection in inTransaction, these its last statements) both statements and COMMIT go in one round trip,
- * so no round trip to this process falls between the counter's lock and the commit.
+ * (`tx` a connection in inTransaction, these its last statements) its `after` steps, both statements and COMMIT go
+ * in one round trip, so no round trip to this process falls between the counter's lock and the commit.
  */
 export async function createOrderCompletingDraft(
   tx: Tx | Queryable,
@@ -108,7 +109,7 @@ export async function createOrderCompletingDraft(
   items: DraftLineItem[],
   allocations: StockAllocation[],
   planned: { id: string; at: Date },
-  completed: { changes: FieldChanges; commits?: boolean },
+  completed: { changes: FieldChanges; commits?: { after: readonly Step<unknown>[] } },
 ): Promise<Order> {
   const order = orderOfDraft(ctx, draft, items, allocations, planned);
   const written: OrderCompletingDraft = {
@@ -130,7 +131,11 @@ export async function createOrderCompletingDraft(
   };
   if (completed.commits) {
     const counted = draft.customerId ? [customerOrderStep(ctx.project.id, draft.customerId, planned.at)] : [];
-    const rows = await commitWith(tx as pg.PoolClient, [...counted, orderCompletingDraftStep(written)]);
+    const rows = await commitWith(tx as pg.PoolClient, [
+      ...completed.commits.after,
+      ...counted,
+      orderCompletingDraftStep(written),
+    ]);
     return rows.at(-1)![0] as Order;
   }
   if (draft.customerId) await countCustomerOrder(tx, ctx.project.id, draft.customerId, planned.at);
