@@ -46,7 +46,7 @@ export async function inOneRoundTrip<const S extends readonly Step<unknown>[]>(
   steps: S,
 ): Promise<RowsOf<S>> {
   const configs = steps.map((step) => step.config(client));
-  let parsedHere: string[] = [];
+  const parsedHere: string[] = [];
   try {
     const results = await new Promise<pg.QueryResult[]>((resolve, reject) => {
       const query = new pg.Query({
@@ -82,16 +82,11 @@ export async function inOneRoundTrip<const S extends readonly Step<unknown>[]>(
       throw new Error('The transaction was rolled back, not committed.');
     return results.map((result): unknown[] => result.rows) as RowsOf<S>;
   } catch (error) {
-    // A statement that did not parse (42...: a mistake in its text) leaves the batch's later ones unparsed too.
-    if (String((error as { code?: string }).code ?? '').startsWith('42')) {
-      const wire = (client as unknown as { connection: Wire }).connection;
-      for (const name of parsedHere) delete wire.submittedNamedStatements[name];
-      parsedHere = [];
-    }
     for (const step of steps) step.failed?.(error);
     throw error;
   } finally {
-    // Parsed (the batch ran past its Parse messages): remembered as node-postgres remembers its own.
+    // Remembered as parsed as node-postgres remembers its own. Should a Parse have failed (a mistake in its text),
+    // the statement's next run answers 26000 (no such statement) and is prepared again under a new name.
     const wire = (client as unknown as { connection: Wire }).connection;
     for (const name of parsedHere) {
       wire.parsedStatements[name] = wire.submittedNamedStatements[name];
