@@ -1,20 +1,33 @@
 import type pg from 'pg';
 import { connectionOf } from './client.js';
+import { BEGIN, COMMIT, inOneRoundTrip, type RowsOf, type Step } from './round-trip.js';
+
+// Connections whose transaction a batch already committed (commitWith): inTransaction sends no COMMIT of its own.
+const committed = new WeakSet<pg.PoolClient>();
 
 /**
  * Runs `work` in one transaction on one connection of `pool` (BEGIN, its statements, COMMIT; ROLLBACK when it
  * throws, and the error rethrown). The connection returns to the pool either way; one whose rollback failed is
- * closed instead, so no pooled connection is left inside a transaction.
+ * closed instead, so no pooled connection is left inside a transaction. With `opening`, BEGIN and those statements
+ * go in one round trip and work gets their rows; when work ends with commitWith, no second COMMIT is sent.
  */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T, const S extends readonly Step<unknown>[] = []>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient, opened: RowsOf<S>) => Promise<T>,
+  opening?: S,
+): Promise<T> {
   const client = await connectionOf(pool);
   let broken: Error | undefined;
   try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
+    let opened = [] as unknown as RowsOf<S>;
+    if (opening)
+      [, ...opened] = (await inOneRoundTrip(client, [BEGIN, ...opening])) as unknown as [never, ...RowsOf<S>];
+    else await client.query('BEGIN');
+    const result = await work(client, opened);
+    if (!committed.delete(client)) await client.query('COMMIT');
     return result;
   } catch (error) {
+    committed.delete(client);
     await client.query('ROLLBACK').catch((rollbackFailed: Error) => {
       broken = rollbackFailed;
     });
@@ -22,4 +35,20 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   } finally {
     client.release(broken);
   }
+}
+
+/**
+ * Runs `steps` as the last statements of inTransaction's transaction on `client` and COMMIT in the same round trip,
+ * so the locks they take (a counter row) are held for their execution and the commit only, not also for a round trip
+ * to this process and its event loop in between. When a step fails, PostgreSQL skips the rest and the COMMIT, the
+ * promise rejects and inTransaction rolls back; a failed COMMIT rolls back and rejects. Resolves to the steps' rows.
+ * Nothing may run on `client` after it.
+ */
+export async function commitWith<const S extends readonly Step<unknown>[]>(
+  client: pg.PoolClient,
+  steps: S,
+): Promise<RowsOf<S>> {
+  const rows = (await inOneRoundTrip(client, [...steps, COMMIT])) as unknown as unknown[][];
+  committed.add(client);
+  return rows.slice(0, -1) as RowsOf<S>;
 }

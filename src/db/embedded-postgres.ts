@@ -69,6 +69,8 @@ export async function startEmbeddedPostgres(options: {
   whenInUse: 'reuse' | 'refuse';
   port?: number;
   log?: (line: string) => void;
+  /** Server settings for this start (`-c name=value`), e.g. a bench's `shared_preload_libraries`. */
+  settings?: Record<string, string>;
 }): Promise<EmbeddedDatabase> {
   const { dir, persistent } = options;
   mkdirSync(dir, { recursive: true });
@@ -107,7 +109,13 @@ export async function startEmbeddedPostgres(options: {
       authMethod: 'scram-sha-256',
       persistent,
       createPostgresUser: process.getuid?.() === 0,
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dataDir}`],
+      postgresFlags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        `unix_socket_directories=${dataDir}`,
+        ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+      ],
       onLog: remember,
       onError: (error) => {
         remember(error);

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { keepsSessions } from './client.js';
+import type { Step } from './round-trip.js';
 
 /**
  * Named prepared statements over the pool under the Prisma client, for the few operations where Prisma's
@@ -49,38 +50,49 @@ const names = new Set<string>();
 /** A pool, or one connection checked out of it for a transaction (src/db/client-transaction.ts). */
 export type Queryable = pg.Pool | pg.PoolClient;
 
+/** A prepared statement (preparedStatement): `run(pool, values)` resolves to its rows. */
+export type PreparedStatement<Row> = ((pool: Queryable, values: readonly unknown[]) => Promise<Row[]>) & {
+  /** The statement with `values` as a step of a batch sent in one round trip (src/db/round-trip.ts). */
+  with: (values: readonly unknown[]) => Step<Row>;
+};
+
 /**
  * A statement run by name on `pool`: `run(pool, values)` resolves to its rows. `name` must be unique in the
  * process and `text` fixed (PostgreSQL keeps one plan per name and connection). Errors are node-postgres's
  * (a unique violation has code 23505; connection failures are recognised by isDatabaseUnavailable).
  */
-export function preparedStatement<Row>(
-  name: string,
-  text: string,
-): (pool: Queryable, values: readonly unknown[]) => Promise<Row[]> {
+export function preparedStatement<Row>(name: string, text: string): PreparedStatement<Row> {
   if (names.has(name)) throw new Error(`Two prepared statements are named ${name}.`);
   names.add(name);
   let generation = 0;
+  const config = (pool: Queryable, values: readonly unknown[]) => ({
+    name: !keepsSessions(pool) ? undefined : generation === 0 ? name : `${name}_${generation}`,
+    text,
+    values: values as unknown[],
+    types,
+  });
   const run = async (pool: Queryable, values: readonly unknown[]) =>
-    (
-      await (pool as pg.Pool).query<Row & pg.QueryResultRow>({
-        name: !keepsSessions(pool) ? undefined : generation === 0 ? name : `${name}_${generation}`,
-        text,
-        values: values as unknown[],
-        types,
-      })
-    ).rows;
-  return async (pool, values) => {
+    (await (pool as pg.Pool).query<Row & pg.QueryResultRow>(config(pool, values))).rows;
+  // A migration changed what the statement returns (0A000, "cached plan must not change result type") or the
+  // statement is gone (26000): nothing ran. Prepare it again under a new name, once.
+  const stale = (error: unknown) => STALE_STATEMENT.has((error as { code?: string }).code ?? '');
+  const statement = async (pool: Queryable, values: readonly unknown[]) => {
     try {
       return await run(pool, values);
     } catch (error) {
-      // A migration changed what the statement returns (0A000, "cached plan must not change result type") or the
-      // statement is gone (26000): nothing ran. Prepare it again under a new name, once.
-      if (!STALE_STATEMENT.has((error as { code?: string }).code ?? '')) throw error;
+      if (!stale(error)) throw error;
       generation += 1;
       return run(pool, values);
     }
   };
+  // In a batch, no second try: the failed statement ended the batch (and its transaction's usefulness).
+  const step = (values: readonly unknown[]): Step<Row> => ({
+    config: (client) => config(client, values),
+    failed: (error) => {
+      if (stale(error)) generation += 1;
+    },
+  });
+  return Object.assign(statement, { with: step });
 }
 
 const STALE_STATEMENT = new Set(['0A000', '26000']);

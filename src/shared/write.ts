@@ -2,6 +2,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import type pg from 'pg';
 import type { Tx } from '../db/client.js';
 import { inTransaction } from '../db/client-transaction.js';
+import type { RowsOf, Step } from '../db/round-trip.js';
 import type { Ctx } from './context.js';
 import { conflictOn } from './errors.js';
 
@@ -33,15 +34,17 @@ export async function writeTx<T>(
 
 /**
  * writeTx for a write made of prepared statements (src/db/prepared.ts): one transaction on one connection of
- * `pool` instead of Prisma's; the project's cached values are stale once it ends, as with writeTx.
+ * `pool` instead of Prisma's (with `opening`, BEGIN and those statements in one round trip: inTransaction); the
+ * project's cached values are stale once it ends, as with writeTx.
  */
-export async function writeOnConnection<T>(
+export async function writeOnConnection<T, const S extends readonly Step<unknown>[] = []>(
   ctx: Pick<Ctx, 'project' | 'caches'>,
   pool: pg.Pool,
-  write: (client: pg.PoolClient) => Promise<T>,
+  write: (client: pg.PoolClient, opened: RowsOf<S>) => Promise<T>,
+  opening?: S,
 ): Promise<T> {
   try {
-    return await inTransaction(pool, write);
+    return await inTransaction(pool, write, opening);
   } finally {
     ctx.caches?.versions.projectWritten(ctx.project.id);
   }

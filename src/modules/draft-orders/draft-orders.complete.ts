@@ -5,12 +5,12 @@ import type { Ctx } from '../../shared/context.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { writeOnConnection, writeTx } from '../../shared/write.js';
-import { deductStock, deductStockOn, releaseReservations } from '../inventory/index.js';
+import { deductStock, deductionOn, draftStockSteps, releaseReservations } from '../inventory/index.js';
 import { createOrderCompletingDraft, createOrderFromDraft, draftCompletedSummary } from '../orders/index.js';
 import { changedFields, eventHasSubscribers, recordEvent } from '../store-events/index.js';
 import { toDraftOrderResource } from './draft-orders.mappers.js';
 import { requireEmailAndItems } from './draft-orders.send.js';
-import { itemsReleasingReservations, lockedDraft } from './draft-orders.statements.js';
+import { draftCompletionSteps } from './draft-orders.statements.js';
 import { DRAFT_FIELDS, findDraftOrder, itemsOf } from './draft-orders.write.js';
 
 /**
@@ -62,21 +62,29 @@ const COMPLETION_EVENTS = ['order.created', 'draft_order.completed'];
 /**
  * completeDraftOrder as prepared statements in one transaction on one connection, for a project where no
  * subscriber listens to its events: the same locks in the same order (the draft, then the variants, then the
- * customer, then the order counter), the same checks, writes and events.
+ * customer, then the order counter), the same checks, writes and events, in two round trips: BEGIN, the draft
+ * locked, its items read as its reservations end, its variants locked, then their levels read; then the takes
+ * (levels, ledger, totals, inventory.low), the customer's figures, the order with its number, the draft's
+ * completion, the events, and COMMIT.
  */
 async function completeOnConnection(ctx: Ctx, pool: pg.Pool, id: string): Promise<Order> {
-  return writeOnConnection(ctx, pool, async (client) => {
-    const draft = await lockedDraft(client, ctx.project.id, id);
-    if (!draft) throw notFound('Draft order not found.');
-    if (draft.status === 'completed') throw new AppError('invalid_request', 'This draft order is already completed.');
-    requireEmailAndItems(draft, 'completing');
-    const items = await itemsReleasingReservations(client, id);
-    const allocations = await deductStockOn(client, ctx, demandsOf(items));
-    const planned = { id: newId('ord_'), at: new Date() };
-    return createOrderCompletingDraft(client, ctx, draft, items, allocations, planned, {
-      changes: completionChanges(draft, planned),
-    });
-  });
+  return writeOnConnection(
+    ctx,
+    pool,
+    async (client, [[draft], items, ...stock]) => {
+      if (!draft) throw notFound('Draft order not found.');
+      if (draft.status === 'completed') throw new AppError('invalid_request', 'This draft order is already completed.');
+      requireEmailAndItems(draft, 'completing');
+      const planned = { id: newId('ord_'), at: new Date() };
+      const deduction = await deductionOn(client, ctx, demandsOf(items), stock, planned.at);
+      // The takes, the order and COMMIT in one round trip: the order counter is locked for its statement and the commit only.
+      return createOrderCompletingDraft(client, ctx, draft, items, deduction.allocations, planned, {
+        changes: completionChanges(draft, planned),
+        commits: { after: deduction.steps },
+      });
+    },
+    [...draftCompletionSteps(ctx.project.id, id), ...draftStockSteps(id, ctx.project.id)],
+  );
 }
 
 /** The stock a draft's items take: its variant items (custom items take none). */

@@ -1,5 +1,5 @@
 import { poolOf, type Database } from '../../db/client.js';
-import { preparedStatement, selectList, type Columns, type Queryable } from '../../db/prepared.js';
+import { preparedStatement, selectList, type Columns } from '../../db/prepared.js';
 import type { DraftLineItem, DraftOrder } from '../../generated/prisma/client.js';
 import { sqlList, type PageSource, type SqlCondition } from '../../shared/sql-list.js';
 
@@ -88,23 +88,24 @@ const lockDraft = preparedStatement<DraftOrder>(
   `SELECT ${selectList(DRAFT_COLUMNS)} FROM draft_orders WHERE id = $1 AND project_id = $2 FOR UPDATE`,
 );
 
-/** The project's draft, its row locked for the caller's transaction (as findDraftOrder with `lock`); undefined when there is none. */
-export async function lockedDraft(client: Queryable, projectId: string, id: string): Promise<DraftOrder | undefined> {
-  const [draft] = await lockDraft(client, [id, projectId]);
-  return draft;
-}
-
-// Read in a statement after the draft's lock is held: every write to a draft's items takes that lock first.
+// Run after the draft's lock is held (every write to a draft's items takes that lock first); nothing when the draft
+// is not the project's or cannot be completed (it is then answered 404 or 400).
 const itemsReleasing = preparedStatement<DraftLineItem>(
   'draft_items_releasing',
-  `WITH released AS (DELETE FROM inventory_reservations WHERE draft_order_id = $1)
-   SELECT ${selectList(ITEM_COLUMNS)} FROM draft_line_items WHERE draft_order_id = $1 ORDER BY position`,
+  `WITH completable AS (
+     SELECT 1 FROM draft_orders WHERE id = $1 AND project_id = $2 AND status IN ('open', 'sent')
+   ), released AS (
+     DELETE FROM inventory_reservations WHERE draft_order_id = $1 AND EXISTS (SELECT 1 FROM completable)
+   )
+   SELECT ${selectList(ITEM_COLUMNS)} FROM draft_line_items
+   WHERE draft_order_id = $1 AND EXISTS (SELECT 1 FROM completable) ORDER BY position`,
 );
 
 /**
- * The locked draft's line items by position, in the statement that ends its reservations (every one, expired or
- * not, as completion consumes them: releaseReservations without a reason records no event).
+ * A draft's completion's first two steps of a batch (src/db/round-trip.ts): the project's draft, its row locked for
+ * the caller's transaction (no row when there is none); then, if it is open or sent, its line items by position,
+ * in the statement that ends its reservations (every one, expired or not, as completion consumes them:
+ * releaseReservations without a reason records no event).
  */
-export function itemsReleasingReservations(client: Queryable, draftId: string): Promise<DraftLineItem[]> {
-  return itemsReleasing(client, [draftId]);
-}
+export const draftCompletionSteps = (projectId: string, id: string) =>
+  [lockDraft.with([id, projectId]), itemsReleasing.with([id, projectId])] as const;

@@ -4,8 +4,9 @@ import type { Ctx } from '../../shared/context.js';
 import { conflict } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { preparedStatement, selectList, type Queryable } from '../../db/prepared.js';
+import type { RowsOf, Step } from '../../db/round-trip.js';
 import { VARIANT_COLUMNS } from '../catalog/index.js';
-import { insertEvents, storeEventRow } from '../store-events/index.js';
+import { insertEventsSteps, storeEventRow } from '../store-events/index.js';
 import { lowStockEvent, recordLowStock } from './inventory.service.js';
 import { levelKey, lockedStock } from './reserved-units.js';
 import { byDeductionOrder, perVariant, type LevelAt, type StockAllocation, type StockDemand } from './stock-order.js';
@@ -165,23 +166,50 @@ export async function deductStock(tx: Tx, ctx: Ctx, demands: StockDemand[]): Pro
 const deductedOf = (wanted: StockDemand[], stock: LockedStock) =>
   new Map(wanted.map((demand) => [demand.variantId, stock.variants.get(demand.variantId)!]));
 
-const lockLiveVariants = preparedStatement<Variant>(
-  'deduct_lock_variants',
+// The variants of a draft's line items and their levels, for its completion (draftStockSteps): $1 the draft, $2 its
+// project; nothing when the draft is not the project's or cannot be completed (it is then answered 404 or 400).
+const DRAFT_VARIANTS = `SELECT variant_id FROM draft_line_items WHERE draft_order_id = $1 AND variant_id IS NOT NULL
+  AND EXISTS (SELECT 1 FROM draft_orders WHERE id = $1 AND project_id = $2 AND status IN ('open', 'sent'))`;
+
+const lockDraftVariants = preparedStatement<Variant>(
+  'deduct_lock_draft_variants',
   `SELECT ${selectList(VARIANT_COLUMNS, 'variants')} FROM variants JOIN products ON products.id = variants.product_id
-   WHERE variants.id = ANY($1) AND variants.project_id = $2 AND products.deleted_at IS NULL
+   WHERE variants.id IN (${DRAFT_VARIANTS}) AND variants.project_id = $2 AND products.deleted_at IS NULL
    ORDER BY variants.id FOR UPDATE OF variants`,
 );
 
-// Read in a statement of its own after the variants' lock is held, so it sees every write committed before it.
-const levelsOf = preparedStatement<InventoryLevel & { name: string; isDefault: boolean; reserved: number }>(
-  'deduct_levels',
+// A statement of its own after the variants' lock is held, so it sees every write committed before it.
+const draftLevels = preparedStatement<InventoryLevel & { name: string; isDefault: boolean; reserved: number }>(
+  'deduct_draft_levels',
   `SELECT levels.variant_id AS "variantId", levels.location_id AS "locationId", levels.project_id AS "projectId",
      levels.available, levels.updated_at AS "updatedAt", locations.name, locations.is_default AS "isDefault",
      COALESCE((SELECT sum(quantity) FROM inventory_reservations held WHERE held.variant_id = levels.variant_id
        AND held.location_id = levels.location_id AND held.expires_at > now()), 0)::int AS reserved
    FROM inventory_levels levels JOIN locations ON locations.id = levels.location_id
-   WHERE levels.variant_id = ANY($1) AND locations.is_active AND locations.deleted_at IS NULL`,
+   WHERE levels.variant_id IN (${DRAFT_VARIANTS}) AND locations.is_active AND locations.deleted_at IS NULL`,
 );
+
+// The units each variant holds over all its levels (active locations or not): what TAKE_UNITS sets its total from.
+const draftLevelTotals = preparedStatement<{ variantId: string; units: number }>(
+  'deduct_draft_level_totals',
+  `SELECT variant_id AS "variantId", sum(available)::int AS units FROM inventory_levels
+   WHERE variant_id IN (${DRAFT_VARIANTS}) GROUP BY variant_id`,
+);
+
+/**
+ * The live variants of the draft's items locked (id order), then their levels at active locations with their live
+ * reserved units, and their units over all levels: three steps of a batch (src/db/round-trip.ts), after the draft's
+ * lock and its reservations' release.
+ */
+export const draftStockSteps = (draftId: string, projectId: string) =>
+  [
+    lockDraftVariants.with([draftId, projectId]),
+    draftLevels.with([draftId, projectId]),
+    draftLevelTotals.with([draftId, projectId]),
+  ] as const;
+
+/** The rows draftStockSteps read. */
+export type DraftStock = RowsOf<ReturnType<typeof draftStockSteps>>;
 
 const defaultLocationOf = preparedStatement<{ id: string }>(
   'deduct_default_location',
@@ -192,15 +220,22 @@ const takeUnitsStatement = preparedStatement<Variant>('deduct_take_units', TAKE_
 
 /**
  * deductStock on a connection in its own transaction (src/db/client-transaction.ts), as prepared statements, for a
- * project where no subscriber listens to inventory.low (its events are plain inserts): the same locks, checks,
- * takes, ledger, totals and inventory.low events.
+ * project where no subscriber listens to inventory.low (its events are plain inserts), from the stock draftStockSteps
+ * locked and read: the same checks, and as steps for the transaction's last batch the same takes, ledger, totals and
+ * inventory.low events. The variants' totals after the takes are known before they run (each is its units over all
+ * levels less what is taken, as TAKE_UNITS sets it: the variants are locked, so nothing else changes their levels),
+ * so the events need no round trip of their own. Resolves to where the units come from and the steps.
  */
-export async function deductStockOn(client: Queryable, ctx: Ctx, demands: StockDemand[]): Promise<StockAllocation[]> {
+export async function deductionOn(
+  client: Queryable,
+  ctx: Ctx,
+  demands: StockDemand[],
+  [lockedVariants, rows, totals]: DraftStock,
+  at: Date,
+): Promise<{ allocations: StockAllocation[]; steps: Step<unknown>[] }> {
   const wanted = perVariant(demands);
-  if (wanted.length === 0) return [];
-  const ids = wanted.map((demand) => demand.variantId);
-  const variants = new Map((await lockLiveVariants(client, [ids, ctx.project.id])).map((v) => [v.id, v]));
-  const rows = await levelsOf(client, [ids]);
+  if (wanted.length === 0) return { allocations: [], steps: [] };
+  const variants = new Map(lockedVariants.map((v) => [v.id, v]));
   const levels: LevelAt[] = rows.map(({ name, isDefault, reserved, ...level }) => ({
     ...level,
     location: { id: level.locationId, name, isDefault },
@@ -214,14 +249,18 @@ export async function deductStockOn(client: Queryable, ctx: Ctx, demands: StockD
     return location ?? null;
   });
   const deducted = deductedOf(wanted, stock);
-  const at = new Date();
-  const changed = await takeUnitsStatement(client, takeValues(takes, deducted, ctx.project.id, at));
-  const low = changed
+  const units = new Map(totals.map((total) => [total.variantId, total.units]));
+  const low = [...deducted.values()]
     .sort((a, b) => a.id.localeCompare(b.id))
-    .flatMap((after) => {
-      const event = lowStockEvent(deducted.get(after.id)!, after);
+    .flatMap((before) => {
+      const taken = takes.filter((take) => take.variantId === before.id).reduce((sum, take) => sum + take.units, 0);
+      const total = (units.get(before.id) ?? 0) - taken;
+      if (total === before.inventoryQuantity) return [];
+      const event = lowStockEvent(before, { ...before, inventoryQuantity: total, updatedAt: at });
       return event ? [storeEventRow(ctx, event)] : [];
     });
-  await insertEvents(client, low, at);
-  return allocations;
+  return {
+    allocations,
+    steps: [takeUnitsStatement.with(takeValues(takes, deducted, ctx.project.id, at)), ...insertEventsSteps(low, at)],
+  };
 }

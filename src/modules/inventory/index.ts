@@ -1,5 +1,12 @@
 /** What other areas may use of inventory: stock locations, row locks on variants, totals and inventory.low; deducting and restocking an order's units; reserving a sent draft's units and releasing them; setting a level (the demo catalog). */
 export { lockVariants, setInventoryLevel, stockLocation, syncVariantTotals } from './inventory.service.js';
-export { deductStock, deductStockOn, type StockAllocation, type StockDemand } from './deduct-stock.js';
+export {
+  deductStock,
+  deductionOn,
+  draftStockSteps,
+  type DraftStock,
+  type StockAllocation,
+  type StockDemand,
+} from './deduct-stock.js';
 export { restockUnits } from './restock.js';
 export { releaseReservations, reserveStock, type ReleaseReason } from './reservations.js';

@@ -1,4 +1,7 @@
+import type pg from 'pg';
 import type { Tx } from '../../db/client.js';
+import { commitWith } from '../../db/client-transaction.js';
+import type { Step } from '../../db/round-trip.js';
 import type { operations } from '../../generated/openapi.js';
 import type { DraftLineItem, DraftOrder, Order, Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
@@ -15,7 +18,15 @@ import { paymentDueDate, type PaymentTerms } from '../../shared/payment-terms.js
 import { jsonColumn } from '../../shared/json-column.js';
 import { recordOrderMove } from './order-history.js';
 import { toOrderLineItem, toOrderResource } from './orders.mappers.js';
-import { countCustomerOrder, insertOrderCompletingDraft, orderList, type NewOrder } from './orders.statements.js';
+import {
+  countCustomerOrder,
+  customerOrderStep,
+  insertOrderCompletingDraft,
+  orderCompletingDraftStep,
+  orderList,
+  type NewOrder,
+  type OrderCompletingDraft,
+} from './orders.statements.js';
 import type { Queryable } from '../../db/prepared.js';
 
 type OrderListQuery = NonNullable<operations['listOrders']['parameters']['query']>;
@@ -87,7 +98,9 @@ export async function createOrderFromDraft(
  * createOrderFromDraft with the draft's completion, for a project where no subscriber listens to order.created
  * or draft_order.completed: the customer's figures first, then in one statement the order number, the order, the
  * draft completed and linked (`completed`, its new state) and both store events. The counter row, which serialises
- * the project's orders until commit, is thus locked for one statement and the commit.
+ * the project's orders until commit, is thus locked for one statement and the commit. With `completed.commits`
+ * (`tx` a connection in inTransaction, these its last statements) its `after` steps, both statements and COMMIT go
+ * in one round trip, so no round trip to this process falls between the counter's lock and the commit.
  */
 export async function createOrderCompletingDraft(
   tx: Tx | Queryable,
@@ -96,11 +109,10 @@ export async function createOrderCompletingDraft(
   items: DraftLineItem[],
   allocations: StockAllocation[],
   planned: { id: string; at: Date },
-  completed: { changes: FieldChanges },
+  completed: { changes: FieldChanges; commits?: { after: readonly Step<unknown>[] } },
 ): Promise<Order> {
-  if (draft.customerId) await countCustomerOrder(tx, ctx.project.id, draft.customerId, planned.at);
   const order = orderOfDraft(ctx, draft, items, allocations, planned);
-  return insertOrderCompletingDraft(tx, {
+  const written: OrderCompletingDraft = {
     projectId: ctx.project.id,
     first: FIRST_ORDER_NUMBER,
     order,
@@ -116,7 +128,18 @@ export async function createOrderCompletingDraft(
       }),
     ],
     summaries: [orderCreatedSummary('{number}', draft), draftCompletedSummary(draft, '{number}')],
-  });
+  };
+  if (completed.commits) {
+    const counted = draft.customerId ? [customerOrderStep(ctx.project.id, draft.customerId, planned.at)] : [];
+    const rows = await commitWith(tx as pg.PoolClient, [
+      ...completed.commits.after,
+      ...counted,
+      orderCompletingDraftStep(written),
+    ]);
+    return rows.at(-1)![0] as Order;
+  }
+  if (draft.customerId) await countCustomerOrder(tx, ctx.project.id, draft.customerId, planned.at);
+  return insertOrderCompletingDraft(tx, written);
 }
 
 /** The summary of order.created for an order made from `draft`. */

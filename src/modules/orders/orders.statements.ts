@@ -103,24 +103,19 @@ export const isPrismaTx = (db: Tx | Queryable): db is Tx => '$queryRawUnsafe' in
 const jsonText = (value: unknown) =>
   value === null || value === undefined || value === Prisma.DbNull ? null : JSON.stringify(value);
 
-/**
- * In the caller's transaction and one statement: the project's next order number (the counter row locked until
- * commit), the order inserted with it, the draft marked completed and linked at the order's creation time, and the
- * two store events (`summaries`: their texts, `{number}` standing for the order's number). Resolves to the order.
- */
-export async function insertOrderCompletingDraft(
-  tx: Tx | Queryable,
-  input: {
-    projectId: string;
-    first: number;
-    order: NewOrder;
-    draftId: string;
-    events: [EventRow, EventRow];
-    summaries: [string, string];
-  },
-): Promise<Order> {
+/** What insertOrderCompletingDraft writes. */
+export interface OrderCompletingDraft {
+  projectId: string;
+  first: number;
+  order: NewOrder;
+  draftId: string;
+  events: [EventRow, EventRow];
+  summaries: [string, string];
+}
+
+const orderCompletingDraftValues = (input: OrderCompletingDraft) => {
   const { order } = input;
-  const values = [
+  return [
     input.projectId,
     input.first,
     order.id,
@@ -153,17 +148,34 @@ export async function insertOrderCompletingDraft(
       JSON.stringify(event.metadata),
     ]),
   ];
+};
+
+/**
+ * In the caller's transaction and one statement: the project's next order number (the counter row locked until
+ * commit), the order inserted with it, the draft marked completed and linked at the order's creation time, and the
+ * two store events (`summaries`: their texts, `{number}` standing for the order's number). Resolves to the order.
+ */
+export async function insertOrderCompletingDraft(tx: Tx | Queryable, input: OrderCompletingDraft): Promise<Order> {
+  const values = orderCompletingDraftValues(input);
   const [created] = isPrismaTx(tx)
     ? await tx.$queryRawUnsafe<Order[]>(ORDER_COMPLETING_DRAFT, ...values)
     : await orderCompletingDraft(tx, values);
   return created;
 }
 
+/** insertOrderCompletingDraft as a step of a batch (src/db/round-trip.ts); its one row is the order. */
+export const orderCompletingDraftStep = (input: OrderCompletingDraft) =>
+  orderCompletingDraft.with(orderCompletingDraftValues(input));
+
 const countOrder = preparedStatement(
   'customer_count_order',
   `UPDATE customers SET order_count = order_count + 1, first_order_at = COALESCE(first_order_at, $3), last_order_at = $3
    WHERE id = $1 AND project_id = $2`,
 );
+
+/** countCustomerOrder as a step of a batch (src/db/round-trip.ts). */
+export const customerOrderStep = (projectId: string, customerId: string, at: Date) =>
+  countOrder.with([customerId, projectId, at]);
 
 /** Adds one order placed at `at` to the customer's figures (an increment, never a recount; the row lock queues concurrent orders of one customer). */
 export async function countCustomerOrder(

@@ -9,4 +9,4 @@ export {
   type StoreEventInput,
 } from './store-events.recorder.js';
 export { eventHasSubscribers } from './store-events.subscribers.js';
-export { insertEvents, insertWithEvent } from './store-events.statement.js';
+export { insertEvents, insertEventsSteps, insertWithEvent } from './store-events.statement.js';

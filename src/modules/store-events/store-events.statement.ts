@@ -68,15 +68,23 @@ const insertEventRows = preparedStatement(
      .join(', ')})`,
 );
 
+const eventValues = (rows: EventRow[], at: Date) => {
+  const fields = Object.keys(EVENT_COLUMNS) as Array<keyof EventRow>;
+  return [
+    ...fields.map((field) => rows.map((row) => (field === 'metadata' ? JSON.stringify(row.metadata) : row[field]))),
+    at,
+  ];
+};
+
 /**
  * Inserts store events in one prepared statement, all created at `at`, on a pool or a connection in its own
  * transaction; for events no subscriber listens to (otherwise recordEvent in a transaction).
  */
 export async function insertEvents(pool: Queryable, rows: EventRow[], at: Date): Promise<void> {
   if (rows.length === 0) return;
-  const fields = Object.keys(EVENT_COLUMNS) as Array<keyof EventRow>;
-  await insertEventRows(pool, [
-    ...fields.map((field) => rows.map((row) => (field === 'metadata' ? JSON.stringify(row.metadata) : row[field]))),
-    at,
-  ]);
+  await insertEventRows(pool, eventValues(rows, at));
 }
+
+/** insertEvents as steps of a batch (src/db/round-trip.ts): none for no rows. */
+export const insertEventsSteps = (rows: EventRow[], at: Date) =>
+  rows.length === 0 ? [] : [insertEventRows.with(eventValues(rows, at))];

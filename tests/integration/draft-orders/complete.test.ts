@@ -152,6 +152,32 @@ describe('completeDraftOrder', () => {
     expect(low[0].metadata.changes).toEqual({ inventory_quantity: { from: 5, to: 2 } });
   });
 
+  test("inventory.low compares the variant's total over all its levels, inactive locations included, with its threshold", async () => {
+    const product = await stockedProduct(api, store, 5, { low_stock_threshold: 8 });
+    const variantId = product.variants[0].id;
+    const inactive = await newLocation(api, 'Cold storage');
+    await setStock(api, variantId, inactive, 6);
+    await api.PATCH('/v1/locations/{id}', { ...byId(inactive), body: { is_active: false } });
+    const lowEvents = async () =>
+      (await api.GET('/v1/events', { params: { query: { resource_id: variantId, type: 'inventory.low' } } })).data!
+        .data;
+    const sell = async (quantity: number) => {
+      const draft = await createDraftOrder(api, { currency: 'EUR' });
+      await addItems(api, draft.id, [{ variant_id: variantId, quantity }]);
+      expect((await complete(api, draft.id)).response.status).toBe(201);
+    };
+
+    await sell(2); // 11 -> 9: still at or above 8
+    expect(await quantityOf(api, variantId)).toBe(9);
+    expect(await lowEvents()).toEqual([]);
+    await sell(2); // 9 -> 7: below 8
+    expect(await quantityOf(api, variantId)).toBe(7);
+    const low = await lowEvents();
+    expect(low).toHaveLength(1);
+    expect(low[0].metadata.changes).toEqual({ inventory_quantity: { from: 9, to: 7 } });
+    expect(low[0].summary).toBe(`Variant ${variantId} is low on stock (7 left, threshold 8)`);
+  });
+
   test('with and without a webhook listening, completion writes the same order, draft and events; the listener is offered both events', async () => {
     const completeIn = async (withWebhook: boolean) => {
       const own = await createProject(app, { currency: 'EUR' });

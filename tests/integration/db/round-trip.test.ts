@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import pg from 'pg';
+import { createDatabase, poolOf, type Database } from '../../../src/db/client.js';
+import { commitWith, inTransaction } from '../../../src/db/client-transaction.js';
+import { preparedStatement } from '../../../src/db/prepared.js';
+import { createTestDatabase } from '../../setup/database.js';
+
+// Statements of a transaction sent in one round trip (src/db/round-trip.ts): run in order, each with its own
+// snapshot, the first failure skipping the rest and the COMMIT sent with them; one pool connection, so every batch
+// and plain statement below shares a session (and its prepared statements).
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: Database;
+let pool: pg.Pool;
+let admin: pg.Client;
+
+const insertNote = preparedStatement<{ id: number; text: string }>(
+  'round_trip_test_insert',
+  'INSERT INTO round_trip_notes (text) VALUES ($1) RETURNING id, text',
+);
+const countNotes = preparedStatement<{ n: number }>(
+  'round_trip_test_count',
+  'SELECT count(*)::int AS n FROM round_trip_notes',
+);
+const failing = preparedStatement<never>('round_trip_test_failing', 'SELECT 1 / (0 * $1::int) AS never');
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = createDatabase(database.url, 1, { namedStatements: database.url === database.directUrl });
+  pool = poolOf(db)!;
+  admin = new pg.Client({ connectionString: database.directUrl });
+  await admin.connect();
+  await admin.query('CREATE TABLE round_trip_notes (id serial PRIMARY KEY, text text NOT NULL)');
+  await admin.query(`CREATE TABLE round_trip_stock (id text PRIMARY KEY, units int NOT NULL)`);
+  await admin.query(`INSERT INTO round_trip_stock VALUES ('a', 5), ('b', 5)`);
+});
+afterAll(async () => {
+  await admin.end();
+  await db.$disconnect();
+  await database.drop();
+});
+
+const notes = async () => (await admin.query<{ text: string }>('SELECT text FROM round_trip_notes ORDER BY id')).rows;
+
+describe('statements in one round trip', () => {
+  test("BEGIN with the opening statements, COMMIT with the last ones: each statement's rows, in order, all committed", async () => {
+    const answer = await inTransaction(
+      pool,
+      async (client, [first, counted]) => {
+        expect(first.map((row) => row.text)).toEqual(['one']);
+        // The count ran after the insert before it in the same batch, and sees it.
+        expect(counted).toEqual([{ n: 1 }]);
+        const [second, total] = await commitWith(client, [insertNote.with(['two']), countNotes.with([])]);
+        return { second, total };
+      },
+      [insertNote.with(['one']), countNotes.with([])],
+    );
+    expect(answer.second.map((row) => row.text)).toEqual(['two']);
+    expect(answer.total).toEqual([{ n: 2 }]);
+    expect(await notes()).toEqual([{ text: 'one' }, { text: 'two' }]);
+    // The named statements parsed in batches run again on the same session, in a batch and alone.
+    expect(await countNotes(pool, [])).toEqual([{ n: 2 }]);
+  });
+
+  test('a failing statement skips the rest of its batch and the COMMIT: nothing of the transaction is written', async () => {
+    await admin.query('TRUNCATE round_trip_notes');
+    const attempt = inTransaction(
+      pool,
+      (client) => commitWith(client, [insertNote.with(['kept?']), failing.with([1]), insertNote.with(['after'])]),
+      [insertNote.with(['opening'])],
+    );
+    await expect(attempt).rejects.toMatchObject({ code: '22012' });
+    expect(await notes()).toEqual([]);
+    // The connection went back to the pool outside any transaction, and its statements still run.
+    expect(await countNotes(pool, [])).toEqual([{ n: 0 }]);
+    await inTransaction(pool, (client) => commitWith(client, [insertNote.with(['later'])]));
+    expect(await notes()).toEqual([{ text: 'later' }]);
+  });
+
+  test('work that throws after the opening batch rolls the transaction back', async () => {
+    await admin.query('TRUNCATE round_trip_notes');
+    const attempt = inTransaction(pool, async () => {
+      throw new Error('refused');
+    }, [insertNote.with(['opening'])]);
+    await expect(attempt).rejects.toThrow('refused');
+    expect(await notes()).toEqual([]);
+  });
+
+  test('a read after a lock in the same batch sees the writes committed while the lock was awaited, also to rows it did not lock', async () => {
+    const lock = preparedStatement<{ id: string }>(
+      'round_trip_test_lock',
+      `SELECT id FROM round_trip_stock WHERE id = 'a' FOR UPDATE`,
+    );
+    const units = preparedStatement<{ units: number }>(
+      'round_trip_test_units',
+      `SELECT units FROM round_trip_stock WHERE id = 'b'`,
+    );
+    await admin.query('BEGIN');
+    await admin.query(`SELECT 1 FROM round_trip_stock WHERE id = 'a' FOR UPDATE`);
+    const read = inTransaction(pool, async (_client, [, seen]) => seen, [lock.with([]), units.with([])]);
+    // The batch waits on the lock; the write commits meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await admin.query(`UPDATE round_trip_stock SET units = 2 WHERE id = 'b'`);
+    await admin.query('COMMIT');
+    expect(await read).toEqual([{ units: 2 }]);
+  });
+});
