@@ -7,7 +7,7 @@
  * list (limit 25) for --duration seconds each after 2 s of warm-up, with the server's CPU time per request.
  * Both checkouts must share the database schema.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,9 +15,8 @@ import autocannon from 'autocannon';
 import { createDatabase } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
-import { createProject } from '../src/modules/platform/projects.service.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
-import { buildServer, loadAverage, startCompiledServer, stopServer } from './kit.js';
+import { buildServer, createBenchProject, loadAverage, processCpuMs, startCompiledServer, stopServer } from './kit.js';
 import { moreScenarios } from './more-scenarios.js';
 
 const { values } = parseArgs({
@@ -44,11 +43,7 @@ const completions = Number(values.completions);
 const connections = Number(values.connections);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-/** The CPU time (user + system, ms) process `pid` has used so far, from /proc (Linux). */
-function cpuMs(pid: number | undefined): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
+const cpuMs = (pid: number | undefined) => processCpuMs(pid) ?? Number.NaN;
 
 const dataDir = path.join(os.tmpdir(), `commerce-completion-ab-${process.pid}`);
 const embedded = await startEmbeddedPostgres({
@@ -60,11 +55,7 @@ const embedded = await startEmbeddedPostgres({
 try {
   await migrate(embedded.url);
   const db = createDatabase(embedded.url);
-  const { project, keys } = await createProject(db, { name: 'Completion Store' });
-  await db.project.update({
-    where: { id: project.id },
-    data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 },
-  });
+  const { project, keys } = await createBenchProject(db, 'Completion Store');
   const products = Number(values.products);
   log(`Seeding ${products} products...`);
   await seedCatalog(db, project.id, products, { batchSize: 1000 });

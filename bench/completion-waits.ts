@@ -16,9 +16,8 @@ import pg from 'pg';
 import { createDatabase } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
-import { createProject } from '../src/modules/platform/projects.service.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
-import { buildServer, loadAverage, startCompiledServer, stopServer } from './kit.js';
+import { buildServer, createBenchProject, loadAverage, processCpuMs, startCompiledServer, stopServer } from './kit.js';
 import { moreScenarios } from './more-scenarios.js';
 
 const { values } = parseArgs({
@@ -33,11 +32,7 @@ const { values } = parseArgs({
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const extraEnv = Object.fromEntries(values.env.map((pair) => [pair.split('=')[0], pair.split('=').slice(1).join('=')]));
 
-/** CPU time (user + system, ms) of process `pid` so far, from /proc (Linux). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
+const cpuMs = (pid: number) => processCpuMs(pid) ?? Number.NaN;
 
 /** CPU time of the postmaster `pid` and all its children (the backends, the WAL writer, the checkpointer). */
 function clusterCpuMs(postmaster: number): number {
@@ -45,8 +40,8 @@ function clusterCpuMs(postmaster: number): number {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
-      if (Number(fields[1]) === postmaster) total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      if (parent === postmaster) total += processCpuMs(Number(entry)) ?? 0; // 0: gone meanwhile
     } catch {
       // gone meanwhile
     }
@@ -70,11 +65,7 @@ const embedded = await startEmbeddedPostgres({
 try {
   await migrate(embedded.url);
   const db = createDatabase(embedded.url);
-  const { project, keys } = await createProject(db, { name: 'Completion Store' });
-  await db.project.update({
-    where: { id: project.id },
-    data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 },
-  });
+  const { project, keys } = await createBenchProject(db, 'Completion Store');
   log(`Seeding ${values.products} products...`);
   await seedCatalog(db, project.id, Number(values.products), { batchSize: 1000 });
   await db.$executeRawUnsafe('VACUUM ANALYZE products, variants, inventory_levels');

@@ -10,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchOptions, startReadBenchServer } from './kit.js';
+import { benchOptions, createBenchProject, startReadBenchServer } from './kit.js';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { createDatabase } from '../src/db/client.js';
@@ -19,7 +19,6 @@ import { migrate } from '../src/db/migrate.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import type { components } from '../src/generated/openapi.js';
 import { groupViews } from '../src/modules/customer-groups/membership.js';
-import { createProject } from '../src/modules/platform/projects.service.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
 
 type GroupCreate = components['schemas']['CustomerGroupCreate'];
@@ -163,11 +162,7 @@ try {
   log(`Database: ${embedded ? 'throwaway embedded PostgreSQL' : 'BENCH_DATABASE_URL'}; migrating.`);
   await migrate(databaseUrl);
   const db = createDatabase(databaseUrl);
-  const { project, keys } = await createProject(db, { name: 'Groups Benchmark Store' });
-  await db.project.update({
-    where: { id: project.id },
-    data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 },
-  });
+  const { project, keys } = await createBenchProject(db, 'Groups Benchmark Store');
   const started = Date.now();
   await seedCustomers(db, project.id, options.customers, {
     onProgress: (done, total) => log(`  seeded ${done.toLocaleString('en')} / ${total.toLocaleString('en')} customers`),

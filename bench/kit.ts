@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Database } from '../src/db/client.js';
+import { createProject } from '../src/modules/platform/projects.service.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -111,4 +113,31 @@ export function loadAverage(): string {
     .loadavg()
     .map((value) => value.toFixed(2))
     .join(', ');
+}
+
+/**
+ * The CPU time (user + system, ms) process `pid` has used so far, from /proc (Linux; undefined elsewhere or when
+ * the process is gone). CPU per request moves far less with the machine's load than requests per second do.
+ */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces): the parent is the 2nd, utime and stime the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A project named `name` with its API keys, its rate limit and monthly quota set so high that a benchmark
+ * measures the limits' cost, not their refusals (the limits stay on, as in production).
+ */
+export async function createBenchProject(db: Database, name: string) {
+  const created = await createProject(db, { name });
+  await db.project.update({
+    where: { id: created.project.id },
+    data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 },
+  });
+  return created;
 }

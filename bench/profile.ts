@@ -11,10 +11,17 @@ import autocannon from 'autocannon';
 import { createDatabase } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
-import { createProject } from '../src/modules/platform/projects.service.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
-import { benchOptions, buildServer, loadAverage, startCompiledServer, stopServer } from './kit.js';
+import {
+  benchOptions,
+  buildServer,
+  createBenchProject,
+  loadAverage,
+  processCpuMs,
+  startCompiledServer,
+  stopServer,
+} from './kit.js';
 import { moreScenarios } from './more-scenarios.js';
 
 const USAGE = `Usage: npm run bench:profile -- [--customers N] [--products N] [--duration S] [--connections N] [--top N]
@@ -123,20 +130,6 @@ export function summariseProfile(
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-/**
- * The CPU time (user + system, ms) the process has used so far, from /proc (Linux; undefined elsewhere). CPU per
- * request moves far less with the machine's load than requests per second do.
- */
-function cpuMs(pid: number | undefined): number | undefined {
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
-  } catch {
-    return undefined;
-  }
-}
-
 /** `, 1.23 ms CPU per request` over a measured run, or nothing without /proc. */
 function cpuPerRequest(before: number | undefined, after: number | undefined, requests: number): string {
   if (before === undefined || after === undefined || requests === 0) return '';
@@ -153,11 +146,7 @@ const embedded = await startEmbeddedPostgres({
 try {
   await migrate(embedded.url);
   const db = createDatabase(embedded.url);
-  const { project, keys } = await createProject(db, { name: 'Profile Store' });
-  await db.project.update({
-    where: { id: project.id },
-    data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 },
-  });
+  const { project, keys } = await createBenchProject(db, 'Profile Store');
   log(`Seeding ${options.customers} customers and ${options.products} products...`);
   await seedCustomers(db, project.id, options.customers);
   await seedCatalog(db, project.id, options.products, { batchSize: 1000 });
@@ -210,9 +199,9 @@ try {
         autocannon({ url: server.url, connections: options.connections, duration, headers: auth, requests: [request] });
       await run(2);
       const load = loadAverage();
-      const cpuBefore = cpuMs(server.child.pid);
+      const cpuBefore = processCpuMs(server.child.pid);
       const result = await run(options.duration);
-      const cpu = cpuPerRequest(cpuBefore, cpuMs(server.child.pid), result.requests.total);
+      const cpu = cpuPerRequest(cpuBefore, processCpuMs(server.child.pid), result.requests.total);
       measuredEnd = Date.now();
       summaries.push(
         `### ${scenario.name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms${cpu} (load average ${load} before)`,
@@ -247,7 +236,7 @@ try {
     try {
       const load = loadAverage();
       measuredStart = Date.now();
-      const cpuBefore = cpuMs(server.child.pid);
+      const cpuBefore = processCpuMs(server.child.pid);
       const result = await autocannon({
         url: server.url,
         connections: options.connections,
@@ -255,7 +244,7 @@ try {
         headers: { authorization: `Bearer ${prepared.token}`, 'content-type': 'application/json' },
         requests: [prepared.request],
       });
-      const cpu = cpuPerRequest(cpuBefore, cpuMs(server.child.pid), result.requests.total);
+      const cpu = cpuPerRequest(cpuBefore, processCpuMs(server.child.pid), result.requests.total);
       measuredEnd = Date.now();
       summaries.push(
         `### draft-order complete: ${(result.requests.total / result.duration).toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms${cpu}, ${result.non2xx} non-2xx (load average ${load} before)`,

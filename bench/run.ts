@@ -18,7 +18,7 @@ import { createProject } from '../src/modules/platform/projects.service.js';
 import { progress } from '../src/seed/progress.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
-import { loadAverage } from './kit.js';
+import { createBenchProject, loadAverage } from './kit.js';
 import { moreScenarios } from './more-scenarios.js';
 import { SEARCHES, SUGGESTS, measureMix, measureSearchLogCost, seedSearchCatalog } from './search-scenarios.js';
 
@@ -387,12 +387,7 @@ try {
   log(`Database: ${embedded ? 'throwaway embedded PostgreSQL' : 'BENCH_DATABASE_URL'}; migrating.`);
   await migrate(databaseUrl);
   const db = createDatabase(databaseUrl);
-  const { project, keys } = await createProject(db, { name: 'Benchmark Store' });
-  // The limits are on, as in production, and set high enough that the benchmark measures their cost, not refusals.
-  await db.project.update({
-    where: { id: project.id },
-    data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 },
-  });
+  const { project, keys } = await createBenchProject(db, 'Benchmark Store');
   const started = Date.now();
   const seeding = progress('Seeding', CUSTOMERS, 'customers');
   await seedCustomers(db, project.id, CUSTOMERS, { onProgress: (done) => seeding.update(done) }).finally(() =>

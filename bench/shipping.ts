@@ -8,12 +8,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchOptions } from './kit.js';
+import { benchOptions, createBenchProject } from './kit.js';
 import autocannon from 'autocannon';
 import { createDatabase } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
-import { createProject } from '../src/modules/platform/projects.service.js';
 import { COUNTRY_CODES } from '../src/shared/iso-codes.js';
 import { selfSignedCertificate } from '../tests/setup/self-signed.js';
 
@@ -148,11 +147,7 @@ try {
   log(`Database: ${embedded ? 'throwaway embedded PostgreSQL' : 'BENCH_DATABASE_URL'}; migrating.`);
   await migrate(databaseUrl);
   const db = createDatabase(databaseUrl);
-  const { project, keys } = await createProject(db, { name: 'Shipping Benchmark' });
-  await db.project.update({
-    where: { id: project.id },
-    data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 },
-  });
+  const { keys } = await createBenchProject(db, 'Shipping Benchmark');
   await db.$disconnect();
 
   const { key, cert } = selfSignedCertificate(['localhost']);

@@ -14,10 +14,9 @@ import autocannon from 'autocannon';
 import { createDatabase } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
-import { createProject } from '../src/modules/platform/projects.service.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
 import { startPgBouncer } from '../tests/setup/pgbouncer.js';
-import { benchOptions, buildServer, startCompiledServer } from './kit.js';
+import { benchOptions, buildServer, createBenchProject, startCompiledServer } from './kit.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const USAGE = `Usage: npm run bench:topology -- [--customers N] [--duration S] [--rounds N] [--connections N] [--no-write]
@@ -63,11 +62,7 @@ let bouncer: Awaited<ReturnType<typeof startPgBouncer>> | undefined;
 try {
   await migrate(embedded.url);
   const db = createDatabase(embedded.url);
-  const { project, keys } = await createProject(db, { name: 'Topology benchmark' });
-  await db.project.update({
-    where: { id: project.id },
-    data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 },
-  });
+  const { project, keys } = await createBenchProject(db, 'Topology benchmark');
   log(`Seeding ${options.customers.toLocaleString('en')} customers...`);
   await seedCustomers(db, project.id, options.customers);
   await db.$executeRawUnsafe('VACUUM ANALYZE customers');
