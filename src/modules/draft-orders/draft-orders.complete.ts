@@ -80,7 +80,7 @@ async function completeOnConnection(ctx: Ctx, pool: pg.Pool, id: string): Promis
       // The takes, the order and COMMIT in one round trip: the order counter is locked for its statement and the commit only.
       return createOrderCompletingDraft(client, ctx, draft, items, deduction.allocations, planned, {
         changes: completionChanges(draft, planned),
-        commits: { after: deduction.steps },
+        after: deduction.steps,
       });
     },
     [...draftCompletionSteps(ctx.project.id, id), ...draftStockSteps(id, ctx.project.id)],

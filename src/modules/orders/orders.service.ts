@@ -22,12 +22,12 @@ import {
   countCustomerOrder,
   customerOrderStep,
   insertOrderCompletingDraft,
+  isPrismaTx,
   orderCompletingDraftStep,
   orderList,
   type NewOrder,
   type OrderCompletingDraft,
 } from './orders.statements.js';
-import type { Queryable } from '../../db/prepared.js';
 
 type OrderListQuery = NonNullable<operations['listOrders']['parameters']['query']>;
 
@@ -98,18 +98,18 @@ export async function createOrderFromDraft(
  * createOrderFromDraft with the draft's completion, for a project where no subscriber listens to order.created
  * or draft_order.completed: the customer's figures first, then in one statement the order number, the order, the
  * draft completed and linked (`completed`, its new state) and both store events. The counter row, which serialises
- * the project's orders until commit, is thus locked for one statement and the commit. With `completed.commits`
- * (`tx` a connection in inTransaction, these its last statements) its `after` steps, both statements and COMMIT go
- * in one round trip, so no round trip to this process falls between the counter's lock and the commit.
+ * the project's orders until commit, is thus locked for one statement and the commit. On a connection (`tx` in
+ * inTransaction, these its last statements) `completed.after`'s steps, both statements and COMMIT go in one round
+ * trip, so no round trip to this process falls between the counter's lock and the commit.
  */
 export async function createOrderCompletingDraft(
-  tx: Tx | Queryable,
+  tx: Tx | pg.PoolClient,
   ctx: Ctx,
   draft: DraftOrder,
   items: DraftLineItem[],
   allocations: StockAllocation[],
   planned: { id: string; at: Date },
-  completed: { changes: FieldChanges; commits?: { after: readonly Step<unknown>[] } },
+  completed: { changes: FieldChanges; after?: readonly Step<unknown>[] },
 ): Promise<Order> {
   const order = orderOfDraft(ctx, draft, items, allocations, planned);
   const written: OrderCompletingDraft = {
@@ -129,13 +129,9 @@ export async function createOrderCompletingDraft(
     ],
     summaries: [orderCreatedSummary('{number}', draft), draftCompletedSummary(draft, '{number}')],
   };
-  if (completed.commits) {
+  if (!isPrismaTx(tx)) {
     const counted = draft.customerId ? [customerOrderStep(ctx.project.id, draft.customerId, planned.at)] : [];
-    const rows = await commitWith(tx as pg.PoolClient, [
-      ...completed.commits.after,
-      ...counted,
-      orderCompletingDraftStep(written),
-    ]);
+    const rows = await commitWith(tx, [...(completed.after ?? []), ...counted, orderCompletingDraftStep(written)]);
     return rows.at(-1)![0] as Order;
   }
   if (draft.customerId) await countCustomerOrder(tx, ctx.project.id, draft.customerId, planned.at);

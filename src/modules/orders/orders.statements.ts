@@ -155,11 +155,8 @@ const orderCompletingDraftValues = (input: OrderCompletingDraft) => {
  * commit), the order inserted with it, the draft marked completed and linked at the order's creation time, and the
  * two store events (`summaries`: their texts, `{number}` standing for the order's number). Resolves to the order.
  */
-export async function insertOrderCompletingDraft(tx: Tx | Queryable, input: OrderCompletingDraft): Promise<Order> {
-  const values = orderCompletingDraftValues(input);
-  const [created] = isPrismaTx(tx)
-    ? await tx.$queryRawUnsafe<Order[]>(ORDER_COMPLETING_DRAFT, ...values)
-    : await orderCompletingDraft(tx, values);
+export async function insertOrderCompletingDraft(tx: Tx, input: OrderCompletingDraft): Promise<Order> {
+  const [created] = await tx.$queryRawUnsafe<Order[]>(ORDER_COMPLETING_DRAFT, ...orderCompletingDraftValues(input));
   return created;
 }
 
@@ -167,28 +164,15 @@ export async function insertOrderCompletingDraft(tx: Tx | Queryable, input: Orde
 export const orderCompletingDraftStep = (input: OrderCompletingDraft) =>
   orderCompletingDraft.with(orderCompletingDraftValues(input));
 
-const countOrder = preparedStatement(
-  'customer_count_order',
-  `UPDATE customers SET order_count = order_count + 1, first_order_at = COALESCE(first_order_at, $3), last_order_at = $3
-   WHERE id = $1 AND project_id = $2`,
-);
+const COUNT_ORDER = `UPDATE customers SET order_count = order_count + 1, first_order_at = COALESCE(first_order_at, $3), last_order_at = $3
+   WHERE id = $1 AND project_id = $2`;
+const countOrder = preparedStatement('customer_count_order', COUNT_ORDER);
 
 /** countCustomerOrder as a step of a batch (src/db/round-trip.ts). */
 export const customerOrderStep = (projectId: string, customerId: string, at: Date) =>
   countOrder.with([customerId, projectId, at]);
 
 /** Adds one order placed at `at` to the customer's figures (an increment, never a recount; the row lock queues concurrent orders of one customer). */
-export async function countCustomerOrder(
-  db: Tx | Queryable,
-  projectId: string,
-  customerId: string,
-  at: Date,
-): Promise<void> {
-  if (isPrismaTx(db)) {
-    await db.$executeRaw`
-      UPDATE customers SET order_count = order_count + 1, first_order_at = COALESCE(first_order_at, ${at}), last_order_at = ${at}
-      WHERE id = ${customerId} AND project_id = ${projectId}`;
-  } else {
-    await countOrder(db, [customerId, projectId, at]);
-  }
+export async function countCustomerOrder(tx: Tx, projectId: string, customerId: string, at: Date): Promise<void> {
+  await tx.$executeRawUnsafe(COUNT_ORDER, customerId, projectId, at);
 }

@@ -367,24 +367,33 @@ describe('completeDraftOrder', () => {
     expect(await app.deps.db.order.count({ where: { draftOrderId: draft.id } })).toBe(1);
   });
 
-  test("the customer's order_count, first_order_at and last_order_at follow each completion", async () => {
-    const customer = await createCustomer(api);
-    const orders = [];
-    for (let i = 0; i < 2; i++) {
-      const draft = await createDraftOrder(api, { currency: 'EUR', customer_id: customer.id });
-      await addItems(api, draft.id, [{ title: 'Fee', unit_price: 100, quantity: 1 }]);
-      orders.push((await complete(api, draft.id)).data!.data);
-    }
-    const read = (await api.GET('/v1/customers/{id}', byId(customer.id))).data!.data;
-    expect(read).toMatchObject({
-      order_count: 2,
-      total_spent: 0,
-      first_order_at: orders[0].created_at,
-      last_order_at: orders[1].created_at,
-    });
-    const list = await api.GET('/v1/customers', { params: { query: { min_orders: 2, email: customer.email } } });
-    expect(list.data!.data.map((c) => c.id)).toEqual([customer.id]);
-  });
+  test.each([
+    ['without a listener', false],
+    ['with a webhook listening', true],
+  ])(
+    "the customer's order_count, first_order_at and last_order_at follow each completion (%s)",
+    async (_, withWebhook) => {
+      const own = await createProject(app, { currency: 'EUR' });
+      const client = app.client(own.keys.secret_test.token);
+      if (withWebhook) await createWebhook(client, 'https://order-hooks.example.com/', { events: ['order.created'] });
+      const customer = await createCustomer(client);
+      const orders = [];
+      for (let i = 0; i < 2; i++) {
+        const draft = await createDraftOrder(client, { currency: 'EUR', customer_id: customer.id });
+        await addItems(client, draft.id, [{ title: 'Fee', unit_price: 100, quantity: 1 }]);
+        orders.push((await complete(client, draft.id)).data!.data);
+      }
+      const read = (await client.GET('/v1/customers/{id}', byId(customer.id))).data!.data;
+      expect(read).toMatchObject({
+        order_count: 2,
+        total_spent: 0,
+        first_order_at: orders[0].created_at,
+        last_order_at: orders[1].created_at,
+      });
+      const list = await client.GET('/v1/customers', { params: { query: { min_orders: 2, email: customer.email } } });
+      expect(list.data!.data.map((c) => c.id)).toEqual([customer.id]);
+    },
+  );
 
   test('an unknown draft is 404', async () => {
     expect((await complete(api, 'dord_nope')).error).toEqual({
