@@ -56,13 +56,17 @@ export interface MixResult {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-/** 2 s of warm-up, then `duration` seconds of the paths in turn at `connections` connections. */
+/**
+ * 2 s of warm-up, then `duration` seconds of the paths in turn at `connections` connections (`measuring` is called
+ * between the two, to read counters over the measured seconds alone).
+ */
 export async function measureMix(
   base: string,
   paths: string[],
   token: string,
   connections: number,
   duration: number,
+  measuring?: () => void,
 ): Promise<MixResult> {
   const run = (seconds: number) =>
     new Promise<{ rps: number; latencies: number[]; errors: number }>((resolve, reject) => {
@@ -85,6 +89,7 @@ export async function measureMix(
       );
     });
   await run(2);
+  measuring?.();
   const result = await run(duration);
   const sorted = result.latencies.sort((a, b) => a - b);
   const ms = (p: number) => Math.round(percentile(sorted, p) * 10) / 10;
