@@ -8,7 +8,7 @@
  * rounds, so a before and an after are measured in the same minutes.
  */
 import type { ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDatabase } from '../src/db/client.js';
@@ -17,48 +17,30 @@ import { migrate } from '../src/db/migrate.js';
 import {
   benchOptions,
   buildServer,
+  clusterCpuMs,
   createBenchProject,
   loadAverage,
+  postmasterOf,
   processCpuMs,
   startCompiledServer,
   stopServer,
 } from './kit.js';
 import { SEARCHES, measureMix, seedSearchCatalog } from './search-scenarios.js';
 
-const USAGE = `Usage: npm run bench:search-log -- [--products N] [--duration S] [--connections N] [--cycles N]
+const USAGE = `Usage: npm run bench:search-log -- [--products N] [--duration S] [--connections N] [--cycles N] [--instances N]
 
 Seeds --products products (default 10000), then measures the cached search mix on an API process with the search
 log and on one with SEARCH_LOG=off for --duration seconds a round (default 8, after 2 s of warm-up) at --connections
-connections (default 20), --cycles times (default 3) in a rotating order, after an uncounted round on each. Prints
-searches per second and the API's and PostgreSQL's CPU per search for every round, then the means.
+connections (default 20), --cycles times (default 3) in a rotating order, after an uncounted round on each; with
+--instances N (default 1), N processes of each setting (two processes of the same code can differ by as much as the
+log's cost on a loaded machine). Prints searches per second and the API's and PostgreSQL's CPU per search for every
+round, then the means per setting.
 
 BENCH_BASE_CHECKOUT=<dir>: also a process of that checkout's compiled server (dist/, built there) with the log.
 BENCH_PROFILE=<dir>: the processes write CPU profiles (node --cpu-prof) into <dir> when they stop.`;
 
-const options = benchOptions(USAGE, { products: 10_000, duration: 8, connections: 20, cycles: 3 });
+const options = benchOptions(USAGE, { products: 10_000, duration: 8, connections: 20, cycles: 3, instances: 1 });
 const log = (line: string) => process.stdout.write(`${line}\n`);
-
-/** Fields of /proc/<pid>/stat after the command name: the 12th to 15th are utime, stime, cutime and cstime. */
-const statFields = (pid: number | string) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-
-/**
- * CPU time (ms) of the postmaster `pid` and all its children (backends, WAL writer, checkpointer, autovacuum),
- * the children that ended included (the postmaster's cutime and cstime count them once it has reaped them).
- */
-function clusterCpuMs(postmaster: number): number {
-  const own = statFields(postmaster);
-  let total = ((Number(own[13]) + Number(own[14])) * 1000) / 100 + (processCpuMs(postmaster) ?? 0);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const parent = Number(statFields(entry)[1]);
-      if (parent === postmaster) total += processCpuMs(Number(entry)) ?? 0;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
 
 const dataDir = path.join(os.tmpdir(), `commerce-bench-search-log-${process.pid}`);
 const embedded = await startEmbeddedPostgres({
@@ -67,16 +49,13 @@ const embedded = await startEmbeddedPostgres({
   whenInUse: 'refuse',
   port: await freePort(),
 });
-const servers: Array<{ name: string; url: string; child: ChildProcess }> = [];
+const servers: Array<{ setting: string; name: string; url: string; child: ChildProcess }> = [];
 try {
   await migrate(embedded.url);
   const db = createDatabase(embedded.url);
   const { project, keys } = await createBenchProject(db, 'Search log benchmark');
   await seedSearchCatalog(db, project.id, options.products);
-  const [{ pid }] = await db.$queryRawUnsafe<Array<{ pid: number }>>(
-    `SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'`,
-  );
-  const postmaster = Number(statFields(pid)[1]);
+  const postmaster = await postmasterOf(db);
   await db.$disconnect();
   buildServer();
   const env = { DATABASE_URL: embedded.url, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' };
@@ -84,27 +63,35 @@ try {
   const profile = (name: string) =>
     profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
   const base = process.env.BENCH_BASE_CHECKOUT;
-  servers.push({ name: 'off', ...(await startCompiledServer({ ...env, SEARCH_LOG: 'off' }, profile('off'))) });
-  servers.push({ name: 'on', ...(await startCompiledServer(env, profile('on'))) });
-  if (base) servers.push({ name: 'base on', ...(await startCompiledServer(env, profile('base-on'), base)) });
+  for (let n = 1; n <= options.instances; n++) {
+    const name = (setting: string) => (options.instances > 1 ? `${setting} #${n}` : setting);
+    const file = (setting: string) => name(setting).replace(/\W+/g, '-');
+    const off = await startCompiledServer({ ...env, SEARCH_LOG: 'off' }, profile(file('off')));
+    servers.push({ setting: 'off', name: name('off'), ...off });
+    servers.push({ setting: 'on', name: name('on'), ...(await startCompiledServer(env, profile(file('on')))) });
+    if (base) {
+      const baseOn = await startCompiledServer(env, profile(file('base on')), base);
+      servers.push({ setting: 'base on', name: name('base on'), ...baseOn });
+    }
+  }
   const token = keys.publishable_test.token;
   log(
     `Seeded ${options.products} products; processes: ${servers.map((s) => s.name).join(', ')}; load ${loadAverage()}.`,
   );
   for (const server of servers) await measureMix(server.url, SEARCHES, token, options.connections, options.duration);
-  const rounds = new Map<string, Array<{ rps: number; api: number; pg: number }>>(servers.map((s) => [s.name, []]));
+  const rounds = new Map<string, Array<{ rps: number; api: number; pg: number }>>(servers.map((s) => [s.setting, []]));
   for (let cycle = 0; cycle < options.cycles; cycle++) {
     const order = servers.map((_, i) => servers[(i + cycle) % servers.length]);
     for (const server of order) {
       const load = loadAverage();
       let [apiBefore, pgBefore] = [0, 0];
       const { rps } = await measureMix(server.url, SEARCHES, token, options.connections, options.duration, () => {
-        [apiBefore, pgBefore] = [processCpuMs(server.child.pid) ?? 0, clusterCpuMs(postmaster)];
+        [apiBefore, pgBefore] = [processCpuMs(server.child.pid) ?? 0, clusterCpuMs(postmaster) ?? 0];
       });
       const searches = rps * options.duration;
       const api = (((processCpuMs(server.child.pid) ?? 0) - apiBefore) * 1000) / searches;
-      const pg = ((clusterCpuMs(postmaster) - pgBefore) * 1000) / searches;
-      rounds.get(server.name)!.push({ rps, api, pg });
+      const pg = (((clusterCpuMs(postmaster) ?? 0) - pgBefore) * 1000) / searches;
+      rounds.get(server.setting)!.push({ rps, api, pg });
       log(
         `cycle ${cycle + 1} ${server.name}: ${rps} searches/s, CPU per search API ${api.toFixed(0)} µs, PostgreSQL ${pg.toFixed(0)} µs (load ${load})`,
       );
