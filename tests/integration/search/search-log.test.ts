@@ -105,6 +105,20 @@ describe('the search log writes a client’s repeats of a query as one row with 
   });
 });
 
+describe('flushSearchLog (called on shutdown before the database closes)', () => {
+  test('resolves once the write under way and the searches buffered meanwhile are both stored', async () => {
+    const db = store.app.deps.db;
+    const projectId = store.project.id;
+    // FLUSH_AT rows start a write at once; the three after it are buffered while it runs.
+    for (let n = 0; n < FLUSH_AT + 3; n++)
+      recordSearch(db, { projectId, query: `flushed ${n}`, resultCount: 1, tookMs: 1, clientHash: 'client-f' });
+    expect(searchLogCounts().buffered).toBe(3);
+    await flushSearchLog();
+    expect(searchLogCounts().buffered).toBe(0);
+    expect(await db.searchQuery.count({ where: { projectId, query: { startsWith: 'flushed ' } } })).toBe(FLUSH_AT + 3);
+  });
+});
+
 describe('the search log’s buffer is bounded', () => {
   test('while a write is under way it holds at most MAX_BUFFERED rows: searches needing a new row are dropped and counted, repeats still count', async () => {
     const db = store.app.deps.db;
