@@ -43,6 +43,8 @@ const pending = new Map<Database, Map<string, BufferedRow>>();
 let buffered = 0;
 let sequence = 0;
 const counts = { dropped: 0, failed: 0 };
+// Drops already reported on stderr (one line per write that follows any).
+let reportedDrops = 0;
 // The table versions of the process's caches per database, so a write marks what it wrote changed at once.
 const versionsOf = new Map<Database, TableVersions>();
 let timer: NodeJS.Timeout | undefined;
@@ -96,6 +98,16 @@ function writePending(): Promise<void> {
   const batches = [...pending.entries()];
   pending.clear();
   buffered = 0;
+  if (counts.dropped > reportedDrops) {
+    console.error(
+      JSON.stringify({
+        level: 'warn',
+        msg: 'search log buffer full: searches dropped',
+        searches: counts.dropped - reportedDrops,
+      }),
+    );
+    reportedDrops = counts.dropped;
+  }
   writing = (async () => {
     for (const [db, rows] of batches) {
       const list = [...rows.values()];
