@@ -7,7 +7,7 @@
  * WAL fsyncs (pg_stat_io) and the CPU of the API and of PostgreSQL per completion. Extra env for the server:
  * `--env NAME=value` (repeatable), e.g. `--env DATABASE_POOL_SIZE=20`.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,7 +17,15 @@ import { createDatabase } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
-import { buildServer, createBenchProject, loadAverage, processCpuMs, startCompiledServer, stopServer } from './kit.js';
+import {
+  buildServer,
+  clusterCpuMs,
+  createBenchProject,
+  loadAverage,
+  processCpuMs,
+  startCompiledServer,
+  stopServer,
+} from './kit.js';
 import { moreScenarios } from './more-scenarios.js';
 
 const { values } = parseArgs({
@@ -33,21 +41,6 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 const extraEnv = Object.fromEntries(values.env.map((pair) => [pair.split('=')[0], pair.split('=').slice(1).join('=')]));
 
 const cpuMs = (pid: number) => processCpuMs(pid) ?? Number.NaN;
-
-/** CPU time of the postmaster `pid` and all its children (the backends, the WAL writer, the checkpointer). */
-function clusterCpuMs(postmaster: number): number {
-  let total = cpuMs(postmaster);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-      if (parent === postmaster) total += processCpuMs(Number(entry)) ?? 0; // 0: gone meanwhile
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
 
 const dataDir = path.join(os.tmpdir(), `commerce-completion-waits-${process.pid}`);
 const embedded = await startEmbeddedPostgres({
@@ -136,7 +129,7 @@ try {
     })();
     const load = loadAverage();
     const apiBefore = cpuMs(server.child.pid!);
-    const pgBefore = clusterCpuMs(postmaster);
+    const pgBefore = clusterCpuMs(postmaster) ?? Number.NaN;
     const result = await autocannon({
       url: server.url,
       connections: Number(values.connections),
@@ -148,7 +141,7 @@ try {
     await sampling;
     const done = result.requests.total;
     const apiCpu = (cpuMs(server.child.pid!) - apiBefore) / done;
-    const pgCpu = (clusterCpuMs(postmaster) - pgBefore) / done;
+    const pgCpu = ((clusterCpuMs(postmaster) ?? Number.NaN) - pgBefore) / done;
     log(
       `\ndraft-order complete: ${(done / result.duration).toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
         `${result.non2xx} non-2xx; CPU per completion: API ${apiCpu.toFixed(2)} ms, PostgreSQL ${pgCpu.toFixed(2)} ms ` +

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -124,6 +124,42 @@ export function processCpuMs(pid: number | undefined): number | undefined {
     // Fields after the command name (which may hold spaces): the parent is the 2nd, utime and stime the 12th and 13th.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
+/** Fields of /proc/<pid>/stat after the command name (which may hold spaces): the parent is the 2nd, utime to cstime the 12th to 15th. */
+const statFields = (pid: number | string) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+
+/**
+ * The CPU time (ms) of PostgreSQL's postmaster `postmaster` and all its children (backends, WAL writer,
+ * checkpointer, autovacuum), those that ended included (the postmaster's cutime and cstime count them once it has
+ * reaped them); undefined without /proc or when it is gone.
+ */
+export function clusterCpuMs(postmaster: number | undefined): number | undefined {
+  try {
+    const own = statFields(postmaster!);
+    let total = ((Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14])) * 1000) / 100;
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (Number(statFields(entry)[1]) === postmaster) total += processCpuMs(Number(entry)) ?? 0;
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return total;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pid of the postmaster serving `db` when PostgreSQL runs on this machine (its backend's parent), else undefined. */
+export async function postmasterOf(db: Database): Promise<number | undefined> {
+  const [{ pid }] = await db.$queryRawUnsafe<Array<{ pid: number }>>('SELECT pg_backend_pid() AS pid');
+  try {
+    return Number(statFields(pid)[1]);
   } catch {
     return undefined;
   }

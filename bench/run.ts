@@ -18,7 +18,7 @@ import { createProject } from '../src/modules/platform/projects.service.js';
 import { progress } from '../src/seed/progress.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
-import { createBenchProject, loadAverage } from './kit.js';
+import { createBenchProject, loadAverage, postmasterOf } from './kit.js';
 import { moreScenarios } from './more-scenarios.js';
 import { SEARCHES, SUGGESTS, measureMix, measureSearchLogCost, seedSearchCatalog } from './search-scenarios.js';
 
@@ -323,6 +323,8 @@ async function measureSearch(databaseUrl: string): Promise<string> {
     data: { rateLimitPerMinute: 10_000_000, monthlyQuota: 1_000_000_000 },
   });
   await seedSearchCatalog(db, project.id, SEARCH_PRODUCTS);
+  // PostgreSQL's CPU per search is counted when it runs on this machine (embedded, or a local BENCH_DATABASE_URL).
+  const postmaster = await postmasterOf(db);
   await db.$disconnect();
   const token = keys.publishable_test.token;
   log(`Seeded and indexed in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
@@ -357,7 +359,15 @@ async function measureSearch(databaseUrl: string): Promise<string> {
   const withoutLog = await startServer('dist/main.js', { ...env, SEARCH_LOG: 'off' });
   let logCost: string;
   try {
-    logCost = await measureSearchLogCost(withLog.url, withoutLog.url, token, CONNECTIONS, DURATION);
+    logCost = await measureSearchLogCost(
+      { url: withLog.url, pid: withLog.child.pid },
+      { url: withoutLog.url, pid: withoutLog.child.pid },
+      token,
+      CONNECTIONS,
+      DURATION,
+      3,
+      postmaster,
+    );
   } finally {
     for (const api of [withLog, withoutLog]) {
       api.child.kill('SIGTERM');

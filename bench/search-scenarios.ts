@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
 import type { Database } from '../src/db/client.js';
 import { generateCatalog } from '../tests/search-quality/catalog.js';
 import { insertFixtureProducts } from '../tests/search-quality/load.js';
+import { clusterCpuMs, processCpuMs } from './kit.js';
 
 export const SEARCHES = [
   'q=shirt',
@@ -56,13 +57,17 @@ export interface MixResult {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-/** 2 s of warm-up, then `duration` seconds of the paths in turn at `connections` connections. */
+/**
+ * 2 s of warm-up, then `duration` seconds of the paths in turn at `connections` connections (`measuring` is called
+ * between the two, to read counters over the measured seconds alone).
+ */
 export async function measureMix(
   base: string,
   paths: string[],
   token: string,
   connections: number,
   duration: number,
+  measuring?: () => void,
 ): Promise<MixResult> {
   const run = (seconds: number) =>
     new Promise<{ rps: number; latencies: number[]; errors: number }>((resolve, reject) => {
@@ -85,36 +90,56 @@ export async function measureMix(
       );
     });
   await run(2);
+  measuring?.();
   const result = await run(duration);
   const sorted = result.latencies.sort((a, b) => a - b);
   const ms = (p: number) => Math.round(percentile(sorted, p) * 10) / 10;
   return { rps: Math.round(result.rps), p50: ms(50), p95: ms(95), p99: ms(99), errors: result.errors };
 }
 
+/** An API process measured by measureSearchLogCost: its base URL and, to count its CPU, its pid. */
+export interface MeasuredProcess {
+  url: string;
+  pid?: number;
+}
+
 /**
  * The search log's cost: the search mix on an API process with the log and on one with `SEARCH_LOG=off` (both
  * with the answer cache, where a search costs least and the log's share is largest), after an uncounted round
  * on each, in `pairs` pairs of rounds with the order swapped each pair (off, on, on, off, off, on...) so drifting
- * load falls on both alike; one line with both means, every round and each pair's difference.
+ * load falls on both alike; one line with both means, every round and each pair's difference, and the CPU per
+ * search of each setting (the API process's, and PostgreSQL's when `postmaster` is its postmaster on this machine),
+ * which moves far less with the machine's load than searches per second do.
  */
 export async function measureSearchLogCost(
-  withLog: string,
-  withoutLog: string,
+  withLog: MeasuredProcess,
+  withoutLog: MeasuredProcess,
   token: string,
   connections: number,
   duration: number,
   pairs = 3,
+  postmaster?: number,
 ): Promise<string> {
   const rounds: Record<'on' | 'off', number[]> = { on: [], off: [] };
+  const cpu: Record<'on' | 'off', { api: number; pg: number; searches: number }> = {
+    on: { api: 0, pg: 0, searches: 0 },
+    off: { api: 0, pg: 0, searches: 0 },
+  };
   const loads: number[] = [];
   // A round on each process first, not counted: a fresh process is slower until its code is compiled.
-  for (const url of [withoutLog, withLog]) await measureMix(url, SEARCHES, token, connections, duration);
+  for (const { url } of [withoutLog, withLog]) await measureMix(url, SEARCHES, token, connections, duration);
   for (let pair = 0; pair < pairs; pair++) {
     for (const setting of pair % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
       loads.push(os.loadavg()[0]);
-      rounds[setting].push(
-        (await measureMix(setting === 'on' ? withLog : withoutLog, SEARCHES, token, connections, duration)).rps,
-      );
+      const measured = setting === 'on' ? withLog : withoutLog;
+      let before = { api: 0, pg: 0 };
+      const { rps } = await measureMix(measured.url, SEARCHES, token, connections, duration, () => {
+        before = { api: processCpuMs(measured.pid) ?? 0, pg: clusterCpuMs(postmaster) ?? 0 };
+      });
+      rounds[setting].push(rps);
+      cpu[setting].api += (processCpuMs(measured.pid) ?? 0) - before.api;
+      cpu[setting].pg += (clusterCpuMs(postmaster) ?? 0) - before.pg;
+      cpu[setting].searches += rps * duration;
     }
   }
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -126,10 +151,19 @@ export async function measureSearchLogCost(
     : pairCosts.every((c) => c < 0)
       ? 'more in every pair'
       : 'pairs disagree: not resolved at this load';
+  const perSearch = (setting: 'on' | 'off', part: 'api' | 'pg') =>
+    ((cpu[setting][part] * 1000) / cpu[setting].searches).toFixed(0);
+  const cpuLine = [
+    withLog.pid && withoutLog.pid
+      ? `API ${perSearch('on', 'api')} µs with the log, ${perSearch('off', 'api')} without`
+      : '',
+    postmaster ? `PostgreSQL ${perSearch('on', 'pg')} µs with, ${perSearch('off', 'pg')} without` : '',
+  ].filter(Boolean);
   return (
     `Search log's cost on the search mix with the answer cache (${pairs} pairs of rounds, order swapped each pair): ` +
     `${on.toFixed(0)} searches/s with the log, ${off.toFixed(0)} with \`SEARCH_LOG=off\`, ${((1 - on / off) * 100).toFixed(1)} % fewer with it; ` +
     `per pair ${pairCosts.map((c) => `${c.toFixed(1)} %`).join(', ')} (${verdict}; rounds: on ${rounds.on.join(', ')}; off ${rounds.off.join(', ')}; ` +
-    `load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} before the rounds).`
+    `load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} before the rounds)` +
+    (cpuLine.length > 0 ? `; CPU per search: ${cpuLine.join('; ')}.` : '.')
   );
 }

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { createDatabase } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
-import { startBenchServer } from './kit.js';
+import { postmasterOf, startBenchServer } from './kit.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import { SEARCHES, SUGGESTS, measureMix, measureSearchLogCost, seedSearchCatalog } from './search-scenarios.js';
 
@@ -52,6 +52,7 @@ try {
   console.log(
     `Seeded and indexed ${PRODUCTS.toLocaleString('en')} products in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
   );
+  const postmaster = await postmasterOf(db);
   await db.$disconnect();
   const env = { DATABASE_URL: embedded.url, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' };
   const token = keys.publishable_test.token;
@@ -76,7 +77,15 @@ try {
   const withLog = await startBenchServer(env);
   server = withLog;
   const withoutLog = await startBenchServer({ ...env, SEARCH_LOG: 'off' });
-  const logCost = await measureSearchLogCost(withLog.url, withoutLog.url, token, CONNECTIONS, DURATION);
+  const logCost = await measureSearchLogCost(
+    { url: withLog.url, pid: withLog.child.pid },
+    { url: withoutLog.url, pid: withoutLog.child.pid },
+    token,
+    CONNECTIONS,
+    DURATION,
+    3,
+    postmaster,
+  );
   console.log(logCost);
   for (const api of [withLog, withoutLog]) {
     api.child.kill('SIGTERM');

@@ -24,7 +24,7 @@ import { answerClientErrors } from './http/client-errors.js';
 import type { Handlers } from './http/contract.js';
 import { JobQueue } from './jobs/queue.js';
 import { AuthCache } from './modules/platform/index.js';
-import { flushSearchLog } from './modules/search/index.js';
+import { flushSearchLog, searchLogCounts } from './modules/search/index.js';
 import { RateLimiter } from './modules/usage/index.js';
 import type { Logger } from './shared/logger.js';
 import { Metrics, serveMetrics } from './shared/metrics.js';
@@ -113,6 +113,7 @@ export async function startProcess(options: ProcessOptions): Promise<RunningProc
       caches,
       replicas,
       queues: async () => (await queue.started?.queueDepths()) ?? [],
+      searchLog: searchLogCounts,
     });
     const base = { db, config, log, authCache, caches, metrics, replicas, ...options.overrides };
     // Every process sends jobs (inside its transactions); only RUN_JOBS processes work them.

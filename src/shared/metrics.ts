@@ -19,6 +19,8 @@ export interface MetricSources {
   caches?: ProcessCaches;
   queues?: () => Promise<QueueDepth[]>;
   replicas?: { status(): ReplicaStatus[] };
+  /** The search log's buffer and what it lost (searchLogCounts). */
+  searchLog?: () => { buffered: number; dropped: number; failed: number };
 }
 
 const CACHE_NAMES = [
@@ -86,7 +88,23 @@ export class Metrics {
 
   constructor(sources: MetricSources = {}) {
     collectDefaultMetrics({ register: this.registry, prefix: 'commerce_' });
-    const { pool, caches, queues, replicas } = sources;
+    const { pool, caches, queues, replicas, searchLog } = sources;
+    if (searchLog) {
+      new Gauge({
+        name: 'commerce_search_log',
+        help:
+          'The search log: rows buffered for the next write (buffered_rows), and since the process started the searches ' +
+          'dropped because the buffer was full while the database was slow (dropped_searches) or lost to a failed write (failed_searches).',
+        labelNames: ['count'] as const,
+        registers: [this.registry],
+        collect() {
+          const counts = searchLog();
+          this.set({ count: 'buffered_rows' }, counts.buffered);
+          this.set({ count: 'dropped_searches' }, counts.dropped);
+          this.set({ count: 'failed_searches' }, counts.failed);
+        },
+      });
+    }
     if (replicas) {
       new Gauge({
         name: 'commerce_db_replica_lag_seconds',

@@ -302,7 +302,8 @@ export type SynonymGroup = Prisma.SynonymGroupModel
 export type MerchandisingRule = Prisma.MerchandisingRuleModel
 /**
  * Model SearchQuery
- * One row per search (analytics), written in batches after the answer.
+ * Searches (analytics), written in batches after the answer: a row per search, or per client, query and result
+ * count within one write of the log (search_count says how many searches).
  */
 export type SearchQuery = Prisma.SearchQueryModel
 /**

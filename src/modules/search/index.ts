@@ -1,3 +1,3 @@
 /** What other areas may use of search. */
 export { reindexProducts, reindexCollectionProducts } from './search-index.js';
-export { flushSearchLog } from './search-log.js';
+export { flushSearchLog, searchLogCounts } from './search-log.js';

@@ -5162,6 +5162,7 @@ export const SearchQueryScalarFieldEnum = {
   resultCount: 'resultCount',
   tookMs: 'tookMs',
   clientHash: 'clientHash',
+  searchCount: 'searchCount',
   createdAt: 'createdAt'
 } as const
 

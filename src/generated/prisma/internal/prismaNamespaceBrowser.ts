@@ -944,6 +944,7 @@ export const SearchQueryScalarFieldEnum = {
   resultCount: 'resultCount',
   tookMs: 'tookMs',
   clientHash: 'clientHash',
+  searchCount: 'searchCount',
   createdAt: 'createdAt'
 } as const
 

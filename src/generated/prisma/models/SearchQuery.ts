@@ -14,7 +14,8 @@ import type * as Prisma from "../internal/prismaNamespace.js"
 
 /**
  * Model SearchQuery
- * One row per search (analytics), written in batches after the answer.
+ * Searches (analytics), written in batches after the answer: a row per search, or per client, query and result
+ * count within one write of the log (search_count says how many searches).
  */
 export type SearchQueryModel = runtime.Types.Result.DefaultSelection<Prisma.$SearchQueryPayload>
 
@@ -30,12 +31,14 @@ export type SearchQueryAvgAggregateOutputType = {
   id: number | null
   resultCount: number | null
   tookMs: number | null
+  searchCount: number | null
 }
 
 export type SearchQuerySumAggregateOutputType = {
   id: bigint | null
   resultCount: number | null
   tookMs: number | null
+  searchCount: number | null
 }
 
 export type SearchQueryMinAggregateOutputType = {
@@ -45,6 +48,7 @@ export type SearchQueryMinAggregateOutputType = {
   resultCount: number | null
   tookMs: number | null
   clientHash: string | null
+  searchCount: number | null
   createdAt: Date | null
 }
 
@@ -55,6 +59,7 @@ export type SearchQueryMaxAggregateOutputType = {
   resultCount: number | null
   tookMs: number | null
   clientHash: string | null
+  searchCount: number | null
   createdAt: Date | null
 }
 
@@ -65,6 +70,7 @@ export type SearchQueryCountAggregateOutputType = {
   resultCount: number
   tookMs: number
   clientHash: number
+  searchCount: number
   createdAt: number
   _all: number
 }
@@ -74,12 +80,14 @@ export type SearchQueryAvgAggregateInputType = {
   id?: true
   resultCount?: true
   tookMs?: true
+  searchCount?: true
 }
 
 export type SearchQuerySumAggregateInputType = {
   id?: true
   resultCount?: true
   tookMs?: true
+  searchCount?: true
 }
 
 export type SearchQueryMinAggregateInputType = {
@@ -89,6 +97,7 @@ export type SearchQueryMinAggregateInputType = {
   resultCount?: true
   tookMs?: true
   clientHash?: true
+  searchCount?: true
   createdAt?: true
 }
 
@@ -99,6 +108,7 @@ export type SearchQueryMaxAggregateInputType = {
   resultCount?: true
   tookMs?: true
   clientHash?: true
+  searchCount?: true
   createdAt?: true
 }
 
@@ -109,6 +119,7 @@ export type SearchQueryCountAggregateInputType = {
   resultCount?: true
   tookMs?: true
   clientHash?: true
+  searchCount?: true
   createdAt?: true
   _all?: true
 }
@@ -206,6 +217,7 @@ export type SearchQueryGroupByOutputType = {
   resultCount: number
   tookMs: number
   clientHash: string | null
+  searchCount: number
   createdAt: Date
   _count: SearchQueryCountAggregateOutputType | null
   _avg: SearchQueryAvgAggregateOutputType | null
@@ -239,6 +251,7 @@ export type SearchQueryWhereInput = {
   resultCount?: Prisma.IntFilter<"SearchQuery"> | number
   tookMs?: Prisma.FloatFilter<"SearchQuery"> | number
   clientHash?: Prisma.StringNullableFilter<"SearchQuery"> | string | null
+  searchCount?: Prisma.IntFilter<"SearchQuery"> | number
   createdAt?: Prisma.DateTimeFilter<"SearchQuery"> | Date | string
 }
 
@@ -249,6 +262,7 @@ export type SearchQueryOrderByWithRelationInput = {
   resultCount?: Prisma.SortOrder
   tookMs?: Prisma.SortOrder
   clientHash?: Prisma.SortOrderInput | Prisma.SortOrder
+  searchCount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -262,6 +276,7 @@ export type SearchQueryWhereUniqueInput = Prisma.AtLeast<{
   resultCount?: Prisma.IntFilter<"SearchQuery"> | number
   tookMs?: Prisma.FloatFilter<"SearchQuery"> | number
   clientHash?: Prisma.StringNullableFilter<"SearchQuery"> | string | null
+  searchCount?: Prisma.IntFilter<"SearchQuery"> | number
   createdAt?: Prisma.DateTimeFilter<"SearchQuery"> | Date | string
 }, "id">
 
@@ -272,6 +287,7 @@ export type SearchQueryOrderByWithAggregationInput = {
   resultCount?: Prisma.SortOrder
   tookMs?: Prisma.SortOrder
   clientHash?: Prisma.SortOrderInput | Prisma.SortOrder
+  searchCount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.SearchQueryCountOrderByAggregateInput
   _avg?: Prisma.SearchQueryAvgOrderByAggregateInput
@@ -290,6 +306,7 @@ export type SearchQueryScalarWhereWithAggregatesInput = {
   resultCount?: Prisma.IntWithAggregatesFilter<"SearchQuery"> | number
   tookMs?: Prisma.FloatWithAggregatesFilter<"SearchQuery"> | number
   clientHash?: Prisma.StringNullableWithAggregatesFilter<"SearchQuery"> | string | null
+  searchCount?: Prisma.IntWithAggregatesFilter<"SearchQuery"> | number
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"SearchQuery"> | Date | string
 }
 
@@ -300,6 +317,7 @@ export type SearchQueryCreateInput = {
   resultCount: number
   tookMs: number
   clientHash?: string | null
+  searchCount?: number
   createdAt?: Date | string
 }
 
@@ -310,6 +328,7 @@ export type SearchQueryUncheckedCreateInput = {
   resultCount: number
   tookMs: number
   clientHash?: string | null
+  searchCount?: number
   createdAt?: Date | string
 }
 
@@ -320,6 +339,7 @@ export type SearchQueryUpdateInput = {
   resultCount?: Prisma.IntFieldUpdateOperationsInput | number
   tookMs?: Prisma.FloatFieldUpdateOperationsInput | number
   clientHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  searchCount?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -330,6 +350,7 @@ export type SearchQueryUncheckedUpdateInput = {
   resultCount?: Prisma.IntFieldUpdateOperationsInput | number
   tookMs?: Prisma.FloatFieldUpdateOperationsInput | number
   clientHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  searchCount?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -340,6 +361,7 @@ export type SearchQueryCreateManyInput = {
   resultCount: number
   tookMs: number
   clientHash?: string | null
+  searchCount?: number
   createdAt?: Date | string
 }
 
@@ -350,6 +372,7 @@ export type SearchQueryUpdateManyMutationInput = {
   resultCount?: Prisma.IntFieldUpdateOperationsInput | number
   tookMs?: Prisma.FloatFieldUpdateOperationsInput | number
   clientHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  searchCount?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -360,6 +383,7 @@ export type SearchQueryUncheckedUpdateManyInput = {
   resultCount?: Prisma.IntFieldUpdateOperationsInput | number
   tookMs?: Prisma.FloatFieldUpdateOperationsInput | number
   clientHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  searchCount?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -370,6 +394,7 @@ export type SearchQueryCountOrderByAggregateInput = {
   resultCount?: Prisma.SortOrder
   tookMs?: Prisma.SortOrder
   clientHash?: Prisma.SortOrder
+  searchCount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -377,6 +402,7 @@ export type SearchQueryAvgOrderByAggregateInput = {
   id?: Prisma.SortOrder
   resultCount?: Prisma.SortOrder
   tookMs?: Prisma.SortOrder
+  searchCount?: Prisma.SortOrder
 }
 
 export type SearchQueryMaxOrderByAggregateInput = {
@@ -386,6 +412,7 @@ export type SearchQueryMaxOrderByAggregateInput = {
   resultCount?: Prisma.SortOrder
   tookMs?: Prisma.SortOrder
   clientHash?: Prisma.SortOrder
+  searchCount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -396,6 +423,7 @@ export type SearchQueryMinOrderByAggregateInput = {
   resultCount?: Prisma.SortOrder
   tookMs?: Prisma.SortOrder
   clientHash?: Prisma.SortOrder
+  searchCount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -403,6 +431,7 @@ export type SearchQuerySumOrderByAggregateInput = {
   id?: Prisma.SortOrder
   resultCount?: Prisma.SortOrder
   tookMs?: Prisma.SortOrder
+  searchCount?: Prisma.SortOrder
 }
 
 export type FloatFieldUpdateOperationsInput = {
@@ -422,6 +451,7 @@ export type SearchQuerySelect<ExtArgs extends runtime.Types.Extensions.InternalA
   resultCount?: boolean
   tookMs?: boolean
   clientHash?: boolean
+  searchCount?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["searchQuery"]>
 
@@ -432,6 +462,7 @@ export type SearchQuerySelectCreateManyAndReturn<ExtArgs extends runtime.Types.E
   resultCount?: boolean
   tookMs?: boolean
   clientHash?: boolean
+  searchCount?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["searchQuery"]>
 
@@ -442,6 +473,7 @@ export type SearchQuerySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.E
   resultCount?: boolean
   tookMs?: boolean
   clientHash?: boolean
+  searchCount?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["searchQuery"]>
 
@@ -452,10 +484,11 @@ export type SearchQuerySelectScalar = {
   resultCount?: boolean
   tookMs?: boolean
   clientHash?: boolean
+  searchCount?: boolean
   createdAt?: boolean
 }
 
-export type SearchQueryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "query" | "resultCount" | "tookMs" | "clientHash" | "createdAt", ExtArgs["result"]["searchQuery"]>
+export type SearchQueryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "query" | "resultCount" | "tookMs" | "clientHash" | "searchCount" | "createdAt", ExtArgs["result"]["searchQuery"]>
 
 export type $SearchQueryPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "SearchQuery"
@@ -473,6 +506,11 @@ export type $SearchQueryPayload<ExtArgs extends runtime.Types.Extensions.Interna
      * Keyed hash of who searched (a signed-in customer, otherwise the client address); never the address itself.
      */
     clientHash: string | null
+    /**
+     * How many searches the row stands for: one client's repeats of the query with the same result count, written
+     * together by the log (took_ms is their mean, created_at the last one's time).
+     */
+    searchCount: number
     createdAt: Date
   }, ExtArgs["result"]["searchQuery"]>
   composites: {}
@@ -903,6 +941,7 @@ export interface SearchQueryFieldRefs {
   readonly resultCount: Prisma.FieldRef<"SearchQuery", 'Int'>
   readonly tookMs: Prisma.FieldRef<"SearchQuery", 'Float'>
   readonly clientHash: Prisma.FieldRef<"SearchQuery", 'String'>
+  readonly searchCount: Prisma.FieldRef<"SearchQuery", 'Int'>
   readonly createdAt: Prisma.FieldRef<"SearchQuery", 'DateTime'>
 }
     

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "search_queries" ADD COLUMN     "search_count" INTEGER NOT NULL DEFAULT 1;
