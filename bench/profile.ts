@@ -241,6 +241,7 @@ try {
         url: server.url,
         connections: options.connections,
         amount: prepared.amount,
+        sampleInt: 50, // a whole-second duration otherwise (see bench/run.ts's measureAmount)
         headers: { authorization: `Bearer ${prepared.token}`, 'content-type': 'application/json' },
         requests: [prepared.request],
       });
