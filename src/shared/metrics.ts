@@ -25,6 +25,7 @@ const CACHE_NAMES = [
   'listTotals',
   'webhookEventTypes',
   'searchAnswers',
+  'suggestIndexes',
   'customerPriceKeys',
   'liveSessions',
   'resolvedPrices',

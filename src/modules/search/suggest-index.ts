@@ -1,0 +1,230 @@
+import type pg from 'pg';
+import { poolOf } from '../../db/client.js';
+import type { Ctx } from '../../shared/context.js';
+import type { ProjectIndexes } from '../../shared/project-indexes.js';
+import { compareCodePoints, trigramsOf } from './suggest-index.text.js';
+
+/**
+ * A project's suggestion inputs held in the process, so a suggestion list is ranked without a statement: the
+ * title words in the order of search_title_words_prefix_idx (the order the suggest statement reads them in),
+ * the collections with their title lexemes, the vocabulary with a trigram index for typo candidates, and the
+ * suggestable past queries with the blocks. Each part is read in one snapshot and kept only while no table it
+ * was read from changed (ProjectIndexes); the reads in suggest-index.reads.ts answer as the statements would.
+ */
+
+export interface CatalogIndex {
+  /** Per title word row, in index order: the word, and the position of its product in the arrays below. */
+  words: string[];
+  wordProducts: Int32Array;
+  productIds: string[];
+  titles: string[];
+  /** lower(title), as PostgreSQL lowers it (suggestions merge titles equal in lower case). */
+  titlesLower: string[];
+  titlesNorm: string[];
+  /** length(title) in characters. */
+  titleLengths: Int32Array;
+  /** The words of title_norm, split as the statement's `[^[:alnum:]]` patterns see them. */
+  titleNormWords: string[][];
+  collections: IndexedCollection[];
+  /** Vocabulary terms with doc_count > 0, in code point (byte) order, their doc counts and trigram counts. */
+  terms: string[];
+  termDocCounts: Int32Array;
+  termTrigramCounts: Int32Array;
+  termLengths: Int32Array;
+  /** Vocabulary terms holding each trigram (positions in `terms`). */
+  trigramTerms: Map<string, Int32Array>;
+}
+
+export interface IndexedCollection {
+  id: string;
+  title: string;
+  titleLower: string;
+  /** lower(unaccent(title)). */
+  titleNorm: string;
+  length: number;
+  /** The lexemes of to_tsvector('simple', unaccent(title)). */
+  lexemes: string[];
+}
+
+export interface PastIndex {
+  /** The client count the rows were read with (search_query_stats.client_count at least this). */
+  minClients: number;
+  /** Past queries with results the last time, in code point (byte) order, with their client and search counts. */
+  queries: string[];
+  clientCounts: Int32Array;
+  searchCounts: Int32Array;
+  blocked: Set<string>;
+}
+
+export interface SuggestIndex {
+  catalog: CatalogIndex;
+  past: PastIndex;
+}
+
+// What each part is read from: a write to any of them (by any process) makes the part stale.
+const CATALOG_TABLES = ['search_products', 'search_title_words', 'collections', 'search_terms'];
+const PAST_TABLES = ['search_query_stats', 'search_suggestion_blocks'];
+
+// The in-process order equals the statements' only where text sorts by code point (byte order in UTF-8).
+const CODE_POINT_COLLATIONS = new Set(['C', 'POSIX', 'C.UTF-8', 'C.utf8']);
+
+/** Runs `read` in one read-only snapshot on a connection of its own. */
+async function inSnapshot<T>(pool: pg.Pool, read: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const result = await read(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+const rows = async (client: pg.PoolClient, text: string, values: unknown[]) =>
+  (await client.query<unknown[]>({ text, values, rowMode: 'array' })).rows;
+
+/** Reads the project's catalog part; null when the database's collation does not sort by code point. */
+async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIndex | null> {
+  return inSnapshot(pool, async (client) => {
+    const [[collation]] = await rows(
+      client,
+      'SELECT datcollate FROM pg_database WHERE datname = current_database()',
+      [],
+    );
+    if (!CODE_POINT_COLLATIONS.has(String(collation))) return null;
+    const products = await rows(
+      client,
+      `SELECT product_id, title, lower(title), title_norm, length(title), regexp_split_to_array(title_norm, '[^[:alnum:]]+')
+       FROM search_products WHERE project_id = $1`,
+      [projectId],
+    );
+    // The index's own order, ties in row order as its scans return them: forbid the planner any other plan.
+    await client.query('SET LOCAL enable_seqscan = off');
+    await client.query('SET LOCAL enable_bitmapscan = off');
+    await client.query('SET LOCAL enable_sort = off');
+    const titleWords = await rows(
+      client,
+      `SELECT word, product_id FROM search_title_words WHERE project_id = $1 AND word <> ''
+       ORDER BY word USING ~<~, title_len, title_norm`,
+      [projectId],
+    );
+    const collections = await rows(
+      client,
+      `SELECT id, title, lower(title), lower(unaccent(title)), length(title),
+              tsvector_to_array(to_tsvector('simple', unaccent(title)))
+       FROM collections WHERE project_id = $1`,
+      [projectId],
+    );
+    const terms = await rows(
+      client,
+      'SELECT term, doc_count FROM search_terms WHERE project_id = $1 AND doc_count > 0',
+      [projectId],
+    );
+    return catalogOf(products, titleWords, collections, terms);
+  });
+}
+
+function catalogOf(products: unknown[][], titleWords: unknown[][], collections: unknown[][], termRows: unknown[][]) {
+  const position = new Map<string, number>();
+  products.forEach((row, i) => position.set(row[0] as string, i));
+  const interned = new Map<string, string>();
+  const intern = (text: string) => interned.get(text) ?? (interned.set(text, text), text);
+  const wordProducts = new Int32Array(titleWords.length);
+  const words = titleWords.map((row, i) => {
+    wordProducts[i] = position.get(row[1] as string) ?? -1;
+    return intern(row[0] as string);
+  });
+  const terms = termRows
+    .map((row) => ({ term: row[0] as string, docCount: row[1] as number }))
+    .sort((a, b) => compareCodePoints(a.term, b.term));
+  const trigramLists = new Map<string, number[]>();
+  const termTrigramCounts = new Int32Array(terms.length);
+  terms.forEach(({ term }, i) => {
+    const grams = trigramsOf(term);
+    termTrigramCounts[i] = grams.length;
+    for (const gram of grams) {
+      const list = trigramLists.get(gram);
+      if (list) list.push(i);
+      else trigramLists.set(gram, [i]);
+    }
+  });
+  return {
+    words,
+    wordProducts,
+    productIds: products.map((row) => row[0] as string),
+    titles: products.map((row) => row[1] as string),
+    titlesLower: products.map((row) => row[2] as string),
+    titlesNorm: products.map((row) => row[3] as string),
+    titleLengths: Int32Array.from(products, (row) => row[4] as number),
+    titleNormWords: products.map((row) => (row[5] as string[]).filter(Boolean).map(intern)),
+    collections: collections.map((row) => ({
+      id: row[0] as string,
+      title: row[1] as string,
+      titleLower: row[2] as string,
+      titleNorm: row[3] as string,
+      length: row[4] as number,
+      lexemes: row[5] as string[],
+    })),
+    terms: terms.map((t) => t.term),
+    termDocCounts: Int32Array.from(terms, (t) => t.docCount),
+    termTrigramCounts,
+    termLengths: Int32Array.from(terms, (t) => [...t.term].length),
+    trigramTerms: new Map([...trigramLists].map(([gram, list]) => [gram, Int32Array.from(list)])),
+  };
+}
+
+/** Reads the project's past queries searched by at least `minClients` clients, with results the last time, and its blocks. */
+async function buildPast(pool: pg.Pool, projectId: string, minClients: number): Promise<PastIndex> {
+  return inSnapshot(pool, async (client) => {
+    const stats = await rows(
+      client,
+      `SELECT query, client_count, search_count FROM search_query_stats
+       WHERE project_id = $1 AND client_count >= $2 AND last_result_count > 0`,
+      [projectId, minClients],
+    );
+    const blocks = await rows(client, 'SELECT query FROM search_suggestion_blocks WHERE project_id = $1', [projectId]);
+    stats.sort((a, b) => compareCodePoints(a[0] as string, b[0] as string));
+    return {
+      minClients,
+      queries: stats.map((row) => row[0] as string),
+      clientCounts: Int32Array.from(stats, (row) => row[1] as number),
+      searchCounts: Int32Array.from(stats, (row) => row[2] as number),
+      blocked: new Set(blocks.map((row) => row[0] as string)),
+    };
+  });
+}
+
+/**
+ * The project's suggest index when every part of it is exact now (read from the database this request reads
+ * from); otherwise undefined, and the stale or missing parts are being built for the requests to come.
+ */
+export function suggestIndexOf(ctx: Ctx, minClients: number): SuggestIndex | undefined {
+  const indexes = ctx.caches?.suggestIndexes as ProjectIndexes<CatalogIndex | PastIndex | null> | undefined;
+  const pool = poolOf(ctx.db);
+  if (!indexes || !pool) return undefined;
+  const catalog = indexes.get(ctx.project.id, 'suggest-catalog', CATALOG_TABLES, () =>
+    buildCatalog(pool, ctx.project.id),
+  ) as CatalogIndex | null | undefined;
+  const past = indexes.get(ctx.project.id, `suggest-past|${minClients}`, PAST_TABLES, () =>
+    buildPast(pool, ctx.project.id, minClients),
+  ) as PastIndex | undefined;
+  return catalog && past ? { catalog, past } : undefined;
+}
+
+/** Builds the project's suggest index now when it is not exact, and returns it (warm-up, tests). */
+export async function suggestIndexReady(ctx: Ctx, minClients: number): Promise<SuggestIndex | undefined> {
+  const indexes = ctx.caches?.suggestIndexes as ProjectIndexes<CatalogIndex | PastIndex | null> | undefined;
+  const pool = poolOf(ctx.db);
+  if (!indexes || !pool) return undefined;
+  const catalog = (await indexes.ready(ctx.project.id, 'suggest-catalog', CATALOG_TABLES, () =>
+    buildCatalog(pool, ctx.project.id),
+  )) as CatalogIndex | null | undefined;
+  const past = (await indexes.ready(ctx.project.id, `suggest-past|${minClients}`, PAST_TABLES, () =>
+    buildPast(pool, ctx.project.id, minClients),
+  )) as PastIndex | undefined;
+  return catalog && past ? { catalog, past } : undefined;
+}
