@@ -1,4 +1,4 @@
-import type { CatalogIndex, PastIndex, SuggestIndex } from './suggest-index.js';
+import type { CatalogIndex, IndexedTitle, PastIndex, SuggestIndex } from './suggest-index.js';
 import {
   compareCodePoints,
   inPrefixRange,
@@ -104,15 +104,32 @@ interface Ranked {
   score: number;
 }
 
+/**
+ * Whether `head` starts a word of title_norm, as `title_norm ~ '(^|[^[:alnum:]])head'` decides for a head of
+ * ASCII letters and digits: found at the start, or after a character that is not alphanumeric.
+ */
+function startsAWord(title: IndexedTitle, head: string): boolean {
+  if (title.normWords) return title.normWords.some((word) => word.startsWith(head));
+  for (let at = title.norm.indexOf(head); at >= 0; at = title.norm.indexOf(head, at + 1)) {
+    if (at === 0 || !ASCII_ALNUM.test(title.norm[at - 1])) return true;
+  }
+  return false;
+}
+
+const ASCII_ALNUM = /[0-9A-Za-z]/;
+
 /** Products whose title or SKU words start with `spelling` and whose title words start with every head, in index order, at most `limit`. */
 function productCandidates(catalog: CatalogIndex, spelling: string, heads: string[], limit: number): number[] {
   const found: number[] = [];
-  for (let i = lowerBound(catalog.words, spelling); i < catalog.words.length && found.length < limit; i++) {
-    if (!inPrefixRange(catalog.words[i], spelling)) break;
-    const product = catalog.wordProducts[i];
-    if (product < 0) continue;
-    const titleWords = catalog.titleNormWords[product];
-    if (heads.every((head) => titleWords.some((word) => word.startsWith(head)))) found.push(product);
+  const { words, wordStarts, wordProducts } = catalog;
+  for (let w = lowerBound(words, spelling); w < words.length && found.length < limit; w++) {
+    if (!inPrefixRange(words[w], spelling)) break;
+    for (let i = wordStarts[w]; i < wordStarts[w + 1] && found.length < limit; i++) {
+      const product = wordProducts[i];
+      if (product < 0) continue;
+      const title = catalog.titles[catalog.productTitles[product]];
+      if (heads.every((head) => startsAWord(title, head))) found.push(product);
+    }
   }
   return found;
 }
@@ -125,14 +142,15 @@ function rankedTitles(catalog: CatalogIndex, input: SuggestInput): Ranked[] {
   const rows: Ranked[] = [];
   input.alternatives.forEach((spelling, alt) => {
     for (const p of productCandidates(catalog, spelling, input.heads, input.titles * CANDIDATES_PER_TITLE)) {
-      const tier = catalog.titlesNorm[p].startsWith(input.prefix) ? 3 : alt === 0 ? 2 : 1;
-      const [id, text] = [catalog.productIds[p], catalog.titles[p]];
+      const title = catalog.titles[catalog.productTitles[p]];
+      const tier = title.norm.startsWith(input.prefix) ? 3 : alt === 0 ? 2 : 1;
+      const id = catalog.productIds[p];
       rows.push({
         type: 'product',
         id,
-        text,
-        lower: catalog.titlesLower[p],
-        length: catalog.titleLengths[p],
+        text: title.title,
+        lower: title.lower,
+        length: title.length,
         score: tier + 0.5,
       });
     }

@@ -13,18 +13,15 @@ import { compareCodePoints, trigramsOf } from './suggest-index.text.js';
  */
 
 export interface CatalogIndex {
-  /** Per title word row, in index order: the word, and the position of its product in the arrays below. */
+  /** The distinct title and SKU words in byte order, and where each one's rows start in `wordProducts`. */
   words: string[];
+  wordStarts: Int32Array;
+  /** Per title word row, in the prefix index's order (word, title length, title_norm, row order): its product. */
   wordProducts: Int32Array;
   productIds: string[];
-  titles: string[];
-  /** lower(title), as PostgreSQL lowers it (suggestions merge titles equal in lower case). */
-  titlesLower: string[];
-  titlesNorm: string[];
-  /** length(title) in characters. */
-  titleLengths: Int32Array;
-  /** The words of title_norm, split as the statement's `[^[:alnum:]]` patterns see them. */
-  titleNormWords: string[][];
+  /** Per product, its title's position in the distinct titles below (products often share a title). */
+  productTitles: Int32Array;
+  titles: IndexedTitle[];
   collections: IndexedCollection[];
   /** Vocabulary terms with doc_count > 0, in code point (byte) order, their doc counts and trigram counts. */
   terms: string[];
@@ -33,6 +30,21 @@ export interface CatalogIndex {
   termLengths: Int32Array;
   /** Vocabulary terms holding each trigram (positions in `terms`). */
   trigramTerms: Map<string, Int32Array>;
+}
+
+export interface IndexedTitle {
+  title: string;
+  /** lower(title), as PostgreSQL lowers it (suggestions merge titles equal in lower case). */
+  lower: string;
+  /** title_norm: lower(unaccent(title)). */
+  norm: string;
+  /** length(title) in characters. */
+  length: number;
+  /**
+   * When title_norm holds characters outside ASCII: its words as PostgreSQL splits it at `[^[:alnum:]]` (which
+   * characters count as alphanumeric there is the locale's). Otherwise absent: ASCII is split the same everywhere.
+   */
+  normWords?: string[];
 }
 
 export interface IndexedCollection {
@@ -87,6 +99,20 @@ async function inSnapshot<T>(pool: pg.Pool, read: (client: pg.PoolClient) => Pro
 const rows = async (client: pg.PoolClient, text: string, values: unknown[]) =>
   (await client.query<unknown[]>({ text, values, rowMode: 'array' })).rows;
 
+// Rows fetched at a time while an index is built: the build's own memory stays a few MB above the index's.
+const FETCH_ROWS = 20_000;
+
+/** Calls `take` with the rows of `query` in batches of FETCH_ROWS, in its order (inside the snapshot's transaction). */
+async function eachBatch(client: pg.PoolClient, query: string, values: unknown[], take: (rows: unknown[][]) => void) {
+  await client.query({ text: `DECLARE suggest_index_rows NO SCROLL CURSOR FOR ${query}`, values });
+  for (;;) {
+    const batch = await rows(client, `FETCH FORWARD ${FETCH_ROWS} FROM suggest_index_rows`, []);
+    if (batch.length === 0) break;
+    take(batch);
+  }
+  await client.query('CLOSE suggest_index_rows');
+}
+
 /** Reads the project's catalog part; null when the database's collation does not sort by code point. */
 async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIndex | null> {
   return inSnapshot(pool, async (client) => {
@@ -96,22 +122,66 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
       [],
     );
     if (!CODE_POINT_COLLATIONS.has(String(collation))) return null;
-    const products = await rows(
+    const interned = new Map<string, string>();
+    const intern = (text: string) => interned.get(text) ?? (interned.set(text, text), text);
+    const positions = new Map<string, number>();
+    const productIds: string[] = [];
+    const productTitles: number[] = [];
+    const titles: IndexedTitle[] = [];
+    const titlePositions = new Map<string, number>();
+    await eachBatch(
       client,
-      `SELECT product_id, title, lower(title), title_norm, length(title), regexp_split_to_array(title_norm, '[^[:alnum:]]+')
+      `SELECT product_id, title, lower(title), title_norm, length(title),
+              CASE WHEN title_norm ~ '[^\x01-\x7f]' THEN regexp_split_to_array(title_norm, '[^[:alnum:]]+') END
        FROM search_products WHERE project_id = $1`,
       [projectId],
+      (batch) => {
+        for (const [id, title, lower, norm, length, normWords] of batch as Array<
+          [string, string, string, string, number, string[] | null]
+        >) {
+          positions.set(id, productIds.length);
+          productIds.push(id);
+          let position = titlePositions.get(title);
+          if (position === undefined) {
+            position = titles.length;
+            titlePositions.set(title, position);
+            titles.push({
+              title,
+              lower: intern(lower),
+              norm: intern(norm),
+              length,
+              ...(normWords ? { normWords: normWords.filter(Boolean).map(intern) } : {}),
+            });
+          }
+          productTitles.push(position);
+        }
+      },
     );
+    interned.clear();
+    titlePositions.clear();
     // The index's own order, ties in row order as its scans return them: forbid the planner any other plan.
     await client.query('SET LOCAL enable_seqscan = off');
     await client.query('SET LOCAL enable_bitmapscan = off');
     await client.query('SET LOCAL enable_sort = off');
-    const titleWords = await rows(
+    const words: string[] = [];
+    const wordStarts: number[] = [];
+    const wordProducts: number[] = [];
+    await eachBatch(
       client,
       `SELECT word, product_id FROM search_title_words WHERE project_id = $1 AND word <> ''
        ORDER BY word USING ~<~, title_len, title_norm`,
       [projectId],
+      (batch) => {
+        for (const [word, id] of batch as Array<[string, string]>) {
+          if (words.at(-1) !== word) {
+            words.push(word);
+            wordStarts.push(wordProducts.length);
+          }
+          wordProducts.push(positions.get(id) ?? -1);
+        }
+      },
     );
+    wordStarts.push(wordProducts.length);
     const collections = await rows(
       client,
       `SELECT id, title, lower(title), lower(unaccent(title)), length(title),
@@ -124,20 +194,28 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
       'SELECT term, doc_count FROM search_terms WHERE project_id = $1 AND doc_count > 0',
       [projectId],
     );
-    return catalogOf(products, titleWords, collections, terms);
+    return {
+      words,
+      wordStarts: Int32Array.from(wordStarts),
+      wordProducts: Int32Array.from(wordProducts),
+      productIds,
+      productTitles: Int32Array.from(productTitles),
+      titles,
+      collections: collections.map((row) => ({
+        id: row[0] as string,
+        title: row[1] as string,
+        titleLower: row[2] as string,
+        titleNorm: row[3] as string,
+        length: row[4] as number,
+        lexemes: row[5] as string[],
+      })),
+      ...vocabularyOf(terms),
+    };
   });
 }
 
-function catalogOf(products: unknown[][], titleWords: unknown[][], collections: unknown[][], termRows: unknown[][]) {
-  const position = new Map<string, number>();
-  products.forEach((row, i) => position.set(row[0] as string, i));
-  const interned = new Map<string, string>();
-  const intern = (text: string) => interned.get(text) ?? (interned.set(text, text), text);
-  const wordProducts = new Int32Array(titleWords.length);
-  const words = titleWords.map((row, i) => {
-    wordProducts[i] = position.get(row[1] as string) ?? -1;
-    return intern(row[0] as string);
-  });
+/** The vocabulary in code point order with pg_trgm's trigrams of each term, indexed by trigram. */
+function vocabularyOf(termRows: unknown[][]) {
   const terms = termRows
     .map((row) => ({ term: row[0] as string, docCount: row[1] as number }))
     .sort((a, b) => compareCodePoints(a.term, b.term));
@@ -153,22 +231,6 @@ function catalogOf(products: unknown[][], titleWords: unknown[][], collections: 
     }
   });
   return {
-    words,
-    wordProducts,
-    productIds: products.map((row) => row[0] as string),
-    titles: products.map((row) => row[1] as string),
-    titlesLower: products.map((row) => row[2] as string),
-    titlesNorm: products.map((row) => row[3] as string),
-    titleLengths: Int32Array.from(products, (row) => row[4] as number),
-    titleNormWords: products.map((row) => (row[5] as string[]).filter(Boolean).map(intern)),
-    collections: collections.map((row) => ({
-      id: row[0] as string,
-      title: row[1] as string,
-      titleLower: row[2] as string,
-      titleNorm: row[3] as string,
-      length: row[4] as number,
-      lexemes: row[5] as string[],
-    })),
     terms: terms.map((t) => t.term),
     termDocCounts: Int32Array.from(terms, (t) => t.docCount),
     termTrigramCounts,

@@ -64,7 +64,11 @@ beforeAll(async () => {
   const db = store.app.deps.db;
   await insertFixtureProducts(db, store.project.id, 'USD', generateCatalog(1500, 11), 500);
   // Titles shared by several products, titles outside ASCII, SKU words, and collections.
-  const shared = ['Walnut Lamp', 'Walnut Lamp', 'Walnut Lamp', 'Café Crème Mug', 'Кофе Mug', 'Émile Wool Hat'];
+  const shared = [
+    ...['Walnut Lamp', 'Walnut Lamp', 'Walnut Lamp', 'Café Crème Mug', 'Кофе Mug', 'Émile Wool Hat'],
+    // Letters and signs outside ASCII right before ASCII words: whether those start a word is the locale's call.
+    ...['Ωmega Watch', '№5 Candle', 'Кофеmug Deluxe', '½Pint Glass'],
+  ];
   for (const [i, title] of shared.entries())
     await createProduct(store.api, { title, variants: [{ title: 'One', price: 100, sku: `SKU-${i}X9` }] });
   for (const title of ['Walnut Home', 'Coffee Corner', 'Wool & Linen', 'Lamps'])
