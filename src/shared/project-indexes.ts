@@ -2,13 +2,18 @@
 export interface IndexVersions {
   readonly listening: boolean;
   versionsOf(projectId: string, tables: readonly string[], projectWrites: boolean): number[];
+  projectVersion(projectId: string): number;
+  sync(): Promise<boolean>;
 }
 
 interface Slot<T> {
   value?: T;
-  /** The versions `value` was built at (see TableVersions.versionsOf). */
+  /** The table versions (and feed drops) `value` was built at (see TableVersions.versionsOf). */
   versions?: number[];
+  /** The project's write count (this process's writes) `value` is known to be exact at. */
+  projectVersion?: number;
   building?: Promise<void>;
+  syncing?: Promise<void>;
   /** No build starts before this time (ms since epoch): rebuilds are spaced by their own cost. */
   notBefore: number;
 }
@@ -19,10 +24,12 @@ const SPACING = 4;
 
 /**
  * In-process indexes derived from a project's rows in some tables (one per (project, key)), built lazily in the
- * background and served only while exact: while the change feed listens and none of the tables (nor the project,
- * through this process's writes) changed since the build began. A stale or missing index answers `undefined`
- * (the caller reads from the database instead) and starts a rebuild, one at a time per index, spaced by the last
- * build's duration. Bounded (`maxIndexes`, least recently used out).
+ * background and served only while exact: while the change feed listens and none of the tables changed since the
+ * build began. A write of this process to the project (which commits before its notifications arrive) suspends
+ * the project's indexes until a sync of the change feed shows whether it touched their tables: if not, they are
+ * served again without a rebuild. A stale or missing index answers `undefined` (the caller reads from the
+ * database instead) and starts a rebuild, one at a time per index, spaced by the last build's duration. Bounded
+ * (`maxIndexes`, least recently used out).
  */
 export class ProjectIndexes<T> {
   private readonly slots: Map<string, Slot<T>>;
@@ -58,31 +65,34 @@ export class ProjectIndexes<T> {
 
   /**
    * The project's index for `key` (built from `tables` by `build`) when it is exact now; otherwise `undefined`,
-   * and a build starts in the background unless one runs or the last finished too recently.
+   * and a sync or a build starts in the background (unless one runs, or the last build finished too recently).
    */
   get(projectId: string, key: string, tables: readonly string[], build: () => Promise<T>): T | undefined {
     const slotKey = `${projectId}|${key}`;
     const slot = this.slots.get(slotKey);
-    const now = this.versions.versionsOf(projectId, tables, true);
     if (slot) {
       this.slots.delete(slotKey); // most recently used last
       this.slots.set(slotKey, slot);
     }
-    if (this.versions.listening && slot?.versions && sameVersions(slot.versions, now)) {
+    const state = this.stateOf(projectId, tables, slot);
+    if (state === 'exact') {
       this.counts.hits++;
-      return slot.value;
+      return slot!.value;
     }
     this.counts.misses++;
-    if (slot?.versions) {
-      // Stale: let it go now rather than keep two copies while the next one is built.
-      slot.value = undefined;
-      slot.versions = undefined;
+    if (state === 'suspended') void this.startSync(projectId, tables, slot!);
+    else {
+      if (slot) {
+        // Stale: let it go now rather than keep two copies while the next one is built.
+        slot.value = undefined;
+        slot.versions = undefined;
+      }
+      void this.startBuild(projectId, slotKey, tables, build);
     }
-    void this.startBuild(projectId, slotKey, tables, build);
     return undefined;
   }
 
-  /** Builds the index now if it is not exact (waiting for a build under way) and returns it when exact (tests, warm-up). */
+  /** Brings the index up to date now if it is not (waiting for a sync or build under way) and returns it when exact (tests, warm-up). */
   async ready(
     projectId: string,
     key: string,
@@ -92,15 +102,42 @@ export class ProjectIndexes<T> {
     const slotKey = `${projectId}|${key}`;
     for (let attempt = 0; attempt < 3; attempt++) {
       const slot = this.slots.get(slotKey);
-      const now = this.versions.versionsOf(projectId, tables, true);
-      if (this.versions.listening && slot?.versions && sameVersions(slot.versions, now)) return slot.value;
+      const state = this.stateOf(projectId, tables, slot);
+      if (state === 'exact') return slot!.value;
       if (slot?.building) await slot.building;
+      else if (state === 'suspended') await this.startSync(projectId, tables, slot!);
       else {
         if (slot) slot.notBefore = 0;
         await this.startBuild(projectId, slotKey, tables, build);
       }
     }
     return this.get(projectId, key, tables, build);
+  }
+
+  /** exact: may be served; suspended: exact but for this process's writes since, which a sync may clear; stale: rebuild. */
+  private stateOf(projectId: string, tables: readonly string[], slot: Slot<T> | undefined) {
+    if (!this.versions.listening || !slot?.versions) return 'stale';
+    if (!sameVersions(slot.versions, this.versions.versionsOf(projectId, tables, false))) return 'stale';
+    return slot.projectVersion === this.versions.projectVersion(projectId) ? 'exact' : 'suspended';
+  }
+
+  private startSync(projectId: string, tables: readonly string[], slot: Slot<T>): Promise<void> {
+    if (slot.syncing) return slot.syncing;
+    const projectVersion = this.versions.projectVersion(projectId);
+    const versions = slot.versions;
+    slot.syncing = this.versions
+      .sync()
+      .then((heard) => {
+        // Every notification of the writes counted in projectVersion is in: none of them touched the tables.
+        const now = this.versions.versionsOf(projectId, tables, false);
+        if (heard && versions && slot.versions === versions && sameVersions(versions, now))
+          slot.projectVersion = projectVersion;
+      })
+      .catch(this.onError)
+      .finally(() => {
+        slot.syncing = undefined;
+      });
+    return slot.syncing;
   }
 
   private startBuild(
@@ -115,19 +152,21 @@ export class ProjectIndexes<T> {
       this.slots.set(slotKey, slot);
       if (this.slots.size > this.maxIndexes) this.slots.delete(this.slots.keys().next().value!);
     }
-    if (slot.building || Date.now() < slot.notBefore || !this.versions.listening)
-      return slot.building ?? Promise.resolve();
+    if (slot.building) return slot.building;
+    if (Date.now() < slot.notBefore || !this.versions.listening) return Promise.resolve();
     if (this.current && !this.current()) return Promise.resolve();
     const target = slot;
-    const versions = this.versions.versionsOf(projectId, tables, true);
+    const versions = this.versions.versionsOf(projectId, tables, false);
+    const projectVersion = this.versions.projectVersion(projectId);
     const started = Date.now();
     target.building = build()
       .then((value) => {
-        const after = this.versions.versionsOf(projectId, tables, true);
-        // Kept only when nothing changed while it was read: a change heard meanwhile may or may not be in it.
-        if (this.versions.listening && sameVersions(after, versions)) {
+        // Kept only when no table changed while it was read: a change heard meanwhile may or may not be in it. A
+        // write of this process meanwhile leaves it suspended (projectVersion is the one before the read began).
+        if (this.versions.listening && sameVersions(this.versions.versionsOf(projectId, tables, false), versions)) {
           target.value = value;
           target.versions = versions;
+          target.projectVersion = projectVersion;
         }
       })
       .catch(this.onError)

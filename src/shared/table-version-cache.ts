@@ -42,6 +42,16 @@ export class TableVersions {
     ];
   }
 
+  /** How many writes of this process to the project committed (see projectWritten). */
+  projectVersion(projectId: string): number {
+    return this.projects.get(projectId) ?? 0;
+  }
+
+  /** Resolves true once every notification of what committed before the call has been counted (ChangeFeed.sync). */
+  sync(): Promise<boolean> {
+    return this.feed.sync();
+  }
+
   /** Marks `table` changed by a write of this process at once, before its notification arrives. */
   tableWritten(table: string): void {
     this.tables.set(table, (this.tables.get(table) ?? 0) + 1);

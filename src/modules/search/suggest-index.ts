@@ -73,8 +73,10 @@ export interface SuggestIndex {
   past: PastIndex;
 }
 
-// What each part is read from: a write to any of them (by any process) makes the part stale.
-const CATALOG_TABLES = ['search_products', 'search_title_words', 'collections', 'search_terms'];
+// What each part is read from: a write to any of them (by any process) makes the part stale. Titles are read from
+// search_title_words (which the statement reads them from too), not search_products, whose stock column changes
+// with every order.
+const CATALOG_TABLES = ['search_title_words', 'collections', 'search_terms'];
 const PAST_TABLES = ['search_query_stats', 'search_suggestion_blocks'];
 
 // The in-process order equals the statements' only where text sorts by code point (byte order in UTF-8).
@@ -100,7 +102,7 @@ const rows = async (client: pg.PoolClient, text: string, values: unknown[]) =>
   (await client.query<unknown[]>({ text, values, rowMode: 'array' })).rows;
 
 // Rows fetched at a time while an index is built: the build's own memory stays a few MB above the index's.
-const FETCH_ROWS = 20_000;
+const FETCH_ROWS = 5_000;
 
 /** Calls `take` with the rows of `query` in batches of FETCH_ROWS, in its order (inside the snapshot's transaction). */
 async function eachBatch(client: pg.PoolClient, query: string, values: unknown[], take: (rows: unknown[][]) => void) {
@@ -131,9 +133,10 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
     const titlePositions = new Map<string, number>();
     await eachBatch(
       client,
-      `SELECT product_id, title, lower(title), title_norm, length(title),
-              CASE WHEN title_norm ~ '[^\x01-\x7f]' THEN regexp_split_to_array(title_norm, '[^[:alnum:]]+') END
-       FROM search_products WHERE project_id = $1`,
+      `SELECT product_id, title, lower(title), title_norm, title_len,
+              CASE WHEN title_norm ~ '[^\\x01-\\x7f]' THEN regexp_split_to_array(title_norm, '[^[:alnum:]]+') END
+       FROM search_title_words WHERE project_id = $1 AND word <> ''
+       GROUP BY product_id, title, title_norm, title_len`,
       [projectId],
       (batch) => {
         for (const [id, title, lower, norm, length, normWords] of batch as Array<

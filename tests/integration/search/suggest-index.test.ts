@@ -206,6 +206,25 @@ describe('suggest index', () => {
     ]);
   }, 60_000);
 
+  test('a write of this process that touches none of its tables suspends the index only until the change feed shows it', async () => {
+    const before = await suggestIndexReady(ctx, SUGGEST_MIN_CLIENTS);
+    expect(before).toBeDefined();
+    const created = await store.api.POST('/v1/customers', {
+      body: { email: 'index-reader@example.com', first_name: 'Ida', last_name: 'Reader' },
+    });
+    expect(created.response.status).toBe(201);
+    // Not served until the feed shows the write's tables; then served again as it was, without a rebuild.
+    expect(suggestIndexOf(ctx, SUGGEST_MIN_CLIENTS)).toBeUndefined();
+    const resumed = await suggestIndexReady(ctx, SUGGEST_MIN_CLIENTS);
+    expect(resumed?.catalog).toBe(before!.catalog);
+    expect(resumed?.past).toBe(before!.past);
+    await createProduct(store.api, { title: 'Walnut Ladle', variants: [{ title: 'One', price: 100 }] });
+    const after = await suggestIndexReady(ctx, SUGGEST_MIN_CLIENTS);
+    expect(after).toBeDefined();
+    expect(after!.catalog).not.toBe(before!.catalog);
+    expect(after!.past).toBe(before!.past);
+  });
+
   test("a project's index holds its own rows only", async () => {
     const other = await createProject(store.app);
     await createProduct(store.app.client(other.keys.secret_test.token), {
