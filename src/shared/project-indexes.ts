@@ -12,6 +12,8 @@ interface Slot<T> {
   versions?: number[];
   /** The project's write count (this process's writes) `value` is known to be exact at. */
   projectVersion?: number;
+  /** The value's estimated size in bytes (options.sizeOf). */
+  size: number;
   building?: Promise<void>;
   syncing?: Promise<void>;
   /** No build starts before this time (ms since epoch): rebuilds are spaced by their own cost. */
@@ -29,7 +31,7 @@ const SPACING = 4;
  * the project's indexes until a sync of the change feed shows whether it touched their tables: if not, they are
  * served again without a rebuild. A stale or missing index answers `undefined` (the caller reads from the
  * database instead) and starts a rebuild, one at a time per index, spaced by the last build's duration. Bounded
- * (`maxIndexes`, least recently used out).
+ * by count and by estimated size (`limits`; the least recently used go first).
  */
 export class ProjectIndexes<T> {
   private readonly slots: Map<string, Slot<T>>;
@@ -39,7 +41,7 @@ export class ProjectIndexes<T> {
 
   constructor(
     private readonly versions: IndexVersions,
-    private readonly maxIndexes: number,
+    private readonly limits: { maxIndexes: number; maxBytes: number; sizeOf: (value: T) => number },
     private readonly onError: (error: unknown) => void = () => {},
     shared?: { from: ProjectIndexes<T>; current: () => boolean },
   ) {
@@ -60,7 +62,7 @@ export class ProjectIndexes<T> {
 
   /** The same indexes for requests reading from a source that may lag (a read replica): a build is kept only when `current()` held as it began. */
   readingFrom(current: () => boolean): ProjectIndexes<T> {
-    return new ProjectIndexes<T>(this.versions, this.maxIndexes, this.onError, { from: this, current });
+    return new ProjectIndexes<T>(this.versions, this.limits, this.onError, { from: this, current });
   }
 
   /**
@@ -86,6 +88,7 @@ export class ProjectIndexes<T> {
         // Stale: let it go now rather than keep two copies while the next one is built.
         slot.value = undefined;
         slot.versions = undefined;
+        slot.size = 0;
       }
       void this.startBuild(projectId, slotKey, tables, build);
     }
@@ -148,9 +151,9 @@ export class ProjectIndexes<T> {
   ): Promise<void> {
     let slot = this.slots.get(slotKey);
     if (!slot) {
-      slot = { notBefore: 0 };
+      slot = { notBefore: 0, size: 0 };
       this.slots.set(slotKey, slot);
-      if (this.slots.size > this.maxIndexes) this.slots.delete(this.slots.keys().next().value!);
+      this.evict(slot);
     }
     if (slot.building) return slot.building;
     if (Date.now() < slot.notBefore || !this.versions.listening) return Promise.resolve();
@@ -167,6 +170,8 @@ export class ProjectIndexes<T> {
           target.value = value;
           target.versions = versions;
           target.projectVersion = projectVersion;
+          target.size = this.limits.sizeOf(value);
+          this.evict(target);
         }
       })
       .catch(this.onError)
@@ -175,6 +180,17 @@ export class ProjectIndexes<T> {
         target.notBefore = Date.now() + (Date.now() - started) * SPACING;
       });
     return target.building;
+  }
+
+  /** Drops the least recently used indexes (never `keep`) while there are too many or they are too large together. */
+  private evict(keep: Slot<T>): void {
+    let bytes = [...this.slots.values()].reduce((sum, slot) => sum + slot.size, 0);
+    for (const [key, slot] of this.slots) {
+      if (this.slots.size <= this.limits.maxIndexes && bytes <= this.limits.maxBytes) break;
+      if (slot === keep) continue;
+      this.slots.delete(key);
+      bytes -= slot.size;
+    }
   }
 }
 

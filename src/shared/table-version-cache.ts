@@ -226,9 +226,9 @@ const MAX_LIST_TOTALS = 10_000;
 const MAX_WEBHOOK_EVENT_TYPES = 10_000;
 // Answers are a few kB (a page of hits and the facets): 2,000 of them stay well under 50 MB.
 const MAX_SEARCH_ANSWERS = 2_000;
-// Two indexes per project (its catalog's words and its past queries): at 100,000 products the catalog's is about
-// 60 MB (bench/README.md), so a process keeps those of a few projects at most.
-const MAX_SUGGEST_INDEXES = 8;
+// Two indexes per project (its catalog's words and its past queries), at most 4 projects' and 40 MB (as estimated):
+// at 100,000 products a catalog's is about 12 MB (bench/README.md), and a build briefly needs some 50 MB more.
+const SUGGEST_INDEX_LIMITS = { maxIndexes: 8, maxBytes: 40 * 1024 * 1024 };
 // A customer's keys or a session's owner is under 200 bytes: 50,000 of each stay around 10 MB.
 const MAX_CUSTOMER_PRICE_KEYS = 50_000;
 const MAX_LIVE_SESSIONS = 50_000;
@@ -242,6 +242,7 @@ const MAX_ACCESS_TOKENS = 20_000;
  * `onIndexError` hears a suggest index build that failed (the requests read from the database meanwhile).
  */
 export function createProcessCaches(feed: ChangeFeed, onIndexError?: (error: unknown) => void): ProcessCaches {
+  const sizeOf = (index: unknown) => (index as { bytes?: number } | null)?.bytes ?? 0;
   const versions = new TableVersions(feed);
   return {
     versions,
@@ -252,7 +253,7 @@ export function createProcessCaches(feed: ChangeFeed, onIndexError?: (error: unk
       projectWrites: false,
     }),
     searchAnswers: new TableVersionCache<unknown>(versions, MAX_SEARCH_ANSWERS),
-    suggestIndexes: new ProjectIndexes<unknown>(versions, MAX_SUGGEST_INDEXES, onIndexError),
+    suggestIndexes: new ProjectIndexes<unknown>(versions, { ...SUGGEST_INDEX_LIMITS, sizeOf }, onIndexError),
     customerPriceKeys: new TableVersionCache<CustomerPriceKeys | null>(versions, MAX_CUSTOMER_PRICE_KEYS),
     liveSessions: new TableVersionCache<LiveSession | null>(versions, MAX_LIVE_SESSIONS),
     resolvedPrices: new TableVersionCache<unknown>(versions, MAX_RESOLVED_PRICES),

@@ -139,21 +139,21 @@ const matchesAll = (lexemes: string[], words: string[]) =>
   words.every((word) => lexemes.some((lexeme) => lexeme.startsWith(word)));
 
 function rankedTitles(catalog: CatalogIndex, input: SuggestInput): Ranked[] {
-  const rows: Ranked[] = [];
+  // Products sharing a title share its text and length: keep the best score of each title, then the first id.
+  const byTitle = new Map<number, { score: number; id: string }>();
   input.alternatives.forEach((spelling, alt) => {
     for (const p of productCandidates(catalog, spelling, input.heads, input.titles * CANDIDATES_PER_TITLE)) {
-      const title = catalog.titles[catalog.productTitles[p]];
-      const tier = title.norm.startsWith(input.prefix) ? 3 : alt === 0 ? 2 : 1;
+      const position = catalog.productTitles[p];
+      const score = (catalog.titles[position].norm.startsWith(input.prefix) ? 3 : alt === 0 ? 2 : 1) + 0.5;
       const id = catalog.productIds[p];
-      rows.push({
-        type: 'product',
-        id,
-        text: title.title,
-        lower: title.lower,
-        length: title.length,
-        score: tier + 0.5,
-      });
+      const kept = byTitle.get(position);
+      if (!kept || score > kept.score || (score === kept.score && compareCodePoints(id, kept.id) < 0))
+        byTitle.set(position, { score, id });
     }
+  });
+  const rows: Ranked[] = [...byTitle].map(([position, { score, id }]) => {
+    const title = catalog.titles[position];
+    return { type: 'product', id, text: title.title, lower: title.lower, length: title.length, score };
   });
   if (input.alternatives.length > 0) {
     for (const c of catalog.collections) {

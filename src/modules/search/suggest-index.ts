@@ -13,6 +13,8 @@ import { compareCodePoints, trigramsOf } from './suggest-index.text.js';
  */
 
 export interface CatalogIndex {
+  /** Its estimated size in memory (what ProjectIndexes bounds). */
+  bytes: number;
   /** The distinct title and SKU words in byte order, and where each one's rows start in `wordProducts`. */
   words: string[];
   wordStarts: Int32Array;
@@ -59,6 +61,8 @@ export interface IndexedCollection {
 }
 
 export interface PastIndex {
+  /** Its estimated size in memory (what ProjectIndexes bounds). */
+  bytes: number;
   /** The client count the rows were read with (search_query_stats.client_count at least this). */
   minClients: number;
   /** Past queries with results the last time, in code point (byte) order, with their client and search counts. */
@@ -81,6 +85,9 @@ const PAST_TABLES = ['search_query_stats', 'search_suggestion_blocks'];
 
 // The in-process order equals the statements' only where text sorts by code point (byte order in UTF-8).
 const CODE_POINT_COLLATIONS = new Set(['C', 'POSIX', 'C.UTF-8', 'C.utf8']);
+
+/** About what `texts` take in V8's heap with their array slots (a header and up to two bytes per character). */
+const sizeOfTexts = (texts: readonly string[]) => texts.reduce((sum, text) => sum + 24 + text.length * 2, 0);
 
 /** Runs `read` in one read-only snapshot on a connection of its own. */
 async function inSnapshot<T>(pool: pg.Pool, read: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -197,22 +204,36 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
       'SELECT term, doc_count FROM search_terms WHERE project_id = $1 AND doc_count > 0',
       [projectId],
     );
+    const collectionRows = collections.map((row) => ({
+      id: row[0] as string,
+      title: row[1] as string,
+      titleLower: row[2] as string,
+      titleNorm: row[3] as string,
+      length: row[4] as number,
+      lexemes: row[5] as string[],
+    }));
+    const vocabulary = vocabularyOf(terms);
+    const bytes =
+      (wordProducts.length + wordStarts.length) * 4 +
+      sizeOfTexts(words) +
+      sizeOfTexts(productIds) +
+      productIds.length * 12 +
+      titles.reduce((sum, t) => sum + 64 + sizeOfTexts([t.title, t.lower, t.norm, ...(t.normWords ?? [])]), 0) +
+      collectionRows.reduce(
+        (sum, c) => sum + 96 + sizeOfTexts([c.id, c.title, c.titleLower, c.titleNorm, ...c.lexemes]),
+        0,
+      ) +
+      vocabulary.terms.reduce((sum, term) => sum + 40 + 2 * term.length * 8, 0);
     return {
+      bytes,
       words,
       wordStarts: Int32Array.from(wordStarts),
       wordProducts: Int32Array.from(wordProducts),
       productIds,
       productTitles: Int32Array.from(productTitles),
       titles,
-      collections: collections.map((row) => ({
-        id: row[0] as string,
-        title: row[1] as string,
-        titleLower: row[2] as string,
-        titleNorm: row[3] as string,
-        length: row[4] as number,
-        lexemes: row[5] as string[],
-      })),
-      ...vocabularyOf(terms),
+      collections: collectionRows,
+      ...vocabulary,
     };
   });
 }
@@ -253,12 +274,15 @@ async function buildPast(pool: pg.Pool, projectId: string, minClients: number): 
     );
     const blocks = await rows(client, 'SELECT query FROM search_suggestion_blocks WHERE project_id = $1', [projectId]);
     stats.sort((a, b) => compareCodePoints(a[0] as string, b[0] as string));
+    const queries = stats.map((row) => row[0] as string);
+    const blocked = blocks.map((row) => row[0] as string);
     return {
+      bytes: sizeOfTexts(queries) + queries.length * 8 + sizeOfTexts(blocked) + blocked.length * 40,
       minClients,
-      queries: stats.map((row) => row[0] as string),
+      queries,
       clientCounts: Int32Array.from(stats, (row) => row[1] as number),
       searchCounts: Int32Array.from(stats, (row) => row[2] as number),
-      blocked: new Set(blocks.map((row) => row[0] as string)),
+      blocked: new Set(blocked),
     };
   });
 }
