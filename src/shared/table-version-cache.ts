@@ -226,9 +226,10 @@ const MAX_LIST_TOTALS = 10_000;
 const MAX_WEBHOOK_EVENT_TYPES = 10_000;
 // Answers are a few kB (a page of hits and the facets): 2,000 of them stay well under 50 MB.
 const MAX_SEARCH_ANSWERS = 2_000;
-// Two indexes per project (its catalog's words and its past queries), at most 4 projects' and 40 MB (as estimated):
-// at 100,000 products a catalog's is about 12 MB (bench/README.md), and a build briefly needs some 50 MB more.
-const SUGGEST_INDEX_LIMITS = { maxIndexes: 8, maxBytes: 40 * 1024 * 1024 };
+// Two indexes per project (its catalog's words and its past queries), at most 32 projects' and 40 MB (as estimated):
+// at 100,000 products a catalog's is about 12 MB (bench/README.md), and a build briefly needs some 50 MB more. Small
+// projects' are small: the count only keeps a process serving many of them from rebuilding one on every suggestion.
+const SUGGEST_INDEX_LIMITS = { maxIndexes: 64, maxBytes: 40 * 1024 * 1024 };
 // A customer's keys or a session's owner is under 200 bytes: 50,000 of each stay around 10 MB.
 const MAX_CUSTOMER_PRICE_KEYS = 50_000;
 const MAX_LIVE_SESSIONS = 50_000;
