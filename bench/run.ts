@@ -20,7 +20,15 @@ import { seedCustomers } from '../src/seed/customers.seed.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
 import { createBenchProject, loadAverage, postmasterOf } from './kit.js';
 import { moreScenarios } from './more-scenarios.js';
-import { SEARCHES, SUGGESTS, measureMix, measureSearchLogCost, seedSearchCatalog } from './search-scenarios.js';
+import {
+  BENCH_METRICS_TOKEN,
+  SEARCHES,
+  SUGGESTS,
+  measureMix,
+  measureSearchLogCost,
+  seedSearchCatalog,
+  waitForSuggestIndex,
+} from './search-scenarios.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -339,12 +347,15 @@ async function measureSearch(databaseUrl: string): Promise<string> {
       RUN_JOBS: 'false',
       LOG_LEVEL: 'warn',
       SEARCH_CACHE: cache,
+      METRICS_TOKEN: BENCH_METRICS_TOKEN,
     });
     try {
       for (const [name, paths] of [
         ['search mix (facets on)', SEARCHES],
         ['suggest mix', SUGGESTS],
       ] as const) {
+        // The suggest index is built once per process and project: measured once it is in use.
+        if (paths === SUGGESTS) log(`Suggest index in use after ${await waitForSuggestIndex(api.url, token)} s.`);
         log(`Measuring ${name}, answer cache ${cache} (${DURATION} s, ${CONNECTIONS} connections)...`);
         const m = await measureMix(api.url, paths, token, CONNECTIONS, DURATION);
         rows.push(

@@ -46,6 +46,36 @@ export async function seedSearchCatalog(db: Database, projectId: string, count: 
   await db.$executeRawUnsafe('VACUUM ANALYZE search_title_words');
 }
 
+/** The METRICS_TOKEN the search benches start their API processes with, so they can tell when the suggest index is in use. */
+export const BENCH_METRICS_TOKEN = 'bench-metrics-token-0001';
+
+/**
+ * Sends suggestions until the API answers them from its suggest index (built in the background on a project's
+ * first suggestion; until then suggestions run their statement), as its metrics count; the seconds that took.
+ * The API must run with METRICS_TOKEN=BENCH_METRICS_TOKEN.
+ */
+export async function waitForSuggestIndex(base: string, token: string, timeoutMs = 180_000): Promise<number> {
+  const started = Date.now();
+  const counts = async () => {
+    const response = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } });
+    const text = await response.text();
+    const count = (name: string) =>
+      Number(new RegExp(`^commerce_cache_${name}\\{cache="suggestIndexes"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    return { hits: count('hits'), misses: count('misses') };
+  };
+  while (Date.now() - started < timeoutMs) {
+    const before = await counts();
+    // A prefix of its own each time: one the answer cache holds would not reach the index.
+    const path = `/v1/search/suggest?q=w${Date.now() - started}`;
+    await (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } })).text();
+    const after = await counts();
+    // Answered from the index: every part of it was exact (hits only, no miss).
+    if (after.hits > before.hits && after.misses === before.misses) return (Date.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the suggest index was not in use after ${timeoutMs / 1000} s`);
+}
+
 export interface MixResult {
   rps: number;
   p50: number;

@@ -16,7 +16,15 @@ import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js'
 import { migrate } from '../src/db/migrate.js';
 import { postmasterOf, startBenchServer } from './kit.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
-import { SEARCHES, SUGGESTS, measureMix, measureSearchLogCost, seedSearchCatalog } from './search-scenarios.js';
+import {
+  BENCH_METRICS_TOKEN,
+  SEARCHES,
+  SUGGESTS,
+  measureMix,
+  measureSearchLogCost,
+  seedSearchCatalog,
+  waitForSuggestIndex,
+} from './search-scenarios.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -59,12 +67,14 @@ try {
   const rows = [];
   // Without the answer cache first (every request queries), then with it (the default).
   for (const cache of ['off', 'on'] as const) {
-    const api = await startBenchServer({ ...env, SEARCH_CACHE: cache });
+    const api = await startBenchServer({ ...env, SEARCH_CACHE: cache, METRICS_TOKEN: BENCH_METRICS_TOKEN });
     server = api;
     for (const [name, list] of [
       ['search mix (facets on)', SEARCHES],
       ['suggest mix', SUGGESTS],
     ] as const) {
+      // The suggest index is built once per process and project: measured once it is in use.
+      if (list === SUGGESTS) console.log(`Suggest index in use after ${await waitForSuggestIndex(api.url, token)} s.`);
       const m = await measureMix(api.url, list, token, CONNECTIONS, DURATION);
       rows.push(`| ${name}, answer cache ${cache} | ${m.rps} | ${m.p50} | ${m.p95} | ${m.p99} | ${m.errors} |`);
       console.log(rows.at(-1));

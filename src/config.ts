@@ -36,6 +36,11 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Cache search answers per process, kept exact by the change feed (SEARCH_CACHE=off: every search queries). */
   searchCache: boolean;
+  /**
+   * Rank suggestions from a per-process index of each project's suggestion inputs, kept exact by the change feed
+   * (SUGGEST_INDEX=off: every suggestion list queries).
+   */
+  suggestIndex: boolean;
   /** SEARCH_LOG=off: searches are not logged (only to measure the log's cost; analytics and suggestions need it). */
   searchLog: boolean;
   /**
@@ -110,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: env.RATE_LIMITS !== 'off',
     logLevel,
     searchCache: env.SEARCH_CACHE !== 'off',
+    suggestIndex: env.SUGGEST_INDEX !== 'off',
     searchLog: env.SEARCH_LOG !== 'off',
     trustProxy: env.TRUST_PROXY === 'true',
     metricsToken: env.METRICS_TOKEN || undefined,

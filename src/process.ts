@@ -99,7 +99,11 @@ export async function startProcess(options: ProcessOptions): Promise<RunningProc
     }
     // The caches register on the auth cache's change feed before it connects, so they hear every notification.
     const authCache = new AuthCache(directUrl, log);
-    const caches = createProcessCaches(authCache.feed);
+    const caches = createProcessCaches(authCache.feed, (error) =>
+      log.warn('suggest index build failed; suggestions read from the database meanwhile', {
+        error: (error as Error).message,
+      }),
+    );
     if (replicas) authCache.feed.on(TABLE_CHANGED, () => replicas.changed());
     await authCache.start();
     parts.push({ name: 'change feed', stop: () => authCache.close() });

@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from './logger.js';
 
 const RECONNECT_MS = 1_000;
+
+// The channel sync() notifies itself on: its payload names the sync (a prefix of this feed's own, then a number).
+const SYNC_CHANNEL = 'change_feed_sync';
 
 /**
  * One LISTEN connection per process for the notifications that keep per-process caches exact (auth
@@ -12,6 +16,10 @@ const RECONNECT_MS = 1_000;
 export class ChangeFeed {
   private readonly handlers = new Map<string, Array<(payload: string) => void>>();
   private readonly lostHandlers: Array<() => void> = [];
+  /** Syncs under way: each resolves (true) when its own notification comes back, or (false) when the connection drops. */
+  private readonly syncs = new Map<string, (heard: boolean) => void>();
+  private readonly syncPrefix = randomBytes(6).toString('hex');
+  private syncCount = 0;
   private client: pg.Client | undefined;
   private isListening = false;
   private closed = false;
@@ -21,7 +29,35 @@ export class ChangeFeed {
     private readonly databaseUrl: string,
     private readonly log: Logger,
     private readonly reconnectMs = RECONNECT_MS,
-  ) {}
+  ) {
+    this.on(SYNC_CHANNEL, (payload) => {
+      this.syncs.get(payload)?.(true);
+      this.syncs.delete(payload);
+    });
+    this.onLost(() => {
+      for (const done of this.syncs.values()) done(false);
+      this.syncs.clear();
+    });
+  }
+
+  /**
+   * Resolves true once every notification of the transactions that committed before it was called has been
+   * handled (it notifies itself, and notifications arrive in commit order); false when the feed is not listening
+   * or drops meanwhile. For caches that need to know whether a write this process just committed touched them.
+   */
+  async sync(): Promise<boolean> {
+    const client = this.client;
+    if (!client || !this.isListening) return false;
+    const name = `${this.syncPrefix}.${++this.syncCount}`;
+    const heard = new Promise<boolean>((resolve) => this.syncs.set(name, resolve));
+    try {
+      await client.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, name]);
+    } catch {
+      this.syncs.delete(name);
+      return false;
+    }
+    return heard;
+  }
 
   /** Whether notifications are being received right now. */
   get listening(): boolean {

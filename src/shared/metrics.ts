@@ -27,6 +27,7 @@ const CACHE_NAMES = [
   'listTotals',
   'webhookEventTypes',
   'searchAnswers',
+  'suggestIndexes',
   'customerPriceKeys',
   'liveSessions',
   'resolvedPrices',

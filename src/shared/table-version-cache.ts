@@ -1,4 +1,5 @@
 import type { ChangeFeed } from './change-feed.js';
+import { ProjectIndexes } from './project-indexes.js';
 import { VerifiedTokens } from './verified-tokens.js';
 
 /** The channel the table triggers notify (payload: the table's name) on commit of any write. */
@@ -39,6 +40,16 @@ export class TableVersions {
       projectWrites ? (this.projects.get(projectId) ?? 0) : 0,
       ...tables.map((table) => this.tables.get(table) ?? 0),
     ];
+  }
+
+  /** How many writes of this process to the project committed (see projectWritten). */
+  projectVersion(projectId: string): number {
+    return this.projects.get(projectId) ?? 0;
+  }
+
+  /** Resolves true once every notification of what committed before the call has been counted (ChangeFeed.sync). */
+  sync(): Promise<boolean> {
+    return this.feed.sync();
   }
 
   /** Marks `table` changed by a write of this process at once, before its notification arrives. */
@@ -170,6 +181,12 @@ export interface ProcessCaches {
   /** Search and suggest answers (`SEARCH_CACHE`, on by default). */
   searchAnswers: TableVersionCache<unknown>;
   /**
+   * Per project, what suggestions are ranked from (title words, collection titles, the vocabulary, the suggestable
+   * past queries and the blocks), so a suggestion list needs no statement (src/modules/search/suggest-index.ts);
+   * rebuilt when the tables it is read from change (SUGGEST_INDEX, on by default).
+   */
+  suggestIndexes: ProjectIndexes<unknown>;
+  /**
    * The price keys a customer buys from (its own, its groups' and companies'), per customer; stale when the
    * customer, its addresses, groups, group memberships, companies or contacts change.
    */
@@ -209,6 +226,10 @@ const MAX_LIST_TOTALS = 10_000;
 const MAX_WEBHOOK_EVENT_TYPES = 10_000;
 // Answers are a few kB (a page of hits and the facets): 2,000 of them stay well under 50 MB.
 const MAX_SEARCH_ANSWERS = 2_000;
+// Two indexes per project (its catalog's words and its past queries), at most 32 projects' and 40 MB (as estimated):
+// at 100,000 products a catalog's is about 12 MB (bench/README.md), and a build briefly needs some 50 MB more. Small
+// projects' are small: the count only keeps a process serving many of them from rebuilding one on every suggestion.
+const SUGGEST_INDEX_LIMITS = { maxIndexes: 64, maxBytes: 40 * 1024 * 1024 };
 // A customer's keys or a session's owner is under 200 bytes: 50,000 of each stay around 10 MB.
 const MAX_CUSTOMER_PRICE_KEYS = 50_000;
 const MAX_LIVE_SESSIONS = 50_000;
@@ -217,8 +238,12 @@ const MAX_RESOLVED_PRICES = 5_000;
 // A verified token's entry is a digest and two ids (about 200 bytes): 20,000 stay under 5 MB.
 const MAX_ACCESS_TOKENS = 20_000;
 
-/** The process's caches on `feed` (create them before the feed starts, so they hear every notification). */
-export function createProcessCaches(feed: ChangeFeed): ProcessCaches {
+/**
+ * The process's caches on `feed` (create them before the feed starts, so they hear every notification);
+ * `onIndexError` hears a suggest index build that failed (the requests read from the database meanwhile).
+ */
+export function createProcessCaches(feed: ChangeFeed, onIndexError?: (error: unknown) => void): ProcessCaches {
+  const sizeOf = (index: unknown) => (index as { bytes?: number } | null)?.bytes ?? 0;
   const versions = new TableVersions(feed);
   return {
     versions,
@@ -229,6 +254,7 @@ export function createProcessCaches(feed: ChangeFeed): ProcessCaches {
       projectWrites: false,
     }),
     searchAnswers: new TableVersionCache<unknown>(versions, MAX_SEARCH_ANSWERS),
+    suggestIndexes: new ProjectIndexes<unknown>(versions, { ...SUGGEST_INDEX_LIMITS, sizeOf }, onIndexError),
     customerPriceKeys: new TableVersionCache<CustomerPriceKeys | null>(versions, MAX_CUSTOMER_PRICE_KEYS),
     liveSessions: new TableVersionCache<LiveSession | null>(versions, MAX_LIVE_SESSIONS),
     resolvedPrices: new TableVersionCache<unknown>(versions, MAX_RESOLVED_PRICES),
@@ -246,6 +272,7 @@ export function cachesReadingFrom(caches: ProcessCaches, current: () => boolean)
     listTotals: caches.listTotals.readingFrom(current),
     webhookEventTypes: caches.webhookEventTypes.readingFrom(current),
     searchAnswers: caches.searchAnswers.readingFrom(current),
+    suggestIndexes: caches.suggestIndexes.readingFrom(current),
     customerPriceKeys: caches.customerPriceKeys.readingFrom(current),
     liveSessions: caches.liveSessions.readingFrom(current),
     resolvedPrices: caches.resolvedPrices.readingFrom(current),

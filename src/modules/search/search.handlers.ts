@@ -33,7 +33,12 @@ export const searchHandlers = {
   }),
   suggestSearch: async ({ query, ctx, deps }) => ({
     status: 200,
-    body: { data: await suggest(ctx, query.q, query.limit, { cache: deps.config.searchCache }) },
+    body: {
+      data: await suggest(ctx, query.q, query.limit, {
+        cache: deps.config.searchCache,
+        index: deps.config.suggestIndex,
+      }),
+    },
   }),
   listSynonymGroups: async ({ ctx }) => ({
     status: 200,

@@ -4,7 +4,9 @@ import { normalizeText } from './query-parser.js';
 import { STOP_WORDS } from './stopwords.js';
 import { chooseCorrections, damerauDistance, editBudget, isCorrectable } from './typo.js';
 import { cachedSearch } from './search.service.js';
-import { readSuggestions } from './suggest.statements.js';
+import { readSuggestions, type SuggestInput, type SuggestReads } from './suggest.statements.js';
+import { suggestIndexOf, type SuggestIndex } from './suggest-index.js';
+import { indexableWord, knownTerms, readSuggestionsFromIndex, termCandidates } from './suggest-index.reads.js';
 
 type Suggestion = components['schemas']['Suggestion'];
 
@@ -40,10 +42,12 @@ export const isSafeSuggestionText = (text: string): boolean => !UNSAFE_TEXT.test
  * its best typo correction (the one search would rank first), so a query typed with a typo is suggested
  * spelled right; repeats merged, in the order given.
  */
-async function correctedQueries(ctx: Ctx, queries: string[]): Promise<string[]> {
+async function correctedQueries(ctx: Ctx, queries: string[], index?: SuggestIndex): Promise<string[]> {
   const words = [...new Set(queries.flatMap((q) => q.split(' ')).filter(isCorrectable))];
   const candidates = new Map<string, Array<{ term: string; docCount: number }>>();
-  if (words.length > 0) {
+  if (index && words.every(indexableWord)) {
+    for (const word of words) candidates.set(word, termCandidates(index.catalog, word));
+  } else if (words.length > 0) {
     const rows = await ctx.db.$queryRaw<Array<{ word: string; term: string | null; doc_count: number | null }>>`
       SELECT word, term, doc_count FROM search_term_candidates(${ctx.project.id}, ${words}::text[])`;
     for (const row of rows) {
@@ -65,22 +69,28 @@ async function correctedQueries(ctx: Ctx, queries: string[]): Promise<string[]> 
  * by at least SUGGEST_MIN_CLIENTS distinct clients, with results the last time, not blocked): plain words
  * only, every word (once corrected) a word of the catalog or a stop word, and the corrected form not blocked.
  */
-async function suggestablePastQueries(ctx: Ctx, popular: string[]): Promise<string[]> {
+async function suggestablePastQueries(ctx: Ctx, popular: string[], index?: SuggestIndex): Promise<string[]> {
   const plain = popular.filter((q) => PLAIN_QUERY.test(q));
   if (plain.length === 0) return [];
-  const corrected = await correctedQueries(ctx, plain);
+  const corrected = await correctedQueries(ctx, plain, index);
   const words = [...new Set(corrected.flatMap((q) => q.split(' ')).filter((w) => !STOP_WORDS.has(w)))];
+  const { known, blocked } = index
+    ? { known: knownTerms(index.catalog, words), blocked: index.past.blocked }
+    : await readKnownAndBlocked(ctx, words, corrected);
+  return corrected.filter(
+    (q) => !blocked.has(q) && q.split(' ').every((w) => STOP_WORDS.has(w) || known.has(w)) && isSafeSuggestionText(q),
+  );
+}
+
+/** Which of `words` are vocabulary terms, and which of `queries` are blocked. */
+async function readKnownAndBlocked(ctx: Ctx, words: string[], queries: string[]) {
   const [found] = await ctx.db.$queryRaw<Array<{ known: string[]; blocked: string[] }>>`
     SELECT
       (SELECT coalesce(array_agg(term), '{}') FROM search_terms
         WHERE project_id = ${ctx.project.id} AND doc_count > 0 AND term = ANY(${words}::text[])) AS known,
       (SELECT coalesce(array_agg(query), '{}') FROM search_suggestion_blocks
-        WHERE project_id = ${ctx.project.id} AND query = ANY(${corrected}::text[])) AS blocked`;
-  const known = new Set(found.known);
-  const blocked = new Set(found.blocked);
-  return corrected.filter(
-    (q) => !blocked.has(q) && q.split(' ').every((w) => STOP_WORDS.has(w) || known.has(w)) && isSafeSuggestionText(q),
-  );
+        WHERE project_id = ${ctx.project.id} AND query = ANY(${queries}::text[])) AS blocked`;
+  return { known: new Set(found.known), blocked: new Set(found.blocked) };
 }
 
 // What a suggestion is computed from (see cachedSearch).
@@ -102,15 +112,15 @@ export async function suggest(
   ctx: Ctx,
   q: string,
   limit = 5,
-  options: { cache?: boolean } = {},
+  options: { cache?: boolean; index?: boolean } = {},
 ): Promise<Suggestion[]> {
   const prefix = normalizeText(q);
   return cachedSearch(ctx, options.cache ?? false, `suggest|${limit}|${prefix}`, SUGGEST_TABLES, () =>
-    computeSuggestions(ctx, prefix, limit),
+    computeSuggestions(ctx, prefix, limit, options.index ?? false),
   );
 }
 
-async function computeSuggestions(ctx: Ctx, prefix: string, limit: number): Promise<Suggestion[]> {
+async function computeSuggestions(ctx: Ctx, prefix: string, limit: number, useIndex: boolean): Promise<Suggestion[]> {
   const words = prefix
     .split(' ')
     .map((w) => w.replace(/[^\p{L}\p{N}]/gu, ''))
@@ -126,15 +136,19 @@ async function computeSuggestions(ctx: Ctx, prefix: string, limit: number): Prom
     readPast: true,
     typoCheck: last !== undefined && last.length >= TYPO_FROM && isCorrectable(last),
   };
-  const reads = await readSuggestions(ctx, input);
+  // The process's index answers when it is exact and every typed word is one it answers exactly for.
+  const index = useIndex && words.every(indexableWord) ? suggestIndexOf(ctx, SUGGEST_MIN_CLIENTS) : undefined;
+  const read = (given: SuggestInput): Promise<SuggestReads> | SuggestReads =>
+    index && given.alternatives.every(indexableWord)
+      ? readSuggestionsFromIndex(index, given)
+      : readSuggestions(ctx, given);
+  const reads = await read(input);
   let titles = reads.titles;
   // No vocabulary term starts with the last word: titles through its typo corrections too.
   const fixes = last === undefined ? [] : correctedPrefixes(last, reads.typoTerms);
   if (fixes.length > 0)
-    titles = (
-      await readSuggestions(ctx, { ...input, alternatives: [last!, ...fixes], readPast: false, typoCheck: false })
-    ).titles;
-  const past = reads.past.length > 0 ? await suggestablePastQueries(ctx, reads.past) : [];
+    titles = (await read({ ...input, alternatives: [last!, ...fixes], readPast: false, typoCheck: false })).titles;
+  const past = reads.past.length > 0 ? await suggestablePastQueries(ctx, reads.past, index) : [];
   const suggestions: Suggestion[] = past.slice(0, Math.ceil(limit / 2)).map((text) => ({ text, type: 'query' }));
   const seen = new Set(suggestions.map((s) => s.text));
   for (const row of titles) {

@@ -13,10 +13,10 @@ import type { Ctx } from '../../shared/context.js';
 // Title-word matches ranked per spelling of the last word, per title asked for: a one-letter prefix would
 // otherwise rank a whole catalog. Products often share a title (sizes, colours as products of their own), so
 // a dozen matches per title keeps the list full.
-const CANDIDATES_PER_TITLE = 12;
+export const CANDIDATES_PER_TITLE = 12;
 
 // Past queries read for each suggestion list: more than asked, as corrected forms may merge and some not qualify.
-const PAST_QUERIES = 20;
+export const PAST_QUERIES = 20;
 
 /** What a suggestion list is computed from, as the statement reads it. */
 export interface SuggestReads {

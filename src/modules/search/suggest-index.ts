@@ -1,0 +1,319 @@
+import type pg from 'pg';
+import { poolOf } from '../../db/client.js';
+import type { Ctx } from '../../shared/context.js';
+import type { ProjectIndexes } from '../../shared/project-indexes.js';
+import { compareCodePoints, trigramsOf } from './suggest-index.text.js';
+
+/**
+ * A project's suggestion inputs held in the process, so a suggestion list is ranked without a statement: the
+ * title words in the order of search_title_words_prefix_idx (the order the suggest statement reads them in),
+ * the collections with their title lexemes, the vocabulary with a trigram index for typo candidates, and the
+ * suggestable past queries with the blocks. Each part is read in one snapshot and kept only while no table it
+ * was read from changed (ProjectIndexes); the reads in suggest-index.reads.ts answer as the statements would.
+ */
+
+export interface CatalogIndex {
+  /** Its estimated size in memory (what ProjectIndexes bounds). */
+  bytes: number;
+  /** The distinct title and SKU words in byte order, and where each one's rows start in `wordProducts`. */
+  words: string[];
+  wordStarts: Int32Array;
+  /** Per title word row, in the prefix index's order (word, title length, title_norm, row order): its product. */
+  wordProducts: Int32Array;
+  productIds: string[];
+  /** Per product, its title's position in the distinct titles below (products often share a title). */
+  productTitles: Int32Array;
+  titles: IndexedTitle[];
+  collections: IndexedCollection[];
+  /** Vocabulary terms with doc_count > 0, in code point (byte) order, their doc counts and trigram counts. */
+  terms: string[];
+  termDocCounts: Int32Array;
+  termTrigramCounts: Int32Array;
+  termLengths: Int32Array;
+  /** Vocabulary terms holding each trigram (positions in `terms`). */
+  trigramTerms: Map<string, Int32Array>;
+}
+
+export interface IndexedTitle {
+  title: string;
+  /** lower(title), as PostgreSQL lowers it (suggestions merge titles equal in lower case). */
+  lower: string;
+  /** title_norm: lower(unaccent(title)). */
+  norm: string;
+  /** length(title) in characters. */
+  length: number;
+  /**
+   * When title_norm holds characters outside ASCII: its words as PostgreSQL splits it at `[^[:alnum:]]` (which
+   * characters count as alphanumeric there is the locale's). Otherwise absent: ASCII is split the same everywhere.
+   */
+  normWords?: string[];
+}
+
+export interface IndexedCollection {
+  id: string;
+  title: string;
+  titleLower: string;
+  /** lower(unaccent(title)). */
+  titleNorm: string;
+  length: number;
+  /** The lexemes of to_tsvector('simple', unaccent(title)). */
+  lexemes: string[];
+}
+
+export interface PastIndex {
+  /** Its estimated size in memory (what ProjectIndexes bounds). */
+  bytes: number;
+  /** The client count the rows were read with (search_query_stats.client_count at least this). */
+  minClients: number;
+  /** Past queries with results the last time, in code point (byte) order, with their client and search counts. */
+  queries: string[];
+  clientCounts: Int32Array;
+  searchCounts: Int32Array;
+  blocked: Set<string>;
+}
+
+export interface SuggestIndex {
+  catalog: CatalogIndex;
+  past: PastIndex;
+}
+
+// What each part is read from: a write to any of them (by any process) makes the part stale. Titles are read from
+// search_title_words (which the statement reads them from too), not search_products, whose stock column changes
+// with every order.
+const CATALOG_TABLES = ['search_title_words', 'collections', 'search_terms'];
+const PAST_TABLES = ['search_query_stats', 'search_suggestion_blocks'];
+
+// The in-process order equals the statements' only where text sorts by code point (byte order in UTF-8).
+const CODE_POINT_COLLATIONS = new Set(['C', 'POSIX', 'C.UTF-8', 'C.utf8']);
+
+/** About what `texts` take in V8's heap with their array slots (a header and up to two bytes per character). */
+const sizeOfTexts = (texts: readonly string[]) => texts.reduce((sum, text) => sum + 24 + text.length * 2, 0);
+
+/** Runs `read` in one read-only snapshot on a connection of its own. */
+async function inSnapshot<T>(pool: pg.Pool, read: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const result = await read(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+const rows = async (client: pg.PoolClient, text: string, values: unknown[]) =>
+  (await client.query<unknown[]>({ text, values, rowMode: 'array' })).rows;
+
+// Rows fetched at a time while an index is built: the build's own memory stays a few MB above the index's.
+const FETCH_ROWS = 5_000;
+
+/** Calls `take` with the rows of `query` in batches of FETCH_ROWS, in its order (inside the snapshot's transaction). */
+async function eachBatch(client: pg.PoolClient, query: string, values: unknown[], take: (rows: unknown[][]) => void) {
+  await client.query({ text: `DECLARE suggest_index_rows NO SCROLL CURSOR FOR ${query}`, values });
+  for (;;) {
+    const batch = await rows(client, `FETCH FORWARD ${FETCH_ROWS} FROM suggest_index_rows`, []);
+    if (batch.length === 0) break;
+    take(batch);
+  }
+  await client.query('CLOSE suggest_index_rows');
+}
+
+/** Reads the project's catalog part; null when the database's collation does not sort by code point. */
+async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIndex | null> {
+  return inSnapshot(pool, async (client) => {
+    const [[collation]] = await rows(
+      client,
+      'SELECT datcollate FROM pg_database WHERE datname = current_database()',
+      [],
+    );
+    if (!CODE_POINT_COLLATIONS.has(String(collation))) return null;
+    const interned = new Map<string, string>();
+    const intern = (text: string) => interned.get(text) ?? (interned.set(text, text), text);
+    const positions = new Map<string, number>();
+    const productIds: string[] = [];
+    const productTitles: number[] = [];
+    const titles: IndexedTitle[] = [];
+    const titlePositions = new Map<string, number>();
+    await eachBatch(
+      client,
+      `SELECT product_id, title, lower(title), title_norm, title_len,
+              CASE WHEN title_norm ~ '[^\\x01-\\x7f]' THEN regexp_split_to_array(title_norm, '[^[:alnum:]]+') END
+       FROM search_title_words WHERE project_id = $1 AND word <> ''
+       GROUP BY product_id, title, title_norm, title_len`,
+      [projectId],
+      (batch) => {
+        for (const [id, title, lower, norm, length, normWords] of batch as Array<
+          [string, string, string, string, number, string[] | null]
+        >) {
+          positions.set(id, productIds.length);
+          productIds.push(id);
+          let position = titlePositions.get(title);
+          if (position === undefined) {
+            position = titles.length;
+            titlePositions.set(title, position);
+            titles.push({
+              title,
+              lower: intern(lower),
+              norm: intern(norm),
+              length,
+              ...(normWords ? { normWords: normWords.filter(Boolean).map(intern) } : {}),
+            });
+          }
+          productTitles.push(position);
+        }
+      },
+    );
+    interned.clear();
+    titlePositions.clear();
+    // The index's own order, ties in row order as its scans return them: forbid the planner any other plan.
+    await client.query('SET LOCAL enable_seqscan = off');
+    await client.query('SET LOCAL enable_bitmapscan = off');
+    await client.query('SET LOCAL enable_sort = off');
+    const words: string[] = [];
+    const wordStarts: number[] = [];
+    const wordProducts: number[] = [];
+    await eachBatch(
+      client,
+      `SELECT word, product_id FROM search_title_words WHERE project_id = $1 AND word <> ''
+       ORDER BY word USING ~<~, title_len, title_norm`,
+      [projectId],
+      (batch) => {
+        for (const [word, id] of batch as Array<[string, string]>) {
+          if (words.at(-1) !== word) {
+            words.push(word);
+            wordStarts.push(wordProducts.length);
+          }
+          wordProducts.push(positions.get(id) ?? -1);
+        }
+      },
+    );
+    wordStarts.push(wordProducts.length);
+    const collections = await rows(
+      client,
+      `SELECT id, title, lower(title), lower(unaccent(title)), length(title),
+              tsvector_to_array(to_tsvector('simple', unaccent(title)))
+       FROM collections WHERE project_id = $1`,
+      [projectId],
+    );
+    const terms = await rows(
+      client,
+      'SELECT term, doc_count FROM search_terms WHERE project_id = $1 AND doc_count > 0',
+      [projectId],
+    );
+    const collectionRows = collections.map((row) => ({
+      id: row[0] as string,
+      title: row[1] as string,
+      titleLower: row[2] as string,
+      titleNorm: row[3] as string,
+      length: row[4] as number,
+      lexemes: row[5] as string[],
+    }));
+    const vocabulary = vocabularyOf(terms);
+    const bytes =
+      (wordProducts.length + wordStarts.length) * 4 +
+      sizeOfTexts(words) +
+      sizeOfTexts(productIds) +
+      productIds.length * 12 +
+      titles.reduce((sum, t) => sum + 64 + sizeOfTexts([t.title, t.lower, t.norm, ...(t.normWords ?? [])]), 0) +
+      collectionRows.reduce(
+        (sum, c) => sum + 96 + sizeOfTexts([c.id, c.title, c.titleLower, c.titleNorm, ...c.lexemes]),
+        0,
+      ) +
+      vocabulary.terms.reduce((sum, term) => sum + 40 + 2 * term.length * 8, 0);
+    return {
+      bytes,
+      words,
+      wordStarts: Int32Array.from(wordStarts),
+      wordProducts: Int32Array.from(wordProducts),
+      productIds,
+      productTitles: Int32Array.from(productTitles),
+      titles,
+      collections: collectionRows,
+      ...vocabulary,
+    };
+  });
+}
+
+/** The vocabulary in code point order with pg_trgm's trigrams of each term, indexed by trigram. */
+function vocabularyOf(termRows: unknown[][]) {
+  const terms = termRows
+    .map((row) => ({ term: row[0] as string, docCount: row[1] as number }))
+    .sort((a, b) => compareCodePoints(a.term, b.term));
+  const trigramLists = new Map<string, number[]>();
+  const termTrigramCounts = new Int32Array(terms.length);
+  terms.forEach(({ term }, i) => {
+    const grams = trigramsOf(term);
+    termTrigramCounts[i] = grams.length;
+    for (const gram of grams) {
+      const list = trigramLists.get(gram);
+      if (list) list.push(i);
+      else trigramLists.set(gram, [i]);
+    }
+  });
+  return {
+    terms: terms.map((t) => t.term),
+    termDocCounts: Int32Array.from(terms, (t) => t.docCount),
+    termTrigramCounts,
+    termLengths: Int32Array.from(terms, (t) => [...t.term].length),
+    trigramTerms: new Map([...trigramLists].map(([gram, list]) => [gram, Int32Array.from(list)])),
+  };
+}
+
+/** Reads the project's past queries searched by at least `minClients` clients, with results the last time, and its blocks. */
+async function buildPast(pool: pg.Pool, projectId: string, minClients: number): Promise<PastIndex> {
+  return inSnapshot(pool, async (client) => {
+    const stats = await rows(
+      client,
+      `SELECT query, client_count, search_count FROM search_query_stats
+       WHERE project_id = $1 AND client_count >= $2 AND last_result_count > 0`,
+      [projectId, minClients],
+    );
+    const blocks = await rows(client, 'SELECT query FROM search_suggestion_blocks WHERE project_id = $1', [projectId]);
+    stats.sort((a, b) => compareCodePoints(a[0] as string, b[0] as string));
+    const queries = stats.map((row) => row[0] as string);
+    const blocked = blocks.map((row) => row[0] as string);
+    return {
+      bytes: sizeOfTexts(queries) + queries.length * 8 + sizeOfTexts(blocked) + blocked.length * 40,
+      minClients,
+      queries,
+      clientCounts: Int32Array.from(stats, (row) => row[1] as number),
+      searchCounts: Int32Array.from(stats, (row) => row[2] as number),
+      blocked: new Set(blocked),
+    };
+  });
+}
+
+/**
+ * The project's suggest index when every part of it is exact now (read from the database this request reads
+ * from); otherwise undefined, and the stale or missing parts are being built for the requests to come.
+ */
+export function suggestIndexOf(ctx: Ctx, minClients: number): SuggestIndex | undefined {
+  const indexes = ctx.caches?.suggestIndexes as ProjectIndexes<CatalogIndex | PastIndex | null> | undefined;
+  const pool = poolOf(ctx.db);
+  if (!indexes || !pool) return undefined;
+  const catalog = indexes.get(ctx.project.id, 'suggest-catalog', CATALOG_TABLES, () =>
+    buildCatalog(pool, ctx.project.id),
+  ) as CatalogIndex | null | undefined;
+  const past = indexes.get(ctx.project.id, `suggest-past|${minClients}`, PAST_TABLES, () =>
+    buildPast(pool, ctx.project.id, minClients),
+  ) as PastIndex | undefined;
+  return catalog && past ? { catalog, past } : undefined;
+}
+
+/** Builds the project's suggest index now when it is not exact, and returns it (warm-up, tests). */
+export async function suggestIndexReady(ctx: Ctx, minClients: number): Promise<SuggestIndex | undefined> {
+  const indexes = ctx.caches?.suggestIndexes as ProjectIndexes<CatalogIndex | PastIndex | null> | undefined;
+  const pool = poolOf(ctx.db);
+  if (!indexes || !pool) return undefined;
+  const catalog = (await indexes.ready(ctx.project.id, 'suggest-catalog', CATALOG_TABLES, () =>
+    buildCatalog(pool, ctx.project.id),
+  )) as CatalogIndex | null | undefined;
+  const past = (await indexes.ready(ctx.project.id, `suggest-past|${minClients}`, PAST_TABLES, () =>
+    buildPast(pool, ctx.project.id, minClients),
+  )) as PastIndex | undefined;
+  return catalog && past ? { catalog, past } : undefined;
+}
