@@ -37,32 +37,18 @@ export async function inTransaction<T, const S extends readonly Step<unknown>[] 
   }
 }
 
-// The commit returns without waiting for its WAL flush (the locks the steps took are released at once) ...
-const COMMIT_WITHOUT_FLUSH: Step<never> = { config: () => ({ text: 'SET LOCAL synchronous_commit = off' }) };
-// ... and the answer waits for it: a transaction of its own that writes a WAL record and commits synchronously
-// returns only once the WAL up to its record is flushed, which holds the commit before it.
-const FLUSHED: Step<never> = { config: () => ({ text: "SELECT pg_logical_emit_message(true, 'commit', '')" }) };
-
 /**
  * Runs `steps` as the last statements of inTransaction's transaction on `client` and COMMIT in the same round trip,
- * so the locks they take (a counter row) are held for their execution and the commit only: not for a round trip
- * to this process, nor for the commit's flush to disk (the commit does not wait for it; a synchronous transaction
- * of its own sent after it does, so the promise resolves only once the commit is durable, and concurrent commits
- * share their flushes). Until that flush, other sessions may read what the transaction wrote; a database crash in
- * that window loses the transaction whole (never part of it), and whoever called this gets no answer. When a step
- * fails, PostgreSQL skips the rest and the COMMIT, the promise rejects and inTransaction rolls back; a failed
- * COMMIT rolls back and rejects. Resolves to the steps' rows. Nothing may run on `client` after it.
+ * so the locks they take (a counter row) are held for their execution and the commit only, not also for a round trip
+ * to this process and its event loop in between. When a step fails, PostgreSQL skips the rest and the COMMIT, the
+ * promise rejects and inTransaction rolls back; a failed COMMIT rolls back and rejects. Resolves to the steps' rows.
+ * Nothing may run on `client` after it.
  */
 export async function commitWith<const S extends readonly Step<unknown>[]>(
   client: pg.PoolClient,
   steps: S,
 ): Promise<RowsOf<S>> {
-  const rows = (await inOneRoundTrip(client, [
-    COMMIT_WITHOUT_FLUSH,
-    ...steps,
-    COMMIT,
-    FLUSHED,
-  ])) as unknown as unknown[][];
+  const rows = (await inOneRoundTrip(client, [...steps, COMMIT])) as unknown as unknown[][];
   committed.add(client);
-  return rows.slice(1, -2) as RowsOf<S>;
+  return rows.slice(0, -1) as RowsOf<S>;
 }

@@ -7,10 +7,9 @@ import { commitWith, inTransaction } from '../../../src/db/client-transaction.js
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../../src/db/embedded-postgres.js';
 import { eventually } from '../../setup/wait.js';
 
-// commitWith commits without waiting for the WAL flush (so the locks its statements took are not held through it),
-// then waits for the flush before it resolves. A cluster of its own, crashed (immediate shutdown: no flush on the
-// way out) right after the last answer, must hold every transaction that was answered. Its WAL writer flushes
-// only every 10 s, so a commit that did not wait for the flush would be lost.
+// What commitWith answered is durable: a cluster of its own, crashed (immediate shutdown: no flush on the way out)
+// right after the last answer, holds every transaction that was answered. Its WAL writer flushes only every 10 s,
+// so a commit answered before its flush (synchronous_commit off without waiting for the flush) would be lost.
 const SETTINGS = { wal_writer_delay: '10000', wal_writer_flush_after: '1GB' };
 let dir: string;
 let cluster: EmbeddedDatabase;
