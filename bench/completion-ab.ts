@@ -7,16 +7,23 @@
  * list (limit 25) for --duration seconds each after 2 s of warm-up, with the server's CPU time per request.
  * Both checkouts must share the database schema.
  */
-import { rmSync } from 'node:fs';
-import os from 'node:os';
+
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createDatabase } from '../src/db/client.js';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
-import { buildServer, createBenchProject, loadAverage, processCpuMs, startCompiledServer, stopServer } from './kit.js';
+import {
+  AMOUNT_SAMPLE_MS,
+  buildServer,
+  createBenchProject,
+  loadAverage,
+  processCpuMs,
+  startCompiledServer,
+  startThrowawayPostgres,
+  stopServer,
+} from './kit.js';
 import { moreScenarios } from './more-scenarios.js';
 
 const { values } = parseArgs({
@@ -45,13 +52,7 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 const cpuMs = (pid: number | undefined) => processCpuMs(pid) ?? Number.NaN;
 
-const dataDir = path.join(os.tmpdir(), `commerce-completion-ab-${process.pid}`);
-const embedded = await startEmbeddedPostgres({
-  dir: dataDir,
-  persistent: false,
-  whenInUse: 'refuse',
-  port: await freePort(),
-});
+const embedded = await startThrowawayPostgres('completion-ab');
 try {
   await migrate(embedded.url);
   const db = createDatabase(embedded.url);
@@ -131,10 +132,8 @@ try {
       const result = await autocannon({
         url: server.url,
         connections,
-        // autocannon ends a run of `amount` requests at its next sample tick (every second by default), so the
-        // duration it reports is rounded up to a whole second: sampled every 50 ms, the rate is the rate.
         amount: prepared.amount,
-        sampleInt: 50,
+        sampleInt: AMOUNT_SAMPLE_MS,
         headers: { authorization: `Bearer ${prepared.token}`, 'content-type': 'application/json' },
         requests: [prepared.request],
       });
@@ -148,6 +147,5 @@ try {
   log(`\n${results.join('\n')}`);
 } finally {
   await embedded.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(0);

@@ -7,23 +7,23 @@
  * WAL fsyncs (pg_stat_io) and the CPU of the API and of PostgreSQL per completion. Extra env for the server:
  * `--env NAME=value` (repeatable), e.g. `--env DATABASE_POOL_SIZE=20`.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDatabase } from '../src/db/client.js';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
 import {
+  AMOUNT_SAMPLE_MS,
   buildServer,
   clusterCpuMs,
   createBenchProject,
   loadAverage,
   processCpuMs,
   startCompiledServer,
+  startThrowawayPostgres,
   stopServer,
 } from './kit.js';
 import { moreScenarios } from './more-scenarios.js';
@@ -42,18 +42,11 @@ const extraEnv = Object.fromEntries(values.env.map((pair) => [pair.split('=')[0]
 
 const cpuMs = (pid: number) => processCpuMs(pid) ?? Number.NaN;
 
-const dataDir = path.join(os.tmpdir(), `commerce-completion-waits-${process.pid}`);
-const embedded = await startEmbeddedPostgres({
-  dir: dataDir,
-  persistent: false,
-  whenInUse: 'refuse',
-  port: await freePort(),
-  settings: {
-    shared_preload_libraries: 'pg_stat_statements',
-    'pg_stat_statements.track': 'all',
-    track_io_timing: 'on',
-    track_wal_io_timing: 'on',
-  },
+const embedded = await startThrowawayPostgres('completion-waits', {
+  shared_preload_libraries: 'pg_stat_statements',
+  'pg_stat_statements.track': 'all',
+  track_io_timing: 'on',
+  track_wal_io_timing: 'on',
 });
 try {
   await migrate(embedded.url);
@@ -89,7 +82,7 @@ try {
     const prepared = await completion.prepare();
     await monitor.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     await monitor.query(`SELECT pg_stat_statements_reset(), pg_stat_reset_shared('io'), pg_stat_reset_shared('wal')`);
-    const postmaster = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const postmaster = Number(readFileSync(path.join(embedded.dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
     const states = new Map<string, number>();
     const lockWaits = new Map<string, number>();
     let samples = 0;
@@ -133,10 +126,8 @@ try {
     const result = await autocannon({
       url: server.url,
       connections: Number(values.connections),
-      // autocannon ends a run of `amount` requests at its next sample tick (every second by default), so the
-      // duration it reports is rounded up to a whole second: sampled every 50 ms, the rate is the rate.
       amount: prepared.amount,
-      sampleInt: 50,
+      sampleInt: AMOUNT_SAMPLE_MS,
       headers: { authorization: `Bearer ${prepared.token}`, 'content-type': 'application/json' },
       requests: [prepared.request],
     });
@@ -184,6 +175,5 @@ try {
   }
 } finally {
   await embedded.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(0);

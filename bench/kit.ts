@@ -1,9 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Database } from '../src/db/client.js';
+import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -177,3 +178,33 @@ export async function createBenchProject(db: Database, name: string) {
   });
   return created;
 }
+
+/**
+ * A throwaway embedded PostgreSQL for one bench run (under the temp directory, named for `name` and this process,
+ * on a free port, with `settings`); `stop()` stops it and removes its files.
+ */
+export async function startThrowawayPostgres(name: string, settings?: Record<string, string>) {
+  const dir = path.join(os.tmpdir(), `commerce-${name}-${process.pid}`);
+  const embedded = await startEmbeddedPostgres({
+    dir,
+    persistent: false,
+    whenInUse: 'refuse',
+    port: await freePort(),
+    settings,
+  });
+  return {
+    url: embedded.url,
+    dir,
+    stop: async () => {
+      await embedded.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * autocannon's sample interval for runs of a fixed number of requests (`amount`): it ends them at its next sample
+ * tick, so with its default of a second the duration it reports is rounded up to a whole second; sampled every
+ * 50 ms, requests over duration is the rate.
+ */
+export const AMOUNT_SAMPLE_MS = 50;

@@ -4,22 +4,23 @@
  * self time and its share per package; the profiles themselves are kept for DevTools. Seeds a throwaway
  * database like `npm run bench` (customers, a catalog with two variants per product, drafts for completion).
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createDatabase } from '../src/db/client.js';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
 import {
+  AMOUNT_SAMPLE_MS,
   benchOptions,
   buildServer,
   createBenchProject,
   loadAverage,
   processCpuMs,
   startCompiledServer,
+  startThrowawayPostgres,
   stopServer,
 } from './kit.js';
 import { moreScenarios } from './more-scenarios.js';
@@ -136,13 +137,7 @@ function cpuPerRequest(before: number | undefined, after: number | undefined, re
   return `, ${((after - before) / requests).toFixed(2)} ms of the API's CPU per request`;
 }
 const profileDir = path.join(os.tmpdir(), `commerce-profile-${process.pid}`);
-const dataDir = path.join(os.tmpdir(), `commerce-profile-db-${process.pid}`);
-const embedded = await startEmbeddedPostgres({
-  dir: dataDir,
-  persistent: false,
-  whenInUse: 'refuse',
-  port: await freePort(),
-});
+const embedded = await startThrowawayPostgres('profile-db');
 try {
   await migrate(embedded.url);
   const db = createDatabase(embedded.url);
@@ -241,7 +236,7 @@ try {
         url: server.url,
         connections: options.connections,
         amount: prepared.amount,
-        sampleInt: 50, // a whole-second duration otherwise (see bench/run.ts's measureAmount)
+        sampleInt: AMOUNT_SAMPLE_MS,
         headers: { authorization: `Bearer ${prepared.token}`, 'content-type': 'application/json' },
         requests: [prepared.request],
       });
@@ -264,6 +259,5 @@ try {
   );
 } finally {
   await embedded.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(0);

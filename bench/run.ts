@@ -6,19 +6,18 @@
  * of bench/search-scenarios.ts (with the answer cache off, then on) and the search log's cost (on and off, alternating). The tables are also written into bench/README.md.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createDatabase } from '../src/db/client.js';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import { progress } from '../src/seed/progress.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
-import { createBenchProject, loadAverage, postmasterOf } from './kit.js';
+import { AMOUNT_SAMPLE_MS, createBenchProject, loadAverage, postmasterOf, startThrowawayPostgres } from './kit.js';
 import { moreScenarios } from './more-scenarios.js';
 import {
   BENCH_METRICS_TOKEN,
@@ -241,10 +240,8 @@ async function measureAmount(
   const result = await autocannon({
     url: server.url,
     connections: CONNECTIONS,
-    // autocannon ends a run of `amount` requests at its next sample tick (every second by default), so the
-    // duration it reports is rounded up to a whole second: sampled every 50 ms, the rate is the rate.
     amount,
-    sampleInt: 50,
+    sampleInt: AMOUNT_SAMPLE_MS,
     headers: { 'content-type': 'application/json', ...headers },
     requests: [request],
   });
@@ -401,10 +398,7 @@ async function measureSearch(databaseUrl: string): Promise<string> {
   return searchTable;
 }
 
-const dataDir = path.join(os.tmpdir(), `commerce-bench-${process.pid}`);
-const embedded = process.env.BENCH_DATABASE_URL
-  ? undefined
-  : await startEmbeddedPostgres({ dir: dataDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
+const embedded = process.env.BENCH_DATABASE_URL ? undefined : await startThrowawayPostgres('bench');
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 const servers: Server[] = [];
 try {
@@ -591,6 +585,5 @@ try {
   for (const server of servers) server.child.kill('SIGTERM');
   await new Promise((resolve) => setTimeout(resolve, 500));
   await embedded?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(0);

@@ -7,14 +7,13 @@
  * search log's cost (the search mix with the log on and with SEARCH_LOG=off, alternating).
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDatabase } from '../src/db/client.js';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
-import { postmasterOf, startBenchServer } from './kit.js';
+import { postmasterOf, startBenchServer, startThrowawayPostgres } from './kit.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import {
   BENCH_METRICS_TOKEN,
@@ -39,13 +38,7 @@ const PRODUCTS = Number(values.products);
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
 
-const dataDir = path.join(os.tmpdir(), `commerce-bench-search-${process.pid}`);
-const embedded = await startEmbeddedPostgres({
-  dir: dataDir,
-  persistent: false,
-  whenInUse: 'refuse',
-  port: await freePort(),
-});
+const embedded = await startThrowawayPostgres('bench-search');
 let server: { child: ChildProcess } | undefined;
 try {
   await migrate(embedded.url);
@@ -127,5 +120,4 @@ try {
   server?.child.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1000));
   await embedded.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }

@@ -7,16 +7,15 @@
  * all of them. The table is written into bench/README.md.
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createDatabase } from '../src/db/client.js';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
 import { startPgBouncer } from '../tests/setup/pgbouncer.js';
-import { benchOptions, buildServer, createBenchProject, startCompiledServer } from './kit.js';
+import { benchOptions, buildServer, createBenchProject, startCompiledServer, startThrowawayPostgres } from './kit.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const USAGE = `Usage: npm run bench:topology -- [--customers N] [--duration S] [--rounds N] [--connections N] [--no-write]
@@ -50,13 +49,7 @@ async function run(url: string, request: autocannon.Request, headers: Record<str
   });
 }
 
-const dataDir = path.join(os.tmpdir(), `commerce-bench-topology-${process.pid}`);
-const embedded = await startEmbeddedPostgres({
-  dir: dataDir,
-  persistent: false,
-  whenInUse: 'refuse',
-  port: await freePort(),
-});
+const embedded = await startThrowawayPostgres('bench-topology');
 const servers: Server[] = [];
 let bouncer: Awaited<ReturnType<typeof startPgBouncer>> | undefined;
 try {
@@ -159,5 +152,4 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await bouncer?.stop();
   await embedded.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }
