@@ -58,7 +58,11 @@ export interface paths {
          *     in_use, idle, waiting); `commerce_job_queue_jobs` (pg-boss jobs by `queue` and `state`: ready,
          *     deferred, active, failed); `commerce_webhook_attempts_total` (by `outcome`) and
          *     `commerce_webhook_attempt_duration_seconds`; `commerce_cache_hits` and `commerce_cache_misses` (by
-         *     `cache`, since the process started); and the process's own series (`commerce_process_*` and
+         *     `cache`, since the process started); `commerce_search_log` (by `count`: `buffered_rows` waiting for the
+         *     next write, and since the process started `dropped_searches`, the buffer being full, and
+         *     `failed_searches`, lost to a failed write); with read replicas,
+         *     `commerce_db_routed_reads_total` (by `target` and `reason`), `commerce_db_replica_lag_seconds` and
+         *     `commerce_db_replica_in_rotation` (by `replica`); and the process's own series (`commerce_process_*` and
          *     `commerce_nodejs_*`: memory, CPU, heap, event-loop lag, handles). Each process reports its own figures; scrape every one.
          *
          *     Not public: on the API's port it needs `Authorization: Bearer <METRICS_TOKEN>` and does not exist
