@@ -1,0 +1,137 @@
+/**
+ * PostgreSQL 18's ts_rank(weights, tsvector, tsquery) (calc_rank in src/backend/utils/adt/tsrank.c), ported
+ * with C's float arithmetic: Math.fround wherever C computes or stores a float, plain numbers where it uses
+ * double (the literals, exp, sqrt, and `1.0 - ...`), so the answer is PostgreSQL's float4 bit for bit.
+ */
+import { compareCodePoints } from '../suggest-index.text.js';
+import { pgQsort } from './pg-qsort.js';
+import type { TsDoc, TsOperand, TsQuery } from './pg-tsquery.js';
+
+const f = Math.fround;
+const MAXENTRYPOS = 1 << 14;
+/** calc_rank_and's stand-in for an entry without positions: one position MAXENTRYPOS - 1 of weight D. */
+const POSNULL_AND: ArrayLike<number> = new Uint16Array([MAXENTRYPOS - 1]);
+/** calc_rank_or's stand-in for an entry without positions: one position 0 of weight D. */
+const POSNULL_OR: ArrayLike<number> = new Uint16Array([0]);
+
+/** The rank PostgreSQL's ts_rank(weights::float4[], doc, query) answers (weights D, C, B, A), as the exact float4 value. */
+export function tsRank(weights: readonly number[], doc: TsDoc, query: TsQuery): number {
+  if (doc.size === 0 || query.items.length === 0) return 0;
+  // getWeights: a negative weight means the default one.
+  for (let i = 0; i < 4; i++) w[i] = f(weights[i]) >= 0 ? f(weights[i]) : DEFAULT_WEIGHTS[i];
+  const root = query.root!;
+  const useAnd = root.kind === 'and' || root.kind === 'phrase';
+  let res = useAnd ? rankAnd(doc, query) : rankOr(doc, query);
+  if (res < 0) res = f(1e-20);
+  return res;
+}
+
+const DEFAULT_WEIGHTS = [f(0.1), f(0.2), f(0.4), f(1.0)];
+// The weights of the call in progress, as float4 (index = a position's weight: 0 = D ... 3 = A).
+const w = new Float64Array(4);
+
+// SortAndUniqItems depends on the query alone: kept per query, since a query ranks thousands of documents.
+const uniqueOperandsOf = new WeakMap<TsQuery, TsOperand[]>();
+
+/** SortAndUniqItems: the operands sorted by lexeme with PostgreSQL's (unstable) qsort, the first of each lexeme kept. */
+export function sortedUniqueOperands(query: TsQuery): TsOperand[] {
+  let unique = uniqueOperandsOf.get(query);
+  if (unique) return unique;
+  const sorted = query.operands.slice();
+  if (sorted.length >= 2) pgQsort(sorted, 0, sorted.length, compareOperands);
+  unique = [];
+  for (const operand of sorted)
+    if (unique.length === 0 || compareOperands(operand, unique[unique.length - 1]) !== 0) unique.push(operand);
+  uniqueOperandsOf.set(query, unique);
+  return unique;
+}
+
+function compareOperands(a: TsOperand, b: TsOperand): number {
+  return compareCodePoints(a.lexeme, b.lexeme);
+}
+
+/**
+ * word_distance: float4 of 1 / (1.005 + 0.05 e^(d / 1.5 - 2)), 1e-30 beyond 100, as a table of the 101 values.
+ * V8's Math.exp differs from glibc's exp in the last bit for 11 of these arguments; the float4 results do not
+ * (tests/integration/search/pg-text-search.test.ts checks that they survive an exp off by two units).
+ */
+const WORD_DISTANCE = Array.from({ length: 101 }, (_, d) => f(1.0 / (1.005 + 0.05 * Math.exp(d / 1.5 - 2))));
+const FAR = f(1e-30);
+
+function wordDistance(dist: number): number {
+  return dist > 100 ? FAR : WORD_DISTANCE[dist];
+}
+
+// calc_rank_and's pos[]: the positions of the last entry seen of each unique operand (null: not in the document).
+let lastPositions: Array<ArrayLike<number> | null> = [];
+
+/** calc_rank_and: every pair of positions of two different operands adds sqrt(w1 * w2 * word_distance) to a probabilistic sum. */
+function rankAnd(doc: TsDoc, query: TsQuery): number {
+  const items = sortedUniqueOperands(query);
+  const size = items.length;
+  if (size < 2) return rankOr(doc, query);
+  if (lastPositions.length < size) lastPositions = new Array<ArrayLike<number> | null>(size);
+  lastPositions.fill(null, 0, size);
+  let res = -1.0;
+  for (let i = 0; i < size; i++) {
+    const range = doc.find(items[i]);
+    if (range === null) continue;
+    for (let e = range.start; e < range.end; e++) {
+      const found = doc.positions(e);
+      const post = found.length === 0 ? POSNULL_AND : found;
+      lastPositions[i] = post;
+      for (let k = 0; k < i; k++) {
+        const ct = lastPositions[k];
+        if (ct !== null) res = pairSum(res, post, ct);
+      }
+    }
+  }
+  return res;
+}
+
+/** The inner loops of calc_rank_and over two position lists; returns the new float `res`. */
+function pairSum(res: number, post: ArrayLike<number>, ct: ArrayLike<number>): number {
+  const anyNull = post === POSNULL_AND || ct === POSNULL_AND;
+  for (let l = 0; l < post.length; l++) {
+    for (let p = 0; p < ct.length; p++) {
+      let dist = Math.abs((post[l] & 0x3fff) - (ct[p] & 0x3fff));
+      if (dist === 0 && !anyNull) continue;
+      if (dist === 0) dist = MAXENTRYPOS;
+      const curw = f(Math.sqrt(f(f(w[post[l] >> 14] * w[ct[p] >> 14]) * wordDistance(dist))));
+      res = res < 0 ? curw : f(1.0 - (1.0 - res) * (1.0 - curw));
+    }
+  }
+  return res;
+}
+
+/** calc_rank_or: per matching entry, its weights summed with 1/i² damping, normalised; averaged over the unique operands. */
+function rankOr(doc: TsDoc, query: TsQuery): number {
+  const items = sortedUniqueOperands(query);
+  let res = 0.0;
+  for (let i = 0; i < items.length; i++) {
+    const range = doc.find(items[i]);
+    if (range === null) continue;
+    for (let e = range.start; e < range.end; e++) {
+      const found = doc.positions(e);
+      res = entryScore(res, found.length === 0 ? POSNULL_OR : found);
+    }
+  }
+  if (items.length > 0) res = f(res / items.length);
+  return res;
+}
+
+/** One entry of calc_rank_or; returns the new float `res`. */
+function entryScore(res: number, post: ArrayLike<number>): number {
+  let resj = 0.0;
+  let wjm = -1.0;
+  let jm = 0;
+  for (let j = 0; j < post.length; j++) {
+    const wj = w[post[j] >> 14];
+    resj = f(resj + f(wj / ((j + 1) * (j + 1))));
+    if (wj > wjm) {
+      wjm = wj;
+      jm = j;
+    }
+  }
+  return f(res + f(f(wjm + resj) - f(wjm / ((jm + 1) * (jm + 1)))) / 1.64493406685);
+}
