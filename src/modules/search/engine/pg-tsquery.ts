@@ -180,10 +180,9 @@ function execute(node: TsNode, doc: TsDoc): boolean {
     case 'or':
       return execute(node.left!, doc) || execute(node.right, doc);
     case 'phrase': {
-      const top = poolTop;
-      const result = phraseExecute(node, doc, null);
-      poolTop = top;
-      return result === YES;
+      // Phrases above phrases do not nest, so each topmost one starts with the whole pool.
+      poolTop = 0;
+      return phraseExecute(node, doc, null) === YES;
     }
   }
 }
