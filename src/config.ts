@@ -41,6 +41,11 @@ export interface Config {
    * (SUGGEST_INDEX=off: every suggestion list queries).
    */
   suggestIndex: boolean;
+  /**
+   * Match, rank and count product searches in a per-process index of each project's searchable products, kept
+   * exact by the change feed (SEARCH_INDEX=off: every product search runs its statements).
+   */
+  searchIndex: boolean;
   /** SEARCH_LOG=off: searches are not logged (only to measure the log's cost; analytics and suggestions need it). */
   searchLog: boolean;
   /**
@@ -116,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     searchCache: env.SEARCH_CACHE !== 'off',
     suggestIndex: env.SUGGEST_INDEX !== 'off',
+    searchIndex: env.SEARCH_INDEX !== 'off',
     searchLog: env.SEARCH_LOG !== 'off',
     trustProxy: env.TRUST_PROXY === 'true',
     metricsToken: env.METRICS_TOKEN || undefined,

@@ -28,6 +28,7 @@ const CACHE_NAMES = [
   'webhookEventTypes',
   'searchAnswers',
   'suggestIndexes',
+  'productIndexes',
   'customerPriceKeys',
   'liveSessions',
   'resolvedPrices',

@@ -187,6 +187,12 @@ export interface ProcessCaches {
    */
   suggestIndexes: ProjectIndexes<unknown>;
   /**
+   * Per project, its searchable products (documents with postings, and the fields filters, facets and hits
+   * read), so a product search is matched, ranked and counted without a statement
+   * (src/modules/search/product-index.ts); rebuilt when search_products or collections change (SEARCH_INDEX, on by default).
+   */
+  productIndexes: ProjectIndexes<unknown>;
+  /**
    * The price keys a customer buys from (its own, its groups' and companies'), per customer; stale when the
    * customer, its addresses, groups, group memberships, companies or contacts change.
    */
@@ -230,6 +236,9 @@ const MAX_SEARCH_ANSWERS = 2_000;
 // at 100,000 products a catalog's is about 12 MB (bench/README.md), and a build briefly needs some 50 MB more. Small
 // projects' are small: the count only keeps a process serving many of them from rebuilding one on every suggestion.
 const SUGGEST_INDEX_LIMITS = { maxIndexes: 64, maxBytes: 40 * 1024 * 1024 };
+// One index per project, at most 32 projects' and 96 MB (as estimated): at 100,000 products one is about 40 MB
+// (bench/README.md), and a build briefly needs about as much again.
+const PRODUCT_INDEX_LIMITS = { maxIndexes: 32, maxBytes: 96 * 1024 * 1024 };
 // A customer's keys or a session's owner is under 200 bytes: 50,000 of each stay around 10 MB.
 const MAX_CUSTOMER_PRICE_KEYS = 50_000;
 const MAX_LIVE_SESSIONS = 50_000;
@@ -255,6 +264,7 @@ export function createProcessCaches(feed: ChangeFeed, onIndexError?: (error: unk
     }),
     searchAnswers: new TableVersionCache<unknown>(versions, MAX_SEARCH_ANSWERS),
     suggestIndexes: new ProjectIndexes<unknown>(versions, { ...SUGGEST_INDEX_LIMITS, sizeOf }, onIndexError),
+    productIndexes: new ProjectIndexes<unknown>(versions, { ...PRODUCT_INDEX_LIMITS, sizeOf }, onIndexError),
     customerPriceKeys: new TableVersionCache<CustomerPriceKeys | null>(versions, MAX_CUSTOMER_PRICE_KEYS),
     liveSessions: new TableVersionCache<LiveSession | null>(versions, MAX_LIVE_SESSIONS),
     resolvedPrices: new TableVersionCache<unknown>(versions, MAX_RESOLVED_PRICES),
@@ -273,6 +283,7 @@ export function cachesReadingFrom(caches: ProcessCaches, current: () => boolean)
     webhookEventTypes: caches.webhookEventTypes.readingFrom(current),
     searchAnswers: caches.searchAnswers.readingFrom(current),
     suggestIndexes: caches.suggestIndexes.readingFrom(current),
+    productIndexes: caches.productIndexes.readingFrom(current),
     customerPriceKeys: caches.customerPriceKeys.readingFrom(current),
     liveSessions: caches.liveSessions.readingFrom(current),
     resolvedPrices: caches.resolvedPrices.readingFrom(current),

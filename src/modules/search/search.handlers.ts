@@ -25,6 +25,7 @@ export const searchHandlers = {
     body: {
       data: await searchCatalog(ctx, query, {
         cache: deps.config.searchCache,
+        index: deps.config.searchIndex,
         log: deps.config.searchLog,
         logTo: deps.db,
         clientAddress,

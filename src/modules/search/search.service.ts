@@ -9,7 +9,15 @@ import { recordSearch } from './search-log.js';
 import { placePins, planRules, type ActiveRule, type RulePlan } from './merchandising-rules.js';
 import { normalizeQuery } from './query-parser.js';
 import { planQuery, wordsToCheck, type QueryPlan, type VocabularyHit } from './search-plan.js';
-import { runCollectionSearch, runProductSearch, type ProductRowJson, type ProductSearch } from './search.sql.js';
+import { indexEngine } from './product-index.search.js';
+import { productIndexOf } from './product-index.js';
+import {
+  runCollectionSearch,
+  runProductSearch,
+  statementEngine,
+  type ProductRowJson,
+  type ProductSearch,
+} from './search.sql.js';
 import type { SynonymRule } from './synonyms-expand.js';
 import { termSql } from './tsquery.js';
 import { toProductHit, type ProductHit } from './search.mappers.js';
@@ -53,10 +61,16 @@ export function cachedSearch<T>(
   return ctx.caches.searchAnswers.get(ctx.project.id, key, tables, compute) as Promise<T>;
 }
 
-/** The product part of a search (its SQL reads only search_products and collection titles), cached. */
-function productSearch(ctx: Ctx, cache: boolean, search: ProductSearch) {
+/**
+ * The product part of a search (it reads only search_products and collection titles), cached; answered from the
+ * project's in-process index when `index` and it is exact now, else by the statements.
+ */
+function productSearch(ctx: Ctx, cache: boolean, index: boolean, search: ProductSearch) {
   const key = `products|${JSON.stringify({ ...search, multipliers: [...search.multipliers] })}`;
-  return cachedSearch(ctx, cache, key, PRODUCT_TABLES, () => runProductSearch(ctx, search));
+  return cachedSearch(ctx, cache, key, PRODUCT_TABLES, () => {
+    const products = index ? productIndexOf(ctx) : undefined;
+    return runProductSearch(products ? indexEngine(ctx, products) : statementEngine(ctx), search);
+  });
 }
 
 /** The project's active synonym groups and active rules on live products, and the vocabulary candidates of the words, in one round trip. */
@@ -112,7 +126,7 @@ export async function searchCatalog(
   ctx: Ctx,
   query: SearchQuery,
   // logTo: where the search log is written (the primary when ctx.db is a read replica's).
-  options: { cache?: boolean; clientAddress?: string; log?: boolean; logTo?: Database } = {},
+  options: { cache?: boolean; index?: boolean; clientAddress?: string; log?: boolean; logTo?: Database } = {},
 ): Promise<SearchResult> {
   const cache = options.cache ?? false;
   const started = performance.now();
@@ -135,7 +149,7 @@ export async function searchCatalog(
   const pinnedIds = rules.pins.map((p) => p.productId);
   const [products, collections] = await Promise.all([
     types.includes('products') && !empty
-      ? productSearch(ctx, cache, {
+      ? productSearch(ctx, cache, options.index ?? false, {
           full: plan.full,
           exact: plan.exact,
           relaxable: plan.words.map((w) => w.relaxable),

@@ -121,6 +121,12 @@ class QueryColumns {
   }
 }
 
+/** The tsquery of two words side by side in a title (weight A), stemmed or exact. */
+export function pairSql([a, b]: [string, string]): Prisma.Sql {
+  const phrase = `${a}:A <-> ${b}:A`;
+  return Prisma.sql`(to_tsquery('english', ${phrase}) || to_tsquery('search_exact', ${phrase}))`;
+}
+
 /**
  * What the whole query adds to a product's text score: 1 when its title reads exactly as the typed words
  * (punctuation and case ignored), and up to 0.5 for word proximity, the share of the pairs of words typed
@@ -133,11 +139,8 @@ function wholeQueryBonus(search: ProductSearch, q: QueryColumns): Prisma.Sql {
     parts.push(Prisma.sql`(CASE WHEN ${title} = ${search.titleText} THEN 1 ELSE 0 END)`);
   }
   const share = 0.5 / Math.max(1, search.pairs.length);
-  for (const [a, b] of search.pairs) {
-    const phrase = `${a}:A <-> ${b}:A`;
-    parts.push(
-      Prisma.sql`(CASE WHEN s.document @@ ${q.ref(Prisma.sql`(to_tsquery('english', ${phrase}) || to_tsquery('search_exact', ${phrase}))`)} THEN ${share}::float8 ELSE 0 END)`,
-    );
+  for (const pair of search.pairs) {
+    parts.push(Prisma.sql`(CASE WHEN s.document @@ ${q.ref(pairSql(pair))} THEN ${share}::float8 ELSE 0 END)`);
   }
   return parts.length > 0 ? Prisma.sql`(${Prisma.join(parts, ' + ')})` : Prisma.sql`0`;
 }
@@ -237,7 +240,7 @@ async function runStrictSearch(ctx: Ctx, search: ProductSearch): Promise<Product
 }
 
 /** How far a relaxed answer goes: the relaxable clauses no product matches, and what the others a product matches must be worth (see liveHead). */
-interface Relaxation {
+export interface Relaxation {
   dead: number[];
   live: number[];
   level: number;
@@ -266,12 +269,12 @@ function countOf(n: number, k: number): number {
  * of another kind, so "sand merino wool jacket" keeps jackets in sand or in merino wool before merino
  * wool sweaters in sand.
  */
-function liveHead(search: ProductSearch, relax: Relaxation): number | null {
+export function liveHead(search: ProductSearch, relax: Relaxation): number | null {
   return search.head !== null && relax.live.includes(search.head) ? search.head : null;
 }
 
 /** The groups of live clauses a product of the level matches all of (at least one group), or null past MAX_COMBINATIONS. */
-function levelGroups(search: ProductSearch, relax: Relaxation): number[][] | null {
+export function levelGroups(search: ProductSearch, relax: Relaxation): number[][] | null {
   const head = liveHead(search, relax);
   if (head === null) {
     return countOf(relax.live.length, relax.level) <= MAX_COMBINATIONS ? combinations(relax.live, relax.level) : null;
@@ -302,7 +305,7 @@ function levelCountSql(search: ProductSearch, relax: Relaxation): Prisma.Sql {
  * at least `level` (the head noun's counting twice; each combination an AND, so the GIN index finds them),
  * no excluded term. Past MAX_COMBINATIONS, the union of the live clauses (filtered by their count after).
  */
-function candidatesSql(search: ProductSearch, relax: Relaxation): Prisma.Sql {
+export function candidatesSql(search: ProductSearch, relax: Relaxation): Prisma.Sql {
   const must = search.full.must;
   const parts: Prisma.Sql[] = must.filter((_, i) => !search.relaxable[i]).map(clauseSql);
   if (relax.level > 0) {
@@ -441,11 +444,11 @@ async function runRelaxedSearch(ctx: Ctx, search: ProductSearch, relax: Relaxati
  * product matches must be worth, the head noun's counting twice) is the largest that gives `relaxBelow`
  * products (at least one clause in all).
  */
-export async function runProductSearch(ctx: Ctx, search: ProductSearch): Promise<ProductSearchResult> {
-  const strict = await runStrictSearch(ctx, search);
+export async function runProductSearch(engine: SearchEngine, search: ProductSearch): Promise<ProductSearchResult> {
+  const strict = await engine.strict(search);
   const optional = search.relaxable.flatMap((relaxable, i) => (relaxable ? [i] : []));
   if (strict.total >= search.relaxBelow || optional.length === 0 || search.full.must.length < 2) return strict;
-  const dead = await deadClauses(ctx, search, optional);
+  const dead = await engine.deadClauses(search, optional);
   const live = optional.filter((i) => !dead.includes(i));
   const required = search.full.must.length - optional.length;
   // At least one clause matched in all: without a required clause, at least one live relaxable one.
@@ -457,10 +460,32 @@ export async function runProductSearch(ctx: Ctx, search: ProductSearch): Promise
   let [low, high] = [lowest, dead.length === 0 ? top - 1 : top];
   while (low < high) {
     const level = Math.ceil((low + high) / 2);
-    if (await levelFills(ctx, search, { dead, live, level })) low = level;
+    if (await engine.levelFills(search, { dead, live, level })) low = level;
     else high = level - 1;
   }
-  return runRelaxedSearch(ctx, search, { dead, live, level: low });
+  return engine.relaxed(search, { dead, live, level: low });
+}
+
+/** The steps of a product search, answered by the statements below or by the in-process index (product-index.search.ts). */
+export interface SearchEngine {
+  /** The strict answer: products matching every clause (and pins), ranked, counted, faceted. */
+  strict(search: ProductSearch): Promise<ProductSearchResult>;
+  /** The relaxable clauses that no product (filters and hidden products applied) matches. */
+  deadClauses(search: ProductSearch, optional: number[]): Promise<number[]>;
+  /** Whether a relaxation level gives at least `relaxBelow` products. */
+  levelFills(search: ProductSearch, relax: Relaxation): Promise<boolean>;
+  /** The relaxed answer at a level. */
+  relaxed(search: ProductSearch, relax: Relaxation): Promise<ProductSearchResult>;
+}
+
+/** The product search's steps as statements. */
+export function statementEngine(ctx: Ctx): SearchEngine {
+  return {
+    strict: (search) => runStrictSearch(ctx, search),
+    deadClauses: (search, optional) => deadClauses(ctx, search, optional),
+    levelFills: (search, relax) => levelFills(ctx, search, relax),
+    relaxed: (search, relax) => runRelaxedSearch(ctx, search, relax),
+  };
 }
 
 export interface CollectionRowJson {

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { poolOf } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
 import type { ProjectIndexes } from '../../shared/project-indexes.js';
+import { eachBatch, inSnapshot, rows, sortsByCodePoint } from './index-snapshot.js';
 import { compareCodePoints, trigramsOf } from './suggest-index.text.js';
 
 /**
@@ -83,54 +84,13 @@ export interface SuggestIndex {
 const CATALOG_TABLES = ['search_title_words', 'collections', 'search_terms'];
 const PAST_TABLES = ['search_query_stats', 'search_suggestion_blocks'];
 
-// The in-process order equals the statements' only where text sorts by code point (byte order in UTF-8).
-const CODE_POINT_COLLATIONS = new Set(['C', 'POSIX', 'C.UTF-8', 'C.utf8']);
-
 /** About what `texts` take in V8's heap with their array slots (a header and up to two bytes per character). */
 const sizeOfTexts = (texts: readonly string[]) => texts.reduce((sum, text) => sum + 24 + text.length * 2, 0);
-
-/** Runs `read` in one read-only snapshot on a connection of its own. */
-async function inSnapshot<T>(pool: pg.Pool, read: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const result = await read(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
-const rows = async (client: pg.PoolClient, text: string, values: unknown[]) =>
-  (await client.query<unknown[]>({ text, values, rowMode: 'array' })).rows;
-
-// Rows fetched at a time while an index is built: the build's own memory stays a few MB above the index's.
-const FETCH_ROWS = 5_000;
-
-/** Calls `take` with the rows of `query` in batches of FETCH_ROWS, in its order (inside the snapshot's transaction). */
-async function eachBatch(client: pg.PoolClient, query: string, values: unknown[], take: (rows: unknown[][]) => void) {
-  await client.query({ text: `DECLARE suggest_index_rows NO SCROLL CURSOR FOR ${query}`, values });
-  for (;;) {
-    const batch = await rows(client, `FETCH FORWARD ${FETCH_ROWS} FROM suggest_index_rows`, []);
-    if (batch.length === 0) break;
-    take(batch);
-  }
-  await client.query('CLOSE suggest_index_rows');
-}
 
 /** Reads the project's catalog part; null when the database's collation does not sort by code point. */
 async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIndex | null> {
   return inSnapshot(pool, async (client) => {
-    const [[collation]] = await rows(
-      client,
-      'SELECT datcollate FROM pg_database WHERE datname = current_database()',
-      [],
-    );
-    if (!CODE_POINT_COLLATIONS.has(String(collation))) return null;
+    if (!(await sortsByCodePoint(client))) return null;
     const interned = new Map<string, string>();
     const intern = (text: string) => interned.get(text) ?? (interned.set(text, text), text);
     const positions = new Map<string, number>();

@@ -1,0 +1,327 @@
+import type pg from 'pg';
+import { poolOf } from '../../db/client.js';
+import type { Ctx } from '../../shared/context.js';
+import type { ProjectIndexes } from '../../shared/project-indexes.js';
+import { eachBatch, inSnapshot, rows, sortsByCodePoint } from './index-snapshot.js';
+import { compareCodePoints } from './suggest-index.text.js';
+
+/**
+ * A project's searchable products held in the process (search_products and the collection titles), so a
+ * product search is matched, ranked and counted without a statement: each product's document (its tsvector,
+ * as PostgreSQL stores it) with postings per lexeme, and the fields filters, facets and hits read. Read in one
+ * snapshot and kept only while neither table changed (ProjectIndexes); product-index.search.ts answers from it
+ * as search.sql.ts's statements would.
+ */
+export interface ProductIndex {
+  /** Its estimated size in memory (what ProjectIndexes bounds). */
+  bytes: number;
+  /** Product ids in code point order: a product's position is its rank among ids (the statements' last tie-break). */
+  ids: string[];
+  /** Every lexeme of the documents in byte order (tsvector order), so a prefix is a range of positions. */
+  lexemes: string[];
+  /** Per product, where its entries start in `entryLexemes` (n + 1 values). */
+  docEntries: Int32Array;
+  /** Per entry, its lexeme (position in `lexemes`), ascending within a product as in its tsvector. */
+  entryLexemes: Int32Array;
+  /** Per entry, where its positions start in `positions` (entries + 1 values). */
+  entryPositions: Int32Array;
+  /** WordEntryPos values (weight in the top 2 bits, position in the low 14), as PostgreSQL stores them. */
+  positions: Uint16Array;
+  /** Per lexeme, where its postings start in `postingDocs` (lexemes + 1 values). */
+  lexemePostings: Int32Array;
+  /** Per posting, the product (ascending within a lexeme) and the entry of the lexeme in it. */
+  postingDocs: Int32Array;
+  postingEntries: Int32Array;
+  /** Per product, its product type (position in `types`) or -1. */
+  docTypes: Int32Array;
+  types: string[];
+  /** Per product, where its tags start in `tagValues` (n + 1 values); tags are positions in `tags`. */
+  docTags: Int32Array;
+  tagValues: Int32Array;
+  tags: string[];
+  /** Per product, where its collection ids start in `collectionValues`; positions in `collectionIds`. */
+  docCollections: Int32Array;
+  collectionValues: Int32Array;
+  collectionIds: string[];
+  /** Titles of the project's collections by id (absent: no such collection). */
+  collectionTitles: Map<string, string>;
+  inStock: Uint8Array;
+  prices: Int32Array;
+  /** Sale prices, NaN where none. */
+  salePrices: Float64Array;
+  titles: string[];
+  handles: string[];
+  images: Array<string | null>;
+  /** The title as the whole-query bonus compares it: title_norm with every run of non-alphanumerics one space, trimmed. */
+  titleWords: string[];
+  /** Products by id. */
+  positionsById: Map<string, number>;
+}
+
+// What the index is read from: a write to either (by any process) makes it stale.
+export const PRODUCT_INDEX_TABLES = ['search_products', 'collections'];
+
+/** A list of distinct texts with their positions, for fields many products share (types, tags, collection ids). */
+class TextTable {
+  readonly texts: string[] = [];
+  private readonly positions = new Map<string, number>();
+
+  positionOf(text: string): number {
+    let position = this.positions.get(text);
+    if (position === undefined) {
+      position = this.texts.length;
+      this.positions.set(text, position);
+      this.texts.push(text);
+    }
+    return position;
+  }
+}
+
+/** A growable Int32 list. */
+class IntList {
+  data = new Int32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+
+  toArray(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+/** A growable Uint16 list. */
+class Uint16List {
+  data = new Uint16Array(4096);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Uint16Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+
+  toArray(): Uint16Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+const decoder = new TextDecoder();
+
+/** Appends the entries of a tsvectorsend value (count, then per lexeme: C string, position count, positions). */
+function readDocument(
+  bytes: Uint8Array,
+  lexemes: TextTable,
+  entryLexemes: IntList,
+  entryPositions: IntList,
+  positions: Uint16List,
+) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const count = view.getInt32(0);
+  let at = 4;
+  for (let i = 0; i < count; i++) {
+    const end = bytes.indexOf(0, at);
+    entryLexemes.push(lexemes.positionOf(decoder.decode(bytes.subarray(at, end))));
+    at = end + 1;
+    const npos = view.getUint16(at);
+    at += 2;
+    entryPositions.push(positions.length);
+    for (let p = 0; p < npos; p++) {
+      positions.push(view.getUint16(at));
+      at += 2;
+    }
+  }
+}
+
+/** Reads the project's products; null when the database's collation does not sort by code point. */
+async function buildProductIndex(pool: pg.Pool, projectId: string): Promise<ProductIndex | null> {
+  return inSnapshot(pool, async (client) => {
+    if (!(await sortsByCodePoint(client))) return null;
+    const ids: string[] = [];
+    const lexemes = new TextTable();
+    const types = new TextTable();
+    const tags = new TextTable();
+    const collections = new TextTable();
+    const docEntries = new IntList();
+    const entryLexemes = new IntList();
+    const entryPositions = new IntList();
+    const positions = new Uint16List();
+    const docTypes = new IntList();
+    const docTags = new IntList();
+    const tagValues = new IntList();
+    const docCollections = new IntList();
+    const collectionValues = new IntList();
+    const inStock: number[] = [];
+    const prices = new IntList();
+    const salePrices: number[] = [];
+    const titles: string[] = [];
+    const handles: string[] = [];
+    const images: Array<string | null> = [];
+    const titleWords: string[] = [];
+    await eachBatch(
+      client,
+      `SELECT product_id, product_type, tags, collection_ids, in_stock, price, sale_price, title, handle, image,
+              btrim(regexp_replace(title_norm, '[^[:alnum:]]+', ' ', 'g')), tsvectorsend(document)
+       FROM search_products WHERE project_id = $1 ORDER BY product_id`,
+      [projectId],
+      (batch) => {
+        for (const row of batch as Array<
+          [
+            string,
+            string | null,
+            string[] | null,
+            string[] | null,
+            boolean,
+            number,
+            number | null,
+            string,
+            string,
+            string | null,
+            string,
+            Uint8Array,
+          ]
+        >) {
+          const [id, type, tagList, collectionList, stocked, price, salePrice, title, handle, image, words, document] =
+            row;
+          ids.push(id);
+          docEntries.push(entryLexemes.length);
+          readDocument(document, lexemes, entryLexemes, entryPositions, positions);
+          docTypes.push(type === null ? -1 : types.positionOf(type));
+          docTags.push(tagValues.length);
+          for (const tag of tagList ?? []) tagValues.push(tags.positionOf(tag));
+          docCollections.push(collectionValues.length);
+          for (const collection of collectionList ?? []) collectionValues.push(collections.positionOf(collection));
+          inStock.push(stocked ? 1 : 0);
+          prices.push(price);
+          salePrices.push(salePrice ?? NaN);
+          titles.push(title);
+          handles.push(handle);
+          images.push(image);
+          titleWords.push(words);
+        }
+      },
+    );
+    docEntries.push(entryLexemes.length);
+    entryPositions.push(positions.length);
+    docTags.push(tagValues.length);
+    docCollections.push(collectionValues.length);
+    const titleRows = await rows(client, 'SELECT id, title FROM collections WHERE project_id = $1', [projectId]);
+    // The statement's last tie-break is the id in the database's (code point) order; ORDER BY gave it.
+    for (let i = 1; i < ids.length; i++) {
+      if (compareCodePoints(ids[i - 1], ids[i]) >= 0)
+        throw new Error('search_products ids did not come in code point order');
+    }
+    return assemble({
+      ids,
+      lexemes: lexemes.texts,
+      docEntries: docEntries.toArray(),
+      entryLexemes: entryLexemes.toArray(),
+      entryPositions: entryPositions.toArray(),
+      positions: positions.toArray(),
+      docTypes: docTypes.toArray(),
+      types: types.texts,
+      docTags: docTags.toArray(),
+      tagValues: tagValues.toArray(),
+      tags: tags.texts,
+      docCollections: docCollections.toArray(),
+      collectionValues: collectionValues.toArray(),
+      collectionIds: collections.texts,
+      collectionTitles: new Map(titleRows.map((row) => [row[0] as string, row[1] as string])),
+      inStock: Uint8Array.from(inStock),
+      prices: prices.toArray(),
+      salePrices: Float64Array.from(salePrices),
+      titles,
+      handles,
+      images,
+      titleWords,
+    });
+  });
+}
+
+type IndexParts = Omit<ProductIndex, 'bytes' | 'lexemePostings' | 'postingDocs' | 'postingEntries' | 'positionsById'>;
+
+/** Sorts the lexicon into byte order (renumbering every entry) and builds the postings. */
+function assemble(parts: IndexParts): ProductIndex {
+  const order = parts.lexemes.map((_, i) => i).sort((a, b) => compareCodePoints(parts.lexemes[a], parts.lexemes[b]));
+  const renumber = new Int32Array(order.length);
+  order.forEach((old, position) => (renumber[old] = position));
+  const lexemes = order.map((old) => parts.lexemes[old]);
+  const entryLexemes = parts.entryLexemes.map((old) => renumber[old]);
+  const counts = new Int32Array(lexemes.length + 1);
+  for (const lexeme of entryLexemes) counts[lexeme + 1]++;
+  for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
+  const lexemePostings = counts.slice();
+  const postingDocs = new Int32Array(entryLexemes.length);
+  const postingEntries = new Int32Array(entryLexemes.length);
+  const next = counts.slice(0, lexemes.length);
+  for (let doc = 0; doc < parts.ids.length; doc++) {
+    for (let entry = parts.docEntries[doc]; entry < parts.docEntries[doc + 1]; entry++) {
+      const at = next[entryLexemes[entry]]++;
+      postingDocs[at] = doc;
+      postingEntries[at] = entry;
+    }
+  }
+  const texts = (list: readonly (string | null)[]) =>
+    list.reduce((sum, t) => sum + (t === null ? 8 : 24 + t.length * 2), 0);
+  const bytes =
+    entryLexemes.length * 4 +
+    parts.entryPositions.length * 4 +
+    parts.positions.length * 2 +
+    postingDocs.length * 8 +
+    parts.ids.length * (4 * 4 + 1 + 4 + 8 + 40) +
+    (parts.tagValues.length + parts.collectionValues.length) * 4 +
+    texts(parts.ids) * 2 +
+    texts(lexemes) +
+    texts(parts.titles) +
+    texts(parts.handles) +
+    texts(parts.images) +
+    texts(parts.titleWords) +
+    texts(parts.types) +
+    texts(parts.tags) +
+    texts(parts.collectionIds);
+  return {
+    ...parts,
+    bytes,
+    lexemes,
+    entryLexemes,
+    lexemePostings,
+    postingDocs,
+    postingEntries,
+    positionsById: new Map(parts.ids.map((id, i) => [id, i])),
+  };
+}
+
+/**
+ * The project's product index when it is exact now (read from the database this request reads from);
+ * otherwise undefined, and it is being built for the requests to come.
+ */
+export function productIndexOf(ctx: Ctx): ProductIndex | undefined {
+  const indexes = ctx.caches?.productIndexes as ProjectIndexes<ProductIndex | null> | undefined;
+  const pool = poolOf(ctx.db);
+  if (!indexes || !pool) return undefined;
+  return (
+    indexes.get(ctx.project.id, 'products', PRODUCT_INDEX_TABLES, () => buildProductIndex(pool, ctx.project.id)) ??
+    undefined
+  );
+}
+
+/** Builds the project's product index now when it is not exact, and returns it (warm-up, tests). */
+export async function productIndexReady(ctx: Ctx): Promise<ProductIndex | undefined> {
+  const indexes = ctx.caches?.productIndexes as ProjectIndexes<ProductIndex | null> | undefined;
+  const pool = poolOf(ctx.db);
+  if (!indexes || !pool) return undefined;
+  return (
+    (await indexes.ready(ctx.project.id, 'products', PRODUCT_INDEX_TABLES, () =>
+      buildProductIndex(pool, ctx.project.id),
+    )) ?? undefined
+  );
+}

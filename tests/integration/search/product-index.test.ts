@@ -1,0 +1,141 @@
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { createProduct } from '../../factories/catalog.factory.js';
+import { SYNONYMS, generateCatalog, generateQueries } from '../../search-quality/catalog.js';
+import { insertFixtureProducts } from '../../search-quality/load.js';
+import { keyCtx } from '../../setup/ctx.js';
+import { useStore } from '../../setup/store.js';
+import { searchCatalog } from '../../../src/modules/search/search.service.js';
+import { productIndexOf, productIndexReady } from '../../../src/modules/search/product-index.js';
+import type { Ctx } from '../../../src/shared/context.js';
+
+// The in-process product index must answer exactly what the statements answer for the same rows: the same
+// products in the same order with the same scores, the same totals, relaxation and facets.
+const store = useStore();
+let ctx: Ctx;
+
+type Query = Parameters<typeof searchCatalog>[1];
+
+async function answers(queries: Query[], index: boolean) {
+  const list = [];
+  for (const query of queries) list.push(await searchCatalog(ctx, query, { index, log: false }));
+  return list;
+}
+
+async function expectSameAnswers(queries: Query[]) {
+  expect(await productIndexReady(ctx)).toBeDefined();
+  const fromIndex = await answers(queries, true);
+  const fromStatements = await answers(queries, false);
+  const differing = queries
+    .map((query, i) => ({ query, index: fromIndex[i], statement: fromStatements[i] }))
+    .filter((d) => JSON.stringify(d.index) !== JSON.stringify(d.statement));
+  expect(differing.slice(0, 3)).toEqual([]);
+  return fromIndex;
+}
+
+let judged: string[];
+let titles: string[];
+
+beforeAll(async () => {
+  ctx = { ...(await keyCtx(store.app, store.project.id, 'key_test')), caches: store.app.deps.caches };
+  const catalog = generateCatalog(1500, 7);
+  await insertFixtureProducts(store.app.deps.db, store.project.id, 'USD', catalog, 500);
+  for (const body of SYNONYMS) await store.api.POST('/v1/search/synonyms', { body });
+  judged = generateQueries(catalog).map((j) => j.q);
+  titles = catalog.slice(0, 40).map((p) => p.title);
+  // Products outside ASCII, sharing titles, with sale prices and without a type.
+  for (const [i, title] of ['Café Crème Mug', 'Café Crème Mug', 'Émile Wool Hat', 'Walnut T-Shirt Lamp'].entries())
+    await createProduct(store.api, { title, variants: [{ title: 'One', price: 1250, sku: `MUG-${i}` }] });
+}, 300_000);
+
+describe('product index', () => {
+  test('answers every graded query, the benchmark mix and query-language cases exactly as the statements', async () => {
+    const words = ['shirt', 'lamp', 'walnut', 'merino sweater', 'oak table', 'sweatr', 'hedphones', 'jakcet'];
+    const language = [
+      '"table lamp"',
+      '"power bank"',
+      'jacket -black',
+      'lamp OR shirt',
+      '"wool hat" OR mug',
+      'cafe',
+      'café crème',
+      't-shirt',
+      'tee shirt',
+      'the',
+      'hood',
+      'cozy grey hoodie for the weekend',
+      'lightweight running shoes for summer trails',
+      'walnut -"table lamp" oak',
+      'wal',
+      'jumper',
+    ];
+    const queries: Query[] = [...judged, ...words, ...language, ...titles].map((q) => ({ q }));
+    const filtered: Query[] = [
+      { q: 'shirt', product_type: 'Shirts' },
+      { q: 'lamp', in_stock: true },
+      { q: 'chair', price_max: 10000 },
+      { q: 'blanket', tag: 'soft' },
+      { q: 'lamp', price_min: 2000, price_max: 9000, facets: false },
+      { q: 'shirt', limit: 5, offset: 7 },
+      { q: 'walnut lamp shirt', limit: 50 },
+      { q: 'wool', offset: 40 },
+    ];
+    const result = await expectSameAnswers([...queries, ...filtered]);
+    // Not vacuous: most of these queries find products, and some are relaxed.
+    expect(result.filter((r) => r.products.total > 0).length).toBeGreaterThan(queries.length * 0.8);
+    expect(result.filter((r) => r.products.relaxation).length).toBeGreaterThan(10);
+  }, 300_000);
+
+  test('merchandising rules (pins, hidden products, boosts) and currencies are applied as the statements apply them', async () => {
+    const { products } = await searchCatalog(ctx, { q: 'lamp' }, { log: false });
+    const [a, b, c] = products.data;
+    const other = (await searchCatalog(ctx, { q: 'shirt' }, { log: false })).products.data[3];
+    const rule = (body: Record<string, unknown>) => store.api.POST('/v1/search/merchandising', { body: body as never });
+    await rule({
+      name: 'pin',
+      match_query: 'lamp',
+      match_type: 'contains',
+      action: 'pin',
+      product_id: other.id,
+      pin_position: 1,
+    });
+    await rule({ name: 'hide', match_query: 'lamp', match_type: 'contains', action: 'hide', product_id: a.id });
+    await rule({
+      name: 'boost',
+      match_query: 'lamp',
+      match_type: 'contains',
+      action: 'boost',
+      product_id: c.id,
+      score_multiplier: 3,
+    });
+    await rule({
+      name: 'bury',
+      match_query: 'lamp',
+      match_type: 'contains',
+      action: 'bury',
+      product_id: b.id,
+      score_multiplier: 0.2,
+    });
+    await store.app.deps.db.project.update({
+      where: { id: store.project.id },
+      data: { exchangeRates: { EUR: 0.9137, JPY: 151.5 } },
+    });
+    ctx = { ...(await keyCtx(store.app, store.project.id, 'key_test')), caches: store.app.deps.caches };
+    const result = await expectSameAnswers([
+      { q: 'lamp' },
+      { q: 'walnut lamp' },
+      { q: 'table lamp', currency: 'EUR' },
+      { q: 'lamp', currency: 'JPY', price_min: 500 },
+      { q: 'lamp shirt walnut oak', offset: 1, limit: 3 },
+    ]);
+    expect(result[0].products.data[1].id).toBe(other.id);
+    expect(result[0].products.data.map((p) => p.id)).not.toContain(a.id);
+  }, 300_000);
+
+  test('after a change the index is not used until rebuilt, and then answers the new rows', async () => {
+    expect(await productIndexReady(ctx)).toBeDefined();
+    await createProduct(store.api, { title: 'Zanzibar Lamp', variants: [{ title: 'One', price: 999 }] });
+    expect(productIndexOf(ctx)).toBeUndefined();
+    const [answer] = await expectSameAnswers([{ q: 'zanzibar' }]);
+    expect(answer.products.data.map((p) => p.title)).toEqual(['Zanzibar Lamp']);
+  }, 300_000);
+});
