@@ -13,7 +13,7 @@ import {
   type TsOperand,
   type TsQuery,
 } from './engine/pg-tsquery.js';
-import { tsRank } from './engine/pg-tsrank.js';
+import { orEntryAddend, ranksByOr, rankOrFromSum, sortedUniqueOperands, tsRank } from './engine/pg-tsrank.js';
 import type { ProductIndex } from './product-index.js';
 import { compareCodePoints, lowerBound } from './suggest-index.text.js';
 import {
@@ -73,13 +73,17 @@ class IndexDoc implements TsDoc {
     }
   }
 
+  /** The lexemes (positions in the lexicon) the operand matches. */
+  range(operand: TsOperand): { low: number; high: number } {
+    return this.ranges.get(operand)!;
+  }
+
   /** The products holding any lexeme of the operand, ascending. */
   postings(operand: TsOperand): Int32Array {
     const { low, high } = this.ranges.get(operand)!;
     const { lexemePostings, postingDocs } = this.index;
-    if (high - low === 1) return postingDocs.subarray(lexemePostings[low], lexemePostings[high]);
-    const all = postingDocs.slice(lexemePostings[low], lexemePostings[high]).sort();
-    return unique(all);
+    if (high - low <= 1) return postingDocs.subarray(lexemePostings[low], lexemePostings[high]);
+    return mergedPostings(this.index, low, high);
   }
 
   at(doc: number): this {
@@ -107,6 +111,32 @@ class IndexDoc implements TsDoc {
   positions(entry: number): Uint16Array {
     return this.index.positions.subarray(this.index.entryPositions[entry], this.index.entryPositions[entry + 1]);
   }
+}
+
+/** Per index, the merged postings of lexeme ranges (prefixes) searched lately, up to MAX_MERGED_POSTINGS products in all. */
+const merged = new WeakMap<ProductIndex, { ranges: Map<string, Int32Array>; size: number }>();
+const MAX_MERGED_POSTINGS = 2_000_000;
+
+/** The products holding any lexeme of [low, high), ascending (kept for the next search of the same prefix). */
+function mergedPostings(index: ProductIndex, low: number, high: number): Int32Array {
+  let cache = merged.get(index);
+  if (!cache) merged.set(index, (cache = { ranges: new Map(), size: 0 }));
+  const key = `${low}:${high}`;
+  const known = cache.ranges.get(key);
+  if (known) {
+    cache.ranges.delete(key); // most recently used last
+    cache.ranges.set(key, known);
+    return known;
+  }
+  const docs = unique(index.postingDocs.slice(index.lexemePostings[low], index.lexemePostings[high]).sort());
+  for (const [oldest, list] of cache.ranges) {
+    if (cache.size + docs.length <= MAX_MERGED_POSTINGS) break;
+    cache.ranges.delete(oldest);
+    cache.size -= list.length;
+  }
+  cache.ranges.set(key, docs);
+  cache.size += docs.length;
+  return docs;
 }
 
 function unique(sorted: Int32Array): Int32Array {
@@ -144,29 +174,23 @@ function union(a: Int32Array, b: Int32Array): Int32Array {
   return out.subarray(0, n);
 }
 
-/** A superset of the products matching `node` from the postings (null: every product), ascending. */
-function candidatesOf(doc: IndexDoc, node: TsNode | null): Int32Array | null {
-  if (node === null) return new Int32Array(0);
-  if (node.kind === 'val') return doc.postings(node);
-  if (node.kind === 'not') return null;
-  const right = candidatesOf(doc, node.right);
-  const left = candidatesOf(doc, node.left!);
-  if (node.kind === 'or') return left === null || right === null ? null : union(left, right);
-  if (left === null) return right;
-  if (right === null) return left;
-  return intersect(left, right);
-}
-
 const roundHalfEven = (x: number) => {
   const r = Math.round(x);
   return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 };
 
-/** The products of the filters and not hidden, as a test per product. */
-function admitted(index: ProductIndex, search: ProductSearch): (doc: number) => boolean {
+/** The products of the filters and not hidden, as a test per product (null: every product). */
+function admitted(index: ProductIndex, search: ProductSearch): ((doc: number) => boolean) | null {
   const { filters, rate } = search;
+  if (search.hidden.length === 0 && Object.values(filters).every((value) => value === undefined)) return null;
   const hidden = new Set(search.hidden.map((id) => index.positionsById.get(id)).filter((d) => d !== undefined));
-  const type = filters.productType === undefined ? undefined : index.types.indexOf(filters.productType);
+  // A type no product has matches none (-2; -1 is a product without a type).
+  const type =
+    filters.productType === undefined
+      ? undefined
+      : index.types.indexOf(filters.productType) === -1
+        ? -2
+        : index.types.indexOf(filters.productType);
   const tag = filters.tag === undefined ? undefined : index.tags.indexOf(filters.tag);
   const collection = filters.collectionId === undefined ? undefined : index.collectionIds.indexOf(filters.collectionId);
   const holds = (values: Int32Array, starts: Int32Array, doc: number, value: number) => {
@@ -185,89 +209,229 @@ function admitted(index: ProductIndex, search: ProductSearch): (doc: number) => 
   };
 }
 
-/** A ranked row of the answer (the statements' `m`). */
-interface Ranked {
-  doc: number;
-  pin: boolean;
+/** A set of products as the postings give it: `docs` ascending (null: every product); `exact` when no product of it fails the query. */
+interface DocSet {
+  docs: Int32Array | null;
   exact: boolean;
-  textScore: number;
-  finalScore: number;
-  matched: number;
-  /** Relaxed answers: whether it matches the head noun's clause; per optional clause, whether it matches. */
-  head: boolean;
-  hits: boolean[];
+  /** For a NOT: the set it negates. */
+  negated?: DocSet;
 }
 
-/** What a product's text score gets from the whole query (see wholeQueryBonus in search.sql.ts). */
-function bonusOf(
-  index: ProductIndex,
-  search: ProductSearch,
-  pairs: TsQuery[],
-  doc: IndexDoc,
-  position: number,
-): number {
-  const parts: number[] = [];
-  if (search.titleText.includes(' ')) parts.push(index.titleWords[position] === search.titleText ? 1 : 0);
-  const share = 0.5 / Math.max(1, search.pairs.length);
-  for (const pair of pairs) parts.push(tsMatches(pair, doc) ? share : 0);
-  let sum = parts.length > 0 ? parts[0] : 0;
-  for (let i = 1; i < parts.length; i++) sum += parts[i];
-  return sum;
+function difference(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(a.length);
+  let [j, n] = [0, 0];
+  for (let i = 0; i < a.length; i++) {
+    while (j < b.length && b[j] < a[i]) j++;
+    if (j >= b.length || b[j] !== a[i]) out[n++] = a[i];
+  }
+  return out.subarray(0, n);
 }
 
-/** The products matching `query` or pinned, admitted, ascending. */
-function matchesOf(index: ProductIndex, doc: IndexDoc, query: TsQuery, search: ProductSearch) {
+/**
+ * The products `node` may match, from the postings: exact where only plain operands (no weights), AND, OR and
+ * AND NOT are involved (the boolean operators on whole documents); a superset where phrases or weights are.
+ */
+function setOf(doc: IndexDoc, node: TsNode): DocSet {
+  if (node.kind === 'val') return { docs: doc.postings(node), exact: node.weight === 0 };
+  if (node.kind === 'not') return { docs: null, exact: false, negated: setOf(doc, node.right) };
+  const right = setOf(doc, node.right);
+  const left = setOf(doc, node.left!);
+  if (node.kind === 'or') {
+    if (left.docs === null || right.docs === null) return { docs: null, exact: false };
+    return { docs: union(left.docs, right.docs), exact: left.exact && right.exact };
+  }
+  if (node.kind === 'and') {
+    for (const [kept, not] of [
+      [left, right],
+      [right, left],
+    ]) {
+      if (kept.docs !== null && not.negated?.exact && not.negated.docs !== null)
+        return { docs: difference(kept.docs, not.negated.docs), exact: kept.exact };
+    }
+  }
+  const exact = node.kind === 'and' && left.exact && right.exact;
+  if (left.docs === null) return { docs: right.docs, exact: false };
+  if (right.docs === null) return { docs: left.docs, exact: false };
+  return { docs: intersect(left.docs, right.docs), exact };
+}
+
+/** The products matching `query`, ascending (verified one by one where the postings are not exact). */
+function matchingDocs(index: ProductIndex, doc: IndexDoc, query: TsQuery): Int32Array {
+  if (query.root === null) return new Int32Array(0);
   doc.prepare(query);
-  const admit = admitted(index, search);
-  const candidates = candidatesOf(doc, query.root);
-  const matching: number[] = [];
-  const each = (position: number) => {
-    if (admit(position) && tsMatches(query, doc.at(position))) matching.push(position);
-  };
-  if (candidates === null) for (let position = 0; position < index.ids.length; position++) each(position);
-  else for (const position of candidates) each(position);
-  const pins = search.pinned
-    .map((id) => index.positionsById.get(id))
-    .filter((position): position is number => position !== undefined && admit(position));
-  return { matching, pins: new Set(pins) };
+  const set = setOf(doc, query.root);
+  const docs = set.docs ?? everyProduct(index.ids.length);
+  if (set.exact) return docs;
+  const out = new Int32Array(docs.length);
+  let n = 0;
+  for (let i = 0; i < docs.length; i++) if (tsMatches(query, doc.at(docs[i]))) out[n++] = docs[i];
+  return out.subarray(0, n);
 }
 
-function rowOf(index: ProductIndex, search: ProductSearch, row: Ranked, missing: number[]): ProductRowJson {
-  const sale = index.salePrices[row.doc];
-  return {
-    id: index.ids[row.doc],
-    title: index.titles[row.doc],
-    handle: index.handles[row.doc],
-    product_type: index.docTypes[row.doc] === -1 ? null : index.types[index.docTypes[row.doc]],
-    image: index.images[row.doc],
-    price: roundHalfEven(index.prices[row.doc] * search.rate),
-    sale_price: Number.isNaN(sale) ? null : roundHalfEven(sale * search.rate),
-    in_stock: index.inStock[row.doc] === 1,
-    text_score: row.textScore,
-    final_score: row.finalScore,
-    matched_words: row.matched,
-    missing,
-  };
+/** The positions 0..count-1. */
+function everyProduct(count: number): Int32Array {
+  const docs = new Int32Array(count);
+  for (let i = 0; i < count; i++) docs[i] = i;
+  return docs;
+}
+
+/** `values(i)` for i in 0..count-1, as an Int32Array (a loop: TypedArray.from with a map function is slow). */
+function int32Of(count: number, values: (i: number) => number): Int32Array {
+  const out = new Int32Array(count);
+  for (let i = 0; i < count; i++) out[i] = values(i);
+  return out;
+}
+
+/** A mark per product (1: in `docs`). */
+function marksOf(index: ProductIndex, docs: Int32Array): Uint8Array {
+  const marks = new Uint8Array(index.ids.length);
+  for (let i = 0; i < docs.length; i++) marks[docs[i]] = 1;
+  return marks;
+}
+
+/** Per-index scratch for calc_rank_or sums (every value 0 between uses; used only between two awaits). */
+const orSums = new WeakMap<ProductIndex, Float64Array>();
+
+/** Per posting, what its entry adds to calc_rank_or's sum with the statements' weights (computed once per index). */
+const orAddends = new WeakMap<ProductIndex, Float64Array>();
+
+function addendsOf(index: ProductIndex): Float64Array {
+  let addends = orAddends.get(index);
+  if (!addends) {
+    addends = new Float64Array(index.postingEntries.length);
+    for (let p = 0; p < addends.length; p++) {
+      const entry = index.postingEntries[p];
+      addends[p] = orEntryAddend(
+        WEIGHTS,
+        index.positions.subarray(index.entryPositions[entry], index.entryPositions[entry + 1]),
+      );
+    }
+    orAddends.set(index, addends);
+  }
+  return addends;
+}
+
+/** ts_rank(WEIGHTS, document, query) of each product of `rows`: from the postings when the rank is calc_rank_or's, else per product. */
+function ranksOf(index: ProductIndex, doc: IndexDoc, query: TsQuery, rows: Int32Array): Float64Array {
+  const ranks = new Float64Array(rows.length);
+  if (query.root === null) return ranks;
+  doc.prepare(query);
+  if (!ranksByOr(query)) {
+    for (let r = 0; r < rows.length; r++) ranks[r] = tsRank(WEIGHTS, doc.at(rows[r]), query);
+    return ranks;
+  }
+  const addends = addendsOf(index);
+  let sums = orSums.get(index);
+  if (!sums) orSums.set(index, (sums = new Float64Array(index.ids.length)));
+  const { lexemePostings, postingDocs } = index;
+  const f = Math.fround;
+  const items = sortedUniqueOperands(query);
+  for (const item of items) {
+    const { low, high } = doc.range(item);
+    for (let p = lexemePostings[low]; p < lexemePostings[high]; p++)
+      sums[postingDocs[p]] = f(sums[postingDocs[p]] + addends[p]);
+  }
+  for (let r = 0; r < rows.length; r++) ranks[r] = rankOrFromSum(items.length, sums[rows[r]]);
+  for (const item of items) {
+    const { low, high } = doc.range(item);
+    for (let p = lexemePostings[low]; p < lexemePostings[high]; p++) sums[postingDocs[p]] = 0;
+  }
+  return ranks;
+}
+
+/** The rows of an answer (the statements' `m`), one per product, ascending by product. */
+interface Rows {
+  docs: Int32Array;
+  pin: Uint8Array;
+  exact: Uint8Array;
+  text: Float64Array;
+  final: Float64Array;
+  matched: Int32Array;
+  head: Uint8Array;
+  /** Relaxed answers: per optional clause, a mark per product of whether it matches. */
+  clauseMarks: Uint8Array[];
+}
+
+/** Text scores (rank plus the whole-query bonus), the exact flag and final scores of `docs`. */
+async function scoreRows(
+  ctx: Ctx,
+  index: ProductIndex,
+  doc: IndexDoc,
+  search: ProductSearch,
+  ranked: TsQuery,
+  docs: Int32Array,
+) {
+  const [exact, ...pairs] = await compile(ctx, [
+    search.exact ? querySql(search.exact) : Prisma.sql`''::tsquery`,
+    ...search.pairs.map(pairSql),
+  ]);
+  const exactMarks = search.exact ? marksOf(index, matchingDocs(index, doc, exact)) : null;
+  const pairMarks = pairs.map((pair) => marksOf(index, matchingDocs(index, doc, pair)));
+  const text = ranksOf(index, doc, ranked, docs);
+  const final = new Float64Array(docs.length);
+  const exactFlags = new Uint8Array(docs.length);
+  const titled = search.titleText.includes(' ');
+  const multipliers = new Map<number, number>();
+  for (const [id, multiplier] of search.multipliers) {
+    const position = index.positionsById.get(id);
+    if (position !== undefined) multipliers.set(position, multiplier);
+  }
+  const share = 0.5 / Math.max(1, search.pairs.length);
+  for (let r = 0; r < docs.length; r++) {
+    const position = docs[r];
+    // The parts of wholeQueryBonus, summed left to right as the statement adds them.
+    let bonus = 0;
+    let first = true;
+    if (titled) {
+      bonus = index.titleWords[position] === search.titleText ? 1 : 0;
+      first = false;
+    }
+    for (const marks of pairMarks) {
+      const part = marks[position] === 1 ? share : 0;
+      bonus = first ? part : bonus + part;
+      first = false;
+    }
+    text[r] = Math.fround(text[r]) + bonus;
+    final[r] = multipliers.size === 0 ? text[r] : text[r] * (multipliers.get(position) ?? 1);
+    exactFlags[r] = exactMarks === null || exactMarks[position] === 1 ? 1 : 0;
+  }
+  return { text, final, exact: exactFlags };
+}
+
+/** The first `count` unpinned rows in `order`, without sorting them all. */
+function topRows(pin: Uint8Array, count: number, order: (a: number, b: number) => number): number[] {
+  const top: number[] = [];
+  if (count <= 0) return top;
+  for (let row = 0; row < pin.length; row++) {
+    if (pin[row] === 1) continue;
+    if (top.length === count && order(row, top[count - 1]) >= 0) continue;
+    let at = top.length === count ? count - 1 : top.length;
+    while (at > 0 && order(row, top[at - 1]) < 0) {
+      top[at] = top[at - 1];
+      at--;
+    }
+    top[at] = row;
+  }
+  return top;
 }
 
 /** The top values of a facet: counts by value, the 50 most frequent (ties by value). */
-function topValues(counts: Map<number, number>, names: readonly string[]) {
-  return [...counts]
-    .map(([value, count]) => ({ value: names[value], count }))
-    .sort((a, b) => b.count - a.count || compareCodePoints(a.value, b.value))
-    .slice(0, FACET_VALUES);
+function topValues(counts: Int32Array, names: readonly string[]) {
+  const values: Array<{ value: string; count: number }> = [];
+  for (let v = 0; v < counts.length; v++) if (counts[v] > 0) values.push({ value: names[v], count: counts[v] });
+  return values.sort((a, b) => b.count - a.count || compareCodePoints(a.value, b.value)).slice(0, FACET_VALUES);
 }
 
-function facetsOf(index: ProductIndex, rows: Ranked[]): Omit<FacetsJson, 'in_stock' | 'price'> {
-  const types = new Map<number, number>();
-  const tags = new Map<number, number>();
-  const collections = new Map<number, number>();
-  const add = (counts: Map<number, number>, value: number) => counts.set(value, (counts.get(value) ?? 0) + 1);
-  for (const { doc } of rows) {
-    if (index.docTypes[doc] !== -1) add(types, index.docTypes[doc]);
-    for (let i = index.docTags[doc]; i < index.docTags[doc + 1]; i++) add(tags, index.tagValues[i]);
-    for (let i = index.docCollections[doc]; i < index.docCollections[doc + 1]; i++)
-      add(collections, index.collectionValues[i]);
+function facetsOf(index: ProductIndex, docs: Int32Array): Omit<FacetsJson, 'in_stock' | 'price'> {
+  const types = new Int32Array(index.types.length);
+  const tags = new Int32Array(index.tags.length);
+  const collections = new Int32Array(index.collectionIds.length);
+  const { docTypes, docTags, tagValues, docCollections, collectionValues } = index;
+  for (let d = 0; d < docs.length; d++) {
+    const position = docs[d];
+    if (docTypes[position] !== -1) types[docTypes[position]]++;
+    for (let i = docTags[position]; i < docTags[position + 1]; i++) tags[tagValues[i]]++;
+    for (let i = docCollections[position]; i < docCollections[position + 1]; i++) collections[collectionValues[i]]++;
   }
   return {
     product_type: topValues(types, index.types),
@@ -281,38 +445,57 @@ function facetsOf(index: ProductIndex, rows: Ranked[]): Omit<FacetsJson, 'in_sto
   };
 }
 
-/** The answer's totals, page, pins and facets from its ranked rows (the statements' `agg`, `page` and facet parts). */
+function rowOf(index: ProductIndex, search: ProductSearch, rows: Rows, r: number, missing: number[]): ProductRowJson {
+  const position = rows.docs[r];
+  const sale = index.salePrices[position];
+  return {
+    id: index.ids[position],
+    title: index.titles[position],
+    handle: index.handles[position],
+    product_type: index.docTypes[position] === -1 ? null : index.types[index.docTypes[position]],
+    image: index.images[position],
+    price: roundHalfEven(index.prices[position] * search.rate),
+    sale_price: Number.isNaN(sale) ? null : roundHalfEven(sale * search.rate),
+    in_stock: index.inStock[position] === 1,
+    text_score: rows.text[r],
+    final_score: rows.final[r],
+    matched_words: rows.matched[r],
+    missing,
+  };
+}
+
+/** The answer's totals, page, pins and facets from its rows (the statements' `agg`, `page` and facet parts). */
 function answerOf(
   index: ProductIndex,
   search: ProductSearch,
-  rows: Ranked[],
-  order: (a: Ranked, b: Ranked) => number,
+  rows: Rows,
+  order: (a: number, b: number) => number,
   relaxation: ProductSearchResult['relaxation'],
   strictTotal: number,
-  missingOf: (row: Ranked) => number[],
+  missingOf: (r: number) => number[],
 ): ProductSearchResult {
-  const page = rows
-    .filter((row) => !row.pin)
-    .sort(order)
-    .slice(search.skip, search.skip + search.take);
+  const pinned: number[] = [];
   let inStock = 0;
   let [low, high] = [Infinity, -Infinity];
-  for (const { doc } of rows) {
-    inStock += index.inStock[doc];
-    low = Math.min(low, index.prices[doc]);
-    high = Math.max(high, index.prices[doc]);
+  for (let r = 0; r < rows.docs.length; r++) {
+    if (rows.pin[r] === 1) pinned.push(r);
+    const position = rows.docs[r];
+    inStock += index.inStock[position];
+    if (index.prices[position] < low) low = index.prices[position];
+    if (index.prices[position] > high) high = index.prices[position];
   }
-  const total = rows.length;
+  const page = topRows(rows.pin, search.skip + search.take, order).slice(search.skip);
+  const total = rows.docs.length;
   const result: ProductSearchResult = {
     total,
     strictTotal,
     relaxation,
-    hits: page.map((row) => rowOf(index, search, row, missingOf(row))),
-    pinned: rows.filter((row) => row.pin).map((row) => rowOf(index, search, row, missingOf(row))),
+    hits: page.map((r) => rowOf(index, search, rows, r, missingOf(r))),
+    pinned: pinned.map((r) => rowOf(index, search, rows, r, missingOf(r))),
   };
   if (search.facets) {
     result.facets = {
-      ...facetsOf(index, rows),
+      ...facetsOf(index, rows.docs),
       in_stock: [
         ...(inStock > 0 ? [{ value: true, count: inStock }] : []),
         ...(total - inStock > 0 ? [{ value: false, count: total - inStock }] : []),
@@ -326,85 +509,80 @@ function answerOf(
   return result;
 }
 
-const byRank = (a: Ranked, b: Ranked) =>
-  Number(b.exact) - Number(a.exact) || b.finalScore - a.finalScore || a.doc - b.doc;
+/** The products of `docs` admitted by the filters, with the admitted pins; ascending, with a mark per pin. */
+function withPins(index: ProductIndex, search: ProductSearch, docs: Int32Array) {
+  const filter = admitted(index, search);
+  if (search.pinned.length === 0 && filter === null) return { docs, pin: new Uint8Array(docs.length) };
+  const admit = filter ?? (() => true);
+  const pins = new Set<number>();
+  for (const id of search.pinned) {
+    const position = index.positionsById.get(id);
+    if (position !== undefined && admit(position)) pins.add(position);
+  }
+  const kept: number[] = [];
+  for (const position of docs) if (!pins.has(position) && admit(position)) kept.push(position);
+  const pinList = [...pins];
+  const all = int32Of(kept.length + pinList.length, (i) =>
+    i < kept.length ? kept[i] : pinList[i - kept.length],
+  ).sort();
+  const pin = new Uint8Array(all.length);
+  for (let i = 0; i < all.length; i++) pin[i] = pins.has(all[i]) ? 1 : 0;
+  return { docs: all, pin };
+}
+
+/** How many products of `docs` the filters admit (hidden ones out), counting up to `enough`. */
+function admittedCount(index: ProductIndex, search: ProductSearch, docs: Int32Array, enough = Infinity): number {
+  const admit = admitted(index, search);
+  if (admit === null) return Math.min(docs.length, enough);
+  let count = 0;
+  for (const position of docs) if (admit(position) && ++count >= enough) break;
+  return count;
+}
 
 /** The product search's steps answered from `index` (see SearchEngine). */
 export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
   const doc = new IndexDoc(index);
-  const clauses = async (search: ProductSearch) => compile(ctx, search.full.must.map(clauseSql));
-  const scoring = async (search: ProductSearch) => {
-    const [exact, ...pairs] = await compile(ctx, [
-      search.exact ? querySql(search.exact) : Prisma.sql`''::tsquery`,
-      ...search.pairs.map(pairSql),
-    ]);
-    for (const pair of pairs) doc.prepare(pair);
-    if (search.exact) doc.prepare(exact);
-    return { exact: search.exact ? exact : null, pairs };
-  };
-  const scored = (
-    search: ProductSearch,
-    query: TsQuery,
-    scoring: { exact: TsQuery | null; pairs: TsQuery[] },
-    position: number,
-  ) => {
-    doc.at(position);
-    const textScore = Math.fround(tsRank(WEIGHTS, doc, query)) + bonusOf(index, search, scoring.pairs, doc, position);
-    const multiplier = search.multipliers.get(index.ids[position]) ?? 1;
-    return {
-      exact: scoring.exact ? tsMatches(scoring.exact, doc) : true,
-      textScore,
-      finalScore: textScore * multiplier,
-    };
-  };
+  const clauses = (search: ProductSearch) => compile(ctx, search.full.must.map(clauseSql));
   return {
     async strict(search) {
-      const [[full], scoring_] = await Promise.all([compile(ctx, [querySql(search.full)]), scoring(search)]);
-      const { matching, pins } = matchesOf(index, doc, full, search);
+      const [full] = await compile(ctx, [querySql(search.full)]);
+      const matching = matchingDocs(index, doc, full);
+      const { docs, pin } = withPins(index, search, matching);
+      const scores = await scoreRows(ctx, index, doc, search, full, docs);
+      const matchMarks = marksOf(index, matching);
       const clauseCount = search.full.must.length;
-      const rows: Ranked[] = [];
-      const seen = new Set<number>();
-      for (const position of [...matching, ...pins]) {
-        if (seen.has(position)) continue;
-        seen.add(position);
-        const matches = tsMatches(full, doc.at(position));
-        rows.push({
-          doc: position,
-          pin: pins.has(position),
-          ...scored(search, full, scoring_, position),
-          matched: pins.has(position) && !matches ? 0 : clauseCount,
-          head: true,
-          hits: [],
-        });
-      }
+      const matched = int32Of(docs.length, (r) => (pin[r] === 1 && matchMarks[docs[r]] === 0 ? 0 : clauseCount));
+      const rows: Rows = { docs, pin, ...scores, matched, head: new Uint8Array(0), clauseMarks: [] };
+      const order = (a: number, b: number) =>
+        rows.exact[b] - rows.exact[a] || rows.final[b] - rows.final[a] || docs[a] - docs[b];
       const all = search.full.must.map((_, i) => i);
-      return answerOf(index, search, rows, byRank, null, rows.length, (row) =>
-        row.matched === 0 && row.pin ? all : [],
+      return answerOf(index, search, rows, order, null, docs.length, (r) =>
+        pin[r] === 1 && matched[r] === 0 ? all : [],
       );
     },
 
     async deadClauses(search, optional) {
       const compiledClauses = await clauses(search);
-      const dead: number[] = [];
-      for (const i of optional) {
-        const { matching } = matchesOf(index, doc, compiledClauses[i], { ...search, pinned: [] });
-        if (matching.length === 0) dead.push(i);
-      }
-      return dead;
+      const unpinned = { ...search, pinned: [] };
+      return optional.filter(
+        (i) => admittedCount(index, unpinned, matchingDocs(index, doc, compiledClauses[i]), 1) === 0,
+      );
     },
 
     async levelFills(search, relax) {
       const [candidates] = await compile(ctx, [candidatesSql(search, relax)]);
-      const { matching } = matchesOf(index, doc, candidates, { ...search, pinned: [] });
-      if (levelGroups(search, relax) !== null) return matching.length >= search.relaxBelow;
+      const matching = matchingDocs(index, doc, candidates);
+      if (levelGroups(search, relax) !== null)
+        return admittedCount(index, search, matching, search.relaxBelow) >= search.relaxBelow;
       const compiledClauses = await clauses(search);
-      for (const clause of compiledClauses) doc.prepare(clause);
       const head = liveHead(search, relax);
+      const marks = relax.live.map((i) => marksOf(index, matchingDocs(index, doc, compiledClauses[i])));
+      const admit = admitted(index, search);
       let count = 0;
       for (const position of matching) {
-        doc.at(position);
+        if (admit !== null && !admit(position)) continue;
         let worth = 0;
-        for (const i of relax.live) if (tsMatches(compiledClauses[i], doc)) worth += i === head ? 2 : 1;
+        relax.live.forEach((i, n) => (worth += marks[n][position] * (i === head ? 2 : 1)));
         if (worth >= relax.level && ++count >= search.relaxBelow) return true;
       }
       return false;
@@ -414,46 +592,60 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       const must = search.full.must;
       const optional = must.map((_, i) => i).filter((i) => search.relaxable[i]);
       const required = must.length - optional.length;
-      const [[candidates], compiledClauses, scoring_] = await Promise.all([
+      const [[candidates], compiledClauses] = await Promise.all([
         compile(ctx, [candidatesSql(search, relax)]),
         clauses(search),
-        scoring(search),
       ]);
-      for (const clause of compiledClauses) doc.prepare(clause);
-      const { matching, pins } = matchesOf(index, doc, candidates, search);
-      const headClause = search.head !== null && search.relaxable[search.head] ? search.head : null;
-      const liveHeadClause = liveHead(search, relax);
-      const rows: Ranked[] = [];
-      const seen = new Set<number>();
-      for (const position of [...matching, ...pins]) {
-        if (seen.has(position)) continue;
-        seen.add(position);
-        doc.at(position);
-        const candidate = tsMatches(candidates, doc);
-        const pin = pins.has(position);
-        const hits = optional.map((i) => tsMatches(compiledClauses[i], doc));
-        const matched = (pin && !candidate ? 0 : required) + hits.filter(Boolean).length;
-        const head = headClause === null ? true : hits[optional.indexOf(headClause)];
-        const worth = liveHeadClause === null ? matched : matched + Number(head);
-        if (!(worth >= required + relax.level || pin)) continue;
-        rows.push({ doc: position, pin, ...scored(search, candidates, scoring_, position), matched, head, hits });
+      const matching = matchingDocs(index, doc, candidates);
+      const candidateMarks = marksOf(index, matching);
+      const clauseMarks = optional.map((i) => marksOf(index, matchingDocs(index, doc, compiledClauses[i])));
+      const headClause = search.head !== null && search.relaxable[search.head] ? optional.indexOf(search.head) : -1;
+      const countsHead = liveHead(search, relax) !== null;
+      const all = withPins(index, search, matching);
+      // The statement's `c`, then `m`: products worth the level, and the pins.
+      const kept: number[] = [];
+      const matchedOf: number[] = [];
+      const headOf: number[] = [];
+      all.docs.forEach((position, r) => {
+        const pin = all.pin[r] === 1;
+        let hits = 0;
+        for (const marks of clauseMarks) hits += marks[position];
+        const matched = (pin && candidateMarks[position] === 0 ? 0 : required) + hits;
+        const head = headClause === -1 ? 1 : clauseMarks[headClause][position];
+        const worth = countsHead ? matched + head : matched;
+        if (worth >= required + relax.level || pin) {
+          kept.push(r);
+          matchedOf.push(matched);
+          headOf.push(head);
+        }
+      });
+      const docs = int32Of(kept.length, (i) => all.docs[kept[i]]);
+      const pin = new Uint8Array(kept.length);
+      for (let i = 0; i < kept.length; i++) pin[i] = all.pin[kept[i]];
+      const scores = await scoreRows(ctx, index, doc, search, candidates, docs);
+      const matched = int32Of(matchedOf.length, (i) => matchedOf[i]);
+      const head = new Uint8Array(headOf.length);
+      for (let i = 0; i < headOf.length; i++) head[i] = headOf[i];
+      const rows: Rows = { docs, pin, ...scores, matched, head, clauseMarks };
+      const order = (a: number, b: number) =>
+        rows.exact[b] - rows.exact[a] ||
+        Number(matched[b] === must.length) - Number(matched[a] === must.length) ||
+        rows.head[b] - rows.head[a] ||
+        matched[b] - matched[a] ||
+        rows.final[b] - rows.final[a] ||
+        docs[a] - docs[b];
+      let strictTotal = 0;
+      let minMatched = Infinity;
+      for (let r = 0; r < docs.length; r++) {
+        if (matched[r] === must.length || pin[r] === 1) strictTotal++;
+        if (pin[r] === 0) minMatched = Math.min(minMatched, matched[r]);
       }
-      const order = (a: Ranked, b: Ranked) =>
-        Number(b.exact) - Number(a.exact) ||
-        Number(b.matched === must.length) - Number(a.matched === must.length) ||
-        Number(b.head) - Number(a.head) ||
-        b.matched - a.matched ||
-        b.finalScore - a.finalScore ||
-        a.doc - b.doc;
-      const strictTotal = rows.filter((row) => row.matched === must.length || row.pin).length;
-      const unpinned = rows.filter((row) => !row.pin);
-      const minMatched = unpinned.reduce((least, row) => Math.min(least, row.matched), Infinity);
       const relaxation = {
-        minMatched: unpinned.length > 0 ? minMatched : required + relax.level,
+        minMatched: Number.isFinite(minMatched) ? minMatched : required + relax.level,
         unmatched: relax.dead,
       };
-      return answerOf(index, search, rows, order, relaxation, strictTotal, (row) =>
-        optional.filter((_, n) => !row.hits[n]),
+      return answerOf(index, search, rows, order, relaxation, strictTotal, (r) =>
+        optional.filter((_, n) => clauseMarks[n][docs[r]] === 0),
       );
     },
   };

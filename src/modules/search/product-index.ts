@@ -142,8 +142,8 @@ function readDocument(
   }
 }
 
-/** Reads the project's products; null when the database's collation does not sort by code point. */
-async function buildProductIndex(pool: pg.Pool, projectId: string): Promise<ProductIndex | null> {
+/** Reads the project's products in one snapshot; null when the database's collation does not sort by code point. */
+export async function buildProductIndex(pool: pg.Pool, projectId: string): Promise<ProductIndex | null> {
   return inSnapshot(pool, async (client) => {
     if (!(await sortsByCodePoint(client))) return null;
     const ids: string[] = [];

@@ -122,16 +122,45 @@ function rankOr(doc: TsDoc, query: TsQuery): number {
 
 /** One entry of calc_rank_or; returns the new float `res`. */
 function entryScore(res: number, post: ArrayLike<number>): number {
+  return f(res + entryAddend(w, post));
+}
+
+/** What one entry adds to calc_rank_or's float sum (a double, before the sum rounds), with `weights` as float4 (D..A). */
+function entryAddend(weights: ArrayLike<number>, post: ArrayLike<number>): number {
   let resj = 0.0;
   let wjm = -1.0;
   let jm = 0;
   for (let j = 0; j < post.length; j++) {
-    const wj = w[post[j] >> 14];
+    const wj = weights[post[j] >> 14];
     resj = f(resj + f(wj / ((j + 1) * (j + 1))));
     if (wj > wjm) {
       wjm = wj;
       jm = j;
     }
   }
-  return f(res + f(f(wjm + resj) - f(wjm / ((jm + 1) * (jm + 1)))) / 1.64493406685);
+  return f(f(wjm + resj) - f(wjm / ((jm + 1) * (jm + 1)))) / 1.64493406685;
+}
+
+/**
+ * What an entry with these positions (none: PostgreSQL's stand-in) adds to calc_rank_or's sum for `weights` (D..A):
+ * an index may keep it per posting, and rankOrFromAddends then answers what tsRank answers for an OR-ranked query.
+ */
+export function orEntryAddend(weights: readonly number[], positions: ArrayLike<number>): number {
+  const float = weights.map((weight, i) => (f(weight) >= 0 ? f(weight) : DEFAULT_WEIGHTS[i]));
+  return entryAddend(float, positions.length === 0 ? POSNULL_OR : positions);
+}
+
+/** Whether tsRank ranks `query` with calc_rank_or (its root is no AND or phrase, or it has fewer than two distinct lexemes). */
+export function ranksByOr(query: TsQuery): boolean {
+  const root = query.root;
+  if (root === null) return false;
+  return !(root.kind === 'and' || root.kind === 'phrase') || sortedUniqueOperands(query).length < 2;
+}
+
+/**
+ * calc_rank_or's result from a sum built as it builds it (`f(sum + addend)` per matching entry, operands in
+ * sortedUniqueOperands order, entries in lexeme order): the average over the `operands` distinct operands.
+ */
+export function rankOrFromSum(operands: number, sum: number): number {
+  return operands > 0 ? f(sum / operands) : sum;
 }
