@@ -13,8 +13,8 @@ import {
   type TsOperand,
   type TsQuery,
 } from './engine/pg-tsquery.js';
-import { orEntryAddend, ranksByOr, rankOrFromSum, sortedUniqueOperands, tsRank } from './engine/pg-tsrank.js';
-import type { ProductIndex } from './product-index.js';
+import { ranksByOr, rankOrFromSum, sortedUniqueOperands, tsRank } from './engine/pg-tsrank.js';
+import { RANK_WEIGHTS, type ProductIndex } from './product-index.js';
 import { compareCodePoints, lowerBound } from './suggest-index.text.js';
 import {
   candidatesSql,
@@ -29,8 +29,6 @@ import {
 } from './search.sql.js';
 import { clauseSql, querySql } from './tsquery.js';
 
-// ts_rank's weights of D, C, B and A, as the statements pass them.
-const WEIGHTS = [0.1, 0.3, 0.5, 1.0];
 const FACET_VALUES = 50;
 
 /** Compiled tsqueries by their SQL: text search configurations do not change while the process runs. */
@@ -81,7 +79,14 @@ class IndexDoc implements TsDoc {
   /** The products holding any lexeme of the operand, ascending. */
   postings(operand: TsOperand): Int32Array {
     const { low, high } = this.ranges.get(operand)!;
-    const { lexemePostings, postingDocs } = this.index;
+    const { lexemePostings, postingDocs, postingWeights } = this.index;
+    if (operand.weight !== 0) {
+      // Postings with a position of an allowed weight (or none: any weight matches an entry without positions).
+      const docs: number[] = [];
+      for (let p = lexemePostings[low]; p < lexemePostings[high]; p++)
+        if (postingWeights[p] & operand.weight) docs.push(postingDocs[p]);
+      return unique(Int32Array.from(docs).sort());
+    }
     if (high - low <= 1) return postingDocs.subarray(lexemePostings[low], lexemePostings[high]);
     return mergedPostings(this.index, low, high);
   }
@@ -228,11 +233,11 @@ function difference(a: Int32Array, b: Int32Array): Int32Array {
 }
 
 /**
- * The products `node` may match, from the postings: exact where only plain operands (no weights), AND, OR and
- * AND NOT are involved (the boolean operators on whole documents); a superset where phrases or weights are.
+ * The products `node` may match, from the postings (weights applied): exact where only operands, AND, OR and
+ * AND NOT are involved (the boolean operators on whole documents); a superset where phrases are.
  */
 function setOf(doc: IndexDoc, node: TsNode): DocSet {
-  if (node.kind === 'val') return { docs: doc.postings(node), exact: node.weight === 0 };
+  if (node.kind === 'val') return { docs: doc.postings(node), exact: true };
   if (node.kind === 'not') return { docs: null, exact: false, negated: setOf(doc, node.right) };
   const right = setOf(doc, node.right);
   const left = setOf(doc, node.left!);
@@ -282,6 +287,29 @@ function int32Of(count: number, values: (i: number) => number): Int32Array {
   return out;
 }
 
+/** Membership in an ascending list of products, asked in ascending order (a cursor, no per-product array). */
+class Ascending {
+  private at = 0;
+
+  constructor(private readonly docs: Int32Array) {}
+
+  has(position: number): boolean {
+    while (this.at < this.docs.length && this.docs[this.at] < position) this.at++;
+    return this.at < this.docs.length && this.docs[this.at] === position;
+  }
+}
+
+/** Whether the ascending `docs` hold `position` (binary search). */
+function holds(docs: Int32Array, position: number): boolean {
+  let [low, high] = [0, docs.length];
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (docs[mid] < position) low = mid + 1;
+    else high = mid;
+  }
+  return low < docs.length && docs[low] === position;
+}
+
 /** A mark per product (1: in `docs`). */
 function marksOf(index: ProductIndex, docs: Int32Array): Uint8Array {
   const marks = new Uint8Array(index.ids.length);
@@ -292,35 +320,16 @@ function marksOf(index: ProductIndex, docs: Int32Array): Uint8Array {
 /** Per-index scratch for calc_rank_or sums (every value 0 between uses; used only between two awaits). */
 const orSums = new WeakMap<ProductIndex, Float64Array>();
 
-/** Per posting, what its entry adds to calc_rank_or's sum with the statements' weights (computed once per index). */
-const orAddends = new WeakMap<ProductIndex, Float64Array>();
-
-function addendsOf(index: ProductIndex): Float64Array {
-  let addends = orAddends.get(index);
-  if (!addends) {
-    addends = new Float64Array(index.postingEntries.length);
-    for (let p = 0; p < addends.length; p++) {
-      const entry = index.postingEntries[p];
-      addends[p] = orEntryAddend(
-        WEIGHTS,
-        index.positions.subarray(index.entryPositions[entry], index.entryPositions[entry + 1]),
-      );
-    }
-    orAddends.set(index, addends);
-  }
-  return addends;
-}
-
-/** ts_rank(WEIGHTS, document, query) of each product of `rows`: from the postings when the rank is calc_rank_or's, else per product. */
+/** ts_rank(RANK_WEIGHTS, document, query) of each product of `rows`: from the postings when the rank is calc_rank_or's, else per product. */
 function ranksOf(index: ProductIndex, doc: IndexDoc, query: TsQuery, rows: Int32Array): Float64Array {
   const ranks = new Float64Array(rows.length);
   if (query.root === null) return ranks;
   doc.prepare(query);
   if (!ranksByOr(query)) {
-    for (let r = 0; r < rows.length; r++) ranks[r] = tsRank(WEIGHTS, doc.at(rows[r]), query);
+    for (let r = 0; r < rows.length; r++) ranks[r] = tsRank(RANK_WEIGHTS, doc.at(rows[r]), query);
     return ranks;
   }
-  const addends = addendsOf(index);
+  const { postingAddends, addendValues } = index;
   let sums = orSums.get(index);
   if (!sums) orSums.set(index, (sums = new Float64Array(index.ids.length)));
   const { lexemePostings, postingDocs } = index;
@@ -329,7 +338,7 @@ function ranksOf(index: ProductIndex, doc: IndexDoc, query: TsQuery, rows: Int32
   for (const item of items) {
     const { low, high } = doc.range(item);
     for (let p = lexemePostings[low]; p < lexemePostings[high]; p++)
-      sums[postingDocs[p]] = f(sums[postingDocs[p]] + addends[p]);
+      sums[postingDocs[p]] = f(sums[postingDocs[p]] + addendValues[postingAddends[p]]);
   }
   for (let r = 0; r < rows.length; r++) ranks[r] = rankOrFromSum(items.length, sums[rows[r]]);
   for (const item of items) {
@@ -365,8 +374,8 @@ async function scoreRows(
     search.exact ? querySql(search.exact) : Prisma.sql`''::tsquery`,
     ...search.pairs.map(pairSql),
   ]);
-  const exactMarks = search.exact ? marksOf(index, matchingDocs(index, doc, exact)) : null;
-  const pairMarks = pairs.map((pair) => marksOf(index, matchingDocs(index, doc, pair)));
+  const exactDocs = search.exact ? new Ascending(matchingDocs(index, doc, exact)) : null;
+  const pairDocs = pairs.map((pair) => new Ascending(matchingDocs(index, doc, pair)));
   const text = ranksOf(index, doc, ranked, docs);
   const final = new Float64Array(docs.length);
   const exactFlags = new Uint8Array(docs.length);
@@ -386,14 +395,14 @@ async function scoreRows(
       bonus = index.titleWords[position] === search.titleText ? 1 : 0;
       first = false;
     }
-    for (const marks of pairMarks) {
-      const part = marks[position] === 1 ? share : 0;
+    for (const pairDoc of pairDocs) {
+      const part = pairDoc.has(position) ? share : 0;
       bonus = first ? part : bonus + part;
       first = false;
     }
     text[r] = Math.fround(text[r]) + bonus;
     final[r] = multipliers.size === 0 ? text[r] : text[r] * (multipliers.get(position) ?? 1);
-    exactFlags[r] = exactMarks === null || exactMarks[position] === 1 ? 1 : 0;
+    exactFlags[r] = exactDocs === null || exactDocs.has(position) ? 1 : 0;
   }
   return { text, final, exact: exactFlags };
 }
@@ -549,9 +558,8 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       const matching = matchingDocs(index, doc, full);
       const { docs, pin } = withPins(index, search, matching);
       const scores = await scoreRows(ctx, index, doc, search, full, docs);
-      const matchMarks = marksOf(index, matching);
       const clauseCount = search.full.must.length;
-      const matched = int32Of(docs.length, (r) => (pin[r] === 1 && matchMarks[docs[r]] === 0 ? 0 : clauseCount));
+      const matched = int32Of(docs.length, (r) => (pin[r] === 1 && !holds(matching, docs[r]) ? 0 : clauseCount));
       const rows: Rows = { docs, pin, ...scores, matched, head: new Uint8Array(0), clauseMarks: [] };
       const order = (a: number, b: number) =>
         rows.exact[b] - rows.exact[a] || rows.final[b] - rows.final[a] || docs[a] - docs[b];

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { poolOf } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
 import type { ProjectIndexes } from '../../shared/project-indexes.js';
+import { orEntryAddend } from './engine/pg-tsrank.js';
 import { eachBatch, inSnapshot, rows, sortsByCodePoint } from './index-snapshot.js';
 import { compareCodePoints } from './suggest-index.text.js';
 
@@ -29,9 +30,13 @@ export interface ProductIndex {
   positions: Uint16Array;
   /** Per lexeme, where its postings start in `postingDocs` (lexemes + 1 values). */
   lexemePostings: Int32Array;
-  /** Per posting, the product (ascending within a lexeme) and the entry of the lexeme in it. */
+  /** Per posting, the product (ascending within a lexeme). */
   postingDocs: Int32Array;
-  postingEntries: Int32Array;
+  /** Per posting, the weights its positions have (bit 1 << weight; every bit for an entry without positions, which any weight matches). */
+  postingWeights: Uint8Array;
+  /** Per posting, what its entry adds to calc_rank_or's sum with RANK_WEIGHTS (orEntryAddend), as a position in `addendValues`. */
+  postingAddends: Uint16Array | Uint32Array;
+  addendValues: Float64Array;
   /** Per product, its product type (position in `types`) or -1. */
   docTypes: Int32Array;
   types: string[];
@@ -57,6 +62,9 @@ export interface ProductIndex {
   /** Products by id. */
   positionsById: Map<string, number>;
 }
+
+/** ts_rank's weights of D, C, B and A, as the search statements pass them ('{0.1,0.3,0.5,1.0}'). */
+export const RANK_WEIGHTS = [0.1, 0.3, 0.5, 1.0];
 
 // What the index is read from: a write to either (by any process) makes it stale.
 export const PRODUCT_INDEX_TABLES = ['search_products', 'collections'];
@@ -247,7 +255,10 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
   });
 }
 
-type IndexParts = Omit<ProductIndex, 'bytes' | 'lexemePostings' | 'postingDocs' | 'postingEntries' | 'positionsById'>;
+type IndexParts = Omit<
+  ProductIndex,
+  'bytes' | 'lexemePostings' | 'postingDocs' | 'postingWeights' | 'postingAddends' | 'addendValues' | 'positionsById'
+>;
 
 /** Sorts the lexicon into byte order (renumbering every entry) and builds the postings. */
 function assemble(parts: IndexParts): ProductIndex {
@@ -261,13 +272,22 @@ function assemble(parts: IndexParts): ProductIndex {
   for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
   const lexemePostings = counts.slice();
   const postingDocs = new Int32Array(entryLexemes.length);
-  const postingEntries = new Int32Array(entryLexemes.length);
+  const postingWeights = new Uint8Array(entryLexemes.length);
+  const addends = new Map<number, number>();
+  const postingAddends = new Uint32Array(entryLexemes.length);
   const next = counts.slice(0, lexemes.length);
   for (let doc = 0; doc < parts.ids.length; doc++) {
     for (let entry = parts.docEntries[doc]; entry < parts.docEntries[doc + 1]; entry++) {
       const at = next[entryLexemes[entry]]++;
       postingDocs[at] = doc;
-      postingEntries[at] = entry;
+      const positions = parts.positions.subarray(parts.entryPositions[entry], parts.entryPositions[entry + 1]);
+      let weights = positions.length === 0 ? 0b1111 : 0;
+      for (let i = 0; i < positions.length; i++) weights |= 1 << (positions[i] >> 14);
+      postingWeights[at] = weights;
+      const addend = orEntryAddend(RANK_WEIGHTS, positions);
+      let slot = addends.get(addend);
+      if (slot === undefined) addends.set(addend, (slot = addends.size));
+      postingAddends[at] = slot;
     }
   }
   const texts = (list: readonly (string | null)[]) =>
@@ -276,7 +296,7 @@ function assemble(parts: IndexParts): ProductIndex {
     entryLexemes.length * 4 +
     parts.entryPositions.length * 4 +
     parts.positions.length * 2 +
-    postingDocs.length * 8 +
+    postingDocs.length * 7 +
     parts.ids.length * (4 * 4 + 1 + 4 + 8 + 40) +
     (parts.tagValues.length + parts.collectionValues.length) * 4 +
     texts(parts.ids) * 2 +
@@ -295,7 +315,9 @@ function assemble(parts: IndexParts): ProductIndex {
     entryLexemes,
     lexemePostings,
     postingDocs,
-    postingEntries,
+    postingWeights,
+    postingAddends: addends.size <= 0xffff ? Uint16Array.from(postingAddends) : postingAddends,
+    addendValues: Float64Array.from(addends.keys()),
     positionsById: new Map(parts.ids.map((id, i) => [id, i])),
   };
 }

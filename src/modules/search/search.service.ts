@@ -10,7 +10,10 @@ import { placePins, planRules, type ActiveRule, type RulePlan } from './merchand
 import { normalizeQuery } from './query-parser.js';
 import { planQuery, wordsToCheck, type QueryPlan, type VocabularyHit } from './search-plan.js';
 import { indexEngine } from './product-index.search.js';
-import { productIndexOf } from './product-index.js';
+import { productIndexOf, productIndexReady } from './product-index.js';
+import { suggestCatalogOf, suggestCatalogReady } from './suggest-index.js';
+import { indexableWord, termCandidates, termStartsWith } from './suggest-index.reads.js';
+import type { ProjectIndexes } from '../../shared/project-indexes.js';
 import {
   runCollectionSearch,
   runProductSearch,
@@ -73,11 +76,11 @@ function productSearch(ctx: Ctx, cache: boolean, index: boolean, search: Product
   });
 }
 
+type SearchContext = { synonyms: SynonymRule[]; rules: ActiveRule[]; vocabulary: VocabularyHit[] };
+
 /** The project's active synonym groups and active rules on live products, and the vocabulary candidates of the words, in one round trip. */
-async function loadContext(ctx: Ctx, words: string[]) {
-  const [row] = await ctx.db.$queryRaw<
-    Array<{ synonyms: SynonymRule[]; rules: ActiveRule[]; vocabulary: VocabularyHit[] }>
-  >`
+async function loadContext(ctx: Ctx, words: string[]): Promise<SearchContext> {
+  const [row] = await ctx.db.$queryRaw<SearchContext[]>`
     SELECT
       (SELECT coalesce(json_agg(json_build_object('synonymType', synonym_type, 'terms', terms)), '[]')
          FROM search_synonym_groups WHERE project_id = ${ctx.project.id} AND is_active) AS synonyms,
@@ -89,6 +92,41 @@ async function loadContext(ctx: Ctx, words: string[]) {
       (SELECT coalesce(json_agg(json_build_object('word', word, 'term', term, 'docCount', doc_count, 'prefixKnown', prefix_known)), '[]')
          FROM search_term_candidates(${ctx.project.id}, ${words}::text[])) AS vocabulary`;
   return row;
+}
+
+// What the synonyms and rules are read from: a write to any of them makes the in-process copy stale.
+const RULE_TABLES = ['search_synonym_groups', 'search_merchandising_rules', 'products'];
+
+/** Builds what indexed searches read (product index, synonyms and rules, the suggest index's vocabulary) now; whether all are exact (warm-up, tests). */
+export async function searchIndexesReady(ctx: Ctx): Promise<boolean> {
+  const indexes = ctx.caches?.productIndexes as ProjectIndexes<SearchContext> | undefined;
+  if (!indexes) return false;
+  const [products, rules, suggestions] = await Promise.all([
+    productIndexReady(ctx),
+    indexes.ready(ctx.project.id, 'search-context', RULE_TABLES, () => loadContext(ctx, [])),
+    suggestCatalogReady(ctx),
+  ]);
+  return Boolean(products && rules && suggestions);
+}
+
+/**
+ * The search context from the process's indexes when both are exact now and every word is one the suggest
+ * index's vocabulary answers exactly: synonyms and rules (kept per project beside its product index) and the
+ * vocabulary candidates as search_term_candidates finds them. Otherwise undefined (the statement answers).
+ */
+function indexedContext(ctx: Ctx, words: string[]): SearchContext | undefined {
+  const indexes = ctx.caches?.productIndexes as ProjectIndexes<SearchContext> | undefined;
+  if (!indexes || !words.every(indexableWord)) return undefined;
+  const rules = indexes.get(ctx.project.id, 'search-context', RULE_TABLES, () => loadContext(ctx, []));
+  const catalog = rules && suggestCatalogOf(ctx);
+  if (!rules || !catalog) return undefined;
+  const vocabulary = words.flatMap((word): VocabularyHit[] => {
+    const prefixKnown = termStartsWith(catalog, word);
+    const candidates = termCandidates(catalog, word);
+    if (candidates.length === 0) return [{ word, term: null, docCount: null, prefixKnown }];
+    return candidates.map((c) => ({ word, term: c.term, docCount: c.docCount, prefixKnown }));
+  });
+  return { synonyms: rules.synonyms, rules: rules.rules, vocabulary };
 }
 
 /** Which alternatives of the plan each product matches, for explain. */
@@ -140,9 +178,9 @@ export async function searchCatalog(
   const skip = query.offset ?? 0;
   const normalized = normalizeQuery(query.q);
   const words = wordsToCheck(query.q);
-  const context = await cachedSearch(ctx, cache, `context|${JSON.stringify(words)}`, CONTEXT_TABLES, () =>
-    loadContext(ctx, words),
-  );
+  const context =
+    (options.index ? indexedContext(ctx, words) : undefined) ??
+    (await cachedSearch(ctx, cache, `context|${JSON.stringify(words)}`, CONTEXT_TABLES, () => loadContext(ctx, words)));
   const plan = planQuery(query.q, context.synonyms, context.vocabulary);
   const empty = plan.full.must.length === 0;
   const rules = planRules(context.rules, normalized);

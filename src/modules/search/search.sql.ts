@@ -1,11 +1,12 @@
 /** The SQL of a product and collection search (one statement each). */
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
+import { RANK_WEIGHTS } from './product-index.js';
 import { clauseSql, querySql, termSql } from './tsquery.js';
 import type { ParsedQuery } from './query-parser.js';
 
 // ts_rank weights of D (description), C (variant titles), B (type, vendor, tags, collections), A (title, SKUs).
-const WEIGHTS = '{0.1,0.3,0.5,1.0}';
+const WEIGHTS = `{${RANK_WEIGHTS.join(',')}}`;
 
 export interface ProductFilters {
   productType?: string;

@@ -62,7 +62,7 @@ export function termCandidates(catalog: CatalogIndex, word: string): Array<{ ter
 }
 
 /** Whether a vocabulary term (doc_count > 0) starts with `word`. */
-function termStartsWith(catalog: CatalogIndex, word: string): boolean {
+export function termStartsWith(catalog: CatalogIndex, word: string): boolean {
   const i = lowerBound(catalog.terms, word);
   return i < catalog.terms.length && inPrefixRange(catalog.terms[i], word);
 }

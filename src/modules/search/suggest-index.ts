@@ -247,6 +247,28 @@ async function buildPast(pool: pg.Pool, projectId: string, minClients: number): 
   });
 }
 
+/** The catalog part of the project's suggest index (words, collections, vocabulary) when it is exact now; else undefined, and it is being built. */
+export function suggestCatalogOf(ctx: Ctx): CatalogIndex | undefined {
+  const indexes = ctx.caches?.suggestIndexes as ProjectIndexes<CatalogIndex | PastIndex | null> | undefined;
+  const pool = poolOf(ctx.db);
+  if (!indexes || !pool) return undefined;
+  const catalog = indexes.get(ctx.project.id, 'suggest-catalog', CATALOG_TABLES, () =>
+    buildCatalog(pool, ctx.project.id),
+  ) as CatalogIndex | null | undefined;
+  return catalog ?? undefined;
+}
+
+/** Builds the catalog part of the project's suggest index now when it is not exact, and returns it (warm-up, tests). */
+export async function suggestCatalogReady(ctx: Ctx): Promise<CatalogIndex | undefined> {
+  const indexes = ctx.caches?.suggestIndexes as ProjectIndexes<CatalogIndex | PastIndex | null> | undefined;
+  const pool = poolOf(ctx.db);
+  if (!indexes || !pool) return undefined;
+  const catalog = (await indexes.ready(ctx.project.id, 'suggest-catalog', CATALOG_TABLES, () =>
+    buildCatalog(pool, ctx.project.id),
+  )) as CatalogIndex | null | undefined;
+  return catalog ?? undefined;
+}
+
 /**
  * The project's suggest index when every part of it is exact now (read from the database this request reads
  * from); otherwise undefined, and the stale or missing parts are being built for the requests to come.

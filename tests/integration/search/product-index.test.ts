@@ -4,7 +4,7 @@ import { SYNONYMS, generateCatalog, generateQueries } from '../../search-quality
 import { insertFixtureProducts } from '../../search-quality/load.js';
 import { keyCtx } from '../../setup/ctx.js';
 import { useStore } from '../../setup/store.js';
-import { searchCatalog } from '../../../src/modules/search/search.service.js';
+import { searchCatalog, searchIndexesReady } from '../../../src/modules/search/search.service.js';
 import { productIndexOf, productIndexReady } from '../../../src/modules/search/product-index.js';
 import type { Ctx } from '../../../src/shared/context.js';
 
@@ -22,7 +22,7 @@ async function answers(queries: Query[], index: boolean) {
 }
 
 async function expectSameAnswers(queries: Query[]) {
-  expect(await productIndexReady(ctx)).toBeDefined();
+  expect(await searchIndexesReady(ctx)).toBe(true);
   const fromIndex = await answers(queries, true);
   const fromStatements = await answers(queries, false);
   const differing = queries
