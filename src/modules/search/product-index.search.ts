@@ -287,6 +287,19 @@ function int32Of(count: number, values: (i: number) => number): Int32Array {
   return out;
 }
 
+/** The products of the ascending `among` matching `query` (verified one by one only there, where the postings are not exact). */
+function matchingAmong(doc: IndexDoc, query: TsQuery, among: Int32Array): Int32Array {
+  if (query.root === null || among.length === 0) return new Int32Array(0);
+  doc.prepare(query);
+  const set = setOf(doc, query.root);
+  const docs = set.docs === null ? among : intersect(set.docs, among);
+  if (set.exact) return docs;
+  const out = new Int32Array(docs.length);
+  let n = 0;
+  for (let i = 0; i < docs.length; i++) if (tsMatches(query, doc.at(docs[i]))) out[n++] = docs[i];
+  return out.subarray(0, n);
+}
+
 /** Membership in an ascending list of products, asked in ascending order (a cursor, no per-product array). */
 class Ascending {
   private at = 0;
@@ -308,13 +321,6 @@ function holds(docs: Int32Array, position: number): boolean {
     else high = mid;
   }
   return low < docs.length && docs[low] === position;
-}
-
-/** A mark per product (1: in `docs`). */
-function marksOf(index: ProductIndex, docs: Int32Array): Uint8Array {
-  const marks = new Uint8Array(index.ids.length);
-  for (let i = 0; i < docs.length; i++) marks[docs[i]] = 1;
-  return marks;
 }
 
 /** Per-index scratch for calc_rank_or sums (every value 0 between uses; used only between two awaits). */
@@ -357,8 +363,6 @@ interface Rows {
   final: Float64Array;
   matched: Int32Array;
   head: Uint8Array;
-  /** Relaxed answers: per optional clause, a mark per product of whether it matches. */
-  clauseMarks: Uint8Array[];
 }
 
 /** Text scores (rank plus the whole-query bonus), the exact flag and final scores of `docs`. */
@@ -374,8 +378,8 @@ async function scoreRows(
     search.exact ? querySql(search.exact) : Prisma.sql`''::tsquery`,
     ...search.pairs.map(pairSql),
   ]);
-  const exactDocs = search.exact ? new Ascending(matchingDocs(index, doc, exact)) : null;
-  const pairDocs = pairs.map((pair) => new Ascending(matchingDocs(index, doc, pair)));
+  const exactDocs = search.exact ? new Ascending(matchingAmong(doc, exact, docs)) : null;
+  const pairDocs = pairs.map((pair) => new Ascending(matchingAmong(doc, pair, docs)));
   const text = ranksOf(index, doc, ranked, docs);
   const final = new Float64Array(docs.length);
   const exactFlags = new Uint8Array(docs.length);
@@ -560,7 +564,7 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       const scores = await scoreRows(ctx, index, doc, search, full, docs);
       const clauseCount = search.full.must.length;
       const matched = int32Of(docs.length, (r) => (pin[r] === 1 && !holds(matching, docs[r]) ? 0 : clauseCount));
-      const rows: Rows = { docs, pin, ...scores, matched, head: new Uint8Array(0), clauseMarks: [] };
+      const rows: Rows = { docs, pin, ...scores, matched, head: new Uint8Array(0) };
       const order = (a: number, b: number) =>
         rows.exact[b] - rows.exact[a] || rows.final[b] - rows.final[a] || docs[a] - docs[b];
       const all = search.full.must.map((_, i) => i);
@@ -584,13 +588,13 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
         return admittedCount(index, search, matching, search.relaxBelow) >= search.relaxBelow;
       const compiledClauses = await clauses(search);
       const head = liveHead(search, relax);
-      const marks = relax.live.map((i) => marksOf(index, matchingDocs(index, doc, compiledClauses[i])));
+      const lists = relax.live.map((i) => matchingAmong(doc, compiledClauses[i], matching));
       const admit = admitted(index, search);
       let count = 0;
       for (const position of matching) {
         if (admit !== null && !admit(position)) continue;
         let worth = 0;
-        relax.live.forEach((i, n) => (worth += marks[n][position] * (i === head ? 2 : 1)));
+        relax.live.forEach((i, n) => (worth += Number(holds(lists[n], position)) * (i === head ? 2 : 1)));
         if (worth >= relax.level && ++count >= search.relaxBelow) return true;
       }
       return false;
@@ -605,11 +609,11 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
         clauses(search),
       ]);
       const matching = matchingDocs(index, doc, candidates);
-      const candidateMarks = marksOf(index, matching);
-      const clauseMarks = optional.map((i) => marksOf(index, matchingDocs(index, doc, compiledClauses[i])));
       const headClause = search.head !== null && search.relaxable[search.head] ? optional.indexOf(search.head) : -1;
       const countsHead = liveHead(search, relax) !== null;
       const all = withPins(index, search, matching);
+      // Per optional clause, the products of the answer's candidates matching it (ascending).
+      const clauseDocs = optional.map((i) => matchingAmong(doc, compiledClauses[i], all.docs));
       // The statement's `c`, then `m`: products worth the level, and the pins.
       const kept: number[] = [];
       const matchedOf: number[] = [];
@@ -617,9 +621,9 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       all.docs.forEach((position, r) => {
         const pin = all.pin[r] === 1;
         let hits = 0;
-        for (const marks of clauseMarks) hits += marks[position];
-        const matched = (pin && candidateMarks[position] === 0 ? 0 : required) + hits;
-        const head = headClause === -1 ? 1 : clauseMarks[headClause][position];
+        for (const list of clauseDocs) hits += Number(holds(list, position));
+        const matched = (pin && !holds(matching, position) ? 0 : required) + hits;
+        const head = headClause === -1 ? 1 : Number(holds(clauseDocs[headClause], position));
         const worth = countsHead ? matched + head : matched;
         if (worth >= required + relax.level || pin) {
           kept.push(r);
@@ -634,7 +638,7 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       const matched = int32Of(matchedOf.length, (i) => matchedOf[i]);
       const head = new Uint8Array(headOf.length);
       for (let i = 0; i < headOf.length; i++) head[i] = headOf[i];
-      const rows: Rows = { docs, pin, ...scores, matched, head, clauseMarks };
+      const rows: Rows = { docs, pin, ...scores, matched, head };
       const order = (a: number, b: number) =>
         rows.exact[b] - rows.exact[a] ||
         Number(matched[b] === must.length) - Number(matched[a] === must.length) ||
@@ -653,7 +657,7 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
         unmatched: relax.dead,
       };
       return answerOf(index, search, rows, order, relaxation, strictTotal, (r) =>
-        optional.filter((_, n) => clauseMarks[n][docs[r]] === 0),
+        optional.filter((_, n) => !holds(clauseDocs[n], docs[r])),
       );
     },
   };
