@@ -26,6 +26,8 @@ import {
   measureMix,
   measureSearchLogCost,
   seedSearchCatalog,
+  peakRssMb,
+  waitForSearchIndexes,
   waitForSuggestIndex,
 } from './search-scenarios.js';
 
@@ -351,12 +353,13 @@ async function measureSearch(databaseUrl: string): Promise<string> {
         ['search mix (facets on)', SEARCHES],
         ['suggest mix', SUGGESTS],
       ] as const) {
-        // The suggest index is built once per process and project: measured once it is in use.
+        // The in-process indexes are built once per process and project: measured once they are in use.
+        if (paths === SEARCHES) log(`Search indexes in use after ${await waitForSearchIndexes(api.url, token)} s.`);
         if (paths === SUGGESTS) log(`Suggest index in use after ${await waitForSuggestIndex(api.url, token)} s.`);
         log(`Measuring ${name}, answer cache ${cache} (${DURATION} s, ${CONNECTIONS} connections)...`);
         const m = await measureMix(api.url, paths, token, CONNECTIONS, DURATION);
         rows.push(
-          `| ${name} | ${cache} | ${m.rps} | ${m.p50} | ${m.p95} | ${m.p99} |${m.errors > 0 ? ` errors: ${m.errors}` : ''}`,
+          `| ${name} | ${cache} | ${m.rps} | ${m.p50} | ${m.p95} | ${m.p99} | ${peakRssMb(api.child.pid) ?? '-'} |${m.errors > 0 ? ` errors: ${m.errors}` : ''}`,
         );
       }
     } finally {
@@ -388,8 +391,8 @@ async function measureSearch(databaseUrl: string): Promise<string> {
   const searchTable = [
     `Search at ${SEARCH_PRODUCTS.toLocaleString('en')} products (a project of its own, generated catalog; ${SEARCHES.length} searches and ${SUGGESTS.length} suggest prefixes in turn, publishable key; load average ${os.loadavg()[0].toFixed(1)} after):`,
     '',
-    '| scenario | answer cache | req/s | p50 ms | p95 ms | p99 ms |',
-    '|---|---|---:|---:|---:|---:|',
+    '| scenario | answer cache | req/s | p50 ms | p95 ms | p99 ms | API peak RSS MB |',
+    '|---|---|---:|---:|---:|---:|---:|',
     ...rows,
     '',
     logCost,

@@ -4,6 +4,7 @@
  * suggest prefixes, measured with autocannon at a number of connections; latency percentiles are taken
  * from every response (autocannon's own summary has no p95).
  */
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import type { Database } from '../src/db/client.js';
@@ -74,6 +75,40 @@ export async function waitForSuggestIndex(base: string, token: string, timeoutMs
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`the suggest index was not in use after ${timeoutMs / 1000} s`);
+}
+
+/**
+ * Sends searches (a query of its own each time, so the answer cache cannot answer it) until one is answered with
+ * every in-process index it reads exact (the product index, the synonyms and rules beside it, the suggest index's
+ * vocabulary: no miss counted during it); the seconds that took. The API must run with METRICS_TOKEN=BENCH_METRICS_TOKEN.
+ */
+export async function waitForSearchIndexes(base: string, token: string, timeoutMs = 300_000): Promise<number> {
+  const started = Date.now();
+  const misses = async () => {
+    const response = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } });
+    const text = await response.text();
+    return ['productIndexes', 'suggestIndexes']
+      .map((cache) => new RegExp(`^commerce_cache_misses\\{cache="${cache}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? '0')
+      .join(',');
+  };
+  while (Date.now() - started < timeoutMs) {
+    const before = await misses();
+    const path = `/v1/search?q=lamp${Date.now() - started}`;
+    await (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } })).text();
+    if ((await misses()) === before) return (Date.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the search indexes were not in use after ${timeoutMs / 1000} s`);
+}
+
+/** The peak resident set (VmHWM) of process `pid` in MB, or null where /proc is not readable. */
+export function peakRssMb(pid: number | undefined): number | null {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
 }
 
 export interface MixResult {

@@ -22,6 +22,8 @@ import {
   measureMix,
   measureSearchLogCost,
   seedSearchCatalog,
+  peakRssMb,
+  waitForSearchIndexes,
   waitForSuggestIndex,
 } from './search-scenarios.js';
 
@@ -66,10 +68,14 @@ try {
       ['search mix (facets on)', SEARCHES],
       ['suggest mix', SUGGESTS],
     ] as const) {
-      // The suggest index is built once per process and project: measured once it is in use.
+      // The in-process indexes are built once per process and project: measured once they are in use.
+      if (list === SEARCHES)
+        console.log(`Search indexes in use after ${await waitForSearchIndexes(api.url, token)} s.`);
       if (list === SUGGESTS) console.log(`Suggest index in use after ${await waitForSuggestIndex(api.url, token)} s.`);
       const m = await measureMix(api.url, list, token, CONNECTIONS, DURATION);
-      rows.push(`| ${name}, answer cache ${cache} | ${m.rps} | ${m.p50} | ${m.p95} | ${m.p99} | ${m.errors} |`);
+      rows.push(
+        `| ${name}, answer cache ${cache} | ${m.rps} | ${m.p50} | ${m.p95} | ${m.p99} | ${m.errors} | ${peakRssMb(api.child.pid) ?? '-'} |`,
+      );
       console.log(rows.at(-1));
     }
     api.child.kill('SIGTERM');
@@ -98,8 +104,8 @@ try {
   const table = [
     `\`npm run bench:search -- --products ${PRODUCTS} --duration ${DURATION} --connections ${CONNECTIONS}\`: ${PRODUCTS.toLocaleString('en')} products, ${CONNECTIONS} connections, ${DURATION} s per scenario after 2 s warm-up, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)} at the end, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
     '',
-    '| scenario | req/s | p50 ms | p95 ms | p99 ms | errors |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| scenario | req/s | p50 ms | p95 ms | p99 ms | errors | API peak RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
     logCost,
