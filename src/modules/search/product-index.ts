@@ -99,8 +99,11 @@ class IntList {
     this.data[this.length++] = value;
   }
 
-  toArray(): Int32Array {
-    return this.data.slice(0, this.length);
+  /** The values, exactly sized; the list lets its own buffer go (so a build holds one copy at a time). */
+  take(): Int32Array {
+    const values = this.data.slice(0, this.length);
+    this.data = new Int32Array(0);
+    return values;
   }
 }
 
@@ -118,8 +121,11 @@ class Uint16List {
     this.data[this.length++] = value;
   }
 
-  toArray(): Uint16Array {
-    return this.data.slice(0, this.length);
+  /** The values, exactly sized; the list lets its own buffer go. */
+  take(): Uint16Array {
+    const values = this.data.slice(0, this.length);
+    this.data = new Uint16Array(0);
+    return values;
   }
 }
 
@@ -231,21 +237,21 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
     return assemble({
       ids,
       lexemes: lexemes.texts,
-      docEntries: docEntries.toArray(),
-      entryLexemes: entryLexemes.toArray(),
-      entryPositions: entryPositions.toArray(),
-      positions: positions.toArray(),
-      docTypes: docTypes.toArray(),
+      docEntries: docEntries.take(),
+      entryLexemes: entryLexemes.take(),
+      entryPositions: entryPositions.take(),
+      positions: positions.take(),
+      docTypes: docTypes.take(),
       types: types.texts,
-      docTags: docTags.toArray(),
-      tagValues: tagValues.toArray(),
+      docTags: docTags.take(),
+      tagValues: tagValues.take(),
       tags: tags.texts,
-      docCollections: docCollections.toArray(),
-      collectionValues: collectionValues.toArray(),
+      docCollections: docCollections.take(),
+      collectionValues: collectionValues.take(),
       collectionIds: collections.texts,
       collectionTitles: new Map(titleRows.map((row) => [row[0] as string, row[1] as string])),
       inStock: Uint8Array.from(inStock),
-      prices: prices.toArray(),
+      prices: prices.take(),
       salePrices: Float64Array.from(salePrices),
       titles,
       handles,
@@ -266,7 +272,8 @@ function assemble(parts: IndexParts): ProductIndex {
   const renumber = new Int32Array(order.length);
   order.forEach((old, position) => (renumber[old] = position));
   const lexemes = order.map((old) => parts.lexemes[old]);
-  const entryLexemes = parts.entryLexemes.map((old) => renumber[old]);
+  const entryLexemes = parts.entryLexemes;
+  for (let i = 0; i < entryLexemes.length; i++) entryLexemes[i] = renumber[entryLexemes[i]];
   const counts = new Int32Array(lexemes.length + 1);
   for (const lexeme of entryLexemes) counts[lexeme + 1]++;
   for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
