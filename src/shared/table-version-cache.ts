@@ -189,7 +189,9 @@ export interface ProcessCaches {
   /**
    * Per project, its searchable products (documents with postings, and the fields filters, facets and hits
    * read), so a product search is matched, ranked and counted without a statement
-   * (src/modules/search/product-index.ts); rebuilt when search_products or collections change (SEARCH_INDEX, on by default).
+   * (src/modules/search/product-index.ts), and its active synonyms and merchandising rules; rebuilt when
+   * search_products or collections change, the rules when search_synonym_groups, search_merchandising_rules or
+   * products do (SEARCH_INDEX, on by default).
    */
   productIndexes: ProjectIndexes<unknown>;
   /**
@@ -236,9 +238,10 @@ const MAX_SEARCH_ANSWERS = 2_000;
 // at 100,000 products a catalog's is about 12 MB (bench/README.md), and a build briefly needs some 50 MB more. Small
 // projects' are small: the count only keeps a process serving many of them from rebuilding one on every suggestion.
 const SUGGEST_INDEX_LIMITS = { maxIndexes: 64, maxBytes: 40 * 1024 * 1024 };
-// One index per project, at most 32 projects' and 96 MB (as estimated): at 100,000 products one is about 40 MB
-// (bench/README.md), and a build briefly needs about as much again.
-const PRODUCT_INDEX_LIMITS = { maxIndexes: 32, maxBytes: 96 * 1024 * 1024 };
+// Two entries per project (its products, and its synonyms and rules), at most 32 projects' and 128 MB (as estimated):
+// at 100,000 products the product index is about 87 MB by its estimate (95 MB measured: 27 MB of heap, 66 MB of typed
+// arrays; bench/README.md), and a build briefly needs about as much again.
+const PRODUCT_INDEX_LIMITS = { maxIndexes: 64, maxBytes: 128 * 1024 * 1024 };
 // A customer's keys or a session's owner is under 200 bytes: 50,000 of each stay around 10 MB.
 const MAX_CUSTOMER_PRICE_KEYS = 50_000;
 const MAX_LIVE_SESSIONS = 50_000;

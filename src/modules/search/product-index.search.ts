@@ -327,9 +327,14 @@ function holds(docs: Int32Array, position: number): boolean {
 const orSums = new WeakMap<ProductIndex, Float64Array>();
 
 /** ts_rank(RANK_WEIGHTS, document, query) of each product of `rows`: from the postings when the rank is calc_rank_or's, else per product. */
-function ranksOf(index: ProductIndex, doc: IndexDoc, query: TsQuery, rows: Int32Array): Float64Array {
-  const ranks = new Float64Array(rows.length);
-  if (query.root === null) return ranks;
+function ranksOf(
+  index: ProductIndex,
+  doc: IndexDoc,
+  query: TsQuery,
+  rows: Int32Array,
+  ranks: Float64Array,
+): Float64Array {
+  if (query.root === null) return ranks.fill(0);
   doc.prepare(query);
   if (!ranksByOr(query)) {
     for (let r = 0; r < rows.length; r++) ranks[r] = tsRank(RANK_WEIGHTS, doc.at(rows[r]), query);
@@ -365,24 +370,59 @@ interface Rows {
   head: Uint8Array;
 }
 
-/** Text scores (rank plus the whole-query bonus), the exact flag and final scores of `docs`. */
-async function scoreRows(
-  ctx: Ctx,
+/** The tsqueries a scoring reads: the ranked one (the full query, or a relaxation level's candidates), the exact form's (null without corrections) and the pairs'. */
+interface ScoringQueries {
+  ranked: TsQuery;
+  exact: TsQuery | null;
+  pairs: TsQuery[];
+}
+
+/** Compiles `ranked` with the exact form's and the pairs' tsqueries and `others`, in one round trip at most. */
+async function scoringQueries(ctx: Ctx, search: ProductSearch, ranked: Prisma.Sql, others: Prisma.Sql[]) {
+  const [rankedQuery, exact, ...rest] = await compile(ctx, [
+    ranked,
+    search.exact ? querySql(search.exact) : Prisma.sql`''::tsquery`,
+    ...search.pairs.map(pairSql),
+    ...others,
+  ]);
+  const pairs = rest.slice(0, search.pairs.length);
+  return {
+    scoring: { ranked: rankedQuery, exact: search.exact ? exact : null, pairs },
+    others: rest.slice(search.pairs.length),
+  };
+}
+
+/**
+ * Per index, the arrays an answer's scores are written to (one answer at a time: an answer is computed between
+ * two awaits, and read before the next one).
+ */
+const scratches = new WeakMap<ProductIndex, { text: Float64Array; final: Float64Array; exact: Uint8Array }>();
+
+function scratchOf(index: ProductIndex) {
+  let scratch = scratches.get(index);
+  if (!scratch) {
+    const count = index.ids.length;
+    scratch = { text: new Float64Array(count), final: new Float64Array(count), exact: new Uint8Array(count) };
+    scratches.set(index, scratch);
+  }
+  return scratch;
+}
+
+/** Text scores (rank plus the whole-query bonus), the exact flag and final scores of `docs` (in the index's scratch arrays). */
+function scoreRows(
   index: ProductIndex,
   doc: IndexDoc,
   search: ProductSearch,
-  ranked: TsQuery,
+  queries: ScoringQueries,
   docs: Int32Array,
 ) {
-  const [exact, ...pairs] = await compile(ctx, [
-    search.exact ? querySql(search.exact) : Prisma.sql`''::tsquery`,
-    ...search.pairs.map(pairSql),
-  ]);
-  const exactDocs = search.exact ? new Ascending(matchingAmong(doc, exact, docs)) : null;
+  const { ranked, exact, pairs } = queries;
+  const exactDocs = exact ? new Ascending(matchingAmong(doc, exact, docs)) : null;
   const pairDocs = pairs.map((pair) => new Ascending(matchingAmong(doc, pair, docs)));
-  const text = ranksOf(index, doc, ranked, docs);
-  const final = new Float64Array(docs.length);
-  const exactFlags = new Uint8Array(docs.length);
+  const scratch = scratchOf(index);
+  const text = ranksOf(index, doc, ranked, docs, scratch.text.subarray(0, docs.length));
+  const final = scratch.final.subarray(0, docs.length);
+  const exactFlags = scratch.exact.subarray(0, docs.length);
   const titled = search.titleText.includes(' ');
   const multipliers = new Map<number, number>();
   for (const [id, multiplier] of search.multipliers) {
@@ -435,21 +475,33 @@ function topValues(counts: Int32Array, names: readonly string[]) {
   return values.sort((a, b) => b.count - a.count || compareCodePoints(a.value, b.value)).slice(0, FACET_VALUES);
 }
 
-function facetsOf(index: ProductIndex, docs: Int32Array): Omit<FacetsJson, 'in_stock' | 'price'> {
+/** The facet counts, in-stock count and price bounds of an answer's products, in one pass over their packed records. */
+function countsOf(index: ProductIndex, docs: Int32Array) {
   const types = new Int32Array(index.types.length);
   const tags = new Int32Array(index.tags.length);
   const collections = new Int32Array(index.collectionIds.length);
-  const { docTypes, docTags, tagValues, docCollections, collectionValues } = index;
+  const { records, recordStarts } = index;
+  let inStock = 0;
+  let [low, high] = [Infinity, -Infinity];
   for (let d = 0; d < docs.length; d++) {
-    const position = docs[d];
-    if (docTypes[position] !== -1) types[docTypes[position]]++;
-    for (let i = docTags[position]; i < docTags[position + 1]; i++) tags[tagValues[i]]++;
-    for (let i = docCollections[position]; i < docCollections[position + 1]; i++) collections[collectionValues[i]]++;
+    let at = recordStarts[docs[d]];
+    inStock += records[at++];
+    const price = records[at++];
+    if (price < low) low = price;
+    if (price > high) high = price;
+    const type = records[at++];
+    if (type !== -1) types[type]++;
+    for (let n = records[at++]; n > 0; n--) tags[records[at++]]++;
+    for (let n = records[at++]; n > 0; n--) collections[records[at++]]++;
   }
+  return { types, tags, collections, inStock, low, high };
+}
+
+function facetsOf(index: ProductIndex, counts: ReturnType<typeof countsOf>): Omit<FacetsJson, 'in_stock' | 'price'> {
   return {
-    product_type: topValues(types, index.types),
-    tag: topValues(tags, index.tags),
-    collection: topValues(collections, index.collectionIds)
+    product_type: topValues(counts.types, index.types),
+    tag: topValues(counts.tags, index.tags),
+    collection: topValues(counts.collections, index.collectionIds)
       .flatMap(({ value: id, count }) => {
         const title = index.collectionTitles.get(id);
         return title === undefined ? [] : [{ id, title, count }];
@@ -488,15 +540,7 @@ function answerOf(
   missingOf: (r: number) => number[],
 ): ProductSearchResult {
   const pinned: number[] = [];
-  let inStock = 0;
-  let [low, high] = [Infinity, -Infinity];
-  for (let r = 0; r < rows.docs.length; r++) {
-    if (rows.pin[r] === 1) pinned.push(r);
-    const position = rows.docs[r];
-    inStock += index.inStock[position];
-    if (index.prices[position] < low) low = index.prices[position];
-    if (index.prices[position] > high) high = index.prices[position];
-  }
+  for (let r = 0; r < rows.docs.length; r++) if (rows.pin[r] === 1) pinned.push(r);
   const page = topRows(rows.pin, search.skip + search.take, order).slice(search.skip);
   const total = rows.docs.length;
   const result: ProductSearchResult = {
@@ -507,8 +551,10 @@ function answerOf(
     pinned: pinned.map((r) => rowOf(index, search, rows, r, missingOf(r))),
   };
   if (search.facets) {
+    const counts = countsOf(index, rows.docs);
+    const { inStock, low, high } = counts;
     result.facets = {
-      ...facetsOf(index, rows.docs),
+      ...facetsOf(index, counts),
       in_stock: [
         ...(inStock > 0 ? [{ value: true, count: inStock }] : []),
         ...(total - inStock > 0 ? [{ value: false, count: total - inStock }] : []),
@@ -558,10 +604,11 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
   const clauses = (search: ProductSearch) => compile(ctx, search.full.must.map(clauseSql));
   return {
     async strict(search) {
-      const [full] = await compile(ctx, [querySql(search.full)]);
+      const { scoring } = await scoringQueries(ctx, search, querySql(search.full), []);
+      const full = scoring.ranked;
       const matching = matchingDocs(index, doc, full);
       const { docs, pin } = withPins(index, search, matching);
-      const scores = await scoreRows(ctx, index, doc, search, full, docs);
+      const scores = scoreRows(index, doc, search, scoring, docs);
       const clauseCount = search.full.must.length;
       const matched = int32Of(docs.length, (r) => (pin[r] === 1 && !holds(matching, docs[r]) ? 0 : clauseCount));
       const rows: Rows = { docs, pin, ...scores, matched, head: new Uint8Array(0) };
@@ -604,10 +651,13 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       const must = search.full.must;
       const optional = must.map((_, i) => i).filter((i) => search.relaxable[i]);
       const required = must.length - optional.length;
-      const [[candidates], compiledClauses] = await Promise.all([
-        compile(ctx, [candidatesSql(search, relax)]),
-        clauses(search),
-      ]);
+      const { scoring, others: compiledClauses } = await scoringQueries(
+        ctx,
+        search,
+        candidatesSql(search, relax),
+        must.map(clauseSql),
+      );
+      const candidates = scoring.ranked;
       const matching = matchingDocs(index, doc, candidates);
       const headClause = search.head !== null && search.relaxable[search.head] ? optional.indexOf(search.head) : -1;
       const countsHead = liveHead(search, relax) !== null;
@@ -634,7 +684,7 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       const docs = int32Of(kept.length, (i) => all.docs[kept[i]]);
       const pin = new Uint8Array(kept.length);
       for (let i = 0; i < kept.length; i++) pin[i] = all.pin[kept[i]];
-      const scores = await scoreRows(ctx, index, doc, search, candidates, docs);
+      const scores = scoreRows(index, doc, search, scoring, docs);
       const matched = int32Of(matchedOf.length, (i) => matchedOf[i]);
       const head = new Uint8Array(headOf.length);
       for (let i = 0; i < headOf.length; i++) head[i] = headOf[i];

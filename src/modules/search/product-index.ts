@@ -61,6 +61,12 @@ export interface ProductIndex {
   titleWords: string[];
   /** Products by id. */
   positionsById: Map<string, number>;
+  /**
+   * Per product, what an answer counts of it, packed so one product's figures share a cache line: at
+   * `recordStarts[p]`, its in-stock flag, price, type (-1: none), tag count, tags, collection count, collections.
+   */
+  recordStarts: Int32Array;
+  records: Int32Array;
 }
 
 /** ts_rank's weights of D, C, B and A, as the search statements pass them ('{0.1,0.3,0.5,1.0}'). */
@@ -263,8 +269,40 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
 
 type IndexParts = Omit<
   ProductIndex,
-  'bytes' | 'lexemePostings' | 'postingDocs' | 'postingWeights' | 'postingAddends' | 'addendValues' | 'positionsById'
+  | 'bytes'
+  | 'lexemePostings'
+  | 'postingDocs'
+  | 'postingWeights'
+  | 'postingAddends'
+  | 'addendValues'
+  | 'positionsById'
+  | 'recordStarts'
+  | 'records'
 >;
+
+/** The packed per-product records (see ProductIndex.records). */
+function recordsOf(parts: IndexParts): { recordStarts: Int32Array; records: Int32Array } {
+  const count = parts.ids.length;
+  const recordStarts = new Int32Array(count + 1);
+  for (let p = 0; p < count; p++) {
+    const tags = parts.docTags[p + 1] - parts.docTags[p];
+    const collections = parts.docCollections[p + 1] - parts.docCollections[p];
+    recordStarts[p + 1] = recordStarts[p] + 5 + tags + collections;
+  }
+  const records = new Int32Array(recordStarts[count]);
+  for (let p = 0; p < count; p++) {
+    let at = recordStarts[p];
+    records[at++] = parts.inStock[p];
+    records[at++] = parts.prices[p];
+    records[at++] = parts.docTypes[p];
+    records[at++] = parts.docTags[p + 1] - parts.docTags[p];
+    for (let i = parts.docTags[p]; i < parts.docTags[p + 1]; i++) records[at++] = parts.tagValues[i];
+    records[at++] = parts.docCollections[p + 1] - parts.docCollections[p];
+    for (let i = parts.docCollections[p]; i < parts.docCollections[p + 1]; i++)
+      records[at++] = parts.collectionValues[i];
+  }
+  return { recordStarts, records };
+}
 
 /** Sorts the lexicon into byte order (renumbering every entry) and builds the postings. */
 function assemble(parts: IndexParts): ProductIndex {
@@ -304,6 +342,7 @@ function assemble(parts: IndexParts): ProductIndex {
     parts.entryPositions.length * 4 +
     parts.positions.length * 2 +
     postingDocs.length * 7 +
+    (parts.ids.length * 6 + parts.tagValues.length + parts.collectionValues.length) * 4 +
     parts.ids.length * (4 * 4 + 1 + 4 + 8 + 40) +
     (parts.tagValues.length + parts.collectionValues.length) * 4 +
     texts(parts.ids) * 2 +
@@ -317,6 +356,7 @@ function assemble(parts: IndexParts): ProductIndex {
     texts(parts.collectionIds);
   return {
     ...parts,
+    ...recordsOf(parts),
     bytes,
     lexemes,
     entryLexemes,

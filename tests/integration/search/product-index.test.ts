@@ -80,6 +80,10 @@ describe('product index', () => {
       { q: 'wool', offset: 40 },
     ];
     const result = await expectSameAnswers([...queries, ...filtered]);
+    // Answers computed concurrently (their steps interleaved at every await) are the same answers.
+    const sample = [...queries.slice(0, 60), ...filtered];
+    const concurrent = await Promise.all(sample.map((query) => searchCatalog(ctx, query, { index: true, log: false })));
+    expect(concurrent).toEqual(await answers(sample, false));
     // Not vacuous: most of these queries find products, and some are relaxed.
     expect(result.filter((r) => r.products.total > 0).length).toBeGreaterThan(queries.length * 0.8);
     expect(result.filter((r) => r.products.relaxation).length).toBeGreaterThan(10);
