@@ -55,6 +55,7 @@ class IndexDoc implements TsDoc {
   private first = 0;
   private last = 0;
   private readonly ranges = new Map<TsOperand, { low: number; high: number }>();
+  private readonly lists = new Map<string, Int32Array>();
 
   constructor(private readonly index: ProductIndex) {}
 
@@ -79,12 +80,20 @@ class IndexDoc implements TsDoc {
   /** The products holding any lexeme of the operand, ascending. */
   postings(operand: TsOperand): Int32Array {
     const { low, high } = this.ranges.get(operand)!;
+    // Operands with the same lexemes and weights (the english and exact forms often agree) share one array.
+    const key = `${low}:${high}:${operand.weight}`;
+    let docs = this.lists.get(key);
+    if (!docs) this.lists.set(key, (docs = this.postingsOf(low, high, operand.weight)));
+    return docs;
+  }
+
+  private postingsOf(low: number, high: number, weight: number): Int32Array {
     const { lexemePostings, postingDocs, postingWeights } = this.index;
-    if (operand.weight !== 0) {
+    if (weight !== 0) {
       // Postings with a position of an allowed weight (or none: any weight matches an entry without positions).
       const docs: number[] = [];
       for (let p = lexemePostings[low]; p < lexemePostings[high]; p++)
-        if (postingWeights[p] & operand.weight) docs.push(postingDocs[p]);
+        if (postingWeights[p] & weight) docs.push(postingDocs[p]);
       return unique(Int32Array.from(docs).sort());
     }
     if (high - low <= 1) return postingDocs.subarray(lexemePostings[low], lexemePostings[high]);
@@ -151,6 +160,7 @@ function unique(sorted: Int32Array): Int32Array {
 }
 
 function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  if (a === b) return a;
   const out = new Int32Array(Math.min(a.length, b.length));
   let [i, j, n] = [0, 0, 0];
   while (i < a.length && j < b.length) {
@@ -166,6 +176,7 @@ function intersect(a: Int32Array, b: Int32Array): Int32Array {
 }
 
 function union(a: Int32Array, b: Int32Array): Int32Array {
+  if (a === b) return a;
   const out = new Int32Array(a.length + b.length);
   let [i, j, n] = [0, 0, 0];
   while (i < a.length || j < b.length) {
