@@ -96,8 +96,7 @@ class IndexDoc implements TsDoc {
         if (postingWeights[p] & weight) docs.push(postingDocs[p]);
       return unique(Int32Array.from(docs).sort());
     }
-    if (high - low <= 1) return postingDocs.subarray(lexemePostings[low], lexemePostings[high]);
-    return mergedPostings(this.index, low, high);
+    return high - low <= 1 ? lexemePostingsOf(this.index, low, high) : mergedPostings(this.index, low, high);
   }
 
   at(doc: number): this {
@@ -125,6 +124,18 @@ class IndexDoc implements TsDoc {
   positions(entry: number): Uint16Array {
     return this.index.positions.subarray(this.index.entryPositions[entry], this.index.entryPositions[entry + 1]);
   }
+}
+
+/** Per index, the postings of single lexemes as arrays kept across answers (so what is computed from one, its counts, can be kept with it). */
+const lexemeLists = new WeakMap<ProductIndex, Map<number, Int32Array>>();
+
+function lexemePostingsOf(index: ProductIndex, low: number, high: number): Int32Array {
+  if (high === low) return new Int32Array(0);
+  let lists = lexemeLists.get(index);
+  if (!lists) lexemeLists.set(index, (lists = new Map<number, Int32Array>()));
+  let docs = lists.get(low);
+  if (!docs) lists.set(low, (docs = index.postingDocs.subarray(index.lexemePostings[low], index.lexemePostings[high])));
+  return docs;
 }
 
 /** Per index, the merged postings of lexeme ranges (prefixes) searched lately, up to MAX_MERGED_POSTINGS products in all. */
@@ -486,8 +497,21 @@ function topValues(counts: Int32Array, names: readonly string[]) {
   return values.sort((a, b) => b.count - a.count || compareCodePoints(a.value, b.value)).slice(0, FACET_VALUES);
 }
 
-/** The facet counts, in-stock count and price bounds of an answer's products, in one pass over their packed records. */
+/**
+ * Counts kept per set of products: an answer whose products are exactly one lexeme's or one prefix's postings (a
+ * one-word search without filters) counts them once per index, as an engine keeps facet counts per term.
+ */
+const countsBySet = new WeakMap<Int32Array, ReturnType<typeof countProducts>>();
+
+/** The facet counts, in-stock count and price bounds of an answer's products. */
 function countsOf(index: ProductIndex, docs: Int32Array) {
+  let counts = countsBySet.get(docs);
+  if (!counts) countsBySet.set(docs, (counts = countProducts(index, docs)));
+  return counts;
+}
+
+/** countsOf in one pass over the products' packed records. */
+function countProducts(index: ProductIndex, docs: Int32Array) {
   const types = new Int32Array(index.types.length);
   const tags = new Int32Array(index.tags.length);
   const collections = new Int32Array(index.collectionIds.length);
