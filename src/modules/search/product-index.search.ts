@@ -126,6 +126,9 @@ class IndexDoc implements TsDoc {
   }
 }
 
+/** The postings arrays kept across answers (what is computed from one may be kept with it). */
+const keptLists = new WeakSet<Int32Array>();
+
 /** Per index, the postings of single lexemes as arrays kept across answers (so what is computed from one, its counts, can be kept with it). */
 const lexemeLists = new WeakMap<ProductIndex, Map<number, Int32Array>>();
 
@@ -134,7 +137,11 @@ function lexemePostingsOf(index: ProductIndex, low: number, high: number): Int32
   let lists = lexemeLists.get(index);
   if (!lists) lexemeLists.set(index, (lists = new Map<number, Int32Array>()));
   let docs = lists.get(low);
-  if (!docs) lists.set(low, (docs = index.postingDocs.subarray(index.lexemePostings[low], index.lexemePostings[high])));
+  if (!docs) {
+    docs = index.postingDocs.subarray(index.lexemePostings[low], index.lexemePostings[high]);
+    lists.set(low, docs);
+    keptLists.add(docs);
+  }
   return docs;
 }
 
@@ -161,6 +168,7 @@ function mergedPostings(index: ProductIndex, low: number, high: number): Int32Ar
   }
   cache.ranges.set(key, docs);
   cache.size += docs.length;
+  keptLists.add(docs);
   return docs;
 }
 
@@ -345,6 +353,10 @@ function holds(docs: Int32Array, position: number): boolean {
   return low < docs.length && docs[low] === position;
 }
 
+/** calc_rank_or ranks kept per set of products (arrays kept across answers: one lexeme's or prefix's postings) and operands. */
+const orRanksBySet = new WeakMap<Int32Array, Map<string, Float64Array>>();
+const MAX_RANKINGS_PER_SET = 8;
+
 /** Per-index scratch for calc_rank_or sums (every value 0 between uses; used only between two awaits). */
 const orSums = new WeakMap<ProductIndex, Float64Array>();
 
@@ -362,12 +374,20 @@ function ranksOf(
     for (let r = 0; r < rows.length; r++) ranks[r] = tsRank(RANK_WEIGHTS, doc.at(rows[r]), query);
     return ranks;
   }
+  const items = sortedUniqueOperands(query);
+  // calc_rank_or depends on the distinct operands' lexemes alone: kept per set of products and operands.
+  const signature = items.map((item) => `${doc.range(item).low}:${doc.range(item).high}`).join(',');
+  let known = orRanksBySet.get(rows);
+  const kept = known?.get(signature);
+  if (kept) {
+    ranks.set(kept);
+    return ranks;
+  }
   const { postingAddends, addendValues } = index;
   let sums = orSums.get(index);
   if (!sums) orSums.set(index, (sums = new Float64Array(index.ids.length)));
   const { lexemePostings, postingDocs } = index;
   const f = Math.fround;
-  const items = sortedUniqueOperands(query);
   for (const item of items) {
     const { low, high } = doc.range(item);
     for (let p = lexemePostings[low]; p < lexemePostings[high]; p++)
@@ -377,6 +397,10 @@ function ranksOf(
   for (const item of items) {
     const { low, high } = doc.range(item);
     for (let p = lexemePostings[low]; p < lexemePostings[high]; p++) sums[postingDocs[p]] = 0;
+  }
+  if (keptLists.has(rows)) {
+    if (!known) orRanksBySet.set(rows, (known = new Map<string, Float64Array>()));
+    if (known.size < MAX_RANKINGS_PER_SET) known.set(signature, ranks.slice());
   }
   return ranks;
 }
@@ -506,7 +530,9 @@ const countsBySet = new WeakMap<Int32Array, ReturnType<typeof countProducts>>();
 /** The facet counts, in-stock count and price bounds of an answer's products. */
 function countsOf(index: ProductIndex, docs: Int32Array) {
   let counts = countsBySet.get(docs);
-  if (!counts) countsBySet.set(docs, (counts = countProducts(index, docs)));
+  if (counts) return counts;
+  counts = countProducts(index, docs);
+  if (keptLists.has(docs)) countsBySet.set(docs, counts);
   return counts;
 }
 
