@@ -91,14 +91,18 @@ class TextTable {
   }
 }
 
-/** A growable Int32 list. */
-class IntList {
-  data = new Int32Array(1024);
+/** A growable list of integers in a typed array (Int32Array or Uint16Array). */
+class GrowableList<A extends Int32Array | Uint16Array> {
   length = 0;
+  private data: A;
+
+  constructor(private readonly make: (size: number) => A) {
+    this.data = make(1024);
+  }
 
   push(value: number): void {
     if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
+      const grown = this.make(this.data.length * 2);
       grown.set(this.data);
       this.data = grown;
     }
@@ -106,34 +110,16 @@ class IntList {
   }
 
   /** The values, exactly sized; the list lets its own buffer go (so a build holds one copy at a time). */
-  take(): Int32Array {
-    const values = this.data.slice(0, this.length);
-    this.data = new Int32Array(0);
+  take(): A {
+    const values = this.data.slice(0, this.length) as A;
+    this.data = this.make(0);
     return values;
   }
 }
 
-/** A growable Uint16 list. */
-class Uint16List {
-  data = new Uint16Array(4096);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Uint16Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
-  }
-
-  /** The values, exactly sized; the list lets its own buffer go. */
-  take(): Uint16Array {
-    const values = this.data.slice(0, this.length);
-    this.data = new Uint16Array(0);
-    return values;
-  }
-}
+type IntList = GrowableList<Int32Array>;
+const intList = (): IntList => new GrowableList((size) => new Int32Array(size));
+const uint16List = () => new GrowableList((size) => new Uint16Array(size));
 
 const decoder = new TextDecoder();
 
@@ -143,7 +129,7 @@ function readDocument(
   lexemes: TextTable,
   entryLexemes: IntList,
   entryPositions: IntList,
-  positions: Uint16List,
+  positions: GrowableList<Uint16Array>,
 ) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const count = view.getInt32(0);
@@ -171,17 +157,17 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
     const types = new TextTable();
     const tags = new TextTable();
     const collections = new TextTable();
-    const docEntries = new IntList();
-    const entryLexemes = new IntList();
-    const entryPositions = new IntList();
-    const positions = new Uint16List();
-    const docTypes = new IntList();
-    const docTags = new IntList();
-    const tagValues = new IntList();
-    const docCollections = new IntList();
-    const collectionValues = new IntList();
+    const docEntries = intList();
+    const entryLexemes = intList();
+    const entryPositions = intList();
+    const positions = uint16List();
+    const docTypes = intList();
+    const docTags = intList();
+    const tagValues = intList();
+    const docCollections = intList();
+    const collectionValues = intList();
     const inStock: number[] = [];
-    const prices = new IntList();
+    const prices = intList();
     const salePrices: number[] = [];
     const titles: string[] = [];
     const handles: string[] = [];

@@ -277,9 +277,7 @@ export function suggestIndexOf(ctx: Ctx, minClients: number): SuggestIndex | und
   const indexes = ctx.caches?.suggestIndexes as ProjectIndexes<CatalogIndex | PastIndex | null> | undefined;
   const pool = poolOf(ctx.db);
   if (!indexes || !pool) return undefined;
-  const catalog = indexes.get(ctx.project.id, 'suggest-catalog', CATALOG_TABLES, () =>
-    buildCatalog(pool, ctx.project.id),
-  ) as CatalogIndex | null | undefined;
+  const catalog = suggestCatalogOf(ctx);
   const past = indexes.get(ctx.project.id, `suggest-past|${minClients}`, PAST_TABLES, () =>
     buildPast(pool, ctx.project.id, minClients),
   ) as PastIndex | undefined;
@@ -291,9 +289,7 @@ export async function suggestIndexReady(ctx: Ctx, minClients: number): Promise<S
   const indexes = ctx.caches?.suggestIndexes as ProjectIndexes<CatalogIndex | PastIndex | null> | undefined;
   const pool = poolOf(ctx.db);
   if (!indexes || !pool) return undefined;
-  const catalog = (await indexes.ready(ctx.project.id, 'suggest-catalog', CATALOG_TABLES, () =>
-    buildCatalog(pool, ctx.project.id),
-  )) as CatalogIndex | null | undefined;
+  const catalog = await suggestCatalogReady(ctx);
   const past = (await indexes.ready(ctx.project.id, `suggest-past|${minClients}`, PAST_TABLES, () =>
     buildPast(pool, ctx.project.id, minClients),
   )) as PastIndex | undefined;
