@@ -56,8 +56,14 @@ class IndexDoc implements TsDoc {
   private last = 0;
   private readonly ranges = new Map<TsOperand, { low: number; high: number }>();
   private readonly lists = new Map<string, Int32Array>();
+  /** What find returns (one object, valid until the next find, as TsDoc allows). */
+  private readonly found = { start: 0, end: 0 };
 
-  constructor(private readonly index: ProductIndex) {}
+  readonly positionValues: Uint16Array;
+
+  constructor(private readonly index: ProductIndex) {
+    this.positionValues = index.positions;
+  }
 
   /** Resolves the operands of `query` (the lexemes each one matches: one, or a prefix's range). */
   prepare(query: TsQuery): void {
@@ -88,15 +94,9 @@ class IndexDoc implements TsDoc {
   }
 
   private postingsOf(low: number, high: number, weight: number): Int32Array {
-    const { lexemePostings, postingDocs, postingWeights } = this.index;
-    if (weight !== 0) {
-      // Postings with a position of an allowed weight (or none: any weight matches an entry without positions).
-      const docs: number[] = [];
-      for (let p = lexemePostings[low]; p < lexemePostings[high]; p++)
-        if (postingWeights[p] & weight) docs.push(postingDocs[p]);
-      return unique(Int32Array.from(docs).sort());
-    }
-    return high - low <= 1 ? lexemePostingsOf(this.index, low, high) : mergedPostings(this.index, low, high);
+    return weight === 0 && high - low <= 1
+      ? lexemePostingsOf(this.index, low, high)
+      : mergedPostings(this.index, low, high, weight);
   }
 
   at(doc: number): this {
@@ -118,7 +118,14 @@ class IndexDoc implements TsDoc {
     }
     let end = a;
     while (end < this.last && lexemes[end] < high) end++;
-    return end > a ? { start: a, end } : null;
+    if (end === a) return null;
+    this.found.start = a;
+    this.found.end = end;
+    return this.found;
+  }
+
+  positionsStart(entry: number): number {
+    return this.index.entryPositions[entry];
   }
 
   positions(entry: number): Uint16Array {
@@ -145,22 +152,36 @@ function lexemePostingsOf(index: ProductIndex, low: number, high: number): Int32
   return docs;
 }
 
-/** Per index, the merged postings of lexeme ranges (prefixes) searched lately, up to MAX_MERGED_POSTINGS products in all. */
+/**
+ * Per index, the postings of lexeme ranges (prefixes) and of weighted operands (a title's words) searched lately,
+ * up to MAX_MERGED_POSTINGS products in all.
+ */
 const merged = new WeakMap<ProductIndex, { ranges: Map<string, Int32Array>; size: number }>();
 const MAX_MERGED_POSTINGS = 2_000_000;
 
-/** The products holding any lexeme of [low, high), ascending (kept for the next search of the same prefix). */
-function mergedPostings(index: ProductIndex, low: number, high: number): Int32Array {
+/** The products holding any lexeme of [low, high) with a position of an allowed `weight` (0: any), ascending (kept for the next search). */
+function mergedPostings(index: ProductIndex, low: number, high: number, weight: number): Int32Array {
   let cache = merged.get(index);
   if (!cache) merged.set(index, (cache = { ranges: new Map(), size: 0 }));
-  const key = `${low}:${high}`;
+  const key = `${low}:${high}:${weight}`;
   const known = cache.ranges.get(key);
   if (known) {
     cache.ranges.delete(key); // most recently used last
     cache.ranges.set(key, known);
     return known;
   }
-  const docs = unique(index.postingDocs.slice(index.lexemePostings[low], index.lexemePostings[high]).sort());
+  const { lexemePostings, postingDocs, postingWeights } = index;
+  let docs: Int32Array;
+  if (weight === 0) docs = postingDocs.slice(lexemePostings[low], lexemePostings[high]);
+  else {
+    // Postings with a position of an allowed weight (or none: any weight matches an entry without positions).
+    docs = new Int32Array(lexemePostings[high] - lexemePostings[low]);
+    let n = 0;
+    for (let p = lexemePostings[low]; p < lexemePostings[high]; p++)
+      if (postingWeights[p] & weight) docs[n++] = postingDocs[p];
+    docs = docs.slice(0, n);
+  }
+  if (high - low > 1) docs = unique(docs.sort());
   for (const [oldest, list] of cache.ranges) {
     if (cache.size + docs.length <= MAX_MERGED_POSTINGS) break;
     cache.ranges.delete(oldest);
@@ -342,23 +363,26 @@ class Ascending {
   }
 }
 
-/** Whether the ascending `docs` hold `position` (binary search). */
-function holds(docs: Int32Array, position: number): boolean {
+/** The first index of the ascending `docs` whose product is at least `position` (binary search). */
+function lowerBoundOf(docs: Int32Array, position: number): number {
   let [low, high] = [0, docs.length];
   while (low < high) {
     const mid = (low + high) >>> 1;
     if (docs[mid] < position) low = mid + 1;
     else high = mid;
   }
-  return low < docs.length && docs[low] === position;
+  return low;
+}
+
+/** Whether the ascending `docs` hold `position`. */
+function holds(docs: Int32Array, position: number): boolean {
+  const at = lowerBoundOf(docs, position);
+  return at < docs.length && docs[at] === position;
 }
 
 /** calc_rank_or ranks kept per set of products (arrays kept across answers: one lexeme's or prefix's postings) and operands. */
 const orRanksBySet = new WeakMap<Int32Array, Map<string, Float64Array>>();
 const MAX_RANKINGS_PER_SET = 8;
-
-/** Per-index scratch for calc_rank_or sums (every value 0 between uses; used only between two awaits). */
-const orSums = new WeakMap<ProductIndex, Float64Array>();
 
 /** ts_rank(RANK_WEIGHTS, document, query) of each product of `rows`: from the postings when the rank is calc_rank_or's, else per product. */
 function ranksOf(
@@ -383,21 +407,26 @@ function ranksOf(
     ranks.set(kept);
     return ranks;
   }
-  const { postingAddends, addendValues } = index;
-  let sums = orSums.get(index);
-  if (!sums) orSums.set(index, (sums = new Float64Array(index.ids.length)));
-  const { lexemePostings, postingDocs } = index;
+  // Each operand's postings walked beside the rows (both ascending): sequential reads, summed in calc_rank_or's
+  // order (operand, then lexeme within a prefix's range).
+  const { postingAddends, addendValues, lexemePostings, postingDocs } = index;
   const f = Math.fround;
+  ranks.fill(0);
   for (const item of items) {
     const { low, high } = doc.range(item);
-    for (let p = lexemePostings[low]; p < lexemePostings[high]; p++)
-      sums[postingDocs[p]] = f(sums[postingDocs[p]] + addendValues[postingAddends[p]]);
+    for (let lexeme = low; lexeme < high; lexeme++) {
+      const end = lexemePostings[lexeme + 1];
+      let p = lexemePostings[lexeme];
+      let r = p < end ? lowerBoundOf(rows, postingDocs[p]) : rows.length;
+      while (p < end && r < rows.length) {
+        const posting = postingDocs[p];
+        if (posting < rows[r]) p++;
+        else if (posting > rows[r]) r++;
+        else ranks[r] = f(ranks[r] + addendValues[postingAddends[p++]]);
+      }
+    }
   }
-  for (let r = 0; r < rows.length; r++) ranks[r] = rankOrFromSum(items.length, sums[rows[r]]);
-  for (const item of items) {
-    const { low, high } = doc.range(item);
-    for (let p = lexemePostings[low]; p < lexemePostings[high]; p++) sums[postingDocs[p]] = 0;
-  }
+  for (let r = 0; r < rows.length; r++) ranks[r] = rankOrFromSum(items.length, ranks[r]);
   if (keptLists.has(rows)) {
     if (!known) orRanksBySet.set(rows, (known = new Map<string, Float64Array>()));
     if (known.size < MAX_RANKINGS_PER_SET) known.set(signature, ranks.slice());
@@ -469,7 +498,10 @@ function scoreRows(
   const text = ranksOf(index, doc, ranked, docs, scratch.text.subarray(0, docs.length));
   const final = scratch.final.subarray(0, docs.length);
   const exactFlags = scratch.exact.subarray(0, docs.length);
-  const titled = search.titleText.includes(' ');
+  // Products titled exactly as the query reads (the statement compares each row's title; here they are looked up).
+  const titledDocs = search.titleText.includes(' ')
+    ? new Ascending(index.productsByTitle.get(search.titleText) ?? new Int32Array(0))
+    : null;
   const multipliers = new Map<number, number>();
   for (const [id, multiplier] of search.multipliers) {
     const position = index.positionsById.get(id);
@@ -481,8 +513,8 @@ function scoreRows(
     // The parts of wholeQueryBonus, summed left to right as the statement adds them.
     let bonus = 0;
     let first = true;
-    if (titled) {
-      bonus = index.titleWords[position] === search.titleText ? 1 : 0;
+    if (titledDocs !== null) {
+      bonus = titledDocs.has(position) ? 1 : 0;
       first = false;
     }
     for (const pairDoc of pairDocs) {

@@ -57,8 +57,11 @@ export interface ProductIndex {
   titles: string[];
   handles: string[];
   images: Array<string | null>;
-  /** The title as the whole-query bonus compares it: title_norm with every run of non-alphanumerics one space, trimmed. */
-  titleWords: string[];
+  /**
+   * Products by their title as the whole-query bonus compares it (title_norm with every run of non-alphanumerics
+   * one space, trimmed), ascending: a search finds the products its words title exactly without a pass over them.
+   */
+  productsByTitle: Map<string, Int32Array>;
   /** Products by id. */
   positionsById: Map<string, number>;
   /**
@@ -172,7 +175,7 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
     const titles: string[] = [];
     const handles: string[] = [];
     const images: Array<string | null> = [];
-    const titleWords: string[] = [];
+    const productsByTitle = new Map<string, number[]>();
     await eachBatch(
       client,
       `SELECT product_id, product_type, tags, collection_ids, in_stock, price, sale_price, title, handle, image,
@@ -212,7 +215,9 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
           titles.push(title);
           handles.push(handle);
           images.push(image);
-          titleWords.push(words);
+          const titled = productsByTitle.get(words);
+          if (titled) titled.push(ids.length - 1);
+          else productsByTitle.set(words, [ids.length - 1]);
         }
       },
     );
@@ -248,7 +253,7 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
       titles,
       handles,
       images,
-      titleWords,
+      productsByTitle: new Map([...productsByTitle].map(([words, docs]) => [words, Int32Array.from(docs)])),
     });
   });
 }
@@ -336,7 +341,8 @@ function assemble(parts: IndexParts): ProductIndex {
     texts(parts.titles) +
     texts(parts.handles) +
     texts(parts.images) +
-    texts(parts.titleWords) +
+    texts([...parts.productsByTitle.keys()]) +
+    parts.productsByTitle.size * 64 +
     texts(parts.types) +
     texts(parts.tags) +
     texts(parts.collectionIds);

@@ -32,10 +32,16 @@ export interface TsQuery {
 export interface TsDoc {
   /** Number of entries (distinct lexemes) of the tsvector. */
   readonly size: number;
-  /** The entries [start, end) equal to the operand's lexeme, or (prefix operand) starting with it, in the tsvector's order. */
+  /**
+   * The entries [start, end) equal to the operand's lexeme, or (prefix operand) starting with it, in the tsvector's
+   * order; the range may be one object reused by the next call, so it is read before that.
+   */
   find(operand: TsOperand): { start: number; end: number } | null;
   /** The WordEntryPos values of entry i (weight 3 = A ... 0 = D in the top 2 bits, position in the low 14); empty without positions. */
   positions(entry: number): ArrayLike<number>;
+  /** Every entry's positions in one list: entry i's are [positionsStart(i), positionsStart(i + 1)) (the matcher reads them without a view per entry). */
+  readonly positionValues: ArrayLike<number>;
+  positionsStart(entry: number): number;
 }
 
 const QI_VAL = 1;
@@ -134,9 +140,15 @@ class ByteReader {
 /** A TsDoc over sorted lexemes (PostgreSQL's order: UTF-8 bytes, then length), found by binary search as tsvector_op.c does. */
 export function arrayDoc(v: { lexemes: string[]; positions: Uint16Array[] }): TsDoc {
   const { lexemes, positions } = v;
+  const starts = [0];
+  for (const list of positions) starts.push(starts.at(-1)! + list.length);
+  const positionValues = new Uint16Array(starts.at(-1)!);
+  positions.forEach((list, i) => positionValues.set(list, starts[i]));
   return {
     size: lexemes.length,
     positions: (entry) => positions[entry],
+    positionValues,
+    positionsStart: (entry) => starts[entry],
     find(operand) {
       let low = 0;
       let high = lexemes.length;
@@ -191,10 +203,11 @@ function execute(node: TsNode, doc: TsDoc): boolean {
 function operandPresent(operand: TsOperand, doc: TsDoc): boolean {
   const range = doc.find(operand);
   if (range === null) return false;
+  const values = doc.positionValues;
   for (let e = range.start; e < range.end; e++) {
-    const pos = doc.positions(e);
-    if (pos.length === 0 || operand.weight === 0) return true;
-    for (let j = 0; j < pos.length; j++) if (operand.weight & (1 << (pos[j] >> 14))) return true;
+    const [from, to] = [doc.positionsStart(e), doc.positionsStart(e + 1)];
+    if (from === to || operand.weight === 0) return true;
+    for (let j = from; j < to; j++) if (operand.weight & (1 << (values[j] >> 14))) return true;
   }
   return false;
 }
@@ -360,15 +373,14 @@ function phraseOutput(
 function operandPositions(operand: TsOperand, doc: TsDoc, data: PhraseData): Ternary {
   const range = doc.find(operand);
   if (range === null) return NO;
-  if (!operand.prefix) return entryPositions(operand, doc.positions(range.start), data, 0);
+  if (!operand.prefix) return entryPositions(operand, doc, range.start, data, 0);
   let npos = 0;
   for (let e = range.start; e < range.end; e++) {
-    const pos = doc.positions(e);
-    if (pos.length === 0) {
+    if (doc.positionsStart(e) === doc.positionsStart(e + 1)) {
       data.npos = 0;
       return MAYBE;
     }
-    entryPositions(operand, pos, data, npos);
+    entryPositions(operand, doc, e, data, npos);
     npos = data.npos;
   }
   if (npos === 0) return NO;
@@ -377,12 +389,14 @@ function operandPositions(operand: TsOperand, doc: TsDoc, data: PhraseData): Ter
 }
 
 /** checkclass_str: appends the entry's positions (of allowed weights) to data.pos from index `from`; data.npos ends after them. */
-function entryPositions(operand: TsOperand, pos: ArrayLike<number>, data: PhraseData, from: number): Ternary {
-  if (pos.length === 0) return MAYBE;
-  data.reserve(from + pos.length);
+function entryPositions(operand: TsOperand, doc: TsDoc, entry: number, data: PhraseData, from: number): Ternary {
+  const [start, end] = [doc.positionsStart(entry), doc.positionsStart(entry + 1)];
+  if (start === end) return MAYBE;
+  data.reserve(from + end - start);
+  const values = doc.positionValues;
   let n = from;
-  for (let j = 0; j < pos.length; j++)
-    if (operand.weight === 0 || operand.weight & (1 << (pos[j] >> 14))) data.pos[n++] = pos[j] & 0x3fff;
+  for (let j = start; j < end; j++)
+    if (operand.weight === 0 || operand.weight & (1 << (values[j] >> 14))) data.pos[n++] = values[j] & 0x3fff;
   data.npos = n;
   return n > from ? YES : NO;
 }
