@@ -61,7 +61,7 @@ class IndexDoc implements TsDoc {
 
   readonly positionValues: Uint16Array;
 
-  constructor(private readonly index: ProductIndex) {
+  constructor(readonly index: ProductIndex) {
     this.positionValues = index.positions;
   }
 
@@ -147,7 +147,7 @@ function lexemePostingsOf(index: ProductIndex, low: number, high: number): Int32
   if (!docs) {
     docs = index.postingDocs.subarray(index.lexemePostings[low], index.lexemePostings[high]);
     lists.set(low, docs);
-    keptLists.add(docs);
+    keep(docs);
   }
   return docs;
 }
@@ -161,27 +161,47 @@ const MAX_MERGED_POSTINGS = 2_000_000;
 
 /** The products holding any lexeme of [low, high) with a position of an allowed `weight` (0: any), ascending (kept for the next search). */
 function mergedPostings(index: ProductIndex, low: number, high: number, weight: number): Int32Array {
+  return keptPostings(index, `${low}:${high}:${weight}`, () => {
+    const { lexemePostings, postingDocs, postingWeights } = index;
+    let docs: Int32Array;
+    if (weight === 0) docs = postingDocs.slice(lexemePostings[low], lexemePostings[high]);
+    else {
+      // Postings with a position of an allowed weight (or none: any weight matches an entry without positions).
+      docs = new Int32Array(lexemePostings[high] - lexemePostings[low]);
+      let n = 0;
+      for (let p = lexemePostings[low]; p < lexemePostings[high]; p++)
+        if (postingWeights[p] & weight) docs[n++] = postingDocs[p];
+      docs = docs.slice(0, n);
+    }
+    return high - low > 1 ? unique(docs.sort()) : docs;
+  });
+}
+
+/** Numbers for kept postings arrays, so a union of two can be kept by theirs. */
+const keptIds = new WeakMap<Int32Array, number>();
+let nextKeptId = 0;
+
+/**
+ * The union of two postings arrays; kept per index when both are kept (a word with its stems, exact form and
+ * synonyms is one set of products for every search of it, as an engine keeps a term's expansion).
+ */
+function unionOf(index: ProductIndex, a: Int32Array, b: Int32Array): Int32Array {
+  const [idA, idB] = [keptIds.get(a), keptIds.get(b)];
+  if (idA === undefined || idB === undefined) return union(a, b);
+  return keptPostings(index, `${idA}|${idB}`, () => union(a, b).slice());
+}
+
+/** The postings kept under `key` in the index's bounded cache (most recently used last), computed when absent. */
+function keptPostings(index: ProductIndex, key: string, compute: () => Int32Array): Int32Array {
   let cache = merged.get(index);
   if (!cache) merged.set(index, (cache = { ranges: new Map(), size: 0 }));
-  const key = `${low}:${high}:${weight}`;
   const known = cache.ranges.get(key);
   if (known) {
-    cache.ranges.delete(key); // most recently used last
+    cache.ranges.delete(key);
     cache.ranges.set(key, known);
     return known;
   }
-  const { lexemePostings, postingDocs, postingWeights } = index;
-  let docs: Int32Array;
-  if (weight === 0) docs = postingDocs.slice(lexemePostings[low], lexemePostings[high]);
-  else {
-    // Postings with a position of an allowed weight (or none: any weight matches an entry without positions).
-    docs = new Int32Array(lexemePostings[high] - lexemePostings[low]);
-    let n = 0;
-    for (let p = lexemePostings[low]; p < lexemePostings[high]; p++)
-      if (postingWeights[p] & weight) docs[n++] = postingDocs[p];
-    docs = docs.slice(0, n);
-  }
-  if (high - low > 1) docs = unique(docs.sort());
+  const docs = compute();
   for (const [oldest, list] of cache.ranges) {
     if (cache.size + docs.length <= MAX_MERGED_POSTINGS) break;
     cache.ranges.delete(oldest);
@@ -189,8 +209,14 @@ function mergedPostings(index: ProductIndex, low: number, high: number, weight: 
   }
   cache.ranges.set(key, docs);
   cache.size += docs.length;
-  keptLists.add(docs);
+  keep(docs);
   return docs;
+}
+
+function keep(docs: Int32Array): void {
+  if (keptLists.has(docs)) return;
+  keptLists.add(docs);
+  keptIds.set(docs, nextKeptId++);
 }
 
 function unique(sorted: Int32Array): Int32Array {
@@ -294,7 +320,7 @@ function setOf(doc: IndexDoc, node: TsNode): DocSet {
   const left = setOf(doc, node.left!);
   if (node.kind === 'or') {
     if (left.docs === null || right.docs === null) return { docs: null, exact: false };
-    return { docs: union(left.docs, right.docs), exact: left.exact && right.exact };
+    return { docs: unionOf(doc.index, left.docs, right.docs), exact: left.exact && right.exact };
   }
   if (node.kind === 'and') {
     for (const [kept, not] of [
