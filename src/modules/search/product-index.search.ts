@@ -49,15 +49,28 @@ async function compile(ctx: Ctx, sqls: Prisma.Sql[]): Promise<TsQuery[]> {
   return keys.map((key) => compiled.get(key)!);
 }
 
-/** A product of the index as the matcher and ranker read it, its operands resolved to lexeme ranges once per query. */
+/** An operand's lexemes (positions in the lexicon) and, for at most CURSOR_LEXEMES of them, a cursor per lexeme into its postings. */
+interface OperandLexemes {
+  low: number;
+  high: number;
+  cursors: Int32Array | null;
+  /** The pass the cursors belong to (IndexDoc.pass); stale cursors start again. */
+  pass: number;
+}
+
+const CURSOR_LEXEMES = 16;
+
+/**
+ * A product of the index as the matcher and ranker read it, its operands resolved to lexeme ranges once per query.
+ * Its entries are postings: products visited in ascending order find an operand's entries by moving a cursor along
+ * each of its lexemes' postings (sequential reads), and read their positions, which lie in posting order.
+ */
 class IndexDoc implements TsDoc {
-  size = 0;
-  private first = 0;
-  private last = 0;
-  private readonly ranges = new Map<TsOperand, { low: number; high: number }>();
+  private doc = -1;
+  private pass = 0;
+  private readonly ranges = new Map<TsOperand, OperandLexemes>();
   private readonly lists = new Map<string, Int32Array>();
-  /** What find returns (one object, valid until the next find, as TsDoc allows). */
-  private readonly found = { start: 0, end: 0 };
+  found = new Int32Array(CURSOR_LEXEMES);
 
   readonly positionValues: Uint16Array;
 
@@ -74,7 +87,8 @@ class IndexDoc implements TsDoc {
       if (operand.prefix) {
         while (high < this.index.lexemes.length && this.index.lexemes[high].startsWith(operand.lexeme)) high++;
       } else if (high < this.index.lexemes.length && this.index.lexemes[high] === operand.lexeme) high++;
-      this.ranges.set(operand, { low, high });
+      const cursors = high - low <= CURSOR_LEXEMES ? new Int32Array(high - low) : null;
+      this.ranges.set(operand, { low, high, cursors, pass: -1 });
     }
   }
 
@@ -99,37 +113,86 @@ class IndexDoc implements TsDoc {
       : mergedPostings(this.index, low, high, weight);
   }
 
+  /** Moves to product `doc`; a product before the last one starts a new pass (every cursor from the start). */
   at(doc: number): this {
-    this.first = this.index.docEntries[doc];
-    this.last = this.index.docEntries[doc + 1];
-    this.size = this.last - this.first;
+    if (doc < this.doc) this.pass++;
+    this.doc = doc;
     return this;
   }
 
-  find(operand: TsOperand): { start: number; end: number } | null {
-    const { low, high } = this.ranges.get(operand)!;
-    if (low === high) return null;
-    const lexemes = this.index.entryLexemes;
-    let [a, b] = [this.first, this.last];
+  get size(): number {
+    return this.index.docEntries[this.doc + 1] - this.index.docEntries[this.doc];
+  }
+
+  find(operand: TsOperand): number {
+    const lexemes = this.ranges.get(operand)!;
+    const { low, high, cursors } = lexemes;
+    if (low === high) return 0;
+    if (cursors === null) return this.findInEntries(low, high);
+    const { lexemePostings, postingDocs } = this.index;
+    if (lexemes.pass !== this.pass) {
+      for (let i = 0; i < cursors.length; i++) cursors[i] = lexemePostings[low + i];
+      lexemes.pass = this.pass;
+    }
+    const doc = this.doc;
+    let count = 0;
+    for (let i = 0; i < cursors.length; i++) {
+      const end = lexemePostings[low + i + 1];
+      let p = cursors[i];
+      if (p < end && postingDocs[p] < doc) {
+        // Galloping: a few steps when the next product is near, a binary search when it is far.
+        let step = 1;
+        while (p + step < end && postingDocs[p + step] < doc) {
+          p += step;
+          step *= 2;
+        }
+        let last = Math.min(p + step, end);
+        while (p + 1 < last) {
+          const mid = (p + last) >>> 1;
+          if (postingDocs[mid] < doc) p = mid;
+          else last = mid;
+        }
+        p++;
+      }
+      cursors[i] = p;
+      if (p < end && postingDocs[p] === doc) this.found[count++] = p;
+    }
+    return count;
+  }
+
+  /** find for an operand of many lexemes (a short prefix): the product's entries in range, by binary search. */
+  private findInEntries(low: number, high: number): number {
+    const { docEntries, entryLexemes, entryPostings } = this.index;
+    const last = docEntries[this.doc + 1];
+    let [a, b] = [docEntries[this.doc], last];
     while (a < b) {
       const mid = (a + b) >>> 1;
-      if (lexemes[mid] < low) a = mid + 1;
+      if (entryLexemes[mid] < low) a = mid + 1;
       else b = mid;
     }
-    let end = a;
-    while (end < this.last && lexemes[end] < high) end++;
-    if (end === a) return null;
-    this.found.start = a;
-    this.found.end = end;
-    return this.found;
+    let count = 0;
+    for (let e = a; e < last && entryLexemes[e] < high; e++) {
+      if (count === this.found.length) {
+        const grown = new Int32Array(Math.max(16, this.found.length * 2));
+        grown.set(this.found);
+        this.found = grown;
+      }
+      this.found[count++] = entryPostings[e];
+    }
+    return count;
   }
 
-  positionsStart(entry: number): number {
-    return this.index.entryPositions[entry];
+  positionsStart(posting: number): number {
+    return this.index.postingPositions[posting];
   }
 
-  positions(entry: number): Uint16Array {
-    return this.index.positions.subarray(this.index.entryPositions[entry], this.index.entryPositions[entry + 1]);
+  positionsEnd(posting: number): number {
+    return this.index.postingPositions[posting + 1];
+  }
+
+  positions(posting: number): Uint16Array {
+    const { positions, postingPositions } = this.index;
+    return positions.subarray(postingPositions[posting], postingPositions[posting + 1]);
   }
 }
 

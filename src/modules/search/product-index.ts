@@ -24,14 +24,19 @@ export interface ProductIndex {
   docEntries: Int32Array;
   /** Per entry, its lexeme (position in `lexemes`), ascending within a product as in its tsvector. */
   entryLexemes: Int32Array;
-  /** Per entry, where its positions start in `positions` (entries + 1 values). */
-  entryPositions: Int32Array;
-  /** WordEntryPos values (weight in the top 2 bits, position in the low 14), as PostgreSQL stores them. */
-  positions: Uint16Array;
+  /** Per entry, its posting (position in `postingDocs`). */
+  entryPostings: Int32Array;
   /** Per lexeme, where its postings start in `postingDocs` (lexemes + 1 values). */
   lexemePostings: Int32Array;
-  /** Per posting, the product (ascending within a lexeme). */
+  /** Per posting (a product's entry for a lexeme), the product (ascending within a lexeme). */
   postingDocs: Int32Array;
+  /** Per posting, where its positions start in `positions` (postings + 1 values). */
+  postingPositions: Int32Array;
+  /**
+   * WordEntryPos values (weight in the top 2 bits, position in the low 14), as PostgreSQL stores them, in posting
+   * order: a lexeme's products' positions lie together, read in order when its postings are.
+   */
+  positions: Uint16Array;
   /** Per posting, the weights its positions have (bit 1 << weight; every bit for an entry without positions, which any weight matches). */
   postingWeights: Uint8Array;
   /** Per posting, what its entry adds to calc_rank_or's sum with RANK_WEIGHTS (orEntryAddend), as a position in `addendValues`. */
@@ -261,15 +266,20 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
 type IndexParts = Omit<
   ProductIndex,
   | 'bytes'
+  | 'entryPostings'
   | 'lexemePostings'
   | 'postingDocs'
+  | 'postingPositions'
   | 'postingWeights'
   | 'postingAddends'
   | 'addendValues'
   | 'positionsById'
   | 'recordStarts'
   | 'records'
->;
+> & {
+  /** Per entry, where its positions start in `positions` (entries + 1 values), which are in entry order while the index is built. */
+  entryPositions: Int32Array;
+};
 
 /** The packed per-product records (see ProductIndex.records). */
 function recordsOf(parts: IndexParts): { recordStarts: Int32Array; records: Int32Array } {
@@ -312,10 +322,14 @@ function assemble(parts: IndexParts): ProductIndex {
   const addends = new Map<number, number>();
   const postingAddends = new Uint32Array(entryLexemes.length);
   const next = counts.slice(0, lexemes.length);
+  const entryPostings = new Int32Array(entryLexemes.length);
+  const postingPositions = new Int32Array(entryLexemes.length + 1);
   for (let doc = 0; doc < parts.ids.length; doc++) {
     for (let entry = parts.docEntries[doc]; entry < parts.docEntries[doc + 1]; entry++) {
       const at = next[entryLexemes[entry]]++;
       postingDocs[at] = doc;
+      entryPostings[entry] = at;
+      postingPositions[at + 1] = parts.entryPositions[entry + 1] - parts.entryPositions[entry];
       const positions = parts.positions.subarray(parts.entryPositions[entry], parts.entryPositions[entry + 1]);
       let weights = positions.length === 0 ? 0b1111 : 0;
       for (let i = 0; i < positions.length; i++) weights |= 1 << (positions[i] >> 14);
@@ -326,13 +340,22 @@ function assemble(parts: IndexParts): ProductIndex {
       postingAddends[at] = slot;
     }
   }
+  // The positions in posting order.
+  for (let p = 1; p < postingPositions.length; p++) postingPositions[p] += postingPositions[p - 1];
+  const positions = new Uint16Array(parts.positions.length);
+  for (let entry = 0; entry < entryLexemes.length; entry++) {
+    const from = parts.entryPositions[entry];
+    positions.set(
+      parts.positions.subarray(from, parts.entryPositions[entry + 1]),
+      postingPositions[entryPostings[entry]],
+    );
+  }
   const texts = (list: readonly (string | null)[]) =>
     list.reduce((sum, t) => sum + (t === null ? 8 : 24 + t.length * 2), 0);
   const bytes =
-    entryLexemes.length * 4 +
-    parts.entryPositions.length * 4 +
+    entryLexemes.length * 8 +
     parts.positions.length * 2 +
-    postingDocs.length * 7 +
+    postingDocs.length * 11 +
     (parts.ids.length * 6 + parts.tagValues.length + parts.collectionValues.length) * 4 +
     parts.ids.length * (4 * 4 + 1 + 4 + 8 + 40) +
     (parts.tagValues.length + parts.collectionValues.length) * 4 +
@@ -346,14 +369,18 @@ function assemble(parts: IndexParts): ProductIndex {
     texts(parts.types) +
     texts(parts.tags) +
     texts(parts.collectionIds);
+  const { entryPositions: _built, ...kept } = parts;
   return {
-    ...parts,
+    ...kept,
     ...recordsOf(parts),
     bytes,
     lexemes,
     entryLexemes,
+    entryPostings,
     lexemePostings,
     postingDocs,
+    postingPositions,
+    positions,
     postingWeights,
     postingAddends: addends.size <= 0xffff ? Uint16Array.from(postingAddends) : postingAddends,
     addendValues: Float64Array.from(addends.keys()),

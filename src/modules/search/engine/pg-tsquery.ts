@@ -28,20 +28,25 @@ export interface TsQuery {
   /** The operands (QI_VAL items) in array order. */
   operands: TsOperand[];
 }
-/** A document (one tsvector) as the matcher and ranker see it. */
+/**
+ * A document (one tsvector) as the matcher and ranker see it. Entries are numbers of the document's own choosing
+ * (an index, or an array's position), each with a list of positions.
+ */
 export interface TsDoc {
   /** Number of entries (distinct lexemes) of the tsvector. */
   readonly size: number;
   /**
-   * The entries [start, end) equal to the operand's lexeme, or (prefix operand) starting with it, in the tsvector's
-   * order; the range may be one object reused by the next call, so it is read before that.
+   * How many entries equal the operand's lexeme, or (prefix operand) start with it; they are `found[0..count)`, in
+   * the tsvector's order, until the next call.
    */
-  find(operand: TsOperand): { start: number; end: number } | null;
-  /** The WordEntryPos values of entry i (weight 3 = A ... 0 = D in the top 2 bits, position in the low 14); empty without positions. */
+  find(operand: TsOperand): number;
+  readonly found: ArrayLike<number>;
+  /** The WordEntryPos values of entry e (weight 3 = A ... 0 = D in the top 2 bits, position in the low 14); empty without positions. */
   positions(entry: number): ArrayLike<number>;
-  /** Every entry's positions in one list: entry i's are [positionsStart(i), positionsStart(i + 1)) (the matcher reads them without a view per entry). */
+  /** Entry e's positions as `positionValues[positionsStart(e)..positionsEnd(e))` (the matcher reads them without a view per entry). */
   readonly positionValues: ArrayLike<number>;
   positionsStart(entry: number): number;
+  positionsEnd(entry: number): number;
 }
 
 const QI_VAL = 1;
@@ -144,28 +149,36 @@ export function arrayDoc(v: { lexemes: string[]; positions: Uint16Array[] }): Ts
   for (const list of positions) starts.push(starts.at(-1)! + list.length);
   const positionValues = new Uint16Array(starts.at(-1)!);
   positions.forEach((list, i) => positionValues.set(list, starts[i]));
+  const found: number[] = [];
+  const range = (operand: TsOperand): [number, number] => {
+    let low = 0;
+    let high = lexemes.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const c = compareCodePoints(operand.lexeme, lexemes[mid]);
+      if (c === 0) {
+        if (!operand.prefix) return [mid, mid + 1];
+        low = high = mid;
+      } else if (c > 0) low = mid + 1;
+      else high = mid;
+    }
+    if (!operand.prefix) return [0, 0];
+    let end = low;
+    while (end < lexemes.length && lexemes[end].startsWith(operand.lexeme)) end++;
+    return [low, end];
+  };
   return {
     size: lexemes.length,
+    found,
+    find(operand) {
+      const [start, end] = range(operand);
+      for (let e = start; e < end; e++) found[e - start] = e;
+      return end - start;
+    },
     positions: (entry) => positions[entry],
     positionValues,
     positionsStart: (entry) => starts[entry],
-    find(operand) {
-      let low = 0;
-      let high = lexemes.length;
-      while (low < high) {
-        const mid = (low + high) >>> 1;
-        const c = compareCodePoints(operand.lexeme, lexemes[mid]);
-        if (c === 0) {
-          if (!operand.prefix) return { start: mid, end: mid + 1 };
-          low = high = mid;
-        } else if (c > 0) low = mid + 1;
-        else high = mid;
-      }
-      if (!operand.prefix) return null;
-      let end = low;
-      while (end < lexemes.length && lexemes[end].startsWith(operand.lexeme)) end++;
-      return end > low ? { start: low, end } : null;
-    },
+    positionsEnd: (entry) => starts[entry + 1],
   };
 }
 
@@ -201,11 +214,11 @@ function execute(node: TsNode, doc: TsDoc): boolean {
 
 /** checkcondition_str without position data: some matching entry has no positions or a position of an allowed weight. */
 function operandPresent(operand: TsOperand, doc: TsDoc): boolean {
-  const range = doc.find(operand);
-  if (range === null) return false;
+  const count = doc.find(operand);
   const values = doc.positionValues;
-  for (let e = range.start; e < range.end; e++) {
-    const [from, to] = [doc.positionsStart(e), doc.positionsStart(e + 1)];
+  for (let i = 0; i < count; i++) {
+    const e = doc.found[i];
+    const [from, to] = [doc.positionsStart(e), doc.positionsEnd(e)];
     if (from === to || operand.weight === 0) return true;
     for (let j = from; j < to; j++) if (operand.weight & (1 << (values[j] >> 14))) return true;
   }
@@ -371,12 +384,13 @@ function phraseOutput(
 
 /** checkcondition_str with position data: the operand's positions (of allowed weights), MAYBE for an entry without positions. */
 function operandPositions(operand: TsOperand, doc: TsDoc, data: PhraseData): Ternary {
-  const range = doc.find(operand);
-  if (range === null) return NO;
-  if (!operand.prefix) return entryPositions(operand, doc, range.start, data, 0);
+  const count = doc.find(operand);
+  if (count === 0) return NO;
+  if (!operand.prefix) return entryPositions(operand, doc, doc.found[0], data, 0);
   let npos = 0;
-  for (let e = range.start; e < range.end; e++) {
-    if (doc.positionsStart(e) === doc.positionsStart(e + 1)) {
+  for (let i = 0; i < count; i++) {
+    const e = doc.found[i];
+    if (doc.positionsStart(e) === doc.positionsEnd(e)) {
       data.npos = 0;
       return MAYBE;
     }
@@ -390,7 +404,7 @@ function operandPositions(operand: TsOperand, doc: TsDoc, data: PhraseData): Ter
 
 /** checkclass_str: appends the entry's positions (of allowed weights) to data.pos from index `from`; data.npos ends after them. */
 function entryPositions(operand: TsOperand, doc: TsDoc, entry: number, data: PhraseData, from: number): Ternary {
-  const [start, end] = [doc.positionsStart(entry), doc.positionsStart(entry + 1)];
+  const [start, end] = [doc.positionsStart(entry), doc.positionsEnd(entry)];
   if (start === end) return MAYBE;
   data.reserve(from + end - start);
   const values = doc.positionValues;

@@ -74,10 +74,9 @@ function rankAnd(doc: TsDoc, query: TsQuery): number {
   lastPositions.fill(null, 0, size);
   let res = -1.0;
   for (let i = 0; i < size; i++) {
-    const range = doc.find(items[i]);
-    if (range === null) continue;
-    for (let e = range.start; e < range.end; e++) {
-      const found = doc.positions(e);
+    const count = doc.find(items[i]);
+    for (let n = 0; n < count; n++) {
+      const found = doc.positions(doc.found[n]);
       const post = found.length === 0 ? POSNULL_AND : found;
       lastPositions[i] = post;
       for (let k = 0; k < i; k++) {
@@ -109,10 +108,9 @@ function rankOr(doc: TsDoc, query: TsQuery): number {
   const items = sortedUniqueOperands(query);
   let res = 0.0;
   for (let i = 0; i < items.length; i++) {
-    const range = doc.find(items[i]);
-    if (range === null) continue;
-    for (let e = range.start; e < range.end; e++) {
-      const found = doc.positions(e);
+    const count = doc.find(items[i]);
+    for (let n = 0; n < count; n++) {
+      const found = doc.positions(doc.found[n]);
       res = entryScore(res, found.length === 0 ? POSNULL_OR : found);
     }
   }
