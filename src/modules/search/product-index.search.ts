@@ -14,7 +14,7 @@ import {
   type TsQuery,
 } from './engine/pg-tsquery.js';
 import { ranksByOr, rankOrFromSum, sortedUniqueOperands, tsRank } from './engine/pg-tsrank.js';
-import { RANK_WEIGHTS, type ProductIndex } from './product-index.js';
+import { FACET_RECORD, RANK_WEIGHTS, type ProductIndex } from './product-index.js';
 import { compareCodePoints, lowerBound } from './suggest-index.text.js';
 import {
   candidatesSql,
@@ -657,24 +657,41 @@ function countsOf(index: ProductIndex, docs: Int32Array) {
   return counts;
 }
 
-/** countsOf in one pass over the products' packed records. */
+/** countsOf in one pass over the products' facet records (one read per product but for those marked overflowing). */
 function countProducts(index: ProductIndex, docs: Int32Array) {
   const types = new Int32Array(index.types.length);
   const tags = new Int32Array(index.tags.length);
   const collections = new Int32Array(index.collectionIds.length);
-  const { records, recordStarts } = index;
+  const tagCount = tags.length;
+  const records = index.facetRecords;
+  const count = (value: number) => {
+    if (value < tagCount) tags[value]++;
+    else collections[value - tagCount]++;
+  };
   let inStock = 0;
   let [low, high] = [Infinity, -Infinity];
   for (let d = 0; d < docs.length; d++) {
-    let at = recordStarts[docs[d]];
-    inStock += records[at++];
-    const price = records[at++];
+    const at = docs[d] * FACET_RECORD.words;
+    const price = records[at];
     if (price < low) low = price;
     if (price > high) high = price;
-    const type = records[at++];
+    const word = records[at + 1];
+    if (word & FACET_RECORD.inStock) inStock++;
+    if (word & FACET_RECORD.overflow) {
+      const doc = docs[d];
+      if (index.docTypes[doc] !== -1) types[index.docTypes[doc]]++;
+      for (let i = index.docTags[doc]; i < index.docTags[doc + 1]; i++) tags[index.tagValues[i]]++;
+      for (let i = index.docCollections[doc]; i < index.docCollections[doc + 1]; i++)
+        collections[index.collectionValues[i]]++;
+      continue;
+    }
+    const type = (word & 0xffff) - 1;
     if (type !== -1) types[type]++;
-    for (let n = records[at++]; n > 0; n--) tags[records[at++]]++;
-    for (let n = records[at++]; n > 0; n--) collections[records[at++]]++;
+    const values = (word >>> FACET_RECORD.countShift) & 7;
+    if (values > 0) count(records[at + 2] & 0xffff);
+    if (values > 1) count(records[at + 2] >>> 16);
+    if (values > 2) count(records[at + 3] & 0xffff);
+    if (values > 3) count(records[at + 3] >>> 16);
   }
   return { types, tags, collections, inStock, low, high };
 }

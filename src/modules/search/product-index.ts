@@ -70,12 +70,15 @@ export interface ProductIndex {
   /** Products by id. */
   positionsById: Map<string, number>;
   /**
-   * Per product, what an answer counts of it, packed so one product's figures share a cache line: at
-   * `recordStarts[p]`, its in-stock flag, price, type (-1: none), tag count, tags, collection count, collections.
+   * Per product, what an answer counts of it in four words (16 bytes, one cache line), so a pass over an answer
+   * reads one place per product: FACET_RECORD describes them; a product whose figures do not fit is marked and
+   * counted from the arrays above.
    */
-  recordStarts: Int32Array;
-  records: Int32Array;
+  facetRecords: Int32Array;
 }
+
+/** The words of ProductIndex.facetRecords: per product at 4p, its price; at 4p + 1 its type + 1 (0: none, low 16 bits), in-stock bit, inline value count (3 bits) and overflow bit; at 4p + 2 and 4p + 3 up to four 16-bit values (tag t as t, collection c as tags.length + c). */
+export const FACET_RECORD = { words: 4, inStock: 1 << 16, countShift: 17, overflow: 1 << 20 } as const;
 
 /** ts_rank's weights of D, C, B and A, as the search statements pass them ('{0.1,0.3,0.5,1.0}'). */
 export const RANK_WEIGHTS = [0.1, 0.3, 0.5, 1.0];
@@ -274,35 +277,35 @@ type IndexParts = Omit<
   | 'postingAddends'
   | 'addendValues'
   | 'positionsById'
-  | 'recordStarts'
-  | 'records'
+  | 'facetRecords'
 > & {
   /** Per entry, where its positions start in `positions` (entries + 1 values), which are in entry order while the index is built. */
   entryPositions: Int32Array;
 };
 
-/** The packed per-product records (see ProductIndex.records). */
-function recordsOf(parts: IndexParts): { recordStarts: Int32Array; records: Int32Array } {
+/** The per-product facet records (see ProductIndex.facetRecords and FACET_RECORD). */
+function facetRecordsOf(parts: IndexParts): Int32Array {
   const count = parts.ids.length;
-  const recordStarts = new Int32Array(count + 1);
+  const records = new Int32Array(count * FACET_RECORD.words);
+  const tagCount = parts.tags.length;
   for (let p = 0; p < count; p++) {
-    const tags = parts.docTags[p + 1] - parts.docTags[p];
-    const collections = parts.docCollections[p + 1] - parts.docCollections[p];
-    recordStarts[p + 1] = recordStarts[p] + 5 + tags + collections;
-  }
-  const records = new Int32Array(recordStarts[count]);
-  for (let p = 0; p < count; p++) {
-    let at = recordStarts[p];
-    records[at++] = parts.inStock[p];
-    records[at++] = parts.prices[p];
-    records[at++] = parts.docTypes[p];
-    records[at++] = parts.docTags[p + 1] - parts.docTags[p];
-    for (let i = parts.docTags[p]; i < parts.docTags[p + 1]; i++) records[at++] = parts.tagValues[i];
-    records[at++] = parts.docCollections[p + 1] - parts.docCollections[p];
+    const at = p * FACET_RECORD.words;
+    records[at] = parts.prices[p];
+    const values: number[] = [];
+    for (let i = parts.docTags[p]; i < parts.docTags[p + 1]; i++) values.push(parts.tagValues[i]);
     for (let i = parts.docCollections[p]; i < parts.docCollections[p + 1]; i++)
-      records[at++] = parts.collectionValues[i];
+      values.push(tagCount + parts.collectionValues[i]);
+    const type = parts.docTypes[p] + 1;
+    const fits = values.length <= 4 && type < 0x10000 && values.every((value) => value < 0x10000);
+    records[at + 1] =
+      (fits ? type | (values.length << FACET_RECORD.countShift) : FACET_RECORD.overflow) |
+      (parts.inStock[p] === 1 ? FACET_RECORD.inStock : 0);
+    if (fits) {
+      records[at + 2] = (values[0] ?? 0) | ((values[1] ?? 0) << 16);
+      records[at + 3] = (values[2] ?? 0) | ((values[3] ?? 0) << 16);
+    }
   }
-  return { recordStarts, records };
+  return records;
 }
 
 /** Sorts the lexicon into byte order (renumbering every entry) and builds the postings. */
@@ -372,7 +375,7 @@ function assemble(parts: IndexParts): ProductIndex {
   const { entryPositions: _built, ...kept } = parts;
   return {
     ...kept,
-    ...recordsOf(parts),
+    facetRecords: facetRecordsOf(parts),
     bytes,
     lexemes,
     entryLexemes,
