@@ -18,7 +18,13 @@ const POSNULL_OR: ArrayLike<number> = new Uint16Array([0]);
 export function tsRank(weights: readonly number[], doc: TsDoc, query: TsQuery): number {
   if (doc.size === 0 || query.items.length === 0) return 0;
   // getWeights: a negative weight means the default one.
-  for (let i = 0; i < 4; i++) w[i] = f(weights[i]) >= 0 ? f(weights[i]) : DEFAULT_WEIGHTS[i];
+  let changed = false;
+  for (let i = 0; i < 4; i++) {
+    const weight = f(weights[i]) >= 0 ? f(weights[i]) : DEFAULT_WEIGHTS[i];
+    changed ||= !Object.is(w[i], weight);
+    w[i] = weight;
+  }
+  if (changed || pairWeights === null) pairWeights = pairWeightsOf(w);
   const root = query.root!;
   const useAnd = root.kind === 'and' || root.kind === 'phrase';
   let res = useAnd ? rankAnd(doc, query) : rankOr(doc, query);
@@ -88,15 +94,30 @@ function rankAnd(doc: TsDoc, query: TsQuery): number {
   return res;
 }
 
+// What two positions add in calc_rank_and, by their weights and distance (index (wa * 4 + wb) * 102 + min(dist, 101);
+// 101 stands for every distance over 100): sqrt(w1 * w2 * word_distance) as C computes it, once per set of weights.
+const DISTANCES = 102;
+let pairWeights: Float64Array | null = null;
+
+function pairWeightsOf(weights: ArrayLike<number>): Float64Array {
+  const table = new Float64Array(16 * DISTANCES);
+  for (let a = 0; a < 4; a++)
+    for (let b = 0; b < 4; b++)
+      for (let dist = 0; dist < DISTANCES; dist++)
+        table[(a * 4 + b) * DISTANCES + dist] = f(Math.sqrt(f(f(weights[a] * weights[b]) * wordDistance(dist))));
+  return table;
+}
+
 /** The inner loops of calc_rank_and over two position lists; returns the new float `res`. */
 function pairSum(res: number, post: ArrayLike<number>, ct: ArrayLike<number>): number {
   const anyNull = post === POSNULL_AND || ct === POSNULL_AND;
+  const table = pairWeights!;
   for (let l = 0; l < post.length; l++) {
     for (let p = 0; p < ct.length; p++) {
       let dist = Math.abs((post[l] & 0x3fff) - (ct[p] & 0x3fff));
       if (dist === 0 && !anyNull) continue;
-      if (dist === 0) dist = MAXENTRYPOS;
-      const curw = f(Math.sqrt(f(f(w[post[l] >> 14] * w[ct[p] >> 14]) * wordDistance(dist))));
+      if (dist === 0 || dist > 100) dist = DISTANCES - 1;
+      const curw = table[((post[l] >> 14) * 4 + (ct[p] >> 14)) * DISTANCES + dist];
       res = res < 0 ? curw : f(1.0 - (1.0 - res) * (1.0 - curw));
     }
   }
