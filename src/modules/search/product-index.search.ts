@@ -342,14 +342,39 @@ function admitted(index: ProductIndex, search: ProductSearch): ((doc: number) =>
     for (let i = starts[doc]; i < starts[doc + 1]; i++) if (values[i] === value) return true;
     return false;
   };
+  // The figures are read from the product's facet record (which the answer's counts read next), its columns only
+  // for a product whose record overflowed.
+  const records = index.facetRecords;
+  const { words, overflow, countShift } = FACET_RECORD;
+  const inlineHolds = (word: number, at: number, value: number) => {
+    const count = (word >>> countShift) & 7;
+    for (let i = 0; i < count; i++)
+      if (((records[at + 2 + (i >> 1)] >>> ((i & 1) * 16)) & 0xffff) === value) return true;
+    return false;
+  };
+  const tagValue = tag;
+  const collectionValue = collection === undefined || collection === -1 ? -1 : index.tags.length + collection;
   return (doc) => {
-    if (hidden.has(doc)) return false;
-    if (type !== undefined && index.docTypes[doc] !== type) return false;
-    if (tag !== undefined && !holds(index.tagValues, index.docTags, doc, tag)) return false;
-    if (collection !== undefined && !holds(index.collectionValues, index.docCollections, doc, collection)) return false;
-    if (filters.inStock !== undefined && (index.inStock[doc] === 1) !== filters.inStock) return false;
-    if (filters.priceMin !== undefined && roundHalfEven(index.prices[doc] * rate) < filters.priceMin) return false;
-    if (filters.priceMax !== undefined && roundHalfEven(index.prices[doc] * rate) > filters.priceMax) return false;
+    if (hidden.size > 0 && hidden.has(doc)) return false;
+    const at = doc * words;
+    const word = records[at + 1];
+    const spilled = (word & overflow) !== 0;
+    if (type !== undefined && (spilled ? index.docTypes[doc] : (word & 0xffff) - 1) !== type) return false;
+    if (
+      tag !== undefined &&
+      !(spilled ? holds(index.tagValues, index.docTags, doc, tag) : inlineHolds(word, at, tagValue!))
+    )
+      return false;
+    if (
+      collection !== undefined &&
+      !(spilled
+        ? holds(index.collectionValues, index.docCollections, doc, collection)
+        : collectionValue !== -1 && inlineHolds(word, at, collectionValue))
+    )
+      return false;
+    if (filters.inStock !== undefined && ((word & FACET_RECORD.inStock) !== 0) !== filters.inStock) return false;
+    if (filters.priceMin !== undefined && roundHalfEven(records[at] * rate) < filters.priceMin) return false;
+    if (filters.priceMax !== undefined && roundHalfEven(records[at] * rate) > filters.priceMax) return false;
     return true;
   };
 }
@@ -771,6 +796,13 @@ function answerOf(
 function withPins(index: ProductIndex, search: ProductSearch, docs: Int32Array) {
   const filter = admitted(index, search);
   if (search.pinned.length === 0 && filter === null) return { docs, pin: new Uint8Array(docs.length) };
+  if (search.pinned.length === 0) {
+    // Filtered in order: still ascending.
+    const kept = new Int32Array(docs.length);
+    let count = 0;
+    for (let i = 0; i < docs.length; i++) if (filter!(docs[i])) kept[count++] = docs[i];
+    return { docs: kept.subarray(0, count), pin: new Uint8Array(count) };
+  }
   const admit = filter ?? (() => true);
   const pins = new Set<number>();
   for (const id of search.pinned) {

@@ -142,4 +142,45 @@ describe('product index', () => {
     const [answer] = await expectSameAnswers([{ q: 'zanzibar' }]);
     expect(answer.products.data.map((p) => p.title)).toEqual(['Zanzibar Lamp']);
   }, 300_000);
+
+  test('collection and tag filters and facets as the statements, products with more tags and collections than a facet record holds included', async () => {
+    const lamps = (await searchCatalog(ctx, { q: 'lamp', limit: 30 }, { log: false })).products.data.map((p) => p.id);
+    const many = await createProduct(store.api, {
+      title: 'Walnut Lamp Deluxe',
+      tags: ['soft', 'walnut', 'desk', 'warm', 'gift', 'lamp'],
+      variants: [{ title: 'One', price: 4200 }],
+    });
+    const collections: string[] = [];
+    for (const [title, members] of [
+      ['Lamps We Love', [...lamps.slice(0, 20), many.id]],
+      ['Desk Lights', [...lamps.slice(10, 25), many.id]],
+      ['Gifts', [many.id]],
+    ] as const) {
+      const { data } = await store.api.POST('/v1/collections', { body: { title } });
+      collections.push(data!.data.id);
+      await store.api.POST('/v1/collections/{id}/products', {
+        params: { path: { id: data!.data.id } },
+        body: { product_ids: [...members] },
+      });
+    }
+    const result = await expectSameAnswers([
+      { q: 'lamp' },
+      { q: 'lamp', collection_id: collections[0] },
+      { q: 'lamp', collection_id: collections[1], in_stock: true },
+      { q: 'lamp', collection_id: collections[2] },
+      { q: 'lamp', collection_id: 'coll_00000000000000000000000000' },
+      { q: 'walnut lamp', tag: 'warm' },
+      { q: 'lamp', tag: 'gift', price_min: 4000 },
+      { q: 'lamp', tag: 'no-such-tag' },
+    ]);
+    // Not vacuous: the collections filter and count as created.
+    expect(result[1].products.total).toBe(21);
+    expect(result[3].products.data.map((p) => p.id)).toEqual([many.id]);
+    expect(result[0].products.facets?.collection.map((c) => c.title).sort()).toEqual([
+      'Desk Lights',
+      'Gifts',
+      'Lamps We Love',
+    ]);
+    expect(result[5].products.data.map((p) => p.id)).toContain(many.id);
+  }, 300_000);
 });
