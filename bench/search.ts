@@ -1,7 +1,7 @@
 /**
  * `npm run bench:search` (`-- --products N --duration S --connections N --no-write`): seeds a throwaway
  * database with N products (default 100,000) from the search-quality generator's vocabulary, starts the
- * API (src/main.ts, jobs off) and measures GET /v1/search with a mix of one-word, two-word, misspelled,
+ * API as npm start runs it (dist/main.js with its node options, built when stale; jobs off) and measures GET /v1/search with a mix of one-word, two-word, misspelled,
  * phrase and filtered queries (facets on), then GET /v1/search/suggest, with autocannon: req/s, p50, p95, p99;
  * first with SEARCH_CACHE=off (every request queries), then with the answer cache on (the default); then the
  * search log's cost (the search mix with the log on and with SEARCH_LOG=off, alternating).
@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDatabase } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { postmasterOf, startBenchServer, startThrowawayPostgres } from './kit.js';
+import { buildServer, postmasterOf, startCompiledServer, startThrowawayPostgres } from './kit.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import {
   BENCH_METRICS_TOKEN,
@@ -57,12 +57,13 @@ try {
   );
   const postmaster = await postmasterOf(db);
   await db.$disconnect();
+  buildServer();
   const env = { DATABASE_URL: embedded.url, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' };
   const token = keys.publishable_test.token;
   const rows = [];
   // Without the answer cache first (every request queries), then with it (the default).
   for (const cache of ['off', 'on'] as const) {
-    const api = await startBenchServer({ ...env, SEARCH_CACHE: cache, METRICS_TOKEN: BENCH_METRICS_TOKEN });
+    const api = await startCompiledServer({ ...env, SEARCH_CACHE: cache, METRICS_TOKEN: BENCH_METRICS_TOKEN });
     server = api;
     for (const [name, list] of [
       ['search mix (facets on)', SEARCHES],
@@ -83,9 +84,9 @@ try {
     server = undefined;
   }
   // The search log's cost: two processes with the answer cache, with and without the log, alternating.
-  const withLog = await startBenchServer(env);
+  const withLog = await startCompiledServer(env);
   server = withLog;
-  const withoutLog = await startBenchServer({ ...env, SEARCH_LOG: 'off' });
+  const withoutLog = await startCompiledServer({ ...env, SEARCH_LOG: 'off' });
   const logCost = await measureSearchLogCost(
     { url: withLog.url, pid: withLog.child.pid },
     { url: withoutLog.url, pid: withoutLog.child.pid },
