@@ -69,7 +69,6 @@ class IndexDoc implements TsDoc {
   private doc = -1;
   private pass = 0;
   private readonly ranges = new Map<TsOperand, OperandLexemes>();
-  private readonly lists = new Map<string, Int32Array>();
   found = new Int32Array(CURSOR_LEXEMES);
 
   readonly positionValues: Uint16Array;
@@ -97,20 +96,15 @@ class IndexDoc implements TsDoc {
     return this.ranges.get(operand)!;
   }
 
-  /** The products holding any lexeme of the operand, ascending. */
+  /**
+   * The products holding any lexeme of the operand, ascending; kept per index, so operands with the same lexemes
+   * and weights (the english and exact forms often agree) share one array.
+   */
   postings(operand: TsOperand): Int32Array {
     const { low, high } = this.ranges.get(operand)!;
-    // Operands with the same lexemes and weights (the english and exact forms often agree) share one array.
-    const key = `${low}:${high}:${operand.weight}`;
-    let docs = this.lists.get(key);
-    if (!docs) this.lists.set(key, (docs = this.postingsOf(low, high, operand.weight)));
-    return docs;
-  }
-
-  private postingsOf(low: number, high: number, weight: number): Int32Array {
-    return weight === 0 && high - low <= 1
+    return operand.weight === 0 && high - low <= 1
       ? lexemePostingsOf(this.index, low, high)
-      : mergedPostings(this.index, low, high, weight);
+      : mergedPostings(this.index, low, high, operand.weight);
   }
 
   /** Moves to product `doc`; a product before the last one starts a new pass (every cursor from the start). */
@@ -219,7 +213,7 @@ function lexemePostingsOf(index: ProductIndex, low: number, high: number): Int32
  * Per index, the postings of lexeme ranges (prefixes) and of weighted operands (a title's words) searched lately,
  * up to MAX_MERGED_POSTINGS products in all.
  */
-const merged = new WeakMap<ProductIndex, { ranges: Map<string, Int32Array>; size: number }>();
+const keptByIndex = new WeakMap<ProductIndex, { lists: Map<string, Int32Array>; size: number }>();
 const MAX_MERGED_POSTINGS = 2_000_000;
 
 /** The products holding any lexeme of [low, high) with a position of an allowed `weight` (0: any), ascending (kept for the next search). */
@@ -256,21 +250,21 @@ function unionOf(index: ProductIndex, a: Int32Array, b: Int32Array): Int32Array 
 
 /** The postings kept under `key` in the index's bounded cache (most recently used last), computed when absent. */
 function keptPostings(index: ProductIndex, key: string, compute: () => Int32Array): Int32Array {
-  let cache = merged.get(index);
-  if (!cache) merged.set(index, (cache = { ranges: new Map(), size: 0 }));
-  const known = cache.ranges.get(key);
+  let cache = keptByIndex.get(index);
+  if (!cache) keptByIndex.set(index, (cache = { lists: new Map(), size: 0 }));
+  const known = cache.lists.get(key);
   if (known) {
-    cache.ranges.delete(key);
-    cache.ranges.set(key, known);
+    cache.lists.delete(key);
+    cache.lists.set(key, known);
     return known;
   }
   const docs = compute();
-  for (const [oldest, list] of cache.ranges) {
+  for (const [oldest, list] of cache.lists) {
     if (cache.size + docs.length <= MAX_MERGED_POSTINGS) break;
-    cache.ranges.delete(oldest);
+    cache.lists.delete(oldest);
     cache.size -= list.length;
   }
-  cache.ranges.set(key, docs);
+  cache.lists.set(key, docs);
   cache.size += docs.length;
   keep(docs);
   return docs;
@@ -352,7 +346,6 @@ function admitted(index: ProductIndex, search: ProductSearch): ((doc: number) =>
       if (((records[at + 2 + (i >> 1)] >>> ((i & 1) * 16)) & 0xffff) === value) return true;
     return false;
   };
-  const tagValue = tag;
   const collectionValue = collection === undefined || collection === -1 ? -1 : index.tags.length + collection;
   return (doc) => {
     if (hidden.size > 0 && hidden.has(doc)) return false;
@@ -360,10 +353,7 @@ function admitted(index: ProductIndex, search: ProductSearch): ((doc: number) =>
     const word = records[at + 1];
     const spilled = (word & overflow) !== 0;
     if (type !== undefined && (spilled ? index.docTypes[doc] : (word & 0xffff) - 1) !== type) return false;
-    if (
-      tag !== undefined &&
-      !(spilled ? holds(index.tagValues, index.docTags, doc, tag) : inlineHolds(word, at, tagValue!))
-    )
+    if (tag !== undefined && !(spilled ? holds(index.tagValues, index.docTags, doc, tag) : inlineHolds(word, at, tag)))
       return false;
     if (
       collection !== undefined &&
@@ -796,27 +786,22 @@ function answerOf(
 function withPins(index: ProductIndex, search: ProductSearch, docs: Int32Array) {
   const filter = admitted(index, search);
   if (search.pinned.length === 0 && filter === null) return { docs, pin: new Uint8Array(docs.length) };
-  if (search.pinned.length === 0) {
-    // Filtered in order: still ascending.
-    const kept = new Int32Array(docs.length);
-    let count = 0;
-    for (let i = 0; i < docs.length; i++) if (filter!(docs[i])) kept[count++] = docs[i];
-    return { docs: kept.subarray(0, count), pin: new Uint8Array(count) };
-  }
   const admit = filter ?? (() => true);
-  const pins = new Set<number>();
+  const pinSet = new Set<number>();
   for (const id of search.pinned) {
     const position = index.positionsById.get(id);
-    if (position !== undefined && admit(position)) pins.add(position);
+    if (position !== undefined && admit(position)) pinSet.add(position);
   }
-  const kept: number[] = [];
-  for (const position of docs) if (!pins.has(position) && admit(position)) kept.push(position);
-  const pinList = [...pins];
-  const all = int32Of(kept.length + pinList.length, (i) =>
-    i < kept.length ? kept[i] : pinList[i - kept.length],
-  ).sort();
+  // The admitted products in order (still ascending), then the pins merged in.
+  const kept = new Int32Array(docs.length);
+  let count = 0;
+  for (let i = 0; i < docs.length; i++) if (!pinSet.has(docs[i]) && admit(docs[i])) kept[count++] = docs[i];
+  if (pinSet.size === 0) return { docs: kept.subarray(0, count), pin: new Uint8Array(count) };
+  const pins = Int32Array.from(pinSet).sort();
+  const all = union(kept.subarray(0, count), pins);
+  const pinned = new Ascending(pins);
   const pin = new Uint8Array(all.length);
-  for (let i = 0; i < all.length; i++) pin[i] = pins.has(all[i]) ? 1 : 0;
+  for (let i = 0; i < all.length; i++) pin[i] = pinned.has(all[i]) ? 1 : 0;
   return { docs: all, pin };
 }
 
