@@ -45,17 +45,25 @@ export function itemsFromJson<T extends object>(json: readonly string[]): T[] {
  */
 export function encodeWithItemJson(body: unknown): string | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  let joined = false;
+  const entries = Object.entries(body);
+  // Most answers carry none: told before anything is encoded, so they are encoded once (by Koa), not twice.
+  if (!entries.some(([, value]) => itemJsonOf(value) !== undefined)) return undefined;
   const members: string[] = [];
-  for (const [key, value] of Object.entries(body)) {
-    const json = Array.isArray(value) ? (value as WithItemJson)[ITEM_JSON] : undefined;
-    if (json && json.length === (value as unknown[]).length) {
-      joined = true;
+  for (const [key, value] of entries) {
+    const json = itemJsonOf(value);
+    if (json) {
       members.push(`${JSON.stringify(key)}:[${json.join(',')}]`);
       continue;
     }
     const encoded = JSON.stringify(value) as string | undefined; // undefined for undefined, functions, symbols: left out
     if (encoded !== undefined) members.push(`${JSON.stringify(key)}:${encoded}`);
   }
-  return joined ? `{${members.join(',')}}` : undefined;
+  return `{${members.join(',')}}`;
+}
+
+/** The items' JSON texts an array carries (one per item), or undefined. */
+function itemJsonOf(value: unknown): readonly string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const json = (value as WithItemJson)[ITEM_JSON];
+  return json && json.length === value.length ? json : undefined;
 }
