@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import type { ApiKey, Project } from '../../generated/prisma/client.js';
 import type { AuthCache } from './auth-cache.js';
@@ -24,12 +24,12 @@ export function generateToken(type: KeyType, mode: KeyMode): string {
 
 /** The stored form of a token: its SHA-256, hex. High-entropy tokens need no slow hash. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** Constant-time equality of two secrets of any length. */
 export function secretsEqual(given: string, expected: string): boolean {
-  return timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
+  return timingSafeEqual(hash('sha256', given, 'buffer'), hash('sha256', expected, 'buffer'));
 }
 
 /** The key a token belongs to, with its project (from the cache when it is live); null for an unknown token. */

@@ -18,9 +18,16 @@ export function compareCodePoints(a: string, b: string): number {
 
 const MAX_CHAR = '\u{10FFFF}';
 
-/** Whether `text` lies in [prefix, prefix || U+10FFFF) in byte order: the statements' prefix range. */
+/**
+ * Whether `text` lies in [prefix, prefix || U+10FFFF) in byte order: the statements' prefix range. Only a text
+ * starting with `prefix` can (one that differs earlier sorts below or above both ends), and of those all but
+ * U+10FFFF itself (or something unpaired) next: compared in full only when a surrogate follows the prefix.
+ */
 export function inPrefixRange(text: string, prefix: string): boolean {
-  return compareCodePoints(text, prefix) >= 0 && compareCodePoints(text, prefix + MAX_CHAR) < 0;
+  if (!text.startsWith(prefix)) return false;
+  if (text.length === prefix.length) return true;
+  const next = text.charCodeAt(prefix.length);
+  return next < 0xd800 || next > 0xdfff || compareCodePoints(text, prefix + MAX_CHAR) < 0;
 }
 
 /** The first position in `sorted` (code point order) whose text is not below `text`. */

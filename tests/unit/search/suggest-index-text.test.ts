@@ -23,6 +23,14 @@ describe('text as PostgreSQL compares it', () => {
     expect(inPrefixRange('wak', 'wal')).toBe(false);
     expect(inPrefixRange('wam', 'wal')).toBe(false);
     expect(inPrefixRange('wal😀', 'wal')).toBe(true);
+    expect(inPrefixRange('wa', 'wal')).toBe(false);
+    expect(inPrefixRange('', 'wal')).toBe(false);
+    expect(inPrefixRange('anything', '')).toBe(true);
+    // The range's upper end, prefix || U+10FFFF, is outside it; what sorts below it is inside.
+    expect(inPrefixRange('wal\u{10FFFF}', 'wal')).toBe(false);
+    expect(inPrefixRange('wal\u{10FFFF}x', 'wal')).toBe(false);
+    expect(inPrefixRange('wal\u{10FFFE}zz', 'wal')).toBe(true);
+    expect(inPrefixRange('wal\uffff', 'wal')).toBe(true);
   });
 
   test("pg_trgm's trigrams and similarity: two spaces before the word, one after, distinct; a float4 ratio", () => {
