@@ -169,6 +169,17 @@ try {
         `mean fsync ${(wal[0].fsync_time / Math.max(1, Number(wal[0].fsyncs))).toFixed(2)} ms, ${wal[0].writes} writes ` +
         `(mean ${(wal[0].write_time / Math.max(1, Number(wal[0].writes))).toFixed(2)} ms)`,
     );
+    const { rows: walVolume } = await monitor.query<{ records: string; fpi: string; bytes: string }>(
+      'SELECT wal_records AS records, wal_fpi AS fpi, wal_bytes AS bytes FROM pg_stat_wal',
+    );
+    const { rows: checkpoints } = await monitor.query<{ done: string }>(
+      'SELECT num_done AS done FROM pg_stat_checkpointer',
+    );
+    log(
+      `WAL per completion: ${(Number(walVolume[0].records) / done).toFixed(1)} records, ` +
+        `${(Number(walVolume[0].fpi) / done).toFixed(2)} full-page images, ${(Number(walVolume[0].bytes) / done / 1024).toFixed(1)} kB ` +
+        `(checkpoints since the cluster started: ${checkpoints[0].done})`,
+    );
   } finally {
     await monitor.end();
     await stopServer(server);

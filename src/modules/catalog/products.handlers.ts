@@ -2,16 +2,10 @@ import type { PartialAreaHandlers } from '../../http/contract.js';
 import { isStorefront, type Ctx } from '../../shared/context.js';
 import { pickFields } from '../../shared/fields.js';
 import { withMetafields } from '../metafields/index.js';
-import {
-  productForView,
-  toProductResource,
-  toVariantResource,
-  variantForView,
-  type CatalogView,
-} from './catalog.mappers.js';
+import { toProductResource, toVariantResource, variantForView, type CatalogView } from './catalog.mappers.js';
 import { withCustomerPrices, withCustomerVariantPrice } from './customer-prices.js';
 import { listProducts } from './products.list.js';
-import { createProduct, deleteProduct, duplicateProduct, findProduct, updateProduct } from './products.service.js';
+import { createProduct, deleteProduct, duplicateProduct, shownProduct, updateProduct } from './products.service.js';
 import { createVariant, deleteVariant, findVariant, updateVariant } from './variants.service.js';
 
 const viewOf = (ctx: Ctx): CatalogView => (isStorefront(ctx) ? 'storefront' : 'merchant');
@@ -26,8 +20,7 @@ export const productHandlers = {
     body: { data: toProductResource(await createProduct(ctx, body)) },
   }),
   getProduct: async ({ path, query, ctx }) => {
-    const found = toProductResource(await findProduct(ctx, ctx.db, path.id));
-    const [priced] = await withCustomerPrices(ctx, [productForView(found, viewOf(ctx))]);
+    const [priced] = await withCustomerPrices(ctx, [await shownProduct(ctx, path.id, viewOf(ctx))]);
     const product = pickFields(priced, query.fields);
     return { status: 200, body: { data: (await withMetafields(ctx, 'product', query, [product]))[0] } };
   },

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/client.js';
+import { poolOf, type Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { Prisma, Variant } from '../../generated/prisma/client.js';
 import { isStorefront, type Ctx } from '../../shared/context.js';
@@ -9,7 +9,14 @@ import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
 import { recordChange, recordEvent } from '../store-events/index.js';
 import { reindexProducts } from '../search/index.js';
-import { toProductResource, type ProductRow } from './catalog.mappers.js';
+import {
+  productForView,
+  toProductResource,
+  type CatalogView,
+  type ProductResource,
+  type ProductRow,
+} from './catalog.mappers.js';
+import { productJsonById } from './products.statements.js';
 
 type ProductCreate = components['schemas']['ProductCreate'];
 type ProductUpdate = components['schemas']['ProductUpdate'];
@@ -48,6 +55,18 @@ export async function findProduct(ctx: Ctx, db: Ctx['db'] | Tx, id: string): Pro
   );
   if (isStorefront(ctx) && product.status !== 'active') throw notFound('Product not found.');
   return product;
+}
+
+/**
+ * The product as `findProduct` finds it, shown in `view` (404 "Product not found." when it would not be found).
+ * Outside a transaction PostgreSQL writes its JSON as the product list does (products.statements.ts).
+ */
+export async function shownProduct(ctx: Ctx, id: string, view: CatalogView): Promise<ProductResource> {
+  const pool = poolOf(ctx.db);
+  if (!pool) return productForView(toProductResource(await findProduct(ctx, ctx.db, id)), view);
+  const json = await productJsonById(pool, view, ctx.project.id, id);
+  if (json === undefined) throw notFound('Product not found.');
+  return JSON.parse(json) as ProductResource;
 }
 
 /** Price and sale price of a product from its variants: the lowest of each (sale price null when none has one). */

@@ -1,5 +1,6 @@
+import type pg from 'pg';
 import type { Database } from '../../db/client.js';
-import type { Columns } from '../../db/prepared.js';
+import { preparedStatement, type Columns } from '../../db/prepared.js';
 import type { Variant } from '../../generated/prisma/client.js';
 import { isoTimeSql, jsonArraySql, jsonObjectSql, type JsonField } from '../../shared/sql-json.js';
 import { sqlList, type PageSource, type SqlCondition } from '../../shared/sql-list.js';
@@ -8,7 +9,7 @@ import type { CatalogView } from './catalog.mappers.js';
 /**
  * The product list's pages as prepared statements (src/shared/sql-list.ts), in one statement each: per product its
  * sort keys and its JSON text as the API shows it (toProductResource then productForView, variants and collection
- * ids included), written by PostgreSQL.
+ * ids included), written by PostgreSQL; and the read by id from the same JSON, one statement per view.
  */
 
 /** Where each field of a variant row lives (a SELECT or RETURNING list through selectList). */
@@ -125,4 +126,29 @@ export function productList(
   filters: ReadonlyArray<SqlCondition | false | undefined>,
 ): PageSource<ProductJsonRow> {
   return productPages[view](db, filters);
+}
+
+// The live product by id in each view; storefronts see active ones only (findProduct's rule).
+const productById = {
+  merchant: preparedStatement<{ json: string }>(
+    'product_merchant_by_id',
+    `SELECT ${productJsonSql('merchant')} AS "json" FROM "products"
+     WHERE "products"."id" = $1 AND "products"."project_id" = $2 AND "products"."deleted_at" IS NULL`,
+  ),
+  storefront: preparedStatement<{ json: string }>(
+    'product_storefront_by_id',
+    `SELECT ${productJsonSql('storefront')} AS "json" FROM "products"
+     WHERE "products"."id" = $1 AND "products"."project_id" = $2 AND "products"."deleted_at" IS NULL
+       AND "products"."status" = 'active'`,
+  ),
+};
+
+/** The JSON text of the project's product `id` in `view` as the list writes it, or undefined when `view` may not see it. */
+export async function productJsonById(
+  pool: pg.Pool,
+  view: CatalogView,
+  projectId: string,
+  id: string,
+): Promise<string | undefined> {
+  return (await productById[view](pool, [id, projectId]))[0]?.json;
 }

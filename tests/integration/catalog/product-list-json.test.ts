@@ -1,7 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { productForView, toProductResource, type CatalogView } from '../../../src/modules/catalog/catalog.mappers.js';
 import { PRODUCT_INCLUDE } from '../../../src/modules/catalog/products.service.js';
-import { productList } from '../../../src/modules/catalog/products.statements.js';
+import { poolOf } from '../../../src/db/client.js';
+import { productJsonById, productList } from '../../../src/modules/catalog/products.statements.js';
 import type { PageFetch } from '../../../src/shared/pagination.js';
 import { sql } from '../../../src/shared/sql-list.js';
 import { createProduct } from '../../factories/catalog.factory.js';
@@ -93,6 +94,35 @@ describe('listProducts: each product as PostgreSQL writes its JSON', () => {
         expect(row.title).toBe(prisma.title);
       }
     }
+  });
+
+  test('the read by id writes the list’s text, for the products findProduct finds: live, of the project, active for storefronts', async () => {
+    const { shop, ids } = await seedCatalog();
+    const other = await createProject(store.app);
+    const db = store.app.deps.db;
+    const pool = poolOf(db)!;
+    const [full, bare, archived] = ids;
+    const gone = (await db.product.findFirst({ where: { projectId: shop.project.id, deletedAt: { not: null } } }))!.id;
+    for (const view of ['merchant', 'storefront'] as CatalogView[]) {
+      const listed = await productList(db, view, [sql`project_id = ${shop.project.id}`, sql`deleted_at IS NULL`]).fetch(
+        NEWEST_FIRST,
+      );
+      const seen = view === 'merchant' ? [full, bare, archived] : [full];
+      for (const id of ids) {
+        const text = await productJsonById(pool, view, shop.project.id, id);
+        expect(text).toBe(seen.includes(id) ? listed.find((row) => row.id === id)!.json : undefined);
+      }
+      expect(await productJsonById(pool, view, shop.project.id, gone)).toBeUndefined();
+      expect(await productJsonById(pool, view, other.project.id, full)).toBeUndefined();
+    }
+    // Through the API: the storefront does not see the draft or the archived product, nor another project the product.
+    const storefront = store.app.client(shop.keys.publishable_test.token);
+    for (const id of [bare, archived, gone])
+      expect((await storefront.GET('/v1/products/{id}', { params: { path: { id } } })).response.status).toBe(404);
+    const stranger = store.app.client(other.keys.secret_test.token);
+    const foreign = await stranger.GET('/v1/products/{id}', { params: { path: { id: full } } });
+    expect(foreign.response.status).toBe(404);
+    expect(foreign.error).toEqual({ error: { code: 'not_found', message: 'Product not found.' } });
   });
 
   test('the pages equal the products read by id: whole, cut to fields, with metafields, merchant and storefront', async () => {
