@@ -26,4 +26,13 @@ describe('newId', () => {
     const ids = new Set(Array.from({ length: 10_000 }, () => newId('x_')));
     expect(ids.size).toBe(10_000);
   });
+
+  test('the random tails use every character about equally, across many refills of the random bytes', () => {
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 10_000; i++)
+      for (const char of newId('x_').slice(12)) counts.set(char, (counts.get(char) ?? 0) + 1);
+    // 160,000 characters over 32: 5,000 each expected (a standard deviation of about 70).
+    expect(counts.size).toBe(32);
+    for (const count of counts.values()) expect(Math.abs(count - 5_000)).toBeLessThan(500);
+  });
 });
