@@ -13,7 +13,7 @@ import {
   type TsOperand,
   type TsQuery,
 } from './engine/pg-tsquery.js';
-import { ranksByOr, rankOrFromSum, sortedUniqueOperands, tsRank } from './engine/pg-tsrank.js';
+import { NO_PAIRS_RANK, ranksByOr, rankOrFromSum, sortedUniqueOperands, tsRank } from './engine/pg-tsrank.js';
 import { FACET_RECORD, RANK_WEIGHTS, type ProductIndex } from './product-index.js';
 import { compareCodePoints, lowerBound } from './suggest-index.text.js';
 import {
@@ -484,6 +484,45 @@ function holds(docs: Int32Array, position: number): boolean {
   return at < docs.length && docs[at] === position;
 }
 
+/** How many of the query's distinct operands (any weight, as calc_rank finds them) occur in some of the ascending `rows`, counted up to `enough`. */
+function operandsInRows(index: ProductIndex, doc: IndexDoc, query: TsQuery, rows: Int32Array, enough: number): number {
+  let present = 0;
+  for (const operand of sortedUniqueOperands(query)) {
+    const { low, high } = doc.range(operand);
+    const postings = high - low <= 1 ? lexemePostingsOf(index, low, high) : mergedPostings(index, low, high, 0);
+    if (sharesAny(rows, postings) && ++present >= enough) break;
+  }
+  return present;
+}
+
+/** Whether two ascending lists have a product in common. */
+function sharesAny(a: Int32Array, b: Int32Array): boolean {
+  let [i, j] = [0, 0];
+  while (i < a.length && j < b.length) {
+    if (a[i] < b[j]) i = lowerBoundFrom(a, b[j], i + 1);
+    else if (a[i] > b[j]) j = lowerBoundFrom(b, a[i], j + 1);
+    else return true;
+  }
+  return false;
+}
+
+/** The first index from `from` on of the ascending `docs` whose product is at least `position` (galloping). */
+function lowerBoundFrom(docs: Int32Array, position: number, from: number): number {
+  let step = 1;
+  let low = from;
+  while (low + step < docs.length && docs[low + step] < position) {
+    low += step;
+    step *= 2;
+  }
+  let high = Math.min(low + step, docs.length);
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (docs[mid] < position) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 /** calc_rank_or ranks kept per set of products (arrays kept across answers: one lexeme's or prefix's postings) and operands. */
 const orRanksBySet = new WeakMap<Int32Array, Map<string, Float64Array>>();
 const MAX_RANKINGS_PER_SET = 8;
@@ -499,6 +538,14 @@ function ranksOf(
   if (query.root === null) return ranks.fill(0);
   doc.prepare(query);
   if (!ranksByOr(query)) {
+    // calc_rank_and sums over pairs of positions of two different operands: when at most one operand occurs in
+    // any of the rows (the others excluded by a NOT, say), no row has a pair and each ranks as such a document does.
+    if (operandsInRows(index, doc, query, rows, 2) < 2) {
+      const { docEntries } = index;
+      for (let r = 0; r < rows.length; r++)
+        ranks[r] = docEntries[rows[r] + 1] > docEntries[rows[r]] ? NO_PAIRS_RANK : 0;
+      return ranks;
+    }
     for (let r = 0; r < rows.length; r++) ranks[r] = tsRank(RANK_WEIGHTS, doc.at(rows[r]), query);
     return ranks;
   }

@@ -8,7 +8,7 @@ import {
   tsMatches,
   type TsQuery,
 } from '../../../src/modules/search/engine/pg-tsquery.js';
-import { sortedUniqueOperands, tsRank } from '../../../src/modules/search/engine/pg-tsrank.js';
+import { NO_PAIRS_RANK, sortedUniqueOperands, tsRank } from '../../../src/modules/search/engine/pg-tsrank.js';
 
 // The TypeScript port of `doc @@ query` and ts_rank must answer what PostgreSQL answers, bit for bit, on random
 // documents and queries of the shapes the search builds (src/modules/search/tsquery.ts, search.sql.ts).
@@ -221,6 +221,20 @@ describe('the TypeScript port of @@ and ts_rank', () => {
     }
     expect(mismatches.slice(0, 8)).toEqual([]);
     expect(mismatches.length).toBe(0);
+  });
+
+  test('an AND or phrase ranks NO_PAIRS_RANK in a document holding at most one of its distinct operands (the index ranks such rows without reading them)', () => {
+    let cases = 0;
+    for (const p of pairs) {
+      const { doc } = docs[p.di];
+      const q = queries[p.qi].query;
+      const operands = sortedUniqueOperands(q);
+      if (!(q.root?.kind === 'and' || q.root?.kind === 'phrase') || operands.length < 2 || doc.size === 0) continue;
+      if (operands.filter((operand) => doc.find(operand) > 0).length > 1) continue;
+      cases++;
+      expect(p.rank).toBe(NO_PAIRS_RANK);
+    }
+    expect(cases).toBeGreaterThan(1_000);
   });
 
   test('word_distance does not depend on the last bits of exp (V8 and glibc differ there)', () => {

@@ -28,9 +28,15 @@ export function tsRank(weights: readonly number[], doc: TsDoc, query: TsQuery): 
   const root = query.root!;
   const useAnd = root.kind === 'and' || root.kind === 'phrase';
   let res = useAnd ? rankAnd(doc, query) : rankOr(doc, query);
-  if (res < 0) res = f(1e-20);
+  if (res < 0) res = NO_PAIRS_RANK;
   return res;
 }
+
+/**
+ * What ts_rank answers for a document (not empty) in which calc_rank_and finds no pair of positions of two
+ * different operands: its sum never starts (-1), and calc_rank answers 1e-20 as a float.
+ */
+export const NO_PAIRS_RANK = f(1e-20);
 
 const DEFAULT_WEIGHTS = [f(0.1), f(0.2), f(0.4), f(1.0)];
 // The weights of the call in progress, as float4 (index = a position's weight: 0 = D ... 3 = A).
