@@ -2,11 +2,11 @@ import type { PartialAreaHandlers } from '../../http/contract.js';
 import { isStorefront, type Ctx } from '../../shared/context.js';
 import { pickFields } from '../../shared/fields.js';
 import { withMetafields } from '../metafields/index.js';
-import { toProductResource, toVariantResource, variantForView, type CatalogView } from './catalog.mappers.js';
+import { toProductResource, toVariantResource, type CatalogView } from './catalog.mappers.js';
 import { withCustomerPrices, withCustomerVariantPrice } from './customer-prices.js';
 import { listProducts } from './products.list.js';
 import { createProduct, deleteProduct, duplicateProduct, shownProduct, updateProduct } from './products.service.js';
-import { createVariant, deleteVariant, findVariant, updateVariant } from './variants.service.js';
+import { createVariant, deleteVariant, shownVariant, updateVariant } from './variants.service.js';
 
 const viewOf = (ctx: Ctx): CatalogView => (isStorefront(ctx) ? 'storefront' : 'merchant');
 
@@ -41,8 +41,7 @@ export const productHandlers = {
     body: { data: toVariantResource(await createVariant(ctx, path.id, body)) },
   }),
   getVariant: async ({ path, query, ctx }) => {
-    const found = variantForView(toVariantResource(await findVariant(ctx, ctx.db, path.id)), viewOf(ctx));
-    const variant = await withCustomerVariantPrice(ctx, found);
+    const variant = await withCustomerVariantPrice(ctx, await shownVariant(ctx, path.id, viewOf(ctx)));
     return { status: 200, body: { data: (await withMetafields(ctx, 'variant', query, [variant]))[0] } };
   },
   updateVariant: async ({ path, body, ctx }) => ({

@@ -143,6 +143,31 @@ const productById = {
   ),
 };
 
+// A variant by id in each view, as the product's JSON writes its variants: of a live product of the project
+// (storefronts: an active one), findVariant's rule.
+const variantById = {
+  merchant: preparedStatement<{ json: string }>(
+    'variant_merchant_by_id',
+    `SELECT ${jsonObjectSql(variantFields('merchant'))}::text AS "json" FROM variants v JOIN products p ON p.id = v.product_id
+     WHERE v.id = $1 AND v.project_id = $2 AND p.deleted_at IS NULL`,
+  ),
+  storefront: preparedStatement<{ json: string }>(
+    'variant_storefront_by_id',
+    `SELECT ${jsonObjectSql(variantFields('storefront'))}::text AS "json" FROM variants v JOIN products p ON p.id = v.product_id
+     WHERE v.id = $1 AND v.project_id = $2 AND p.deleted_at IS NULL AND p.status = 'active'`,
+  ),
+};
+
+/** The JSON text of the project's variant `id` in `view` as a product's JSON writes it, or undefined when `view` may not see it. */
+export async function variantJsonById(
+  pool: pg.Pool,
+  view: CatalogView,
+  projectId: string,
+  id: string,
+): Promise<string | undefined> {
+  return (await variantById[view](pool, [id, projectId]))[0]?.json;
+}
+
 /** The JSON text of the project's product `id` in `view` as the list writes it, or undefined when `view` may not see it. */
 export async function productJsonById(
   pool: pg.Pool,

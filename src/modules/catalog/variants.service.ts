@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/client.js';
+import { poolOf, type Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { Variant } from '../../generated/prisma/client.js';
 import { isStorefront, type Ctx } from '../../shared/context.js';
@@ -14,6 +14,8 @@ import {
   syncProductPrices,
   variantRows,
 } from './products.service.js';
+import { toVariantResource, variantForView, type CatalogView, type VariantResource } from './catalog.mappers.js';
+import { variantJsonById } from './products.statements.js';
 
 type VariantCreate = components['schemas']['VariantCreate'];
 type VariantUpdate = components['schemas']['VariantUpdate'];
@@ -38,6 +40,18 @@ export async function findVariant(ctx: Ctx, db: Ctx['db'] | Tx, id: string): Pro
   if (isStorefront(ctx) && product.status !== 'active') throw notFound('Variant not found.');
   const { deletedAt: _deleted, ...row } = variant;
   return row;
+}
+
+/**
+ * The variant as `findVariant` finds it, shown in `view` (404 "Variant not found." when it would not be found).
+ * Outside a transaction PostgreSQL writes its JSON as a product's JSON writes its variants (products.statements.ts).
+ */
+export async function shownVariant(ctx: Ctx, id: string, view: CatalogView): Promise<VariantResource> {
+  const pool = poolOf(ctx.db);
+  if (!pool) return variantForView(toVariantResource(await findVariant(ctx, ctx.db, id)), view);
+  const json = await variantJsonById(pool, view, ctx.project.id, id);
+  if (json === undefined) throw notFound('Variant not found.');
+  return JSON.parse(json) as VariantResource;
 }
 
 /** Runs a variant change and keeps the product's derived prices, recording product.updated with what changed. */

@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { productForView, toProductResource, type CatalogView } from '../../../src/modules/catalog/catalog.mappers.js';
 import { PRODUCT_INCLUDE } from '../../../src/modules/catalog/products.service.js';
 import { poolOf } from '../../../src/db/client.js';
-import { productJsonById, productList } from '../../../src/modules/catalog/products.statements.js';
+import { productJsonById, productList, variantJsonById } from '../../../src/modules/catalog/products.statements.js';
 import type { PageFetch } from '../../../src/shared/pagination.js';
 import { sql } from '../../../src/shared/sql-list.js';
 import { createProduct } from '../../factories/catalog.factory.js';
@@ -123,6 +123,44 @@ describe('listProducts: each product as PostgreSQL writes its JSON', () => {
     const foreign = await stranger.GET('/v1/products/{id}', { params: { path: { id: full } } });
     expect(foreign.response.status).toBe(404);
     expect(foreign.error).toEqual({ error: { code: 'not_found', message: 'Product not found.' } });
+  });
+
+  test('the variant read by id writes the variant as the product’s text does, for the variants findVariant finds', async () => {
+    const { shop, api, ids } = await seedCatalog();
+    const other = await createProject(store.app);
+    const db = store.app.deps.db;
+    const pool = poolOf(db)!;
+    const [full, , archived] = ids;
+    const archivedVariant = (await createProduct(api, { title: 'Old', status: 'archived' })).variants[0].id;
+    const deletedProduct = await createProduct(api, { title: 'Gone soon' });
+    await api.DELETE('/v1/products/{id}', byId(deletedProduct.id));
+    const archivedVariants = (await db.variant.findMany({ where: { productId: archived }, select: { id: true } })).map(
+      (variant) => variant.id,
+    );
+    for (const view of ['merchant', 'storefront'] as CatalogView[]) {
+      const text = (await productJsonById(pool, view, shop.project.id, full))!;
+      const { variants } = JSON.parse(text) as { variants: Array<{ id: string }> };
+      expect(variants).toHaveLength(3);
+      for (const variant of variants)
+        expect(await variantJsonById(pool, view, shop.project.id, variant.id)).toBe(JSON.stringify(variant));
+      // Of an archived product: the merchant's only.
+      for (const id of [...archivedVariants, archivedVariant])
+        expect(await variantJsonById(pool, view, shop.project.id, id)).toEqual(
+          view === 'merchant' ? expect.any(String) : undefined,
+        );
+      expect(await variantJsonById(pool, view, shop.project.id, deletedProduct.variants[0].id)).toBeUndefined();
+      expect(await variantJsonById(pool, view, other.project.id, variants[0].id)).toBeUndefined();
+    }
+    // Through the API: a merchant reads the archived product's variant; the storefront and another project get 404.
+    const storefront = store.app.client(shop.keys.publishable_test.token);
+    const read = (client: typeof api, id: string) => client.GET('/v1/variants/{id}', { params: { path: { id } } });
+    expect((await read(api, archivedVariant)).response.status).toBe(200);
+    expect((await read(storefront, archivedVariant)).error).toEqual({
+      error: { code: 'not_found', message: 'Variant not found.' },
+    });
+    expect((await read(api, deletedProduct.variants[0].id)).response.status).toBe(404);
+    const stranger = store.app.client(other.keys.secret_test.token);
+    expect((await read(stranger, archivedVariant)).response.status).toBe(404);
   });
 
   test('the pages equal the products read by id: whole, cut to fields, with metafields, merchant and storefront', async () => {
