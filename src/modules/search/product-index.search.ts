@@ -97,14 +97,15 @@ class IndexDoc implements TsDoc {
   }
 
   /**
-   * The products holding any lexeme of the operand, ascending; kept per index, so operands with the same lexemes
-   * and weights (the english and exact forms often agree) share one array.
+   * The products holding any lexeme of the operand with a position of an allowed `weight` (the operand's; 0: any),
+   * ascending; kept per index, so operands with the same lexemes and weights (the english and exact forms often
+   * agree) share one array.
    */
-  postings(operand: TsOperand): Int32Array {
+  postings(operand: TsOperand, weight = operand.weight): Int32Array {
     const { low, high } = this.ranges.get(operand)!;
-    return operand.weight === 0 && high - low <= 1
+    return weight === 0 && high - low <= 1
       ? lexemePostingsOf(this.index, low, high)
-      : mergedPostings(this.index, low, high, operand.weight);
+      : mergedPostings(this.index, low, high, weight);
   }
 
   /** Moves to product `doc`; a product before the last one starts a new pass (every cursor from the start). */
@@ -133,21 +134,7 @@ class IndexDoc implements TsDoc {
     for (let i = 0; i < cursors.length; i++) {
       const end = lexemePostings[low + i + 1];
       let p = cursors[i];
-      if (p < end && postingDocs[p] < doc) {
-        // Galloping: a few steps when the next product is near, a binary search when it is far.
-        let step = 1;
-        while (p + step < end && postingDocs[p + step] < doc) {
-          p += step;
-          step *= 2;
-        }
-        let last = Math.min(p + step, end);
-        while (p + 1 < last) {
-          const mid = (p + last) >>> 1;
-          if (postingDocs[mid] < doc) p = mid;
-          else last = mid;
-        }
-        p++;
-      }
+      if (p < end && postingDocs[p] < doc) p = lowerBoundFrom(postingDocs, doc, p, end);
       cursors[i] = p;
       if (p < end && postingDocs[p] === doc) this.found[count++] = p;
     }
@@ -467,9 +454,8 @@ class Ascending {
   }
 }
 
-/** The first index of the ascending `docs` whose product is at least `position` (binary search). */
-function lowerBoundOf(docs: Int32Array, position: number): number {
-  let [low, high] = [0, docs.length];
+/** The first index of the ascending `docs` in [low, high) whose product is at least `position` (binary search; high when none). */
+function lowerBoundOf(docs: Int32Array, position: number, low = 0, high = docs.length): number {
   while (low < high) {
     const mid = (low + high) >>> 1;
     if (docs[mid] < position) low = mid + 1;
@@ -485,13 +471,10 @@ function holds(docs: Int32Array, position: number): boolean {
 }
 
 /** How many of the query's distinct operands (any weight, as calc_rank finds them) occur in some of the ascending `rows`, counted up to `enough`. */
-function operandsInRows(index: ProductIndex, doc: IndexDoc, query: TsQuery, rows: Int32Array, enough: number): number {
+function operandsInRows(doc: IndexDoc, query: TsQuery, rows: Int32Array, enough: number): number {
   let present = 0;
-  for (const operand of sortedUniqueOperands(query)) {
-    const { low, high } = doc.range(operand);
-    const postings = high - low <= 1 ? lexemePostingsOf(index, low, high) : mergedPostings(index, low, high, 0);
-    if (sharesAny(rows, postings) && ++present >= enough) break;
-  }
+  for (const operand of sortedUniqueOperands(query))
+    if (sharesAny(rows, doc.postings(operand, 0)) && ++present >= enough) break;
   return present;
 }
 
@@ -506,21 +489,15 @@ function sharesAny(a: Int32Array, b: Int32Array): boolean {
   return false;
 }
 
-/** The first index from `from` on of the ascending `docs` whose product is at least `position` (galloping). */
-function lowerBoundFrom(docs: Int32Array, position: number, from: number): number {
+/** lowerBoundOf in [from, end), galloping first: a few steps when the product is near, a binary search when it is far. */
+function lowerBoundFrom(docs: Int32Array, position: number, from: number, end = docs.length): number {
   let step = 1;
   let low = from;
-  while (low + step < docs.length && docs[low + step] < position) {
+  while (low + step < end && docs[low + step] < position) {
     low += step;
     step *= 2;
   }
-  let high = Math.min(low + step, docs.length);
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (docs[mid] < position) low = mid + 1;
-    else high = mid;
-  }
-  return low;
+  return lowerBoundOf(docs, position, low, Math.min(low + step, end));
 }
 
 /** calc_rank_or ranks kept per set of products (arrays kept across answers: one lexeme's or prefix's postings) and operands. */
@@ -540,10 +517,8 @@ function ranksOf(
   if (!ranksByOr(query)) {
     // calc_rank_and sums over pairs of positions of two different operands: when at most one operand occurs in
     // any of the rows (the others excluded by a NOT, say), no row has a pair and each ranks as such a document does.
-    if (operandsInRows(index, doc, query, rows, 2) < 2) {
-      const { docEntries } = index;
-      for (let r = 0; r < rows.length; r++)
-        ranks[r] = docEntries[rows[r] + 1] > docEntries[rows[r]] ? NO_PAIRS_RANK : 0;
+    if (operandsInRows(doc, query, rows, 2) < 2) {
+      for (let r = 0; r < rows.length; r++) ranks[r] = doc.at(rows[r]).size > 0 ? NO_PAIRS_RANK : 0;
       return ranks;
     }
     for (let r = 0; r < rows.length; r++) ranks[r] = tsRank(RANK_WEIGHTS, doc.at(rows[r]), query);
