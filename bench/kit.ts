@@ -46,7 +46,7 @@ export function benchOptions<Name extends string>(
 }
 
 /** `src/main.ts` in production mode with `env` added; resolves with its base URL once it listens, rejects if it exits first. */
-export function startBenchServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+function startBenchServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   return startProcess(['--import', 'tsx', 'src/main.ts'], env);
 }
 

@@ -1,8 +1,9 @@
 /**
  * `npm run bench:search` (`-- --products N --duration S --connections N --no-write`): seeds a throwaway
  * database with N products (default 100,000) from the search-quality generator's vocabulary, starts the
- * API as npm start runs it (dist/main.js with its node options, built when stale; jobs off) and measures GET /v1/search with a mix of one-word, two-word, misspelled,
- * phrase and filtered queries (facets on), then GET /v1/search/suggest, with autocannon: req/s, p50, p95, p99;
+ * API as npm start runs it (dist/main.js with its node options, built when stale; jobs off) and measures
+ * GET /v1/search with a mix of one-word, two-word, misspelled, phrase and filtered queries (facets on), then
+ * GET /v1/search/suggest, with autocannon: req/s, p50, p95, p99;
  * first with SEARCH_CACHE=off (every request queries), then with the answer cache on (the default); then the
  * search log's cost (the search mix with the log on and with SEARCH_LOG=off, alternating).
  */

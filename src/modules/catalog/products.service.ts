@@ -16,7 +16,7 @@ import {
   type ProductResource,
   type ProductRow,
 } from './catalog.mappers.js';
-import { productJsonById } from './products.statements.js';
+import { productJsonById, type JsonById } from './products.statements.js';
 
 type ProductCreate = components['schemas']['ProductCreate'];
 type ProductUpdate = components['schemas']['ProductUpdate'];
@@ -58,16 +58,35 @@ export async function findProduct(ctx: Ctx, db: Ctx['db'] | Tx, id: string): Pro
 }
 
 /**
- * The product as `findProduct` finds it, shown in `view` (404 "Product not found." when it would not be found).
- * Outside a transaction PostgreSQL writes its JSON as the product list does (products.statements.ts).
+ * A catalog resource by id as the caller's view shows it: outside a transaction the JSON text PostgreSQL writes
+ * (`read`, products.statements.ts; 404 with `message` when it finds none), inside one `found()`, the row read
+ * through Prisma and mapped (which answers the same 404).
  */
-export async function shownProduct(ctx: Ctx, id: string, view: CatalogView): Promise<ProductResource> {
+export async function shownById<T>(
+  ctx: Ctx,
+  id: string,
+  view: CatalogView,
+  read: JsonById,
+  found: () => Promise<T>,
+  message: string,
+): Promise<T> {
   const pool = poolOf(ctx.db);
-  if (!pool) return productForView(toProductResource(await findProduct(ctx, ctx.db, id)), view);
-  const json = await productJsonById(pool, view, ctx.project.id, id);
-  if (json === undefined) throw notFound('Product not found.');
-  return JSON.parse(json) as ProductResource;
+  if (!pool) return found();
+  const json = await read(pool, view, ctx.project.id, id);
+  if (json === undefined) throw notFound(message);
+  return JSON.parse(json) as T;
 }
+
+/** The product as `findProduct` finds it, shown in `view` (404 "Product not found." otherwise). */
+export const shownProduct = (ctx: Ctx, id: string, view: CatalogView): Promise<ProductResource> =>
+  shownById(
+    ctx,
+    id,
+    view,
+    productJsonById,
+    async () => productForView(toProductResource(await findProduct(ctx, ctx.db, id)), view),
+    'Product not found.',
+  );
 
 /** Price and sale price of a product from its variants: the lowest of each (sale price null when none has one). */
 export function derivedPrices(variants: Array<Pick<Variant, 'price' | 'salePrice'>>): {

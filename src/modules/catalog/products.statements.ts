@@ -128,52 +128,43 @@ export function productList(
   return productPages[view](db, filters);
 }
 
-// The live product by id in each view; storefronts see active ones only (findProduct's rule).
-const productById = {
-  merchant: preparedStatement<{ json: string }>(
-    'product_merchant_by_id',
-    `SELECT ${productJsonSql('merchant')} AS "json" FROM "products"
-     WHERE "products"."id" = $1 AND "products"."project_id" = $2 AND "products"."deleted_at" IS NULL`,
-  ),
-  storefront: preparedStatement<{ json: string }>(
-    'product_storefront_by_id',
-    `SELECT ${productJsonSql('storefront')} AS "json" FROM "products"
-     WHERE "products"."id" = $1 AND "products"."project_id" = $2 AND "products"."deleted_at" IS NULL
-       AND "products"."status" = 'active'`,
-  ),
-};
+/** A read by id of a JSON text in a view: the project's row `id` as `view` may see it, or undefined. */
+export type JsonById = (pool: pg.Pool, view: CatalogView, projectId: string, id: string) => Promise<string | undefined>;
 
-// A variant by id in each view, as the product's JSON writes its variants: of a live product of the project
-// (storefronts: an active one), findVariant's rule.
-const variantById = {
-  merchant: preparedStatement<{ json: string }>(
-    'variant_merchant_by_id',
-    `SELECT ${jsonObjectSql(variantFields('merchant'))}::text AS "json" FROM variants v JOIN products p ON p.id = v.product_id
-     WHERE v.id = $1 AND v.project_id = $2 AND p.deleted_at IS NULL`,
-  ),
-  storefront: preparedStatement<{ json: string }>(
-    'variant_storefront_by_id',
-    `SELECT ${jsonObjectSql(variantFields('storefront'))}::text AS "json" FROM variants v JOIN products p ON p.id = v.product_id
-     WHERE v.id = $1 AND v.project_id = $2 AND p.deleted_at IS NULL AND p.status = 'active'`,
-  ),
-};
-
-/** The JSON text of the project's variant `id` in `view` as a product's JSON writes it, or undefined when `view` may not see it. */
-export async function variantJsonById(
-  pool: pg.Pool,
-  view: CatalogView,
-  projectId: string,
-  id: string,
-): Promise<string | undefined> {
-  return (await variantById[view](pool, [id, projectId]))[0]?.json;
+/**
+ * One prepared statement per view selecting `json(view)` from `from` where `where` ($1 the id, $2 the project);
+ * the storefront's also where `storefrontOnly`.
+ */
+function jsonById(
+  name: string,
+  json: (view: CatalogView) => string,
+  from: string,
+  where: string,
+  storefrontOnly: string,
+): JsonById {
+  const statement = (view: CatalogView) =>
+    preparedStatement<{ json: string }>(
+      `${name}_${view}_by_id`,
+      `SELECT ${json(view)} AS "json" FROM ${from} WHERE ${where}${view === 'storefront' ? ` AND ${storefrontOnly}` : ''}`,
+    );
+  const statements = { merchant: statement('merchant'), storefront: statement('storefront') };
+  return async (pool, view, projectId, id) => (await statements[view](pool, [id, projectId]))[0]?.json;
 }
 
-/** The JSON text of the project's product `id` in `view` as the list writes it, or undefined when `view` may not see it. */
-export async function productJsonById(
-  pool: pg.Pool,
-  view: CatalogView,
-  projectId: string,
-  id: string,
-): Promise<string | undefined> {
-  return (await productById[view](pool, [id, projectId]))[0]?.json;
-}
+/** The product's JSON text as the list writes it, by findProduct's rule: live, of the project, active for storefronts. */
+export const productJsonById = jsonById(
+  'product',
+  productJsonSql,
+  '"products"',
+  '"products"."id" = $1 AND "products"."project_id" = $2 AND "products"."deleted_at" IS NULL',
+  `"products"."status" = 'active'`,
+);
+
+/** The variant's JSON text as a product's JSON writes it, by findVariant's rule: of a live product of the project, an active one for storefronts. */
+export const variantJsonById = jsonById(
+  'variant',
+  (view) => `${jsonObjectSql(variantFields(view))}::text`,
+  'variants v JOIN products p ON p.id = v.product_id',
+  'v.id = $1 AND v.project_id = $2 AND p.deleted_at IS NULL',
+  `p.status = 'active'`,
+);

@@ -1,4 +1,4 @@
-import { poolOf, type Tx } from '../../db/client.js';
+import type { Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { Variant } from '../../generated/prisma/client.js';
 import { isStorefront, type Ctx } from '../../shared/context.js';
@@ -11,6 +11,7 @@ import {
   findProduct,
   lastVariantError,
   recordProductUpdate,
+  shownById,
   syncProductPrices,
   variantRows,
 } from './products.service.js';
@@ -42,17 +43,16 @@ export async function findVariant(ctx: Ctx, db: Ctx['db'] | Tx, id: string): Pro
   return row;
 }
 
-/**
- * The variant as `findVariant` finds it, shown in `view` (404 "Variant not found." when it would not be found).
- * Outside a transaction PostgreSQL writes its JSON as a product's JSON writes its variants (products.statements.ts).
- */
-export async function shownVariant(ctx: Ctx, id: string, view: CatalogView): Promise<VariantResource> {
-  const pool = poolOf(ctx.db);
-  if (!pool) return variantForView(toVariantResource(await findVariant(ctx, ctx.db, id)), view);
-  const json = await variantJsonById(pool, view, ctx.project.id, id);
-  if (json === undefined) throw notFound('Variant not found.');
-  return JSON.parse(json) as VariantResource;
-}
+/** The variant as `findVariant` finds it, shown in `view` (404 "Variant not found." otherwise). */
+export const shownVariant = (ctx: Ctx, id: string, view: CatalogView): Promise<VariantResource> =>
+  shownById(
+    ctx,
+    id,
+    view,
+    variantJsonById,
+    async () => variantForView(toVariantResource(await findVariant(ctx, ctx.db, id)), view),
+    'Variant not found.',
+  );
 
 /** Runs a variant change and keeps the product's derived prices, recording product.updated with what changed. */
 async function changingProduct<T>(ctx: Ctx, productId: string, change: (tx: Tx) => Promise<T>): Promise<T> {
