@@ -75,12 +75,17 @@ function startProcess(
 export const startReadBenchServer = (databaseUrl: string) =>
   startBenchServer({ DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
 
-// The node options npm start runs the compiled server with (a checkout's package.json): the API is measured as deployed.
-const startNodeOptions = (checkout: string) =>
-  (JSON.parse(readFileSync(path.join(checkout, 'package.json'), 'utf8')).scripts.start as string)
-    .split('exec node ')[1]
-    .split(' ')
-    .filter((arg) => arg.startsWith('--'));
+// The environment and node options npm start runs the compiled server with (a checkout's package.json:
+// `NAME=value ... exec node --option ... dist/main.js`): the API is measured as deployed.
+export function startCommand(checkout: string): { env: Record<string, string>; options: string[] } {
+  const script = JSON.parse(readFileSync(path.join(checkout, 'package.json'), 'utf8')).scripts.start as string;
+  const [before, after] = script.split('exec node ');
+  const assignments = before.split('&&').at(-1)!.trim().split(/\s+/).filter(Boolean);
+  return {
+    env: Object.fromEntries(assignments.map((assignment) => assignment.split('=') as [string, string])),
+    options: after.split(' ').filter((arg) => arg.startsWith('--')),
+  };
+}
 
 /** Compiles src/ to dist/ when the sources changed (what npm start does first). */
 export function buildServer(): void {
@@ -97,7 +102,8 @@ export function startCompiledServer(
   nodeOptions: string[] = [],
   checkout = root,
 ): Promise<{ url: string; child: ChildProcess }> {
-  return startProcess([...startNodeOptions(checkout), ...nodeOptions, 'dist/main.js'], env, checkout);
+  const start = startCommand(checkout);
+  return startProcess([...start.options, ...nodeOptions, 'dist/main.js'], { ...start.env, ...env }, checkout);
 }
 
 /** Stops a server started here (SIGTERM: it stops in order, and writes its CPU profile if asked to) and waits for its exit. */

@@ -17,7 +17,14 @@ import { createProject } from '../src/modules/platform/projects.service.js';
 import { progress } from '../src/seed/progress.js';
 import { seedCustomers } from '../src/seed/customers.seed.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
-import { AMOUNT_SAMPLE_MS, createBenchProject, loadAverage, postmasterOf, startThrowawayPostgres } from './kit.js';
+import {
+  AMOUNT_SAMPLE_MS,
+  createBenchProject,
+  loadAverage,
+  postmasterOf,
+  startCommand,
+  startThrowawayPostgres,
+} from './kit.js';
 import { moreScenarios } from './more-scenarios.js';
 import {
   BENCH_METRICS_TOKEN,
@@ -108,20 +115,23 @@ interface Server {
   child: ChildProcess;
 }
 
-// The node options npm start runs the compiled server with (package.json): the API is measured as deployed.
-const START_NODE_OPTIONS = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string)
-  .split('exec node ')[1]
-  .split(' ')
-  .filter((arg) => arg.startsWith('--'));
+// The environment and node options npm start runs the compiled server with: the API is measured as deployed.
+const START = startCommand(root);
 
 /** Starts `script`: a compiled .js file as npm start runs it (the API), a .ts file through tsx. */
 function startServer(script: string, env: Record<string, string>): Promise<Server> {
   const child = spawn(
     process.execPath,
-    script.endsWith('.js') ? [...START_NODE_OPTIONS, script] : ['--import', 'tsx', script],
+    script.endsWith('.js') ? [...START.options, script] : ['--import', 'tsx', script],
     {
       cwd: root,
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, NODE_ENV: 'production', ...env },
+      env: {
+        PATH: process.env.PATH!,
+        HOME: process.env.HOME!,
+        NODE_ENV: 'production',
+        ...(script.endsWith('.js') ? START.env : {}),
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );

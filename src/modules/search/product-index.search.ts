@@ -14,7 +14,7 @@ import {
   type TsQuery,
 } from './engine/pg-tsquery.js';
 import { NO_PAIRS_RANK, ranksByOr, rankOrFromSum, sortedUniqueOperands, tsRank } from './engine/pg-tsrank.js';
-import { FACET_RECORD, RANK_WEIGHTS, type ProductIndex } from './product-index.js';
+import { FACET_RECORD, RANK_WEIGHTS, positionOf, productsTitled, type ProductIndex } from './product-index.js';
 import { compareCodePoints, lowerBound } from './suggest-index.text.js';
 import {
   candidatesSql,
@@ -141,9 +141,12 @@ class IndexDoc implements TsDoc {
     return count;
   }
 
-  /** find for an operand of many lexemes (a short prefix): the product's entries in range, by binary search. */
+  /**
+   * find for an operand of many lexemes (a short prefix): the product's entries in range, by binary search, and
+   * each one's posting by a binary search of its lexeme's postings.
+   */
   private findInEntries(low: number, high: number): number {
-    const { docEntries, entryLexemes, entryPostings } = this.index;
+    const { docEntries, entryLexemes, lexemePostings, postingDocs } = this.index;
     const last = docEntries[this.doc + 1];
     let [a, b] = [docEntries[this.doc], last];
     while (a < b) {
@@ -158,7 +161,8 @@ class IndexDoc implements TsDoc {
         grown.set(this.found);
         this.found = grown;
       }
-      this.found[count++] = entryPostings[e];
+      const lexeme = entryLexemes[e];
+      this.found[count++] = lowerBoundOf(postingDocs, this.doc, lexemePostings[lexeme], lexemePostings[lexeme + 1]);
     }
     return count;
   }
@@ -309,7 +313,7 @@ const roundHalfEven = (x: number) => {
 function admitted(index: ProductIndex, search: ProductSearch): ((doc: number) => boolean) | null {
   const { filters, rate } = search;
   if (search.hidden.length === 0 && Object.values(filters).every((value) => value === undefined)) return null;
-  const hidden = new Set(search.hidden.map((id) => index.positionsById.get(id)).filter((d) => d !== undefined));
+  const hidden = new Set(search.hidden.map((id) => positionOf(index, id)).filter((d) => d !== undefined));
   // A type no product has matches none (-2; -1 is a product without a type).
   const type =
     filters.productType === undefined
@@ -625,12 +629,10 @@ function scoreRows(
   const final = scratch.final.subarray(0, docs.length);
   const exactFlags = scratch.exact.subarray(0, docs.length);
   // Products titled exactly as the query reads (the statement compares each row's title; here they are looked up).
-  const titledDocs = search.titleText.includes(' ')
-    ? new Ascending(index.productsByTitle.get(search.titleText) ?? new Int32Array(0))
-    : null;
+  const titledDocs = search.titleText.includes(' ') ? new Ascending(productsTitled(index, search.titleText)) : null;
   const multipliers = new Map<number, number>();
   for (const [id, multiplier] of search.multipliers) {
-    const position = index.positionsById.get(id);
+    const position = positionOf(index, id);
     if (position !== undefined) multipliers.set(position, multiplier);
   }
   const share = 0.5 / Math.max(1, search.pairs.length);
@@ -750,9 +752,9 @@ function rowOf(index: ProductIndex, search: ProductSearch, rows: Rows, r: number
   const position = rows.docs[r];
   const sale = index.salePrices[position];
   return {
-    id: index.ids[position],
-    title: index.titles[position],
-    handle: index.handles[position],
+    id: index.ids.at(position),
+    title: index.titles.at(position),
+    handle: index.handles.at(position),
     product_type: index.docTypes[position] === -1 ? null : index.types[index.docTypes[position]],
     image: index.images[position],
     price: roundHalfEven(index.prices[position] * search.rate),
@@ -811,7 +813,7 @@ function withPins(index: ProductIndex, search: ProductSearch, docs: Int32Array) 
   const admit = filter ?? (() => true);
   const pinSet = new Set<number>();
   for (const id of search.pinned) {
-    const position = index.positionsById.get(id);
+    const position = positionOf(index, id);
     if (position !== undefined && admit(position)) pinSet.add(position);
   }
   // The admitted products in order (still ascending), then the pins merged in.

@@ -4,6 +4,7 @@ import type { Ctx } from '../../shared/context.js';
 import type { ProjectIndexes } from '../../shared/project-indexes.js';
 import { orEntryAddend } from './engine/pg-tsrank.js';
 import { eachBatch, inSnapshot, rows, sortsByCodePoint } from './index-snapshot.js';
+import { PackedTexts } from './packed-texts.js';
 import { compareCodePoints } from './suggest-index.text.js';
 
 /**
@@ -17,15 +18,13 @@ export interface ProductIndex {
   /** Its estimated size in memory (what ProjectIndexes bounds). */
   bytes: number;
   /** Product ids in code point order: a product's position is its rank among ids (the statements' last tie-break). */
-  ids: string[];
+  ids: PackedTexts;
   /** Every lexeme of the documents in byte order (tsvector order), so a prefix is a range of positions. */
   lexemes: string[];
   /** Per product, where its entries start in `entryLexemes` (n + 1 values). */
   docEntries: Int32Array;
   /** Per entry, its lexeme (position in `lexemes`), ascending within a product as in its tsvector. */
   entryLexemes: Int32Array;
-  /** Per entry, its posting (position in `postingDocs`). */
-  entryPostings: Int32Array;
   /** Per lexeme, where its postings start in `postingDocs` (lexemes + 1 values). */
   lexemePostings: Int32Array;
   /** Per posting (a product's entry for a lexeme), the product (ascending within a lexeme). */
@@ -59,16 +58,17 @@ export interface ProductIndex {
   prices: Int32Array;
   /** Sale prices, NaN where none. */
   salePrices: Float64Array;
-  titles: string[];
-  handles: string[];
+  titles: PackedTexts;
+  handles: PackedTexts;
   images: Array<string | null>;
   /**
    * Products by their title as the whole-query bonus compares it (title_norm with every run of non-alphanumerics
-   * one space, trimmed), ascending: a search finds the products its words title exactly without a pass over them.
+   * one space, trimmed), so a search finds the products its words title exactly without a pass over them: each
+   * such title's number, and its products in `titleDocs` from `titleStarts[number]` (ascending; see productsTitled).
    */
-  productsByTitle: Map<string, Int32Array>;
-  /** Products by id. */
-  positionsById: Map<string, number>;
+  titleNumbers: Map<string, number>;
+  titleStarts: Int32Array;
+  titleDocs: Int32Array;
   /**
    * Per product, what an answer counts of it in four words (16 bytes, one cache line), so a pass over an answer
    * reads one place per product: FACET_RECORD describes them; a product whose figures do not fit is marked and
@@ -102,13 +102,20 @@ class TextTable {
   }
 }
 
-/** A growable list of integers in a typed array (Int32Array or Uint16Array). */
+/**
+ * A growable list of integers in a typed array (Int32Array or Uint16Array), made with the capacity it will need
+ * when that is known: a build of 100,000 products then allocates each list once (growing and copying leaves
+ * buffers the collector frees only later, which raised the process's peak memory by tens of MB).
+ */
 class GrowableList<A extends Int32Array | Uint16Array> {
   length = 0;
   private data: A;
 
-  constructor(private readonly make: (size: number) => A) {
-    this.data = make(1024);
+  constructor(
+    private readonly make: (size: number) => A,
+    capacity: number,
+  ) {
+    this.data = make(Math.max(16, capacity));
   }
 
   push(value: number): void {
@@ -122,15 +129,20 @@ class GrowableList<A extends Int32Array | Uint16Array> {
 
   /** The values, exactly sized; the list lets its own buffer go (so a build holds one copy at a time). */
   take(): A {
-    const values = this.data.slice(0, this.length) as A;
+    const values = this.length === this.data.length ? this.data : (this.data.slice(0, this.length) as A);
     this.data = this.make(0);
     return values;
+  }
+
+  /** The values as a view of the list's buffer (no copy: for values a build reads and drops). */
+  view(): A {
+    return this.data.subarray(0, this.length) as A;
   }
 }
 
 type IntList = GrowableList<Int32Array>;
-const intList = (): IntList => new GrowableList((size) => new Int32Array(size));
-const uint16List = () => new GrowableList((size) => new Uint16Array(size));
+const intList = (capacity = 1024): IntList => new GrowableList((size) => new Int32Array(size), capacity);
+const uint16List = (capacity: number) => new GrowableList((size) => new Uint16Array(size), capacity);
 
 const decoder = new TextDecoder();
 
@@ -159,31 +171,61 @@ function readDocument(
   }
 }
 
+/** Each title's products, ascending, from each product's title number (a counting sort). */
+function productsByTitle(
+  docTitles: Int32Array,
+  titleCount: number,
+): { titleStarts: Int32Array; titleDocs: Int32Array } {
+  const titleStarts = new Int32Array(titleCount + 1);
+  for (const title of docTitles) titleStarts[title + 1]++;
+  for (let t = 1; t <= titleCount; t++) titleStarts[t] += titleStarts[t - 1];
+  const next = titleStarts.slice(0, titleCount);
+  const titleDocs = new Int32Array(docTitles.length);
+  for (let doc = 0; doc < docTitles.length; doc++) titleDocs[next[docTitles[doc]]++] = doc;
+  return { titleStarts, titleDocs };
+}
+
+/** The products titled `words` (as titleNumbers compares titles), ascending. */
+export function productsTitled(index: ProductIndex, words: string): Int32Array {
+  const title = index.titleNumbers.get(words);
+  return title === undefined
+    ? new Int32Array(0)
+    : index.titleDocs.subarray(index.titleStarts[title], index.titleStarts[title + 1]);
+}
+
 /** Reads the project's products in one snapshot; null when the database's collation does not sort by code point. */
 export async function buildProductIndex(pool: pg.Pool, projectId: string): Promise<ProductIndex | null> {
   return inSnapshot(pool, async (client) => {
     if (!(await sortsByCodePoint(client))) return null;
+    // How many products and entries the snapshot holds, so that each list is allocated once (positions: about
+    // three an entry at first).
+    const [[count, entries]] = (await rows(
+      client,
+      'SELECT count(*)::int, coalesce(sum(length(document)), 0)::int FROM search_products WHERE project_id = $1',
+      [projectId],
+    )) as Array<[number, number]>;
     const ids: string[] = [];
     const lexemes = new TextTable();
     const types = new TextTable();
     const tags = new TextTable();
     const collections = new TextTable();
-    const docEntries = intList();
-    const entryLexemes = intList();
-    const entryPositions = intList();
-    const positions = uint16List();
-    const docTypes = intList();
-    const docTags = intList();
+    const docEntries = intList(count + 1);
+    const entryLexemes = intList(entries);
+    const entryPositions = intList(entries + 1);
+    const positions = uint16List(entries * 3);
+    const docTypes = intList(count);
+    const docTags = intList(count + 1);
     const tagValues = intList();
-    const docCollections = intList();
+    const docCollections = intList(count + 1);
     const collectionValues = intList();
     const inStock: number[] = [];
-    const prices = intList();
+    const prices = intList(count);
     const salePrices: number[] = [];
     const titles: string[] = [];
     const handles: string[] = [];
     const images: Array<string | null> = [];
-    const productsByTitle = new Map<string, number[]>();
+    const titleNumbers = new Map<string, number>();
+    const docTitles = intList(count);
     await eachBatch(
       client,
       `SELECT product_id, product_type, tags, collection_ids, in_stock, price, sale_price, title, handle, image,
@@ -223,9 +265,9 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
           titles.push(title);
           handles.push(handle);
           images.push(image);
-          const titled = productsByTitle.get(words);
-          if (titled) titled.push(ids.length - 1);
-          else productsByTitle.set(words, [ids.length - 1]);
+          let titleNumber = titleNumbers.get(words);
+          if (titleNumber === undefined) titleNumbers.set(words, (titleNumber = titleNumbers.size));
+          docTitles.push(titleNumber);
         }
       },
     );
@@ -244,8 +286,8 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
       lexemes: lexemes.texts,
       docEntries: docEntries.take(),
       entryLexemes: entryLexemes.take(),
-      entryPositions: entryPositions.take(),
-      positions: positions.take(),
+      entryPositions: entryPositions.view(),
+      positions: positions.view(),
       docTypes: docTypes.take(),
       types: types.texts,
       docTags: docTags.take(),
@@ -261,24 +303,29 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
       titles,
       handles,
       images,
-      productsByTitle: new Map([...productsByTitle].map(([words, docs]) => [words, Int32Array.from(docs)])),
+      titleNumbers,
+      ...productsByTitle(docTitles.take(), titleNumbers.size),
     });
   });
 }
 
 type IndexParts = Omit<
   ProductIndex,
+  | 'ids'
+  | 'titles'
+  | 'handles'
   | 'bytes'
-  | 'entryPostings'
   | 'lexemePostings'
   | 'postingDocs'
   | 'postingPositions'
   | 'postingWeights'
   | 'postingAddends'
   | 'addendValues'
-  | 'positionsById'
   | 'facetRecords'
 > & {
+  ids: string[];
+  titles: string[];
+  handles: string[];
   /** Per entry, where its positions start in `positions` (entries + 1 values), which are in entry order while the index is built. */
   entryPositions: Int32Array;
 };
@@ -323,15 +370,19 @@ function assemble(parts: IndexParts): ProductIndex {
   const postingDocs = new Int32Array(entryLexemes.length);
   const postingWeights = new Uint8Array(entryLexemes.length);
   const addends = new Map<number, number>();
-  const postingAddends = new Uint32Array(entryLexemes.length);
-  const next = counts.slice(0, lexemes.length);
-  const entryPostings = new Int32Array(entryLexemes.length);
+  let postingAddends: Uint16Array | Uint32Array = new Uint16Array(entryLexemes.length);
   const postingPositions = new Int32Array(entryLexemes.length + 1);
+  // An entry's posting: a lexeme's postings are its entries in product order (entries are stored product by
+  // product), so walking the entries in order with a cursor per lexeme places each; done twice below.
+  const postingsInEntryOrder = () => {
+    const next = counts.slice(0, lexemes.length);
+    return (entry: number) => next[entryLexemes[entry]]++;
+  };
+  let postingOf = postingsInEntryOrder();
   for (let doc = 0; doc < parts.ids.length; doc++) {
     for (let entry = parts.docEntries[doc]; entry < parts.docEntries[doc + 1]; entry++) {
-      const at = next[entryLexemes[entry]]++;
+      const at = postingOf(entry);
       postingDocs[at] = doc;
-      entryPostings[entry] = at;
       postingPositions[at + 1] = parts.entryPositions[entry + 1] - parts.entryPositions[entry];
       const positions = parts.positions.subarray(parts.entryPositions[entry], parts.entryPositions[entry + 1]);
       let weights = positions.length === 0 ? 0b1111 : 0;
@@ -339,56 +390,69 @@ function assemble(parts: IndexParts): ProductIndex {
       postingWeights[at] = weights;
       const addend = orEntryAddend(RANK_WEIGHTS, positions);
       let slot = addends.get(addend);
-      if (slot === undefined) addends.set(addend, (slot = addends.size));
+      if (slot === undefined) {
+        addends.set(addend, (slot = addends.size));
+        if (slot > 0xffff && postingAddends instanceof Uint16Array) postingAddends = Uint32Array.from(postingAddends);
+      }
       postingAddends[at] = slot;
     }
   }
   // The positions in posting order.
   for (let p = 1; p < postingPositions.length; p++) postingPositions[p] += postingPositions[p - 1];
   const positions = new Uint16Array(parts.positions.length);
+  postingOf = postingsInEntryOrder();
   for (let entry = 0; entry < entryLexemes.length; entry++) {
-    const from = parts.entryPositions[entry];
-    positions.set(
-      parts.positions.subarray(from, parts.entryPositions[entry + 1]),
-      postingPositions[entryPostings[entry]],
-    );
+    let to = postingPositions[postingOf(entry)];
+    for (let from = parts.entryPositions[entry]; from < parts.entryPositions[entry + 1]; from++)
+      positions[to++] = parts.positions[from];
   }
   const texts = (list: readonly (string | null)[]) =>
     list.reduce((sum, t) => sum + (t === null ? 8 : 24 + t.length * 2), 0);
   const bytes =
-    entryLexemes.length * 8 +
+    entryLexemes.length * 4 +
     parts.positions.length * 2 +
     postingDocs.length * 11 +
     (parts.ids.length * 6 + parts.tagValues.length + parts.collectionValues.length) * 4 +
-    parts.ids.length * (4 * 4 + 1 + 4 + 8 + 40) +
+    parts.ids.length * (4 * 4 + 1 + 4 + 8 + 8) +
     (parts.tagValues.length + parts.collectionValues.length) * 4 +
-    texts(parts.ids) * 2 +
     texts(lexemes) +
-    texts(parts.titles) +
-    texts(parts.handles) +
     texts(parts.images) +
-    texts([...parts.productsByTitle.keys()]) +
-    parts.productsByTitle.size * 64 +
+    texts([...parts.titleNumbers.keys()]) +
+    parts.titleNumbers.size * 32 +
+    parts.ids.length * 4 +
     texts(parts.types) +
     texts(parts.tags) +
     texts(parts.collectionIds);
   const { entryPositions: _built, ...kept } = parts;
+  const [ids, titles, handles] = [parts.ids, parts.titles, parts.handles].map((list) => PackedTexts.of(list));
   return {
     ...kept,
+    ids,
+    titles,
+    handles,
     facetRecords: facetRecordsOf(parts),
-    bytes,
+    bytes: bytes + ids.bytes + titles.bytes + handles.bytes,
     lexemes,
     entryLexemes,
-    entryPostings,
     lexemePostings,
     postingDocs,
     postingPositions,
     positions,
     postingWeights,
-    postingAddends: addends.size <= 0xffff ? Uint16Array.from(postingAddends) : postingAddends,
+    postingAddends,
     addendValues: Float64Array.from(addends.keys()),
-    positionsById: new Map(parts.ids.map((id, i) => [id, i])),
   };
+}
+
+/** The position of product `id` in the index (a binary search of its ids, which are in code point order), or undefined. */
+export function positionOf(index: ProductIndex, id: string): number | undefined {
+  let [low, high] = [0, index.ids.length];
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (compareCodePoints(index.ids.at(mid), id) < 0) low = mid + 1;
+    else high = mid;
+  }
+  return low < index.ids.length && index.ids.at(low) === id ? low : undefined;
 }
 
 /**

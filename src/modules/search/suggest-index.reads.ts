@@ -145,7 +145,7 @@ function rankedTitles(catalog: CatalogIndex, input: SuggestInput): Ranked[] {
     for (const p of productCandidates(catalog, spelling, input.heads, input.titles * CANDIDATES_PER_TITLE)) {
       const position = catalog.productTitles[p];
       const score = (catalog.titles[position].norm.startsWith(input.prefix) ? 3 : alt === 0 ? 2 : 1) + 0.5;
-      const id = catalog.productIds[p];
+      const id = catalog.productIds.at(p);
       const kept = byTitle.get(position);
       if (!kept || score > kept.score || (score === kept.score && compareCodePoints(id, kept.id) < 0))
         byTitle.set(position, { score, id });

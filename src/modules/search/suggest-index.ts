@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { poolOf } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
 import type { ProjectIndexes } from '../../shared/project-indexes.js';
+import { PackedTexts } from './packed-texts.js';
 import { eachBatch, inSnapshot, rows, sortsByCodePoint } from './index-snapshot.js';
 import { compareCodePoints, trigramsOf } from './suggest-index.text.js';
 
@@ -21,7 +22,7 @@ export interface CatalogIndex {
   wordStarts: Int32Array;
   /** Per title word row, in the prefix index's order (word, title length, title_norm, row order): its product. */
   wordProducts: Int32Array;
-  productIds: string[];
+  productIds: PackedTexts;
   /** Per product, its title's position in the distinct titles below (products often share a title). */
   productTitles: Int32Array;
   titles: IndexedTitle[];
@@ -173,11 +174,12 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
       lexemes: row[5] as string[],
     }));
     const vocabulary = vocabularyOf(terms);
+    const packedIds = PackedTexts.of(productIds);
     const bytes =
       (wordProducts.length + wordStarts.length) * 4 +
+      packedIds.bytes +
       sizeOfTexts(words) +
-      sizeOfTexts(productIds) +
-      productIds.length * 12 +
+      productIds.length * 4 +
       titles.reduce((sum, t) => sum + 64 + sizeOfTexts([t.title, t.lower, t.norm, ...(t.normWords ?? [])]), 0) +
       collectionRows.reduce(
         (sum, c) => sum + 96 + sizeOfTexts([c.id, c.title, c.titleLower, c.titleNorm, ...c.lexemes]),
@@ -189,7 +191,7 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
       words,
       wordStarts: Int32Array.from(wordStarts),
       wordProducts: Int32Array.from(wordProducts),
-      productIds,
+      productIds: packedIds,
       productTitles: Int32Array.from(productTitles),
       titles,
       collections: collectionRows,

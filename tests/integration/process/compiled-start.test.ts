@@ -36,9 +36,15 @@ describe('npm start runs the compiled server (dist/, built by codegen/build.mjs)
     expect((await fetch(`${started.baseUrl}/healthz`)).status).toBe(200);
     expect((await fetch(`${started.baseUrl}/openapi.json`)).status).toBe(200);
     // npm's shell execs node: the server is the shell's process, running the compiled entry point.
-    const children = execFileSync('ps', ['-o', 'args=', '--ppid', String(started.child.pid)], { encoding: 'utf8' });
-    expect(children).toMatch(/^node --liftoff-only --max-old-space-size=256 dist\/main\.js/m);
+    const children = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(started.child.pid)], {
+      encoding: 'utf8',
+    });
+    const server = /^\s*(\d+) (node --liftoff-only --max-old-space-size=256 dist\/main\.js)/m.exec(children);
+    expect(server?.[2]).toBeDefined();
     expect(children).not.toMatch(/tsx/);
+    // With glibc's allocator told to keep two arenas and to map large blocks (returned to the system when freed).
+    const environment = readFileSync(`/proc/${server![1]}/environ`, 'utf8').split('\0');
+    expect(environment).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072']));
     started.child.kill('SIGTERM');
     expect(await exited(started.child)).toBe(0);
   }, 120_000);

@@ -67,6 +67,12 @@ describe('product index', () => {
       'walnut -"table lamp" oak',
       'wal',
       'jumper',
+      // Prefixes of many lexemes (more than the index keeps a cursor per lexeme for).
+      's',
+      'co',
+      'lamp s',
+      'wool b',
+      '"table lamp" c',
     ];
     const queries: Query[] = [...judged, ...words, ...language, ...titles].map((q) => ({ q }));
     const filtered: Query[] = [
