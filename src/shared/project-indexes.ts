@@ -24,6 +24,17 @@ interface Slot<T> {
 // change all the time costs a fifth of a core in rebuilds, and its reads fall back to their statements meanwhile.
 const SPACING = 4;
 
+// Builds of every ProjectIndexes of the process run one after another: a build briefly holds its rows and
+// intermediate arrays beside the index it makes (tens of MB at 100,000 products), and a search that needs the
+// product index and the suggest index's vocabulary would otherwise start both at once and hold both builds' at
+// the same time. Requests read from the database while an index waits.
+let buildsDone: Promise<unknown> = Promise.resolve();
+const inTurn = <V>(build: () => Promise<V>): Promise<V> => {
+  const turn = buildsDone.then(build);
+  buildsDone = turn.catch(() => undefined);
+  return turn;
+};
+
 /**
  * In-process indexes derived from a project's rows in some tables (one per (project, key)), built lazily in the
  * background and served only while exact: while the change feed listens and none of the tables changed since the
@@ -159,11 +170,14 @@ export class ProjectIndexes<T> {
     if (Date.now() < slot.notBefore || !this.versions.listening) return Promise.resolve();
     if (this.current && !this.current()) return Promise.resolve();
     const target = slot;
-    const versions = this.versions.versionsOf(projectId, tables, false);
-    const projectVersion = this.versions.projectVersion(projectId);
-    const started = Date.now();
-    target.building = build()
-      .then((value) => {
+    target.building = inTurn(async () => {
+      // Checked again when its turn comes (another build may have run meanwhile).
+      if (!this.versions.listening || (this.current && !this.current())) return;
+      const versions = this.versions.versionsOf(projectId, tables, false);
+      const projectVersion = this.versions.projectVersion(projectId);
+      const started = Date.now();
+      try {
+        const value = await build();
         // Kept only when no table changed while it was read: a change heard meanwhile may or may not be in it. A
         // write of this process meanwhile leaves it suspended (projectVersion is the one before the read began).
         if (this.versions.listening && sameVersions(this.versions.versionsOf(projectId, tables, false), versions)) {
@@ -173,11 +187,13 @@ export class ProjectIndexes<T> {
           target.size = this.limits.sizeOf(value);
           this.evict(target);
         }
-      })
+      } finally {
+        target.notBefore = Date.now() + (Date.now() - started) * SPACING;
+      }
+    })
       .catch(this.onError)
       .finally(() => {
         target.building = undefined;
-        target.notBefore = Date.now() + (Date.now() - started) * SPACING;
       });
     return target.building;
   }

@@ -11,9 +11,30 @@ export class PackedTexts {
 
   /** `texts` packed, in their order. */
   static of(texts: readonly string[]): PackedTexts {
-    const starts = new Int32Array(texts.length + 1);
-    for (let i = 0; i < texts.length; i++) starts[i + 1] = starts[i] + texts[i].length;
-    return new PackedTexts(texts.join(''), starts);
+    const packing = PackedTexts.packing();
+    for (const text of texts) packing.push(text);
+    return packing.done();
+  }
+
+  /**
+   * Texts packed as they come (push, then done): every PIECE_TEXTS of them are joined, so a build holds a few
+   * pieces rather than each text until the end.
+   */
+  static packing(): { push(text: string): void; done(): PackedTexts } {
+    const pieces: string[] = [];
+    let pending: string[] = [];
+    const starts = [0];
+    return {
+      push(text) {
+        pending.push(text);
+        starts.push(starts[starts.length - 1] + text.length);
+        if (pending.length === PIECE_TEXTS) {
+          pieces.push(pending.join(''));
+          pending = [];
+        }
+      },
+      done: () => new PackedTexts(pieces.join('') + pending.join(''), Int32Array.from(starts)),
+    };
   }
 
   get length(): number {
@@ -30,3 +51,5 @@ export class PackedTexts {
     return this.joined.length * 2 + this.starts.byteLength;
   }
 }
+
+const PIECE_TEXTS = 1_000;

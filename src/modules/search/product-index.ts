@@ -204,7 +204,8 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
       'SELECT count(*)::int, coalesce(sum(length(document)), 0)::int FROM search_products WHERE project_id = $1',
       [projectId],
     )) as Array<[number, number]>;
-    const ids: string[] = [];
+    const ids = PackedTexts.packing();
+    let lastId: string | undefined;
     const lexemes = new TextTable();
     const types = new TextTable();
     const tags = new TextTable();
@@ -221,8 +222,8 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
     const inStock: number[] = [];
     const prices = intList(count);
     const salePrices: number[] = [];
-    const titles: string[] = [];
-    const handles: string[] = [];
+    const titles = PackedTexts.packing();
+    const handles = PackedTexts.packing();
     const images: Array<string | null> = [];
     const titleNumbers = new Map<string, number>();
     const docTitles = intList(count);
@@ -251,6 +252,10 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
         >) {
           const [id, type, tagList, collectionList, stocked, price, salePrice, title, handle, image, words, document] =
             row;
+          // The statement's last tie-break is the id in the database's (code point) order; ORDER BY gave it.
+          if (lastId !== undefined && compareCodePoints(lastId, id) >= 0)
+            throw new Error('search_products ids did not come in code point order');
+          lastId = id;
           ids.push(id);
           docEntries.push(entryLexemes.length);
           readDocument(document, lexemes, entryLexemes, entryPositions, positions);
@@ -276,13 +281,8 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
     docTags.push(tagValues.length);
     docCollections.push(collectionValues.length);
     const titleRows = await rows(client, 'SELECT id, title FROM collections WHERE project_id = $1', [projectId]);
-    // The statement's last tie-break is the id in the database's (code point) order; ORDER BY gave it.
-    for (let i = 1; i < ids.length; i++) {
-      if (compareCodePoints(ids[i - 1], ids[i]) >= 0)
-        throw new Error('search_products ids did not come in code point order');
-    }
     return assemble({
-      ids,
+      ids: ids.done(),
       lexemes: lexemes.texts,
       docEntries: docEntries.take(),
       entryLexemes: entryLexemes.take(),
@@ -300,8 +300,8 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
       inStock: Uint8Array.from(inStock),
       prices: prices.take(),
       salePrices: Float64Array.from(salePrices),
-      titles,
-      handles,
+      titles: titles.done(),
+      handles: handles.done(),
       images,
       titleNumbers,
       ...productsByTitle(docTitles.take(), titleNumbers.size),
@@ -311,9 +311,6 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
 
 type IndexParts = Omit<
   ProductIndex,
-  | 'ids'
-  | 'titles'
-  | 'handles'
   | 'bytes'
   | 'lexemePostings'
   | 'postingDocs'
@@ -323,9 +320,6 @@ type IndexParts = Omit<
   | 'addendValues'
   | 'facetRecords'
 > & {
-  ids: string[];
-  titles: string[];
-  handles: string[];
   /** Per entry, where its positions start in `positions` (entries + 1 values), which are in entry order while the index is built. */
   entryPositions: Int32Array;
 };
@@ -424,14 +418,10 @@ function assemble(parts: IndexParts): ProductIndex {
     texts(parts.tags) +
     texts(parts.collectionIds);
   const { entryPositions: _built, ...kept } = parts;
-  const [ids, titles, handles] = [parts.ids, parts.titles, parts.handles].map((list) => PackedTexts.of(list));
   return {
     ...kept,
-    ids,
-    titles,
-    handles,
     facetRecords: facetRecordsOf(parts),
-    bytes: bytes + ids.bytes + titles.bytes + handles.bytes,
+    bytes: bytes + parts.ids.bytes + parts.titles.bytes + parts.handles.bytes,
     lexemes,
     entryLexemes,
     lexemePostings,

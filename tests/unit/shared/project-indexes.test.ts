@@ -1,0 +1,48 @@
+import { describe, expect, test } from '@jest/globals';
+import { ProjectIndexes, type IndexVersions } from '../../../src/shared/project-indexes.js';
+
+// Versions that never change: every build is kept and stays exact.
+const unchanging: IndexVersions = {
+  listening: true,
+  versionsOf: (_projectId, tables) => tables.map(() => 1),
+  projectVersion: () => 0,
+  sync: async () => true,
+};
+
+describe('ProjectIndexes', () => {
+  test('builds of every instance in the process run one at a time, and each is kept', async () => {
+    const limits = { maxIndexes: 10, maxBytes: 1_000_000, sizeOf: () => 1 };
+    const products = new ProjectIndexes<string>(unchanging, limits);
+    const suggestions = new ProjectIndexes<string>(unchanging, limits);
+    let running = 0;
+    let most = 0;
+    const build = (value: string) => async () => {
+      most = Math.max(most, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      running--;
+      return value;
+    };
+    // Asked for together, as a search asks for the product index and the vocabulary.
+    const built = await Promise.all([
+      products.ready('proj_a', 'products', ['search_products'], build('a products')),
+      suggestions.ready('proj_a', 'catalog', ['search_terms'], build('a catalog')),
+      products.ready('proj_b', 'products', ['search_products'], build('b products')),
+    ]);
+    expect(built).toEqual(['a products', 'a catalog', 'b products']);
+    expect(most).toBe(1);
+    expect(products.get('proj_a', 'products', ['search_products'], build('again'))).toBe('a products');
+  });
+
+  test('a failed build does not stop the builds after it', async () => {
+    const errors: unknown[] = [];
+    const indexes = new ProjectIndexes<string>(unchanging, { maxIndexes: 10, maxBytes: 100, sizeOf: () => 1 }, (e) =>
+      errors.push(e),
+    );
+    const failing = indexes.ready('proj_a', 'products', ['t'], () => Promise.reject(new Error('read failed')));
+    const next = indexes.ready('proj_b', 'products', ['t'], async () => 'b');
+    expect(await next).toBe('b');
+    expect(await failing).toBeUndefined();
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every((e) => (e as Error).message === 'read failed')).toBe(true);
+  });
+});
