@@ -151,7 +151,7 @@ function readDocument(
   bytes: Uint8Array,
   lexemes: TextTable,
   entryLexemes: IntList,
-  entryPositions: IntList,
+  entryCounts: GrowableList<Uint16Array>,
   positions: GrowableList<Uint16Array>,
 ) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -163,7 +163,7 @@ function readDocument(
     at = end + 1;
     const npos = view.getUint16(at);
     at += 2;
-    entryPositions.push(positions.length);
+    entryCounts.push(npos);
     for (let p = 0; p < npos; p++) {
       positions.push(view.getUint16(at));
       at += 2;
@@ -212,7 +212,7 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
     const collections = new TextTable();
     const docEntries = intList(count + 1);
     const entryLexemes = intList(entries);
-    const entryPositions = intList(entries + 1);
+    const entryCounts = uint16List(entries);
     const positions = uint16List(entries * 3);
     const docTypes = intList(count);
     const docTags = intList(count + 1);
@@ -258,7 +258,7 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
           lastId = id;
           ids.push(id);
           docEntries.push(entryLexemes.length);
-          readDocument(document, lexemes, entryLexemes, entryPositions, positions);
+          readDocument(document, lexemes, entryLexemes, entryCounts, positions);
           docTypes.push(type === null ? -1 : types.positionOf(type));
           docTags.push(tagValues.length);
           for (const tag of tagList ?? []) tagValues.push(tags.positionOf(tag));
@@ -277,7 +277,6 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
       },
     );
     docEntries.push(entryLexemes.length);
-    entryPositions.push(positions.length);
     docTags.push(tagValues.length);
     docCollections.push(collectionValues.length);
     const titleRows = await rows(client, 'SELECT id, title FROM collections WHERE project_id = $1', [projectId]);
@@ -286,7 +285,7 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
       lexemes: lexemes.texts,
       docEntries: docEntries.take(),
       entryLexemes: entryLexemes.take(),
-      entryPositions: entryPositions.view(),
+      entryCounts: entryCounts.view(),
       positions: positions.view(),
       docTypes: docTypes.take(),
       types: types.texts,
@@ -320,8 +319,11 @@ type IndexParts = Omit<
   | 'addendValues'
   | 'facetRecords'
 > & {
-  /** Per entry, where its positions start in `positions` (entries + 1 values), which are in entry order while the index is built. */
-  entryPositions: Int32Array;
+  /**
+   * Per entry, how many positions it has (at most 256 in a tsvector): its positions follow the entries before it
+   * in `positions`, which are in entry order while the index is built.
+   */
+  entryCounts: Uint16Array;
 };
 
 /** The per-product facet records (see ProductIndex.facetRecords and FACET_RECORD). */
@@ -373,12 +375,13 @@ function assemble(parts: IndexParts): ProductIndex {
     return (entry: number) => next[entryLexemes[entry]]++;
   };
   let postingOf = postingsInEntryOrder();
+  let from = 0;
   for (let doc = 0; doc < parts.ids.length; doc++) {
     for (let entry = parts.docEntries[doc]; entry < parts.docEntries[doc + 1]; entry++) {
       const at = postingOf(entry);
       postingDocs[at] = doc;
-      postingPositions[at + 1] = parts.entryPositions[entry + 1] - parts.entryPositions[entry];
-      const positions = parts.positions.subarray(parts.entryPositions[entry], parts.entryPositions[entry + 1]);
+      postingPositions[at + 1] = parts.entryCounts[entry];
+      const positions = parts.positions.subarray(from, (from += parts.entryCounts[entry]));
       let weights = positions.length === 0 ? 0b1111 : 0;
       for (let i = 0; i < positions.length; i++) weights |= 1 << (positions[i] >> 14);
       postingWeights[at] = weights;
@@ -395,10 +398,11 @@ function assemble(parts: IndexParts): ProductIndex {
   for (let p = 1; p < postingPositions.length; p++) postingPositions[p] += postingPositions[p - 1];
   const positions = new Uint16Array(parts.positions.length);
   postingOf = postingsInEntryOrder();
+  from = 0;
   for (let entry = 0; entry < entryLexemes.length; entry++) {
-    let to = postingPositions[postingOf(entry)];
-    for (let from = parts.entryPositions[entry]; from < parts.entryPositions[entry + 1]; from++)
-      positions[to++] = parts.positions[from];
+    const to = postingPositions[postingOf(entry)];
+    for (let i = 0; i < parts.entryCounts[entry]; i++) positions[to + i] = parts.positions[from + i];
+    from += parts.entryCounts[entry];
   }
   const texts = (list: readonly (string | null)[]) =>
     list.reduce((sum, t) => sum + (t === null ? 8 : 24 + t.length * 2), 0);
@@ -417,7 +421,7 @@ function assemble(parts: IndexParts): ProductIndex {
     texts(parts.types) +
     texts(parts.tags) +
     texts(parts.collectionIds);
-  const { entryPositions: _built, ...kept } = parts;
+  const { entryCounts: _built, ...kept } = parts;
   return {
     ...kept,
     facetRecords: facetRecordsOf(parts),
