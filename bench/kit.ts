@@ -82,7 +82,12 @@ export function startCommand(checkout: string): { env: Record<string, string>; o
   const [before, after] = script.split('exec node ');
   const assignments = before.split('&&').at(-1)!.trim().split(/\s+/).filter(Boolean);
   return {
-    env: Object.fromEntries(assignments.map((assignment) => assignment.split('=') as [string, string])),
+    env: Object.fromEntries(
+      assignments.map((assignment) => [
+        assignment.slice(0, assignment.indexOf('=')),
+        assignment.slice(assignment.indexOf('=') + 1),
+      ]),
+    ),
     options: after.split(' ').filter((arg) => arg.startsWith('--')),
   };
 }

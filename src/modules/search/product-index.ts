@@ -5,7 +5,7 @@ import type { ProjectIndexes } from '../../shared/project-indexes.js';
 import { orEntryAddend } from './engine/pg-tsrank.js';
 import { eachBatch, inSnapshot, rows, sortsByCodePoint } from './index-snapshot.js';
 import { PackedTexts } from './packed-texts.js';
-import { compareCodePoints } from './suggest-index.text.js';
+import { compareCodePoints, lowerBound } from './suggest-index.text.js';
 
 /**
  * A project's searchable products held in the process (search_products and the collection titles), so a
@@ -285,7 +285,7 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
       lexemes: lexemes.texts,
       docEntries: docEntries.take(),
       entryLexemes: entryLexemes.take(),
-      entryCounts: entryCounts.view(),
+      entryCounts: entryCounts.take(),
       positions: positions.view(),
       docTypes: docTypes.take(),
       types: types.texts,
@@ -440,12 +440,7 @@ function assemble(parts: IndexParts): ProductIndex {
 
 /** The position of product `id` in the index (a binary search of its ids, which are in code point order), or undefined. */
 export function positionOf(index: ProductIndex, id: string): number | undefined {
-  let [low, high] = [0, index.ids.length];
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (compareCodePoints(index.ids.at(mid), id) < 0) low = mid + 1;
-    else high = mid;
-  }
+  const low = lowerBound(index.ids, id);
   return low < index.ids.length && index.ids.at(low) === id ? low : undefined;
 }
 

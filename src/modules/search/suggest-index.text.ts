@@ -30,13 +30,16 @@ export function inPrefixRange(text: string, prefix: string): boolean {
   return next < 0xd800 || next > 0xdfff || compareCodePoints(text, prefix + MAX_CHAR) < 0;
 }
 
-/** The first position in `sorted` (code point order) whose text is not below `text`. */
-export function lowerBound(sorted: readonly string[], text: string): number {
+/** The first position in `sorted` (code point order; an array of texts or PackedTexts) whose text is not below `text`. */
+export function lowerBound(
+  sorted: { readonly length: number; at(i: number): string | undefined },
+  text: string,
+): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (compareCodePoints(sorted[mid], text) < 0) low = mid + 1;
+    if (compareCodePoints(sorted.at(mid)!, text) < 0) low = mid + 1;
     else high = mid;
   }
   return low;

@@ -179,7 +179,6 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
       (wordProducts.length + wordStarts.length) * 4 +
       packedIds.bytes +
       sizeOfTexts(words) +
-      productIds.length * 4 +
       titles.reduce((sum, t) => sum + 64 + sizeOfTexts([t.title, t.lower, t.norm, ...(t.normWords ?? [])]), 0) +
       collectionRows.reduce(
         (sum, c) => sum + 96 + sizeOfTexts([c.id, c.title, c.titleLower, c.titleNorm, ...c.lexemes]),
