@@ -30,7 +30,7 @@ export const rows = async (client: pg.PoolClient, text: string, values: unknown[
   (await client.query<unknown[]>({ text, values, rowMode: 'array' })).rows;
 
 // Rows fetched at a time while an index is built: the build's own memory stays a few MB above the index's.
-const FETCH_ROWS = 5_000;
+const FETCH_ROWS = 1_000;
 
 /** Calls `take` with the rows of `query` in batches of FETCH_ROWS, in its order (inside the snapshot's transaction). */
 export async function eachBatch(

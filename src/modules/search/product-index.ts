@@ -23,8 +23,8 @@ export interface ProductIndex {
   lexemes: string[];
   /** Per product, where its entries start in `entryLexemes` (n + 1 values). */
   docEntries: Int32Array;
-  /** Per entry, its lexeme (position in `lexemes`), ascending within a product as in its tsvector. */
-  entryLexemes: Int32Array;
+  /** Per entry, its lexeme (position in `lexemes`), ascending within a product as in its tsvector (16 bits while the lexicon fits them). */
+  entryLexemes: Uint16Array | Int32Array;
   /** Per lexeme, where its postings start in `postingDocs` (lexemes + 1 values). */
   lexemePostings: Int32Array;
   /** Per posting (a product's entry for a lexeme), the product (ascending within a lexeme). */
@@ -109,10 +109,10 @@ class TextTable {
  */
 class GrowableList<A extends Int32Array | Uint16Array> {
   length = 0;
-  private data: A;
+  protected data: A;
 
   constructor(
-    private readonly make: (size: number) => A,
+    protected make: (size: number) => A,
     capacity: number,
   ) {
     this.data = make(Math.max(16, capacity));
@@ -140,6 +140,24 @@ class GrowableList<A extends Int32Array | Uint16Array> {
   }
 }
 
+/**
+ * A list of lexeme numbers in 16 bits while they fit, widened to 32 bits (once) by the first that does not: a
+ * lexicon of up to 65,536 lexemes (a catalogue's words) costs two bytes an entry.
+ */
+export class LexemeList extends GrowableList<Uint16Array | Int32Array> {
+  constructor(capacity: number) {
+    super((size) => new Uint16Array(size), capacity);
+  }
+
+  override push(value: number): void {
+    if (value > 0xffff && this.data instanceof Uint16Array) {
+      this.make = (size) => new Int32Array(size);
+      this.data = Int32Array.from(this.data);
+    }
+    super.push(value);
+  }
+}
+
 type IntList = GrowableList<Int32Array>;
 const intList = (capacity = 1024): IntList => new GrowableList((size) => new Int32Array(size), capacity);
 const uint16List = (capacity: number) => new GrowableList((size) => new Uint16Array(size), capacity);
@@ -150,7 +168,7 @@ const decoder = new TextDecoder();
 function readDocument(
   bytes: Uint8Array,
   lexemes: TextTable,
-  entryLexemes: IntList,
+  entryLexemes: LexemeList,
   entryCounts: GrowableList<Uint16Array>,
   positions: GrowableList<Uint16Array>,
 ) {
@@ -211,7 +229,7 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
     const tags = new TextTable();
     const collections = new TextTable();
     const docEntries = intList(count + 1);
-    const entryLexemes = intList(entries);
+    const entryLexemes = new LexemeList(entries);
     const entryCounts = uint16List(entries);
     const positions = uint16List(entries * 3);
     const docTypes = intList(count);
@@ -407,7 +425,7 @@ function assemble(parts: IndexParts): ProductIndex {
   const texts = (list: readonly (string | null)[]) =>
     list.reduce((sum, t) => sum + (t === null ? 8 : 24 + t.length * 2), 0);
   const bytes =
-    entryLexemes.length * 4 +
+    entryLexemes.byteLength +
     parts.positions.length * 2 +
     postingDocs.length * 11 +
     (parts.ids.length * 6 + parts.tagValues.length + parts.collectionValues.length) * 4 +

@@ -94,8 +94,14 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
     if (!(await sortsByCodePoint(client))) return null;
     const interned = new Map<string, string>();
     const intern = (text: string) => interned.get(text) ?? (interned.set(text, text), text);
+    // How many title word rows the snapshot holds, so that their products are read into one array of that size.
+    const [[wordRows]] = (await rows(
+      client,
+      `SELECT count(*)::int FROM search_title_words WHERE project_id = $1 AND word <> ''`,
+      [projectId],
+    )) as Array<[number]>;
     const positions = new Map<string, number>();
-    const productIds: string[] = [];
+    const productIds = PackedTexts.packing();
     const productTitles: number[] = [];
     const titles: IndexedTitle[] = [];
     const titlePositions = new Map<string, number>();
@@ -110,7 +116,7 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
         for (const [id, title, lower, norm, length, normWords] of batch as Array<
           [string, string, string, string, number, string[] | null]
         >) {
-          positions.set(id, productIds.length);
+          positions.set(id, positions.size);
           productIds.push(id);
           let position = titlePositions.get(title);
           if (position === undefined) {
@@ -136,7 +142,8 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
     await client.query('SET LOCAL enable_sort = off');
     const words: string[] = [];
     const wordStarts: number[] = [];
-    const wordProducts: number[] = [];
+    const wordProducts = new Int32Array(wordRows);
+    let wordRow = 0;
     await eachBatch(
       client,
       `SELECT word, product_id FROM search_title_words WHERE project_id = $1 AND word <> ''
@@ -146,13 +153,15 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
         for (const [word, id] of batch as Array<[string, string]>) {
           if (words.at(-1) !== word) {
             words.push(word);
-            wordStarts.push(wordProducts.length);
+            wordStarts.push(wordRow);
           }
-          wordProducts.push(positions.get(id) ?? -1);
+          wordProducts[wordRow++] = positions.get(id) ?? -1;
         }
       },
     );
-    wordStarts.push(wordProducts.length);
+    if (wordRow !== wordProducts.length) throw new Error('search_title_words did not hold the rows it counted');
+    positions.clear();
+    wordStarts.push(wordRow);
     const collections = await rows(
       client,
       `SELECT id, title, lower(title), lower(unaccent(title)), length(title),
@@ -174,7 +183,7 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
       lexemes: row[5] as string[],
     }));
     const vocabulary = vocabularyOf(terms);
-    const packedIds = PackedTexts.of(productIds);
+    const packedIds = productIds.done();
     const bytes =
       (wordProducts.length + wordStarts.length) * 4 +
       packedIds.bytes +
@@ -189,7 +198,7 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
       bytes,
       words,
       wordStarts: Int32Array.from(wordStarts),
-      wordProducts: Int32Array.from(wordProducts),
+      wordProducts,
       productIds: packedIds,
       productTitles: Int32Array.from(productTitles),
       titles,
