@@ -239,6 +239,17 @@ function unionOf(index: ProductIndex, a: Int32Array, b: Int32Array): Int32Array 
   return keptPostings(index, `${idA}|${idB}`, () => union(a, b).slice());
 }
 
+/**
+ * The intersection of two postings arrays; kept per index when both are kept, as unionOf keeps unions: the products
+ * holding two words are one set for every search of both (a query, its exact form and its word pairs often ask for
+ * the same one), and what is computed from a kept set (its facet counts) is kept with it.
+ */
+function intersectionOf(index: ProductIndex, a: Int32Array, b: Int32Array): Int32Array {
+  const [idA, idB] = [keptIds.get(a), keptIds.get(b)];
+  if (idA === undefined || idB === undefined || a === b) return intersect(a, b);
+  return keptPostings(index, `${Math.min(idA, idB)}&${Math.max(idA, idB)}`, () => intersect(a, b).slice());
+}
+
 /** The postings kept under `key` in the index's bounded cache (most recently used last), computed when absent. */
 function keptPostings(index: ProductIndex, key: string, compute: () => Int32Array): Int32Array {
   let cache = keptByIndex.get(index);
@@ -273,21 +284,34 @@ function unique(sorted: Int32Array): Int32Array {
   return sorted.subarray(0, n);
 }
 
+/** The products in both ascending lists: merged when their sizes are alike, the shorter one's looked up in the longer (galloping) when not. */
 function intersect(a: Int32Array, b: Int32Array): Int32Array {
   if (a === b) return a;
-  const out = new Int32Array(Math.min(a.length, b.length));
-  let [i, j, n] = [0, 0, 0];
-  while (i < a.length && j < b.length) {
-    if (a[i] < b[j]) i++;
-    else if (a[i] > b[j]) j++;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  const out = new Int32Array(short.length);
+  let n = 0;
+  if (short.length * SKEWED < long.length) {
+    for (let i = 0, j = 0; i < short.length && j < long.length; i++) {
+      j = lowerBoundFrom(long, short[i], j);
+      if (j < long.length && long[j] === short[i]) out[n++] = short[i];
+    }
+    return out.subarray(0, n);
+  }
+  let [i, j] = [0, 0];
+  while (i < short.length && j < long.length) {
+    if (short[i] < long[j]) i++;
+    else if (short[i] > long[j]) j++;
     else {
-      out[n++] = a[i];
+      out[n++] = short[i];
       i++;
       j++;
     }
   }
   return out.subarray(0, n);
 }
+
+/** Lists this many times longer than the other are searched rather than merged (a search costs a few steps per product). */
+const SKEWED = 8;
 
 function union(a: Int32Array, b: Int32Array): Int32Array {
   if (a === b) return a;
@@ -403,7 +427,7 @@ function setOf(doc: IndexDoc, node: TsNode): DocSet {
   const exact = node.kind === 'and' && left.exact && right.exact;
   if (left.docs === null) return { docs: right.docs, exact: false };
   if (right.docs === null) return { docs: left.docs, exact: false };
-  return { docs: intersect(left.docs, right.docs), exact };
+  return { docs: intersectionOf(doc.index, left.docs, right.docs), exact };
 }
 
 /** The products matching `query`, ascending (verified one by one where the postings are not exact). */
