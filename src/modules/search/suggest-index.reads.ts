@@ -28,8 +28,29 @@ const CANDIDATES_PER_WORD = 20;
 // levenshtein refuses longer arguments: such words and terms are left out of correction.
 const MAX_LEVENSHTEIN_LENGTH = 255;
 
-/** search_term_candidates for one word: vocabulary terms near it, best first (at most 20). */
-export function termCandidates(catalog: CatalogIndex, word: string): Array<{ term: string; docCount: number }> {
+export type TermCandidates = ReadonlyArray<{ readonly term: string; readonly docCount: number }>;
+
+/**
+ * Per catalog (its vocabulary), the candidates of the words asked for lately, up to CACHED_WORDS (the oldest go
+ * first): a misspelling recurs across searches and suggestions, and its candidates depend on the vocabulary alone.
+ */
+const candidatesByCatalog = new WeakMap<CatalogIndex, Map<string, TermCandidates>>();
+const CACHED_WORDS = 2_000;
+
+/** search_term_candidates for one word: vocabulary terms near it, best first (at most 20); the same array for a word asked again. */
+export function termCandidates(catalog: CatalogIndex, word: string): TermCandidates {
+  let cached = candidatesByCatalog.get(catalog);
+  if (!cached) candidatesByCatalog.set(catalog, (cached = new Map()));
+  let candidates = cached.get(word);
+  if (candidates === undefined) {
+    candidates = Object.freeze(candidatesOf(catalog, word));
+    if (cached.size >= CACHED_WORDS) cached.delete(cached.keys().next().value!);
+    cached.set(word, candidates);
+  }
+  return candidates;
+}
+
+function candidatesOf(catalog: CatalogIndex, word: string): TermCandidates {
   const grams = trigramsOf(word);
   const length = [...word].length;
   if (length > MAX_LEVENSHTEIN_LENGTH) return [];
@@ -58,7 +79,7 @@ export function termCandidates(catalog: CatalogIndex, word: string): Array<{ ter
         compareCodePoints(a.term, b.term),
     )
     .slice(0, CANDIDATES_PER_WORD)
-    .map(({ term, docCount }) => ({ term, docCount }));
+    .map(({ term, docCount }) => Object.freeze({ term, docCount }));
 }
 
 /** Whether a vocabulary term (doc_count > 0) starts with `word`. */

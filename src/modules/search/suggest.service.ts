@@ -6,7 +6,13 @@ import { chooseCorrections, damerauDistance, editBudget, isCorrectable } from '.
 import { cachedSearch } from './search.service.js';
 import { readSuggestions, type SuggestInput, type SuggestReads } from './suggest.statements.js';
 import { suggestIndexOf, type SuggestIndex } from './suggest-index.js';
-import { indexableWord, knownTerms, readSuggestionsFromIndex, termCandidates } from './suggest-index.reads.js';
+import {
+  indexableWord,
+  knownTerms,
+  readSuggestionsFromIndex,
+  termCandidates,
+  type TermCandidates,
+} from './suggest-index.reads.js';
 
 type Suggestion = components['schemas']['Suggestion'];
 
@@ -44,16 +50,18 @@ export const isSafeSuggestionText = (text: string): boolean => !UNSAFE_TEXT.test
  */
 async function correctedQueries(ctx: Ctx, queries: string[], index?: SuggestIndex): Promise<string[]> {
   const words = [...new Set(queries.flatMap((q) => q.split(' ')).filter(isCorrectable))];
-  const candidates = new Map<string, Array<{ term: string; docCount: number }>>();
+  const candidates = new Map<string, TermCandidates>();
   if (index && words.every(indexableWord)) {
     for (const word of words) candidates.set(word, termCandidates(index.catalog, word));
   } else if (words.length > 0) {
     const rows = await ctx.db.$queryRaw<Array<{ word: string; term: string | null; doc_count: number | null }>>`
       SELECT word, term, doc_count FROM search_term_candidates(${ctx.project.id}, ${words}::text[])`;
+    const read = new Map<string, Array<{ term: string; docCount: number }>>();
     for (const row of rows) {
-      if (!candidates.has(row.word)) candidates.set(row.word, []);
-      if (row.term !== null) candidates.get(row.word)!.push({ term: row.term, docCount: row.doc_count ?? 0 });
+      if (!read.has(row.word)) read.set(row.word, []);
+      if (row.term !== null) read.get(row.word)!.push({ term: row.term, docCount: row.doc_count ?? 0 });
     }
+    for (const [word, list] of read) candidates.set(word, list);
   }
   const corrected = queries.map((q) =>
     q

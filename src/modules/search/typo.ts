@@ -46,7 +46,7 @@ const MAX_CORRECTIONS = 3;
  * The corrections of a word that is not in the vocabulary: candidates within its edit budget, the
  * closest distance only, most frequent first (at most 3). None for a known or uncorrectable word.
  */
-export function chooseCorrections(word: string, candidates: Candidate[]): Correction[] {
+export function chooseCorrections(word: string, candidates: readonly Candidate[]): Correction[] {
   if (!isCorrectable(word) || candidates.some((c) => c.term === word)) return [];
   const budget = editBudget(word);
   const scored = candidates
