@@ -40,7 +40,7 @@ const CACHED_WORDS = 2_000;
 /** search_term_candidates for one word: vocabulary terms near it, best first (at most 20); the same array for a word asked again. */
 export function termCandidates(catalog: CatalogIndex, word: string): TermCandidates {
   let cached = candidatesByCatalog.get(catalog);
-  if (!cached) candidatesByCatalog.set(catalog, (cached = new Map()));
+  if (!cached) candidatesByCatalog.set(catalog, (cached = new Map<string, TermCandidates>()));
   let candidates = cached.get(word);
   if (candidates === undefined) {
     candidates = Object.freeze(candidatesOf(catalog, word));
