@@ -436,11 +436,31 @@ function matchingDocs(index: ProductIndex, doc: IndexDoc, query: TsQuery): Int32
   doc.prepare(query);
   const set = setOf(doc, query.root);
   const docs = set.docs ?? everyProduct(index.ids.length);
-  if (set.exact) return docs;
-  const out = new Int32Array(docs.length);
-  let n = 0;
-  for (let i = 0; i < docs.length; i++) if (tsMatches(query, doc.at(docs[i]))) out[n++] = docs[i];
-  return out.subarray(0, n);
+  return set.exact ? docs : verified(doc, query, docs);
+}
+
+/** Numbers for compiled tsqueries (compile keeps one per statement text), so what is verified of one can be kept under its number. */
+const queryIds = new WeakMap<TsQuery, number>();
+let nextQueryId = 0;
+
+/**
+ * The products of the ascending `candidates` (what the postings give, a superset) that match `query`, verified
+ * one by one; kept per index when the candidates are a kept list, as a search engine's query cache keeps a
+ * clause's matching documents per segment: a phrase of two words (a quoted pair, a query's word pairs) is then
+ * verified once for every search of it, not per search.
+ */
+function verified(doc: IndexDoc, query: TsQuery, candidates: Int32Array): Int32Array {
+  const verify = () => {
+    const out = new Int32Array(candidates.length);
+    let n = 0;
+    for (let i = 0; i < candidates.length; i++) if (tsMatches(query, doc.at(candidates[i]))) out[n++] = candidates[i];
+    return out.subarray(0, n);
+  };
+  const candidatesId = keptIds.get(candidates);
+  if (candidatesId === undefined) return verify();
+  let queryId = queryIds.get(query);
+  if (queryId === undefined) queryIds.set(query, (queryId = nextQueryId++));
+  return keptPostings(doc.index, `${candidatesId}@${queryId}`, () => verify().slice());
 }
 
 /** The positions 0..count-1. */
@@ -462,12 +482,12 @@ function matchingAmong(doc: IndexDoc, query: TsQuery, among: Int32Array): Int32A
   if (query.root === null || among.length === 0) return new Int32Array(0);
   doc.prepare(query);
   const set = setOf(doc, query.root);
-  const docs = set.docs === null ? among : intersect(set.docs, among);
-  if (set.exact) return docs;
-  const out = new Int32Array(docs.length);
-  let n = 0;
-  for (let i = 0; i < docs.length; i++) if (tsMatches(query, doc.at(docs[i]))) out[n++] = docs[i];
-  return out.subarray(0, n);
+  if (set.docs === null) return set.exact ? among : verified(doc, query, among);
+  if (set.exact) return intersect(set.docs, among);
+  // A kept superset is verified whole (once per index), others only where they meet `among`.
+  return keptIds.has(set.docs)
+    ? intersect(verified(doc, query, set.docs), among)
+    : verified(doc, query, intersect(set.docs, among));
 }
 
 /** Membership in an ascending list of products, asked in ascending order (a cursor, no per-product array). */

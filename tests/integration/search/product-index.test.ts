@@ -53,6 +53,8 @@ describe('product index', () => {
     const language = [
       '"table lamp"',
       '"power bank"',
+      // The same two words as the phrase before, the other way round: its own verified products, not the other's.
+      '"lamp table"',
       'jacket -black',
       'lamp OR shirt',
       '"wool hat" OR mug',
