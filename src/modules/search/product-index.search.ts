@@ -22,6 +22,7 @@ import {
   liveHead,
   pairSql,
   type FacetsJson,
+  type ProductFilters,
   type ProductRowJson,
   type ProductSearch,
   type ProductSearchResult,
@@ -850,15 +851,39 @@ function answerOf(
   return result;
 }
 
+/** The filters that select a set of products by a value (type, tag, collection, stock), one at a time. */
+const VALUE_FILTERS = ['productType', 'tag', 'collectionId', 'inStock'] as const;
+
+/**
+ * The products `filter` alone admits, ascending: kept per index (as a search engine's filter cache keeps a
+ * filter clause's documents), so a filtered answer is a kept list its counts and rankings are kept with.
+ */
+function filterSet(index: ProductIndex, search: ProductSearch, filter: ProductFilters): Int32Array {
+  return keptPostings(index, `filter:${JSON.stringify(filter)}`, () => {
+    const admit = admitted(index, { ...search, hidden: [], filters: filter })!;
+    const docs = new Int32Array(index.ids.length);
+    let n = 0;
+    for (let doc = 0; doc < index.ids.length; doc++) if (admit(doc)) docs[n++] = doc;
+    return docs.slice(0, n);
+  });
+}
+
 /** The products of `docs` admitted by the filters, with the admitted pins; ascending, with a mark per pin. */
 function withPins(index: ProductIndex, search: ProductSearch, docs: Int32Array) {
-  const filter = admitted(index, search);
+  // The value filters as kept sets (an intersection of kept lists is kept); prices and hidden products tested one by one.
+  for (const name of VALUE_FILTERS)
+    if (search.filters[name] !== undefined)
+      docs = intersectionOf(index, docs, filterSet(index, search, { [name]: search.filters[name] }));
+  const { priceMin, priceMax } = search.filters;
+  const filter = admitted(index, { ...search, filters: { priceMin, priceMax } });
   if (search.pinned.length === 0 && filter === null) return { docs, pin: new Uint8Array(docs.length) };
   const admit = filter ?? (() => true);
+  // A pin needs every filter.
+  const admitPin = admitted(index, search) ?? (() => true);
   const pinSet = new Set<number>();
   for (const id of search.pinned) {
     const position = positionOf(index, id);
-    if (position !== undefined && admit(position)) pinSet.add(position);
+    if (position !== undefined && admitPin(position)) pinSet.add(position);
   }
   // The admitted products in order (still ascending), then the pins merged in.
   const kept = new Int32Array(docs.length);
