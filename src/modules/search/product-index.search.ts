@@ -944,13 +944,14 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
         return admittedCount(index, search, matching, search.relaxBelow) >= search.relaxBelow;
       const compiledClauses = await clauses(search);
       const head = liveHead(search, relax);
-      const lists = relax.live.map((i) => matchingAmong(doc, compiledClauses[i], matching));
+      // Per live clause, a cursor through its products among the candidates (both ascending).
+      const lists = relax.live.map((i) => new Ascending(matchingAmong(doc, compiledClauses[i], matching)));
       const admit = admitted(index, search);
       let count = 0;
       for (const position of matching) {
         if (admit !== null && !admit(position)) continue;
         let worth = 0;
-        relax.live.forEach((i, n) => (worth += Number(holds(lists[n], position)) * (i === head ? 2 : 1)));
+        relax.live.forEach((i, n) => (worth += Number(lists[n].has(position)) * (i === head ? 2 : 1)));
         if (worth >= relax.level && ++count >= search.relaxBelow) return true;
       }
       return false;
@@ -977,12 +978,19 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       const kept: number[] = [];
       const matchedOf: number[] = [];
       const headOf: number[] = [];
+      // Cursors through the clauses' products and the candidates, as the answer's products come (ascending).
+      const clauseCursors = clauseDocs.map((list) => new Ascending(list));
+      const candidate = new Ascending(matching);
       all.docs.forEach((position, r) => {
         const pin = all.pin[r] === 1;
         let hits = 0;
-        for (const list of clauseDocs) hits += Number(holds(list, position));
-        const matched = (pin && !holds(matching, position) ? 0 : required) + hits;
-        const head = headClause === -1 ? 1 : Number(holds(clauseDocs[headClause], position));
+        let head = 1;
+        for (let n = 0; n < clauseCursors.length; n++) {
+          const hit = Number(clauseCursors[n].has(position));
+          hits += hit;
+          if (n === headClause) head = hit;
+        }
+        const matched = (pin && !candidate.has(position) ? 0 : required) + hits;
         const worth = countsHead ? matched + head : matched;
         if (worth >= required + relax.level || pin) {
           kept.push(r);
