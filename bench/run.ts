@@ -3,7 +3,8 @@
  * total), a filtered search and create on the API and on a bare Koa + pg baseline running the same SQL,
  * in one run on this machine, and prints requests per second, p50/p99 latency and the ratio to the
  * baseline; then seeds 100k products into a project of their own and measures the search and suggest mixes
- * of bench/search-scenarios.ts (with the answer cache off, then on) and the search log's cost (on and off, alternating). The tables are also written into bench/README.md.
+ * of bench/search-scenarios.ts (with the answer cache off, then on), long-tail searches that are each new (answer
+ * cache off) and the search log's cost (on and off, alternating). The tables are also written into bench/README.md.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,8 @@ import {
   BENCH_METRICS_TOKEN,
   SEARCHES,
   SUGGESTS,
+  longTailSearches,
+  measureEachOnce,
   measureMix,
   measureSearchLogCost,
   seedSearchCatalog,
@@ -370,6 +373,14 @@ async function measureSearch(databaseUrl: string): Promise<string> {
         const m = await measureMix(api.url, paths, token, CONNECTIONS, DURATION);
         rows.push(
           `| ${name} | ${cache} | ${m.rps} | ${m.p50} | ${m.p95} | ${m.p99} | ${peakRssMb(api.child.pid) ?? '-'} |${m.errors > 0 ? ` errors: ${m.errors}` : ''}`,
+        );
+      }
+      if (cache === 'off') {
+        // Queries never asked before (the answer cache could not answer them either).
+        log(`Measuring long-tail searches, every query new (${DURATION} s, ${CONNECTIONS} connections)...`);
+        const m = await measureEachOnce(api.url, longTailSearches(), token, CONNECTIONS, DURATION);
+        rows.push(
+          `| long tail: every query new (2-3 catalogue words, a fifth in stock only) | off | ${m.rps} | ${m.p50} | ${m.p95} | ${m.p99} | ${peakRssMb(api.child.pid) ?? '-'} |${m.errors > 0 ? ` errors: ${m.errors}` : ''}`,
         );
       }
     } finally {

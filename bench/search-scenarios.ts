@@ -39,6 +39,41 @@ export const SUGGESTS = ['q=sh', 'q=hea', 'q=lamp', 'q=merin', 'q=voltix%20ea', 
   (q) => `/v1/search/suggest?${q}`,
 );
 
+// Words of the generated catalog (colours, styles, materials, product nouns) that long-tail searches combine.
+const LONG_TAIL_WORDS = (
+  'black white navy blue red green grey beige olive burgundy sand charcoal classic essential everyday premium ' +
+  'vintage modern slim relaxed travel studio outdoor heritage linen cotton wool denim fleece leather cashmere oak ' +
+  'walnut ceramic glass steel aluminium plastic silicone fabric shirt jacket sweater hoodie lamp table chair mug ' +
+  'headphones earbuds blanket speaker'
+).split(' ');
+
+/**
+ * Search paths, each new in the generator's life: two or three distinct words of LONG_TAIL_WORDS (a fifth of them
+ * filtered to products in stock), from a seeded generator. Every query text of a run is one the service has not
+ * answered before (no answer cached, its tsqueries never compiled); its words, and often pairs of them, recur, as in
+ * a storefront's long tail.
+ */
+export function* longTailSearches(seed = 1): Generator<string, never> {
+  let state = seed;
+  // mulberry32
+  const random = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const seen = new Set<string>();
+  for (;;) {
+    const count = random() < 0.6 ? 2 : 3;
+    const words = Array.from({ length: count }, () => LONG_TAIL_WORDS[Math.floor(random() * LONG_TAIL_WORDS.length)]);
+    const filter = random() < 0.2 ? '&in_stock=true' : '';
+    const path = `/v1/search?q=${words.join('%20')}${filter}`;
+    if (new Set(words).size < count || seen.has(path)) continue;
+    seen.add(path);
+    yield path;
+  }
+}
+
 /** Seeds `count` generated products (search-quality vocabulary, seed 7) into the project and indexes them. */
 export async function seedSearchCatalog(db: Database, projectId: string, count: number): Promise<void> {
   await insertFixtureProducts(db, projectId, 'USD', generateCatalog(count, 7), 5000);
@@ -123,12 +158,12 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /**
- * 2 s of warm-up, then `duration` seconds of the paths in turn at `connections` connections (`measuring` is called
- * between the two, to read counters over the measured seconds alone).
+ * 2 s of warm-up, then `duration` seconds of `requests` (autocannon's: each connection goes through them in turn)
+ * at `connections` connections (`measuring` is called between the two, to read counters over the measured seconds alone).
  */
-export async function measureMix(
+async function measure(
   base: string,
-  paths: string[],
+  requests: autocannon.Request[],
   token: string,
   connections: number,
   duration: number,
@@ -138,13 +173,7 @@ export async function measureMix(
     new Promise<{ rps: number; latencies: number[]; errors: number }>((resolve, reject) => {
       const latencies: number[] = [];
       const instance = autocannon(
-        {
-          url: base,
-          connections,
-          duration: seconds,
-          headers: { authorization: `Bearer ${token}` },
-          requests: paths.map((p) => ({ method: 'GET', path: p })),
-        },
+        { url: base, connections, duration: seconds, headers: { authorization: `Bearer ${token}` }, requests },
         (error, result) =>
           error
             ? reject(error as Error)
@@ -160,6 +189,34 @@ export async function measureMix(
   const sorted = result.latencies.sort((a, b) => a - b);
   const ms = (p: number) => Math.round(percentile(sorted, p) * 10) / 10;
   return { rps: Math.round(result.rps), p50: ms(50), p95: ms(95), p99: ms(99), errors: result.errors };
+}
+
+/** 2 s of warm-up, then `duration` seconds of the paths in turn at `connections` connections (see measure). */
+export function measureMix(
+  base: string,
+  paths: string[],
+  token: string,
+  connections: number,
+  duration: number,
+  measuring?: () => void,
+): Promise<MixResult> {
+  const requests = paths.map((path) => ({ method: 'GET' as const, path }));
+  return measure(base, requests, token, connections, duration, measuring);
+}
+
+/**
+ * measureMix for paths sent once each: every request takes the next path of `paths`, whichever connection sends it
+ * (measureMix's connections each go through its list in turn).
+ */
+export function measureEachOnce(
+  base: string,
+  paths: Iterator<string>,
+  token: string,
+  connections: number,
+  duration: number,
+): Promise<MixResult> {
+  const next = (request: autocannon.Request) => ({ ...request, path: paths.next().value as string });
+  return measure(base, [{ method: 'GET', setupRequest: next }], token, connections, duration);
 }
 
 /** An API process measured by measureSearchLogCost: its base URL and, to count its CPU, its pid. */
