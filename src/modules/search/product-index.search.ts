@@ -32,23 +32,44 @@ import { clauseSql, querySql } from './tsquery.js';
 
 const FACET_VALUES = 50;
 
-/** Compiled tsqueries by their SQL: text search configurations do not change while the process runs. */
-const compiled = new Map<string, TsQuery>();
-const MAX_COMPILED = 5_000;
+/**
+ * Compiled tsqueries by their SQL (text search configurations do not change while the process runs), at most
+ * `limit`: past it the memo starts afresh.
+ */
+export class CompiledTsQueries {
+  private readonly queries = new Map<string, TsQuery>();
 
-/** The tsqueries of `sqls` as PostgreSQL builds them (one round trip for those not compiled yet). */
-async function compile(ctx: Ctx, sqls: Prisma.Sql[]): Promise<TsQuery[]> {
-  const keys = sqls.map((sql) => `${sql.sql}|${JSON.stringify(sql.values)}`);
-  const missing = [...new Set(keys.filter((key) => !compiled.has(key)))];
-  if (missing.length > 0) {
-    const bySql = new Map(keys.map((key, i) => [key, sqls[i]]));
-    const [row] = await ctx.db.$queryRaw<Array<{ queries: Uint8Array[] }>>`
-      SELECT ARRAY[${Prisma.join(missing.map((key) => Prisma.sql`tsquerysend(${bySql.get(key)!})`))}]::bytea[] AS queries`;
-    if (compiled.size + missing.length > MAX_COMPILED) compiled.clear();
-    missing.forEach((key, i) => compiled.set(key, decodeTsQuery(row.queries[i])));
+  constructor(private readonly limit: number) {}
+
+  /**
+   * The tsqueries of `sqls` as PostgreSQL builds them, in one round trip for those not compiled yet; what was
+   * found before the round trip is answered even if another search's compilation started the memo afresh meanwhile.
+   */
+  async compile(ctx: Ctx, sqls: Prisma.Sql[]): Promise<TsQuery[]> {
+    const keys = sqls.map((sql) => `${sql.sql}|${JSON.stringify(sql.values)}`);
+    const found = new Map<string, TsQuery>();
+    for (const key of keys) {
+      const query = this.queries.get(key);
+      if (query) found.set(key, query);
+    }
+    const missing = [...new Set(keys.filter((key) => !found.has(key)))];
+    if (missing.length > 0) {
+      const bySql = new Map(keys.map((key, i) => [key, sqls[i]]));
+      const [row] = await ctx.db.$queryRaw<Array<{ queries: Uint8Array[] }>>`
+        SELECT ARRAY[${Prisma.join(missing.map((key) => Prisma.sql`tsquerysend(${bySql.get(key)!})`))}]::bytea[] AS queries`;
+      if (this.queries.size + missing.length > this.limit) this.queries.clear();
+      missing.forEach((key, i) => {
+        const query = decodeTsQuery(row.queries[i]);
+        this.queries.set(key, query);
+        found.set(key, query);
+      });
+    }
+    return keys.map((key) => found.get(key)!);
   }
-  return keys.map((key) => compiled.get(key)!);
 }
+
+const compiledQueries = new CompiledTsQueries(5_000);
+const compile = (ctx: Ctx, sqls: Prisma.Sql[]) => compiledQueries.compile(ctx, sqls);
 
 /** An operand's lexemes (positions in the lexicon) and, for at most CURSOR_LEXEMES of them, a cursor per lexeme into its postings. */
 interface OperandLexemes {
@@ -206,7 +227,7 @@ function lexemePostingsOf(index: ProductIndex, low: number, high: number): Int32
  * up to MAX_MERGED_POSTINGS products in all.
  */
 const keptByIndex = new WeakMap<ProductIndex, { lists: Map<string, Int32Array>; size: number }>();
-const MAX_MERGED_POSTINGS = 2_000_000;
+const MAX_MERGED_POSTINGS = 1_000_000;
 
 /** The products holding any lexeme of [low, high) with a position of an allowed `weight` (0: any), ascending (kept for the next search). */
 function mergedPostings(index: ProductIndex, low: number, high: number, weight: number): Int32Array {
