@@ -899,9 +899,9 @@ function withPins(index: ProductIndex, search: ProductSearch, docs: Int32Array) 
   const filter = admitted(index, { ...search, filters: { priceMin, priceMax } });
   if (search.pinned.length === 0 && filter === null) return { docs, pin: new Uint8Array(docs.length) };
   const admit = filter ?? (() => true);
-  // A pin needs every filter.
-  const admitPin = admitted(index, search) ?? (() => true);
   const pinSet = new Set<number>();
+  // A pin needs every filter.
+  const admitPin = search.pinned.length === 0 ? admit : (admitted(index, search) ?? (() => true));
   for (const id of search.pinned) {
     const position = positionOf(index, id);
     if (position !== undefined && admitPin(position)) pinSet.add(position);
