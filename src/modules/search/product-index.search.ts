@@ -196,11 +196,6 @@ class IndexDoc implements TsDoc {
   positionsEnd(posting: number): number {
     return this.index.postingPositions[posting + 1];
   }
-
-  positions(posting: number): Uint16Array {
-    const { positions, postingPositions } = this.index;
-    return positions.subarray(postingPositions[posting], postingPositions[posting + 1]);
-  }
 }
 
 /** The postings arrays kept across answers (what is computed from one may be kept with it). */

@@ -41,9 +41,11 @@ export interface TsDoc {
    */
   find(operand: TsOperand): number;
   readonly found: ArrayLike<number>;
-  /** The WordEntryPos values of entry e (weight 3 = A ... 0 = D in the top 2 bits, position in the low 14); empty without positions. */
-  positions(entry: number): ArrayLike<number>;
-  /** Entry e's positions as `positionValues[positionsStart(e)..positionsEnd(e))` (the matcher reads them without a view per entry). */
+  /**
+   * Entry e's WordEntryPos values (weight 3 = A ... 0 = D in the top 2 bits, position in the low 14; none without
+   * positions) as `positionValues[positionsStart(e)..positionsEnd(e))`: the matcher and ranker read them without a
+   * view per entry.
+   */
   readonly positionValues: ArrayLike<number>;
   positionsStart(entry: number): number;
   positionsEnd(entry: number): number;
@@ -175,7 +177,6 @@ export function arrayDoc(v: { lexemes: string[]; positions: Uint16Array[] }): Ts
       for (let e = start; e < end; e++) found[e - start] = e;
       return end - start;
     },
-    positions: (entry) => positions[entry],
     positionValues,
     positionsStart: (entry) => starts[entry],
     positionsEnd: (entry) => starts[entry + 1],

@@ -74,26 +74,38 @@ function wordDistance(dist: number): number {
   return dist > 100 ? FAR : WORD_DISTANCE[dist];
 }
 
-// calc_rank_and's pos[]: the positions of the last entry seen of each unique operand (null: not in the document).
-let lastPositions: Array<ArrayLike<number> | null> = [];
+// calc_rank_and's pos[]: per unique operand, the positions of the last entry seen of it, as
+// lastValues[i][lastStart[i]..lastEnd[i]) (lastValues[i] null: not in the document). Ranges, not views: a view per
+// entry was a fifth of a broad query's ranking.
+let lastValues: Array<ArrayLike<number> | null> = [];
+let lastStart = new Int32Array(0);
+let lastEnd = new Int32Array(0);
 
 /** calc_rank_and: every pair of positions of two different operands adds sqrt(w1 * w2 * word_distance) to a probabilistic sum. */
 function rankAnd(doc: TsDoc, query: TsQuery): number {
   const items = sortedUniqueOperands(query);
   const size = items.length;
   if (size < 2) return rankOr(doc, query);
-  if (lastPositions.length < size) lastPositions = new Array<ArrayLike<number> | null>(size);
-  lastPositions.fill(null, 0, size);
+  if (lastValues.length < size) {
+    lastValues = new Array<ArrayLike<number> | null>(size);
+    lastStart = new Int32Array(size);
+    lastEnd = new Int32Array(size);
+  }
+  lastValues.fill(null, 0, size);
+  const values = doc.positionValues;
   let res = -1.0;
   for (let i = 0; i < size; i++) {
     const count = doc.find(items[i]);
     for (let n = 0; n < count; n++) {
-      const found = doc.positions(doc.found[n]);
-      const post = found.length === 0 ? POSNULL_AND : found;
-      lastPositions[i] = post;
+      const entry = doc.found[n];
+      let [post, start, end] = [values, doc.positionsStart(entry), doc.positionsEnd(entry)];
+      if (start === end) [post, start, end] = [POSNULL_AND, 0, 1];
+      lastValues[i] = post;
+      lastStart[i] = start;
+      lastEnd[i] = end;
       for (let k = 0; k < i; k++) {
-        const ct = lastPositions[k];
-        if (ct !== null) res = pairSum(res, post, ct);
+        const ct = lastValues[k];
+        if (ct !== null) res = pairSum(res, post, start, end, ct, lastStart[k], lastEnd[k]);
       }
     }
   }
@@ -114,12 +126,20 @@ function pairWeightsOf(weights: ArrayLike<number>): Float64Array {
   return table;
 }
 
-/** The inner loops of calc_rank_and over two position lists; returns the new float `res`. */
-function pairSum(res: number, post: ArrayLike<number>, ct: ArrayLike<number>): number {
+/** The inner loops of calc_rank_and over two position lists (post[postStart..postEnd), ct[ctStart..ctEnd)); returns the new float `res`. */
+function pairSum(
+  res: number,
+  post: ArrayLike<number>,
+  postStart: number,
+  postEnd: number,
+  ct: ArrayLike<number>,
+  ctStart: number,
+  ctEnd: number,
+): number {
   const anyNull = post === POSNULL_AND || ct === POSNULL_AND;
   const table = pairWeights!;
-  for (let l = 0; l < post.length; l++) {
-    for (let p = 0; p < ct.length; p++) {
+  for (let l = postStart; l < postEnd; l++) {
+    for (let p = ctStart; p < ctEnd; p++) {
       let dist = Math.abs((post[l] & 0x3fff) - (ct[p] & 0x3fff));
       if (dist === 0 && !anyNull) continue;
       if (dist === 0 || dist > 100) dist = DISTANCES - 1;
@@ -133,30 +153,27 @@ function pairSum(res: number, post: ArrayLike<number>, ct: ArrayLike<number>): n
 /** calc_rank_or: per matching entry, its weights summed with 1/i² damping, normalised; averaged over the unique operands. */
 function rankOr(doc: TsDoc, query: TsQuery): number {
   const items = sortedUniqueOperands(query);
+  const values = doc.positionValues;
   let res = 0.0;
   for (let i = 0; i < items.length; i++) {
     const count = doc.find(items[i]);
     for (let n = 0; n < count; n++) {
-      const found = doc.positions(doc.found[n]);
-      res = entryScore(res, found.length === 0 ? POSNULL_OR : found);
+      const entry = doc.found[n];
+      const [start, end] = [doc.positionsStart(entry), doc.positionsEnd(entry)];
+      res = f(res + (start === end ? entryAddend(w, POSNULL_OR, 0, 1) : entryAddend(w, values, start, end)));
     }
   }
   if (items.length > 0) res = f(res / items.length);
   return res;
 }
 
-/** One entry of calc_rank_or; returns the new float `res`. */
-function entryScore(res: number, post: ArrayLike<number>): number {
-  return f(res + entryAddend(w, post));
-}
-
-/** What one entry adds to calc_rank_or's float sum (a double, before the sum rounds), with `weights` as float4 (D..A). */
-function entryAddend(weights: ArrayLike<number>, post: ArrayLike<number>): number {
+/** What one entry (positions post[start..end)) adds to calc_rank_or's float sum (a double, before the sum rounds), with `weights` as float4 (D..A). */
+function entryAddend(weights: ArrayLike<number>, post: ArrayLike<number>, start: number, end: number): number {
   let resj = 0.0;
   let wjm = -1.0;
   let jm = 0;
-  for (let j = 0; j < post.length; j++) {
-    const wj = weights[post[j] >> 14];
+  for (let j = 0; j < end - start; j++) {
+    const wj = weights[post[start + j] >> 14];
     resj = f(resj + f(wj / ((j + 1) * (j + 1))));
     if (wj > wjm) {
       wjm = wj;
@@ -172,7 +189,9 @@ function entryAddend(weights: ArrayLike<number>, post: ArrayLike<number>): numbe
  */
 export function orEntryAddend(weights: readonly number[], positions: ArrayLike<number>): number {
   const float = weights.map((weight, i) => (f(weight) >= 0 ? f(weight) : DEFAULT_WEIGHTS[i]));
-  return entryAddend(float, positions.length === 0 ? POSNULL_OR : positions);
+  return positions.length === 0
+    ? entryAddend(float, POSNULL_OR, 0, 1)
+    : entryAddend(float, positions, 0, positions.length);
 }
 
 /** Whether tsRank ranks `query` with calc_rank_or (its root is no AND or phrase, or it has fewer than two distinct lexemes). */
