@@ -662,42 +662,82 @@ async function scoringQueries(ctx: Ctx, search: ProductSearch, ranked: Prisma.Sq
  * Per index, the arrays an answer's scores are written to (one answer at a time: an answer is computed between
  * two awaits, and read before the next one).
  */
-const scratches = new WeakMap<ProductIndex, { text: Float64Array; final: Float64Array; exact: Uint8Array }>();
+const scratches = new WeakMap<
+  ProductIndex,
+  { text: Float64Array; final: Float64Array; exact: Uint8Array; bonus: Float64Array; multiplier: Float64Array }
+>();
 
 function scratchOf(index: ProductIndex) {
   let scratch = scratches.get(index);
   if (!scratch) {
     const count = index.ids.length;
-    scratch = { text: new Float64Array(count), final: new Float64Array(count), exact: new Uint8Array(count) };
+    scratch = {
+      text: new Float64Array(count),
+      final: new Float64Array(count),
+      exact: new Uint8Array(count),
+      bonus: new Float64Array(count),
+      multiplier: new Float64Array(count),
+    };
     scratches.set(index, scratch);
   }
   return scratch;
 }
 
-/** Text scores (rank plus the whole-query bonus), the exact flag and final scores of `docs` (in the index's scratch arrays). */
+/**
+ * The rows an answer shows: the first `count` unpinned rows in its order (higher `tier` first, the keys the order
+ * compares before the final score, given the row's exact flag; then the final score; then the product), and every
+ * pinned row.
+ */
+interface ShownRows {
+  count: number;
+  pin: Uint8Array;
+  tier: (row: number, exact: number) => number;
+}
+
+/**
+ * What calc_rank_and answers at most: a probabilistic sum of terms sqrt(w1 * w2 * word_distance), each below 1
+ * when no weight exceeds 1, stays at or below 1 as a float (Infinity: no bound, every row ranked).
+ */
+const RANK_AND_BOUND = RANK_WEIGHTS.every((weight) => weight <= 1) ? 1 : Infinity;
+
+/** The score of a row an answer does not show, left unranked: below every ranked row's. */
+const UNRANKED = -Number.MAX_VALUE;
+
+/**
+ * Text scores (rank plus the whole-query bonus), the exact flag and final scores of `docs` (in the index's scratch
+ * arrays). With `shown`, a query ranked by calc_rank_and (per product, the costly rank) is ranked only where the
+ * answer may show the row, as a search engine's top-k retrieval skips documents whose score bound cannot reach
+ * the k-th best: rows are ranked by groups of one tier and one bound ((RANK_AND_BOUND + bonus) x multiplier), best
+ * first, until the next group's bound is below the k-th ranked row; the rows left have UNRANKED scores.
+ */
 function scoreRows(
   index: ProductIndex,
   doc: IndexDoc,
   search: ProductSearch,
   queries: ScoringQueries,
   docs: Int32Array,
+  shown?: ShownRows,
 ) {
   const { ranked, exact, pairs } = queries;
   const exactDocs = exact ? new Ascending(matchingAmong(doc, exact, docs)) : null;
   const pairDocs = pairs.map((pair) => new Ascending(matchingAmong(doc, pair, docs)));
   const scratch = scratchOf(index);
-  const text = ranksOf(index, doc, ranked, docs, scratch.text.subarray(0, docs.length));
-  const final = scratch.final.subarray(0, docs.length);
-  const exactFlags = scratch.exact.subarray(0, docs.length);
+  const rows = docs.length;
+  const [text, final, exactFlags] = [scratch.text, scratch.final, scratch.exact].map((a) => a.subarray(0, rows)) as [
+    Float64Array,
+    Float64Array,
+    Uint8Array,
+  ];
+  const [bonuses, multiplier] = [scratch.bonus.subarray(0, rows), scratch.multiplier.subarray(0, rows)];
   // Products titled exactly as the query reads (the statement compares each row's title; here they are looked up).
   const titledDocs = search.titleText.includes(' ') ? new Ascending(productsTitled(index, search.titleText)) : null;
   const multipliers = new Map<number, number>();
-  for (const [id, multiplier] of search.multipliers) {
+  for (const [id, value] of search.multipliers) {
     const position = positionOf(index, id);
-    if (position !== undefined) multipliers.set(position, multiplier);
+    if (position !== undefined) multipliers.set(position, value);
   }
   const share = 0.5 / Math.max(1, search.pairs.length);
-  for (let r = 0; r < docs.length; r++) {
+  for (let r = 0; r < rows; r++) {
     const position = docs[r];
     // The parts of wholeQueryBonus, summed left to right as the statement adds them.
     let bonus = 0;
@@ -711,18 +751,108 @@ function scoreRows(
       bonus = first ? part : bonus + part;
       first = false;
     }
-    text[r] = Math.fround(text[r]) + bonus;
-    final[r] = multipliers.size === 0 ? text[r] : text[r] * (multipliers.get(position) ?? 1);
+    bonuses[r] = bonus;
+    multiplier[r] = multipliers.size === 0 ? 1 : (multipliers.get(position) ?? 1);
     exactFlags[r] = exactDocs === null || exactDocs.has(position) ? 1 : 0;
   }
+  const score = (r: number) => {
+    text[r] = Math.fround(text[r]) + bonuses[r];
+    final[r] = multipliers.size === 0 ? text[r] : text[r] * multiplier[r];
+  };
+  const bounded =
+    shown !== undefined &&
+    shown.count < rows / 2 &&
+    RANK_AND_BOUND !== Infinity &&
+    [...multipliers.values()].every((value) => value >= 0) &&
+    ranked.root !== null &&
+    !ranksByOr(ranked);
+  if (!bounded) {
+    ranksOf(index, doc, ranked, docs, text);
+    for (let r = 0; r < rows; r++) score(r);
+    return { text, final, exact: exactFlags };
+  }
+  rankShown(doc, ranked, docs, shown, { text, final, exact: exactFlags, bonuses, multiplier }, score);
   return { text, final, exact: exactFlags };
 }
 
-/** The first `count` unpinned rows in `order`, without sorting them all. */
-function topRows(pin: Uint8Array, count: number, order: (a: number, b: number) => number): number[] {
+/** scoreRows' bounded ranking: ranks (and scores) the rows `shown` may hold, the others UNRANKED. */
+function rankShown(
+  doc: IndexDoc,
+  query: TsQuery,
+  docs: Int32Array,
+  shown: ShownRows,
+  scores: {
+    text: Float64Array;
+    final: Float64Array;
+    exact: Uint8Array;
+    bonuses: Float64Array;
+    multiplier: Float64Array;
+  },
+  score: (r: number) => void,
+): void {
+  const { text, final, exact, bonuses, multiplier } = scores;
+  doc.prepare(query);
+  // As ranksOf: without two operands in any row, no row has a pair of positions.
+  const noPairs = operandsInRows(doc, query, docs, 2) < 2;
+  const rank = (r: number) => {
+    text[r] = noPairs ? (doc.at(docs[r]).size > 0 ? NO_PAIRS_RANK : 0) : tsRank(RANK_WEIGHTS, doc.at(docs[r]), query);
+    score(r);
+  };
+  // The unpinned rows by tier and bound (rows ascending within a group); pinned rows are shown whatever they score.
+  const groups = new Map<number, Map<number, number[]>>();
+  for (let r = 0; r < docs.length; r++) {
+    if (shown.pin[r] === 1) {
+      rank(r);
+      continue;
+    }
+    text[r] = final[r] = UNRANKED;
+    const tier = shown.tier(r, exact[r]);
+    const bound = (RANK_AND_BOUND + bonuses[r]) * multiplier[r];
+    let byBound = groups.get(tier);
+    if (!byBound) groups.set(tier, (byBound = new Map<number, number[]>()));
+    let group = byBound.get(bound);
+    if (!group) byBound.set(bound, (group = []));
+    group.push(r);
+  }
+  const ordered = [...groups]
+    .sort((a, b) => b[0] - a[0])
+    .flatMap(([tier, byBound]) =>
+      [...byBound].sort((a, b) => b[0] - a[0]).map(([bound, rows]) => ({ tier, bound, rows })),
+    );
+  const order = (a: number, b: number) =>
+    shown.tier(b, exact[b]) - shown.tier(a, exact[a]) || final[b] - final[a] || docs[a] - docs[b];
+  const ranked: number[] = [];
+  for (const group of ordered) {
+    if (ranked.length >= shown.count) {
+      const kth = kthOf(ranked, shown.count, order);
+      const kthTier = shown.tier(kth, exact[kth]);
+      if (group.tier < kthTier || (group.tier === kthTier && group.bound < final[kth])) break;
+    }
+    for (const r of group.rows) {
+      rank(r);
+      ranked.push(r);
+    }
+  }
+}
+
+/** The `count`-th of `rows` (count <= rows.length) in `order`. */
+function kthOf(rows: readonly number[], count: number, order: (a: number, b: number) => number): number {
+  const top = topRows(new Uint8Array(0), count, order, rows);
+  return top[count - 1];
+}
+
+/** The first `count` unpinned rows in `order` (of `among`, default every row of `pin`), without sorting them all. */
+function topRows(
+  pin: Uint8Array,
+  count: number,
+  order: (a: number, b: number) => number,
+  among?: readonly number[],
+): number[] {
   const top: number[] = [];
   if (count <= 0) return top;
-  for (let row = 0; row < pin.length; row++) {
+  const length = among ? among.length : pin.length;
+  for (let i = 0; i < length; i++) {
+    const row = among ? among[i] : i;
     if (pin[row] === 1) continue;
     if (top.length === count && order(row, top[count - 1]) >= 0) continue;
     let at = top.length === count ? count - 1 : top.length;
@@ -933,7 +1063,8 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       const full = scoring.ranked;
       const matching = matchingDocs(index, doc, full);
       const { docs, pin } = withPins(index, search, matching);
-      const scores = scoreRows(index, doc, search, scoring, docs);
+      const shown: ShownRows = { count: search.skip + search.take, pin, tier: (_, exact) => exact };
+      const scores = scoreRows(index, doc, search, scoring, docs, shown);
       const clauseCount = search.full.must.length;
       const matched = int32Of(docs.length, (r) => (pin[r] === 1 && !holds(matching, docs[r]) ? 0 : clauseCount));
       const rows: Rows = { docs, pin, ...scores, matched, head: new Uint8Array(0) };

@@ -97,6 +97,81 @@ describe('product index', () => {
     expect(result.filter((r) => r.products.relaxation).length).toBeGreaterThan(10);
   }, 300_000);
 
+  test("small pages of broad queries, ranked only where a page may show a row, are the statements' pages", async () => {
+    // Two or more words rank each product by calc_rank_and; a page of a few of hundreds of matches ranks only the
+    // groups of products whose score bound can reach it (exact titles and title word pairs earn bonuses).
+    const broad = [
+      'hearthly home',
+      'soundwave electronics',
+      'casa verde',
+      'voltix electronics',
+      'fjellgear apparel',
+      'handmade electronics',
+      'warm apparel',
+      'oakline lamp home',
+      'oak table',
+      'lamp shirt walnut oak',
+    ];
+    const queries: Query[] = [...broad, ...titles.slice(0, 12)].flatMap((q) => [
+      { q, limit: 1 },
+      { q, limit: 3 },
+      { q, limit: 2, offset: 5 },
+      { q, limit: 4, offset: 17, facets: false },
+    ]);
+    const result = await expectSameAnswers(queries);
+    // Not vacuous: many of these pages are a small part of what their query matches.
+    expect(result.filter((r) => r.products.total > 8 * (r.products.data.length + 1)).length).toBeGreaterThan(20);
+  }, 300_000);
+
+  test('a group whose bound reaches the page is ranked: a boosted product below rows with bonuses, a buried one below rows ranked low', async () => {
+    // Three titles with the words side by side (a pair bonus), four with one word in the description only (a low
+    // rank), one of those boosted tenfold: on a page of two, the boosted one comes first although its group
+    // would be left unranked if its bound ignored its multiplier or its rank.
+    const make = (title: string, description: string) =>
+      createProduct(store.api, { title, description, variants: [{ title: 'One', price: 4200 }] });
+    for (const name of ['Alder', 'Birch', 'Cedar']) await make(`Zephyr Quilt ${name}`, 'A quilt.');
+    for (const name of ['Dune', 'Elm', 'Fern']) await make(`Quilt ${name}`, `A quilt by zephyr weavers, ${name}.`);
+    const boosted = await make('Quilt Grove', 'A quilt by zephyr weavers.');
+    await store.api.POST('/v1/search/merchandising', {
+      body: {
+        name: 'boost quilt',
+        match_query: 'zephyr quilt',
+        match_type: 'exact',
+        action: 'boost',
+        product_id: boosted.id,
+        score_multiplier: 10,
+      } as never,
+    });
+    // Five products with "throw" in the title and "mistral" in the description (a low rank, the highest bound),
+    // and one with both words in its title, buried to 0.9: its group's bound is lower, its score higher.
+    for (const name of ['Dune', 'Elm', 'Fern', 'Gale', 'Heath'])
+      await make(`Throw ${name}`, `A throw by mistral makers, ${name}.`);
+    const buried = await make('Mistral Wool Throw', 'A wool throw.');
+    await store.api.POST('/v1/search/merchandising', {
+      body: {
+        name: 'bury throw',
+        match_query: 'mistral throw',
+        match_type: 'exact',
+        action: 'bury',
+        product_id: buried.id,
+        score_multiplier: 0.9,
+      } as never,
+    });
+    ctx = { ...(await keyCtx(store.app, store.project.id, 'key_test')), caches: store.app.deps.caches };
+    const [first, second, third] = await expectSameAnswers([
+      { q: 'zephyr quilt', limit: 2 },
+      { q: 'zephyr quilt', limit: 2, offset: 3 },
+      { q: 'mistral throw', limit: 2 },
+    ]);
+    expect(third.products.data[0].id).toBe(buried.id);
+    expect(first.products.data[0].id).toBe(boosted.id);
+    expect(first.products.data[1].title).toMatch(/^Zephyr Quilt/);
+    expect(second.products.data.map((p) => p.title)).toEqual([
+      expect.stringMatching(/^Zephyr Quilt/),
+      expect.stringMatching(/^Quilt/),
+    ]);
+  }, 300_000);
+
   test('merchandising rules (pins, hidden products, boosts) and currencies are applied as the statements apply them', async () => {
     const { products } = await searchCatalog(ctx, { q: 'lamp' }, { log: false });
     const [a, b, c] = products.data;
@@ -138,6 +213,10 @@ describe('product index', () => {
       { q: 'table lamp', currency: 'EUR' },
       { q: 'lamp', currency: 'JPY', price_min: 500 },
       { q: 'lamp shirt walnut oak', offset: 1, limit: 3 },
+      // Small pages with the rules applied: a boosted or buried product's bound is its multiplier's.
+      { q: 'walnut lamp', limit: 2 },
+      { q: 'table lamp', limit: 1, offset: 2 },
+      { q: 'lamp walnut', limit: 3, offset: 1, currency: 'EUR' },
     ]);
     expect(result[0].products.data[1].id).toBe(other.id);
     expect(result[0].products.data.map((p) => p.id)).not.toContain(a.id);
