@@ -267,6 +267,13 @@ function intersectionOf(index: ProductIndex, a: Int32Array, b: Int32Array): Int3
   return keptPostings(index, `${Math.min(idA, idB)}&${Math.max(idA, idB)}`, () => intersect(a, b).slice());
 }
 
+/** The products of `a` not in `b` (both ascending); kept when both are kept lists, as intersectionOf is. */
+function differenceOf(index: ProductIndex, a: Int32Array, b: Int32Array): Int32Array {
+  const [idA, idB] = [keptIds.get(a), keptIds.get(b)];
+  if (idA === undefined || idB === undefined) return difference(a, b);
+  return keptPostings(index, `${idA}-${idB}`, () => difference(a, b).slice());
+}
+
 /** The postings kept under `key` in the index's bounded cache (most recently used last), computed when absent. */
 function keptPostings(index: ProductIndex, key: string, compute: () => Int32Array): Int32Array {
   let cache = keptByIndex.get(index);
@@ -438,7 +445,7 @@ function setOf(doc: IndexDoc, node: TsNode): DocSet {
       [right, left],
     ]) {
       if (kept.docs !== null && not.negated?.exact && not.negated.docs !== null)
-        return { docs: difference(kept.docs, not.negated.docs), exact: kept.exact };
+        return { docs: differenceOf(doc.index, kept.docs, not.negated.docs), exact: kept.exact };
     }
   }
   const exact = node.kind === 'and' && left.exact && right.exact;
@@ -569,20 +576,24 @@ function lowerBoundFrom(docs: Int32Array, position: number, from: number, end = 
 const orRanksBySet = new WeakMap<Int32Array, Map<string, Float64Array>>();
 const MAX_RANKINGS_PER_SET = 8;
 
-/** ts_rank(RANK_WEIGHTS, document, query) of each product of `rows`: from the postings when the rank is calc_rank_or's, else per product. */
+/**
+ * ts_rank(RANK_WEIGHTS, document, query) of each product of `rows`: from the postings when the rank is calc_rank_or's,
+ * else per product (`pairs`: whether two of the query's operands occur in the rows, when known).
+ */
 function ranksOf(
   index: ProductIndex,
   doc: IndexDoc,
   query: TsQuery,
   rows: Int32Array,
   ranks: Float64Array,
+  pairs?: boolean,
 ): Float64Array {
   if (query.root === null) return ranks.fill(0);
   doc.prepare(query);
   if (!ranksByOr(query)) {
     // calc_rank_and sums over pairs of positions of two different operands: when at most one operand occurs in
     // any of the rows (the others excluded by a NOT, say), no row has a pair and each ranks as such a document does.
-    if (operandsInRows(doc, query, rows, 2) < 2) {
+    if (!(pairs ?? operandsInRows(doc, query, rows, 2) >= 2)) {
       for (let r = 0; r < rows.length; r++) ranks[r] = doc.at(rows[r]).size > 0 ? NO_PAIRS_RANK : 0;
       return ranks;
     }
@@ -759,23 +770,38 @@ function scoreRows(
     text[r] = Math.fround(text[r]) + bonuses[r];
     final[r] = multipliers.size === 0 ? text[r] : text[r] * multiplier[r];
   };
+  // Ranked per product (calc_rank_and) only when two of its operands occur in the rows; else from the postings or
+  // all alike, cheap either way.
+  const byPairs = ranked.root !== null && !ranksByOr(ranked) && pairsIn(doc, ranked, docs);
   const bounded =
+    byPairs &&
     shown !== undefined &&
     shown.count < rows / 2 &&
     RANK_AND_BOUND !== Infinity &&
-    [...multipliers.values()].every((value) => value >= 0) &&
-    ranked.root !== null &&
-    !ranksByOr(ranked);
-  if (!bounded) {
-    ranksOf(index, doc, ranked, docs, text);
+    [...multipliers.values()].every((value) => value >= 0);
+  if (
+    !bounded ||
+    !rankShown(doc, ranked, docs, shown, { text, final, exact: exactFlags, bonuses, multiplier }, score)
+  ) {
+    ranksOf(index, doc, ranked, docs, text, byPairs);
     for (let r = 0; r < rows; r++) score(r);
-    return { text, final, exact: exactFlags };
   }
-  rankShown(doc, ranked, docs, shown, { text, final, exact: exactFlags, bonuses, multiplier }, score);
   return { text, final, exact: exactFlags };
 }
 
-/** scoreRows' bounded ranking: ranks (and scores) the rows `shown` may hold, the others UNRANKED. */
+/** Whether two of the query's distinct operands occur in the ascending `rows` (calc_rank_and has pairs to sum). */
+function pairsIn(doc: IndexDoc, query: TsQuery, rows: Int32Array): boolean {
+  doc.prepare(query);
+  return operandsInRows(doc, query, rows, 2) >= 2;
+}
+
+/** At most this many groups (distinct tiers and bounds, from merchandising multipliers) are ranked by groups. */
+const MAX_GROUPS = 32;
+
+/**
+ * scoreRows' bounded ranking: ranks (and scores) the rows `shown` may hold, the others UNRANKED; false (nothing
+ * written) when the rows fall into more than MAX_GROUPS groups.
+ */
 function rankShown(
   doc: IndexDoc,
   query: TsQuery,
@@ -789,50 +815,51 @@ function rankShown(
     multiplier: Float64Array;
   },
   score: (r: number) => void,
-): void {
+): boolean {
   const { text, final, exact, bonuses, multiplier } = scores;
-  doc.prepare(query);
-  // As ranksOf: without two operands in any row, no row has a pair of positions.
-  const noPairs = operandsInRows(doc, query, docs, 2) < 2;
-  const rank = (r: number) => {
-    text[r] = noPairs ? (doc.at(docs[r]).size > 0 ? NO_PAIRS_RANK : 0) : tsRank(RANK_WEIGHTS, doc.at(docs[r]), query);
-    score(r);
-  };
-  // The unpinned rows by tier and bound (rows ascending within a group); pinned rows are shown whatever they score.
-  const groups = new Map<number, Map<number, number[]>>();
+  // The unpinned rows' groups by tier and bound; pinned rows are shown whatever they score.
+  const tiers: number[] = [];
+  const bounds: number[] = [];
+  const groupOf = new Uint8Array(docs.length);
   for (let r = 0; r < docs.length; r++) {
-    if (shown.pin[r] === 1) {
-      rank(r);
-      continue;
-    }
-    text[r] = final[r] = UNRANKED;
+    if (shown.pin[r] === 1) continue;
     const tier = shown.tier(r, exact[r]);
     const bound = (RANK_AND_BOUND + bonuses[r]) * multiplier[r];
-    let byBound = groups.get(tier);
-    if (!byBound) groups.set(tier, (byBound = new Map<number, number[]>()));
-    let group = byBound.get(bound);
-    if (!group) byBound.set(bound, (group = []));
-    group.push(r);
+    let group = 0;
+    while (group < tiers.length && (tiers[group] !== tier || bounds[group] !== bound)) group++;
+    if (group === tiers.length) {
+      if (group === MAX_GROUPS) return false;
+      tiers.push(tier);
+      bounds.push(bound);
+    }
+    groupOf[r] = group;
   }
-  const ordered = [...groups]
-    .sort((a, b) => b[0] - a[0])
-    .flatMap(([tier, byBound]) =>
-      [...byBound].sort((a, b) => b[0] - a[0]).map(([bound, rows]) => ({ tier, bound, rows })),
-    );
+  const rank = (r: number) => {
+    text[r] = tsRank(RANK_WEIGHTS, doc.at(docs[r]), query);
+    score(r);
+  };
+  for (let r = 0; r < docs.length; r++) {
+    if (shown.pin[r] === 1) rank(r);
+    else text[r] = final[r] = UNRANKED;
+  }
+  const groups = tiers.map((_, group) => group).sort((a, b) => tiers[b] - tiers[a] || bounds[b] - bounds[a]);
   const order = (a: number, b: number) =>
     shown.tier(b, exact[b]) - shown.tier(a, exact[a]) || final[b] - final[a] || docs[a] - docs[b];
   const ranked: number[] = [];
-  for (const group of ordered) {
+  for (const group of groups) {
     if (ranked.length >= shown.count) {
       const kth = kthOf(ranked, shown.count, order);
       const kthTier = shown.tier(kth, exact[kth]);
-      if (group.tier < kthTier || (group.tier === kthTier && group.bound < final[kth])) break;
+      if (tiers[group] < kthTier || (tiers[group] === kthTier && bounds[group] < final[kth])) break;
     }
-    for (const r of group.rows) {
+    // A group's rows in ascending order (the document's cursors move forward within it).
+    for (let r = 0; r < docs.length; r++) {
+      if (groupOf[r] !== group || shown.pin[r] === 1) continue;
       rank(r);
       ranked.push(r);
     }
   }
+  return true;
 }
 
 /** The `count`-th of `rows` (count <= rows.length) in `order`. */
