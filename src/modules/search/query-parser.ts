@@ -26,8 +26,12 @@ const SPECIAL_LETTERS: Record<string, string> = {
   ı: 'i',
 };
 
+// Printable ASCII and its whitespace have no accents to remove and no letters to replace (NFKD leaves them as they are).
+const ASCII = /^[\t-\r\x20-\x7e]*$/;
+
 /** Lowercased, accents removed (as PostgreSQL's unaccent does for Latin letters), whitespace collapsed. */
 export function normalizeText(text: string): string {
+  if (ASCII.test(text)) return text.toLowerCase().replace(/\s+/g, ' ').trim();
   return text
     .toLowerCase()
     .normalize('NFKD')
