@@ -98,8 +98,14 @@ function rankAnd(doc: TsDoc, query: TsQuery): number {
     const count = doc.find(items[i]);
     for (let n = 0; n < count; n++) {
       const entry = doc.found[n];
-      let [post, start, end] = [values, doc.positionsStart(entry), doc.positionsEnd(entry)];
-      if (start === end) [post, start, end] = [POSNULL_AND, 0, 1];
+      let post = values;
+      let start = doc.positionsStart(entry);
+      let end = doc.positionsEnd(entry);
+      if (start === end) {
+        post = POSNULL_AND;
+        start = 0;
+        end = 1;
+      }
       lastValues[i] = post;
       lastStart[i] = start;
       lastEnd[i] = end;
@@ -159,7 +165,8 @@ function rankOr(doc: TsDoc, query: TsQuery): number {
     const count = doc.find(items[i]);
     for (let n = 0; n < count; n++) {
       const entry = doc.found[n];
-      const [start, end] = [doc.positionsStart(entry), doc.positionsEnd(entry)];
+      const start = doc.positionsStart(entry);
+      const end = doc.positionsEnd(entry);
       res = f(res + (start === end ? entryAddend(w, POSNULL_OR, 0, 1) : entryAddend(w, values, start, end)));
     }
   }
