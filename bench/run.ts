@@ -390,25 +390,18 @@ async function measureSearch(databaseUrl: string): Promise<string> {
   }
   log('Measuring the search log: the search mix with the log on and off, in alternating rounds (its cost)...');
   const env = { DATABASE_URL: databaseUrl, PORT: '0', RUN_JOBS: 'false', LOG_LEVEL: 'warn' };
-  const withLog = await startServer('dist/main.js', env);
-  const withoutLog = await startServer('dist/main.js', { ...env, SEARCH_LOG: 'off' });
-  let logCost: string;
-  try {
-    logCost = await measureSearchLogCost(
-      { url: withLog.url, pid: withLog.child.pid },
-      { url: withoutLog.url, pid: withoutLog.child.pid },
-      token,
-      CONNECTIONS,
-      DURATION,
-      3,
-      postmaster,
-    );
-  } finally {
-    for (const api of [withLog, withoutLog]) {
-      api.child.kill('SIGTERM');
-      await new Promise((resolve) => api.child.once('exit', resolve));
-    }
-  }
+  const start = async (withLog: boolean) => {
+    const api = await startServer('dist/main.js', withLog ? env : { ...env, SEARCH_LOG: 'off' });
+    return {
+      url: api.url,
+      pid: api.child.pid,
+      stop: async () => {
+        api.child.kill('SIGTERM');
+        await new Promise((resolve) => api.child.once('exit', resolve));
+      },
+    };
+  };
+  const logCost = await measureSearchLogCost(start, token, CONNECTIONS, DURATION, 3, postmaster);
   const searchTable = [
     `Search at ${SEARCH_PRODUCTS.toLocaleString('en')} products (a project of its own, generated catalog; ${SEARCHES.length} searches and ${SUGGESTS.length} suggest prefixes in turn, publishable key; load average ${os.loadavg()[0].toFixed(1)} after):`,
     '',

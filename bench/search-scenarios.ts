@@ -220,23 +220,26 @@ export function measureEachOnce(
   return measure(base, [{ method: 'GET', setupRequest: next }], token, connections, duration);
 }
 
-/** An API process measured by measureSearchLogCost: its base URL and, to count its CPU, its pid. */
+/** An API process measured by measureSearchLogCost: its base URL, its pid (to count its CPU) and how to stop it. */
 export interface MeasuredProcess {
   url: string;
   pid?: number;
+  stop(): Promise<void>;
 }
 
 /**
  * The search log's cost: the search mix on an API process with the log and on one with `SEARCH_LOG=off` (both
- * with the answer cache, where a search costs least and the log's share is largest), after an uncounted round
- * on each, in `pairs` pairs of rounds with the order swapped each pair (off, on, on, off, off, on...) so drifting
- * load falls on both alike; one line with both means, every round and each pair's difference, and the CPU per
- * search of each setting (the API process's, and PostgreSQL's when `postmaster` is its postmaster on this machine),
- * which moves far less with the machine's load than searches per second do.
+ * with the answer cache, where a search costs least and the log's share is largest), in `pairs` pairs of rounds
+ * with the order swapped each pair (off, on, on, off, off, on...) so drifting load falls on both alike. Each pair
+ * runs on a fresh pair of processes (`start(true)` with the log, `start(false)` without), after an uncounted round
+ * on each: two processes of the same code differ by as much as the log's cost (whole runs on one pair read 9-17 %
+ * fewer searches with the log, and once 29 % more), so no one process's luck decides. One line with both means,
+ * every round and each pair's difference, and the CPU per search of each setting (the API process's, and
+ * PostgreSQL's when `postmaster` is its postmaster on this machine), which moves far less with the machine's load
+ * than searches per second do.
  */
 export async function measureSearchLogCost(
-  withLog: MeasuredProcess,
-  withoutLog: MeasuredProcess,
+  start: (log: boolean) => Promise<MeasuredProcess>,
   token: string,
   connections: number,
   duration: number,
@@ -249,20 +252,29 @@ export async function measureSearchLogCost(
     off: { api: 0, pg: 0, searches: 0 },
   };
   const loads: number[] = [];
-  // A round on each process first, not counted: a fresh process is slower until its code is compiled.
-  for (const { url } of [withoutLog, withLog]) await measureMix(url, SEARCHES, token, connections, duration);
   for (let pair = 0; pair < pairs; pair++) {
-    for (const setting of pair % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
-      loads.push(os.loadavg()[0]);
-      const measured = setting === 'on' ? withLog : withoutLog;
-      let before = { api: 0, pg: 0 };
-      const { rps } = await measureMix(measured.url, SEARCHES, token, connections, duration, () => {
-        before = { api: processCpuMs(measured.pid) ?? 0, pg: clusterCpuMs(postmaster) ?? 0 };
-      });
-      rounds[setting].push(rps);
-      cpu[setting].api += (processCpuMs(measured.pid) ?? 0) - before.api;
-      cpu[setting].pg += (clusterCpuMs(postmaster) ?? 0) - before.pg;
-      cpu[setting].searches += rps * duration;
+    const started = await Promise.allSettled([start(true), start(false)]);
+    const processes = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    try {
+      if (processes.length < 2)
+        throw (started.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason;
+      const [withLog, withoutLog] = processes;
+      // A round on each process first, not counted: a fresh process is slower until its code is compiled.
+      for (const { url } of [withoutLog, withLog]) await measureMix(url, SEARCHES, token, connections, duration);
+      for (const setting of pair % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+        loads.push(os.loadavg()[0]);
+        const measured = setting === 'on' ? withLog : withoutLog;
+        let before = { api: 0, pg: 0 };
+        const { rps } = await measureMix(measured.url, SEARCHES, token, connections, duration, () => {
+          before = { api: processCpuMs(measured.pid) ?? 0, pg: clusterCpuMs(postmaster) ?? 0 };
+        });
+        rounds[setting].push(rps);
+        cpu[setting].api += (processCpuMs(measured.pid) ?? 0) - before.api;
+        cpu[setting].pg += (clusterCpuMs(postmaster) ?? 0) - before.pg;
+        cpu[setting].searches += rps * duration;
+      }
+    } finally {
+      for (const measured of processes) await measured.stop();
     }
   }
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -277,13 +289,13 @@ export async function measureSearchLogCost(
   const perSearch = (setting: 'on' | 'off', part: 'api' | 'pg') =>
     ((cpu[setting][part] * 1000) / cpu[setting].searches).toFixed(0);
   const cpuLine = [
-    withLog.pid && withoutLog.pid
+    cpu.on.api > 0 && cpu.off.api > 0
       ? `API ${perSearch('on', 'api')} µs with the log, ${perSearch('off', 'api')} without`
       : '',
     postmaster ? `PostgreSQL ${perSearch('on', 'pg')} µs with, ${perSearch('off', 'pg')} without` : '',
   ].filter(Boolean);
   return (
-    `Search log's cost on the search mix with the answer cache (${pairs} pairs of rounds, order swapped each pair): ` +
+    `Search log's cost on the search mix with the answer cache (${pairs} pairs of rounds, each pair on a fresh pair of processes, order swapped each pair): ` +
     `${on.toFixed(0)} searches/s with the log, ${off.toFixed(0)} with \`SEARCH_LOG=off\`, ${((1 - on / off) * 100).toFixed(1)} % fewer with it; ` +
     `per pair ${pairCosts.map((c) => `${c.toFixed(1)} %`).join(', ')} (${verdict}; rounds: on ${rounds.on.join(', ')}; off ${rounds.off.join(', ')}; ` +
     `load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} before the rounds)` +

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDatabase } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { buildServer, postmasterOf, startCompiledServer, startThrowawayPostgres } from './kit.js';
+import { buildServer, postmasterOf, startCompiledServer, startThrowawayPostgres, stopServer } from './kit.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import {
   BENCH_METRICS_TOKEN,
@@ -84,13 +84,12 @@ try {
     await new Promise((r) => api.child.once('exit', r));
     server = undefined;
   }
-  // The search log's cost: two processes with the answer cache, with and without the log, alternating.
-  const withLog = await startCompiledServer(env);
-  server = withLog;
-  const withoutLog = await startCompiledServer({ ...env, SEARCH_LOG: 'off' });
+  // The search log's cost: processes with the answer cache, with and without the log, alternating (a fresh pair per pair of rounds).
   const logCost = await measureSearchLogCost(
-    { url: withLog.url, pid: withLog.child.pid },
-    { url: withoutLog.url, pid: withoutLog.child.pid },
+    async (withLog) => {
+      const api = await startCompiledServer(withLog ? env : { ...env, SEARCH_LOG: 'off' });
+      return { url: api.url, pid: api.child.pid, stop: () => stopServer(api) };
+    },
     token,
     CONNECTIONS,
     DURATION,
@@ -98,11 +97,6 @@ try {
     postmaster,
   );
   console.log(logCost);
-  for (const api of [withLog, withoutLog]) {
-    api.child.kill('SIGTERM');
-    await new Promise((r) => api.child.once('exit', r));
-  }
-  server = undefined;
   const table = [
     `\`npm run bench:search -- --products ${PRODUCTS} --duration ${DURATION} --connections ${CONNECTIONS}\`: ${PRODUCTS.toLocaleString('en')} products, ${CONNECTIONS} connections, ${DURATION} s per scenario after 2 s warm-up, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)} at the end, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
     '',
