@@ -228,13 +228,18 @@ const keptLists = new WeakSet<Int32Array>();
 const lexemeLists = new WeakMap<ProductIndex, Map<number, Int32Array>>();
 
 function lexemePostingsOf(index: ProductIndex, low: number, high: number): Int32Array {
-  if (high === low) return new Int32Array(0);
   let lists = lexemeLists.get(index);
   if (!lists) lexemeLists.set(index, (lists = new Map<number, Int32Array>()));
-  let docs = lists.get(low);
+  // An operand of no lexeme (a word no product holds) has one kept empty list per index, so what is built from it
+  // (a union with its other forms) is kept too, and its counts with it.
+  const key = high === low ? -1 : low;
+  let docs = lists.get(key);
   if (!docs) {
-    docs = index.postingDocs.subarray(index.lexemePostings[low], index.lexemePostings[high]);
-    lists.set(low, docs);
+    docs =
+      high === low
+        ? new Int32Array(0)
+        : index.postingDocs.subarray(index.lexemePostings[low], index.lexemePostings[high]);
+    lists.set(key, docs);
     keep(docs);
   }
   return docs;
@@ -274,6 +279,8 @@ let nextKeptId = 0;
  * synonyms is one set of products for every search of it, as an engine keeps a term's expansion).
  */
 function unionOf(index: ProductIndex, a: Int32Array, b: Int32Array): Int32Array {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
   const [idA, idB] = [keptIds.get(a), keptIds.get(b)];
   if (idA === undefined || idB === undefined) return union(a, b);
   return keptPostings(index, `${idA}|${idB}`, () => union(a, b).slice());
