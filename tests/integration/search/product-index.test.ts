@@ -132,31 +132,24 @@ describe('product index', () => {
     for (const name of ['Alder', 'Birch', 'Cedar']) await make(`Zephyr Quilt ${name}`, 'A quilt.');
     for (const name of ['Dune', 'Elm', 'Fern']) await make(`Quilt ${name}`, `A quilt by zephyr weavers, ${name}.`);
     const boosted = await make('Quilt Grove', 'A quilt by zephyr weavers.');
-    await store.api.POST('/v1/search/merchandising', {
-      body: {
-        name: 'boost quilt',
-        match_query: 'zephyr quilt',
-        match_type: 'exact',
-        action: 'boost',
-        product_id: boosted.id,
-        score_multiplier: 10,
-      } as never,
-    });
+    const rule = (action: 'boost' | 'bury', query: string, productId: string, multiplier: number) =>
+      store.api.POST('/v1/search/merchandising', {
+        body: {
+          name: `${action} ${query}`,
+          match_query: query,
+          match_type: 'exact',
+          action,
+          product_id: productId,
+          score_multiplier: multiplier,
+        } as never,
+      });
+    await rule('boost', 'zephyr quilt', boosted.id, 10);
     // Five products with "throw" in the title and "mistral" in the description (a low rank, the highest bound),
     // and one with both words in its title, buried to 0.9: its group's bound is lower, its score higher.
     for (const name of ['Dune', 'Elm', 'Fern', 'Gale', 'Heath'])
       await make(`Throw ${name}`, `A throw by mistral makers, ${name}.`);
     const buried = await make('Mistral Wool Throw', 'A wool throw.');
-    await store.api.POST('/v1/search/merchandising', {
-      body: {
-        name: 'bury throw',
-        match_query: 'mistral throw',
-        match_type: 'exact',
-        action: 'bury',
-        product_id: buried.id,
-        score_multiplier: 0.9,
-      } as never,
-    });
+    await rule('bury', 'mistral throw', buried.id, 0.9);
     ctx = { ...(await keyCtx(store.app, store.project.id, 'key_test')), caches: store.app.deps.caches };
     const [first, second, third] = await expectSameAnswers([
       { q: 'zephyr quilt', limit: 2 },
