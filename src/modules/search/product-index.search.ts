@@ -608,7 +608,7 @@ const MAX_RANKINGS_PER_SET = 8;
 
 /**
  * ts_rank(RANK_WEIGHTS, document, query) of each product of `rows`: from the postings when the rank is calc_rank_or's,
- * else per product (`pairs`: whether two of the query's operands occur in the rows, when known).
+ * else per product (`pairs`: whether two of the query's operands occur in the rows, see pairsIn).
  */
 function ranksOf(
   index: ProductIndex,
@@ -616,14 +616,14 @@ function ranksOf(
   query: TsQuery,
   rows: Int32Array,
   ranks: Float64Array,
-  pairs?: boolean,
+  pairs: boolean,
 ): Float64Array {
   if (query.root === null) return ranks.fill(0);
   doc.prepare(query);
   if (!ranksByOr(query)) {
     // calc_rank_and sums over pairs of positions of two different operands: when at most one operand occurs in
     // any of the rows (the others excluded by a NOT, say), no row has a pair and each ranks as such a document does.
-    if (!(pairs ?? operandsInRows(doc, query, rows, 2) >= 2)) {
+    if (!pairs) {
       for (let r = 0; r < rows.length; r++) ranks[r] = doc.at(rows[r]).size > 0 ? NO_PAIRS_RANK : 0;
       return ranks;
     }
@@ -725,14 +725,12 @@ function scratchOf(index: ProductIndex) {
 }
 
 /**
- * The rows an answer shows: the first `count` unpinned rows in its order (higher `tier` first, the keys the order
- * compares before the final score, given the row's exact flag; then the final score; then the product), and every
- * pinned row.
+ * The rows the strict answer shows: the first `count` unpinned rows in its order (exact form first, then the final
+ * score, then the product), and every pinned row.
  */
 interface ShownRows {
   count: number;
   pin: Uint8Array;
-  tier: (row: number, exact: number) => number;
 }
 
 /**
@@ -748,8 +746,8 @@ const UNRANKED = -Number.MAX_VALUE;
  * Text scores (rank plus the whole-query bonus), the exact flag and final scores of `docs` (in the index's scratch
  * arrays). With `shown`, a query ranked by calc_rank_and (per product, the costly rank) is ranked only where the
  * answer may show the row, as a search engine's top-k retrieval skips documents whose score bound cannot reach
- * the k-th best: rows are ranked by groups of one tier and one bound ((RANK_AND_BOUND + bonus) x multiplier), best
- * first, until the next group's bound is below the k-th ranked row; the rows left have UNRANKED scores.
+ * the k-th best: rows are ranked by groups of one exact flag and one bound ((RANK_AND_BOUND + bonus) x multiplier),
+ * best first, until the next group's bound is below the k-th ranked row; the rows left have UNRANKED scores.
  */
 function scoreRows(
   index: ProductIndex,
@@ -764,12 +762,11 @@ function scoreRows(
   const pairDocs = pairs.map((pair) => new Ascending(matchingAmong(doc, pair, docs)));
   const scratch = scratchOf(index);
   const rows = docs.length;
-  const [text, final, exactFlags] = [scratch.text, scratch.final, scratch.exact].map((a) => a.subarray(0, rows)) as [
-    Float64Array,
-    Float64Array,
-    Uint8Array,
-  ];
-  const [bonuses, multiplier] = [scratch.bonus.subarray(0, rows), scratch.multiplier.subarray(0, rows)];
+  const text = scratch.text.subarray(0, rows);
+  const final = scratch.final.subarray(0, rows);
+  const exactFlags = scratch.exact.subarray(0, rows);
+  const bonuses = scratch.bonus.subarray(0, rows);
+  const multiplier = scratch.multiplier.subarray(0, rows);
   // Products titled exactly as the query reads (the statement compares each row's title; here they are looked up).
   const titledDocs = search.titleText.includes(' ') ? new Ascending(productsTitled(index, search.titleText)) : null;
   const multipliers = new Map<number, number>();
@@ -793,12 +790,13 @@ function scoreRows(
       first = false;
     }
     bonuses[r] = bonus;
-    multiplier[r] = multipliers.size === 0 ? 1 : (multipliers.get(position) ?? 1);
+    multiplier[r] = multipliers.get(position) ?? 1;
     exactFlags[r] = exactDocs === null || exactDocs.has(position) ? 1 : 0;
   }
+  // A multiplier of 1 leaves the text score as it is (x * 1 is x).
   const score = (r: number) => {
     text[r] = Math.fround(text[r]) + bonuses[r];
-    final[r] = multipliers.size === 0 ? text[r] : text[r] * multiplier[r];
+    final[r] = text[r] * multiplier[r];
   };
   // Ranked per product (calc_rank_and) only when two of its operands occur in the rows; else from the postings or
   // all alike, cheap either way.
@@ -825,7 +823,7 @@ function pairsIn(doc: IndexDoc, query: TsQuery, rows: Int32Array): boolean {
   return operandsInRows(doc, query, rows, 2) >= 2;
 }
 
-/** At most this many groups (distinct tiers and bounds, from merchandising multipliers) are ranked by groups. */
+/** At most this many groups (distinct exact flags and bounds, from merchandising multipliers) are ranked by groups. */
 const MAX_GROUPS = 32;
 
 /**
@@ -847,19 +845,18 @@ function rankShown(
   score: (r: number) => void,
 ): boolean {
   const { text, final, exact, bonuses, multiplier } = scores;
-  // The unpinned rows' groups by tier and bound; pinned rows are shown whatever they score.
-  const tiers: number[] = [];
+  // The unpinned rows' groups by exact flag and bound; pinned rows are shown whatever they score.
+  const flags: number[] = [];
   const bounds: number[] = [];
   const groupOf = new Uint8Array(docs.length);
   for (let r = 0; r < docs.length; r++) {
     if (shown.pin[r] === 1) continue;
-    const tier = shown.tier(r, exact[r]);
     const bound = (RANK_AND_BOUND + bonuses[r]) * multiplier[r];
     let group = 0;
-    while (group < tiers.length && (tiers[group] !== tier || bounds[group] !== bound)) group++;
-    if (group === tiers.length) {
+    while (group < flags.length && (flags[group] !== exact[r] || bounds[group] !== bound)) group++;
+    if (group === flags.length) {
       if (group === MAX_GROUPS) return false;
-      tiers.push(tier);
+      flags.push(exact[r]);
       bounds.push(bound);
     }
     groupOf[r] = group;
@@ -872,15 +869,13 @@ function rankShown(
     if (shown.pin[r] === 1) rank(r);
     else text[r] = final[r] = UNRANKED;
   }
-  const groups = tiers.map((_, group) => group).sort((a, b) => tiers[b] - tiers[a] || bounds[b] - bounds[a]);
-  const order = (a: number, b: number) =>
-    shown.tier(b, exact[b]) - shown.tier(a, exact[a]) || final[b] - final[a] || docs[a] - docs[b];
+  const groups = flags.map((_, group) => group).sort((a, b) => flags[b] - flags[a] || bounds[b] - bounds[a]);
+  const order = (a: number, b: number) => exact[b] - exact[a] || final[b] - final[a] || docs[a] - docs[b];
   const ranked: number[] = [];
   for (const group of groups) {
     if (ranked.length >= shown.count) {
       const kth = kthOf(ranked, shown.count, order);
-      const kthTier = shown.tier(kth, exact[kth]);
-      if (tiers[group] < kthTier || (tiers[group] === kthTier && bounds[group] < final[kth])) break;
+      if (flags[group] < exact[kth] || (flags[group] === exact[kth] && bounds[group] < final[kth])) break;
     }
     // A group's rows in ascending order (the document's cursors move forward within it).
     for (let r = 0; r < docs.length; r++) {
@@ -1120,8 +1115,7 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       const full = scoring.ranked;
       const matching = matchingDocs(index, doc, full);
       const { docs, pin } = withPins(index, search, matching);
-      const shown: ShownRows = { count: search.skip + search.take, pin, tier: (_, exact) => exact };
-      const scores = scoreRows(index, doc, search, scoring, docs, shown);
+      const scores = scoreRows(index, doc, search, scoring, docs, { count: search.skip + search.take, pin });
       const clauseCount = search.full.must.length;
       const matched = int32Of(docs.length, (r) => (pin[r] === 1 && !holds(matching, docs[r]) ? 0 : clauseCount));
       const rows: Rows = { docs, pin, ...scores, matched, head: new Uint8Array(0) };
