@@ -253,11 +253,10 @@ export async function measureSearchLogCost(
   };
   const loads: number[] = [];
   for (let pair = 0; pair < pairs; pair++) {
-    const started = await Promise.allSettled([start(true), start(false)]);
-    const processes = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const processes: MeasuredProcess[] = [];
     try {
-      if (processes.length < 2)
-        throw (started.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason;
+      processes.push(await start(true));
+      processes.push(await start(false));
       const [withLog, withoutLog] = processes;
       // A round on each process first, not counted: a fresh process is slower until its code is compiled.
       for (const { url } of [withoutLog, withLog]) await measureMix(url, SEARCHES, token, connections, duration);
