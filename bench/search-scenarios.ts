@@ -231,9 +231,10 @@ export interface MeasuredProcess {
  * The search log's cost: the search mix on an API process with the log and on one with `SEARCH_LOG=off` (both
  * with the answer cache, where a search costs least and the log's share is largest), in `pairs` pairs of rounds
  * with the order swapped each pair (off, on, on, off, off, on...) so drifting load falls on both alike. Each pair
- * runs on a fresh pair of processes (`start(true)` with the log, `start(false)` without), after an uncounted round
- * on each: two processes of the same code differ by as much as the log's cost (whole runs on one pair read 9-17 %
- * fewer searches with the log, and once 29 % more), so no one process's luck decides. One line with both means,
+ * runs on a fresh pair of processes (`start(true)` with the log, `start(false)` without; which one starts first
+ * alternates by pair), after an uncounted round on each: two processes of the same code differ by as much as the
+ * log's cost (whole runs on one pair read 9-17 % fewer searches with the log, and once 29 % more), so no one
+ * process's luck decides. One line with both means,
  * every round and each pair's difference, and the CPU per search of each setting (the API process's, and
  * PostgreSQL's when `postmaster` is its postmaster on this machine), which moves far less with the machine's load
  * than searches per second do.
@@ -255,9 +256,12 @@ export async function measureSearchLogCost(
   for (let pair = 0; pair < pairs; pair++) {
     const processes: MeasuredProcess[] = [];
     try {
-      processes.push(await start(true));
-      processes.push(await start(false));
-      const [withLog, withoutLog] = processes;
+      // Started in turn, first the one with the log on even pairs and the other on odd ones: a process started
+      // first differs from the second (runs of bench:search read 15-23 % fewer searches from whichever came first).
+      const logFirst = pair % 2 === 0;
+      processes.push(await start(logFirst));
+      processes.push(await start(!logFirst));
+      const [withLog, withoutLog] = logFirst ? processes : [processes[1], processes[0]];
       // A round on each process first, not counted: a fresh process is slower until its code is compiled.
       for (const { url } of [withoutLog, withLog]) await measureMix(url, SEARCHES, token, connections, duration);
       for (const setting of pair % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
@@ -294,7 +298,7 @@ export async function measureSearchLogCost(
     postmaster ? `PostgreSQL ${perSearch('on', 'pg')} µs with, ${perSearch('off', 'pg')} without` : '',
   ].filter(Boolean);
   return (
-    `Search log's cost on the search mix with the answer cache (${pairs} pairs of rounds, each pair on a fresh pair of processes, order swapped each pair): ` +
+    `Search log's cost on the search mix with the answer cache (${pairs} pairs of rounds, each pair on a fresh pair of processes, start and round order swapped each pair): ` +
     `${on.toFixed(0)} searches/s with the log, ${off.toFixed(0)} with \`SEARCH_LOG=off\`, ${((1 - on / off) * 100).toFixed(1)} % fewer with it; ` +
     `per pair ${pairCosts.map((c) => `${c.toFixed(1)} %`).join(', ')} (${verdict}; rounds: on ${rounds.on.join(', ')}; off ${rounds.off.join(', ')}; ` +
     `load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} before the rounds)` +

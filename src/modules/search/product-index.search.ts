@@ -497,6 +497,13 @@ function matchingDocs(index: ProductIndex, doc: IndexDoc, query: TsQuery): Int32
 const queryIds = new WeakMap<TsQuery, number>();
 let nextQueryId = 0;
 
+/** The number of a compiled tsquery (given on first use, never reused). */
+function queryIdOf(query: TsQuery): number {
+  let queryId = queryIds.get(query);
+  if (queryId === undefined) queryIds.set(query, (queryId = nextQueryId++));
+  return queryId;
+}
+
 /**
  * The products of the ascending `candidates` (what the postings give, a superset) that match `query`, verified
  * one by one; kept per index when the candidates are a kept list, as a search engine's query cache keeps a
@@ -512,9 +519,7 @@ function verified(doc: IndexDoc, query: TsQuery, candidates: Int32Array): Int32A
   };
   const candidatesId = keptIds.get(candidates);
   if (candidatesId === undefined) return verify();
-  let queryId = queryIds.get(query);
-  if (queryId === undefined) queryIds.set(query, (queryId = nextQueryId++));
-  return keptPostings(doc.index, `${candidatesId}@${queryId}`, () => verify().slice());
+  return keptPostings(doc.index, `${candidatesId}@${queryIdOf(query)}`, () => verify().slice());
 }
 
 /** The positions 0..count-1. */
@@ -768,7 +773,7 @@ function scoreRows(
   const bonuses = scratch.bonus.subarray(0, rows);
   const multiplier = scratch.multiplier.subarray(0, rows);
   // Products titled exactly as the query reads (the statement compares each row's title; here they are looked up).
-  const titledDocs = search.titleText.includes(' ') ? new Ascending(productsTitled(index, search.titleText)) : null;
+  const titledDocs = titleBonus(search) ? new Ascending(productsTitled(index, search.titleText)) : null;
   const multipliers = new Map<number, number>();
   for (const [id, value] of search.multipliers) {
     const position = positionOf(index, id);
@@ -816,6 +821,12 @@ function scoreRows(
   }
   return { text, final, exact: exactFlags };
 }
+
+/** Whether a product titled as the query reads earns a bonus (a title of two words or more). */
+const titleBonus = (search: ProductSearch) => search.titleText.includes(' ');
+
+/** Whether any product can earn a whole-query bonus (a title as the query reads, a pair of its words). */
+const hasBonus = (search: ProductSearch) => titleBonus(search) || search.pairs.length > 0;
 
 /** Whether two of the query's distinct operands occur in the ascending `rows` (calc_rank_and has pairs to sum). */
 function pairsIn(doc: IndexDoc, query: TsQuery, rows: Int32Array): boolean {
@@ -978,6 +989,77 @@ function countProducts(index: ProductIndex, docs: Int32Array) {
   return { types, tags, collections, inStock, low, high };
 }
 
+/** Rows an impact order keeps at most: the first five pages of twenty. */
+const IMPACT_ORDER_ROWS = 100;
+/** Impact orders kept at most (about 2 kB each), least recently used out. */
+const MAX_IMPACT_ORDERS = 1_000;
+
+/** The first rows of a set in one ranking's order (exact form first, then the score, then the product) and their scores. */
+interface ImpactOrder {
+  rows: Int32Array;
+  text: Float64Array;
+  final: Float64Array;
+  exact: Uint8Array;
+  /** Every row of the set is in `rows`. */
+  complete: boolean;
+}
+
+/**
+ * Impact orders by set and ranking, as a search engine keeps a term's postings in the order of their scores so that
+ * a one-term query's first pages are read, not ranked: kept for answers ranked by their tsqueries alone (no
+ * whole-query bonus, no merchandising multiplier, no pin) over a kept set, keyed by the set's and the tsqueries'
+ * numbers (never reused, so an entry of an index replaced is never read again and ages out).
+ */
+const impactOrders = new Map<string, ImpactOrder>();
+
+/** The key of the strict answer's impact order; undefined when its order depends on more than its tsqueries and set. */
+function impactOrderKey(search: ProductSearch, queries: ScoringQueries, docs: Int32Array): string | undefined {
+  const setId = keptIds.get(docs);
+  if (setId === undefined || search.pinned.length > 0 || search.multipliers.size > 0 || hasBonus(search))
+    return undefined;
+  return `${setId}|${queryIdOf(queries.ranked)}|${queries.exact ? queryIdOf(queries.exact) : ''}`;
+}
+
+/** The impact order kept under `key` if it holds the first `count` rows (marked recently used). */
+function keptImpactOrder(key: string, count: number): ImpactOrder | undefined {
+  const order = impactOrders.get(key);
+  if (!order || (!order.complete && order.rows.length < count)) return undefined;
+  impactOrders.delete(key);
+  impactOrders.set(key, order);
+  return order;
+}
+
+/** Keeps the first IMPACT_ORDER_ROWS of `rows` (every one ranked, none pinned) in `order` under `key`. */
+function keepImpactOrder(key: string, rows: Rows, order: (a: number, b: number) => number): ImpactOrder {
+  const first = Int32Array.from(topRows(rows.pin, IMPACT_ORDER_ROWS, order));
+  const kept: ImpactOrder = {
+    rows: first,
+    text: Float64Array.from(first, (r) => rows.text[r]),
+    final: Float64Array.from(first, (r) => rows.final[r]),
+    exact: Uint8Array.from(first, (r) => rows.exact[r]),
+    complete: first.length === rows.docs.length,
+  };
+  if (impactOrders.size >= MAX_IMPACT_ORDERS) impactOrders.delete(impactOrders.keys().next().value!);
+  impactOrders.set(key, kept);
+  return kept;
+}
+
+/** The rows of a strict answer over `docs` whose first rows are `known` (their scores written; every row matched). */
+function rowsOfImpactOrder(index: ProductIndex, docs: Int32Array, known: ImpactOrder, clauseCount: number): Rows {
+  const scratch = scratchOf(index);
+  const [text, final, exact] = [scratch.text, scratch.final, scratch.exact].map((array) =>
+    array.subarray(0, docs.length),
+  ) as [Float64Array, Float64Array, Uint8Array];
+  for (let i = 0; i < known.rows.length; i++) {
+    const r = known.rows[i];
+    text[r] = known.text[i];
+    final[r] = known.final[i];
+    exact[r] = known.exact[i];
+  }
+  const matched = new Int32Array(docs.length).fill(clauseCount);
+  return { docs, pin: new Uint8Array(docs.length), text, final, exact, matched, head: new Uint8Array(0) };
+}
+
 function facetsOf(index: ProductIndex, counts: ReturnType<typeof countsOf>): Omit<FacetsJson, 'in_stock' | 'price'> {
   return {
     product_type: topValues(counts.types, index.types),
@@ -1010,7 +1092,10 @@ function rowOf(index: ProductIndex, search: ProductSearch, rows: Rows, r: number
   };
 }
 
-/** The answer's totals, page, pins and facets from its rows (the statements' `agg`, `page` and facet parts). */
+/**
+ * The answer's totals, page, pins and facets from its rows (the statements' `agg`, `page` and facet parts); `first`:
+ * its first unpinned rows in `order` when known (at least the page's last, or every row).
+ */
 function answerOf(
   index: ProductIndex,
   search: ProductSearch,
@@ -1019,10 +1104,12 @@ function answerOf(
   relaxation: ProductSearchResult['relaxation'],
   strictTotal: number,
   missingOf: (r: number) => number[],
+  first?: ArrayLike<number>,
 ): ProductSearchResult {
   const pinned: number[] = [];
   for (let r = 0; r < rows.docs.length; r++) if (rows.pin[r] === 1) pinned.push(r);
-  const page = topRows(rows.pin, search.skip + search.take, order).slice(search.skip);
+  const count = search.skip + search.take;
+  const page = (first ? Array.from(first).slice(0, count) : topRows(rows.pin, count, order)).slice(search.skip);
   const total = rows.docs.length;
   const result: ProductSearchResult = {
     total,
@@ -1115,15 +1202,42 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       const full = scoring.ranked;
       const matching = matchingDocs(index, doc, full);
       const { docs, pin } = withPins(index, search, matching);
-      const scores = scoreRows(index, doc, search, scoring, docs, { count: search.skip + search.take, pin });
       const clauseCount = search.full.must.length;
+      const count = search.skip + search.take;
+      const orderKey = impactOrderKey(search, scoring, docs);
+      const known = orderKey === undefined ? undefined : keptImpactOrder(orderKey, count);
+      if (known) {
+        const rows = rowsOfImpactOrder(index, docs, known, clauseCount);
+        return answerOf(
+          index,
+          search,
+          rows,
+          () => 0,
+          null,
+          docs.length,
+          () => [],
+          known.rows,
+        );
+      }
+      // Every row ranked where an impact order is kept (the bounded ranking leaves rows off the page unranked).
+      const shown = orderKey === undefined ? { count, pin } : undefined;
+      const scores = scoreRows(index, doc, search, scoring, docs, shown);
       const matched = int32Of(docs.length, (r) => (pin[r] === 1 && !holds(matching, docs[r]) ? 0 : clauseCount));
       const rows: Rows = { docs, pin, ...scores, matched, head: new Uint8Array(0) };
       const order = (a: number, b: number) =>
         rows.exact[b] - rows.exact[a] || rows.final[b] - rows.final[a] || docs[a] - docs[b];
       const all = search.full.must.map((_, i) => i);
-      return answerOf(index, search, rows, order, null, docs.length, (r) =>
-        pin[r] === 1 && matched[r] === 0 ? all : [],
+      const kept = orderKey === undefined ? undefined : keepImpactOrder(orderKey, rows, order);
+      const first = kept && (kept.complete || kept.rows.length >= count) ? kept.rows : undefined;
+      return answerOf(
+        index,
+        search,
+        rows,
+        order,
+        null,
+        docs.length,
+        (r) => (pin[r] === 1 && matched[r] === 0 ? all : []),
+        first,
       );
     },
 

@@ -123,6 +123,23 @@ describe('product index', () => {
     expect(result.filter((r) => r.products.total > 8 * (r.products.data.length + 1)).length).toBeGreaterThan(20);
   }, 300_000);
 
+  test("one-word answers read from their set's kept order are the statements' answers, within the kept rows and past them", async () => {
+    // Ranked by the query's tsqueries alone (no bonus, rule or pin), a set's first 100 rows are kept in order: the
+    // first search of each query keeps them, the next pages within them are read from them, pages past them ranked.
+    const queries: Query[] = ['s', 'co', 'lamp', 'shirt', 'sweatr', 'wool'].flatMap((q) => [
+      { q },
+      { q, limit: 20, offset: 80, explain: true },
+      { q, limit: 3, offset: 99 },
+      { q, limit: 100, facets: false },
+      { q, tag: 'soft' },
+      { q, tag: 'soft', offset: 5 },
+    ]);
+    const result = await expectSameAnswers(queries);
+    // Not vacuous: pages deep in sets of more than 100 products, read from the kept rows and past them.
+    const deep = result.filter((r, i) => r.products.total > 103 && (queries[i].offset ?? 0) >= 80);
+    expect(deep.length).toBeGreaterThanOrEqual(6);
+  }, 300_000);
+
   test('a group whose bound reaches the page is ranked: a boosted product below rows with bonuses, a buried one below rows ranked low', async () => {
     // Three titles with the words side by side (a pair bonus), four with one word in the description only (a low
     // rank), one of those boosted tenfold: on a page of two, the boosted one comes first although its group
