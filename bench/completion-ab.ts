@@ -127,16 +127,19 @@ try {
     await stopServer(maker);
     const server = round % 2 === 0 ? await startCompiledServer(env, [], other) : await startCompiledServer(env);
     try {
-      // Warm-up: the first requests compile the server's code paths (a few drafts of the round).
+      const complete = (amount: number) =>
+        autocannon({
+          url: server.url,
+          connections,
+          amount,
+          sampleInt: AMOUNT_SAMPLE_MS,
+          headers: { authorization: `Bearer ${prepared.token}`, 'content-type': 'application/json' },
+          requests: [prepared.request],
+        });
+      // Warm-up, not measured: the server's first completions compile its code paths and prepare its statements.
+      if (prepared.warmUp) await complete(prepared.warmUp);
       const load = loadAverage();
-      const result = await autocannon({
-        url: server.url,
-        connections,
-        amount: prepared.amount,
-        sampleInt: AMOUNT_SAMPLE_MS,
-        headers: { authorization: `Bearer ${prepared.token}`, 'content-type': 'application/json' },
-        requests: [prepared.request],
-      });
+      const result = await complete(prepared.amount ?? completions);
       const line = `${label}: ${(result.requests.total / result.duration).toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.non2xx} non-2xx (load average ${load} before)`;
       log(line);
       results.push(line);

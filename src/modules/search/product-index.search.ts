@@ -607,9 +607,36 @@ function lowerBoundFrom(docs: Int32Array, position: number, from: number, end = 
   return lowerBoundOf(docs, position, low, Math.min(low + step, end));
 }
 
-/** calc_rank_or ranks kept per set of products (arrays kept across answers: one lexeme's or prefix's postings) and operands. */
-const orRanksBySet = new WeakMap<Int32Array, Map<string, Float64Array>>();
-const MAX_RANKINGS_PER_SET = 8;
+/**
+ * calc_rank_or ranks kept per set of products (arrays kept across answers: one lexeme's or prefix's postings) and
+ * operands, keyed by the set's number (never reused), least recently used out past MAX_KEPT_RANKS ranks in all.
+ */
+const keptOrRanks = new Map<string, Float64Array>();
+let keptOrRankCount = 0;
+/** Ranks kept at most (8 bytes each: 4 MB), as the kept postings are bounded (MAX_MERGED_POSTINGS). */
+const MAX_KEPT_RANKS = 500_000;
+
+/** The ranks kept under `key` (marked recently used), or undefined. */
+function keptRanksOf(key: string): Float64Array | undefined {
+  const ranks = keptOrRanks.get(key);
+  if (ranks) {
+    keptOrRanks.delete(key);
+    keptOrRanks.set(key, ranks);
+  }
+  return ranks;
+}
+
+/** Keeps a copy of `ranks` under `key`, the least recently used out first while past MAX_KEPT_RANKS in all. */
+function keepRanks(key: string, ranks: Float64Array): void {
+  if (ranks.length > MAX_KEPT_RANKS) return;
+  for (const [oldest, kept] of keptOrRanks) {
+    if (keptOrRankCount + ranks.length <= MAX_KEPT_RANKS) break;
+    keptOrRanks.delete(oldest);
+    keptOrRankCount -= kept.length;
+  }
+  keptOrRanks.set(key, ranks.slice());
+  keptOrRankCount += ranks.length;
+}
 
 /**
  * ts_rank(RANK_WEIGHTS, document, query) of each product of `rows`: from the postings when the rank is calc_rank_or's,
@@ -637,9 +664,12 @@ function ranksOf(
   }
   const items = sortedUniqueOperands(query);
   // calc_rank_or depends on the distinct operands' lexemes alone: kept per set of products and operands.
-  const signature = items.map((item) => `${doc.range(item).low}:${doc.range(item).high}`).join(',');
-  let known = orRanksBySet.get(rows);
-  const kept = known?.get(signature);
+  const setId = keptIds.get(rows);
+  const key =
+    setId === undefined
+      ? undefined
+      : `${setId}|${items.map((item) => `${doc.range(item).low}:${doc.range(item).high}`).join(',')}`;
+  const kept = key === undefined ? undefined : keptRanksOf(key);
   if (kept) {
     ranks.set(kept);
     return ranks;
@@ -664,10 +694,7 @@ function ranksOf(
     }
   }
   for (let r = 0; r < rows.length; r++) ranks[r] = rankOrFromSum(items.length, ranks[r]);
-  if (keptLists.has(rows)) {
-    if (!known) orRanksBySet.set(rows, (known = new Map<string, Float64Array>()));
-    if (known.size < MAX_RANKINGS_PER_SET) known.set(signature, ranks.slice());
-  }
+  if (key !== undefined) keepRanks(key, ranks);
   return ranks;
 }
 

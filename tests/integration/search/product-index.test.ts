@@ -123,6 +123,38 @@ describe('product index', () => {
     expect(result.filter((r) => r.products.total > 8 * (r.products.data.length + 1)).length).toBeGreaterThan(20);
   }, 300_000);
 
+  test("small pages of relaxed answers are the statements' pages", async () => {
+    // A relaxed answer's order puts strict matches first, then the head word, then the words matched, then the
+    // score: its small pages, of candidates ranked per product or from the postings, as the statements page them.
+    // With an exclusion (never relaxed) the candidates are ranked per product (calc_rank_and); title word pairs
+    // ("floor lamp") earn bonuses, so groups of more words matched can have lower bounds than groups of fewer.
+    const sentences = [
+      'cozy grey hoodie for the weekend',
+      'lightweight running shoes for summer trails',
+      'oak table lamp walnut',
+      'floor lamp walnut oak ceramic -black',
+      'denim shirt linen cotton wool -navy',
+      'fitness tracker aluminium plastic steel -white',
+      'wool sweater cashmere linen cotton -grey',
+      'table lamp ceramic glass oak -black',
+      'frying pan steel cast iron -red',
+      'walnut -"table lamp" oak',
+      ...titles.slice(0, 4).map((title) => `${title} for weekend travel -black`),
+    ];
+    const queries: Query[] = sentences.flatMap((q) => [
+      { q },
+      { q, limit: 5 },
+      { q, limit: 8 },
+      { q, limit: 3, offset: 4, facets: false },
+    ]);
+    const result = await expectSameAnswers(queries);
+    // Not vacuous: relaxed answers whose pages end before half of their products.
+    const small = result.filter(
+      (r, i) => r.products.relaxation && r.products.total > 2 * ((queries[i].offset ?? 0) + (queries[i].limit ?? 20)),
+    );
+    expect(small.length).toBeGreaterThanOrEqual(15);
+  }, 300_000);
+
   test("one-word answers read from their set's kept order are the statements' answers, within the kept rows and past them", async () => {
     // Ranked by the query's tsqueries alone (no bonus, rule or pin), a set's first 100 rows are kept in order: the
     // first search of each query keeps them, the next pages within them are read from them, pages past them ranked.
