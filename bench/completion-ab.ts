@@ -3,7 +3,7 @@
  * server and on another checkout's (an earlier commit in a worktree of its own, built with `npm ci` and `npm run
  * build`), alternating rounds over one database, so a before/after comparison shares the machine's minutes.
  * Each round completes --completions drafts of two line items (made through this checkout's API first) at
- * --connections connections. With `--scenario reads`, each round measures a product read by id and the product
+ * --connections connections, after COMPLETION_WARM_UP drafts not measured. With `--scenario reads`, each round measures a product read by id and the product
  * list (limit 25) for --duration seconds each after 2 s of warm-up, with the server's CPU time per request.
  * Both checkouts must share the database schema.
  */
@@ -24,7 +24,7 @@ import {
   startThrowawayPostgres,
   stopServer,
 } from './kit.js';
-import { moreScenarios } from './more-scenarios.js';
+import { COMPLETION_WARM_UP, moreScenarios } from './more-scenarios.js';
 
 const { values } = parseArgs({
   options: {
@@ -113,7 +113,7 @@ try {
   for (let round = 0; round < rounds * 2 && values.scenario === 'complete'; round += 1) {
     const label = round % 2 === 0 ? `other (${path.basename(other)})` : 'this checkout';
     // Each round completes drafts of variants no other round used.
-    const offset = round * completions * 2;
+    const offset = round * (completions + COMPLETION_WARM_UP) * 2;
     const maker = await startCompiledServer(env);
     const completion = moreScenarios({
       url: maker.url,

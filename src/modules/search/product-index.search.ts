@@ -609,12 +609,13 @@ function lowerBoundFrom(docs: Int32Array, position: number, from: number, end = 
 
 /**
  * calc_rank_or ranks kept per set of products (arrays kept across answers: one lexeme's or prefix's postings) and
- * operands, keyed by the set's number (never reused), least recently used out past MAX_KEPT_RANKS ranks in all.
+ * operands, keyed by the set's number (never reused), least recently used out past MAX_KEPT_RANKS in all.
  */
 const keptOrRanks = new Map<string, Float64Array>();
 let keptOrRankCount = 0;
-/** Ranks kept at most (8 bytes each: 4 MB), as the kept postings are bounded (MAX_MERGED_POSTINGS). */
+/** Ranks kept at most, each entry counted as ENTRY_RANKS more (its key and array): about 4 MB in all. */
 const MAX_KEPT_RANKS = 500_000;
+const ENTRY_RANKS = 32;
 
 /** The ranks kept under `key` (marked recently used), or undefined. */
 function keptRanksOf(key: string): Float64Array | undefined {
@@ -628,14 +629,20 @@ function keptRanksOf(key: string): Float64Array | undefined {
 
 /** Keeps a copy of `ranks` under `key`, the least recently used out first while past MAX_KEPT_RANKS in all. */
 function keepRanks(key: string, ranks: Float64Array): void {
-  if (ranks.length > MAX_KEPT_RANKS) return;
+  const cost = (kept: Float64Array) => kept.length + ENTRY_RANKS;
+  if (cost(ranks) > MAX_KEPT_RANKS) return;
+  const known = keptOrRanks.get(key);
+  if (known) {
+    keptOrRanks.delete(key);
+    keptOrRankCount -= cost(known);
+  }
   for (const [oldest, kept] of keptOrRanks) {
-    if (keptOrRankCount + ranks.length <= MAX_KEPT_RANKS) break;
+    if (keptOrRankCount + cost(ranks) <= MAX_KEPT_RANKS) break;
     keptOrRanks.delete(oldest);
-    keptOrRankCount -= kept.length;
+    keptOrRankCount -= cost(kept);
   }
   keptOrRanks.set(key, ranks.slice());
-  keptOrRankCount += ranks.length;
+  keptOrRankCount += cost(ranks);
 }
 
 /**
@@ -1047,14 +1054,18 @@ function impactOrderKey(search: ProductSearch, queries: ScoringQueries, docs: In
   return `${setId}|${queryIdOf(queries.ranked)}|${queries.exact ? queryIdOf(queries.exact) : ''}`;
 }
 
-/** The impact order kept under `key` if it holds the first `count` rows (marked recently used). */
-function keptImpactOrder(key: string, count: number): ImpactOrder | undefined {
+/** The impact order kept under `key` (marked recently used), or undefined. */
+function keptImpactOrder(key: string): ImpactOrder | undefined {
   const order = impactOrders.get(key);
-  if (!order || (!order.complete && order.rows.length < count)) return undefined;
-  impactOrders.delete(key);
-  impactOrders.set(key, order);
+  if (order) {
+    impactOrders.delete(key);
+    impactOrders.set(key, order);
+  }
   return order;
 }
+
+/** Whether `order` holds the first `count` rows of its set. */
+const holdsFirst = (order: ImpactOrder, count: number) => order.complete || order.rows.length >= count;
 
 /** Keeps the first IMPACT_ORDER_ROWS of `rows` (every one ranked, none pinned) in `order` under `key`. */
 function keepImpactOrder(key: string, rows: Rows, order: (a: number, b: number) => number): ImpactOrder {
@@ -1121,7 +1132,7 @@ function rowOf(index: ProductIndex, search: ProductSearch, rows: Rows, r: number
 
 /**
  * The answer's totals, page, pins and facets from its rows (the statements' `agg`, `page` and facet parts); `first`:
- * its first unpinned rows in `order` when known (at least the page's last, or every row).
+ * its first unpinned rows in `order` when known (up to the page's last, or every row).
  */
 function answerOf(
   index: ProductIndex,
@@ -1135,8 +1146,7 @@ function answerOf(
 ): ProductSearchResult {
   const pinned: number[] = [];
   for (let r = 0; r < rows.docs.length; r++) if (rows.pin[r] === 1) pinned.push(r);
-  const count = search.skip + search.take;
-  const page = (first ? Array.from(first).slice(0, count) : topRows(rows.pin, count, order)).slice(search.skip);
+  const page = Array.from(first ?? topRows(rows.pin, search.skip + search.take, order)).slice(search.skip);
   const total = rows.docs.length;
   const result: ProductSearchResult = {
     total,
@@ -1232,8 +1242,8 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       const clauseCount = search.full.must.length;
       const count = search.skip + search.take;
       const orderKey = impactOrderKey(search, scoring, docs);
-      const known = orderKey === undefined ? undefined : keptImpactOrder(orderKey, count);
-      if (known) {
+      const known = orderKey === undefined ? undefined : keptImpactOrder(orderKey);
+      if (known && holdsFirst(known, count)) {
         const rows = rowsOfImpactOrder(index, docs, known, clauseCount);
         return answerOf(
           index,
@@ -1243,19 +1253,21 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
           null,
           docs.length,
           () => [],
-          known.rows,
+          known.rows.subarray(0, count),
         );
       }
-      // Every row ranked where an impact order is kept (the bounded ranking leaves rows off the page unranked).
-      const shown = orderKey === undefined ? { count, pin } : undefined;
+      // Every row ranked where an impact order is to be kept (the bounded ranking leaves rows off the page
+      // unranked); a page past a kept order's rows is ranked as any other.
+      const keeping = orderKey !== undefined && known === undefined;
+      const shown = keeping ? undefined : { count, pin };
       const scores = scoreRows(index, doc, search, scoring, docs, shown);
       const matched = int32Of(docs.length, (r) => (pin[r] === 1 && !holds(matching, docs[r]) ? 0 : clauseCount));
       const rows: Rows = { docs, pin, ...scores, matched, head: new Uint8Array(0) };
       const order = (a: number, b: number) =>
         rows.exact[b] - rows.exact[a] || rows.final[b] - rows.final[a] || docs[a] - docs[b];
       const all = search.full.must.map((_, i) => i);
-      const kept = orderKey === undefined ? undefined : keepImpactOrder(orderKey, rows, order);
-      const first = kept && (kept.complete || kept.rows.length >= count) ? kept.rows : undefined;
+      const kept = keeping ? keepImpactOrder(orderKey, rows, order) : undefined;
+      const first = kept && holdsFirst(kept, count) ? kept.rows.subarray(0, count) : undefined;
       return answerOf(
         index,
         search,
