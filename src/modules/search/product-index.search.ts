@@ -308,12 +308,8 @@ function differenceOf(index: ProductIndex, a: Int32Array, b: Int32Array): Int32A
 function keptPostings(index: ProductIndex, key: string, compute: () => Int32Array): Int32Array {
   let cache = keptByIndex.get(index);
   if (!cache) keptByIndex.set(index, (cache = { lists: new Map(), size: 0 }));
-  const known = cache.lists.get(key);
-  if (known) {
-    cache.lists.delete(key);
-    cache.lists.set(key, known);
-    return known;
-  }
+  const known = recentlyUsed(cache.lists, key);
+  if (known) return known;
   const docs = compute();
   for (const [oldest, list] of cache.lists) {
     if (cache.size + docs.length <= MAX_MERGED_POSTINGS) break;
@@ -617,14 +613,14 @@ let keptOrRankCount = 0;
 const MAX_KEPT_RANKS = 500_000;
 const ENTRY_RANKS = 32;
 
-/** The ranks kept under `key` (marked recently used), or undefined. */
-function keptRanksOf(key: string): Float64Array | undefined {
-  const ranks = keptOrRanks.get(key);
-  if (ranks) {
-    keptOrRanks.delete(key);
-    keptOrRanks.set(key, ranks);
+/** The value of `key` in the insertion-ordered `map`, moved last (most recently used); undefined when absent. */
+function recentlyUsed<V>(map: Map<string, V>, key: string): V | undefined {
+  const value = map.get(key);
+  if (value !== undefined) {
+    map.delete(key);
+    map.set(key, value);
   }
-  return ranks;
+  return value;
 }
 
 /** Keeps a copy of `ranks` under `key`, the least recently used out first while past MAX_KEPT_RANKS in all. */
@@ -676,7 +672,7 @@ function ranksOf(
     setId === undefined
       ? undefined
       : `${setId}|${items.map((item) => `${doc.range(item).low}:${doc.range(item).high}`).join(',')}`;
-  const kept = key === undefined ? undefined : keptRanksOf(key);
+  const kept = key === undefined ? undefined : recentlyUsed(keptOrRanks, key);
   if (kept) {
     ranks.set(kept);
     return ranks;
@@ -1054,16 +1050,6 @@ function impactOrderKey(search: ProductSearch, queries: ScoringQueries, docs: In
   return `${setId}|${queryIdOf(queries.ranked)}|${queries.exact ? queryIdOf(queries.exact) : ''}`;
 }
 
-/** The impact order kept under `key` (marked recently used), or undefined. */
-function keptImpactOrder(key: string): ImpactOrder | undefined {
-  const order = impactOrders.get(key);
-  if (order) {
-    impactOrders.delete(key);
-    impactOrders.set(key, order);
-  }
-  return order;
-}
-
 /** Whether `order` holds the first `count` rows of its set. */
 const holdsFirst = (order: ImpactOrder, count: number) => order.complete || order.rows.length >= count;
 
@@ -1242,7 +1228,7 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       const clauseCount = search.full.must.length;
       const count = search.skip + search.take;
       const orderKey = impactOrderKey(search, scoring, docs);
-      const known = orderKey === undefined ? undefined : keptImpactOrder(orderKey);
+      const known = orderKey === undefined ? undefined : recentlyUsed(impactOrders, orderKey);
       if (known && holdsFirst(known, count)) {
         const rows = rowsOfImpactOrder(index, docs, known, clauseCount);
         return answerOf(
