@@ -1071,9 +1071,9 @@ function keepImpactOrder(key: string, rows: Rows, order: (a: number, b: number) 
 /** The rows of a strict answer over `docs` whose first rows are `known` (their scores written; every row matched). */
 function rowsOfImpactOrder(index: ProductIndex, docs: Int32Array, known: ImpactOrder, clauseCount: number): Rows {
   const scratch = scratchOf(index);
-  const [text, final, exact] = [scratch.text, scratch.final, scratch.exact].map((array) =>
-    array.subarray(0, docs.length),
-  ) as [Float64Array, Float64Array, Uint8Array];
+  const text = scratch.text.subarray(0, docs.length);
+  const final = scratch.final.subarray(0, docs.length);
+  const exact = scratch.exact.subarray(0, docs.length);
   for (let i = 0; i < known.rows.length; i++) {
     const r = known.rows[i];
     text[r] = known.text[i];
