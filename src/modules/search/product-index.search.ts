@@ -605,13 +605,14 @@ function lowerBoundFrom(docs: Int32Array, position: number, from: number, end = 
 
 /**
  * calc_rank_or ranks kept per set of products (arrays kept across answers: one lexeme's or prefix's postings) and
- * operands, keyed by the set's number (never reused), least recently used out past MAX_KEPT_RANKS in all.
+ * operands, keyed by the set's number (never reused), least recently used out past MAX_KEPT_RANKS in all. Kept as
+ * float4, exactly: calc_rank_or answers a float4 (rankOrFromSum rounds to one).
  */
-const keptOrRanks = new Map<string, Float64Array>();
+const keptOrRanks = new Map<string, Float32Array>();
 let keptOrRankCount = 0;
-/** Ranks kept at most, each entry counted as ENTRY_RANKS more (its key and array): about 4 MB in all. */
+/** Ranks kept at most (4 bytes each), each entry counted as ENTRY_RANKS more (its key and array): about 2 MB in all. */
 const MAX_KEPT_RANKS = 500_000;
-const ENTRY_RANKS = 32;
+const ENTRY_RANKS = 64;
 
 /** The value of `key` in the insertion-ordered `map`, moved last (most recently used); undefined when absent. */
 function recentlyUsed<V>(map: Map<string, V>, key: string): V | undefined {
@@ -625,7 +626,7 @@ function recentlyUsed<V>(map: Map<string, V>, key: string): V | undefined {
 
 /** Keeps a copy of `ranks` under `key`, the least recently used out first while past MAX_KEPT_RANKS in all. */
 function keepRanks(key: string, ranks: Float64Array): void {
-  const cost = (kept: Float64Array) => kept.length + ENTRY_RANKS;
+  const cost = (kept: ArrayLike<number>) => kept.length + ENTRY_RANKS;
   if (cost(ranks) > MAX_KEPT_RANKS) return;
   const known = keptOrRanks.get(key);
   if (known) {
@@ -637,7 +638,7 @@ function keepRanks(key: string, ranks: Float64Array): void {
     keptOrRanks.delete(oldest);
     keptOrRankCount -= cost(kept);
   }
-  keptOrRanks.set(key, ranks.slice());
+  keptOrRanks.set(key, new Float32Array(ranks));
   keptOrRankCount += cost(ranks);
 }
 
