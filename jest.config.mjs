@@ -40,8 +40,9 @@ const shared = {
   // The SDK package by name, as third parties import it (from its source; tests/integration/sdk builds the package).
   moduleNameMapper: {
     '^@commerce-api/sdk$': '<rootDir>/sdk/src/index.ts',
-    // Prisma's query compiler with its plans kept for the whole worker, not one test file (the file says why it is exact).
-    '^@prisma/client/runtime/query_compiler_fast_bg\\.postgresql\\.mjs$':
+    // Prisma's query compiler (the build prisma/schema.prisma's compilerBuild names) with its plans kept for the whole
+    // worker, not one test file (the file says why it is exact).
+    '^@prisma/client/runtime/query_compiler_small_bg\\.postgresql\\.mjs$':
       '<rootDir>/tests/setup/prisma-query-compiler.mjs',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

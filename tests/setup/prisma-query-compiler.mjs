@@ -15,9 +15,9 @@
 import { createHash } from 'node:crypto';
 // A built-in module's object is the same in every test file of a worker (unlike globalThis or process).
 import worker from 'node:v8';
-import * as glue from '../../node_modules/@prisma/client/runtime/query_compiler_fast_bg.postgresql.mjs';
+import * as glue from '../../node_modules/@prisma/client/runtime/query_compiler_small_bg.postgresql.mjs';
 
-export * from '../../node_modules/@prisma/client/runtime/query_compiler_fast_bg.postgresql.mjs';
+export * from '../../node_modules/@prisma/client/runtime/query_compiler_small_bg.postgresql.mjs';
 
 const PLANS = Symbol.for('commerce-api.tests.prisma-query-plans');
 /** @type {Map<string, Map<string, unknown>>} plans by compiler configuration, then by request */
