@@ -624,15 +624,13 @@ function recentlyUsed<V>(map: Map<string, V>, key: string): V | undefined {
   return value;
 }
 
-/** Keeps a copy of `ranks` under `key`, the least recently used out first while past MAX_KEPT_RANKS in all. */
+/**
+ * Keeps a copy of `ranks` under `key` (absent: ranksOf keeps only after a miss, with no await between), the least
+ * recently used out first while past MAX_KEPT_RANKS in all.
+ */
 function keepRanks(key: string, ranks: Float64Array): void {
   const cost = (kept: ArrayLike<number>) => kept.length + ENTRY_RANKS;
   if (cost(ranks) > MAX_KEPT_RANKS) return;
-  const known = keptOrRanks.get(key);
-  if (known) {
-    keptOrRanks.delete(key);
-    keptOrRankCount -= cost(known);
-  }
   for (const [oldest, kept] of keptOrRanks) {
     if (keptOrRankCount + cost(ranks) <= MAX_KEPT_RANKS) break;
     keptOrRanks.delete(oldest);
@@ -1133,7 +1131,7 @@ function answerOf(
 ): ProductSearchResult {
   const pinned: number[] = [];
   for (let r = 0; r < rows.docs.length; r++) if (rows.pin[r] === 1) pinned.push(r);
-  const page = Array.from(first ?? topRows(rows.pin, search.skip + search.take, order)).slice(search.skip);
+  const page = (first ? Array.from(first) : topRows(rows.pin, search.skip + search.take, order)).slice(search.skip);
   const total = rows.docs.length;
   const result: ProductSearchResult = {
     total,
