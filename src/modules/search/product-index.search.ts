@@ -256,17 +256,13 @@ const MAX_MERGED_POSTINGS = 1_000_000;
 function mergedPostings(index: ProductIndex, low: number, high: number, weight: number): Int32Array {
   return keptPostings(index, `${low}:${high}:${weight}`, () => {
     const { lexemePostings, postingDocs, postingWeights } = index;
-    let docs: Int32Array;
-    if (weight === 0) docs = postingDocs.slice(lexemePostings[low], lexemePostings[high]);
-    else {
-      // Postings with a position of an allowed weight (or none: any weight matches an entry without positions).
-      docs = new Int32Array(lexemePostings[high] - lexemePostings[low]);
-      let n = 0;
-      for (let p = lexemePostings[low]; p < lexemePostings[high]; p++)
-        if (postingWeights[p] & weight) docs[n++] = postingDocs[p];
-      docs = docs.slice(0, n);
-    }
-    return high - low > 1 ? unique(docs.sort()) : docs;
+    const [from, to] = [lexemePostings[low], lexemePostings[high]];
+    if (weight === 0 && high - low === 1) return postingDocs.slice(from, to);
+    // Postings with a position of an allowed weight (or none: any weight matches an entry without positions).
+    const docs = setBufferOf(to - from);
+    let n = 0;
+    for (let p = from; p < to; p++) if (weight === 0 || postingWeights[p] & weight) docs[n++] = postingDocs[p];
+    return (high - low > 1 ? unique(docs.subarray(0, n).sort()) : docs.subarray(0, n)).slice();
   });
 }
 
@@ -279,11 +275,11 @@ let nextKeptId = 0;
  * synonyms is one set of products for every search of it, as an engine keeps a term's expansion).
  */
 function unionOf(index: ProductIndex, a: Int32Array, b: Int32Array): Int32Array {
-  if (b.length === 0) return a;
+  if (b.length === 0 || a === b) return a;
   if (a.length === 0) return b;
   const [idA, idB] = [keptIds.get(a), keptIds.get(b)];
   if (idA === undefined || idB === undefined) return union(a, b);
-  return keptPostings(index, `${idA}|${idB}`, () => union(a, b).slice());
+  return keptPostings(index, `${idA}|${idB}`, () => union(a, b));
 }
 
 /**
@@ -294,14 +290,14 @@ function unionOf(index: ProductIndex, a: Int32Array, b: Int32Array): Int32Array 
 function intersectionOf(index: ProductIndex, a: Int32Array, b: Int32Array): Int32Array {
   const [idA, idB] = [keptIds.get(a), keptIds.get(b)];
   if (idA === undefined || idB === undefined || a === b) return intersect(a, b);
-  return keptPostings(index, `${Math.min(idA, idB)}&${Math.max(idA, idB)}`, () => intersect(a, b).slice());
+  return keptPostings(index, `${Math.min(idA, idB)}&${Math.max(idA, idB)}`, () => intersect(a, b));
 }
 
 /** The products of `a` not in `b` (both ascending); kept when both are kept lists, as intersectionOf is. */
 function differenceOf(index: ProductIndex, a: Int32Array, b: Int32Array): Int32Array {
   const [idA, idB] = [keptIds.get(a), keptIds.get(b)];
   if (idA === undefined || idB === undefined) return difference(a, b);
-  return keptPostings(index, `${idA}-${idB}`, () => difference(a, b).slice());
+  return keptPostings(index, `${idA}-${idB}`, () => difference(a, b));
 }
 
 /** The postings kept under `key` in the index's bounded cache (most recently used last), computed when absent. */
@@ -322,6 +318,19 @@ function keptPostings(index: ProductIndex, key: string, compute: () => Int32Arra
   return docs;
 }
 
+/**
+ * The buffer sets are computed into, each copied out at its exact size before the next one is computed (a set is
+ * computed in one synchronous step), so a set allocates its own size only and not a buffer at its bound too (the
+ * long tail's searches allocated 60 % of their typed arrays so).
+ */
+let setBuffer = new Int32Array(0);
+
+/** The set buffer, grown to hold `size` values (never passed to code that computes another set before copying out). */
+function setBufferOf(size: number): Int32Array {
+  if (setBuffer.length < size) setBuffer = new Int32Array(size);
+  return setBuffer;
+}
+
 function keep(docs: Int32Array): void {
   if (keptLists.has(docs)) return;
   keptLists.add(docs);
@@ -338,14 +347,14 @@ function unique(sorted: Int32Array): Int32Array {
 function intersect(a: Int32Array, b: Int32Array): Int32Array {
   if (a === b) return a;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  const out = new Int32Array(short.length);
+  const out = setBufferOf(short.length);
   let n = 0;
   if (short.length * SKEWED < long.length) {
     for (let i = 0, j = 0; i < short.length && j < long.length; i++) {
       j = lowerBoundFrom(long, short[i], j);
       if (j < long.length && long[j] === short[i]) out[n++] = short[i];
     }
-    return out.subarray(0, n);
+    return out.slice(0, n);
   }
   let [i, j] = [0, 0];
   while (i < short.length && j < long.length) {
@@ -357,7 +366,7 @@ function intersect(a: Int32Array, b: Int32Array): Int32Array {
       j++;
     }
   }
-  return out.subarray(0, n);
+  return out.slice(0, n);
 }
 
 /** Lists this many times longer than the other are searched rather than merged (a search costs a few steps per product). */
@@ -365,7 +374,7 @@ const SKEWED = 8;
 
 function union(a: Int32Array, b: Int32Array): Int32Array {
   if (a === b) return a;
-  const out = new Int32Array(a.length + b.length);
+  const out = setBufferOf(a.length + b.length);
   let [i, j, n] = [0, 0, 0];
   while (i < a.length || j < b.length) {
     if (j >= b.length || (i < a.length && a[i] < b[j])) out[n++] = a[i++];
@@ -375,7 +384,7 @@ function union(a: Int32Array, b: Int32Array): Int32Array {
       j++;
     }
   }
-  return out.subarray(0, n);
+  return out.slice(0, n);
 }
 
 const roundHalfEven = (x: number) => {
@@ -443,13 +452,13 @@ interface DocSet {
 }
 
 function difference(a: Int32Array, b: Int32Array): Int32Array {
-  const out = new Int32Array(a.length);
+  const out = setBufferOf(a.length);
   let [j, n] = [0, 0];
   for (let i = 0; i < a.length; i++) {
     while (j < b.length && b[j] < a[i]) j++;
     if (j >= b.length || b[j] !== a[i]) out[n++] = a[i];
   }
-  return out.subarray(0, n);
+  return out.slice(0, n);
 }
 
 /**
@@ -508,14 +517,14 @@ function queryIdOf(query: TsQuery): number {
  */
 function verified(doc: IndexDoc, query: TsQuery, candidates: Int32Array): Int32Array {
   const verify = () => {
-    const out = new Int32Array(candidates.length);
+    const out = setBufferOf(candidates.length);
     let n = 0;
     for (let i = 0; i < candidates.length; i++) if (tsMatches(query, doc.at(candidates[i]))) out[n++] = candidates[i];
-    return out.subarray(0, n);
+    return out.slice(0, n);
   };
   const candidatesId = keptIds.get(candidates);
   if (candidatesId === undefined) return verify();
-  return keptPostings(doc.index, `${candidatesId}@${queryIdOf(query)}`, () => verify().slice());
+  return keptPostings(doc.index, `${candidatesId}@${queryIdOf(query)}`, verify);
 }
 
 /** The positions 0..count-1. */
@@ -1168,7 +1177,7 @@ const VALUE_FILTERS = ['productType', 'tag', 'collectionId', 'inStock'] as const
 function filterSet(index: ProductIndex, search: ProductSearch, filter: ProductFilters): Int32Array {
   return keptPostings(index, `filter:${JSON.stringify(filter)}`, () => {
     const admit = admitted(index, { ...search, hidden: [], filters: filter })!;
-    const docs = new Int32Array(index.ids.length);
+    const docs = setBufferOf(index.ids.length);
     let n = 0;
     for (let doc = 0; doc < index.ids.length; doc++) if (admit(doc)) docs[n++] = doc;
     return docs.slice(0, n);
@@ -1193,12 +1202,13 @@ function withPins(index: ProductIndex, search: ProductSearch, docs: Int32Array) 
     if (position !== undefined && admitPin(position)) pinSet.add(position);
   }
   // The admitted products in order (still ascending), then the pins merged in.
-  const kept = new Int32Array(docs.length);
+  const buffer = setBufferOf(docs.length);
   let count = 0;
-  for (let i = 0; i < docs.length; i++) if (!pinSet.has(docs[i]) && admit(docs[i])) kept[count++] = docs[i];
-  if (pinSet.size === 0) return { docs: kept.subarray(0, count), pin: new Uint8Array(count) };
+  for (let i = 0; i < docs.length; i++) if (!pinSet.has(docs[i]) && admit(docs[i])) buffer[count++] = docs[i];
+  const kept = buffer.slice(0, count);
+  if (pinSet.size === 0) return { docs: kept, pin: new Uint8Array(count) };
   const pins = Int32Array.from(pinSet).sort();
-  const all = union(kept.subarray(0, count), pins);
+  const all = union(kept, pins);
   const pinned = new Ascending(pins);
   const pin = new Uint8Array(all.length);
   for (let i = 0; i < all.length; i++) pin[i] = pinned.has(all[i]) ? 1 : 0;
