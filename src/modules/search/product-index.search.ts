@@ -743,12 +743,21 @@ async function scoringQueries(ctx: Ctx, search: ProductSearch, ranked: Prisma.Sq
 }
 
 /**
- * Per index, the arrays an answer's scores are written to (one answer at a time: an answer is computed between
- * two awaits, and read before the next one).
+ * Per index, the arrays an answer's scores are written to, and a relaxed answer's rows before they are copied out
+ * (one answer at a time: an answer is computed between two awaits, and read before the next one).
  */
 const scratches = new WeakMap<
   ProductIndex,
-  { text: Float64Array; final: Float64Array; exact: Uint8Array; bonus: Float64Array; multiplier: Float64Array }
+  {
+    text: Float64Array;
+    final: Float64Array;
+    exact: Uint8Array;
+    bonus: Float64Array;
+    multiplier: Float64Array;
+    rows: Int32Array;
+    matched: Int32Array;
+    head: Uint8Array;
+  }
 >();
 
 function scratchOf(index: ProductIndex) {
@@ -761,6 +770,9 @@ function scratchOf(index: ProductIndex) {
       exact: new Uint8Array(count),
       bonus: new Float64Array(count),
       multiplier: new Float64Array(count),
+      rows: new Int32Array(count),
+      matched: new Int32Array(count),
+      head: new Uint8Array(count),
     };
     scratches.set(index, scratch);
   }
@@ -1320,14 +1332,15 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       const all = withPins(index, search, matching);
       // Per optional clause, the products of the answer's candidates matching it (ascending).
       const clauseDocs = optional.map((i) => matchingAmong(doc, compiledClauses[i], all.docs));
-      // The statement's `c`, then `m`: products worth the level, and the pins.
-      const kept: number[] = [];
-      const matchedOf: number[] = [];
-      const headOf: number[] = [];
+      // The statement's `c`, then `m`: products worth the level, and the pins (rows of `all`, with their figures,
+      // in the index's scratch arrays until copied out).
+      const { rows: keptRows, matched: keptMatched, head: keptHead } = scratchOf(index);
+      let count = 0;
       // Cursors through the clauses' products and the candidates, as the answer's products come (ascending).
       const clauseCursors = clauseDocs.map((list) => new Ascending(list));
       const candidate = new Ascending(matching);
-      all.docs.forEach((position, r) => {
+      for (let r = 0; r < all.docs.length; r++) {
+        const position = all.docs[r];
         const pin = all.pin[r] === 1;
         let hits = 0;
         let head = 1;
@@ -1339,18 +1352,17 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
         const matched = (pin && !candidate.has(position) ? 0 : required) + hits;
         const worth = countsHead ? matched + head : matched;
         if (worth >= required + relax.level || pin) {
-          kept.push(r);
-          matchedOf.push(matched);
-          headOf.push(head);
+          keptRows[count] = r;
+          keptMatched[count] = matched;
+          keptHead[count++] = head;
         }
-      });
-      const docs = int32Of(kept.length, (i) => all.docs[kept[i]]);
-      const pin = new Uint8Array(kept.length);
-      for (let i = 0; i < kept.length; i++) pin[i] = all.pin[kept[i]];
+      }
+      const docs = int32Of(count, (i) => all.docs[keptRows[i]]);
+      const pin = new Uint8Array(count);
+      for (let i = 0; i < count; i++) pin[i] = all.pin[keptRows[i]];
       const scores = scoreRows(index, doc, search, scoring, docs);
-      const matched = int32Of(matchedOf.length, (i) => matchedOf[i]);
-      const head = new Uint8Array(headOf.length);
-      for (let i = 0; i < headOf.length; i++) head[i] = headOf[i];
+      const matched = keptMatched.slice(0, count);
+      const head = keptHead.slice(0, count);
       const rows: Rows = { docs, pin, ...scores, matched, head };
       const order = (a: number, b: number) =>
         rows.exact[b] - rows.exact[a] ||
