@@ -21,6 +21,15 @@ export interface Step<Row> {
 export const BEGIN: Step<never> = { config: () => ({ text: 'BEGIN' }) };
 export const COMMIT: Step<never> = { config: () => ({ text: 'COMMIT' }) };
 
+/**
+ * Generic plans for the rest of the transaction, before a prepared statement PostgreSQL would otherwise plan afresh
+ * on every execution: one whose generic plan its estimates keep dearer than each custom plan (ten rows assumed for
+ * an unnest of a parameter where a custom plan sees two), though both are the same index scans.
+ */
+export const GENERIC_PLANS: Step<never> = {
+  config: () => ({ text: 'SET LOCAL plan_cache_mode = force_generic_plan' }),
+};
+
 export type RowsOf<S extends readonly Step<unknown>[]> = { [K in keyof S]: S[K] extends Step<infer R> ? R[] : never };
 
 /** The parts of node-postgres's connection a query sends its messages through (pg/lib/connection.js). */
