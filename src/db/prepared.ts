@@ -102,9 +102,9 @@ const FAMILY_TEXTS = 256;
 
 /**
  * Prepared statements whose text depends on a request's shape (which filters a list got, its sort, a first or a
- * later page, its size): each distinct text is prepared once under `${prefix}_${n}`. Texts must be built from
- * fixed fragments with `$n` placeholders, never from a request's values (a page size, a checked integer, is
- * written in); past FAMILY_TEXTS distinct texts they run unprepared.
+ * later page, a common page size): each distinct text is prepared once under `${prefix}_${n}`. Texts must be built
+ * from fixed fragments with `$n` placeholders, never from a request's values (but for one of a few fixed page
+ * sizes); past FAMILY_TEXTS distinct texts they run unprepared.
  */
 export function preparedFamily<Row>(
   prefix: string,

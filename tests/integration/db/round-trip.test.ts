@@ -3,6 +3,7 @@ import pg from 'pg';
 import { createDatabase, poolOf, type Database } from '../../../src/db/client.js';
 import { commitWith, inTransaction } from '../../../src/db/client-transaction.js';
 import { preparedStatement } from '../../../src/db/prepared.js';
+import { GENERIC_PLANS } from '../../../src/db/round-trip.js';
 import { createTestDatabase } from '../../setup/database.js';
 
 // Statements of a transaction sent in one round trip (src/db/round-trip.ts): run in order, each with its own
@@ -102,5 +103,25 @@ describe('statements in one round trip', () => {
     await admin.query(`UPDATE round_trip_stock SET units = 2 WHERE id = 'b'`);
     await admin.query('COMMIT');
     expect(await read).toEqual([{ units: 2 }]);
+  });
+
+  test('after GENERIC_PLANS, a statement of the transaction runs on its generic plan from its first run', async () => {
+    const others = preparedStatement<{ n: number }>(
+      'round_trip_test_generic',
+      'SELECT count(*)::int AS n FROM round_trip_notes WHERE text <> $1',
+    );
+    await admin.query('TRUNCATE round_trip_notes');
+    await admin.query(`INSERT INTO round_trip_notes (text) VALUES ('a'), ('b')`);
+    for (let i = 0; i < 3; i++) {
+      const counted = await inTransaction(pool, async (client) =>
+        commitWith(client, [GENERIC_PLANS, others.with(['a'])]),
+      );
+      expect(counted[1]).toEqual([{ n: 1 }]);
+    }
+    const { rows } = await pool.query<{ generic_plans: number; custom_plans: number }>(
+      `SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name = 'round_trip_test_generic'`,
+    );
+    // Behind PgBouncer the statements are unnamed: nothing is prepared in the session.
+    expect(rows).toEqual(database.url === database.directUrl ? [{ generic_plans: 3, custom_plans: 0 }] : []);
   });
 });
