@@ -259,10 +259,11 @@ function mergedPostings(index: ProductIndex, low: number, high: number, weight: 
     const [from, to] = [lexemePostings[low], lexemePostings[high]];
     if (weight === 0 && high - low === 1) return postingDocs.slice(from, to);
     // Postings with a position of an allowed weight (or none: any weight matches an entry without positions).
-    const docs = setBufferOf(to - from);
-    let n = 0;
-    for (let p = from; p < to; p++) if (weight === 0 || postingWeights[p] & weight) docs[n++] = postingDocs[p];
-    return (high - low > 1 ? unique(docs.subarray(0, n).sort()) : docs.subarray(0, n)).slice();
+    return collectedSet(to - from, (docs) => {
+      let n = 0;
+      for (let p = from; p < to; p++) if (weight === 0 || postingWeights[p] & weight) docs[n++] = postingDocs[p];
+      return high - low > 1 ? unique(docs.subarray(0, n).sort()).length : n;
+    });
   });
 }
 
@@ -318,17 +319,17 @@ function keptPostings(index: ProductIndex, key: string, compute: () => Int32Arra
   return docs;
 }
 
-/**
- * The buffer sets are computed into, each copied out at its exact size before the next one is computed (a set is
- * computed in one synchronous step), so a set allocates its own size only and not a buffer at its bound too (the
- * long tail's searches allocated 60 % of their typed arrays so).
- */
+/** The buffer sets are computed into (collectedSet), grown to the largest bound asked. */
 let setBuffer = new Int32Array(0);
 
-/** The set buffer, grown to hold `size` values (never passed to code that computes another set before copying out). */
-function setBufferOf(size: number): Int32Array {
+/**
+ * The first values `fill` writes to a buffer of at least `size` (it answers how many), copied out at their size: a set
+ * allocates its own size only, not a buffer at its bound too (the long tail's searches allocated 60 % of their
+ * typed arrays so). One buffer serves every set, as `fill` runs synchronously and computes no other set.
+ */
+function collectedSet(size: number, fill: (out: Int32Array) => number): Int32Array {
   if (setBuffer.length < size) setBuffer = new Int32Array(size);
-  return setBuffer;
+  return setBuffer.slice(0, fill(setBuffer));
 }
 
 function keep(docs: Int32Array): void {
@@ -347,26 +348,27 @@ function unique(sorted: Int32Array): Int32Array {
 function intersect(a: Int32Array, b: Int32Array): Int32Array {
   if (a === b) return a;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  const out = setBufferOf(short.length);
-  let n = 0;
-  if (short.length * SKEWED < long.length) {
-    for (let i = 0, j = 0; i < short.length && j < long.length; i++) {
-      j = lowerBoundFrom(long, short[i], j);
-      if (j < long.length && long[j] === short[i]) out[n++] = short[i];
+  return collectedSet(short.length, (out) => {
+    let n = 0;
+    if (short.length * SKEWED < long.length) {
+      for (let i = 0, j = 0; i < short.length && j < long.length; i++) {
+        j = lowerBoundFrom(long, short[i], j);
+        if (j < long.length && long[j] === short[i]) out[n++] = short[i];
+      }
+      return n;
     }
-    return out.slice(0, n);
-  }
-  let [i, j] = [0, 0];
-  while (i < short.length && j < long.length) {
-    if (short[i] < long[j]) i++;
-    else if (short[i] > long[j]) j++;
-    else {
-      out[n++] = short[i];
-      i++;
-      j++;
+    let [i, j] = [0, 0];
+    while (i < short.length && j < long.length) {
+      if (short[i] < long[j]) i++;
+      else if (short[i] > long[j]) j++;
+      else {
+        out[n++] = short[i];
+        i++;
+        j++;
+      }
     }
-  }
-  return out.slice(0, n);
+    return n;
+  });
 }
 
 /** Lists this many times longer than the other are searched rather than merged (a search costs a few steps per product). */
@@ -374,17 +376,18 @@ const SKEWED = 8;
 
 function union(a: Int32Array, b: Int32Array): Int32Array {
   if (a === b) return a;
-  const out = setBufferOf(a.length + b.length);
-  let [i, j, n] = [0, 0, 0];
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i] < b[j])) out[n++] = a[i++];
-    else if (i >= a.length || b[j] < a[i]) out[n++] = b[j++];
-    else {
-      out[n++] = a[i++];
-      j++;
+  return collectedSet(a.length + b.length, (out) => {
+    let [i, j, n] = [0, 0, 0];
+    while (i < a.length || j < b.length) {
+      if (j >= b.length || (i < a.length && a[i] < b[j])) out[n++] = a[i++];
+      else if (i >= a.length || b[j] < a[i]) out[n++] = b[j++];
+      else {
+        out[n++] = a[i++];
+        j++;
+      }
     }
-  }
-  return out.slice(0, n);
+    return n;
+  });
 }
 
 const roundHalfEven = (x: number) => {
@@ -452,13 +455,14 @@ interface DocSet {
 }
 
 function difference(a: Int32Array, b: Int32Array): Int32Array {
-  const out = setBufferOf(a.length);
-  let [j, n] = [0, 0];
-  for (let i = 0; i < a.length; i++) {
-    while (j < b.length && b[j] < a[i]) j++;
-    if (j >= b.length || b[j] !== a[i]) out[n++] = a[i];
-  }
-  return out.slice(0, n);
+  return collectedSet(a.length, (out) => {
+    let [j, n] = [0, 0];
+    for (let i = 0; i < a.length; i++) {
+      while (j < b.length && b[j] < a[i]) j++;
+      if (j >= b.length || b[j] !== a[i]) out[n++] = a[i];
+    }
+    return n;
+  });
 }
 
 /**
@@ -516,12 +520,12 @@ function queryIdOf(query: TsQuery): number {
  * verified once for every search of it, not per search.
  */
 function verified(doc: IndexDoc, query: TsQuery, candidates: Int32Array): Int32Array {
-  const verify = () => {
-    const out = setBufferOf(candidates.length);
-    let n = 0;
-    for (let i = 0; i < candidates.length; i++) if (tsMatches(query, doc.at(candidates[i]))) out[n++] = candidates[i];
-    return out.slice(0, n);
-  };
+  const verify = () =>
+    collectedSet(candidates.length, (out) => {
+      let n = 0;
+      for (let i = 0; i < candidates.length; i++) if (tsMatches(query, doc.at(candidates[i]))) out[n++] = candidates[i];
+      return n;
+    });
   const candidatesId = keptIds.get(candidates);
   if (candidatesId === undefined) return verify();
   return keptPostings(doc.index, `${candidatesId}@${queryIdOf(query)}`, verify);
@@ -1189,10 +1193,11 @@ const VALUE_FILTERS = ['productType', 'tag', 'collectionId', 'inStock'] as const
 function filterSet(index: ProductIndex, search: ProductSearch, filter: ProductFilters): Int32Array {
   return keptPostings(index, `filter:${JSON.stringify(filter)}`, () => {
     const admit = admitted(index, { ...search, hidden: [], filters: filter })!;
-    const docs = setBufferOf(index.ids.length);
-    let n = 0;
-    for (let doc = 0; doc < index.ids.length; doc++) if (admit(doc)) docs[n++] = doc;
-    return docs.slice(0, n);
+    return collectedSet(index.ids.length, (docs) => {
+      let n = 0;
+      for (let doc = 0; doc < index.ids.length; doc++) if (admit(doc)) docs[n++] = doc;
+      return n;
+    });
   });
 }
 
@@ -1214,11 +1219,12 @@ function withPins(index: ProductIndex, search: ProductSearch, docs: Int32Array) 
     if (position !== undefined && admitPin(position)) pinSet.add(position);
   }
   // The admitted products in order (still ascending), then the pins merged in.
-  const buffer = setBufferOf(docs.length);
-  let count = 0;
-  for (let i = 0; i < docs.length; i++) if (!pinSet.has(docs[i]) && admit(docs[i])) buffer[count++] = docs[i];
-  const kept = buffer.slice(0, count);
-  if (pinSet.size === 0) return { docs: kept, pin: new Uint8Array(count) };
+  const kept = collectedSet(docs.length, (out) => {
+    let count = 0;
+    for (let i = 0; i < docs.length; i++) if (!pinSet.has(docs[i]) && admit(docs[i])) out[count++] = docs[i];
+    return count;
+  });
+  if (pinSet.size === 0) return { docs: kept, pin: new Uint8Array(kept.length) };
   const pins = Int32Array.from(pinSet).sort();
   const all = union(kept, pins);
   const pinned = new Ascending(pins);

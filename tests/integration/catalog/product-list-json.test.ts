@@ -3,29 +3,19 @@ import { productForView, toProductResource, type CatalogView } from '../../../sr
 import { PRODUCT_INCLUDE } from '../../../src/modules/catalog/products.service.js';
 import { poolOf } from '../../../src/db/client.js';
 import { productJsonById, productList, variantJsonById } from '../../../src/modules/catalog/products.statements.js';
-import type { PageFetch } from '../../../src/shared/pagination.js';
 import { sql } from '../../../src/shared/sql-list.js';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { createDefinition } from '../../factories/metafield.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { byId } from '../../setup/requests.js';
+import { newestFirstPage } from '../../setup/pages.js';
 import { useStore } from '../../setup/store.js';
 
 // The product list sends each product's JSON as PostgreSQL writes it (products.statements.ts), not the mappers'
 // output: these tests hold that text to toProductResource and productForView, member order included.
 const store = useStore();
 
-const NEWEST_FIRST: PageFetch = {
-  after: undefined,
-  from: undefined,
-  keys: [
-    { field: 'createdAt', kind: 'date' },
-    { field: 'id', kind: 'string' },
-  ],
-  order: 'desc',
-  orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-  take: 100,
-};
+const NEWEST_FIRST = newestFirstPage(100);
 
 /** A catalog with the cases the JSON has to get right: unicode and escapes, nulls, no variants, ties, odd times. */
 async function seedCatalog() {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { createDatabase, poolOf, type Database } from '../../../src/db/client.js';
 import { sql, sqlList } from '../../../src/shared/sql-list.js';
 import { createTestDatabase } from '../../setup/database.js';
+import { newestFirstPage } from '../../setup/pages.js';
 
 // List pages (src/shared/sql-list.ts) on PostgreSQL's generic plan: a common page size is written into the statement,
 // so PostgreSQL costs the generic plan for the rows the page reads and keeps it, instead of planning every page (it
@@ -16,18 +17,7 @@ const items = sqlList<{ id: string; createdAt: Date }>('plan_test_items', 'plan_
   id: 'id',
   createdAt: 'created_at',
 });
-const firstPage = (take: number) =>
-  items(db, [sql`project = ${'p1'}`]).fetch({
-    after: undefined,
-    from: undefined,
-    keys: [
-      { field: 'createdAt', kind: 'date' },
-      { field: 'id', kind: 'string' },
-    ],
-    order: 'desc',
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take,
-  });
+const firstPage = (take: number) => items(db, [sql`project = ${'p1'}`]).fetch(newestFirstPage(take));
 
 const statements = async () =>
   (
