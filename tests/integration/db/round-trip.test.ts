@@ -105,6 +105,22 @@ describe('statements in one round trip', () => {
     expect(await read).toEqual([{ units: 2 }]);
   });
 
+  test("commitWith's COMMIT does not wait for its WAL flush: its locks go once its commit record is written", async () => {
+    const setting = preparedStatement<{ setting: string }>(
+      'round_trip_test_sync_commit',
+      `SELECT current_setting('synchronous_commit') AS setting`,
+    );
+    // The test cluster commits without flushing anyway: the transaction asks for synchronous commit first.
+    const synchronous = { config: () => ({ text: 'SET LOCAL synchronous_commit = on' }) };
+    const [before, [after]] = await inTransaction(
+      pool,
+      async (client, [, opened]) => [opened, await commitWith(client, [setting.with([])])] as const,
+      [synchronous, setting.with([])],
+    );
+    expect(before).toEqual([{ setting: 'on' }]);
+    expect(after).toEqual([{ setting: 'off' }]);
+  });
+
   test('after GENERIC_PLANS, a statement of the transaction runs on its generic plan from its first run', async () => {
     const others = preparedStatement<{ n: number }>(
       'round_trip_test_generic',
