@@ -63,12 +63,9 @@ export async function commitWith<const S extends readonly Step<unknown>[]>(
   client: pg.PoolClient,
   steps: S,
 ): Promise<RowsOf<S>> {
-  const rows = (await inOneRoundTrip(client, [
-    RELEASE_BEFORE_FLUSH,
-    ...steps,
-    COMMIT,
-    FLUSH,
-  ])) as unknown as unknown[][];
+  const batch = [RELEASE_BEFORE_FLUSH, ...steps, COMMIT, FLUSH] as const;
+  const rows = (await inOneRoundTrip(client, batch)) as unknown as unknown[][];
   committed.add(client);
-  return rows.slice(1, -2) as RowsOf<S>;
+  // The steps' rows: after RELEASE_BEFORE_FLUSH's, one per step.
+  return rows.slice(1, 1 + steps.length) as RowsOf<S>;
 }
