@@ -27,3 +27,12 @@ export function jsonObjectSql(fields: readonly JsonField[]): string {
 export function jsonArraySql(fields: readonly JsonField[], from: string, orderBy: string): string {
   return `COALESCE((SELECT array_to_json(array_agg(item ORDER BY ${orderBy})) FROM (SELECT ${selectOf(fields)} FROM ${from}) item), '[]'::json)`;
 }
+
+/**
+ * A statement reading many parents' arrays in one scan: per distinct `key` (one of `fields`' keys) among the rows
+ * of `from`, that value as "key" and the JSON array of its rows' objects as jsonArraySql writes one, as "json".
+ */
+export function jsonArraysByKeySql(fields: readonly JsonField[], key: string, from: string, orderBy: string): string {
+  if (!fields.some(([name]) => name === key)) throw new Error(`The key ${key} must be one of the objects' fields.`);
+  return `SELECT item."${key}" AS "key", array_to_json(array_agg(item ORDER BY ${orderBy})) AS "json" FROM (SELECT ${selectOf(fields)} FROM ${from}) item GROUP BY item."${key}"`;
+}

@@ -22,6 +22,17 @@ export interface SqlCondition {
 /** `sql\`status = ${status}\``: a condition whose values are sent as parameters, never spliced into the text. */
 export const sql = (parts: TemplateStringsArray, ...values: unknown[]): SqlCondition => ({ parts: [...parts], values });
 
+/**
+ * A page's children read for the whole page at once, where a correlated subquery would scan once per row (each
+ * scan's start-up costs more than a child row): `ctes`, common table expressions over `"page"` (the page's rows
+ * of the list's table, all columns), and `joins` (LEFT JOINs) bringing their rows to the page's rows, which the
+ * computed expressions then read.
+ */
+export interface PageChildren {
+  readonly ctes: string;
+  readonly joins: string;
+}
+
 /** Rows of a page and the number of rows the filters select, as listPage reads them. */
 export interface PageSource<Row> {
   count(): PromiseLike<number>;
@@ -42,14 +53,15 @@ function bind(condition: SqlCondition, values: unknown[]): string {
  * A list over `table` (`columns`: each row field's column; every sort key's field must be one), read on
  * `db`'s pool by prepared statements. `filters` are ANDed (false and undefined skipped); the keyset bound is a row
  * comparison `(key, id) < (…)` (with the redundant `key <= …`, an index bound), as Prisma's path pages.
- * `computed` adds fields read by SQL expressions over the row (fixed text, e.g. a correlated subquery of its
- * children), so a page and what each row carries come in one statement.
+ * `computed` adds fields read by SQL expressions over the row (fixed text), so a page and what each row carries
+ * come in one statement; with `children`, those expressions may read the page's children, read once per page.
  */
 export function sqlList<Row, Computed extends object = Record<never, never>>(
   name: string,
   table: string,
   columns: Columns<Row>,
   computed?: Columns<Computed>,
+  children?: PageChildren,
 ) {
   const family = preparedFamily<Row & Computed>(`list_${name}`);
   const counts = preparedFamily<{ count: number }>(`count_${name}`);
@@ -78,7 +90,7 @@ export function sqlList<Row, Computed extends object = Record<never, never>>(
       },
       fetch: async ({ from, keys, order, take }) => {
         const values: unknown[] = [];
-        let text = `SELECT ${selected} FROM "${table}" WHERE ${where(values)}`;
+        let text = `FROM "${table}" WHERE ${where(values)}`;
         const direction = order === 'desc' ? 'DESC' : 'ASC';
         if (from) {
           const op = order === 'desc' ? '<' : '>';
@@ -87,7 +99,8 @@ export function sqlList<Row, Computed extends object = Record<never, never>>(
           const params = from.map((_, i) => `$${at + i + 1}`);
           text += ` AND ${column(keys[0].field)} ${op}= ${params[0]} AND (${keys.map((key) => column(key.field)).join(', ')}) ${op} (${params.join(', ')})`;
         }
-        text += ` ORDER BY ${keys.map((key) => `${column(key.field)} ${direction}`).join(', ')}`;
+        const orderBy = ` ORDER BY ${keys.map((key) => `${column(key.field)} ${direction}`).join(', ')}`;
+        text += orderBy;
         // A common page size is written into the text: with a parameter, PostgreSQL assumes a LIMIT of 10 % of the
         // rows, which keeps every generic plan dearer than the custom ones and so plans each page afresh (0.2-0.4
         // ms, more than the customer list's page takes to read). Other sizes stay a parameter, so a client trying
@@ -97,6 +110,9 @@ export function sqlList<Row, Computed extends object = Record<never, never>>(
           values.push(take);
           text += ` LIMIT $${values.length}`;
         }
+        text = children
+          ? `WITH "page" AS MATERIALIZED (SELECT "${table}".* ${text}), ${children.ctes} SELECT ${selected} FROM "page" AS "${table}" ${children.joins}${orderBy}`
+          : `SELECT ${selected} ${text}`;
         return run<Row & Computed>(family, text, values);
       },
     };

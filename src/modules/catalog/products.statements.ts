@@ -2,14 +2,15 @@ import type pg from 'pg';
 import type { Database } from '../../db/client.js';
 import { preparedStatement, type Columns } from '../../db/prepared.js';
 import type { Variant } from '../../generated/prisma/client.js';
-import { isoTimeSql, jsonArraySql, jsonObjectSql, type JsonField } from '../../shared/sql-json.js';
-import { sqlList, type PageSource, type SqlCondition } from '../../shared/sql-list.js';
+import { isoTimeSql, jsonArraySql, jsonArraysByKeySql, jsonObjectSql, type JsonField } from '../../shared/sql-json.js';
+import { sqlList, type PageChildren, type PageSource, type SqlCondition } from '../../shared/sql-list.js';
 import type { CatalogView } from './catalog.mappers.js';
 
 /**
  * The product list's pages as prepared statements (src/shared/sql-list.ts), in one statement each: per product its
  * sort keys and its JSON text as the API shows it (toProductResource then productForView, variants and collection
- * ids included), written by PostgreSQL; and the read by id from the same JSON, one statement per view.
+ * ids included), written by PostgreSQL, the page's variants and collection ids read once for the whole page; and
+ * the read by id from the same JSON, one statement per view.
  */
 
 /** Where each field of a variant row lives (a SELECT or RETURNING list through selectList). */
@@ -70,18 +71,43 @@ const variantFields = (view: CatalogView): JsonField[] =>
     ] satisfies JsonField[]
   ).filter(([key]) => view === 'merchant' || (key !== 'low_stock_threshold' && key !== 'inventory_quantity'));
 
+// A product's variants (a JSON array) and collection ids (a text[]), as SQL over the product's row "products".
+interface ProductChildren {
+  variants: string;
+  collectionIds: string;
+}
+
+const VARIANT_ORDER = 'item.position, item.id COLLATE "C"';
+
+// Read by correlated subqueries: for one product (a read by id).
+const childrenOfRow = (view: CatalogView): ProductChildren => ({
+  variants: jsonArraySql(variantFields(view), `variants v WHERE v.product_id = "products"."id"`, VARIANT_ORDER),
+  collectionIds: `ARRAY(SELECT collection_id FROM collection_products WHERE product_id = "products"."id" ORDER BY collection_id COLLATE "C")`,
+});
+
+// Read once for a page of products (sqlList's children): a correlated subquery per product would start a scan
+// of variants and one of collection_products for each.
+const pageChildren = (view: CatalogView): PageChildren => ({
+  ctes: [
+    `"page_variants" AS MATERIALIZED (${jsonArraysByKeySql(variantFields(view), 'product_id', `variants v WHERE v.product_id = ANY (ARRAY(SELECT id FROM "page"))`, VARIANT_ORDER)})`,
+    `"page_collections" AS MATERIALIZED (SELECT product_id AS "key", array_agg(collection_id ORDER BY collection_id COLLATE "C") AS "ids" FROM collection_products WHERE product_id = ANY (ARRAY(SELECT id FROM "page")) GROUP BY product_id)`,
+  ].join(', '),
+  joins: [
+    `LEFT JOIN "page_variants" ON "page_variants"."key" = "products"."id"`,
+    `LEFT JOIN "page_collections" ON "page_collections"."key" = "products"."id"`,
+  ].join(' '),
+});
+
+const childrenOfPage: ProductChildren = {
+  variants: `COALESCE("page_variants"."json", '[]'::json)`,
+  collectionIds: `COALESCE("page_collections"."ids", '{}')`,
+};
+
 // The product's members in toProductResource's order; the storefront view (productForView) leaves out metadata and
 // puts variants last.
-function productJsonSql(view: CatalogView): string {
+function productJsonSql(view: CatalogView, children: ProductChildren): string {
   const p = '"products"';
-  const variants: JsonField = [
-    'variants',
-    jsonArraySql(
-      variantFields(view),
-      `variants v WHERE v.product_id = ${p}."id"`,
-      'item.position, item.id COLLATE "C"',
-    ),
-  ];
+  const variants: JsonField = ['variants', children.variants];
   const fields: JsonField[] = [
     ...[
       'id',
@@ -98,10 +124,7 @@ function productJsonSql(view: CatalogView): string {
       'currency',
     ].map((column): JsonField => [column, `${p}."${column}"`]),
     ...(view === 'merchant' ? [variants] : []),
-    [
-      'collection_ids',
-      `ARRAY(SELECT collection_id FROM collection_products WHERE product_id = ${p}."id" ORDER BY collection_id COLLATE "C")`,
-    ],
+    ['collection_ids', children.collectionIds],
     ...(view === 'merchant' ? [['metadata', `${p}."metadata"`] as JsonField] : []),
     ['created_at', isoTimeSql(`${p}."created_at"`)],
     ['updated_at', isoTimeSql(`${p}."updated_at"`)],
@@ -110,14 +133,16 @@ function productJsonSql(view: CatalogView): string {
   return `${jsonObjectSql(fields)}::text`;
 }
 
-const productPages = {
-  merchant: sqlList<ProductKeys, { json: string }>('products_merchant', 'products', KEY_COLUMNS, {
-    json: productJsonSql('merchant'),
-  }),
-  storefront: sqlList<ProductKeys, { json: string }>('products_storefront', 'products', KEY_COLUMNS, {
-    json: productJsonSql('storefront'),
-  }),
-};
+const productPage = (view: CatalogView) =>
+  sqlList<ProductKeys, { json: string }>(
+    `products_${view}`,
+    'products',
+    KEY_COLUMNS,
+    { json: productJsonSql(view, childrenOfPage) },
+    pageChildren(view),
+  );
+
+const productPages = { merchant: productPage('merchant'), storefront: productPage('storefront') };
 
 /** Pages of products matching `filters` (SQL conditions on products), each with its JSON text in `view`. */
 export function productList(
@@ -154,7 +179,7 @@ function jsonById(
 /** The product's JSON text as the list writes it, by findProduct's rule: live, of the project, active for storefronts. */
 export const productJsonById = jsonById(
   'product',
-  productJsonSql,
+  (view) => productJsonSql(view, childrenOfRow(view)),
   '"products"',
   '"products"."id" = $1 AND "products"."project_id" = $2 AND "products"."deleted_at" IS NULL',
   `"products"."status" = 'active'`,
