@@ -33,6 +33,7 @@ const CACHE_NAMES = [
   'liveSessions',
   'resolvedPrices',
   'accessTokens',
+  'productJson',
 ] as const;
 
 // Request latency buckets (seconds): the API answers most reads in a few milliseconds.

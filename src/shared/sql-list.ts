@@ -25,10 +25,11 @@ export const sql = (parts: TemplateStringsArray, ...values: unknown[]): SqlCondi
 /**
  * A page's children read for the whole page at once, where a correlated subquery would scan once per row (each
  * scan's start-up costs more than a child row): `ctes`, common table expressions over `"page"` (the page's rows
- * of the list's table, all columns), and `joins` (LEFT JOINs) bringing their rows to the page's rows, which the
- * computed expressions then read.
+ * of the list's table, all columns and `pageColumns`, named expressions over the table such as a system column),
+ * and `joins` (LEFT JOINs) bringing their rows to the page's rows, which the computed expressions then read.
  */
 export interface PageChildren {
+  readonly pageColumns?: string;
   readonly ctes: string;
   readonly joins: string;
 }
@@ -111,7 +112,7 @@ export function sqlList<Row, Computed extends object = Record<never, never>>(
           text += ` LIMIT $${values.length}`;
         }
         text = children
-          ? `WITH "page" AS MATERIALIZED (SELECT "${table}".* ${text}), ${children.ctes} SELECT ${selected} FROM "page" AS "${table}" ${children.joins}${orderBy}`
+          ? `WITH "page" AS MATERIALIZED (SELECT "${table}".*${children.pageColumns ? `, ${children.pageColumns}` : ''} ${text}), ${children.ctes} SELECT ${selected} FROM "page" AS "${table}" ${children.joins}${orderBy}`
           : `SELECT ${selected} ${text}`;
         return run<Row & Computed>(family, text, values);
       },

@@ -1,6 +1,7 @@
 import type { ChangeFeed } from './change-feed.js';
 import { ProjectIndexes } from './project-indexes.js';
 import { VerifiedTokens } from './verified-tokens.js';
+import { VersionedTexts } from './versioned-texts.js';
 
 /** The channel the table triggers notify (payload: the table's name) on commit of any write. */
 export const TABLE_CHANGED = 'table_changed';
@@ -167,7 +168,7 @@ export class TableVersionCache<T> {
   }
 }
 
-/** The process's caches (`deps.caches`, `ctx.caches`), each named for what it holds; all but `accessTokens` kept exact by the change feed. */
+/** The process's caches (`deps.caches`, `ctx.caches`), each named for what it holds; all but `accessTokens` and `productJson` kept exact by the change feed. */
 export interface ProcessCaches {
   /** The table and project versions every cache below checks its entries against; writers bump them. */
   versions: TableVersions;
@@ -215,6 +216,12 @@ export interface ProcessCaches {
    * signature check is skipped, not the live-session check); needs no change feed, since a signature never changes.
    */
   accessTokens: VerifiedTokens<{ customerId: string; sessionId: string }>;
+  /**
+   * Each listed product's JSON text per view, with the version (xmin) of the rows it was written from, so a list page
+   * whose statement reads the same version sends the kept text; needs no change feed, since a write to any of
+   * those rows changes their version.
+   */
+  productJson: VersionedTexts;
 }
 
 /** A customer's price keys as resolution reads them: its own active_price_key and those of its groups and companies. */
@@ -249,6 +256,8 @@ const MAX_LIVE_SESSIONS = 50_000;
 const MAX_RESOLVED_PRICES = 5_000;
 // A verified token's entry is a digest and two ids (about 200 bytes): 20,000 stay under 5 MB.
 const MAX_ACCESS_TOKENS = 20_000;
+// A product's JSON is about 1 kB with two variants: 8 million characters keep some 7,000 of them in 8-16 MB.
+const MAX_PRODUCT_JSON_LENGTH = 8_000_000;
 
 /**
  * The process's caches on `feed` (create them before the feed starts, so they hear every notification);
@@ -272,6 +281,7 @@ export function createProcessCaches(feed: ChangeFeed, onIndexError?: (error: unk
     liveSessions: new TableVersionCache<LiveSession | null>(versions, MAX_LIVE_SESSIONS),
     resolvedPrices: new TableVersionCache<unknown>(versions, MAX_RESOLVED_PRICES),
     accessTokens: new VerifiedTokens(MAX_ACCESS_TOKENS),
+    productJson: new VersionedTexts(MAX_PRODUCT_JSON_LENGTH),
   };
 }
 

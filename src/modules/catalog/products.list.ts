@@ -19,23 +19,29 @@ const parsed = (row: ProductJsonRow) => JSON.parse(row.json) as ProductResource;
 /**
  * A page of the project's live products matching the filters, with variants and collection ids; storefronts get
  * active ones only, in the storefront view (no merchant-only fields); a signed-in customer also their prices
- * (customer_price). PostgreSQL writes each product's JSON (products.statements.ts): the page sends those texts
- * as they are, and parses them only to cut them to `fields` or to add a customer's prices.
+ * (customer_price). PostgreSQL writes each product's JSON (products.statements.ts), kept in the process while its
+ * rows do not change: the page sends those texts as they are, and parses them only to cut them to `fields` or to
+ * add a customer's prices.
  */
 export async function listProducts(ctx: Ctx, query: ProductListQuery) {
   const view = isStorefront(ctx) ? 'storefront' : 'merchant';
-  const source = productList(ctx.db, view, [
-    sql`project_id = ${ctx.project.id}`,
-    sql`deleted_at IS NULL`,
-    query.status !== undefined && sql`status = ${query.status}`,
-    query.product_type !== undefined && sql`product_type = ${query.product_type}`,
-    query.vendor !== undefined && sql`vendor = ${query.vendor}`,
-    query.tag !== undefined && sql`tags @> ARRAY[${query.tag}]::text[]`,
-    query.collection_id !== undefined &&
-      sql`EXISTS (SELECT 1 FROM collection_products WHERE product_id = products.id AND collection_id = ${query.collection_id})`,
-    query.created_after !== undefined && sql`created_at > ${new Date(query.created_after)}`,
-    isStorefront(ctx) && sql`status = 'active'`,
-  ]);
+  const source = productList(
+    ctx.db,
+    view,
+    ctx.project.id,
+    [
+      sql`deleted_at IS NULL`,
+      query.status !== undefined && sql`status = ${query.status}`,
+      query.product_type !== undefined && sql`product_type = ${query.product_type}`,
+      query.vendor !== undefined && sql`vendor = ${query.vendor}`,
+      query.tag !== undefined && sql`tags @> ARRAY[${query.tag}]::text[]`,
+      query.collection_id !== undefined &&
+        sql`EXISTS (SELECT 1 FROM collection_products WHERE product_id = products.id AND collection_id = ${query.collection_id})`,
+      query.created_after !== undefined && sql`created_at > ${new Date(query.created_after)}`,
+      isStorefront(ctx) && sql`status = 'active'`,
+    ],
+    ctx.caches?.productJson,
+  );
   const cacheTotals = { list: 'products', tables: ['products', 'collection_products'] };
   if (!pricedCustomer(ctx)) {
     return listPage(ctx, { source, sorts: SORTS, map: parsed, json: (row) => row.json, query, cacheTotals });

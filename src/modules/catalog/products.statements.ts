@@ -1,9 +1,10 @@
 import type pg from 'pg';
-import type { Database } from '../../db/client.js';
+import { poolOf, type Database } from '../../db/client.js';
 import { preparedStatement, type Columns } from '../../db/prepared.js';
 import type { Variant } from '../../generated/prisma/client.js';
 import { isoTimeSql, jsonArraySql, jsonArraysByKeySql, jsonObjectSql, type JsonField } from '../../shared/sql-json.js';
-import { sqlList, type PageChildren, type PageSource, type SqlCondition } from '../../shared/sql-list.js';
+import { sql, sqlList, type PageSource, type SqlCondition } from '../../shared/sql-list.js';
+import type { VersionedTexts } from '../../shared/versioned-texts.js';
 import type { CatalogView } from './catalog.mappers.js';
 
 /**
@@ -85,24 +86,6 @@ const childrenOfRow = (view: CatalogView): ProductChildren => ({
   collectionIds: `ARRAY(SELECT collection_id FROM collection_products WHERE product_id = "products"."id" ORDER BY collection_id COLLATE "C")`,
 });
 
-// Read once for a page of products (sqlList's children): a correlated subquery per product would start a scan
-// of variants and one of collection_products for each.
-const pageChildren = (view: CatalogView): PageChildren => ({
-  ctes: [
-    `"page_variants" AS MATERIALIZED (${jsonArraysByKeySql(variantFields(view), 'product_id', `variants v WHERE v.product_id = ANY (ARRAY(SELECT id FROM "page"))`, VARIANT_ORDER)})`,
-    `"page_collections" AS MATERIALIZED (SELECT product_id AS "key", array_agg(collection_id ORDER BY collection_id COLLATE "C") AS "ids" FROM collection_products WHERE product_id = ANY (ARRAY(SELECT id FROM "page")) GROUP BY product_id)`,
-  ].join(', '),
-  joins: [
-    `LEFT JOIN "page_variants" ON "page_variants"."key" = "products"."id"`,
-    `LEFT JOIN "page_collections" ON "page_collections"."key" = "products"."id"`,
-  ].join(' '),
-});
-
-const childrenOfPage: ProductChildren = {
-  variants: `COALESCE("page_variants"."json", '[]'::json)`,
-  collectionIds: `COALESCE("page_collections"."ids", '{}')`,
-};
-
 // The product's members in toProductResource's order; the storefront view (productForView) leaves out metadata and
 // puts variants last.
 function productJsonSql(view: CatalogView, children: ProductChildren): string {
@@ -133,24 +116,118 @@ function productJsonSql(view: CatalogView, children: ProductChildren): string {
   return `${jsonObjectSql(fields)}::text`;
 }
 
-const productPage = (view: CatalogView) =>
-  sqlList<ProductKeys, { json: string }>(
-    `products_${view}`,
-    'products',
-    KEY_COLUMNS,
-    { json: productJsonSql(view, childrenOfPage) },
-    pageChildren(view),
-  );
+// The page's children in one scan each (sqlList's children): a correlated subquery per product would start a scan of
+// variants and one of collection_products for each. `versions`: the xmin of each row a product's JSON is written
+// from (its own, its variants', its collection links'), which changes with any write to them; `json`: its
+// variants' JSON and its collection ids. All over "page" (the products, with `row_xmin`), joined by "key".
+interface Cte {
+  name: string;
+  body: string;
+}
+const ofPage = (table: string) => `${table}.product_id = ANY (ARRAY(SELECT id FROM "page"))`;
+const versionCtes: Cte[] = ['variants', 'collection_products'].map((table) => ({
+  name: `page_${table}_versions`,
+  body: `SELECT product_id AS "key", string_agg(xmin::text, ',' ORDER BY xmin::text) AS "xmins" FROM ${table} WHERE ${ofPage(table)} GROUP BY product_id`,
+}));
+const jsonCtes = (view: CatalogView): Cte[] => [
+  {
+    name: 'page_variants',
+    body: jsonArraysByKeySql(variantFields(view), 'product_id', `variants v WHERE ${ofPage('v')}`, VARIANT_ORDER),
+  },
+  {
+    name: 'page_collections',
+    body: `SELECT product_id AS "key", array_agg(collection_id ORDER BY collection_id COLLATE "C") AS "ids" FROM collection_products WHERE ${ofPage('collection_products')} GROUP BY product_id`,
+  },
+];
+const childrenSql = (ctes: Cte[]) => ({
+  ctes: ctes.map(({ name, body }) => `"${name}" AS MATERIALIZED (${body})`).join(', '),
+  joins: ctes.map(({ name }) => `LEFT JOIN "${name}" ON "${name}"."key" = "products"."id"`).join(' '),
+});
 
-const productPages = { merchant: productPage('merchant'), storefront: productPage('storefront') };
+const VERSION = `"products"."row_xmin"::text || '/' || COALESCE("page_variants_versions"."xmins", '') || '/' || COALESCE("page_collection_products_versions"."xmins", '')`;
 
-/** Pages of products matching `filters` (SQL conditions on products), each with its JSON text in `view`. */
+const childrenOfPage: ProductChildren = {
+  variants: `COALESCE("page_variants"."json", '[]'::json)`,
+  collectionIds: `COALESCE("page_collections"."ids", '{}')`,
+};
+
+/** What a page reads of a product: its sort keys and the version of the rows its JSON is written from. */
+type ProductVersionRow = ProductKeys & { version: string };
+
+/** A product's JSON text and the version of the rows it was written from. */
+interface WrittenJson {
+  id: string;
+  version: string;
+  json: string;
+}
+
+const productPages = sqlList<ProductKeys, { version: string }>(
+  'products',
+  'products',
+  KEY_COLUMNS,
+  { version: VERSION },
+  { pageColumns: `"products".xmin AS "row_xmin"`, ...childrenSql(versionCtes) },
+);
+
+// The JSON of the products `$1` (ids) of the project `$2`, with the version of the rows it was written from (read
+// in the same statement), one statement per view: what a page's products not cached at their version need.
+const jsonByIds = (view: CatalogView) => {
+  const children = childrenSql([...versionCtes, ...jsonCtes(view)]);
+  const text =
+    `WITH "page" AS MATERIALIZED (SELECT "products".*, "products".xmin AS "row_xmin" FROM "products" WHERE "products"."id" = ANY ($1::text[]) AND "products"."project_id" = $2), ${children.ctes} ` +
+    `SELECT "products"."id" AS "id", ${VERSION} AS "version", ${productJsonSql(view, childrenOfPage)} AS "json" FROM "page" AS "products" ${children.joins}`;
+  const statement = preparedStatement<WrittenJson>(`products_${view}_by_ids`, text);
+  return (db: Database, values: unknown[]) => {
+    const pool = poolOf(db);
+    // Without a pool of ours (a client not made by createDatabase), the same SQL through Prisma, unprepared.
+    return pool ? statement(pool, values) : db.$queryRawUnsafe<WrittenJson[]>(text, ...values);
+  };
+};
+const productJsonByIds = { merchant: jsonByIds('merchant'), storefront: jsonByIds('storefront') };
+
+/**
+ * Pages of the project's products matching `filters` (SQL conditions on products), each with its JSON text in
+ * `view`: taken from `texts` when kept there at the version the page read, else written by PostgreSQL (in a second
+ * statement, for those products only) and kept. A product deleted between the two statements is left out.
+ */
 export function productList(
   db: Database,
   view: CatalogView,
+  projectId: string,
   filters: ReadonlyArray<SqlCondition | false | undefined>,
+  texts?: VersionedTexts,
 ): PageSource<ProductJsonRow> {
-  return productPages[view](db, filters);
+  const source = productPages(db, [sql`project_id = ${projectId}`, ...filters]);
+  return {
+    count: () => source.count(),
+    fetch: async (args) => withJson(db, view, projectId, await source.fetch(args), texts),
+  };
+}
+
+/** The page's rows with their JSON: kept ones from `texts`, the others written in one statement (and kept). */
+async function withJson(
+  db: Database,
+  view: CatalogView,
+  projectId: string,
+  rows: ProductVersionRow[],
+  texts: VersionedTexts | undefined,
+): Promise<ProductJsonRow[]> {
+  const key = (id: string) => `${view}:${id}`;
+  const kept = rows.map((row) => texts?.get(key(row.id), row.version));
+  const missing = rows.filter((_, i) => kept[i] === undefined).map((row) => row.id);
+  const written = new Map<string, string>();
+  if (missing.length > 0) {
+    for (const row of await productJsonByIds[view](db, [missing, projectId])) {
+      texts?.set(key(row.id), row.version, row.json);
+      written.set(row.id, row.json);
+    }
+  }
+  const page: ProductJsonRow[] = [];
+  rows.forEach(({ id, createdAt, updatedAt, title }, i) => {
+    const json = kept[i] ?? written.get(id);
+    if (json !== undefined) page.push({ id, createdAt, updatedAt, title, json });
+  });
+  return page;
 }
 
 /** A read by id of a JSON text in a view: the project's row `id` as `view` may see it, or undefined. */

@@ -69,9 +69,7 @@ describe('listProducts: each product as PostgreSQL writes its JSON', () => {
     const rows = await db.product.findMany({ where: { projectId: shop.project.id }, include: PRODUCT_INCLUDE });
     const prismaRows = new Map(rows.map((row) => [row.id, row]));
     for (const view of ['merchant', 'storefront'] as CatalogView[]) {
-      const listed = await productList(db, view, [sql`project_id = ${shop.project.id}`, sql`deleted_at IS NULL`]).fetch(
-        NEWEST_FIRST,
-      );
+      const listed = await productList(db, view, shop.project.id, [sql`deleted_at IS NULL`]).fetch(NEWEST_FIRST);
       expect(listed.map((row) => row.id).sort()).toEqual([...ids].sort());
       for (const row of listed) {
         const prisma = prismaRows.get(row.id)!;
@@ -94,9 +92,7 @@ describe('listProducts: each product as PostgreSQL writes its JSON', () => {
     const [full, bare, archived] = ids;
     const gone = (await db.product.findFirst({ where: { projectId: shop.project.id, deletedAt: { not: null } } }))!.id;
     for (const view of ['merchant', 'storefront'] as CatalogView[]) {
-      const listed = await productList(db, view, [sql`project_id = ${shop.project.id}`, sql`deleted_at IS NULL`]).fetch(
-        NEWEST_FIRST,
-      );
+      const listed = await productList(db, view, shop.project.id, [sql`deleted_at IS NULL`]).fetch(NEWEST_FIRST);
       const seen = view === 'merchant' ? [full, bare, archived] : [full];
       for (const id of ids) {
         const text = await productJsonById(pool, view, shop.project.id, id);
