@@ -8,10 +8,11 @@ import type { VersionedTexts } from '../../shared/versioned-texts.js';
 import type { CatalogView } from './catalog.mappers.js';
 
 /**
- * The product list's pages as prepared statements (src/shared/sql-list.ts), in one statement each: per product its
- * sort keys and its JSON text as the API shows it (toProductResource then productForView, variants and collection
- * ids included), written by PostgreSQL, the page's variants and collection ids read once for the whole page; and
- * the read by id from the same JSON, one statement per view.
+ * The product list's pages as prepared statements (src/shared/sql-list.ts): per product its sort keys and the
+ * version of the rows its JSON is written from, then, for the products whose JSON is not kept at that version
+ * (caches.productJson), their JSON text as the API shows it (toProductResource then productForView, variants and
+ * collection ids included), written by PostgreSQL; the page's children are read once for the whole page. And the
+ * read by id from the same JSON, one statement per view.
  */
 
 /** Where each field of a variant row lives (a SELECT or RETURNING list through selectList). */
@@ -188,7 +189,8 @@ const productJsonByIds = { merchant: jsonByIds('merchant'), storefront: jsonById
 /**
  * Pages of the project's products matching `filters` (SQL conditions on products), each with its JSON text in
  * `view`: taken from `texts` when kept there at the version the page read, else written by PostgreSQL (in a second
- * statement, for those products only) and kept. A product deleted between the two statements is left out.
+ * statement, for those products only) and kept. A product deleted between the two statements is left out. `db` is
+ * never a transaction's client (its own uncommitted rows could change again under the same xmin).
  */
 export function productList(
   db: Database,
