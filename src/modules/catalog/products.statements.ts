@@ -1,8 +1,9 @@
 import type pg from 'pg';
-import { poolOf, type Database } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
 import { preparedStatement, type Columns } from '../../db/prepared.js';
 import type { Variant } from '../../generated/prisma/client.js';
 import { isoTimeSql, jsonArraySql, jsonArraysByKeySql, jsonObjectSql, type JsonField } from '../../shared/sql-json.js';
+import type { PageFetch } from '../../shared/pagination.js';
 import { sql, sqlList, type PageSource, type SqlCondition } from '../../shared/sql-list.js';
 import type { VersionedTexts } from '../../shared/versioned-texts.js';
 import type { CatalogView } from './catalog.mappers.js';
@@ -145,7 +146,12 @@ const childrenSql = (ctes: Cte[]) => ({
   joins: ctes.map(({ name }) => `LEFT JOIN "${name}" ON "${name}"."key" = "products"."id"`).join(' '),
 });
 
-const VERSION = `"products"."row_xmin"::text || '/' || COALESCE("page_variants_versions"."xmins", '') || '/' || COALESCE("page_collection_products_versions"."xmins", '')`;
+// The version of a product's rows: its own xmin, then its variants' and its collection links'.
+const VERSION = [
+  `"products"."row_xmin"::text`,
+  ...versionCtes.map(({ name }) => `COALESCE("${name}"."xmins", '')`),
+].join(` || '/' || `);
+const ROW_XMIN = `"products".xmin AS "row_xmin"`;
 
 const childrenOfPage: ProductChildren = {
   variants: `COALESCE("page_variants"."json", '[]'::json)`,
@@ -155,36 +161,35 @@ const childrenOfPage: ProductChildren = {
 /** What a page reads of a product: its sort keys and the version of the rows its JSON is written from. */
 type ProductVersionRow = ProductKeys & { version: string };
 
-/** A product's JSON text and the version of the rows it was written from. */
-interface WrittenJson {
-  id: string;
-  version: string;
-  json: string;
-}
-
 const productPages = sqlList<ProductKeys, { version: string }>(
   'products',
   'products',
   KEY_COLUMNS,
   { version: VERSION },
-  { pageColumns: `"products".xmin AS "row_xmin"`, ...childrenSql(versionCtes) },
+  { pageColumns: ROW_XMIN, ...childrenSql(versionCtes) },
 );
 
-// The JSON of the products `$1` (ids) of the project `$2`, with the version of the rows it was written from (read
-// in the same statement), one statement per view: what a page's products not cached at their version need.
-const jsonByIds = (view: CatalogView) => {
-  const children = childrenSql([...versionCtes, ...jsonCtes(view)]);
-  const text =
-    `WITH "page" AS MATERIALIZED (SELECT "products".*, "products".xmin AS "row_xmin" FROM "products" WHERE "products"."id" = ANY ($1::text[]) AND "products"."project_id" = $2), ${children.ctes} ` +
-    `SELECT "products"."id" AS "id", ${VERSION} AS "version", ${productJsonSql(view, childrenOfPage)} AS "json" FROM "page" AS "products" ${children.joins}`;
-  const statement = preparedStatement<WrittenJson>(`products_${view}_by_ids`, text);
-  return (db: Database, values: unknown[]) => {
-    const pool = poolOf(db);
-    // Without a pool of ours (a client not made by createDatabase), the same SQL through Prisma, unprepared.
-    return pool ? statement(pool, values) : db.$queryRawUnsafe<WrittenJson[]>(text, ...values);
-  };
+// The same pages with each product's JSON in a view and the version of the rows it was written from (read in the
+// same statement): what a page's products not kept at their version need, read by their ids.
+const productJsonPage = (view: CatalogView) =>
+  sqlList<ProductKeys, { version: string; json: string }>(
+    `products_json_${view}`,
+    'products',
+    KEY_COLUMNS,
+    { version: VERSION, json: productJsonSql(view, childrenOfPage) },
+    { pageColumns: ROW_XMIN, ...childrenSql([...versionCtes, ...jsonCtes(view)]) },
+  );
+const productJsonPages = { merchant: productJsonPage('merchant'), storefront: productJsonPage('storefront') };
+
+// A page of given products read whole, in id order (their ids are the filter; `take` their number).
+const BY_ID: PageFetch = {
+  after: undefined,
+  from: undefined,
+  keys: [{ field: 'id', kind: 'string' }],
+  order: 'asc',
+  orderBy: [{ id: 'asc' }],
+  take: 0,
 };
-const productJsonByIds = { merchant: jsonByIds('merchant'), storefront: jsonByIds('storefront') };
 
 /**
  * Pages of the project's products matching `filters` (SQL conditions on products), each with its JSON text in
@@ -219,7 +224,8 @@ async function withJson(
   const missing = rows.filter((_, i) => kept[i] === undefined).map((row) => row.id);
   const written = new Map<string, string>();
   if (missing.length > 0) {
-    for (const row of await productJsonByIds[view](db, [missing, projectId])) {
+    const source = productJsonPages[view](db, [sql`project_id = ${projectId}`, sql`id = ANY(${missing}::text[])`]);
+    for (const row of await source.fetch({ ...BY_ID, take: missing.length })) {
       texts?.set(key(row.id), row.version, row.json);
       written.set(row.id, row.json);
     }
