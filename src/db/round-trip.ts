@@ -43,6 +43,20 @@ interface Wire {
   sync(): void;
 }
 
+/** The parts of node-postgres's query a batch drives (pg/lib/query.js, pg/lib/result.js). */
+interface BatchQuery {
+  _result: { command: string | null; fields: pg.FieldDef[]; addFields(fields: pg.FieldDef[]): void };
+  _accumulateRows: boolean;
+  _checkForMultirow(): void;
+  handleDataRow(message: unknown): void;
+  handleCommandComplete(message: unknown, connection: unknown): void;
+}
+
+// Per connection, the fields of the rows of each named statement it has described (none for one without rows).
+// A statement's rows keep their shape on its connection (PostgreSQL refuses to run it with another: 0A000), so
+// later runs send no Describe: the server writes no row description and the client parses none.
+const shapes = new WeakMap<Wire, Map<string, pg.FieldDef[]>>();
+
 // node-postgres's conversion of values to their text (Dates, arrays, objects as JSON), as its own queries use.
 const prepareValue = (pg as unknown as { utils?: { prepareValue: unknown } }).utils?.prepareValue;
 
@@ -64,6 +78,10 @@ export async function inOneRoundTrip<const S extends readonly Step<unknown>[]>(
         callback: (error: Error | null, result: pg.QueryResult | pg.QueryResult[]) =>
           error ? reject(error) : resolve(Array.isArray(result) ? result : [result]),
       } as pg.QueryConfig);
+      const connection = (client as unknown as { connection: Wire }).connection;
+      const described = shapes.get(connection) ?? new Map<string, pg.FieldDef[]>();
+      shapes.set(connection, described);
+      shapeRowsOf(query as unknown as BatchQuery, configs, described);
       // node-postgres calls prepare(connection) to send a query's messages in the extended protocol (pg/lib/query.js).
       (query as unknown as { prepare: (wire: Wire) => void }).prepare = (wire) => {
         for (const config of configs) {
@@ -76,7 +94,7 @@ export async function inOneRoundTrip<const S extends readonly Step<unknown>[]>(
         for (const config of configs) {
           if (!config.name) wire.parse({ text: config.text });
           wire.bind({ statement: config.name ?? '', values: config.values ?? [], valueMapper: prepareValue });
-          wire.describe({ type: 'P', name: '' });
+          if (!config.name || !described.has(config.name)) wire.describe({ type: 'P', name: '' });
           wire.execute({ portal: '' });
         }
         wire.sync();
@@ -102,4 +120,33 @@ export async function inOneRoundTrip<const S extends readonly Step<unknown>[]>(
       delete wire.submittedNamedStatements[name];
     }
   }
+}
+
+/**
+ * Makes `query` parse the rows of the batch's statements that were sent without a Describe, with the fields their
+ * statement's first run described (`described`), and remember the fields of the named statements described now.
+ * node-postgres starts each statement's result at its row description; without one, at its first row.
+ */
+function shapeRowsOf(query: BatchQuery, configs: pg.QueryConfig[], described: Map<string, pg.FieldDef[]>): void {
+  let current = 0;
+  let shaped = -1;
+  const handleDataRow = query.handleDataRow.bind(query);
+  const handleCommandComplete = query.handleCommandComplete.bind(query);
+  query.handleDataRow = (message) => {
+    if (shaped !== current) {
+      shaped = current;
+      const name = configs[current].name;
+      const known = name ? described.get(name) : undefined;
+      if (query._result.command) query._checkForMultirow();
+      if (known && query._result.fields.length === 0) query._result.addFields(known);
+      query._accumulateRows = true;
+    }
+    handleDataRow(message);
+  };
+  query.handleCommandComplete = (message, connection) => {
+    handleCommandComplete(message, connection);
+    const name = configs[current].name;
+    if (name && !described.has(name)) described.set(name, query._result.fields);
+    current += 1;
+  };
 }

@@ -140,4 +140,64 @@ describe('statements in one round trip', () => {
     // Behind PgBouncer the statements are unnamed: nothing is prepared in the session.
     expect(rows).toEqual(database.url === database.directUrl ? [{ generic_plans: 3, custom_plans: 0 }] : []);
   });
+
+  test("a named statement's later runs on a connection send no Describe; their rows still come typed and apart, alone and in a batch", async () => {
+    const shaped = preparedStatement<{ big: bigint; at: Date; doc: unknown; tags: string[]; nothing: null; n: number }>(
+      'round_trip_test_shape',
+      `SELECT $1::int8 AS big, $2::timestamptz AS at, $3::jsonb AS doc, ARRAY['a', 'b'] AS tags, NULL::text AS nothing, n
+       FROM generate_series(1, $4::int) AS n`,
+    );
+    const named = database.url === database.directUrl;
+    // The pool's one connection, with its Describe messages counted.
+    const client = await pool.connect();
+    const wire = (client as unknown as { connection: { describe: (message: unknown) => void } }).connection;
+    const describe = wire.describe.bind(wire);
+    let described = 0;
+    wire.describe = (message) => {
+      described += 1;
+      describe(message);
+    };
+    client.release();
+    const at = new Date('2026-11-28T07:00:00.123Z');
+    const rows = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        big: 9007199254740993n,
+        at,
+        doc: { a: [1] },
+        tags: ['a', 'b'],
+        nothing: null,
+        n: i + 1,
+      }));
+    const values = (count: number) => ['9007199254740993', at, JSON.stringify({ a: [1] }), count];
+
+    expect(await shaped(pool, values(1))).toEqual(rows(1));
+    const afterFirst = described;
+    expect(afterFirst).toBe(1);
+    expect(await shaped(pool, values(2))).toEqual(rows(2));
+    // Behind PgBouncer the statement is unnamed, parsed and described on every run.
+    expect(described - afterFirst).toBe(named ? 0 : 1);
+
+    await admin.query('TRUNCATE round_trip_notes');
+    const before = described;
+    const batch = await inTransaction(pool, (opened) =>
+      commitWith(opened, [
+        shaped.with(values(2)),
+        GENERIC_PLANS,
+        insertNote.with(['shaped']),
+        shaped.with(values(0)),
+        countNotes.with([]),
+        shaped.with(values(3)),
+      ]),
+    );
+    expect(batch[0]).toEqual(rows(2));
+    expect(batch[1]).toEqual([]);
+    expect(batch[2].map((note) => note.text)).toEqual(['shaped']);
+    expect(batch[3]).toEqual([]);
+    expect(batch[4]).toEqual([{ n: 1 }]);
+    expect(batch[5]).toEqual(rows(3));
+    // Described in the batch: the statements named there for the first time (insertNote and countNotes ran before,
+    // on this connection) and the unnamed ones (commitWith's own, GENERIC_PLANS).
+    const unnamedInBatch = 4;
+    expect(described - before).toBe(named ? unnamedInBatch : unnamedInBatch + 6);
+  });
 });
