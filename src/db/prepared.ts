@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { connectionOf, keepsSessions } from './client.js';
-import { inOneRoundTrip, type Step } from './round-trip.js';
+import { keepsSessions } from './client.js';
+import type { Step } from './round-trip.js';
 
 /**
  * Named prepared statements over the pool under the Prisma client, for the few operations where Prisma's
@@ -71,22 +71,8 @@ export function preparedStatement<Row>(name: string, text: string): PreparedStat
     values: values as unknown[],
     types,
   });
-  // Through inOneRoundTrip, so that a named statement's later runs send no Describe (its rows' shape is known).
-  const run = async (pool: Queryable, values: readonly unknown[]) => {
-    const once = [{ config: (client: pg.PoolClient) => config(client, values) }] as const;
-    if (!(pool instanceof pg.Pool)) return (await inOneRoundTrip<typeof once>(pool, once))[0] as Row[];
-    const client = await connectionOf(pool);
-    let failed: Error | undefined;
-    try {
-      return (await inOneRoundTrip<typeof once>(client, once))[0] as Row[];
-    } catch (error) {
-      failed = error as Error;
-      throw error;
-    } finally {
-      // As pool.query does: a connection whose statement failed is closed rather than reused.
-      client.release(failed);
-    }
-  };
+  const run = async (pool: Queryable, values: readonly unknown[]) =>
+    (await (pool as pg.Pool).query<Row & pg.QueryResultRow>(config(pool, values))).rows;
   // A migration changed what the statement returns (0A000, "cached plan must not change result type") or the
   // statement is gone (26000): nothing ran. Prepare it again under a new name, once.
   const stale = (error: unknown) => STALE_STATEMENT.has((error as { code?: string }).code ?? '');

@@ -45,17 +45,25 @@ interface Wire {
 
 /** The parts of node-postgres's query a batch drives (pg/lib/query.js, pg/lib/result.js). */
 interface BatchQuery {
-  _result: { command: string | null; fields: pg.FieldDef[]; addFields(fields: pg.FieldDef[]): void };
+  _result: RowShape & { command: string | null };
   _accumulateRows: boolean;
   _checkForMultirow(): void;
   handleDataRow(message: unknown): void;
   handleCommandComplete(message: unknown, connection: unknown): void;
 }
 
-// Per connection, the fields of the rows of each named statement it has described (none for one without rows).
-// A statement's rows keep their shape on its connection (PostgreSQL refuses to run it with another: 0A000), so
-// later runs send no Describe: the server writes no row description and the client parses none.
-const shapes = new WeakMap<Wire, Map<string, pg.FieldDef[]>>();
+/** What node-postgres's result makes of a row description to parse rows with: the fields, a parser per field, an empty row. */
+interface RowShape {
+  fields: pg.FieldDef[];
+  _parsers?: unknown[];
+  _prebuiltEmptyResultObject: unknown;
+}
+
+// Per connection, the shape of the rows of each named statement it has described in a batch (no fields for one
+// without rows). A statement's rows keep their shape on its connection (PostgreSQL refuses to run it with another:
+// 0A000), so its later runs in batches send no Describe: the server writes no row description and the client
+// neither parses one nor builds its parsers again. (Single runs go through node-postgres's own query, described.)
+const shapes = new WeakMap<Wire, Map<string, RowShape>>();
 
 // node-postgres's conversion of values to their text (Dates, arrays, objects as JSON), as its own queries use.
 const prepareValue = (pg as unknown as { utils?: { prepareValue: unknown } }).utils?.prepareValue;
@@ -79,7 +87,7 @@ export async function inOneRoundTrip<const S extends readonly Step<unknown>[]>(
           error ? reject(error) : resolve(Array.isArray(result) ? result : [result]),
       } as pg.QueryConfig);
       const connection = (client as unknown as { connection: Wire }).connection;
-      const described = shapes.get(connection) ?? new Map<string, pg.FieldDef[]>();
+      const described = shapes.get(connection) ?? new Map<string, RowShape>();
       shapes.set(connection, described);
       shapeRowsOf(query as unknown as BatchQuery, configs, described);
       // node-postgres calls prepare(connection) to send a query's messages in the extended protocol (pg/lib/query.js).
@@ -123,11 +131,11 @@ export async function inOneRoundTrip<const S extends readonly Step<unknown>[]>(
 }
 
 /**
- * Makes `query` parse the rows of the batch's statements that were sent without a Describe, with the fields their
- * statement's first run described (`described`), and remember the fields of the named statements described now.
+ * Makes `query` parse the rows of the batch's statements that were sent without a Describe in the shape their
+ * statement's first run described (`described`), and remember the shape of the named statements described now.
  * node-postgres starts each statement's result at its row description; without one, at its first row.
  */
-function shapeRowsOf(query: BatchQuery, configs: pg.QueryConfig[], described: Map<string, pg.FieldDef[]>): void {
+function shapeRowsOf(query: BatchQuery, configs: pg.QueryConfig[], described: Map<string, RowShape>): void {
   let current = 0;
   let shaped = -1;
   const handleDataRow = query.handleDataRow.bind(query);
@@ -138,7 +146,7 @@ function shapeRowsOf(query: BatchQuery, configs: pg.QueryConfig[], described: Ma
       const name = configs[current].name;
       const known = name ? described.get(name) : undefined;
       if (query._result.command) query._checkForMultirow();
-      if (known && query._result.fields.length === 0) query._result.addFields(known);
+      if (known && query._result.fields.length === 0) Object.assign(query._result, known);
       query._accumulateRows = true;
     }
     handleDataRow(message);
@@ -146,7 +154,10 @@ function shapeRowsOf(query: BatchQuery, configs: pg.QueryConfig[], described: Ma
   query.handleCommandComplete = (message, connection) => {
     handleCommandComplete(message, connection);
     const name = configs[current].name;
-    if (name && !described.has(name)) described.set(name, query._result.fields);
+    if (name && !described.has(name)) {
+      const { fields, _parsers, _prebuiltEmptyResultObject } = query._result;
+      described.set(name, { fields, _parsers, _prebuiltEmptyResultObject });
+    }
     current += 1;
   };
 }
