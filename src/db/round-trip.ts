@@ -65,6 +65,13 @@ interface RowShape {
 // neither parses one nor builds its parsers again. (Single runs go through node-postgres's own query, described.)
 const shapes = new WeakMap<Wire, Map<string, RowShape>>();
 
+/** The row shapes kept for the connection `wire` (none yet on a new one). */
+function shapesOn(wire: Wire): Map<string, RowShape> {
+  let kept = shapes.get(wire);
+  if (!kept) shapes.set(wire, (kept = new Map<string, RowShape>()));
+  return kept;
+}
+
 // node-postgres's conversion of values to their text (Dates, arrays, objects as JSON), as its own queries use.
 const prepareValue = (pg as unknown as { utils?: { prepareValue: unknown } }).utils?.prepareValue;
 
@@ -77,6 +84,8 @@ export async function inOneRoundTrip<const S extends readonly Step<unknown>[]>(
   steps: S,
 ): Promise<RowsOf<S>> {
   const configs = steps.map((step) => step.config(client));
+  const wire = (client as unknown as { connection: Wire }).connection;
+  const described = shapesOn(wire);
   const parsedHere: string[] = [];
   try {
     const results = await new Promise<pg.QueryResult[]>((resolve, reject) => {
@@ -86,12 +95,9 @@ export async function inOneRoundTrip<const S extends readonly Step<unknown>[]>(
         callback: (error: Error | null, result: pg.QueryResult | pg.QueryResult[]) =>
           error ? reject(error) : resolve(Array.isArray(result) ? result : [result]),
       } as pg.QueryConfig);
-      const connection = (client as unknown as { connection: Wire }).connection;
-      const described = shapes.get(connection) ?? new Map<string, RowShape>();
-      shapes.set(connection, described);
       shapeRowsOf(query as unknown as BatchQuery, configs, described);
       // node-postgres calls prepare(connection) to send a query's messages in the extended protocol (pg/lib/query.js).
-      (query as unknown as { prepare: (wire: Wire) => void }).prepare = (wire) => {
+      (query as unknown as { prepare: () => void }).prepare = () => {
         for (const config of configs) {
           if (!config.name || wire.parsedStatements[config.name] || wire.submittedNamedStatements[config.name])
             continue;
@@ -122,7 +128,6 @@ export async function inOneRoundTrip<const S extends readonly Step<unknown>[]>(
   } finally {
     // Remembered as parsed as node-postgres remembers its own. Should a Parse have failed (a mistake in its text),
     // the statement's next run answers 26000 (no such statement) and is prepared again under a new name.
-    const wire = (client as unknown as { connection: Wire }).connection;
     for (const name of parsedHere) {
       wire.parsedStatements[name] = wire.submittedNamedStatements[name];
       delete wire.submittedNamedStatements[name];
