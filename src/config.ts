@@ -46,6 +46,17 @@ export interface Config {
    * exact by the change feed (SEARCH_INDEX=off: every product search runs its statements).
    */
   searchIndex: boolean;
+  /**
+   * Bounds of the in-process indexes in MB (undefined: the defaults of src/shared/table-version-cache.ts): all
+   * projects' together (SEARCH_INDEX_MB 128, SUGGEST_INDEX_MB 40) and one project's (SEARCH_INDEX_PROJECT_MB 96,
+   * SUGGEST_INDEX_PROJECT_MB 24); a project whose index would exceed its bound is served by the statements.
+   */
+  indexMegabytes: {
+    products?: number;
+    productsPerProject?: number;
+    suggest?: number;
+    suggestPerProject?: number;
+  };
   /** SEARCH_LOG=off: searches are not logged (only to measure the log's cost; analytics and suggestions need it). */
   searchLog: boolean;
   /**
@@ -101,6 +112,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined;
   if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535))
     problems.push(`METRICS_PORT must be a port number, got "${env.METRICS_PORT}"`);
+  const megabytes = (name: string): number | undefined => {
+    if (env[name] === undefined || env[name] === '') return undefined;
+    const value = Number(env[name]);
+    if (!(value > 0)) problems.push(`${name} must be a positive number of megabytes, got "${env[name]}"`);
+    return value;
+  };
+  const indexMegabytes = {
+    products: megabytes('SEARCH_INDEX_MB'),
+    productsPerProject: megabytes('SEARCH_INDEX_PROJECT_MB'),
+    suggest: megabytes('SUGGEST_INDEX_MB'),
+    suggestPerProject: megabytes('SUGGEST_INDEX_PROJECT_MB'),
+  };
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     host: env.HOST || '127.0.0.1',
@@ -122,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchCache: env.SEARCH_CACHE !== 'off',
     suggestIndex: env.SUGGEST_INDEX !== 'off',
     searchIndex: env.SEARCH_INDEX !== 'off',
+    indexMegabytes,
     searchLog: env.SEARCH_LOG !== 'off',
     trustProxy: env.TRUST_PROXY === 'true',
     metricsToken: env.METRICS_TOKEN || undefined,

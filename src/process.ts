@@ -28,7 +28,7 @@ import { flushSearchLog, searchLogCounts } from './modules/search/index.js';
 import { RateLimiter } from './modules/usage/index.js';
 import type { Logger } from './shared/logger.js';
 import { Metrics, serveMetrics } from './shared/metrics.js';
-import { createProcessCaches, TABLE_CHANGED } from './shared/table-version-cache.js';
+import { createProcessCaches, indexLimitsOf, TABLE_CHANGED } from './shared/table-version-cache.js';
 
 export interface ProcessOptions {
   /** The database every part connects to (DATABASE_URL, or the embedded PostgreSQL's). */
@@ -99,10 +99,13 @@ export async function startProcess(options: ProcessOptions): Promise<RunningProc
     }
     // The caches register on the auth cache's change feed before it connects, so they hear every notification.
     const authCache = new AuthCache(directUrl, log);
-    const caches = createProcessCaches(authCache.feed, (error) =>
-      log.warn('suggest index build failed; suggestions read from the database meanwhile', {
-        error: (error as Error).message,
-      }),
+    const caches = createProcessCaches(
+      authCache.feed,
+      (error) =>
+        log.warn('index build failed; searches and suggestions read from the database meanwhile', {
+          error: (error as Error).message,
+        }),
+      indexLimitsOf(config.indexMegabytes),
     );
     if (replicas) authCache.feed.on(TABLE_CHANGED, () => replicas.changed());
     await authCache.start();

@@ -6,6 +6,14 @@ export interface IndexVersions {
   sync(): Promise<boolean>;
 }
 
+/** How many indexes a process keeps, how large they may be together, and how large one project's may be. */
+export interface IndexLimits {
+  maxIndexes: number;
+  maxBytes: number;
+  /** A build that would exceed it gives no index (the project's reads run their statements). */
+  maxProjectBytes: number;
+}
+
 interface Slot<T> {
   value?: T;
   /** The table versions (and feed drops) `value` was built at (see TableVersions.versionsOf). */
@@ -18,6 +26,8 @@ interface Slot<T> {
   syncing?: Promise<void>;
   /** No build starts before this time (ms since epoch): rebuilds are spaced by their own cost. */
   notBefore: number;
+  /** Builds started for this slot. */
+  builds: number;
 }
 
 // A build may take this many times its own duration of every stretch of time at most: a project whose rows
@@ -46,18 +56,18 @@ const inTurn = <V>(build: () => Promise<V>): Promise<V> => {
  */
 export class ProjectIndexes<T> {
   private readonly slots: Map<string, Slot<T>>;
-  private readonly counts: { hits: number; misses: number };
+  private readonly counts: { hits: number; misses: number; builds: number };
   /** Set on a view reading from a source that may lag: whether a build starting now may be kept. */
   private readonly current?: () => boolean;
 
   constructor(
     private readonly versions: IndexVersions,
-    private readonly limits: { maxIndexes: number; maxBytes: number; sizeOf: (value: T) => number },
+    private readonly limits: IndexLimits & { sizeOf: (value: T) => number },
     private readonly onError: (error: unknown) => void = () => {},
     shared?: { from: ProjectIndexes<T>; current: () => boolean },
   ) {
     this.slots = shared?.from.slots ?? new Map<string, Slot<T>>();
-    this.counts = shared?.from.counts ?? { hits: 0, misses: 0 };
+    this.counts = shared?.from.counts ?? { hits: 0, misses: 0, builds: 0 };
     this.current = shared?.current;
   }
 
@@ -69,6 +79,28 @@ export class ProjectIndexes<T> {
   /** Reads that found no exact index (and went to the database) since the process started. */
   get misses(): number {
     return this.counts.misses;
+  }
+
+  /** What one project's index may take (a build past it gives none): the builds' bound. */
+  get maxProjectBytes(): number {
+    return this.limits.maxProjectBytes;
+  }
+
+  /** What the kept indexes take together, by their estimates (for the metrics). */
+  get bytes(): number {
+    let bytes = 0;
+    for (const slot of this.slots.values()) bytes += slot.size;
+    return bytes;
+  }
+
+  /** Builds started since the process started (for the metrics). */
+  get builds(): number {
+    return this.counts.builds;
+  }
+
+  /** Builds of the project's index for `key` started since the process started (tests; 0 when never built). */
+  buildsOf(projectId: string, key: string): number {
+    return this.slots.get(`${projectId}|${key}`)?.builds ?? 0;
   }
 
   /** The same indexes for requests reading from a source that may lag (a read replica): a build is kept only when `current()` held as it began. */
@@ -162,7 +194,7 @@ export class ProjectIndexes<T> {
   ): Promise<void> {
     let slot = this.slots.get(slotKey);
     if (!slot) {
-      slot = { notBefore: 0, size: 0 };
+      slot = { notBefore: 0, size: 0, builds: 0 };
       this.slots.set(slotKey, slot);
       this.evict(slot);
     }
@@ -176,6 +208,8 @@ export class ProjectIndexes<T> {
       const versions = this.versions.versionsOf(projectId, tables, false);
       const projectVersion = this.versions.projectVersion(projectId);
       const started = Date.now();
+      target.builds++;
+      this.counts.builds++;
       try {
         const value = await build();
         // Kept only when no table changed while it was read: a change heard meanwhile may or may not be in it. A

@@ -1,26 +1,58 @@
 import type { ChangeFeed } from './change-feed.js';
-import { ProjectIndexes } from './project-indexes.js';
+import { ProjectIndexes, type IndexLimits } from './project-indexes.js';
 import { VerifiedTokens } from './verified-tokens.js';
 import { VersionedTexts } from './versioned-texts.js';
 
-/** The channel the table triggers notify (payload: the table's name) on commit of any write. */
+/**
+ * The channel the table triggers notify on commit of any write: the payload is `<table>:<project id>`, once per
+ * project the statement's rows belong to, or `<table>` alone (a TRUNCATE: every project).
+ */
 export const TABLE_CHANGED = 'table_changed';
 
+/** The table and the project (undefined: every project) a table_changed payload names. */
+export function changeOf(payload: string): { table: string; projectId: string | undefined } {
+  const colon = payload.indexOf(':');
+  return colon < 0
+    ? { table: payload, projectId: undefined }
+    : { table: payload.slice(0, colon), projectId: payload.slice(colon + 1) };
+}
+
+/** What the process knows of one project's changes: its tables' versions and its writes through this process. */
+interface ProjectChanges {
+  /** Unique in the process: a project whose record was dropped (see MAX_PROJECTS) starts again under a new serial. */
+  serial: number;
+  tables: Map<string, number>;
+  writes: number;
+}
+
+// Projects whose changes are counted, the least recently read out: a dropped project's next record has a new
+// serial, so what was cached at its old versions is stale, never wrongly fresh. About 200 bytes a project and table.
+const MAX_PROJECTS = 20_000;
+
 /**
- * What this process knows of changes since it started: a version per table (bumped by every table_changed
- * notification, whichever process or statement wrote, and at once by this process's own writes through
- * `tableWritten`), a version per project (bumped when a write of this process to it commits) and the number of
- * times the change feed dropped (notifications sent meanwhile were missed). Cached entries are served only
- * while the versions they were computed at are still current.
+ * What this process knows of changes since it started, per project: a version per (project, table) (bumped by
+ * every table_changed notification naming the project, whichever process or statement wrote, and at once by this
+ * process's own writes through `tableWritten`), a version per table for changes that name no project (TRUNCATE),
+ * the project's writes through this process (`projectWritten`), and the number of times the change feed dropped
+ * (notifications sent meanwhile were missed). Cached entries are served only while the versions they were
+ * computed at are still current, so a write in one project never makes another project's entries stale.
  */
 export class TableVersions {
-  private readonly tables = new Map<string, number>();
-  private readonly projects = new Map<string, number>();
+  /** Changes that name no project: they concern every project. */
+  private readonly everyProject = new Map<string, number>();
+  private readonly projects = new Map<string, ProjectChanges>();
+  private serials = 0;
   /** Counts the listener's drops: a value computed across a drop may have missed a notification. */
   private drops = 0;
 
-  constructor(private readonly feed: ChangeFeed) {
-    feed.on(TABLE_CHANGED, (table) => this.tableWritten(table));
+  constructor(
+    private readonly feed: ChangeFeed,
+    private readonly maxProjects = MAX_PROJECTS,
+  ) {
+    feed.on(TABLE_CHANGED, (payload) => {
+      const { table, projectId } = changeOf(payload);
+      this.tableWritten(table, projectId);
+    });
     feed.onLost(() => {
       this.drops += 1;
     });
@@ -36,16 +68,15 @@ export class TableVersions {
    * `projectWrites`, this process's writes to the project do not count (only the tables' own changes do).
    */
   versionsOf(projectId: string, tables: readonly string[], projectWrites: boolean): number[] {
-    return [
-      this.drops,
-      projectWrites ? (this.projects.get(projectId) ?? 0) : 0,
-      ...tables.map((table) => this.tables.get(table) ?? 0),
-    ];
+    const project = this.projectChanges(projectId, true)!;
+    const versions = [this.drops, project.serial, projectWrites ? project.writes : 0];
+    for (const table of tables) versions.push((this.everyProject.get(table) ?? 0) + (project.tables.get(table) ?? 0));
+    return versions;
   }
 
   /** How many writes of this process to the project committed (see projectWritten). */
   projectVersion(projectId: string): number {
-    return this.projects.get(projectId) ?? 0;
+    return this.projectChanges(projectId, true)!.writes;
   }
 
   /** Resolves true once every notification of what committed before the call has been counted (ChangeFeed.sync). */
@@ -53,14 +84,45 @@ export class TableVersions {
     return this.feed.sync();
   }
 
-  /** Marks `table` changed by a write of this process at once, before its notification arrives. */
-  tableWritten(table: string): void {
-    this.tables.set(table, (this.tables.get(table) ?? 0) + 1);
+  /**
+   * Marks `table` changed for the project (undefined: for every project), as a notification does; a write of this
+   * process calls it at once, before its notification arrives. A project nothing was read for is not recorded:
+   * its first read starts it under a new serial.
+   */
+  tableWritten(table: string, projectId: string | undefined): void {
+    if (projectId === undefined) {
+      this.everyProject.set(table, (this.everyProject.get(table) ?? 0) + 1);
+      return;
+    }
+    const project = this.projectChanges(projectId, false);
+    if (project) project.tables.set(table, (project.tables.get(table) ?? 0) + 1);
   }
 
   /** Marks every value of the project stale that counts the project's writes (a write of this process committed). */
   projectWritten(projectId: string): void {
-    this.projects.set(projectId, (this.projects.get(projectId) ?? 0) + 1);
+    this.projectChanges(projectId, true)!.writes += 1;
+  }
+
+  /** The projects whose changes are recorded now (tests, metrics). */
+  get projectCount(): number {
+    return this.projects.size;
+  }
+
+  /** The project's record; created (under a new serial) when `create`, the least recently read dropped past the bound. */
+  private projectChanges(projectId: string, create: boolean): ProjectChanges | undefined {
+    let project = this.projects.get(projectId);
+    if (project) {
+      if (create) {
+        this.projects.delete(projectId); // most recently read last
+        this.projects.set(projectId, project);
+      }
+      return project;
+    }
+    if (!create) return undefined;
+    project = { serial: ++this.serials, tables: new Map(), writes: 0 };
+    this.projects.set(projectId, project);
+    if (this.projects.size > this.maxProjects) this.projects.delete(this.projects.keys().next().value!);
+    return project;
   }
 }
 
@@ -241,14 +303,24 @@ const MAX_LIST_TOTALS = 10_000;
 const MAX_WEBHOOK_EVENT_TYPES = 10_000;
 // Answers are a few kB (a page of hits and the facets): 2,000 of them stay well under 50 MB.
 const MAX_SEARCH_ANSWERS = 2_000;
-// Two indexes per project (its catalog's words and its past queries), at most 32 projects' and 40 MB (as estimated):
-// at 100,000 products a catalog's is about 12 MB (bench/README.md), and a build briefly needs some 50 MB more. Small
-// projects' are small: the count only keeps a process serving many of them from rebuilding one on every suggestion.
-const SUGGEST_INDEX_LIMITS = { maxIndexes: 64, maxBytes: 40 * 1024 * 1024 };
-// Two entries per project (its products, and its synonyms and rules), at most 32 projects' and 128 MB (as estimated):
-// at 100,000 products the product index is about 87 MB by its estimate (95 MB measured: 27 MB of heap, 66 MB of typed
-// arrays; bench/README.md), and a build briefly needs about as much again.
-const PRODUCT_INDEX_LIMITS = { maxIndexes: 64, maxBytes: 128 * 1024 * 1024 };
+// Two indexes per project (its catalog's words and its past queries), at most 32 projects' and 40 MB (as estimated),
+// one project's at most 24 MB: at 100,000 products a catalog's is about 12 MB (bench/README.md), and a build briefly
+// needs some 50 MB more. Small projects' are small: the count only keeps a process serving many of them from
+// rebuilding one on every suggestion. SUGGEST_INDEX_MB and SUGGEST_INDEX_PROJECT_MB set the two bounds.
+export const SUGGEST_INDEX_LIMITS: IndexLimits = {
+  maxIndexes: 64,
+  maxBytes: 40 * 1024 * 1024,
+  maxProjectBytes: 24 * 1024 * 1024,
+};
+// Two entries per project (its products, and its synonyms and rules), at most 32 projects' and 128 MB (as estimated),
+// one project's at most 96 MB: at 100,000 products the product index is about 87 MB by its estimate (95 MB measured:
+// 27 MB of heap, 66 MB of typed arrays; bench/README.md), and a build briefly needs about as much again. A project
+// whose index would exceed its bound is searched by the statements. SEARCH_INDEX_MB and SEARCH_INDEX_PROJECT_MB set them.
+export const PRODUCT_INDEX_LIMITS: IndexLimits = {
+  maxIndexes: 64,
+  maxBytes: 128 * 1024 * 1024,
+  maxProjectBytes: 96 * 1024 * 1024,
+};
 // A customer's keys or a session's owner is under 200 bytes: 50,000 of each stay around 10 MB.
 const MAX_CUSTOMER_PRICE_KEYS = 50_000;
 const MAX_LIVE_SESSIONS = 50_000;
@@ -259,11 +331,37 @@ const MAX_ACCESS_TOKENS = 20_000;
 // A product's JSON is about 1 kB with two variants: 8 million characters keep some 7,000 of them in 8-16 MB.
 const MAX_PRODUCT_JSON_LENGTH = 8_000_000;
 
+/** The index limits with the configured bounds (in MB; undefined: the default) in place of the defaults. */
+export function indexLimitsOf(megabytes: {
+  products?: number;
+  productsPerProject?: number;
+  suggest?: number;
+  suggestPerProject?: number;
+}): { products: IndexLimits; suggest: IndexLimits } {
+  const bytes = (mb: number | undefined, fallback: number) => (mb === undefined ? fallback : mb * 1024 * 1024);
+  return {
+    products: {
+      ...PRODUCT_INDEX_LIMITS,
+      maxBytes: bytes(megabytes.products, PRODUCT_INDEX_LIMITS.maxBytes),
+      maxProjectBytes: bytes(megabytes.productsPerProject, PRODUCT_INDEX_LIMITS.maxProjectBytes),
+    },
+    suggest: {
+      ...SUGGEST_INDEX_LIMITS,
+      maxBytes: bytes(megabytes.suggest, SUGGEST_INDEX_LIMITS.maxBytes),
+      maxProjectBytes: bytes(megabytes.suggestPerProject, SUGGEST_INDEX_LIMITS.maxProjectBytes),
+    },
+  };
+}
+
 /**
  * The process's caches on `feed` (create them before the feed starts, so they hear every notification);
  * `onIndexError` hears a suggest index build that failed (the requests read from the database meanwhile).
  */
-export function createProcessCaches(feed: ChangeFeed, onIndexError?: (error: unknown) => void): ProcessCaches {
+export function createProcessCaches(
+  feed: ChangeFeed,
+  onIndexError?: (error: unknown) => void,
+  limits: { products?: IndexLimits; suggest?: IndexLimits } = {},
+): ProcessCaches {
   const sizeOf = (index: unknown) => (index as { bytes?: number } | null)?.bytes ?? 0;
   const versions = new TableVersions(feed);
   return {
@@ -275,8 +373,16 @@ export function createProcessCaches(feed: ChangeFeed, onIndexError?: (error: unk
       projectWrites: false,
     }),
     searchAnswers: new TableVersionCache<unknown>(versions, MAX_SEARCH_ANSWERS),
-    suggestIndexes: new ProjectIndexes<unknown>(versions, { ...SUGGEST_INDEX_LIMITS, sizeOf }, onIndexError),
-    productIndexes: new ProjectIndexes<unknown>(versions, { ...PRODUCT_INDEX_LIMITS, sizeOf }, onIndexError),
+    suggestIndexes: new ProjectIndexes<unknown>(
+      versions,
+      { ...(limits.suggest ?? SUGGEST_INDEX_LIMITS), sizeOf },
+      onIndexError,
+    ),
+    productIndexes: new ProjectIndexes<unknown>(
+      versions,
+      { ...(limits.products ?? PRODUCT_INDEX_LIMITS), sizeOf },
+      onIndexError,
+    ),
     customerPriceKeys: new TableVersionCache<CustomerPriceKeys | null>(versions, MAX_CUSTOMER_PRICE_KEYS),
     liveSessions: new TableVersionCache<LiveSession | null>(versions, MAX_LIVE_SESSIONS),
     resolvedPrices: new TableVersionCache<unknown>(versions, MAX_RESOLVED_PRICES),

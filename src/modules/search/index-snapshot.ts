@@ -32,18 +32,21 @@ export const rows = async (client: pg.PoolClient, text: string, values: unknown[
 // Rows fetched at a time while an index is built: the build's own memory stays a few MB above the index's.
 const FETCH_ROWS = 1_000;
 
-/** Calls `take` with the rows of `query` in batches of FETCH_ROWS, in its order (inside the snapshot's transaction). */
+/**
+ * Calls `take` with the rows of `query` in batches of `fetchRows` (FETCH_ROWS by default: fewer where rows are
+ * large), in its order (inside the snapshot's transaction), awaiting each; a `take` answering false stops the read.
+ */
 export async function eachBatch(
   client: pg.PoolClient,
   query: string,
   values: unknown[],
-  take: (rows: unknown[][]) => void,
+  take: (rows: unknown[][]) => void | boolean | Promise<void | boolean>,
+  fetchRows = FETCH_ROWS,
 ) {
   await client.query({ text: `DECLARE index_rows NO SCROLL CURSOR FOR ${query}`, values });
   for (;;) {
-    const batch = await rows(client, `FETCH FORWARD ${FETCH_ROWS} FROM index_rows`, []);
-    if (batch.length === 0) break;
-    take(batch);
+    const batch = await rows(client, `FETCH FORWARD ${Math.max(1, Math.floor(fetchRows))} FROM index_rows`, []);
+    if (batch.length === 0 || (await take(batch)) === false) break;
   }
   await client.query('CLOSE index_rows');
 }

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { poolOf } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
 import type { ProjectIndexes } from '../../shared/project-indexes.js';
+import { Slices, sortInSlices } from '../../shared/slices.js';
 import { orEntryAddend } from './engine/pg-tsrank.js';
 import { eachBatch, inSnapshot, rows, sortsByCodePoint } from './index-snapshot.js';
 import { PackedTexts } from './packed-texts.js';
@@ -189,17 +190,19 @@ function readDocument(
   }
 }
 
-/** Each title's products, ascending, from each product's title number (a counting sort). */
-function productsByTitle(
+/** Each title's products, ascending, from each product's title number (a counting sort; linear, so in one slice). */
+async function productsByTitle(
   docTitles: Int32Array,
   titleCount: number,
-): { titleStarts: Int32Array; titleDocs: Int32Array } {
+  slices: Slices,
+): Promise<{ titleStarts: Int32Array; titleDocs: Int32Array }> {
   const titleStarts = new Int32Array(titleCount + 1);
   for (const title of docTitles) titleStarts[title + 1]++;
   for (let t = 1; t <= titleCount; t++) titleStarts[t] += titleStarts[t - 1];
   const next = titleStarts.slice(0, titleCount);
   const titleDocs = new Int32Array(docTitles.length);
   for (let doc = 0; doc < docTitles.length; doc++) titleDocs[next[docTitles[doc]]++] = doc;
+  if (slices.advance(docTitles.length)) await slices.pause();
   return { titleStarts, titleDocs };
 }
 
@@ -211,17 +214,46 @@ export function productsTitled(index: ProductIndex, words: string): Int32Array {
     : index.titleDocs.subarray(index.titleStarts[title], index.titleStarts[title + 1]);
 }
 
-/** Reads the project's products in one snapshot; null when the database's collation does not sort by code point. */
-export async function buildProductIndex(pool: pg.Pool, projectId: string): Promise<ProductIndex | null> {
+/** Bytes an index holds per document entry (a lexeme of a product) and per product, as its estimate counts them. */
+const ENTRY_BYTES = 24;
+const PRODUCT_BYTES = 200;
+/** Bytes a distinct lexeme costs while the index is built (its string, its slot in the lexicon and its map). */
+const LEXEME_BYTES = 96;
+// Entries fetched at a time: a batch of 1,000 products of a few dozen entries each, fewer products where they are
+// large (a 65,535-character description is some 10,000 entries), so a batch's rows stay a few MB.
+const FETCH_ENTRIES = 100_000;
+
+/** Why the last build of a project's product index gave none (by project), for the logs and metrics. */
+export const indexRefusals = { oversized: 0 };
+
+/**
+ * Reads the project's products in one snapshot, in slices of the event loop (Slices), within `maxBytes`: null
+ * when the database's collation does not sort by code point, or when the index would exceed `maxBytes` (by an
+ * estimate from the counts read first, or as the build finds its lexicon growing past it): the project's searches
+ * then run their statements.
+ */
+export async function buildProductIndex(
+  pool: pg.Pool,
+  projectId: string,
+  maxBytes = Infinity,
+  slices = new Slices(),
+): Promise<ProductIndex | null> {
   return inSnapshot(pool, async (client) => {
     if (!(await sortsByCodePoint(client))) return null;
     // How many products and entries the snapshot holds, so that each list is allocated once (positions: about
-    // three an entry at first).
+    // three an entry at first), and whether the index can fit its bound at all.
     const [[count, entries]] = (await rows(
       client,
       'SELECT count(*)::int, coalesce(sum(length(document)), 0)::int FROM search_products WHERE project_id = $1',
       [projectId],
     )) as Array<[number, number]>;
+    const tooLarge = (lexemeCount: number, entryCount: number, productCount: number) =>
+      lexemeCount * LEXEME_BYTES + entryCount * ENTRY_BYTES + productCount * PRODUCT_BYTES > maxBytes;
+    if (tooLarge(0, entries, count)) {
+      indexRefusals.oversized++;
+      return null;
+    }
+    let oversized = false;
     const ids = PackedTexts.packing();
     let lastId: string | undefined;
     const lexemes = new TextTable();
@@ -251,7 +283,7 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
               btrim(regexp_replace(title_norm, '[^[:alnum:]]+', ' ', 'g')), tsvectorsend(document)
        FROM search_products WHERE project_id = $1 ORDER BY product_id`,
       [projectId],
-      (batch) => {
+      async (batch) => {
         for (const row of batch as Array<
           [
             string,
@@ -291,14 +323,25 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
           let titleNumber = titleNumbers.get(words);
           if (titleNumber === undefined) titleNumbers.set(words, (titleNumber = titleNumbers.size));
           docTitles.push(titleNumber);
+          if (tooLarge(lexemes.texts.length, entryLexemes.length, docTypes.length)) {
+            oversized = true;
+            return false;
+          }
+          if (slices.advance(document.length >> 3)) await slices.pause();
         }
+        return true;
       },
+      FETCH_ENTRIES / Math.max(1, entries / Math.max(1, count)),
     );
+    if (oversized) {
+      indexRefusals.oversized++;
+      return null;
+    }
     docEntries.push(entryLexemes.length);
     docTags.push(tagValues.length);
     docCollections.push(collectionValues.length);
     const titleRows = await rows(client, 'SELECT id, title FROM collections WHERE project_id = $1', [projectId]);
-    return assemble({
+    return assemble(slices, {
       ids: ids.done(),
       lexemes: lexemes.texts,
       docEntries: docEntries.take(),
@@ -321,7 +364,7 @@ export async function buildProductIndex(pool: pg.Pool, projectId: string): Promi
       handles: handles.done(),
       images,
       titleNumbers,
-      ...productsByTitle(docTitles.take(), titleNumbers.size),
+      ...(await productsByTitle(docTitles.take(), titleNumbers.size, slices)),
     });
   });
 }
@@ -345,7 +388,7 @@ type IndexParts = Omit<
 };
 
 /** The per-product facet records (see ProductIndex.facetRecords and FACET_RECORD). */
-function facetRecordsOf(parts: IndexParts): Int32Array {
+async function facetRecordsOf(parts: IndexParts, slices: Slices): Promise<Int32Array> {
   const count = parts.ids.length;
   const records = new Int32Array(count * FACET_RECORD.words);
   const tagCount = parts.tags.length;
@@ -365,18 +408,26 @@ function facetRecordsOf(parts: IndexParts): Int32Array {
       records[at + 2] = (values[0] ?? 0) | ((values[1] ?? 0) << 16);
       records[at + 3] = (values[2] ?? 0) | ((values[3] ?? 0) << 16);
     }
+    if (slices.step()) await slices.pause();
   }
   return records;
 }
 
-/** Sorts the lexicon into byte order (renumbering every entry) and builds the postings. */
-function assemble(parts: IndexParts): ProductIndex {
-  const order = parts.lexemes.map((_, i) => i).sort((a, b) => compareCodePoints(parts.lexemes[a], parts.lexemes[b]));
+/** Sorts the lexicon into byte order (renumbering every entry) and builds the postings, in slices. */
+async function assemble(slices: Slices, parts: IndexParts): Promise<ProductIndex> {
+  const order = await sortInSlices(
+    parts.lexemes.map((_, i) => i),
+    (a, b) => compareCodePoints(parts.lexemes[a], parts.lexemes[b]),
+    slices,
+  );
   const renumber = new Int32Array(order.length);
   order.forEach((old, position) => (renumber[old] = position));
   const lexemes = order.map((old) => parts.lexemes[old]);
   const entryLexemes = parts.entryLexemes;
-  for (let i = 0; i < entryLexemes.length; i++) entryLexemes[i] = renumber[entryLexemes[i]];
+  for (let i = 0; i < entryLexemes.length; i++) {
+    entryLexemes[i] = renumber[entryLexemes[i]];
+    if (slices.step()) await slices.pause();
+  }
   const counts = new Int32Array(lexemes.length + 1);
   for (const lexeme of entryLexemes) counts[lexeme + 1]++;
   for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
@@ -410,6 +461,7 @@ function assemble(parts: IndexParts): ProductIndex {
         if (slot > 0xffff && postingAddends instanceof Uint16Array) postingAddends = Uint32Array.from(postingAddends);
       }
       postingAddends[at] = slot;
+      if (slices.step()) await slices.pause();
     }
   }
   // The positions in posting order.
@@ -421,6 +473,7 @@ function assemble(parts: IndexParts): ProductIndex {
     const to = postingPositions[postingOf(entry)];
     for (let i = 0; i < parts.entryCounts[entry]; i++) positions[to + i] = parts.positions[from + i];
     from += parts.entryCounts[entry];
+    if (slices.step()) await slices.pause();
   }
   const texts = (list: readonly (string | null)[]) =>
     list.reduce((sum, t) => sum + (t === null ? 8 : 24 + t.length * 2), 0);
@@ -442,7 +495,7 @@ function assemble(parts: IndexParts): ProductIndex {
   const { entryCounts: _built, ...kept } = parts;
   return {
     ...kept,
-    facetRecords: facetRecordsOf(parts),
+    facetRecords: await facetRecordsOf(parts, slices),
     bytes: bytes + parts.ids.bytes + parts.titles.bytes + parts.handles.bytes,
     lexemes,
     entryLexemes,
@@ -471,8 +524,9 @@ export function productIndexOf(ctx: Ctx): ProductIndex | undefined {
   const pool = poolOf(ctx.db);
   if (!indexes || !pool) return undefined;
   return (
-    indexes.get(ctx.project.id, 'products', PRODUCT_INDEX_TABLES, () => buildProductIndex(pool, ctx.project.id)) ??
-    undefined
+    indexes.get(ctx.project.id, 'products', PRODUCT_INDEX_TABLES, () =>
+      buildProductIndex(pool, ctx.project.id, indexes.maxProjectBytes),
+    ) ?? undefined
   );
 }
 
@@ -483,7 +537,7 @@ export async function productIndexReady(ctx: Ctx): Promise<ProductIndex | undefi
   if (!indexes || !pool) return undefined;
   return (
     (await indexes.ready(ctx.project.id, 'products', PRODUCT_INDEX_TABLES, () =>
-      buildProductIndex(pool, ctx.project.id),
+      buildProductIndex(pool, ctx.project.id, indexes.maxProjectBytes),
     )) ?? undefined
   );
 }

@@ -114,7 +114,9 @@ function writePending(): Promise<void> {
       try {
         await write(db, list);
         // Suggestions read these: this process's cached ones are stale at once, before the notification arrives.
-        for (const table of ['search_query_stats', 'search_query_clients']) versionsOf.get(db)?.tableWritten(table);
+        for (const projectId of new Set(list.map((row) => row.projectId)))
+          for (const table of ['search_query_stats', 'search_query_clients'])
+            versionsOf.get(db)?.tableWritten(table, projectId);
       } catch (error) {
         const searches = list.reduce((sum, row) => sum + row.searches, 0);
         counts.failed += searches;

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { poolOf } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
 import type { ProjectIndexes } from '../../shared/project-indexes.js';
+import { Slices, sortInSlices } from '../../shared/slices.js';
 import { PackedTexts } from './packed-texts.js';
 import { eachBatch, inSnapshot, rows, sortsByCodePoint } from './index-snapshot.js';
 import { compareCodePoints, trigramsOf } from './suggest-index.text.js';
@@ -88,18 +89,41 @@ const PAST_TABLES = ['search_query_stats', 'search_suggestion_blocks'];
 /** About what `texts` take in V8's heap with their array slots (a header and up to two bytes per character). */
 const sizeOfTexts = (texts: readonly string[]) => texts.reduce((sum, text) => sum + 24 + text.length * 2, 0);
 
-/** Reads the project's catalog part; null when the database's collation does not sort by code point. */
-async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIndex | null> {
+// What the catalog part holds per title word row (its product, the word's share) and per vocabulary term (the
+// term, its counts and its trigrams' entries), as the bound counts them before a build.
+const WORD_ROW_BYTES = 48;
+const TERM_BYTES = 160;
+
+/** Builds of a catalog part refused for exceeding the project's bound (for the logs and metrics). */
+export const catalogRefusals = { oversized: 0 };
+
+/**
+ * Reads the project's catalog part in slices of the event loop (Slices); null when the database's collation does
+ * not sort by code point, or when the part would exceed `maxBytes` by an estimate from its counts (the project's
+ * suggestions then run their statements).
+ */
+async function buildCatalog(
+  pool: pg.Pool,
+  projectId: string,
+  maxBytes = Infinity,
+  slices = new Slices(),
+): Promise<CatalogIndex | null> {
   return inSnapshot(pool, async (client) => {
     if (!(await sortsByCodePoint(client))) return null;
     const interned = new Map<string, string>();
     const intern = (text: string) => interned.get(text) ?? (interned.set(text, text), text);
-    // How many title word rows the snapshot holds, so that their products are read into one array of that size.
-    const [[wordRows]] = (await rows(
+    // How many title word rows and vocabulary terms the snapshot holds: the word rows' products are read into one
+    // array of that size, and a part that would not fit the bound is not read at all.
+    const [[wordRows, termCount]] = (await rows(
       client,
-      `SELECT count(*)::int FROM search_title_words WHERE project_id = $1 AND word <> ''`,
+      `SELECT (SELECT count(*)::int FROM search_title_words WHERE project_id = $1 AND word <> ''),
+              (SELECT count(*)::int FROM search_terms WHERE project_id = $1 AND doc_count > 0)`,
       [projectId],
-    )) as Array<[number]>;
+    )) as Array<[number, number]>;
+    if (wordRows * WORD_ROW_BYTES + termCount * TERM_BYTES > maxBytes) {
+      catalogRefusals.oversized++;
+      return null;
+    }
     const positions = new Map<string, number>();
     const productIds = PackedTexts.packing();
     const productTitles: number[] = [];
@@ -112,7 +136,7 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
        FROM search_title_words WHERE project_id = $1 AND word <> ''
        GROUP BY product_id, title, title_norm, title_len`,
       [projectId],
-      (batch) => {
+      async (batch) => {
         for (const [id, title, lower, norm, length, normWords] of batch as Array<
           [string, string, string, string, number, string[] | null]
         >) {
@@ -131,6 +155,7 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
             });
           }
           productTitles.push(position);
+          if (slices.step()) await slices.pause();
         }
       },
     );
@@ -149,13 +174,14 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
       `SELECT word, product_id FROM search_title_words WHERE project_id = $1 AND word <> ''
        ORDER BY word USING ~<~, title_len, title_norm`,
       [projectId],
-      (batch) => {
+      async (batch) => {
         for (const [word, id] of batch as Array<[string, string]>) {
           if (words.at(-1) !== word) {
             words.push(word);
             wordStarts.push(wordRow);
           }
           wordProducts[wordRow++] = positions.get(id) ?? -1;
+          if (slices.step()) await slices.pause();
         }
       },
     );
@@ -182,7 +208,7 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
       length: row[4] as number,
       lexemes: row[5] as string[],
     }));
-    const vocabulary = vocabularyOf(terms);
+    const vocabulary = await vocabularyOf(terms, slices);
     const packedIds = productIds.done();
     const bytes =
       (wordProducts.length + wordStarts.length) * 4 +
@@ -208,14 +234,16 @@ async function buildCatalog(pool: pg.Pool, projectId: string): Promise<CatalogIn
   });
 }
 
-/** The vocabulary in code point order with pg_trgm's trigrams of each term, indexed by trigram. */
-function vocabularyOf(termRows: unknown[][]) {
-  const terms = termRows
-    .map((row) => ({ term: row[0] as string, docCount: row[1] as number }))
-    .sort((a, b) => compareCodePoints(a.term, b.term));
+/** The vocabulary in code point order with pg_trgm's trigrams of each term, indexed by trigram (in slices). */
+async function vocabularyOf(termRows: unknown[][], slices: Slices) {
+  const terms = await sortInSlices(
+    termRows.map((row) => ({ term: row[0] as string, docCount: row[1] as number })),
+    (a, b) => compareCodePoints(a.term, b.term),
+    slices,
+  );
   const trigramLists = new Map<string, number[]>();
   const termTrigramCounts = new Int32Array(terms.length);
-  terms.forEach(({ term }, i) => {
+  for (const [i, { term }] of terms.entries()) {
     const grams = trigramsOf(term);
     termTrigramCounts[i] = grams.length;
     for (const gram of grams) {
@@ -223,7 +251,8 @@ function vocabularyOf(termRows: unknown[][]) {
       if (list) list.push(i);
       else trigramLists.set(gram, [i]);
     }
-  });
+    if (slices.advance(grams.length)) await slices.pause();
+  }
   return {
     terms: terms.map((t) => t.term),
     termDocCounts: Int32Array.from(terms, (t) => t.docCount),
@@ -263,7 +292,7 @@ export function suggestCatalogOf(ctx: Ctx): CatalogIndex | undefined {
   const pool = poolOf(ctx.db);
   if (!indexes || !pool) return undefined;
   const catalog = indexes.get(ctx.project.id, 'suggest-catalog', CATALOG_TABLES, () =>
-    buildCatalog(pool, ctx.project.id),
+    buildCatalog(pool, ctx.project.id, indexes.maxProjectBytes),
   ) as CatalogIndex | null | undefined;
   return catalog ?? undefined;
 }
@@ -274,7 +303,7 @@ export async function suggestCatalogReady(ctx: Ctx): Promise<CatalogIndex | unde
   const pool = poolOf(ctx.db);
   if (!indexes || !pool) return undefined;
   const catalog = (await indexes.ready(ctx.project.id, 'suggest-catalog', CATALOG_TABLES, () =>
-    buildCatalog(pool, ctx.project.id),
+    buildCatalog(pool, ctx.project.id, indexes.maxProjectBytes),
   )) as CatalogIndex | null | undefined;
   return catalog ?? undefined;
 }

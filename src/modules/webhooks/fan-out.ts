@@ -81,6 +81,6 @@ export async function mayHaveSubscribers(tx: Database | Tx, ctx: Ctx, type: stri
 }
 
 /** Call after this process writes subscriptions (create, update, delete): fan-out reads them again at once. */
-export function subscriptionsWritten(ctx: Pick<Ctx, 'caches'>): void {
-  ctx.caches?.versions.tableWritten(SUBSCRIPTIONS);
+export function subscriptionsWritten(ctx: Pick<Ctx, 'caches' | 'project'>): void {
+  ctx.caches?.versions.tableWritten(SUBSCRIPTIONS, ctx.project.id);
 }

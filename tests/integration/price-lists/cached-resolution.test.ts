@@ -5,7 +5,7 @@ import { createCompany } from '../../factories/company.factory.js';
 import { jwtPayload, registerCustomer, signedIn, storefront } from '../../factories/customer-auth.factory.js';
 import { createGroup, type GroupResource } from '../../factories/customer-group.factory.js';
 import { createPriceList, setPrices } from '../../factories/price-list.factory.js';
-import { TABLE_CHANGED } from '../../../src/shared/table-version-cache.js';
+import { changeOf, TABLE_CHANGED } from '../../../src/shared/table-version-cache.js';
 import { useSecondApp, useStore } from '../../setup/store.js';
 import type { TestApp } from '../../setup/test-app.js';
 import { withTableNotificationsHeld } from '../../setup/two-processes.js';
@@ -51,7 +51,7 @@ async function customerPrice(client: CommerceClient): Promise<number | undefined
 
 /** Resolves when process `app` has heard that `table` changed. */
 function changeHeardBy(app: TestApp, table: string): Promise<void> {
-  return new Promise((resolve) => app.deps.authCache!.feed.on(TABLE_CHANGED, (name) => name === table && resolve()));
+  return new Promise((resolve) => app.deps.authCache!.feed.on(TABLE_CHANGED, (name) => changeOf(name).table === table && resolve()));
 }
 
 describe("customer_price with the customer's price keys cached", () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { TABLE_CHANGED } from '../../../src/shared/table-version-cache.js';
+import { changeOf, TABLE_CHANGED } from '../../../src/shared/table-version-cache.js';
 import type { CreatedProject } from '../../factories/project.factory.js';
 import { createWebhook, listDeliveries } from '../../factories/webhook.factory.js';
 import type { TestApp } from '../../setup/test-app.js';
@@ -23,7 +23,7 @@ const customer = (n: number) => ({
 /** Resolves when process `app` has heard that webhook_subscriptions changed. */
 function subscriptionsChangeHeardBy(app: TestApp): Promise<void> {
   return new Promise((resolve) =>
-    app.deps.authCache!.feed.on(TABLE_CHANGED, (table) => table === 'webhook_subscriptions' && resolve()),
+    app.deps.authCache!.feed.on(TABLE_CHANGED, (payload) => changeOf(payload).table === 'webhook_subscriptions' && resolve()),
   );
 }
 
@@ -71,7 +71,7 @@ describe('webhook fan-out with the cached event types', () => {
   test('more concurrent writes than the pool has connections all answer (the read never waits for a second connection)', async () => {
     const api = a.client(store.keys.secret_test.token);
     // Every write below finds the cached event types stale and reads them (through its transaction).
-    a.deps.caches!.versions.tableWritten('webhook_subscriptions');
+    a.deps.caches!.versions.tableWritten('webhook_subscriptions', store.project.id);
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, n) => api.POST('/v1/customers', { body: customer(100 + n) })),
     );

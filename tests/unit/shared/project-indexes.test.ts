@@ -11,7 +11,7 @@ const unchanging: IndexVersions = {
 
 describe('ProjectIndexes', () => {
   test('builds of every instance in the process run one at a time, and each is kept', async () => {
-    const limits = { maxIndexes: 10, maxBytes: 1_000_000, sizeOf: () => 1 };
+    const limits = { maxIndexes: 10, maxBytes: 1_000_000, maxProjectBytes: 1_000_000, sizeOf: () => 1 };
     const products = new ProjectIndexes<string>(unchanging, limits);
     const suggestions = new ProjectIndexes<string>(unchanging, limits);
     let running = 0;
@@ -35,8 +35,10 @@ describe('ProjectIndexes', () => {
 
   test('a failed build does not stop the builds after it', async () => {
     const errors: unknown[] = [];
-    const indexes = new ProjectIndexes<string>(unchanging, { maxIndexes: 10, maxBytes: 100, sizeOf: () => 1 }, (e) =>
-      errors.push(e),
+    const indexes = new ProjectIndexes<string>(
+      unchanging,
+      { maxIndexes: 10, maxBytes: 100, maxProjectBytes: 100, sizeOf: () => 1 },
+      (e) => errors.push(e),
     );
     const failing = indexes.ready('proj_a', 'products', ['t'], () => Promise.reject(new Error('read failed')));
     const next = indexes.ready('proj_b', 'products', ['t'], async () => 'b');
