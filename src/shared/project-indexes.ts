@@ -14,6 +14,15 @@ export interface IndexLimits {
   maxProjectBytes: number;
 }
 
+/** What a build may take, and how it says it would take more (see ProjectIndexes.boundFor). */
+export interface IndexBound {
+  maxBytes: number;
+  refuse(estimatedBytes: number): void;
+}
+
+/** No bound: for builds outside a process's indexes (tools, tests). */
+export const UNBOUNDED: IndexBound = { maxBytes: Infinity, refuse: () => {} };
+
 interface Slot<T> {
   value?: T;
   /** The table versions (and feed drops) `value` was built at (see TableVersions.versionsOf). */
@@ -56,7 +65,7 @@ const inTurn = <V>(build: () => Promise<V>): Promise<V> => {
  */
 export class ProjectIndexes<T> {
   private readonly slots: Map<string, Slot<T>>;
-  private readonly counts: { hits: number; misses: number; builds: number };
+  private readonly counts: { hits: number; misses: number; builds: number; refusals: number };
   /** Set on a view reading from a source that may lag: whether a build starting now may be kept. */
   private readonly current?: () => boolean;
 
@@ -67,7 +76,7 @@ export class ProjectIndexes<T> {
     shared?: { from: ProjectIndexes<T>; current: () => boolean },
   ) {
     this.slots = shared?.from.slots ?? new Map<string, Slot<T>>();
-    this.counts = shared?.from.counts ?? { hits: 0, misses: 0, builds: 0 };
+    this.counts = shared?.from.counts ?? { hits: 0, misses: 0, builds: 0, refusals: 0 };
     this.current = shared?.current;
   }
 
@@ -81,9 +90,28 @@ export class ProjectIndexes<T> {
     return this.counts.misses;
   }
 
-  /** What one project's index may take (a build past it gives none): the builds' bound. */
-  get maxProjectBytes(): number {
-    return this.limits.maxProjectBytes;
+  /**
+   * The bound a build of the project's index works within (the per-project bound); a build that finds its index
+   * would exceed it calls `refuse` (counted and reported through onError) and gives none.
+   */
+  boundFor(projectId: string): IndexBound {
+    return {
+      maxBytes: this.limits.maxProjectBytes,
+      refuse: (estimatedBytes) => {
+        this.counts.refusals++;
+        this.onError(
+          new Error(
+            `project ${projectId}'s index would take about ${Math.round(estimatedBytes / 2 ** 20)} MB, over its bound ` +
+              `of ${Math.round(this.limits.maxProjectBytes / 2 ** 20)} MB: its reads run their statements`,
+          ),
+        );
+      },
+    };
+  }
+
+  /** Builds that gave no index because it would exceed the project's bound, since the process started. */
+  get refusals(): number {
+    return this.counts.refusals;
   }
 
   /** What the kept indexes take together, by their estimates (for the metrics). */

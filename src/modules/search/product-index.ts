@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { poolOf } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
-import type { ProjectIndexes } from '../../shared/project-indexes.js';
+import { UNBOUNDED, type IndexBound, type ProjectIndexes } from '../../shared/project-indexes.js';
 import { Slices, sortInSlices } from '../../shared/slices.js';
 import { orEntryAddend } from './engine/pg-tsrank.js';
 import { eachBatch, inSnapshot, rows, sortsByCodePoint } from './index-snapshot.js';
@@ -223,19 +223,16 @@ const LEXEME_BYTES = 96;
 // large (a 65,535-character description is some 10,000 entries), so a batch's rows stay a few MB.
 const FETCH_ENTRIES = 100_000;
 
-/** Why the last build of a project's product index gave none (by project), for the logs and metrics. */
-export const indexRefusals = { oversized: 0 };
-
 /**
  * Reads the project's products in one snapshot, in slices of the event loop (Slices), within `maxBytes`: null
- * when the database's collation does not sort by code point, or when the index would exceed `maxBytes` (by an
+ * when the database's collation does not sort by code point, or when the index would exceed `bound` (by an
  * estimate from the counts read first, or as the build finds its lexicon growing past it): the project's searches
  * then run their statements.
  */
 export async function buildProductIndex(
   pool: pg.Pool,
   projectId: string,
-  maxBytes = Infinity,
+  bound: IndexBound = UNBOUNDED,
   slices = new Slices(),
 ): Promise<ProductIndex | null> {
   return inSnapshot(pool, async (client) => {
@@ -247,13 +244,13 @@ export async function buildProductIndex(
       'SELECT count(*)::int, coalesce(sum(length(document)), 0)::int FROM search_products WHERE project_id = $1',
       [projectId],
     )) as Array<[number, number]>;
-    const tooLarge = (lexemeCount: number, entryCount: number, productCount: number) =>
-      lexemeCount * LEXEME_BYTES + entryCount * ENTRY_BYTES + productCount * PRODUCT_BYTES > maxBytes;
-    if (tooLarge(0, entries, count)) {
-      indexRefusals.oversized++;
+    const estimate = (lexemeCount: number, entryCount: number, productCount: number) =>
+      lexemeCount * LEXEME_BYTES + entryCount * ENTRY_BYTES + productCount * PRODUCT_BYTES;
+    if (estimate(0, entries, count) > bound.maxBytes) {
+      bound.refuse(estimate(0, entries, count));
       return null;
     }
-    let oversized = false;
+    let oversized = 0;
     const ids = PackedTexts.packing();
     let lastId: string | undefined;
     const lexemes = new TextTable();
@@ -323,8 +320,9 @@ export async function buildProductIndex(
           let titleNumber = titleNumbers.get(words);
           if (titleNumber === undefined) titleNumbers.set(words, (titleNumber = titleNumbers.size));
           docTitles.push(titleNumber);
-          if (tooLarge(lexemes.texts.length, entryLexemes.length, docTypes.length)) {
-            oversized = true;
+          const size = estimate(lexemes.texts.length, entryLexemes.length, docTypes.length);
+          if (size > bound.maxBytes) {
+            oversized = size;
             return false;
           }
           if (slices.advance(document.length >> 3)) await slices.pause();
@@ -333,8 +331,8 @@ export async function buildProductIndex(
       },
       FETCH_ENTRIES / Math.max(1, entries / Math.max(1, count)),
     );
-    if (oversized) {
-      indexRefusals.oversized++;
+    if (oversized > 0) {
+      bound.refuse(oversized);
       return null;
     }
     docEntries.push(entryLexemes.length);
@@ -525,7 +523,7 @@ export function productIndexOf(ctx: Ctx): ProductIndex | undefined {
   if (!indexes || !pool) return undefined;
   return (
     indexes.get(ctx.project.id, 'products', PRODUCT_INDEX_TABLES, () =>
-      buildProductIndex(pool, ctx.project.id, indexes.maxProjectBytes),
+      buildProductIndex(pool, ctx.project.id, indexes.boundFor(ctx.project.id)),
     ) ?? undefined
   );
 }
@@ -537,7 +535,7 @@ export async function productIndexReady(ctx: Ctx): Promise<ProductIndex | undefi
   if (!indexes || !pool) return undefined;
   return (
     (await indexes.ready(ctx.project.id, 'products', PRODUCT_INDEX_TABLES, () =>
-      buildProductIndex(pool, ctx.project.id, indexes.maxProjectBytes),
+      buildProductIndex(pool, ctx.project.id, indexes.boundFor(ctx.project.id)),
     )) ?? undefined
   );
 }

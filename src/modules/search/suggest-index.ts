@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { poolOf } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
-import type { ProjectIndexes } from '../../shared/project-indexes.js';
+import { UNBOUNDED, type IndexBound, type ProjectIndexes } from '../../shared/project-indexes.js';
 import { Slices, sortInSlices } from '../../shared/slices.js';
 import { PackedTexts } from './packed-texts.js';
 import { eachBatch, inSnapshot, rows, sortsByCodePoint } from './index-snapshot.js';
@@ -94,18 +94,15 @@ const sizeOfTexts = (texts: readonly string[]) => texts.reduce((sum, text) => su
 const WORD_ROW_BYTES = 48;
 const TERM_BYTES = 160;
 
-/** Builds of a catalog part refused for exceeding the project's bound (for the logs and metrics). */
-export const catalogRefusals = { oversized: 0 };
-
 /**
  * Reads the project's catalog part in slices of the event loop (Slices); null when the database's collation does
- * not sort by code point, or when the part would exceed `maxBytes` by an estimate from its counts (the project's
+ * not sort by code point, or when the part would exceed `bound` by an estimate from its counts (the project's
  * suggestions then run their statements).
  */
 async function buildCatalog(
   pool: pg.Pool,
   projectId: string,
-  maxBytes = Infinity,
+  bound: IndexBound = UNBOUNDED,
   slices = new Slices(),
 ): Promise<CatalogIndex | null> {
   return inSnapshot(pool, async (client) => {
@@ -120,8 +117,9 @@ async function buildCatalog(
               (SELECT count(*)::int FROM search_terms WHERE project_id = $1 AND doc_count > 0)`,
       [projectId],
     )) as Array<[number, number]>;
-    if (wordRows * WORD_ROW_BYTES + termCount * TERM_BYTES > maxBytes) {
-      catalogRefusals.oversized++;
+    const estimate = wordRows * WORD_ROW_BYTES + termCount * TERM_BYTES;
+    if (estimate > bound.maxBytes) {
+      bound.refuse(estimate);
       return null;
     }
     const positions = new Map<string, number>();
@@ -292,7 +290,7 @@ export function suggestCatalogOf(ctx: Ctx): CatalogIndex | undefined {
   const pool = poolOf(ctx.db);
   if (!indexes || !pool) return undefined;
   const catalog = indexes.get(ctx.project.id, 'suggest-catalog', CATALOG_TABLES, () =>
-    buildCatalog(pool, ctx.project.id, indexes.maxProjectBytes),
+    buildCatalog(pool, ctx.project.id, indexes.boundFor(ctx.project.id)),
   ) as CatalogIndex | null | undefined;
   return catalog ?? undefined;
 }
@@ -303,7 +301,7 @@ export async function suggestCatalogReady(ctx: Ctx): Promise<CatalogIndex | unde
   const pool = poolOf(ctx.db);
   if (!indexes || !pool) return undefined;
   const catalog = (await indexes.ready(ctx.project.id, 'suggest-catalog', CATALOG_TABLES, () =>
-    buildCatalog(pool, ctx.project.id, indexes.maxProjectBytes),
+    buildCatalog(pool, ctx.project.id, indexes.boundFor(ctx.project.id)),
   )) as CatalogIndex | null | undefined;
   return catalog ?? undefined;
 }
