@@ -28,7 +28,7 @@ import { flushSearchLog, searchLogCounts } from './modules/search/index.js';
 import { RateLimiter } from './modules/usage/index.js';
 import type { Logger } from './shared/logger.js';
 import { Metrics, serveMetrics } from './shared/metrics.js';
-import { createProcessCaches, indexLimitsOf, TABLE_CHANGED } from './shared/table-version-cache.js';
+import { changeOf, createProcessCaches, indexLimitsOf, TABLE_CHANGED } from './shared/table-version-cache.js';
 
 export interface ProcessOptions {
   /** The database every part connects to (DATABASE_URL, or the embedded PostgreSQL's). */
@@ -107,7 +107,7 @@ export async function startProcess(options: ProcessOptions): Promise<RunningProc
         }),
       indexLimitsOf(config.indexMegabytes),
     );
-    if (replicas) authCache.feed.on(TABLE_CHANGED, () => replicas.changed());
+    if (replicas) authCache.feed.on(TABLE_CHANGED, (payload) => replicas.changed(changeOf(payload).projectId));
     await authCache.start();
     parts.push({ name: 'change feed', stop: () => authCache.close() });
     // Buffered search analytics: written once requests and workers have stopped, before the pool closes.

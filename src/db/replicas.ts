@@ -92,6 +92,9 @@ function committedUpTo(inserted: bigint, flushed: bigint): bigint {
   return flushed % WAL_PAGE === 0n && PAGE_HEADERS.has(inserted - flushed) ? flushed : inserted;
 }
 
+// Projects whose last change is remembered by number (see ReplicaSet.changed): about 100 bytes each.
+const MAX_CHANGED_PROJECTS = 20_000;
+
 export class ReplicaSet {
   private readonly replicas: ReplicaState[];
   /** Projects this process wrote that some replica may not have replayed: undefined position = not yet known. */
@@ -101,8 +104,15 @@ export class ReplicaSet {
   private floor = 0n;
   /** The primary's position at recent polls, oldest first: how long ago it held what a replica lacks. */
   private samples: Array<{ at: number; position: bigint }> = [];
-  /** Table changes notified since the primary's position was last read, and the position that covers the earlier ones. */
+  /**
+   * Table changes heard, numbered: the number of each project's last (bounded, the least recent out: a project not
+   * found counts as changed at `forgottenUpTo`), of the last that named no project, the number the primary's
+   * position was last read after, and that position (it covers every change numbered up to there).
+   */
   private changes = 0;
+  private readonly projectChanges = new Map<string, number>();
+  private forgottenUpTo = 0;
+  private everyProjectChange = 0;
   private changesCovered = 0;
   private changesPosition = 0n;
   private next = 0;
@@ -145,9 +155,23 @@ export class ReplicaSet {
     this.written.set(projectId, { mark: this.marks, position: undefined });
   }
 
-  /** Marks a change notified by another process (any table): cached values are kept from replicas that have replayed it. */
-  changed(): void {
+  /**
+   * Marks a change notified for the project (undefined: every project): the project's cached values are kept from
+   * replicas that have replayed it, other projects' as before.
+   */
+  changed(projectId: string | undefined): void {
     this.changes += 1;
+    if (projectId === undefined) {
+      this.everyProjectChange = this.changes;
+      return;
+    }
+    this.projectChanges.delete(projectId);
+    this.projectChanges.set(projectId, this.changes);
+    if (this.projectChanges.size > MAX_CHANGED_PROJECTS) {
+      const [oldest, number] = this.projectChanges.entries().next().value!;
+      this.projectChanges.delete(oldest);
+      this.forgottenUpTo = Math.max(this.forgottenUpTo, number);
+    }
   }
 
   /** Where a read of the project goes now: a replica in rotation that has replayed this process's writes to it, else the primary. */
@@ -164,12 +188,14 @@ export class ReplicaSet {
   }
 
   /**
-   * Whether a value read from `replica` from now on is as current as the primary for every change this process
-   * has heard of (so a cache may keep it): no change notified since the last poll, and the replica past that poll.
+   * Whether a value of the project read from `replica` from now on is as current as the primary for every change
+   * of it this process has heard of (so a cache may keep it): none notified since the last poll, and the replica
+   * past that poll. Other projects' changes do not count.
    */
-  current(replica: Replica): boolean {
+  current(replica: Replica, projectId: string): boolean {
     const state = replica as ReplicaState;
-    return this.changes === this.changesCovered && state.replayed >= this.changesPosition;
+    const last = Math.max(this.everyProjectChange, this.projectChanges.get(projectId) ?? this.forgottenUpTo);
+    return last <= this.changesCovered && state.replayed >= this.changesPosition;
   }
 
   /** Takes a replica whose read failed (connection lost, timed out) out of rotation until a poll finds it healthy. */

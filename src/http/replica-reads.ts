@@ -65,7 +65,7 @@ export async function readRouted<T>(deps: AppDeps, service: Ctx, read: (service:
   const { replica } = route;
   let caches = service.caches && replicaCaches.get(replica);
   if (service.caches && !caches) {
-    caches = cachesReadingFrom(service.caches, () => replicas.current(replica));
+    caches = cachesReadingFrom(service.caches, (projectId) => replicas.current(replica, projectId));
     replicaCaches.set(replica, caches);
   }
   try {

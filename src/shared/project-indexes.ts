@@ -67,13 +67,13 @@ export class ProjectIndexes<T> {
   private readonly slots: Map<string, Slot<T>>;
   private readonly counts: { hits: number; misses: number; builds: number; refusals: number };
   /** Set on a view reading from a source that may lag: whether a build starting now may be kept. */
-  private readonly current?: () => boolean;
+  private readonly current?: (projectId: string) => boolean;
 
   constructor(
     private readonly versions: IndexVersions,
     private readonly limits: IndexLimits & { sizeOf: (value: T) => number },
     private readonly onError: (error: unknown) => void = () => {},
-    shared?: { from: ProjectIndexes<T>; current: () => boolean },
+    shared?: { from: ProjectIndexes<T>; current: (projectId: string) => boolean },
   ) {
     this.slots = shared?.from.slots ?? new Map<string, Slot<T>>();
     this.counts = shared?.from.counts ?? { hits: 0, misses: 0, builds: 0, refusals: 0 };
@@ -131,8 +131,8 @@ export class ProjectIndexes<T> {
     return this.slots.get(`${projectId}|${key}`)?.builds ?? 0;
   }
 
-  /** The same indexes for requests reading from a source that may lag (a read replica): a build is kept only when `current()` held as it began. */
-  readingFrom(current: () => boolean): ProjectIndexes<T> {
+  /** The same indexes for requests reading from a source that may lag (a read replica): a build is kept only when `current(project)` held as it began. */
+  readingFrom(current: (projectId: string) => boolean): ProjectIndexes<T> {
     return new ProjectIndexes<T>(this.versions, this.limits, this.onError, { from: this, current });
   }
 
@@ -228,11 +228,11 @@ export class ProjectIndexes<T> {
     }
     if (slot.building) return slot.building;
     if (Date.now() < slot.notBefore || !this.versions.listening) return Promise.resolve();
-    if (this.current && !this.current()) return Promise.resolve();
+    if (this.current && !this.current(projectId)) return Promise.resolve();
     const target = slot;
     target.building = inTurn(async () => {
       // Checked again when its turn comes (another build may have run meanwhile).
-      if (!this.versions.listening || (this.current && !this.current())) return;
+      if (!this.versions.listening || (this.current && !this.current(projectId))) return;
       const versions = this.versions.versionsOf(projectId, tables, false);
       const projectVersion = this.versions.projectVersion(projectId);
       const started = Date.now();

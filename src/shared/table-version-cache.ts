@@ -142,13 +142,13 @@ export class TableVersionCache<T> {
   private readonly shareMisses: boolean;
   private readonly projectWrites: boolean;
   /** Set on a view reading from a source that may lag: whether a computation starting now may be stored. */
-  private readonly current?: () => boolean;
+  private readonly current?: (projectId: string) => boolean;
 
   constructor(
     private readonly versions: TableVersions,
     private readonly maxEntries: number,
     options: { shareMisses?: boolean; projectWrites?: boolean } = {},
-    shared?: { from: TableVersionCache<T>; current: () => boolean },
+    shared?: { from: TableVersionCache<T>; current: (projectId: string) => boolean },
   ) {
     this.shareMisses = options.shareMisses ?? true;
     this.projectWrites = options.projectWrites ?? true;
@@ -170,10 +170,10 @@ export class TableVersionCache<T> {
 
   /**
    * The same entries, for requests that compute from a source that may lag behind the primary (a read replica):
-   * entries are served as usual, and a computed value is stored only when `current()` held as it began (the source
+   * entries are served as usual, and a computed value is stored only when `current(project)` held as it began (the source
    * had replayed every change heard of); its computations are never shared with other requests.
    */
-  readingFrom(current: () => boolean): TableVersionCache<T> {
+  readingFrom(current: (projectId: string) => boolean): TableVersionCache<T> {
     return new TableVersionCache<T>(
       this.versions,
       this.maxEntries,
@@ -211,7 +211,7 @@ export class TableVersionCache<T> {
       return running.value;
     }
     this.counts.misses++;
-    const wasListening = this.versions.listening && (this.current?.() ?? true);
+    const wasListening = this.versions.listening && (this.current?.(projectId) ?? true);
     const share = this.shareMisses && !this.current;
     const value = compute();
     if (share) this.pending.set(cacheKey, { value, versions });
@@ -393,9 +393,10 @@ export function createProcessCaches(
 
 /**
  * The same caches for requests that read from a source that may lag behind the primary (a read replica): each
- * serves its entries, and stores what it computes only when `current()` held as the computation began.
+ * serves its entries, and stores what it computes for a project only when `current(project)` held as the computation
+ * began.
  */
-export function cachesReadingFrom(caches: ProcessCaches, current: () => boolean): ProcessCaches {
+export function cachesReadingFrom(caches: ProcessCaches, current: (projectId: string) => boolean): ProcessCaches {
   return {
     ...caches,
     listTotals: caches.listTotals.readingFrom(current),
