@@ -74,9 +74,9 @@ export function* longTailSearches(seed = 1): Generator<string, never> {
   }
 }
 
-/** Seeds `count` generated products (search-quality vocabulary, seed 7) into the project and indexes them. */
-export async function seedSearchCatalog(db: Database, projectId: string, count: number): Promise<void> {
-  await insertFixtureProducts(db, projectId, 'USD', generateCatalog(count, 7), 5000);
+/** Seeds `count` generated products (search-quality vocabulary, seed 7; ids tagged `idTag`) into the project and indexes them. */
+export async function seedSearchCatalog(db: Database, projectId: string, count: number, idTag = ''): Promise<void> {
+  await insertFixtureProducts(db, projectId, 'USD', generateCatalog(count, 7), 5000, idTag);
   // As autovacuum would soon (and not during the measurements): fresh statistics, and visibility maps for the
   // index-only suggest scan.
   for (const table of ['search_products', 'search_title_words', 'products', 'variants'])

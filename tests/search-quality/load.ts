@@ -1,15 +1,19 @@
 import type { Database } from '../../src/db/client.js';
 import type { FixtureProduct } from './catalog.js';
 
-/** Inserts the fixture products (one variant per size, stocked) in batches and indexes them; returns their ids in order. */
+/**
+ * Inserts the fixture products (one variant per size, stocked) in batches and indexes them; returns their ids in
+ * order. `idTag` (a few letters) sets their ids apart from another project's fixtures in the same database.
+ */
 export async function insertFixtureProducts(
   db: Database,
   projectId: string,
   currency: string,
   products: FixtureProduct[],
   batch = 2000,
+  idTag = '',
 ): Promise<string[]> {
-  const ids = products.map((_, i) => `prod_fx${String(i).padStart(22, '0')}`);
+  const ids = products.map((_, i) => `prod_fx${idTag}${String(i).padStart(22 - idTag.length, '0')}`);
   for (let start = 0; start < products.length; start += batch) {
     const slice = products.slice(start, start + batch);
     const sliceIds = ids.slice(start, start + batch);
