@@ -91,8 +91,20 @@ export class CompiledTsQueries {
   }
 }
 
-const compiledQueries = new CompiledTsQueries(1_000);
-const compile = (ctx: Ctx, sqls: Prisma.Sql[]) => compiledQueries.compile(ctx, sqls);
+// A memo per project (the most recently searched MEMO_PROJECTS, 1,000 tsqueries each), so one project's long tail of
+// new queries never pushes another project's compiled tsqueries out.
+const MEMO_PROJECTS = 128;
+const compiledByProject = new Map<string, CompiledTsQueries>();
+const compile = (ctx: Ctx, sqls: Prisma.Sql[]) => {
+  const projectId = ctx.project.id;
+  let memo = compiledByProject.get(projectId);
+  if (memo)
+    compiledByProject.delete(projectId); // most recently used last
+  else memo = new CompiledTsQueries(1_000);
+  compiledByProject.set(projectId, memo);
+  if (compiledByProject.size > MEMO_PROJECTS) compiledByProject.delete(compiledByProject.keys().next().value!);
+  return memo.compile(ctx, sqls);
+};
 
 /** An operand's lexemes (positions in the lexicon) and, for at most CURSOR_LEXEMES of them, a cursor per lexeme into its postings. */
 interface OperandLexemes {
@@ -618,14 +630,42 @@ function lowerBoundFrom(docs: Int32Array, position: number, from: number, end = 
 
 /**
  * calc_rank_or ranks kept per set of products (arrays kept across answers: one lexeme's or prefix's postings) and
- * operands, keyed by the set's number (never reused), least recently used out past MAX_KEPT_RANKS in all. Kept as
- * float4, exactly: calc_rank_or answers a float4 (rankOrFromSum rounds to one).
+ * operands, keyed by the set's number (never reused), least recently used out past the index's bound. Kept as
+ * float4, exactly: calc_rank_or answers a float4 (rankOrFromSum rounds to one). Kept per index, so one project's
+ * searches never push another project's ranks (or impact orders, below) out; an index replaced takes its own along.
  */
-const keptOrRanks = new Map<string, Float32Array>();
-let keptOrRankCount = 0;
-/** Ranks kept at most (4 bytes each), each entry counted as ENTRY_RANKS more (its key and array): about 2 MB in all. */
+interface RankedByIndex {
+  ranks: Map<string, Float32Array>;
+  rankCount: number;
+  maxRanks: number;
+  orders: Map<string, ImpactOrder>;
+  maxOrders: number;
+}
+const rankedByIndex = new WeakMap<ProductIndex, RankedByIndex>();
+/**
+ * Ranks an index keeps at most (4 bytes each), each entry counted as ENTRY_RANKS more (its key and array): ten per
+ * product, between 20,000 and 500,000 (about 2 MB at 50,000 products and more).
+ */
+const MIN_KEPT_RANKS = 20_000;
 const MAX_KEPT_RANKS = 500_000;
 const ENTRY_RANKS = 64;
+
+/** The index's kept ranks and impact orders, with its bounds (by its product count). */
+function rankedOf(index: ProductIndex): RankedByIndex {
+  let ranked = rankedByIndex.get(index);
+  if (!ranked) {
+    const products = index.ids.length;
+    ranked = {
+      ranks: new Map(),
+      rankCount: 0,
+      maxRanks: Math.min(MAX_KEPT_RANKS, Math.max(MIN_KEPT_RANKS, products * 10)),
+      orders: new Map(),
+      maxOrders: Math.min(MAX_IMPACT_ORDERS, Math.max(MIN_IMPACT_ORDERS, Math.ceil(products / 50))),
+    };
+    rankedByIndex.set(index, ranked);
+  }
+  return ranked;
+}
 
 /** The value of `key` in the insertion-ordered `map`, moved last (most recently used); undefined when absent. */
 function recentlyUsed<V>(map: Map<string, V>, key: string): V | undefined {
@@ -638,19 +678,20 @@ function recentlyUsed<V>(map: Map<string, V>, key: string): V | undefined {
 }
 
 /**
- * Keeps a copy of `ranks` under `key` (absent: ranksOf keeps only after a miss, with no await between), the least
- * recently used out first while past MAX_KEPT_RANKS in all.
+ * Keeps a copy of `ranks` under `key` for the index (absent: ranksOf keeps only after a miss, with no await between),
+ * the least recently used out first while past the index's bound.
  */
-function keepRanks(key: string, ranks: Float64Array): void {
+function keepRanks(index: ProductIndex, key: string, ranks: Float64Array): void {
+  const ranked = rankedOf(index);
   const cost = (kept: ArrayLike<number>) => kept.length + ENTRY_RANKS;
-  if (cost(ranks) > MAX_KEPT_RANKS) return;
-  for (const [oldest, kept] of keptOrRanks) {
-    if (keptOrRankCount + cost(ranks) <= MAX_KEPT_RANKS) break;
-    keptOrRanks.delete(oldest);
-    keptOrRankCount -= cost(kept);
+  if (cost(ranks) > ranked.maxRanks) return;
+  for (const [oldest, kept] of ranked.ranks) {
+    if (ranked.rankCount + cost(ranks) <= ranked.maxRanks) break;
+    ranked.ranks.delete(oldest);
+    ranked.rankCount -= cost(kept);
   }
-  keptOrRanks.set(key, new Float32Array(ranks));
-  keptOrRankCount += cost(ranks);
+  ranked.ranks.set(key, new Float32Array(ranks));
+  ranked.rankCount += cost(ranks);
 }
 
 /**
@@ -684,7 +725,7 @@ function ranksOf(
     setId === undefined
       ? undefined
       : `${setId}|${items.map((item) => `${doc.range(item).low}:${doc.range(item).high}`).join(',')}`;
-  const kept = key === undefined ? undefined : recentlyUsed(keptOrRanks, key);
+  const kept = key === undefined ? undefined : recentlyUsed(rankedOf(index).ranks, key);
   if (kept) {
     ranks.set(kept);
     return ranks;
@@ -709,7 +750,7 @@ function ranksOf(
     }
   }
   for (let r = 0; r < rows.length; r++) ranks[r] = rankOrFromSum(items.length, ranks[r]);
-  if (key !== undefined) keepRanks(key, ranks);
+  if (key !== undefined) keepRanks(index, key, ranks);
   return ranks;
 }
 
@@ -1045,7 +1086,8 @@ function countProducts(index: ProductIndex, docs: Int32Array) {
 
 /** Rows an impact order keeps at most: the first five pages of twenty. */
 const IMPACT_ORDER_ROWS = 100;
-/** Impact orders kept at most (about 2 kB each), least recently used out. */
+/** Impact orders an index keeps at most (about 2 kB each), least recently used out: one per 50 products, 50 to 1,000. */
+const MIN_IMPACT_ORDERS = 50;
 const MAX_IMPACT_ORDERS = 1_000;
 
 /** The first rows of a set in one ranking's order (exact form first, then the score, then the product) and their scores. */
@@ -1058,13 +1100,12 @@ interface ImpactOrder {
   complete: boolean;
 }
 
-/**
- * Impact orders by set and ranking, as a search engine keeps a term's postings in the order of their scores so that
- * a one-term query's first pages are read, not ranked: kept for answers ranked by their tsqueries alone (no
- * whole-query bonus, no merchandising multiplier, no pin) over a kept set, keyed by the set's and the tsqueries'
- * numbers (never reused, so an entry of an index replaced is never read again and ages out).
+/*
+ * Impact orders by set and ranking (per index, in rankedOf), as a search engine keeps a term's postings in the order
+ * of their scores so that a one-term query's first pages are read, not ranked: kept for answers ranked by their
+ * tsqueries alone (no whole-query bonus, no merchandising multiplier, no pin) over a kept set, keyed by the set's and
+ * the tsqueries' numbers.
  */
-const impactOrders = new Map<string, ImpactOrder>();
 
 /** The key of the strict answer's impact order; undefined when its order depends on more than its tsqueries and set. */
 function impactOrderKey(search: ProductSearch, queries: ScoringQueries, docs: Int32Array): string | undefined {
@@ -1077,8 +1118,13 @@ function impactOrderKey(search: ProductSearch, queries: ScoringQueries, docs: In
 /** Whether `order` holds the first `count` rows of its set. */
 const holdsFirst = (order: ImpactOrder, count: number) => order.complete || order.rows.length >= count;
 
-/** Keeps the first IMPACT_ORDER_ROWS of `rows` (every one ranked, none pinned) in `order` under `key`. */
-function keepImpactOrder(key: string, rows: Rows, order: (a: number, b: number) => number): ImpactOrder {
+/** Keeps the first IMPACT_ORDER_ROWS of `rows` (every one ranked, none pinned) in `order` under `key`, for the index. */
+function keepImpactOrder(
+  index: ProductIndex,
+  key: string,
+  rows: Rows,
+  order: (a: number, b: number) => number,
+): ImpactOrder {
   const first = Int32Array.from(topRows(rows.pin, IMPACT_ORDER_ROWS, order));
   const kept: ImpactOrder = {
     rows: first,
@@ -1087,8 +1133,9 @@ function keepImpactOrder(key: string, rows: Rows, order: (a: number, b: number) 
     exact: Uint8Array.from(first, (r) => rows.exact[r]),
     complete: first.length === rows.docs.length,
   };
-  if (impactOrders.size >= MAX_IMPACT_ORDERS) impactOrders.delete(impactOrders.keys().next().value!);
-  impactOrders.set(key, kept);
+  const { orders, maxOrders } = rankedOf(index);
+  if (orders.size >= maxOrders) orders.delete(orders.keys().next().value!);
+  orders.set(key, kept);
   return kept;
 }
 
@@ -1255,7 +1302,7 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       const clauseCount = search.full.must.length;
       const count = search.skip + search.take;
       const orderKey = impactOrderKey(search, scoring, docs);
-      const known = orderKey === undefined ? undefined : recentlyUsed(impactOrders, orderKey);
+      const known = orderKey === undefined ? undefined : recentlyUsed(rankedOf(index).orders, orderKey);
       if (known && holdsFirst(known, count)) {
         const rows = rowsOfImpactOrder(index, docs, known, clauseCount);
         return answerOf(
@@ -1279,7 +1326,7 @@ export function indexEngine(ctx: Ctx, index: ProductIndex): SearchEngine {
       const order = (a: number, b: number) =>
         rows.exact[b] - rows.exact[a] || rows.final[b] - rows.final[a] || docs[a] - docs[b];
       const all = search.full.must.map((_, i) => i);
-      const kept = keeping ? keepImpactOrder(orderKey, rows, order) : undefined;
+      const kept = keeping ? keepImpactOrder(index, orderKey, rows, order) : undefined;
       const first = kept && holdsFirst(kept, count) ? kept.rows.subarray(0, count) : undefined;
       return answerOf(
         index,
