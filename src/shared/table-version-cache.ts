@@ -135,7 +135,9 @@ export class TableVersions {
  * values read inside a caller's transaction must not do. Without the listener every read computes.
  */
 export class TableVersionCache<T> {
-  private readonly entries: Map<string, { value: T; versions: number[] }>;
+  private readonly entries: Map<string, { value: T; versions: number[]; projectId: string }>;
+  /** Each project's keys, least recently used first: a project holds at most `maxPerProject` entries. */
+  private readonly byProject: Map<string, Set<string>>;
   /** Computations under way: concurrent misses of one key wait for the same one (no stampede after a change). */
   private readonly pending: Map<string, { value: Promise<T>; versions: number[] }>;
   private readonly counts: { hits: number; misses: number };
@@ -152,7 +154,8 @@ export class TableVersionCache<T> {
   ) {
     this.shareMisses = options.shareMisses ?? true;
     this.projectWrites = options.projectWrites ?? true;
-    this.entries = shared?.from.entries ?? new Map<string, { value: T; versions: number[] }>();
+    this.entries = shared?.from.entries ?? new Map<string, { value: T; versions: number[]; projectId: string }>();
+    this.byProject = shared?.from.byProject ?? new Map<string, Set<string>>();
     this.pending = shared?.from.pending ?? new Map<string, { value: Promise<T>; versions: number[] }>();
     this.counts = shared?.from.counts ?? { hits: 0, misses: 0 };
     this.current = shared?.current;
@@ -201,6 +204,9 @@ export class TableVersionCache<T> {
     if (this.versions.listening && entry && same(entry.versions) && (!fresh || fresh(entry.value))) {
       this.entries.delete(cacheKey); // most recently used last
       this.entries.set(cacheKey, entry);
+      const keys = this.byProject.get(projectId)!;
+      keys.delete(cacheKey);
+      keys.add(cacheKey);
       this.counts.hits++;
       return entry.value;
     }
@@ -218,17 +224,40 @@ export class TableVersionCache<T> {
     try {
       const result = await value;
       const after = this.versions.versionsOf(projectId, tables, this.projectWrites);
-      if (wasListening && this.versions.listening && same(after)) {
-        this.entries.delete(cacheKey);
-        if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-        this.entries.set(cacheKey, { value: result, versions });
-      }
+      if (wasListening && this.versions.listening && same(after)) this.store(projectId, cacheKey, result, versions);
       return result;
     } finally {
       if (this.pending.get(cacheKey)?.value === value) this.pending.delete(cacheKey);
     }
   }
+
+  /**
+   * Keeps `value` under `cacheKey`: past the project's share (a quarter of the entries) its own least recently used
+   * entry goes, else past the bound the process's least recently used, so one project's many keys never push every
+   * other project's entries out.
+   */
+  private store(projectId: string, cacheKey: string, value: T, versions: number[]): void {
+    this.drop(cacheKey);
+    let keys = this.byProject.get(projectId);
+    if (!keys) this.byProject.set(projectId, (keys = new Set()));
+    if (keys.size >= Math.max(1, Math.ceil(this.maxEntries / PROJECT_SHARE))) this.drop(keys.values().next().value!);
+    else if (this.entries.size >= this.maxEntries) this.drop(this.entries.keys().next().value!);
+    this.entries.set(cacheKey, { value, versions, projectId });
+    keys.add(cacheKey);
+  }
+
+  private drop(cacheKey: string): void {
+    const entry = this.entries.get(cacheKey);
+    if (!entry) return;
+    this.entries.delete(cacheKey);
+    const keys = this.byProject.get(entry.projectId)!;
+    keys.delete(cacheKey);
+    if (keys.size === 0) this.byProject.delete(entry.projectId);
+  }
 }
+
+// One project holds at most this part of a cache's entries (a quarter).
+const PROJECT_SHARE = 4;
 
 /** The process's caches (`deps.caches`, `ctx.caches`), each named for what it holds; all but `accessTokens` and `productJson` kept exact by the change feed. */
 export interface ProcessCaches {

@@ -1,0 +1,51 @@
+import { describe, expect, test } from '@jest/globals';
+import type { ChangeFeed } from '../../../src/shared/change-feed.js';
+import { TableVersionCache, TableVersions, TABLE_CHANGED } from '../../../src/shared/table-version-cache.js';
+
+/** A change feed that listens and delivers the notifications the test sends (`notify`), in order. */
+function feedForTests() {
+  const handlers = new Map<string, Array<(payload: string) => void>>();
+  const feed = {
+    listening: true,
+    on: (channel: string, handler: (payload: string) => void) =>
+      handlers.set(channel, [...(handlers.get(channel) ?? []), handler]),
+    onLost: () => {},
+    sync: async () => true,
+  } as unknown as ChangeFeed;
+  const notify = (payload: string) => handlers.get(TABLE_CHANGED)?.forEach((handler) => handler(payload));
+  return { feed, notify };
+}
+
+describe('TableVersionCache, per project', () => {
+  test("a change named for one project leaves another project's entries; one naming no project (TRUNCATE) reaches all", async () => {
+    const { feed, notify } = feedForTests();
+    const cache = new TableVersionCache<string>(new TableVersions(feed), 100);
+    let computed = 0;
+    const read = (project: string) => cache.get(project, 'total', ['products'], async () => `${project}:${++computed}`);
+    expect([await read('proj_a'), await read('proj_b')]).toEqual(['proj_a:1', 'proj_b:2']);
+    notify('products:proj_b');
+    expect([await read('proj_a'), await read('proj_b')]).toEqual(['proj_a:1', 'proj_b:3']);
+    notify('customers:proj_a');
+    expect(await read('proj_a')).toBe('proj_a:1');
+    notify('products');
+    expect([await read('proj_a'), await read('proj_b')]).toEqual(['proj_a:4', 'proj_b:5']);
+  });
+
+  test("one project's many keys push out only its own entries past its share (a quarter), not another project's", async () => {
+    const { feed } = feedForTests();
+    const cache = new TableVersionCache<string>(new TableVersions(feed), 8);
+    let computed = 0;
+    const read = (project: string, key: string) => cache.get(project, key, ['products'], async () => `${++computed}`);
+    await read('proj_a', 'x');
+    await read('proj_a', 'y');
+    for (let i = 0; i < 20; i++) await read('proj_b', `key ${i}`);
+    const before = computed;
+    expect([await read('proj_a', 'x'), await read('proj_a', 'y')]).toEqual(['1', '2']);
+    expect(computed).toBe(before);
+    // proj_b kept its last two keys (its share of 8) and computes its earlier ones again.
+    await read('proj_b', 'key 19');
+    expect(computed).toBe(before);
+    await read('proj_b', 'key 0');
+    expect(computed).toBe(before + 1);
+  });
+});
