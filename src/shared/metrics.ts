@@ -150,27 +150,25 @@ export class Metrics {
         function (this: Gauge<'index'>) {
           for (const [name, index] of Object.entries(indexes)) this.set({ index: name }, pick(index));
         };
-      new Gauge({
-        name: 'commerce_index_bytes',
-        help: "What the process's in-process indexes of every project take together, by their estimates, by index.",
-        labelNames: ['index'] as const,
-        registers: [this.registry],
-        collect: perIndex((index) => index.bytes),
-      });
-      new Gauge({
-        name: 'commerce_index_builds',
-        help: 'In-process index builds started since the process started, by index.',
-        labelNames: ['index'] as const,
-        registers: [this.registry],
-        collect: perIndex((index) => index.builds),
-      });
-      new Gauge({
-        name: 'commerce_index_refusals',
-        help: "Index builds that gave no index because it would exceed its project's bound (the project's reads run their statements), by index.",
-        labelNames: ['index'] as const,
-        registers: [this.registry],
-        collect: perIndex((index) => index.refusals),
-      });
+      const indexGauges = [
+        [
+          'bytes',
+          "What the process's in-process indexes of every project take together, by their estimates, by index.",
+        ],
+        ['builds', 'In-process index builds started since the process started, by index.'],
+        [
+          'refusals',
+          "Index builds that gave no index because it would exceed its project's bound (the project's reads run their statements), by index.",
+        ],
+      ] as const;
+      for (const [figure, help] of indexGauges)
+        new Gauge({
+          name: `commerce_index_${figure}`,
+          help,
+          labelNames: ['index'] as const,
+          registers: [this.registry],
+          collect: perIndex((index) => index[figure]),
+        });
       const perCache = (pick: (name: (typeof CACHE_NAMES)[number]) => number) =>
         function (this: Gauge<'cache'>) {
           for (const name of CACHE_NAMES) this.set({ cache: name }, pick(name));
