@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { Prisma } from '../../../src/generated/prisma/client.js';
-import { CompiledTsQueries } from '../../../src/modules/search/product-index.search.js';
+import { CompiledTsQueries } from '../../../src/modules/search/index-engine/compiled-tsqueries.js';
 import { keyCtx } from '../../setup/ctx.js';
 import { useStore } from '../../setup/store.js';
 
