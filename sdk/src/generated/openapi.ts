@@ -2156,7 +2156,8 @@ export interface paths {
          * Mark an order as paid
          * @description Moves `financial_status` from `pending` to `paid` and sets `paid_at`; in the same transaction adds the
          *     order's total to the customer's `total_spent` and records `order.paid` and `order.updated`. An order
-         *     that is already paid (or refunded) answers 400.
+         *     that is already paid (or refunded) answers 400; a cancelled order answers 409 `conflict` and nothing
+         *     changes (neither the order nor the customer's `total_spent`).
          */
         post: operations["payOrder"];
         delete?: never;
@@ -18513,6 +18514,28 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["OrderNotFound"];
+            /** @description The order is cancelled; a cancelled order cannot be paid. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "This order is cancelled and cannot be marked paid."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
