@@ -6159,7 +6159,10 @@ export interface components {
             line_items: components["schemas"]["FulfillmentLineItem"][];
             tracking_company?: string | null;
             tracking_number?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http:// or https:// URL (the shipping confirmation e-mail links to it; other schemes such as javascript: answer 400).
+             */
             tracking_url?: string | null;
             /**
              * @description Send the customer a shipping confirmation e-mail (outbox and SMTP).
