@@ -4040,6 +4040,11 @@ export interface components {
             auth_attempts_per_email_per_minute: number;
             /**
              * Format: int32
+             * @description The share of the storefront budget (percent, default 10) one client may spend a minute, for every storefront operation: per client address, and per signed-in customer when a customer token is sent (rounded down, at least 1 request); 100 lets one client spend the whole budget.
+             */
+            storefront_client_share_percent: number;
+            /**
+             * Format: int32
              * @description Requests a calendar month allowed for the project's secret keys (storefront traffic is not counted).
              */
             monthly_quota: number;
@@ -4108,6 +4113,11 @@ export interface components {
             auth_attempts_per_ip_per_minute?: number;
             /** Format: int32 */
             auth_attempts_per_email_per_minute?: number;
+            /**
+             * Format: int32
+             * @description Percent of the storefront budget one client (address; signed-in customer) may spend a minute (default 10).
+             */
+            storefront_client_share_percent?: number;
             /** Format: int32 */
             monthly_quota?: number;
             /**
@@ -7007,8 +7017,11 @@ export interface components {
         };
         /**
          * @description `rate_limited`: the project made more requests this minute than its `rate_limit_per_minute` (default 600;
-         *     for storefront traffic, its `storefront_rate_limit_per_minute`), or one client address or email address made
-         *     more sign-in, registration, refresh or password-reset requests than its per-client budget;
+         *     for storefront traffic, its `storefront_rate_limit_per_minute`), or one storefront client (a client address,
+         *     a signed-in customer) made more requests than its share of the storefront budget
+         *     (`storefront_client_share_percent`, default 10 %; the headers then give that share, policy `"client"`), or
+         *     one client address or email address made more sign-in, registration, refresh or password-reset requests
+         *     than its per-client budget;
          *     `Retry-After` is the seconds to the next minute. `quota_exceeded`: the project used its `monthly_quota`
          *     (default 1,000,000) for this calendar month (UTC); `Retry-After` is the seconds to the start of next month.
          *     Refused requests do not count.
@@ -8339,7 +8352,8 @@ export interface components {
         /**
          * @description The caller's per-minute budget as an IETF `RateLimit-Policy` field (draft-ietf-httpapi-ratelimit-headers):
          *     the policy `"minute"` for secret keys, `"storefront"` for publishable keys and customer tokens (their own
-         *     budget), with its quota `q` (requests) and window `w` (seconds).
+         *     budget), with its quota `q` (requests) and window `w` (seconds); on a 429 refusing a storefront client past
+         *     its share of that budget, the policy `"client"` with that share.
          * @example "minute";q=600;w=60
          */
         RateLimitPolicy: string;
@@ -8872,6 +8886,7 @@ export interface operations {
                      *           "storefront_rate_limit_per_minute": null,
                      *           "auth_attempts_per_ip_per_minute": 120,
                      *           "auth_attempts_per_email_per_minute": 20,
+                     *           "storefront_client_share_percent": 10,
                      *           "monthly_quota": 1000000,
                      *           "contact_email": "owner@acme-outdoor.com",
                      *           "reservation_minutes": 1440,
@@ -8989,6 +9004,7 @@ export interface operations {
                      *         "storefront_rate_limit_per_minute": null,
                      *         "auth_attempts_per_ip_per_minute": 120,
                      *         "auth_attempts_per_email_per_minute": 20,
+                     *         "storefront_client_share_percent": 10,
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
                      *         "reservation_minutes": 1440,
@@ -9102,6 +9118,7 @@ export interface operations {
                      *         "storefront_rate_limit_per_minute": null,
                      *         "auth_attempts_per_ip_per_minute": 120,
                      *         "auth_attempts_per_email_per_minute": 20,
+                     *         "storefront_client_share_percent": 10,
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
                      *         "reservation_minutes": 1440,

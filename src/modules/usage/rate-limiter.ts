@@ -1,5 +1,6 @@
 import type { Database } from '../../db/client.js';
 import type { Project } from '../../generated/prisma/client.js';
+import { StorefrontClients } from './storefront-clients.js';
 import { leaseBlock, windowsAt, type Windows } from './windows.js';
 
 type Kind = 'minute' | 'month';
@@ -82,7 +83,12 @@ export class RateLimiter {
   private readonly leases = new Map<string, Lease>();
   private readonly refills = new Map<string, Promise<void>>();
 
-  constructor(private readonly db: Database) {}
+  /** Each storefront client's share of its project's storefront budget (`storefront_client_share_percent`). */
+  readonly clients: StorefrontClients;
+
+  constructor(private readonly db: Database) {
+    this.clients = new StorefrontClients(db);
+  }
 
   /**
    * Takes one request's allowance from the project's lane, leasing more from the database when this process

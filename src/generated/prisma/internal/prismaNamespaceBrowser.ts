@@ -138,6 +138,7 @@ export const ProjectScalarFieldEnum = {
   storefrontRateLimitPerMinute: 'storefrontRateLimitPerMinute',
   authAttemptsPerIpPerMinute: 'authAttemptsPerIpPerMinute',
   authAttemptsPerEmailPerMinute: 'authAttemptsPerEmailPerMinute',
+  storefrontClientSharePercent: 'storefrontClientSharePercent',
   contactEmail: 'contactEmail',
   reservationMinutes: 'reservationMinutes',
   signingSecret: 'signingSecret',
