@@ -3529,6 +3529,8 @@ export interface components {
             role?: string | null;
             /** @description At most one contact per company is the primary one. */
             is_primary?: boolean;
+            /** @description The customer account linked to this contact: it buys from the company's price list whether or not its e-mail is verified (a contact matched by e-mail only counts for customers with a verified e-mail). Null when none is linked, or when the customer was purged. */
+            customer_id?: string | null;
             created_at?: components["schemas"]["Timestamp"];
             updated_at?: components["schemas"]["Timestamp"];
         };
@@ -6976,6 +6978,8 @@ export interface components {
             role: string | null;
             /** @description At most one contact per company is the primary one. */
             is_primary: boolean;
+            /** @description The customer account linked to this contact: it buys from the company's price list whether or not its e-mail is verified (a contact matched by e-mail only counts for customers with a verified e-mail). Null when none is linked, or when the customer was purged. */
+            customer_id: string | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -6990,6 +6994,8 @@ export interface components {
             role?: string | null;
             /** @default false */
             is_primary?: boolean;
+            /** @description A customer of the project to link to this contact (it then buys from the company's price list); an id of no live customer of the project answers 400. */
+            customer_id?: string | null;
         };
         CompanyContactUpdate: {
             name?: string;
@@ -6998,6 +7004,8 @@ export interface components {
             phone?: string | null;
             role?: string | null;
             is_primary?: boolean;
+            /** @description Links the contact to a customer of the project (400 when it names none); null unlinks it. */
+            customer_id?: string | null;
         };
     };
     responses: {
@@ -22986,6 +22994,7 @@ export interface operations {
                      *             "phone": "+49 30 9876544",
                      *             "role": "Purchasing",
                      *             "is_primary": true,
+                     *             "customer_id": null,
                      *             "created_at": "2026-11-20T10:02:00.000Z",
                      *             "updated_at": "2026-11-20T10:02:00.000Z"
                      *           }
@@ -23637,6 +23646,7 @@ export interface operations {
                      *           "phone": "+49 30 9876544",
                      *           "role": "Purchasing",
                      *           "is_primary": true,
+                     *           "customer_id": null,
                      *           "created_at": "2026-11-20T10:02:00.000Z",
                      *           "updated_at": "2026-11-20T10:02:00.000Z"
                      *         }
@@ -23737,6 +23747,7 @@ export interface operations {
                      *         "phone": "+49 30 9876544",
                      *         "role": "Purchasing",
                      *         "is_primary": true,
+                     *         "customer_id": null,
                      *         "created_at": "2026-11-20T10:02:00.000Z",
                      *         "updated_at": "2026-11-20T10:02:00.000Z"
                      *       }
@@ -23911,6 +23922,7 @@ export interface operations {
                      *         "phone": "+49 30 9876544",
                      *         "role": "Purchasing",
                      *         "is_primary": true,
+                     *         "customer_id": null,
                      *         "created_at": "2026-11-20T10:02:00.000Z",
                      *         "updated_at": "2026-11-20T10:02:00.000Z"
                      *       }

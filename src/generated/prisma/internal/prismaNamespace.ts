@@ -5043,6 +5043,7 @@ export const CompanyContactScalarFieldEnum = {
   phone: 'phone',
   role: 'role',
   isPrimary: 'isPrimary',
+  customerId: 'customerId',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const

@@ -825,6 +825,7 @@ export const CompanyContactScalarFieldEnum = {
   phone: 'phone',
   role: 'role',
   isPrimary: 'isPrimary',
+  customerId: 'customerId',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
