@@ -4972,7 +4972,10 @@ export interface components {
          * @description A variant. Storefront view: answers to publishable keys and customer tokens leave out the merchant-only
          *     fields `inventory_quantity` (an exact stock figure tells competitors and scrapers how much sells) and
          *     `low_stock_threshold` (a back-office setting); they carry `in_stock` instead. Secret keys always get
-         *     both (and webhook payloads, which go to the merchant, carry them too).
+         *     both (and webhook payloads, which go to the merchant, carry them too). `updated_at` moves when a field
+         *     of the variant is changed, and with stock only when `in_stock` changes: a sale, a stock count or a
+         *     transfer that leaves `in_stock` as it was changes `inventory_quantity` alone, so a storefront's view of
+         *     the variant (and its ETag) cannot tell each sale; the inventory levels carry their own `updated_at`.
          */
         Variant: {
             id: components["schemas"]["VariantId"];
