@@ -197,6 +197,34 @@ describe("each storefront client spends at most its share of the store's storefr
   });
 });
 
+describe('client shares across processes', () => {
+  test('two app processes on one database, a share of 10: of 40 requests from one client at most 10 and at least 8 are accepted', async () => {
+    const second = await startTestApp({ databaseUrl: app.deps.config.databaseUrl });
+    try {
+      const project = await createProject(app, {}, { rate_limit_per_minute: 100 });
+      await roomInMinute(15);
+      const pk = project.keys.publishable_test.token;
+      const statuses: number[] = [];
+      for (let batch = 0; batch < 4; batch++) {
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            fetch(`${(i % 2 === 0 ? app : second).baseUrl}/v1/products?limit=1`, {
+              headers: { 'X-API-Key': pk },
+            }).then((r) => r.status),
+          ),
+        );
+        statuses.push(...answers);
+      }
+      const accepted = statuses.filter((s) => s === 200).length;
+      expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+      expect(accepted).toBeLessThanOrEqual(10);
+      expect(accepted).toBeGreaterThanOrEqual(8);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe('per-client budgets of sign-in, registration and password reset', () => {
   test('a client address past auth_attempts_per_ip_per_minute gets 429 rate_limited; other projects and secret-key reads are unaffected', async () => {
     const project = await createProject(app, {}, { rate_limit_per_minute: 1000 });
