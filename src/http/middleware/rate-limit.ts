@@ -1,9 +1,8 @@
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../../app-deps.js';
 import type { OperationId } from '../../generated/operations.js';
-import { isStorefront } from '../../shared/context.js';
+import { isStorefront, type Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
-import type { Ctx } from '../../shared/context.js';
 import {
   addressBudgetKey,
   clientShareOf,
@@ -78,10 +77,12 @@ function setRateLimitHeaders(
 /**
  * Takes one request from the share of the storefront budget of each client the request comes from (its address;
  * the signed-in customer, when a customer token was sent); throws 429 rate_limited with the client's figures in
- * the headers when one of them spent its share, before the store's budget is touched.
+ * the headers when one of them spent its share, before the store's budget is touched. Nothing at a share of 100 %.
  */
 async function takeClientShare(ctx: AppContext, limiter: RateLimiter, service: Ctx, now: Date): Promise<void> {
   const { project } = service;
+  // At 100 % a client's share is the store's whole budget, which the store's own count bounds already.
+  if (project.storefrontClientSharePercent >= 100) return;
   const share = clientShareOf(project, minuteLimitOf(project, 'storefront'));
   const keys = [storefrontAddressKey(ctx.ip)];
   if (service.actor.kind === 'customer') keys.push(storefrontCustomerKey(service.actor.id));
