@@ -75,7 +75,12 @@ try {
   });
   await db.project.update({
     where: { id: project.id },
-    data: { rateLimitPerMinute: 1_000_000, storefrontRateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000 },
+    data: {
+      rateLimitPerMinute: 1_000_000,
+      storefrontRateLimitPerMinute: 1_000_000,
+      monthlyQuota: 1_000_000_000,
+      storefrontClientSharePercent: 100,
+    },
   });
   // Batches small enough to commit within the default 5 s transaction time-out on a busy machine.
   await seedCatalog(db, project.id, options.products, {

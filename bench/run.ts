@@ -343,7 +343,7 @@ async function measureSearch(databaseUrl: string): Promise<string> {
   const { project, keys } = await createProject(db, { name: 'Search benchmark' });
   await db.project.update({
     where: { id: project.id },
-    data: { rateLimitPerMinute: 10_000_000, monthlyQuota: 1_000_000_000 },
+    data: { rateLimitPerMinute: 10_000_000, monthlyQuota: 1_000_000_000, storefrontClientSharePercent: 100 },
   });
   await seedSearchCatalog(db, project.id, SEARCH_PRODUCTS);
   // PostgreSQL's CPU per search is counted when it runs on this machine (embedded, or a local BENCH_DATABASE_URL).

@@ -49,7 +49,7 @@ try {
   const { project, keys } = await createProject(db, { name: 'Search benchmark' });
   await db.project.update({
     where: { id: project.id },
-    data: { rateLimitPerMinute: 10_000_000, monthlyQuota: 1_000_000_000 },
+    data: { rateLimitPerMinute: 10_000_000, monthlyQuota: 1_000_000_000, storefrontClientSharePercent: 100 },
   });
   const started = Date.now();
   await seedSearchCatalog(db, project.id, PRODUCTS);

@@ -28,6 +28,7 @@ export async function createProject(
       | 'monthly_quota'
       | 'auth_attempts_per_ip_per_minute'
       | 'auth_attempts_per_email_per_minute'
+      | 'storefront_client_share_percent'
     >
   > = {
     rate_limit_per_minute: 1_000_000,

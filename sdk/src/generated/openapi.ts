@@ -2156,7 +2156,8 @@ export interface paths {
          * Mark an order as paid
          * @description Moves `financial_status` from `pending` to `paid` and sets `paid_at`; in the same transaction adds the
          *     order's total to the customer's `total_spent` and records `order.paid` and `order.updated`. An order
-         *     that is already paid (or refunded) answers 400.
+         *     that is already paid (or refunded) answers 400; a cancelled order answers 409 `conflict` and nothing
+         *     changes (neither the order nor the customer's `total_spent`).
          */
         post: operations["payOrder"];
         delete?: never;
@@ -3528,6 +3529,8 @@ export interface components {
             role?: string | null;
             /** @description At most one contact per company is the primary one. */
             is_primary?: boolean;
+            /** @description The customer account linked to this contact: it buys from the company's price list whether or not its e-mail is verified (a contact matched by e-mail only counts for customers with a verified e-mail). Null when none is linked, or when the customer was purged. */
+            customer_id?: string | null;
             created_at?: components["schemas"]["Timestamp"];
             updated_at?: components["schemas"]["Timestamp"];
         };
@@ -4039,6 +4042,11 @@ export interface components {
             auth_attempts_per_email_per_minute: number;
             /**
              * Format: int32
+             * @description The share of the storefront budget (percent, default 10) one client may spend a minute, for every storefront operation: per client address, and per signed-in customer when a customer token is sent (rounded down, at least 1 request); 100 lets one client spend the whole budget.
+             */
+            storefront_client_share_percent: number;
+            /**
+             * Format: int32
              * @description Requests a calendar month allowed for the project's secret keys (storefront traffic is not counted).
              */
             monthly_quota: number;
@@ -4107,6 +4115,11 @@ export interface components {
             auth_attempts_per_ip_per_minute?: number;
             /** Format: int32 */
             auth_attempts_per_email_per_minute?: number;
+            /**
+             * Format: int32
+             * @description Percent of the storefront budget one client (address; signed-in customer) may spend a minute (default 10).
+             */
+            storefront_client_share_percent?: number;
             /** Format: int32 */
             monthly_quota?: number;
             /**
@@ -4959,7 +4972,10 @@ export interface components {
          * @description A variant. Storefront view: answers to publishable keys and customer tokens leave out the merchant-only
          *     fields `inventory_quantity` (an exact stock figure tells competitors and scrapers how much sells) and
          *     `low_stock_threshold` (a back-office setting); they carry `in_stock` instead. Secret keys always get
-         *     both (and webhook payloads, which go to the merchant, carry them too).
+         *     both (and webhook payloads, which go to the merchant, carry them too). `updated_at` moves when a field
+         *     of the variant is changed, and with stock only when `in_stock` changes: a sale, a stock count or a
+         *     transfer that leaves `in_stock` as it was changes `inventory_quantity` alone, so a storefront's view of
+         *     the variant (and its ETag) cannot tell each sale; the inventory levels carry their own `updated_at`.
          */
         Variant: {
             id: components["schemas"]["VariantId"];
@@ -6158,7 +6174,10 @@ export interface components {
             line_items: components["schemas"]["FulfillmentLineItem"][];
             tracking_company?: string | null;
             tracking_number?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http:// or https:// URL (the shipping confirmation e-mail links to it; other schemes such as javascript: answer 400).
+             */
             tracking_url?: string | null;
             /**
              * @description Send the customer a shipping confirmation e-mail (outbox and SMTP).
@@ -6962,6 +6981,8 @@ export interface components {
             role: string | null;
             /** @description At most one contact per company is the primary one. */
             is_primary: boolean;
+            /** @description The customer account linked to this contact: it buys from the company's price list whether or not its e-mail is verified (a contact matched by e-mail only counts for customers with a verified e-mail). Null when none is linked, or when the customer was purged. */
+            customer_id: string | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -6976,6 +6997,8 @@ export interface components {
             role?: string | null;
             /** @default false */
             is_primary?: boolean;
+            /** @description A customer of the project to link to this contact (it then buys from the company's price list); an id of no live customer of the project answers 400. */
+            customer_id?: string | null;
         };
         CompanyContactUpdate: {
             name?: string;
@@ -6984,6 +7007,8 @@ export interface components {
             phone?: string | null;
             role?: string | null;
             is_primary?: boolean;
+            /** @description Links the contact to a customer of the project (400 when it names none); null unlinks it. */
+            customer_id?: string | null;
         };
     };
     responses: {
@@ -7003,8 +7028,11 @@ export interface components {
         };
         /**
          * @description `rate_limited`: the project made more requests this minute than its `rate_limit_per_minute` (default 600;
-         *     for storefront traffic, its `storefront_rate_limit_per_minute`), or one client address or email address made
-         *     more sign-in, registration, refresh or password-reset requests than its per-client budget;
+         *     for storefront traffic, its `storefront_rate_limit_per_minute`), or one storefront client (a client address,
+         *     a signed-in customer) made more requests than its share of the storefront budget
+         *     (`storefront_client_share_percent`, default 10 %; the headers then give that share, policy `"client"`), or
+         *     one client address or email address made more sign-in, registration, refresh or password-reset requests
+         *     than its per-client budget;
          *     `Retry-After` is the seconds to the next minute. `quota_exceeded`: the project used its `monthly_quota`
          *     (default 1,000,000) for this calendar month (UTC); `Retry-After` is the seconds to the start of next month.
          *     Refused requests do not count.
@@ -8335,7 +8363,8 @@ export interface components {
         /**
          * @description The caller's per-minute budget as an IETF `RateLimit-Policy` field (draft-ietf-httpapi-ratelimit-headers):
          *     the policy `"minute"` for secret keys, `"storefront"` for publishable keys and customer tokens (their own
-         *     budget), with its quota `q` (requests) and window `w` (seconds).
+         *     budget), with its quota `q` (requests) and window `w` (seconds); on a 429 refusing a storefront client past
+         *     its share of that budget, the policy `"client"` with that share.
          * @example "minute";q=600;w=60
          */
         RateLimitPolicy: string;
@@ -8868,6 +8897,7 @@ export interface operations {
                      *           "storefront_rate_limit_per_minute": null,
                      *           "auth_attempts_per_ip_per_minute": 120,
                      *           "auth_attempts_per_email_per_minute": 20,
+                     *           "storefront_client_share_percent": 10,
                      *           "monthly_quota": 1000000,
                      *           "contact_email": "owner@acme-outdoor.com",
                      *           "reservation_minutes": 1440,
@@ -8985,6 +9015,7 @@ export interface operations {
                      *         "storefront_rate_limit_per_minute": null,
                      *         "auth_attempts_per_ip_per_minute": 120,
                      *         "auth_attempts_per_email_per_minute": 20,
+                     *         "storefront_client_share_percent": 10,
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
                      *         "reservation_minutes": 1440,
@@ -9098,6 +9129,7 @@ export interface operations {
                      *         "storefront_rate_limit_per_minute": null,
                      *         "auth_attempts_per_ip_per_minute": 120,
                      *         "auth_attempts_per_email_per_minute": 20,
+                     *         "storefront_client_share_percent": 10,
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
                      *         "reservation_minutes": 1440,
@@ -18513,6 +18545,28 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["OrderNotFound"];
+            /** @description The order is cancelled; a cancelled order cannot be paid. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "This order is cancelled and cannot be marked paid."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -22943,6 +22997,7 @@ export interface operations {
                      *             "phone": "+49 30 9876544",
                      *             "role": "Purchasing",
                      *             "is_primary": true,
+                     *             "customer_id": null,
                      *             "created_at": "2026-11-20T10:02:00.000Z",
                      *             "updated_at": "2026-11-20T10:02:00.000Z"
                      *           }
@@ -23594,6 +23649,7 @@ export interface operations {
                      *           "phone": "+49 30 9876544",
                      *           "role": "Purchasing",
                      *           "is_primary": true,
+                     *           "customer_id": null,
                      *           "created_at": "2026-11-20T10:02:00.000Z",
                      *           "updated_at": "2026-11-20T10:02:00.000Z"
                      *         }
@@ -23694,6 +23750,7 @@ export interface operations {
                      *         "phone": "+49 30 9876544",
                      *         "role": "Purchasing",
                      *         "is_primary": true,
+                     *         "customer_id": null,
                      *         "created_at": "2026-11-20T10:02:00.000Z",
                      *         "updated_at": "2026-11-20T10:02:00.000Z"
                      *       }
@@ -23868,6 +23925,7 @@ export interface operations {
                      *         "phone": "+49 30 9876544",
                      *         "role": "Purchasing",
                      *         "is_primary": true,
+                     *         "customer_id": null,
                      *         "created_at": "2026-11-20T10:02:00.000Z",
                      *         "updated_at": "2026-11-20T10:02:00.000Z"
                      *       }

@@ -64,6 +64,7 @@ export function toCompanyContactResource(contact: CompanyContact): CompanyContac
     phone: contact.phone,
     role: contact.role,
     is_primary: contact.isPrimary,
+    customer_id: contact.customerId,
     created_at: contact.createdAt.toISOString(),
     updated_at: contact.updatedAt.toISOString(),
   };

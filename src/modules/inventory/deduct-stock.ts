@@ -9,6 +9,7 @@ import { VARIANT_COLUMNS } from '../catalog/index.js';
 import { insertEventsSteps, storeEventRow } from '../store-events/index.js';
 import { lowStockEvent, recordLowStock } from './inventory.service.js';
 import { levelKey, lockedStock } from './reserved-units.js';
+import { updatedAtAfterStockMove } from './stock-visibility.js';
 import { byDeductionOrder, perVariant, type LevelAt, type StockAllocation, type StockDemand } from './stock-order.js';
 
 export type { StockAllocation, StockDemand } from './stock-order.js';
@@ -38,7 +39,10 @@ const TAKE_UNITS = `
         - COALESCE((SELECT sum(take) FROM per_level WHERE variant_id = deducted.id), 0) AS total
     FROM unnest($8::text[]) AS deducted (id)
   )
-  UPDATE variants SET inventory_quantity = totals.total, updated_at = $7::timestamptz
+  UPDATE variants SET inventory_quantity = totals.total,
+    -- Only a change of in_stock moves updated_at (stock-visibility.ts: storefronts see in_stock, not the quantity).
+    updated_at = CASE WHEN variants.inventory_policy <> 'continue' AND (variants.inventory_quantity > 0) <> (totals.total > 0)
+                      THEN $7::timestamptz ELSE variants.updated_at END
   FROM totals WHERE variants.id = totals.id AND variants.inventory_quantity <> totals.total
   RETURNING ${selectList(VARIANT_COLUMNS, 'variants')}`;
 
@@ -256,7 +260,8 @@ export async function deductionOn(
       const taken = takes.filter((take) => take.variantId === before.id).reduce((sum, take) => sum + take.units, 0);
       const total = (units.get(before.id) ?? 0) - taken;
       if (total === before.inventoryQuantity) return [];
-      const event = lowStockEvent(before, { ...before, inventoryQuantity: total, updatedAt: at });
+      const after = { ...before, inventoryQuantity: total, updatedAt: updatedAtAfterStockMove(before, total, at) };
+      const event = lowStockEvent(before, after);
       return event ? [storeEventRow(ctx, event)] : [];
     });
   return {

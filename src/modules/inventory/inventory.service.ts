@@ -8,6 +8,7 @@ import { lockRows, writeTx } from '../../shared/write.js';
 import { findVariant, toVariantResource } from '../catalog/index.js';
 import { recordEvent, type StoreEventInput } from '../store-events/index.js';
 import { reservedAt, reservedUnits } from './reserved-units.js';
+import { updatedAtAfterStockMove } from './stock-visibility.js';
 
 /** A level (its `available` column is on hand) with the units live reservations hold there. */
 export type ReservedLevel = InventoryLevel & { reserved: number };
@@ -17,13 +18,19 @@ export async function lockVariants(tx: Tx, variantIds: string[]): Promise<void> 
   await lockRows(tx, 'variants', { ids: variantIds });
 }
 
-/** Recomputes each variant's inventory_quantity from its levels; records inventory.low for those that dropped below their threshold. */
+/**
+ * Recomputes each variant's inventory_quantity from its levels (its updated_at moves only when in_stock changes);
+ * records inventory.low for those that dropped below their threshold.
+ */
 export async function syncVariantTotals(tx: Tx, ctx: Ctx, before: Variant[]): Promise<void> {
   for (const variant of before) {
     const { _sum } = await tx.inventoryLevel.aggregate({ where: { variantId: variant.id }, _sum: { available: true } });
     const total = _sum.available ?? 0;
     if (total === variant.inventoryQuantity) continue;
-    const after = await tx.variant.update({ where: { id: variant.id }, data: { inventoryQuantity: total } });
+    const after = await tx.variant.update({
+      where: { id: variant.id },
+      data: { inventoryQuantity: total, updatedAt: updatedAtAfterStockMove(variant, total, new Date()) },
+    });
     await recordLowStock(tx, ctx, variant, after);
   }
 }

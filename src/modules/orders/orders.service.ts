@@ -179,12 +179,14 @@ function orderOfDraft(
 }
 
 /**
- * Marks a pending order paid (400 when already paid, refunded ones included): sets paid_at, adds the total to the customer's
- * total_spent, records order.paid and order.updated, all in one transaction.
+ * Marks a pending order paid (400 when already paid, refunded ones included; 409 when cancelled, nothing written): sets
+ * paid_at, adds the total to the customer's total_spent, records order.paid and order.updated, all in one transaction.
  */
 export async function payOrder(ctx: Ctx, id: string): Promise<Order> {
   return writeTx(ctx, {}, async (tx) => {
     const before = await findOrder(ctx, tx, id, true);
+    if (before.status === 'cancelled')
+      throw new AppError('conflict', 'This order is cancelled and cannot be marked paid.');
     if (before.financialStatus !== 'pending') throw new AppError('invalid_request', 'This order is already paid.');
     const after = await tx.order.update({ where: { id }, data: { financialStatus: 'paid', paidAt: new Date() } });
     if (after.customerId) {

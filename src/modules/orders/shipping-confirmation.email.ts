@@ -58,13 +58,20 @@ const escapeHtml = (text: string) =>
 const itemName = (item: ShippingConfirmationInput['items'][number]) =>
   item.variantTitle ? `${item.title} - ${item.variantTitle}` : item.title;
 
-/** Renders subject, plain text and HTML of the shipping confirmation; every value from outside is escaped in the HTML. */
+/** Only http(s) URLs become links: a `javascript:` or `data:` URL in an e-mail runs or shows whatever it holds. */
+const isWebUrl = (url: string | null): url is string => url !== null && /^https?:\/\//i.test(url);
+
+/**
+ * Renders subject, plain text and HTML of the shipping confirmation; every value from outside is escaped in the
+ * HTML, and a tracking URL is shown only when it is http(s) (the contract refuses others; older rows may hold one).
+ */
 export function renderShippingConfirmation(input: ShippingConfirmationInput): {
   subject: string;
   text: string;
   html: string;
 } {
   const p = PHRASES[input.language];
+  const trackingUrl = isWebUrl(input.trackingUrl) ? input.trackingUrl : null;
   const tracking: Array<[string, string]> = [];
   if (input.trackingCompany) tracking.push([p.carrier, input.trackingCompany]);
   if (input.trackingNumber) tracking.push([p.trackingNumber, input.trackingNumber]);
@@ -75,7 +82,7 @@ export function renderShippingConfirmation(input: ShippingConfirmationInput): {
     '',
     ...input.items.map((item) => `${item.quantity} x ${itemName(item)}`),
     ...(tracking.length ? ['', ...tracking.map(([label, value]) => `${label}: ${value}`)] : []),
-    ...(input.trackingUrl ? ['', `${p.track}: ${input.trackingUrl}`] : []),
+    ...(trackingUrl ? ['', `${p.track}: ${trackingUrl}`] : []),
     '',
     p.closing(input.storeName),
   ].join('\n');
@@ -90,7 +97,7 @@ export function renderShippingConfirmation(input: ShippingConfirmationInput): {
     ...(tracking.length
       ? [`<p>${tracking.map(([label, value]) => `${escapeHtml(label)}: ${escapeHtml(value)}`).join('<br>')}</p>`]
       : []),
-    ...(input.trackingUrl ? [`<p><a href="${escapeHtml(input.trackingUrl)}">${escapeHtml(p.track)}</a></p>`] : []),
+    ...(trackingUrl ? [`<p><a href="${escapeHtml(trackingUrl)}">${escapeHtml(p.track)}</a></p>`] : []),
     `<p>${escapeHtml(p.closing(input.storeName)).replace(/\n/g, '<br>')}</p>`,
     '</body></html>',
   ].join('\n');

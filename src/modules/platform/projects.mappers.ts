@@ -23,6 +23,7 @@ export function toProjectResource(project: Project, defaultLocationId: string): 
     storefront_rate_limit_per_minute: project.storefrontRateLimitPerMinute,
     auth_attempts_per_ip_per_minute: project.authAttemptsPerIpPerMinute,
     auth_attempts_per_email_per_minute: project.authAttemptsPerEmailPerMinute,
+    storefront_client_share_percent: project.storefrontClientSharePercent,
     monthly_quota: project.monthlyQuota,
     contact_email: project.contactEmail,
     reservation_minutes: project.reservationMinutes,

@@ -115,6 +115,7 @@ export async function updateProject(
         storefrontRateLimitPerMinute: input.storefront_rate_limit_per_minute,
         authAttemptsPerIpPerMinute: input.auth_attempts_per_ip_per_minute,
         authAttemptsPerEmailPerMinute: input.auth_attempts_per_email_per_minute,
+        storefrontClientSharePercent: input.storefront_client_share_percent,
         monthlyQuota: input.monthly_quota,
         contactEmail: input.contact_email,
         reservationMinutes: input.reservation_minutes,

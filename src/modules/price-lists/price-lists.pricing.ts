@@ -24,14 +24,25 @@ export interface PricedVariant {
 
 const NO_PRICING: CustomerPricing = { customerList: null, sharedLists: [] };
 
-/** The price keys of the companies the customer is a contact of (a contact with its e-mail, case-insensitive). */
-async function companyPriceKeys(db: Database | Tx, projectId: string, email: string): Promise<string[]> {
+/**
+ * The price keys of the companies the customer is a contact of: a contact linked to it (`customer_id`), or, only
+ * when the customer's e-mail is verified, a contact with its e-mail (case-insensitive).
+ */
+async function companyPriceKeys(
+  db: Database | Tx,
+  projectId: string,
+  customer: { id: string; email: string; emailVerified: boolean },
+): Promise<string[]> {
+  // An e-mail proves nothing until the customer verified it: anyone can register a contact's address.
+  const contactOf = customer.emailVerified
+    ? { OR: [{ customerId: customer.id }, { email: { equals: customer.email, mode: 'insensitive' as const } }] }
+    : { customerId: customer.id };
   const companies = await db.company.findMany({
     where: {
       projectId,
       deletedAt: null,
       activePriceKey: { not: null },
-      contacts: { some: { email: { equals: email, mode: 'insensitive' } } },
+      contacts: { some: contactOf },
     },
     select: { activePriceKey: true },
   });
@@ -97,7 +108,7 @@ export const PRICE_LIST_TABLES = ['price_lists', 'price_list_prices'] as const;
 
 /**
  * The price keys of the live customer of the project: its own active_price_key and those of its groups and
- * companies; null for an unknown or deleted customer. Two round trips: the customer, then its groups' and
+ * companies (see companyPriceKeys); null for an unknown or deleted customer. Two round trips: the customer, then its groups' and
  * companies' keys side by side.
  */
 async function readPriceKeys(
@@ -112,7 +123,7 @@ async function readPriceKeys(
   if (!customer) return null;
   const [groupKeys, companyKeys] = await Promise.all([
     groupPriceKeys(db, customer),
-    companyPriceKeys(db, projectId, customer.email),
+    companyPriceKeys(db, projectId, customer),
   ]);
   return { own: customer.activePriceKey, shared: [...new Set([...groupKeys, ...companyKeys])] };
 }

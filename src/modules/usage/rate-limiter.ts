@@ -1,8 +1,29 @@
 import type { Database } from '../../db/client.js';
 import type { Project } from '../../generated/prisma/client.js';
+import { StorefrontClients } from './storefront-clients.js';
 import { leaseBlock, windowsAt, type Windows } from './windows.js';
 
 type Kind = 'minute' | 'month';
+
+/** Whether the lease holds allowance to give back before it may spend (a limit changed). */
+const returning = (lease: Lease) => lease.unspent.minute > 0 || lease.unspent.month > 0;
+
+/**
+ * When a limit differs from the one the lease's allowance was taken under (the project's setting changed), the
+ * allowance not spent is set aside to go back to the window on the next refill, which leases again under the new
+ * limit: a lowered quota or rate limit applies on the next request, not once the block is spent.
+ */
+function giveBackOnLimitChange(lease: Lease, limits: Record<Kind, number>, lane: Lane): void {
+  for (const kind of lane === 'storefront' ? (['minute'] as const) : (['minute', 'month'] as const)) {
+    if (lease.limit[kind] === limits[kind]) continue;
+    if (lease.limit[kind] !== 0) {
+      lease.unspent[kind] += lease.left[kind];
+      lease.left[kind] = 0;
+      lease.exhaustedAt[kind] = 0;
+    }
+    lease.limit[kind] = limits[kind];
+  }
+}
 
 /** What one process holds of a project's current windows. */
 interface Lease {
@@ -14,6 +35,10 @@ interface Lease {
   used: Record<Kind, number>;
   /** When a lease of the window last came back empty: the limit is reached (asked again after a second, for raised limits). */
   exhaustedAt: Record<Kind, number>;
+  /** The limit `left` was leased under: when the project's limit changes, `left` goes back to the window. */
+  limit: Record<Kind, number>;
+  /** Allowance leased and not spent, given back to the window by the next refill (the limit changed). */
+  unspent: Record<Kind, number>;
 }
 
 // A window found full is not asked again for this long, so refused traffic costs at most one query a
@@ -58,7 +83,12 @@ export class RateLimiter {
   private readonly leases = new Map<string, Lease>();
   private readonly refills = new Map<string, Promise<void>>();
 
-  constructor(private readonly db: Database) {}
+  /** Each storefront client's share of its project's storefront budget (`storefront_client_share_percent`). */
+  readonly clients: StorefrontClients;
+
+  constructor(private readonly db: Database) {
+    this.clients = new StorefrontClients(db);
+  }
 
   /**
    * Takes one request's allowance from the project's lane, leasing more from the database when this process
@@ -68,20 +98,23 @@ export class RateLimiter {
     const windows = windowsAt(now);
     const leaseKey = `${project.id}|${lane}`;
     const lease = this.currentLease(leaseKey, windows, lane);
+    giveBackOnLimitChange(lease, { minute: minuteLimitOf(project, lane), month: project.monthlyQuota }, lane);
     const crossed: RateDecision['crossed'] = [];
     let refusedBy: RateDecision['refusedBy'] = null;
     for (;;) {
       const full = (kind: Kind) => lease.left[kind] <= 0 && now.getTime() - lease.exhaustedAt[kind] < RECHECK_FULL_MS;
       if (full('month')) refusedBy = 'quota_exceeded';
       else if (full('minute')) refusedBy = 'rate_limited';
-      else if (lease.left.month > 0 && lease.left.minute > 0) {
+      else if (lease.left.month > 0 && lease.left.minute > 0 && !returning(lease)) {
         lease.left.month -= 1;
         lease.left.minute -= 1;
       } else {
         // One refill per project at a time in this process; requests arriving meanwhile wait for it and look again.
         let refill = this.refills.get(leaseKey);
         if (!refill) {
-          const needed = (['month', 'minute'] as const).filter((kind) => lease.left[kind] <= 0);
+          const needed = (['month', 'minute'] as const).filter(
+            (kind) => lease.left[kind] <= 0 || lease.unspent[kind] > 0,
+          );
           refill = this.refill(project, lane, windows, lease, needed, crossed, now).finally(() =>
             this.refills.delete(leaseKey),
           );
@@ -111,6 +144,8 @@ export class RateLimiter {
         left: { minute: 0, month: lane === 'storefront' ? Number.POSITIVE_INFINITY : 0 },
         used: { minute: 0, month: 0 },
         exhaustedAt: { minute: 0, month: 0 },
+        limit: { minute: 0, month: 0 },
+        unspent: { minute: 0, month: 0 },
       };
       this.leases.set(leaseKey, lease);
     } else if (lease.minuteStart !== windows.minuteStart.getTime()) {
@@ -118,6 +153,7 @@ export class RateLimiter {
       lease.left.minute = 0;
       lease.used.minute = 0;
       lease.exhaustedAt.minute = 0;
+      lease.unspent.minute = 0;
     }
     return lease;
   }
@@ -137,24 +173,31 @@ export class RateLimiter {
     const request = kinds.map((kind) => ({
       kind: stored[kind],
       start: starts[kind],
-      block: leaseBlock(limits[kind], lease.used[kind]),
+      block: leaseBlock(limits[kind], lease.used[kind] - lease.unspent[kind]),
       limit: limits[kind],
+      unspent: lease.unspent[kind],
     }));
-    // Atomic per row: the grant is computed from the row's `used` under its lock, never past the limit.
+    for (const kind of kinds) lease.unspent[kind] = 0;
+    // Atomic per row: the grant is computed from the row's `used` under its lock (less what this process gives
+    // back, `ret`), never past the limit.
     const rows = await this.db.$queryRaw<Array<{ kind: string; used: number; last_grant: number }>>`
       WITH req AS (
         SELECT * FROM unnest(${request.map((r) => r.kind)}::text[], ${request.map((r) => r.start)}::timestamptz[],
-                             ${request.map((r) => r.block)}::int[], ${request.map((r) => r.limit)}::int[]) AS t(kind, start, block, lim)
+                             ${request.map((r) => r.block)}::int[], ${request.map((r) => r.limit)}::int[],
+                             ${request.map((r) => r.unspent)}::int[]) AS t(kind, start, block, lim, ret)
       )
       INSERT INTO rate_windows AS w (project_id, kind, window_start, used, last_grant)
       SELECT ${project.id}, kind, start, LEAST(block, lim), LEAST(block, lim) FROM req
       ON CONFLICT (project_id, kind, window_start) DO UPDATE
-      SET used = w.used + LEAST((SELECT block FROM req WHERE req.kind = EXCLUDED.kind), GREATEST((SELECT lim FROM req WHERE req.kind = EXCLUDED.kind) - w.used, 0)),
-          last_grant = LEAST((SELECT block FROM req WHERE req.kind = EXCLUDED.kind), GREATEST((SELECT lim FROM req WHERE req.kind = EXCLUDED.kind) - w.used, 0))
+      SET used = GREATEST(w.used - (SELECT ret FROM req WHERE req.kind = EXCLUDED.kind), 0)
+                 + LEAST((SELECT block FROM req WHERE req.kind = EXCLUDED.kind), GREATEST((SELECT lim FROM req WHERE req.kind = EXCLUDED.kind) - GREATEST(w.used - (SELECT ret FROM req WHERE req.kind = EXCLUDED.kind), 0), 0)),
+          last_grant = LEAST((SELECT block FROM req WHERE req.kind = EXCLUDED.kind), GREATEST((SELECT lim FROM req WHERE req.kind = EXCLUDED.kind) - GREATEST(w.used - (SELECT ret FROM req WHERE req.kind = EXCLUDED.kind), 0), 0))
       RETURNING kind, used, last_grant`;
     for (const row of rows) {
       const kind: Kind = row.kind === 'month' ? 'month' : 'minute';
-      lease.left[kind] += row.last_grant;
+      // Leased under a limit changed meanwhile (another request saw the new one): it goes back on the next refill.
+      if (lease.limit[kind] === limits[kind]) lease.left[kind] += row.last_grant;
+      else lease.unspent[kind] += row.last_grant;
       lease.used[kind] = row.used;
       lease.exhaustedAt[kind] = row.last_grant === 0 ? now.getTime() : 0;
       if (kind === 'month' && row.last_grant > 0) crossed.push({ before: row.used - row.last_grant, used: row.used });

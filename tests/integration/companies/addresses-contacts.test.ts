@@ -222,6 +222,7 @@ describe('company contacts', () => {
       phone: null,
       role: 'Purchasing',
       is_primary: false,
+      customer_id: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -64,6 +64,24 @@ describe('payOrder', () => {
     expect((await api.GET('/v1/customers/{id}', byId(customer.id))).data!.data.total_spent).toBe(1234);
   });
 
+  test('a cancelled order cannot be marked paid: 409 conflict, and neither the order nor total_spent changes', async () => {
+    const customer = await createCustomer(api);
+    const order = await placeOrder(api, customer, 2500);
+    const cancelled = await api.POST('/v1/orders/{id}/cancel', { ...byId(order.id), body: { reason: 'customer' } });
+    expect(cancelled.response.status).toBe(200);
+    const paid = await api.POST('/v1/orders/{id}/pay', byId(order.id));
+    expect(paid.response.status).toBe(409);
+    expect(paid.error).toEqual({
+      error: { code: 'conflict', message: 'This order is cancelled and cannot be marked paid.' },
+    });
+    expect((await api.GET('/v1/orders/{id}', byId(order.id))).data!.data).toMatchObject({
+      status: 'cancelled',
+      financial_status: 'pending',
+      paid_at: null,
+    });
+    expect((await api.GET('/v1/customers/{id}', byId(customer.id))).data!.data.total_spent).toBe(0);
+  });
+
   test('an order without a customer can be paid; an unknown order is 404', async () => {
     const order = await placeOrder(api, null);
     expect((await api.POST('/v1/orders/{id}/pay', byId(order.id))).response.status).toBe(200);

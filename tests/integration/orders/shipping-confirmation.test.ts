@@ -118,6 +118,30 @@ describe('shipping confirmation', () => {
     expect((await sendJobs()).length).toBe(before);
   });
 
+  test('a tracking_url other than http(s) (javascript:, data:, ftp:) answers 400 naming tracking_url; nothing is written', async () => {
+    const order = await orderFor('no.script@example.com');
+    for (const url of [
+      'javascript:alert(document.cookie)',
+      'data:text/html,<script>alert(1)</script>',
+      'ftp://x.example/t',
+    ]) {
+      const answer = await api.POST('/v1/orders/{id}/fulfillments', {
+        ...byId(order.id),
+        body: {
+          location_id: store.project.default_location_id,
+          line_items: [{ line_item_index: 0, quantity: 1 }],
+          tracking_url: url,
+          notify_customer: true,
+        },
+      });
+      expect([url, answer.response.status]).toEqual([url, 400]);
+      expect(answer.error!.error).toMatchObject({ code: 'invalid_request', field: 'tracking_url' });
+    }
+    expect(await outbox('no.script@example.com')).toEqual([]);
+    const listed = await api.GET('/v1/orders/{id}/fulfillments', byId(order.id));
+    expect(listed.data!.data).toEqual([]);
+  });
+
   test('a fulfilment refused (400) writes no e-mail', async () => {
     const order = await orderFor('refused@example.com');
     await api.POST('/v1/orders/{id}/cancel', { ...byId(order.id), body: { reason: 'customer' } });

@@ -177,6 +177,80 @@ describe('monthly quota', () => {
   });
 });
 
+describe('a changed quota applies at once', () => {
+  test('a monthly_quota lowered below what this process leased is enforced on the next requests, not once its block is spent', async () => {
+    // The default quota (1,000,000) makes the process lease a block of 10,000 requests on its first one.
+    const project = await createProject(app, {}, { rate_limit_per_minute: 1000 });
+    const token = project.keys.secret_test.token;
+    expect((await get(app.baseUrl, token)).status).toBe(200);
+    const lowered = await app.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.project.id } },
+      body: { monthly_quota: 3 },
+    });
+    expect(lowered.response.status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await get(app.baseUrl, token)).status);
+    expect(statuses).toEqual([200, 200, 429, 429]);
+    const refused = await get(app.baseUrl, token);
+    expect((await json(refused)).error).toMatchObject({ code: 'quota_exceeded' });
+    // What was leased and not spent went back: the month's count is what was served.
+    const month = await app.deps.db.rateWindow.findFirst({ where: { projectId: project.project.id, kind: 'month' } });
+    expect(month!.used).toBe(3);
+    const raised = await app.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.project.id } },
+      body: { monthly_quota: 5 },
+    });
+    expect(raised.response.status).toBe(200);
+    const after: number[] = [];
+    for (let i = 0; i < 3; i++) after.push((await get(app.baseUrl, token)).status);
+    expect(after).toEqual([200, 200, 429]);
+  });
+
+  test('a quota lowered through one process applies in another that leased a block, once it hears of the change', async () => {
+    const second = await startTestApp({ databaseUrl: app.deps.config.databaseUrl });
+    try {
+      const project = await createProject(app, {}, { rate_limit_per_minute: 1000 });
+      const token = project.keys.secret_test.token;
+      // Each process leases its block (10,000 of the default quota) on its first request.
+      expect((await get(app.baseUrl, token)).status).toBe(200);
+      expect((await get(second.baseUrl, token)).status).toBe(200);
+      const heard = new Promise<void>((resolve) =>
+        second.deps.authCache!.feed.on('auth_changed', (subject) => {
+          if (subject === `project:${project.project.id}`) resolve();
+        }),
+      );
+      await app.platform.PATCH('/platform/v1/projects/{id}', {
+        params: { path: { id: project.project.id } },
+        body: { monthly_quota: 4 },
+      });
+      await heard;
+      // Both give their blocks back on their next request: 2 of the 4 are left, whichever process serves them.
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) statuses.push((await get((i % 2 === 0 ? app : second).baseUrl, token)).status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(2);
+      expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+      const month = await app.deps.db.rateWindow.findFirst({ where: { projectId: project.project.id, kind: 'month' } });
+      expect(month!.used).toBe(4);
+    } finally {
+      await second.close();
+    }
+  });
+
+  test('a rate_limit_per_minute lowered below what this process leased is enforced on the next requests', async () => {
+    const project = await createProject(app, {}, { rate_limit_per_minute: 100_000 });
+    const token = project.keys.secret_test.token;
+    await roomInMinute(10);
+    expect((await get(app.baseUrl, token)).status).toBe(200);
+    await app.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.project.id } },
+      body: { rate_limit_per_minute: 3 },
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await get(app.baseUrl, token)).status);
+    expect(statuses).toEqual([200, 200, 429, 429]);
+  });
+});
+
 describe('purge-rate-windows job', () => {
   test('removes minute windows older than an hour and keeps the current ones', async () => {
     const project = await createProject(app, {}, { rate_limit_per_minute: 1000 });

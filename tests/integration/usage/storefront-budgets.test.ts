@@ -39,7 +39,8 @@ async function roomInMinute(seconds: number): Promise<void> {
 
 describe('storefront traffic has its own per-minute budget', () => {
   test('with the per-minute limit at 8, exhausting it through the publishable key leaves the secret key answering 200', async () => {
-    const project = await createProject(app, {}, { rate_limit_per_minute: 8 });
+    // One client may spend the whole storefront budget here (the per-client share is tested below).
+    const project = await createProject(app, {}, { rate_limit_per_minute: 8, storefront_client_share_percent: 100 });
     expect(project.project.storefront_rate_limit_per_minute).toBeNull();
     await roomInMinute(10);
     const statuses: number[] = [];
@@ -66,7 +67,7 @@ describe('storefront traffic has its own per-minute budget', () => {
   });
 
   test('storefront_rate_limit_per_minute sets the storefront budget apart from rate_limit_per_minute; null follows it again', async () => {
-    const project = await createProject(app, {}, { rate_limit_per_minute: 100 });
+    const project = await createProject(app, {}, { rate_limit_per_minute: 100, storefront_client_share_percent: 100 });
     const patched = await app.platform.PATCH('/platform/v1/projects/{id}', {
       params: { path: { id: project.project.id } },
       body: { storefront_rate_limit_per_minute: 3 },
@@ -102,6 +103,125 @@ describe('storefront traffic has its own per-minute budget', () => {
       where: { projectId: project.project.id, type: 'usage.warning' },
     });
     expect(warnings).toBe(3); // 80, 90 and 100 % of the 5 secret-key requests, none from the 11 storefront ones
+  });
+});
+
+describe("each storefront client spends at most its share of the store's storefront budget", () => {
+  const from = (address: string, token: string, path = '/v1/products?limit=1', bearer?: string) =>
+    fetch(`${proxied.baseUrl}${path}`, {
+      headers: {
+        'X-API-Key': token,
+        'X-Forwarded-For': address,
+        ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
+      },
+    });
+
+  test('the default share is a tenth of the storefront budget, a project setting of 1-100 percent', async () => {
+    const project = await createProject(app, {}, {});
+    expect(project.project.storefront_client_share_percent).toBe(10);
+    const patch = (value: number) =>
+      app.platform.PATCH('/platform/v1/projects/{id}', {
+        params: { path: { id: project.project.id } },
+        body: { storefront_client_share_percent: value },
+      });
+    expect((await patch(0)).response.status).toBe(400);
+    expect((await patch(101)).response.status).toBe(400);
+    expect((await patch(25)).data!.data.storefront_client_share_percent).toBe(25);
+  });
+
+  test('one client at its share gets 429 with the client policy while another client of the store answers 200', async () => {
+    const project = await createProject(proxied, {}, { rate_limit_per_minute: 1000 });
+    await proxied.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.project.id } },
+      body: { storefront_rate_limit_per_minute: 30 },
+    });
+    await roomInMinute(15);
+    const pk = project.keys.publishable_test.token;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await from('203.0.113.10', pk)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429]); // a tenth of 30
+    const refused = await from('203.0.113.10', pk);
+    expect(refused.status).toBe(429);
+    expect((await json(refused)).error).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringContaining('at most 3 storefront requests a minute'),
+    });
+    const reset = refused.headers.get('x-ratelimit-reset');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('3');
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(refused.headers.get('ratelimit-policy')).toBe('"client";q=3;w=60');
+    expect(refused.headers.get('ratelimit')).toBe(`"client";r=0;t=${reset}`);
+    // Another shopper of the same store is served, its searches and sign-in included.
+    const other = await from('203.0.113.11', pk);
+    expect(other.status).toBe(200);
+    expect(other.headers.get('ratelimit-policy')).toBe('"storefront";q=30;w=60');
+    // The refused requests spent nothing of the store's budget: 3 + 1 of 30 are used.
+    expect(other.headers.get('x-ratelimit-remaining')).toBe('26');
+    expect((await from('203.0.113.11', pk, '/v1/search?q=anything')).status).toBe(200);
+    const registration = buildRegistration();
+    const registered = await post(proxied, pk, '/v1/auth/register', registration, {
+      'X-Forwarded-For': '203.0.113.12',
+    });
+    expect(registered.status).toBe(201);
+    const { access_token } = (await json(registered)).data as { access_token: string };
+    const me = await from('203.0.113.12', pk, '/v1/me', access_token);
+    expect(me.status).toBe(200);
+  });
+
+  test('a signed-in customer spends one share across addresses; the store budget still bounds everyone', async () => {
+    const project = await createProject(proxied, {}, { rate_limit_per_minute: 1000 });
+    await proxied.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.project.id } },
+      body: { storefront_rate_limit_per_minute: 20, storefront_client_share_percent: 20 },
+    });
+    await roomInMinute(15);
+    const pk = project.keys.publishable_test.token;
+    const registered = await post(proxied, pk, '/v1/auth/register', buildRegistration(), {
+      'X-Forwarded-For': '198.51.100.1',
+    });
+    expect(registered.status).toBe(201);
+    const { access_token } = (await json(registered)).data as { access_token: string };
+    // A share of 4 (20 % of 20): the registration was the first request of 198.51.100.1, not of the customer.
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await from(`198.51.100.${2 + i}`, pk, '/v1/me', access_token)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    const refused = await from('198.51.100.9', pk, '/v1/me', access_token);
+    expect((await json(refused)).error.message).toMatch(/^Too many requests from this customer/);
+    // Anonymous clients: the store's 20 are spent by the registration, 4 /v1/me and 15 of these (refused requests
+    // spend nothing of it); the 16th is refused by the store's budget, not by its client's share.
+    const anonymous: Response[] = [];
+    for (let i = 0; i < 16; i++) anonymous.push(await from(`192.0.2.${1 + Math.floor(i / 4)}`, pk));
+    expect(anonymous.map((a) => a.status)).toEqual([...Array(15).fill(200), 429]);
+    expect(anonymous[15].headers.get('ratelimit-policy')).toBe('"storefront";q=20;w=60');
+  });
+});
+
+describe('client shares across processes', () => {
+  test('two app processes on one database, a share of 10: of 40 requests from one client at most 10 and at least 8 are accepted', async () => {
+    const second = await startTestApp({ databaseUrl: app.deps.config.databaseUrl });
+    try {
+      const project = await createProject(app, {}, { rate_limit_per_minute: 100 });
+      await roomInMinute(15);
+      const pk = project.keys.publishable_test.token;
+      const statuses: number[] = [];
+      for (let batch = 0; batch < 4; batch++) {
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            fetch(`${(i % 2 === 0 ? app : second).baseUrl}/v1/products?limit=1`, {
+              headers: { 'X-API-Key': pk },
+            }).then((r) => r.status),
+          ),
+        );
+        statuses.push(...answers);
+      }
+      const accepted = statuses.filter((s) => s === 200).length;
+      expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+      expect(accepted).toBeLessThanOrEqual(10);
+      expect(accepted).toBeGreaterThanOrEqual(8);
+    } finally {
+      await second.close();
+    }
   });
 });
 

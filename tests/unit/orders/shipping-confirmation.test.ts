@@ -30,6 +30,18 @@ describe('renderShippingConfirmation', () => {
     expect(html).not.toContain('<Outdoor>');
   });
 
+  test('a tracking URL that is not http(s) (a row stored before the check) is never made a link', () => {
+    for (const trackingUrl of ['javascript:alert(1)', 'JavaScript:alert(1)', 'data:text/html,x']) {
+      const email = renderShippingConfirmation({ ...input, trackingUrl });
+      expect(email.html).not.toContain('href');
+      expect(email.html).not.toContain(trackingUrl.split(':')[0] + ':');
+      expect(email.text).not.toContain(trackingUrl);
+    }
+    expect(renderShippingConfirmation({ ...input, trackingUrl: 'HTTPS://carrier.example/t' }).html).toContain(
+      'href="HTTPS://carrier.example/t"',
+    );
+  });
+
   test('without tracking details the e-mail names none', () => {
     const email = renderShippingConfirmation({
       ...input,

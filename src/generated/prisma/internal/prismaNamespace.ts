@@ -4356,6 +4356,7 @@ export const ProjectScalarFieldEnum = {
   storefrontRateLimitPerMinute: 'storefrontRateLimitPerMinute',
   authAttemptsPerIpPerMinute: 'authAttemptsPerIpPerMinute',
   authAttemptsPerEmailPerMinute: 'authAttemptsPerEmailPerMinute',
+  storefrontClientSharePercent: 'storefrontClientSharePercent',
   contactEmail: 'contactEmail',
   reservationMinutes: 'reservationMinutes',
   signingSecret: 'signingSecret',
@@ -5042,6 +5043,7 @@ export const CompanyContactScalarFieldEnum = {
   phone: 'phone',
   role: 'role',
   isPrimary: 'isPrimary',
+  customerId: 'customerId',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const

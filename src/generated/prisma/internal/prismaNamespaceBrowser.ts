@@ -138,6 +138,7 @@ export const ProjectScalarFieldEnum = {
   storefrontRateLimitPerMinute: 'storefrontRateLimitPerMinute',
   authAttemptsPerIpPerMinute: 'authAttemptsPerIpPerMinute',
   authAttemptsPerEmailPerMinute: 'authAttemptsPerEmailPerMinute',
+  storefrontClientSharePercent: 'storefrontClientSharePercent',
   contactEmail: 'contactEmail',
   reservationMinutes: 'reservationMinutes',
   signingSecret: 'signingSecret',
@@ -824,6 +825,7 @@ export const CompanyContactScalarFieldEnum = {
   phone: 'phone',
   role: 'role',
   isPrimary: 'isPrimary',
+  customerId: 'customerId',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const

@@ -32,6 +32,7 @@ export type CompanyContactMinAggregateOutputType = {
   phone: string | null
   role: string | null
   isPrimary: boolean | null
+  customerId: string | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -44,6 +45,7 @@ export type CompanyContactMaxAggregateOutputType = {
   phone: string | null
   role: string | null
   isPrimary: boolean | null
+  customerId: string | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -56,6 +58,7 @@ export type CompanyContactCountAggregateOutputType = {
   phone: number
   role: number
   isPrimary: number
+  customerId: number
   createdAt: number
   updatedAt: number
   _all: number
@@ -70,6 +73,7 @@ export type CompanyContactMinAggregateInputType = {
   phone?: true
   role?: true
   isPrimary?: true
+  customerId?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -82,6 +86,7 @@ export type CompanyContactMaxAggregateInputType = {
   phone?: true
   role?: true
   isPrimary?: true
+  customerId?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -94,6 +99,7 @@ export type CompanyContactCountAggregateInputType = {
   phone?: true
   role?: true
   isPrimary?: true
+  customerId?: true
   createdAt?: true
   updatedAt?: true
   _all?: true
@@ -179,6 +185,7 @@ export type CompanyContactGroupByOutputType = {
   phone: string | null
   role: string | null
   isPrimary: boolean
+  customerId: string | null
   createdAt: Date
   updatedAt: Date
   _count: CompanyContactCountAggregateOutputType | null
@@ -212,9 +219,11 @@ export type CompanyContactWhereInput = {
   phone?: Prisma.StringNullableFilter<"CompanyContact"> | string | null
   role?: Prisma.StringNullableFilter<"CompanyContact"> | string | null
   isPrimary?: Prisma.BoolFilter<"CompanyContact"> | boolean
+  customerId?: Prisma.StringNullableFilter<"CompanyContact"> | string | null
   createdAt?: Prisma.DateTimeFilter<"CompanyContact"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"CompanyContact"> | Date | string
   company?: Prisma.XOR<Prisma.CompanyScalarRelationFilter, Prisma.CompanyWhereInput>
+  customer?: Prisma.XOR<Prisma.CustomerNullableScalarRelationFilter, Prisma.CustomerWhereInput> | null
 }
 
 export type CompanyContactOrderByWithRelationInput = {
@@ -225,9 +234,11 @@ export type CompanyContactOrderByWithRelationInput = {
   phone?: Prisma.SortOrderInput | Prisma.SortOrder
   role?: Prisma.SortOrderInput | Prisma.SortOrder
   isPrimary?: Prisma.SortOrder
+  customerId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   company?: Prisma.CompanyOrderByWithRelationInput
+  customer?: Prisma.CustomerOrderByWithRelationInput
 }
 
 export type CompanyContactWhereUniqueInput = Prisma.AtLeast<{
@@ -241,9 +252,11 @@ export type CompanyContactWhereUniqueInput = Prisma.AtLeast<{
   phone?: Prisma.StringNullableFilter<"CompanyContact"> | string | null
   role?: Prisma.StringNullableFilter<"CompanyContact"> | string | null
   isPrimary?: Prisma.BoolFilter<"CompanyContact"> | boolean
+  customerId?: Prisma.StringNullableFilter<"CompanyContact"> | string | null
   createdAt?: Prisma.DateTimeFilter<"CompanyContact"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"CompanyContact"> | Date | string
   company?: Prisma.XOR<Prisma.CompanyScalarRelationFilter, Prisma.CompanyWhereInput>
+  customer?: Prisma.XOR<Prisma.CustomerNullableScalarRelationFilter, Prisma.CustomerWhereInput> | null
 }, "id">
 
 export type CompanyContactOrderByWithAggregationInput = {
@@ -254,6 +267,7 @@ export type CompanyContactOrderByWithAggregationInput = {
   phone?: Prisma.SortOrderInput | Prisma.SortOrder
   role?: Prisma.SortOrderInput | Prisma.SortOrder
   isPrimary?: Prisma.SortOrder
+  customerId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   _count?: Prisma.CompanyContactCountOrderByAggregateInput
@@ -272,6 +286,7 @@ export type CompanyContactScalarWhereWithAggregatesInput = {
   phone?: Prisma.StringNullableWithAggregatesFilter<"CompanyContact"> | string | null
   role?: Prisma.StringNullableWithAggregatesFilter<"CompanyContact"> | string | null
   isPrimary?: Prisma.BoolWithAggregatesFilter<"CompanyContact"> | boolean
+  customerId?: Prisma.StringNullableWithAggregatesFilter<"CompanyContact"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"CompanyContact"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"CompanyContact"> | Date | string
 }
@@ -286,6 +301,7 @@ export type CompanyContactCreateInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   company: Prisma.CompanyCreateNestedOneWithoutContactsInput
+  customer?: Prisma.CustomerCreateNestedOneWithoutCompanyContactsInput
 }
 
 export type CompanyContactUncheckedCreateInput = {
@@ -296,6 +312,7 @@ export type CompanyContactUncheckedCreateInput = {
   phone?: string | null
   role?: string | null
   isPrimary?: boolean
+  customerId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -310,6 +327,7 @@ export type CompanyContactUpdateInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   company?: Prisma.CompanyUpdateOneRequiredWithoutContactsNestedInput
+  customer?: Prisma.CustomerUpdateOneWithoutCompanyContactsNestedInput
 }
 
 export type CompanyContactUncheckedUpdateInput = {
@@ -320,6 +338,7 @@ export type CompanyContactUncheckedUpdateInput = {
   phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   role?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   isPrimary?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -332,6 +351,7 @@ export type CompanyContactCreateManyInput = {
   phone?: string | null
   role?: string | null
   isPrimary?: boolean
+  customerId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -355,6 +375,7 @@ export type CompanyContactUncheckedUpdateManyInput = {
   phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   role?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   isPrimary?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -377,6 +398,7 @@ export type CompanyContactCountOrderByAggregateInput = {
   phone?: Prisma.SortOrder
   role?: Prisma.SortOrder
   isPrimary?: Prisma.SortOrder
+  customerId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -389,6 +411,7 @@ export type CompanyContactMaxOrderByAggregateInput = {
   phone?: Prisma.SortOrder
   role?: Prisma.SortOrder
   isPrimary?: Prisma.SortOrder
+  customerId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -401,8 +424,51 @@ export type CompanyContactMinOrderByAggregateInput = {
   phone?: Prisma.SortOrder
   role?: Prisma.SortOrder
   isPrimary?: Prisma.SortOrder
+  customerId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+}
+
+export type CompanyContactCreateNestedManyWithoutCustomerInput = {
+  create?: Prisma.XOR<Prisma.CompanyContactCreateWithoutCustomerInput, Prisma.CompanyContactUncheckedCreateWithoutCustomerInput> | Prisma.CompanyContactCreateWithoutCustomerInput[] | Prisma.CompanyContactUncheckedCreateWithoutCustomerInput[]
+  connectOrCreate?: Prisma.CompanyContactCreateOrConnectWithoutCustomerInput | Prisma.CompanyContactCreateOrConnectWithoutCustomerInput[]
+  createMany?: Prisma.CompanyContactCreateManyCustomerInputEnvelope
+  connect?: Prisma.CompanyContactWhereUniqueInput | Prisma.CompanyContactWhereUniqueInput[]
+}
+
+export type CompanyContactUncheckedCreateNestedManyWithoutCustomerInput = {
+  create?: Prisma.XOR<Prisma.CompanyContactCreateWithoutCustomerInput, Prisma.CompanyContactUncheckedCreateWithoutCustomerInput> | Prisma.CompanyContactCreateWithoutCustomerInput[] | Prisma.CompanyContactUncheckedCreateWithoutCustomerInput[]
+  connectOrCreate?: Prisma.CompanyContactCreateOrConnectWithoutCustomerInput | Prisma.CompanyContactCreateOrConnectWithoutCustomerInput[]
+  createMany?: Prisma.CompanyContactCreateManyCustomerInputEnvelope
+  connect?: Prisma.CompanyContactWhereUniqueInput | Prisma.CompanyContactWhereUniqueInput[]
+}
+
+export type CompanyContactUpdateManyWithoutCustomerNestedInput = {
+  create?: Prisma.XOR<Prisma.CompanyContactCreateWithoutCustomerInput, Prisma.CompanyContactUncheckedCreateWithoutCustomerInput> | Prisma.CompanyContactCreateWithoutCustomerInput[] | Prisma.CompanyContactUncheckedCreateWithoutCustomerInput[]
+  connectOrCreate?: Prisma.CompanyContactCreateOrConnectWithoutCustomerInput | Prisma.CompanyContactCreateOrConnectWithoutCustomerInput[]
+  upsert?: Prisma.CompanyContactUpsertWithWhereUniqueWithoutCustomerInput | Prisma.CompanyContactUpsertWithWhereUniqueWithoutCustomerInput[]
+  createMany?: Prisma.CompanyContactCreateManyCustomerInputEnvelope
+  set?: Prisma.CompanyContactWhereUniqueInput | Prisma.CompanyContactWhereUniqueInput[]
+  disconnect?: Prisma.CompanyContactWhereUniqueInput | Prisma.CompanyContactWhereUniqueInput[]
+  delete?: Prisma.CompanyContactWhereUniqueInput | Prisma.CompanyContactWhereUniqueInput[]
+  connect?: Prisma.CompanyContactWhereUniqueInput | Prisma.CompanyContactWhereUniqueInput[]
+  update?: Prisma.CompanyContactUpdateWithWhereUniqueWithoutCustomerInput | Prisma.CompanyContactUpdateWithWhereUniqueWithoutCustomerInput[]
+  updateMany?: Prisma.CompanyContactUpdateManyWithWhereWithoutCustomerInput | Prisma.CompanyContactUpdateManyWithWhereWithoutCustomerInput[]
+  deleteMany?: Prisma.CompanyContactScalarWhereInput | Prisma.CompanyContactScalarWhereInput[]
+}
+
+export type CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput = {
+  create?: Prisma.XOR<Prisma.CompanyContactCreateWithoutCustomerInput, Prisma.CompanyContactUncheckedCreateWithoutCustomerInput> | Prisma.CompanyContactCreateWithoutCustomerInput[] | Prisma.CompanyContactUncheckedCreateWithoutCustomerInput[]
+  connectOrCreate?: Prisma.CompanyContactCreateOrConnectWithoutCustomerInput | Prisma.CompanyContactCreateOrConnectWithoutCustomerInput[]
+  upsert?: Prisma.CompanyContactUpsertWithWhereUniqueWithoutCustomerInput | Prisma.CompanyContactUpsertWithWhereUniqueWithoutCustomerInput[]
+  createMany?: Prisma.CompanyContactCreateManyCustomerInputEnvelope
+  set?: Prisma.CompanyContactWhereUniqueInput | Prisma.CompanyContactWhereUniqueInput[]
+  disconnect?: Prisma.CompanyContactWhereUniqueInput | Prisma.CompanyContactWhereUniqueInput[]
+  delete?: Prisma.CompanyContactWhereUniqueInput | Prisma.CompanyContactWhereUniqueInput[]
+  connect?: Prisma.CompanyContactWhereUniqueInput | Prisma.CompanyContactWhereUniqueInput[]
+  update?: Prisma.CompanyContactUpdateWithWhereUniqueWithoutCustomerInput | Prisma.CompanyContactUpdateWithWhereUniqueWithoutCustomerInput[]
+  updateMany?: Prisma.CompanyContactUpdateManyWithWhereWithoutCustomerInput | Prisma.CompanyContactUpdateManyWithWhereWithoutCustomerInput[]
+  deleteMany?: Prisma.CompanyContactScalarWhereInput | Prisma.CompanyContactScalarWhereInput[]
 }
 
 export type CompanyContactCreateNestedManyWithoutCompanyInput = {
@@ -447,8 +513,21 @@ export type CompanyContactUncheckedUpdateManyWithoutCompanyNestedInput = {
   deleteMany?: Prisma.CompanyContactScalarWhereInput | Prisma.CompanyContactScalarWhereInput[]
 }
 
-export type CompanyContactCreateWithoutCompanyInput = {
+export type CompanyContactCreateWithoutCustomerInput = {
   id: string
+  name: string
+  email?: string | null
+  phone?: string | null
+  role?: string | null
+  isPrimary?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  company: Prisma.CompanyCreateNestedOneWithoutContactsInput
+}
+
+export type CompanyContactUncheckedCreateWithoutCustomerInput = {
+  id: string
+  companyId: string
   name: string
   email?: string | null
   phone?: string | null
@@ -458,6 +537,60 @@ export type CompanyContactCreateWithoutCompanyInput = {
   updatedAt?: Date | string
 }
 
+export type CompanyContactCreateOrConnectWithoutCustomerInput = {
+  where: Prisma.CompanyContactWhereUniqueInput
+  create: Prisma.XOR<Prisma.CompanyContactCreateWithoutCustomerInput, Prisma.CompanyContactUncheckedCreateWithoutCustomerInput>
+}
+
+export type CompanyContactCreateManyCustomerInputEnvelope = {
+  data: Prisma.CompanyContactCreateManyCustomerInput | Prisma.CompanyContactCreateManyCustomerInput[]
+  skipDuplicates?: boolean
+}
+
+export type CompanyContactUpsertWithWhereUniqueWithoutCustomerInput = {
+  where: Prisma.CompanyContactWhereUniqueInput
+  update: Prisma.XOR<Prisma.CompanyContactUpdateWithoutCustomerInput, Prisma.CompanyContactUncheckedUpdateWithoutCustomerInput>
+  create: Prisma.XOR<Prisma.CompanyContactCreateWithoutCustomerInput, Prisma.CompanyContactUncheckedCreateWithoutCustomerInput>
+}
+
+export type CompanyContactUpdateWithWhereUniqueWithoutCustomerInput = {
+  where: Prisma.CompanyContactWhereUniqueInput
+  data: Prisma.XOR<Prisma.CompanyContactUpdateWithoutCustomerInput, Prisma.CompanyContactUncheckedUpdateWithoutCustomerInput>
+}
+
+export type CompanyContactUpdateManyWithWhereWithoutCustomerInput = {
+  where: Prisma.CompanyContactScalarWhereInput
+  data: Prisma.XOR<Prisma.CompanyContactUpdateManyMutationInput, Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerInput>
+}
+
+export type CompanyContactScalarWhereInput = {
+  AND?: Prisma.CompanyContactScalarWhereInput | Prisma.CompanyContactScalarWhereInput[]
+  OR?: Prisma.CompanyContactScalarWhereInput[]
+  NOT?: Prisma.CompanyContactScalarWhereInput | Prisma.CompanyContactScalarWhereInput[]
+  id?: Prisma.StringFilter<"CompanyContact"> | string
+  companyId?: Prisma.StringFilter<"CompanyContact"> | string
+  name?: Prisma.StringFilter<"CompanyContact"> | string
+  email?: Prisma.StringNullableFilter<"CompanyContact"> | string | null
+  phone?: Prisma.StringNullableFilter<"CompanyContact"> | string | null
+  role?: Prisma.StringNullableFilter<"CompanyContact"> | string | null
+  isPrimary?: Prisma.BoolFilter<"CompanyContact"> | boolean
+  customerId?: Prisma.StringNullableFilter<"CompanyContact"> | string | null
+  createdAt?: Prisma.DateTimeFilter<"CompanyContact"> | Date | string
+  updatedAt?: Prisma.DateTimeFilter<"CompanyContact"> | Date | string
+}
+
+export type CompanyContactCreateWithoutCompanyInput = {
+  id: string
+  name: string
+  email?: string | null
+  phone?: string | null
+  role?: string | null
+  isPrimary?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  customer?: Prisma.CustomerCreateNestedOneWithoutCompanyContactsInput
+}
+
 export type CompanyContactUncheckedCreateWithoutCompanyInput = {
   id: string
   name: string
@@ -465,6 +598,7 @@ export type CompanyContactUncheckedCreateWithoutCompanyInput = {
   phone?: string | null
   role?: string | null
   isPrimary?: boolean
+  customerId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -495,19 +629,52 @@ export type CompanyContactUpdateManyWithWhereWithoutCompanyInput = {
   data: Prisma.XOR<Prisma.CompanyContactUpdateManyMutationInput, Prisma.CompanyContactUncheckedUpdateManyWithoutCompanyInput>
 }
 
-export type CompanyContactScalarWhereInput = {
-  AND?: Prisma.CompanyContactScalarWhereInput | Prisma.CompanyContactScalarWhereInput[]
-  OR?: Prisma.CompanyContactScalarWhereInput[]
-  NOT?: Prisma.CompanyContactScalarWhereInput | Prisma.CompanyContactScalarWhereInput[]
-  id?: Prisma.StringFilter<"CompanyContact"> | string
-  companyId?: Prisma.StringFilter<"CompanyContact"> | string
-  name?: Prisma.StringFilter<"CompanyContact"> | string
-  email?: Prisma.StringNullableFilter<"CompanyContact"> | string | null
-  phone?: Prisma.StringNullableFilter<"CompanyContact"> | string | null
-  role?: Prisma.StringNullableFilter<"CompanyContact"> | string | null
-  isPrimary?: Prisma.BoolFilter<"CompanyContact"> | boolean
-  createdAt?: Prisma.DateTimeFilter<"CompanyContact"> | Date | string
-  updatedAt?: Prisma.DateTimeFilter<"CompanyContact"> | Date | string
+export type CompanyContactCreateManyCustomerInput = {
+  id: string
+  companyId: string
+  name: string
+  email?: string | null
+  phone?: string | null
+  role?: string | null
+  isPrimary?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+}
+
+export type CompanyContactUpdateWithoutCustomerInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  role?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  isPrimary?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  company?: Prisma.CompanyUpdateOneRequiredWithoutContactsNestedInput
+}
+
+export type CompanyContactUncheckedUpdateWithoutCustomerInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  companyId?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  role?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  isPrimary?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type CompanyContactUncheckedUpdateManyWithoutCustomerInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  companyId?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  role?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  isPrimary?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type CompanyContactCreateManyCompanyInput = {
@@ -517,6 +684,7 @@ export type CompanyContactCreateManyCompanyInput = {
   phone?: string | null
   role?: string | null
   isPrimary?: boolean
+  customerId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -530,6 +698,7 @@ export type CompanyContactUpdateWithoutCompanyInput = {
   isPrimary?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  customer?: Prisma.CustomerUpdateOneWithoutCompanyContactsNestedInput
 }
 
 export type CompanyContactUncheckedUpdateWithoutCompanyInput = {
@@ -539,6 +708,7 @@ export type CompanyContactUncheckedUpdateWithoutCompanyInput = {
   phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   role?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   isPrimary?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -550,6 +720,7 @@ export type CompanyContactUncheckedUpdateManyWithoutCompanyInput = {
   phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   role?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   isPrimary?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -564,9 +735,11 @@ export type CompanyContactSelect<ExtArgs extends runtime.Types.Extensions.Intern
   phone?: boolean
   role?: boolean
   isPrimary?: boolean
+  customerId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   company?: boolean | Prisma.CompanyDefaultArgs<ExtArgs>
+  customer?: boolean | Prisma.CompanyContact$customerArgs<ExtArgs>
 }, ExtArgs["result"]["companyContact"]>
 
 export type CompanyContactSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -577,9 +750,11 @@ export type CompanyContactSelectCreateManyAndReturn<ExtArgs extends runtime.Type
   phone?: boolean
   role?: boolean
   isPrimary?: boolean
+  customerId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   company?: boolean | Prisma.CompanyDefaultArgs<ExtArgs>
+  customer?: boolean | Prisma.CompanyContact$customerArgs<ExtArgs>
 }, ExtArgs["result"]["companyContact"]>
 
 export type CompanyContactSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -590,9 +765,11 @@ export type CompanyContactSelectUpdateManyAndReturn<ExtArgs extends runtime.Type
   phone?: boolean
   role?: boolean
   isPrimary?: boolean
+  customerId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   company?: boolean | Prisma.CompanyDefaultArgs<ExtArgs>
+  customer?: boolean | Prisma.CompanyContact$customerArgs<ExtArgs>
 }, ExtArgs["result"]["companyContact"]>
 
 export type CompanyContactSelectScalar = {
@@ -603,25 +780,30 @@ export type CompanyContactSelectScalar = {
   phone?: boolean
   role?: boolean
   isPrimary?: boolean
+  customerId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type CompanyContactOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "companyId" | "name" | "email" | "phone" | "role" | "isPrimary" | "createdAt" | "updatedAt", ExtArgs["result"]["companyContact"]>
+export type CompanyContactOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "companyId" | "name" | "email" | "phone" | "role" | "isPrimary" | "customerId" | "createdAt" | "updatedAt", ExtArgs["result"]["companyContact"]>
 export type CompanyContactInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   company?: boolean | Prisma.CompanyDefaultArgs<ExtArgs>
+  customer?: boolean | Prisma.CompanyContact$customerArgs<ExtArgs>
 }
 export type CompanyContactIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   company?: boolean | Prisma.CompanyDefaultArgs<ExtArgs>
+  customer?: boolean | Prisma.CompanyContact$customerArgs<ExtArgs>
 }
 export type CompanyContactIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   company?: boolean | Prisma.CompanyDefaultArgs<ExtArgs>
+  customer?: boolean | Prisma.CompanyContact$customerArgs<ExtArgs>
 }
 
 export type $CompanyContactPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "CompanyContact"
   objects: {
     company: Prisma.$CompanyPayload<ExtArgs>
+    customer: Prisma.$CustomerPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -631,6 +813,10 @@ export type $CompanyContactPayload<ExtArgs extends runtime.Types.Extensions.Inte
     phone: string | null
     role: string | null
     isPrimary: boolean
+    /**
+     * The customer account the merchant linked to this contact: it buys from the company's list whatever its e-mail.
+     */
+    customerId: string | null
     createdAt: Date
     updatedAt: Date
   }, ExtArgs["result"]["companyContact"]>
@@ -1028,6 +1214,7 @@ readonly fields: CompanyContactFieldRefs;
 export interface Prisma__CompanyContactClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   company<T extends Prisma.CompanyDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.CompanyDefaultArgs<ExtArgs>>): Prisma.Prisma__CompanyClient<runtime.Types.Result.GetResult<Prisma.$CompanyPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
+  customer<T extends Prisma.CompanyContact$customerArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.CompanyContact$customerArgs<ExtArgs>>): Prisma.Prisma__CustomerClient<runtime.Types.Result.GetResult<Prisma.$CustomerPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1064,6 +1251,7 @@ export interface CompanyContactFieldRefs {
   readonly phone: Prisma.FieldRef<"CompanyContact", 'String'>
   readonly role: Prisma.FieldRef<"CompanyContact", 'String'>
   readonly isPrimary: Prisma.FieldRef<"CompanyContact", 'Boolean'>
+  readonly customerId: Prisma.FieldRef<"CompanyContact", 'String'>
   readonly createdAt: Prisma.FieldRef<"CompanyContact", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"CompanyContact", 'DateTime'>
 }
@@ -1464,6 +1652,25 @@ export type CompanyContactDeleteManyArgs<ExtArgs extends runtime.Types.Extension
    * Limit how many CompanyContacts to delete.
    */
   limit?: number
+}
+
+/**
+ * CompanyContact.customer
+ */
+export type CompanyContact$customerArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Customer
+   */
+  select?: Prisma.CustomerSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Customer
+   */
+  omit?: Prisma.CustomerOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CustomerInclude<ExtArgs> | null
+  where?: Prisma.CustomerWhereInput
 }
 
 /**

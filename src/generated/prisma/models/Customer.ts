@@ -382,6 +382,7 @@ export type CustomerWhereInput = {
   sessions?: Prisma.CustomerSessionListRelationFilter
   resets?: Prisma.PasswordResetTokenListRelationFilter
   groupMemberships?: Prisma.CustomerGroupMemberListRelationFilter
+  companyContacts?: Prisma.CompanyContactListRelationFilter
 }
 
 export type CustomerOrderByWithRelationInput = {
@@ -417,6 +418,7 @@ export type CustomerOrderByWithRelationInput = {
   sessions?: Prisma.CustomerSessionOrderByRelationAggregateInput
   resets?: Prisma.PasswordResetTokenOrderByRelationAggregateInput
   groupMemberships?: Prisma.CustomerGroupMemberOrderByRelationAggregateInput
+  companyContacts?: Prisma.CompanyContactOrderByRelationAggregateInput
 }
 
 export type CustomerWhereUniqueInput = Prisma.AtLeast<{
@@ -455,6 +457,7 @@ export type CustomerWhereUniqueInput = Prisma.AtLeast<{
   sessions?: Prisma.CustomerSessionListRelationFilter
   resets?: Prisma.PasswordResetTokenListRelationFilter
   groupMemberships?: Prisma.CustomerGroupMemberListRelationFilter
+  companyContacts?: Prisma.CompanyContactListRelationFilter
 }, "id">
 
 export type CustomerOrderByWithAggregationInput = {
@@ -555,6 +558,7 @@ export type CustomerCreateInput = {
   sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateInput = {
@@ -589,6 +593,7 @@ export type CustomerUncheckedCreateInput = {
   sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUpdateInput = {
@@ -623,6 +628,7 @@ export type CustomerUpdateInput = {
   sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateInput = {
@@ -657,6 +663,7 @@ export type CustomerUncheckedUpdateInput = {
   sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateManyInput = {
@@ -851,6 +858,11 @@ export type CustomerScalarRelationFilter = {
   isNot?: Prisma.CustomerWhereInput
 }
 
+export type CustomerNullableScalarRelationFilter = {
+  is?: Prisma.CustomerWhereInput | null
+  isNot?: Prisma.CustomerWhereInput | null
+}
+
 export type CustomerCreateNestedManyWithoutProjectInput = {
   create?: Prisma.XOR<Prisma.CustomerCreateWithoutProjectInput, Prisma.CustomerUncheckedCreateWithoutProjectInput> | Prisma.CustomerCreateWithoutProjectInput[] | Prisma.CustomerUncheckedCreateWithoutProjectInput[]
   connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutProjectInput | Prisma.CustomerCreateOrConnectWithoutProjectInput[]
@@ -989,6 +1001,22 @@ export type CustomerUpdateOneRequiredWithoutGroupMembershipsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.CustomerUpdateToOneWithWhereWithoutGroupMembershipsInput, Prisma.CustomerUpdateWithoutGroupMembershipsInput>, Prisma.CustomerUncheckedUpdateWithoutGroupMembershipsInput>
 }
 
+export type CustomerCreateNestedOneWithoutCompanyContactsInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutCompanyContactsInput, Prisma.CustomerUncheckedCreateWithoutCompanyContactsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutCompanyContactsInput
+  connect?: Prisma.CustomerWhereUniqueInput
+}
+
+export type CustomerUpdateOneWithoutCompanyContactsNestedInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutCompanyContactsInput, Prisma.CustomerUncheckedCreateWithoutCompanyContactsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutCompanyContactsInput
+  upsert?: Prisma.CustomerUpsertWithoutCompanyContactsInput
+  disconnect?: Prisma.CustomerWhereInput | boolean
+  delete?: Prisma.CustomerWhereInput | boolean
+  connect?: Prisma.CustomerWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CustomerUpdateToOneWithWhereWithoutCompanyContactsInput, Prisma.CustomerUpdateWithoutCompanyContactsInput>, Prisma.CustomerUncheckedUpdateWithoutCompanyContactsInput>
+}
+
 export type CustomerCreateWithoutProjectInput = {
   id: string
   email: string
@@ -1020,6 +1048,7 @@ export type CustomerCreateWithoutProjectInput = {
   sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutProjectInput = {
@@ -1053,6 +1082,7 @@ export type CustomerUncheckedCreateWithoutProjectInput = {
   sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutProjectInput = {
@@ -1144,6 +1174,7 @@ export type CustomerCreateWithoutAddressesInput = {
   sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutAddressesInput = {
@@ -1177,6 +1208,7 @@ export type CustomerUncheckedCreateWithoutAddressesInput = {
   sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutAddressesInput = {
@@ -1226,6 +1258,7 @@ export type CustomerUpdateWithoutAddressesInput = {
   sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutAddressesInput = {
@@ -1259,6 +1292,7 @@ export type CustomerUncheckedUpdateWithoutAddressesInput = {
   sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateWithoutNotesInput = {
@@ -1292,6 +1326,7 @@ export type CustomerCreateWithoutNotesInput = {
   sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutNotesInput = {
@@ -1325,6 +1360,7 @@ export type CustomerUncheckedCreateWithoutNotesInput = {
   sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutNotesInput = {
@@ -1374,6 +1410,7 @@ export type CustomerUpdateWithoutNotesInput = {
   sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutNotesInput = {
@@ -1407,6 +1444,7 @@ export type CustomerUncheckedUpdateWithoutNotesInput = {
   sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateWithoutSessionsInput = {
@@ -1440,6 +1478,7 @@ export type CustomerCreateWithoutSessionsInput = {
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutSessionsInput = {
@@ -1473,6 +1512,7 @@ export type CustomerUncheckedCreateWithoutSessionsInput = {
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutSessionsInput = {
@@ -1522,6 +1562,7 @@ export type CustomerUpdateWithoutSessionsInput = {
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutSessionsInput = {
@@ -1555,6 +1596,7 @@ export type CustomerUncheckedUpdateWithoutSessionsInput = {
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateWithoutResetsInput = {
@@ -1588,6 +1630,7 @@ export type CustomerCreateWithoutResetsInput = {
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
   sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutResetsInput = {
@@ -1621,6 +1664,7 @@ export type CustomerUncheckedCreateWithoutResetsInput = {
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
   sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutResetsInput = {
@@ -1670,6 +1714,7 @@ export type CustomerUpdateWithoutResetsInput = {
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
   sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutResetsInput = {
@@ -1703,6 +1748,7 @@ export type CustomerUncheckedUpdateWithoutResetsInput = {
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
   sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateWithoutGroupMembershipsInput = {
@@ -1736,6 +1782,7 @@ export type CustomerCreateWithoutGroupMembershipsInput = {
   notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
   sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutGroupMembershipsInput = {
@@ -1769,6 +1816,7 @@ export type CustomerUncheckedCreateWithoutGroupMembershipsInput = {
   notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
   sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutGroupMembershipsInput = {
@@ -1818,6 +1866,7 @@ export type CustomerUpdateWithoutGroupMembershipsInput = {
   notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
   sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutGroupMembershipsInput = {
@@ -1851,6 +1900,159 @@ export type CustomerUncheckedUpdateWithoutGroupMembershipsInput = {
   notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
   sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerCreateWithoutCompanyContactsInput = {
+  id: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
+  addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerUncheckedCreateWithoutCompanyContactsInput = {
+  id: string
+  projectId: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerCreateOrConnectWithoutCompanyContactsInput = {
+  where: Prisma.CustomerWhereUniqueInput
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutCompanyContactsInput, Prisma.CustomerUncheckedCreateWithoutCompanyContactsInput>
+}
+
+export type CustomerUpsertWithoutCompanyContactsInput = {
+  update: Prisma.XOR<Prisma.CustomerUpdateWithoutCompanyContactsInput, Prisma.CustomerUncheckedUpdateWithoutCompanyContactsInput>
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutCompanyContactsInput, Prisma.CustomerUncheckedCreateWithoutCompanyContactsInput>
+  where?: Prisma.CustomerWhereInput
+}
+
+export type CustomerUpdateToOneWithWhereWithoutCompanyContactsInput = {
+  where?: Prisma.CustomerWhereInput
+  data: Prisma.XOR<Prisma.CustomerUpdateWithoutCompanyContactsInput, Prisma.CustomerUncheckedUpdateWithoutCompanyContactsInput>
+}
+
+export type CustomerUpdateWithoutCompanyContactsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
+  addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerUncheckedUpdateWithoutCompanyContactsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateManyProjectInput = {
@@ -1912,6 +2114,7 @@ export type CustomerUpdateWithoutProjectInput = {
   sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutProjectInput = {
@@ -1945,6 +2148,7 @@ export type CustomerUncheckedUpdateWithoutProjectInput = {
   sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateManyWithoutProjectInput = {
@@ -1986,6 +2190,7 @@ export type CustomerCountOutputType = {
   sessions: number
   resets: number
   groupMemberships: number
+  companyContacts: number
 }
 
 export type CustomerCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1994,6 +2199,7 @@ export type CustomerCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensio
   sessions?: boolean | CustomerCountOutputTypeCountSessionsArgs
   resets?: boolean | CustomerCountOutputTypeCountResetsArgs
   groupMemberships?: boolean | CustomerCountOutputTypeCountGroupMembershipsArgs
+  companyContacts?: boolean | CustomerCountOutputTypeCountCompanyContactsArgs
 }
 
 /**
@@ -2041,6 +2247,13 @@ export type CustomerCountOutputTypeCountGroupMembershipsArgs<ExtArgs extends run
   where?: Prisma.CustomerGroupMemberWhereInput
 }
 
+/**
+ * CustomerCountOutputType without action
+ */
+export type CustomerCountOutputTypeCountCompanyContactsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CompanyContactWhereInput
+}
+
 
 export type CustomerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -2075,6 +2288,7 @@ export type CustomerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   sessions?: boolean | Prisma.Customer$sessionsArgs<ExtArgs>
   resets?: boolean | Prisma.Customer$resetsArgs<ExtArgs>
   groupMemberships?: boolean | Prisma.Customer$groupMembershipsArgs<ExtArgs>
+  companyContacts?: boolean | Prisma.Customer$companyContactsArgs<ExtArgs>
   _count?: boolean | Prisma.CustomerCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["customer"]>
 
@@ -2175,6 +2389,7 @@ export type CustomerInclude<ExtArgs extends runtime.Types.Extensions.InternalArg
   sessions?: boolean | Prisma.Customer$sessionsArgs<ExtArgs>
   resets?: boolean | Prisma.Customer$resetsArgs<ExtArgs>
   groupMemberships?: boolean | Prisma.Customer$groupMembershipsArgs<ExtArgs>
+  companyContacts?: boolean | Prisma.Customer$companyContactsArgs<ExtArgs>
   _count?: boolean | Prisma.CustomerCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type CustomerIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2193,6 +2408,7 @@ export type $CustomerPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     sessions: Prisma.$CustomerSessionPayload<ExtArgs>[]
     resets: Prisma.$PasswordResetTokenPayload<ExtArgs>[]
     groupMemberships: Prisma.$CustomerGroupMemberPayload<ExtArgs>[]
+    companyContacts: Prisma.$CompanyContactPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -2639,6 +2855,7 @@ export interface Prisma__CustomerClient<T, Null = never, ExtArgs extends runtime
   sessions<T extends Prisma.Customer$sessionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$sessionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerSessionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   resets<T extends Prisma.Customer$resetsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$resetsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PasswordResetTokenPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   groupMemberships<T extends Prisma.Customer$groupMembershipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$groupMembershipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerGroupMemberPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  companyContacts<T extends Prisma.Customer$companyContactsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$companyContactsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CompanyContactPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -3212,6 +3429,30 @@ export type Customer$groupMembershipsArgs<ExtArgs extends runtime.Types.Extensio
   take?: number
   skip?: number
   distinct?: Prisma.CustomerGroupMemberScalarFieldEnum | Prisma.CustomerGroupMemberScalarFieldEnum[]
+}
+
+/**
+ * Customer.companyContacts
+ */
+export type Customer$companyContactsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the CompanyContact
+   */
+  select?: Prisma.CompanyContactSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the CompanyContact
+   */
+  omit?: Prisma.CompanyContactOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CompanyContactInclude<ExtArgs> | null
+  where?: Prisma.CompanyContactWhereInput
+  orderBy?: Prisma.CompanyContactOrderByWithRelationInput | Prisma.CompanyContactOrderByWithRelationInput[]
+  cursor?: Prisma.CompanyContactWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CompanyContactScalarFieldEnum | Prisma.CompanyContactScalarFieldEnum[]
 }
 
 /**

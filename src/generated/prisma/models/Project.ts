@@ -32,6 +32,7 @@ export type ProjectAvgAggregateOutputType = {
   storefrontRateLimitPerMinute: number | null
   authAttemptsPerIpPerMinute: number | null
   authAttemptsPerEmailPerMinute: number | null
+  storefrontClientSharePercent: number | null
   reservationMinutes: number | null
 }
 
@@ -41,6 +42,7 @@ export type ProjectSumAggregateOutputType = {
   storefrontRateLimitPerMinute: number | null
   authAttemptsPerIpPerMinute: number | null
   authAttemptsPerEmailPerMinute: number | null
+  storefrontClientSharePercent: number | null
   reservationMinutes: number | null
 }
 
@@ -58,6 +60,7 @@ export type ProjectMinAggregateOutputType = {
   storefrontRateLimitPerMinute: number | null
   authAttemptsPerIpPerMinute: number | null
   authAttemptsPerEmailPerMinute: number | null
+  storefrontClientSharePercent: number | null
   contactEmail: string | null
   reservationMinutes: number | null
   signingSecret: string | null
@@ -79,6 +82,7 @@ export type ProjectMaxAggregateOutputType = {
   storefrontRateLimitPerMinute: number | null
   authAttemptsPerIpPerMinute: number | null
   authAttemptsPerEmailPerMinute: number | null
+  storefrontClientSharePercent: number | null
   contactEmail: string | null
   reservationMinutes: number | null
   signingSecret: string | null
@@ -103,6 +107,7 @@ export type ProjectCountAggregateOutputType = {
   storefrontRateLimitPerMinute: number
   authAttemptsPerIpPerMinute: number
   authAttemptsPerEmailPerMinute: number
+  storefrontClientSharePercent: number
   contactEmail: number
   reservationMinutes: number
   signingSecret: number
@@ -118,6 +123,7 @@ export type ProjectAvgAggregateInputType = {
   storefrontRateLimitPerMinute?: true
   authAttemptsPerIpPerMinute?: true
   authAttemptsPerEmailPerMinute?: true
+  storefrontClientSharePercent?: true
   reservationMinutes?: true
 }
 
@@ -127,6 +133,7 @@ export type ProjectSumAggregateInputType = {
   storefrontRateLimitPerMinute?: true
   authAttemptsPerIpPerMinute?: true
   authAttemptsPerEmailPerMinute?: true
+  storefrontClientSharePercent?: true
   reservationMinutes?: true
 }
 
@@ -144,6 +151,7 @@ export type ProjectMinAggregateInputType = {
   storefrontRateLimitPerMinute?: true
   authAttemptsPerIpPerMinute?: true
   authAttemptsPerEmailPerMinute?: true
+  storefrontClientSharePercent?: true
   contactEmail?: true
   reservationMinutes?: true
   signingSecret?: true
@@ -165,6 +173,7 @@ export type ProjectMaxAggregateInputType = {
   storefrontRateLimitPerMinute?: true
   authAttemptsPerIpPerMinute?: true
   authAttemptsPerEmailPerMinute?: true
+  storefrontClientSharePercent?: true
   contactEmail?: true
   reservationMinutes?: true
   signingSecret?: true
@@ -189,6 +198,7 @@ export type ProjectCountAggregateInputType = {
   storefrontRateLimitPerMinute?: true
   authAttemptsPerIpPerMinute?: true
   authAttemptsPerEmailPerMinute?: true
+  storefrontClientSharePercent?: true
   contactEmail?: true
   reservationMinutes?: true
   signingSecret?: true
@@ -300,6 +310,7 @@ export type ProjectGroupByOutputType = {
   storefrontRateLimitPerMinute: number | null
   authAttemptsPerIpPerMinute: number
   authAttemptsPerEmailPerMinute: number
+  storefrontClientSharePercent: number
   contactEmail: string | null
   reservationMinutes: number
   signingSecret: string
@@ -347,6 +358,7 @@ export type ProjectWhereInput = {
   storefrontRateLimitPerMinute?: Prisma.IntNullableFilter<"Project"> | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFilter<"Project"> | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFilter<"Project"> | number
+  storefrontClientSharePercent?: Prisma.IntFilter<"Project"> | number
   contactEmail?: Prisma.StringNullableFilter<"Project"> | string | null
   reservationMinutes?: Prisma.IntFilter<"Project"> | number
   signingSecret?: Prisma.StringFilter<"Project"> | string
@@ -395,6 +407,7 @@ export type ProjectOrderByWithRelationInput = {
   storefrontRateLimitPerMinute?: Prisma.SortOrderInput | Prisma.SortOrder
   authAttemptsPerIpPerMinute?: Prisma.SortOrder
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
+  storefrontClientSharePercent?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrderInput | Prisma.SortOrder
   reservationMinutes?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
@@ -446,6 +459,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   storefrontRateLimitPerMinute?: Prisma.IntNullableFilter<"Project"> | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFilter<"Project"> | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFilter<"Project"> | number
+  storefrontClientSharePercent?: Prisma.IntFilter<"Project"> | number
   contactEmail?: Prisma.StringNullableFilter<"Project"> | string | null
   reservationMinutes?: Prisma.IntFilter<"Project"> | number
   signingSecret?: Prisma.StringFilter<"Project"> | string
@@ -494,6 +508,7 @@ export type ProjectOrderByWithAggregationInput = {
   storefrontRateLimitPerMinute?: Prisma.SortOrderInput | Prisma.SortOrder
   authAttemptsPerIpPerMinute?: Prisma.SortOrder
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
+  storefrontClientSharePercent?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrderInput | Prisma.SortOrder
   reservationMinutes?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
@@ -526,6 +541,7 @@ export type ProjectScalarWhereWithAggregatesInput = {
   storefrontRateLimitPerMinute?: Prisma.IntNullableWithAggregatesFilter<"Project"> | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntWithAggregatesFilter<"Project"> | number
   authAttemptsPerEmailPerMinute?: Prisma.IntWithAggregatesFilter<"Project"> | number
+  storefrontClientSharePercent?: Prisma.IntWithAggregatesFilter<"Project"> | number
   contactEmail?: Prisma.StringNullableWithAggregatesFilter<"Project"> | string | null
   reservationMinutes?: Prisma.IntWithAggregatesFilter<"Project"> | number
   signingSecret?: Prisma.StringWithAggregatesFilter<"Project"> | string
@@ -550,6 +566,7 @@ export type ProjectCreateInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -598,6 +615,7 @@ export type ProjectUncheckedCreateInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -646,6 +664,7 @@ export type ProjectUpdateInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -694,6 +713,7 @@ export type ProjectUncheckedUpdateInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -742,6 +762,7 @@ export type ProjectCreateManyInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -766,6 +787,7 @@ export type ProjectUpdateManyMutationInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -790,6 +812,7 @@ export type ProjectUncheckedUpdateManyInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -822,6 +845,7 @@ export type ProjectCountOrderByAggregateInput = {
   storefrontRateLimitPerMinute?: Prisma.SortOrder
   authAttemptsPerIpPerMinute?: Prisma.SortOrder
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
+  storefrontClientSharePercent?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrder
   reservationMinutes?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
@@ -835,6 +859,7 @@ export type ProjectAvgOrderByAggregateInput = {
   storefrontRateLimitPerMinute?: Prisma.SortOrder
   authAttemptsPerIpPerMinute?: Prisma.SortOrder
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
+  storefrontClientSharePercent?: Prisma.SortOrder
   reservationMinutes?: Prisma.SortOrder
 }
 
@@ -852,6 +877,7 @@ export type ProjectMaxOrderByAggregateInput = {
   storefrontRateLimitPerMinute?: Prisma.SortOrder
   authAttemptsPerIpPerMinute?: Prisma.SortOrder
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
+  storefrontClientSharePercent?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrder
   reservationMinutes?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
@@ -873,6 +899,7 @@ export type ProjectMinOrderByAggregateInput = {
   storefrontRateLimitPerMinute?: Prisma.SortOrder
   authAttemptsPerIpPerMinute?: Prisma.SortOrder
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
+  storefrontClientSharePercent?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrder
   reservationMinutes?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
@@ -886,6 +913,7 @@ export type ProjectSumOrderByAggregateInput = {
   storefrontRateLimitPerMinute?: Prisma.SortOrder
   authAttemptsPerIpPerMinute?: Prisma.SortOrder
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
+  storefrontClientSharePercent?: Prisma.SortOrder
   reservationMinutes?: Prisma.SortOrder
 }
 
@@ -1288,6 +1316,7 @@ export type ProjectCreateWithoutRateWindowsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -1335,6 +1364,7 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -1398,6 +1428,7 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1445,6 +1476,7 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1492,6 +1524,7 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -1539,6 +1572,7 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -1602,6 +1636,7 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1649,6 +1684,7 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1696,6 +1732,7 @@ export type ProjectCreateWithoutApiKeysInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -1743,6 +1780,7 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -1806,6 +1844,7 @@ export type ProjectUpdateWithoutApiKeysInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1853,6 +1892,7 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1900,6 +1940,7 @@ export type ProjectCreateWithoutLocationsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -1947,6 +1988,7 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -2010,6 +2052,7 @@ export type ProjectUpdateWithoutLocationsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2057,6 +2100,7 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2104,6 +2148,7 @@ export type ProjectCreateWithoutStoreEventsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -2151,6 +2196,7 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -2214,6 +2260,7 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2261,6 +2308,7 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2308,6 +2356,7 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -2355,6 +2404,7 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -2418,6 +2468,7 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2465,6 +2516,7 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2512,6 +2564,7 @@ export type ProjectCreateWithoutCustomersInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -2559,6 +2612,7 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -2622,6 +2676,7 @@ export type ProjectUpdateWithoutCustomersInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2669,6 +2724,7 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2716,6 +2772,7 @@ export type ProjectCreateWithoutProductsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -2763,6 +2820,7 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -2826,6 +2884,7 @@ export type ProjectUpdateWithoutProductsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2873,6 +2932,7 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2920,6 +2980,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -2967,6 +3028,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -3030,6 +3092,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -3077,6 +3140,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -3124,6 +3188,7 @@ export type ProjectCreateWithoutFilesInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -3171,6 +3236,7 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -3234,6 +3300,7 @@ export type ProjectUpdateWithoutFilesInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -3281,6 +3348,7 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -3328,6 +3396,7 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -3375,6 +3444,7 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -3438,6 +3508,7 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -3485,6 +3556,7 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -3532,6 +3604,7 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -3579,6 +3652,7 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -3642,6 +3716,7 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -3689,6 +3764,7 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -3736,6 +3812,7 @@ export type ProjectCreateWithoutCountersInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -3783,6 +3860,7 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -3846,6 +3924,7 @@ export type ProjectUpdateWithoutCountersInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -3893,6 +3972,7 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -3940,6 +4020,7 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -3987,6 +4068,7 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -4050,6 +4132,7 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -4097,6 +4180,7 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -4144,6 +4228,7 @@ export type ProjectCreateWithoutOrdersInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -4191,6 +4276,7 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -4254,6 +4340,7 @@ export type ProjectUpdateWithoutOrdersInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -4301,6 +4388,7 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -4348,6 +4436,7 @@ export type ProjectCreateWithoutShippingZonesInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -4395,6 +4484,7 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -4458,6 +4548,7 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -4505,6 +4596,7 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -4552,6 +4644,7 @@ export type ProjectCreateWithoutShippingRatesInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -4599,6 +4692,7 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -4662,6 +4756,7 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -4709,6 +4804,7 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -4756,6 +4852,7 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -4803,6 +4900,7 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -4866,6 +4964,7 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -4913,6 +5012,7 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -4960,6 +5060,7 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -5007,6 +5108,7 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -5070,6 +5172,7 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -5117,6 +5220,7 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -5164,6 +5268,7 @@ export type ProjectCreateWithoutCompaniesInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -5211,6 +5316,7 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -5274,6 +5380,7 @@ export type ProjectUpdateWithoutCompaniesInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -5321,6 +5428,7 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -5368,6 +5476,7 @@ export type ProjectCreateWithoutPriceListsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -5415,6 +5524,7 @@ export type ProjectUncheckedCreateWithoutPriceListsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -5478,6 +5588,7 @@ export type ProjectUpdateWithoutPriceListsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -5525,6 +5636,7 @@ export type ProjectUncheckedUpdateWithoutPriceListsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -5572,6 +5684,7 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -5619,6 +5732,7 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -5682,6 +5796,7 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -5729,6 +5844,7 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -5776,6 +5892,7 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -5823,6 +5940,7 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -5886,6 +6004,7 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -5933,6 +6052,7 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -5980,6 +6100,7 @@ export type ProjectCreateWithoutSuggestionBlocksInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -6027,6 +6148,7 @@ export type ProjectUncheckedCreateWithoutSuggestionBlocksInput = {
   storefrontRateLimitPerMinute?: number | null
   authAttemptsPerIpPerMinute?: number
   authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
   signingSecret: string
@@ -6090,6 +6212,7 @@ export type ProjectUpdateWithoutSuggestionBlocksInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -6137,6 +6260,7 @@ export type ProjectUncheckedUpdateWithoutSuggestionBlocksInput = {
   storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -6422,6 +6546,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   storefrontRateLimitPerMinute?: boolean
   authAttemptsPerIpPerMinute?: boolean
   authAttemptsPerEmailPerMinute?: boolean
+  storefrontClientSharePercent?: boolean
   contactEmail?: boolean
   reservationMinutes?: boolean
   signingSecret?: boolean
@@ -6471,6 +6596,7 @@ export type ProjectSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   storefrontRateLimitPerMinute?: boolean
   authAttemptsPerIpPerMinute?: boolean
   authAttemptsPerEmailPerMinute?: boolean
+  storefrontClientSharePercent?: boolean
   contactEmail?: boolean
   reservationMinutes?: boolean
   signingSecret?: boolean
@@ -6495,6 +6621,7 @@ export type ProjectSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   storefrontRateLimitPerMinute?: boolean
   authAttemptsPerIpPerMinute?: boolean
   authAttemptsPerEmailPerMinute?: boolean
+  storefrontClientSharePercent?: boolean
   contactEmail?: boolean
   reservationMinutes?: boolean
   signingSecret?: boolean
@@ -6519,6 +6646,7 @@ export type ProjectSelectScalar = {
   storefrontRateLimitPerMinute?: boolean
   authAttemptsPerIpPerMinute?: boolean
   authAttemptsPerEmailPerMinute?: boolean
+  storefrontClientSharePercent?: boolean
   contactEmail?: boolean
   reservationMinutes?: boolean
   signingSecret?: boolean
@@ -6526,7 +6654,7 @@ export type ProjectSelectScalar = {
   updatedAt?: boolean
 }
 
-export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "storefrontRateLimitPerMinute" | "authAttemptsPerIpPerMinute" | "authAttemptsPerEmailPerMinute" | "contactEmail" | "reservationMinutes" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
+export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "storefrontRateLimitPerMinute" | "authAttemptsPerIpPerMinute" | "authAttemptsPerEmailPerMinute" | "storefrontClientSharePercent" | "contactEmail" | "reservationMinutes" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
 export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | Prisma.Project$apiKeysArgs<ExtArgs>
   locations?: boolean | Prisma.Project$locationsArgs<ExtArgs>
@@ -6611,6 +6739,10 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
      * The same requests a minute naming one email address.
      */
     authAttemptsPerEmailPerMinute: number
+    /**
+     * Percent of the storefront budget one client (address; signed-in customer) may spend a minute.
+     */
+    storefrontClientSharePercent: number
     /**
      * Where e-mails to the merchant go (usage warnings, paused webhooks); null: recorded in the outbox only.
      */
@@ -7088,6 +7220,7 @@ export interface ProjectFieldRefs {
   readonly storefrontRateLimitPerMinute: Prisma.FieldRef<"Project", 'Int'>
   readonly authAttemptsPerIpPerMinute: Prisma.FieldRef<"Project", 'Int'>
   readonly authAttemptsPerEmailPerMinute: Prisma.FieldRef<"Project", 'Int'>
+  readonly storefrontClientSharePercent: Prisma.FieldRef<"Project", 'Int'>
   readonly contactEmail: Prisma.FieldRef<"Project", 'String'>
   readonly reservationMinutes: Prisma.FieldRef<"Project", 'Int'>
   readonly signingSecret: Prisma.FieldRef<"Project", 'String'>
