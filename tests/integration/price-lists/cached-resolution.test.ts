@@ -51,7 +51,9 @@ async function customerPrice(client: CommerceClient): Promise<number | undefined
 
 /** Resolves when process `app` has heard that `table` changed. */
 function changeHeardBy(app: TestApp, table: string): Promise<void> {
-  return new Promise((resolve) => app.deps.authCache!.feed.on(TABLE_CHANGED, (name) => changeOf(name).table === table && resolve()));
+  return new Promise((resolve) =>
+    app.deps.authCache!.feed.on(TABLE_CHANGED, (name) => changeOf(name).table === table && resolve()),
+  );
 }
 
 describe("customer_price with the customer's price keys cached", () => {

@@ -23,7 +23,10 @@ const customer = (n: number) => ({
 /** Resolves when process `app` has heard that webhook_subscriptions changed. */
 function subscriptionsChangeHeardBy(app: TestApp): Promise<void> {
   return new Promise((resolve) =>
-    app.deps.authCache!.feed.on(TABLE_CHANGED, (payload) => changeOf(payload).table === 'webhook_subscriptions' && resolve()),
+    app.deps.authCache!.feed.on(
+      TABLE_CHANGED,
+      (payload) => changeOf(payload).table === 'webhook_subscriptions' && resolve(),
+    ),
   );
 }
 
