@@ -18,10 +18,12 @@ export interface IndexLimits {
 export interface IndexBound {
   maxBytes: number;
   refuse(estimatedBytes: number): void;
+  /** The index cannot answer as the database would (`reason`): the build gives none. */
+  unusable(reason: string): void;
 }
 
 /** No bound: for builds outside a process's indexes (tools, tests). */
-export const UNBOUNDED: IndexBound = { maxBytes: Infinity, refuse: () => {} };
+export const UNBOUNDED: IndexBound = { maxBytes: Infinity, refuse: () => {}, unusable: () => {} };
 
 interface Slot<T> {
   value?: T;
@@ -65,7 +67,7 @@ const inTurn = <V>(build: () => Promise<V>): Promise<V> => {
  */
 export class ProjectIndexes<T> {
   private readonly slots: Map<string, Slot<T>>;
-  private readonly counts: { hits: number; misses: number; builds: number; refusals: number };
+  private readonly counts: { hits: number; misses: number; builds: number; refusals: number; unusable: number };
   /** Set on a view reading from a source that may lag: whether a build starting now may be kept. */
   private readonly current?: (projectId: string) => boolean;
 
@@ -76,7 +78,7 @@ export class ProjectIndexes<T> {
     shared?: { from: ProjectIndexes<T>; current: (projectId: string) => boolean },
   ) {
     this.slots = shared?.from.slots ?? new Map<string, Slot<T>>();
-    this.counts = shared?.from.counts ?? { hits: 0, misses: 0, builds: 0, refusals: 0 };
+    this.counts = shared?.from.counts ?? { hits: 0, misses: 0, builds: 0, refusals: 0, unusable: 0 };
     this.current = shared?.current;
   }
 
@@ -106,7 +108,16 @@ export class ProjectIndexes<T> {
           ),
         );
       },
+      unusable: (reason) => {
+        this.counts.unusable++;
+        this.onError(new Error(`project ${projectId}'s index is not used: ${reason}; its reads run their statements`));
+      },
     };
+  }
+
+  /** Builds that gave no index because it could not answer as the database would (IndexBound.unusable). */
+  get unusable(): number {
+    return this.counts.unusable;
   }
 
   /** Builds that gave no index because it would exceed the project's bound, since the process started. */

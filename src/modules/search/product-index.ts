@@ -4,6 +4,7 @@ import type { Ctx } from '../../shared/context.js';
 import { UNBOUNDED, type IndexBound, type ProjectIndexes } from '../../shared/project-indexes.js';
 import { Slices, sortInSlices } from '../../shared/slices.js';
 import { orEntryAddend } from './engine/pg-tsrank.js';
+import { portDifferencesOn } from './engine/self-check.js';
 import { eachBatch, inSnapshot, rows, sortsByCodePoint } from './index-snapshot.js';
 import { PackedTexts } from './packed-texts.js';
 import { compareCodePoints, lowerBound } from './suggest-index.text.js';
@@ -235,6 +236,11 @@ export async function buildProductIndex(
   bound: IndexBound = UNBOUNDED,
   slices = new Slices(),
 ): Promise<ProductIndex | null> {
+  const differences = await portDifferencesOn(pool, RANK_WEIGHTS);
+  if (differences.length > 0) {
+    bound.unusable(`the port of @@ and ts_rank answers otherwise than this server (${differences[0]})`);
+    return null;
+  }
   return inSnapshot(pool, async (client) => {
     if (!(await sortsByCodePoint(client))) return null;
     // How many products and entries the snapshot holds, so that each list is allocated once (positions: about
