@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
-import { createTestDatabase } from '../../setup/database.js';
+import { freePort, startEmbeddedPostgres } from '../../../src/db/embedded-postgres.js';
+import { DURABLE, expectDurable } from '../../setup/durable-postgres.js';
 import { exited, startMain, type Cleanups } from '../../setup/process.js';
 import { eventually } from '../../setup/wait.js';
 
@@ -28,10 +29,21 @@ interface Sent {
 
 type Json = { data?: { id?: string; [name: string]: unknown }; error?: { code: string; message: string } };
 
-describe('crash safety (SIGKILL of the server during a burst of creates with Idempotency-Keys)', () => {
+describe('crash safety (SIGKILL of the server during a burst of creates with Idempotency-Keys; PostgreSQL durable)', () => {
   test('after a restart every key replays its answer or runs once; no resource is duplicated or half-written', async () => {
-    const database = await createTestDatabase();
-    cleanups.push(database.drop);
+    const pgDir = mkdtempSync(path.join(os.tmpdir(), 'crash-pg-'));
+    // PostgreSQL of its own, durable as a deployment's (the test run's shared cluster is not).
+    const database = await startEmbeddedPostgres({
+      dir: pgDir,
+      persistent: false,
+      whenInUse: 'refuse',
+      port: await freePort(),
+      settings: DURABLE,
+    });
+    cleanups.push(async () => {
+      await database.stop();
+      rmSync(pgDir, { recursive: true, force: true });
+    });
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'crash-data-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, PLATFORM_TOKEN, RESPONSE_CHECK: 'true' };
@@ -42,6 +54,7 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
     const sql = new pg.Client({ connectionString: database.url });
     await sql.connect();
     cleanups.push(() => sql.end().catch(() => {}));
+    await expectDurable(sql);
 
     const locations = (
       await sql.query(
