@@ -14,7 +14,8 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
 import { createAjv, rewriteComponentRefs, type JsonSchema, type OpenApiDocument } from '../src/shared/openapi-ajv.js';
 import { listOperations, type OperationSpec } from './operations.js';
-import { fullView } from './sdk-view.js';
+import { fullView, sparseView } from './sdk-view.js';
+import { takesFields } from './sparse-schemas.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 // CJS default export: under NodeNext the function sits on `.default`.
@@ -166,17 +167,27 @@ function responseValidatorModules(document: OpenApiDocument, operations: Operati
     }
     return name;
   };
-  const rows = operations.map((op) => {
-    const declared = (document.paths[op.path][op.method] as { responses: Record<string, ResponseObject> }).responses;
-    const entries = Object.entries(declared).map(([status, declaredResponse]) => {
-      const response = declaredResponse.$ref ? responses[declaredResponse.$ref.split('/').pop()!] : declaredResponse;
-      const media = response.content ? Object.keys(response.content)[0] : undefined;
-      const schema = media ? response.content![media].schema : undefined;
-      if (media && !schema) throw new Error(`${op.operationId} ${status}: ${media} body without a schema`);
-      return `'${status}': ${schema ? `compiled.${validatorFor(schema)}` : 'null'}`;
-    });
-    return `  ${op.operationId}: { ${entries.join(', ')} },`;
-  });
+  // Without `fields` an answer must be the whole object (the document's full view: anyOf [X, XSparse] is X);
+  // with `fields` its resource must be the sparse variant (anyOf [X, XSparse] is XSparse).
+  const views = { full: fullView(document), sparse: sparseView(document) };
+  const rowsOf = (view: OpenApiDocument, only?: (op: OperationSpec) => boolean) =>
+    operations
+      .filter((op) => !only || only(op))
+      .map((op) => {
+        const declared = (view.paths[op.path][op.method] as { responses: Record<string, ResponseObject> }).responses;
+        const entries = Object.entries(declared).map(([status, declaredResponse]) => {
+          const response = declaredResponse.$ref
+            ? responses[declaredResponse.$ref.split('/').pop()!]
+            : declaredResponse;
+          const media = response.content ? Object.keys(response.content)[0] : undefined;
+          const schema = media ? response.content![media].schema : undefined;
+          if (media && !schema) throw new Error(`${op.operationId} ${status}: ${media} body without a schema`);
+          return `'${status}': ${schema ? `compiled.${validatorFor(schema)}` : 'null'}`;
+        });
+        return `  ${op.operationId}: { ${entries.join(', ')} },`;
+      });
+  const rows = rowsOf(views.full);
+  const sparseRows = rowsOf(views.sparse, takesFields);
   const unrouted = validatorFor({ $ref: '#/components/schemas/Error' });
   const esmPrelude = `// @ts-nocheck\n${HEADER}import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n`;
   return {
@@ -190,9 +201,19 @@ function responseValidatorModules(document: OpenApiDocument, operations: Operati
       '',
       `const compiled = compiledModule as unknown as Record<string, ValidateFunction>;`,
       '',
-      `/** Per operation and declared status: the validator of its body, or null when it declares none. */`,
+      `/**`,
+      ` * Per operation and declared status: the validator of its body, or null when it declares none. A resource`,
+      ` * that \`fields\` can make sparse must be whole here: these check answers to requests without \`fields\`.`,
+      ` */`,
       `export const responseValidators: Record<OperationId, Partial<Record<string, ValidateFunction | null>>> = {`,
       ...rows,
+      `};`,
+      '',
+      `/** The same for requests that send \`fields\`, per operation that takes it: the resource is its sparse variant. */`,
+      `export const sparseResponseValidators: Partial<`,
+      `  Record<OperationId, Partial<Record<string, ValidateFunction | null>>>`,
+      `> = {`,
+      ...sparseRows,
       `};`,
       '',
       `/** The answer to a request no operation matched: the error shape. */`,

@@ -6,7 +6,10 @@ import type { OperationId } from './operations.js';
 
 const compiled = compiledModule as unknown as Record<string, ValidateFunction>;
 
-/** Per operation and declared status: the validator of its body, or null when it declares none. */
+/**
+ * Per operation and declared status: the validator of its body, or null when it declares none. A resource
+ * that `fields` can make sparse must be whole here: these check answers to requests without `fields`.
+ */
 export const responseValidators: Record<OperationId, Partial<Record<string, ValidateFunction | null>>> = {
   addCollectionProducts: { '200': compiled.response0, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
   addCustomerGroupMembers: { '200': compiled.response2, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
@@ -179,6 +182,39 @@ export const responseValidators: Record<OperationId, Partial<Record<string, Vali
   updateSynonymGroup: { '200': compiled.response26, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '412': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
   updateVariant: { '200': compiled.response27, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '409': compiled.response1, '412': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
   updateWebhook: { '200': compiled.response89, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '412': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+};
+
+/** The same for requests that send `fields`, per operation that takes it: the resource is its sparse variant. */
+export const sparseResponseValidators: Partial<
+  Record<OperationId, Partial<Record<string, ValidateFunction | null>>>
+> = {
+  getCollection: { '200': compiled.response90, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  getCompany: { '200': compiled.response91, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  getCustomer: { '200': compiled.response92, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  getCustomerGroup: { '200': compiled.response93, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  getDraftOrder: { '200': compiled.response94, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  getOrder: { '200': compiled.response95, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  getPriceList: { '200': compiled.response96, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  getProduct: { '200': compiled.response97, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  getShippingZone: { '200': compiled.response98, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  getStoreEvent: { '200': compiled.response99, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  getWebhook: { '200': compiled.response100, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listCollections: { '200': compiled.response101, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listCompanies: { '200': compiled.response102, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listCompanyAddresses: { '200': compiled.response103, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listCompanyContacts: { '200': compiled.response104, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listCustomerAddresses: { '200': compiled.response105, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listCustomerGroups: { '200': compiled.response106, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listCustomers: { '200': compiled.response107, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listDraftOrders: { '200': compiled.response108, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listLocations: { '200': compiled.response109, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listOrders: { '200': compiled.response110, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listPriceLists: { '200': compiled.response111, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listProducts: { '200': compiled.response112, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listShippingZones: { '200': compiled.response113, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listStoreEvents: { '200': compiled.response114, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listWebhookDeliveries: { '200': compiled.response115, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '404': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
+  listWebhooks: { '200': compiled.response116, '400': compiled.response1, '401': compiled.response1, '403': compiled.response1, '429': compiled.response1, '500': compiled.response1, '503': compiled.response1 },
 };
 
 /** The answer to a request no operation matched: the error shape. */

@@ -91,6 +91,14 @@ export class Metrics {
 
   constructor(sources: MetricSources = {}) {
     collectDefaultMetrics({ register: this.registry, prefix: 'commerce_' });
+    // Which process answered the scrape: the API processes of a clustered start (WEB_CONCURRENCY) share one
+    // port, and each shows only its own series.
+    new Gauge({
+      name: 'commerce_process_info',
+      help: 'Always 1; pid is the operating-system id of the process whose series these are.',
+      labelNames: ['pid'] as const,
+      registers: [this.registry],
+    }).set({ pid: String(process.pid) }, 1);
     const { pool, caches, queues, replicas, searchLog } = sources;
     if (searchLog) {
       new Gauge({

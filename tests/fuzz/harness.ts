@@ -120,6 +120,7 @@ export function contractFailure(request: FuzzRequest, answer: FuzzAnswer): strin
     op && { path: op.path, method: op.method, operationId: op.operationId },
     answer.status,
     answer.body,
+    new URLSearchParams(request.query).has('fields'),
   );
   return violation;
 }

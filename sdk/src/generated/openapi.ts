@@ -62,7 +62,8 @@ export interface paths {
          *     next write, and since the process started `dropped_searches`, the buffer being full, and
          *     `failed_searches`, lost to a failed write); with read replicas,
          *     `commerce_db_routed_reads_total` (by `target` and `reason`), `commerce_db_replica_lag_seconds` and
-         *     `commerce_db_replica_in_rotation` (by `replica`); and the process's own series (`commerce_process_*` and
+         *     `commerce_db_replica_in_rotation` (by `replica`); and the process's own series (`commerce_process_info`,
+         *     always 1, its `pid` telling the processes of a clustered start apart; `commerce_process_*` and
          *     `commerce_nodejs_*`: memory, CPU, heap, event-loop lag, handles). Each process reports its own figures; scrape every one.
          *
          *     Not public: on the API's port it needs `Authorization: Bearer <METRICS_TOKEN>` and does not exist

@@ -24,7 +24,7 @@ export function responseCheck(log: Logger): Middleware<RequestState> {
     const violation =
       encodedFrom && JSON.stringify(encodedFrom) !== JSON.stringify(body)
         ? `${operation?.operationId ?? 'unrouted'} ${ctx.status}: the list sent differs from the handler's answer (an item changed after its page was built)`
-        : (await checker).violation(operation, ctx.status, body);
+        : (await checker).violation(operation, ctx.status, body, Object.hasOwn(ctx.query, 'fields'));
     if (!violation) return;
     contractViolations.push(`${ctx.method} ${ctx.url}: ${violation}`);
     log.error('contract violation', { requestId: ctx.state.requestId, violation });

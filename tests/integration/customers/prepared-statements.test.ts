@@ -233,7 +233,7 @@ describe('customer prepared statements', () => {
 
   test('after $disconnect a client has no pool for prepared statements (its reads go through Prisma again)', async () => {
     const fresh = createDatabase(store.app.deps.config.databaseUrl!, 1);
-    expect(poolOf(fresh)).toBeDefined();
+    expect(poolOf(fresh)).toBeInstanceOf(pg.Pool);
     await fresh.$connect();
     await fresh.$disconnect();
     expect(poolOf(fresh)).toBeUndefined();

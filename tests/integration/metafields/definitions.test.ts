@@ -42,7 +42,9 @@ describe('createMetafieldDefinition', () => {
       slug: 'care-guide',
       position: 0,
     });
-    expect(project.id).toBeDefined();
+    // A project of its own (its keys start at mf_1), not the file's.
+    expect(project.id).toMatch(/^proj_[0-9a-z]{26}$/);
+    expect(project.id).not.toBe(store.project.id);
   });
 
   test('keeps every optional field', async () => {

@@ -32,13 +32,13 @@ describe('npm run bench (bench/run.ts)', () => {
     const { code, output } = await run('bench/run.ts', ['--help']);
     expect(code).toBe(0);
     expect(output).toContain(
-      'Usage: npm run bench -- [--customers N] [--search-products N] [--duration S] [--connections N] [--no-write]',
+      'Usage: npm run bench -- [--customers N] [--search-products N] [--products N] [--completions N] [--duration S] [--connections N] [--no-write]',
     );
     expect(output).not.toContain('Database:'); // the first line of an actual run
   });
 
   test('a bad value or an unknown option prints the usage and exits 2', async () => {
-    for (const args of [['--customers', 'lots'], ['--duration', '0'], ['--bogus']]) {
+    for (const args of [['--customers', 'lots'], ['--duration', '0'], ['--completions', '-1'], ['--bogus']]) {
       const { code, output } = await run('bench/run.ts', args);
       expect(code).toBe(2);
       expect(output).toContain('Usage: npm run bench');

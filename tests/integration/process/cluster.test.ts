@@ -23,22 +23,52 @@ function apiProcesses(primary: number): number[] {
   return lines.map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
-/** A request on a connection of its own (a kept-alive one could lead to a process that is gone). */
-const status = (url: string) =>
-  new Promise<number>((resolve, reject) => {
-    const request = http.get(url, { agent: false, timeout: 10_000 }, (response) => {
-      response.resume();
-      resolve(response.statusCode!);
+/**
+ * A GET on a connection of its own (a kept-alive one could lead to a process that is gone; the primary hands
+ * each new connection to its processes in turn).
+ */
+const get = (url: string, headers: Record<string, string> = {}) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = http.get(url, { agent: false, timeout: 10_000, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, body: Buffer.concat(chunks).toString() }));
     });
     request.on('timeout', () => request.destroy(new Error(`no answer within 10 s: ${url}`)));
     request.on('error', reject);
   });
+const status = async (url: string) => (await get(url)).status;
+
+const METRICS_TOKEN = 'cluster-test-metrics-token-0123456789';
+
+/**
+ * Which processes answered: `requests` product lists, each on a connection of its own, then scrapes of
+ * /metrics until two processes have answered one (each shows its own pid and its own count of those lists).
+ * Answers the listProducts 200s each process counted, by pid.
+ */
+async function answeringProcesses(baseUrl: string, token: string, requests: number): Promise<Record<string, number>> {
+  for (let n = 0; n < requests; n++)
+    expect((await get(`${baseUrl}/v1/products?limit=1`, { Authorization: `Bearer ${token}` })).status).toBe(200);
+  const counted: Record<string, number> = {};
+  for (let n = 0; n < 20 && Object.keys(counted).length < 2; n++) {
+    const scrape = await get(`${baseUrl}/metrics`, { Authorization: `Bearer ${METRICS_TOKEN}` });
+    expect(scrape.status).toBe(200);
+    const pid = /^commerce_process_info\{pid="(\d+)"\} 1$/m.exec(scrape.body)?.[1];
+    const lists = /^commerce_http_requests_total\{operation="listProducts",status="200"\} (\d+)$/m.exec(scrape.body);
+    expect(pid).toMatch(/^\d+$/);
+    counted[pid!] = Number(lists?.[1] ?? 0);
+  }
+  return counted;
+}
 
 describe('WEB_CONCURRENCY=2 npm start', () => {
-  test('serves from two API processes; one killed is replaced without failing later requests; SIGTERM stops all, the embedded PostgreSQL too', async () => {
+  test('answers from both API processes (each scrape names its pid); one killed is replaced without failing later requests; SIGTERM stops all, the embedded PostgreSQL too', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'main-cluster-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const started = await startMain({ DATA_DIR: dataDir, WEB_CONCURRENCY: '2', LOG_LEVEL: 'warn' }, cleanups);
+    const started = await startMain(
+      { DATA_DIR: dataDir, WEB_CONCURRENCY: '2', LOG_LEVEL: 'warn', METRICS_TOKEN },
+      cleanups,
+    );
     const primary = started.child.pid!;
     cleanups.push(() => {
       for (const pid of apiProcesses(primary)) process.kill(pid, 'SIGKILL');
@@ -50,10 +80,11 @@ describe('WEB_CONCURRENCY=2 npm start', () => {
     expect(workers).toHaveLength(2);
 
     const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
-    const products = await fetch(`${started.baseUrl}/v1/products?limit=1`, {
-      headers: { Authorization: `Bearer ${demo.keys.secret_test.token}` },
-    });
-    expect(products.status).toBe(200);
+    const token: string = demo.keys.secret_test.token;
+    // Both processes answer: 10 lists on connections of their own, handed out in turn, 5 to each.
+    const answered = await answeringProcesses(started.baseUrl, token, 10);
+    expect(Object.keys(answered).map(Number).sort()).toEqual([...workers].sort());
+    expect(Object.values(answered)).toEqual([5, 5]);
 
     process.kill(workers[0], 'SIGKILL');
     // A connection the parent handed to the process as it died is lost with it (in flight); once the parent has
@@ -74,6 +105,21 @@ describe('WEB_CONCURRENCY=2 npm start', () => {
     }
     expect(replaced).toHaveLength(2);
     expect(replaced).not.toContain(workers[0]);
+    // And the two now running answer, the new one included, once it listens (ps lists it while it starts).
+    const pidOf = async () =>
+      /^commerce_process_info\{pid="(\d+)"\} 1$/m.exec(
+        (await get(`${started.baseUrl}/metrics`, { Authorization: `Bearer ${METRICS_TOKEN}` })).body,
+      )?.[1];
+    const listens = Date.now() + 60_000;
+    const seen = new Set<string | undefined>();
+    while (seen.size < 2 && Date.now() < listens) {
+      seen.add(await pidOf());
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect([...seen].map(Number).sort()).toEqual([...replaced].sort());
+    const answeredAfter = await answeringProcesses(started.baseUrl, token, 10);
+    expect(Object.keys(answeredAfter).map(Number).sort()).toEqual([...replaced].sort());
+    expect(Object.values(answeredAfter).every((count) => count > 0)).toBe(true);
 
     const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
     const postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);

@@ -40,7 +40,7 @@ describe('npm start runs the compiled server (dist/, built by codegen/build.mjs)
       encoding: 'utf8',
     });
     const server = /^\s*(\d+) (node --liftoff-only --max-old-space-size=256 dist\/main\.js)/m.exec(children);
-    expect(server?.[2]).toBeDefined();
+    expect(server?.[2]).toBe('node --liftoff-only --max-old-space-size=256 dist/main.js');
     expect(children).not.toMatch(/tsx/);
     // With glibc's allocator told to keep two arenas and to map large blocks (returned to the system when freed).
     const environment = readFileSync(`/proc/${server![1]}/environ`, 'utf8').split('\0');

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
-import { createTestDatabase } from '../../setup/database.js';
+import { freePort, startEmbeddedPostgres } from '../../../src/db/embedded-postgres.js';
+import { DURABLE, expectDurable } from '../../setup/durable-postgres.js';
 import { exited, startMain, type Cleanups } from '../../setup/process.js';
 import { eventually } from '../../setup/wait.js';
 
@@ -28,10 +29,21 @@ interface Sent {
 
 type Json = { data?: { id?: string; [name: string]: unknown }; error?: { code: string; message: string } };
 
-describe('crash safety (SIGKILL of the server during a burst of creates with Idempotency-Keys)', () => {
+describe('crash safety (SIGKILL of the server during a burst of creates with Idempotency-Keys; PostgreSQL durable)', () => {
   test('after a restart every key replays its answer or runs once; no resource is duplicated or half-written', async () => {
-    const database = await createTestDatabase();
-    cleanups.push(database.drop);
+    const pgDir = mkdtempSync(path.join(os.tmpdir(), 'crash-pg-'));
+    // PostgreSQL of its own, durable as a deployment's (the test run's shared cluster is not).
+    const database = await startEmbeddedPostgres({
+      dir: pgDir,
+      persistent: false,
+      whenInUse: 'refuse',
+      port: await freePort(),
+      settings: DURABLE,
+    });
+    cleanups.push(async () => {
+      await database.stop();
+      rmSync(pgDir, { recursive: true, force: true });
+    });
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'crash-data-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, PLATFORM_TOKEN, RESPONSE_CHECK: 'true' };
@@ -42,6 +54,7 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
     const sql = new pg.Client({ connectionString: database.url });
     await sql.connect();
     cleanups.push(() => sql.end().catch(() => {}));
+    await expectDurable(sql);
 
     const locations = (
       await sql.query(
@@ -68,13 +81,20 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
         replayed: response.headers.get('idempotent-replayed'),
       };
     };
+    // The burst's requests: a request that fails once the process is killed is one it took down with it (the
+    // client stops); any other failure, before the kill or not of the request itself, fails the test.
+    let alive = true;
+    class KilledInFlight extends Error {}
+    const burstPost = (url: string, body: unknown, key?: string) =>
+      post(first.baseUrl, url, body, key).catch((error: unknown) => {
+        throw alive ? error : new KilledInFlight(String(error));
+      });
 
     // The burst: each client creates, in turn, a customer, a product with two variants, a draft order and then its
     // line items (a second idempotent create on the draft, which recomputes its totals), and a company; and moves
     // all stock between the two locations. Every create carries a key of its own.
     const sent: Sent[] = [];
     let answered = 0;
-    let alive = true;
     let transfers = 0;
     const client = async (worker: number) => {
       for (let n = 0; alive; n++) {
@@ -82,7 +102,7 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
         const steps: Array<() => Promise<void>> = [];
         const send = async (entry: Sent) => {
           sent.push(entry);
-          const answer = await post(first.baseUrl, entry.path, entry.body, entry.key);
+          const answer = await burstPost(entry.path, entry.body, entry.key);
           entry.answer = { status: answer.status, body: answer.body };
           answered++;
           return answer;
@@ -135,28 +155,41 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
         if (worker < 2)
           steps.push(async () => {
             const [from, to] = (worker + n) % 2 === 0 ? locations : [...locations].reverse();
-            const moved = await post(first.baseUrl, `/v1/locations/${from}/transfer`, { destination_location_id: to });
+            const moved = await burstPost(`/v1/locations/${from}/transfer`, { destination_location_id: to });
             expect(moved.status).toBe(200);
             transfers++;
           });
         for (const step of steps) {
           if (!alive) return;
-          try {
-            await step();
-          } catch {
-            return; // the process is gone
-          }
+          // Only a request the kill took down ends the client quietly; a failed expect is the test's failure.
+          const killed = await step().then(
+            () => false,
+            (error: unknown) => {
+              if (error instanceof KilledInFlight) return true;
+              throw error;
+            },
+          );
+          if (killed) return;
         }
       }
     };
-    const burst = Array.from({ length: CLIENTS }, (_, worker) => client(worker));
+    let failed: { error: unknown } | undefined;
+    const burst = Array.from({ length: CLIENTS }, (_, worker) =>
+      client(worker).catch((error: unknown) => {
+        failed ??= { error };
+      }),
+    );
     expect(
-      await eventually(() => answered >= ANSWERS_BEFORE_KILL && transfers >= 2, { timeoutMs: 90_000, intervalMs: 5 }),
+      await eventually(() => failed !== undefined || (answered >= ANSWERS_BEFORE_KILL && transfers >= 2), {
+        timeoutMs: 90_000,
+        intervalMs: 5,
+      }),
     ).toBe(true);
     first.child.kill('SIGKILL');
     alive = false;
     await exited(first.child);
     await Promise.all(burst);
+    if (failed) throw failed.error;
     const unanswered = sent.filter((entry) => !entry.answer);
     expect(unanswered.length).toBeGreaterThan(0); // the kill caught requests in flight
     expect(transfers).toBeGreaterThan(0);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../../src/db/embedded-postgres.js';
+import { DURABLE, expectDurable } from '../../setup/durable-postgres.js';
 import { json } from '../../setup/http.js';
 import { startSmtpServer } from '../../setup/smtp.js';
 import { exited, startMain, type Cleanups } from '../../setup/process.js';
@@ -34,11 +35,14 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     // PostgreSQL of its own, so the test can stop it under the server and start it again on the same port.
     const pgDir = mkdtempSync(path.join(os.tmpdir(), 'outage-pg-'));
     const port = await freePort();
+    // Durable as a deployment's (the test run's shared cluster is not), so "no acknowledged write is lost" is
+    // checked with every commit flushed to the WAL on disk before it is acknowledged.
     let database: EmbeddedDatabase | undefined = await startEmbeddedPostgres({
       dir: pgDir,
       persistent: true,
       whenInUse: 'refuse',
       port,
+      settings: DURABLE,
     });
     cleanups.push(async () => {
       await database?.stop().catch(() => {});
@@ -190,11 +194,18 @@ describe('database outage (a server process over a PostgreSQL the test stops and
 
     // Start it again on the same port and data.
     const startBegan = Date.now();
-    database = await startEmbeddedPostgres({ dir: pgDir, persistent: true, whenInUse: 'refuse', port });
+    database = await startEmbeddedPostgres({
+      dir: pgDir,
+      persistent: true,
+      whenInUse: 'refuse',
+      port,
+      settings: DURABLE,
+    });
     const sql = new pg.Client({ connectionString: databaseUrl });
     sql.on('error', () => {}); // the test stops the database under this connection at the end
     await sql.connect();
     cleanups.push(() => sql.end().catch(() => {}));
+    await expectDurable(sql);
     // Behind the server's back, before its listener can be back: a customer deleted with no process to hear of it.
     const victim = createdCustomers[0];
     await sql.query('UPDATE customers SET deleted_at = now() WHERE id = $1', [victim]);

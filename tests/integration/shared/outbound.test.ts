@@ -21,6 +21,20 @@ interface Seen {
   body: string;
 }
 
+/** Why this host cannot run the [::1] test (no IPv6 loopback to bind), or undefined when it can. */
+async function noIpv6Loopback(): Promise<string | undefined> {
+  const probe = net.createServer();
+  try {
+    await listen(probe, '::1');
+    return undefined;
+  } catch (error) {
+    return `this host has no IPv6 loopback: listening on [::1] failed with ${(error as NodeJS.ErrnoException).code}`;
+  } finally {
+    if (probe.listening) await new Promise((done) => probe.close(done));
+  }
+}
+const ipv6Missing = await noIpv6Loopback();
+
 const { key, cert } = selfSignedCertificate(['receiver.test']);
 const seen: Seen[] = [];
 let tlsConnections = 0;
@@ -113,9 +127,10 @@ beforeAll(async () => {
   agent = new OutboundAgent({ ca: cert });
   v4 = https.createServer({ key, cert }, receiver).on('secureConnection', () => tlsConnections++);
   port4 = await listen(v4, '127.0.0.1');
-  const candidate = https.createServer({ key, cert }, receiver);
-  port6 = await listen(candidate, '::1').catch(() => 0); // hosts without IPv6 loopback skip the [::1] receiver
-  if (port6 !== 0) v6 = candidate;
+  if (!ipv6Missing) {
+    v6 = https.createServer({ key, cert }, receiver);
+    port6 = await listen(v6, '::1');
+  }
   // Accepts TCP and never says a word: the TLS handshake cannot finish.
   stall = net.createServer((socket) => stalledSockets.add(socket.on('close', () => stalledSockets.delete(socket))));
   await listen(stall, '127.0.0.1');
@@ -248,12 +263,15 @@ describe('reaching a receiver when private targets are allowed', () => {
     expect(seen[0]).toMatchObject({ host: `127.0.0.1:${port4}`, servername: false });
   });
 
-  test('an IPv6 literal [::1] connects to ::1', async () => {
-    if (!v6) return; // no IPv6 loopback on this host
-    const response = await postJson(`https://[::1]:${port6}/hook`, '{}', { agent, allowPrivate: true });
-    expect(response).toMatchObject({ status: 200, address: '::1' });
-    expect(seen[0]).toMatchObject({ host: `[::1]:${port6}`, localAddress: '::1' });
-  });
+  // Skipped, visibly and with the reason in its name, only on a host that cannot bind [::1].
+  (ipv6Missing ? test.skip : test)(
+    `an IPv6 literal [::1] connects to ::1${ipv6Missing ? ` (skipped: ${ipv6Missing})` : ''}`,
+    async () => {
+      const response = await postJson(`https://[::1]:${port6}/hook`, '{}', { agent, allowPrivate: true });
+      expect(response).toMatchObject({ status: 200, address: '::1' });
+      expect(seen[0]).toMatchObject({ host: `[::1]:${port6}`, localAddress: '::1' });
+    },
+  );
 
   test('a certificate for another name is refused (tls), even with a verified connection to that address pooled', async () => {
     expect(

@@ -232,7 +232,7 @@ describe('deleting a subscription', () => {
     await createCustomer(api);
     const [failed] = await waitForDeliveries(api, webhook.id, (d) => d[0]?.status === 'failed');
     const [retryJob] = await queuedWakeUps(app, failed.id);
-    expect(retryJob).toBeDefined();
+    expect(retryJob).toEqual({ id: expect.any(String), start_after: new Date(failed.next_attempt_at!) });
     expect((await api.DELETE('/v1/webhooks/{id}', { params: { path: { id: webhook.id } } })).response.status).toBe(204);
     // Its retry wakes up (made due now) and finds nothing to send.
     await app.deps.db.$executeRaw`UPDATE pgboss.job SET start_after = now() WHERE id = ${retryJob.id}::uuid`;
