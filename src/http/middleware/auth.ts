@@ -8,11 +8,14 @@ import { API_KEY_FORMAT, findKeyByToken, secretsEqual } from '../../modules/plat
 import type { AppContext, RequestState } from '../state.js';
 
 const unauthorized = (message: string) => new AppError('unauthorized', message);
+const SECRET_KEY_IN_HEADER =
+  'A secret key goes in Authorization: Bearer <secret key>, never in X-API-Key, which is for publishable keys.';
 
 /**
  * Checks the operation's credential (its `security` in openapi.yaml): missing, malformed or revoked keys
  * answer 401; then a suspended project 403 account_suspended; a publishable key on a secret operation 403
- * forbidden ("needs a secret key", in X-API-Key or as Bearer); a live publishable key without a verified domain
+ * forbidden ("needs a secret key", in X-API-Key or as Bearer); a secret key in X-API-Key 401 on every operation
+ * (secret keys are Authorization: Bearer only); a live publishable key without a verified domain
  * 403 domain_not_verified. Publishable-key operations take the key in X-API-Key or as Authorization: Bearer;
  * customer-token operations (/v1/me) take it in X-API-Key and an access token of the key's project as
  * Authorization: Bearer, whose session must not have ended (401 otherwise); the actor is the customer.
@@ -116,7 +119,8 @@ type KeySource = 'header' | 'bearer';
  * The key of the request and where it came from. Publishable-key operations read `X-API-Key` first (the one
  * way that works everywhere) and, when it is absent, `Authorization: Bearer`; customer-token operations only
  * `X-API-Key`, since Authorization carries the access token. Secret operations take Authorization: Bearer;
- * a key in `X-API-Key` is still looked at there, so a publishable key is told it needs a secret key.
+ * a key in `X-API-Key` is still looked at there, so a publishable key is told it needs a secret key and a
+ * secret key where it goes.
  */
 function requestKey(ctx: AppContext, operation: OperationMeta): { token: string; source: KeySource } | undefined {
   const header = ctx.get('X-API-Key');
@@ -150,11 +154,8 @@ async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: 
       'This operation needs a secret key (Authorization: Bearer sk_...); publishable keys cannot use it.',
     );
   }
-  if (operation.auth === 'secret' && source === 'header') {
-    throw unauthorized(
-      'Missing API key. This operation takes the secret key as Authorization: Bearer <secret key>; X-API-Key is for publishable keys.',
-    );
-  }
+  // One rule on every operation (the contract's secretKey scheme): a secret key is a bearer credential only.
+  if (key.type === 'secret' && source === 'header') throw unauthorized(SECRET_KEY_IN_HEADER);
   if (key.type === 'publishable' && key.mode === 'live' && !(project.domain && project.domainVerified)) {
     throw new AppError(
       'domain_not_verified',
