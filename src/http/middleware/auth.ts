@@ -113,7 +113,7 @@ function sendsCustomerToken(ctx: AppContext, operation: OperationMeta): boolean 
 }
 
 /** Where the key was found: `X-API-Key` or `Authorization: Bearer`. */
-type KeySource = 'header' | 'bearer';
+export type KeySource = 'header' | 'bearer';
 
 /**
  * The key of the request and where it came from. Publishable-key operations read `X-API-Key` first (the one
@@ -131,7 +131,14 @@ function requestKey(ctx: AppContext, operation: OperationMeta): { token: string;
   return header ? { token: header, source: 'header' } : undefined;
 }
 
-async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: AppDeps): Promise<Ctx> {
+/** A key's class as its prefix says (`sk_` secret, `pk_` publishable); the database agrees for every key it holds. */
+export type KeyClass = 'secret' | 'publishable';
+
+/**
+ * The key rules that need no database (the mock, mocks/mock-front.ts, applies them too): the key sent where the
+ * operation takes it (401 when missing) and well formed (401 naming what is wrong). Returns it and its source.
+ */
+export function sentKey(ctx: AppContext, operation: OperationMeta): { token: string; source: KeySource } {
   const sent = requestKey(ctx, operation);
   if (!sent) {
     throw unauthorized(
@@ -140,22 +147,31 @@ async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: 
         : 'Missing API key. Send your publishable key in the X-API-Key header.',
     );
   }
-  const { token, source } = sent;
-  if (!API_KEY_FORMAT.test(token)) throw unauthorized(malformedKeyMessage(token));
-  const key = await findKeyByToken(deps.db, token, deps.authCache);
-  if (!key || key.revokedAt) throw unauthorized('Invalid API key: it does not exist or was revoked.');
-  const { project } = key;
-  if (project.suspended) {
-    throw new AppError('account_suspended', 'This account is suspended. Contact support to restore access.');
-  }
-  if (key.type === 'publishable' && operation.auth === 'secret') {
+  if (!API_KEY_FORMAT.test(sent.token)) throw unauthorized(malformedKeyMessage(sent.token));
+  return sent;
+}
+
+/** The class rules, after the key is known: a publishable key on a secret operation 403; a secret key in X-API-Key 401. */
+export function checkKeyClass(type: KeyClass, source: KeySource, operation: OperationMeta): void {
+  if (type === 'publishable' && operation.auth === 'secret') {
     throw new AppError(
       'forbidden',
       'This operation needs a secret key (Authorization: Bearer sk_...); publishable keys cannot use it.',
     );
   }
   // One rule on every operation (the contract's secretKey scheme): a secret key is a bearer credential only.
-  if (key.type === 'secret' && source === 'header') throw unauthorized(SECRET_KEY_IN_HEADER);
+  if (type === 'secret' && source === 'header') throw unauthorized(SECRET_KEY_IN_HEADER);
+}
+
+async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: AppDeps): Promise<Ctx> {
+  const { token, source } = sentKey(ctx, operation);
+  const key = await findKeyByToken(deps.db, token, deps.authCache);
+  if (!key || key.revokedAt) throw unauthorized('Invalid API key: it does not exist or was revoked.');
+  const { project } = key;
+  if (project.suspended) {
+    throw new AppError('account_suspended', 'This account is suspended. Contact support to restore access.');
+  }
+  checkKeyClass(key.type as KeyClass, source, operation);
   if (key.type === 'publishable' && key.mode === 'live' && !(project.domain && project.domainVerified)) {
     throw new AppError(
       'domain_not_verified',
