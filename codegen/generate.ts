@@ -51,6 +51,26 @@ async function generate(outRoot: string): Promise<void> {
     await openapiTS(fullView(structuredClone(document)) as never, { alphabetize: false, defaultNonNullable: false }),
   );
   writeFileSync(path.join(sdkDir, 'openapi.ts'), HEADER + sdkTypes);
+  writeFileSync(path.join(sdkDir, 'storefront.ts'), HEADER + storefrontModule(listOperations(document)));
+}
+
+/** The storefront client's paths: each path with a publishable-key or customer-token operation, and their methods. */
+function storefrontModule(operations: ReturnType<typeof listOperations>): string {
+  const methods = new Map<string, string[]>();
+  for (const op of operations) {
+    if (op.auth !== 'publishable' && op.auth !== 'customer') continue;
+    methods.set(op.path, [...(methods.get(op.path) ?? []), `'${op.method.toLowerCase()}'`]);
+  }
+  const lines = [...methods]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([pathname, verbs]) => `  '${pathname}': ${verbs.sort().join(' | ')};`);
+  return [
+    "/** Every operation a publishable key (and a signed-in customer's access token) may call: path -> methods. */",
+    'export interface StorefrontOperations {',
+    ...lines,
+    '}',
+    '',
+  ].join('\n');
 }
 
 function generatePrismaClient(outRoot: string): void {

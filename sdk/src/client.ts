@@ -6,8 +6,9 @@ import createClient, {
 } from 'openapi-fetch';
 import type { MediaType, PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers';
 import type { paths } from './generated/openapi.js';
+import type { StorefrontOperations } from './generated/storefront.js';
 import type { ExactBody } from './exact.js';
-import { paginator, type Paginate } from './paginate.js';
+import { paginator, type ListPath, type Paginate } from './paginate.js';
 import type { SparseAware } from './sparse.js';
 
 export interface CommerceClientOptions {
@@ -29,23 +30,36 @@ type GetPath = PathsWithMethod<paths, 'get'>;
 type InitParam<Init> =
   RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 
-/** openapi-fetch's GET, with answers to requests that send `fields` typed as sparse objects. */
-export type SparseAwareGet = <P extends GetPath, Init extends MaybeOptionalInit<paths[P], 'get'>>(
-  url: P,
+/**
+ * The path argument: the path itself when the client may call it with that method, otherwise a type naming the
+ * path, so a wrong path is a type error that names it (not an error about the number of arguments).
+ */
+export type PathArgument<P extends string, Allowed extends string, Method extends string> = P extends Allowed
+  ? P
+  : `${P} is not a ${Uppercase<Method>} operation of this client`;
+
+/** openapi-fetch's GET (on the paths `Allowed`), with answers to requests that send `fields` typed as sparse objects. */
+export type SparseAwareGet<Allowed extends GetPath = GetPath> = <
+  P extends string,
+  Init extends MaybeOptionalInit<paths[P & Allowed], 'get'>,
+>(
+  url: PathArgument<P, Allowed, 'get'>,
   ...init: InitParam<Init>
-) => Promise<SparseAware<FetchResponse<paths[P]['get'], Init, MediaType>, Init>>;
+) => Promise<SparseAware<FetchResponse<paths[P & Allowed]['get'], Init, MediaType>, Init>>;
 
 type BodyMethod = 'post' | 'put' | 'patch';
 
-/** openapi-fetch's POST, PUT and PATCH, refusing body properties the contract does not declare. */
-export type ExactBodyCall<M extends BodyMethod> = <
-  P extends PathsWithMethod<paths, M>,
-  Init extends MaybeOptionalInit<paths[P], M>,
->(
-  url: P,
-  ...init: InitParam<ExactBody<Init, MaybeOptionalInit<paths[P], M>>>
+/** openapi-fetch's POST, PUT and PATCH (on the paths `Allowed`), refusing body properties the contract does not declare. */
+export type ExactBodyCall<
+  M extends BodyMethod,
+  Allowed extends PathsWithMethod<paths, M> = PathsWithMethod<paths, M>,
+> = <P extends string, Init extends MaybeOptionalInit<paths[P & Allowed], M>>(
+  url: PathArgument<P, Allowed, M>,
+  ...init: InitParam<ExactBody<Init, MaybeOptionalInit<paths[P & Allowed], M>>>
 ) => Promise<
-  paths[P][M] extends Record<string | number, unknown> ? FetchResponse<paths[P][M], Init, MediaType> : never
+  paths[P & Allowed][M] extends Record<string | number, unknown>
+    ? FetchResponse<paths[P & Allowed][M], Init, MediaType>
+    : never
 >;
 
 /** The typed client: openapi-fetch's methods over the contract's paths, plus `paginate` and `withAccessToken`. */
@@ -90,8 +104,22 @@ export function createCommerceClient(options: CommerceClientOptions): CommerceCl
   return extended as unknown as CommerceClient;
 }
 
-/** One client for a storefront: every publishable-key operation, before and after the customer signs in. */
-export type StorefrontClient = CommerceClient & {
+/** The paths a publishable key (and a customer's access token) may call with `Method` (openapi.yaml's security). */
+export type StorefrontPath<Method extends string> = {
+  [P in keyof StorefrontOperations]: Method extends StorefrontOperations[P] ? P : never;
+}[keyof StorefrontOperations];
+
+/**
+ * One client for a storefront: only the operations a publishable key (and a signed-in customer) may call, before
+ * and after the customer signs in; any other path (a secret-key operation such as `/v1/customers`) is a type error
+ * naming it.
+ */
+export type StorefrontClient = Omit<CommerceClient, 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'paginate'> & {
+  GET: SparseAwareGet<StorefrontPath<'get'>>;
+  POST: ExactBodyCall<'post', StorefrontPath<'post'>>;
+  PATCH: ExactBodyCall<'patch', StorefrontPath<'patch'>>;
+  /** `for await (const product of shop.paginate('/v1/products', { query: { limit: 100 } }))`. */
+  paginate: Paginate<ListPath & StorefrontPath<'get'>>;
   /** Sends `Authorization: Bearer <accessToken>` from now on (after register, login or a token refresh). */
   signIn(accessToken: string): void;
   /** Stops sending the access token (after logout). */
@@ -120,7 +148,7 @@ export function createStorefrontClient(
     signIn: { value: (token: string) => void (accessToken = token) },
     signOut: { value: () => void (accessToken = undefined) },
     signedIn: { get: () => accessToken !== undefined },
-  }) as StorefrontClient;
+  }) as unknown as StorefrontClient; // the same functions; the type narrows the paths to the storefront's
 }
 
 /** Header parameters that make a create safe to retry: pass the same key to every retry. */

@@ -4,9 +4,12 @@ export type {
   CommerceClient,
   CommerceClientOptions,
   ExactBodyCall,
+  PathArgument,
   SparseAwareGet,
   StorefrontClient,
+  StorefrontPath,
 } from './client.js';
+export type { StorefrontOperations } from './generated/storefront.js';
 export type { Exact } from './exact.js';
 export { ApiError, unwrap } from './errors.js';
 export type { CallResult, ErrorCode, ErrorDetail } from './errors.js';

@@ -26,13 +26,13 @@ export type PaginateOptions<P extends ListPath> = {
   headers?: Record<string, string>;
 } & ([PathParamsOf<P>] extends [never] ? { path?: never } : { path: PathParamsOf<P> });
 
-/** Iterates every item of a list, page by page, following `pagination.cursor`. */
-export interface Paginate {
-  <P extends ListPath>(
+/** Iterates every item of a list (among `Allowed`), page by page, following `pagination.cursor`. */
+export interface Paginate<Allowed extends ListPath = ListPath> {
+  <P extends Allowed>(
     path: P,
     options: PaginateOptions<P> & { query: ListQuery<P> & { fields: FieldsOf<P> } },
   ): AsyncIterableIterator<Sparse<ListItem<P>>>;
-  <P extends ListPath>(
+  <P extends Allowed>(
     path: P,
     ...options: [PathParamsOf<P>] extends [never] ? [PaginateOptions<P>?] : [PaginateOptions<P>]
   ): AsyncIterableIterator<ListItem<P>>;

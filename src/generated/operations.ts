@@ -162,6 +162,7 @@ export type OperationId =
   | 'rotateWebhookSecret'
   | 'searchCatalog'
   | 'sendDraftOrder'
+  | 'sendTestWebhookEvent'
   | 'setCollectionMetafield'
   | 'setCollectionMetafields'
   | 'setCustomerMetafield'
@@ -337,6 +338,7 @@ export interface OperationAuth {
   rotateWebhookSecret: 'secret';
   searchCatalog: 'publishable';
   sendDraftOrder: 'secret';
+  sendTestWebhookEvent: 'secret';
   setCollectionMetafield: 'secret';
   setCollectionMetafields: 'secret';
   setCustomerMetafield: 'secret';
@@ -393,7 +395,7 @@ export interface OperationsByTag {
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getMetrics' | 'getOpenApiJson' | 'getOpenApiYaml' | 'getReadiness';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
-  'webhooks': 'createWebhook' | 'deleteWebhook' | 'getWebhook' | 'listWebhookDeliveries' | 'listWebhooks' | 'recoverWebhookDeliveries' | 'retryWebhookDelivery' | 'rotateWebhookSecret' | 'updateWebhook';
+  'webhooks': 'createWebhook' | 'deleteWebhook' | 'getWebhook' | 'listWebhookDeliveries' | 'listWebhooks' | 'recoverWebhookDeliveries' | 'retryWebhookDelivery' | 'rotateWebhookSecret' | 'sendTestWebhookEvent' | 'updateWebhook';
 }
 
 export const operationIndex: readonly OperationMeta[] = [
@@ -2686,6 +2688,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "ifMatch": false,
     "hasBody": true,
     "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "sendTestWebhookEvent",
+    "method": "POST",
+    "path": "/v1/webhooks/{id}/test",
+    "tag": "webhooks",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
     "arrayQuery": [],
     "queryParams": []
   },

@@ -151,6 +151,7 @@ export const validators: Record<OperationId, OperationValidators> = {
   rotateWebhookSecret: { path: coercing.rotateWebhookSecret_path, body: strict.rotateWebhookSecret_body },
   searchCatalog: { query: coercing.searchCatalog_query },
   sendDraftOrder: { path: coercing.sendDraftOrder_path, body: strict.sendDraftOrder_body },
+  sendTestWebhookEvent: { path: coercing.sendTestWebhookEvent_path, body: strict.sendTestWebhookEvent_body },
   setCollectionMetafield: { path: coercing.setCollectionMetafield_path, body: strict.setCollectionMetafield_body },
   setCollectionMetafields: { path: coercing.setCollectionMetafields_path, body: strict.setCollectionMetafields_body },
   setCustomerMetafield: { path: coercing.setCustomerMetafield_path, body: strict.setCustomerMetafield_body },

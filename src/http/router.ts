@@ -95,46 +95,33 @@ export interface Routes {
 }
 
 /**
- * The routes of every operation in openapi.yaml, in the pipeline order auth, body, rate limit,
- * idempotency, validation, handler. Paths with more literal segments register first so `/x/reorder` wins over
- * `/x/{slug}`. Without a platform token the /platform routes do not exist (404), nor /metrics without a metrics
- * token. Browser operations
- * (publishable key or customer token) carry CORS headers and their paths answer the preflight OPTIONS;
- * secret-key operations get neither. The routes are grouped by their first two path segments (no operation has a
- * parameter there), so a request is matched against its group's few routes, not every route in turn.
+ * Routes for `operations`, each running `middlewareFor(operation)`: paths with more literal segments register
+ * first so `/x/reorder` wins over `/x/{slug}`; paths of browser operations (publishable key or customer token)
+ * answer the preflight OPTIONS. The routes are grouped by their first two path segments (no operation has a
+ * parameter there), so a request is matched against its group's few routes, not every route in turn. The server
+ * and the mock (mocks/mock-front.ts) route alike.
  */
-export function buildRouter(deps: AppDeps, handlers: Handlers): Routes {
+export function routeOperations(
+  operations: readonly OperationMeta[],
+  middlewareFor: (operation: OperationMeta) => Middleware<RequestState>[],
+): Routes {
   const groups = new Map<string, Router<RequestState>>();
   const routerOf = (path: string) => {
     let router = groups.get(groupOf(path));
     if (!router) groups.set(groupOf(path), (router = new Router<RequestState>()));
     return router;
   };
-  const ordered = [...operationIndex].sort((a, b) => literalSegments(b.path) - literalSegments(a.path));
+  const ordered = [...operations].sort((a, b) => literalSegments(b.path) - literalSegments(a.path));
   const browserMethods = new Map<string, string[]>();
   for (const operation of ordered) {
-    if (operation.path.startsWith('/platform/') && !deps.config.platformToken) continue;
-    if (operation.auth === 'metrics' && !deps.config.metricsToken) continue;
-    const browser = BROWSER_AUTH.has(operation.auth);
-    if (browser) browserMethods.set(operation.path, [...(browserMethods.get(operation.path) ?? []), operation.method]);
-    const plan = conditionalPlan(operation);
-    const read = plan.reader && currentReader(plan.reader, handlers, deps);
+    if (BROWSER_AUTH.has(operation.auth))
+      browserMethods.set(operation.path, [...(browserMethods.get(operation.path) ?? []), operation.method]);
     const middleware: Middleware<RequestState>[] = [
       async (ctx, next) => {
         ctx.state.operation = operation;
         await next();
       },
-      ...(browser ? [corsHeaders()] : []),
-      markWrites(deps),
-      authenticate(operation, deps),
-      ...(operation.hasBody ? [jsonBody()] : []),
-      rateLimit(deps),
-      ...(plan.entityTag ? [entityTag()] : []),
-      ...(operation.idempotent ? [idempotency(deps)] : []),
-      validate(operation),
-      ...(read && plan.ifMatch ? [ifMatch(read, deps)] : []),
-      ...(read && plan.entityTag && operation.method === 'GET' ? [shapedEntityTag(read, deps)] : []),
-      invoke(operation, handlers, deps),
+      ...middlewareFor(operation),
     ];
     routerOf(operation.path).register(routePath(operation.path), [operation.method], middleware as never, {
       name: operation.operationId,
@@ -152,6 +139,36 @@ export function buildRouter(deps: AppDeps, handlers: Handlers): Routes {
     },
     match: (path, method) => groups.get(groupOf(path))?.match(path, method) ?? null,
   };
+}
+
+/**
+ * The routes of every operation in openapi.yaml, in the pipeline order auth, body, rate limit,
+ * idempotency, validation, handler (routeOperations). Without a platform token the /platform routes do not exist
+ * (404), nor /metrics without a metrics token. Browser operations carry CORS headers; secret-key operations do not.
+ */
+export function buildRouter(deps: AppDeps, handlers: Handlers): Routes {
+  const operations = operationIndex.filter(
+    (operation) =>
+      !(operation.path.startsWith('/platform/') && !deps.config.platformToken) &&
+      !(operation.auth === 'metrics' && !deps.config.metricsToken),
+  );
+  return routeOperations(operations, (operation) => {
+    const plan = conditionalPlan(operation);
+    const read = plan.reader && currentReader(plan.reader, handlers, deps);
+    return [
+      ...(BROWSER_AUTH.has(operation.auth) ? [corsHeaders()] : []),
+      markWrites(deps),
+      authenticate(operation, deps),
+      ...(operation.hasBody ? [jsonBody()] : []),
+      rateLimit(deps),
+      ...(plan.entityTag ? [entityTag()] : []),
+      ...(operation.idempotent ? [idempotency(deps)] : []),
+      validate(operation),
+      ...(read && plan.ifMatch ? [ifMatch(read, deps)] : []),
+      ...(read && plan.entityTag && operation.method === 'GET' ? [shapedEntityTag(read, deps)] : []),
+      invoke(operation, handlers, deps),
+    ];
+  });
 }
 
 /** What answers when no route did: 405 with Allow for a known path, 404 otherwise. */

@@ -219,13 +219,11 @@ function credentialHeaders(
     case 'secret':
       return bearer(credentials.secret);
     case 'publishable':
-      // Publishable operations take either class, in X-API-Key or as Bearer; all are the right one.
-      return [
-        { 'X-API-Key': credentials.publishable },
-        bearer(credentials.publishable),
-        { 'X-API-Key': credentials.secret },
-        bearer(credentials.secret),
-      ][wrongKind % 4];
+      // Publishable operations take the publishable key in X-API-Key or as Bearer, and a secret key as Bearer
+      // (never in X-API-Key: that is one of the wrong ones above).
+      return [{ 'X-API-Key': credentials.publishable }, bearer(credentials.publishable), bearer(credentials.secret)][
+        wrongKind % 3
+      ];
     case 'customer':
       return { 'X-API-Key': credentials.publishable, ...bearer(credentials.customerToken()) };
     case 'platform':

@@ -4,6 +4,7 @@
  */
 import {
   type ApiError,
+  type CommerceClient,
   createCommerceClient,
   createStorefrontClient,
   type ErrorCode,
@@ -94,5 +95,24 @@ export async function storefront(): Promise<string> {
   shop.signIn('eyJ...');
   const { data } = await shop.GET('/v1/me');
   shop.signOut();
+  // Only what a publishable key (and a customer's token) may call: secret-key operations do not compile.
+  // @ts-expect-error '/v1/customers is not a GET operation of this client'
+  await shop.GET('/v1/customers');
+  // @ts-expect-error createCustomer needs a secret key
+  await shop.POST('/v1/customers', { body: { email: 'a@example.com', first_name: 'A', last_name: 'B' } });
+  // @ts-expect-error the customers list is not the storefront's to page through
+  shop.paginate('/v1/customers');
+  // @ts-expect-error a path that does not exist is named too
+  await shop.GET('/v1/prodcts');
+  for await (const product of shop.paginate('/v1/products', { query: { limit: 10 } })) void product.title;
   return data!.data.email;
+}
+
+// The secret-key client: a wrong path is a type error naming it, not one about the number of arguments.
+export async function wrongPath(api: CommerceClient): Promise<void> {
+  // @ts-expect-error '/v1/customer is not a GET operation of this client'
+  await api.GET('/v1/customer');
+  await api.GET('/v1/customers/{id}', { params: { path: { id: 'cus_1' } } });
+  // @ts-expect-error the path parameter is still required
+  await api.GET('/v1/customers/{id}');
 }

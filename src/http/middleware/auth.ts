@@ -8,11 +8,14 @@ import { API_KEY_FORMAT, findKeyByToken, secretsEqual } from '../../modules/plat
 import type { AppContext, RequestState } from '../state.js';
 
 const unauthorized = (message: string) => new AppError('unauthorized', message);
+const SECRET_KEY_IN_HEADER =
+  'A secret key goes in Authorization: Bearer <secret key>, never in X-API-Key, which is for publishable keys.';
 
 /**
  * Checks the operation's credential (its `security` in openapi.yaml): missing, malformed or revoked keys
  * answer 401; then a suspended project 403 account_suspended; a publishable key on a secret operation 403
- * forbidden ("needs a secret key", in X-API-Key or as Bearer); a live publishable key without a verified domain
+ * forbidden ("needs a secret key", in X-API-Key or as Bearer); a secret key in X-API-Key 401 on every operation
+ * (secret keys are Authorization: Bearer only); a live publishable key without a verified domain
  * 403 domain_not_verified. Publishable-key operations take the key in X-API-Key or as Authorization: Bearer;
  * customer-token operations (/v1/me) take it in X-API-Key and an access token of the key's project as
  * Authorization: Bearer, whose session must not have ended (401 otherwise); the actor is the customer.
@@ -110,13 +113,14 @@ function sendsCustomerToken(ctx: AppContext, operation: OperationMeta): boolean 
 }
 
 /** Where the key was found: `X-API-Key` or `Authorization: Bearer`. */
-type KeySource = 'header' | 'bearer';
+export type KeySource = 'header' | 'bearer';
 
 /**
  * The key of the request and where it came from. Publishable-key operations read `X-API-Key` first (the one
  * way that works everywhere) and, when it is absent, `Authorization: Bearer`; customer-token operations only
  * `X-API-Key`, since Authorization carries the access token. Secret operations take Authorization: Bearer;
- * a key in `X-API-Key` is still looked at there, so a publishable key is told it needs a secret key.
+ * a key in `X-API-Key` is still looked at there, so a publishable key is told it needs a secret key and a
+ * secret key where it goes.
  */
 function requestKey(ctx: AppContext, operation: OperationMeta): { token: string; source: KeySource } | undefined {
   const header = ctx.get('X-API-Key');
@@ -127,7 +131,14 @@ function requestKey(ctx: AppContext, operation: OperationMeta): { token: string;
   return header ? { token: header, source: 'header' } : undefined;
 }
 
-async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: AppDeps): Promise<Ctx> {
+/** A key's class as its prefix says (`sk_` secret, `pk_` publishable); the database agrees for every key it holds. */
+export type KeyClass = 'secret' | 'publishable';
+
+/**
+ * The key rules that need no database (the mock, mocks/mock-front.ts, applies them too): the key sent where the
+ * operation takes it (401 when missing) and well formed (401 naming what is wrong). Returns it and its source.
+ */
+export function sentKey(ctx: AppContext, operation: OperationMeta): { token: string; source: KeySource } {
   const sent = requestKey(ctx, operation);
   if (!sent) {
     throw unauthorized(
@@ -136,25 +147,31 @@ async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: 
         : 'Missing API key. Send your publishable key in the X-API-Key header.',
     );
   }
-  const { token, source } = sent;
-  if (!API_KEY_FORMAT.test(token)) throw unauthorized(malformedKeyMessage(token));
+  if (!API_KEY_FORMAT.test(sent.token)) throw unauthorized(malformedKeyMessage(sent.token));
+  return sent;
+}
+
+/** The class rules, after the key is known: a publishable key on a secret operation 403; a secret key in X-API-Key 401. */
+export function checkKeyClass(type: KeyClass, source: KeySource, operation: OperationMeta): void {
+  if (type === 'publishable' && operation.auth === 'secret') {
+    throw new AppError(
+      'forbidden',
+      'This operation needs a secret key (Authorization: Bearer sk_...); publishable keys cannot use it.',
+    );
+  }
+  // One rule on every operation (the contract's secretKey scheme): a secret key is a bearer credential only.
+  if (type === 'secret' && source === 'header') throw unauthorized(SECRET_KEY_IN_HEADER);
+}
+
+async function authenticateKey(ctx: AppContext, operation: OperationMeta, deps: AppDeps): Promise<Ctx> {
+  const { token, source } = sentKey(ctx, operation);
   const key = await findKeyByToken(deps.db, token, deps.authCache);
   if (!key || key.revokedAt) throw unauthorized('Invalid API key: it does not exist or was revoked.');
   const { project } = key;
   if (project.suspended) {
     throw new AppError('account_suspended', 'This account is suspended. Contact support to restore access.');
   }
-  if (key.type === 'publishable' && operation.auth === 'secret') {
-    throw new AppError(
-      'forbidden',
-      'This operation needs a secret key (Authorization: Bearer sk_...); publishable keys cannot use it.',
-    );
-  }
-  if (operation.auth === 'secret' && source === 'header') {
-    throw unauthorized(
-      'Missing API key. This operation takes the secret key as Authorization: Bearer <secret key>; X-API-Key is for publishable keys.',
-    );
-  }
+  checkKeyClass(key.type as KeyClass, source, operation);
   if (key.type === 'publishable' && key.mode === 'live' && !(project.domain && project.domainVerified)) {
     throw new AppError(
       'domain_not_verified',

@@ -11,6 +11,7 @@ import {
   updateWebhook,
   type TargetPolicy,
 } from './subscriptions.service.js';
+import { sendTestEvent } from './test-event.service.js';
 import { toDeliveryResource, toSecretRotation, toWebhookResource, toWebhookWithSecret } from './webhooks.mappers.js';
 
 const targets = (deps: AppDeps): TargetPolicy => ({ allowPrivate: deps.config.allowPrivateNetworkTargets });
@@ -48,5 +49,9 @@ export const webhookHandlers = {
   rotateWebhookSecret: async ({ path, body, ctx }) => ({
     status: 200,
     body: { data: toSecretRotation(path.id, await rotateWebhookSecret(ctx, path.id, body?.overlap_seconds)) },
+  }),
+  sendTestWebhookEvent: async ({ path, body, ctx }) => ({
+    status: 202,
+    body: { data: toDeliveryResource(await sendTestEvent(ctx, path.id, body.event_type)) },
   }),
 } satisfies AreaHandlers<'webhooks'>;

@@ -54,6 +54,7 @@ export function toDeliveryResource(delivery: WebhookDelivery): DeliveryResource 
     response_body: delivery.responseBody,
     duration_ms: delivery.durationMs,
     error: delivery.error,
+    test: delivery.test,
     created_at: delivery.createdAt.toISOString(),
     updated_at: delivery.updatedAt.toISOString(),
   };

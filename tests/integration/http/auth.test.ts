@@ -13,6 +13,11 @@ import { useStore } from '../../setup/store.js';
 
 const store = useStore({ project: { domain: 'shop.example.com', domain_verified: false } });
 
+const secretKeyInHeader = {
+  code: 'unauthorized',
+  message:
+    'A secret key goes in Authorization: Bearer <secret key>, never in X-API-Key, which is for publishable keys.',
+};
 const getEvents = (headers: Record<string, string>) => fetch(`${store.app.baseUrl}/v1/events`, { headers });
 async function expectError(response: Response, status: number, code: string) {
   expect(response.status).toBe(status);
@@ -29,11 +34,20 @@ describe('secret operations (GET /v1/events)', () => {
     expect(missing.error.message).toBe('Missing API key. Send it as Authorization: Bearer <API key>.');
     const misplaced = await getEvents({ 'X-API-Key': store.keys.secret_test.token });
     expect(misplaced.status).toBe(401);
-    expect((await json(misplaced)).error).toEqual({
-      code: 'unauthorized',
-      message:
-        'Missing API key. This operation takes the secret key as Authorization: Bearer <secret key>; X-API-Key is for publishable keys.',
+    expect((await json(misplaced)).error).toEqual(secretKeyInHeader);
+  });
+
+  test('one header rule: a secret key in X-API-Key is 401 on secret, publishable and customer operations alike', async () => {
+    const sent = { 'X-API-Key': store.keys.secret_test.token };
+    for (const path of ['/v1/customers', '/v1/products', '/v1/search?q=shirt', '/v1/me']) {
+      const response = await fetch(`${store.app.baseUrl}${path}`, { headers: sent });
+      expect([path, response.status, (await json(response)).error]).toEqual([path, 401, secretKeyInHeader]);
+    }
+    // As Bearer it is accepted on the publishable operation, as the secretKey scheme says.
+    const bearer = await fetch(`${store.app.baseUrl}/v1/products`, {
+      headers: { Authorization: `Bearer ${store.keys.secret_test.token}` },
     });
+    expect(bearer.status).toBe(200);
   });
 
   test('a publishable key, in X-API-Key or as Bearer, answers 403 "this operation needs a secret key"', async () => {

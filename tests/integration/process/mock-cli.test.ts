@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { freePort } from '../../../src/db/embedded-postgres.js';
 import { exited, root } from '../../setup/process.js';
@@ -18,7 +19,11 @@ describe('npm run mock', () => {
       detached: true, // its own process group: npm, tsx and Prism are stopped together at the end
     });
     cleanups.push(() => {
-      if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+      try {
+        process.kill(-child.pid!, 'SIGKILL'); // whatever of its group is left
+      } catch {
+        // the group is gone
+      }
     });
     let output = '';
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -79,4 +84,54 @@ describe('npm run mock', () => {
     process.kill(-child.pid!, 'SIGTERM');
     await exited(child);
   }, 90_000);
+
+  test('--stateful: the real API on a throwaway database with the demo project, deleted when it stops', async () => {
+    const port = await freePort();
+    const child = spawn('npm', ['run', '--silent', 'mock', '--', '--stateful'], {
+      cwd: root,
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, MOCK_PORT: String(port), LOG_LEVEL: 'error' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    cleanups.push(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL'); // whatever of its group is left
+      } catch {
+        // the group is gone
+      }
+    });
+    let output = '';
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start within 90 s:\n${output}`)), 90_000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (/platform token|platform API/.test(output)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    expect(output).toContain(`listening on http://127.0.0.1:${port}`);
+    const dataDir = /keys saved in (\S+)\/demo\.json/.exec(output)![1];
+    const key = /secret_test\s+(sk_test_\w+)/.exec(output)![1];
+    const mock = `http://127.0.0.1:${port}`;
+    const auth = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+    // State: what is created is there on the next read (the stateless mock answers its example).
+    const created = await fetch(`${mock}/v1/customers`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ email: 'stateful@example.com', first_name: 'State', last_name: 'Ful' }),
+    });
+    expect(created.status).toBe(201);
+    const { data } = (await created.json()) as { data: { id: string } };
+    const read = await fetch(`${mock}/v1/customers/${data.id}?fields=email`, { headers: auth });
+    expect(await read.json()).toEqual({ data: { id: data.id, email: 'stateful@example.com' } });
+
+    process.kill(-child.pid!, 'SIGTERM');
+    await exited(child);
+    for (let waited = 0; existsSync(dataDir) && waited < 15_000; waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(existsSync(dataDir)).toBe(false);
+  }, 150_000);
 });

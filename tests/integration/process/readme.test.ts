@@ -31,12 +31,15 @@ describe("README's first requests, storefront requests, conditional writes and a
         await exited(server.child);
       }
     });
-    const script = readmeBlock('first-requests')
-      .replaceAll('http://127.0.0.1:3000', server.baseUrl)
-      .replaceAll('./.data/', `${dataDir}/`);
+    // The blocks read the API's port from PORT, as npm start does: this run's port, nothing replaced in them.
+    const shell = { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: new URL(server.baseUrl).port };
+    for (const name of ['first-requests', 'storefront', 'conditional-writes', 'after-the-order'])
+      expect(readmeBlock(name)).not.toMatch(/127\.0\.0\.1:\d/);
+    const script = readmeBlock('first-requests').replaceAll('./.data/', `${dataDir}/`);
     // One answer per line: curl -s prints bodies without a trailing newline.
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${script}`], {
       cwd: root,
+      env: shell,
     });
     const [health, products, unknown, ada] = stdout
       .trim()
@@ -50,11 +53,10 @@ describe("README's first requests, storefront requests, conditional writes and a
 
     // The storefront block: search, rate lookups for Germany and the US, register and /v1/me, with the
     // publishable key in X-API-Key only.
-    const storefront = readmeBlock('storefront')
-      .replaceAll('http://127.0.0.1:3000', server.baseUrl)
-      .replaceAll('./.data/', `${dataDir}/`);
+    const storefront = readmeBlock('storefront').replaceAll('./.data/', `${dataDir}/`);
     const shop = await run('bash', ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${storefront}`], {
       cwd: root,
+      env: shell,
     });
     const [search, de, us, me, forgot, outbox] = shop.stdout
       .trim()
@@ -75,15 +77,11 @@ describe("README's first requests, storefront requests, conditional writes and a
     expect(outbox.data[0].data.token).toEqual(expect.any(String));
 
     // Conditional writes: two editors with one ETag; the first saves, the second is refused and changes nothing.
-    const conditional = readmeBlock('conditional-writes')
-      .replaceAll('http://127.0.0.1:3000', server.baseUrl)
-      .replaceAll('./.data/', `${dataDir}/`);
+    const conditional = readmeBlock('conditional-writes').replaceAll('./.data/', `${dataDir}/`);
     const editors = await run(
       'bash',
       ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${conditional}`],
-      {
-        cwd: root,
-      },
+      { cwd: root, env: shell },
     );
     const [saved, stale] = editors.stdout
       .trim()
@@ -94,13 +92,11 @@ describe("README's first requests, storefront requests, conditional writes and a
     expect(stale.error).toMatchObject({ code: 'precondition_failed', field: 'If-Match' });
 
     // After the order: fulfil and cancel with restock, pay and refund in two parts, a sent draft's reservation.
-    const afterOrder = readmeBlock('after-the-order')
-      .replaceAll('http://127.0.0.1:3000', server.baseUrl)
-      .replaceAll('./.data/', `${dataDir}/`);
+    const afterOrder = readmeBlock('after-the-order').replaceAll('./.data/', `${dataDir}/`);
     const lifecycle = await run(
       'bash',
       ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${afterOrder}`],
-      { cwd: root },
+      { cwd: root, env: shell },
     );
     const [
       fulfilment,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,13 +9,15 @@ import { createCustomer } from '../../factories/customer.factory.js';
 import { root } from '../../setup/process.js';
 import { useStore } from '../../setup/store.js';
 
-// "A scratch project outside the repository installs the SDK from its folder and lists customers with
-// cursor iteration, fully typed": the package is built, installed into a temporary project with npm, the
-// README's example is type-checked there with tsc and run with node against a running app.
+// "A fresh project installs the SDK tarball": `npm run sdk:pack` builds and packs the package, the tarball is
+// installed into a temporary project with npm (no link to this repository: its own openapi-fetch from the
+// registry), the README's examples are type-checked there with tsc and run with node against a running app, and a
+// storefront script that calls a secret-key operation fails to compile, naming the path.
 const run = promisify(execFile);
 const sdkDir = path.join(root, 'sdk');
 const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
 const store = useStore();
+const sdkVersion = (JSON.parse(readFileSync(path.join(sdkDir, 'package.json'), 'utf8')) as { version: string }).version;
 let scratch: string;
 
 /** The ```ts block that follows `<!-- example: <name> -->` in sdk/README.md. */
@@ -27,7 +30,6 @@ function readmeExample(name: string): string {
 
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'sdk-consumer-'));
-  await run('npm', ['run', 'build'], { cwd: sdkDir });
   writeFileSync(
     path.join(scratch, 'package.json'),
     JSON.stringify({ name: 'sdk-consumer', private: true, type: 'module' }),
@@ -43,29 +45,69 @@ beforeAll(async () => {
         outDir: 'out',
         types: ['node'],
       },
+      exclude: ['node_modules', 'out', 'shop'], // shop/ is the storefront test's project of its own
     }),
   );
-  // --install-links copies the folder as a registry install would (its `files` and its own dependencies),
-  // rather than linking it into a tree where the repository's node_modules would hide a missing dependency.
-  await run(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--install-links', sdkDir, '@types/node@20'],
-    { cwd: scratch },
-  );
+  await run('npm', ['run', 'sdk:pack'], { cwd: root });
+  const tarball = path.join(root, '.data/sdk', `commerce-api-sdk-${sdkVersion}.tgz`);
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, '@types/node@20'], {
+    cwd: scratch,
+  });
 }, 180_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('the SDK package', () => {
-  test('installed from its folder, declares ESM entry points and types', () => {
-    const manifest = JSON.parse(
-      readFileSync(path.join(scratch, 'node_modules/@commerce-api/sdk/package.json'), 'utf8'),
-    );
+  test('installed from its tarball, a copy with its own dependencies, declares ESM entry points and types', () => {
+    const installed = path.join(scratch, 'node_modules/@commerce-api/sdk');
+    const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8'));
     expect(manifest.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
     expect(
       JSON.parse(readFileSync(path.join(scratch, 'package.json'), 'utf8')).dependencies['@commerce-api/sdk'],
-    ).toMatch(/^file:/);
+    ).toMatch(/^file:.*commerce-api-sdk-[\d.]+\.tgz$/);
+    // No link into this repository: the package is a copy, and openapi-fetch resolves inside the scratch project.
+    expect(lstatSync(installed).isSymbolicLink()).toBe(false);
+    expect(realpathSync(installed).startsWith(realpathSync(scratch))).toBe(true);
+    const resolved = createRequire(path.join(installed, 'package.json')).resolve('openapi-fetch/package.json');
+    expect(realpathSync(resolved).startsWith(realpathSync(scratch))).toBe(true);
   });
+
+  test('a storefront script type-checks, and fails to compile when it calls /v1/customers, naming the path', async () => {
+    const dir = path.join(scratch, 'shop');
+    mkdirSync(dir);
+    writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+        },
+        include: ['shop.ts'],
+      }),
+    );
+    const shop = [
+      "import { createStorefrontClient } from '@commerce-api/sdk';",
+      "const shop = createStorefrontClient({ baseUrl: 'http://127.0.0.1:1', publishableKey: 'pk_test_x' });",
+      "const { data } = await shop.GET('/v1/products', { params: { query: { limit: 2 } } });",
+      'console.log(data?.data.map((product) => product.title));',
+      "await shop.POST('/v1/shipping/rates', { body: { country: 'US', subtotal: 100, currency: 'USD' } });",
+      '',
+    ].join('\n');
+    writeFileSync(path.join(dir, 'shop.ts'), shop);
+    await run(process.execPath, [tsc, '-p', '.'], { cwd: dir }).catch((error: { stdout: string }) => {
+      throw new Error(`tsc failed on the storefront script:\n${error.stdout}`);
+    });
+    writeFileSync(path.join(dir, 'shop.ts'), `${shop}await shop.GET('/v1/customers');\n`);
+    const failed = await run(process.execPath, [tsc, '-p', '.'], { cwd: dir }).then(
+      () => 'compiled',
+      (error: { stdout: string }) => error.stdout,
+    );
+    expect(failed).toContain('\'"/v1/customers is not a GET operation of this client"\'');
+    expect(failed.match(/error TS/g)).toHaveLength(1);
+  }, 60_000);
 
   test("the README's example type-checks against the package and lists every customer with cursor iteration", async () => {
     const names = ['Zed', 'Young', 'Xu', 'Ward', 'Vance'];

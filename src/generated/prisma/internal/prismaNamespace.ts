@@ -4703,6 +4703,7 @@ export const WebhookDeliveryScalarFieldEnum = {
   error: 'error',
   leaseUntil: 'leaseUntil',
   wakeJobId: 'wakeJobId',
+  test: 'test',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const

@@ -485,6 +485,7 @@ export const WebhookDeliveryScalarFieldEnum = {
   error: 'error',
   leaseUntil: 'leaseUntil',
   wakeJobId: 'wakeJobId',
+  test: 'test',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const

@@ -54,6 +54,7 @@ export type WebhookDeliveryMinAggregateOutputType = {
   error: string | null
   leaseUntil: Date | null
   wakeJobId: string | null
+  test: boolean | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -74,6 +75,7 @@ export type WebhookDeliveryMaxAggregateOutputType = {
   error: string | null
   leaseUntil: Date | null
   wakeJobId: string | null
+  test: boolean | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -94,6 +96,7 @@ export type WebhookDeliveryCountAggregateOutputType = {
   error: number
   leaseUntil: number
   wakeJobId: number
+  test: number
   createdAt: number
   updatedAt: number
   _all: number
@@ -128,6 +131,7 @@ export type WebhookDeliveryMinAggregateInputType = {
   error?: true
   leaseUntil?: true
   wakeJobId?: true
+  test?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -148,6 +152,7 @@ export type WebhookDeliveryMaxAggregateInputType = {
   error?: true
   leaseUntil?: true
   wakeJobId?: true
+  test?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -168,6 +173,7 @@ export type WebhookDeliveryCountAggregateInputType = {
   error?: true
   leaseUntil?: true
   wakeJobId?: true
+  test?: true
   createdAt?: true
   updatedAt?: true
   _all?: true
@@ -275,6 +281,7 @@ export type WebhookDeliveryGroupByOutputType = {
   error: string | null
   leaseUntil: Date | null
   wakeJobId: string | null
+  test: boolean
   createdAt: Date
   updatedAt: Date
   _count: WebhookDeliveryCountAggregateOutputType | null
@@ -318,6 +325,7 @@ export type WebhookDeliveryWhereInput = {
   error?: Prisma.StringNullableFilter<"WebhookDelivery"> | string | null
   leaseUntil?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
   wakeJobId?: Prisma.UuidNullableFilter<"WebhookDelivery"> | string | null
+  test?: Prisma.BoolFilter<"WebhookDelivery"> | boolean
   createdAt?: Prisma.DateTimeFilter<"WebhookDelivery"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookDelivery"> | Date | string
   subscription?: Prisma.XOR<Prisma.WebhookSubscriptionScalarRelationFilter, Prisma.WebhookSubscriptionWhereInput>
@@ -340,6 +348,7 @@ export type WebhookDeliveryOrderByWithRelationInput = {
   error?: Prisma.SortOrderInput | Prisma.SortOrder
   leaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   wakeJobId?: Prisma.SortOrderInput | Prisma.SortOrder
+  test?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   subscription?: Prisma.WebhookSubscriptionOrderByWithRelationInput
@@ -365,6 +374,7 @@ export type WebhookDeliveryWhereUniqueInput = Prisma.AtLeast<{
   error?: Prisma.StringNullableFilter<"WebhookDelivery"> | string | null
   leaseUntil?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
   wakeJobId?: Prisma.UuidNullableFilter<"WebhookDelivery"> | string | null
+  test?: Prisma.BoolFilter<"WebhookDelivery"> | boolean
   createdAt?: Prisma.DateTimeFilter<"WebhookDelivery"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookDelivery"> | Date | string
   subscription?: Prisma.XOR<Prisma.WebhookSubscriptionScalarRelationFilter, Prisma.WebhookSubscriptionWhereInput>
@@ -387,6 +397,7 @@ export type WebhookDeliveryOrderByWithAggregationInput = {
   error?: Prisma.SortOrderInput | Prisma.SortOrder
   leaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   wakeJobId?: Prisma.SortOrderInput | Prisma.SortOrder
+  test?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   _count?: Prisma.WebhookDeliveryCountOrderByAggregateInput
@@ -415,6 +426,7 @@ export type WebhookDeliveryScalarWhereWithAggregatesInput = {
   error?: Prisma.StringNullableWithAggregatesFilter<"WebhookDelivery"> | string | null
   leaseUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookDelivery"> | Date | string | null
   wakeJobId?: Prisma.UuidNullableWithAggregatesFilter<"WebhookDelivery"> | string | null
+  test?: Prisma.BoolWithAggregatesFilter<"WebhookDelivery"> | boolean
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookDelivery"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookDelivery"> | Date | string
 }
@@ -433,6 +445,7 @@ export type WebhookDeliveryCreateInput = {
   error?: string | null
   leaseUntil?: Date | string | null
   wakeJobId?: string | null
+  test?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutDeliveriesInput
@@ -455,6 +468,7 @@ export type WebhookDeliveryUncheckedCreateInput = {
   error?: string | null
   leaseUntil?: Date | string | null
   wakeJobId?: string | null
+  test?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -473,6 +487,7 @@ export type WebhookDeliveryUpdateInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   wakeJobId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  test?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutDeliveriesNestedInput
@@ -495,6 +510,7 @@ export type WebhookDeliveryUncheckedUpdateInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   wakeJobId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  test?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -515,6 +531,7 @@ export type WebhookDeliveryCreateManyInput = {
   error?: string | null
   leaseUntil?: Date | string | null
   wakeJobId?: string | null
+  test?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -533,6 +550,7 @@ export type WebhookDeliveryUpdateManyMutationInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   wakeJobId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  test?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -553,6 +571,7 @@ export type WebhookDeliveryUncheckedUpdateManyInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   wakeJobId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  test?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -583,6 +602,7 @@ export type WebhookDeliveryCountOrderByAggregateInput = {
   error?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrder
   wakeJobId?: Prisma.SortOrder
+  test?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -609,6 +629,7 @@ export type WebhookDeliveryMaxOrderByAggregateInput = {
   error?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrder
   wakeJobId?: Prisma.SortOrder
+  test?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -629,6 +650,7 @@ export type WebhookDeliveryMinOrderByAggregateInput = {
   error?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrder
   wakeJobId?: Prisma.SortOrder
+  test?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -737,6 +759,7 @@ export type WebhookDeliveryCreateWithoutSubscriptionInput = {
   error?: string | null
   leaseUntil?: Date | string | null
   wakeJobId?: string | null
+  test?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   event: Prisma.WebhookEventCreateNestedOneWithoutDeliveriesInput
@@ -757,6 +780,7 @@ export type WebhookDeliveryUncheckedCreateWithoutSubscriptionInput = {
   error?: string | null
   leaseUntil?: Date | string | null
   wakeJobId?: string | null
+  test?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -806,6 +830,7 @@ export type WebhookDeliveryScalarWhereInput = {
   error?: Prisma.StringNullableFilter<"WebhookDelivery"> | string | null
   leaseUntil?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
   wakeJobId?: Prisma.UuidNullableFilter<"WebhookDelivery"> | string | null
+  test?: Prisma.BoolFilter<"WebhookDelivery"> | boolean
   createdAt?: Prisma.DateTimeFilter<"WebhookDelivery"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookDelivery"> | Date | string
 }
@@ -824,6 +849,7 @@ export type WebhookDeliveryCreateWithoutEventInput = {
   error?: string | null
   leaseUntil?: Date | string | null
   wakeJobId?: string | null
+  test?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutDeliveriesInput
@@ -844,6 +870,7 @@ export type WebhookDeliveryUncheckedCreateWithoutEventInput = {
   error?: string | null
   leaseUntil?: Date | string | null
   wakeJobId?: string | null
+  test?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -889,6 +916,7 @@ export type WebhookDeliveryCreateManySubscriptionInput = {
   error?: string | null
   leaseUntil?: Date | string | null
   wakeJobId?: string | null
+  test?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -907,6 +935,7 @@ export type WebhookDeliveryUpdateWithoutSubscriptionInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   wakeJobId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  test?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   event?: Prisma.WebhookEventUpdateOneRequiredWithoutDeliveriesNestedInput
@@ -927,6 +956,7 @@ export type WebhookDeliveryUncheckedUpdateWithoutSubscriptionInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   wakeJobId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  test?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -946,6 +976,7 @@ export type WebhookDeliveryUncheckedUpdateManyWithoutSubscriptionInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   wakeJobId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  test?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -965,6 +996,7 @@ export type WebhookDeliveryCreateManyEventInput = {
   error?: string | null
   leaseUntil?: Date | string | null
   wakeJobId?: string | null
+  test?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -983,6 +1015,7 @@ export type WebhookDeliveryUpdateWithoutEventInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   wakeJobId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  test?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutDeliveriesNestedInput
@@ -1003,6 +1036,7 @@ export type WebhookDeliveryUncheckedUpdateWithoutEventInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   wakeJobId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  test?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -1022,6 +1056,7 @@ export type WebhookDeliveryUncheckedUpdateManyWithoutEventInput = {
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   wakeJobId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  test?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -1044,6 +1079,7 @@ export type WebhookDeliverySelect<ExtArgs extends runtime.Types.Extensions.Inter
   error?: boolean
   leaseUntil?: boolean
   wakeJobId?: boolean
+  test?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
@@ -1066,6 +1102,7 @@ export type WebhookDeliverySelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   error?: boolean
   leaseUntil?: boolean
   wakeJobId?: boolean
+  test?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
@@ -1088,6 +1125,7 @@ export type WebhookDeliverySelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   error?: boolean
   leaseUntil?: boolean
   wakeJobId?: boolean
+  test?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
@@ -1110,11 +1148,12 @@ export type WebhookDeliverySelectScalar = {
   error?: boolean
   leaseUntil?: boolean
   wakeJobId?: boolean
+  test?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type WebhookDeliveryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "subscriptionId" | "eventId" | "eventType" | "status" | "attemptCount" | "nextAttemptAt" | "lastAttemptAt" | "responseStatus" | "responseBody" | "durationMs" | "error" | "leaseUntil" | "wakeJobId" | "createdAt" | "updatedAt", ExtArgs["result"]["webhookDelivery"]>
+export type WebhookDeliveryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "subscriptionId" | "eventId" | "eventType" | "status" | "attemptCount" | "nextAttemptAt" | "lastAttemptAt" | "responseStatus" | "responseBody" | "durationMs" | "error" | "leaseUntil" | "wakeJobId" | "test" | "createdAt" | "updatedAt", ExtArgs["result"]["webhookDelivery"]>
 export type WebhookDeliveryInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
   event?: boolean | Prisma.WebhookEventDefaultArgs<ExtArgs>
@@ -1159,6 +1198,10 @@ export type $WebhookDeliveryPayload<ExtArgs extends runtime.Types.Extensions.Int
      * The pg-boss job that is to wake this delivery next (see webhooks/delivery-queue.ts).
      */
     wakeJobId: string | null
+    /**
+     * A sample event sent by sendTestWebhookEvent, not an event of the store.
+     */
+    test: boolean
     createdAt: Date
     updatedAt: Date
   }, ExtArgs["result"]["webhookDelivery"]>
@@ -1601,6 +1644,7 @@ export interface WebhookDeliveryFieldRefs {
   readonly error: Prisma.FieldRef<"WebhookDelivery", 'String'>
   readonly leaseUntil: Prisma.FieldRef<"WebhookDelivery", 'DateTime'>
   readonly wakeJobId: Prisma.FieldRef<"WebhookDelivery", 'String'>
+  readonly test: Prisma.FieldRef<"WebhookDelivery", 'Boolean'>
   readonly createdAt: Prisma.FieldRef<"WebhookDelivery", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"WebhookDelivery", 'DateTime'>
 }

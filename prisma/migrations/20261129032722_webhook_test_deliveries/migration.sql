@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "webhook_deliveries" ADD COLUMN     "test" BOOLEAN NOT NULL DEFAULT false;
