@@ -66,6 +66,11 @@ export interface Config {
   demoProject: boolean;
   /** METRICS_TOKEN: `GET /metrics` on the API's port with this bearer token; absent, that path does not exist. */
   metricsToken?: string;
+  /**
+   * JOBS_STALE_SECONDS: `/readyz?scope=jobs` answers 503 when no job worker has run the heartbeat job (sent every
+   * 5 s by each working process) for longer than this (default 30, at least 10).
+   */
+  jobsStaleSeconds: number;
   /** METRICS_PORT: a port of its own serving `GET /metrics` without a token (for a private network). */
   metricsPort?: number;
 }
@@ -112,6 +117,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined;
   if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535))
     problems.push(`METRICS_PORT must be a port number, got "${env.METRICS_PORT}"`);
+  const jobsStaleSeconds = Number(env.JOBS_STALE_SECONDS ?? 30);
+  if (!Number.isInteger(jobsStaleSeconds) || jobsStaleSeconds < 10)
+    problems.push(`JOBS_STALE_SECONDS must be a whole number of seconds, at least 10, got "${env.JOBS_STALE_SECONDS}"`);
   const trustedProxies = trustProxyProblems(env.TRUST_PROXY, problems);
   const production = env.NODE_ENV === 'production';
   if (production && !env.DATABASE_URL)
@@ -150,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoProject: !env.DATABASE_URL || env.DEMO_PROJECT === 'true',
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsPort,
+    jobsStaleSeconds,
   };
 }
 

@@ -1701,7 +1701,9 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [],
-    "queryParams": []
+    "queryParams": [
+      "scope"
+    ]
   },
   {
     "operationId": "getShippingZone",

@@ -32,6 +32,12 @@ export interface paths {
          * @description The readiness probe load balancers route on: 200 only when the database answers and every migration
          *     this process's code carries is applied; 503 otherwise (during a database outage, or while another
          *     process is still migrating), with the reason. `/healthz` is the liveness probe. Needs no key.
+         *
+         *     With `scope=jobs` (for the orchestrator or monitor of the job workers, never for a load balancer's
+         *     routing: a stopped worker must not take the API out of rotation) it also answers 503 when no job worker
+         *     has run jobs for more than `JOBS_STALE_SECONDS` (default 30): every process that works the queues sends a
+         *     heartbeat job every 5 seconds, and whichever worker runs it records the time. It is green again as soon as
+         *     a worker runs the next one.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -56,14 +62,18 @@ export interface paths {
          *     `commerce_http_request_duration_seconds` (a histogram by `operation`);
          *     `commerce_rate_limit_refusals_total` (by error `code`); `commerce_db_pool_connections` (by `state`:
          *     in_use, idle, waiting); `commerce_job_queue_jobs` (pg-boss jobs by `queue` and `state`: ready,
-         *     deferred, active, failed); `commerce_webhook_attempts_total` (by `outcome`) and
+         *     deferred, active, failed, as pg-boss's monitor on a working process last counted them);
+         *     `commerce_job_queue_oldest_pending_seconds` (by `queue`: the age of its oldest due job no worker has taken);
+         *     `commerce_webhook_deliveries_pending`; `commerce_job_worker_heartbeat_age_seconds` (since any job worker
+         *     last ran jobs; see `GET /readyz?scope=jobs`); `commerce_webhook_attempts_total` (by `outcome`) and
          *     `commerce_webhook_attempt_duration_seconds`; `commerce_cache_hits` and `commerce_cache_misses` (by
          *     `cache`, since the process started); `commerce_search_log` (by `count`: `buffered_rows` waiting for the
          *     next write, and since the process started `dropped_searches`, the buffer being full, and
          *     `failed_searches`, lost to a failed write); with read replicas,
          *     `commerce_db_routed_reads_total` (by `target` and `reason`), `commerce_db_replica_lag_seconds` and
          *     `commerce_db_replica_in_rotation` (by `replica`); and the process's own series (`commerce_process_*` and
-         *     `commerce_nodejs_*`: memory, CPU, heap, event-loop lag, handles). Each process reports its own figures; scrape every one.
+         *     `commerce_nodejs_*`: memory, CPU, heap, event-loop lag, handles). Each process reports its own figures,
+         *     every series labelled `process` (`<hostname>:<pid>`); scrape every one.
          *
          *     Not public: on the API's port it needs `Authorization: Bearer <METRICS_TOKEN>` and does not exist
          *     (404) while `METRICS_TOKEN` is unset. `METRICS_PORT` serves the same text on a port of its own
@@ -8428,7 +8438,10 @@ export interface operations {
     };
     getReadiness: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `jobs`: also require that a job worker ran jobs within `JOBS_STALE_SECONDS`. */
+                scope?: "jobs";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8459,7 +8472,7 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "invalid_request",
-                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "message": "q is not a query parameter of this operation. It takes: scope.",
                      *         "field": "q"
                      *       }
                      *     }
@@ -8468,7 +8481,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
-            /** @description The database does not answer, or migrations are not all applied. */
+            /** @description The database does not answer, migrations are not all applied, or (`scope=jobs`) no job worker ran jobs within `JOBS_STALE_SECONDS`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
