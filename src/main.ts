@@ -92,6 +92,8 @@ if (config.databaseUrl && !config.databaseDirectUrl && (await goesThroughPooler(
 const applied = await migrate(directUrl);
 if (applied.length > 0) log.info('applied migrations', { applied });
 
+// METRICS_PORT as configured (startProcess replaces 0 with the port the kernel picked).
+const metricsBasePort = config.metricsPort;
 // The embedded PostgreSQL this process started is one of its parts: stopped last, after the pool closed.
 const running = await startProcess({
   databaseUrl,
@@ -178,18 +180,20 @@ process.on('SIGINT', isApiWorker() ? () => {} : onSignal);
 process.on('SIGTERM', onSignal);
 try {
   if (clustered) {
+    // The port as configured: a replacement process joins the shared listener the first ones made (PORT=0 included).
+    const apiPort = String(config.port);
     workers = await startApiWorkers(
       apiProcesses,
-      {
+      (slot) => ({
         DATABASE_URL: databaseUrl,
         ...(config.platformToken && { PLATFORM_TOKEN: config.platformToken }),
         RUN_JOBS: 'false',
-        // METRICS_PORT is this process's (its jobs and pools): a forked process listening there too would share
-        // the port through the cluster and fail, as this process already holds it. Theirs are on the API port.
-        METRICS_PORT: '',
+        // METRICS_PORT is this process's (its jobs and pools); API process n serves its own on METRICS_PORT + n, so
+        // every process's metrics are on the private ports, never only on the public one (METRICS_PORT=0: none).
+        METRICS_PORT: metricsBasePort ? String(metricsBasePort + slot) : '',
         WEB_CONCURRENCY: '1',
-        PORT: String(config.port),
-      },
+        PORT: apiPort,
+      }),
       log,
     );
     config.port = workers.port;

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
@@ -34,11 +35,36 @@ const status = (url: string) =>
     request.on('error', reject);
   });
 
+/** A port p with p, p + 1 and p + 2 free on 127.0.0.1 (METRICS_PORT and the two API processes' ports after it). */
+async function threeFreePorts(): Promise<number> {
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const server = net.createServer().once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    if ((await free(base)) && (await free(base + 1)) && (await free(base + 2))) return base;
+  }
+}
+
+const isEqualSet = (a: Set<unknown>, b: Set<unknown>) => a.size === b.size && [...a].every((item) => b.has(item));
+
+/** The `process` label of the metrics served on `port` (every series carries the same one). */
+async function metricsProcess(port: number): Promise<string | undefined> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  return /process="([^"]+)"/.exec(text)?.[1];
+}
+
 describe('WEB_CONCURRENCY=2 npm start', () => {
   test('serves from two API processes; one killed is replaced without failing later requests; SIGTERM stops all, the embedded PostgreSQL too', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'main-cluster-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const started = await startMain({ DATA_DIR: dataDir, WEB_CONCURRENCY: '2', LOG_LEVEL: 'warn' }, cleanups);
+    const metricsPort = await threeFreePorts();
+    const started = await startMain(
+      { DATA_DIR: dataDir, WEB_CONCURRENCY: '2', LOG_LEVEL: 'warn', METRICS_PORT: String(metricsPort) },
+      cleanups,
+    );
     const primary = started.child.pid!;
     cleanups.push(() => {
       for (const pid of apiProcesses(primary)) process.kill(pid, 'SIGKILL');
@@ -48,6 +74,16 @@ describe('WEB_CONCURRENCY=2 npm start', () => {
     expect(started.output().match(/listening on/g)).toHaveLength(1);
     const workers = apiProcesses(primary);
     expect(workers).toHaveLength(2);
+
+    // METRICS_PORT is the owner's; API process n serves its own metrics on METRICS_PORT + n.
+    const host = os.hostname();
+    const served = [
+      await metricsProcess(metricsPort),
+      await metricsProcess(metricsPort + 1),
+      await metricsProcess(metricsPort + 2),
+    ];
+    expect(served[0]).toBe(`${host}:${primary}`);
+    expect(new Set(served.slice(1))).toEqual(new Set(workers.map((pid) => `${host}:${pid}`)));
 
     const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
     const products = await fetch(`${started.baseUrl}/v1/products?limit=1`, {
@@ -74,6 +110,18 @@ describe('WEB_CONCURRENCY=2 npm start', () => {
     }
     expect(replaced).toHaveLength(2);
     expect(replaced).not.toContain(workers[0]);
+    // The replacement serves its metrics on the slot's port again (once it has started).
+    const expected = new Set(replaced.map((pid) => `${host}:${pid}`));
+    const slots = async () =>
+      new Set(
+        await Promise.all(
+          [metricsPort + 1, metricsPort + 2].map((port) => metricsProcess(port).catch(() => undefined)),
+        ),
+      );
+    const slotsDeadline = Date.now() + 30_000;
+    while (Date.now() < slotsDeadline && !isEqualSet(await slots(), expected))
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await slots()).toEqual(expected);
 
     const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
     const postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
