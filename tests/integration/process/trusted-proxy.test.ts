@@ -6,7 +6,8 @@ import { createCommerceClient } from '@commerce-api/sdk';
 import { Agent, fetch } from 'undici';
 import { createProject } from '../../factories/project.factory.js';
 import { createTestDatabase } from '../../setup/database.js';
-import { startHaproxy } from '../../setup/haproxy.js';
+import { startHaproxy, type RunningHaproxy } from '../../setup/haproxy.js';
+import { startNginx } from '../../setup/nginx.js';
 import { startMain, type Cleanups } from '../../setup/process.js';
 import type { TestApp } from '../../setup/test-app.js';
 import { eventually } from '../../setup/wait.js';
@@ -25,7 +26,12 @@ const from = (address: string) => {
   return agent;
 };
 
-describe('TRUST_PROXY=<the balancer> behind docs/deploy.md’s HAProxy (option forwardfor)', () => {
+const balancers: Array<[string, (servers: Array<{ name: string; port: number }>) => Promise<RunningHaproxy>]> = [
+  ['HAProxy (option forwardfor)', startHaproxy],
+  ['nginx (proxy_add_x_forwarded_for)', startNginx],
+];
+
+describe.each(balancers)('TRUST_PROXY=<the balancer> behind docs/deploy.md’s %s', (_name, startBalancer) => {
   test('each client has its own sign-in budget; a made-up X-Forwarded-For escapes it neither through the balancer nor sent straight to the API; /metrics is not served through the balancer', async () => {
     const database = await createTestDatabase();
     cleanups.push(database.drop);
@@ -43,7 +49,7 @@ describe('TRUST_PROXY=<the balancer> behind docs/deploy.md’s HAProxy (option f
       },
       cleanups,
     );
-    const haproxy = await startHaproxy([{ name: 'api1', port: Number(new URL(api.baseUrl).port) }]);
+    const haproxy = await startBalancer([{ name: 'api1', port: Number(new URL(api.baseUrl).port) }]);
     cleanups.push(() => haproxy.stop());
     const ready = await eventually(async () => (await fetch(`${haproxy.baseUrl}/readyz`)).status === 200, {
       timeoutMs: 10_000,
