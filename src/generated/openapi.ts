@@ -8253,6 +8253,14 @@ export interface components {
          */
         MetafieldsExpand: "metafields"[];
         /**
+         * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+         *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+         *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+         *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+         * @example 0/3A1B2C8
+         */
+        ConsistencyToken: string;
+        /**
          * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
          *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
          * @example true
@@ -10502,6 +10510,14 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+                /**
                  * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
                  *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
                  * @example true
@@ -12315,6 +12331,14 @@ export interface operations {
                 fields?: components["parameters"]["Fields"];
             };
             header?: {
+                /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
                 /**
                  * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
                  *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
@@ -18098,6 +18122,14 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+                /**
                  * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
                  *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
                  * @example true
@@ -19238,7 +19270,16 @@ export interface operations {
                  */
                 fields?: components["parameters"]["Fields"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20524,7 +20565,16 @@ export interface operations {
                 /** @description Adds `explain` to each product (secret keys only). */
                 explain?: boolean;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20676,7 +20726,16 @@ export interface operations {
                 /** @description Suggestions, 1-10. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -21823,7 +21882,16 @@ export interface operations {
                 /** @description Rows, 1-100. */
                 limit?: components["parameters"]["SearchAnalyticsLimit"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -21895,7 +21963,16 @@ export interface operations {
                 /** @description Rows, 1-100. */
                 limit?: components["parameters"]["SearchAnalyticsLimit"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
             path?: never;
             cookie?: never;
         };

@@ -97,7 +97,8 @@ export class Metrics {
     help:
       'Requests of the operations that may read from a replica, by where they read: target is "primary" or a ' +
       'replica (host:port/database); reason is replica, written (this process wrote to the project and no replica ' +
-      'has replayed it yet), no_replica (none in rotation) or failover (the replica failed during the request).',
+      "has replayed it yet), token (no replica has replayed the request's X-Consistency-Token), no_replica (none " +
+      'in rotation) or failover (the replica failed during the request).',
     labelNames: ['target', 'reason'] as const,
     registers: [this.registry],
   });
@@ -251,7 +252,7 @@ export class Metrics {
   }
 
   /** Counts one request of an operation that may read from a replica, by where it read and why. */
-  observeRoutedRead(target: string, reason: 'replica' | 'written' | 'no_replica' | 'failover'): void {
+  observeRoutedRead(target: string, reason: 'replica' | 'written' | 'no_replica' | 'failover' | 'token'): void {
     this.routedReads.inc({ target, reason });
   }
 
