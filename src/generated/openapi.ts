@@ -8377,7 +8377,7 @@ export interface components {
         AccessControlAllowOrigin: "*";
         /**
          * @description CORS: the answer headers a web page may read. Sent with `Access-Control-Allow-Origin`.
-         * @example Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, X-Request-Id, Idempotent-Replayed, ETag
+         * @example Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, X-Request-Id, Idempotent-Replayed, ETag, X-Consistency-Token
          */
         AccessControlExposeHeaders: string;
     };
