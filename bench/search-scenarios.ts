@@ -97,7 +97,7 @@ export async function waitForSuggestIndex(base: string, token: string, timeoutMs
     const response = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } });
     const text = await response.text();
     const count = (name: string) =>
-      Number(new RegExp(`^commerce_cache_${name}\\{cache="suggestIndexes"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+      Number(new RegExp(`^commerce_cache_${name}\\{cache="suggestIndexes"[^}]*\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
     return { hits: count('hits'), misses: count('misses') };
   };
   while (Date.now() - started < timeoutMs) {
@@ -124,7 +124,9 @@ export async function waitForSearchIndexes(base: string, token: string, timeoutM
     const response = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } });
     const text = await response.text();
     return ['productIndexes', 'suggestIndexes']
-      .map((cache) => new RegExp(`^commerce_cache_misses\\{cache="${cache}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? '0')
+      .map(
+        (cache) => new RegExp(`^commerce_cache_misses\\{cache="${cache}"[^}]*\\} (\\d+)`, 'm').exec(text)?.[1] ?? '0',
+      )
       .join(',');
   };
   while (Date.now() - started < timeoutMs) {

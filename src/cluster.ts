@@ -29,26 +29,35 @@ export interface ApiWorkers {
 }
 
 /**
- * Forks `count` API processes of this script (node:cluster: they share one port) with `env` added to this
- * process's environment, and resolves once all listen (rejects if one exits before that). A process
- * that exits while they run is replaced, logged as a warning.
+ * Forks `count` API processes of this script (node:cluster: they share one port) with `env(slot)` added to this
+ * process's environment (slots 1 to `count`), and resolves once all listen (rejects if one exits before that). A
+ * process that exits while they run is replaced in the same slot (the same environment), logged as a warning.
  */
-export async function startApiWorkers(count: number, env: Record<string, string>, log: Logger): Promise<ApiWorkers> {
+export async function startApiWorkers(
+  count: number,
+  env: (slot: number) => Record<string, string>,
+  log: Logger,
+): Promise<ApiWorkers> {
   let stopping = false;
-  const fork = (): Worker => cluster.fork(env);
+  const fork = (slot: number): Worker => cluster.fork(env(slot));
   const running = new Set<Worker>();
-  const started = (worker: Worker) => {
+  const started = (worker: Worker, slot: number) => {
     running.add(worker);
     worker.once('exit', (code, signal) => {
       running.delete(worker);
       if (stopping) return;
       log.warn('an API process exited; starting another', { pid: worker.process.pid, code, signal });
-      started(fork());
+      started(fork(slot), slot);
     });
   };
   const port = new Promise<number>((resolve, reject) => {
     let listening = 0;
+    // Each process also listens on its own METRICS_PORT (when set): only the shared API port counts.
+    const metricsPorts = new Set(
+      Array.from({ length: count }, (_, n) => Number(env(n + 1).METRICS_PORT || -1)).filter((port) => port > 0),
+    );
     cluster.on('listening', (_worker, address) => {
+      if (metricsPorts.has(address.port)) return;
       if (++listening === count) resolve(address.port);
     });
     cluster.once('exit', (_worker, code, signal) => {
@@ -58,7 +67,7 @@ export async function startApiWorkers(count: number, env: Record<string, string>
       reject(new Error(`An API process exited before listening (${code ?? signal}).`));
     });
   });
-  for (let i = 0; i < count; i++) started(fork());
+  for (let slot = 1; slot <= count; slot++) started(fork(slot), slot);
   const listening = await port;
   cluster.removeAllListeners('exit');
   cluster.removeAllListeners('listening');

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { trustedProxyProblem } from './shared/trusted-proxies.js';
 
 export interface Config {
   host: string;
@@ -60,12 +61,27 @@ export interface Config {
   /** SEARCH_LOG=off: searches are not logged (only to measure the log's cost; analytics and suggestions need it). */
   searchLog: boolean;
   /**
-   * TRUST_PROXY=true: the server runs behind a proxy that appends the client's address to X-Forwarded-For,
-   * and that address (the last one) is the client's for per-client budgets. Otherwise the connection's.
+   * TRUST_PROXY=<addresses>: the server runs behind load balancers that append the client's address to
+   * X-Forwarded-For; only connections from `trustedProxies` have their header believed (src/http/middleware/
+   * client-address.ts). Otherwise every client is the connection's address.
    */
   trustProxy: boolean;
+  /** TRUST_PROXY's addresses and CIDR ranges; absent with trustProxy (tests' apps): loopback only. */
+  trustedProxies?: string[];
+  /** NODE_ENV=production: no embedded database, no demo project. */
+  production: boolean;
+  /**
+   * Create the demo project (keys printed and saved in DATA_DIR/demo.json) on a database without projects: always
+   * with the embedded database, with DATABASE_URL only when DEMO_PROJECT=true (development against a server).
+   */
+  demoProject: boolean;
   /** METRICS_TOKEN: `GET /metrics` on the API's port with this bearer token; absent, that path does not exist. */
   metricsToken?: string;
+  /**
+   * JOBS_STALE_SECONDS: `/readyz?scope=jobs` answers 503 when no job worker has run the heartbeat job (sent every
+   * 5 s by each working process) for longer than this (default 30, at least 10).
+   */
+  jobsStaleSeconds: number;
   /** METRICS_PORT: a port of its own serving `GET /metrics` without a token (for a private network). */
   metricsPort?: number;
 }
@@ -124,6 +140,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     suggest: megabytes('SUGGEST_INDEX_MB'),
     suggestPerProject: megabytes('SUGGEST_INDEX_PROJECT_MB'),
   };
+  const jobsStaleSeconds = Number(env.JOBS_STALE_SECONDS ?? 30);
+  if (!Number.isInteger(jobsStaleSeconds) || jobsStaleSeconds < 10)
+    problems.push(`JOBS_STALE_SECONDS must be a whole number of seconds, at least 10, got "${env.JOBS_STALE_SECONDS}"`);
+  const trustedProxies = trustProxyProblems(env.TRUST_PROXY, problems);
+  const production = env.NODE_ENV === 'production';
+  if (production && !env.DATABASE_URL)
+    problems.push(
+      'NODE_ENV=production needs DATABASE_URL: the embedded PostgreSQL and its demo project (keys printed at start) are for development.',
+    );
+  if (production && env.DEMO_PROJECT === 'true')
+    problems.push(
+      'NODE_ENV=production with DEMO_PROJECT=true: the demo project is for development; unset DEMO_PROJECT.',
+    );
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     host: env.HOST || '127.0.0.1',
@@ -147,8 +176,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchIndex: env.SEARCH_INDEX !== 'off',
     indexMegabytes,
     searchLog: env.SEARCH_LOG !== 'off',
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: trustedProxies.length > 0,
+    trustedProxies,
+    production,
+    demoProject: !env.DATABASE_URL || env.DEMO_PROJECT === 'true',
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsPort,
+    jobsStaleSeconds,
   };
+}
+
+/** TRUST_PROXY's entries; `true` or an entry that is not an address or CIDR range adds a problem naming the fix. */
+function trustProxyProblems(value: string | undefined, problems: string[]): string[] {
+  if (!value || value === 'false') return [];
+  if (value === 'true') {
+    problems.push(
+      'TRUST_PROXY=true would believe an X-Forwarded-For sent by any client. Set TRUST_PROXY to the load ' +
+        "balancers' addresses instead (comma-separated IP addresses or CIDR ranges, e.g. TRUST_PROXY=10.0.0.2,10.0.0.3; " +
+        'docs/deploy.md, "Environment variables").',
+    );
+    return [];
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const problem = trustedProxyProblem(entry);
+    if (problem) problems.push(`TRUST_PROXY: ${problem}; give the load balancers' IP addresses or CIDR ranges`);
+  }
+  return entries;
 }

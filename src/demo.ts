@@ -12,6 +12,10 @@ export interface DemoFile {
   platform_token?: string;
 }
 
+// The demo project's name and domain: how a production start recognises one made by an earlier development start.
+const DEMO_NAME = 'Demo Store';
+const DEMO_DOMAIN = 'demo-store.example.com';
+
 const demoPath = (dataDir: string) => path.join(dataDir, 'demo.json');
 
 /** The saved demo file, if any. */
@@ -34,8 +38,8 @@ export async function ensureDemoProject(deps: AppDeps, generatedPlatformToken?: 
   const saved = readDemoFile(deps.config.dataDir);
   if ((await deps.db.project.count()) > 0) return saved;
   const { project, keys } = await createProject(deps.db, {
-    name: 'Demo Store',
-    domain: 'demo-store.example.com',
+    name: DEMO_NAME,
+    domain: DEMO_DOMAIN,
     domain_verified: true,
     plan: 'pro',
     // Tax on, so draft orders show their tax: sales tax in two US states, VAT in three European countries.
@@ -61,4 +65,13 @@ export async function ensureDemoProject(deps: AppDeps, generatedPlatformToken?: 
   writeFileSync(demoPath(deps.config.dataDir), `${JSON.stringify(demo, null, 2)}\n`);
   chmodSync(demoPath(deps.config.dataDir), 0o600);
   return demo;
+}
+
+/** The id of a demo project this database serves (not suspended), whose keys an earlier start printed; else undefined. */
+export async function servedDemoProject(db: AppDeps['db']): Promise<string | undefined> {
+  const project = await db.project.findFirst({
+    where: { name: DEMO_NAME, domain: DEMO_DOMAIN, suspended: false },
+    select: { id: true },
+  });
+  return project?.id;
 }

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { isApiWorker, startApiWorkers, webConcurrency, type ApiWorkers } from './cluster.js';
-import { loadConfig } from './config.js';
+import { loadConfig, type Config } from './config.js';
 import {
   DataDirInUseError,
   PostgresStartError,
@@ -15,11 +15,18 @@ import {
 import { migrate } from './db/migrate.js';
 import { withSessionLock } from './db/session-lock.js';
 import { DatabaseStartupError, waitForDatabase } from './db/wait-for-database.js';
-import { developmentPlatformToken, ensureDemoProject } from './demo.js';
+import { goesThroughPooler, POOLED_WITHOUT_DIRECT_URL } from './db/pooler.js';
+import { developmentPlatformToken, ensureDemoProject, servedDemoProject } from './demo.js';
 import { startProcess } from './process.js';
 import { createLogger } from './shared/logger.js';
 
-const config = loadConfig();
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  console.error(`Not starting: ${(error as Error).message}`);
+  process.exit(1);
+}
 // Any constant: the same in every process creating the demo project in this database.
 const DEMO_PROJECT_LOCK = 72707370;
 const log = createLogger(config.logLevel);
@@ -81,9 +88,14 @@ try {
   if (!(error instanceof DatabaseStartupError)) throw error;
   await refuseToStart([error.message]);
 }
+// A pooled DATABASE_URL alone would start and serve stale caches: its change feed cannot LISTEN through the pooler.
+if (config.databaseUrl && !config.databaseDirectUrl && (await goesThroughPooler(databaseUrl)))
+  await refuseToStart(POOLED_WITHOUT_DIRECT_URL);
 const applied = await migrate(directUrl);
 if (applied.length > 0) log.info('applied migrations', { applied });
 
+// METRICS_PORT as configured (startProcess replaces 0 with the port the kernel picked).
+const metricsBasePort = config.metricsPort;
 // The embedded PostgreSQL this process started is one of its parts: stopped last, after the pool closed.
 const running = await startProcess({
   databaseUrl,
@@ -93,13 +105,25 @@ const running = await startProcess({
   log,
   database: embedded ? { name: 'embedded PostgreSQL', stop: embedded.stop } : undefined,
 });
+// A production start never serves the demo project an earlier development start made (its keys were printed).
+const servedDemo = config.production ? await servedDemoProject(running.deps.db) : undefined;
+if (servedDemo) {
+  await running.stop().catch(() => {});
+  await refuseToStart([
+    `NODE_ENV=production, and this database serves the demo project ${servedDemo}, whose keys were printed when it was made.`,
+    `Suspend it first (PATCH /platform/v1/projects/${servedDemo} with {"suspended": true}), or start without NODE_ENV=production.`,
+  ]);
+}
 // Processes starting together on an empty database create one demo project: the first, while the others wait.
-const demo = await withSessionLock(directUrl, DEMO_PROJECT_LOCK, () =>
-  ensureDemoProject(running.deps, generatedPlatformToken),
-).catch(async (error: unknown) => {
-  await running.stop().catch(() => {}); // a start that fails leaves nothing running (failures are logged)
-  throw error;
-});
+// Only in development (the embedded database, or DEMO_PROJECT=true): a production database gets no demo data.
+const demo = !config.demoProject
+  ? undefined
+  : await withSessionLock(directUrl, DEMO_PROJECT_LOCK, () =>
+      ensureDemoProject(running.deps, generatedPlatformToken),
+    ).catch(async (error: unknown) => {
+      await running.stop().catch(() => {}); // a start that fails leaves nothing running (failures are logged)
+      throw error;
+    });
 
 let stopping = false;
 /** Stops everything this process started (src/process.ts, in reverse order) and exits (1 when a step failed, else `exitCode`). */
@@ -165,18 +189,20 @@ process.on('SIGINT', isApiWorker() ? () => {} : onSignal);
 process.on('SIGTERM', onSignal);
 try {
   if (clustered) {
+    // The port as configured: a replacement process joins the shared listener the first ones made (PORT=0 included).
+    const apiPort = String(config.port);
     workers = await startApiWorkers(
       apiProcesses,
-      {
+      (slot) => ({
         DATABASE_URL: databaseUrl,
         ...(config.platformToken && { PLATFORM_TOKEN: config.platformToken }),
         RUN_JOBS: 'false',
-        // METRICS_PORT is this process's (its jobs and pools): a forked process listening there too would share
-        // the port through the cluster and fail, as this process already holds it. Theirs are on the API port.
-        METRICS_PORT: '',
+        // METRICS_PORT is this process's (its jobs and pools); API process n serves its own on METRICS_PORT + n, so
+        // every process's metrics are on the private ports, never only on the public one (METRICS_PORT=0: none).
+        METRICS_PORT: metricsBasePort ? String(metricsBasePort + slot) : '',
         WEB_CONCURRENCY: '1',
-        PORT: String(config.port),
-      },
+        PORT: apiPort,
+      }),
       log,
     );
     config.port = workers.port;

@@ -22,6 +22,8 @@ import { unreadyReason } from './db/readiness.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
 import type { Handlers } from './http/contract.js';
+import { jobsUnreadyReason, queueHealth } from './jobs/health.js';
+import { PROCESS_NAME } from './jobs/heartbeat.job.js';
 import { JobQueue } from './jobs/queue.js';
 import { AuthCache } from './modules/platform/index.js';
 import { flushSearchLog, searchLogCounts } from './modules/search/index.js';
@@ -120,6 +122,8 @@ export async function startProcess(options: ProcessOptions): Promise<RunningProc
       caches,
       replicas,
       queues: async () => (await queue.started?.queueDepths()) ?? [],
+      queueHealth: () => queueHealth(db),
+      processName: PROCESS_NAME,
       searchLog: searchLogCounts,
     });
     const base = { db, config, log, authCache, caches, metrics, replicas, ...options.overrides };
@@ -133,7 +137,9 @@ export async function startProcess(options: ProcessOptions): Promise<RunningProc
       rateLimiter: config.rateLimits ? new RateLimiter(db) : undefined,
     };
     if (config.metricsPort !== undefined) {
-      const metricsServer = await serveMetrics(metrics, config.metricsPort, config.host, () => unreadyReason(db));
+      const unready = async (scope?: 'jobs') =>
+        (await unreadyReason(db)) ?? (scope === 'jobs' ? jobsUnreadyReason(db, config.jobsStaleSeconds) : undefined);
+      const metricsServer = await serveMetrics(metrics, config.metricsPort, config.host, unready);
       // METRICS_PORT=0: the port the kernel picked, for whoever prints or scrapes it.
       config.metricsPort = (metricsServer.address() as AddressInfo).port;
       parts.push({ name: 'metrics server', stop: () => new Promise((resolve) => metricsServer.close(resolve)) });

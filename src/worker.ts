@@ -8,6 +8,7 @@
  */
 import { loadConfig, type Config } from './config.js';
 import { migrate } from './db/migrate.js';
+import { goesThroughPooler, POOLED_WITHOUT_DIRECT_URL } from './db/pooler.js';
 import { DatabaseStartupError, waitForDatabase } from './db/wait-for-database.js';
 import { startProcess } from './process.js';
 import { createLogger } from './shared/logger.js';
@@ -35,6 +36,10 @@ try {
 } catch (error) {
   if (!(error instanceof DatabaseStartupError)) throw error;
   console.error(`Not starting: ${error.message}`);
+  process.exit(1);
+}
+if (!config.databaseDirectUrl && (await goesThroughPooler(databaseUrl))) {
+  console.error(`Not starting: ${POOLED_WITHOUT_DIRECT_URL.join('\n  ')}`);
   process.exit(1);
 }
 const applied = await migrate(config.databaseDirectUrl ?? databaseUrl);

@@ -96,12 +96,42 @@ export function createCommerceClient(options: CommerceClientOptions): CommerceCl
     fetch: options.fetch,
     querySerializer: { array: { style: 'form', explode: false } },
   });
+  carryConsistencyToken(client);
   const extended = Object.assign(client, {
     paginate: paginator(client),
     withAccessToken: (accessToken: string) => createCommerceClient({ ...options, accessToken }),
   });
   // The same functions at run time; CommerceClient only narrows what their arguments may be (exact bodies).
   return extended as unknown as CommerceClient;
+}
+
+const CONSISTENCY_TOKEN = 'X-Consistency-Token';
+
+/** A consistency token's WAL position (`X/Y`, hexadecimal) as a number, or undefined when it is not one. */
+function walPosition(token: string): bigint | undefined {
+  const match = /^([0-9A-F]{1,8})\/([0-9A-F]{1,8})$/i.exec(token);
+  return match ? (BigInt(`0x${match[1]}`) << 32n) + BigInt(`0x${match[2]}`) : undefined;
+}
+
+/**
+ * Read-your-writes behind any load balancer: the furthest consistency token this client's answers carried (the
+ * API's `X-Consistency-Token`, see openapi.yaml "Consistency and read replicas") goes with every later request,
+ * unless the request sets its own.
+ */
+function carryConsistencyToken(client: Client<paths>): void {
+  let latest: { token: string; position: bigint } | undefined;
+  client.use({
+    onRequest({ request }) {
+      if (latest && !request.headers.has(CONSISTENCY_TOKEN)) request.headers.set(CONSISTENCY_TOKEN, latest.token);
+      return request;
+    },
+    onResponse({ response }) {
+      const token = response.headers.get(CONSISTENCY_TOKEN);
+      const position = token === null ? undefined : walPosition(token);
+      if (token && position !== undefined && (!latest || position > latest.position)) latest = { token, position };
+      return response;
+    },
+  });
 }
 
 /** The paths a publishable key (and a customer's access token) may call with `Method` (openapi.yaml's security). */

@@ -31,7 +31,7 @@ export interface Replica {
 /** Where one read goes: a replica, or the primary and why. */
 export type ReadRoute =
   | { target: 'replica'; replica: Replica; db: Database }
-  | { target: 'primary'; reason: 'written' | 'no_replica'; db: Database };
+  | { target: 'primary'; reason: 'written' | 'no_replica' | 'token'; db: Database };
 
 /** A replica's state for the metrics. */
 export interface ReplicaStatus {
@@ -48,8 +48,8 @@ interface ReplicaState extends Replica {
   lagMs: number | undefined;
 }
 
-/** A WAL position `X/Y` as a number. */
-const lsn = (text: string): bigint => {
+/** A WAL position `X/Y` (a consistency token) as a number. */
+export const lsn = (text: string): bigint => {
   const [high, low] = text.split('/');
   return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
 };
@@ -75,6 +75,8 @@ const REPLAYED =
 
 // The insert position is at or past the end of every committed transaction's WAL, even with synchronous_commit
 // off (the flush position may trail it then); replicas receive only flushed WAL, so lag is measured against that.
+const PRIMARY_POSITION = 'SELECT pg_current_wal_insert_lsn()::text AS position';
+
 const PRIMARY_POSITIONS =
   'SELECT pg_current_wal_insert_lsn()::text AS inserted, pg_current_wal_flush_lsn()::text AS flushed';
 
@@ -155,6 +157,12 @@ export class ReplicaSet {
     this.written.set(projectId, { mark: this.marks, position: undefined });
   }
 
+  /** The primary's WAL insert position now, as `X/Y`: at or past the end of every transaction committed before the call. */
+  async primaryPosition(): Promise<string> {
+    const [row] = await this.primary.$queryRawUnsafe<Array<{ position: string }>>(PRIMARY_POSITION);
+    return row.position;
+  }
+
   /**
    * Marks a change notified for the project (undefined: every project): the project's cached values are kept from
    * replicas that have replayed it, other projects' as before.
@@ -174,15 +182,22 @@ export class ReplicaSet {
     }
   }
 
-  /** Where a read of the project goes now: a replica in rotation that has replayed this process's writes to it, else the primary. */
-  route(projectId: string): ReadRoute {
+  /**
+   * Where a read of the project goes now: a replica in rotation that has replayed this process's writes to it and
+   * the client's consistency token (`atLeast`, a WAL position), else the primary at once (no wait).
+   */
+  route(projectId: string, atLeast = 0n): ReadRoute {
     const written = this.written.get(projectId);
     if (written && written.position === undefined) return { target: 'primary', reason: 'written', db: this.primary };
-    const needed = written?.position ?? 0n;
+    const mine = written?.position ?? 0n;
+    const needed = mine > atLeast ? mine : atLeast;
     const serving = this.replicas.filter((replica) => this.inRotation(replica));
     const ready = serving.filter((replica) => replica.replayed >= needed);
-    if (ready.length === 0)
-      return { target: 'primary', reason: serving.length > 0 ? 'written' : 'no_replica', db: this.primary };
+    if (ready.length === 0) {
+      const reason =
+        serving.length === 0 ? 'no_replica' : serving.some((r) => r.replayed >= mine) ? 'token' : 'written';
+      return { target: 'primary', reason, db: this.primary };
+    }
     const replica = ready[this.next++ % ready.length];
     return { target: 'replica', replica, db: replica.db };
   }

@@ -32,6 +32,12 @@ export interface paths {
          * @description The readiness probe load balancers route on: 200 only when the database answers and every migration
          *     this process's code carries is applied; 503 otherwise (during a database outage, or while another
          *     process is still migrating), with the reason. `/healthz` is the liveness probe. Needs no key.
+         *
+         *     With `scope=jobs` (for the orchestrator or monitor of the job workers, never for a load balancer's
+         *     routing: a stopped worker must not take the API out of rotation) it also answers 503 when no job worker
+         *     has run jobs for more than `JOBS_STALE_SECONDS` (default 30): every process that works the queues sends a
+         *     heartbeat job every 5 seconds, and whichever worker runs it records the time. It is green again as soon as
+         *     a worker runs the next one.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -56,7 +62,10 @@ export interface paths {
          *     `commerce_http_request_duration_seconds` (a histogram by `operation`);
          *     `commerce_rate_limit_refusals_total` (by error `code`); `commerce_db_pool_connections` (by `state`:
          *     in_use, idle, waiting); `commerce_job_queue_jobs` (pg-boss jobs by `queue` and `state`: ready,
-         *     deferred, active, failed); `commerce_webhook_attempts_total` (by `outcome`) and
+         *     deferred, active, failed, as pg-boss's monitor on a working process last counted them);
+         *     `commerce_job_queue_oldest_pending_seconds` (by `queue`: the age of its oldest due job no worker has taken);
+         *     `commerce_webhook_deliveries_pending`; `commerce_job_worker_heartbeat_age_seconds` (since any job worker
+         *     last ran jobs; see `GET /readyz?scope=jobs`); `commerce_webhook_attempts_total` (by `outcome`) and
          *     `commerce_webhook_attempt_duration_seconds`; `commerce_cache_hits` and `commerce_cache_misses` (by
          *     `cache`, since the process started); `commerce_search_log` (by `count`: `buffered_rows` waiting for the
          *     next write, and since the process started `dropped_searches`, the buffer being full, and
@@ -64,7 +73,8 @@ export interface paths {
          *     `commerce_db_routed_reads_total` (by `target` and `reason`), `commerce_db_replica_lag_seconds` and
          *     `commerce_db_replica_in_rotation` (by `replica`); and the process's own series (`commerce_process_info`,
          *     always 1, its `pid` telling the processes of a clustered start apart; `commerce_process_*` and
-         *     `commerce_nodejs_*`: memory, CPU, heap, event-loop lag, handles). Each process reports its own figures; scrape every one.
+         *     `commerce_nodejs_*`: memory, CPU, heap, event-loop lag, handles). Each process reports its own figures,
+         *     every series labelled `process` (`<hostname>:<pid>`); scrape every one.
          *
          *     Not public: on the API's port it needs `Authorization: Bearer <METRICS_TOKEN>` and does not exist
          *     (404) while `METRICS_TOKEN` is unset. `METRICS_PORT` serves the same text on a port of its own
@@ -8314,6 +8324,14 @@ export interface components {
          */
         MetafieldsExpand: "metafields"[];
         /**
+         * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+         *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+         *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+         *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+         * @example 0/3A1B2C8
+         */
+        ConsistencyToken: string;
+        /**
          * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
          *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
          * @example true
@@ -8431,7 +8449,7 @@ export interface components {
         AccessControlAllowOrigin: "*";
         /**
          * @description CORS: the answer headers a web page may read. Sent with `Access-Control-Allow-Origin`.
-         * @example Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, X-Request-Id, Idempotent-Replayed, ETag
+         * @example Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, X-Request-Id, Idempotent-Replayed, ETag, X-Consistency-Token
          */
         AccessControlExposeHeaders: string;
     };
@@ -8500,7 +8518,10 @@ export interface operations {
     };
     getReadiness: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `jobs`: also require that a job worker ran jobs within `JOBS_STALE_SECONDS`. */
+                scope?: "jobs";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8531,7 +8552,7 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "invalid_request",
-                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "message": "q is not a query parameter of this operation. It takes: scope.",
                      *         "field": "q"
                      *       }
                      *     }
@@ -8540,7 +8561,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
-            /** @description The database does not answer, or migrations are not all applied. */
+            /** @description The database does not answer, migrations are not all applied, or (`scope=jobs`) no job worker ran jobs within `JOBS_STALE_SECONDS`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -10647,6 +10668,14 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+                /**
                  * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
                  *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
                  * @example true
@@ -12460,6 +12489,14 @@ export interface operations {
                 fields?: components["parameters"]["Fields"];
             };
             header?: {
+                /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
                 /**
                  * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
                  *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
@@ -18243,6 +18280,14 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+                /**
                  * @description `true` or `false`. With a live secret key, `true` reads and writes test metafield values instead of live ones.
                  *     Ignored with test keys (always test) and publishable keys (always their own mode). Any other value answers 400.
                  * @example true
@@ -19405,7 +19450,16 @@ export interface operations {
                  */
                 fields?: components["parameters"]["Fields"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20691,7 +20745,16 @@ export interface operations {
                 /** @description Adds `explain` to each product (secret keys only). */
                 explain?: boolean;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20843,7 +20906,16 @@ export interface operations {
                 /** @description Suggestions, 1-10. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -21990,7 +22062,16 @@ export interface operations {
                 /** @description Rows, 1-100. */
                 limit?: components["parameters"]["SearchAnalyticsLimit"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -22062,7 +22143,16 @@ export interface operations {
                 /** @description Rows, 1-100. */
                 limit?: components["parameters"]["SearchAnalyticsLimit"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description A consistency token a write answered with (its `X-Consistency-Token`): this read is then answered only by a
+                 *     replica that has replayed that write, or at once by the primary, on whichever API process it reaches
+                 *     ("Consistency and read replicas"). The SDK sends the latest one of its client by itself. A token that is
+                 *     not a WAL position (`X/Y`, hexadecimal) is ignored.
+                 * @example 0/3A1B2C8
+                 */
+                "X-Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
             path?: never;
             cookie?: never;
         };

@@ -1703,7 +1703,9 @@ export const operationIndex: readonly OperationMeta[] = [
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [],
-    "queryParams": []
+    "queryParams": [
+      "scope"
+    ]
   },
   {
     "operationId": "getShippingZone",

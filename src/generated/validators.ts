@@ -99,7 +99,7 @@ export const validators: Record<OperationId, OperationValidators> = {
   getProduct: { path: coercing.getProduct_path, query: coercing.getProduct_query },
   getProductMetafields: { path: coercing.getProductMetafields_path },
   getProject: { path: coercing.getProject_path },
-  getReadiness: {  },
+  getReadiness: { query: coercing.getReadiness_query },
   getShippingZone: { path: coercing.getShippingZone_path, query: coercing.getShippingZone_query },
   getStoreEvent: { path: coercing.getStoreEvent_path, query: coercing.getStoreEvent_query },
   getSuggestionBlock: { path: coercing.getSuggestionBlock_path },

@@ -3,6 +3,7 @@ import type { AppDeps } from '../app-deps.js';
 import type { Handlers } from './contract.js';
 import { handlers as allHandlers } from './handlers.js';
 import { accessLog } from './middleware/access-log.js';
+import { clientAddressOf } from './middleware/client-address.js';
 import { errorHandler } from './middleware/errors.js';
 import { itemJsonAnswers } from './middleware/item-json.js';
 import { requestMetrics } from './middleware/metrics.js';
@@ -13,13 +14,13 @@ import { securityHeaders } from './middleware/security-headers.js';
 import { buildRouter, unmatched } from './router.js';
 import type { RequestState } from './state.js';
 
-/** The Koa application: (request metrics), security headers, request id, access log, published documents' caching and compression, (response check), list pages' encoding, error mapping, then the generated routes. */
+/** The Koa application: the client's address, (request metrics), security headers, request id, access log, published documents' caching and compression, (response check), list pages' encoding, error mapping, then the generated routes. */
 export function createApp(deps: AppDeps, handlers: Handlers = allHandlers): Koa<RequestState> {
   const app = new Koa<RequestState>();
-  // Behind a trusted proxy, ctx.ip is the address that proxy appended to X-Forwarded-For (the last one: any
-  // earlier ones came from the client and prove nothing).
-  app.proxy = deps.config.trustProxy;
-  app.maxIpsCount = 1;
+  // ctx.ip is set by clientAddressOf (X-Forwarded-For believed from TRUST_PROXY's addresses only), never by Koa's
+  // `proxy`, which would believe the header from any connection.
+  app.proxy = false;
+  app.use(clientAddressOf(deps.config));
   if (deps.metrics) app.use(requestMetrics(deps.metrics));
   app.use(securityHeaders());
   app.use(requestId());

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../app-deps.js';
-import type { Replica } from '../db/replicas.js';
+import { lsn, type Replica } from '../db/replicas.js';
 import type { OperationId } from '../generated/operations.js';
 import type { Ctx } from '../shared/context.js';
 import { cachesReadingFrom, type ProcessCaches } from '../shared/table-version-cache.js';
@@ -25,10 +25,16 @@ export const REPLICA_READS: ReadonlySet<OperationId> = new Set<OperationId>([
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The request and response header carrying a consistency token: a WAL position of the primary, `X/Y` in hex. */
+export const CONSISTENCY_TOKEN = 'X-Consistency-Token';
+const TOKEN_FORMAT = /^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/i;
+
 /**
  * Marks every request that may write (not GET, HEAD or OPTIONS) to its project in the replica router once it is
  * answered, failed or not (its transaction has committed or rolled back by then): this process's reads of that
- * project then stay on the primary until a replica has replayed it. Without replicas it does nothing.
+ * project then stay on the primary until a replica has replayed it. A write answered below 500 also carries the
+ * primary's WAL position read after it, as its consistency token (X-Consistency-Token), which any process honours
+ * (readRouted). Without replicas it does nothing.
  */
 export function markWrites(deps: AppDeps): Middleware<RequestState> {
   const replicas = deps.replicas;
@@ -43,6 +49,7 @@ export function markWrites(deps: AppDeps): Middleware<RequestState> {
       const project = ctx.state.service?.project.id;
       if (project) replicas.wrote(project);
     }
+    if (ctx.state.service && ctx.status < 500) ctx.set(CONSISTENCY_TOKEN, await replicas.primaryPosition());
   };
 }
 
@@ -53,11 +60,18 @@ const replicaCaches = new WeakMap<Replica, ProcessCaches>();
  * replica's, with caches that keep only values computed while it had replayed every change heard of. When the
  * replica fails during the read (connection lost, recovery conflict) it leaves rotation and the read runs again
  * on the primary: a read-only handler is safe to repeat, so a replica's failure is never the client's error.
+ * `token` (the request's X-Consistency-Token) keeps the read off replicas that have not replayed it.
  */
-export async function readRouted<T>(deps: AppDeps, service: Ctx, read: (service: Ctx) => Promise<T>): Promise<T> {
+export async function readRouted<T>(
+  deps: AppDeps,
+  service: Ctx,
+  read: (service: Ctx) => Promise<T>,
+  token?: string,
+): Promise<T> {
   const { replicas, metrics } = deps;
   if (!replicas) return read(service);
-  const route = replicas.route(service.project.id);
+  // A consistency token from any process's write: only a replica that has replayed it may answer.
+  const route = replicas.route(service.project.id, token && TOKEN_FORMAT.test(token) ? lsn(token) : 0n);
   if (route.target === 'primary') {
     metrics?.observeRoutedRead('primary', route.reason);
     return read(service);

@@ -15,7 +15,7 @@ import { BROWSER_AUTH, corsHeaders, corsPreflight } from './middleware/cors.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { idempotency } from './middleware/idempotency.js';
 import { validate } from './middleware/validate.js';
-import { markWrites, readRouted, REPLICA_READS } from './replica-reads.js';
+import { CONSISTENCY_TOKEN, markWrites, readRouted, REPLICA_READS } from './replica-reads.js';
 import type { AppContext, RequestState } from './state.js';
 
 const literalSegments = (path: string) =>
@@ -41,7 +41,9 @@ function invoke(operation: OperationMeta, handlers: Handlers, deps: AppDeps): Mi
         clientAddress: ctx.ip,
       });
     const service = ctx.state.service;
-    const reply = await (replicaRead && service ? readRouted(deps, service, run) : run(service));
+    const reply = await (replicaRead && service
+      ? readRouted(deps, service, run, ctx.get(CONSISTENCY_TOKEN) || undefined)
+      : run(service));
     ctx.status = reply.status;
     if (reply.body !== undefined) ctx.body = reply.body;
     if (reply.type) ctx.type = reply.type;

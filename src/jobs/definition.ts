@@ -11,6 +11,8 @@ export interface QueueOptions {
   retryBackoff: boolean;
   /** Seconds a job may stay active before pg-boss counts it as failed and retries it (default 15 minutes). */
   expireInSeconds?: number;
+  /** Seconds a completed job is kept (pg-boss's default: 7 days); frequent jobs keep theirs shorter. */
+  deleteAfterSeconds?: number;
 }
 
 /** The queue options of every job that names none of its own: 3 retries, 60 s apart and doubling. */

@@ -4,6 +4,7 @@ import type { Tx } from '../db/client.js';
 import type { Logger } from '../shared/logger.js';
 import type { QueueDepth } from '../shared/metrics.js';
 import { queueOptionsOf, type JobDefinition, type JobDeps } from './definition.js';
+import { HEARTBEAT_SECONDS } from './heartbeat.job.js';
 import { deadLetterQueue, jobs } from './registry.js';
 import type { EnqueueOptions, JobName, JobPayloads, JobSender } from './types.js';
 
@@ -23,6 +24,8 @@ function inTransaction(tx: Tx) {
 export class JobQueue implements JobSender {
   /** Queues worked by a loop of their own (JobDefinition.consumer), stopped before pg-boss. */
   private readonly consumers: Array<{ stop: () => Promise<void> }> = [];
+  /** The worker heartbeat's timer, while this process works the queues. */
+  private heartbeat: NodeJS.Timeout | undefined;
 
   private constructor(private readonly boss: PgBoss) {}
 
@@ -54,7 +57,7 @@ export class JobQueue implements JobSender {
     await boss.start();
     const queue = new JobQueue(boss);
     for (const name of Object.keys(jobs) as JobName[]) {
-      const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = queueOptionsOf(jobs[name]);
+      const { retryLimit, retryDelay, retryBackoff, expireInSeconds, deleteAfterSeconds } = queueOptionsOf(jobs[name]);
       await boss.createQueue(deadLetterQueue(name));
       await boss.createQueue(name, {
         retryLimit,
@@ -62,6 +65,7 @@ export class JobQueue implements JobSender {
         retryBackoff,
         deadLetter: deadLetterQueue(name),
         ...(expireInSeconds && { expireInSeconds }),
+        ...(deleteAfterSeconds && { deleteAfterSeconds }),
       });
     }
     if (options.work) await queue.work({ ...options.deps, jobs: queue }, databaseUrl);
@@ -81,6 +85,10 @@ export class JobQueue implements JobSender {
       if (job.schedule) await this.boss.schedule(name, job.schedule, { v: 1 }, { tz: 'UTC' });
       await job.onWorkerStart?.(deps);
     }
+    // A heartbeat job now and every HEARTBEAT_SECONDS: whichever worker runs it shows jobs run (/readyz?scope=jobs).
+    const beat = () => void this.boss.send('worker-heartbeat', { v: 1 }).catch(() => {}); // an outage: the next one
+    beat();
+    this.heartbeat = setInterval(beat, HEARTBEAT_SECONDS * 1000).unref();
   }
 
   /**
@@ -139,6 +147,7 @@ export class JobQueue implements JobSender {
 
   /** Stops workers and consumers (letting running jobs finish up to the timeout) and closes the pool. */
   async stop(): Promise<void> {
+    clearInterval(this.heartbeat);
     await Promise.all(this.consumers.splice(0).map((consumer) => consumer.stop()));
     await this.boss.stop({ graceful: true, timeout: 10_000 });
   }

@@ -10,6 +10,7 @@ import { purgeWebhookDeliveriesJob } from '../modules/webhooks/purge-webhook-del
 import { webhookDeliverJob } from '../modules/webhooks/webhook-deliver.job.js';
 import { webhookRetryJob } from '../modules/webhooks/webhook-retry.job.js';
 import type { JobDefinition } from './definition.js';
+import { workerHeartbeatJob } from './heartbeat.job.js';
 import type { JobName } from './types.js';
 
 /** The dead-letter queue of a job: where it goes when its retries are used up. */
@@ -31,4 +32,5 @@ export const jobs: { [N in JobName]: JobDefinition<N> } = {
   'purge-webhook-deliveries': purgeWebhookDeliveriesJob,
   'purge-search-log': purgeSearchLogJob,
   'release-reservations': releaseReservationsJob,
+  'worker-heartbeat': workerHeartbeatJob,
 };

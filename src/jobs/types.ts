@@ -16,6 +16,8 @@ export interface JobPayloads {
   'purge-search-log': { v: 1 };
   /** Releases a sent draft order's reservations once they expire (see modules/draft-orders). */
   'release-reservations': { v: 1; projectId: string; draftOrderId: string };
+  /** Sent by every working process every few seconds; running it records that jobs run (src/jobs/heartbeat.job.ts). */
+  'worker-heartbeat': { v: 1 };
 }
 export type JobName = keyof JobPayloads;
 

@@ -13,11 +13,24 @@ export interface QueueDepth {
   failed: number;
 }
 
+/** The job queues' health (src/jobs/health.ts), read at scrape time. */
+export interface QueueHealth {
+  /** Per queue, the age of its oldest due job no worker has taken yet (queues with none are absent). */
+  oldestPendingSeconds: Array<{ queue: string; seconds: number }>;
+  /** Webhook deliveries waiting for their first or next attempt. */
+  deliveriesPending: number;
+  /** Seconds since any worker last ran the heartbeat job; undefined when none ever did. */
+  secondsSinceHeartbeat: number | undefined;
+}
+
 /** Where the process's gauges are read from at scrape time; each part is optional (absent: its series are not shown). */
 export interface MetricSources {
   pool?: () => pg.Pool | undefined;
   caches?: ProcessCaches;
   queues?: () => Promise<QueueDepth[]>;
+  queueHealth?: () => Promise<QueueHealth>;
+  /** The `process` label every series carries (`<hostname>:<pid>`): processes sharing a port or a scrape stay apart. */
+  processName?: string;
   replicas?: { status(): ReplicaStatus[] };
   /** The search log's buffer and what it lost (searchLogCounts). */
   searchLog?: () => { buffered: number; dropped: number; failed: number };
@@ -84,12 +97,15 @@ export class Metrics {
     help:
       'Requests of the operations that may read from a replica, by where they read: target is "primary" or a ' +
       'replica (host:port/database); reason is replica, written (this process wrote to the project and no replica ' +
-      'has replayed it yet), no_replica (none in rotation) or failover (the replica failed during the request).',
+      "has replayed it yet), token (no replica has replayed the request's X-Consistency-Token), no_replica (none " +
+      'in rotation) or failover (the replica failed during the request).',
     labelNames: ['target', 'reason'] as const,
     registers: [this.registry],
   });
 
   constructor(sources: MetricSources = {}) {
+    const { pool, caches, queues, queueHealth, replicas, searchLog, processName } = sources;
+    if (processName) this.registry.setDefaultLabels({ process: processName });
     collectDefaultMetrics({ register: this.registry, prefix: 'commerce_' });
     // Which process answered the scrape: the API processes of a clustered start (WEB_CONCURRENCY) share one
     // port, and each shows only its own series.
@@ -99,7 +115,7 @@ export class Metrics {
       labelNames: ['pid'] as const,
       registers: [this.registry],
     }).set({ pid: String(process.pid) }, 1);
-    const { pool, caches, queues, replicas, searchLog } = sources;
+    if (queueHealth) this.queueHealthGauges(queueHealth);
     if (searchLog) {
       new Gauge({
         name: 'commerce_search_log',
@@ -216,6 +232,50 @@ export class Metrics {
     }
   }
 
+  /** Gauges of the queues' health, read in one go per scrape (the first gauge collected reads, the others reuse it). */
+  private queueHealthGauges(read: () => Promise<QueueHealth>): void {
+    let reading: Promise<QueueHealth | undefined> | undefined;
+    // One read per scrape: the first gauge starts it, the rest of the same scrape (same tick) share it.
+    const current = () => {
+      reading ??= read().catch(() => undefined);
+      const shared = reading;
+      setImmediate(() => (reading = undefined));
+      return shared;
+    };
+    new Gauge({
+      name: 'commerce_job_queue_oldest_pending_seconds',
+      help: 'Per queue, the age of its oldest job that is due and not yet taken by a worker (0 when none waits).',
+      labelNames: ['queue'] as const,
+      registers: [this.registry],
+      async collect() {
+        const health = await current();
+        if (!health) return; // the database does not answer: the last values stay
+        this.reset();
+        for (const { queue, seconds } of health.oldestPendingSeconds) this.set({ queue }, seconds);
+      },
+    });
+    new Gauge({
+      name: 'commerce_webhook_deliveries_pending',
+      help: 'Webhook deliveries waiting for their first or next attempt, in every project.',
+      registers: [this.registry],
+      async collect() {
+        const health = await current();
+        if (health) this.set(health.deliveriesPending);
+      },
+    });
+    new Gauge({
+      name: 'commerce_job_worker_heartbeat_age_seconds',
+      help:
+        'Seconds since any job worker last ran the heartbeat job (sent by each working process every 5 s); ' +
+        '/readyz?scope=jobs is red past JOBS_STALE_SECONDS. Absent until a worker ran one.',
+      registers: [this.registry],
+      async collect() {
+        const health = await current();
+        if (health?.secondsSinceHeartbeat !== undefined) this.set(health.secondsSinceHeartbeat);
+      },
+    });
+  }
+
   /** Counts one answered request (and a 429's refusal by its error code). */
   observeRequest(operation: string, status: number, seconds: number, errorCode?: string): void {
     this.requests.inc({ operation, status: String(status) });
@@ -224,7 +284,7 @@ export class Metrics {
   }
 
   /** Counts one request of an operation that may read from a replica, by where it read and why. */
-  observeRoutedRead(target: string, reason: 'replica' | 'written' | 'no_replica' | 'failover'): void {
+  observeRoutedRead(target: string, reason: 'replica' | 'written' | 'no_replica' | 'failover' | 'token'): void {
     this.routedReads.inc({ target, reason });
   }
 
@@ -243,22 +303,24 @@ export class Metrics {
 /**
  * Serves `GET /metrics` (no token: for a private network) on a port of its own and resolves once it listens,
  * with the probes beside it: `GET /healthz` (200 while the process runs) and `GET /readyz` (200 when `unready`
- * finds nothing, else 503 with the reason; the same bodies as the API's probes). Every other request answers
+ * finds nothing, else 503 with the reason; the same bodies as the API's probes; `?scope=jobs` also asks whether
+ * job workers run jobs). Every other request answers
  * 404. Rejects with the listen error.
  */
 export async function serveMetrics(
   metrics: Metrics,
   port: number,
   host: string,
-  unready: () => Promise<string | undefined>,
+  unready: (scope?: 'jobs') => Promise<string | undefined>,
 ): Promise<Server> {
   const json = (response: ServerResponse, status: number, body: object) =>
     response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
   const server = createServer((request, response) => {
-    const path = request.url?.split('?')[0];
+    const [path, query] = (request.url ?? '').split('?');
     if (request.method === 'GET' && path === '/healthz') return json(response, 200, { status: 'ok' });
     if (request.method === 'GET' && path === '/readyz') {
-      unready().then(
+      const scope = new URLSearchParams(query).get('scope') === 'jobs' ? 'jobs' : undefined;
+      unready(scope).then(
         (reason) =>
           reason ? json(response, 503, { status: 'unavailable', reason }) : json(response, 200, { status: 'ready' }),
         () => json(response, 503, { status: 'unavailable', reason: 'The database does not answer.' }),

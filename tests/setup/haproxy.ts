@@ -4,50 +4,30 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/db/embedded-postgres.js';
+import { guideBlock, localised } from './deploy-guide.js';
 
 export interface RunningHaproxy {
   baseUrl: string;
-  /** The configuration it runs with (the one docs/deploy.md shows). */
+  /** The configuration it runs with (docs/deploy.md's, on local addresses). */
   configFile: string;
   output: () => string;
   stop: () => Promise<void>;
 }
 
 /**
- * haproxy.cfg for API processes behind one address: round robin over the servers that answer `GET /readyz`
- * with 200 (checked every 250 ms; out after 2 failures, back after 2 successes). A request whose server refused
- * the connection or closed it without an answer (a process killed mid-request) is sent again to another server:
- * safe for reads and for creates sent with an Idempotency-Key (the API answers a repeated key once). With no
- * server up, HAProxy answers 503. `X-Served-By` names the server that answered.
+ * docs/deploy.md's haproxy.cfg with the test's addresses: its TLS listener becomes a plain one on
+ * 127.0.0.1:`listenPort`, its two example servers become `servers` on 127.0.0.1. Everything else (health checks
+ * on /readyz, retries, `option forwardfor`, /metrics refused, X-Served-By) is the guide's text as it is.
  */
 export function haproxyConfig(listenPort: number, servers: Array<{ name: string; port: number }>): string {
-  return [
-    'global',
-    '  maxconn 2000',
-    '',
-    'defaults',
-    '  mode http',
-    '  timeout connect 2s',
-    '  timeout client 30s',
-    '  timeout server 30s',
-    '  timeout check 1s',
-    '  retries 3',
-    '  option redispatch 1',
-    '  retry-on conn-failure empty-response',
-    '',
-    'frontend api',
-    `  bind 127.0.0.1:${listenPort}`,
-    '  default_backend api_processes',
-    '',
-    'backend api_processes',
-    '  balance roundrobin',
-    '  option httpchk GET /readyz',
-    '  http-check expect status 200',
-    '  default-server inter 250ms fall 2 rise 2',
-    '  http-response set-header X-Served-By %s',
-    ...servers.map((server) => `  server ${server.name} 127.0.0.1:${server.port} check`),
-    '',
-  ].join('\n');
+  return localised(guideBlock('haproxy.cfg'), [
+    ['bind :443 ssl crt /etc/haproxy/api.pem', `bind 127.0.0.1:${listenPort}`],
+    [/^ {2}server a 10\.0\.0\.11:3000 check\n {2}server b 10\.0\.0\.12:3000 check\n/, ''],
+    [
+      /^ {2}http-response set-header X-Served-By %s\n/,
+      `  http-response set-header X-Served-By %s\n${servers.map((s) => `  server ${s.name} 127.0.0.1:${s.port} check\n`).join('')}`,
+    ],
+  ]);
 }
 
 /** Starts Debian's `haproxy` in the foreground with haproxyConfig and resolves once it accepts connections. */

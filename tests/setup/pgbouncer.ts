@@ -3,12 +3,13 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { guideBlock, localised } from './deploy-guide.js';
 
 export interface RunningPgBouncer {
   /** `serverUrl` with PgBouncer's host and port instead of PostgreSQL's (same user, password and database). */
   url: (serverUrl: string) => string;
   port: number;
-  /** The configuration file it runs with (the one docs/deploy.md shows). */
+  /** The configuration file it runs with (docs/deploy.md's, on local addresses). */
   configFile: string;
   stop: () => Promise<void>;
 }
@@ -22,7 +23,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The pgbouncer.ini of a transaction-mode pooler in front of the PostgreSQL at `host:port`, for every database. */
+/**
+ * docs/deploy.md's pgbouncer.ini (transaction mode, every database) in front of the PostgreSQL at `host:port`,
+ * with the test's addresses, port, pool size and auth file in place of the guide's.
+ */
 export function pgBouncerIni(options: {
   serverHost: string;
   serverPort: number;
@@ -30,31 +34,13 @@ export function pgBouncerIni(options: {
   authFile: string;
   poolSize: number;
 }): string {
-  return [
-    '[databases]',
-    // Every database name a client asks for, on the one server (its user and password are the client's), with
-    // the server connections' time zone set to UTC (see ignore_startup_parameters below).
-    `* = host=${options.serverHost} port=${options.serverPort} timezone=UTC`,
-    '',
-    '[pgbouncer]',
-    'listen_addr = 127.0.0.1',
-    `listen_port = ${options.listenPort}`,
-    "unix_socket_dir = ''",
-    'pool_mode = transaction',
-    'auth_type = scram-sha-256',
-    `auth_file = ${options.authFile}`,
-    // Server connections per (database, user): what the API processes share, however many clients they open.
-    `default_pool_size = ${options.poolSize}`,
-    'max_client_conn = 2000',
-    // node-postgres sends the session's TimeZone as a startup option (-c TimeZone=UTC); PgBouncer 1.18 refuses
-    // unknown startup parameters, so it ignores this one and sets the server connections' time zone itself.
-    'ignore_startup_parameters = options',
-    'server_reset_query =',
-    'admin_users = postgres',
-    'log_connections = 0',
-    'log_disconnections = 0',
-    '',
-  ].join('\n');
+  return localised(guideBlock('pgbouncer.ini'), [
+    ['* = host=10.0.0.5 port=5432 ', `* = host=${options.serverHost} port=${options.serverPort} `],
+    ['listen_addr = 0.0.0.0', 'listen_addr = 127.0.0.1'],
+    ['listen_port = 6432', `listen_port = ${options.listenPort}`],
+    ['auth_file = /etc/pgbouncer/userlist.txt', `auth_file = ${options.authFile}`],
+    ['default_pool_size = 40', `default_pool_size = ${options.poolSize}`],
+  ]);
 }
 
 /**

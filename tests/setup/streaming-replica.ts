@@ -1,19 +1,31 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../src/db/embedded-postgres.js';
+import { guideBlock, localised } from './deploy-guide.js';
 
 /**
- * A PostgreSQL primary and a streaming replica of it made with PostgreSQL's own `pg_basebackup -R`, from Debian's
- * `postgresql` package (the embedded PostgreSQL ships no pg_basebackup; .ci/run installs the package when missing).
- * Both run as the `postgres` user under a temporary directory, listening on 127.0.0.1 only.
+ * A PostgreSQL primary and a streaming replica of it made as docs/deploy.md says ("PostgreSQL: roles, database,
+ * replication": its postgresql.conf, pg_hba.conf, roles.sql and pg_basebackup line, read from the page, on
+ * 127.0.0.1), from Debian's `postgresql` package (the embedded PostgreSQL ships no pg_basebackup; .ci/run
+ * installs the package when missing). Both run as the `postgres` user under a temporary directory.
  */
 export interface PrimaryWithReplica {
-  /** The primary's database `commerce` (migrate it before use). */
+  /** The primary's database `commerce` as the guide's `app` role (migrate it before use). */
   primaryUrl: string;
-  /** The same database on the replica. */
+  /** The same database on the replica, as `app`. */
   replicaUrl: string;
   /** Runs SQL on the replica (`SELECT pg_wal_replay_pause()`, ...). */
   onReplica: (text: string) => Promise<pg.QueryResult>;
@@ -33,9 +45,58 @@ export function debianPostgresBin(): string | undefined {
 }
 
 /** Runs a PostgreSQL program as the `postgres` user when this process is root (PostgreSQL refuses root). */
-function asPostgres(bin: string, program: string, args: string[]): string {
+function asPostgres(bin: string, program: string, args: string[], env: Record<string, string> = {}): string {
   const user = process.getuid?.() === 0 ? { uid: uidOf('postgres'), gid: gidOf('postgres') } : {};
-  return execFileSync(path.join(bin, program), args, { ...user, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  return execFileSync(path.join(bin, program), args, {
+    ...user,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
+}
+
+// The guide's passwords (roles.sql), which the test uses as they are.
+const APP_PASSWORD = 'change-me-app';
+const REPLICATOR_PASSWORD = 'change-me-replicator';
+// The guide's network of API machines and replicas becomes this host.
+const onThisHost: Array<[string | RegExp, string]> = [[/10\.0\.0\.0\/24 /, '127.0.0.1/32 ']];
+
+/** The guide's postgresql.conf and pg_hba.conf for a cluster at `dataDir` (plus a trusted superuser for the test's own checks). */
+function configure(dataDir: string): void {
+  const conf = localised(guideBlock('postgresql.conf'), [
+    ["listen_addresses = '10.0.0.5'", "listen_addresses = '127.0.0.1'"],
+  ]);
+  appendFileSync(path.join(dataDir, 'postgresql.conf'), `\n# docs/deploy.md\n${conf}`);
+  const hba = localised(guideBlock('pg_hba.conf'), onThisHost);
+  writeFileSync(
+    path.join(dataDir, 'pg_hba.conf'),
+    `${hba}# the test's own checks\nhost all postgres 127.0.0.1/32 trust\n`,
+  );
+}
+
+/** roles.sql's statements one by one (CREATE DATABASE runs outside a transaction). */
+async function createRoles(adminUrl: string): Promise<void> {
+  const statements = guideBlock('roles.sql')
+    .split('\n')
+    .filter((line) => !line.startsWith('--'))
+    .join('\n')
+    .split(/;\s*\n/)
+    .map((statement) => statement.trim())
+    .filter(Boolean);
+  for (const statement of statements) await query(adminUrl, statement);
+}
+
+/** replica.sh's pg_basebackup arguments, with the test's primary and directory. */
+function basebackupArgs(primaryPort: number, replicaDir: string): string[] {
+  const line = guideBlock('replica.sh')
+    .split('\n')
+    .find((text) => text.startsWith('pg_basebackup '));
+  if (!line) throw new Error("docs/deploy.md's replica.sh runs no pg_basebackup");
+  const localLine = localised(line, [
+    ['-h 10.0.0.5 ', `-h 127.0.0.1 -p ${primaryPort} `],
+    ['-D /var/lib/postgresql/15/main ', `-D ${replicaDir} `],
+  ]);
+  return localLine.split(/\s+/).slice(1);
 }
 
 const uidOf = (name: string) => Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
@@ -61,9 +122,9 @@ export async function startPrimaryWithReplica(): Promise<PrimaryWithReplica> {
   const primaryDir = path.join(dir, 'primary');
   const replicaDir = path.join(dir, 'replica');
   const [primaryPort, replicaPort] = [await freePort(), await freePort()];
-  // A throwaway pair: no flush to disk (as the suite's own cluster), the socket in the temporary directory.
-  const options = (port: number) =>
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c wal_level=replica`;
+  // A throwaway pair: no flush to disk (as the suite's own cluster), the socket in the temporary directory; the
+  // rest of the configuration is the guide's.
+  const options = (port: number) => `-p ${port} -k ${dir} -c fsync=off -c full_page_writes=off`;
   const pgCtl = (dataDir: string, port: number, log: string) =>
     asPostgres(bin, 'pg_ctl', ['-D', dataDir, '-o', options(port), '-l', path.join(dir, log), '-w', 'start']);
   const stopped: string[] = [];
@@ -80,22 +141,21 @@ export async function startPrimaryWithReplica(): Promise<PrimaryWithReplica> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    asPostgres(bin, 'initdb', ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
+    asPostgres(bin, 'initdb', ['-D', primaryDir, '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8']);
+    configure(primaryDir);
     pgCtl(primaryDir, primaryPort, 'primary.log');
-    const primaryUrl = `postgres://postgres@127.0.0.1:${primaryPort}/commerce`;
-    await query(`postgres://postgres@127.0.0.1:${primaryPort}/postgres`, 'CREATE DATABASE commerce');
-    asPostgres(bin, 'pg_basebackup', [
-      ...['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres'],
-      ...['-D', replicaDir, '-R', '-X', 'stream', '-c', 'fast'],
-    ]);
+    const adminUrl = (port: number, database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+    await createRoles(adminUrl(primaryPort, 'postgres'));
+    const primaryUrl = `postgres://app:${APP_PASSWORD}@127.0.0.1:${primaryPort}/commerce`;
+    asPostgres(bin, 'pg_basebackup', basebackupArgs(primaryPort, replicaDir), { PGPASSWORD: REPLICATOR_PASSWORD });
     pgCtl(replicaDir, replicaPort, 'replica.log');
-    const replicaUrl = `postgres://postgres@127.0.0.1:${replicaPort}/commerce`;
+    const replicaUrl = `postgres://app:${APP_PASSWORD}@127.0.0.1:${replicaPort}/commerce`;
     const { rows } = await query(replicaUrl, 'SELECT pg_is_in_recovery() AS standby');
     if (!rows[0].standby) throw new Error('the copy made by pg_basebackup -R is not a standby');
     return {
       primaryUrl,
       replicaUrl,
-      onReplica: (text) => query(replicaUrl, text),
+      onReplica: (text) => query(adminUrl(replicaPort, 'commerce'), text),
       killReplica: () => {
         const pid = Number(readFileSync(path.join(replicaDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
         process.kill(pid, 'SIGKILL');

@@ -297,3 +297,10 @@ export type SearchQueryClient = Prisma.SearchQueryClientModel
  * A normalized query the merchant never wants suggested.
  */
 export type SearchSuggestionBlock = Prisma.SearchSuggestionBlockModel
+/**
+ * Model JobWorkerHeartbeat
+ * The job workers' heartbeat: each process that works the queues sends a `worker-heartbeat` job every few
+ * seconds, and whichever worker runs it records the time under its own name. `GET /readyz?scope=jobs` is red
+ * when the newest is older than JOBS_STALE_SECONDS (src/jobs/heartbeat.job.ts). Not per project.
+ */
+export type JobWorkerHeartbeat = Prisma.JobWorkerHeartbeatModel

@@ -5,9 +5,10 @@ import type { RequestState } from '../state.js';
 /** Operations a storefront calls from the browser: those that take a publishable key (or a customer token with it). */
 export const BROWSER_AUTH: ReadonlySet<AuthKind> = new Set(['publishable', 'customer']);
 
-const ALLOW_HEADERS = 'X-API-Key, Authorization, Content-Type, Idempotency-Key, If-Match, X-Test-Mode, X-Request-Id';
+const ALLOW_HEADERS =
+  'X-API-Key, Authorization, Content-Type, Idempotency-Key, If-Match, X-Test-Mode, X-Request-Id, X-Consistency-Token';
 const EXPOSE_HEADERS =
-  'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, X-Request-Id, Idempotent-Replayed, ETag';
+  'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, X-Request-Id, Idempotent-Replayed, ETag, X-Consistency-Token';
 // Browsers cache the preflight this long (Chromium caps it at 2 hours).
 const MAX_AGE_SECONDS = '7200';
 

@@ -1,5 +1,6 @@
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/availability.js';
 import { unreadyReason } from '../../db/readiness.js';
+import { jobsUnreadyReason } from '../../jobs/health.js';
 import { AppError } from '../../shared/errors.js';
 import type { AreaHandlers } from '../../http/contract.js';
 import { docsAsset, docsPage, DOCS_ASSETS } from './docs-page.js';
@@ -22,8 +23,11 @@ export const healthDocsHandlers = {
       };
     }
   },
-  getReadiness: async ({ deps }) => {
-    const reason = await unreadyReason(deps.db);
+  getReadiness: async ({ deps, query }) => {
+    // scope=jobs: also whether a job worker ran jobs lately (for the workers' orchestrator, not the balancer).
+    const reason =
+      (await unreadyReason(deps.db)) ??
+      (query.scope === 'jobs' ? await jobsUnreadyReason(deps.db, deps.config.jobsStaleSeconds) : undefined);
     if (!reason) return { status: 200, body: { status: 'ready' } };
     return {
       status: 503,

@@ -22,7 +22,14 @@ describe('CORS preflight', () => {
     expect(response.headers.get('Access-Control-Allow-Origin')).toBe('*');
     expect(headerList(response, 'Access-Control-Allow-Methods')).toEqual(['post']);
     expect(headerList(response, 'Access-Control-Allow-Headers')).toEqual(
-      expect.arrayContaining(['x-api-key', 'authorization', 'content-type', 'idempotency-key', 'x-test-mode']),
+      expect.arrayContaining([
+        'x-api-key',
+        'authorization',
+        'content-type',
+        'idempotency-key',
+        'x-test-mode',
+        'x-consistency-token',
+      ]),
     );
     expect(Number(response.headers.get('Access-Control-Max-Age'))).toBeGreaterThan(0);
     expect(await response.text()).toBe('');

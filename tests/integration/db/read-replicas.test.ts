@@ -47,7 +47,11 @@ async function metric(app: TestApp, name: string, labels: Record<string, string>
   const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`)) continue;
-    const inside = line.slice(name.length + 1, line.indexOf('}')).split(',');
+    // Every series also carries the process label (`process="<hostname>:<pid>"`).
+    const inside = line
+      .slice(name.length + 1, line.indexOf('}'))
+      .split(',')
+      .filter((label) => !label.startsWith('process='));
     if (wanted.every((label) => inside.includes(label)) && inside.length === wanted.length)
       return Number(line.slice(line.lastIndexOf(' ') + 1));
   }

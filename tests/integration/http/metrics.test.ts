@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { createServer } from 'node:net';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createProject } from '../../factories/project.factory.js';
@@ -40,7 +41,12 @@ describe('GET /metrics', () => {
     const answer = await scrape();
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-    const text = await answer.text();
+    const labelled = await answer.text();
+    // Every series carries this process's label (hostname:pid): processes behind one port or scrape stay apart.
+    const label = `process="${os.hostname()}:${process.pid}"`;
+    const series = labelled.split('\n').filter((line) => line && !line.startsWith('#'));
+    expect(series.filter((line) => !line.includes(label))).toEqual([]);
+    const text = labelled.replaceAll(`,${label}`, '').replaceAll(`{${label}}`, '').replaceAll(`{${label},`, '{');
     expect(text).toMatch(/^commerce_http_requests_total\{operation="listCustomers",status="200"\} [1-9]/m);
     expect(text).toMatch(/^commerce_http_requests_total\{operation="listCustomers",status="429"\} [1-9]/m);
     expect(text).toMatch(/^commerce_http_requests_total\{operation="unmatched",status="404"\} [1-9]/m);
@@ -54,6 +60,7 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^commerce_process_resident_memory_bytes \d+/m);
     expect(text).toMatch(/^commerce_nodejs_eventloop_lag_seconds \d/m);
     expect(text).toContain('# TYPE commerce_webhook_attempt_duration_seconds histogram');
+    expect(text).toMatch(/^commerce_webhook_deliveries_pending \d+$/m);
     // The key's secret never appears in a label.
     expect(text).not.toContain(project.keys.secret_test.token);
   });

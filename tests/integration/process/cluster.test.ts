@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
@@ -53,20 +54,44 @@ async function answeringProcesses(baseUrl: string, token: string, requests: numb
   for (let n = 0; n < 20 && Object.keys(counted).length < 2; n++) {
     const scrape = await get(`${baseUrl}/metrics`, { Authorization: `Bearer ${METRICS_TOKEN}` });
     expect(scrape.status).toBe(200);
-    const pid = /^commerce_process_info\{pid="(\d+)"\} 1$/m.exec(scrape.body)?.[1];
-    const lists = /^commerce_http_requests_total\{operation="listProducts",status="200"\} (\d+)$/m.exec(scrape.body);
+    const pid = /^commerce_process_info\{pid="(\d+)"[^}]*\} 1$/m.exec(scrape.body)?.[1];
+    const lists = /^commerce_http_requests_total\{operation="listProducts",status="200"[^}]*\} (\d+)$/m.exec(
+      scrape.body,
+    );
     expect(pid).toMatch(/^\d+$/);
     counted[pid!] = Number(lists?.[1] ?? 0);
   }
   return counted;
 }
 
+/** A port p with p, p + 1 and p + 2 free on 127.0.0.1 (METRICS_PORT and the two API processes' ports after it). */
+async function threeFreePorts(): Promise<number> {
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const server = net.createServer().once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    if ((await free(base)) && (await free(base + 1)) && (await free(base + 2))) return base;
+  }
+}
+
+const isEqualSet = (a: Set<unknown>, b: Set<unknown>) => a.size === b.size && [...a].every((item) => b.has(item));
+
+/** The `process` label of the metrics served on `port` (every series carries the same one). */
+async function metricsProcess(port: number): Promise<string | undefined> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  return /process="([^"]+)"/.exec(text)?.[1];
+}
+
 describe('WEB_CONCURRENCY=2 npm start', () => {
   test('answers from both API processes (each scrape names its pid); one killed is replaced without failing later requests; SIGTERM stops all, the embedded PostgreSQL too', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'main-cluster-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const metricsPort = await threeFreePorts();
     const started = await startMain(
-      { DATA_DIR: dataDir, WEB_CONCURRENCY: '2', LOG_LEVEL: 'warn', METRICS_TOKEN },
+      { DATA_DIR: dataDir, WEB_CONCURRENCY: '2', LOG_LEVEL: 'warn', METRICS_TOKEN, METRICS_PORT: String(metricsPort) },
       cleanups,
     );
     const primary = started.child.pid!;
@@ -78,6 +103,16 @@ describe('WEB_CONCURRENCY=2 npm start', () => {
     expect(started.output().match(/listening on/g)).toHaveLength(1);
     const workers = apiProcesses(primary);
     expect(workers).toHaveLength(2);
+
+    // METRICS_PORT is the owner's; API process n serves its own metrics on METRICS_PORT + n.
+    const host = os.hostname();
+    const served = [
+      await metricsProcess(metricsPort),
+      await metricsProcess(metricsPort + 1),
+      await metricsProcess(metricsPort + 2),
+    ];
+    expect(served[0]).toBe(`${host}:${primary}`);
+    expect(new Set(served.slice(1))).toEqual(new Set(workers.map((pid) => `${host}:${pid}`)));
 
     const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
     const token: string = demo.keys.secret_test.token;
@@ -107,7 +142,7 @@ describe('WEB_CONCURRENCY=2 npm start', () => {
     expect(replaced).not.toContain(workers[0]);
     // And the two now running answer, the new one included, once it listens (ps lists it while it starts).
     const pidOf = async () =>
-      /^commerce_process_info\{pid="(\d+)"\} 1$/m.exec(
+      /^commerce_process_info\{pid="(\d+)"[^}]*\} 1$/m.exec(
         (await get(`${started.baseUrl}/metrics`, { Authorization: `Bearer ${METRICS_TOKEN}` })).body,
       )?.[1];
     const listens = Date.now() + 60_000;
@@ -120,6 +155,18 @@ describe('WEB_CONCURRENCY=2 npm start', () => {
     const answeredAfter = await answeringProcesses(started.baseUrl, token, 10);
     expect(Object.keys(answeredAfter).map(Number).sort()).toEqual([...replaced].sort());
     expect(Object.values(answeredAfter).every((count) => count > 0)).toBe(true);
+    // The replacement serves its metrics on the slot's port again (once it has started).
+    const expected = new Set(replaced.map((pid) => `${host}:${pid}`));
+    const slots = async () =>
+      new Set(
+        await Promise.all(
+          [metricsPort + 1, metricsPort + 2].map((port) => metricsProcess(port).catch(() => undefined)),
+        ),
+      );
+    const slotsDeadline = Date.now() + 30_000;
+    while (Date.now() < slotsDeadline && !isEqualSet(await slots(), expected))
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await slots()).toEqual(expected);
 
     const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
     const postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);

@@ -37,7 +37,13 @@ describe('four processes starting at once on an empty database', () => {
     const env = () => {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), 'concurrent-start-'));
       cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-      return { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'info', RUN_JOBS: 'false' };
+      return {
+        DATABASE_URL: databaseUrl,
+        DEMO_PROJECT: 'true',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        RUN_JOBS: 'false',
+      };
     };
     // Three API processes and a job worker, each as on a machine of its own, started in the same instant.
     const apis = [launchMain(env(), cleanups), launchMain(env(), cleanups), launchMain(env(), cleanups)];

@@ -46,7 +46,13 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
     });
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'crash-data-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, PLATFORM_TOKEN, RESPONSE_CHECK: 'true' };
+    const env = {
+      DATABASE_URL: database.url,
+      DEMO_PROJECT: 'true',
+      DATA_DIR: dataDir,
+      PLATFORM_TOKEN,
+      RESPONSE_CHECK: 'true',
+    };
     const first = await startMain(env, cleanups);
     const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
     const projectId: string = demo.project_id;

@@ -57,6 +57,7 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     const server = await startMain(
       {
         DATABASE_URL: databaseUrl,
+        DEMO_PROJECT: 'true',
         DATA_DIR: dataDir,
         PLATFORM_TOKEN,
         SMTP_URL: smtp.url,

@@ -14,12 +14,16 @@ afterAll(async () => {
 const start = (env: Record<string, string>) => startMain(env, cleanups);
 
 describe('npm start (src/main.ts)', () => {
-  test('with DATABASE_URL: migrates, creates the demo project, prints its keys, serves, and stops cleanly on SIGTERM', async () => {
+  test('with DATABASE_URL and DEMO_PROJECT=true: migrates, creates the demo project, prints its keys, serves, and stops cleanly on SIGTERM', async () => {
     const database = await createTestDatabase();
     cleanups.push(database.drop);
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'main-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const { child, output, baseUrl } = await start({ DATABASE_URL: database.url, DATA_DIR: dataDir });
+    const { child, output, baseUrl } = await start({
+      DATABASE_URL: database.url,
+      DEMO_PROJECT: 'true',
+      DATA_DIR: dataDir,
+    });
 
     const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
     expect(statSync(path.join(dataDir, 'demo.json')).mode & 0o777).toBe(0o600);

@@ -44,7 +44,7 @@ describe('memory per request is bounded (the server runs with the production hea
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'memory-bound-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const server = await startMain(
-      { DATABASE_URL: database.url, DATA_DIR: dataDir, PLATFORM_TOKEN, NODE_OPTIONS: heapOption },
+      { DATABASE_URL: database.url, DEMO_PROJECT: 'true', DATA_DIR: dataDir, PLATFORM_TOKEN, NODE_OPTIONS: heapOption },
       cleanups,
     );
     const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));

@@ -27,6 +27,7 @@ describe('shipping with the demo keys on npm start, a carrier over HTTPS include
     const { child, baseUrl } = await startMain(
       {
         DATABASE_URL: database.url,
+        DEMO_PROJECT: 'true',
         DATA_DIR: dir,
         RUN_JOBS: 'false',
         RESPONSE_CHECK: 'true',

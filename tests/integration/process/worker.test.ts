@@ -29,7 +29,7 @@ describe('npm run worker beside an API process with RUN_JOBS=false', () => {
       NODE_EXTRA_CA_CERTS: receiver.caFile,
       SMTP_URL: smtp.url,
     };
-    const api = await startMain({ ...shared, DATA_DIR: dataDir, RUN_JOBS: 'false' }, cleanups);
+    const api = await startMain({ ...shared, DEMO_PROJECT: 'true', DATA_DIR: dataDir, RUN_JOBS: 'false' }, cleanups);
     const secret = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8')).keys.secret_test.token;
     const call = async (method: string, pathname: string, body: unknown) => {
       const response = await fetch(`${api.baseUrl}${pathname}`, {

@@ -141,7 +141,7 @@ describe('the search log’s buffer is bounded', () => {
       headers: { Authorization: `Bearer ${TEST_METRICS_TOKEN}` },
     });
     expect(await metrics.text()).toMatch(
-      new RegExp(`^commerce_search_log\\{count="dropped_searches"\\} ${before + 3}$`, 'm'),
+      new RegExp(`^commerce_search_log\\{count="dropped_searches",process="[^"]+"\\} ${before + 3}$`, 'm'),
     );
   });
 });

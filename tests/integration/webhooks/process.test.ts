@@ -84,6 +84,7 @@ describe('webhooks in the server process', () => {
     cleanups.push(() => receiver.close());
     const env = {
       DATABASE_URL: database.url,
+      DEMO_PROJECT: 'true',
       DATA_DIR: dataDir,
       ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
       NODE_EXTRA_CA_CERTS: receiver.caFile,

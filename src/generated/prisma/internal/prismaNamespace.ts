@@ -448,7 +448,8 @@ export const ModelName = {
   SearchQuery: 'SearchQuery',
   SearchQueryStat: 'SearchQueryStat',
   SearchQueryClient: 'SearchQueryClient',
-  SearchSuggestionBlock: 'SearchSuggestionBlock'
+  SearchSuggestionBlock: 'SearchSuggestionBlock',
+  JobWorkerHeartbeat: 'JobWorkerHeartbeat'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -464,7 +465,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "refund" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "refund" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock" | "jobWorkerHeartbeat"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -4300,6 +4301,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    JobWorkerHeartbeat: {
+      payload: Prisma.$JobWorkerHeartbeatPayload<ExtArgs>
+      fields: Prisma.JobWorkerHeartbeatFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.JobWorkerHeartbeatFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobWorkerHeartbeatPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.JobWorkerHeartbeatFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobWorkerHeartbeatPayload>
+        }
+        findFirst: {
+          args: Prisma.JobWorkerHeartbeatFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobWorkerHeartbeatPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.JobWorkerHeartbeatFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobWorkerHeartbeatPayload>
+        }
+        findMany: {
+          args: Prisma.JobWorkerHeartbeatFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobWorkerHeartbeatPayload>[]
+        }
+        create: {
+          args: Prisma.JobWorkerHeartbeatCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobWorkerHeartbeatPayload>
+        }
+        createMany: {
+          args: Prisma.JobWorkerHeartbeatCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.JobWorkerHeartbeatCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobWorkerHeartbeatPayload>[]
+        }
+        delete: {
+          args: Prisma.JobWorkerHeartbeatDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobWorkerHeartbeatPayload>
+        }
+        update: {
+          args: Prisma.JobWorkerHeartbeatUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobWorkerHeartbeatPayload>
+        }
+        deleteMany: {
+          args: Prisma.JobWorkerHeartbeatDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.JobWorkerHeartbeatUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.JobWorkerHeartbeatUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobWorkerHeartbeatPayload>[]
+        }
+        upsert: {
+          args: Prisma.JobWorkerHeartbeatUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobWorkerHeartbeatPayload>
+        }
+        aggregate: {
+          args: Prisma.JobWorkerHeartbeatAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateJobWorkerHeartbeat>
+        }
+        groupBy: {
+          args: Prisma.JobWorkerHeartbeatGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.JobWorkerHeartbeatGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.JobWorkerHeartbeatCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.JobWorkerHeartbeatCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -5204,6 +5279,14 @@ export const SearchSuggestionBlockScalarFieldEnum = {
 export type SearchSuggestionBlockScalarFieldEnum = (typeof SearchSuggestionBlockScalarFieldEnum)[keyof typeof SearchSuggestionBlockScalarFieldEnum]
 
 
+export const JobWorkerHeartbeatScalarFieldEnum = {
+  worker: 'worker',
+  ranAt: 'ranAt'
+} as const
+
+export type JobWorkerHeartbeatScalarFieldEnum = (typeof JobWorkerHeartbeatScalarFieldEnum)[keyof typeof JobWorkerHeartbeatScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -5551,6 +5634,7 @@ export type GlobalOmitConfig = {
   searchQueryStat?: Prisma.SearchQueryStatOmit
   searchQueryClient?: Prisma.SearchQueryClientOmit
   searchSuggestionBlock?: Prisma.SearchSuggestionBlockOmit
+  jobWorkerHeartbeat?: Prisma.JobWorkerHeartbeatOmit
 }
 
 /* Types for Logging */

@@ -102,7 +102,8 @@ export const ModelName = {
   SearchQuery: 'SearchQuery',
   SearchQueryStat: 'SearchQueryStat',
   SearchQueryClient: 'SearchQueryClient',
-  SearchSuggestionBlock: 'SearchSuggestionBlock'
+  SearchSuggestionBlock: 'SearchSuggestionBlock',
+  JobWorkerHeartbeat: 'JobWorkerHeartbeat'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -984,6 +985,14 @@ export const SearchSuggestionBlockScalarFieldEnum = {
 } as const
 
 export type SearchSuggestionBlockScalarFieldEnum = (typeof SearchSuggestionBlockScalarFieldEnum)[keyof typeof SearchSuggestionBlockScalarFieldEnum]
+
+
+export const JobWorkerHeartbeatScalarFieldEnum = {
+  worker: 'worker',
+  ranAt: 'ranAt'
+} as const
+
+export type JobWorkerHeartbeatScalarFieldEnum = (typeof JobWorkerHeartbeatScalarFieldEnum)[keyof typeof JobWorkerHeartbeatScalarFieldEnum]
 
 
 export const SortOrder = {
