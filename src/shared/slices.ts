@@ -18,9 +18,7 @@ export class Slices {
 
   /** Counts one step; true when the slice has used its time and the work should `await pause()`. */
   step(): boolean {
-    if (++this.steps < STEPS_PER_LOOK) return false;
-    this.steps = 0;
-    return performance.now() - this.sliceStart >= this.sliceMs;
+    return this.advance(1);
   }
 
   /** Ends the slice: yields to the event loop (timers, I/O, other requests), then starts the next one. */

@@ -80,7 +80,10 @@ export function portDifferencesOn(pool: pg.Pool, weights: readonly number[], ran
         client.release();
       }
     })();
-    verdicts.set(pool, verdict);
+    // A check that could not run (the database unreachable) is not a verdict: the next build asks again.
+    const asked = verdict;
+    asked.catch(() => verdicts.get(pool) === asked && verdicts.delete(pool));
+    verdicts.set(pool, asked);
   }
   return verdict;
 }
