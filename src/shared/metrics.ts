@@ -181,6 +181,10 @@ export class Metrics {
         ],
         ['builds', 'In-process index builds started since the process started, by index.'],
         [
+          'patches',
+          "Writes' changed rows applied to an in-process index instead of a rebuild since the process started, by index.",
+        ],
+        [
           'refusals',
           "Index builds that gave no index because it would exceed its project's bound (the project's reads run their statements), by index.",
         ],

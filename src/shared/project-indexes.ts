@@ -4,6 +4,19 @@ export interface IndexVersions {
   versionsOf(projectId: string, tables: readonly string[], projectWrites: boolean): number[];
   projectVersion(projectId: string): number;
   sync(): Promise<boolean>;
+  trackRows(projectId: string, table: string): void;
+  rowsChanged(projectId: string, table: string, from: number, to: number): string[] | undefined;
+}
+
+/**
+ * How an index applies changed rows of one of its tables instead of a rebuild (see ProjectIndexes.get): `apply`
+ * reads the rows with those ids now and answers the index with them applied, or null when a rebuild serves better.
+ */
+export interface IndexPatch<T> {
+  table: string;
+  apply(value: T, rows: string[]): Promise<T | null>;
+  /** Whether a value has taken so many changes that a build should replace it (it is served until then). */
+  compact(value: T): boolean;
 }
 
 /** How many indexes a process keeps, how large they may be together, and how large one project's may be. */
@@ -35,6 +48,7 @@ interface Slot<T> {
   size: number;
   building?: Promise<void>;
   syncing?: Promise<void>;
+  patching?: Promise<void>;
   /** No build starts before this time (ms since epoch): rebuilds are spaced by their own cost. */
   notBefore: number;
   /** Builds started for this slot. */
@@ -67,7 +81,14 @@ const inTurn = <V>(build: () => Promise<V>): Promise<V> => {
  */
 export class ProjectIndexes<T> {
   private readonly slots: Map<string, Slot<T>>;
-  private readonly counts: { hits: number; misses: number; builds: number; refusals: number; unusable: number };
+  private readonly counts: {
+    hits: number;
+    misses: number;
+    builds: number;
+    patches: number;
+    refusals: number;
+    unusable: number;
+  };
   /** Set on a view reading from a source that may lag: whether a build starting now may be kept. */
   private readonly current?: (projectId: string) => boolean;
 
@@ -78,7 +99,7 @@ export class ProjectIndexes<T> {
     shared?: { from: ProjectIndexes<T>; current: (projectId: string) => boolean },
   ) {
     this.slots = shared?.from.slots ?? new Map<string, Slot<T>>();
-    this.counts = shared?.from.counts ?? { hits: 0, misses: 0, builds: 0, refusals: 0, unusable: 0 };
+    this.counts = shared?.from.counts ?? { hits: 0, misses: 0, builds: 0, patches: 0, refusals: 0, unusable: 0 };
     this.current = shared?.current;
   }
 
@@ -137,6 +158,11 @@ export class ProjectIndexes<T> {
     return this.counts.builds;
   }
 
+  /** Changed rows applied to indexes (IndexPatch) since the process started (for the metrics). */
+  get patches(): number {
+    return this.counts.patches;
+  }
+
   /** Builds of the project's index for `key` started since the process started (tests; 0 when never built). */
   buildsOf(projectId: string, key: string): number {
     return this.slots.get(`${projectId}|${key}`)?.builds ?? 0;
@@ -149,22 +175,69 @@ export class ProjectIndexes<T> {
 
   /**
    * The project's index for `key` (built from `tables` by `build`) when it is exact now; otherwise `undefined`,
-   * and a sync or a build starts in the background (unless one runs, or the last build finished too recently).
+   * and a sync, a patch (`patch`: only rows of its table changed, and their ids are known) or a build starts in
+   * the background (unless one runs, or the last build finished too recently).
    */
-  get(projectId: string, key: string, tables: readonly string[], build: () => Promise<T>): T | undefined {
+  get(
+    projectId: string,
+    key: string,
+    tables: readonly string[],
+    build: () => Promise<T>,
+    patch?: IndexPatch<T>,
+  ): T | undefined {
+    const value = this.lookup(projectId, key, tables, build, patch);
+    if (value === undefined) this.counts.misses++;
+    else this.counts.hits++;
+    return value;
+  }
+
+  /**
+   * As get, but when the index is only waiting for a sync of this process's writes or for changed rows to be
+   * applied (both take a round trip or two), waits for them up to `waitMs` rather than answer `undefined`.
+   */
+  async waitingGet(
+    projectId: string,
+    key: string,
+    tables: readonly string[],
+    build: () => Promise<T>,
+    patch: IndexPatch<T> | undefined,
+    waitMs: number,
+  ): Promise<T | undefined> {
+    const until = Date.now() + waitMs;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const value = this.lookup(projectId, key, tables, build, patch);
+      const slot = this.slots.get(`${projectId}|${key}`);
+      const pending = slot?.patching ?? slot?.syncing;
+      const left = until - Date.now();
+      if (value !== undefined || !pending || left <= 0) {
+        if (value === undefined) this.counts.misses++;
+        else this.counts.hits++;
+        return value;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([pending, new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+      clearTimeout(timer);
+    }
+    return this.get(projectId, key, tables, build, patch);
+  }
+
+  private lookup(
+    projectId: string,
+    key: string,
+    tables: readonly string[],
+    build: () => Promise<T>,
+    patch: IndexPatch<T> | undefined,
+  ): T | undefined {
     const slotKey = `${projectId}|${key}`;
     const slot = this.slots.get(slotKey);
     if (slot) {
       this.slots.delete(slotKey); // most recently used last
       this.slots.set(slotKey, slot);
     }
-    const state = this.stateOf(projectId, tables, slot);
-    if (state === 'exact') {
-      this.counts.hits++;
-      return slot!.value;
-    }
-    this.counts.misses++;
-    if (state === 'suspended') void this.startSync(projectId, tables, slot!);
+    const state = this.stateOf(projectId, tables, slot, patch);
+    if (state.name === 'exact') return slot!.value;
+    if (state.name === 'suspended') void this.startSync(projectId, tables, slot!);
+    else if (state.name === 'patchable') void this.startPatch(projectId, slotKey, tables, build, slot!, patch!);
     else {
       if (slot) {
         // Stale: let it go now rather than keep two copies while the next one is built.
@@ -172,7 +245,7 @@ export class ProjectIndexes<T> {
         slot.versions = undefined;
         slot.size = 0;
       }
-      void this.startBuild(projectId, slotKey, tables, build);
+      void this.startBuild(projectId, slotKey, tables, build, patch);
     }
     return undefined;
   }
@@ -183,27 +256,101 @@ export class ProjectIndexes<T> {
     key: string,
     tables: readonly string[],
     build: () => Promise<T>,
+    patch?: IndexPatch<T>,
   ): Promise<T | undefined> {
     const slotKey = `${projectId}|${key}`;
     for (let attempt = 0; attempt < 3; attempt++) {
       const slot = this.slots.get(slotKey);
-      const state = this.stateOf(projectId, tables, slot);
-      if (state === 'exact') return slot!.value;
+      const state = this.stateOf(projectId, tables, slot, patch);
+      if (state.name === 'exact') return slot!.value;
       if (slot?.building) await slot.building;
-      else if (state === 'suspended') await this.startSync(projectId, tables, slot!);
+      else if (state.name === 'suspended') await this.startSync(projectId, tables, slot!);
+      else if (state.name === 'patchable') await this.startPatch(projectId, slotKey, tables, build, slot!, patch!);
       else {
         if (slot) slot.notBefore = 0;
-        await this.startBuild(projectId, slotKey, tables, build);
+        await this.startBuild(projectId, slotKey, tables, build, patch);
       }
     }
-    return this.get(projectId, key, tables, build);
+    return this.get(projectId, key, tables, build, patch);
   }
 
-  /** exact: may be served; suspended: exact but for this process's writes since, which a sync may clear; stale: rebuild. */
-  private stateOf(projectId: string, tables: readonly string[], slot: Slot<T> | undefined) {
-    if (!this.versions.listening || !slot?.versions) return 'stale';
-    if (!sameVersions(slot.versions, this.versions.versionsOf(projectId, tables, false))) return 'stale';
-    return slot.projectVersion === this.versions.projectVersion(projectId) ? 'exact' : 'suspended';
+  /**
+   * exact: may be served; suspended: exact but for this process's writes since, which a sync may clear;
+   * patchable: only rows of the patch's table changed since, and their ids are known (`rows`); stale: rebuild.
+   */
+  private stateOf(
+    projectId: string,
+    tables: readonly string[],
+    slot: Slot<T> | undefined,
+    patch: IndexPatch<T> | undefined,
+  ): { name: 'exact' | 'suspended' | 'stale' } | { name: 'patchable'; rows: string[]; versions: number[] } {
+    if (!this.versions.listening || !slot?.versions) return { name: 'stale' };
+    const now = this.versions.versionsOf(projectId, tables, false);
+    if (sameVersions(slot.versions, now))
+      return { name: slot.projectVersion === this.versions.projectVersion(projectId) ? 'exact' : 'suspended' };
+    if (!patch || slot.value === undefined || (this.current && !this.current(projectId))) return { name: 'stale' };
+    const rows = this.rowsBetween(projectId, tables, patch, slot.versions, now);
+    return rows ? { name: 'patchable', rows, versions: now } : { name: 'stale' };
+  }
+
+  /** The ids of the rows of the patch's table changed from `before` to `now`, when nothing else changed and they are known. */
+  private rowsBetween(
+    projectId: string,
+    tables: readonly string[],
+    patch: IndexPatch<T>,
+    before: number[],
+    now: number[],
+  ): string[] | undefined {
+    // The table versions follow the drops, serial and writes counts (versionsOf).
+    const at = 3 + tables.indexOf(patch.table);
+    if (!now.every((version, i) => i === at || version === before[i])) return undefined;
+    return this.versions.rowsChanged(projectId, patch.table, before[at], now[at]);
+  }
+
+  /** Applies the rows changed since the slot's value was made (IndexPatch); on null, the slot is stale (rebuilt at the next read). */
+  private startPatch(
+    projectId: string,
+    slotKey: string,
+    tables: readonly string[],
+    build: () => Promise<T>,
+    slot: Slot<T>,
+    patch: IndexPatch<T>,
+  ): Promise<void> {
+    if (slot.patching) return slot.patching;
+    const state = this.stateOf(projectId, tables, slot, patch);
+    if (state.name !== 'patchable') return Promise.resolve();
+    const { value, versions: before } = slot;
+    const projectVersion = this.versions.projectVersion(projectId);
+    this.counts.patches++;
+    slot.patching = patch
+      .apply(value!, state.rows)
+      .then((patched) => {
+        if (slot.value !== value || slot.versions !== before) return;
+        if (patched === null) {
+          slot.value = undefined;
+          slot.versions = undefined;
+          slot.size = 0;
+          slot.notBefore = 0;
+          return;
+        }
+        // Kept as a build is: only when no table changed while the rows were read.
+        if (
+          this.versions.listening &&
+          sameVersions(this.versions.versionsOf(projectId, tables, false), state.versions)
+        ) {
+          slot.value = patched;
+          slot.versions = state.versions;
+          slot.projectVersion = projectVersion;
+          slot.size = this.limits.sizeOf(patched);
+          this.evict(slot);
+          if (patch.compact(patched)) void this.startBuild(projectId, slotKey, tables, build, patch);
+        }
+      })
+      .catch(this.onError)
+      .finally(() => {
+        slot.patching = undefined;
+      });
+    return slot.patching;
   }
 
   private startSync(projectId: string, tables: readonly string[], slot: Slot<T>): Promise<void> {
@@ -230,6 +377,7 @@ export class ProjectIndexes<T> {
     slotKey: string,
     tables: readonly string[],
     build: () => Promise<T>,
+    patch?: IndexPatch<T>,
   ): Promise<void> {
     let slot = this.slots.get(slotKey);
     if (!slot) {
@@ -244,6 +392,8 @@ export class ProjectIndexes<T> {
     target.building = inTurn(async () => {
       // Checked again when its turn comes (another build may have run meanwhile).
       if (!this.versions.listening || (this.current && !this.current(projectId))) return;
+      // Changed rows are logged from now on, so the index built can apply them (IndexPatch).
+      if (patch) this.versions.trackRows(projectId, patch.table);
       const versions = this.versions.versionsOf(projectId, tables, false);
       const projectVersion = this.versions.projectVersion(projectId);
       const started = Date.now();
@@ -253,7 +403,12 @@ export class ProjectIndexes<T> {
         const value = await build();
         // Kept only when no table changed while it was read: a change heard meanwhile may or may not be in it. A
         // write of this process meanwhile leaves it suspended (projectVersion is the one before the read began).
-        if (this.versions.listening && sameVersions(this.versions.versionsOf(projectId, tables, false), versions)) {
+        // With `patch`, also when only its table's rows changed meanwhile, by known ids: the next read applies them.
+        const now = this.versions.versionsOf(projectId, tables, false);
+        if (
+          this.versions.listening &&
+          (sameVersions(now, versions) || (patch && this.rowsBetween(projectId, tables, patch, versions, now)))
+        ) {
           target.value = value;
           target.versions = versions;
           target.projectVersion = projectVersion;

@@ -5,17 +5,39 @@ import { VersionedTexts } from './versioned-texts.js';
 
 /**
  * The channel the table triggers notify on commit of any write: the payload is `<table>:<project id>`, once per
- * project the statement's rows belong to, or `<table>` alone (a TRUNCATE: every project).
+ * project the statement's rows belong to, or `<table>` alone (a TRUNCATE: every project). search_products adds
+ * the ids of the rows the statement changed (`<table>:<project id>:<id>,<id>`) while they fit.
  */
 export const TABLE_CHANGED = 'table_changed';
 
-/** The table and the project (undefined: every project) a table_changed payload names. */
-export function changeOf(payload: string): { table: string; projectId: string | undefined } {
+/** The table, the project (undefined: every project) and the changed rows' ids (undefined: not said) a table_changed payload names. */
+export function changeOf(payload: string): { table: string; projectId: string | undefined; rows?: string[] } {
   const colon = payload.indexOf(':');
-  return colon < 0
-    ? { table: payload, projectId: undefined }
-    : { table: payload.slice(0, colon), projectId: payload.slice(colon + 1) };
+  if (colon < 0) return { table: payload, projectId: undefined };
+  const second = payload.indexOf(':', colon + 1);
+  return second < 0
+    ? { table: payload.slice(0, colon), projectId: payload.slice(colon + 1) }
+    : {
+        table: payload.slice(0, colon),
+        projectId: payload.slice(colon + 1, second),
+        rows: payload.slice(second + 1).split(','),
+      };
 }
+
+/**
+ * The rows of one project's table changed at each version since `from` (the version the log began at): each
+ * notification's ids, or null when it named none.
+ */
+interface RowLog {
+  from: number;
+  changes: Array<{ version: number; rows: string[] | null }>;
+  size: number;
+}
+
+// Row logs are kept for the projects whose indexes asked last (trackRows), each up to MAX_LOGGED_ROWS ids (the
+// oldest changes out first): past them, an index rebuilds rather than apply its changed rows.
+const MAX_TRACKED_PROJECTS = 64;
+const MAX_LOGGED_ROWS = 2_000;
 
 /** What the process knows of one project's changes: its tables' versions and its writes through this process. */
 interface ProjectChanges {
@@ -23,6 +45,8 @@ interface ProjectChanges {
   serial: number;
   tables: Map<string, number>;
   writes: number;
+  /** The changed rows of the tables an index applies incrementally (see trackRows), when tracked. */
+  rowLogs?: Map<string, RowLog>;
 }
 
 // Projects whose changes are counted, the least recently read out: a dropped project's next record has a new
@@ -42,6 +66,8 @@ export class TableVersions {
   private readonly everyProject = new Map<string, number>();
   private readonly projects = new Map<string, ProjectChanges>();
   private serials = 0;
+  /** The projects whose row logs are kept, the least recently tracked first. */
+  private readonly tracked = new Set<string>();
   /** Counts the listener's drops: a value computed across a drop may have missed a notification. */
   private drops = 0;
 
@@ -50,8 +76,9 @@ export class TableVersions {
     private readonly maxProjects = MAX_PROJECTS,
   ) {
     feed.on(TABLE_CHANGED, (payload) => {
-      const { table, projectId } = changeOf(payload);
+      const { table, projectId, rows } = changeOf(payload);
       this.tableWritten(table, projectId);
+      if (projectId !== undefined) this.logRows(projectId, table, rows ?? null);
     });
     feed.onLost(() => {
       this.drops += 1;
@@ -96,6 +123,61 @@ export class TableVersions {
     }
     const project = this.projectChanges(projectId, false);
     if (project) project.tables.set(table, (project.tables.get(table) ?? 0) + 1);
+  }
+
+  /**
+   * Starts (or keeps) a log of the ids of the project's rows of `table` that notifications name, so that an index
+   * built now can apply later changes row by row (rowsChanged). Kept for the MAX_TRACKED_PROJECTS projects that
+   * asked last, each up to MAX_LOGGED_ROWS ids.
+   */
+  trackRows(projectId: string, table: string): void {
+    const project = this.projectChanges(projectId, true)!;
+    this.tracked.delete(projectId);
+    this.tracked.add(projectId);
+    if (this.tracked.size > MAX_TRACKED_PROJECTS) {
+      const oldest = this.tracked.values().next().value!;
+      this.tracked.delete(oldest);
+      this.projects.get(oldest)?.rowLogs?.clear();
+    }
+    project.rowLogs ??= new Map();
+    if (!project.rowLogs.has(table))
+      project.rowLogs.set(table, { from: this.tableVersion(project, table), changes: [], size: 0 });
+  }
+
+  /**
+   * The ids of the project's rows of `table` changed between two of its versions (after `from`, up to `to`), when
+   * every change between them named its rows and was logged (trackRows began before `from`); otherwise undefined.
+   */
+  rowsChanged(projectId: string, table: string, from: number, to: number): string[] | undefined {
+    const log = this.projects.get(projectId)?.rowLogs?.get(table);
+    if (!log || log.from > from) return undefined;
+    const rows = new Set<string>();
+    let changes = 0;
+    for (const change of log.changes) {
+      if (change.version <= from || change.version > to) continue;
+      if (change.rows === null) return undefined;
+      changes++;
+      for (const row of change.rows) rows.add(row);
+    }
+    // A version without its change logged (a TRUNCATE, which names no project) cannot be applied by rows.
+    return changes === to - from ? [...rows] : undefined;
+  }
+
+  private logRows(projectId: string, table: string, rows: string[] | null): void {
+    const project = this.projects.get(projectId);
+    const log = project?.rowLogs?.get(table);
+    if (!project || !log) return;
+    log.changes.push({ version: this.tableVersion(project, table), rows });
+    log.size += rows?.length ?? 0;
+    while (log.size > MAX_LOGGED_ROWS) {
+      const oldest = log.changes.shift()!;
+      log.size -= oldest.rows?.length ?? 0;
+      log.from = oldest.version;
+    }
+  }
+
+  private tableVersion(project: ProjectChanges, table: string): number {
+    return (this.everyProject.get(table) ?? 0) + (project.tables.get(table) ?? 0);
   }
 
   /** Marks every value of the project stale that counts the project's writes (a write of this process committed). */

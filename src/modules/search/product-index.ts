@@ -1,11 +1,10 @@
 import type pg from 'pg';
-import { poolOf } from '../../db/client.js';
-import type { Ctx } from '../../shared/context.js';
-import { UNBOUNDED, type IndexBound, type ProjectIndexes } from '../../shared/project-indexes.js';
+import { UNBOUNDED, type IndexBound } from '../../shared/project-indexes.js';
 import { Slices, sortInSlices } from '../../shared/slices.js';
 import { orEntryAddend } from './engine/pg-tsrank.js';
 import { portDifferencesOn } from './engine/self-check.js';
 import { eachBatch, inSnapshot, rows, sortsByCodePoint } from './index-snapshot.js';
+import { type GrowableList, LexemeList, TextTable, intList, uint16List } from './index-lists.js';
 import { PackedTexts } from './packed-texts.js';
 import { compareCodePoints, lowerBound } from './suggest-index.text.js';
 
@@ -88,82 +87,6 @@ export const RANK_WEIGHTS = [0.1, 0.3, 0.5, 1.0];
 // What the index is read from: a write to either (by any process) makes it stale.
 export const PRODUCT_INDEX_TABLES = ['search_products', 'collections'];
 
-/** A list of distinct texts with their positions, for fields many products share (types, tags, collection ids). */
-class TextTable {
-  readonly texts: string[] = [];
-  private readonly positions = new Map<string, number>();
-
-  positionOf(text: string): number {
-    let position = this.positions.get(text);
-    if (position === undefined) {
-      position = this.texts.length;
-      this.positions.set(text, position);
-      this.texts.push(text);
-    }
-    return position;
-  }
-}
-
-/**
- * A growable list of integers in a typed array (Int32Array or Uint16Array), made with the capacity it will need
- * when that is known: a build of 100,000 products then allocates each list once (growing and copying leaves
- * buffers the collector frees only later, which raised the process's peak memory by tens of MB).
- */
-class GrowableList<A extends Int32Array | Uint16Array> {
-  length = 0;
-  protected data: A;
-
-  constructor(
-    protected make: (size: number) => A,
-    capacity: number,
-  ) {
-    this.data = make(Math.max(16, capacity));
-  }
-
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = this.make(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
-  }
-
-  /** The values, exactly sized; the list lets its own buffer go (so a build holds one copy at a time). */
-  take(): A {
-    const values = this.length === this.data.length ? this.data : (this.data.slice(0, this.length) as A);
-    this.data = this.make(0);
-    return values;
-  }
-
-  /** The values as a view of the list's buffer (no copy: for values a build reads and drops). */
-  view(): A {
-    return this.data.subarray(0, this.length) as A;
-  }
-}
-
-/**
- * A list of lexeme numbers in 16 bits while they fit, widened to 32 bits (once) by the first that does not: a
- * lexicon of up to 65,536 lexemes (a catalogue's words) costs two bytes an entry.
- */
-export class LexemeList extends GrowableList<Uint16Array | Int32Array> {
-  constructor(capacity: number) {
-    super((size) => new Uint16Array(size), capacity);
-  }
-
-  override push(value: number): void {
-    if (value > 0xffff && this.data instanceof Uint16Array) {
-      this.make = (size) => new Int32Array(size);
-      this.data = Int32Array.from(this.data);
-    }
-    super.push(value);
-  }
-}
-
-type IntList = GrowableList<Int32Array>;
-const intList = (capacity = 1024): IntList => new GrowableList((size) => new Int32Array(size), capacity);
-const uint16List = (capacity: number) => new GrowableList((size) => new Uint16Array(size), capacity);
-
 const decoder = new TextDecoder();
 
 /** Appends the entries of a tsvectorsend value (count, then per lexeme: C string, position count, positions). */
@@ -235,7 +158,11 @@ export async function buildProductIndex(
   projectId: string,
   bound: IndexBound = UNBOUNDED,
   slices = new Slices(),
+  onlyIds?: string[],
 ): Promise<ProductIndex | null> {
+  // `onlyIds`: the index of those products alone (the changed products of ProductSegments).
+  const only = onlyIds ? 'AND product_id = ANY($2::text[])' : '';
+  const params = onlyIds ? [projectId, onlyIds] : [projectId];
   const differences = await portDifferencesOn(pool, RANK_WEIGHTS);
   if (differences.length > 0) {
     bound.unusable(`the port of @@ and ts_rank answers otherwise than this server (${differences[0]})`);
@@ -247,8 +174,8 @@ export async function buildProductIndex(
     // three an entry at first), and whether the index can fit its bound at all.
     const [[count, entries]] = (await rows(
       client,
-      'SELECT count(*)::int, coalesce(sum(length(document)), 0)::int FROM search_products WHERE project_id = $1',
-      [projectId],
+      `SELECT count(*)::int, coalesce(sum(length(document)), 0)::int FROM search_products WHERE project_id = $1 ${only}`,
+      params,
     )) as Array<[number, number]>;
     const estimate = (lexemeCount: number, entryCount: number, productCount: number) =>
       lexemeCount * LEXEME_BYTES + entryCount * ENTRY_BYTES + productCount * PRODUCT_BYTES;
@@ -284,8 +211,8 @@ export async function buildProductIndex(
       client,
       `SELECT product_id, product_type, tags, collection_ids, in_stock, price, sale_price, title, handle, image,
               btrim(regexp_replace(title_norm, '[^[:alnum:]]+', ' ', 'g')), tsvectorsend(document)
-       FROM search_products WHERE project_id = $1 ORDER BY product_id`,
-      [projectId],
+       FROM search_products WHERE project_id = $1 ${only} ORDER BY product_id`,
+      params,
       async (batch) => {
         for (const row of batch as Array<
           [
@@ -517,31 +444,4 @@ async function assemble(slices: Slices, parts: IndexParts): Promise<ProductIndex
 export function positionOf(index: ProductIndex, id: string): number | undefined {
   const low = lowerBound(index.ids, id);
   return low < index.ids.length && index.ids.at(low) === id ? low : undefined;
-}
-
-/**
- * The project's product index when it is exact now (read from the database this request reads from);
- * otherwise undefined, and it is being built for the requests to come.
- */
-export function productIndexOf(ctx: Ctx): ProductIndex | undefined {
-  const indexes = ctx.caches?.productIndexes as ProjectIndexes<ProductIndex | null> | undefined;
-  const pool = poolOf(ctx.db);
-  if (!indexes || !pool) return undefined;
-  return (
-    indexes.get(ctx.project.id, 'products', PRODUCT_INDEX_TABLES, () =>
-      buildProductIndex(pool, ctx.project.id, indexes.boundFor(ctx.project.id)),
-    ) ?? undefined
-  );
-}
-
-/** Builds the project's product index now when it is not exact, and returns it (warm-up, tests). */
-export async function productIndexReady(ctx: Ctx): Promise<ProductIndex | undefined> {
-  const indexes = ctx.caches?.productIndexes as ProjectIndexes<ProductIndex | null> | undefined;
-  const pool = poolOf(ctx.db);
-  if (!indexes || !pool) return undefined;
-  return (
-    (await indexes.ready(ctx.project.id, 'products', PRODUCT_INDEX_TABLES, () =>
-      buildProductIndex(pool, ctx.project.id, indexes.boundFor(ctx.project.id)),
-    )) ?? undefined
-  );
 }

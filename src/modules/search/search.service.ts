@@ -10,7 +10,7 @@ import { placePins, planRules, type ActiveRule, type RulePlan } from './merchand
 import { normalizeQuery } from './query-parser.js';
 import { planQuery, wordsToCheck, type QueryPlan, type VocabularyHit } from './search-plan.js';
 import { indexEngine } from './product-index.search.js';
-import { productIndexOf, productIndexReady } from './product-index.js';
+import { productIndexOf, productIndexReady } from './product-segments.js';
 import { suggestCatalogOf, suggestCatalogReady } from './suggest-index.js';
 import { indexableWord, termCandidates, termStartsWith } from './suggest-index.reads.js';
 import type { ProjectIndexes } from '../../shared/project-indexes.js';
@@ -70,8 +70,8 @@ export function cachedSearch<T>(
  */
 function productSearch(ctx: Ctx, cache: boolean, index: boolean, search: ProductSearch) {
   const key = `products|${JSON.stringify({ ...search, multipliers: [...search.multipliers] })}`;
-  return cachedSearch(ctx, cache, key, PRODUCT_TABLES, () => {
-    const products = index ? productIndexOf(ctx) : undefined;
+  return cachedSearch(ctx, cache, key, PRODUCT_TABLES, async () => {
+    const products = index ? await productIndexOf(ctx) : undefined;
     return runProductSearch(products ? indexEngine(ctx, products) : statementEngine(ctx), search);
   });
 }

@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import pg from 'pg';
 import { createTestDatabase } from '../../setup/database.js';
 import { portDifferences, portDifferencesOn } from '../../../src/modules/search/engine/self-check.js';
-import { productIndexReady } from '../../../src/modules/search/product-index.js';
+import { productIndexReady } from '../../../src/modules/search/product-segments.js';
 import { searchCatalog } from '../../../src/modules/search/search.service.js';
 import { poolOf } from '../../../src/db/client.js';
 import { createProduct } from '../../factories/catalog.factory.js';

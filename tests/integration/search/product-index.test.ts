@@ -5,7 +5,7 @@ import { insertFixtureProducts } from '../../search-quality/load.js';
 import { keyCtx } from '../../setup/ctx.js';
 import { useStore } from '../../setup/store.js';
 import { searchCatalog, searchIndexesReady } from '../../../src/modules/search/search.service.js';
-import { productIndexOf, productIndexReady } from '../../../src/modules/search/product-index.js';
+import { productIndexReady } from '../../../src/modules/search/product-segments.js';
 import type { Ctx } from '../../../src/shared/context.js';
 
 // The in-process product index must answer exactly what the statements answer for the same rows: the same
@@ -264,12 +264,46 @@ describe('product index', () => {
     expect(result[0].products.data.map((p) => p.id)).not.toContain(a.id);
   }, 300_000);
 
-  test('after a change the index is not used until rebuilt, and then answers the new rows', async () => {
-    expect(await productIndexReady(ctx)).toBeDefined();
-    await createProduct(store.api, { title: 'Zanzibar Lamp', variants: [{ title: 'One', price: 999 }] });
-    expect(productIndexOf(ctx)).toBeUndefined();
-    const [answer] = await expectSameAnswers([{ q: 'zanzibar' }]);
-    expect(answer.products.data.map((p) => p.title)).toEqual(['Zanzibar Lamp']);
+  test('changed products are applied to the index without a rebuild, and it answers as the statements', async () => {
+    const indexes = store.app.deps.caches!.productIndexes;
+    const lamps: string[] = [];
+    for (const title of ['Harbor Lamp', 'Oak Lamp Classic', 'Soft Lamp Shade', 'Walnut Desk Lamp'])
+      lamps.push((await createProduct(store.api, { title, variants: [{ title: 'One', price: 2500 }] })).id);
+    // Applied already (these products are new since the index was built).
+    const built = await productIndexReady(ctx);
+    expect(built?.delta?.ids.length).toBeGreaterThanOrEqual(lamps.length);
+    const builds = indexes.buildsOf(store.project.id, 'products');
+    // A new product, products renamed (their words move), one retagged (its facets move), one deleted.
+    const added = await createProduct(store.api, {
+      title: 'Zanzibar Lamp',
+      tags: ['soft', 'zanzibar'],
+      variants: [{ title: 'One', price: 999 }],
+    });
+    const update = (id: string, body: { title?: string; tags?: string[] }) =>
+      store.api.PATCH('/v1/products/{id}', { params: { path: { id } }, body });
+    await update(lamps[0], { title: 'Zanzibar Oak Shirt' });
+    await update(lamps[1], { title: 'Walnut Lamp' });
+    await update(lamps[2], { tags: ['soft', 'gift'] });
+    await store.api.DELETE('/v1/products/{id}', { params: { path: { id: lamps[3] } } });
+    const segments = await productIndexReady(ctx);
+    expect(segments?.base).toBe(built?.base);
+    expect([...segments!.changed].sort()).toEqual([...new Set([...built!.changed, added.id, ...lamps])].sort());
+    const result = await expectSameAnswers([
+      { q: 'zanzibar' },
+      { q: 'lamp' },
+      { q: 'lamp', limit: 3 },
+      { q: 'lamp', offset: 2, limit: 5 },
+      { q: 'walnut lamp' },
+      { q: 'lamp', tag: 'soft' },
+      { q: 'lamp', price_max: 1000 },
+      { q: 'oak shirt' },
+      { q: 'zanzibar oak table lamp walnut' },
+      { q: 'cozy grey hoodie for the weekend' },
+      ...judged.slice(0, 80).map((q) => ({ q })),
+    ]);
+    expect(result[0].products.data.map((p) => p.title).sort()).toEqual(['Zanzibar Lamp', 'Zanzibar Oak Shirt']);
+    expect(result[1].products.data.map((p) => p.id)).not.toContain(lamps[3]);
+    expect(indexes.buildsOf(store.project.id, 'products')).toBe(builds);
   }, 300_000);
 
   test('collection and tag filters and facets as the statements, products with more tags and collections than a facet record holds included', async () => {

@@ -5,7 +5,7 @@ import { keyCtx } from '../../setup/ctx.js';
 import { startTwoProcesses } from '../../setup/two-processes.js';
 import type { TestApp } from '../../setup/test-app.js';
 import { searchCatalog, searchIndexesReady } from '../../../src/modules/search/search.service.js';
-import { productIndexOf } from '../../../src/modules/search/product-index.js';
+import { productIndexOf } from '../../../src/modules/search/product-segments.js';
 import type { Ctx } from '../../../src/shared/context.js';
 
 // Change notifications name the project they concern: a write in one project leaves every other project's
@@ -76,7 +76,7 @@ describe('tenant isolation of the search indexes and caches', () => {
     for (const [i, ctx] of ctxs.entries()) {
       const caches = processes[i].deps.caches!;
       // Exact without a rebuild: served now, not undefined (which would mean stale, answered by the statements).
-      expect(productIndexOf(ctx)).toBeDefined();
+      expect(await productIndexOf(ctx)).toBeDefined();
       const answer = await searchCatalog(ctx, query, { cache: true, index: true, log: false });
       expect(titlesOf(answer)).toEqual(['Walnut Table Lamp']);
       expect(caches.searchAnswers.misses).toBe(before[i].answers);

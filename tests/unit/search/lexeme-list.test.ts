@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { LexemeList } from '../../../src/modules/search/product-index.js';
+import { LexemeList } from '../../../src/modules/search/index-lists.js';
 
 describe("LexemeList (a product index build's entries)", () => {
   test('keeps lexeme numbers in 16 bits while they fit', () => {

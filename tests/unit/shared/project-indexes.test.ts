@@ -7,6 +7,8 @@ const unchanging: IndexVersions = {
   versionsOf: (_projectId, tables) => tables.map(() => 1),
   projectVersion: () => 0,
   sync: async () => true,
+  trackRows: () => {},
+  rowsChanged: () => undefined,
 };
 
 describe('ProjectIndexes', () => {

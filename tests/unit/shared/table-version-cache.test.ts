@@ -49,3 +49,33 @@ describe('TableVersionCache, per project', () => {
     expect(computed).toBe(before + 1);
   });
 });
+
+describe('TableVersions, changed rows', () => {
+  test('the ids a notification names are logged for a tracked project, and only a complete log answers', () => {
+    const { feed, notify } = feedForTests();
+    const versions = new TableVersions(feed);
+    const version = (project: string) => versions.versionsOf(project, ['search_products'], false)[3];
+    versions.trackRows('proj_a', 'search_products');
+    const from = version('proj_a');
+    notify('search_products:proj_a:prod_1,prod_2');
+    notify('search_products:proj_b:prod_9');
+    notify('search_products:proj_a:prod_2,prod_3');
+    expect(versions.rowsChanged('proj_a', 'search_products', from, version('proj_a'))?.sort()).toEqual([
+      'prod_1',
+      'prod_2',
+      'prod_3',
+    ]);
+    expect(versions.rowsChanged('proj_a', 'search_products', from + 1, from + 2)).toEqual(['prod_2', 'prod_3']);
+    // Not tracked: nothing is known of proj_b's rows.
+    expect(versions.rowsChanged('proj_b', 'search_products', 0, version('proj_b'))).toBeUndefined();
+    // A notification without ids, or a TRUNCATE (every project, no rows), makes the span unknown.
+    const before = version('proj_a');
+    notify('search_products:proj_a');
+    expect(versions.rowsChanged('proj_a', 'search_products', before, version('proj_a'))).toBeUndefined();
+    const again = version('proj_a');
+    notify('search_products');
+    expect(versions.rowsChanged('proj_a', 'search_products', again, version('proj_a'))).toBeUndefined();
+    // A log began after `from` cannot answer for it.
+    expect(versions.rowsChanged('proj_a', 'search_products', from - 1, from)).toBeUndefined();
+  });
+});

@@ -13,8 +13,20 @@ const FACET_VALUES = 50;
 function topValues(counts: Int32Array, names: readonly string[]) {
   const values: Array<{ value: string; count: number }> = [];
   for (let v = 0; v < counts.length; v++) if (counts[v] > 0) values.push({ value: names[v], count: counts[v] });
-  return values.sort((a, b) => b.count - a.count || compareCodePoints(a.value, b.value)).slice(0, FACET_VALUES);
+  return topOf(values);
 }
+
+const topOf = (values: Array<{ value: string; count: number }>) =>
+  values.sort((a, b) => b.count - a.count || compareCodePoints(a.value, b.value)).slice(0, FACET_VALUES);
+
+/** The collections of a facet's top values that still exist, with their titles, by count, title and id. */
+const titledCollections = (values: Array<{ value: string; count: number }>, titles: ReadonlyMap<string, string>) =>
+  values
+    .flatMap(({ value: id, count }) => {
+      const title = titles.get(id);
+      return title === undefined ? [] : [{ id, title, count }];
+    })
+    .sort((a, b) => b.count - a.count || compareCodePoints(a.title, b.title) || compareCodePoints(a.id, b.id));
 
 /**
  * Counts kept per set of products: an answer whose products are exactly one lexeme's or one prefix's postings (a
@@ -78,11 +90,40 @@ export function facetsOf(
   return {
     product_type: topValues(counts.types, index.types),
     tag: topValues(counts.tags, index.tags),
-    collection: topValues(counts.collections, index.collectionIds)
-      .flatMap(({ value: id, count }) => {
-        const title = index.collectionTitles.get(id);
-        return title === undefined ? [] : [{ id, title, count }];
-      })
-      .sort((a, b) => b.count - a.count || compareCodePoints(a.title, b.title) || compareCodePoints(a.id, b.id)),
+    collection: titledCollections(topValues(counts.collections, index.collectionIds), index.collectionTitles),
   };
+}
+
+/**
+ * The facets, in-stock count and price bounds of an answer whose products lie in several indexes (an index and
+ * its changed products' own, see ProductSegments): counts added by value, then the top values as facetsOf takes them.
+ */
+export function mergedFacetsOf(parts: Array<{ index: ProductIndex; docs: Int32Array }>) {
+  const named = {
+    types: new Map<string, number>(),
+    tags: new Map<string, number>(),
+    collections: new Map<string, number>(),
+  };
+  const add = (into: Map<string, number>, counts: Int32Array, names: readonly string[]) => {
+    for (let v = 0; v < counts.length; v++)
+      if (counts[v] > 0) into.set(names[v], (into.get(names[v]) ?? 0) + counts[v]);
+  };
+  let [inStock, low, high] = [0, Infinity, -Infinity];
+  for (const { index, docs } of parts) {
+    const counts = countsOf(index, docs);
+    add(named.types, counts.types, index.types);
+    add(named.tags, counts.tags, index.tags);
+    add(named.collections, counts.collections, index.collectionIds);
+    inStock += counts.inStock;
+    low = Math.min(low, counts.low);
+    high = Math.max(high, counts.high);
+  }
+  const values = (counts: Map<string, number>) => topOf([...counts].map(([value, count]) => ({ value, count })));
+  // Every part was read with the same collections (a change of one rebuilds the index).
+  const facets: Omit<FacetsJson, 'in_stock' | 'price'> = {
+    product_type: values(named.types),
+    tag: values(named.tags),
+    collection: titledCollections(values(named.collections), parts[0].index.collectionTitles),
+  };
+  return { facets, inStock, low, high };
 }

@@ -107,10 +107,12 @@ export function keptPostings(index: ProductIndex, key: string, compute: () => In
   return docs;
 }
 
-function keep(docs: Int32Array): void {
-  if (keptLists.has(docs)) return;
+/** Marks `docs` kept (numbered, so what is computed from it may be kept with it); answers it. */
+export function keep(docs: Int32Array): Int32Array {
+  if (keptLists.has(docs)) return docs;
   keptLists.add(docs);
   keptIds.set(docs, nextKeptId++);
+  return docs;
 }
 
 /** The value of `key` in the insertion-ordered `map`, moved last (most recently used); undefined when absent. */
