@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { connectionOf } from './client.js';
-import { BEGIN, COMMIT, inOneRoundTrip, type RowsOf, type Step } from './round-trip.js';
+import { BEGIN, COMMIT_THEN_FLUSH, inOneRoundTrip, type RowsOf, type Step } from './round-trip.js';
 
 // Connections whose transaction a batch already committed (commitWith): inTransaction sends no COMMIT of its own.
 const committed = new WeakSet<pg.PoolClient>();
@@ -41,29 +41,23 @@ export async function inTransaction<T, const S extends readonly Step<unknown>[] 
 // record is written, so the next transaction waiting on them does not also wait on this one's flush.
 const RELEASE_BEFORE_FLUSH: Step<never> = { config: () => ({ text: 'SET LOCAL synchronous_commit = off' }) };
 
-// After the commit, a transaction of its own that writes one WAL record (a logical decoding message, which nothing
-// here decodes) and so commits as the session commits, synchronously unless the operator chose otherwise: its
-// flush takes the WAL to disk up to its own commit record, past the one before it. (A transaction that only takes
-// an xid writes no WAL of its own and commits without a flush.)
-const FLUSH: Step<never> = {
-  config: () => ({ text: "SELECT pg_logical_emit_message(true, 'commerce-api.flush', '')" }),
-};
-
 /**
  * Runs `steps` as the last statements of inTransaction's transaction on `client` and COMMIT in the same round trip,
  * so the locks they take (a counter row) are held for their execution and the writing of the commit record only:
  * not for a round trip to this process in between, nor for the WAL flush, which follows the release and is shared
- * with the commits of other connections. Resolves once the commit is on disk as a synchronous commit is (FLUSH),
- * so nothing is answered before it is durable; other sessions may read its rows during that flush (milliseconds),
- * and WAL's order keeps any later commit that depended on them behind it. When a step fails, PostgreSQL skips the
- * rest and the COMMIT, the promise rejects and inTransaction rolls back; a failed COMMIT rolls back and rejects.
+ * with the commits of other connections. Resolves once the commit is on disk as a synchronous commit is (the flush
+ * of COMMIT_THEN_FLUSH), so nothing is answered before it is durable; other sessions may read its rows during that
+ * flush (milliseconds), and WAL's order keeps any later commit that depended on them behind it. When a step fails,
+ * the transaction is aborted: the steps after it run nothing, the COMMIT answers ROLLBACK, and the promise rejects
+ * with the step's error (inTransaction's ROLLBACK then finds no transaction, a warning); a failed COMMIT rolls back
+ * and rejects.
  * Resolves to the steps' rows. Nothing may run on `client` after it.
  */
 export async function commitWith<const S extends readonly Step<unknown>[]>(
   client: pg.PoolClient,
   steps: S,
 ): Promise<RowsOf<S>> {
-  const batch = [RELEASE_BEFORE_FLUSH, ...steps, COMMIT, FLUSH] as const;
+  const batch = [RELEASE_BEFORE_FLUSH, ...steps, COMMIT_THEN_FLUSH] as const;
   const rows = (await inOneRoundTrip(client, batch)) as unknown as unknown[][];
   committed.add(client);
   // The steps' rows: after RELEASE_BEFORE_FLUSH's, one per step.

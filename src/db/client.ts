@@ -31,6 +31,9 @@ function inUtc(url: string): string {
  * server (a restart) leave the pool on their error and are replaced on the next request. `$disconnect` ends the pool.
  * Without `namedStatements` (a URL through a transaction-mode pooler, where consecutive statements may reach
  * different server sessions) the statements of src/db/prepared.ts run unnamed.
+ * The connections are in node-postgres's pipeline mode: statements queued on one connection are written without
+ * waiting for the answers before (the batches of src/db/round-trip.ts); a statement awaited before the next is sent,
+ * as Prisma's adapter and everything else sends them, goes on the wire as without it (its own Parse/Bind/Execute/Sync).
  */
 export function createDatabase(url: string, poolSize = 10, options: { namedStatements?: boolean } = {}): Database {
   const pool = new pg.Pool({
@@ -39,6 +42,7 @@ export function createDatabase(url: string, poolSize = 10, options: { namedState
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+    pipeline: true,
   });
   // An idle connection the server dropped is replaced on the next request; without a listener its error would end the process.
   pool.on('error', () => {});

@@ -85,7 +85,7 @@ export function preparedStatement<Row>(name: string, text: string): PreparedStat
       return run(pool, values);
     }
   };
-  // In a batch, no second try: the failed statement ended the batch (and its transaction's usefulness).
+  // In a batch, no second try: the failed statement aborted the batch's transaction.
   const step = (values: readonly unknown[]): Step<Row> => ({
     config: (client) => config(client, values),
     failed: (error) => {

@@ -1,25 +1,45 @@
-import pg from 'pg';
+import type pg from 'pg';
 
 /**
- * Statements sent to PostgreSQL together and answered together: one round trip for several statements of a
- * transaction whose values do not depend on each other's rows. PostgreSQL runs them one after the other, each with
- * its own snapshot as if sent one by one (under READ COMMITTED a statement sees what committed before it began, so
- * a read after a locking statement sees every write committed before the lock was granted); the first one that
- * fails ends the batch (PostgreSQL skips the rest up to the batch's Sync) and rejects it.
+ * Statements of a transaction sent to PostgreSQL together and answered together: one round trip for several
+ * statements whose values do not depend on each other's rows. They go through node-postgres's pipeline mode (a
+ * client made with `pipeline: true`, as createDatabase's pool makes its connections): each statement is written to
+ * the connection as soon as it is queued, with its own Sync, without waiting for the answer of the one before.
+ *
+ * PostgreSQL runs them one after the other, each with its own snapshot as if sent one by one (under READ COMMITTED a
+ * statement sees what committed before it began, so a read after a locking statement sees every write committed
+ * before the lock was granted). A batch runs inside a transaction block (it starts with BEGIN, or its connection is
+ * in one): the first statement that fails aborts the transaction, so the ones after it run nothing (each fails with
+ * 25P02, and a COMMIT among them answers ROLLBACK); the batch waits for every answer, then rejects with that first
+ * failure. No statement of a batch leaves the transaction block before the last one (a COMMIT is its last statement,
+ * COMMIT_THEN_FLUSH below), so a transaction-mode pooler keeps the connection's server session for the whole batch.
  */
 
 /** One statement of a batch: its text, values and name (prepared once per connection when named). */
 export interface Step<Row> {
-  config: (client: pg.PoolClient) => pg.QueryConfig & { types?: unknown };
-  /** Told of the batch's error, when it failed (a prepared statement renamed after a migration). */
+  config: (client: pg.PoolClient) => pg.QueryConfig;
+  /** Told of the statement's own error, when it failed (a prepared statement renamed after a migration). */
   failed?: (error: unknown) => void;
   /** Only for typing the rows. */
   readonly row?: Row;
 }
 
-/** A transaction's BEGIN and COMMIT as steps. */
+/** A transaction's BEGIN as a step. */
 export const BEGIN: Step<never> = { config: () => ({ text: 'BEGIN' }) };
-export const COMMIT: Step<never> = { config: () => ({ text: 'COMMIT' }) };
+
+// The flush after a commit made without waiting for its own (src/db/client-transaction.ts's commitWith): a
+// transaction of its own that writes one WAL record (a logical decoding message, which nothing here decodes) and so
+// commits as the session commits, synchronously unless the operator chose otherwise: its flush takes the WAL to disk
+// up to its own commit record, past the one before it. (A transaction that only takes an xid writes no WAL of its own
+// and commits without a flush.)
+const FLUSH = "SELECT pg_logical_emit_message(true, 'commerce-api.flush', '')";
+
+/**
+ * COMMIT, then FLUSH in a transaction of its own, as one step: one simple-protocol message of two statements
+ * (PostgreSQL runs the statements after a COMMIT in such a message in an implicit transaction of their own, committed
+ * at its end), so the batch has one Sync after its COMMIT, none between it and the flush. Its rows are none.
+ */
+export const COMMIT_THEN_FLUSH: Step<never> = { config: () => ({ text: `COMMIT; ${FLUSH}` }) };
 
 /**
  * Generic plans for the rest of the transaction, before a prepared statement PostgreSQL would otherwise plan afresh
@@ -30,139 +50,37 @@ export const GENERIC_PLANS: Step<never> = {
   config: () => ({ text: 'SET LOCAL plan_cache_mode = force_generic_plan' }),
 };
 
+// A connection's transaction status (its last ReadyForQuery): in a transaction block, or in one that failed.
+const IN_BLOCK = new Set<string | null>(['T', 'E']);
+
 export type RowsOf<S extends readonly Step<unknown>[]> = { [K in keyof S]: S[K] extends Step<infer R> ? R[] : never };
 
-/** The parts of node-postgres's connection a query sends its messages through (pg/lib/connection.js). */
-interface Wire {
-  parsedStatements: Record<string, string>;
-  submittedNamedStatements: Record<string, string>;
-  parse(message: { text: string; name?: string }): void;
-  bind(message: { statement?: string; values?: unknown[]; valueMapper?: unknown }): void;
-  describe(message: { type: 'P'; name: string }): void;
-  execute(message: { portal: string }): void;
-  sync(): void;
-}
-
-/** The parts of node-postgres's query a batch drives (pg/lib/query.js, pg/lib/result.js). */
-interface BatchQuery {
-  _result: RowShape & { command: string | null };
-  _accumulateRows: boolean;
-  _checkForMultirow(): void;
-  handleDataRow(message: unknown): void;
-  handleCommandComplete(message: unknown, connection: unknown): void;
-}
-
-/** What node-postgres's result makes of a row description to parse rows with: the fields, a parser per field, an empty row. */
-interface RowShape {
-  fields: pg.FieldDef[];
-  _parsers?: unknown[];
-  _prebuiltEmptyResultObject: unknown;
-}
-
-// Per connection, the shape of the rows of each named statement it has described in a batch (no fields for one
-// without rows). A statement's rows keep their shape on its connection (PostgreSQL refuses to run it with another:
-// 0A000), so its later runs in batches send no Describe: the server writes no row description and the client
-// neither parses one nor builds its parsers again. (Single runs go through node-postgres's own query, described.)
-const shapes = new WeakMap<Wire, Map<string, RowShape>>();
-
-/** The row shapes kept for the connection `wire` (none yet on a new one). */
-function shapesOn(wire: Wire): Map<string, RowShape> {
-  let kept = shapes.get(wire);
-  if (!kept) shapes.set(wire, (kept = new Map<string, RowShape>()));
-  return kept;
-}
-
-// node-postgres's conversion of values to their text (Dates, arrays, objects as JSON), as its own queries use.
-const prepareValue = (pg as unknown as { utils?: { prepareValue: unknown } }).utils?.prepareValue;
-
 /**
- * Runs `steps` on `client` in one round trip (one Sync) and resolves to each one's rows, in order. The statements
- * a batch names are parsed once per connection, before any of them runs.
+ * Runs `steps` on `client` (a pipelining connection, in a transaction block or opening one with BEGIN) in one round
+ * trip and resolves to each one's rows, in order. A step of several statements (COMMIT_THEN_FLUSH) answers none.
  */
 export async function inOneRoundTrip<const S extends readonly Step<unknown>[]>(
   client: pg.PoolClient,
   steps: S,
 ): Promise<RowsOf<S>> {
-  const configs = steps.map((step) => step.config(client));
-  const wire = (client as unknown as { connection: Wire }).connection;
-  const described = shapesOn(wire);
-  const parsedHere: string[] = [];
-  try {
-    const results = await new Promise<pg.QueryResult[]>((resolve, reject) => {
-      const query = new pg.Query({
-        text: 'batch',
-        types: configs.find((config) => config.types)?.types,
-        callback: (error: Error | null, result: pg.QueryResult | pg.QueryResult[]) =>
-          error ? reject(error) : resolve(Array.isArray(result) ? result : [result]),
-      } as pg.QueryConfig);
-      shapeRowsOf(query as unknown as BatchQuery, configs, described);
-      // node-postgres calls prepare(connection) to send a query's messages in the extended protocol (pg/lib/query.js).
-      (query as unknown as { prepare: () => void }).prepare = () => {
-        for (const config of configs) {
-          if (!config.name || wire.parsedStatements[config.name] || wire.submittedNamedStatements[config.name])
-            continue;
-          wire.parse({ text: config.text, name: config.name });
-          wire.submittedNamedStatements[config.name] = config.text;
-          parsedHere.push(config.name);
-        }
-        for (const config of configs) {
-          if (!config.name) wire.parse({ text: config.text });
-          wire.bind({ statement: config.name ?? '', values: config.values ?? [], valueMapper: prepareValue });
-          if (!config.name || !described.has(config.name)) wire.describe({ type: 'P', name: '' });
-          wire.execute({ portal: '' });
-        }
-        wire.sync();
-      };
-      (query as unknown as { requiresPreparation: () => boolean }).requiresPreparation = () => true;
-      client.query(query);
-    });
-    if (results.length !== steps.length)
-      throw new Error(`A batch of ${steps.length} statements answered ${results.length} results.`);
-    // COMMIT in a transaction that had already failed answers ROLLBACK, without an error.
-    if (steps.some((step, i) => step === COMMIT && results[i].command !== 'COMMIT'))
+  if (!client.pipeline) throw new Error('A batch needs a connection in pipeline mode (pg.Pool({ pipeline: true })).');
+  if (steps[0] !== BEGIN && !IN_BLOCK.has(client.getTransactionStatus()))
+    throw new Error('A batch runs in a transaction block: it starts with BEGIN, or its connection is in one.');
+  // Every statement is written now, before any answer comes (pipeline mode); node-postgres settles them in order.
+  const answers = await Promise.allSettled(
+    steps.map((step) => client.query(step.config(client)) as Promise<pg.QueryResult | pg.QueryResult[]>),
+  );
+  const failures = answers.flatMap((answer, i) =>
+    answer.status === 'rejected' ? [{ i, error: answer.reason as unknown }] : [],
+  );
+  for (const { i, error } of failures) steps[i].failed?.(error);
+  if (failures.length > 0) throw failures[0].error;
+  const results = answers.map((answer) => (answer as PromiseFulfilledResult<pg.QueryResult | pg.QueryResult[]>).value);
+  // COMMIT in a transaction that had already failed answers ROLLBACK, without an error.
+  steps.forEach((step, i) => {
+    const result = results[i];
+    if (step === COMMIT_THEN_FLUSH && (!Array.isArray(result) || result[0].command !== 'COMMIT'))
       throw new Error('The transaction was rolled back, not committed.');
-    return results.map((result): unknown[] => result.rows) as RowsOf<S>;
-  } catch (error) {
-    for (const step of steps) step.failed?.(error);
-    throw error;
-  } finally {
-    // Remembered as parsed as node-postgres remembers its own. Should a Parse have failed (a mistake in its text),
-    // the statement's next run answers 26000 (no such statement) and is prepared again under a new name.
-    for (const name of parsedHere) {
-      wire.parsedStatements[name] = wire.submittedNamedStatements[name];
-      delete wire.submittedNamedStatements[name];
-    }
-  }
-}
-
-/**
- * Makes `query` parse the rows of the batch's statements that were sent without a Describe in the shape their
- * statement's first run described (`described`), and remember the shape of the named statements described now.
- * node-postgres starts each statement's result at its row description; without one, at its first row.
- */
-function shapeRowsOf(query: BatchQuery, configs: pg.QueryConfig[], described: Map<string, RowShape>): void {
-  let current = 0;
-  let shaped = -1;
-  const handleDataRow = query.handleDataRow.bind(query);
-  const handleCommandComplete = query.handleCommandComplete.bind(query);
-  query.handleDataRow = (message) => {
-    if (shaped !== current) {
-      shaped = current;
-      const name = configs[current].name;
-      const known = name ? described.get(name) : undefined;
-      if (query._result.command) query._checkForMultirow();
-      if (known && query._result.fields.length === 0) Object.assign(query._result, known);
-      query._accumulateRows = true;
-    }
-    handleDataRow(message);
-  };
-  query.handleCommandComplete = (message, connection) => {
-    handleCommandComplete(message, connection);
-    const name = configs[current].name;
-    if (name && !described.has(name)) {
-      const { fields, _parsers, _prebuiltEmptyResultObject } = query._result;
-      described.set(name, { fields, _parsers, _prebuiltEmptyResultObject });
-    }
-    current += 1;
-  };
+  });
+  return results.map((result): unknown[] => (Array.isArray(result) ? [] : result.rows)) as RowsOf<S>;
 }

@@ -42,7 +42,8 @@ async function crash(): Promise<void> {
 }
 
 test('every transaction commitWith answered survives a crash of the database right after the answers', async () => {
-  const pool = new pg.Pool({ connectionString: cluster.url, max: 4 });
+  // In pipeline mode, as createDatabase's pool (src/db/round-trip.ts's batches need it).
+  const pool = new pg.Pool({ connectionString: cluster.url, max: 4, pipeline: true });
   await pool.query('CREATE TABLE durable_notes (id serial PRIMARY KEY, text text NOT NULL)');
   const write = (text: string) =>
     inTransaction(pool, (client) =>

@@ -7,7 +7,8 @@ import { GENERIC_PLANS } from '../../../src/db/round-trip.js';
 import { createTestDatabase } from '../../setup/database.js';
 
 // Statements of a transaction sent in one round trip (src/db/round-trip.ts): run in order, each with its own
-// snapshot, the first failure skipping the rest and the COMMIT sent with them; one pool connection, so every batch
+// snapshot, the first failure aborting the transaction, so the rest and the COMMIT sent with them change nothing;
+// one pool connection, so every batch
 // and plain statement below shares a session (and its prepared statements).
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Database;
@@ -77,6 +78,24 @@ describe('statements in one round trip', () => {
     expect(await notes()).toEqual([{ text: 'later' }]);
   });
 
+  test('a batch needs a pipelining connection in a transaction block', async () => {
+    // The pool createDatabase makes pipelines: each connection writes queued statements without awaiting answers.
+    const client = await pool.connect();
+    try {
+      expect(client.pipeline).toBe(true);
+      // Outside a transaction block, one failure would not stop the statements after it.
+      await expect(commitWith(client, [countNotes.with([])])).rejects.toThrow('transaction block');
+    } finally {
+      client.release();
+    }
+    const plain = new pg.Pool({ connectionString: database.directUrl, max: 1 });
+    try {
+      await expect(inTransaction(plain, async () => 1, [countNotes.with([])])).rejects.toThrow('pipeline mode');
+    } finally {
+      await plain.end();
+    }
+  });
+
   test('work that throws after the opening batch rolls the transaction back', async () => {
     await admin.query('TRUNCATE round_trip_notes');
     const attempt = inTransaction(pool, async () => {
@@ -141,23 +160,20 @@ describe('statements in one round trip', () => {
     expect(rows).toEqual(database.url === database.directUrl ? [{ generic_plans: 3, custom_plans: 0 }] : []);
   });
 
-  test("a named statement's later runs in batches on a connection send no Describe; their rows still come typed and apart, alone and among others", async () => {
+  test('a named statement is prepared once per connection in batches; its rows come typed and apart, alone and among others', async () => {
     const shaped = preparedStatement<{ big: bigint; at: Date; doc: unknown; tags: string[]; nothing: null; n: number }>(
       'round_trip_test_shape',
       `SELECT $1::int8 AS big, $2::timestamptz AS at, $3::jsonb AS doc, ARRAY['a', 'b'] AS tags, NULL::text AS nothing, n
        FROM generate_series(1, $4::int) AS n`,
     );
     const named = database.url === database.directUrl;
-    // The pool's one connection, with its Describe messages counted.
-    const client = await pool.connect();
-    const wire = (client as unknown as { connection: { describe: (message: unknown) => void } }).connection;
-    const describe = wire.describe.bind(wire);
-    let described = 0;
-    wire.describe = (message) => {
-      described += 1;
-      describe(message);
-    };
-    client.release();
+    // The pool's one connection's prepared statements of that name, and how often each ran.
+    const prepared = async () =>
+      (
+        await pool.query<{ runs: number }>(
+          `SELECT (generic_plans + custom_plans)::int AS runs FROM pg_prepared_statements WHERE name = 'round_trip_test_shape'`,
+        )
+      ).rows;
     const at = new Date('2026-11-28T07:00:00.123Z');
     const rows = (count: number) =>
       Array.from({ length: count }, (_, i) => ({
@@ -172,17 +188,12 @@ describe('statements in one round trip', () => {
 
     const alone = async (count: number) =>
       (await inTransaction(pool, (opened) => commitWith(opened, [shaped.with(values(count))])))[0];
-    // commitWith's own statements are unnamed, described on every run.
-    const unnamedInCommit = 3;
     expect(await alone(1)).toEqual(rows(1));
-    const afterFirst = described;
-    expect(afterFirst).toBe(unnamedInCommit + 1);
     expect(await alone(2)).toEqual(rows(2));
-    // Behind PgBouncer the statement is unnamed, parsed and described on every run.
-    expect(described - afterFirst).toBe(unnamedInCommit + (named ? 0 : 1));
+    // Behind PgBouncer the statement is unnamed, parsed on every run: nothing is prepared in the session.
+    expect(await prepared()).toEqual(named ? [{ runs: 2 }] : []);
 
     await admin.query('TRUNCATE round_trip_notes');
-    const before = described;
     const batch = await inTransaction(pool, (opened) =>
       commitWith(opened, [
         shaped.with(values(2)),
@@ -199,8 +210,7 @@ describe('statements in one round trip', () => {
     expect(batch[3]).toEqual([]);
     expect(batch[4]).toEqual([{ n: 1 }]);
     expect(batch[5]).toEqual(rows(3));
-    // Described in the batch: only the unnamed statements (commitWith's own and GENERIC_PLANS), as the named ones all
-    // ran in batches on this connection before; behind PgBouncer, all of its 6 steps and commitWith's own.
-    expect(described - before).toBe(named ? unnamedInCommit + 1 : unnamedInCommit + 6);
+    // Three more runs of the one prepared statement, in one batch.
+    expect(await prepared()).toEqual(named ? [{ runs: 5 }] : []);
   });
 });
