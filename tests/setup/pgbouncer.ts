@@ -11,6 +11,7 @@ export interface RunningPgBouncer {
   port: number;
   /** The configuration file it runs with (docs/deploy.md's, on local addresses). */
   configFile: string;
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -35,7 +36,7 @@ export function pgBouncerIni(options: {
   poolSize: number;
 }): string {
   return localised(guideBlock('pgbouncer.ini'), [
-    ['* = host=10.0.0.5 port=5432 ', `* = host=${options.serverHost} port=${options.serverPort} `],
+    ['host=10.0.0.5 port=5432 ', `host=${options.serverHost} port=${options.serverPort} `],
     ['listen_addr = 0.0.0.0', 'listen_addr = 127.0.0.1'],
     ['listen_port = 6432', `listen_port = ${options.listenPort}`],
     ['auth_file = /etc/pgbouncer/userlist.txt', `auth_file = ${options.authFile}`],
@@ -50,15 +51,19 @@ export function pgBouncerIni(options: {
  */
 export async function startPgBouncer(
   serverUrl: string,
-  options: { poolSize?: number } = {},
+  options: { poolSize?: number; adminPassword?: string } = {},
 ): Promise<RunningPgBouncer> {
   const server = new URL(serverUrl);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pgbouncer-'));
   chmodSync(dir, 0o755);
   const authFile = path.join(dir, 'userlist.txt');
-  writeFileSync(authFile, `"${decodeURIComponent(server.username)}" "${decodeURIComponent(server.password)}"\n`, {
-    mode: 0o644,
-  });
+  // With adminPassword, the guide's admin user (admin_users = postgres) can use the admin console (RELOAD, SHOW).
+  const admin = options.adminPassword ? `"postgres" "${options.adminPassword}"\n` : '';
+  writeFileSync(
+    authFile,
+    `"${decodeURIComponent(server.username)}" "${decodeURIComponent(server.password)}"\n${admin}`,
+    { mode: 0o644 },
+  );
   const port = await freePort();
   const configFile = path.join(dir, 'pgbouncer.ini');
   writeFileSync(
@@ -96,6 +101,7 @@ export async function startPgBouncer(
   return {
     port,
     configFile,
+    pid: child.pid!,
     url: (url) => {
       const pooled = new URL(url);
       pooled.hostname = '127.0.0.1';

@@ -29,8 +29,22 @@ export interface PrimaryWithReplica {
   replicaUrl: string;
   /** Runs SQL on the replica (`SELECT pg_wal_replay_pause()`, ...). */
   onReplica: (text: string) => Promise<pg.QueryResult>;
+  /** Runs SQL on the primary as the superuser, in database `commerce`. */
+  onPrimary: (text: string) => Promise<pg.QueryResult>;
   /** SIGKILLs the replica's postmaster (as a crashed host). */
   killReplica: () => void;
+  /** SIGKILLs the primary's postmaster and every process of it (as a lost host). */
+  killPrimary: () => void;
+  primaryPort: number;
+  replicaPort: number;
+  primaryDir: string;
+  replicaDir: string;
+  /** Debian's PostgreSQL programs (psql, pg_ctl, pg_rewind, ...). */
+  bin: string;
+  /** Runs a PostgreSQL program as the `postgres` user (as root), returning its output. */
+  run: (program: string, args: string[], env?: Record<string, string>) => string;
+  /** Starts the cluster at `dataDir` (after a rebuild) on `port` with the pair's options, logging to `log`. */
+  start: (dataDir: string, port: number, log: string) => void;
   stop: () => Promise<void>;
 }
 
@@ -113,7 +127,7 @@ async function query(url: string, text: string): Promise<pg.QueryResult> {
 }
 
 /** Starts a primary, makes a replica of it with `pg_basebackup -R`, starts that, and resolves once it streams. */
-export async function startPrimaryWithReplica(): Promise<PrimaryWithReplica> {
+export async function startPrimaryWithReplica(setup: { synchronous?: boolean } = {}): Promise<PrimaryWithReplica> {
   const bin = debianPostgresBin();
   if (!bin) throw new Error("No pg_basebackup: install Debian's postgresql package (.ci/run does).");
   const dir = mkdtempSync(path.join(os.tmpdir(), 'replica-'));
@@ -124,7 +138,9 @@ export async function startPrimaryWithReplica(): Promise<PrimaryWithReplica> {
   const [primaryPort, replicaPort] = [await freePort(), await freePort()];
   // A throwaway pair: no flush to disk (as the suite's own cluster), the socket in the temporary directory; the
   // rest of the configuration is the guide's.
-  const options = (port: number) => `-p ${port} -k ${dir} -c fsync=off -c full_page_writes=off`;
+  // (full_page_writes stays on for the failover pair: pg_rewind needs it in the server it rewinds from.)
+  const options = (port: number) =>
+    `-p ${port} -k ${dir} -c fsync=off${setup.synchronous ? '' : ' -c full_page_writes=off'}`;
   const pgCtl = (dataDir: string, port: number, log: string) =>
     asPostgres(bin, 'pg_ctl', ['-D', dataDir, '-o', options(port), '-l', path.join(dir, log), '-w', 'start']);
   const stopped: string[] = [];
@@ -152,15 +168,57 @@ export async function startPrimaryWithReplica(): Promise<PrimaryWithReplica> {
     const replicaUrl = `postgres://app:${APP_PASSWORD}@127.0.0.1:${replicaPort}/commerce`;
     const { rows } = await query(replicaUrl, 'SELECT pg_is_in_recovery() AS standby');
     if (!rows[0].standby) throw new Error('the copy made by pg_basebackup -R is not a standby');
+    if (setup.synchronous) {
+      // The guide's synchronous replication, in both servers' postgresql.conf as the guide says, once the replica
+      // streams (the roles and database were made without it: nothing to wait for then).
+      for (const [dataDir, port] of [
+        [primaryDir, primaryPort],
+        [replicaDir, replicaPort],
+      ] as const) {
+        appendFileSync(
+          path.join(dataDir, 'postgresql.conf'),
+          `\n# docs/deploy.md, Failover\n${guideBlock('postgresql-synchronous.conf')}`,
+        );
+        await query(adminUrl(port, 'postgres'), 'SELECT pg_reload_conf()');
+      }
+      for (const deadline = Date.now() + 10_000; ;) {
+        const sync = await query(
+          adminUrl(primaryPort, 'postgres'),
+          "SELECT 1 FROM pg_stat_replication WHERE sync_state = 'sync'",
+        );
+        if (sync.rowCount) break;
+        if (Date.now() > deadline) throw new Error('the replica did not become a synchronous standby within 10 s');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    const kill = (dataDir: string, children = false) => {
+      const pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      // Its backends, walsender included, at once as well: a host gone, not a postmaster that crashed alone.
+      const backends = children
+        ? execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+            .split(/\s+/)
+            .filter(Boolean)
+        : [];
+      process.kill(pid, 'SIGKILL');
+      for (const backend of backends) process.kill(Number(backend), 'SIGKILL');
+    };
     return {
       primaryUrl,
       replicaUrl,
       onReplica: (text) => query(adminUrl(replicaPort, 'commerce'), text),
+      onPrimary: (text) => query(adminUrl(primaryPort, 'commerce'), text),
       killReplica: () => {
-        const pid = Number(readFileSync(path.join(replicaDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-        process.kill(pid, 'SIGKILL');
+        kill(replicaDir);
         stopped.push(replicaDir);
       },
+      killPrimary: () => kill(primaryDir, true),
+      primaryPort,
+      replicaPort,
+      primaryDir,
+      replicaDir,
+      bin,
+      run: (program, args, env) => asPostgres(bin, program, args, env),
+      start: pgCtl,
       stop,
     };
   } catch (error) {

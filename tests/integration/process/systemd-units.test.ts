@@ -86,8 +86,9 @@ describe('docs/deploy.md’s systemd units, run as systemd would', () => {
     // The environment file with the test's database (its replica: the database itself) in place of the guide's.
     const shared = assignments(
       localised(guideBlock('commerce.env'), [
-        ['postgres://app:change-me-app@10.0.0.5:6432/commerce', database.url],
-        ['postgres://app:change-me-app@10.0.0.5:5432/commerce', database.directUrl],
+        // (the session entry first: the other URL is a prefix of it)
+        ['postgres://app:change-me-app@10.0.0.4:6432/commerce_session', database.directUrl],
+        ['postgres://app:change-me-app@10.0.0.4:6432/commerce', database.url],
         ['postgres://app:change-me-app@10.0.0.6:5432/commerce', database.directUrl],
       ]),
     );
