@@ -62,6 +62,21 @@ export type ExactBodyCall<
     : never
 >;
 
+type DeletePath = PathsWithMethod<paths, 'delete'>;
+
+/** openapi-fetch's DELETE on the paths `Allowed`: another path is a type error naming it. */
+export type DeleteCall<Allowed extends DeletePath = DeletePath> = <
+  P extends string,
+  Init extends MaybeOptionalInit<paths[P & Allowed], 'delete'>,
+>(
+  url: PathArgument<P, Allowed, 'delete'>,
+  ...init: InitParam<Init>
+) => Promise<
+  paths[P & Allowed]['delete'] extends Record<string | number, unknown>
+    ? FetchResponse<paths[P & Allowed]['delete'], Init, MediaType>
+    : never
+>;
+
 /** The typed client: openapi-fetch's methods over the contract's paths, plus `paginate` and `withAccessToken`. */
 export type CommerceClient = Omit<Client<paths>, 'GET' | 'POST' | 'PUT' | 'PATCH' | 'request'> & {
   GET: SparseAwareGet;
@@ -148,6 +163,8 @@ export type StorefrontClient = Omit<CommerceClient, 'GET' | 'POST' | 'PUT' | 'PA
   GET: SparseAwareGet<StorefrontPath<'get'>>;
   POST: ExactBodyCall<'post', StorefrontPath<'post'>>;
   PATCH: ExactBodyCall<'patch', StorefrontPath<'patch'>>;
+  /** The signed-in customer's deletes, e.g. `shop.DELETE('/v1/me/addresses/{id}', { params: { path: { id } } })`. */
+  DELETE: DeleteCall<StorefrontPath<'delete'>>;
   /** `for await (const product of shop.paginate('/v1/products', { query: { limit: 100 } }))`. */
   paginate: Paginate<ListPath & StorefrontPath<'get'>>;
   /** Sends `Authorization: Bearer <accessToken>` from now on (after register, login or a token refresh). */

@@ -976,6 +976,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in customer's orders
+         * @description The orders of the signed-in customer (those whose `customer_id` is the customer's; an order placed with
+         *     the same e-mail but no customer is not included), newest first, paginated as the other lists (`limit`,
+         *     `cursor`; `{data, pagination}`). Each order comes with its line items, totals, fulfilments (tracking)
+         *     and refunds.
+         *
+         *     What the customer does not see (`CustomerOrder`): `customer_id` (the caller), `draft_order_id` (the
+         *     merchant's draft), `cancel_reason` (the merchant's classification, e.g. `fraud`; `status` and
+         *     `cancelled_at` say that an order is cancelled), metafields, a fulfilment's `location_id` and
+         *     `notify_customer`, and a refund's `reason` (the merchant's note) and the locations its units went
+         *     back to. The storefront budgets apply as on every customer-token operation.
+         */
+        get: operations["listCurrentCustomerOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get one of the signed-in customer's orders
+         * @description One order of the signed-in customer, as in the list (`CustomerOrder`: line items, totals, fulfilments
+         *     with tracking, refunds; the merchant-only fields left out as `GET /v1/me/orders` says). An order of
+         *     another customer, or of no customer, answers 404 exactly as an id that names nothing.
+         */
+        get: operations["getCurrentCustomerOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in customer's addresses
+         * @description The signed-in customer's address book: the same addresses the merchant sees under
+         *     `GET /v1/customers/{id}/addresses` (one store, one set of rules), the default first, then oldest first;
+         *     not paginated (as the merchant's list).
+         */
+        get: operations["listCurrentCustomerAddresses"];
+        put?: never;
+        /**
+         * Add an address to the signed-in customer's address book
+         * @description The fields and rules of `POST /v1/customers/{id}/addresses`: with `is_default` true the customer's
+         *     previous default address stops being the default, in the same transaction (at most one default).
+         */
+        post: operations["createCurrentCustomerAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/addresses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An address ID (`addr_...`) of the signed-in customer.
+                 * @example addr_01jd5p1b3d5f7h9k1m3p5r7t9v
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get one of the signed-in customer's addresses
+         * @description One address of the signed-in customer; an address of another customer answers 404 as an id that names nothing.
+         */
+        get: operations["getCurrentCustomerAddress"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete one of the signed-in customer's addresses
+         * @description Deletes one address of the signed-in customer; 204 with an empty body. An address of another customer answers 404. Deleting the default leaves the customer without a default (none is promoted), as `DELETE /v1/addresses/{id}` does.
+         */
+        delete: operations["deleteCurrentCustomerAddress"];
+        options?: never;
+        head?: never;
+        /**
+         * Update one of the signed-in customer's addresses
+         * @description The fields and rules of `PATCH /v1/addresses/{id}`: a partial update, nullable fields are cleared with
+         *     null, and `is_default` true makes it the customer's only default. An address of another customer
+         *     answers 404.
+         */
+        patch: operations["updateCurrentCustomerAddress"];
+        trace?: never;
+    };
     "/v1/products": {
         parameters: {
             query?: never;
@@ -6371,6 +6491,96 @@ export interface components {
         RefundEnvelope: {
             data: components["schemas"]["Refund"];
         };
+        /**
+         * @description An order as its customer sees it under `/v1/me/orders`: the `Order` without what only the merchant
+         *     needs (`customer_id`, which is the caller, `draft_order_id`, the merchant's draft, `cancel_reason`, the
+         *     merchant's classification such as `fraud`, and metafields), with its fulfilments and refunds inline.
+         */
+        CustomerOrder: {
+            id: components["schemas"]["OrderId"];
+            /**
+             * Format: int32
+             * @description Counts the project's orders from 1001.
+             */
+            order_number: number;
+            status: components["schemas"]["OrderStatus"];
+            financial_status: components["schemas"]["OrderFinancialStatus"];
+            fulfillment_status: components["schemas"]["OrderFulfillmentStatus"];
+            /** Format: date-time */
+            cancelled_at: string | null;
+            email: string;
+            currency: components["schemas"]["CurrencyCode"];
+            line_items: components["schemas"]["OrderLineItem"][];
+            /** Format: int64 */
+            subtotal: number;
+            /** Format: int64 */
+            tax: number;
+            tax_data: components["schemas"]["TaxData"] | null;
+            /** Format: int64 */
+            shipping_cost: number;
+            /** Format: int64 */
+            discount: number;
+            /** Format: int64 */
+            total: number;
+            /**
+             * Format: int64
+             * @description Sum of the order's refunds in minor units; at most `total`.
+             */
+            total_refunded: number;
+            shipping_address: components["schemas"]["NullableAddress"];
+            billing_address: components["schemas"]["NullableAddress"];
+            payment_terms: components["schemas"]["PaymentTerms"];
+            payment_due_date: components["schemas"]["PaymentDueDate"];
+            paid_at: components["schemas"]["Timestamp"] | null;
+            /** @description The order's shipments, oldest first; cancelled ones too (`status` cancelled). */
+            fulfillments: components["schemas"]["CustomerOrderFulfillment"][];
+            /** @description Money returned for the order, oldest first. */
+            refunds: components["schemas"]["CustomerOrderRefund"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @description A shipment of the order as its customer sees it (a `Fulfillment` without the merchant's `location_id` and `notify_customer`). */
+        CustomerOrderFulfillment: {
+            id: components["schemas"]["FulfillmentId"];
+            /** @enum {string} */
+            status: "success" | "cancelled";
+            line_items: components["schemas"]["FulfillmentLineItem"][];
+            tracking_company: string | null;
+            tracking_number: string | null;
+            /**
+             * @description The carrier's tracking page: always an http:// or https:// URL, safe to render as a link. A URL of another
+             *     scheme stored before the contract refused them on write (e.g. `javascript:`) answers null here.
+             */
+            tracking_url: string | null;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @description A refund of the order as its customer sees it (a `Refund` without the merchant's `reason` note and stock locations). */
+        CustomerOrderRefund: {
+            id: components["schemas"]["RefundId"];
+            /**
+             * Format: int64
+             * @description Minor units of `currency`.
+             */
+            amount: number;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description Units that came back with this refund. */
+            line_items: {
+                /**
+                 * Format: int32
+                 * @description The item's position in the order's line_items (0-based).
+                 */
+                line_item_index: number;
+                /** Format: int32 */
+                quantity: number;
+            }[];
+            created_at: components["schemas"]["Timestamp"];
+        };
+        CustomerOrderEnvelope: {
+            data: components["schemas"]["CustomerOrder"];
+        };
         SearchResult: {
             products: {
                 data: components["schemas"]["SearchProductHit"][];
@@ -7897,6 +8107,79 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such order of the signed-in customer (an order of another customer answers the same). */
+        CustomerOrderNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Order not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such address of the signed-in customer (an address of another customer answers the same). */
+        CustomerAddressNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Address not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description (A storefront operation's, with its CORS headers.) The Idempotency-Key was used with another request, or its first request is still being processed. */
+        BrowserIdempotencyConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "This Idempotency-Key was already used with a different request. Use a new key for a new request.",
+                 *         "field": "Idempotency-Key"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -12436,6 +12719,657 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCurrentCustomerOrders: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's orders, newest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *           "order_number": 1001,
+                     *           "status": "open",
+                     *           "financial_status": "partially_refunded",
+                     *           "fulfillment_status": "fulfilled",
+                     *           "cancelled_at": null,
+                     *           "email": "jane.doe@example.com",
+                     *           "currency": "EUR",
+                     *           "line_items": [
+                     *             {
+                     *               "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *               "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *               "title": "Trail Runner 2",
+                     *               "variant_title": "EU 42 / Black",
+                     *               "sku": "TR2-42-BLK",
+                     *               "quantity": 2,
+                     *               "unit_price": 9900,
+                     *               "total": 19800
+                     *             }
+                     *           ],
+                     *           "subtotal": 19800,
+                     *           "tax": 3762,
+                     *           "tax_data": {
+                     *             "total_tax": 3762,
+                     *             "tax_inclusive": false,
+                     *             "source": "store_rates",
+                     *             "tax_lines": [
+                     *               {
+                     *                 "name": "DE tax 19%",
+                     *                 "rate": 0.19,
+                     *                 "amount": 3762
+                     *               }
+                     *             ]
+                     *           },
+                     *           "shipping_cost": 490,
+                     *           "discount": 0,
+                     *           "total": 24052,
+                     *           "total_refunded": 9900,
+                     *           "shipping_address": {
+                     *             "first_name": "Jane",
+                     *             "last_name": "Doe",
+                     *             "company": null,
+                     *             "line1": "Friedrichstrasse 68",
+                     *             "line2": "3. OG",
+                     *             "city": "Berlin",
+                     *             "state": null,
+                     *             "postal_code": "10117",
+                     *             "country": "DE",
+                     *             "phone": "+49 30 1234567"
+                     *           },
+                     *           "billing_address": null,
+                     *           "payment_terms": "due_on_receipt",
+                     *           "payment_due_date": null,
+                     *           "paid_at": "2026-11-22T10:05:00.000Z",
+                     *           "fulfillments": [
+                     *             {
+                     *               "id": "ful_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *               "status": "success",
+                     *               "line_items": [
+                     *                 {
+                     *                   "line_item_index": 0,
+                     *                   "quantity": 2
+                     *                 }
+                     *               ],
+                     *               "tracking_company": "DHL",
+                     *               "tracking_number": "00340434161094042557",
+                     *               "tracking_url": "https://www.dhl.de/en/privatkunden/pakete-empfangen/verfolgen.html?piececode=00340434161094042557",
+                     *               "cancelled_at": null,
+                     *               "created_at": "2026-11-23T08:30:00.000Z",
+                     *               "updated_at": "2026-11-23T08:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "refunds": [
+                     *             {
+                     *               "id": "rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *               "amount": 9900,
+                     *               "currency": "EUR",
+                     *               "line_items": [
+                     *                 {
+                     *                   "line_item_index": 0,
+                     *                   "quantity": 1
+                     *                 }
+                     *               ],
+                     *               "created_at": "2026-11-28T14:12:00.000Z"
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-22T10:00:00.000Z",
+                     *           "updated_at": "2026-11-28T14:12:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CustomerOrder"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description `limit` or `cursor` is invalid (`invalid_request` with `field`; a cursor of another list or customer is refused), or the project has no store domain. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CustomerTokenUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCurrentCustomerOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_number": 1001,
+                     *         "status": "open",
+                     *         "financial_status": "partially_refunded",
+                     *         "fulfillment_status": "fulfilled",
+                     *         "cancelled_at": null,
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "line_items": [
+                     *           {
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "total": 19800
+                     *           }
+                     *         ],
+                     *         "subtotal": 19800,
+                     *         "tax": 3762,
+                     *         "tax_data": {
+                     *           "total_tax": 3762,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 3762
+                     *             }
+                     *           ]
+                     *         },
+                     *         "shipping_cost": 490,
+                     *         "discount": 0,
+                     *         "total": 24052,
+                     *         "total_refunded": 9900,
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "due_on_receipt",
+                     *         "payment_due_date": null,
+                     *         "paid_at": "2026-11-22T10:05:00.000Z",
+                     *         "fulfillments": [
+                     *           {
+                     *             "id": "ful_01jd5t0a2c4e6g8j0l2n4q6s8u",
+                     *             "status": "success",
+                     *             "line_items": [
+                     *               {
+                     *                 "line_item_index": 0,
+                     *                 "quantity": 2
+                     *               }
+                     *             ],
+                     *             "tracking_company": "DHL",
+                     *             "tracking_number": "00340434161094042557",
+                     *             "tracking_url": "https://www.dhl.de/en/privatkunden/pakete-empfangen/verfolgen.html?piececode=00340434161094042557",
+                     *             "cancelled_at": null,
+                     *             "created_at": "2026-11-23T08:30:00.000Z",
+                     *             "updated_at": "2026-11-23T08:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "refunds": [
+                     *           {
+                     *             "id": "rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *             "amount": 9900,
+                     *             "currency": "EUR",
+                     *             "line_items": [
+                     *               {
+                     *                 "line_item_index": 0,
+                     *                 "quantity": 1
+                     *               }
+                     *             ],
+                     *             "created_at": "2026-11-28T14:12:00.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-28T14:12:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerOrderEnvelope"];
+                };
+            };
+            400: components["responses"]["StoreDomainMissing"];
+            401: components["responses"]["CustomerTokenUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["CustomerOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCurrentCustomerAddresses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The addresses. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "addr_01jd5p1b3d5f7h9k1m3p5r7t9v",
+                     *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": null,
+                     *           "is_default": true,
+                     *           "created_at": "2026-11-02T10:20:00.000Z",
+                     *           "updated_at": "2026-11-02T10:20:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CustomerAddress"][];
+                    };
+                };
+            };
+            400: components["responses"]["StoreDomainMissing"];
+            401: components["responses"]["CustomerTokenUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCurrentCustomerAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "first_name": "Jane",
+                 *       "last_name": "Doe",
+                 *       "line1": "Friedrichstrasse 68",
+                 *       "city": "Berlin",
+                 *       "postal_code": "10117",
+                 *       "country": "DE",
+                 *       "is_default": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerAddressCreate"];
+            };
+        };
+        responses: {
+            /** @description The new address. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "addr_01jd5p1b3d5f7h9k1m3p5r7t9v",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "first_name": "Jane",
+                     *         "last_name": "Doe",
+                     *         "company": null,
+                     *         "line1": "Friedrichstrasse 68",
+                     *         "line2": "3. OG",
+                     *         "city": "Berlin",
+                     *         "state": null,
+                     *         "postal_code": "10117",
+                     *         "country": "DE",
+                     *         "phone": null,
+                     *         "is_default": true,
+                     *         "created_at": "2026-11-02T10:20:00.000Z",
+                     *         "updated_at": "2026-11-02T10:20:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerAddressEnvelope"];
+                };
+            };
+            /** @description A body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are), or the project has no store domain. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CustomerTokenUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            409: components["responses"]["BrowserIdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCurrentCustomerAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An address ID (`addr_...`) of the signed-in customer.
+                 * @example addr_01jd5p1b3d5f7h9k1m3p5r7t9v
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The address. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "addr_01jd5p1b3d5f7h9k1m3p5r7t9v",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "first_name": "Jane",
+                     *         "last_name": "Doe",
+                     *         "company": null,
+                     *         "line1": "Friedrichstrasse 68",
+                     *         "line2": "3. OG",
+                     *         "city": "Berlin",
+                     *         "state": null,
+                     *         "postal_code": "10117",
+                     *         "country": "DE",
+                     *         "phone": null,
+                     *         "is_default": true,
+                     *         "created_at": "2026-11-02T10:20:00.000Z",
+                     *         "updated_at": "2026-11-02T10:20:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerAddressEnvelope"];
+                };
+            };
+            400: components["responses"]["StoreDomainMissing"];
+            401: components["responses"]["CustomerTokenUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["CustomerAddressNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCurrentCustomerAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description An address ID (`addr_...`) of the signed-in customer.
+                 * @example addr_01jd5p1b3d5f7h9k1m3p5r7t9v
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The address is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["StoreDomainMissing"];
+            401: components["responses"]["CustomerTokenUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["CustomerAddressNotFound"];
+            412: components["responses"]["BrowserPreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCurrentCustomerAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description An address ID (`addr_...`) of the signed-in customer.
+                 * @example addr_01jd5p1b3d5f7h9k1m3p5r7t9v
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "line2": null,
+                 *       "is_default": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerAddressUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated address. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "addr_01jd5p1b3d5f7h9k1m3p5r7t9v",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "first_name": "Jane",
+                     *         "last_name": "Doe",
+                     *         "company": null,
+                     *         "line1": "Friedrichstrasse 68",
+                     *         "line2": "3. OG",
+                     *         "city": "Berlin",
+                     *         "state": null,
+                     *         "postal_code": "10117",
+                     *         "country": "DE",
+                     *         "phone": null,
+                     *         "is_default": true,
+                     *         "created_at": "2026-11-02T10:20:00.000Z",
+                     *         "updated_at": "2026-11-02T10:20:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerAddressEnvelope"];
+                };
+            };
+            /** @description A body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are), or the project has no store domain. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CustomerTokenUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["CustomerAddressNotFound"];
+            412: components["responses"]["BrowserPreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -41,6 +41,7 @@ export type OperationId =
   | 'createCompany'
   | 'createCompanyAddress'
   | 'createCompanyContact'
+  | 'createCurrentCustomerAddress'
   | 'createCustomer'
   | 'createCustomerAddress'
   | 'createCustomerGroup'
@@ -65,6 +66,7 @@ export type OperationId =
   | 'deleteCompany'
   | 'deleteCompanyAddress'
   | 'deleteCompanyContact'
+  | 'deleteCurrentCustomerAddress'
   | 'deleteCustomer'
   | 'deleteCustomerAddress'
   | 'deleteCustomerGroup'
@@ -90,6 +92,8 @@ export type OperationId =
   | 'getCollectionMetafields'
   | 'getCompany'
   | 'getCurrentCustomer'
+  | 'getCurrentCustomerAddress'
+  | 'getCurrentCustomerOrder'
   | 'getCustomer'
   | 'getCustomerGroup'
   | 'getCustomerMetafields'
@@ -123,6 +127,8 @@ export type OperationId =
   | 'listCompanies'
   | 'listCompanyAddresses'
   | 'listCompanyContacts'
+  | 'listCurrentCustomerAddresses'
+  | 'listCurrentCustomerOrders'
   | 'listCustomerAddresses'
   | 'listCustomerGroups'
   | 'listCustomerNotes'
@@ -183,6 +189,7 @@ export type OperationId =
   | 'updateCompanyAddress'
   | 'updateCompanyContact'
   | 'updateCurrentCustomer'
+  | 'updateCurrentCustomerAddress'
   | 'updateCustomer'
   | 'updateCustomerAddress'
   | 'updateCustomerGroup'
@@ -217,6 +224,7 @@ export interface OperationAuth {
   createCompany: 'secret';
   createCompanyAddress: 'secret';
   createCompanyContact: 'secret';
+  createCurrentCustomerAddress: 'customer';
   createCustomer: 'secret';
   createCustomerAddress: 'secret';
   createCustomerGroup: 'secret';
@@ -241,6 +249,7 @@ export interface OperationAuth {
   deleteCompany: 'secret';
   deleteCompanyAddress: 'secret';
   deleteCompanyContact: 'secret';
+  deleteCurrentCustomerAddress: 'customer';
   deleteCustomer: 'secret';
   deleteCustomerAddress: 'secret';
   deleteCustomerGroup: 'secret';
@@ -266,6 +275,8 @@ export interface OperationAuth {
   getCollectionMetafields: 'publishable';
   getCompany: 'secret';
   getCurrentCustomer: 'customer';
+  getCurrentCustomerAddress: 'customer';
+  getCurrentCustomerOrder: 'customer';
   getCustomer: 'secret';
   getCustomerGroup: 'secret';
   getCustomerMetafields: 'secret';
@@ -299,6 +310,8 @@ export interface OperationAuth {
   listCompanies: 'secret';
   listCompanyAddresses: 'secret';
   listCompanyContacts: 'secret';
+  listCurrentCustomerAddresses: 'customer';
+  listCurrentCustomerOrders: 'customer';
   listCustomerAddresses: 'secret';
   listCustomerGroups: 'secret';
   listCustomerNotes: 'secret';
@@ -359,6 +372,7 @@ export interface OperationAuth {
   updateCompanyAddress: 'secret';
   updateCompanyContact: 'secret';
   updateCurrentCustomer: 'customer';
+  updateCurrentCustomerAddress: 'customer';
   updateCustomer: 'secret';
   updateCustomerAddress: 'secret';
   updateCustomerGroup: 'secret';
@@ -381,7 +395,7 @@ export interface OperationAuth {
 export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
   'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
-  'customer-auth': 'changeCurrentCustomerPassword' | 'getCurrentCustomer' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer';
+  'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
   'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
   'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
@@ -600,6 +614,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/companies/{id}/contacts",
     "tag": "companies",
     "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createCurrentCustomerAddress",
+    "method": "POST",
+    "path": "/v1/me/addresses",
+    "tag": "customer-auth",
+    "auth": "customer",
     "customerTokenOptional": false,
     "idempotent": true,
     "entityTag": true,
@@ -960,6 +989,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/v1/companies/{id}/contacts/{contact_id}",
     "tag": "companies",
     "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": true,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteCurrentCustomerAddress",
+    "method": "DELETE",
+    "path": "/v1/me/addresses/{id}",
+    "tag": "customer-auth",
+    "auth": "customer",
     "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": false,
@@ -1350,6 +1394,36 @@ export const operationIndex: readonly OperationMeta[] = [
     "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": true,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getCurrentCustomerAddress",
+    "method": "GET",
+    "path": "/v1/me/addresses/{id}",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getCurrentCustomerOrder",
+    "method": "GET",
+    "path": "/v1/me/orders/{id}",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
     "ifMatch": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1939,6 +2013,39 @@ export const operationIndex: readonly OperationMeta[] = [
     ],
     "queryParams": [
       "fields"
+    ]
+  },
+  {
+    "operationId": "listCurrentCustomerAddresses",
+    "method": "GET",
+    "path": "/v1/me/addresses",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "listCurrentCustomerOrders",
+    "method": "GET",
+    "path": "/v1/me/orders",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor"
     ]
   },
   {
@@ -3000,6 +3107,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "operationId": "updateCurrentCustomer",
     "method": "PATCH",
     "path": "/v1/me",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateCurrentCustomerAddress",
+    "method": "PATCH",
+    "path": "/v1/me/addresses/{id}",
     "tag": "customer-auth",
     "auth": "customer",
     "customerTokenOptional": false,

@@ -105,6 +105,16 @@ export async function storefront(): Promise<string> {
   // @ts-expect-error a path that does not exist is named too
   await shop.GET('/v1/prodcts');
   for await (const product of shop.paginate('/v1/products', { query: { limit: 10 } })) void product.title;
+  // The signed-in customer's own orders and address book.
+  for await (const order of shop.paginate('/v1/me/orders', { query: { limit: 10 } })) void order.fulfillments;
+  const mine = await shop.GET('/v1/me/orders/{id}', { params: { path: { id: 'ord_1' } } });
+  // @ts-expect-error a customer's order has no draft_order_id (merchant-only)
+  void mine.data!.data.draft_order_id;
+  await shop.POST('/v1/me/addresses', { body: { line1: 'Friedrichstrasse 68', city: 'Berlin', country: 'DE' } });
+  await shop.PATCH('/v1/me/addresses/{id}', { params: { path: { id: 'addr_1' } }, body: { is_default: true } });
+  await shop.DELETE('/v1/me/addresses/{id}', { params: { path: { id: 'addr_1' } } });
+  // @ts-expect-error '/v1/addresses/{id} is not a DELETE operation of this client' (the merchant's)
+  await shop.DELETE('/v1/addresses/{id}', { params: { path: { id: 'addr_1' } } });
   return data!.data.email;
 }
 

@@ -11,6 +11,10 @@ export interface StorefrontOperations {
   '/v1/collections/{id}': 'get';
   '/v1/collections/{id}/metafields': 'get';
   '/v1/me': 'get' | 'patch';
+  '/v1/me/addresses': 'get' | 'post';
+  '/v1/me/addresses/{id}': 'delete' | 'get' | 'patch';
+  '/v1/me/orders': 'get';
+  '/v1/me/orders/{id}': 'get';
   '/v1/me/password': 'post';
   '/v1/products': 'get';
   '/v1/products/{id}': 'get';

@@ -73,7 +73,7 @@ export async function login(
   return { customer, tokens };
 }
 
-const SESSION_ENDED = 'This session has ended. Sign in again.';
+export const SESSION_ENDED = 'This session has ended. Sign in again.';
 
 /** The signed-in customer of a customer-token request; 401 when it was deleted since the token was checked. */
 export async function currentCustomer(ctx: Ctx): Promise<Customer> {

@@ -2,6 +2,7 @@ import type { AreaHandlers } from '../../http/contract.js';
 import { tokenIssuer } from './access-token.js';
 import { changePassword, getCurrentCustomer, login, register, updateCurrentCustomer } from './accounts.service.js';
 import { toAuthCustomer, toAuthSession, toAuthTokens } from './customer-auth.mappers.js';
+import { meHandlers } from './me.handlers.js';
 import { PASSWORD_RESET, RESET_REQUESTED, requestPasswordReset, resetPassword } from './password-reset.service.js';
 import { logout, refreshSession } from './sessions.service.js';
 
@@ -42,4 +43,5 @@ export const customerAuthHandlers = {
     status: 200,
     body: { data: toAuthTokens(await changePassword(ctx, body, tokenIssuer(deps.config).write)) },
   }),
+  ...meHandlers,
 } satisfies AreaHandlers<'customer-auth'>;

@@ -39,19 +39,39 @@ export async function createAddress(ctx: Ctx, customerId: string, input: Address
   });
 }
 
+/**
+ * Whose addresses an operation may reach: any live customer's of the project (the merchant's operations), or only
+ * this customer's (`/v1/me/addresses`, the signed-in customer's id), so another's answers 404 as a missing one.
+ */
+export type AddressOwner = { customerId: string } | 'any';
+
 // Addresses carry no project id: they are the project's when their customer is a live customer of it.
-async function findAddress(ctx: Ctx, tx: Tx, id: string): Promise<CustomerAddress> {
+async function findAddress(ctx: Ctx, tx: Tx | Ctx['db'], id: string, owner: AddressOwner): Promise<CustomerAddress> {
   const address = await tx.customerAddress.findFirst({
-    where: { id, customer: { projectId: ctx.project.id, deletedAt: null } },
+    where: {
+      id,
+      ...(owner !== 'any' && { customerId: owner.customerId }),
+      customer: { projectId: ctx.project.id, deletedAt: null },
+    },
   });
   if (!address) throw notFound('Address not found.');
   return address;
 }
 
+/** One address of `owner`; 404 "Address not found." otherwise. */
+export async function getAddress(ctx: Ctx, id: string, owner: AddressOwner): Promise<CustomerAddress> {
+  return findAddress(ctx, ctx.db, id, owner);
+}
+
 /** Applies the fields sent; `is_default: true` makes it the customer's only default. */
-export async function updateAddress(ctx: Ctx, id: string, input: AddressUpdate): Promise<CustomerAddress> {
+export async function updateAddress(
+  ctx: Ctx,
+  id: string,
+  input: AddressUpdate,
+  owner: AddressOwner = 'any',
+): Promise<CustomerAddress> {
   return writeTx(ctx, {}, async (tx) => {
-    const { customerId } = await findAddress(ctx, tx, id);
+    const { customerId } = await findAddress(ctx, tx, id, owner);
     await findCustomer(ctx, tx, customerId, true);
     if (input.is_default) await clearDefault(tx, customerId);
     return tx.customerAddress.update({
@@ -65,10 +85,10 @@ export async function updateAddress(ctx: Ctx, id: string, input: AddressUpdate):
   });
 }
 
-/** Deletes the address. */
-export async function deleteAddress(ctx: Ctx, id: string): Promise<void> {
+/** Deletes the address (a deleted default leaves the customer without one). */
+export async function deleteAddress(ctx: Ctx, id: string, owner: AddressOwner = 'any'): Promise<void> {
   await writeTx(ctx, {}, async (tx) => {
-    await findAddress(ctx, tx, id);
+    await findAddress(ctx, tx, id, owner);
     await tx.customerAddress.delete({ where: { id } });
   });
 }

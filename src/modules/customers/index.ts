@@ -1,6 +1,13 @@
 /** What other areas may use of customers. */
 export { findCustomer, insertCustomer, updateCustomer } from './customers.service.js';
-export { toCustomerResource } from './customers.mappers.js';
+export { toAddressResource, toCustomerResource } from './customers.mappers.js';
 export { escapeLike } from './customer-search.js';
 export { createCustomer } from './customers.service.js';
-export { createAddress } from './addresses.service.js';
+export {
+  createAddress,
+  deleteAddress,
+  getAddress,
+  listAddresses,
+  updateAddress,
+  type AddressOwner,
+} from './addresses.service.js';

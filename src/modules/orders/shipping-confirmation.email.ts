@@ -1,6 +1,7 @@
 /** The shipping-confirmation e-mail of a fulfilment: pure rendering in English, German and French. */
 
 import type { EmailLanguage } from '../../shared/email-language.js';
+import { webTrackingUrl } from './tracking-url.js';
 
 interface Phrases {
   subject: (orderNumber: number, store: string) => string;
@@ -58,9 +59,6 @@ const escapeHtml = (text: string) =>
 const itemName = (item: ShippingConfirmationInput['items'][number]) =>
   item.variantTitle ? `${item.title} - ${item.variantTitle}` : item.title;
 
-/** Only http(s) URLs become links: a `javascript:` or `data:` URL in an e-mail runs or shows whatever it holds. */
-const isWebUrl = (url: string | null): url is string => url !== null && /^https?:\/\//i.test(url);
-
 /**
  * Renders subject, plain text and HTML of the shipping confirmation; every value from outside is escaped in the
  * HTML, and a tracking URL is shown only when it is http(s) (the contract refuses others; older rows may hold one).
@@ -71,7 +69,7 @@ export function renderShippingConfirmation(input: ShippingConfirmationInput): {
   html: string;
 } {
   const p = PHRASES[input.language];
-  const trackingUrl = isWebUrl(input.trackingUrl) ? input.trackingUrl : null;
+  const trackingUrl = webTrackingUrl(input.trackingUrl);
   const tracking: Array<[string, string]> = [];
   if (input.trackingCompany) tracking.push([p.carrier, input.trackingCompany]);
   if (input.trackingNumber) tracking.push([p.trackingNumber, input.trackingNumber]);

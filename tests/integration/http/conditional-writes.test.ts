@@ -62,7 +62,9 @@ function pathOf(op: OperationMeta): string {
           ? T.ownSlug
           : param.slot.prefix === 'proj'
             ? OTHER.project.id
-            : T.ids[param.slot.prefix];
+            : param.slot.prefix === 'addr' && op.auth === 'customer'
+              ? T.customer.addressId // the signed-in customer's own (/v1/me/addresses/{id})
+              : T.ids[param.slot.prefix];
     path = path.replace(`{${param.name}}`, encodeURIComponent(value));
   }
   return path;

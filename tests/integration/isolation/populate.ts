@@ -1,7 +1,7 @@
 import { expect } from '@jest/globals';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { createCompany } from '../../factories/company.factory.js';
-import { GOOD_PASSWORD, registerCustomer, storefront } from '../../factories/customer-auth.factory.js';
+import { GOOD_PASSWORD, registerCustomer, signedIn, storefront } from '../../factories/customer-auth.factory.js';
 import { createGroup } from '../../factories/customer-group.factory.js';
 import { createCustomer } from '../../factories/customer.factory.js';
 import { addItems, createDraftOrder } from '../../factories/draft-order.factory.js';
@@ -26,7 +26,15 @@ export interface Tenant {
   /** A metafield definition slug only this project has (product owner type). */
   ownSlug: string;
   /** The signed-in storefront customer: credentials and tokens. */
-  customer: { email: string; password: string; accessToken: string; refreshToken: string; resetToken: string };
+  customer: {
+    email: string;
+    password: string;
+    accessToken: string;
+    refreshToken: string;
+    resetToken: string;
+    /** An address of the signed-in customer's own book (`/v1/me/addresses/{id}`). */
+    addressId: string;
+  };
 }
 
 /** The shared metafield slug of every owner type; the contract's set-one examples write `rating` (`{ value: 4 }`). */
@@ -247,6 +255,13 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
   const shop = storefront(app, created.keys.publishable_test.token);
   const email = `${name.toLowerCase()}.shopper@example.com`;
   const session = await registerCustomer(shop, { email, password: GOOD_PASSWORD });
+  // An address in the signed-in customer's own book (/v1/me/addresses), apart from the merchant's customer's.
+  const ownAddress = await must(
+    'createCurrentCustomerAddress',
+    signedIn(app, created.keys.publishable_test.token, session.access_token).POST('/v1/me/addresses', {
+      body: { line1: `${name} Lane 1`, city: 'Berlin', country: 'DE', is_default: true },
+    }),
+  );
   await must('requestPasswordReset', shop.POST('/v1/auth/forgot-password', { body: { email } }));
   const outbox = await must(
     'listOutboxEmails',
@@ -273,6 +288,7 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
       accessToken: session.access_token,
       refreshToken: session.refresh_token,
       resetToken: outbox.data[0].data.token as string,
+      addressId: ownAddress.data.id,
     },
   };
 }

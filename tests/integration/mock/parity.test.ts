@@ -73,6 +73,15 @@ const corpus: Case[] = [
   { name: 'a secret key in X-API-Key', method: 'GET', path: '/v1/products', credential: 'secret-in-header' },
   { name: 'no storefront key', method: 'GET', path: '/v1/search?q=shirt', credential: 'none' },
   { name: 'no access token on /v1/me', method: 'GET', path: '/v1/me', credential: 'publishable' },
+  { name: "no access token on the customer's orders", method: 'GET', path: '/v1/me/orders', credential: 'publishable' },
+  {
+    name: "no access token on the customer's address book",
+    method: 'POST',
+    path: '/v1/me/addresses',
+    credential: 'publishable',
+    body: '{"line1":"Friedrichstrasse 68","city":"Berlin","country":"DE"}',
+  },
+  { name: 'a preflight of a /v1/me path', method: 'OPTIONS', path: '/v1/me/addresses', credential: 'none' },
   { name: 'one invalid body field', method: 'POST', path: '/v1/customers', credential: 'secret', body: '{}' },
   {
     name: 'several invalid body fields',

@@ -59,6 +59,42 @@ async function expectStatus(id: OperationId, call: () => Promise<{ response: Res
   if (status < 300) called.add(id);
 }
 
+/** The signed-in customer's orders (one the merchant completed for them) and address book, through the client. */
+async function ownOrdersAndAddresses(customerId: string): Promise<void> {
+  const draft = await unwrap(
+    store.api.POST('/v1/draft-orders', { body: { currency: 'USD', customer_id: customerId } }),
+  );
+  await unwrap(
+    store.api.POST('/v1/draft-orders/{id}/items', {
+      params: { path: { id: draft.data.id } },
+      body: { items: [{ title: 'Gift wrapping', unit_price: 400, quantity: 1 }] },
+    }),
+  );
+  const order = await unwrap(
+    store.api.POST('/v1/draft-orders/{id}/complete', { params: { path: { id: draft.data.id } } }),
+  );
+  const orders = await unwrap(shop.GET('/v1/me/orders'));
+  called.add('listCurrentCustomerOrders');
+  expect(orders.data.map((o) => o.id)).toEqual([order.data.id]);
+  const mine = await unwrap(shop.GET('/v1/me/orders/{id}', { params: { path: { id: order.data.id } } }));
+  called.add('getCurrentCustomerOrder');
+  expect(mine.data.line_items.map((item) => item.title)).toEqual(['Gift wrapping']);
+
+  const address = await unwrap(
+    shop.POST('/v1/me/addresses', { body: { line1: '1 Harbour Way', city: 'Portland', country: 'US' } }),
+  );
+  called.add('createCurrentCustomerAddress');
+  const byId = { params: { path: { id: address.data.id } } };
+  await expectStatus('listCurrentCustomerAddresses', () => shop.GET('/v1/me/addresses'), 200);
+  await expectStatus('getCurrentCustomerAddress', () => shop.GET('/v1/me/addresses/{id}', byId), 200);
+  await expectStatus(
+    'updateCurrentCustomerAddress',
+    () => shop.PATCH('/v1/me/addresses/{id}', { ...byId, body: { is_default: true } }),
+    200,
+  );
+  await expectStatus('deleteCurrentCustomerAddress', () => shop.DELETE('/v1/me/addresses/{id}', byId), 204);
+}
+
 describe('createStorefrontClient: one client, the publishable key only', () => {
   test('as a guest: every catalogue, search and rate operation answers 200; /v1/me 401', async () => {
     for (const [id, call] of Object.entries(catalogue)) await expectStatus(id as OperationId, call, 200);
@@ -82,6 +118,7 @@ describe('createStorefrontClient: one client, the publishable key only', () => {
     expect(shop.signedIn).toBe(true);
     for (const [id, call] of Object.entries(signedInOnly)) await expectStatus(id as OperationId, call, 200);
     for (const [id, call] of Object.entries(catalogue)) await expectStatus(id as OperationId, call, 200);
+    await ownOrdersAndAddresses(registered.data.customer.id);
 
     const refreshed = await unwrap(
       shop.POST('/v1/auth/token', { body: { refresh_token: registered.data.refresh_token } }),
