@@ -30,7 +30,8 @@ import { flushSearchLog, searchLogCounts } from './modules/search/index.js';
 import { RateLimiter } from './modules/usage/index.js';
 import type { Logger } from './shared/logger.js';
 import { Metrics, serveMetrics } from './shared/metrics.js';
-import { changeOf, createProcessCaches, indexLimitsOf, TABLE_CHANGED } from './shared/table-version-cache.js';
+import { createProcessCaches, indexLimitsOf } from './shared/table-version-cache.js';
+import { changeOf, TABLE_CHANGED } from './shared/table-versions.js';
 
 export interface ProcessOptions {
   /** The database every part connects to (DATABASE_URL, or the embedded PostgreSQL's). */

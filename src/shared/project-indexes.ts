@@ -1,4 +1,4 @@
-/** The table and project versions indexes are checked against (TableVersions in table-version-cache.ts). */
+/** The table and project versions indexes are checked against (TableVersions in table-versions.ts). */
 export interface IndexVersions {
   readonly listening: boolean;
   versionsOf(projectId: string, tables: readonly string[], projectWrites: boolean): number[];

@@ -1,6 +1,6 @@
 import { createProject, type CreatedProject } from '../factories/project.factory.js';
 import { startTestApp, type TestApp } from './test-app.js';
-import { TABLE_CHANGED } from '../../src/shared/table-version-cache.js';
+import { TABLE_CHANGED } from '../../src/shared/table-versions.js';
 
 /**
  * Two server processes on one database (b joins a's) and a project created through a: the setup of the

@@ -9,7 +9,7 @@
  */
 import { poolOf, type Database } from '../../db/client.js';
 import { preparedStatement } from '../../db/prepared.js';
-import type { TableVersions } from '../../shared/table-version-cache.js';
+import type { TableVersions } from '../../shared/table-versions.js';
 
 export interface SearchLogEntry {
   projectId: string;

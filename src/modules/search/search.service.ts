@@ -14,15 +14,10 @@ import { productIndexOf, productIndexReady } from './product-segments.js';
 import { suggestCatalogOf, suggestCatalogReady } from './suggest-index.js';
 import { indexableWord, termCandidates, termStartsWith } from './suggest-index.reads.js';
 import type { ProjectIndexes } from '../../shared/project-indexes.js';
-import {
-  runCollectionSearch,
-  runProductSearch,
-  statementEngine,
-  type ProductRowJson,
-  type ProductSearch,
-} from './search.sql.js';
+import { runProductSearch, statementEngine, type ProductRowJson, type ProductSearch } from './search.sql.js';
 import type { SynonymRule } from './synonyms-expand.js';
 import { termSql } from './tsquery.js';
+import { runCollectionSearch } from './collection-search.sql.js';
 import { toProductHit, type ProductHit } from './search.mappers.js';
 
 type SearchQuery = NonNullable<operations['searchCatalog']['parameters']['query']>;

@@ -5,7 +5,7 @@ import { createCompany } from '../../factories/company.factory.js';
 import { jwtPayload, registerCustomer, signedIn, storefront } from '../../factories/customer-auth.factory.js';
 import { createGroup, type GroupResource } from '../../factories/customer-group.factory.js';
 import { createPriceList, setPrices } from '../../factories/price-list.factory.js';
-import { changeOf, TABLE_CHANGED } from '../../../src/shared/table-version-cache.js';
+import { changeOf, TABLE_CHANGED } from '../../../src/shared/table-versions.js';
 import { useSecondApp, useStore } from '../../setup/store.js';
 import type { TestApp } from '../../setup/test-app.js';
 import { withTableNotificationsHeld } from '../../setup/two-processes.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ChangeFeed } from '../../../src/shared/change-feed.js';
-import { TableVersionCache, TableVersions } from '../../../src/shared/table-version-cache.js';
+import { TableVersionCache } from '../../../src/shared/table-version-cache.js';
+import { TableVersions } from '../../../src/shared/table-versions.js';
 import { createLogger } from '../../../src/shared/logger.js';
 import { createProduct } from '../../factories/catalog.factory.js';
 import type { CreatedProject } from '../../factories/project.factory.js';

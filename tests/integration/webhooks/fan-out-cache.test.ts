@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { changeOf, TABLE_CHANGED } from '../../../src/shared/table-version-cache.js';
+import { changeOf, TABLE_CHANGED } from '../../../src/shared/table-versions.js';
 import type { CreatedProject } from '../../factories/project.factory.js';
 import { createWebhook, listDeliveries } from '../../factories/webhook.factory.js';
 import type { TestApp } from '../../setup/test-app.js';

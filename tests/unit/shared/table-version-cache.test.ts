@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import type { ChangeFeed } from '../../../src/shared/change-feed.js';
-import { TableVersionCache, TableVersions, TABLE_CHANGED } from '../../../src/shared/table-version-cache.js';
+import { TableVersionCache } from '../../../src/shared/table-version-cache.js';
+import { TableVersions, TABLE_CHANGED } from '../../../src/shared/table-versions.js';
 
 /** A change feed that listens and delivers the notifications the test sends (`notify`), in order. */
 function feedForTests() {
