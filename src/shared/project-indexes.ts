@@ -14,6 +14,8 @@ export interface IndexVersions {
  */
 export interface IndexPatch<T> {
   table: string;
+  /** false: `apply` reads what it needs afresh, whatever rows changed (it is given none), so their ids are not needed. */
+  byRows?: boolean;
   apply(value: T, rows: string[]): Promise<T | null>;
   /** Whether a value has taken so many changes that a build should replace it (it is served until then). */
   compact(value: T): boolean;
@@ -304,6 +306,7 @@ export class ProjectIndexes<T> {
     // The table versions follow the drops, serial and writes counts (versionsOf).
     const at = 3 + tables.indexOf(patch.table);
     if (!now.every((version, i) => i === at || version === before[i])) return undefined;
+    if (patch.byRows === false) return [];
     return this.versions.rowsChanged(projectId, patch.table, before[at], now[at]);
   }
 
@@ -393,7 +396,7 @@ export class ProjectIndexes<T> {
       // Checked again when its turn comes (another build may have run meanwhile).
       if (!this.versions.listening || (this.current && !this.current(projectId))) return;
       // Changed rows are logged from now on, so the index built can apply them (IndexPatch).
-      if (patch) this.versions.trackRows(projectId, patch.table);
+      if (patch && patch.byRows !== false) this.versions.trackRows(projectId, patch.table);
       const versions = this.versions.versionsOf(projectId, tables, false);
       const projectVersion = this.versions.projectVersion(projectId);
       const started = Date.now();

@@ -11,9 +11,10 @@ import { normalizeQuery } from './query-parser.js';
 import { planQuery, wordsToCheck, type QueryPlan, type VocabularyHit } from './search-plan.js';
 import { indexEngine } from './product-index.search.js';
 import { productIndexOf, productIndexReady } from './product-segments.js';
-import { suggestCatalogOf, suggestCatalogReady } from './suggest-index.js';
+import { searchVocabularyOf, searchVocabularyReady } from './search-vocabulary.js';
+import { suggestCatalogReady } from './suggest-index.js';
 import { indexableWord, termCandidates, termStartsWith } from './suggest-index.reads.js';
-import type { ProjectIndexes } from '../../shared/project-indexes.js';
+import type { IndexPatch, ProjectIndexes } from '../../shared/project-indexes.js';
 import { runProductSearch, statementEngine, type ProductRowJson, type ProductSearch } from './search.sql.js';
 import type { SynonymRule } from './synonyms-expand.js';
 import { termSql } from './tsquery.js';
@@ -96,28 +97,49 @@ const RULE_TABLES = ['search_synonym_groups', 'search_merchandising_rules', 'pro
 export async function searchIndexesReady(ctx: Ctx): Promise<boolean> {
   const indexes = ctx.caches?.productIndexes as ProjectIndexes<SearchContext> | undefined;
   if (!indexes) return false;
-  const [products, rules, suggestions] = await Promise.all([
+  const [products, rules, vocabulary, suggestions] = await Promise.all([
     productIndexReady(ctx),
-    indexes.ready(ctx.project.id, 'search-context', RULE_TABLES, () => loadContext(ctx, [])),
+    indexes.ready(ctx.project.id, 'search-context', RULE_TABLES, () => loadContext(ctx, []), rulesPatch(ctx)),
+    searchVocabularyReady(ctx),
     suggestCatalogReady(ctx),
   ]);
-  return Boolean(products && rules && suggestions);
+  return Boolean(products && rules && vocabulary && suggestions);
 }
 
+/** The synonyms and rules read again after a write to products (a rule on a deleted product no longer applies): one statement. */
+const rulesPatch = (ctx: Ctx): IndexPatch<SearchContext> => ({
+  table: 'products',
+  byRows: false,
+  apply: () => loadContext(ctx, []),
+  compact: () => false,
+});
+
+const CONTEXT_WAIT_MS = 50;
+
 /**
- * The search context from the process's indexes when both are exact now and every word is one the suggest
- * index's vocabulary answers exactly: synonyms and rules (kept per project beside its product index) and the
- * vocabulary candidates as search_term_candidates finds them. Otherwise undefined (the statement answers).
+ * The search context from the process's indexes when both are exact now (waiting up to 50 ms for a write to be
+ * applied) and every word is one the vocabulary answers exactly: synonyms and rules (kept per project beside its
+ * product index) and the vocabulary candidates as search_term_candidates finds them (search-vocabulary.ts).
+ * Otherwise undefined (the statement answers).
  */
-function indexedContext(ctx: Ctx, words: string[]): SearchContext | undefined {
+async function indexedContext(ctx: Ctx, words: string[]): Promise<SearchContext | undefined> {
   const indexes = ctx.caches?.productIndexes as ProjectIndexes<SearchContext> | undefined;
   if (!indexes || !words.every(indexableWord)) return undefined;
-  const rules = indexes.get(ctx.project.id, 'search-context', RULE_TABLES, () => loadContext(ctx, []));
-  const catalog = rules && suggestCatalogOf(ctx);
-  if (!rules || !catalog) return undefined;
+  const [rules, vocabularyIndex] = await Promise.all([
+    indexes.waitingGet(
+      ctx.project.id,
+      'search-context',
+      RULE_TABLES,
+      () => loadContext(ctx, []),
+      rulesPatch(ctx),
+      CONTEXT_WAIT_MS,
+    ),
+    searchVocabularyOf(ctx),
+  ]);
+  if (!rules || !vocabularyIndex) return undefined;
   const vocabulary = words.flatMap((word): VocabularyHit[] => {
-    const prefixKnown = termStartsWith(catalog, word);
-    const candidates = termCandidates(catalog, word);
+    const prefixKnown = termStartsWith(vocabularyIndex, word);
+    const candidates = termCandidates(vocabularyIndex, word);
     if (candidates.length === 0) return [{ word, term: null, docCount: null, prefixKnown }];
     return candidates.map((c) => ({ word, term: c.term, docCount: c.docCount, prefixKnown }));
   });
@@ -174,7 +196,7 @@ export async function searchCatalog(
   const normalized = normalizeQuery(query.q);
   const words = wordsToCheck(query.q);
   const context =
-    (options.index ? indexedContext(ctx, words) : undefined) ??
+    (options.index ? await indexedContext(ctx, words) : undefined) ??
     (await cachedSearch(ctx, cache, `context|${JSON.stringify(words)}`, CONTEXT_TABLES, () => loadContext(ctx, words)));
   const plan = planQuery(query.q, context.synonyms, context.vocabulary);
   const empty = plan.full.must.length === 0;

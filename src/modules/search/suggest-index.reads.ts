@@ -34,42 +34,73 @@ export type TermCandidates = ReadonlyArray<{ readonly term: string; readonly doc
  * Per catalog (its vocabulary), the candidates of the words asked for lately, up to CACHED_WORDS (the oldest go
  * first): a misspelling recurs across searches and suggestions, and its candidates depend on the vocabulary alone.
  */
-const candidatesByCatalog = new WeakMap<CatalogIndex, Map<string, TermCandidates>>();
+const candidatesByCatalog = new WeakMap<object, Map<string, TermCandidates>>();
 const CACHED_WORDS = 2_000;
 
-/** search_term_candidates for one word: vocabulary terms near it, best first (at most 20); the same array for a word asked again. */
-export function termCandidates(catalog: CatalogIndex, word: string): TermCandidates {
-  let cached = candidatesByCatalog.get(catalog);
-  if (!cached) candidatesByCatalog.set(catalog, (cached = new Map<string, TermCandidates>()));
+/** A vocabulary as typo candidates are found in: its terms in code point order with their trigrams. */
+export type Vocabulary = Pick<
+  CatalogIndex,
+  'terms' | 'termDocCounts' | 'termTrigramCounts' | 'termLengths' | 'trigramTerms'
+>;
+
+/**
+ * A vocabulary and the terms changed since it was read: `changed` (each changed term, whether or not it is still a
+ * term) is left out of `base`, and `overlay` holds those still terms (doc_count > 0) as they are now.
+ */
+export interface VocabularySegments {
+  base: Vocabulary;
+  changed: ReadonlySet<string>;
+  overlay: Vocabulary | null;
+}
+
+/** The candidates of a word (as search_term_candidates finds them): best first, up to CANDIDATES_PER_WORD. */
+export function termCandidates(vocabulary: Vocabulary | VocabularySegments, word: string): TermCandidates {
+  let cached = candidatesByCatalog.get(vocabulary);
+  if (!cached) candidatesByCatalog.set(vocabulary, (cached = new Map<string, TermCandidates>()));
   let candidates = cached.get(word);
   if (candidates === undefined) {
-    candidates = Object.freeze(candidatesOf(catalog, word));
+    const found =
+      'base' in vocabulary
+        ? [
+            ...candidatesOf(vocabulary.base, word, vocabulary.changed),
+            ...(vocabulary.overlay ? candidatesOf(vocabulary.overlay, word) : []),
+          ]
+        : candidatesOf(vocabulary, word);
+    candidates = Object.freeze(bestCandidates(found, word));
     if (cached.size >= CACHED_WORDS) cached.delete(cached.keys().next().value!);
     cached.set(word, candidates);
   }
   return candidates;
 }
 
-function candidatesOf(catalog: CatalogIndex, word: string): TermCandidates {
+type Candidate = { term: string; docCount: number; similarity: number };
+
+/** The terms of `vocabulary` (but those `without`) close enough to `word`, in no order. */
+function candidatesOf(vocabulary: Vocabulary, word: string, without?: ReadonlySet<string>): Candidate[] {
   const grams = trigramsOf(word);
   const length = [...word].length;
   if (length > MAX_LEVENSHTEIN_LENGTH) return [];
   const maxEdits = length >= 8 ? 3 : 2;
   const shared = new Map<number, number>();
   for (const gram of grams) {
-    for (const term of catalog.trigramTerms.get(gram) ?? []) shared.set(term, (shared.get(term) ?? 0) + 1);
+    for (const term of vocabulary.trigramTerms.get(gram) ?? []) shared.set(term, (shared.get(term) ?? 0) + 1);
   }
-  const found: Array<{ term: string; docCount: number; similarity: number }> = [];
+  const found: Candidate[] = [];
   for (const [i, count] of shared) {
-    const similarity = trigramSimilarity(count, grams.length, catalog.termTrigramCounts[i]);
-    const term = catalog.terms[i];
+    const similarity = trigramSimilarity(count, grams.length, vocabulary.termTrigramCounts[i]);
+    const term = vocabulary.terms[i];
     if (
       similarity >= SIMILARITY_THRESHOLD &&
-      catalog.termLengths[i] <= MAX_LEVENSHTEIN_LENGTH &&
+      vocabulary.termLengths[i] <= MAX_LEVENSHTEIN_LENGTH &&
+      !without?.has(term) &&
       levenshteinWithin(term, word, maxEdits)
     )
-      found.push({ term, docCount: catalog.termDocCounts[i], similarity });
+      found.push({ term, docCount: vocabulary.termDocCounts[i], similarity });
   }
+  return found;
+}
+
+function bestCandidates(found: Candidate[], word: string): TermCandidates {
   return found
     .sort(
       (a, b) =>
@@ -83,9 +114,16 @@ function candidatesOf(catalog: CatalogIndex, word: string): TermCandidates {
 }
 
 /** Whether a vocabulary term (doc_count > 0) starts with `word`. */
-export function termStartsWith(catalog: CatalogIndex, word: string): boolean {
-  const i = lowerBound(catalog.terms, word);
-  return i < catalog.terms.length && inPrefixRange(catalog.terms[i], word);
+export function termStartsWith(vocabulary: Vocabulary | VocabularySegments, word: string): boolean {
+  if (!('base' in vocabulary)) {
+    const i = lowerBound(vocabulary.terms, word);
+    return i < vocabulary.terms.length && inPrefixRange(vocabulary.terms[i], word);
+  }
+  if (vocabulary.overlay && termStartsWith(vocabulary.overlay, word)) return true;
+  const { terms } = vocabulary.base;
+  for (let i = lowerBound(terms, word); i < terms.length && inPrefixRange(terms[i], word); i++)
+    if (!vocabulary.changed.has(terms[i])) return true;
+  return false;
 }
 
 /** The vocabulary terms among `words`. */

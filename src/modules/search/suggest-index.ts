@@ -233,7 +233,7 @@ async function buildCatalog(
 }
 
 /** The vocabulary in code point order with pg_trgm's trigrams of each term, indexed by trigram (in slices). */
-async function vocabularyOf(termRows: unknown[][], slices: Slices) {
+export async function vocabularyOf(termRows: unknown[][], slices: Slices) {
   const terms = await sortInSlices(
     termRows.map((row) => ({ term: row[0] as string, docCount: row[1] as number })),
     (a, b) => compareCodePoints(a.term, b.term),

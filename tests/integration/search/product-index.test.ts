@@ -6,6 +6,7 @@ import { keyCtx } from '../../setup/ctx.js';
 import { useStore } from '../../setup/store.js';
 import { searchCatalog, searchIndexesReady } from '../../../src/modules/search/search.service.js';
 import { productIndexReady } from '../../../src/modules/search/product-segments.js';
+import { searchVocabularyReady } from '../../../src/modules/search/search-vocabulary.js';
 import type { Ctx } from '../../../src/shared/context.js';
 
 // The in-process product index must answer exactly what the statements answer for the same rows: the same
@@ -273,6 +274,9 @@ describe('product index', () => {
     const built = await productIndexReady(ctx);
     expect(built?.delta?.ids.length).toBeGreaterThanOrEqual(lamps.length);
     const builds = indexes.buildsOf(store.project.id, 'products');
+    expect(await searchVocabularyReady(ctx)).toBeDefined();
+    const vocabularyBuilds = indexes.buildsOf(store.project.id, 'vocabulary');
+    const contextBuilds = indexes.buildsOf(store.project.id, 'search-context');
     // A new product, products renamed (their words move), one retagged (its facets move), one deleted.
     const added = await createProduct(store.api, {
       title: 'Zanzibar Lamp',
@@ -290,6 +294,8 @@ describe('product index', () => {
     expect([...segments!.changed].sort()).toEqual([...new Set([...built!.changed, added.id, ...lamps])].sort());
     const result = await expectSameAnswers([
       { q: 'zanzibar' },
+      { q: 'zanzibr lamp' },
+      { q: 'zanz' },
       { q: 'lamp' },
       { q: 'lamp', limit: 3 },
       { q: 'lamp', offset: 2, limit: 5 },
@@ -302,8 +308,15 @@ describe('product index', () => {
       ...judged.slice(0, 80).map((q) => ({ q })),
     ]);
     expect(result[0].products.data.map((p) => p.title).sort()).toEqual(['Zanzibar Lamp', 'Zanzibar Oak Shirt']);
-    expect(result[1].products.data.map((p) => p.id)).not.toContain(lamps[3]);
+    expect(result[3].products.data.map((p) => p.id)).not.toContain(lamps[3]);
+    // The typo is corrected to the new product's word: the changed terms were applied to the vocabulary.
+    expect(result[1].products.data.map((p) => p.title)).toContain('Zanzibar Lamp');
+    const vocabulary = await searchVocabularyReady(ctx);
+    expect(vocabulary?.changed.has('zanzibar')).toBe(true);
+    expect(vocabulary?.overlay?.terms).toContain('zanzibar');
     expect(indexes.buildsOf(store.project.id, 'products')).toBe(builds);
+    expect(indexes.buildsOf(store.project.id, 'vocabulary')).toBe(vocabularyBuilds);
+    expect(indexes.buildsOf(store.project.id, 'search-context')).toBe(contextBuilds);
   }, 300_000);
 
   test('collection and tag filters and facets as the statements, products with more tags and collections than a facet record holds included', async () => {
