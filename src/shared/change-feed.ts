@@ -5,7 +5,7 @@ import type { Logger } from './logger.js';
 const RECONNECT_MS = 1_000;
 
 // The channel sync() notifies itself on: its payload names the sync (a prefix of this feed's own, then a number).
-const SYNC_CHANNEL = 'change_feed_sync';
+export const SYNC_CHANNEL = 'change_feed_sync';
 
 /**
  * One LISTEN connection per process for the notifications that keep per-process caches exact (auth

@@ -1,5 +1,6 @@
 import { createProject, type CreatedProject } from '../factories/project.factory.js';
 import { startTestApp, type TestApp } from './test-app.js';
+import { SYNC_CHANNEL } from '../../src/shared/change-feed.js';
 import { TABLE_CHANGED } from '../../src/shared/table-versions.js';
 
 /**
@@ -27,16 +28,23 @@ export async function startTwoProcesses(): Promise<{
 }
 
 /**
- * Runs `work` while `app`'s change feed drops every table notification (as if they arrived late), so only the
- * process's own in-process invalidation can make its caches stale; the feed still counts as listening.
+ * Runs `work` while `app`'s change feed holds back every table notification (as if they arrived late), so only the
+ * process's own in-process invalidation can make its caches stale; the feed still counts as listening. Its syncs
+ * (ChangeFeed.sync) are held back with them, as they would be: notifications arrive in commit order, so a sync's own
+ * notification cannot overtake the table notifications before it. Both are delivered, in order, when `work` ends.
  */
 export async function withTableNotificationsHeld<T>(app: TestApp, work: () => Promise<T>): Promise<T> {
-  const feed = app.deps.authCache!.feed as unknown as { handlers: Map<string, unknown[]> };
-  const handlers = feed.handlers.get(TABLE_CHANGED)!;
-  feed.handlers.set(TABLE_CHANGED, []);
+  const feed = app.deps.authCache!.feed as unknown as { handlers: Map<string, Array<(payload: string) => void>> };
+  const held: Array<() => void> = [];
+  const channels = [TABLE_CHANGED, SYNC_CHANNEL];
+  const handlers = channels.map((channel) => feed.handlers.get(channel) ?? []);
+  channels.forEach((channel, i) =>
+    feed.handlers.set(channel, [(payload) => held.push(() => handlers[i].forEach((handler) => handler(payload)))]),
+  );
   try {
     return await work();
   } finally {
-    feed.handlers.set(TABLE_CHANGED, handlers);
+    channels.forEach((channel, i) => feed.handlers.set(channel, handlers[i]));
+    for (const deliver of held) deliver();
   }
 }
