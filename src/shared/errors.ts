@@ -21,6 +21,10 @@ export const httpStatusFor: Record<ErrorCode, number> = {
   internal_error: 500,
   // The database does not answer; retrying later succeeds (openapi.yaml, "Errors").
   service_unavailable: 503,
+  // A variant of a storefront checkout is short of stock (openapi.yaml, completeCheckout).
+  out_of_stock: 409,
+  // The payment provider declined the checkout's payment (openapi.yaml, completeCheckout).
+  payment_declined: 402,
 };
 
 /** The only error type services and middleware throw; the error middleware renders it. */

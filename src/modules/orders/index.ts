@@ -1,3 +1,16 @@
-/** What other areas may use of orders: creating the order of a completed draft, and its representation. */
-export { createOrderCompletingDraft, createOrderFromDraft, draftCompletedSummary } from './orders.service.js';
-export { toOrderLineItem, toOrderResource } from './orders.mappers.js';
+/** What other areas may use of orders: creating an order (of a completed draft or checkout), marking it paid, and its representation. */
+export {
+  createOrder,
+  createOrderCompletingDraft,
+  createOrderFromDraft,
+  draftCompletedSummary,
+  markOrderPaid,
+  type OrderOrigin,
+} from './orders.service.js';
+export {
+  toOrderLineItem,
+  toOrderResource,
+  type OrderLineItemResource,
+  type OrderPaymentResource,
+} from './orders.mappers.js';
+export type { NewOrder } from './orders.statements.js';
