@@ -139,6 +139,15 @@ export type StorefrontPath<Method extends string> = {
   [P in keyof StorefrontOperations]: Method extends StorefrontOperations[P] ? P : never;
 }[keyof StorefrontOperations];
 
+/** openapi-fetch's DELETE on the storefront's paths (a checkout's line). */
+export type StorefrontDelete = <
+  P extends string,
+  Init extends MaybeOptionalInit<paths[P & StorefrontPath<'delete'>], 'delete'>,
+>(
+  url: PathArgument<P, StorefrontPath<'delete'>, 'delete'>,
+  ...init: InitParam<Init>
+) => Promise<FetchResponse<paths[P & StorefrontPath<'delete'>]['delete'], Init, MediaType>>;
+
 /**
  * One client for a storefront: only the operations a publishable key (and a signed-in customer) may call, before
  * and after the customer signs in; any other path (a secret-key operation such as `/v1/customers`) is a type error
@@ -148,6 +157,7 @@ export type StorefrontClient = Omit<CommerceClient, 'GET' | 'POST' | 'PUT' | 'PA
   GET: SparseAwareGet<StorefrontPath<'get'>>;
   POST: ExactBodyCall<'post', StorefrontPath<'post'>>;
   PATCH: ExactBodyCall<'patch', StorefrontPath<'patch'>>;
+  DELETE: StorefrontDelete;
   /** `for await (const product of shop.paginate('/v1/products', { query: { limit: 100 } }))`. */
   paginate: Paginate<ListPath & StorefrontPath<'get'>>;
   /** Sends `Authorization: Bearer <accessToken>` from now on (after register, login or a token refresh). */

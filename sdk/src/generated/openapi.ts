@@ -21551,14 +21551,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "shipping_address": {
-                 *         "first_name": "Jane",
-                 *         "last_name": "Doe",
-                 *         "line1": "Friedrichstrasse 68",
-                 *         "city": "Berlin",
-                 *         "postal_code": "10117",
-                 *         "country": "DE"
-                 *       }
+                 *       "note": "Please leave the parcel with the neighbour."
                  *     }
                  */
                 "application/json": components["schemas"]["CheckoutUpdate"];
@@ -21615,7 +21608,7 @@ export interface operations {
                      *         },
                      *         "billing_address": null,
                      *         "shipping_rate": null,
-                     *         "note": null,
+                     *         "note": "Please leave the parcel with the neighbour.",
                      *         "subtotal": 19800,
                      *         "tax": 3161,
                      *         "tax_data": {

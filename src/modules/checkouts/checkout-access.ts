@@ -26,9 +26,13 @@ export function secretMatches(secret: string | undefined, hash: string): boolean
   return expected.length === given.length && timingSafeEqual(given, expected);
 }
 
-/** Whether the request may reach `checkout`: its secret, or the signed-in customer it belongs to. */
+/**
+ * Whether the request may reach `checkout`: its secret, the signed-in customer it belongs to, or the merchant (a
+ * secret key of the project, which reads every order and customer anyway); never a publishable key alone.
+ */
 const mayReach = (ctx: Ctx, checkout: Checkout, secret: string | undefined) =>
   secretMatches(secret, checkout.secretHash) ||
+  (ctx.actor.kind === 'api_key' && ctx.actor.keyType === 'secret') ||
   (ctx.actor.kind === 'customer' && checkout.customerId !== null && checkout.customerId === ctx.actor.id);
 
 /** Whether an open checkout is past its expiry (a completed one never expires before it is purged). */

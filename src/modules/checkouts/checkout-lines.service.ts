@@ -11,6 +11,17 @@ import { checkoutForChange, linesOf, saveCheckout, withoutRate, type CheckoutWit
 
 type LineInput = components['schemas']['CheckoutLineInput'];
 
+/** Whether two line lists are the same lines with the same quantities and prices. */
+const sameLines = (a: CheckoutLine[], b: CheckoutLine[]) =>
+  a.length === b.length &&
+  a.every(
+    (line, i) =>
+      line.id === b[i].id &&
+      line.quantity === b[i].quantity &&
+      line.unitPrice === b[i].unitPrice &&
+      line.priceListId === b[i].priceListId,
+  );
+
 /** Writes the lines of `after` that are new or differ from `before` (same ids), and deletes those gone. */
 async function saveLines(tx: Tx, before: CheckoutLine[], after: CheckoutLine[]): Promise<void> {
   const old = new Map(before.map((line) => [line.id, line]));
@@ -47,6 +58,8 @@ async function changeLines(
     const before = await checkoutForChange(ctx, tx, key);
     const old = await linesOf(tx, before.id);
     const lines = await priceLines(ctx, tx, before, await change(tx, before, old));
+    // Nothing changed: nothing written (the rate stays chosen, updated_at and the expiry stay as they were).
+    if (sameLines(old, lines)) return { checkout: before, lines: old };
     await saveLines(tx, old, lines);
     const checkout = await saveCheckout(tx, withTotals(ctx, withoutRate(before), lines));
     return { checkout, lines };
@@ -64,11 +77,11 @@ function lineIn(lines: CheckoutLine[], lineId: string): CheckoutLine {
   return line;
 }
 
-/** Sets a line's quantity (its price is resolved again at that quantity). */
-export const updateCheckoutLine = (ctx: Ctx, key: CheckoutKey, lineId: string, quantity: number) =>
+/** Sets a line's quantity (its price is resolved again at that quantity); no quantity changes nothing. */
+export const updateCheckoutLine = (ctx: Ctx, key: CheckoutKey, lineId: string, quantity: number | undefined) =>
   changeLines(ctx, key, async (_, __, lines) => {
     lineIn(lines, lineId);
-    return lines.map((line) => (line.id === lineId ? { ...line, quantity } : line));
+    return lines.map((line) => (line.id === lineId ? { ...line, quantity: quantity ?? line.quantity } : line));
   });
 
 /** Removes a line. */

@@ -189,6 +189,12 @@ function applied(checkout: Checkout, input: CheckoutUpdate): Checkout {
   return next;
 }
 
+/** Whether two states of a checkout show the same fields (all but updated_at and the expiry a write moves). */
+const sameState = (a: Checkout, b: Checkout) =>
+  JSON.stringify({ ...a, updatedAt: 0, expiresAt: 0 }, bigints) ===
+  JSON.stringify({ ...b, updatedAt: 0, expiresAt: 0 }, bigints);
+const bigints = (_: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+
 /**
  * Changes e-mail, addresses, note and the chosen shipping rate, then recomputes the totals. A rate is looked up
  * before the checkout is locked (a carrier may take seconds) for the checkout as the change leaves it; should the
@@ -229,7 +235,9 @@ export async function updateCheckout(
     const lines = await linesOf(tx, before.id);
     let next = applied(before, input);
     if (rate) next = { ...next, shippingRate: rate, shippingCost: BigInt(rate.price) };
-    const checkout = await saveCheckout(tx, withTotals(ctx, next, lines, 'shipping_address'));
-    return { checkout, lines };
+    const after = withTotals(ctx, next, lines, 'shipping_address');
+    // Nothing changed: nothing written (updated_at and the expiry stay, and so does the ETag).
+    if (sameState(before, after)) return { checkout: before, lines };
+    return { checkout: await saveCheckout(tx, after), lines };
   });
 }
