@@ -3701,7 +3701,7 @@ export interface components {
                  * @description Stable machine-readable code; branch on this, not on the message.
                  * @enum {string}
                  */
-                code: "invalid_request" | "validation_error" | "unauthorized" | "forbidden" | "account_suspended" | "domain_not_verified" | "not_found" | "conflict" | "precondition_failed" | "rate_limited" | "quota_exceeded" | "internal_error" | "service_unavailable" | "out_of_stock" | "payment_declined";
+                code: "invalid_request" | "validation_error" | "unauthorized" | "forbidden" | "account_suspended" | "domain_not_verified" | "not_found" | "conflict" | "precondition_failed" | "rate_limited" | "quota_exceeded" | "internal_error" | "service_unavailable";
                 /** @description A human-readable explanation. */
                 message: string;
                 /** @description The offending field or parameter, when there is one. */
@@ -6228,6 +6228,24 @@ export interface components {
         MetafieldValueSet: {
             /** @description A value of the definition's value type (see `MetafieldValueObject`; any JSON here, checked against the definition). DELETE removes a value. */
             value: unknown;
+        };
+        /**
+         * @description The error body of completeCheckout's 402 and 409 answers: as `Error`, with the codes `payment_declined` (402:
+         *     the provider declined the payment; nothing was written or charged), `out_of_stock` (409: a variant is short;
+         *     `field` names it) and `conflict` (409: the Idempotency-Key is in use or was sent with another request).
+         */
+        CheckoutError: {
+            error: {
+                /**
+                 * @description Stable machine-readable code.
+                 * @enum {string}
+                 */
+                code: "conflict" | "out_of_stock" | "payment_declined";
+                /** @description A human-readable explanation. */
+                message: string;
+                /** @description The offending field or variant, when there is one. */
+                field?: string;
+            };
         };
         /** @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u */
         CheckoutId: string;
@@ -22404,7 +22422,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CheckoutError"];
                 };
             };
             403: components["responses"]["PublishableKeyForbidden"];
@@ -22431,7 +22449,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CheckoutError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];

@@ -1,5 +1,4 @@
-import { describe, expect, test } from '@jest/globals';
-import type { CommerceClient } from '@commerce-api/sdk';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createProduct, type ProductResource } from '../../factories/catalog.factory.js';
 import { BERLIN, startCheckout, withSecret } from '../../factories/checkout.factory.js';
 import { registerCustomer, signedIn, storefront } from '../../factories/customer-auth.factory.js';
@@ -8,7 +7,6 @@ import { createProject } from '../../factories/project.factory.js';
 import { createRate, createZone } from '../../factories/shipping.factory.js';
 import { purgeCheckouts } from '../../../src/modules/checkouts/checkouts.purge.js';
 import { useStore } from '../../setup/store.js';
-import { beforeAll } from '@jest/globals';
 
 const TAX = { enabled: true, inclusive: false, rates: [{ country: 'DE', rate: 0.19 }] };
 const store = useStore({ project: { currency: 'EUR', tax: TAX, checkouts_per_ip_per_minute: 1_000_000 } });
