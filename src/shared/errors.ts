@@ -2,8 +2,7 @@ import type { components } from '../generated/openapi.js';
 
 /** The codes of `Error`, and the checkout completion's own (`CheckoutError`, declared only where they occur). */
 export type ErrorCode =
-  | components['schemas']['Error']['error']['code']
-  | components['schemas']['CheckoutError']['error']['code'];
+  components['schemas']['Error']['error']['code'] | components['schemas']['CheckoutError']['error']['code'];
 /** An error answer's body: `Error`, or `CheckoutError` for the codes only completeCheckout answers. */
 export type ErrorBody = components['schemas']['Error'] | components['schemas']['CheckoutError'];
 export type ErrorDetail = NonNullable<components['schemas']['Error']['error']['details']>[number];
