@@ -22270,7 +22270,7 @@ export interface operations {
                      *             "status": "succeeded",
                      *             "amount": 20290,
                      *             "currency": "EUR",
-                     *             "reference": "pay_test_01jd5w2c4e6g8j0l2n4q6s8u0w",
+                     *             "reference": "pay_test_01jd5w0a2c4e6g8j0l2n4q6s8u",
                      *             "created_at": "2026-11-21T09:10:00.000Z"
                      *           }
                      *         ],
@@ -22365,7 +22365,7 @@ export interface operations {
                      *           "provider": "test",
                      *           "status": "requires_action",
                      *           "amount": 20290,
-                     *           "reference": "pay_test_01jd5w2c4e6g8j0l2n4q6s8u0w",
+                     *           "reference": "pay_test_01jd5w0a2c4e6g8j0l2n4q6s8u",
                      *           "next_action": {
                      *             "type": "confirm",
                      *             "description": "Call completeCheckout again to perform the test provider's extra step."
