@@ -2734,6 +2734,244 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/checkouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a checkout
+         * @description Creates an open checkout in `currency` with the lines, e-mail, addresses and note given (all optional but
+         *     the currency) and answers it with its `client_secret`, shown only here: send it as `X-Checkout-Secret` on
+         *     every later call (a signed-in customer's own checkout needs only their access token). With a customer's
+         *     access token the checkout is theirs (`customer_id`), its e-mail defaults to theirs and its lines are
+         *     priced from their price lists. Each line names a variant of an active product priced in `currency`
+         *     (400 naming `lines[i].variant_id` otherwise); lines of one variant are merged. The answer is never
+         *     stored for an `Idempotency-Key` replay (it holds the secret), so retrying may start a second checkout;
+         *     the first simply expires.
+         *
+         *     At most `checkouts_per_ip_per_minute` (a project setting, default 20) checkouts a minute from one client
+         *     address: past it, 429 `rate_limited` with `Retry-After`.
+         */
+        post: operations["createCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/checkouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a checkout
+         * @description The checkout with its lines, totals, chosen shipping rate and payment state.
+         */
+        get: operations["getCheckout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a checkout's e-mail, addresses, shipping rate or note
+         * @description Partial update; null clears a field. `shipping_rate_id` chooses one of the rates
+         *     `listCheckoutShippingRates` answers for the checkout as it is now (400 naming it otherwise; it needs a
+         *     shipping address); its price becomes `shipping_cost`. A new shipping address clears the chosen rate.
+         *     Totals are recomputed. A completed checkout cannot change (400); nor can one whose payment waits for
+         *     another step (409).
+         */
+        patch: operations["updateCheckout"];
+        trace?: never;
+    };
+    "/v1/checkouts/{id}/lines": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add lines to a checkout
+         * @description Adds 1-50 lines, all or nothing; a variant already on the checkout has its quantity raised instead (at most
+         *     999). The checkout may hold at most 100 lines (400 on `lines` beyond). Prices and totals are computed again
+         *     and a chosen shipping rate is cleared (rates depend on the contents).
+         */
+        post: operations["addCheckoutLines"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/checkouts/{id}/lines/{line_id}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+                /**
+                 * @description A checkout line ID (`chkl_...`).
+                 * @example chkl_01jd5w1b3d5f7h9k1m3p5r7t9v
+                 */
+                line_id: components["parameters"]["CheckoutLineIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a line
+         * @description Removes the line; totals are recomputed and a chosen shipping rate is cleared.
+         */
+        delete: operations["removeCheckoutLine"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a line's quantity
+         * @description Sets the line's quantity (1-999); its price is resolved again at that quantity and the totals recomputed.
+         */
+        patch: operations["updateCheckoutLine"];
+        trace?: never;
+    };
+    "/v1/checkouts/{id}/shipping-rates": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The shipping rates available to a checkout
+         * @description The rates `lookupShippingRates` answers for the checkout's shipping address (country, state, postal code),
+         *     currency, subtotal and the weight of its lines (each variant's `weight_grams` x quantity): flat and carrier
+         *     rates, cheapest first. Without a shipping address the answer is `[]`.
+         */
+        get: operations["listCheckoutShippingRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/checkouts/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay for a checkout and turn it into an order
+         * @description Needs an e-mail, at least one line, a shipping address and, when the shipping address's zone has rates, a
+         *     chosen shipping rate (400 naming what is missing). Pays through the project's `payment_provider`:
+         *
+         *     - `manual`: no payment is taken; the order is created with `financial_status: pending` (bank transfer,
+         *       cash on delivery) and is paid later with `POST /v1/orders/{id}/pay`.
+         *     - `test`: `payment.token` picks the outcome. `tok_test_success` pays (the order is `paid`);
+         *       `tok_test_decline` answers 402 `payment_declined` and changes nothing; `tok_test_requires_action` answers
+         *       202 with the checkout in status `requires_action` and `payment.next_action`: its units are held for the
+         *       project's `checkout_reservation_minutes` (default 15) and the checkout cannot change meanwhile; calling
+         *       this operation again (no token needed) performs the extra step and completes it. Past the window the
+         *       held units are released and the checkout is open again. Any other token answers 400 on `payment.token`.
+         *
+         *     The order is created exactly as a draft order's completion creates it, in one transaction: the next order
+         *     number, copies of the lines, totals and addresses, stock deducted (from `available` units: what sent
+         *     drafts and other checkouts hold is not taken), the customer's `order_count` (and `total_spent` when
+         *     paid), `order.created` (and `order.paid` when paid), an order-confirmation e-mail in the outbox in the
+         *     customer's language, and the payment recorded on the order (`payments`). When a variant with inventory
+         *     policy `deny` is short, the answer is 409 `out_of_stock` naming the variant in `field`, nothing is
+         *     written and nothing is charged: of concurrent completions for the last units, exactly as many succeed as
+         *     there are units.
+         *
+         *     Completing a completed checkout answers its order again (201), so a double click makes one order and one
+         *     charge; `Idempotency-Key` replays the first answer as on every create.
+         */
+        post: operations["completeCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/search": {
         parameters: {
             query?: never;
@@ -3890,6 +4128,10 @@ export interface components {
             payment_terms?: components["schemas"]["PaymentTerms"];
             payment_due_date?: components["schemas"]["PaymentDueDate"];
             draft_order_id?: components["schemas"]["DraftOrderId"] | null;
+            /** @description The storefront checkout the order was completed from, or null. */
+            checkout_id?: components["schemas"]["CheckoutId"] | null;
+            /** @description Payments taken through the project's payment provider when a checkout completed (empty for orders of draft orders). */
+            payments?: components["schemas"]["OrderPayment"][];
             paid_at?: components["schemas"]["Timestamp"] | null;
             /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
             metafields?: components["schemas"]["MetafieldValues"];
@@ -4220,6 +4462,17 @@ export interface components {
              * @description How long a sent draft order holds its units (default 1440, a day); 0 turns reservations off.
              */
             reservation_minutes: number;
+            /**
+             * Format: int32
+             * @description How long a checkout holds its units while its payment waits for another step (default 15).
+             */
+            checkout_reservation_minutes: number;
+            payment_provider: components["schemas"]["PaymentProvider"];
+            /**
+             * Format: int32
+             * @description Checkouts one client address may start a minute (default 20).
+             */
+            checkouts_per_ip_per_minute: number;
             default_location_id: components["schemas"]["LocationId"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -4254,6 +4507,19 @@ export interface components {
              * @default 1440
              */
             reservation_minutes?: number;
+            /**
+             * Format: int32
+             * @description Minutes a checkout holds its units while its payment waits for another step (see completeCheckout).
+             * @default 15
+             */
+            checkout_reservation_minutes?: number;
+            payment_provider?: components["schemas"]["PaymentProvider"];
+            /**
+             * Format: int32
+             * @description Checkouts one client address may start a minute.
+             * @default 20
+             */
+            checkouts_per_ip_per_minute?: number;
         };
         ProjectUpdate: {
             name?: string;
@@ -4295,6 +4561,17 @@ export interface components {
              * @description Applies to drafts sent from now on; 0 turns reservations off.
              */
             reservation_minutes?: number;
+            /**
+             * Format: int32
+             * @description Applies to payments started from now on.
+             */
+            checkout_reservation_minutes?: number;
+            payment_provider?: components["schemas"]["PaymentProvider"];
+            /**
+             * Format: int32
+             * @description Checkouts one client address may start a minute.
+             */
+            checkouts_per_ip_per_minute?: number;
         };
         ApiKeyToken: {
             id: components["schemas"]["ApiKeyId"];
@@ -6072,6 +6349,182 @@ export interface components {
             /** @description A value of the definition's value type (see `MetafieldValueObject`; any JSON here, checked against the definition). DELETE removes a value. */
             value: unknown;
         };
+        /**
+         * @description The error body of completeCheckout's 402 and 409 answers: as `Error`, with the codes `payment_declined` (402:
+         *     the provider declined the payment; nothing was written or charged), `out_of_stock` (409: a variant is short;
+         *     `field` names it) and `conflict` (409: the Idempotency-Key is in use or was sent with another request).
+         */
+        CheckoutError: {
+            error: {
+                /**
+                 * @description Stable machine-readable code.
+                 * @enum {string}
+                 */
+                code: "conflict" | "out_of_stock" | "payment_declined";
+                /** @description A human-readable explanation. */
+                message: string;
+                /** @description The offending field or variant, when there is one. */
+                field?: string;
+            };
+        };
+        /** @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u */
+        CheckoutId: string;
+        /** @example chkl_01jd5w1b3d5f7h9k1m3p5r7t9v */
+        CheckoutLineId: string;
+        /**
+         * @description How storefront checkouts are paid (see `completeCheckout`): `manual` takes no payment (the order stays
+         *     `pending` until `POST /v1/orders/{id}/pay`); `test` takes deterministic test tokens.
+         * @default manual
+         * @enum {string}
+         */
+        PaymentProvider: "manual" | "test";
+        CheckoutLine: {
+            id: components["schemas"]["CheckoutLineId"];
+            product_id: components["schemas"]["ProductId"];
+            variant_id: components["schemas"]["VariantId"];
+            title: string;
+            variant_title: string;
+            sku: string | null;
+            /** Format: int32 */
+            quantity: number;
+            /** Format: int64 */
+            unit_price: number;
+            /** @description The price list the unit price comes from; null for the variant's own price. */
+            price_list_id: components["schemas"]["PriceListId"] | null;
+            /**
+             * Format: int64
+             * @description quantity x unit_price.
+             */
+            total: number;
+        };
+        /** @description The payment a completion started and that waits for another step. */
+        CheckoutPayment: {
+            provider: components["schemas"]["PaymentProvider"];
+            /** @enum {string} */
+            status: "requires_action";
+            /** Format: int64 */
+            amount: number;
+            /** @description The provider's reference of the payment. */
+            reference: string;
+            next_action: {
+                /**
+                 * @description `confirm`: call completeCheckout again.
+                 * @enum {string}
+                 */
+                type: "confirm";
+                description: string;
+            };
+            reserved_until: components["schemas"]["Timestamp"];
+        };
+        /** @description A storefront checkout; amounts in minor units, totalled as described under the checkouts tag. */
+        Checkout: {
+            id: components["schemas"]["CheckoutId"];
+            /** @enum {string} */
+            status: "open" | "requires_action" | "completed";
+            customer_id: components["schemas"]["CustomerId"] | null;
+            email: string | null;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description Oldest first. */
+            lines: components["schemas"]["CheckoutLine"][];
+            shipping_address: components["schemas"]["NullableAddress"];
+            billing_address: components["schemas"]["NullableAddress"];
+            /** @description The chosen rate as the rate lookup answered it, or null. */
+            shipping_rate: components["schemas"]["AvailableShippingRate"] | null;
+            note: string | null;
+            /** Format: int64 */
+            subtotal: number;
+            /** Format: int64 */
+            tax: number;
+            tax_data: components["schemas"]["TaxData"] | null;
+            tax_inclusive: boolean;
+            /** Format: int64 */
+            shipping_cost: number;
+            /**
+             * Format: int64
+             * @description Always 0 for now (promotions are not applied yet).
+             */
+            discount: number;
+            /** Format: int64 */
+            total: number;
+            /** @description The payment waiting for another step, or null. */
+            payment: components["schemas"]["CheckoutPayment"] | null;
+            order_id: components["schemas"]["OrderId"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            expires_at: components["schemas"]["Timestamp"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        CheckoutEnvelope: {
+            data: components["schemas"]["Checkout"];
+        };
+        CheckoutCreatedEnvelope: {
+            data: components["schemas"]["Checkout"];
+            /** @description Send it as `X-Checkout-Secret`; shown only in this answer. */
+            client_secret: string;
+        };
+        /** @description A postal address of a checkout, or null to clear it. Optional fields read back as null. */
+        CheckoutAddress: {
+            first_name?: string | null;
+            last_name?: string | null;
+            company?: string | null;
+            line1: string;
+            line2?: string | null;
+            city: string;
+            state?: string | null;
+            postal_code?: string | null;
+            country: components["schemas"]["CountryCode"];
+            phone?: string | null;
+        } | null;
+        CheckoutLineInput: {
+            variant_id: string;
+            /** Format: int32 */
+            quantity: number;
+        };
+        CheckoutCreate: {
+            currency: components["schemas"]["CurrencyCode"];
+            /** Format: email */
+            email?: string | null;
+            lines?: components["schemas"]["CheckoutLineInput"][];
+            shipping_address?: components["schemas"]["CheckoutAddress"];
+            billing_address?: components["schemas"]["CheckoutAddress"];
+            note?: string | null;
+        };
+        CheckoutUpdate: {
+            /** Format: email */
+            email?: string | null;
+            shipping_address?: components["schemas"]["CheckoutAddress"];
+            billing_address?: components["schemas"]["CheckoutAddress"];
+            /** @description One of the checkout's available rates (listCheckoutShippingRates); null clears the choice. */
+            shipping_rate_id?: string | null;
+            note?: string | null;
+        };
+        CheckoutLinesAdd: {
+            lines: components["schemas"]["CheckoutLineInput"][];
+        };
+        CheckoutLineUpdate: {
+            /** Format: int32 */
+            quantity: number;
+        };
+        CheckoutComplete: {
+            payment?: {
+                /** @description The `test` provider's outcome: tok_test_success, tok_test_decline or tok_test_requires_action. Ignored by `manual`. */
+                token?: string;
+            };
+        };
+        OrderPayment: {
+            provider: components["schemas"]["PaymentProvider"];
+            /**
+             * @description `pending`: nothing taken yet (manual); `succeeded`: paid.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded";
+            /** Format: int64 */
+            amount: number;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description The provider's reference of the payment (null for manual). */
+            reference: string | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
         /** @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u */
         DraftOrderId: string;
         /** @example doli_01jd5s1b3d5f7h9k1m3p5r7t9v */
@@ -6392,7 +6845,7 @@ export interface components {
             /** Format: int64 */
             total: number;
         };
-        /** @description An order, created by completing a draft order; its line items and amounts are copies of the draft's. */
+        /** @description An order, created by completing a draft order or a storefront checkout; its line items and amounts are copies of theirs. */
         Order: {
             id: components["schemas"]["OrderId"];
             /**
@@ -6431,6 +6884,10 @@ export interface components {
             payment_terms: components["schemas"]["PaymentTerms"];
             payment_due_date: components["schemas"]["PaymentDueDate"];
             draft_order_id: components["schemas"]["DraftOrderId"] | null;
+            /** @description The storefront checkout the order was completed from, or null. */
+            checkout_id: components["schemas"]["CheckoutId"] | null;
+            /** @description Payments taken through the project's payment provider when a checkout completed (empty for orders of draft orders). */
+            payments: components["schemas"]["OrderPayment"][];
             paid_at: components["schemas"]["Timestamp"] | null;
             /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
             metafields?: components["schemas"]["MetafieldValues"];
@@ -7861,6 +8318,102 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such checkout in the caller's project, or the request has neither its secret (`X-Checkout-Secret`) nor its customer's access token; an expired checkout too. */
+        CheckoutNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Checkout not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such checkout or line (see `CheckoutNotFound`). */
+        CheckoutLineNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Checkout line not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The checkout's payment waits for another step: it cannot change until that step is done or its held units are released. */
+        CheckoutPaymentPending: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "This checkout's payment waits for another step; complete it (POST /v1/checkouts/{id}/complete) or wait until its units are released."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The publishable key is missing, malformed or revoked; or an access token sent beside it in `X-API-Key` is expired, of another project or of an ended session. */
+        CheckoutUnauthorized: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "unauthorized",
+                 *         "message": "Missing API key. Send your publishable key in the X-API-Key header."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The publishable key (in `X-API-Key`, or as `Authorization: Bearer`) is missing, malformed or revoked. */
         PublishableKeyUnauthorized: {
             headers: {
@@ -8558,6 +9111,22 @@ export interface components {
          */
         WebhookIdPath: string;
         /**
+         * @description A checkout ID (`chk_...`).
+         * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+         */
+        CheckoutIdPath: string;
+        /**
+         * @description A checkout line ID (`chkl_...`).
+         * @example chkl_01jd5w1b3d5f7h9k1m3p5r7t9v
+         */
+        CheckoutLineIdPath: string;
+        /**
+         * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+         *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+         * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+         */
+        CheckoutSecret: string;
+        /**
          * @description A draft order ID (`dord_...`).
          * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
          */
@@ -9248,6 +9817,9 @@ export interface operations {
                      *           "monthly_quota": 1000000,
                      *           "contact_email": "owner@acme-outdoor.com",
                      *           "reservation_minutes": 1440,
+                     *           "checkout_reservation_minutes": 15,
+                     *           "payment_provider": "manual",
+                     *           "checkouts_per_ip_per_minute": 20,
                      *           "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *           "created_at": "2026-11-21T09:00:00.000Z",
                      *           "updated_at": "2026-11-21T09:00:00.000Z"
@@ -9366,6 +9938,9 @@ export interface operations {
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
                      *         "reservation_minutes": 1440,
+                     *         "checkout_reservation_minutes": 15,
+                     *         "payment_provider": "manual",
+                     *         "checkouts_per_ip_per_minute": 20,
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -9480,6 +10055,9 @@ export interface operations {
                      *         "monthly_quota": 1000000,
                      *         "contact_email": "owner@acme-outdoor.com",
                      *         "reservation_minutes": 1440,
+                     *         "checkout_reservation_minutes": 15,
+                     *         "payment_provider": "manual",
+                     *         "checkouts_per_ip_per_minute": 20,
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -19314,6 +19892,8 @@ export interface operations {
                      *           "payment_terms": "net_30",
                      *           "payment_due_date": "2026-12-22",
                      *           "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *           "checkout_id": null,
+                     *           "payments": [],
                      *           "paid_at": null,
                      *           "created_at": "2026-11-22T10:00:00.000Z",
                      *           "updated_at": "2026-11-22T10:00:00.000Z"
@@ -19479,6 +20059,8 @@ export interface operations {
                      *         "payment_terms": "net_30",
                      *         "payment_due_date": "2026-12-22",
                      *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "checkout_id": null,
+                     *         "payments": [],
                      *         "paid_at": null,
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
@@ -19616,6 +20198,8 @@ export interface operations {
                      *         "payment_terms": "net_30",
                      *         "payment_due_date": "2026-12-22",
                      *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "checkout_id": null,
+                     *         "payments": [],
                      *         "paid_at": "2026-11-23T08:00:00.000Z",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z"
@@ -20132,6 +20716,8 @@ export interface operations {
                      *         "payment_terms": "net_30",
                      *         "payment_due_date": "2026-12-22",
                      *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "checkout_id": null,
+                     *         "payments": [],
                      *         "paid_at": null,
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-23T11:00:00.000Z"
@@ -21589,6 +22175,8 @@ export interface operations {
                      *         "payment_terms": "net_30",
                      *         "payment_due_date": "2026-12-22",
                      *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "checkout_id": null,
+                     *         "payments": [],
                      *         "paid_at": null,
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
@@ -21636,6 +22224,1166 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currency": "EUR",
+                 *       "email": "jane.doe@example.com",
+                 *       "lines": [
+                 *         {
+                 *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                 *           "quantity": 2
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CheckoutCreate"];
+            };
+        };
+        responses: {
+            /** @description The new checkout with its client secret. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "open",
+                     *         "customer_id": null,
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "lines": [
+                     *           {
+                     *             "id": "chkl_01jd5w1b3d5f7h9k1m3p5r7t9v",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "price_list_id": null,
+                     *             "total": 19800
+                     *           }
+                     *         ],
+                     *         "shipping_address": null,
+                     *         "billing_address": null,
+                     *         "shipping_rate": null,
+                     *         "note": null,
+                     *         "subtotal": 19800,
+                     *         "tax": 0,
+                     *         "tax_data": {
+                     *           "total_tax": 0,
+                     *           "tax_inclusive": true,
+                     *           "source": "store_rates",
+                     *           "tax_lines": []
+                     *         },
+                     *         "tax_inclusive": true,
+                     *         "shipping_cost": 0,
+                     *         "discount": 0,
+                     *         "total": 19800,
+                     *         "payment": null,
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "expires_at": "2026-11-28T09:00:00.000Z",
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       },
+                     *       "client_secret": "chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutCreatedEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "currency must be a 3-letter ISO 4217 currency code in capitals, e.g. USD.",
+                     *         "field": "currency"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CheckoutUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkout. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "open",
+                     *         "customer_id": null,
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "lines": [
+                     *           {
+                     *             "id": "chkl_01jd5w1b3d5f7h9k1m3p5r7t9v",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "price_list_id": null,
+                     *             "total": 19800
+                     *           }
+                     *         ],
+                     *         "shipping_address": null,
+                     *         "billing_address": null,
+                     *         "shipping_rate": null,
+                     *         "note": null,
+                     *         "subtotal": 19800,
+                     *         "tax": 0,
+                     *         "tax_data": {
+                     *           "total_tax": 0,
+                     *           "tax_inclusive": true,
+                     *           "source": "store_rates",
+                     *           "tax_lines": []
+                     *         },
+                     *         "tax_inclusive": true,
+                     *         "shipping_cost": 0,
+                     *         "discount": 0,
+                     *         "total": 19800,
+                     *         "payment": null,
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "expires_at": "2026-11-28T09:00:00.000Z",
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CheckoutUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["CheckoutNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Please leave the parcel with the neighbour."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CheckoutUpdate"];
+            };
+        };
+        responses: {
+            /** @description The checkout as changed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "open",
+                     *         "customer_id": null,
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "lines": [
+                     *           {
+                     *             "id": "chkl_01jd5w1b3d5f7h9k1m3p5r7t9v",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "price_list_id": null,
+                     *             "total": 19800
+                     *           }
+                     *         ],
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": null,
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": null
+                     *         },
+                     *         "billing_address": null,
+                     *         "shipping_rate": null,
+                     *         "note": "Please leave the parcel with the neighbour.",
+                     *         "subtotal": 19800,
+                     *         "tax": 3161,
+                     *         "tax_data": {
+                     *           "total_tax": 3161,
+                     *           "tax_inclusive": true,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 3161
+                     *             }
+                     *           ]
+                     *         },
+                     *         "tax_inclusive": true,
+                     *         "shipping_cost": 0,
+                     *         "discount": 0,
+                     *         "total": 19800,
+                     *         "payment": null,
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "expires_at": "2026-11-28T09:05:00.000Z",
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "email must be a valid email address.",
+                     *         "field": "email"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CheckoutUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["CheckoutNotFound"];
+            409: components["responses"]["CheckoutPaymentPending"];
+            412: components["responses"]["BrowserPreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addCheckoutLines: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "lines": [
+                 *         {
+                 *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                 *           "quantity": 2
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CheckoutLinesAdd"];
+            };
+        };
+        responses: {
+            /** @description The checkout with its new lines. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "open",
+                     *         "customer_id": null,
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "lines": [
+                     *           {
+                     *             "id": "chkl_01jd5w1b3d5f7h9k1m3p5r7t9v",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "price_list_id": null,
+                     *             "total": 19800
+                     *           }
+                     *         ],
+                     *         "shipping_address": null,
+                     *         "billing_address": null,
+                     *         "shipping_rate": null,
+                     *         "note": null,
+                     *         "subtotal": 19800,
+                     *         "tax": 0,
+                     *         "tax_data": {
+                     *           "total_tax": 0,
+                     *           "tax_inclusive": true,
+                     *           "source": "store_rates",
+                     *           "tax_lines": []
+                     *         },
+                     *         "tax_inclusive": true,
+                     *         "shipping_cost": 0,
+                     *         "discount": 0,
+                     *         "total": 19800,
+                     *         "payment": null,
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "expires_at": "2026-11-28T09:00:00.000Z",
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "lines must be an array.",
+                     *         "field": "lines"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CheckoutUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["CheckoutNotFound"];
+            409: components["responses"]["CheckoutPaymentPending"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeCheckoutLine: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+                /**
+                 * @description A checkout line ID (`chkl_...`).
+                 * @example chkl_01jd5w1b3d5f7h9k1m3p5r7t9v
+                 */
+                line_id: components["parameters"]["CheckoutLineIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CheckoutUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["CheckoutLineNotFound"];
+            409: components["responses"]["CheckoutPaymentPending"];
+            412: components["responses"]["BrowserPreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCheckoutLine: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+                /**
+                 * @description A checkout line ID (`chkl_...`).
+                 * @example chkl_01jd5w1b3d5f7h9k1m3p5r7t9v
+                 */
+                line_id: components["parameters"]["CheckoutLineIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "quantity": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["CheckoutLineUpdate"];
+            };
+        };
+        responses: {
+            /** @description The checkout as changed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "open",
+                     *         "customer_id": null,
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "lines": [
+                     *           {
+                     *             "id": "chkl_01jd5w1b3d5f7h9k1m3p5r7t9v",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "price_list_id": null,
+                     *             "total": 19800
+                     *           }
+                     *         ],
+                     *         "shipping_address": null,
+                     *         "billing_address": null,
+                     *         "shipping_rate": null,
+                     *         "note": null,
+                     *         "subtotal": 19800,
+                     *         "tax": 0,
+                     *         "tax_data": {
+                     *           "total_tax": 0,
+                     *           "tax_inclusive": true,
+                     *           "source": "store_rates",
+                     *           "tax_lines": []
+                     *         },
+                     *         "tax_inclusive": true,
+                     *         "shipping_cost": 0,
+                     *         "discount": 0,
+                     *         "total": 19800,
+                     *         "payment": null,
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "expires_at": "2026-11-28T09:00:00.000Z",
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "quantity must be an integer.",
+                     *         "field": "quantity"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CheckoutUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["CheckoutLineNotFound"];
+            409: components["responses"]["CheckoutPaymentPending"];
+            412: components["responses"]["BrowserPreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCheckoutShippingRates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The available rates, cheapest first (possibly none). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "shr_01jd5t1b3d5f7h9k1m3p5r7t9v",
+                     *           "name": "Standard",
+                     *           "description": "Delivered by ground in 3-5 business days.",
+                     *           "price": 490,
+                     *           "currency": "EUR",
+                     *           "min_delivery_days": 3,
+                     *           "max_delivery_days": 5,
+                     *           "source": "flat"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AvailableShippingRate"][];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CheckoutUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["CheckoutNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    completeCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "payment": {
+                 *         "token": "tok_test_success"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CheckoutComplete"];
+            };
+        };
+        responses: {
+            /** @description The order the checkout became. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ord_01jd5w3d5f7h9k1m3p5r7t9v1x",
+                     *         "order_number": 1002,
+                     *         "status": "open",
+                     *         "financial_status": "paid",
+                     *         "fulfillment_status": "unfulfilled",
+                     *         "cancel_reason": null,
+                     *         "cancelled_at": null,
+                     *         "customer_id": null,
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "line_items": [
+                     *           {
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "total": 19800
+                     *           }
+                     *         ],
+                     *         "subtotal": 19800,
+                     *         "tax": 3161,
+                     *         "tax_data": {
+                     *           "total_tax": 3161,
+                     *           "tax_inclusive": true,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 3161
+                     *             }
+                     *           ]
+                     *         },
+                     *         "shipping_cost": 490,
+                     *         "discount": 0,
+                     *         "total": 20290,
+                     *         "total_refunded": 0,
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": null,
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": null
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "due_on_receipt",
+                     *         "payment_due_date": "2026-11-21",
+                     *         "draft_order_id": null,
+                     *         "checkout_id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "payments": [
+                     *           {
+                     *             "provider": "test",
+                     *             "status": "succeeded",
+                     *             "amount": 20290,
+                     *             "currency": "EUR",
+                     *             "reference": "pay_test_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *             "created_at": "2026-11-21T09:10:00.000Z"
+                     *           }
+                     *         ],
+                     *         "paid_at": "2026-11-21T09:10:00.000Z",
+                     *         "created_at": "2026-11-21T09:10:00.000Z",
+                     *         "updated_at": "2026-11-21T09:10:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderEnvelope"];
+                };
+            };
+            /** @description The payment needs another step (`payment.next_action`); call this operation again once it is done. */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "requires_action",
+                     *         "customer_id": null,
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "lines": [
+                     *           {
+                     *             "id": "chkl_01jd5w1b3d5f7h9k1m3p5r7t9v",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "price_list_id": null,
+                     *             "total": 19800
+                     *           }
+                     *         ],
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": null,
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": null
+                     *         },
+                     *         "billing_address": null,
+                     *         "shipping_rate": {
+                     *           "id": "shr_01jd5t1b3d5f7h9k1m3p5r7t9v",
+                     *           "name": "Standard",
+                     *           "description": "Delivered by ground in 3-5 business days.",
+                     *           "price": 490,
+                     *           "currency": "EUR",
+                     *           "min_delivery_days": 3,
+                     *           "max_delivery_days": 5,
+                     *           "source": "flat"
+                     *         },
+                     *         "note": null,
+                     *         "subtotal": 19800,
+                     *         "tax": 3161,
+                     *         "tax_data": {
+                     *           "total_tax": 3161,
+                     *           "tax_inclusive": true,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 3161
+                     *             }
+                     *           ]
+                     *         },
+                     *         "tax_inclusive": true,
+                     *         "shipping_cost": 490,
+                     *         "discount": 0,
+                     *         "total": 20290,
+                     *         "payment": {
+                     *           "provider": "test",
+                     *           "status": "requires_action",
+                     *           "amount": 20290,
+                     *           "reference": "pay_test_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *           "next_action": {
+                     *             "type": "confirm",
+                     *             "description": "Call completeCheckout again to perform the test provider's extra step."
+                     *           },
+                     *           "reserved_until": "2026-11-21T09:25:00.000Z"
+                     *         },
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "expires_at": "2026-11-28T09:10:00.000Z",
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:10:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutEnvelope"];
+                };
+            };
+            /** @description Something the order needs is missing, or the body is invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CheckoutUnauthorized"];
+            /** @description The payment was declined; nothing was written or charged. */
+            402: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payment_declined",
+                     *         "message": "The payment was declined (test token tok_test_decline). Nothing was charged.",
+                     *         "field": "payment.token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutError"];
+                };
+            };
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["CheckoutNotFound"];
+            /** @description A variant is short of stock (`out_of_stock`, nothing written or charged), or the Idempotency-Key conflicts. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "out_of_stock",
+                     *         "message": "Not enough stock of Trail Runner 2 - EU 42 / Black (var_01jd5ky9n3p5q7r9s1t3v5w7x9): 1 available at active locations, 2 ordered.",
+                     *         "field": "var_01jd5ky9n3p5q7r9s1t3v5w7x9"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];

@@ -27,6 +27,7 @@ export interface OperationMeta {
 }
 
 export type OperationId =
+  | 'addCheckoutLines'
   | 'addCollectionProducts'
   | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
@@ -35,8 +36,10 @@ export type OperationId =
   | 'cancelOrder'
   | 'cancelOrderFulfillment'
   | 'changeCurrentCustomerPassword'
+  | 'completeCheckout'
   | 'completeDraftOrder'
   | 'createApiKey'
+  | 'createCheckout'
   | 'createCollection'
   | 'createCompany'
   | 'createCompanyAddress'
@@ -88,6 +91,7 @@ export type OperationId =
   | 'deleteVariantMetafield'
   | 'deleteWebhook'
   | 'duplicateProduct'
+  | 'getCheckout'
   | 'getCollection'
   | 'getCollectionMetafields'
   | 'getCompany'
@@ -123,6 +127,7 @@ export type OperationId =
   | 'getVariantMetafields'
   | 'getWebhook'
   | 'getZeroResultSearchQueries'
+  | 'listCheckoutShippingRates'
   | 'listCollections'
   | 'listCompanies'
   | 'listCompanyAddresses'
@@ -158,6 +163,7 @@ export type OperationId =
   | 'recoverWebhookDeliveries'
   | 'refreshCustomerToken'
   | 'registerCustomer'
+  | 'removeCheckoutLine'
   | 'removeCollectionProduct'
   | 'removeCustomerGroupMember'
   | 'reorderMetafieldDefinitions'
@@ -184,6 +190,8 @@ export type OperationId =
   | 'setVariantMetafields'
   | 'suggestSearch'
   | 'transferLocationInventory'
+  | 'updateCheckout'
+  | 'updateCheckoutLine'
   | 'updateCollection'
   | 'updateCompany'
   | 'updateCompanyAddress'
@@ -210,6 +218,7 @@ export type OperationId =
 
 /** The credential each operation takes, for typing handler inputs. */
 export interface OperationAuth {
+  addCheckoutLines: 'publishable';
   addCollectionProducts: 'secret';
   addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
@@ -218,8 +227,10 @@ export interface OperationAuth {
   cancelOrder: 'secret';
   cancelOrderFulfillment: 'secret';
   changeCurrentCustomerPassword: 'customer';
+  completeCheckout: 'publishable';
   completeDraftOrder: 'secret';
   createApiKey: 'platform';
+  createCheckout: 'publishable';
   createCollection: 'secret';
   createCompany: 'secret';
   createCompanyAddress: 'secret';
@@ -271,6 +282,7 @@ export interface OperationAuth {
   deleteVariantMetafield: 'secret';
   deleteWebhook: 'secret';
   duplicateProduct: 'secret';
+  getCheckout: 'publishable';
   getCollection: 'publishable';
   getCollectionMetafields: 'publishable';
   getCompany: 'secret';
@@ -306,6 +318,7 @@ export interface OperationAuth {
   getVariantMetafields: 'publishable';
   getWebhook: 'secret';
   getZeroResultSearchQueries: 'secret';
+  listCheckoutShippingRates: 'publishable';
   listCollections: 'publishable';
   listCompanies: 'secret';
   listCompanyAddresses: 'secret';
@@ -341,6 +354,7 @@ export interface OperationAuth {
   recoverWebhookDeliveries: 'secret';
   refreshCustomerToken: 'publishable';
   registerCustomer: 'publishable';
+  removeCheckoutLine: 'publishable';
   removeCollectionProduct: 'secret';
   removeCustomerGroupMember: 'secret';
   reorderMetafieldDefinitions: 'secret';
@@ -367,6 +381,8 @@ export interface OperationAuth {
   setVariantMetafields: 'secret';
   suggestSearch: 'publishable';
   transferLocationInventory: 'secret';
+  updateCheckout: 'publishable';
+  updateCheckoutLine: 'publishable';
   updateCollection: 'secret';
   updateCompany: 'secret';
   updateCompanyAddress: 'secret';
@@ -394,6 +410,7 @@ export interface OperationAuth {
 /** The operations of each tag (area), for typing an area's handler map. */
 export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
+  'checkouts': 'addCheckoutLines' | 'completeCheckout' | 'createCheckout' | 'getCheckout' | 'listCheckoutShippingRates' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
   'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
   'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
   'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
@@ -413,6 +430,21 @@ export interface OperationsByTag {
 }
 
 export const operationIndex: readonly OperationMeta[] = [
+  {
+    "operationId": "addCheckoutLines",
+    "method": "POST",
+    "path": "/v1/checkouts/{id}/lines",
+    "tag": "checkouts",
+    "auth": "publishable",
+    "customerTokenOptional": true,
+    "idempotent": true,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
   {
     "operationId": "addCollectionProducts",
     "method": "POST",
@@ -534,6 +566,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "completeCheckout",
+    "method": "POST",
+    "path": "/v1/checkouts/{id}/complete",
+    "tag": "checkouts",
+    "auth": "publishable",
+    "customerTokenOptional": true,
+    "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "completeDraftOrder",
     "method": "POST",
     "path": "/v1/draft-orders/{id}/complete",
@@ -556,6 +603,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "auth": "platform",
     "customerTokenOptional": false,
     "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createCheckout",
+    "method": "POST",
+    "path": "/v1/checkouts",
+    "tag": "checkouts",
+    "auth": "publishable",
+    "customerTokenOptional": true,
+    "idempotent": false,
     "entityTag": false,
     "ifMatch": false,
     "hasBody": true,
@@ -1329,6 +1391,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getCheckout",
+    "method": "GET",
+    "path": "/v1/checkouts/{id}",
+    "tag": "checkouts",
+    "auth": "publishable",
+    "customerTokenOptional": true,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getCollection",
     "method": "GET",
     "path": "/v1/collections/{id}",
@@ -1924,6 +2001,21 @@ export const operationIndex: readonly OperationMeta[] = [
       "period",
       "limit"
     ]
+  },
+  {
+    "operationId": "listCheckoutShippingRates",
+    "method": "GET",
+    "path": "/v1/checkouts/{id}/shipping-rates",
+    "tag": "checkouts",
+    "auth": "publishable",
+    "customerTokenOptional": true,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
   },
   {
     "operationId": "listCollections",
@@ -2635,6 +2727,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "removeCheckoutLine",
+    "method": "DELETE",
+    "path": "/v1/checkouts/{id}/lines/{line_id}",
+    "tag": "checkouts",
+    "auth": "publishable",
+    "customerTokenOptional": true,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": true,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "removeCollectionProduct",
     "method": "DELETE",
     "path": "/v1/collections/{id}/products/{product_id}",
@@ -3038,6 +3145,36 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "entityTag": false,
     "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateCheckout",
+    "method": "PATCH",
+    "path": "/v1/checkouts/{id}",
+    "tag": "checkouts",
+    "auth": "publishable",
+    "customerTokenOptional": true,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updateCheckoutLine",
+    "method": "PATCH",
+    "path": "/v1/checkouts/{id}/lines/{line_id}",
+    "tag": "checkouts",
+    "auth": "publishable",
+    "customerTokenOptional": true,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": true,
     "hasBody": true,
     "bodyRequired": true,
     "arrayQuery": [],

@@ -54,6 +54,8 @@ export interface Input<O extends OperationId> {
   requestId: string;
   /** The client's address: the connection's, or behind a trusted proxy (TRUST_PROXY) the one it appended. */
   clientAddress: string;
+  /** A request header by name (case-insensitive); undefined when absent or empty. For header parameters the operation declares. */
+  header: (name: string) => string | undefined;
 }
 
 export type Handler<O extends OperationId> = (input: Input<O>) => Promise<Reply<O>>;

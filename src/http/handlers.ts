@@ -1,4 +1,5 @@
 import { catalogHandlers } from '../modules/catalog/catalog.handlers.js';
+import { checkoutHandlers } from '../modules/checkouts/checkouts.handlers.js';
 import { customerAuthHandlers } from '../modules/customer-auth/customer-auth.handlers.js';
 import { companyHandlers } from '../modules/companies/companies.handlers.js';
 import { customerGroupHandlers } from '../modules/customer-groups/customer-groups.handlers.js';
@@ -34,6 +35,7 @@ export const handlers = {
   ...locationHandlers,
   ...draftOrderHandlers,
   ...orderHandlers,
+  ...checkoutHandlers,
   ...metafieldHandlers,
   ...customerGroupHandlers,
   ...companyHandlers,

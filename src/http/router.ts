@@ -39,6 +39,7 @@ function invoke(operation: OperationMeta, handlers: Handlers, deps: AppDeps): Mi
         deps: ctx.state.db ? { ...deps, db: ctx.state.db } : deps,
         requestId: ctx.state.requestId,
         clientAddress: ctx.ip,
+        header: (name: string) => ctx.get(name) || undefined,
       });
     const service = ctx.state.service;
     const reply = await (replicaRead && service
@@ -65,7 +66,14 @@ function currentReader(reader: OperationMeta, handlers: Handlers, deps: AppDeps)
     validators[reader.operationId].query?.(query);
     const service = ctx.state.service && { ...ctx.state.service, db };
     const input = { path: ctx.state.path, query, body, ctx: service, deps: { ...deps, db } };
-    return (await handler({ ...input, requestId: ctx.state.requestId, clientAddress: ctx.ip })).body?.data;
+    return (
+      await handler({
+        ...input,
+        requestId: ctx.state.requestId,
+        clientAddress: ctx.ip,
+        header: (name: string) => ctx.get(name) || undefined,
+      })
+    ).body?.data;
   };
   if (reader.method === 'GET') return (ctx, db) => run(ctx, db, undefined);
   return async (ctx, db) => {

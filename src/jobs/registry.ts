@@ -1,3 +1,4 @@
+import { purgeCheckoutsJob } from '../modules/checkouts/purge-checkouts.job.js';
 import { purgeCustomerAuthJob } from '../modules/customer-auth/purge-customer-auth.job.js';
 import { purgeDeletedCustomersJob } from '../modules/customers/purge-deleted-customers.job.js';
 import { releaseReservationsJob } from '../modules/draft-orders/release-reservations.job.js';
@@ -33,4 +34,5 @@ export const jobs: { [N in JobName]: JobDefinition<N> } = {
   'purge-search-log': purgeSearchLogJob,
   'release-reservations': releaseReservationsJob,
   'worker-heartbeat': workerHeartbeatJob,
+  'purge-checkouts': purgeCheckoutsJob,
 };

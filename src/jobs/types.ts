@@ -18,6 +18,8 @@ export interface JobPayloads {
   'release-reservations': { v: 1; projectId: string; draftOrderId: string };
   /** Sent by every working process every few seconds; running it records that jobs run (src/jobs/heartbeat.job.ts). */
   'worker-heartbeat': { v: 1 };
+  /** Deletes expired and long-completed checkouts (see modules/checkouts). */
+  'purge-checkouts': { v: 1 };
 }
 export type JobName = keyof JobPayloads;
 

@@ -1,8 +1,11 @@
 import type { components } from '../generated/openapi.js';
 
-export type ErrorCode = components['schemas']['Error']['error']['code'];
-export type ErrorBody = components['schemas']['Error'];
-export type ErrorDetail = NonNullable<ErrorBody['error']['details']>[number];
+/** The codes of `Error`, and the checkout completion's own (`CheckoutError`, declared only where they occur). */
+export type ErrorCode =
+  components['schemas']['Error']['error']['code'] | components['schemas']['CheckoutError']['error']['code'];
+/** An error answer's body: `Error`, or `CheckoutError` for the codes only completeCheckout answers. */
+export type ErrorBody = components['schemas']['Error'] | components['schemas']['CheckoutError'];
+export type ErrorDetail = NonNullable<components['schemas']['Error']['error']['details']>[number];
 
 /** The one table from error code to HTTP status; a code without a status does not compile. */
 export const httpStatusFor: Record<ErrorCode, number> = {
@@ -21,6 +24,10 @@ export const httpStatusFor: Record<ErrorCode, number> = {
   internal_error: 500,
   // The database does not answer; retrying later succeeds (openapi.yaml, "Errors").
   service_unavailable: 503,
+  // A variant of a storefront checkout is short of stock (openapi.yaml, completeCheckout).
+  out_of_stock: 409,
+  // The payment provider declined the checkout's payment (openapi.yaml, completeCheckout).
+  payment_declined: 402,
 };
 
 /** The only error type services and middleware throw; the error middleware renders it. */
@@ -53,7 +60,7 @@ export class AppError extends Error {
         ...(field !== undefined && { field }),
         ...(details !== undefined && { details }),
       },
-    };
+    } as ErrorBody;
   }
 }
 

@@ -7,6 +7,12 @@ export interface StorefrontOperations {
   '/v1/auth/register': 'post';
   '/v1/auth/reset-password': 'post';
   '/v1/auth/token': 'post';
+  '/v1/checkouts': 'post';
+  '/v1/checkouts/{id}': 'get' | 'patch';
+  '/v1/checkouts/{id}/complete': 'post';
+  '/v1/checkouts/{id}/lines': 'post';
+  '/v1/checkouts/{id}/lines/{line_id}': 'delete' | 'patch';
+  '/v1/checkouts/{id}/shipping-rates': 'get';
   '/v1/collections': 'get';
   '/v1/collections/{id}': 'get';
   '/v1/collections/{id}/metafields': 'get';

@@ -304,3 +304,14 @@ export type SearchSuggestionBlock = Prisma.SearchSuggestionBlockModel
  * when the newest is older than JOBS_STALE_SECONDS (src/jobs/heartbeat.job.ts). Not per project.
  */
 export type JobWorkerHeartbeat = Prisma.JobWorkerHeartbeatModel
+/**
+ * Model Checkout
+ * A storefront checkout (`chk_`): a shopper's lines, addresses and shipping choice on their way to an order.
+ * Read and changed only with its client secret (kept as a SHA-256 digest) or by the signed-in customer it is for.
+ */
+export type Checkout = Prisma.CheckoutModel
+/**
+ * Model CheckoutLine
+ * 
+ */
+export type CheckoutLine = Prisma.CheckoutLineModel

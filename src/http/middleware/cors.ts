@@ -6,7 +6,7 @@ import type { RequestState } from '../state.js';
 export const BROWSER_AUTH: ReadonlySet<AuthKind> = new Set(['publishable', 'customer']);
 
 const ALLOW_HEADERS =
-  'X-API-Key, Authorization, Content-Type, Idempotency-Key, If-Match, X-Test-Mode, X-Request-Id, X-Consistency-Token';
+  'X-API-Key, Authorization, Content-Type, Idempotency-Key, If-Match, X-Test-Mode, X-Request-Id, X-Consistency-Token, X-Checkout-Secret';
 const EXPOSE_HEADERS =
   'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, X-Request-Id, Idempotent-Replayed, ETag, X-Consistency-Token';
 // Browsers cache the preflight this long (Chromium caps it at 2 hours).

@@ -5,6 +5,7 @@ import { isStorefront, type Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import {
   addressBudgetKey,
+  checkoutBudgetKey,
   clientShareOf,
   emailBudgetKey,
   minuteLimitOf,
@@ -136,6 +137,20 @@ export function rateLimit(deps: AppDeps): Middleware<RequestState> {
       });
     if (decision.refusedBy === 'rate_limited') {
       throw refuse(`Rate limit of ${decision.limit} requests a minute exceeded.`);
+    }
+    if (
+      ctx.state.operation?.operationId === 'createCheckout' &&
+      !(await takeClientBudget(
+        deps.db,
+        service.project.id,
+        checkoutBudgetKey(ctx.ip),
+        service.project.checkoutsPerIpPerMinute,
+        decision.windows.minuteStart,
+      ))
+    ) {
+      throw refuse(
+        `Too many checkouts started from this address (at most ${service.project.checkoutsPerIpPerMinute} a minute).`,
+      );
     }
     if (ctx.state.operation && PER_CLIENT_OPERATIONS.has(ctx.state.operation.operationId)) {
       const { project } = service;

@@ -33,7 +33,7 @@ export const DRAFT_FIELDS = [
 ] as const;
 
 // Far below 2^53, so sums of amounts stay exact in JavaScript numbers.
-const MAX_AMOUNT = 1_000_000_000_000_000;
+export const MAX_AMOUNT = 1_000_000_000_000_000;
 
 /** The draft order of the project; 404 "Draft order not found." otherwise. With `lock`, its row stays locked for the transaction. */
 export async function findDraftOrder(ctx: Ctx, db: Database | Tx, id: string, lock = false): Promise<DraftOrder> {

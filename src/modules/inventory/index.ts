@@ -9,4 +9,11 @@ export {
   type StockDemand,
 } from './deduct-stock.js';
 export { restockUnits } from './restock.js';
-export { releaseReservations, reserveStock, type ReleaseReason } from './reservations.js';
+export {
+  holdStock,
+  releaseCheckoutHold,
+  releaseReservations,
+  reserveStock,
+  type ReleaseReason,
+  type StockHolder,
+} from './reservations.js';

@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
-import { conflict } from '../../shared/errors.js';
+import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { recordEvent } from '../store-events/index.js';
 import { byDeductionOrder, perVariant, type StockAllocation, type StockDemand } from './stock-order.js';
@@ -9,13 +9,12 @@ import { levelKey, lockedStock } from './reserved-units.js';
 /** Why a draft's reservation ends without being consumed (the event's summary says it). */
 export type ReleaseReason = 'deleted' | 'items_changed' | 'expired' | 'resent';
 
+/** Who holds reserved units: a sent draft order, or a checkout whose payment waits for another step. */
+export type StockHolder = { draftOrderId: string; checkoutId?: never } | { checkoutId: string; draftOrderId?: never };
+
 /**
- * Reserves the demanded units for a draft order until `expiresAt`, in the caller's transaction: the
- * variants are locked (id order, as deductions lock them), so reservations and deductions of one variant
- * queue. Units come from what is available (on hand minus live reservations) at active locations, the
- * default first, then by name. A `deny` variant with fewer available units than demanded is 409 conflict
- * with the variant id in `field` and nothing reserved; a `continue` variant's shortfall is reserved at the
- * default location. Records inventory.reserved. Answers where the units are held.
+ * Reserves the demanded units for a draft order until `expiresAt`, in the caller's transaction (see holdStock), and
+ * records inventory.reserved. Answers where the units are held.
  */
 export async function reserveStock(
   tx: Tx,
@@ -24,14 +23,44 @@ export async function reserveStock(
   demands: StockDemand[],
   expiresAt: Date,
 ): Promise<StockAllocation[]> {
+  const held = await holdStock(tx, ctx, { draftOrderId: draft.id }, demands, expiresAt, 'on the draft order');
+  if (held.length === 0) return held;
+  await recordEvent(tx, ctx, {
+    type: 'inventory.reserved',
+    resourceType: 'draft_order',
+    resourceId: draft.id,
+    summary: `Units of draft order #${draft.draftNumber} reserved until ${expiresAt.toISOString()}`,
+    payload: { draft_order_id: draft.id, expires_at: expiresAt.toISOString(), reservations: held },
+  });
+  return held;
+}
+
+/**
+ * Holds the demanded units for `holder` until `expiresAt`, in the caller's transaction: the variants are locked
+ * (id order, as deductions lock them), so reservations and deductions of one variant queue. Units come from what is
+ * available (on hand minus live reservations) at active locations, the default first, then by name. A `deny`
+ * variant with fewer available units than demanded is 409 `shortCode` (conflict unless given) with the variant id
+ * in `field` and nothing reserved; a `continue` variant's shortfall is reserved at the default location. Answers
+ * where the units are held.
+ */
+export async function holdStock(
+  tx: Tx,
+  ctx: Ctx,
+  holder: StockHolder,
+  demands: StockDemand[],
+  expiresAt: Date,
+  demandedWhere: string,
+  shortCode: 'conflict' | 'out_of_stock' = 'conflict',
+): Promise<StockAllocation[]> {
   const wanted = perVariant(demands);
   if (wanted.length === 0) return [];
   const ids = wanted.map((demand) => demand.variantId);
   const { variants, levels, free } = await lockedStock(tx, ctx, ids);
+  const short = (message: string, field: string) => new AppError(shortCode, message, { field });
   for (const demand of wanted) {
     const variant = variants.get(demand.variantId);
     if (!variant) {
-      throw conflict(
+      throw short(
         `${demand.label} (${demand.variantId}) is no longer in the catalog. Remove its line item first.`,
         demand.variantId,
       );
@@ -40,8 +69,8 @@ export async function reserveStock(
       .filter((level) => level.variantId === demand.variantId)
       .reduce((sum, level) => sum + free.get(levelKey(level.variantId, level.locationId))!, 0);
     if (variant.inventoryPolicy === 'deny' && available < demand.quantity) {
-      throw conflict(
-        `Not enough stock of ${demand.label} (${demand.variantId}) to reserve: ${available} available at active locations, ${demand.quantity} on the draft order.`,
+      throw short(
+        `Not enough stock of ${demand.label} (${demand.variantId}) to reserve: ${available} available at active locations, ${demand.quantity} ${demandedWhere}.`,
         demand.variantId,
       );
     }
@@ -67,21 +96,22 @@ export async function reserveStock(
     data: held.map((unit) => ({
       id: newId('ires_'),
       projectId: ctx.project.id,
-      draftOrderId: draft.id,
+      draftOrderId: holder.draftOrderId ?? null,
+      checkoutId: holder.checkoutId ?? null,
       variantId: unit.variant_id,
       locationId: unit.location_id,
       quantity: unit.quantity,
       expiresAt,
     })),
   });
-  await recordEvent(tx, ctx, {
-    type: 'inventory.reserved',
-    resourceType: 'draft_order',
-    resourceId: draft.id,
-    summary: `Units of draft order #${draft.draftNumber} reserved until ${expiresAt.toISOString()}`,
-    payload: { draft_order_id: draft.id, expires_at: expiresAt.toISOString(), reservations: held },
-  });
   return held;
+}
+
+/** Ends every reservation of a checkout (expired or not) in the caller's transaction; answers how many units they held. */
+export async function releaseCheckoutHold(tx: Tx, checkoutId: string): Promise<number> {
+  const released = await tx.$queryRaw<Array<{ quantity: number }>>`
+    DELETE FROM inventory_reservations WHERE checkout_id = ${checkoutId} RETURNING quantity`;
+  return released.reduce((sum, row) => sum + row.quantity, 0);
 }
 
 /**

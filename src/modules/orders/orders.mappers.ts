@@ -9,6 +9,7 @@ export type FulfillmentResource = Schemas['Fulfillment'];
 export type FulfillmentLineItem = Schemas['FulfillmentLineItem'];
 export type RefundResource = Schemas['Refund'];
 export type RefundLineItem = Schemas['RefundLineItem'];
+export type OrderPaymentResource = Schemas['OrderPayment'];
 
 /** A draft line item as the order keeps it (a copy that never changes). */
 export function toOrderLineItem(item: DraftLineItem): OrderLineItemResource {
@@ -51,6 +52,8 @@ export function toOrderResource(order: Order): OrderResource {
     payment_terms: order.paymentTerms as OrderResource['payment_terms'],
     payment_due_date: toDateString(order.paymentDueDate),
     draft_order_id: order.draftOrderId,
+    checkout_id: order.checkoutId,
+    payments: order.payments as OrderPaymentResource[],
     paid_at: order.paidAt?.toISOString() ?? null,
     created_at: order.createdAt.toISOString(),
     updated_at: order.updatedAt.toISOString(),

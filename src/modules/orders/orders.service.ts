@@ -17,7 +17,7 @@ import { recordEvent, storeEventRow, type FieldChanges } from '../store-events/i
 import { paymentDueDate, type PaymentTerms } from '../../shared/payment-terms.js';
 import { jsonColumn } from '../../shared/json-column.js';
 import { recordOrderMove } from './order-history.js';
-import { toOrderLineItem, toOrderResource } from './orders.mappers.js';
+import { toOrderLineItem, toOrderResource, type OrderPaymentResource } from './orders.mappers.js';
 import {
   countCustomerOrder,
   customerOrderStep,
@@ -62,12 +62,9 @@ export async function listOrders(ctx: Ctx, query: OrderListQuery) {
 }
 
 /**
- * Creates the order of a completed draft in the caller's transaction: the next order number of the
- * project (from 1001, gap-free), copies of the items and amounts, net terms due from today; adds one to
- * the customer's order_count and sets first/last_order_at; keeps where completion took the stock from
- * (`allocations`) so a cancellation can return it; records order.created. `planned` gives the order's id and
- * creation time when the caller needs them first. The number is taken last: its counter row stays locked until
- * commit and serialises the project's orders, so nothing else waits behind it.
+ * Creates the order of a completed draft in the caller's transaction (createOrder with the draft's copies), the
+ * customer's figures and order.created included. `planned` gives the order's id and creation time when the caller
+ * needs them first.
  */
 export async function createOrderFromDraft(
   tx: Tx,
@@ -77,21 +74,43 @@ export async function createOrderFromDraft(
   allocations: StockAllocation[] = [],
   planned: { id: string; at: Date } = { id: newId('ord_'), at: new Date() },
 ): Promise<Order> {
-  if (draft.customerId) await countCustomerOrder(tx, ctx.project.id, draft.customerId, planned.at);
-  const order = await tx.order.create({
+  return createOrder(tx, ctx, orderOfDraft(ctx, draft, items, allocations, planned), {
+    summary: (orderNumber) => orderCreatedSummary(orderNumber, draft),
+  });
+}
+
+/** What createOrder adds to an order of a checkout: the checkout it came from and the payments taken. */
+export interface OrderOrigin {
+  checkoutId?: string;
+  payments?: OrderPaymentResource[];
+  summary: (orderNumber: number) => string;
+}
+
+/**
+ * Creates an order in the caller's transaction, as every completion does (drafts and checkouts): adds one to the
+ * customer's order_count and sets first/last_order_at; takes the next order number of the project (from 1001,
+ * gap-free); keeps where the stock came from (`order.stockAllocations`) so a cancellation can return it; records
+ * order.created. The number is taken last: its counter row stays locked until commit and serialises the project's
+ * orders, so nothing else waits behind it.
+ */
+export async function createOrder(tx: Tx, ctx: Ctx, order: NewOrder, origin: OrderOrigin): Promise<Order> {
+  if (order.customerId) await countCustomerOrder(tx, ctx.project.id, order.customerId, order.createdAt);
+  const created = await tx.order.create({
     data: {
-      ...orderOfDraft(ctx, draft, items, allocations, planned),
+      ...order,
+      checkoutId: origin.checkoutId ?? null,
+      payments: origin.payments ?? [],
       orderNumber: await nextNumber(tx, ctx.project.id, 'order_number', FIRST_ORDER_NUMBER),
     },
   });
   await recordEvent(tx, ctx, {
     type: 'order.created',
     resourceType: 'order',
-    resourceId: order.id,
-    summary: orderCreatedSummary(order.orderNumber, draft),
-    payload: toOrderResource(order),
+    resourceId: created.id,
+    summary: origin.summary(created.orderNumber),
+    payload: toOrderResource(created),
   });
-  return order;
+  return created;
 }
 
 /**
@@ -188,16 +207,33 @@ export async function payOrder(ctx: Ctx, id: string): Promise<Order> {
     if (before.status === 'cancelled')
       throw new AppError('conflict', 'This order is cancelled and cannot be marked paid.');
     if (before.financialStatus !== 'pending') throw new AppError('invalid_request', 'This order is already paid.');
-    const after = await tx.order.update({ where: { id }, data: { financialStatus: 'paid', paidAt: new Date() } });
-    if (after.customerId) {
-      await tx.$executeRaw`UPDATE customers SET total_spent = total_spent + ${after.total} WHERE id = ${after.customerId} AND project_id = ${ctx.project.id}`;
-    }
-    await recordOrderMove(tx, ctx, {
-      before,
-      after,
-      fields: PAYMENT_FIELDS,
-      event: { type: 'order.paid', summary: 'paid' },
-    });
-    return after;
+    return markOrderPaid(tx, ctx, before);
   });
+}
+
+/**
+ * Marks a pending order (locked or just created by the caller's transaction) paid: paid_at, the customer's
+ * total_spent raised by the total, order.paid and order.updated recorded. `data` adds columns written with it
+ * (a checkout's recorded payments).
+ */
+export async function markOrderPaid(
+  tx: Tx,
+  ctx: Ctx,
+  before: Order,
+  data: Prisma.OrderUncheckedUpdateInput = {},
+): Promise<Order> {
+  const after = await tx.order.update({
+    where: { id: before.id },
+    data: { ...data, financialStatus: 'paid', paidAt: new Date() },
+  });
+  if (after.customerId) {
+    await tx.$executeRaw`UPDATE customers SET total_spent = total_spent + ${after.total} WHERE id = ${after.customerId} AND project_id = ${ctx.project.id}`;
+  }
+  await recordOrderMove(tx, ctx, {
+    before,
+    after,
+    fields: PAYMENT_FIELDS,
+    event: { type: 'order.paid', summary: 'paid' },
+  });
+  return after;
 }

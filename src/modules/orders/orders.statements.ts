@@ -30,6 +30,8 @@ const ORDER_COLUMNS: Columns<Order> = {
   paymentTerms: 'payment_terms',
   paymentDueDate: 'payment_due_date',
   draftOrderId: 'draft_order_id',
+  checkoutId: 'checkout_id',
+  payments: 'payments',
   paidAt: 'paid_at',
   createdAt: 'created_at',
   updatedAt: 'updated_at',

@@ -46,6 +46,9 @@ export async function createProject(db: Database, input: ProjectCreate) {
         exchangeRates: input.exchange_rates ?? {},
         contactEmail: input.contact_email ?? null,
         reservationMinutes: input.reservation_minutes ?? 1440,
+        checkoutReservationMinutes: input.checkout_reservation_minutes ?? 15,
+        paymentProvider: input.payment_provider ?? 'manual',
+        checkoutsPerIpPerMinute: input.checkouts_per_ip_per_minute ?? 20,
         signingSecret: randomBytes(32).toString('base64url'),
       },
     });
@@ -119,6 +122,9 @@ export async function updateProject(
         monthlyQuota: input.monthly_quota,
         contactEmail: input.contact_email,
         reservationMinutes: input.reservation_minutes,
+        checkoutReservationMinutes: input.checkout_reservation_minutes,
+        paymentProvider: input.payment_provider,
+        checkoutsPerIpPerMinute: input.checkouts_per_ip_per_minute,
       },
     });
     await notifyAuthChanged(tx, `project:${id}`);

@@ -1,17 +1,12 @@
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaHandlers } from '../../http/contract.js';
 import { pickFields } from '../../shared/fields.js';
-import { sharedCarrierGateway } from './carrier-gateway.js';
-import { lookupRates, type CarrierAccess } from './rate-lookup.service.js';
+import { carrierAccessOf } from './carrier-access.js';
+import { lookupRates } from './rate-lookup.service.js';
 import { createRate, deleteRate, updateRate } from './rates.service.js';
 import { createZone, deleteZone, getZone, listZones, updateZone, type ZoneRules } from './zones.service.js';
 
 const zoneRules = (deps: AppDeps): ZoneRules => ({ allowPrivateTargets: deps.config.allowPrivateNetworkTargets });
-const carrierAccess = (deps: AppDeps): CarrierAccess => ({
-  gateway: deps.carrierGateway ?? sharedCarrierGateway(),
-  allowPrivate: deps.config.allowPrivateNetworkTargets,
-  agent: deps.outbound,
-});
 
 export const shippingHandlers = {
   listShippingZones: async ({ query, ctx }) => ({ status: 200, body: await listZones(ctx, query) }),
@@ -45,6 +40,6 @@ export const shippingHandlers = {
   },
   lookupShippingRates: async ({ body, ctx, deps }) => ({
     status: 200,
-    body: { data: await lookupRates(ctx, body, carrierAccess(deps)) },
+    body: { data: await lookupRates(ctx, body, carrierAccessOf(deps)) },
   }),
 } satisfies AreaHandlers<'shipping'>;

@@ -29,3 +29,6 @@ export function emailBudgetKey(email: string): string {
 
 /** The budget key of a client address. */
 export const addressBudgetKey = (address: string): string => `auth_ip:${address}`;
+
+/** The budget key of checkout creation from a client address. */
+export const checkoutBudgetKey = (address: string): string => `checkout_ip:${address}`;

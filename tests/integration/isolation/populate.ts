@@ -159,6 +159,20 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
   ids.shz = zone.id;
   ids.shr = (await createRate(api, zone.id)).id;
 
+  const checkout = await must(
+    'createCheckout',
+    api.POST('/v1/checkouts', {
+      body: {
+        currency: product.currency,
+        email: 'shopper@example.com',
+        shipping_address: { line1: '350 Fifth Avenue', city: 'New York', state: 'NY', country: 'US' },
+        lines: [{ variant_id: ids.var, quantity: 1 }],
+      },
+    }),
+  );
+  ids.chk = checkout.data.id;
+  ids.chkl = checkout.data.lines[0].id;
+
   const deliveries = await listDeliveries(api, ids.wh);
   expect(deliveries.length).toBeGreaterThan(0);
   ids.whd = deliveries[0].id;

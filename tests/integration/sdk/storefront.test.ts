@@ -163,6 +163,68 @@ describe('createStorefrontClient: one client, the publishable key only', () => {
     );
   });
 
+  test('a guest checkout through the same client: create, lines, address, rate, complete into an order', async () => {
+    await unwrap(
+      store.api.PUT('/v1/inventory-levels', {
+        body: { variant_id: ids.variant, location_id: store.project.default_location_id, available: 3 },
+      }),
+    );
+    const created = await unwrap(
+      shop.POST('/v1/checkouts', { body: { currency: 'USD', email: 'guest@storefront.example' } }),
+    );
+    called.add('createCheckout');
+    const at = { path: { id: created.data.id }, header: { 'X-Checkout-Secret': created.client_secret } };
+    const added = await unwrap(
+      shop.POST('/v1/checkouts/{id}/lines', {
+        params: at,
+        body: { lines: [{ variant_id: ids.variant, quantity: 1 }] },
+      }),
+    );
+    called.add('addCheckoutLines');
+    const line = { path: { ...at.path, line_id: added.data.lines[0].id }, header: at.header };
+    await expectStatus(
+      'updateCheckoutLine',
+      () => shop.PATCH('/v1/checkouts/{id}/lines/{line_id}', { params: line, body: { quantity: 2 } }),
+      200,
+    );
+    await expectStatus(
+      'updateCheckout',
+      () =>
+        shop.PATCH('/v1/checkouts/{id}', {
+          params: at,
+          body: { shipping_address: { line1: '350 Fifth Avenue', city: 'New York', state: 'NY', country: 'US' } },
+        }),
+      200,
+    );
+    const rates = await unwrap(shop.GET('/v1/checkouts/{id}/shipping-rates', { params: at }));
+    called.add('listCheckoutShippingRates');
+    await unwrap(shop.PATCH('/v1/checkouts/{id}', { params: at, body: { shipping_rate_id: rates.data[0].id } }));
+    await expectStatus('getCheckout', () => shop.GET('/v1/checkouts/{id}', { params: at }), 200);
+    const extra = await unwrap(
+      shop.POST('/v1/checkouts/{id}/lines', {
+        params: at,
+        body: { lines: [{ variant_id: ids.variant, quantity: 1 }] },
+      }),
+    );
+    expect(extra.data.lines[0].quantity).toBe(3);
+    await expectStatus(
+      'removeCheckoutLine',
+      () => shop.DELETE('/v1/checkouts/{id}/lines/{line_id}', { params: line }),
+      204,
+    );
+    await unwrap(
+      shop.POST('/v1/checkouts/{id}/lines', {
+        params: at,
+        body: { lines: [{ variant_id: ids.variant, quantity: 1 }] },
+      }),
+    );
+    await unwrap(shop.PATCH('/v1/checkouts/{id}', { params: at, body: { shipping_rate_id: rates.data[0].id } }));
+    const { response, data } = await shop.POST('/v1/checkouts/{id}/complete', { params: at, body: {} });
+    expect(response.status).toBe(201);
+    called.add('completeCheckout');
+    expect(data!.data).toMatchObject({ financial_status: 'pending', total: 12900 + 500, checkout_id: created.data.id });
+  });
+
   test('every publishable-key operation of the operation index was driven through the client', () => {
     const publishable = operationIndex
       .filter((op) => op.auth === 'publishable' || op.auth === 'customer')

@@ -449,7 +449,9 @@ export const ModelName = {
   SearchQueryStat: 'SearchQueryStat',
   SearchQueryClient: 'SearchQueryClient',
   SearchSuggestionBlock: 'SearchSuggestionBlock',
-  JobWorkerHeartbeat: 'JobWorkerHeartbeat'
+  JobWorkerHeartbeat: 'JobWorkerHeartbeat',
+  Checkout: 'Checkout',
+  CheckoutLine: 'CheckoutLine'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -465,7 +467,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "refund" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock" | "jobWorkerHeartbeat"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "refund" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock" | "jobWorkerHeartbeat" | "checkout" | "checkoutLine"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -4375,6 +4377,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    Checkout: {
+      payload: Prisma.$CheckoutPayload<ExtArgs>
+      fields: Prisma.CheckoutFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CheckoutFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CheckoutFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutPayload>
+        }
+        findFirst: {
+          args: Prisma.CheckoutFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CheckoutFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutPayload>
+        }
+        findMany: {
+          args: Prisma.CheckoutFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutPayload>[]
+        }
+        create: {
+          args: Prisma.CheckoutCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutPayload>
+        }
+        createMany: {
+          args: Prisma.CheckoutCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CheckoutCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutPayload>[]
+        }
+        delete: {
+          args: Prisma.CheckoutDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutPayload>
+        }
+        update: {
+          args: Prisma.CheckoutUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutPayload>
+        }
+        deleteMany: {
+          args: Prisma.CheckoutDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CheckoutUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CheckoutUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutPayload>[]
+        }
+        upsert: {
+          args: Prisma.CheckoutUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutPayload>
+        }
+        aggregate: {
+          args: Prisma.CheckoutAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCheckout>
+        }
+        groupBy: {
+          args: Prisma.CheckoutGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CheckoutGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CheckoutCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CheckoutCountAggregateOutputType> | number
+        }
+      }
+    }
+    CheckoutLine: {
+      payload: Prisma.$CheckoutLinePayload<ExtArgs>
+      fields: Prisma.CheckoutLineFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CheckoutLineFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutLinePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CheckoutLineFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutLinePayload>
+        }
+        findFirst: {
+          args: Prisma.CheckoutLineFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutLinePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CheckoutLineFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutLinePayload>
+        }
+        findMany: {
+          args: Prisma.CheckoutLineFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutLinePayload>[]
+        }
+        create: {
+          args: Prisma.CheckoutLineCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutLinePayload>
+        }
+        createMany: {
+          args: Prisma.CheckoutLineCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CheckoutLineCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutLinePayload>[]
+        }
+        delete: {
+          args: Prisma.CheckoutLineDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutLinePayload>
+        }
+        update: {
+          args: Prisma.CheckoutLineUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutLinePayload>
+        }
+        deleteMany: {
+          args: Prisma.CheckoutLineDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CheckoutLineUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CheckoutLineUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutLinePayload>[]
+        }
+        upsert: {
+          args: Prisma.CheckoutLineUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CheckoutLinePayload>
+        }
+        aggregate: {
+          args: Prisma.CheckoutLineAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCheckoutLine>
+        }
+        groupBy: {
+          args: Prisma.CheckoutLineGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CheckoutLineGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CheckoutLineCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CheckoutLineCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -4434,6 +4584,9 @@ export const ProjectScalarFieldEnum = {
   storefrontClientSharePercent: 'storefrontClientSharePercent',
   contactEmail: 'contactEmail',
   reservationMinutes: 'reservationMinutes',
+  checkoutReservationMinutes: 'checkoutReservationMinutes',
+  paymentProvider: 'paymentProvider',
+  checkoutsPerIpPerMinute: 'checkoutsPerIpPerMinute',
   signingSecret: 'signingSecret',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
@@ -4710,6 +4863,7 @@ export const InventoryReservationScalarFieldEnum = {
   id: 'id',
   projectId: 'projectId',
   draftOrderId: 'draftOrderId',
+  checkoutId: 'checkoutId',
   variantId: 'variantId',
   locationId: 'locationId',
   quantity: 'quantity',
@@ -4874,6 +5028,8 @@ export const OrderScalarFieldEnum = {
   paymentDueDate: 'paymentDueDate',
   draftOrderId: 'draftOrderId',
   paidAt: 'paidAt',
+  checkoutId: 'checkoutId',
+  payments: 'payments',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
@@ -5287,6 +5443,59 @@ export const JobWorkerHeartbeatScalarFieldEnum = {
 export type JobWorkerHeartbeatScalarFieldEnum = (typeof JobWorkerHeartbeatScalarFieldEnum)[keyof typeof JobWorkerHeartbeatScalarFieldEnum]
 
 
+export const CheckoutScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  secretHash: 'secretHash',
+  status: 'status',
+  customerId: 'customerId',
+  email: 'email',
+  currency: 'currency',
+  shippingAddress: 'shippingAddress',
+  billingAddress: 'billingAddress',
+  shippingRate: 'shippingRate',
+  note: 'note',
+  subtotal: 'subtotal',
+  tax: 'tax',
+  taxData: 'taxData',
+  taxInclusive: 'taxInclusive',
+  shippingCost: 'shippingCost',
+  discount: 'discount',
+  total: 'total',
+  lineCount: 'lineCount',
+  paymentProvider: 'paymentProvider',
+  paymentStatus: 'paymentStatus',
+  paymentReference: 'paymentReference',
+  reservedUntil: 'reservedUntil',
+  orderId: 'orderId',
+  completedAt: 'completedAt',
+  expiresAt: 'expiresAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CheckoutScalarFieldEnum = (typeof CheckoutScalarFieldEnum)[keyof typeof CheckoutScalarFieldEnum]
+
+
+export const CheckoutLineScalarFieldEnum = {
+  id: 'id',
+  checkoutId: 'checkoutId',
+  productId: 'productId',
+  variantId: 'variantId',
+  title: 'title',
+  variantTitle: 'variantTitle',
+  sku: 'sku',
+  quantity: 'quantity',
+  unitPrice: 'unitPrice',
+  basePrice: 'basePrice',
+  priceListId: 'priceListId',
+  position: 'position',
+  createdAt: 'createdAt'
+} as const
+
+export type CheckoutLineScalarFieldEnum = (typeof CheckoutLineScalarFieldEnum)[keyof typeof CheckoutLineScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -5635,6 +5844,8 @@ export type GlobalOmitConfig = {
   searchQueryClient?: Prisma.SearchQueryClientOmit
   searchSuggestionBlock?: Prisma.SearchSuggestionBlockOmit
   jobWorkerHeartbeat?: Prisma.JobWorkerHeartbeatOmit
+  checkout?: Prisma.CheckoutOmit
+  checkoutLine?: Prisma.CheckoutLineOmit
 }
 
 /* Types for Logging */

@@ -103,7 +103,9 @@ export const ModelName = {
   SearchQueryStat: 'SearchQueryStat',
   SearchQueryClient: 'SearchQueryClient',
   SearchSuggestionBlock: 'SearchSuggestionBlock',
-  JobWorkerHeartbeat: 'JobWorkerHeartbeat'
+  JobWorkerHeartbeat: 'JobWorkerHeartbeat',
+  Checkout: 'Checkout',
+  CheckoutLine: 'CheckoutLine'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -142,6 +144,9 @@ export const ProjectScalarFieldEnum = {
   storefrontClientSharePercent: 'storefrontClientSharePercent',
   contactEmail: 'contactEmail',
   reservationMinutes: 'reservationMinutes',
+  checkoutReservationMinutes: 'checkoutReservationMinutes',
+  paymentProvider: 'paymentProvider',
+  checkoutsPerIpPerMinute: 'checkoutsPerIpPerMinute',
   signingSecret: 'signingSecret',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
@@ -418,6 +423,7 @@ export const InventoryReservationScalarFieldEnum = {
   id: 'id',
   projectId: 'projectId',
   draftOrderId: 'draftOrderId',
+  checkoutId: 'checkoutId',
   variantId: 'variantId',
   locationId: 'locationId',
   quantity: 'quantity',
@@ -582,6 +588,8 @@ export const OrderScalarFieldEnum = {
   paymentDueDate: 'paymentDueDate',
   draftOrderId: 'draftOrderId',
   paidAt: 'paidAt',
+  checkoutId: 'checkoutId',
+  payments: 'payments',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
@@ -993,6 +1001,59 @@ export const JobWorkerHeartbeatScalarFieldEnum = {
 } as const
 
 export type JobWorkerHeartbeatScalarFieldEnum = (typeof JobWorkerHeartbeatScalarFieldEnum)[keyof typeof JobWorkerHeartbeatScalarFieldEnum]
+
+
+export const CheckoutScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  secretHash: 'secretHash',
+  status: 'status',
+  customerId: 'customerId',
+  email: 'email',
+  currency: 'currency',
+  shippingAddress: 'shippingAddress',
+  billingAddress: 'billingAddress',
+  shippingRate: 'shippingRate',
+  note: 'note',
+  subtotal: 'subtotal',
+  tax: 'tax',
+  taxData: 'taxData',
+  taxInclusive: 'taxInclusive',
+  shippingCost: 'shippingCost',
+  discount: 'discount',
+  total: 'total',
+  lineCount: 'lineCount',
+  paymentProvider: 'paymentProvider',
+  paymentStatus: 'paymentStatus',
+  paymentReference: 'paymentReference',
+  reservedUntil: 'reservedUntil',
+  orderId: 'orderId',
+  completedAt: 'completedAt',
+  expiresAt: 'expiresAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type CheckoutScalarFieldEnum = (typeof CheckoutScalarFieldEnum)[keyof typeof CheckoutScalarFieldEnum]
+
+
+export const CheckoutLineScalarFieldEnum = {
+  id: 'id',
+  checkoutId: 'checkoutId',
+  productId: 'productId',
+  variantId: 'variantId',
+  title: 'title',
+  variantTitle: 'variantTitle',
+  sku: 'sku',
+  quantity: 'quantity',
+  unitPrice: 'unitPrice',
+  basePrice: 'basePrice',
+  priceListId: 'priceListId',
+  position: 'position',
+  createdAt: 'createdAt'
+} as const
+
+export type CheckoutLineScalarFieldEnum = (typeof CheckoutLineScalarFieldEnum)[keyof typeof CheckoutLineScalarFieldEnum]
 
 
 export const SortOrder = {

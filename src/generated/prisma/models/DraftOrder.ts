@@ -732,9 +732,9 @@ export type DraftOrderOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
 }
 
-export type DraftOrderScalarRelationFilter = {
-  is?: Prisma.DraftOrderWhereInput
-  isNot?: Prisma.DraftOrderWhereInput
+export type DraftOrderNullableScalarRelationFilter = {
+  is?: Prisma.DraftOrderWhereInput | null
+  isNot?: Prisma.DraftOrderWhereInput | null
 }
 
 export type DraftOrderProjectIdDraftNumberCompoundUniqueInput = {
@@ -838,6 +838,11 @@ export type DraftOrderSumOrderByAggregateInput = {
   itemCount?: Prisma.SortOrder
 }
 
+export type DraftOrderScalarRelationFilter = {
+  is?: Prisma.DraftOrderWhereInput
+  isNot?: Prisma.DraftOrderWhereInput
+}
+
 export type DraftOrderCreateNestedManyWithoutProjectInput = {
   create?: Prisma.XOR<Prisma.DraftOrderCreateWithoutProjectInput, Prisma.DraftOrderUncheckedCreateWithoutProjectInput> | Prisma.DraftOrderCreateWithoutProjectInput[] | Prisma.DraftOrderUncheckedCreateWithoutProjectInput[]
   connectOrCreate?: Prisma.DraftOrderCreateOrConnectWithoutProjectInput | Prisma.DraftOrderCreateOrConnectWithoutProjectInput[]
@@ -886,10 +891,12 @@ export type DraftOrderCreateNestedOneWithoutReservationsInput = {
   connect?: Prisma.DraftOrderWhereUniqueInput
 }
 
-export type DraftOrderUpdateOneRequiredWithoutReservationsNestedInput = {
+export type DraftOrderUpdateOneWithoutReservationsNestedInput = {
   create?: Prisma.XOR<Prisma.DraftOrderCreateWithoutReservationsInput, Prisma.DraftOrderUncheckedCreateWithoutReservationsInput>
   connectOrCreate?: Prisma.DraftOrderCreateOrConnectWithoutReservationsInput
   upsert?: Prisma.DraftOrderUpsertWithoutReservationsInput
+  disconnect?: Prisma.DraftOrderWhereInput | boolean
+  delete?: Prisma.DraftOrderWhereInput | boolean
   connect?: Prisma.DraftOrderWhereUniqueInput
   update?: Prisma.XOR<Prisma.XOR<Prisma.DraftOrderUpdateToOneWithWhereWithoutReservationsInput, Prisma.DraftOrderUpdateWithoutReservationsInput>, Prisma.DraftOrderUncheckedUpdateWithoutReservationsInput>
 }

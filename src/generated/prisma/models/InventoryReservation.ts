@@ -40,6 +40,7 @@ export type InventoryReservationMinAggregateOutputType = {
   id: string | null
   projectId: string | null
   draftOrderId: string | null
+  checkoutId: string | null
   variantId: string | null
   locationId: string | null
   quantity: number | null
@@ -51,6 +52,7 @@ export type InventoryReservationMaxAggregateOutputType = {
   id: string | null
   projectId: string | null
   draftOrderId: string | null
+  checkoutId: string | null
   variantId: string | null
   locationId: string | null
   quantity: number | null
@@ -62,6 +64,7 @@ export type InventoryReservationCountAggregateOutputType = {
   id: number
   projectId: number
   draftOrderId: number
+  checkoutId: number
   variantId: number
   locationId: number
   quantity: number
@@ -83,6 +86,7 @@ export type InventoryReservationMinAggregateInputType = {
   id?: true
   projectId?: true
   draftOrderId?: true
+  checkoutId?: true
   variantId?: true
   locationId?: true
   quantity?: true
@@ -94,6 +98,7 @@ export type InventoryReservationMaxAggregateInputType = {
   id?: true
   projectId?: true
   draftOrderId?: true
+  checkoutId?: true
   variantId?: true
   locationId?: true
   quantity?: true
@@ -105,6 +110,7 @@ export type InventoryReservationCountAggregateInputType = {
   id?: true
   projectId?: true
   draftOrderId?: true
+  checkoutId?: true
   variantId?: true
   locationId?: true
   quantity?: true
@@ -202,7 +208,8 @@ export type InventoryReservationGroupByArgs<ExtArgs extends runtime.Types.Extens
 export type InventoryReservationGroupByOutputType = {
   id: string
   projectId: string
-  draftOrderId: string
+  draftOrderId: string | null
+  checkoutId: string | null
   variantId: string
   locationId: string
   quantity: number
@@ -236,25 +243,29 @@ export type InventoryReservationWhereInput = {
   NOT?: Prisma.InventoryReservationWhereInput | Prisma.InventoryReservationWhereInput[]
   id?: Prisma.StringFilter<"InventoryReservation"> | string
   projectId?: Prisma.StringFilter<"InventoryReservation"> | string
-  draftOrderId?: Prisma.StringFilter<"InventoryReservation"> | string
+  draftOrderId?: Prisma.StringNullableFilter<"InventoryReservation"> | string | null
+  checkoutId?: Prisma.StringNullableFilter<"InventoryReservation"> | string | null
   variantId?: Prisma.StringFilter<"InventoryReservation"> | string
   locationId?: Prisma.StringFilter<"InventoryReservation"> | string
   quantity?: Prisma.IntFilter<"InventoryReservation"> | number
   expiresAt?: Prisma.DateTimeFilter<"InventoryReservation"> | Date | string
   createdAt?: Prisma.DateTimeFilter<"InventoryReservation"> | Date | string
-  draftOrder?: Prisma.XOR<Prisma.DraftOrderScalarRelationFilter, Prisma.DraftOrderWhereInput>
+  draftOrder?: Prisma.XOR<Prisma.DraftOrderNullableScalarRelationFilter, Prisma.DraftOrderWhereInput> | null
+  checkout?: Prisma.XOR<Prisma.CheckoutNullableScalarRelationFilter, Prisma.CheckoutWhereInput> | null
 }
 
 export type InventoryReservationOrderByWithRelationInput = {
   id?: Prisma.SortOrder
   projectId?: Prisma.SortOrder
-  draftOrderId?: Prisma.SortOrder
+  draftOrderId?: Prisma.SortOrderInput | Prisma.SortOrder
+  checkoutId?: Prisma.SortOrderInput | Prisma.SortOrder
   variantId?: Prisma.SortOrder
   locationId?: Prisma.SortOrder
   quantity?: Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   draftOrder?: Prisma.DraftOrderOrderByWithRelationInput
+  checkout?: Prisma.CheckoutOrderByWithRelationInput
 }
 
 export type InventoryReservationWhereUniqueInput = Prisma.AtLeast<{
@@ -263,19 +274,22 @@ export type InventoryReservationWhereUniqueInput = Prisma.AtLeast<{
   OR?: Prisma.InventoryReservationWhereInput[]
   NOT?: Prisma.InventoryReservationWhereInput | Prisma.InventoryReservationWhereInput[]
   projectId?: Prisma.StringFilter<"InventoryReservation"> | string
-  draftOrderId?: Prisma.StringFilter<"InventoryReservation"> | string
+  draftOrderId?: Prisma.StringNullableFilter<"InventoryReservation"> | string | null
+  checkoutId?: Prisma.StringNullableFilter<"InventoryReservation"> | string | null
   variantId?: Prisma.StringFilter<"InventoryReservation"> | string
   locationId?: Prisma.StringFilter<"InventoryReservation"> | string
   quantity?: Prisma.IntFilter<"InventoryReservation"> | number
   expiresAt?: Prisma.DateTimeFilter<"InventoryReservation"> | Date | string
   createdAt?: Prisma.DateTimeFilter<"InventoryReservation"> | Date | string
-  draftOrder?: Prisma.XOR<Prisma.DraftOrderScalarRelationFilter, Prisma.DraftOrderWhereInput>
+  draftOrder?: Prisma.XOR<Prisma.DraftOrderNullableScalarRelationFilter, Prisma.DraftOrderWhereInput> | null
+  checkout?: Prisma.XOR<Prisma.CheckoutNullableScalarRelationFilter, Prisma.CheckoutWhereInput> | null
 }, "id">
 
 export type InventoryReservationOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
   projectId?: Prisma.SortOrder
-  draftOrderId?: Prisma.SortOrder
+  draftOrderId?: Prisma.SortOrderInput | Prisma.SortOrder
+  checkoutId?: Prisma.SortOrderInput | Prisma.SortOrder
   variantId?: Prisma.SortOrder
   locationId?: Prisma.SortOrder
   quantity?: Prisma.SortOrder
@@ -294,7 +308,8 @@ export type InventoryReservationScalarWhereWithAggregatesInput = {
   NOT?: Prisma.InventoryReservationScalarWhereWithAggregatesInput | Prisma.InventoryReservationScalarWhereWithAggregatesInput[]
   id?: Prisma.StringWithAggregatesFilter<"InventoryReservation"> | string
   projectId?: Prisma.StringWithAggregatesFilter<"InventoryReservation"> | string
-  draftOrderId?: Prisma.StringWithAggregatesFilter<"InventoryReservation"> | string
+  draftOrderId?: Prisma.StringNullableWithAggregatesFilter<"InventoryReservation"> | string | null
+  checkoutId?: Prisma.StringNullableWithAggregatesFilter<"InventoryReservation"> | string | null
   variantId?: Prisma.StringWithAggregatesFilter<"InventoryReservation"> | string
   locationId?: Prisma.StringWithAggregatesFilter<"InventoryReservation"> | string
   quantity?: Prisma.IntWithAggregatesFilter<"InventoryReservation"> | number
@@ -310,13 +325,15 @@ export type InventoryReservationCreateInput = {
   quantity: number
   expiresAt: Date | string
   createdAt?: Date | string
-  draftOrder: Prisma.DraftOrderCreateNestedOneWithoutReservationsInput
+  draftOrder?: Prisma.DraftOrderCreateNestedOneWithoutReservationsInput
+  checkout?: Prisma.CheckoutCreateNestedOneWithoutReservationsInput
 }
 
 export type InventoryReservationUncheckedCreateInput = {
   id: string
   projectId: string
-  draftOrderId: string
+  draftOrderId?: string | null
+  checkoutId?: string | null
   variantId: string
   locationId: string
   quantity: number
@@ -332,13 +349,15 @@ export type InventoryReservationUpdateInput = {
   quantity?: Prisma.IntFieldUpdateOperationsInput | number
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  draftOrder?: Prisma.DraftOrderUpdateOneRequiredWithoutReservationsNestedInput
+  draftOrder?: Prisma.DraftOrderUpdateOneWithoutReservationsNestedInput
+  checkout?: Prisma.CheckoutUpdateOneWithoutReservationsNestedInput
 }
 
 export type InventoryReservationUncheckedUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
-  draftOrderId?: Prisma.StringFieldUpdateOperationsInput | string
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   variantId?: Prisma.StringFieldUpdateOperationsInput | string
   locationId?: Prisma.StringFieldUpdateOperationsInput | string
   quantity?: Prisma.IntFieldUpdateOperationsInput | number
@@ -349,7 +368,8 @@ export type InventoryReservationUncheckedUpdateInput = {
 export type InventoryReservationCreateManyInput = {
   id: string
   projectId: string
-  draftOrderId: string
+  draftOrderId?: string | null
+  checkoutId?: string | null
   variantId: string
   locationId: string
   quantity: number
@@ -370,7 +390,8 @@ export type InventoryReservationUpdateManyMutationInput = {
 export type InventoryReservationUncheckedUpdateManyInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
-  draftOrderId?: Prisma.StringFieldUpdateOperationsInput | string
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   variantId?: Prisma.StringFieldUpdateOperationsInput | string
   locationId?: Prisma.StringFieldUpdateOperationsInput | string
   quantity?: Prisma.IntFieldUpdateOperationsInput | number
@@ -382,6 +403,7 @@ export type InventoryReservationCountOrderByAggregateInput = {
   id?: Prisma.SortOrder
   projectId?: Prisma.SortOrder
   draftOrderId?: Prisma.SortOrder
+  checkoutId?: Prisma.SortOrder
   variantId?: Prisma.SortOrder
   locationId?: Prisma.SortOrder
   quantity?: Prisma.SortOrder
@@ -397,6 +419,7 @@ export type InventoryReservationMaxOrderByAggregateInput = {
   id?: Prisma.SortOrder
   projectId?: Prisma.SortOrder
   draftOrderId?: Prisma.SortOrder
+  checkoutId?: Prisma.SortOrder
   variantId?: Prisma.SortOrder
   locationId?: Prisma.SortOrder
   quantity?: Prisma.SortOrder
@@ -408,6 +431,7 @@ export type InventoryReservationMinOrderByAggregateInput = {
   id?: Prisma.SortOrder
   projectId?: Prisma.SortOrder
   draftOrderId?: Prisma.SortOrder
+  checkoutId?: Prisma.SortOrder
   variantId?: Prisma.SortOrder
   locationId?: Prisma.SortOrder
   quantity?: Prisma.SortOrder
@@ -471,6 +495,48 @@ export type InventoryReservationUncheckedUpdateManyWithoutDraftOrderNestedInput 
   deleteMany?: Prisma.InventoryReservationScalarWhereInput | Prisma.InventoryReservationScalarWhereInput[]
 }
 
+export type InventoryReservationCreateNestedManyWithoutCheckoutInput = {
+  create?: Prisma.XOR<Prisma.InventoryReservationCreateWithoutCheckoutInput, Prisma.InventoryReservationUncheckedCreateWithoutCheckoutInput> | Prisma.InventoryReservationCreateWithoutCheckoutInput[] | Prisma.InventoryReservationUncheckedCreateWithoutCheckoutInput[]
+  connectOrCreate?: Prisma.InventoryReservationCreateOrConnectWithoutCheckoutInput | Prisma.InventoryReservationCreateOrConnectWithoutCheckoutInput[]
+  createMany?: Prisma.InventoryReservationCreateManyCheckoutInputEnvelope
+  connect?: Prisma.InventoryReservationWhereUniqueInput | Prisma.InventoryReservationWhereUniqueInput[]
+}
+
+export type InventoryReservationUncheckedCreateNestedManyWithoutCheckoutInput = {
+  create?: Prisma.XOR<Prisma.InventoryReservationCreateWithoutCheckoutInput, Prisma.InventoryReservationUncheckedCreateWithoutCheckoutInput> | Prisma.InventoryReservationCreateWithoutCheckoutInput[] | Prisma.InventoryReservationUncheckedCreateWithoutCheckoutInput[]
+  connectOrCreate?: Prisma.InventoryReservationCreateOrConnectWithoutCheckoutInput | Prisma.InventoryReservationCreateOrConnectWithoutCheckoutInput[]
+  createMany?: Prisma.InventoryReservationCreateManyCheckoutInputEnvelope
+  connect?: Prisma.InventoryReservationWhereUniqueInput | Prisma.InventoryReservationWhereUniqueInput[]
+}
+
+export type InventoryReservationUpdateManyWithoutCheckoutNestedInput = {
+  create?: Prisma.XOR<Prisma.InventoryReservationCreateWithoutCheckoutInput, Prisma.InventoryReservationUncheckedCreateWithoutCheckoutInput> | Prisma.InventoryReservationCreateWithoutCheckoutInput[] | Prisma.InventoryReservationUncheckedCreateWithoutCheckoutInput[]
+  connectOrCreate?: Prisma.InventoryReservationCreateOrConnectWithoutCheckoutInput | Prisma.InventoryReservationCreateOrConnectWithoutCheckoutInput[]
+  upsert?: Prisma.InventoryReservationUpsertWithWhereUniqueWithoutCheckoutInput | Prisma.InventoryReservationUpsertWithWhereUniqueWithoutCheckoutInput[]
+  createMany?: Prisma.InventoryReservationCreateManyCheckoutInputEnvelope
+  set?: Prisma.InventoryReservationWhereUniqueInput | Prisma.InventoryReservationWhereUniqueInput[]
+  disconnect?: Prisma.InventoryReservationWhereUniqueInput | Prisma.InventoryReservationWhereUniqueInput[]
+  delete?: Prisma.InventoryReservationWhereUniqueInput | Prisma.InventoryReservationWhereUniqueInput[]
+  connect?: Prisma.InventoryReservationWhereUniqueInput | Prisma.InventoryReservationWhereUniqueInput[]
+  update?: Prisma.InventoryReservationUpdateWithWhereUniqueWithoutCheckoutInput | Prisma.InventoryReservationUpdateWithWhereUniqueWithoutCheckoutInput[]
+  updateMany?: Prisma.InventoryReservationUpdateManyWithWhereWithoutCheckoutInput | Prisma.InventoryReservationUpdateManyWithWhereWithoutCheckoutInput[]
+  deleteMany?: Prisma.InventoryReservationScalarWhereInput | Prisma.InventoryReservationScalarWhereInput[]
+}
+
+export type InventoryReservationUncheckedUpdateManyWithoutCheckoutNestedInput = {
+  create?: Prisma.XOR<Prisma.InventoryReservationCreateWithoutCheckoutInput, Prisma.InventoryReservationUncheckedCreateWithoutCheckoutInput> | Prisma.InventoryReservationCreateWithoutCheckoutInput[] | Prisma.InventoryReservationUncheckedCreateWithoutCheckoutInput[]
+  connectOrCreate?: Prisma.InventoryReservationCreateOrConnectWithoutCheckoutInput | Prisma.InventoryReservationCreateOrConnectWithoutCheckoutInput[]
+  upsert?: Prisma.InventoryReservationUpsertWithWhereUniqueWithoutCheckoutInput | Prisma.InventoryReservationUpsertWithWhereUniqueWithoutCheckoutInput[]
+  createMany?: Prisma.InventoryReservationCreateManyCheckoutInputEnvelope
+  set?: Prisma.InventoryReservationWhereUniqueInput | Prisma.InventoryReservationWhereUniqueInput[]
+  disconnect?: Prisma.InventoryReservationWhereUniqueInput | Prisma.InventoryReservationWhereUniqueInput[]
+  delete?: Prisma.InventoryReservationWhereUniqueInput | Prisma.InventoryReservationWhereUniqueInput[]
+  connect?: Prisma.InventoryReservationWhereUniqueInput | Prisma.InventoryReservationWhereUniqueInput[]
+  update?: Prisma.InventoryReservationUpdateWithWhereUniqueWithoutCheckoutInput | Prisma.InventoryReservationUpdateWithWhereUniqueWithoutCheckoutInput[]
+  updateMany?: Prisma.InventoryReservationUpdateManyWithWhereWithoutCheckoutInput | Prisma.InventoryReservationUpdateManyWithWhereWithoutCheckoutInput[]
+  deleteMany?: Prisma.InventoryReservationScalarWhereInput | Prisma.InventoryReservationScalarWhereInput[]
+}
+
 export type InventoryReservationCreateWithoutDraftOrderInput = {
   id: string
   projectId: string
@@ -479,11 +545,13 @@ export type InventoryReservationCreateWithoutDraftOrderInput = {
   quantity: number
   expiresAt: Date | string
   createdAt?: Date | string
+  checkout?: Prisma.CheckoutCreateNestedOneWithoutReservationsInput
 }
 
 export type InventoryReservationUncheckedCreateWithoutDraftOrderInput = {
   id: string
   projectId: string
+  checkoutId?: string | null
   variantId: string
   locationId: string
   quantity: number
@@ -523,7 +591,8 @@ export type InventoryReservationScalarWhereInput = {
   NOT?: Prisma.InventoryReservationScalarWhereInput | Prisma.InventoryReservationScalarWhereInput[]
   id?: Prisma.StringFilter<"InventoryReservation"> | string
   projectId?: Prisma.StringFilter<"InventoryReservation"> | string
-  draftOrderId?: Prisma.StringFilter<"InventoryReservation"> | string
+  draftOrderId?: Prisma.StringNullableFilter<"InventoryReservation"> | string | null
+  checkoutId?: Prisma.StringNullableFilter<"InventoryReservation"> | string | null
   variantId?: Prisma.StringFilter<"InventoryReservation"> | string
   locationId?: Prisma.StringFilter<"InventoryReservation"> | string
   quantity?: Prisma.IntFilter<"InventoryReservation"> | number
@@ -531,9 +600,58 @@ export type InventoryReservationScalarWhereInput = {
   createdAt?: Prisma.DateTimeFilter<"InventoryReservation"> | Date | string
 }
 
+export type InventoryReservationCreateWithoutCheckoutInput = {
+  id: string
+  projectId: string
+  variantId: string
+  locationId: string
+  quantity: number
+  expiresAt: Date | string
+  createdAt?: Date | string
+  draftOrder?: Prisma.DraftOrderCreateNestedOneWithoutReservationsInput
+}
+
+export type InventoryReservationUncheckedCreateWithoutCheckoutInput = {
+  id: string
+  projectId: string
+  draftOrderId?: string | null
+  variantId: string
+  locationId: string
+  quantity: number
+  expiresAt: Date | string
+  createdAt?: Date | string
+}
+
+export type InventoryReservationCreateOrConnectWithoutCheckoutInput = {
+  where: Prisma.InventoryReservationWhereUniqueInput
+  create: Prisma.XOR<Prisma.InventoryReservationCreateWithoutCheckoutInput, Prisma.InventoryReservationUncheckedCreateWithoutCheckoutInput>
+}
+
+export type InventoryReservationCreateManyCheckoutInputEnvelope = {
+  data: Prisma.InventoryReservationCreateManyCheckoutInput | Prisma.InventoryReservationCreateManyCheckoutInput[]
+  skipDuplicates?: boolean
+}
+
+export type InventoryReservationUpsertWithWhereUniqueWithoutCheckoutInput = {
+  where: Prisma.InventoryReservationWhereUniqueInput
+  update: Prisma.XOR<Prisma.InventoryReservationUpdateWithoutCheckoutInput, Prisma.InventoryReservationUncheckedUpdateWithoutCheckoutInput>
+  create: Prisma.XOR<Prisma.InventoryReservationCreateWithoutCheckoutInput, Prisma.InventoryReservationUncheckedCreateWithoutCheckoutInput>
+}
+
+export type InventoryReservationUpdateWithWhereUniqueWithoutCheckoutInput = {
+  where: Prisma.InventoryReservationWhereUniqueInput
+  data: Prisma.XOR<Prisma.InventoryReservationUpdateWithoutCheckoutInput, Prisma.InventoryReservationUncheckedUpdateWithoutCheckoutInput>
+}
+
+export type InventoryReservationUpdateManyWithWhereWithoutCheckoutInput = {
+  where: Prisma.InventoryReservationScalarWhereInput
+  data: Prisma.XOR<Prisma.InventoryReservationUpdateManyMutationInput, Prisma.InventoryReservationUncheckedUpdateManyWithoutCheckoutInput>
+}
+
 export type InventoryReservationCreateManyDraftOrderInput = {
   id: string
   projectId: string
+  checkoutId?: string | null
   variantId: string
   locationId: string
   quantity: number
@@ -549,11 +667,13 @@ export type InventoryReservationUpdateWithoutDraftOrderInput = {
   quantity?: Prisma.IntFieldUpdateOperationsInput | number
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  checkout?: Prisma.CheckoutUpdateOneWithoutReservationsNestedInput
 }
 
 export type InventoryReservationUncheckedUpdateWithoutDraftOrderInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   variantId?: Prisma.StringFieldUpdateOperationsInput | string
   locationId?: Prisma.StringFieldUpdateOperationsInput | string
   quantity?: Prisma.IntFieldUpdateOperationsInput | number
@@ -564,6 +684,51 @@ export type InventoryReservationUncheckedUpdateWithoutDraftOrderInput = {
 export type InventoryReservationUncheckedUpdateManyWithoutDraftOrderInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  variantId?: Prisma.StringFieldUpdateOperationsInput | string
+  locationId?: Prisma.StringFieldUpdateOperationsInput | string
+  quantity?: Prisma.IntFieldUpdateOperationsInput | number
+  expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type InventoryReservationCreateManyCheckoutInput = {
+  id: string
+  projectId: string
+  draftOrderId?: string | null
+  variantId: string
+  locationId: string
+  quantity: number
+  expiresAt: Date | string
+  createdAt?: Date | string
+}
+
+export type InventoryReservationUpdateWithoutCheckoutInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  variantId?: Prisma.StringFieldUpdateOperationsInput | string
+  locationId?: Prisma.StringFieldUpdateOperationsInput | string
+  quantity?: Prisma.IntFieldUpdateOperationsInput | number
+  expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  draftOrder?: Prisma.DraftOrderUpdateOneWithoutReservationsNestedInput
+}
+
+export type InventoryReservationUncheckedUpdateWithoutCheckoutInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  variantId?: Prisma.StringFieldUpdateOperationsInput | string
+  locationId?: Prisma.StringFieldUpdateOperationsInput | string
+  quantity?: Prisma.IntFieldUpdateOperationsInput | number
+  expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type InventoryReservationUncheckedUpdateManyWithoutCheckoutInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   variantId?: Prisma.StringFieldUpdateOperationsInput | string
   locationId?: Prisma.StringFieldUpdateOperationsInput | string
   quantity?: Prisma.IntFieldUpdateOperationsInput | number
@@ -577,42 +742,49 @@ export type InventoryReservationSelect<ExtArgs extends runtime.Types.Extensions.
   id?: boolean
   projectId?: boolean
   draftOrderId?: boolean
+  checkoutId?: boolean
   variantId?: boolean
   locationId?: boolean
   quantity?: boolean
   expiresAt?: boolean
   createdAt?: boolean
-  draftOrder?: boolean | Prisma.DraftOrderDefaultArgs<ExtArgs>
+  draftOrder?: boolean | Prisma.InventoryReservation$draftOrderArgs<ExtArgs>
+  checkout?: boolean | Prisma.InventoryReservation$checkoutArgs<ExtArgs>
 }, ExtArgs["result"]["inventoryReservation"]>
 
 export type InventoryReservationSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
   projectId?: boolean
   draftOrderId?: boolean
+  checkoutId?: boolean
   variantId?: boolean
   locationId?: boolean
   quantity?: boolean
   expiresAt?: boolean
   createdAt?: boolean
-  draftOrder?: boolean | Prisma.DraftOrderDefaultArgs<ExtArgs>
+  draftOrder?: boolean | Prisma.InventoryReservation$draftOrderArgs<ExtArgs>
+  checkout?: boolean | Prisma.InventoryReservation$checkoutArgs<ExtArgs>
 }, ExtArgs["result"]["inventoryReservation"]>
 
 export type InventoryReservationSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
   projectId?: boolean
   draftOrderId?: boolean
+  checkoutId?: boolean
   variantId?: boolean
   locationId?: boolean
   quantity?: boolean
   expiresAt?: boolean
   createdAt?: boolean
-  draftOrder?: boolean | Prisma.DraftOrderDefaultArgs<ExtArgs>
+  draftOrder?: boolean | Prisma.InventoryReservation$draftOrderArgs<ExtArgs>
+  checkout?: boolean | Prisma.InventoryReservation$checkoutArgs<ExtArgs>
 }, ExtArgs["result"]["inventoryReservation"]>
 
 export type InventoryReservationSelectScalar = {
   id?: boolean
   projectId?: boolean
   draftOrderId?: boolean
+  checkoutId?: boolean
   variantId?: boolean
   locationId?: boolean
   quantity?: boolean
@@ -620,26 +792,34 @@ export type InventoryReservationSelectScalar = {
   createdAt?: boolean
 }
 
-export type InventoryReservationOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "draftOrderId" | "variantId" | "locationId" | "quantity" | "expiresAt" | "createdAt", ExtArgs["result"]["inventoryReservation"]>
+export type InventoryReservationOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "draftOrderId" | "checkoutId" | "variantId" | "locationId" | "quantity" | "expiresAt" | "createdAt", ExtArgs["result"]["inventoryReservation"]>
 export type InventoryReservationInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
-  draftOrder?: boolean | Prisma.DraftOrderDefaultArgs<ExtArgs>
+  draftOrder?: boolean | Prisma.InventoryReservation$draftOrderArgs<ExtArgs>
+  checkout?: boolean | Prisma.InventoryReservation$checkoutArgs<ExtArgs>
 }
 export type InventoryReservationIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
-  draftOrder?: boolean | Prisma.DraftOrderDefaultArgs<ExtArgs>
+  draftOrder?: boolean | Prisma.InventoryReservation$draftOrderArgs<ExtArgs>
+  checkout?: boolean | Prisma.InventoryReservation$checkoutArgs<ExtArgs>
 }
 export type InventoryReservationIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
-  draftOrder?: boolean | Prisma.DraftOrderDefaultArgs<ExtArgs>
+  draftOrder?: boolean | Prisma.InventoryReservation$draftOrderArgs<ExtArgs>
+  checkout?: boolean | Prisma.InventoryReservation$checkoutArgs<ExtArgs>
 }
 
 export type $InventoryReservationPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "InventoryReservation"
   objects: {
-    draftOrder: Prisma.$DraftOrderPayload<ExtArgs>
+    draftOrder: Prisma.$DraftOrderPayload<ExtArgs> | null
+    checkout: Prisma.$CheckoutPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
     projectId: string
-    draftOrderId: string
+    /**
+     * The sent draft order or the checkout (while its payment waits) holding the units: exactly one is set.
+     */
+    draftOrderId: string | null
+    checkoutId: string | null
     variantId: string
     locationId: string
     quantity: number
@@ -1039,7 +1219,8 @@ readonly fields: InventoryReservationFieldRefs;
  */
 export interface Prisma__InventoryReservationClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
-  draftOrder<T extends Prisma.DraftOrderDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DraftOrderDefaultArgs<ExtArgs>>): Prisma.Prisma__DraftOrderClient<runtime.Types.Result.GetResult<Prisma.$DraftOrderPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
+  draftOrder<T extends Prisma.InventoryReservation$draftOrderArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.InventoryReservation$draftOrderArgs<ExtArgs>>): Prisma.Prisma__DraftOrderClient<runtime.Types.Result.GetResult<Prisma.$DraftOrderPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  checkout<T extends Prisma.InventoryReservation$checkoutArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.InventoryReservation$checkoutArgs<ExtArgs>>): Prisma.Prisma__CheckoutClient<runtime.Types.Result.GetResult<Prisma.$CheckoutPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1072,6 +1253,7 @@ export interface InventoryReservationFieldRefs {
   readonly id: Prisma.FieldRef<"InventoryReservation", 'String'>
   readonly projectId: Prisma.FieldRef<"InventoryReservation", 'String'>
   readonly draftOrderId: Prisma.FieldRef<"InventoryReservation", 'String'>
+  readonly checkoutId: Prisma.FieldRef<"InventoryReservation", 'String'>
   readonly variantId: Prisma.FieldRef<"InventoryReservation", 'String'>
   readonly locationId: Prisma.FieldRef<"InventoryReservation", 'String'>
   readonly quantity: Prisma.FieldRef<"InventoryReservation", 'Int'>
@@ -1475,6 +1657,44 @@ export type InventoryReservationDeleteManyArgs<ExtArgs extends runtime.Types.Ext
    * Limit how many InventoryReservations to delete.
    */
   limit?: number
+}
+
+/**
+ * InventoryReservation.draftOrder
+ */
+export type InventoryReservation$draftOrderArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the DraftOrder
+   */
+  select?: Prisma.DraftOrderSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the DraftOrder
+   */
+  omit?: Prisma.DraftOrderOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.DraftOrderInclude<ExtArgs> | null
+  where?: Prisma.DraftOrderWhereInput
+}
+
+/**
+ * InventoryReservation.checkout
+ */
+export type InventoryReservation$checkoutArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Checkout
+   */
+  select?: Prisma.CheckoutSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Checkout
+   */
+  omit?: Prisma.CheckoutOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CheckoutInclude<ExtArgs> | null
+  where?: Prisma.CheckoutWhereInput
 }
 
 /**

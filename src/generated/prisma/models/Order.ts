@@ -68,6 +68,7 @@ export type OrderMinAggregateOutputType = {
   paymentDueDate: Date | null
   draftOrderId: string | null
   paidAt: Date | null
+  checkoutId: string | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -94,6 +95,7 @@ export type OrderMaxAggregateOutputType = {
   paymentDueDate: Date | null
   draftOrderId: string | null
   paidAt: Date | null
+  checkoutId: string | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -125,6 +127,8 @@ export type OrderCountAggregateOutputType = {
   paymentDueDate: number
   draftOrderId: number
   paidAt: number
+  checkoutId: number
+  payments: number
   createdAt: number
   updatedAt: number
   _all: number
@@ -173,6 +177,7 @@ export type OrderMinAggregateInputType = {
   paymentDueDate?: true
   draftOrderId?: true
   paidAt?: true
+  checkoutId?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -199,6 +204,7 @@ export type OrderMaxAggregateInputType = {
   paymentDueDate?: true
   draftOrderId?: true
   paidAt?: true
+  checkoutId?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -230,6 +236,8 @@ export type OrderCountAggregateInputType = {
   paymentDueDate?: true
   draftOrderId?: true
   paidAt?: true
+  checkoutId?: true
+  payments?: true
   createdAt?: true
   updatedAt?: true
   _all?: true
@@ -348,6 +356,8 @@ export type OrderGroupByOutputType = {
   paymentDueDate: Date | null
   draftOrderId: string | null
   paidAt: Date | null
+  checkoutId: string | null
+  payments: runtime.JsonValue
   createdAt: Date
   updatedAt: Date
   _count: OrderCountAggregateOutputType | null
@@ -402,6 +412,8 @@ export type OrderWhereInput = {
   paymentDueDate?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
   draftOrderId?: Prisma.StringNullableFilter<"Order"> | string | null
   paidAt?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
+  checkoutId?: Prisma.StringNullableFilter<"Order"> | string | null
+  payments?: Prisma.JsonFilter<"Order">
   createdAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
@@ -436,6 +448,8 @@ export type OrderOrderByWithRelationInput = {
   paymentDueDate?: Prisma.SortOrderInput | Prisma.SortOrder
   draftOrderId?: Prisma.SortOrderInput | Prisma.SortOrder
   paidAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  checkoutId?: Prisma.SortOrderInput | Prisma.SortOrder
+  payments?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   project?: Prisma.ProjectOrderByWithRelationInput
@@ -446,6 +460,7 @@ export type OrderOrderByWithRelationInput = {
 export type OrderWhereUniqueInput = Prisma.AtLeast<{
   id?: string
   draftOrderId?: string
+  checkoutId?: string
   projectId_orderNumber?: Prisma.OrderProjectIdOrderNumberCompoundUniqueInput
   AND?: Prisma.OrderWhereInput | Prisma.OrderWhereInput[]
   OR?: Prisma.OrderWhereInput[]
@@ -474,12 +489,13 @@ export type OrderWhereUniqueInput = Prisma.AtLeast<{
   paymentTerms?: Prisma.StringFilter<"Order"> | string
   paymentDueDate?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
   paidAt?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
+  payments?: Prisma.JsonFilter<"Order">
   createdAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   fulfillments?: Prisma.FulfillmentListRelationFilter
   refunds?: Prisma.RefundListRelationFilter
-}, "id" | "draftOrderId" | "projectId_orderNumber">
+}, "id" | "draftOrderId" | "checkoutId" | "projectId_orderNumber">
 
 export type OrderOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -508,6 +524,8 @@ export type OrderOrderByWithAggregationInput = {
   paymentDueDate?: Prisma.SortOrderInput | Prisma.SortOrder
   draftOrderId?: Prisma.SortOrderInput | Prisma.SortOrder
   paidAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  checkoutId?: Prisma.SortOrderInput | Prisma.SortOrder
+  payments?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   _count?: Prisma.OrderCountOrderByAggregateInput
@@ -547,6 +565,8 @@ export type OrderScalarWhereWithAggregatesInput = {
   paymentDueDate?: Prisma.DateTimeNullableWithAggregatesFilter<"Order"> | Date | string | null
   draftOrderId?: Prisma.StringNullableWithAggregatesFilter<"Order"> | string | null
   paidAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Order"> | Date | string | null
+  checkoutId?: Prisma.StringNullableWithAggregatesFilter<"Order"> | string | null
+  payments?: Prisma.JsonWithAggregatesFilter<"Order">
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Order"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Order"> | Date | string
 }
@@ -577,6 +597,8 @@ export type OrderCreateInput = {
   paymentDueDate?: Date | string | null
   draftOrderId?: string | null
   paidAt?: Date | string | null
+  checkoutId?: string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutOrdersInput
@@ -611,6 +633,8 @@ export type OrderUncheckedCreateInput = {
   paymentDueDate?: Date | string | null
   draftOrderId?: string | null
   paidAt?: Date | string | null
+  checkoutId?: string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   fulfillments?: Prisma.FulfillmentUncheckedCreateNestedManyWithoutOrderInput
@@ -643,6 +667,8 @@ export type OrderUpdateInput = {
   paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutOrdersNestedInput
@@ -677,6 +703,8 @@ export type OrderUncheckedUpdateInput = {
   paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fulfillments?: Prisma.FulfillmentUncheckedUpdateManyWithoutOrderNestedInput
@@ -710,6 +738,8 @@ export type OrderCreateManyInput = {
   paymentDueDate?: Date | string | null
   draftOrderId?: string | null
   paidAt?: Date | string | null
+  checkoutId?: string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -740,6 +770,8 @@ export type OrderUpdateManyMutationInput = {
   paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -771,6 +803,8 @@ export type OrderUncheckedUpdateManyInput = {
   paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -817,6 +851,8 @@ export type OrderCountOrderByAggregateInput = {
   paymentDueDate?: Prisma.SortOrder
   draftOrderId?: Prisma.SortOrder
   paidAt?: Prisma.SortOrder
+  checkoutId?: Prisma.SortOrder
+  payments?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -853,6 +889,7 @@ export type OrderMaxOrderByAggregateInput = {
   paymentDueDate?: Prisma.SortOrder
   draftOrderId?: Prisma.SortOrder
   paidAt?: Prisma.SortOrder
+  checkoutId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -879,6 +916,7 @@ export type OrderMinOrderByAggregateInput = {
   paymentDueDate?: Prisma.SortOrder
   draftOrderId?: Prisma.SortOrder
   paidAt?: Prisma.SortOrder
+  checkoutId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -994,6 +1032,8 @@ export type OrderCreateWithoutProjectInput = {
   paymentDueDate?: Date | string | null
   draftOrderId?: string | null
   paidAt?: Date | string | null
+  checkoutId?: string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   fulfillments?: Prisma.FulfillmentCreateNestedManyWithoutOrderInput
@@ -1026,6 +1066,8 @@ export type OrderUncheckedCreateWithoutProjectInput = {
   paymentDueDate?: Date | string | null
   draftOrderId?: string | null
   paidAt?: Date | string | null
+  checkoutId?: string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   fulfillments?: Prisma.FulfillmentUncheckedCreateNestedManyWithoutOrderInput
@@ -1088,6 +1130,8 @@ export type OrderScalarWhereInput = {
   paymentDueDate?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
   draftOrderId?: Prisma.StringNullableFilter<"Order"> | string | null
   paidAt?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
+  checkoutId?: Prisma.StringNullableFilter<"Order"> | string | null
+  payments?: Prisma.JsonFilter<"Order">
   createdAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Order"> | Date | string
 }
@@ -1118,6 +1162,8 @@ export type OrderCreateWithoutFulfillmentsInput = {
   paymentDueDate?: Date | string | null
   draftOrderId?: string | null
   paidAt?: Date | string | null
+  checkoutId?: string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutOrdersInput
@@ -1151,6 +1197,8 @@ export type OrderUncheckedCreateWithoutFulfillmentsInput = {
   paymentDueDate?: Date | string | null
   draftOrderId?: string | null
   paidAt?: Date | string | null
+  checkoutId?: string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   refunds?: Prisma.RefundUncheckedCreateNestedManyWithoutOrderInput
@@ -1198,6 +1246,8 @@ export type OrderUpdateWithoutFulfillmentsInput = {
   paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutOrdersNestedInput
@@ -1231,6 +1281,8 @@ export type OrderUncheckedUpdateWithoutFulfillmentsInput = {
   paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   refunds?: Prisma.RefundUncheckedUpdateManyWithoutOrderNestedInput
@@ -1262,6 +1314,8 @@ export type OrderCreateWithoutRefundsInput = {
   paymentDueDate?: Date | string | null
   draftOrderId?: string | null
   paidAt?: Date | string | null
+  checkoutId?: string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutOrdersInput
@@ -1295,6 +1349,8 @@ export type OrderUncheckedCreateWithoutRefundsInput = {
   paymentDueDate?: Date | string | null
   draftOrderId?: string | null
   paidAt?: Date | string | null
+  checkoutId?: string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   fulfillments?: Prisma.FulfillmentUncheckedCreateNestedManyWithoutOrderInput
@@ -1342,6 +1398,8 @@ export type OrderUpdateWithoutRefundsInput = {
   paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutOrdersNestedInput
@@ -1375,6 +1433,8 @@ export type OrderUncheckedUpdateWithoutRefundsInput = {
   paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fulfillments?: Prisma.FulfillmentUncheckedUpdateManyWithoutOrderNestedInput
@@ -1406,6 +1466,8 @@ export type OrderCreateManyProjectInput = {
   paymentDueDate?: Date | string | null
   draftOrderId?: string | null
   paidAt?: Date | string | null
+  checkoutId?: string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -1436,6 +1498,8 @@ export type OrderUpdateWithoutProjectInput = {
   paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fulfillments?: Prisma.FulfillmentUpdateManyWithoutOrderNestedInput
@@ -1468,6 +1532,8 @@ export type OrderUncheckedUpdateWithoutProjectInput = {
   paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fulfillments?: Prisma.FulfillmentUncheckedUpdateManyWithoutOrderNestedInput
@@ -1500,6 +1566,8 @@ export type OrderUncheckedUpdateManyWithoutProjectInput = {
   paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -1571,6 +1639,8 @@ export type OrderSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   paymentDueDate?: boolean
   draftOrderId?: boolean
   paidAt?: boolean
+  checkoutId?: boolean
+  payments?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
@@ -1606,6 +1676,8 @@ export type OrderSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   paymentDueDate?: boolean
   draftOrderId?: boolean
   paidAt?: boolean
+  checkoutId?: boolean
+  payments?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
@@ -1638,6 +1710,8 @@ export type OrderSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   paymentDueDate?: boolean
   draftOrderId?: boolean
   paidAt?: boolean
+  checkoutId?: boolean
+  payments?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
@@ -1670,11 +1744,13 @@ export type OrderSelectScalar = {
   paymentDueDate?: boolean
   draftOrderId?: boolean
   paidAt?: boolean
+  checkoutId?: boolean
+  payments?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type OrderOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderNumber" | "status" | "financialStatus" | "totalRefunded" | "fulfillmentStatus" | "cancelReason" | "cancelledAt" | "stockAllocations" | "customerId" | "email" | "currency" | "lineItems" | "subtotal" | "tax" | "taxData" | "shippingCost" | "discount" | "total" | "shippingAddress" | "billingAddress" | "paymentTerms" | "paymentDueDate" | "draftOrderId" | "paidAt" | "createdAt" | "updatedAt", ExtArgs["result"]["order"]>
+export type OrderOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderNumber" | "status" | "financialStatus" | "totalRefunded" | "fulfillmentStatus" | "cancelReason" | "cancelledAt" | "stockAllocations" | "customerId" | "email" | "currency" | "lineItems" | "subtotal" | "tax" | "taxData" | "shippingCost" | "discount" | "total" | "shippingAddress" | "billingAddress" | "paymentTerms" | "paymentDueDate" | "draftOrderId" | "paidAt" | "checkoutId" | "payments" | "createdAt" | "updatedAt", ExtArgs["result"]["order"]>
 export type OrderInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   fulfillments?: boolean | Prisma.Order$fulfillmentsArgs<ExtArgs>
@@ -1747,6 +1823,14 @@ export type $OrderPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      */
     draftOrderId: string | null
     paidAt: Date | null
+    /**
+     * Unique: one checkout becomes at most one order, whatever races.
+     */
+    checkoutId: string | null
+    /**
+     * Payments taken for the order: [{provider, status, amount, currency, reference, created_at}] (the API's OrderPayment).
+     */
+    payments: runtime.JsonValue
     createdAt: Date
     updatedAt: Date
   }, ExtArgs["result"]["order"]>
@@ -2201,6 +2285,8 @@ export interface OrderFieldRefs {
   readonly paymentDueDate: Prisma.FieldRef<"Order", 'DateTime'>
   readonly draftOrderId: Prisma.FieldRef<"Order", 'String'>
   readonly paidAt: Prisma.FieldRef<"Order", 'DateTime'>
+  readonly checkoutId: Prisma.FieldRef<"Order", 'String'>
+  readonly payments: Prisma.FieldRef<"Order", 'Json'>
   readonly createdAt: Prisma.FieldRef<"Order", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Order", 'DateTime'>
 }

@@ -34,6 +34,8 @@ export type ProjectAvgAggregateOutputType = {
   authAttemptsPerEmailPerMinute: number | null
   storefrontClientSharePercent: number | null
   reservationMinutes: number | null
+  checkoutReservationMinutes: number | null
+  checkoutsPerIpPerMinute: number | null
 }
 
 export type ProjectSumAggregateOutputType = {
@@ -44,6 +46,8 @@ export type ProjectSumAggregateOutputType = {
   authAttemptsPerEmailPerMinute: number | null
   storefrontClientSharePercent: number | null
   reservationMinutes: number | null
+  checkoutReservationMinutes: number | null
+  checkoutsPerIpPerMinute: number | null
 }
 
 export type ProjectMinAggregateOutputType = {
@@ -63,6 +67,9 @@ export type ProjectMinAggregateOutputType = {
   storefrontClientSharePercent: number | null
   contactEmail: string | null
   reservationMinutes: number | null
+  checkoutReservationMinutes: number | null
+  paymentProvider: string | null
+  checkoutsPerIpPerMinute: number | null
   signingSecret: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -85,6 +92,9 @@ export type ProjectMaxAggregateOutputType = {
   storefrontClientSharePercent: number | null
   contactEmail: string | null
   reservationMinutes: number | null
+  checkoutReservationMinutes: number | null
+  paymentProvider: string | null
+  checkoutsPerIpPerMinute: number | null
   signingSecret: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -110,6 +120,9 @@ export type ProjectCountAggregateOutputType = {
   storefrontClientSharePercent: number
   contactEmail: number
   reservationMinutes: number
+  checkoutReservationMinutes: number
+  paymentProvider: number
+  checkoutsPerIpPerMinute: number
   signingSecret: number
   createdAt: number
   updatedAt: number
@@ -125,6 +138,8 @@ export type ProjectAvgAggregateInputType = {
   authAttemptsPerEmailPerMinute?: true
   storefrontClientSharePercent?: true
   reservationMinutes?: true
+  checkoutReservationMinutes?: true
+  checkoutsPerIpPerMinute?: true
 }
 
 export type ProjectSumAggregateInputType = {
@@ -135,6 +150,8 @@ export type ProjectSumAggregateInputType = {
   authAttemptsPerEmailPerMinute?: true
   storefrontClientSharePercent?: true
   reservationMinutes?: true
+  checkoutReservationMinutes?: true
+  checkoutsPerIpPerMinute?: true
 }
 
 export type ProjectMinAggregateInputType = {
@@ -154,6 +171,9 @@ export type ProjectMinAggregateInputType = {
   storefrontClientSharePercent?: true
   contactEmail?: true
   reservationMinutes?: true
+  checkoutReservationMinutes?: true
+  paymentProvider?: true
+  checkoutsPerIpPerMinute?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -176,6 +196,9 @@ export type ProjectMaxAggregateInputType = {
   storefrontClientSharePercent?: true
   contactEmail?: true
   reservationMinutes?: true
+  checkoutReservationMinutes?: true
+  paymentProvider?: true
+  checkoutsPerIpPerMinute?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -201,6 +224,9 @@ export type ProjectCountAggregateInputType = {
   storefrontClientSharePercent?: true
   contactEmail?: true
   reservationMinutes?: true
+  checkoutReservationMinutes?: true
+  paymentProvider?: true
+  checkoutsPerIpPerMinute?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -313,6 +339,9 @@ export type ProjectGroupByOutputType = {
   storefrontClientSharePercent: number
   contactEmail: string | null
   reservationMinutes: number
+  checkoutReservationMinutes: number
+  paymentProvider: string
+  checkoutsPerIpPerMinute: number
   signingSecret: string
   createdAt: Date
   updatedAt: Date
@@ -361,6 +390,9 @@ export type ProjectWhereInput = {
   storefrontClientSharePercent?: Prisma.IntFilter<"Project"> | number
   contactEmail?: Prisma.StringNullableFilter<"Project"> | string | null
   reservationMinutes?: Prisma.IntFilter<"Project"> | number
+  checkoutReservationMinutes?: Prisma.IntFilter<"Project"> | number
+  paymentProvider?: Prisma.StringFilter<"Project"> | string
+  checkoutsPerIpPerMinute?: Prisma.IntFilter<"Project"> | number
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -386,6 +418,7 @@ export type ProjectWhereInput = {
   merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
+  checkouts?: Prisma.CheckoutListRelationFilter
   webhookSubscriptions?: Prisma.WebhookSubscriptionListRelationFilter
   webhookEvents?: Prisma.WebhookEventListRelationFilter
 }
@@ -410,6 +443,9 @@ export type ProjectOrderByWithRelationInput = {
   storefrontClientSharePercent?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrderInput | Prisma.SortOrder
   reservationMinutes?: Prisma.SortOrder
+  checkoutReservationMinutes?: Prisma.SortOrder
+  paymentProvider?: Prisma.SortOrder
+  checkoutsPerIpPerMinute?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -435,6 +471,7 @@ export type ProjectOrderByWithRelationInput = {
   merchandisingRules?: Prisma.MerchandisingRuleOrderByRelationAggregateInput
   shippingZones?: Prisma.ShippingZoneOrderByRelationAggregateInput
   shippingRates?: Prisma.ShippingRateOrderByRelationAggregateInput
+  checkouts?: Prisma.CheckoutOrderByRelationAggregateInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionOrderByRelationAggregateInput
   webhookEvents?: Prisma.WebhookEventOrderByRelationAggregateInput
 }
@@ -462,6 +499,9 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   storefrontClientSharePercent?: Prisma.IntFilter<"Project"> | number
   contactEmail?: Prisma.StringNullableFilter<"Project"> | string | null
   reservationMinutes?: Prisma.IntFilter<"Project"> | number
+  checkoutReservationMinutes?: Prisma.IntFilter<"Project"> | number
+  paymentProvider?: Prisma.StringFilter<"Project"> | string
+  checkoutsPerIpPerMinute?: Prisma.IntFilter<"Project"> | number
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -487,6 +527,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
+  checkouts?: Prisma.CheckoutListRelationFilter
   webhookSubscriptions?: Prisma.WebhookSubscriptionListRelationFilter
   webhookEvents?: Prisma.WebhookEventListRelationFilter
 }, "id">
@@ -511,6 +552,9 @@ export type ProjectOrderByWithAggregationInput = {
   storefrontClientSharePercent?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrderInput | Prisma.SortOrder
   reservationMinutes?: Prisma.SortOrder
+  checkoutReservationMinutes?: Prisma.SortOrder
+  paymentProvider?: Prisma.SortOrder
+  checkoutsPerIpPerMinute?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -544,6 +588,9 @@ export type ProjectScalarWhereWithAggregatesInput = {
   storefrontClientSharePercent?: Prisma.IntWithAggregatesFilter<"Project"> | number
   contactEmail?: Prisma.StringNullableWithAggregatesFilter<"Project"> | string | null
   reservationMinutes?: Prisma.IntWithAggregatesFilter<"Project"> | number
+  checkoutReservationMinutes?: Prisma.IntWithAggregatesFilter<"Project"> | number
+  paymentProvider?: Prisma.StringWithAggregatesFilter<"Project"> | string
+  checkoutsPerIpPerMinute?: Prisma.IntWithAggregatesFilter<"Project"> | number
   signingSecret?: Prisma.StringWithAggregatesFilter<"Project"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
@@ -569,6 +616,9 @@ export type ProjectCreateInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -594,6 +644,7 @@ export type ProjectCreateInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -618,6 +669,9 @@ export type ProjectUncheckedCreateInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -643,6 +697,7 @@ export type ProjectUncheckedCreateInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -667,6 +722,9 @@ export type ProjectUpdateInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -692,6 +750,7 @@ export type ProjectUpdateInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -716,6 +775,9 @@ export type ProjectUncheckedUpdateInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -741,6 +803,7 @@ export type ProjectUncheckedUpdateInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -765,6 +828,9 @@ export type ProjectCreateManyInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -790,6 +856,9 @@ export type ProjectUpdateManyMutationInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -815,6 +884,9 @@ export type ProjectUncheckedUpdateManyInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -848,6 +920,9 @@ export type ProjectCountOrderByAggregateInput = {
   storefrontClientSharePercent?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrder
   reservationMinutes?: Prisma.SortOrder
+  checkoutReservationMinutes?: Prisma.SortOrder
+  paymentProvider?: Prisma.SortOrder
+  checkoutsPerIpPerMinute?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -861,6 +936,8 @@ export type ProjectAvgOrderByAggregateInput = {
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
   storefrontClientSharePercent?: Prisma.SortOrder
   reservationMinutes?: Prisma.SortOrder
+  checkoutReservationMinutes?: Prisma.SortOrder
+  checkoutsPerIpPerMinute?: Prisma.SortOrder
 }
 
 export type ProjectMaxOrderByAggregateInput = {
@@ -880,6 +957,9 @@ export type ProjectMaxOrderByAggregateInput = {
   storefrontClientSharePercent?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrder
   reservationMinutes?: Prisma.SortOrder
+  checkoutReservationMinutes?: Prisma.SortOrder
+  paymentProvider?: Prisma.SortOrder
+  checkoutsPerIpPerMinute?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -902,6 +982,9 @@ export type ProjectMinOrderByAggregateInput = {
   storefrontClientSharePercent?: Prisma.SortOrder
   contactEmail?: Prisma.SortOrder
   reservationMinutes?: Prisma.SortOrder
+  checkoutReservationMinutes?: Prisma.SortOrder
+  paymentProvider?: Prisma.SortOrder
+  checkoutsPerIpPerMinute?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -915,6 +998,8 @@ export type ProjectSumOrderByAggregateInput = {
   authAttemptsPerEmailPerMinute?: Prisma.SortOrder
   storefrontClientSharePercent?: Prisma.SortOrder
   reservationMinutes?: Prisma.SortOrder
+  checkoutReservationMinutes?: Prisma.SortOrder
+  checkoutsPerIpPerMinute?: Prisma.SortOrder
 }
 
 export type ProjectScalarRelationFilter = {
@@ -1299,6 +1384,20 @@ export type ProjectUpdateOneRequiredWithoutSuggestionBlocksNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutSuggestionBlocksInput, Prisma.ProjectUpdateWithoutSuggestionBlocksInput>, Prisma.ProjectUncheckedUpdateWithoutSuggestionBlocksInput>
 }
 
+export type ProjectCreateNestedOneWithoutCheckoutsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutCheckoutsInput, Prisma.ProjectUncheckedCreateWithoutCheckoutsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutCheckoutsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutCheckoutsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutCheckoutsInput, Prisma.ProjectUncheckedCreateWithoutCheckoutsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutCheckoutsInput
+  upsert?: Prisma.ProjectUpsertWithoutCheckoutsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutCheckoutsInput, Prisma.ProjectUpdateWithoutCheckoutsInput>, Prisma.ProjectUncheckedUpdateWithoutCheckoutsInput>
+}
+
 export type ProjectCreateWithoutRateWindowsInput = {
   id: string
   name: string
@@ -1319,6 +1418,9 @@ export type ProjectCreateWithoutRateWindowsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1343,6 +1445,7 @@ export type ProjectCreateWithoutRateWindowsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -1367,6 +1470,9 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1391,6 +1497,7 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1431,6 +1538,9 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1455,6 +1565,7 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -1479,6 +1590,9 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1503,6 +1617,7 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1527,6 +1642,9 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1551,6 +1669,7 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -1575,6 +1694,9 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1599,6 +1721,7 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1639,6 +1762,9 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1663,6 +1789,7 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -1687,6 +1814,9 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1711,6 +1841,7 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1735,6 +1866,9 @@ export type ProjectCreateWithoutApiKeysInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1759,6 +1893,7 @@ export type ProjectCreateWithoutApiKeysInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -1783,6 +1918,9 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1807,6 +1945,7 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1847,6 +1986,9 @@ export type ProjectUpdateWithoutApiKeysInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1871,6 +2013,7 @@ export type ProjectUpdateWithoutApiKeysInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -1895,6 +2038,9 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1919,6 +2065,7 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1943,6 +2090,9 @@ export type ProjectCreateWithoutLocationsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1967,6 +2117,7 @@ export type ProjectCreateWithoutLocationsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -1991,6 +2142,9 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2015,6 +2169,7 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2055,6 +2210,9 @@ export type ProjectUpdateWithoutLocationsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2079,6 +2237,7 @@ export type ProjectUpdateWithoutLocationsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2103,6 +2262,9 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2127,6 +2289,7 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2151,6 +2314,9 @@ export type ProjectCreateWithoutStoreEventsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2175,6 +2341,7 @@ export type ProjectCreateWithoutStoreEventsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2199,6 +2366,9 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2223,6 +2393,7 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2263,6 +2434,9 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2287,6 +2461,7 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2311,6 +2486,9 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2335,6 +2513,7 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2359,6 +2538,9 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2383,6 +2565,7 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2407,6 +2590,9 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2431,6 +2617,7 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2471,6 +2658,9 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2495,6 +2685,7 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2519,6 +2710,9 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2543,6 +2737,7 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2567,6 +2762,9 @@ export type ProjectCreateWithoutCustomersInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2591,6 +2789,7 @@ export type ProjectCreateWithoutCustomersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2615,6 +2814,9 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2639,6 +2841,7 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2679,6 +2882,9 @@ export type ProjectUpdateWithoutCustomersInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2703,6 +2909,7 @@ export type ProjectUpdateWithoutCustomersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2727,6 +2934,9 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2751,6 +2961,7 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2775,6 +2986,9 @@ export type ProjectCreateWithoutProductsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2799,6 +3013,7 @@ export type ProjectCreateWithoutProductsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2823,6 +3038,9 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2847,6 +3065,7 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2887,6 +3106,9 @@ export type ProjectUpdateWithoutProductsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2911,6 +3133,7 @@ export type ProjectUpdateWithoutProductsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2935,6 +3158,9 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2959,6 +3185,7 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2983,6 +3210,9 @@ export type ProjectCreateWithoutCollectionsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3007,6 +3237,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -3031,6 +3262,9 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3055,6 +3289,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3095,6 +3330,9 @@ export type ProjectUpdateWithoutCollectionsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3119,6 +3357,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3143,6 +3382,9 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3167,6 +3409,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3191,6 +3434,9 @@ export type ProjectCreateWithoutFilesInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3215,6 +3461,7 @@ export type ProjectCreateWithoutFilesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -3239,6 +3486,9 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3263,6 +3513,7 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3303,6 +3554,9 @@ export type ProjectUpdateWithoutFilesInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3327,6 +3581,7 @@ export type ProjectUpdateWithoutFilesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3351,6 +3606,9 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3375,6 +3633,7 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3399,6 +3658,9 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3424,6 +3686,7 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
 
@@ -3447,6 +3710,9 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3472,6 +3738,7 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
 
@@ -3511,6 +3778,9 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3536,6 +3806,7 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
 
@@ -3559,6 +3830,9 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3584,6 +3858,7 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
 
@@ -3607,6 +3882,9 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3632,6 +3910,7 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
 }
 
@@ -3655,6 +3934,9 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3680,6 +3962,7 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
 }
 
@@ -3719,6 +4002,9 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3744,6 +4030,7 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
 }
 
@@ -3767,6 +4054,9 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3792,6 +4082,7 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
@@ -3815,6 +4106,9 @@ export type ProjectCreateWithoutCountersInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3839,6 +4133,7 @@ export type ProjectCreateWithoutCountersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -3863,6 +4158,9 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3887,6 +4185,7 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3927,6 +4226,9 @@ export type ProjectUpdateWithoutCountersInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3951,6 +4253,7 @@ export type ProjectUpdateWithoutCountersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3975,6 +4278,9 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3999,6 +4305,7 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -4023,6 +4330,9 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4047,6 +4357,7 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4071,6 +4382,9 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4095,6 +4409,7 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4135,6 +4450,9 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4159,6 +4477,7 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -4183,6 +4502,9 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4207,6 +4529,7 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -4231,6 +4554,9 @@ export type ProjectCreateWithoutOrdersInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4255,6 +4581,7 @@ export type ProjectCreateWithoutOrdersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4279,6 +4606,9 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4303,6 +4633,7 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4343,6 +4674,9 @@ export type ProjectUpdateWithoutOrdersInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4367,6 +4701,7 @@ export type ProjectUpdateWithoutOrdersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -4391,6 +4726,9 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4415,6 +4753,7 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -4439,6 +4778,9 @@ export type ProjectCreateWithoutShippingZonesInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4463,6 +4805,7 @@ export type ProjectCreateWithoutShippingZonesInput = {
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4487,6 +4830,9 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4511,6 +4857,7 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4551,6 +4898,9 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4575,6 +4925,7 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -4599,6 +4950,9 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4623,6 +4977,7 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -4647,6 +5002,9 @@ export type ProjectCreateWithoutShippingRatesInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4671,6 +5029,7 @@ export type ProjectCreateWithoutShippingRatesInput = {
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4695,6 +5054,9 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4719,6 +5081,7 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4759,6 +5122,9 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4783,6 +5149,7 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -4807,6 +5174,9 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4831,6 +5201,7 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -4855,6 +5226,9 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4879,6 +5253,7 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4903,6 +5278,9 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4927,6 +5305,7 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4967,6 +5346,9 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4991,6 +5373,7 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5015,6 +5398,9 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5039,6 +5425,7 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5063,6 +5450,9 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5087,6 +5477,7 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5111,6 +5502,9 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5135,6 +5529,7 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5175,6 +5570,9 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5199,6 +5597,7 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5223,6 +5622,9 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5247,6 +5649,7 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5271,6 +5674,9 @@ export type ProjectCreateWithoutCompaniesInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5295,6 +5701,7 @@ export type ProjectCreateWithoutCompaniesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5319,6 +5726,9 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5343,6 +5753,7 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5383,6 +5794,9 @@ export type ProjectUpdateWithoutCompaniesInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5407,6 +5821,7 @@ export type ProjectUpdateWithoutCompaniesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5431,6 +5846,9 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5455,6 +5873,7 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5479,6 +5898,9 @@ export type ProjectCreateWithoutPriceListsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5503,6 +5925,7 @@ export type ProjectCreateWithoutPriceListsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5527,6 +5950,9 @@ export type ProjectUncheckedCreateWithoutPriceListsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5551,6 +5977,7 @@ export type ProjectUncheckedCreateWithoutPriceListsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5591,6 +6018,9 @@ export type ProjectUpdateWithoutPriceListsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5615,6 +6045,7 @@ export type ProjectUpdateWithoutPriceListsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5639,6 +6070,9 @@ export type ProjectUncheckedUpdateWithoutPriceListsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5663,6 +6097,7 @@ export type ProjectUncheckedUpdateWithoutPriceListsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5687,6 +6122,9 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5711,6 +6149,7 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5735,6 +6174,9 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5759,6 +6201,7 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5799,6 +6242,9 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5823,6 +6269,7 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5847,6 +6294,9 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5871,6 +6321,7 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5895,6 +6346,9 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5919,6 +6373,7 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5943,6 +6398,9 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5967,6 +6425,7 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6007,6 +6466,9 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6031,6 +6493,7 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6055,6 +6518,9 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6079,6 +6545,7 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6103,6 +6570,9 @@ export type ProjectCreateWithoutSuggestionBlocksInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6127,6 +6597,7 @@ export type ProjectCreateWithoutSuggestionBlocksInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6151,6 +6622,9 @@ export type ProjectUncheckedCreateWithoutSuggestionBlocksInput = {
   storefrontClientSharePercent?: number
   contactEmail?: string | null
   reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6175,6 +6649,7 @@ export type ProjectUncheckedCreateWithoutSuggestionBlocksInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6215,6 +6690,9 @@ export type ProjectUpdateWithoutSuggestionBlocksInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6239,6 +6717,7 @@ export type ProjectUpdateWithoutSuggestionBlocksInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6263,6 +6742,9 @@ export type ProjectUncheckedUpdateWithoutSuggestionBlocksInput = {
   storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
   contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6284,6 +6766,231 @@ export type ProjectUncheckedUpdateWithoutSuggestionBlocksInput = {
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutCheckoutsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutCheckoutsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  checkoutsPerIpPerMinute?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutCheckoutsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutCheckoutsInput, Prisma.ProjectUncheckedCreateWithoutCheckoutsInput>
+}
+
+export type ProjectUpsertWithoutCheckoutsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutCheckoutsInput, Prisma.ProjectUncheckedUpdateWithoutCheckoutsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutCheckoutsInput, Prisma.ProjectUncheckedCreateWithoutCheckoutsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutCheckoutsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutCheckoutsInput, Prisma.ProjectUncheckedUpdateWithoutCheckoutsInput>
+}
+
+export type ProjectUpdateWithoutCheckoutsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutCheckoutsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
@@ -6319,6 +7026,7 @@ export type ProjectCountOutputType = {
   merchandisingRules: number
   shippingZones: number
   shippingRates: number
+  checkouts: number
   webhookSubscriptions: number
   webhookEvents: number
 }
@@ -6346,6 +7054,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   merchandisingRules?: boolean | ProjectCountOutputTypeCountMerchandisingRulesArgs
   shippingZones?: boolean | ProjectCountOutputTypeCountShippingZonesArgs
   shippingRates?: boolean | ProjectCountOutputTypeCountShippingRatesArgs
+  checkouts?: boolean | ProjectCountOutputTypeCountCheckoutsArgs
   webhookSubscriptions?: boolean | ProjectCountOutputTypeCountWebhookSubscriptionsArgs
   webhookEvents?: boolean | ProjectCountOutputTypeCountWebhookEventsArgs
 }
@@ -6517,6 +7226,13 @@ export type ProjectCountOutputTypeCountShippingRatesArgs<ExtArgs extends runtime
 /**
  * ProjectCountOutputType without action
  */
+export type ProjectCountOutputTypeCountCheckoutsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CheckoutWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
 export type ProjectCountOutputTypeCountWebhookSubscriptionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.WebhookSubscriptionWhereInput
 }
@@ -6549,6 +7265,9 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   storefrontClientSharePercent?: boolean
   contactEmail?: boolean
   reservationMinutes?: boolean
+  checkoutReservationMinutes?: boolean
+  paymentProvider?: boolean
+  checkoutsPerIpPerMinute?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -6574,6 +7293,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
+  checkouts?: boolean | Prisma.Project$checkoutsArgs<ExtArgs>
   webhookSubscriptions?: boolean | Prisma.Project$webhookSubscriptionsArgs<ExtArgs>
   webhookEvents?: boolean | Prisma.Project$webhookEventsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
@@ -6599,6 +7319,9 @@ export type ProjectSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   storefrontClientSharePercent?: boolean
   contactEmail?: boolean
   reservationMinutes?: boolean
+  checkoutReservationMinutes?: boolean
+  paymentProvider?: boolean
+  checkoutsPerIpPerMinute?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -6624,6 +7347,9 @@ export type ProjectSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   storefrontClientSharePercent?: boolean
   contactEmail?: boolean
   reservationMinutes?: boolean
+  checkoutReservationMinutes?: boolean
+  paymentProvider?: boolean
+  checkoutsPerIpPerMinute?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -6649,12 +7375,15 @@ export type ProjectSelectScalar = {
   storefrontClientSharePercent?: boolean
   contactEmail?: boolean
   reservationMinutes?: boolean
+  checkoutReservationMinutes?: boolean
+  paymentProvider?: boolean
+  checkoutsPerIpPerMinute?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "storefrontRateLimitPerMinute" | "authAttemptsPerIpPerMinute" | "authAttemptsPerEmailPerMinute" | "storefrontClientSharePercent" | "contactEmail" | "reservationMinutes" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
+export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "storefrontRateLimitPerMinute" | "authAttemptsPerIpPerMinute" | "authAttemptsPerEmailPerMinute" | "storefrontClientSharePercent" | "contactEmail" | "reservationMinutes" | "checkoutReservationMinutes" | "paymentProvider" | "checkoutsPerIpPerMinute" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
 export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | Prisma.Project$apiKeysArgs<ExtArgs>
   locations?: boolean | Prisma.Project$locationsArgs<ExtArgs>
@@ -6678,6 +7407,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
+  checkouts?: boolean | Prisma.Project$checkoutsArgs<ExtArgs>
   webhookSubscriptions?: boolean | Prisma.Project$webhookSubscriptionsArgs<ExtArgs>
   webhookEvents?: boolean | Prisma.Project$webhookEventsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
@@ -6710,6 +7440,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     merchandisingRules: Prisma.$MerchandisingRulePayload<ExtArgs>[]
     shippingZones: Prisma.$ShippingZonePayload<ExtArgs>[]
     shippingRates: Prisma.$ShippingRatePayload<ExtArgs>[]
+    checkouts: Prisma.$CheckoutPayload<ExtArgs>[]
     webhookSubscriptions: Prisma.$WebhookSubscriptionPayload<ExtArgs>[]
     webhookEvents: Prisma.$WebhookEventPayload<ExtArgs>[]
   }
@@ -6751,6 +7482,18 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
      * Minutes a sent draft order holds its units (inventory reservations); 0 turns reservations off.
      */
     reservationMinutes: number
+    /**
+     * Minutes a checkout's units stay held while its payment waits for another step (openapi.yaml, completeCheckout).
+     */
+    checkoutReservationMinutes: number
+    /**
+     * How storefront checkouts are paid: manual (the order stays pending) or test (deterministic test tokens).
+     */
+    paymentProvider: string
+    /**
+     * Checkouts one client address may create a minute (createCheckout).
+     */
+    checkoutsPerIpPerMinute: number
     /**
      * Server-side secret for signing cursors and customer tokens; never leaves the database.
      */
@@ -7173,6 +7916,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   merchandisingRules<T extends Prisma.Project$merchandisingRulesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$merchandisingRulesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MerchandisingRulePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   shippingZones<T extends Prisma.Project$shippingZonesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingZonesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingZonePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   shippingRates<T extends Prisma.Project$shippingRatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingRatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingRatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  checkouts<T extends Prisma.Project$checkoutsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$checkoutsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CheckoutPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   webhookSubscriptions<T extends Prisma.Project$webhookSubscriptionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$webhookSubscriptionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookSubscriptionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   webhookEvents<T extends Prisma.Project$webhookEventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$webhookEventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookEventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
@@ -7223,6 +7967,9 @@ export interface ProjectFieldRefs {
   readonly storefrontClientSharePercent: Prisma.FieldRef<"Project", 'Int'>
   readonly contactEmail: Prisma.FieldRef<"Project", 'String'>
   readonly reservationMinutes: Prisma.FieldRef<"Project", 'Int'>
+  readonly checkoutReservationMinutes: Prisma.FieldRef<"Project", 'Int'>
+  readonly paymentProvider: Prisma.FieldRef<"Project", 'String'>
+  readonly checkoutsPerIpPerMinute: Prisma.FieldRef<"Project", 'Int'>
   readonly signingSecret: Prisma.FieldRef<"Project", 'String'>
   readonly createdAt: Prisma.FieldRef<"Project", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Project", 'DateTime'>
@@ -8144,6 +8891,30 @@ export type Project$shippingRatesArgs<ExtArgs extends runtime.Types.Extensions.I
   take?: number
   skip?: number
   distinct?: Prisma.ShippingRateScalarFieldEnum | Prisma.ShippingRateScalarFieldEnum[]
+}
+
+/**
+ * Project.checkouts
+ */
+export type Project$checkoutsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Checkout
+   */
+  select?: Prisma.CheckoutSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Checkout
+   */
+  omit?: Prisma.CheckoutOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CheckoutInclude<ExtArgs> | null
+  where?: Prisma.CheckoutWhereInput
+  orderBy?: Prisma.CheckoutOrderByWithRelationInput | Prisma.CheckoutOrderByWithRelationInput[]
+  cursor?: Prisma.CheckoutWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CheckoutScalarFieldEnum | Prisma.CheckoutScalarFieldEnum[]
 }
 
 /**

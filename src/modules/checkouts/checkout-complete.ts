@@ -1,0 +1,239 @@
+import type { Tx } from '../../db/client.js';
+import type { components } from '../../generated/openapi.js';
+import type { Checkout, CheckoutLine, Order, Prisma } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { emailLanguage } from '../../shared/email-language.js';
+import { AppError, invalidField } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { jsonColumn } from '../../shared/json-column.js';
+import { paymentDueDate } from '../../shared/payment-terms.js';
+import { writeTx } from '../../shared/write.js';
+import { deductStock, holdStock, releaseCheckoutHold, type StockAllocation } from '../inventory/index.js';
+import {
+  createOrder,
+  markOrderPaid,
+  type NewOrder,
+  type OrderLineItemResource,
+  type OrderPaymentResource,
+} from '../orders/index.js';
+import { recordEmail } from '../platform/index.js';
+import type { CarrierAccess } from '../shipping/index.js';
+import { awaitsAction, findCheckout, type CheckoutKey } from './checkout-access.js';
+import { linesOf, ratesFor, reopenIfLapsed, type CheckoutWithLines } from './checkouts.service.js';
+import { renderOrderConfirmation } from './order-confirmation.email.js';
+import { paymentProviderOf, type PaymentOutcome } from './payment-providers.js';
+
+type CheckoutComplete = components['schemas']['CheckoutComplete'];
+
+/** What completing answers: the order (201), or the checkout whose payment waits for another step (202). */
+export type Completion = { order: Order } | { pending: CheckoutWithLines };
+
+/** 400 naming what the order still needs: an e-mail, a line, a shipping address. */
+function requireOrderable(checkout: Checkout): void {
+  if (!checkout.email) throw invalidField('email', "Set the checkout's email before completing it.");
+  if (checkout.lineCount === 0) throw invalidField('lines', 'Add at least one line before completing the checkout.');
+  if (!checkout.shippingAddress)
+    throw invalidField('shipping_address', 'Set a shipping address before completing the checkout.');
+}
+
+/** The order of a completed checkout. */
+const orderOf = (ctx: Ctx, db: Ctx['db'] | Tx, checkout: Checkout) =>
+  db.order.findFirstOrThrow({ where: { id: checkout.orderId!, projectId: ctx.project.id } });
+
+/**
+ * Pays for the checkout through the project's provider and creates its order (openapi.yaml, completeCheckout), all
+ * in one transaction under the checkout's lock, so two completions of one checkout make one order and one payment:
+ * the second waits and answers the first's order. The units are held first (409 out_of_stock when short, nothing
+ * paid); a declined payment answers 402 and rolls the hold back; a payment that needs another step keeps the hold
+ * for the project's checkout_reservation_minutes and answers the checkout; a payment taken (or left pending by
+ * `manual`) turns the hold into the order's deduction.
+ */
+export async function completeCheckout(
+  ctx: Ctx,
+  key: CheckoutKey,
+  input: CheckoutComplete | undefined,
+  carriers: CarrierAccess,
+  options: { smtp: boolean },
+): Promise<Completion> {
+  const seen = await findCheckout(ctx, ctx.db, key);
+  if (seen.status === 'completed') return { order: await orderOf(ctx, ctx.db, seen) };
+  requireOrderable(seen);
+  // Looked up before the lock (a carrier may take seconds): a zone that has rates wants one chosen.
+  if (!seen.shippingRate && (await ratesFor(ctx, seen, await linesOf(ctx.db, seen.id), carriers)).length > 0) {
+    throw invalidField('shipping_rate_id', 'Choose a shipping rate (shipping_rate_id) before completing the checkout.');
+  }
+  return writeTx(ctx, {}, async (tx) => {
+    const checkout = await reopenIfLapsed(tx, await findCheckout(ctx, tx, key, true));
+    if (checkout.status === 'completed') return { order: await orderOf(ctx, tx, checkout) };
+    requireOrderable(checkout);
+    const lines = await linesOf(tx, checkout.id);
+    const provider = paymentProviderOf(ctx.project);
+    let outcome: PaymentOutcome;
+    if (awaitsAction(checkout)) {
+      outcome = await provider.confirmPayment(checkout.paymentReference!);
+    } else {
+      const until = new Date(Date.now() + ctx.project.checkoutReservationMinutes * 60_000);
+      await holdStock(tx, ctx, { checkoutId: checkout.id }, demandsOf(lines), until, 'in the checkout', 'out_of_stock');
+      outcome = await provider.createPayment({
+        amount: Number(checkout.total),
+        currency: checkout.currency,
+        token: input?.payment?.token,
+        checkoutId: checkout.id,
+      });
+      if (outcome.status === 'declined') {
+        throw new AppError(
+          'payment_declined',
+          `The payment was declined${input?.payment?.token ? ` (test token ${input.payment.token})` : ''}. Nothing was charged.`,
+          { field: 'payment.token' },
+        );
+      }
+      if (outcome.status === 'requires_action') {
+        const pending = await tx.checkout.update({
+          where: { id: checkout.id },
+          data: {
+            status: 'requires_action',
+            paymentProvider: provider.name,
+            paymentStatus: 'requires_action',
+            paymentReference: outcome.reference,
+            reservedUntil: until,
+            updatedAt: new Date(),
+          },
+        });
+        return { pending: { checkout: pending, lines } };
+      }
+    }
+    return { order: await placeOrder(tx, ctx, checkout, lines, { provider: provider.name, outcome }, options) };
+  });
+}
+
+/** The stock a checkout's lines take. */
+const demandsOf = (lines: CheckoutLine[]) =>
+  lines.map((line) => ({
+    variantId: line.variantId,
+    quantity: line.quantity,
+    label: `${line.title} - ${line.variantTitle}`,
+  }));
+
+/**
+ * The checkout's order, in the caller's transaction: its held units released and deducted (the variants stay locked,
+ * so nobody takes them in between), the order created as every completion creates it (createOrder: number,
+ * customer figures, order.created) with the payment recorded, marked paid when the payment succeeded (order.paid,
+ * total_spent), the checkout completed and linked, and the confirmation e-mail written to the outbox.
+ */
+async function placeOrder(
+  tx: Tx,
+  ctx: Ctx,
+  checkout: Checkout,
+  lines: CheckoutLine[],
+  payment: { provider: 'manual' | 'test'; outcome: PaymentOutcome },
+  options: { smtp: boolean },
+): Promise<Order> {
+  await releaseCheckoutHold(tx, checkout.id);
+  const allocations = await deductStock(tx, ctx, demandsOf(lines)).catch((error: unknown) => {
+    throw error instanceof AppError && error.code === 'conflict'
+      ? new AppError('out_of_stock', error.message, { field: error.options.field })
+      : error;
+  });
+  const planned = { id: newId('ord_'), at: new Date() };
+  const paid = payment.outcome.status === 'succeeded';
+  const record: OrderPaymentResource = {
+    provider: payment.provider,
+    status: paid ? 'succeeded' : 'pending',
+    amount: Number(checkout.total),
+    currency: checkout.currency,
+    reference: payment.outcome.reference,
+    created_at: planned.at.toISOString(),
+  };
+  let order = await createOrder(tx, ctx, orderOfCheckout(ctx, checkout, lines, allocations, planned), {
+    checkoutId: checkout.id,
+    payments: [record],
+    summary: (orderNumber) => `Order #${orderNumber} created from a storefront checkout`,
+  });
+  if (paid) order = await markOrderPaid(tx, ctx, order);
+  await tx.checkout.update({
+    where: { id: checkout.id },
+    data: {
+      status: 'completed',
+      orderId: order.id,
+      completedAt: planned.at,
+      paymentProvider: payment.provider,
+      paymentStatus: record.status,
+      paymentReference: payment.outcome.reference,
+      reservedUntil: null,
+      updatedAt: planned.at,
+    },
+  });
+  await emailConfirmation(tx, ctx, order, options);
+  return order;
+}
+
+/** The order of `checkout` as created (all but its number): copies of the lines, amounts and addresses, due on receipt. */
+function orderOfCheckout(
+  ctx: Ctx,
+  checkout: Checkout,
+  lines: CheckoutLine[],
+  allocations: StockAllocation[],
+  planned: { id: string; at: Date },
+): NewOrder {
+  return {
+    id: planned.id,
+    projectId: ctx.project.id,
+    customerId: checkout.customerId,
+    email: checkout.email!,
+    currency: checkout.currency,
+    lineItems: lines.map(toOrderLineItem),
+    subtotal: checkout.subtotal,
+    tax: checkout.tax,
+    taxData: jsonColumn(checkout.taxData),
+    shippingCost: checkout.shippingCost,
+    discount: checkout.discount,
+    total: checkout.total,
+    shippingAddress: jsonColumn(checkout.shippingAddress),
+    billingAddress: jsonColumn(checkout.billingAddress),
+    paymentTerms: 'due_on_receipt',
+    paymentDueDate: paymentDueDate('due_on_receipt', planned.at),
+    draftOrderId: null,
+    stockAllocations: allocations as unknown as Prisma.InputJsonValue,
+    createdAt: planned.at,
+  };
+}
+
+/** A checkout line as the order keeps it (a copy that never changes). */
+function toOrderLineItem(line: CheckoutLine): OrderLineItemResource {
+  const unitPrice = Number(line.unitPrice);
+  return {
+    variant_id: line.variantId,
+    product_id: line.productId,
+    title: line.title,
+    variant_title: line.variantTitle,
+    sku: line.sku,
+    quantity: line.quantity,
+    unit_price: unitPrice,
+    total: line.quantity * unitPrice,
+  };
+}
+
+/** Writes the order confirmation to the order's e-mail in the customer's language, and with `smtp` enqueues its delivery. */
+async function emailConfirmation(tx: Tx, ctx: Ctx, order: Order, options: { smtp: boolean }): Promise<void> {
+  const customer = order.customerId
+    ? await tx.customer.findUnique({ where: { id: order.customerId }, select: { locale: true } })
+    : null;
+  const language = emailLanguage(customer?.locale, ctx.project.locale);
+  const items = order.lineItems as OrderLineItemResource[];
+  const rendered = renderOrderConfirmation({
+    language,
+    storeName: ctx.project.name,
+    orderNumber: order.orderNumber,
+    currency: order.currency,
+    total: Number(order.total),
+    items: items.map((item) => ({ title: item.title, variantTitle: item.variant_title, quantity: item.quantity })),
+  });
+  const email = await recordEmail(tx, ctx.project.id, {
+    to: [order.email],
+    ...rendered,
+    template: 'order_confirmation',
+    data: { order_id: order.id, order_number: order.orderNumber, checkout_id: order.checkoutId },
+    locale: language,
+  });
+  if (options.smtp) await ctx.jobs.enqueue(tx, 'send-email', { v: 1, emailId: email.id });
+}

@@ -1,0 +1,125 @@
+import type { Tx } from '../../db/client.js';
+import type { Checkout, CheckoutLine, Prisma, Variant } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { invalidField } from '../../shared/errors.js';
+import { jsonColumn } from '../../shared/json-column.js';
+import { MAX_AMOUNT, computeTotals, taxSettingsOf, type TaxAddress } from '../draft-orders/index.js';
+import { customerPricing, priceFor, type CustomerPricing } from '../price-lists/index.js';
+
+/** An open checkout expires this long after its last change (openapi.yaml, the checkouts tag). */
+export const CHECKOUT_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+/** Lines a checkout may hold, and units a line (openapi.yaml, the checkouts tag). */
+export const MAX_LINES = 100;
+export const MAX_QUANTITY = 999;
+
+export type SellableVariant = Variant & {
+  product: { title: string; currency: string; status: string; deletedAt: Date | null };
+};
+
+/** The variants named, of the project, with their product's title, currency, status and deletion. */
+export async function variantsById(ctx: Ctx, tx: Tx, ids: string[]): Promise<Map<string, SellableVariant>> {
+  if (ids.length === 0) return new Map();
+  const variants = await tx.variant.findMany({
+    where: { id: { in: ids }, projectId: ctx.project.id },
+    include: { product: { select: { title: true, currency: true, status: true, deletedAt: true } } },
+  });
+  return new Map(variants.map((variant) => [variant.id, variant]));
+}
+
+/** Why `variant` cannot be sold on a checkout in `currency` (named on `field`), or null when it can. */
+export function unsellable(variant: SellableVariant | undefined, currency: string, field: string): string | null {
+  if (!variant || variant.product.deletedAt || variant.product.status !== 'active')
+    return `${field} does not name a variant of an active product of this project.`;
+  if (variant.product.currency !== currency)
+    return `${field} is priced in ${variant.product.currency}; the checkout is in ${currency}.`;
+  return null;
+}
+
+const NO_PRICING: CustomerPricing = { customerList: null, sharedLists: [] };
+
+/**
+ * The lines with their unit prices resolved for the checkout's customer (their price lists; the variant's own price,
+ * its sale price when set, without a customer), each at its own quantity, from the base price captured on the line.
+ */
+export async function priceLines(
+  ctx: Ctx,
+  tx: Tx,
+  checkout: Pick<Checkout, 'customerId' | 'currency'>,
+  lines: CheckoutLine[],
+): Promise<CheckoutLine[]> {
+  if (lines.length === 0) return lines;
+  const pricing = checkout.customerId
+    ? await customerPricing(
+        ctx,
+        tx,
+        checkout.customerId,
+        lines.map((line) => line.variantId),
+      )
+    : NO_PRICING;
+  const now = new Date();
+  return lines.map((line) => {
+    const variant = { id: line.variantId, price: Number(line.basePrice), salePrice: null };
+    const resolved = priceFor(pricing, variant, line.quantity, checkout.currency, now);
+    return { ...line, unitPrice: BigInt(resolved.unitPrice), priceListId: resolved.priceListId };
+  });
+}
+
+/**
+ * The checkout with subtotal, tax, total and line count recomputed from `lines` by the draft orders' rules
+ * (totals.ts: tax per line by the project's tax setting, rounded half-up), discount 0, and its expiry pushed back;
+ * 400 on `field` when the amounts would pass the bound of draft orders.
+ */
+export function withTotals(ctx: Ctx, checkout: Checkout, lines: CheckoutLine[], field = 'lines'): Checkout {
+  const totals = computeTotals({
+    lines: lines.map((line) => ({ quantity: line.quantity, unitPrice: Number(line.unitPrice) })),
+    shippingCost: Number(checkout.shippingCost),
+    discount: 0,
+    manualTax: 0,
+    settings: taxSettingsOf(ctx.project),
+    shippingAddress: checkout.shippingAddress as TaxAddress | null,
+    billingAddress: checkout.billingAddress as TaxAddress | null,
+  });
+  if (totals.subtotal + totals.tax + Number(checkout.shippingCost) > MAX_AMOUNT) {
+    throw invalidField(field, `A checkout's amounts must stay below ${MAX_AMOUNT} minor units.`);
+  }
+  const now = new Date();
+  return {
+    ...checkout,
+    subtotal: BigInt(totals.subtotal),
+    tax: BigInt(totals.tax),
+    taxData: totals.taxData as unknown as Prisma.JsonValue,
+    taxInclusive: totals.taxInclusive,
+    discount: 0n,
+    total: BigInt(totals.total),
+    lineCount: lines.length,
+    expiresAt: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
+    updatedAt: now,
+  };
+}
+
+/** Columns of a checkout that writes may change (JSON columns as Prisma wants them). */
+export function checkoutColumns(checkout: Checkout): Prisma.CheckoutUncheckedUpdateInput {
+  const json = jsonColumn;
+  return {
+    status: checkout.status,
+    email: checkout.email,
+    shippingAddress: json(checkout.shippingAddress),
+    billingAddress: json(checkout.billingAddress),
+    shippingRate: json(checkout.shippingRate),
+    note: checkout.note,
+    subtotal: checkout.subtotal,
+    tax: checkout.tax,
+    taxData: json(checkout.taxData),
+    taxInclusive: checkout.taxInclusive,
+    shippingCost: checkout.shippingCost,
+    discount: checkout.discount,
+    total: checkout.total,
+    lineCount: checkout.lineCount,
+    paymentProvider: checkout.paymentProvider,
+    paymentStatus: checkout.paymentStatus,
+    paymentReference: checkout.paymentReference,
+    reservedUntil: checkout.reservedUntil,
+    expiresAt: checkout.expiresAt,
+    updatedAt: checkout.updatedAt,
+  };
+}

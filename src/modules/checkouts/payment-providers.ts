@@ -1,0 +1,67 @@
+import { AppError, invalidField } from '../../shared/errors.js';
+
+/** What a provider answers for a payment: taken, left to the merchant, waiting for another step, or declined. */
+export interface PaymentOutcome {
+  status: 'succeeded' | 'pending' | 'requires_action' | 'declined';
+  /** The provider's reference of the payment (null when none was made). */
+  reference: string | null;
+}
+
+export interface PaymentRequest {
+  amount: number;
+  currency: string;
+  /** The client's payment token, if it sent one. */
+  token: string | undefined;
+  /** The checkout paid for: a provider keys its payment on it, so a retry never makes a second payment. */
+  checkoutId: string;
+}
+
+/**
+ * A payment provider as checkouts use it: start a payment for an amount and perform the extra step a payment
+ * asked for. (Capture, refunds and webhook verification come with providers that need them.)
+ */
+export interface PaymentProvider {
+  readonly name: 'manual' | 'test';
+  createPayment(request: PaymentRequest): Promise<PaymentOutcome>;
+  confirmPayment(reference: string): Promise<PaymentOutcome>;
+}
+
+/** Takes no payment: the order is created pending and paid later (POST /v1/orders/{id}/pay). */
+const manualProvider: PaymentProvider = {
+  name: 'manual',
+  createPayment: async () => ({ status: 'pending', reference: null }),
+  confirmPayment: async () => {
+    throw new AppError('invalid_request', 'The manual provider has no payment step to confirm.');
+  },
+};
+
+/** The test provider's tokens and what each does (openapi.yaml, completeCheckout). */
+export const TEST_TOKENS = {
+  tok_test_success: 'succeeded',
+  tok_test_decline: 'declined',
+  tok_test_requires_action: 'requires_action',
+} as const;
+
+/** The test provider's reference of a checkout's payment: deterministic, so a retry names the same payment. */
+const testReference = (checkoutId: string) => `pay_test_${checkoutId.slice('chk_'.length)}`;
+
+/** Deterministic outcomes chosen by the token, so storefronts can exercise every branch without a real provider. */
+const testProvider: PaymentProvider = {
+  name: 'test',
+  createPayment: async (request) => {
+    const status = request.token === undefined ? undefined : TEST_TOKENS[request.token as keyof typeof TEST_TOKENS];
+    if (!status) {
+      throw invalidField(
+        'payment.token',
+        `The test provider takes payment.token ${Object.keys(TEST_TOKENS).join(', ')}${request.token === undefined ? '' : `, not ${request.token}`}.`,
+      );
+    }
+    return { status, reference: testReference(request.checkoutId) };
+  },
+  confirmPayment: async (reference) => ({ status: 'succeeded', reference }),
+};
+
+/** The project's payment provider (its `payment_provider` setting). */
+export function paymentProviderOf(project: { paymentProvider: string }): PaymentProvider {
+  return project.paymentProvider === 'test' ? testProvider : manualProvider;
+}
