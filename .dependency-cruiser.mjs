@@ -15,6 +15,19 @@ export default {
       to: { circular: true },
     },
     {
+      name: 'no-area-cycle',
+      severity: 'error',
+      comment:
+        'No import cycle between areas (a folder of src/modules/, or a top-level folder of src/: http, shared, ' +
+        'db, jobs, seed), even when no file-level cycle exists: the folder graph (each folder with its ' +
+        'subfolders) must have no cycle through two areas. Cycles among the subfolders of one area are left to ' +
+        'no-cycle. Every import from another area lands on the root of src/modules/<area>/ (index.ts, ' +
+        '<area>.handlers.ts, *.job.ts), so an area with subfolders is still one node here.',
+      scope: 'folder',
+      from: { path: '^src/(modules/[^/]+|[^/]+)' },
+      to: { circular: true, pathNot: '^src/$1(/|$)' },
+    },
+    {
       name: 'area-through-index',
       severity: 'error',
       comment: "An area (src/modules/<area>/) imports another area only through that area's index.ts.",
@@ -58,17 +71,17 @@ export default {
       name: 'shared-and-db-below',
       severity: 'error',
       comment:
-        'src/shared/ and src/db/ are the bottom layer: they never import the areas (src/modules/) or the job ' +
-        'machinery (src/jobs/), save the job types (src/jobs/types.ts, a leaf) so that a service context can ' +
-        'carry the job sender.',
+        'src/shared/ and src/db/ are the bottom layer: they never import the areas (src/modules/), the HTTP ' +
+        'layer (src/http/) or the job machinery (src/jobs/). What areas need of those (the handler contract, ' +
+        'the job definition and payload types) lives in src/shared/ (contract.ts, job-definition.ts, job-types.ts).',
       from: { path: '^src/(shared|db)/' },
-      to: { path: '^src/(modules|jobs)/', pathNot: '^src/jobs/types\\.ts$' },
+      to: { path: '^src/(modules|http|jobs)/' },
     },
     {
       name: 'job-types-leaf',
       severity: 'error',
-      comment: 'src/jobs/types.ts (payloads, names, the sender interface) imports nothing of src/ but db/.',
-      from: { path: '^src/jobs/types\\.ts$' },
+      comment: 'src/shared/job-types.ts (payloads, names, the sender interface) imports nothing of src/ but db/.',
+      from: { path: '^src/shared/job-types\\.ts$' },
       to: { path: '^src/', pathNot: '^src/(db|generated)/' },
     },
   ],

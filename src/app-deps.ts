@@ -2,7 +2,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { ReplicaSet } from './db/replicas.js';
 import type { Logger } from './shared/logger.js';
-import type { JobSender } from './jobs/types.js';
+import type { JobSender } from './shared/job-types.js';
 import type { Metrics } from './shared/metrics.js';
 import type { ProcessCaches } from './shared/table-version-cache.js';
 import type { OutboundAgent } from './shared/outbound.js';

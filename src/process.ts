@@ -21,7 +21,7 @@ import { ReplicaSet } from './db/replicas.js';
 import { unreadyReason } from './db/readiness.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
-import type { Handlers } from './http/contract.js';
+import type { Handlers } from './shared/contract.js';
 import { jobsUnreadyReason, queueHealth } from './jobs/health.js';
 import { PROCESS_NAME } from './jobs/heartbeat.job.js';
 import { JobQueue } from './jobs/queue.js';

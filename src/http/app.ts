@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import type { AppDeps } from '../app-deps.js';
-import type { Handlers } from './contract.js';
+import type { Handlers } from '../shared/contract.js';
 import { handlers as allHandlers } from './handlers.js';
 import { accessLog } from './middleware/access-log.js';
 import { clientAddressOf } from './middleware/client-address.js';

@@ -16,7 +16,7 @@ import { platformHandlers } from '../modules/platform/platform.handlers.js';
 import { shippingHandlers } from '../modules/shipping/shipping.handlers.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
 import { webhookHandlers } from '../modules/webhooks/webhooks.handlers.js';
-import type { Handlers } from './contract.js';
+import type { Handlers } from '../shared/contract.js';
 
 /**
  * Every operation's handler, one map per area (tag); an operation of openapi.yaml without one fails to compile.

@@ -7,7 +7,7 @@ import type { Database } from '../db/client.js';
 import { AppError } from '../shared/errors.js';
 import { conditionalPlan } from './conditional-operations.js';
 import type { Ctx } from '../shared/context.js';
-import type { Handlers } from './contract.js';
+import type { Handlers } from '../shared/contract.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
 import { entityTag, ifMatch, shapedEntityTag, type CurrentReader } from './middleware/conditional.js';

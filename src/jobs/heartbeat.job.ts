@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { JobDefinition } from './definition.js';
+import type { JobDefinition } from '../shared/job-definition.js';
 import { FORGET_GONE_WORKERS, RECORD_HEARTBEAT } from './health.sql.js';
 
 // Each process that works the queues sends one heartbeat job this often (src/jobs/queue.ts): with a worker

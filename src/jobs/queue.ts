@@ -3,10 +3,10 @@ import { PgBoss } from 'pg-boss';
 import type { Tx } from '../db/client.js';
 import type { Logger } from '../shared/logger.js';
 import type { QueueDepth } from '../shared/metrics.js';
-import { queueOptionsOf, type JobDefinition, type JobDeps } from './definition.js';
+import { queueOptionsOf, type JobDefinition, type JobDeps } from '../shared/job-definition.js';
 import { HEARTBEAT_SECONDS } from './heartbeat.job.js';
 import { deadLetterQueue, jobs } from './registry.js';
-import type { EnqueueOptions, JobName, JobPayloads, JobSender } from './types.js';
+import type { EnqueueOptions, JobName, JobPayloads, JobSender } from '../shared/job-types.js';
 
 /** pg-boss's connection interface over a Prisma transaction: its statements run inside that transaction. */
 function inTransaction(tx: Tx) {

@@ -10,9 +10,9 @@ import { purgeRateWindowsJob } from '../modules/usage/purge-rate-windows.job.js'
 import { purgeWebhookDeliveriesJob } from '../modules/webhooks/purge-webhook-deliveries.job.js';
 import { webhookDeliverJob } from '../modules/webhooks/webhook-deliver.job.js';
 import { webhookRetryJob } from '../modules/webhooks/webhook-retry.job.js';
-import type { JobDefinition } from './definition.js';
+import type { JobDefinition } from '../shared/job-definition.js';
 import { workerHeartbeatJob } from './heartbeat.job.js';
-import type { JobName } from './types.js';
+import type { JobName } from '../shared/job-types.js';
 
 /** The dead-letter queue of a job: where it goes when its retries are used up. */
 export const deadLetterQueue = (name: JobName) => `${name}-dead`;

@@ -1,6 +1,6 @@
 import type { Database } from '../db/client.js';
 import type { Project } from '../generated/prisma/client.js';
-import type { JobSender } from '../jobs/types.js';
+import type { JobSender } from './job-types.js';
 import type { Logger } from './logger.js';
 import type { ProcessCaches } from './table-version-cache.js';
 

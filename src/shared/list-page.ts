@@ -1,5 +1,5 @@
 import type { OperationId } from '../generated/operations.js';
-import type { QueryParams } from '../http/contract.js';
+import type { QueryParams } from './contract.js';
 import { isStorefront, type Ctx } from './context.js';
 import { pickFields } from './fields.js';
 import { Gate } from './gate.js';

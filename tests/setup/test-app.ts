@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { AppDeps } from '../../src/app-deps.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { Handlers } from '../../src/http/contract.js';
+import type { Handlers } from '../../src/shared/contract.js';
 import { createCommerceClient, type CommerceClient } from '@commerce-api/sdk';
 import { createLogger } from '../../src/shared/logger.js';
 import { startProcess } from '../../src/process.js';

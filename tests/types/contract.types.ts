@@ -2,11 +2,11 @@
  * Type-level tests: each `@ts-expect-error` pins a compile-time guarantee. If a guarantee is lost the
  * line compiles, the directive is unused, and `tsc` (run first by `npm test`) fails.
  */
-import type { AreaHandlers, Handlers, Input, Reply } from '../../src/http/contract.js';
+import type { AreaHandlers, Handlers, Input, Reply } from '../../src/shared/contract.js';
 import { storeEventHandlers } from '../../src/modules/store-events/store-events.handlers.js';
 import { handlers } from '../../src/http/handlers.js';
-import type { JobDefinition } from '../../src/jobs/definition.js';
-import type { JobName } from '../../src/jobs/types.js';
+import type { JobDefinition } from '../../src/shared/job-definition.js';
+import type { JobName } from '../../src/shared/job-types.js';
 import { purgeStoreEventsJob } from '../../src/modules/store-events/purge-store-events.job.js';
 import type { ErrorCode } from '../../src/shared/errors.js';
 

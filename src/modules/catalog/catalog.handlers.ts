@@ -1,4 +1,4 @@
-import type { AreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../shared/contract.js';
 import { collectionHandlers } from './collections.handlers.js';
 import { productHandlers } from './products.handlers.js';
 

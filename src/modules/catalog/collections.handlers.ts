@@ -1,4 +1,4 @@
-import type { PartialAreaHandlers } from '../../http/contract.js';
+import type { PartialAreaHandlers } from '../../shared/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { withMetafields } from '../metafields/index.js';
 import { toCollectionResource, toFileResource } from './catalog.mappers.js';

@@ -9,7 +9,7 @@ import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
 import { recordChange, recordEvent } from '../store-events/index.js';
-import { reindexCollectionProducts, reindexProducts } from '../search/index.js';
+import { reindexCollectionProducts, reindexProducts } from './search-index.js';
 import { toCollectionResource, withProductCount, type CollectionWithCount } from './catalog.mappers.js';
 
 type CollectionCreate = components['schemas']['CollectionCreate'];

@@ -1,4 +1,4 @@
-import type { PartialAreaHandlers } from '../../http/contract.js';
+import type { PartialAreaHandlers } from '../../shared/contract.js';
 import { isStorefront, type Ctx } from '../../shared/context.js';
 import { pickFields } from '../../shared/fields.js';
 import { withMetafields } from '../metafields/index.js';

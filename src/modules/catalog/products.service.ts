@@ -8,7 +8,7 @@ import { newId } from '../../shared/ids.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
 import { recordChange, recordEvent } from '../store-events/index.js';
-import { reindexProducts } from '../search/index.js';
+import { reindexProducts } from './search-index.js';
 import {
   productForView,
   toProductResource,

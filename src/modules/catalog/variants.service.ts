@@ -5,7 +5,7 @@ import { isStorefront, type Ctx } from '../../shared/context.js';
 import { notFound } from '../../shared/errors.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
-import { reindexProducts } from '../search/index.js';
+import { reindexProducts } from './search-index.js';
 import {
   CATALOG_CONFLICTS,
   findProduct,

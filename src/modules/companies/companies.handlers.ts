@@ -1,4 +1,4 @@
-import type { AreaHandlers, PartialAreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers, PartialAreaHandlers } from '../../shared/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { addressHandlers } from './addresses.handlers.js';
 import { listCompanies } from './companies.list.js';

@@ -2,7 +2,7 @@ import type { operations } from '../../generated/openapi.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
-import { escapeLike } from '../customers/index.js';
+import { escapeLike } from '../../shared/escape-like.js';
 import { toCompanyResource } from './companies.mappers.js';
 import { companyInclude } from './companies.service.js';
 

@@ -1,4 +1,4 @@
-import type { PartialAreaHandlers } from '../../http/contract.js';
+import type { PartialAreaHandlers } from '../../shared/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { toCompanyContactResource } from './companies.mappers.js';
 import {

@@ -1,4 +1,4 @@
-import type { AreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../shared/contract.js';
 import { tokenIssuer } from './access-token.js';
 import { changePassword, getCurrentCustomer, login, register, updateCurrentCustomer } from './accounts.service.js';
 import { toAuthCustomer, toAuthSession, toAuthTokens } from './customer-auth.mappers.js';

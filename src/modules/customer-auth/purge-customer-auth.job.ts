@@ -1,4 +1,4 @@
-import { scheduledPurge } from '../../jobs/definition.js';
+import { scheduledPurge } from '../../shared/job-definition.js';
 import { purgeCustomerAuth } from './purge.js';
 
 /** Hourly: ended and expired sessions, expired refresh tokens, used or expired reset tokens, idle lockout counts. */

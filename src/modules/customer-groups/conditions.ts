@@ -1,6 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { escapeLike } from '../customers/index.js';
+import { escapeLike } from '../../shared/escape-like.js';
 
 /**
  * The conditions of automatic customer groups: one definition per field, from which both the database

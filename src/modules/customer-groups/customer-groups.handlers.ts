@@ -1,4 +1,4 @@
-import type { AreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../shared/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { listGroups } from './customer-groups.list.js';
 import { toGroupResource } from './customer-groups.mappers.js';

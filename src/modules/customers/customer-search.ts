@@ -1,13 +1,9 @@
 import type { Prisma } from '../../generated/prisma/client.js';
+import { escapeLike } from '../../shared/escape-like.js';
 
 /** The words of a search, lowercased and without repeats; each must be found in a customer. */
 export function searchWords(search: string): string[] {
   return [...new Set(search.toLowerCase().split(/\s+/).filter(Boolean))];
-}
-
-/** `text` as a literal inside a LIKE pattern (Prisma's `contains` does not escape % and _). */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
 /** Filter: every word is a case-insensitive substring of the first name, last name or email. */

@@ -1,4 +1,4 @@
-import type { AreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../shared/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { withMetafields } from '../metafields/index.js';
 import { createAddress, deleteAddress, listAddresses, updateAddress } from './addresses.service.js';

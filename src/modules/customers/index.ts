@@ -1,7 +1,6 @@
 /** What other areas may use of customers. */
 export { findCustomer, insertCustomer, updateCustomer } from './customers.service.js';
 export { toAddressResource, toCustomerResource } from './customers.mappers.js';
-export { escapeLike } from './customer-search.js';
 export { createCustomer } from './customers.service.js';
 export {
   createAddress,

@@ -1,4 +1,4 @@
-import type { AreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../shared/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { toOrderResource } from '../orders/index.js';
 import { completeDraftOrder } from './draft-orders.complete.js';

@@ -1,4 +1,4 @@
-import type { JobDeps } from '../../jobs/definition.js';
+import type { JobDeps } from '../../shared/job-definition.js';
 import { systemCtx } from '../../shared/context.js';
 import { writeTx } from '../../shared/write.js';
 import { releaseReservations } from '../inventory/index.js';

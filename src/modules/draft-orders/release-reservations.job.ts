@@ -1,4 +1,4 @@
-import type { JobDefinition } from '../../jobs/definition.js';
+import type { JobDefinition } from '../../shared/job-definition.js';
 import { releaseExpiredReservations } from './draft-orders.reservations.js';
 
 /** Releases a sent draft order's reserved units once they expire; enqueued by the send, to start at the expiry. */

@@ -2,7 +2,7 @@ import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/availability.js';
 import { unreadyReason } from '../../db/readiness.js';
 import { jobsUnreadyReason } from '../../jobs/health.js';
 import { AppError } from '../../shared/errors.js';
-import type { AreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../shared/contract.js';
 import { docsAsset, docsPage, DOCS_ASSETS } from './docs-page.js';
 
 // The published document is megabytes of generated text: loaded when first asked for, not by every start.

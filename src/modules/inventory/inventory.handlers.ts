@@ -1,4 +1,4 @@
-import type { AreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../shared/contract.js';
 import { toInventoryLevelResource, toVariantLevelResource } from './inventory.mappers.js';
 import { listVariantLevels, setInventoryLevel } from './inventory.service.js';
 

@@ -1,4 +1,4 @@
-import type { AreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../shared/contract.js';
 import type { Location } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { toLocationResource, toLocationWithStockResource } from './locations.mappers.js';

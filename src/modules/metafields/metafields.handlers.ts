@@ -1,4 +1,4 @@
-import type { AreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../shared/contract.js';
 import { definitionHandlers } from './definitions.handlers.js';
 import { valueHandlers } from './values.handlers.js';
 

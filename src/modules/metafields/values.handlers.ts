@@ -1,4 +1,4 @@
-import type { PartialAreaHandlers } from '../../http/contract.js';
+import type { PartialAreaHandlers } from '../../shared/contract.js';
 import type { Ctx } from '../../shared/context.js';
 import type { OwnerType } from './owners.js';
 import { readValues, removeValue, writeValue, writeValues } from './values.service.js';

@@ -1,4 +1,4 @@
-import type { PartialAreaHandlers } from '../../http/contract.js';
+import type { PartialAreaHandlers } from '../../shared/contract.js';
 import { toFulfillmentResource, toOrderResource } from './orders.mappers.js';
 import { cancelOrder } from './order-cancel.js';
 import { cancelFulfillment, createFulfillment, findFulfillment, listFulfillments } from './fulfillments.service.js';

@@ -1,4 +1,4 @@
-import type { PartialAreaHandlers } from '../../http/contract.js';
+import type { PartialAreaHandlers } from '../../shared/contract.js';
 import { toRefundResource } from './orders.mappers.js';
 import { createRefund, listRefunds } from './refunds.service.js';
 

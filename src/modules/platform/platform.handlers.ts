@@ -1,4 +1,4 @@
-import type { AreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../shared/contract.js';
 import { toOutboxEmailResource, toProjectResource } from './projects.mappers.js';
 import { listOutbox } from './outbox.service.js';
 import { createApiKey, createProject, getProject, revokeApiKey, updateProject } from './projects.service.js';

@@ -1,4 +1,4 @@
-import { scheduledPurge } from '../../jobs/definition.js';
+import { scheduledPurge } from '../../shared/job-definition.js';
 import { purgeIdempotencyKeys } from '../../shared/idempotency-keys.js';
 
 /**

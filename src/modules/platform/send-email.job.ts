@@ -1,4 +1,4 @@
-import type { JobDefinition } from '../../jobs/definition.js';
+import type { JobDefinition } from '../../shared/job-definition.js';
 import { deliverOutboxEmail } from './mailer.js';
 
 /** Delivers an outbox e-mail over SMTP_URL; enqueued in the transaction that records the e-mail. */

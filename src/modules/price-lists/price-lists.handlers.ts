@@ -1,4 +1,4 @@
-import type { AreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../shared/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { listPriceLists } from './price-lists.list.js';
 import { toPriceListPriceResource, toPriceListResource } from './price-lists.mappers.js';

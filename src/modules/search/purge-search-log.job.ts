@@ -1,4 +1,4 @@
-import { scheduledPurge } from '../../jobs/definition.js';
+import { scheduledPurge } from '../../shared/job-definition.js';
 import { purgeSearchLog } from './search-log-retention.js';
 
 export const purgeSearchLogJob = scheduledPurge({

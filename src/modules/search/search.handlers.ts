@@ -1,4 +1,4 @@
-import type { AreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../shared/contract.js';
 import { topQueries, zeroResultQueries } from './analytics.service.js';
 import {
   createMerchandisingRule,

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps.js';
-import type { AreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../shared/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { carrierAccessOf } from './carrier-access.js';
 import { lookupRates } from './rate-lookup.service.js';

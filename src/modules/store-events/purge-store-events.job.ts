@@ -1,4 +1,4 @@
-import { scheduledPurge } from '../../jobs/definition.js';
+import { scheduledPurge } from '../../shared/job-definition.js';
 import { purgeStoreEvents } from './store-events.service.js';
 
 export const purgeStoreEventsJob = scheduledPurge({

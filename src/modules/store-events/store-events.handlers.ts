@@ -1,4 +1,4 @@
-import type { AreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../shared/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { toStoreEventResource } from './store-events.mappers.js';
 import { getStoreEvent, listStoreEvents } from './store-events.service.js';

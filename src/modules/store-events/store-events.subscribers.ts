@@ -1,7 +1,7 @@
 import type { Database, Tx } from '../../db/client.js';
 import type { StoreEvent } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
-import { mayHaveSubscribers, webhookFanOut } from '../webhooks/index.js';
+import { mayHaveSubscribers, webhookFanOut } from '../webhook-queue/index.js';
 
 /** Runs inside the transaction that records the event, e.g. to queue webhook deliveries. */
 export type StoreEventSubscriber = (tx: Tx, ctx: Ctx, event: StoreEvent, payload: unknown) => Promise<void>;

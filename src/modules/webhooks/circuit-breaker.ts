@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/client.js';
-import type { JobDeps } from '../../jobs/definition.js';
+import type { JobDeps } from '../../shared/job-definition.js';
 import { systemCtx } from '../../shared/context.js';
 import { recordEmail } from '../platform/index.js';
 import { recordEvent } from '../store-events/index.js';

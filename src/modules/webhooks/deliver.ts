@@ -1,8 +1,8 @@
 import type { Database } from '../../db/client.js';
-import type { JobDeps } from '../../jobs/definition.js';
-import type { JobPayloads } from '../../jobs/types.js';
+import type { JobDeps } from '../../shared/job-definition.js';
+import type { JobPayloads } from '../../shared/job-types.js';
 import { attemptDelivery, type ClaimedDelivery } from './attempt.js';
-import { LEASE_SECONDS } from './delivery-queue.js';
+import { LEASE_SECONDS } from '../webhook-queue/index.js';
 import { recordOutcomes } from './outcomes.js';
 
 /**

@@ -4,7 +4,7 @@ import type { Ctx } from '../../shared/context.js';
 import { AppError, conflict, notFound } from '../../shared/errors.js';
 import { listPage } from '../../shared/list-page.js';
 import { writeTx } from '../../shared/write.js';
-import { newWakeJobId, sendWakeUps } from './delivery-queue.js';
+import { newWakeJobId, sendWakeUps } from '../webhook-queue/index.js';
 import { findWebhook } from './subscriptions.service.js';
 import { toDeliveryResource } from './webhooks.mappers.js';
 

@@ -1,12 +1,11 @@
 import type { Job } from 'pg-boss';
-import type { JobDeps } from '../../jobs/definition.js';
-import type { JobPayloads } from '../../jobs/types.js';
+import type { JobDeps } from '../../shared/job-definition.js';
+import type { JobPayloads } from '../../shared/job-types.js';
 import { attemptDelivery, type AttemptOutcome, type ClaimedDelivery } from './attempt.js';
 import { MicroBatcher } from './batcher.js';
 import { claimDeliveries } from './deliver.js';
-import { WAKE_QUEUE } from './delivery-queue.js';
+import { WAKE_QUEUE, WakeListener } from '../webhook-queue/index.js';
 import { recordOutcomes } from './outcomes.js';
-import { WakeListener } from './wake-listener.js';
 
 /** Attempts of one subscription running at once in a process: the outbound pool keeps 16 connections per receiver. */
 export const MAX_PER_SUBSCRIPTION = 16;

@@ -1,7 +1,7 @@
-import type { JobDeps } from '../../jobs/definition.js';
+import type { JobDeps } from '../../shared/job-definition.js';
 import type { AttemptOutcome } from './attempt.js';
 import { settleSubscriptions } from './circuit-breaker.js';
-import { newWakeJobId, sendWakeUps } from './delivery-queue.js';
+import { newWakeJobId, sendWakeUps } from '../webhook-queue/index.js';
 import { nextAttemptAt } from './retry-schedule.js';
 
 // Writing a batch's outcomes waits behind the API's own writes under load; give it time.

@@ -4,9 +4,8 @@ import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
-import { newWakeJobId, sendWakeUps } from './delivery-queue.js';
+import { newWakeJobId, sendWakeUps, WAKE_CHANNEL } from '../webhook-queue/index.js';
 import { findWebhook } from './subscriptions.service.js';
-import { WAKE_CHANNEL } from './wake-listener.js';
 
 type EventType = components['schemas']['EventType'];
 

@@ -1,4 +1,4 @@
-import type { JobDefinition } from '../../jobs/definition.js';
+import type { JobDefinition } from '../../shared/job-definition.js';
 import { deliverWakeUps } from './deliver.js';
 import { DeliveryDispatcher } from './dispatcher.js';
 

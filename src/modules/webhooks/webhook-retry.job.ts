@@ -1,5 +1,5 @@
-import type { JobDefinition } from '../../jobs/definition.js';
-import { LEASE_SECONDS, sweepDeliveries } from './delivery-queue.js';
+import type { JobDefinition } from '../../shared/job-definition.js';
+import { LEASE_SECONDS, sweepDeliveries } from '../webhook-queue/index.js';
 
 /** Every 5 minutes, wakes deliveries whose attempt died or whose wake-up job is gone. */
 export const webhookRetryJob: JobDefinition<'webhook-retry'> = {

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps.js';
-import type { AreaHandlers } from '../../http/contract.js';
+import type { AreaHandlers } from '../../shared/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { listDeliveries, recoverDeliveries, retryDelivery } from './deliveries.service.js';
 import {

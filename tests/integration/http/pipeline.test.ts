@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { contractViolations } from '../../../src/http/middleware/response-check.js';
-import type { Handlers } from '../../../src/http/contract.js';
+import type { Handlers } from '../../../src/shared/contract.js';
 import { itemsFromJson } from '../../../src/shared/item-json.js';
 import { json } from '../../setup/http.js';
 import { startTestApp, TEST_PLATFORM_TOKEN } from '../../setup/test-app.js';

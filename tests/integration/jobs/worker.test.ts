@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { JobQueue } from '../../../src/jobs/queue.js';
-import { queueOptionsOf } from '../../../src/jobs/definition.js';
+import { queueOptionsOf } from '../../../src/shared/job-definition.js';
 import { deadLetterQueue, jobs } from '../../../src/jobs/registry.js';
-import type { JobName } from '../../../src/jobs/types.js';
+import type { JobName } from '../../../src/shared/job-types.js';
 import { stopBeforeClosing, useApp } from '../../setup/store.js';
 import { sessionUrlOf } from '../../setup/test-app.js';
 

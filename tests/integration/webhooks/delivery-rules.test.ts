@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { AppDeps } from '../../../src/app-deps.js';
 import { attemptDelivery } from '../../../src/modules/webhooks/attempt.js';
 import { claimDeliveries, deliverWakeUps } from '../../../src/modules/webhooks/deliver.js';
-import { sweepDeliveries } from '../../../src/modules/webhooks/delivery-queue.js';
+import { sweepDeliveries } from '../../../src/modules/webhook-queue/delivery-queue.js';
 import { recordOutcomes } from '../../../src/modules/webhooks/outcomes.js';
 import { purgeWebhookDeliveries } from '../../../src/modules/webhooks/retention.js';
 import { RETRY_DELAYS_MS } from '../../../src/modules/webhooks/retry-schedule.js';

@@ -26,7 +26,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../db/client.js';
-import type { JobSender } from '../../jobs/types.js';
+import type { JobSender } from '../../shared/job-types.js';
 import { WAKE_CHANNEL } from './wake-listener.js';
 
 /**

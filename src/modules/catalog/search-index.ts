@@ -4,7 +4,8 @@ import type { Ctx } from '../../shared/context.js';
 /**
  * Rebuilds the search documents of the given products inside the caller's transaction (the SQL function
  * search_reindex_products of the search migration): active, live products are searchable with their
- * current fields, variants and collections; drafts, archived and deleted ones leave the index.
+ * current fields, variants and collections; drafts, archived and deleted ones leave the index. It lives in the
+ * catalog, whose writes call it, rather than in search, which reads the catalog (no cycle between the two areas).
  */
 export async function reindexProducts(tx: Tx, ctx: Pick<Ctx, 'project'>, productIds: string[]): Promise<void> {
   if (productIds.length === 0) return;

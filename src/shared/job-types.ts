@@ -9,7 +9,7 @@ export interface JobPayloads {
   'purge-deleted-customers': { v: 1 };
   'purge-rate-windows': { v: 1 };
   'send-email': { v: 1; emailId: string };
-  /** Wakes one webhook delivery: attempt it if it is due (see modules/webhooks/delivery-queue.ts). */
+  /** Wakes one webhook delivery: attempt it if it is due (see modules/webhook-queue/delivery-queue.ts). */
   'webhook-deliver': { v: 1; deliveryId: string };
   'webhook-retry': { v: 1 };
   'purge-webhook-deliveries': { v: 1 };

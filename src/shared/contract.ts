@@ -1,7 +1,7 @@
 import type { operations } from '../generated/openapi.js';
 import type { OperationAuth, OperationId, OperationsByTag } from '../generated/operations.js';
 import type { AppDeps } from '../app-deps.js';
-import type { Ctx } from '../shared/context.js';
+import type { Ctx } from './context.js';
 
 type Operation<O extends OperationId> = operations[O];
 

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../app-deps.js';
-import type { JobName, JobPayloads } from './types.js';
+import type { JobName, JobPayloads } from './job-types.js';
 
 /** What a job handler gets: the process's dependencies (build a Ctx with `systemCtx` to act on a project). */
 export type JobDeps = AppDeps;
