@@ -1,4 +1,4 @@
-import type { AreaHandlers, Input } from '../../http/contract.js';
+import type { AreaHandlers, Input } from '../../shared/contract.js';
 import type { OperationId } from '../../generated/operations.js';
 import { carrierAccessOf } from '../shipping/index.js';
 import { toOrderResource } from '../orders/index.js';

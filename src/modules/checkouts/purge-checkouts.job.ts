@@ -1,4 +1,4 @@
-import { scheduledPurge } from '../../jobs/definition.js';
+import { scheduledPurge } from '../../shared/job-definition.js';
 import { purgeCheckouts } from './checkouts.purge.js';
 
 export const purgeCheckoutsJob = scheduledPurge({

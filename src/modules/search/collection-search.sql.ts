@@ -1,4 +1,3 @@
-import { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { RANK_WEIGHTS } from './product-index.js';
 import type { ParsedQuery } from './query-parser.js';
