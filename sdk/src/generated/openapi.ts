@@ -6989,6 +6989,10 @@ export interface components {
             payment_terms: components["schemas"]["PaymentTerms"];
             payment_due_date: components["schemas"]["PaymentDueDate"];
             paid_at: components["schemas"]["Timestamp"] | null;
+            /** @description The storefront checkout the order was completed from, or null. */
+            checkout_id: components["schemas"]["CheckoutId"] | null;
+            /** @description Payments taken through the project's payment provider when a checkout completed (empty for orders of draft orders). */
+            payments: components["schemas"]["OrderPayment"][];
             /** @description The order's shipments, oldest first; cancelled ones too (`status` cancelled). */
             fulfillments: components["schemas"]["CustomerOrderFulfillment"][];
             /** @description Money returned for the order, oldest first. */
@@ -13386,6 +13390,8 @@ export interface operations {
                      *           "payment_terms": "due_on_receipt",
                      *           "payment_due_date": null,
                      *           "paid_at": "2026-11-22T10:05:00.000Z",
+                     *           "checkout_id": null,
+                     *           "payments": [],
                      *           "fulfillments": [
                      *             {
                      *               "id": "ful_01jd5t0a2c4e6g8j0l2n4q6s8u",
@@ -13543,6 +13549,8 @@ export interface operations {
                      *         "payment_terms": "due_on_receipt",
                      *         "payment_due_date": null,
                      *         "paid_at": "2026-11-22T10:05:00.000Z",
+                     *         "checkout_id": null,
+                     *         "payments": [],
                      *         "fulfillments": [
                      *           {
                      *             "id": "ful_01jd5t0a2c4e6g8j0l2n4q6s8u",
