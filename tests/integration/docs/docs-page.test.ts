@@ -111,7 +111,7 @@ describe('GET /docs', () => {
     await page.waitForSelector('.auth-container');
     const containers = await page.$$('.auth-container');
     const names = await Promise.all(containers.map((node) => node.$eval('h4 code', (code) => code.textContent)));
-    const container = containers[names.indexOf('secretKey')]!;
+    const container = containers[names.indexOf('secretKey')];
     await (await container.$('input'))!.type(store.keys.secret_test.token);
     await (await container.$('button.authorize'))!.click();
     await (await container.$('button.btn-done'))!.click();
@@ -135,7 +135,7 @@ describe('GET /docs', () => {
       '#operations-customers-listCustomers .live-responses-table .response .response-col_description pre',
       (node) => node.textContent,
     );
-    expect(JSON.parse(body!)).toMatchObject({ data: expect.any(Array) });
+    expect(JSON.parse(body)).toMatchObject({ data: expect.any(Array) });
     await context.close();
   }, 60_000);
 
