@@ -1,15 +1,15 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { openapiJson } from '../../../src/generated/document.js';
-import { useApp } from '../../setup/store.js';
+import { useStore } from '../../setup/store.js';
 
 // Debian's chromium package; .ci/run installs it when missing.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const artifacts = path.resolve(import.meta.dirname, '../../artifacts');
 
-const app = useApp();
+const store = useStore();
 let browser: Browser;
 beforeAll(async () => {
   if (!existsSync(CHROMIUM))
@@ -23,7 +23,122 @@ afterAll(async () => {
   await browser?.close();
 });
 
+const spec = JSON.parse(openapiJson) as {
+  tags: Array<{ name: string }>;
+  paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>>;
+};
+const tagCount = new Set(
+  Object.values(spec.paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags?.slice(0, 1) ?? [])),
+).size;
+
+/** Clicks the element `selector` names until `done` names something (a click can land on a node being re-rendered). */
+async function clickUntil(page: Page, selector: string, done: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    if (!(await page.$(done))) await page.click(selector);
+    try {
+      await page.waitForSelector(done, { timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+/**
+ * One first visit of /docs in a fresh browser context (empty cache): the wall-clock milliseconds from asking for
+ * the page until it is interactive, which here means: every tag of the document is listed, a click on a tag
+ * (`service`) lists its operations, and a click on one of them (`getHealth`) opens it with its "Try it out" button.
+ */
+async function timeToInteractive(): Promise<number> {
+  const context = await browser.createBrowserContext();
+  try {
+    const page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 1000 });
+    const started = performance.now();
+    await page.goto(`${store.app.baseUrl}/docs`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(`document.querySelectorAll('.opblock-tag').length >= ${tagCount}`, { timeout: 30_000 });
+    await clickUntil(page, '.opblock-tag[data-tag="service"]', '#operations-service-getHealth');
+    await clickUntil(
+      page,
+      '#operations-service-getHealth .opblock-summary-control',
+      '#operations-service-getHealth.is-open .try-out__btn',
+    );
+    return performance.now() - started;
+  } finally {
+    await context.close();
+  }
+}
+
 describe('GET /docs', () => {
+  test('is interactive within 3 s of a first visit (median of three, each with an empty browser cache)', async () => {
+    // The first of the three is also the server's first visitor (it compresses the page, assets and document
+    // then). The machine is shared, so one visit can be slowed by others' work: the median is asserted.
+    const times: number[] = [];
+    for (let visit = 0; visit < 3; visit++) times.push(await timeToInteractive());
+    console.log(`/docs time to interactive, ms: ${times.map((ms) => Math.round(ms)).join(', ')}`);
+    expect(times.sort((a, b) => a - b)[1]).toBeLessThan(3_000);
+  }, 120_000);
+
+  test('try it out: authorized with a secret key, a request from the page reaches the server and its answer is shown', async () => {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 2400 });
+    await page.goto(`${store.app.baseUrl}/docs#/customers/listCustomers`, { waitUntil: 'domcontentloaded' });
+    await page.waitForSelector('#operations-customers-listCustomers.is-open .try-out__btn', { timeout: 30_000 });
+    // The server variable points at this server; the secret key goes into the secretKey scheme.
+    // (Typed again should the page re-render the input while it is typed into.)
+    for (let attempt = 1; ; attempt++) {
+      const variable = (await page.waitForSelector('input[data-variable="baseUrl"]'))!;
+      await variable.focus();
+      await page.keyboard.down('Control');
+      await page.keyboard.press('KeyA');
+      await page.keyboard.up('Control');
+      await page.keyboard.type(store.app.baseUrl);
+      try {
+        await page.waitForFunction(
+          `document.querySelector('.computed-url code')?.textContent === ${JSON.stringify(store.app.baseUrl)}`,
+          { timeout: 5_000 },
+        );
+        break;
+      } catch (error) {
+        if (attempt === 3) {
+          const shown = await page.$eval('.computed-url code', (node) => node.textContent);
+          throw new Error(`server URL shown: ${shown}`, { cause: error });
+        }
+      }
+    }
+    await page.click('.btn.authorize');
+    await page.waitForSelector('.auth-container');
+    const containers = await page.$$('.auth-container');
+    const names = await Promise.all(containers.map((node) => node.$eval('h4 code', (code) => code.textContent)));
+    const container = containers[names.indexOf('secretKey')];
+    await (await container.$('input'))!.type(store.keys.secret_test.token);
+    await (await container.$('button.authorize'))!.click();
+    await (await container.$('button.btn-done'))!.click();
+    await page.click('#operations-customers-listCustomers .try-out__btn');
+    // Swagger UI fills the parameters with their examples (a group id of no group of this project, among
+    // others): cleared, as a user would, so the request lists the project's customers.
+    for (const input of await page.$$('#operations-customers-listCustomers .parameters input[type="text"]')) {
+      await input.click({ count: 3 });
+      await input.press('Backspace');
+    }
+    await page.click('#operations-customers-listCustomers .execute');
+    const status = await page.waitForSelector(
+      '#operations-customers-listCustomers .live-responses-table .response .response-col_status',
+      { timeout: 15_000 },
+    );
+    expect((await status!.evaluate((node) => node.textContent))?.trim()).toBe('200');
+    const curl = await page.$eval('#operations-customers-listCustomers .curl-command', (node) => node.textContent);
+    expect(curl).toContain(`${store.app.baseUrl}/v1/customers`);
+    expect(curl).toContain(`Authorization: Bearer ${store.keys.secret_test.token}`);
+    const body = await page.$eval(
+      '#operations-customers-listCustomers .live-responses-table .response .response-col_description pre',
+      (node) => node.textContent,
+    );
+    expect(JSON.parse(body)).toMatchObject({ data: expect.any(Array) });
+    await context.close();
+  }, 60_000);
+
   test('renders the reference in Chromium: every tag with its operations, no console error, no failed request, nothing from another host', async () => {
     const page = await browser.newPage();
     const consoleErrors: string[] = [];
@@ -38,15 +153,12 @@ describe('GET /docs', () => {
       if (response.status() >= 400) failed.push(`${response.url()} ${response.status()}`);
     });
     page.on('request', (request) => {
-      if (!request.url().startsWith(app.baseUrl) && !request.url().startsWith('data:')) foreign.push(request.url());
+      if (!request.url().startsWith(store.app.baseUrl) && !request.url().startsWith('data:'))
+        foreign.push(request.url());
     });
     await page.setViewport({ width: 1280, height: 2400 });
-    const response = await page.goto(`${app.baseUrl}/docs`, { waitUntil: 'networkidle0' });
+    const response = await page.goto(`${store.app.baseUrl}/docs`, { waitUntil: 'networkidle0' });
     expect(response?.status()).toBe(200);
-    const spec = JSON.parse(openapiJson) as {
-      tags: Array<{ name: string }>;
-      paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>>;
-    };
     const operations = Object.values(spec.paths)
       .flatMap((item) => Object.values(item))
       .filter((op) => op.operationId);
@@ -102,11 +214,11 @@ describe('GET /docs', () => {
   }, 60_000);
 
   test('the assets are served with their content types; an unknown one is 400', async () => {
-    const css = await fetch(`${app.baseUrl}/docs/assets/swagger-ui.css`);
+    const css = await fetch(`${store.app.baseUrl}/docs/assets/swagger-ui.css`);
     expect(css.status).toBe(200);
     expect(css.headers.get('content-type')).toContain('text/css');
-    const js = await fetch(`${app.baseUrl}/docs/assets/swagger-ui-bundle.js`);
+    const js = await fetch(`${store.app.baseUrl}/docs/assets/swagger-ui-bundle.js`);
     expect(js.headers.get('content-type')).toContain('application/javascript');
-    expect((await fetch(`${app.baseUrl}/docs/assets/secrets.txt`)).status).toBe(400);
+    expect((await fetch(`${store.app.baseUrl}/docs/assets/secrets.txt`)).status).toBe(400);
   });
 });

@@ -32,11 +32,20 @@ describe('published documents: compressed once, cached with an ETag', () => {
     const gzip = await rawGet('/openapi.json', { 'Accept-Encoding': 'gzip' });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzip.bytes).toString()).toBe(plain.bytes.toString());
-    const brotli = await rawGet('/openapi.json', { 'Accept-Encoding': 'br, gzip' });
+    // Brotli is made once, on the thread pool, when first asked for; until it is ready a client that also takes
+    // gzip gets gzip (so the first visitor does not wait for it), then brotli.
+    const first = await rawGet('/openapi.json', { 'Accept-Encoding': 'br, gzip' });
+    expect(first.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(first.bytes).toString()).toBe(plain.bytes.toString());
+    let brotli = first;
+    for (let attempt = 0; attempt < 100 && brotli.headers['content-encoding'] !== 'br'; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      brotli = await rawGet('/openapi.json', { 'Accept-Encoding': 'br, gzip' });
+    }
     expect(brotli.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(brotli.bytes).toString()).toBe(plain.bytes.toString());
     expect(brotli.bytes.length).toBeLessThan(plain.bytes.length / 5);
-    for (const answer of [plain, gzip, brotli]) {
+    for (const answer of [plain, gzip, first, brotli]) {
       expect(answer.headers.vary).toMatch(/Accept-Encoding/);
       expect(answer.headers['cache-control']).toBe('no-cache');
       expect(answer.headers.etag).toBe(plain.headers.etag);
