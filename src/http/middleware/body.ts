@@ -33,7 +33,6 @@ const parserOptions = {
 const parseJson = koaBody(parserOptions);
 /** Also keeps the body's text (koa-body's `includeUnparsed`), for a signature over it. */
 const parseJsonKeepingRaw = koaBody({ ...parserOptions, includeUnparsed: true });
-const UNPARSED = Symbol.for('unparsedBody');
 
 /** How deeply `value` nests objects and arrays (a scalar: 0), walked without recursion so any depth is safe. */
 export function nestingDepth(value: unknown): number {
@@ -72,8 +71,8 @@ export function jsonBody(keepRaw = false): Middleware<RequestState> {
     }
     return parse(ctx, async () => {
       if (keepRaw) {
-        const body = ctx.request.body as Record<symbol, unknown> | undefined;
-        const raw = body?.[UNPARSED];
+        // koa-body 8 keeps the text as `ctx.request.rawBody` with includeUnparsed.
+        const raw = (ctx.request as { rawBody?: unknown }).rawBody;
         if (typeof raw === 'string') ctx.state.rawBody = raw;
       }
       if (nestingDepth(ctx.request.body) > MAX_BODY_DEPTH) {
