@@ -25,6 +25,11 @@ export interface Config {
   /** Operator token for /platform/v1; the platform API answers 404 when absent. */
   platformToken?: string;
   smtpUrl?: string;
+  /**
+   * STRIPE_API_BASE: where the `stripe` provider's SDK sends its requests (protocol, host and port), for a local
+   * stand-in of Stripe's API in tests; absent: api.stripe.com.
+   */
+  stripeApiBase?: string;
   /** The API's public base URL: the `iss` of customer access tokens, which every process then requires. */
   publicUrl?: string;
   allowPrivateNetworkTargets: boolean;
@@ -165,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     platformToken: env.PLATFORM_TOKEN || undefined,
     smtpUrl: env.SMTP_URL || undefined,
+    stripeApiBase: env.STRIPE_API_BASE || undefined,
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     allowPrivateNetworkTargets: env.ALLOW_PRIVATE_NETWORK_TARGETS === 'true',
     responseCheck: env.RESPONSE_CHECK === 'true',

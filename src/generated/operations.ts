@@ -160,6 +160,7 @@ export type OperationId =
   | 'logoutCustomer'
   | 'lookupShippingRates'
   | 'payOrder'
+  | 'receiveStripeWebhook'
   | 'recoverWebhookDeliveries'
   | 'refreshCustomerToken'
   | 'registerCustomer'
@@ -351,6 +352,7 @@ export interface OperationAuth {
   logoutCustomer: 'publishable';
   lookupShippingRates: 'publishable';
   payOrder: 'secret';
+  receiveStripeWebhook: 'none';
   recoverWebhookDeliveries: 'secret';
   refreshCustomerToken: 'publishable';
   registerCustomer: 'publishable';
@@ -410,7 +412,7 @@ export interface OperationAuth {
 /** The operations of each tag (area), for typing an area's handler map. */
 export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
-  'checkouts': 'addCheckoutLines' | 'completeCheckout' | 'createCheckout' | 'getCheckout' | 'listCheckoutShippingRates' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
+  'checkouts': 'addCheckoutLines' | 'completeCheckout' | 'createCheckout' | 'getCheckout' | 'listCheckoutShippingRates' | 'receiveStripeWebhook' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
   'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
   'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
   'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
@@ -2678,6 +2680,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "ifMatch": false,
     "hasBody": false,
     "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "receiveStripeWebhook",
+    "method": "POST",
+    "path": "/v1/payments/stripe/webhook/{project_id}",
+    "tag": "checkouts",
+    "auth": "none",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
     "arrayQuery": [],
     "queryParams": []
   },

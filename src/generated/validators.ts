@@ -149,6 +149,7 @@ export const validators: Record<OperationId, OperationValidators> = {
   logoutCustomer: { body: strict.logoutCustomer_body },
   lookupShippingRates: { body: strict.lookupShippingRates_body },
   payOrder: { path: coercing.payOrder_path },
+  receiveStripeWebhook: { path: coercing.receiveStripeWebhook_path, body: strict.receiveStripeWebhook_body },
   recoverWebhookDeliveries: { path: coercing.recoverWebhookDeliveries_path, body: strict.recoverWebhookDeliveries_body },
   refreshCustomerToken: { body: strict.refreshCustomerToken_body },
   registerCustomer: { body: strict.registerCustomer_body },

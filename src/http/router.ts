@@ -18,6 +18,9 @@ import { validate } from './middleware/validate.js';
 import { CONSISTENCY_TOKEN, markWrites, readRouted, REPLICA_READS } from './replica-reads.js';
 import type { AppContext, RequestState } from './state.js';
 
+/** Operations that verify a signature over the body as sent, so it is kept beside the parsed body. */
+const RAW_BODY_OPERATIONS = new Set<string>(['receiveStripeWebhook']);
+
 const literalSegments = (path: string) =>
   path.split('/').filter((segment) => segment && !segment.startsWith('{')).length;
 
@@ -40,6 +43,7 @@ function invoke(operation: OperationMeta, handlers: Handlers, deps: AppDeps): Mi
         requestId: ctx.state.requestId,
         clientAddress: ctx.ip,
         header: (name: string) => ctx.get(name) || undefined,
+        rawBody: ctx.state.rawBody,
       });
     const service = ctx.state.service;
     const reply = await (replicaRead && service
@@ -169,7 +173,7 @@ export function buildRouter(deps: AppDeps, handlers: Handlers): Routes {
       ...(BROWSER_AUTH.has(operation.auth) ? [corsHeaders()] : []),
       markWrites(deps),
       authenticate(operation, deps),
-      ...(operation.hasBody ? [jsonBody()] : []),
+      ...(operation.hasBody ? [jsonBody(RAW_BODY_OPERATIONS.has(operation.operationId))] : []),
       rateLimit(deps),
       ...(plan.entityTag ? [entityTag()] : []),
       ...(operation.idempotent ? [idempotency(deps)] : []),

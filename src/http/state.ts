@@ -16,6 +16,8 @@ export interface RequestState {
   query?: Record<string, unknown>;
   /** The handler's object when the body sent is JSON text the pipeline encoded from it (see itemJsonAnswers). */
   encodedFrom?: object;
+  /** The body as sent, for the operations that verify a signature over it (receiveStripeWebhook). */
+  rawBody?: string;
 }
 
 export type AppContext = ParameterizedContext<RequestState>;

@@ -56,6 +56,8 @@ export interface Input<O extends OperationId> {
   clientAddress: string;
   /** A request header by name (case-insensitive); undefined when absent or empty. For header parameters the operation declares. */
   header: (name: string) => string | undefined;
+  /** The body's text as sent (only for operations whose signature covers it: receiveStripeWebhook). */
+  rawBody?: string;
 }
 
 export type Handler<O extends OperationId> = (input: Input<O>) => Promise<Reply<O>>;

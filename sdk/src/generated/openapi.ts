@@ -2734,6 +2734,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payments/stripe/webhook/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project whose Stripe account sends the events (its Stripe webhook endpoint URL ends with it). */
+                project_id: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a Stripe webhook event
+         * @description The endpoint to register in the project's Stripe dashboard (events `payment_intent.succeeded` and
+         *     `payment_intent.payment_failed`). Needs no API key: every event is verified with the `Stripe-Signature`
+         *     header and the project's `stripe_webhook_secret` (Stripe's official `stripe` package,
+         *     `stripe.webhooks.constructEvent`, over the raw body, five minutes' tolerance). A missing or wrong signature,
+         *     or a project without `stripe_webhook_secret`, answers 400 and changes nothing.
+         *
+         *     `payment_intent.succeeded` for a checkout whose payment waits for another step completes it into its order,
+         *     exactly as `completeCheckout` would (once: a checkout the client's call completed first is left as it is).
+         *     `payment_intent.payment_failed` for such a checkout releases its held units and opens it again. Other
+         *     events, and events for PaymentIntents no checkout of the project waits on, are acknowledged and ignored.
+         *     Stripe retries any answer that is not 2xx.
+         *
+         *     In this project's tests the `stripe` package talks to a local HTTP stand-in for the used subset of Stripe's
+         *     API (`POST /v1/payment_intents`, `POST /v1/payment_intents/{id}/confirm`, `GET /v1/payment_intents/{id}`,
+         *     answered as Stripe documents them) through the SDK's `host`, `port` and `protocol` options (the
+         *     `STRIPE_API_BASE` environment variable); it is not tested against Stripe itself.
+         */
+        post: operations["receiveStripeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/checkouts": {
         parameters: {
             query?: never;
@@ -2952,6 +2990,15 @@ export interface paths {
          *       project's `checkout_reservation_minutes` (default 15) and the checkout cannot change meanwhile; calling
          *       this operation again (no token needed) performs the extra step and completes it. Past the window the
          *       held units are released and the checkout is open again. Any other token answers 400 on `payment.token`.
+         *     - `stripe`: `payment.payment_method` (a Stripe PaymentMethod id from Stripe.js) pays through a Stripe
+         *       PaymentIntent made with the project's `stripe_secret_key` (created once per checkout, its Stripe
+         *       idempotency key the checkout id, then confirmed with the payment method). `succeeded` pays; a card
+         *       error (`requires_payment_method`) answers 402 `payment_declined` and changes nothing; `requires_action`
+         *       (3-D Secure) answers 202 with `payment.next_action.type: stripe_sdk` and the PaymentIntent's
+         *       `client_secret` for Stripe.js, holding the units as above; once the shopper has done the step, calling
+         *       this operation again completes it, and so does Stripe's `payment_intent.succeeded` event
+         *       (`receiveStripeWebhook`), whichever comes first: the checkout's row lock makes one order either way.
+         *       Stripe not answering is 503. Without `stripe_secret_key` the answer is 400.
          *
          *     The order is created exactly as a draft order's completion creates it, in one transaction: the next order
          *     number, copies of the lines, totals and addresses, stock deducted (from `available` units: what sent
@@ -4468,6 +4515,10 @@ export interface components {
              */
             checkout_reservation_minutes: number;
             payment_provider: components["schemas"]["PaymentProvider"];
+            /** @description Whether `stripe_secret_key` is set. The key itself is never returned. */
+            stripe_secret_key_set: boolean;
+            /** @description Whether `stripe_webhook_secret` is set. The secret itself is never returned. */
+            stripe_webhook_secret_set: boolean;
             /**
              * Format: int32
              * @description Checkouts one client address may start a minute (default 20).
@@ -4514,6 +4565,16 @@ export interface components {
              */
             checkout_reservation_minutes?: number;
             payment_provider?: components["schemas"]["PaymentProvider"];
+            /**
+             * @description The project's Stripe secret (or restricted) key, used by the `stripe` payment provider. Stored as is (every call to Stripe sends it, as webhook signing secrets are kept) and never returned: the project shows only `stripe_secret_key_set`. Null removes it.
+             * @example sk_test_51PxAmpleKey0123456789abcdefABCDEF
+             */
+            stripe_secret_key?: string | null;
+            /**
+             * @description The signing secret of the project's Stripe webhook endpoint (`receiveStripeWebhook`), which verifies every event Stripe sends. Stored as is and never returned (`stripe_webhook_secret_set`). Null removes it.
+             * @example whsec_3f9aExampleSigningSecret0123456789
+             */
+            stripe_webhook_secret?: string | null;
             /**
              * Format: int32
              * @description Checkouts one client address may start a minute.
@@ -4567,6 +4628,16 @@ export interface components {
              */
             checkout_reservation_minutes?: number;
             payment_provider?: components["schemas"]["PaymentProvider"];
+            /**
+             * @description The project's Stripe secret (or restricted) key, used by the `stripe` payment provider. Stored as is (every call to Stripe sends it, as webhook signing secrets are kept) and never returned: the project shows only `stripe_secret_key_set`. Null removes it.
+             * @example sk_test_51PxAmpleKey0123456789abcdefABCDEF
+             */
+            stripe_secret_key?: string | null;
+            /**
+             * @description The signing secret of the project's Stripe webhook endpoint (`receiveStripeWebhook`), which verifies every event Stripe sends. Stored as is and never returned (`stripe_webhook_secret_set`). Null removes it.
+             * @example whsec_3f9aExampleSigningSecret0123456789
+             */
+            stripe_webhook_secret?: string | null;
             /**
              * Format: int32
              * @description Checkouts one client address may start a minute.
@@ -6367,17 +6438,43 @@ export interface components {
                 field?: string;
             };
         };
+        /** @description A Stripe event as Stripe sends it (only `id`, `type` and `data.object` are read; Stripe's other fields are accepted as sent). */
+        StripeEvent: {
+            id: string;
+            object?: string;
+            type: string;
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            created?: number;
+            livemode?: boolean;
+            data: {
+                object: {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        StripeWebhookReceipt: {
+            /** @constant */
+            received: true;
+        };
         /** @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u */
         CheckoutId: string;
         /** @example chkl_01jd5w1b3d5f7h9k1m3p5r7t9v */
         CheckoutLineId: string;
         /**
          * @description How storefront checkouts are paid (see `completeCheckout`): `manual` takes no payment (the order stays
-         *     `pending` until `POST /v1/orders/{id}/pay`); `test` takes deterministic test tokens.
+         *     `pending` until `POST /v1/orders/{id}/pay`); `test` takes deterministic test tokens; `stripe` takes a Stripe
+         *     PaymentMethod id through a PaymentIntent with the project's `stripe_secret_key`.
          * @default manual
          * @enum {string}
          */
-        PaymentProvider: "manual" | "test";
+        PaymentProvider: "manual" | "test" | "stripe";
         CheckoutLine: {
             id: components["schemas"]["CheckoutLineId"];
             product_id: components["schemas"]["ProductId"];
@@ -6408,11 +6505,16 @@ export interface components {
             reference: string;
             next_action: {
                 /**
-                 * @description `confirm`: call completeCheckout again.
+                 * @description `confirm`: call completeCheckout again. `stripe_sdk`: the PaymentIntent `requires_action`; hand `client_secret` to Stripe.js (`stripe.handleNextAction({clientSecret})`), then call completeCheckout again (or let Stripe's `payment_intent.succeeded` webhook complete it).
                  * @enum {string}
                  */
-                type: "confirm";
+                type: "confirm" | "stripe_sdk";
                 description: string;
+                /**
+                 * @description With `stripe_sdk` only: the PaymentIntent's client_secret, for Stripe.js.
+                 * @example pi_3PxAmple0123456789_secret_Q1w2E3r4T5y6
+                 */
+                client_secret?: string;
             };
             reserved_until: components["schemas"]["Timestamp"];
         };
@@ -6509,6 +6611,11 @@ export interface components {
             payment?: {
                 /** @description The `test` provider's outcome: tok_test_success, tok_test_decline or tok_test_requires_action. Ignored by `manual`. */
                 token?: string;
+                /**
+                 * @description The `stripe` provider's Stripe PaymentMethod id (from Stripe.js `createPaymentMethod`), required with `stripe`; ignored by the other providers.
+                 * @example pm_card_visa
+                 */
+                payment_method?: string;
             };
         };
         OrderPayment: {
@@ -9823,6 +9930,8 @@ export interface operations {
                      *           "reservation_minutes": 1440,
                      *           "checkout_reservation_minutes": 15,
                      *           "payment_provider": "manual",
+                     *           "stripe_secret_key_set": false,
+                     *           "stripe_webhook_secret_set": false,
                      *           "checkouts_per_ip_per_minute": 20,
                      *           "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *           "created_at": "2026-11-21T09:00:00.000Z",
@@ -9944,6 +10053,8 @@ export interface operations {
                      *         "reservation_minutes": 1440,
                      *         "checkout_reservation_minutes": 15,
                      *         "payment_provider": "manual",
+                     *         "stripe_secret_key_set": false,
+                     *         "stripe_webhook_secret_set": false,
                      *         "checkouts_per_ip_per_minute": 20,
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
@@ -10061,6 +10172,8 @@ export interface operations {
                      *         "reservation_minutes": 1440,
                      *         "checkout_reservation_minutes": 15,
                      *         "payment_provider": "manual",
+                     *         "stripe_secret_key_set": false,
+                     *         "stripe_webhook_secret_set": false,
                      *         "checkouts_per_ip_per_minute": 20,
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
@@ -22235,6 +22348,103 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    receiveStripeWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Stripe's signature of the raw body (`t=<timestamp>,v1=<hex HMAC-SHA256>`).
+                 * @example t=1763716200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Stripe-Signature": string;
+            };
+            path: {
+                /** @description The project whose Stripe account sends the events (its Stripe webhook endpoint URL ends with it). */
+                project_id: components["schemas"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3PxAmple0123456789",
+                 *       "object": "event",
+                 *       "type": "payment_intent.succeeded",
+                 *       "created": 1763716200,
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "pi_3PxAmple0123456789",
+                 *           "object": "payment_intent",
+                 *           "amount": 20290,
+                 *           "currency": "eur",
+                 *           "status": "succeeded",
+                 *           "metadata": {
+                 *             "checkout_id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                 *             "project_id": "proj_01jd5m3q7x9c2v4b6n8p0r1s2a"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["StripeEvent"];
+            };
+        };
+        responses: {
+            /** @description The event was verified and handled (or ignored). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StripeWebhookReceipt"];
+                };
+            };
+            /** @description The signature does not verify, the project has no `stripe_webhook_secret`, or the body is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "The Stripe-Signature header does not verify this event with the project's stripe_webhook_secret.",
+                     *         "field": "Stripe-Signature"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such project. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Project not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

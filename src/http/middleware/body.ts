@@ -12,7 +12,7 @@ export const MAX_BODY_DEPTH = 32;
 const withoutQuotedBody = (message: string) =>
   message.replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, ' (not valid JSON)');
 
-const parseJson = koaBody({
+const parserOptions = {
   json: true,
   jsonStrict: true,
   jsonLimit: MAX_BODY_BYTES,
@@ -20,7 +20,7 @@ const parseJson = koaBody({
   text: false,
   multipart: false,
   parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-  onError: (error) => {
+  onError: (error: Error) => {
     const status = (error as { status?: number }).status;
     throw new AppError(
       'invalid_request',
@@ -29,7 +29,10 @@ const parseJson = koaBody({
         : `The request body is not valid JSON: ${withoutQuotedBody(error.message)}`,
     );
   },
-});
+};
+const parseJson = koaBody(parserOptions);
+/** Also keeps the body's text (koa-body's `includeUnparsed`), for a signature over it. */
+const parseJsonKeepingRaw = koaBody({ ...parserOptions, includeUnparsed: true });
 
 /** How deeply `value` nests objects and arrays (a scalar: 0), walked without recursion so any depth is safe. */
 export function nestingDepth(value: unknown): number {
@@ -54,7 +57,8 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
  * over 1 MiB or nested deeper than 32 levels answers 400 invalid_request before anything reads it.
  * Leaves `ctx.request.body` undefined when none was sent.
  */
-export function jsonBody(): Middleware<RequestState> {
+export function jsonBody(keepRaw = false): Middleware<RequestState> {
+  const parse = keepRaw ? parseJsonKeepingRaw : parseJson;
   return async (ctx, next) => {
     if (!hasBody(ctx.req.headers)) {
       ctx.request.body = undefined;
@@ -65,7 +69,12 @@ export function jsonBody(): Middleware<RequestState> {
         field: 'Content-Type',
       });
     }
-    return parseJson(ctx, async () => {
+    return parse(ctx, async () => {
+      if (keepRaw) {
+        // koa-body 8 keeps the text as `ctx.request.rawBody` with includeUnparsed.
+        const raw = (ctx.request as { rawBody?: unknown }).rawBody;
+        if (typeof raw === 'string') ctx.state.rawBody = raw;
+      }
       if (nestingDepth(ctx.request.body) > MAX_BODY_DEPTH) {
         throw new AppError(
           'invalid_request',

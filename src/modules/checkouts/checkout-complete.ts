@@ -21,9 +21,15 @@ import type { CarrierAccess } from '../shipping/index.js';
 import { awaitsAction, findCheckout, type CheckoutKey } from './checkout-access.js';
 import { linesOf, ratesFor, reopenIfLapsed, type CheckoutWithLines } from './checkouts.service.js';
 import { renderOrderConfirmation } from './order-confirmation.email.js';
-import { paymentProviderOf, type PaymentOutcome } from './payment-providers.js';
+import { paymentProviderOf, type PaymentOutcome, type ProviderName } from './payment-providers.js';
 
 type CheckoutComplete = components['schemas']['CheckoutComplete'];
+
+/** What completing needs of the process: whether e-mail is sent (SMTP), where the stripe provider's SDK calls. */
+export interface CompletionOptions {
+  smtp: boolean;
+  stripeApiBase?: string;
+}
 
 /** What completing answers: the order (201), or the checkout whose payment waits for another step (202). */
 export type Completion = { order: Order } | { pending: CheckoutWithLines };
@@ -53,7 +59,7 @@ export async function completeCheckout(
   key: CheckoutKey,
   input: CheckoutComplete | undefined,
   carriers: CarrierAccess,
-  options: { smtp: boolean },
+  options: CompletionOptions,
 ): Promise<Completion> {
   const seen = await findCheckout(ctx, ctx.db, key);
   if (seen.status === 'completed') return { order: await orderOf(ctx, ctx.db, seen) };
@@ -67,40 +73,49 @@ export async function completeCheckout(
     if (checkout.status === 'completed') return { order: await orderOf(ctx, tx, checkout) };
     requireOrderable(checkout);
     const lines = await linesOf(tx, checkout.id);
-    const provider = paymentProviderOf(ctx.project);
+    const provider = paymentProviderOf(ctx.project, { apiBase: options.stripeApiBase });
     let outcome: PaymentOutcome;
+    let until: Date;
     if (awaitsAction(checkout)) {
+      until = checkout.reservedUntil!;
       outcome = await provider.confirmPayment(checkout.paymentReference!);
     } else {
-      const until = new Date(Date.now() + ctx.project.checkoutReservationMinutes * 60_000);
+      until = new Date(Date.now() + ctx.project.checkoutReservationMinutes * 60_000);
       await holdStock(tx, ctx, { checkoutId: checkout.id }, demandsOf(lines), until, 'in the checkout', 'out_of_stock');
       outcome = await provider.createPayment({
         amount: Number(checkout.total),
         currency: checkout.currency,
         token: input?.payment?.token,
+        paymentMethod: input?.payment?.payment_method,
         checkoutId: checkout.id,
+        projectId: ctx.project.id,
       });
-      if (outcome.status === 'declined') {
-        throw new AppError(
-          'payment_declined',
-          `The payment was declined${input?.payment?.token ? ` (test token ${input.payment.token})` : ''}. Nothing was charged.`,
-          { field: 'payment.token' },
-        );
-      }
-      if (outcome.status === 'requires_action') {
-        const pending = await tx.checkout.update({
-          where: { id: checkout.id },
-          data: {
-            status: 'requires_action',
-            paymentProvider: provider.name,
-            paymentStatus: 'requires_action',
-            paymentReference: outcome.reference,
-            reservedUntil: until,
-            updatedAt: new Date(),
-          },
-        });
-        return { pending: { checkout: pending, lines } };
-      }
+    }
+    if (outcome.status === 'declined') {
+      const what =
+        provider.name === 'stripe'
+          ? `Stripe PaymentIntent ${outcome.reference ?? ''}`.trim()
+          : `test token ${input?.payment?.token}`;
+      throw new AppError(
+        'payment_declined',
+        `The payment was declined${input?.payment?.token || provider.name === 'stripe' ? ` (${what})` : ''}. Nothing was charged.`,
+        { field: provider.name === 'stripe' ? 'payment.payment_method' : 'payment.token' },
+      );
+    }
+    if (outcome.status === 'requires_action') {
+      const pending = await tx.checkout.update({
+        where: { id: checkout.id },
+        data: {
+          status: 'requires_action',
+          paymentProvider: provider.name,
+          paymentStatus: 'requires_action',
+          paymentReference: outcome.reference,
+          paymentClientSecret: outcome.clientSecret ?? null,
+          reservedUntil: until,
+          updatedAt: new Date(),
+        },
+      });
+      return { pending: { checkout: pending, lines } };
     }
     return { order: await placeOrder(tx, ctx, checkout, lines, { provider: provider.name, outcome }, options) };
   });
@@ -120,13 +135,13 @@ const demandsOf = (lines: CheckoutLine[]) =>
  * customer figures, order.created) with the payment recorded, marked paid when the payment succeeded (order.paid,
  * total_spent), the checkout completed and linked, and the confirmation e-mail written to the outbox.
  */
-async function placeOrder(
+export async function placeOrder(
   tx: Tx,
   ctx: Ctx,
   checkout: Checkout,
   lines: CheckoutLine[],
-  payment: { provider: 'manual' | 'test'; outcome: PaymentOutcome },
-  options: { smtp: boolean },
+  payment: { provider: ProviderName; outcome: PaymentOutcome },
+  options: CompletionOptions,
 ): Promise<Order> {
   await releaseCheckoutHold(tx, checkout.id);
   const allocations = await deductStock(tx, ctx, demandsOf(lines)).catch((error: unknown) => {
@@ -159,6 +174,7 @@ async function placeOrder(
       paymentProvider: payment.provider,
       paymentStatus: record.status,
       paymentReference: payment.outcome.reference,
+      paymentClientSecret: null,
       reservedUntil: null,
       updatedAt: planned.at,
     },
@@ -214,7 +230,7 @@ function toOrderLineItem(line: CheckoutLine): OrderLineItemResource {
 }
 
 /** Writes the order confirmation to the order's e-mail in the customer's language, and with `smtp` enqueues its delivery. */
-async function emailConfirmation(tx: Tx, ctx: Ctx, order: Order, options: { smtp: boolean }): Promise<void> {
+async function emailConfirmation(tx: Tx, ctx: Ctx, order: Order, options: CompletionOptions): Promise<void> {
   const customer = order.customerId
     ? await tx.customer.findUnique({ where: { id: order.customerId }, select: { locale: true } })
     : null;

@@ -6,6 +6,7 @@ import type { CheckoutKey } from './checkout-access.js';
 import { completeCheckout } from './checkout-complete.js';
 import { addCheckoutLines, removeCheckoutLine, updateCheckoutLine } from './checkout-lines.service.js';
 import { toCheckoutResource } from './checkouts.mappers.js';
+import { receiveStripeEvent } from './stripe-webhook.service.js';
 import {
   checkoutRates,
   createCheckout,
@@ -50,8 +51,22 @@ export const checkoutHandlers = {
   completeCheckout: async (input) => {
     const done = await completeCheckout(input.ctx, keyOf(input), input.body, carrierAccessOf(input.deps), {
       smtp: Boolean(input.deps.config.smtpUrl),
+      stripeApiBase: input.deps.config.stripeApiBase,
     });
     if ('order' in done) return { status: 201, body: { data: toOrderResource(done.order) } };
     return { status: 202, body: envelope(done.pending) };
+  },
+  receiveStripeWebhook: async (input) => {
+    await receiveStripeEvent(
+      input.deps,
+      {
+        projectId: input.path.project_id,
+        rawBody: input.rawBody,
+        signature: input.header('Stripe-Signature') ?? '',
+        requestId: input.requestId,
+      },
+      { smtp: Boolean(input.deps.config.smtpUrl), stripeApiBase: input.deps.config.stripeApiBase },
+    );
+    return { status: 200, body: { received: true } };
   },
 } satisfies AreaHandlers<'checkouts'>;

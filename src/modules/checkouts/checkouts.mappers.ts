@@ -31,10 +31,18 @@ function paymentOf(checkout: Checkout, now: Date): CheckoutResource['payment'] {
     status: 'requires_action',
     amount: Number(checkout.total),
     reference: checkout.paymentReference!,
-    next_action: {
-      type: 'confirm',
-      description: "Call completeCheckout again to perform the test provider's extra step.",
-    },
+    next_action:
+      checkout.paymentProvider === 'stripe' && checkout.paymentClientSecret
+        ? {
+            type: 'stripe_sdk',
+            description:
+              "Hand client_secret to Stripe.js (stripe.handleNextAction), then call completeCheckout again; Stripe's payment_intent.succeeded event completes it too.",
+            client_secret: checkout.paymentClientSecret,
+          }
+        : {
+            type: 'confirm',
+            description: "Call completeCheckout again to perform the test provider's extra step.",
+          },
     reserved_until: checkout.reservedUntil!.toISOString(),
   };
 }

@@ -64,6 +64,7 @@ export async function createCheckout(
       paymentProvider: null,
       paymentStatus: null,
       paymentReference: null,
+      paymentClientSecret: null,
       reservedUntil: null,
       orderId: null,
       completedAt: null,
@@ -117,6 +118,7 @@ export async function reopenIfLapsed(tx: Tx, checkout: Checkout): Promise<Checko
     paymentProvider: null,
     paymentStatus: null,
     paymentReference: null,
+    paymentClientSecret: null,
     reservedUntil: null,
   };
 }

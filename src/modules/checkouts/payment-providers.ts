@@ -1,10 +1,13 @@
 import { AppError, invalidField } from '../../shared/errors.js';
+import { stripeProvider, type StripeEndpoint } from './stripe-provider.js';
 
 /** What a provider answers for a payment: taken, left to the merchant, waiting for another step, or declined. */
 export interface PaymentOutcome {
   status: 'succeeded' | 'pending' | 'requires_action' | 'declined';
   /** The provider's reference of the payment (null when none was made). */
   reference: string | null;
+  /** With `requires_action` from Stripe: the PaymentIntent's client_secret, for Stripe.js. */
+  clientSecret?: string | null;
 }
 
 export interface PaymentRequest {
@@ -12,6 +15,10 @@ export interface PaymentRequest {
   currency: string;
   /** The client's payment token, if it sent one. */
   token: string | undefined;
+  /** The client's Stripe PaymentMethod id (the stripe provider), if it sent one. */
+  paymentMethod?: string;
+  /** The project paying (Stripe keeps it in the PaymentIntent's metadata). */
+  projectId?: string;
   /** The checkout paid for: a provider keys its payment on it, so a retry never makes a second payment. */
   checkoutId: string;
 }
@@ -20,8 +27,10 @@ export interface PaymentRequest {
  * A payment provider as checkouts use it: start a payment for an amount and perform the extra step a payment
  * asked for. (Capture, refunds and webhook verification come with providers that need them.)
  */
+export type ProviderName = 'manual' | 'test' | 'stripe';
+
 export interface PaymentProvider {
-  readonly name: 'manual' | 'test';
+  readonly name: ProviderName;
   createPayment(request: PaymentRequest): Promise<PaymentOutcome>;
   confirmPayment(reference: string): Promise<PaymentOutcome>;
 }
@@ -62,6 +71,10 @@ const testProvider: PaymentProvider = {
 };
 
 /** The project's payment provider (its `payment_provider` setting). */
-export function paymentProviderOf(project: { paymentProvider: string }): PaymentProvider {
+export function paymentProviderOf(
+  project: { paymentProvider: string; stripeSecretKey?: string | null },
+  stripe: StripeEndpoint = {},
+): PaymentProvider {
+  if (project.paymentProvider === 'stripe') return stripeProvider(project.stripeSecretKey ?? null, stripe);
   return project.paymentProvider === 'test' ? testProvider : manualProvider;
 }

@@ -29,6 +29,8 @@ export function toProjectResource(project: Project, defaultLocationId: string): 
     reservation_minutes: project.reservationMinutes,
     checkout_reservation_minutes: project.checkoutReservationMinutes,
     payment_provider: project.paymentProvider as ProjectResource['payment_provider'],
+    stripe_secret_key_set: project.stripeSecretKey !== null,
+    stripe_webhook_secret_set: project.stripeWebhookSecret !== null,
     checkouts_per_ip_per_minute: project.checkoutsPerIpPerMinute,
     default_location_id: defaultLocationId,
     created_at: project.createdAt.toISOString(),

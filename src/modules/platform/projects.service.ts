@@ -48,6 +48,8 @@ export async function createProject(db: Database, input: ProjectCreate) {
         reservationMinutes: input.reservation_minutes ?? 1440,
         checkoutReservationMinutes: input.checkout_reservation_minutes ?? 15,
         paymentProvider: input.payment_provider ?? 'manual',
+        stripeSecretKey: input.stripe_secret_key ?? null,
+        stripeWebhookSecret: input.stripe_webhook_secret ?? null,
         checkoutsPerIpPerMinute: input.checkouts_per_ip_per_minute ?? 20,
         signingSecret: randomBytes(32).toString('base64url'),
       },
@@ -124,6 +126,8 @@ export async function updateProject(
         reservationMinutes: input.reservation_minutes,
         checkoutReservationMinutes: input.checkout_reservation_minutes,
         paymentProvider: input.payment_provider,
+        stripeSecretKey: input.stripe_secret_key,
+        stripeWebhookSecret: input.stripe_webhook_secret,
         checkoutsPerIpPerMinute: input.checkouts_per_ip_per_minute,
       },
     });

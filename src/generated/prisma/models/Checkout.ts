@@ -64,6 +64,7 @@ export type CheckoutMinAggregateOutputType = {
   paymentProvider: string | null
   paymentStatus: string | null
   paymentReference: string | null
+  paymentClientSecret: string | null
   reservedUntil: Date | null
   orderId: string | null
   completedAt: Date | null
@@ -91,6 +92,7 @@ export type CheckoutMaxAggregateOutputType = {
   paymentProvider: string | null
   paymentStatus: string | null
   paymentReference: string | null
+  paymentClientSecret: string | null
   reservedUntil: Date | null
   orderId: string | null
   completedAt: Date | null
@@ -122,6 +124,7 @@ export type CheckoutCountAggregateOutputType = {
   paymentProvider: number
   paymentStatus: number
   paymentReference: number
+  paymentClientSecret: number
   reservedUntil: number
   orderId: number
   completedAt: number
@@ -169,6 +172,7 @@ export type CheckoutMinAggregateInputType = {
   paymentProvider?: true
   paymentStatus?: true
   paymentReference?: true
+  paymentClientSecret?: true
   reservedUntil?: true
   orderId?: true
   completedAt?: true
@@ -196,6 +200,7 @@ export type CheckoutMaxAggregateInputType = {
   paymentProvider?: true
   paymentStatus?: true
   paymentReference?: true
+  paymentClientSecret?: true
   reservedUntil?: true
   orderId?: true
   completedAt?: true
@@ -227,6 +232,7 @@ export type CheckoutCountAggregateInputType = {
   paymentProvider?: true
   paymentStatus?: true
   paymentReference?: true
+  paymentClientSecret?: true
   reservedUntil?: true
   orderId?: true
   completedAt?: true
@@ -345,6 +351,7 @@ export type CheckoutGroupByOutputType = {
   paymentProvider: string | null
   paymentStatus: string | null
   paymentReference: string | null
+  paymentClientSecret: string | null
   reservedUntil: Date | null
   orderId: string | null
   completedAt: Date | null
@@ -399,6 +406,7 @@ export type CheckoutWhereInput = {
   paymentProvider?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentStatus?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
+  paymentClientSecret?: Prisma.StringNullableFilter<"Checkout"> | string | null
   reservedUntil?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   orderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
@@ -433,6 +441,7 @@ export type CheckoutOrderByWithRelationInput = {
   paymentProvider?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentStatus?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentReference?: Prisma.SortOrderInput | Prisma.SortOrder
+  paymentClientSecret?: Prisma.SortOrderInput | Prisma.SortOrder
   reservedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   orderId?: Prisma.SortOrderInput | Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -471,6 +480,7 @@ export type CheckoutWhereUniqueInput = Prisma.AtLeast<{
   paymentProvider?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentStatus?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
+  paymentClientSecret?: Prisma.StringNullableFilter<"Checkout"> | string | null
   reservedUntil?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   completedAt?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   expiresAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
@@ -504,6 +514,7 @@ export type CheckoutOrderByWithAggregationInput = {
   paymentProvider?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentStatus?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentReference?: Prisma.SortOrderInput | Prisma.SortOrder
+  paymentClientSecret?: Prisma.SortOrderInput | Prisma.SortOrder
   reservedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   orderId?: Prisma.SortOrderInput | Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -543,6 +554,7 @@ export type CheckoutScalarWhereWithAggregatesInput = {
   paymentProvider?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   paymentStatus?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   paymentReference?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
+  paymentClientSecret?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   reservedUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Checkout"> | Date | string | null
   orderId?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Checkout"> | Date | string | null
@@ -573,6 +585,7 @@ export type CheckoutCreateInput = {
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
+  paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
@@ -607,6 +620,7 @@ export type CheckoutUncheckedCreateInput = {
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
+  paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
@@ -639,6 +653,7 @@ export type CheckoutUpdateInput = {
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -673,6 +688,7 @@ export type CheckoutUncheckedUpdateInput = {
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -706,6 +722,7 @@ export type CheckoutCreateManyInput = {
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
+  paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
@@ -736,6 +753,7 @@ export type CheckoutUpdateManyMutationInput = {
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -767,6 +785,7 @@ export type CheckoutUncheckedUpdateManyInput = {
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -813,6 +832,7 @@ export type CheckoutCountOrderByAggregateInput = {
   paymentProvider?: Prisma.SortOrder
   paymentStatus?: Prisma.SortOrder
   paymentReference?: Prisma.SortOrder
+  paymentClientSecret?: Prisma.SortOrder
   reservedUntil?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
@@ -849,6 +869,7 @@ export type CheckoutMaxOrderByAggregateInput = {
   paymentProvider?: Prisma.SortOrder
   paymentStatus?: Prisma.SortOrder
   paymentReference?: Prisma.SortOrder
+  paymentClientSecret?: Prisma.SortOrder
   reservedUntil?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
@@ -876,6 +897,7 @@ export type CheckoutMinOrderByAggregateInput = {
   paymentProvider?: Prisma.SortOrder
   paymentStatus?: Prisma.SortOrder
   paymentReference?: Prisma.SortOrder
+  paymentClientSecret?: Prisma.SortOrder
   reservedUntil?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
@@ -992,6 +1014,7 @@ export type CheckoutCreateWithoutProjectInput = {
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
+  paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
@@ -1024,6 +1047,7 @@ export type CheckoutUncheckedCreateWithoutProjectInput = {
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
+  paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
@@ -1086,6 +1110,7 @@ export type CheckoutScalarWhereInput = {
   paymentProvider?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentStatus?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
+  paymentClientSecret?: Prisma.StringNullableFilter<"Checkout"> | string | null
   reservedUntil?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   orderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
@@ -1116,6 +1141,7 @@ export type CheckoutCreateWithoutReservationsInput = {
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
+  paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
@@ -1149,6 +1175,7 @@ export type CheckoutUncheckedCreateWithoutReservationsInput = {
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
+  paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
@@ -1196,6 +1223,7 @@ export type CheckoutUpdateWithoutReservationsInput = {
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1229,6 +1257,7 @@ export type CheckoutUncheckedUpdateWithoutReservationsInput = {
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1260,6 +1289,7 @@ export type CheckoutCreateWithoutLinesInput = {
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
+  paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
@@ -1293,6 +1323,7 @@ export type CheckoutUncheckedCreateWithoutLinesInput = {
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
+  paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
@@ -1340,6 +1371,7 @@ export type CheckoutUpdateWithoutLinesInput = {
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1373,6 +1405,7 @@ export type CheckoutUncheckedUpdateWithoutLinesInput = {
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1404,6 +1437,7 @@ export type CheckoutCreateManyProjectInput = {
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
+  paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
@@ -1434,6 +1468,7 @@ export type CheckoutUpdateWithoutProjectInput = {
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1466,6 +1501,7 @@ export type CheckoutUncheckedUpdateWithoutProjectInput = {
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1498,6 +1534,7 @@ export type CheckoutUncheckedUpdateManyWithoutProjectInput = {
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1569,6 +1606,7 @@ export type CheckoutSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   paymentProvider?: boolean
   paymentStatus?: boolean
   paymentReference?: boolean
+  paymentClientSecret?: boolean
   reservedUntil?: boolean
   orderId?: boolean
   completedAt?: boolean
@@ -1604,6 +1642,7 @@ export type CheckoutSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   paymentProvider?: boolean
   paymentStatus?: boolean
   paymentReference?: boolean
+  paymentClientSecret?: boolean
   reservedUntil?: boolean
   orderId?: boolean
   completedAt?: boolean
@@ -1636,6 +1675,7 @@ export type CheckoutSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   paymentProvider?: boolean
   paymentStatus?: boolean
   paymentReference?: boolean
+  paymentClientSecret?: boolean
   reservedUntil?: boolean
   orderId?: boolean
   completedAt?: boolean
@@ -1668,6 +1708,7 @@ export type CheckoutSelectScalar = {
   paymentProvider?: boolean
   paymentStatus?: boolean
   paymentReference?: boolean
+  paymentClientSecret?: boolean
   reservedUntil?: boolean
   orderId?: boolean
   completedAt?: boolean
@@ -1676,7 +1717,7 @@ export type CheckoutSelectScalar = {
   updatedAt?: boolean
 }
 
-export type CheckoutOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "secretHash" | "status" | "customerId" | "email" | "currency" | "shippingAddress" | "billingAddress" | "shippingRate" | "note" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "total" | "lineCount" | "paymentProvider" | "paymentStatus" | "paymentReference" | "reservedUntil" | "orderId" | "completedAt" | "expiresAt" | "createdAt" | "updatedAt", ExtArgs["result"]["checkout"]>
+export type CheckoutOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "secretHash" | "status" | "customerId" | "email" | "currency" | "shippingAddress" | "billingAddress" | "shippingRate" | "note" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "total" | "lineCount" | "paymentProvider" | "paymentStatus" | "paymentReference" | "paymentClientSecret" | "reservedUntil" | "orderId" | "completedAt" | "expiresAt" | "createdAt" | "updatedAt", ExtArgs["result"]["checkout"]>
 export type CheckoutInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   lines?: boolean | Prisma.Checkout$linesArgs<ExtArgs>
@@ -1729,6 +1770,10 @@ export type $CheckoutPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     paymentProvider: string | null
     paymentStatus: string | null
     paymentReference: string | null
+    /**
+     * The PaymentIntent's client_secret while a Stripe payment waits for the shopper (next_action), else null.
+     */
+    paymentClientSecret: string | null
     /**
      * While the payment waits for another step: when the held units are released.
      */
@@ -2189,6 +2234,7 @@ export interface CheckoutFieldRefs {
   readonly paymentProvider: Prisma.FieldRef<"Checkout", 'String'>
   readonly paymentStatus: Prisma.FieldRef<"Checkout", 'String'>
   readonly paymentReference: Prisma.FieldRef<"Checkout", 'String'>
+  readonly paymentClientSecret: Prisma.FieldRef<"Checkout", 'String'>
   readonly reservedUntil: Prisma.FieldRef<"Checkout", 'DateTime'>
   readonly orderId: Prisma.FieldRef<"Checkout", 'String'>
   readonly completedAt: Prisma.FieldRef<"Checkout", 'DateTime'>

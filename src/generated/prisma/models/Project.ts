@@ -69,6 +69,8 @@ export type ProjectMinAggregateOutputType = {
   reservationMinutes: number | null
   checkoutReservationMinutes: number | null
   paymentProvider: string | null
+  stripeSecretKey: string | null
+  stripeWebhookSecret: string | null
   checkoutsPerIpPerMinute: number | null
   signingSecret: string | null
   createdAt: Date | null
@@ -94,6 +96,8 @@ export type ProjectMaxAggregateOutputType = {
   reservationMinutes: number | null
   checkoutReservationMinutes: number | null
   paymentProvider: string | null
+  stripeSecretKey: string | null
+  stripeWebhookSecret: string | null
   checkoutsPerIpPerMinute: number | null
   signingSecret: string | null
   createdAt: Date | null
@@ -122,6 +126,8 @@ export type ProjectCountAggregateOutputType = {
   reservationMinutes: number
   checkoutReservationMinutes: number
   paymentProvider: number
+  stripeSecretKey: number
+  stripeWebhookSecret: number
   checkoutsPerIpPerMinute: number
   signingSecret: number
   createdAt: number
@@ -173,6 +179,8 @@ export type ProjectMinAggregateInputType = {
   reservationMinutes?: true
   checkoutReservationMinutes?: true
   paymentProvider?: true
+  stripeSecretKey?: true
+  stripeWebhookSecret?: true
   checkoutsPerIpPerMinute?: true
   signingSecret?: true
   createdAt?: true
@@ -198,6 +206,8 @@ export type ProjectMaxAggregateInputType = {
   reservationMinutes?: true
   checkoutReservationMinutes?: true
   paymentProvider?: true
+  stripeSecretKey?: true
+  stripeWebhookSecret?: true
   checkoutsPerIpPerMinute?: true
   signingSecret?: true
   createdAt?: true
@@ -226,6 +236,8 @@ export type ProjectCountAggregateInputType = {
   reservationMinutes?: true
   checkoutReservationMinutes?: true
   paymentProvider?: true
+  stripeSecretKey?: true
+  stripeWebhookSecret?: true
   checkoutsPerIpPerMinute?: true
   signingSecret?: true
   createdAt?: true
@@ -341,6 +353,8 @@ export type ProjectGroupByOutputType = {
   reservationMinutes: number
   checkoutReservationMinutes: number
   paymentProvider: string
+  stripeSecretKey: string | null
+  stripeWebhookSecret: string | null
   checkoutsPerIpPerMinute: number
   signingSecret: string
   createdAt: Date
@@ -392,6 +406,8 @@ export type ProjectWhereInput = {
   reservationMinutes?: Prisma.IntFilter<"Project"> | number
   checkoutReservationMinutes?: Prisma.IntFilter<"Project"> | number
   paymentProvider?: Prisma.StringFilter<"Project"> | string
+  stripeSecretKey?: Prisma.StringNullableFilter<"Project"> | string | null
+  stripeWebhookSecret?: Prisma.StringNullableFilter<"Project"> | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFilter<"Project"> | number
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -445,6 +461,8 @@ export type ProjectOrderByWithRelationInput = {
   reservationMinutes?: Prisma.SortOrder
   checkoutReservationMinutes?: Prisma.SortOrder
   paymentProvider?: Prisma.SortOrder
+  stripeSecretKey?: Prisma.SortOrderInput | Prisma.SortOrder
+  stripeWebhookSecret?: Prisma.SortOrderInput | Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -501,6 +519,8 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   reservationMinutes?: Prisma.IntFilter<"Project"> | number
   checkoutReservationMinutes?: Prisma.IntFilter<"Project"> | number
   paymentProvider?: Prisma.StringFilter<"Project"> | string
+  stripeSecretKey?: Prisma.StringNullableFilter<"Project"> | string | null
+  stripeWebhookSecret?: Prisma.StringNullableFilter<"Project"> | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFilter<"Project"> | number
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -554,6 +574,8 @@ export type ProjectOrderByWithAggregationInput = {
   reservationMinutes?: Prisma.SortOrder
   checkoutReservationMinutes?: Prisma.SortOrder
   paymentProvider?: Prisma.SortOrder
+  stripeSecretKey?: Prisma.SortOrderInput | Prisma.SortOrder
+  stripeWebhookSecret?: Prisma.SortOrderInput | Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -590,6 +612,8 @@ export type ProjectScalarWhereWithAggregatesInput = {
   reservationMinutes?: Prisma.IntWithAggregatesFilter<"Project"> | number
   checkoutReservationMinutes?: Prisma.IntWithAggregatesFilter<"Project"> | number
   paymentProvider?: Prisma.StringWithAggregatesFilter<"Project"> | string
+  stripeSecretKey?: Prisma.StringNullableWithAggregatesFilter<"Project"> | string | null
+  stripeWebhookSecret?: Prisma.StringNullableWithAggregatesFilter<"Project"> | string | null
   checkoutsPerIpPerMinute?: Prisma.IntWithAggregatesFilter<"Project"> | number
   signingSecret?: Prisma.StringWithAggregatesFilter<"Project"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
@@ -618,6 +642,8 @@ export type ProjectCreateInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -671,6 +697,8 @@ export type ProjectUncheckedCreateInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -724,6 +752,8 @@ export type ProjectUpdateInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -777,6 +807,8 @@ export type ProjectUncheckedUpdateInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -830,6 +862,8 @@ export type ProjectCreateManyInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -858,6 +892,8 @@ export type ProjectUpdateManyMutationInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -886,6 +922,8 @@ export type ProjectUncheckedUpdateManyInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -922,6 +960,8 @@ export type ProjectCountOrderByAggregateInput = {
   reservationMinutes?: Prisma.SortOrder
   checkoutReservationMinutes?: Prisma.SortOrder
   paymentProvider?: Prisma.SortOrder
+  stripeSecretKey?: Prisma.SortOrder
+  stripeWebhookSecret?: Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -959,6 +999,8 @@ export type ProjectMaxOrderByAggregateInput = {
   reservationMinutes?: Prisma.SortOrder
   checkoutReservationMinutes?: Prisma.SortOrder
   paymentProvider?: Prisma.SortOrder
+  stripeSecretKey?: Prisma.SortOrder
+  stripeWebhookSecret?: Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -984,6 +1026,8 @@ export type ProjectMinOrderByAggregateInput = {
   reservationMinutes?: Prisma.SortOrder
   checkoutReservationMinutes?: Prisma.SortOrder
   paymentProvider?: Prisma.SortOrder
+  stripeSecretKey?: Prisma.SortOrder
+  stripeWebhookSecret?: Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -1420,6 +1464,8 @@ export type ProjectCreateWithoutRateWindowsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -1472,6 +1518,8 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -1540,6 +1588,8 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1592,6 +1642,8 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1644,6 +1696,8 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -1696,6 +1750,8 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -1764,6 +1820,8 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1816,6 +1874,8 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1868,6 +1928,8 @@ export type ProjectCreateWithoutApiKeysInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -1920,6 +1982,8 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -1988,6 +2052,8 @@ export type ProjectUpdateWithoutApiKeysInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2040,6 +2106,8 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2092,6 +2160,8 @@ export type ProjectCreateWithoutLocationsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -2144,6 +2214,8 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -2212,6 +2284,8 @@ export type ProjectUpdateWithoutLocationsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2264,6 +2338,8 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2316,6 +2392,8 @@ export type ProjectCreateWithoutStoreEventsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -2368,6 +2446,8 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -2436,6 +2516,8 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2488,6 +2570,8 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2540,6 +2624,8 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -2592,6 +2678,8 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -2660,6 +2748,8 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2712,6 +2802,8 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2764,6 +2856,8 @@ export type ProjectCreateWithoutCustomersInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -2816,6 +2910,8 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -2884,6 +2980,8 @@ export type ProjectUpdateWithoutCustomersInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2936,6 +3034,8 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2988,6 +3088,8 @@ export type ProjectCreateWithoutProductsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -3040,6 +3142,8 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -3108,6 +3212,8 @@ export type ProjectUpdateWithoutProductsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3160,6 +3266,8 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3212,6 +3320,8 @@ export type ProjectCreateWithoutCollectionsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -3264,6 +3374,8 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -3332,6 +3444,8 @@ export type ProjectUpdateWithoutCollectionsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3384,6 +3498,8 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3436,6 +3552,8 @@ export type ProjectCreateWithoutFilesInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -3488,6 +3606,8 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -3556,6 +3676,8 @@ export type ProjectUpdateWithoutFilesInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3608,6 +3730,8 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3660,6 +3784,8 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -3712,6 +3838,8 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -3780,6 +3908,8 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3832,6 +3962,8 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3884,6 +4016,8 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -3936,6 +4070,8 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -4004,6 +4140,8 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4056,6 +4194,8 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4108,6 +4248,8 @@ export type ProjectCreateWithoutCountersInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -4160,6 +4302,8 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -4228,6 +4372,8 @@ export type ProjectUpdateWithoutCountersInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4280,6 +4426,8 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4332,6 +4480,8 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -4384,6 +4534,8 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -4452,6 +4604,8 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4504,6 +4658,8 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4556,6 +4712,8 @@ export type ProjectCreateWithoutOrdersInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -4608,6 +4766,8 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -4676,6 +4836,8 @@ export type ProjectUpdateWithoutOrdersInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4728,6 +4890,8 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4780,6 +4944,8 @@ export type ProjectCreateWithoutShippingZonesInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -4832,6 +4998,8 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -4900,6 +5068,8 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4952,6 +5122,8 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5004,6 +5176,8 @@ export type ProjectCreateWithoutShippingRatesInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -5056,6 +5230,8 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -5124,6 +5300,8 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5176,6 +5354,8 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5228,6 +5408,8 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -5280,6 +5462,8 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -5348,6 +5532,8 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5400,6 +5586,8 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5452,6 +5640,8 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -5504,6 +5694,8 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -5572,6 +5764,8 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5624,6 +5818,8 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5676,6 +5872,8 @@ export type ProjectCreateWithoutCompaniesInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -5728,6 +5926,8 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -5796,6 +5996,8 @@ export type ProjectUpdateWithoutCompaniesInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5848,6 +6050,8 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5900,6 +6104,8 @@ export type ProjectCreateWithoutPriceListsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -5952,6 +6158,8 @@ export type ProjectUncheckedCreateWithoutPriceListsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -6020,6 +6228,8 @@ export type ProjectUpdateWithoutPriceListsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6072,6 +6282,8 @@ export type ProjectUncheckedUpdateWithoutPriceListsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6124,6 +6336,8 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -6176,6 +6390,8 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -6244,6 +6460,8 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6296,6 +6514,8 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6348,6 +6568,8 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -6400,6 +6622,8 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -6468,6 +6692,8 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6520,6 +6746,8 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6572,6 +6800,8 @@ export type ProjectCreateWithoutSuggestionBlocksInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -6624,6 +6854,8 @@ export type ProjectUncheckedCreateWithoutSuggestionBlocksInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -6692,6 +6924,8 @@ export type ProjectUpdateWithoutSuggestionBlocksInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6744,6 +6978,8 @@ export type ProjectUncheckedUpdateWithoutSuggestionBlocksInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6796,6 +7032,8 @@ export type ProjectCreateWithoutCheckoutsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -6848,6 +7086,8 @@ export type ProjectUncheckedCreateWithoutCheckoutsInput = {
   reservationMinutes?: number
   checkoutReservationMinutes?: number
   paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
   signingSecret: string
   createdAt?: Date | string
@@ -6916,6 +7156,8 @@ export type ProjectUpdateWithoutCheckoutsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6968,6 +7210,8 @@ export type ProjectUncheckedUpdateWithoutCheckoutsInput = {
   reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
   paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -7267,6 +7511,8 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   reservationMinutes?: boolean
   checkoutReservationMinutes?: boolean
   paymentProvider?: boolean
+  stripeSecretKey?: boolean
+  stripeWebhookSecret?: boolean
   checkoutsPerIpPerMinute?: boolean
   signingSecret?: boolean
   createdAt?: boolean
@@ -7321,6 +7567,8 @@ export type ProjectSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   reservationMinutes?: boolean
   checkoutReservationMinutes?: boolean
   paymentProvider?: boolean
+  stripeSecretKey?: boolean
+  stripeWebhookSecret?: boolean
   checkoutsPerIpPerMinute?: boolean
   signingSecret?: boolean
   createdAt?: boolean
@@ -7349,6 +7597,8 @@ export type ProjectSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   reservationMinutes?: boolean
   checkoutReservationMinutes?: boolean
   paymentProvider?: boolean
+  stripeSecretKey?: boolean
+  stripeWebhookSecret?: boolean
   checkoutsPerIpPerMinute?: boolean
   signingSecret?: boolean
   createdAt?: boolean
@@ -7377,13 +7627,15 @@ export type ProjectSelectScalar = {
   reservationMinutes?: boolean
   checkoutReservationMinutes?: boolean
   paymentProvider?: boolean
+  stripeSecretKey?: boolean
+  stripeWebhookSecret?: boolean
   checkoutsPerIpPerMinute?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "storefrontRateLimitPerMinute" | "authAttemptsPerIpPerMinute" | "authAttemptsPerEmailPerMinute" | "storefrontClientSharePercent" | "contactEmail" | "reservationMinutes" | "checkoutReservationMinutes" | "paymentProvider" | "checkoutsPerIpPerMinute" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
+export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "storefrontRateLimitPerMinute" | "authAttemptsPerIpPerMinute" | "authAttemptsPerEmailPerMinute" | "storefrontClientSharePercent" | "contactEmail" | "reservationMinutes" | "checkoutReservationMinutes" | "paymentProvider" | "stripeSecretKey" | "stripeWebhookSecret" | "checkoutsPerIpPerMinute" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
 export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | Prisma.Project$apiKeysArgs<ExtArgs>
   locations?: boolean | Prisma.Project$locationsArgs<ExtArgs>
@@ -7487,9 +7739,18 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
      */
     checkoutReservationMinutes: number
     /**
-     * How storefront checkouts are paid: manual (the order stays pending) or test (deterministic test tokens).
+     * How storefront checkouts are paid: manual (the order stays pending), test (deterministic test tokens) or stripe.
      */
     paymentProvider: string
+    /**
+     * The project's Stripe secret key (sk_/rk_): kept as is, like webhook signing secrets, since every call to
+     * Stripe sends it; never returned by any answer (the project shows only whether it is set).
+     */
+    stripeSecretKey: string | null
+    /**
+     * The signing secret (whsec_) of the project's Stripe webhook endpoint; kept as is, never returned.
+     */
+    stripeWebhookSecret: string | null
     /**
      * Checkouts one client address may create a minute (createCheckout).
      */
@@ -7969,6 +8230,8 @@ export interface ProjectFieldRefs {
   readonly reservationMinutes: Prisma.FieldRef<"Project", 'Int'>
   readonly checkoutReservationMinutes: Prisma.FieldRef<"Project", 'Int'>
   readonly paymentProvider: Prisma.FieldRef<"Project", 'String'>
+  readonly stripeSecretKey: Prisma.FieldRef<"Project", 'String'>
+  readonly stripeWebhookSecret: Prisma.FieldRef<"Project", 'String'>
   readonly checkoutsPerIpPerMinute: Prisma.FieldRef<"Project", 'Int'>
   readonly signingSecret: Prisma.FieldRef<"Project", 'String'>
   readonly createdAt: Prisma.FieldRef<"Project", 'DateTime'>

@@ -1,0 +1,113 @@
+import Stripe from 'stripe';
+import { AppError, invalidField } from '../../shared/errors.js';
+import type { PaymentOutcome, PaymentProvider } from './payment-providers.js';
+
+/** Where the SDK sends its requests: api.stripe.com, or a local stand-in (STRIPE_API_BASE, tests). */
+export interface StripeEndpoint {
+  apiBase?: string;
+}
+
+/** The SDK's host/port/protocol options for `apiBase` (none: Stripe's own API). */
+function endpointOptions({ apiBase }: StripeEndpoint): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {
+  if (!apiBase) return {};
+  const url = new URL(apiBase);
+  return {
+    host: url.hostname,
+    port: url.port || (url.protocol === 'http:' ? 80 : 443),
+    protocol: url.protocol === 'http:' ? 'http' : 'https',
+  };
+}
+
+/** A client of the project's Stripe account; 400 when the project has no stripe_secret_key. */
+export function stripeClient(secretKey: string | null, endpoint: StripeEndpoint): Stripe {
+  if (!secretKey) {
+    throw new AppError(
+      'invalid_request',
+      "The project pays through Stripe but its stripe_secret_key is not set; the merchant sets it in the project's settings.",
+    );
+  }
+  return new Stripe(secretKey, {
+    ...endpointOptions(endpoint),
+    maxNetworkRetries: 1,
+    timeout: 20_000,
+    telemetry: false,
+  });
+}
+
+/** What a PaymentIntent's status means for the checkout. */
+function outcomeOf(intent: Stripe.PaymentIntent): PaymentOutcome {
+  switch (intent.status) {
+    case 'succeeded':
+      return { status: 'succeeded', reference: intent.id };
+    case 'requires_action':
+    case 'processing':
+      return { status: 'requires_action', reference: intent.id, clientSecret: intent.client_secret };
+    case 'requires_payment_method':
+    case 'canceled':
+      return { status: 'declined', reference: intent.id };
+    default:
+      // requires_confirmation, requires_capture: not reached with automatic capture and confirm on creation.
+      return { status: 'requires_action', reference: intent.id, clientSecret: intent.client_secret };
+  }
+}
+
+/**
+ * Stripe's errors as the API answers them: a card error is a decline (402 by the caller), Stripe not answering 503,
+ * anything else (a refused key, a bad request) 400 naming Stripe's message; no secret is ever in the message.
+ */
+async function calling(call: () => Promise<Stripe.PaymentIntent>): Promise<PaymentOutcome> {
+  try {
+    return outcomeOf(await call());
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeCardError) {
+      const intent = (error.raw as { payment_intent?: { id?: string } } | undefined)?.payment_intent;
+      return { status: 'declined', reference: intent?.id ?? null };
+    }
+    if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError) {
+      throw new AppError('service_unavailable', 'Stripe did not answer; try again shortly.', {
+        headers: { 'Retry-After': '5' },
+      });
+    }
+    if (error instanceof Stripe.errors.StripeError) {
+      throw new AppError('invalid_request', `Stripe refused the payment: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The `stripe` provider: one PaymentIntent per checkout and amount (Stripe's idempotency key names both, so a retry
+ * after a lost answer finds the same intent), confirmed with the shopper's PaymentMethod id; the extra step is
+ * whatever Stripe.js does with the intent's client_secret, after which the intent is read back.
+ */
+export function stripeProvider(secretKey: string | null, endpoint: StripeEndpoint): PaymentProvider {
+  return {
+    name: 'stripe',
+    createPayment: async (request) => {
+      if (!request.paymentMethod) {
+        throw invalidField(
+          'payment.payment_method',
+          'The stripe provider needs payment.payment_method (a Stripe PaymentMethod id, pm_...).',
+        );
+      }
+      const stripe = stripeClient(secretKey, endpoint);
+      return calling(async () => {
+        const created = await stripe.paymentIntents.create(
+          {
+            amount: request.amount,
+            currency: request.currency.toLowerCase(),
+            automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+            metadata: { checkout_id: request.checkoutId, project_id: request.projectId ?? '' },
+          },
+          { idempotencyKey: `${request.checkoutId}:${request.currency}:${request.amount}:${request.paymentMethod}` },
+        );
+        if (created.status !== 'requires_payment_method' && created.status !== 'requires_confirmation') return created;
+        return stripe.paymentIntents.confirm(created.id, { payment_method: request.paymentMethod });
+      });
+    },
+    confirmPayment: async (reference) => {
+      const stripe = stripeClient(secretKey, endpoint);
+      return calling(() => stripe.paymentIntents.retrieve(reference));
+    },
+  };
+}
