@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { AppError, invalidField } from '../../shared/errors.js';
-import type { PaymentOutcome, PaymentProvider } from './payment-providers.js';
+import type { PaymentOutcome, PaymentProvider } from './payment-provider.types.js';
 
 /** Where the SDK sends its requests: api.stripe.com, or a local stand-in (STRIPE_API_BASE, tests). */
 export interface StripeEndpoint {
