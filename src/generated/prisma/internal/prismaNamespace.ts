@@ -5469,6 +5469,7 @@ export const CheckoutScalarFieldEnum = {
   reservedUntil: 'reservedUntil',
   orderId: 'orderId',
   completedAt: 'completedAt',
+  draftOrderId: 'draftOrderId',
   expiresAt: 'expiresAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'

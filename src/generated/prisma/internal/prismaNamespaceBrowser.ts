@@ -1029,6 +1029,7 @@ export const CheckoutScalarFieldEnum = {
   reservedUntil: 'reservedUntil',
   orderId: 'orderId',
   completedAt: 'completedAt',
+  draftOrderId: 'draftOrderId',
   expiresAt: 'expiresAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'

@@ -67,6 +67,7 @@ export type CheckoutMinAggregateOutputType = {
   reservedUntil: Date | null
   orderId: string | null
   completedAt: Date | null
+  draftOrderId: string | null
   expiresAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -94,6 +95,7 @@ export type CheckoutMaxAggregateOutputType = {
   reservedUntil: Date | null
   orderId: string | null
   completedAt: Date | null
+  draftOrderId: string | null
   expiresAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -125,6 +127,7 @@ export type CheckoutCountAggregateOutputType = {
   reservedUntil: number
   orderId: number
   completedAt: number
+  draftOrderId: number
   expiresAt: number
   createdAt: number
   updatedAt: number
@@ -172,6 +175,7 @@ export type CheckoutMinAggregateInputType = {
   reservedUntil?: true
   orderId?: true
   completedAt?: true
+  draftOrderId?: true
   expiresAt?: true
   createdAt?: true
   updatedAt?: true
@@ -199,6 +203,7 @@ export type CheckoutMaxAggregateInputType = {
   reservedUntil?: true
   orderId?: true
   completedAt?: true
+  draftOrderId?: true
   expiresAt?: true
   createdAt?: true
   updatedAt?: true
@@ -230,6 +235,7 @@ export type CheckoutCountAggregateInputType = {
   reservedUntil?: true
   orderId?: true
   completedAt?: true
+  draftOrderId?: true
   expiresAt?: true
   createdAt?: true
   updatedAt?: true
@@ -348,6 +354,7 @@ export type CheckoutGroupByOutputType = {
   reservedUntil: Date | null
   orderId: string | null
   completedAt: Date | null
+  draftOrderId: string | null
   expiresAt: Date
   createdAt: Date
   updatedAt: Date
@@ -402,6 +409,7 @@ export type CheckoutWhereInput = {
   reservedUntil?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   orderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
+  draftOrderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   expiresAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
   createdAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
@@ -436,6 +444,7 @@ export type CheckoutOrderByWithRelationInput = {
   reservedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   orderId?: Prisma.SortOrderInput | Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  draftOrderId?: Prisma.SortOrderInput | Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -473,6 +482,7 @@ export type CheckoutWhereUniqueInput = Prisma.AtLeast<{
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
   reservedUntil?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   completedAt?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
+  draftOrderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   expiresAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
   createdAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
@@ -507,6 +517,7 @@ export type CheckoutOrderByWithAggregationInput = {
   reservedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   orderId?: Prisma.SortOrderInput | Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  draftOrderId?: Prisma.SortOrderInput | Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -546,6 +557,7 @@ export type CheckoutScalarWhereWithAggregatesInput = {
   reservedUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Checkout"> | Date | string | null
   orderId?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Checkout"> | Date | string | null
+  draftOrderId?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   expiresAt?: Prisma.DateTimeWithAggregatesFilter<"Checkout"> | Date | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Checkout"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Checkout"> | Date | string
@@ -576,6 +588,7 @@ export type CheckoutCreateInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -610,6 +623,7 @@ export type CheckoutUncheckedCreateInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -642,6 +656,7 @@ export type CheckoutUpdateInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -676,6 +691,7 @@ export type CheckoutUncheckedUpdateInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -709,6 +725,7 @@ export type CheckoutCreateManyInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -739,6 +756,7 @@ export type CheckoutUpdateManyMutationInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -770,6 +788,7 @@ export type CheckoutUncheckedUpdateManyInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -816,6 +835,7 @@ export type CheckoutCountOrderByAggregateInput = {
   reservedUntil?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
+  draftOrderId?: Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -852,6 +872,7 @@ export type CheckoutMaxOrderByAggregateInput = {
   reservedUntil?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
+  draftOrderId?: Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -879,6 +900,7 @@ export type CheckoutMinOrderByAggregateInput = {
   reservedUntil?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
+  draftOrderId?: Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -995,6 +1017,7 @@ export type CheckoutCreateWithoutProjectInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1027,6 +1050,7 @@ export type CheckoutUncheckedCreateWithoutProjectInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1089,6 +1113,7 @@ export type CheckoutScalarWhereInput = {
   reservedUntil?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   orderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
+  draftOrderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   expiresAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
   createdAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
@@ -1119,6 +1144,7 @@ export type CheckoutCreateWithoutReservationsInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1152,6 +1178,7 @@ export type CheckoutUncheckedCreateWithoutReservationsInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1199,6 +1226,7 @@ export type CheckoutUpdateWithoutReservationsInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1232,6 +1260,7 @@ export type CheckoutUncheckedUpdateWithoutReservationsInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1263,6 +1292,7 @@ export type CheckoutCreateWithoutLinesInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1296,6 +1326,7 @@ export type CheckoutUncheckedCreateWithoutLinesInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1343,6 +1374,7 @@ export type CheckoutUpdateWithoutLinesInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1376,6 +1408,7 @@ export type CheckoutUncheckedUpdateWithoutLinesInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1407,6 +1440,7 @@ export type CheckoutCreateManyProjectInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1437,6 +1471,7 @@ export type CheckoutUpdateWithoutProjectInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1469,6 +1504,7 @@ export type CheckoutUncheckedUpdateWithoutProjectInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1501,6 +1537,7 @@ export type CheckoutUncheckedUpdateManyWithoutProjectInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1572,6 +1609,7 @@ export type CheckoutSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   reservedUntil?: boolean
   orderId?: boolean
   completedAt?: boolean
+  draftOrderId?: boolean
   expiresAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1607,6 +1645,7 @@ export type CheckoutSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   reservedUntil?: boolean
   orderId?: boolean
   completedAt?: boolean
+  draftOrderId?: boolean
   expiresAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1639,6 +1678,7 @@ export type CheckoutSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   reservedUntil?: boolean
   orderId?: boolean
   completedAt?: boolean
+  draftOrderId?: boolean
   expiresAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1671,12 +1711,13 @@ export type CheckoutSelectScalar = {
   reservedUntil?: boolean
   orderId?: boolean
   completedAt?: boolean
+  draftOrderId?: boolean
   expiresAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type CheckoutOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "secretHash" | "status" | "customerId" | "email" | "currency" | "shippingAddress" | "billingAddress" | "shippingRate" | "note" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "total" | "lineCount" | "paymentProvider" | "paymentStatus" | "paymentReference" | "reservedUntil" | "orderId" | "completedAt" | "expiresAt" | "createdAt" | "updatedAt", ExtArgs["result"]["checkout"]>
+export type CheckoutOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "secretHash" | "status" | "customerId" | "email" | "currency" | "shippingAddress" | "billingAddress" | "shippingRate" | "note" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "total" | "lineCount" | "paymentProvider" | "paymentStatus" | "paymentReference" | "reservedUntil" | "orderId" | "completedAt" | "draftOrderId" | "expiresAt" | "createdAt" | "updatedAt", ExtArgs["result"]["checkout"]>
 export type CheckoutInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   lines?: boolean | Prisma.Checkout$linesArgs<ExtArgs>
@@ -1735,6 +1776,11 @@ export type $CheckoutPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     reservedUntil: Date | null
     orderId: string | null
     completedAt: Date | null
+    /**
+     * The sent draft order this checkout pays (opened from its pay link); its lines, prices and shipping are fixed.
+     * No foreign key: completing the checkout completes the draft, which stays.
+     */
+    draftOrderId: string | null
     /**
      * Pushed back by every change; the purge job deletes open checkouts past it.
      */
@@ -2192,6 +2238,7 @@ export interface CheckoutFieldRefs {
   readonly reservedUntil: Prisma.FieldRef<"Checkout", 'DateTime'>
   readonly orderId: Prisma.FieldRef<"Checkout", 'String'>
   readonly completedAt: Prisma.FieldRef<"Checkout", 'DateTime'>
+  readonly draftOrderId: Prisma.FieldRef<"Checkout", 'String'>
   readonly expiresAt: Prisma.FieldRef<"Checkout", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"Checkout", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Checkout", 'DateTime'>
