@@ -137,7 +137,9 @@ const demandsOf = (lines: CheckoutLine[]) =>
  * The checkout's order, in the caller's transaction: its held units released and deducted (the variants stay locked,
  * so nobody takes them in between), the order created as every completion creates it (createOrder: number,
  * customer figures, order.created) with the payment recorded, marked paid when the payment succeeded (order.paid,
- * total_spent), the checkout completed and linked, and the confirmation e-mail written to the outbox.
+ * total_spent), the checkout completed and linked, and the confirmation e-mail written to the outbox. A checkout
+ * paying a draft (draft_order_id) instead completes the draft (completeDraftIn: its reservation, stock, order,
+ * order.created, draft_order.completed) and records the payment and the checkout on that order.
  */
 async function placeOrder(
   tx: Tx,
