@@ -200,6 +200,18 @@ describe('completeCheckout of a draft', () => {
     expect(opened.error).toMatchObject({ error: { code: 'draft_order_completed' } });
   });
 
+  test('a payment that needs another step answers 202; the second call completes the draft', async () => {
+    const { draftId, payUrl } = await sentDraft('step@example.com');
+    const { checkout, secret } = await openCheckout(payUrl);
+    const pending = await complete(checkout.id, secret, 'tok_test_requires_action');
+    expect(pending.response.status).toBe(202);
+    expect((await readDraft(api, draftId)).status).toBe('sent');
+    const done = await shop.POST('/v1/checkouts/{id}/complete', { ...withSecret(checkout.id, secret), body: {} });
+    expect(done.response.status).toBe(201);
+    expect(done.data!.data).toMatchObject({ draft_order_id: draftId, financial_status: 'paid' });
+    expect((await readDraft(api, draftId)).status).toBe('completed');
+  });
+
   test('a declined payment leaves the draft open and unpaid', async () => {
     const { draftId, payUrl } = await sentDraft('decline@example.com');
     const { checkout, secret } = await openCheckout(payUrl);
