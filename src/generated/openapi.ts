@@ -2666,7 +2666,8 @@ export interface paths {
          * Send the payment request
          * @description E-mails the payment request to `customer_email` (with `cc` visible to all recipients and `bcc`
          *     hidden): the line items, the totals, the optional `message` and, when the project's domain is
-         *     verified, a pay link `https://{domain}/checkout/{draft order id}`. Without `subject` the subject is
+         *     verified, a pay link `https://{domain}/checkout/{draft order id}?token={pay token}` for the storefront's
+         *     pay page (see `createCheckoutFromDraft`). Without `subject` the subject is
          *     "Draft order #{draft_number} from {store name}", in the language of the e-mail. The language follows
          *     the customer's locale, else the project's (English, German and French; others fall back to English).
          *     The e-mail is recorded in the project's outbox and, when the server has `SMTP_URL`, sent over SMTP.
@@ -2796,6 +2797,42 @@ export interface paths {
          *     address: past it, 429 `rate_limited` with `Retry-After`.
          */
         post: operations["createCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/checkouts/from-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the checkout of a draft order's pay link
+         * @description The storefront's pay page: the payment-request e-mail of a sent draft order links to
+         *     `https://{domain}/checkout/{draft order id}?token={pay token}` (see the checkouts tag, "Pay links"); the page
+         *     sends that `token` here. The answer is a new open checkout of the draft with its `client_secret` (send it as
+         *     `X-Checkout-Secret` afterwards, as for `createCheckout`): the draft's lines at the draft's prices, its
+         *     e-mail, customer, addresses, shipping (`shipping_cost`), tax, discount and total, and `draft_order_id`.
+         *     Nothing of it can be changed: editing the lines, the addresses, the shipping rate or anything else answers
+         *     409 `checkout_locked`. `completeCheckout` pays it through the project's provider and completes the draft
+         *     into its order through draft completion (`completeDraftOrder`: stock, order number, `order.created`,
+         *     `draft_order.completed`, the draft's reservation consumed), exactly once: completing it again answers the
+         *     same order; a draft completed meanwhile (by the merchant, or through another checkout of the same link)
+         *     answers 409 `draft_order_completed` and charges nothing.
+         *
+         *     The token is an HMAC-SHA256 of the draft order's id under a key derived from the project's signing secret,
+         *     checked in constant time; it stays valid as long as the draft is not completed. A malformed, forged or
+         *     another project's token, or a deleted draft, answers 404. A completed draft answers 409
+         *     `draft_order_completed`, as does a draft with a custom line item (it cannot be paid online; the merchant
+         *     marks it paid). Counts against `checkouts_per_ip_per_minute` as `createCheckout` does.
+         */
+        post: operations["createCheckoutFromDraft"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6423,7 +6460,10 @@ export interface components {
         /**
          * @description The error body of completeCheckout's 402 and 409 answers: as `Error`, with the codes `payment_declined` (402:
          *     the provider declined the payment; nothing was written or charged), `out_of_stock` (409: a variant is short;
-         *     `field` names it) and `conflict` (409: the Idempotency-Key is in use or was sent with another request).
+         *     `field` names it), `conflict` (409: the Idempotency-Key is in use or was sent with another request, or the
+         *     checkout's payment waits for another step), `checkout_locked` (409: the checkout pays a draft order, whose
+         *     lines, prices, addresses and shipping cannot be changed) and `draft_order_completed` (409: the draft order
+         *     was completed, or cannot be paid online; nothing was charged).
          */
         CheckoutError: {
             error: {
@@ -6431,7 +6471,7 @@ export interface components {
                  * @description Stable machine-readable code.
                  * @enum {string}
                  */
-                code: "conflict" | "out_of_stock" | "payment_declined";
+                code: "conflict" | "out_of_stock" | "payment_declined" | "checkout_locked" | "draft_order_completed";
                 /** @description A human-readable explanation. */
                 message: string;
                 /** @description The offending field or variant, when there is one. */
@@ -6551,6 +6591,12 @@ export interface components {
             /** @description The payment waiting for another step, or null. */
             payment: components["schemas"]["CheckoutPayment"] | null;
             order_id: components["schemas"]["OrderId"] | null;
+            /**
+             * @description The sent draft order this checkout pays (opened with `createCheckoutFromDraft`); null for a shopper's own
+             *     checkout. Its lines, prices, addresses and shipping are the draft's and cannot be changed (409
+             *     `checkout_locked`); completing it completes the draft into its order.
+             */
+            draft_order_id: components["schemas"]["DraftOrderId"] | null;
             completed_at: components["schemas"]["Timestamp"] | null;
             expires_at: components["schemas"]["Timestamp"];
             created_at: components["schemas"]["Timestamp"];
@@ -6558,6 +6604,11 @@ export interface components {
         };
         CheckoutEnvelope: {
             data: components["schemas"]["Checkout"];
+        };
+        /** @description The `token` query parameter of a draft order's pay link. */
+        CheckoutFromDraft: {
+            /** @description The pay token: `{draft order id}.{signature}`. */
+            token: string;
         };
         CheckoutCreatedEnvelope: {
             data: components["schemas"]["Checkout"];
@@ -8477,7 +8528,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The checkout's payment waits for another step: it cannot change until that step is done or its held units are released. */
+        /** @description The checkout cannot change: its payment waits for another step until that step is done or its held units are released (`conflict`), or it pays a draft order whose lines, prices, addresses and shipping are fixed (`checkout_locked`). */
         CheckoutPaymentPending: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8498,7 +8549,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["CheckoutError"];
             };
         };
         /** @description The publishable key is missing, malformed or revoked; or an access token sent beside it in `X-API-Key` is expired, of another project or of an ended session. */
@@ -22527,6 +22578,7 @@ export interface operations {
                      *         "total": 19800,
                      *         "payment": null,
                      *         "order_id": null,
+                     *         "draft_order_id": null,
                      *         "completed_at": null,
                      *         "expires_at": "2026-11-28T09:00:00.000Z",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
@@ -22565,6 +22617,186 @@ export interface operations {
             };
             401: components["responses"]["CheckoutUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCheckoutFromDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u.q1VbX0S5lHk9cP3nA7dJf2mR8tW4yZ6eG0iK1oU3sLw"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CheckoutFromDraft"];
+            };
+        };
+        responses: {
+            /** @description The checkout of the draft order with its client secret. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8v",
+                     *         "status": "open",
+                     *         "customer_id": "cus_01jd5m1n3p5r7t9v1x3z5b7d9f",
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "lines": [
+                     *           {
+                     *             "id": "chkl_01jd5w1b3d5f7h9k1m3p5r7t9w",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "price_list_id": null,
+                     *             "total": 19800
+                     *           }
+                     *         ],
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Hauptstrasse 1",
+                     *           "line2": null,
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10115",
+                     *           "country": "DE",
+                     *           "phone": null
+                     *         },
+                     *         "billing_address": null,
+                     *         "shipping_rate": null,
+                     *         "note": null,
+                     *         "subtotal": 19800,
+                     *         "tax": 3161,
+                     *         "tax_data": {
+                     *           "total_tax": 3161,
+                     *           "tax_inclusive": true,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 3161
+                     *             }
+                     *           ]
+                     *         },
+                     *         "tax_inclusive": true,
+                     *         "shipping_cost": 490,
+                     *         "discount": 0,
+                     *         "total": 20290,
+                     *         "payment": null,
+                     *         "order_id": null,
+                     *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "completed_at": null,
+                     *         "expires_at": "2026-11-28T09:00:00.000Z",
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       },
+                     *       "client_secret": "chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8V"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutCreatedEnvelope"];
+                };
+            };
+            /** @description `token` is missing or not a string (`invalid_request` with `field`; `validation_error` with `details` when several fields are wrong). */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "token is required.",
+                     *         "field": "token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CheckoutUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            /** @description The token is malformed, forged or of another project, or its draft order was deleted. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "This pay link is not valid."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The draft order is completed, or has a custom line item and cannot be paid online (`draft_order_completed`). */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "draft_order_completed",
+                     *         "message": "Draft order #1042 is already completed: its order is paid or awaiting payment with the store."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -22646,6 +22878,7 @@ export interface operations {
                      *         "total": 19800,
                      *         "payment": null,
                      *         "order_id": null,
+                     *         "draft_order_id": null,
                      *         "completed_at": null,
                      *         "expires_at": "2026-11-28T09:00:00.000Z",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
@@ -22799,6 +23032,7 @@ export interface operations {
                      *         "total": 19800,
                      *         "payment": null,
                      *         "order_id": null,
+                     *         "draft_order_id": null,
                      *         "completed_at": null,
                      *         "expires_at": "2026-11-28T09:05:00.000Z",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
@@ -22942,6 +23176,7 @@ export interface operations {
                      *         "total": 19800,
                      *         "payment": null,
                      *         "order_id": null,
+                     *         "draft_order_id": null,
                      *         "completed_at": null,
                      *         "expires_at": "2026-11-28T09:00:00.000Z",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
@@ -23168,6 +23403,7 @@ export interface operations {
                      *         "total": 19800,
                      *         "payment": null,
                      *         "order_id": null,
+                     *         "draft_order_id": null,
                      *         "completed_at": null,
                      *         "expires_at": "2026-11-28T09:00:00.000Z",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
@@ -23525,6 +23761,7 @@ export interface operations {
                      *           "reserved_until": "2026-11-21T09:25:00.000Z"
                      *         },
                      *         "order_id": null,
+                     *         "draft_order_id": null,
                      *         "completed_at": null,
                      *         "expires_at": "2026-11-28T09:10:00.000Z",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
@@ -23579,7 +23816,7 @@ export interface operations {
             };
             403: components["responses"]["PublishableKeyForbidden"];
             404: components["responses"]["CheckoutNotFound"];
-            /** @description A variant is short of stock (`out_of_stock`, nothing written or charged), or the Idempotency-Key conflicts. */
+            /** @description A variant is short of stock (`out_of_stock`, nothing written or charged), the checkout pays a draft order that was completed meanwhile (`draft_order_completed`, nothing charged), or the Idempotency-Key conflicts. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

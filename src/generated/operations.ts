@@ -40,6 +40,7 @@ export type OperationId =
   | 'completeDraftOrder'
   | 'createApiKey'
   | 'createCheckout'
+  | 'createCheckoutFromDraft'
   | 'createCollection'
   | 'createCompany'
   | 'createCompanyAddress'
@@ -232,6 +233,7 @@ export interface OperationAuth {
   completeDraftOrder: 'secret';
   createApiKey: 'platform';
   createCheckout: 'publishable';
+  createCheckoutFromDraft: 'publishable';
   createCollection: 'secret';
   createCompany: 'secret';
   createCompanyAddress: 'secret';
@@ -412,7 +414,7 @@ export interface OperationAuth {
 /** The operations of each tag (area), for typing an area's handler map. */
 export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
-  'checkouts': 'addCheckoutLines' | 'completeCheckout' | 'createCheckout' | 'getCheckout' | 'listCheckoutShippingRates' | 'receiveStripeWebhook' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
+  'checkouts': 'addCheckoutLines' | 'completeCheckout' | 'createCheckout' | 'createCheckoutFromDraft' | 'getCheckout' | 'listCheckoutShippingRates' | 'receiveStripeWebhook' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
   'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
   'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
   'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
@@ -616,6 +618,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "operationId": "createCheckout",
     "method": "POST",
     "path": "/v1/checkouts",
+    "tag": "checkouts",
+    "auth": "publishable",
+    "customerTokenOptional": true,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createCheckoutFromDraft",
+    "method": "POST",
+    "path": "/v1/checkouts/from-draft",
     "tag": "checkouts",
     "auth": "publishable",
     "customerTokenOptional": true,

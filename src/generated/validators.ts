@@ -29,6 +29,7 @@ export const validators: Record<OperationId, OperationValidators> = {
   completeDraftOrder: { path: coercing.completeDraftOrder_path },
   createApiKey: { path: coercing.createApiKey_path, body: strict.createApiKey_body },
   createCheckout: { body: strict.createCheckout_body },
+  createCheckoutFromDraft: { body: strict.createCheckoutFromDraft_body },
   createCollection: { body: strict.createCollection_body },
   createCompany: { body: strict.createCompany_body },
   createCompanyAddress: { path: coercing.createCompanyAddress_path, body: strict.createCompanyAddress_body },

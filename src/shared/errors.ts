@@ -28,6 +28,10 @@ export const httpStatusFor: Record<ErrorCode, number> = {
   out_of_stock: 409,
   // The payment provider declined the checkout's payment (openapi.yaml, completeCheckout).
   payment_declined: 402,
+  // The checkout pays a draft order, whose contents are the merchant's (openapi.yaml, createCheckoutFromDraft).
+  checkout_locked: 409,
+  // The draft order a pay link or checkout pays was completed, or cannot be paid online (createCheckoutFromDraft).
+  draft_order_completed: 409,
 };
 
 /** The only error type services and middleware throw; the error middleware renders it. */

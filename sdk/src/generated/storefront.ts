@@ -13,6 +13,7 @@ export interface StorefrontOperations {
   '/v1/checkouts/{id}/lines': 'post';
   '/v1/checkouts/{id}/lines/{line_id}': 'delete' | 'patch';
   '/v1/checkouts/{id}/shipping-rates': 'get';
+  '/v1/checkouts/from-draft': 'post';
   '/v1/collections': 'get';
   '/v1/collections/{id}': 'get';
   '/v1/collections/{id}/metafields': 'get';

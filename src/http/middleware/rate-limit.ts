@@ -139,7 +139,8 @@ export function rateLimit(deps: AppDeps): Middleware<RequestState> {
       throw refuse(`Rate limit of ${decision.limit} requests a minute exceeded.`);
     }
     if (
-      ctx.state.operation?.operationId === 'createCheckout' &&
+      (ctx.state.operation?.operationId === 'createCheckout' ||
+        ctx.state.operation?.operationId === 'createCheckoutFromDraft') &&
       !(await takeClientBudget(
         deps.db,
         service.project.id,

@@ -57,9 +57,18 @@ export async function findCheckout(ctx: Ctx, db: Database | Tx, key: CheckoutKey
 export const awaitsAction = (checkout: Checkout, now = new Date()) =>
   checkout.status === 'requires_action' && checkout.reservedUntil !== null && checkout.reservedUntil > now;
 
-/** 400 for a completed checkout, 409 while its payment waits for another step: the checkout cannot change. */
+/**
+ * 400 for a completed checkout, 409 checkout_locked for a checkout paying a draft order (the merchant's lines, prices,
+ * addresses and shipping), 409 while its payment waits for another step: the checkout cannot change.
+ */
 export function requireChangeable(checkout: Checkout): void {
   if (checkout.status === 'completed') throw new AppError('invalid_request', 'A completed checkout cannot be changed.');
+  if (checkout.draftOrderId) {
+    throw new AppError(
+      'checkout_locked',
+      'This checkout pays a draft order: its lines, prices, addresses and shipping are set by the store and cannot be changed here.',
+    );
+  }
   if (awaitsAction(checkout)) {
     throw new AppError(
       'conflict',

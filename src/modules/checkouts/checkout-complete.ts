@@ -16,6 +16,7 @@ import {
   type OrderLineItemResource,
   type OrderPaymentResource,
 } from '../orders/index.js';
+import { completeDraftIn, lockDraftForPayment } from '../draft-orders/index.js';
 import { recordEmail } from '../platform/index.js';
 import type { CarrierAccess } from '../shipping/index.js';
 import { awaitsAction, findCheckout, type CheckoutKey } from './checkout-access.js';
@@ -63,15 +64,23 @@ export async function completeCheckout(
 ): Promise<Completion> {
   const seen = await findCheckout(ctx, ctx.db, key);
   if (seen.status === 'completed') return { order: await orderOf(ctx, ctx.db, seen) };
-  requireOrderable(seen);
-  // Looked up before the lock (a carrier may take seconds): a zone that has rates wants one chosen.
-  if (!seen.shippingRate && (await ratesFor(ctx, seen, await linesOf(ctx.db, seen.id), carriers)).length > 0) {
-    throw invalidField('shipping_rate_id', 'Choose a shipping rate (shipping_rate_id) before completing the checkout.');
+  // A draft's checkout is what the merchant set (the draft's completion checks it): no rate to choose.
+  if (!seen.draftOrderId) {
+    requireOrderable(seen);
+    // Looked up before the lock (a carrier may take seconds): a zone that has rates wants one chosen.
+    if (!seen.shippingRate && (await ratesFor(ctx, seen, await linesOf(ctx.db, seen.id), carriers)).length > 0) {
+      throw invalidField(
+        'shipping_rate_id',
+        'Choose a shipping rate (shipping_rate_id) before completing the checkout.',
+      );
+    }
   }
   return writeTx(ctx, {}, async (tx) => {
     const checkout = await reopenIfLapsed(tx, await findCheckout(ctx, tx, key, true));
     if (checkout.status === 'completed') return { order: await orderOf(ctx, tx, checkout) };
-    requireOrderable(checkout);
+    // The draft stays locked until commit: completed meanwhile, it answers 409 before anything is charged.
+    if (checkout.draftOrderId) await lockDraftForPayment(ctx, tx, checkout.draftOrderId);
+    else requireOrderable(checkout);
     const lines = await linesOf(tx, checkout.id);
     const provider = paymentProviderOf(ctx.project, { apiBase: options.stripeApiBase });
     let outcome: PaymentOutcome;
@@ -81,7 +90,17 @@ export async function completeCheckout(
       outcome = await provider.confirmPayment(checkout.paymentReference!);
     } else {
       until = new Date(Date.now() + ctx.project.checkoutReservationMinutes * 60_000);
-      await holdStock(tx, ctx, { checkoutId: checkout.id }, demandsOf(lines), until, 'in the checkout', 'out_of_stock');
+      // A draft's units are held by its own reservation (sendDraftOrder) and taken by its completion.
+      if (!checkout.draftOrderId)
+        await holdStock(
+          tx,
+          ctx,
+          { checkoutId: checkout.id },
+          demandsOf(lines),
+          until,
+          'in the checkout',
+          'out_of_stock',
+        );
       outcome = await provider.createPayment({
         amount: Number(checkout.total),
         currency: checkout.currency,
@@ -133,7 +152,9 @@ const demandsOf = (lines: CheckoutLine[]) =>
  * The checkout's order, in the caller's transaction: its held units released and deducted (the variants stay locked,
  * so nobody takes them in between), the order created as every completion creates it (createOrder: number,
  * customer figures, order.created) with the payment recorded, marked paid when the payment succeeded (order.paid,
- * total_spent), the checkout completed and linked, and the confirmation e-mail written to the outbox.
+ * total_spent), the checkout completed and linked, and the confirmation e-mail written to the outbox. A checkout
+ * paying a draft (draft_order_id) instead completes the draft (completeDraftIn: its reservation, stock, order,
+ * order.created, draft_order.completed) and records the payment and the checkout on that order.
  */
 export async function placeOrder(
   tx: Tx,
@@ -143,12 +164,6 @@ export async function placeOrder(
   payment: { provider: ProviderName; outcome: PaymentOutcome },
   options: CompletionOptions,
 ): Promise<Order> {
-  await releaseCheckoutHold(tx, checkout.id);
-  const allocations = await deductStock(tx, ctx, demandsOf(lines)).catch((error: unknown) => {
-    throw error instanceof AppError && error.code === 'conflict'
-      ? new AppError('out_of_stock', error.message, { field: error.options.field })
-      : error;
-  });
   const planned = { id: newId('ord_'), at: new Date() };
   const paid = payment.outcome.status === 'succeeded';
   const record: OrderPaymentResource = {
@@ -159,11 +174,23 @@ export async function placeOrder(
     reference: payment.outcome.reference,
     created_at: planned.at.toISOString(),
   };
-  let order = await createOrder(tx, ctx, orderOfCheckout(ctx, checkout, lines, allocations, planned), {
-    checkoutId: checkout.id,
-    payments: [record],
-    summary: (orderNumber) => `Order #${orderNumber} created from a storefront checkout`,
-  });
+  let order: Order;
+  if (checkout.draftOrderId) {
+    // The draft's own completion (its reservation, stock, number, events), then the payment recorded on its order.
+    const completed = await completeDraftIn(tx, ctx, checkout.draftOrderId).catch(asOutOfStock);
+    order = await tx.order.update({
+      where: { id: completed.id },
+      data: { checkoutId: checkout.id, payments: [record] },
+    });
+  } else {
+    await releaseCheckoutHold(tx, checkout.id);
+    const allocations = await deductStock(tx, ctx, demandsOf(lines)).catch(asOutOfStock);
+    order = await createOrder(tx, ctx, orderOfCheckout(ctx, checkout, lines, allocations, planned), {
+      checkoutId: checkout.id,
+      payments: [record],
+      summary: (orderNumber) => `Order #${orderNumber} created from a storefront checkout`,
+    });
+  }
   if (paid) order = await markOrderPaid(tx, ctx, order);
   await tx.checkout.update({
     where: { id: checkout.id },
@@ -182,6 +209,13 @@ export async function placeOrder(
   await emailConfirmation(tx, ctx, order, options);
   return order;
 }
+
+/** A variant short of stock as the checkout's completion names it (409 out_of_stock). */
+const asOutOfStock = (error: unknown): never => {
+  throw error instanceof AppError && error.code === 'conflict'
+    ? new AppError('out_of_stock', error.message, { field: error.options.field })
+    : error;
+};
 
 /** The order of `checkout` as created (all but its number): copies of the lines, amounts and addresses, due on receipt. */
 function orderOfCheckout(

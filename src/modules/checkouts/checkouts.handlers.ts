@@ -4,6 +4,7 @@ import { carrierAccessOf } from '../shipping/index.js';
 import { toOrderResource } from '../orders/index.js';
 import type { CheckoutKey } from './checkout-access.js';
 import { completeCheckout } from './checkout-complete.js';
+import { createCheckoutFromDraft } from './checkout-from-draft.js';
 import { addCheckoutLines, removeCheckoutLine, updateCheckoutLine } from './checkout-lines.service.js';
 import { toCheckoutResource } from './checkouts.mappers.js';
 import { receiveStripeEvent } from './stripe-webhook.service.js';
@@ -25,6 +26,10 @@ const envelope = ({ checkout, lines }: CheckoutWithLines) => ({ data: toCheckout
 export const checkoutHandlers = {
   createCheckout: async ({ body, ctx }) => {
     const created = await createCheckout(ctx, body);
+    return { status: 201, body: { ...envelope(created), client_secret: created.clientSecret } };
+  },
+  createCheckoutFromDraft: async ({ body, ctx }) => {
+    const created = await createCheckoutFromDraft(ctx, body.token);
     return { status: 201, body: { ...envelope(created), client_secret: created.clientSecret } };
   },
   getCheckout: async (input) => ({ status: 200, body: envelope(await getCheckout(input.ctx, keyOf(input))) }),

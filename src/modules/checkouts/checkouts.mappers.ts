@@ -70,6 +70,7 @@ export function toCheckoutResource(checkout: Checkout, lines: CheckoutLine[], no
     total: Number(checkout.total),
     payment: paymentOf(checkout, now),
     order_id: checkout.orderId,
+    draft_order_id: checkout.draftOrderId,
     completed_at: checkout.completedAt?.toISOString() ?? null,
     expires_at: checkout.expiresAt.toISOString(),
     created_at: checkout.createdAt.toISOString(),

@@ -68,6 +68,7 @@ export async function createCheckout(
       reservedUntil: null,
       orderId: null,
       completedAt: null,
+      draftOrderId: null,
       expiresAt: now,
       createdAt: now,
       updatedAt: now,

@@ -24,37 +24,43 @@ export async function completeDraftOrder(ctx: Ctx, id: string): Promise<Order> {
   const pool = poolOf(ctx.db);
   if (pool && !(await anySubscriber(ctx.db, ctx, [...COMPLETION_EVENTS, 'inventory.low'])))
     return completeOnConnection(ctx, pool, id);
-  return writeTx(ctx, {}, async (tx) => {
-    const draft = await findDraftOrder(ctx, tx, id, true);
-    if (draft.status === 'completed') throw new AppError('invalid_request', 'This draft order is already completed.');
-    requireEmailAndItems(draft, 'completing');
-    const items = await itemsOf(tx, id);
-    // The draft's own reservation is consumed: its units become available to this deduction (and only to it, as
-    // the variants stay locked until commit).
-    await releaseReservations(tx, ctx, draft, undefined);
-    const allocations = await deductStock(tx, ctx, demandsOf(items));
-    const planned = { id: newId('ord_'), at: new Date() };
-    const changes = completionChanges(draft, planned);
-    if (!(await anySubscriber(tx, ctx, COMPLETION_EVENTS))) {
-      return createOrderCompletingDraft(tx, ctx, draft, items, allocations, planned, { changes });
-    }
-    // The draft is completed before the order exists (its id is chosen here), so that the order's number, whose
-    // counter lock serialises the project's orders until commit, is the last thing taken.
-    await tx.draftOrder.update({
-      where: { id },
-      data: { status: 'completed', orderId: planned.id, completedAt: planned.at, updatedAt: planned.at },
-    });
-    const order = await createOrderFromDraft(tx, ctx, draft, items, allocations, planned);
-    await recordEvent(tx, ctx, {
-      type: 'draft_order.completed',
-      resourceType: 'draft_order',
-      resourceId: id,
-      summary: draftCompletedSummary(draft, order.orderNumber),
-      changes,
-      payload: toDraftOrderResource(completedAs(draft, planned)),
-    });
-    return order;
+  return writeTx(ctx, {}, (tx) => completeDraftIn(tx, ctx, id));
+}
+
+/**
+ * completeDraftOrder in the caller's transaction (a checkout paying the draft completes it with its payment):
+ * the same lock, checks, stock, order and events.
+ */
+export async function completeDraftIn(tx: Tx, ctx: Ctx, id: string): Promise<Order> {
+  const draft = await findDraftOrder(ctx, tx, id, true);
+  if (draft.status === 'completed') throw new AppError('invalid_request', 'This draft order is already completed.');
+  requireEmailAndItems(draft, 'completing');
+  const items = await itemsOf(tx, id);
+  // The draft's own reservation is consumed: its units become available to this deduction (and only to it, as
+  // the variants stay locked until commit).
+  await releaseReservations(tx, ctx, draft, undefined);
+  const allocations = await deductStock(tx, ctx, demandsOf(items));
+  const planned = { id: newId('ord_'), at: new Date() };
+  const changes = completionChanges(draft, planned);
+  if (!(await anySubscriber(tx, ctx, COMPLETION_EVENTS))) {
+    return createOrderCompletingDraft(tx, ctx, draft, items, allocations, planned, { changes });
+  }
+  // The draft is completed before the order exists (its id is chosen here), so that the order's number, whose
+  // counter lock serialises the project's orders until commit, is the last thing taken.
+  await tx.draftOrder.update({
+    where: { id },
+    data: { status: 'completed', orderId: planned.id, completedAt: planned.at, updatedAt: planned.at },
   });
+  const order = await createOrderFromDraft(tx, ctx, draft, items, allocations, planned);
+  await recordEvent(tx, ctx, {
+    type: 'draft_order.completed',
+    resourceType: 'draft_order',
+    resourceId: id,
+    summary: draftCompletedSummary(draft, order.orderNumber),
+    changes,
+    payload: toDraftOrderResource(completedAs(draft, planned)),
+  });
+  return order;
 }
 
 const COMPLETION_EVENTS = ['order.created', 'draft_order.completed'];

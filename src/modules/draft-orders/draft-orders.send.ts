@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
-import type { DraftOrder, Project } from '../../generated/prisma/client.js';
+import type { DraftOrder } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError, invalidField } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
@@ -9,6 +9,7 @@ import { recordEmail } from '../platform/index.js';
 import { findDraftOrder, itemsOf, saveDraft } from './draft-orders.write.js';
 import { toDraftLineItemResource } from './draft-orders.mappers.js';
 import { emailLanguage, renderPaymentRequest } from './payment-request.email.js';
+import { payUrlOf } from './pay-link.js';
 
 type DraftOrderSend = components['schemas']['DraftOrderSend'];
 
@@ -18,11 +19,6 @@ export function requireEmailAndItems(draft: DraftOrder, action: 'sending' | 'com
     throw invalidField('customer_email', `Set customer_email before ${action} the draft order.`);
   if (draft.itemCount === 0)
     throw invalidField('items', `Add at least one line item before ${action} the draft order.`);
-}
-
-/** The checkout link of a draft, only for a project with a verified domain. */
-export function payUrlOf(project: Project, draftId: string): string | null {
-  return project.domain && project.domainVerified ? `https://${project.domain}/checkout/${draftId}` : null;
 }
 
 /**

@@ -23,6 +23,12 @@ afterAll(() => smtp.close());
 const outbox = async (projectId: string, to: string) =>
   (await app.platform.GET('/platform/v1/projects/{id}/outbox', { params: { path: { id: projectId }, query: { to } } }))
     .data!.data;
+/** The pay link of a draft: the storefront's pay page with the draft's signed pay token (createCheckoutFromDraft). */
+const payLink = (draftId: string) =>
+  expect.stringMatching(
+    new RegExp(`^https://shop\\.acme-outdoor\\.com/checkout/${draftId}\\?token=${draftId}\\.[A-Za-z0-9_-]{43}$`),
+  );
+
 const sendJobs = async () =>
   app.deps.db.$queryRawUnsafe<Array<{ data: { v: 1; emailId: string } }>>(
     `SELECT data FROM pgboss.job WHERE name = 'send-email' ORDER BY created_on`,
@@ -57,13 +63,13 @@ describe('sendDraftOrder', () => {
         draft_number: draft.draft_number,
         total: 24000,
         currency: 'EUR',
-        pay_url: `https://shop.acme-outdoor.com/checkout/${draft.id}`,
+        pay_url: payLink(draft.id),
       },
     });
     expect(email.text).toContain('2 x Guided tour: €240.00');
     expect(email.text).toContain('Total: €240.00');
-    expect(email.text).toContain(`https://shop.acme-outdoor.com/checkout/${draft.id}`);
-    expect(email.html).toContain(`href="https://shop.acme-outdoor.com/checkout/${draft.id}"`);
+    expect(email.text).toContain(email.data.pay_url);
+    expect(email.html).toContain(`href="${email.data.pay_url as string}"`);
   });
 
   test('records draft_order.updated with the status change; sending again from sent re-sends and records again', async () => {
@@ -218,8 +224,8 @@ describe('payment request over SMTP (SMTP_URL set)', () => {
     expect(mail.raw).not.toMatch(/^bcc:/im);
     expect(mail.raw).not.toContain('audit@acme-outdoor.com');
     expect(mail.parsed.subject).toBe(`Draft order #${draft.draft_number} from Acme Outdoor`);
-    expect(mail.parsed.text).toContain(`https://shop.acme-outdoor.com/checkout/${draft.id}`);
-    expect(mail.parsed.html).toContain(`href="https://shop.acme-outdoor.com/checkout/${draft.id}"`);
+    expect(mail.parsed.text).toContain(email.data.pay_url);
+    expect(mail.parsed.html).toContain(`href="${email.data.pay_url as string}"`);
   });
 
   test('a send that fails (400) enqueues nothing', async () => {

@@ -20,7 +20,7 @@ function readmeBlock(name: string): string {
   return match[1];
 }
 
-describe("README's first requests, storefront requests, conditional writes and after-the-order requests", () => {
+describe("README's first requests, storefront requests, conditional writes, after-the-order requests and storefront walkthrough", () => {
   test("work as printed against npm start (only the port and DATA_DIR are this test run's)", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'readme-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -33,7 +33,13 @@ describe("README's first requests, storefront requests, conditional writes and a
     });
     // The blocks read the API's port from PORT, as npm start does: this run's port, nothing replaced in them.
     const shell = { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: new URL(server.baseUrl).port };
-    for (const name of ['first-requests', 'storefront', 'conditional-writes', 'after-the-order'])
+    for (const name of [
+      'first-requests',
+      'storefront',
+      'conditional-writes',
+      'after-the-order',
+      'storefront-walkthrough',
+    ])
       expect(readmeBlock(name)).not.toMatch(/127\.0\.0\.1:\d/);
     const script = readmeBlock('first-requests').replaceAll('./.data/', `${dataDir}/`);
     // One answer per line: curl -s prints bodies without a trailing newline.
@@ -124,6 +130,31 @@ describe("README's first requests, storefront requests, conditional writes and a
     expect(spentAfter.data.total_spent).toBe(spentBefore.data.total_spent);
     for (const level of levelsC.data) expect(level).toMatchObject({ available: 0, reserved: level.on_hand });
     expect(refused.error).toMatchObject({ code: 'conflict' });
+
+    // The storefront walkthrough: a signed-in customer's checkout, address, rate, test payment, the order, my orders.
+    const walkthrough = readmeBlock('storefront-walkthrough').replaceAll('./.data/', `${dataDir}/`);
+    const journey = await run(
+      'bash',
+      ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${walkthrough}`],
+      { cwd: root, env: shell },
+    );
+    const [addressed, rates, rated, placed, mine]: any[] = journey.stdout
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    expect(addressed.data).toMatchObject({ status: 'open', currency: 'EUR', subtotal: 4900, tax: 931, total: 5831 });
+    expect(addressed.data.customer_id).toMatch(/^cus_/);
+    expect(rates.data.map((rate: { name: string }) => rate.name)).toContain('Standard');
+    expect(rated.data).toMatchObject({ shipping_cost: 490, total: 4900 + 931 + 490 });
+    expect(placed.data).toMatchObject({
+      financial_status: 'paid',
+      total: rated.data.total,
+      checkout_id: rated.data.id,
+      customer_id: addressed.data.customer_id,
+      payments: [{ provider: 'test', status: 'succeeded' }],
+    });
+    expect(mine.data.map((order: { id: string }) => order.id)).toEqual([placed.data.id]);
     expect((await fetch(`${server.baseUrl}/docs`)).status).toBe(200);
     expect(server.output()).toContain(`${server.baseUrl}/docs`);
   }, 120_000);

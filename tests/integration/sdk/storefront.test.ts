@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createStorefrontClient, unwrap, type StorefrontClient } from '@commerce-api/sdk';
 import { operationIndex, type OperationId } from '../../../src/generated/operations.js';
+import { payToken } from '../../../src/modules/draft-orders/pay-link.js';
 import { useStore } from '../../setup/store.js';
 
 // One storefront client, made from the publishable key alone, reaches every operation that takes a
@@ -223,6 +224,30 @@ describe('createStorefrontClient: one client, the publishable key only', () => {
     expect(response.status).toBe(201);
     called.add('completeCheckout');
     expect(data!.data).toMatchObject({ financial_status: 'pending', total: 12900 + 500, checkout_id: created.data.id });
+  });
+
+  test("a draft's pay link through the same client: its checkout opened from the token and completed", async () => {
+    const draft = await unwrap(
+      store.api.POST('/v1/draft-orders', { body: { currency: 'USD', customer_email: 'payer@storefront.example' } }),
+    );
+    await unwrap(
+      store.api.POST('/v1/draft-orders/{id}/items', {
+        params: { path: { id: draft.data.id } },
+        body: { items: [{ variant_id: ids.variant, quantity: 1 }] },
+      }),
+    );
+    await unwrap(store.api.POST('/v1/draft-orders/{id}/send', { params: { path: { id: draft.data.id } } }));
+    // This project has no verified domain, so its e-mail carries no link; the token is the one a link would carry.
+    const project = await store.app.deps.db.project.findUniqueOrThrow({ where: { id: store.project.id } });
+    const opened = await unwrap(
+      shop.POST('/v1/checkouts/from-draft', { body: { token: payToken(project, draft.data.id) } }),
+    );
+    called.add('createCheckoutFromDraft');
+    expect(opened.data.draft_order_id).toBe(draft.data.id);
+    const at = { path: { id: opened.data.id }, header: { 'X-Checkout-Secret': opened.client_secret } };
+    const { response, data } = await shop.POST('/v1/checkouts/{id}/complete', { params: at, body: {} });
+    expect(response.status).toBe(201);
+    expect(data!.data).toMatchObject({ draft_order_id: draft.data.id, checkout_id: opened.data.id });
   });
 
   test('every publishable-key operation of the operation index was driven through the client', () => {

@@ -5472,6 +5472,7 @@ export const CheckoutScalarFieldEnum = {
   reservedUntil: 'reservedUntil',
   orderId: 'orderId',
   completedAt: 'completedAt',
+  draftOrderId: 'draftOrderId',
   expiresAt: 'expiresAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'

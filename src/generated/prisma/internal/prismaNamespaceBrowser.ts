@@ -1032,6 +1032,7 @@ export const CheckoutScalarFieldEnum = {
   reservedUntil: 'reservedUntil',
   orderId: 'orderId',
   completedAt: 'completedAt',
+  draftOrderId: 'draftOrderId',
   expiresAt: 'expiresAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'

@@ -68,6 +68,7 @@ export type CheckoutMinAggregateOutputType = {
   reservedUntil: Date | null
   orderId: string | null
   completedAt: Date | null
+  draftOrderId: string | null
   expiresAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -96,6 +97,7 @@ export type CheckoutMaxAggregateOutputType = {
   reservedUntil: Date | null
   orderId: string | null
   completedAt: Date | null
+  draftOrderId: string | null
   expiresAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -128,6 +130,7 @@ export type CheckoutCountAggregateOutputType = {
   reservedUntil: number
   orderId: number
   completedAt: number
+  draftOrderId: number
   expiresAt: number
   createdAt: number
   updatedAt: number
@@ -176,6 +179,7 @@ export type CheckoutMinAggregateInputType = {
   reservedUntil?: true
   orderId?: true
   completedAt?: true
+  draftOrderId?: true
   expiresAt?: true
   createdAt?: true
   updatedAt?: true
@@ -204,6 +208,7 @@ export type CheckoutMaxAggregateInputType = {
   reservedUntil?: true
   orderId?: true
   completedAt?: true
+  draftOrderId?: true
   expiresAt?: true
   createdAt?: true
   updatedAt?: true
@@ -236,6 +241,7 @@ export type CheckoutCountAggregateInputType = {
   reservedUntil?: true
   orderId?: true
   completedAt?: true
+  draftOrderId?: true
   expiresAt?: true
   createdAt?: true
   updatedAt?: true
@@ -355,6 +361,7 @@ export type CheckoutGroupByOutputType = {
   reservedUntil: Date | null
   orderId: string | null
   completedAt: Date | null
+  draftOrderId: string | null
   expiresAt: Date
   createdAt: Date
   updatedAt: Date
@@ -410,6 +417,7 @@ export type CheckoutWhereInput = {
   reservedUntil?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   orderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
+  draftOrderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   expiresAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
   createdAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
@@ -445,6 +453,7 @@ export type CheckoutOrderByWithRelationInput = {
   reservedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   orderId?: Prisma.SortOrderInput | Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  draftOrderId?: Prisma.SortOrderInput | Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -483,6 +492,7 @@ export type CheckoutWhereUniqueInput = Prisma.AtLeast<{
   paymentClientSecret?: Prisma.StringNullableFilter<"Checkout"> | string | null
   reservedUntil?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   completedAt?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
+  draftOrderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   expiresAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
   createdAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
@@ -518,6 +528,7 @@ export type CheckoutOrderByWithAggregationInput = {
   reservedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   orderId?: Prisma.SortOrderInput | Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  draftOrderId?: Prisma.SortOrderInput | Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -558,6 +569,7 @@ export type CheckoutScalarWhereWithAggregatesInput = {
   reservedUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Checkout"> | Date | string | null
   orderId?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Checkout"> | Date | string | null
+  draftOrderId?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   expiresAt?: Prisma.DateTimeWithAggregatesFilter<"Checkout"> | Date | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Checkout"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Checkout"> | Date | string
@@ -589,6 +601,7 @@ export type CheckoutCreateInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -624,6 +637,7 @@ export type CheckoutUncheckedCreateInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -657,6 +671,7 @@ export type CheckoutUpdateInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -692,6 +707,7 @@ export type CheckoutUncheckedUpdateInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -726,6 +742,7 @@ export type CheckoutCreateManyInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -757,6 +774,7 @@ export type CheckoutUpdateManyMutationInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -789,6 +807,7 @@ export type CheckoutUncheckedUpdateManyInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -836,6 +855,7 @@ export type CheckoutCountOrderByAggregateInput = {
   reservedUntil?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
+  draftOrderId?: Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -873,6 +893,7 @@ export type CheckoutMaxOrderByAggregateInput = {
   reservedUntil?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
+  draftOrderId?: Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -901,6 +922,7 @@ export type CheckoutMinOrderByAggregateInput = {
   reservedUntil?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
+  draftOrderId?: Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -1018,6 +1040,7 @@ export type CheckoutCreateWithoutProjectInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1051,6 +1074,7 @@ export type CheckoutUncheckedCreateWithoutProjectInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1114,6 +1138,7 @@ export type CheckoutScalarWhereInput = {
   reservedUntil?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   orderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
+  draftOrderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   expiresAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
   createdAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
@@ -1145,6 +1170,7 @@ export type CheckoutCreateWithoutReservationsInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1179,6 +1205,7 @@ export type CheckoutUncheckedCreateWithoutReservationsInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1227,6 +1254,7 @@ export type CheckoutUpdateWithoutReservationsInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1261,6 +1289,7 @@ export type CheckoutUncheckedUpdateWithoutReservationsInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1293,6 +1322,7 @@ export type CheckoutCreateWithoutLinesInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1327,6 +1357,7 @@ export type CheckoutUncheckedCreateWithoutLinesInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1375,6 +1406,7 @@ export type CheckoutUpdateWithoutLinesInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1409,6 +1441,7 @@ export type CheckoutUncheckedUpdateWithoutLinesInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1441,6 +1474,7 @@ export type CheckoutCreateManyProjectInput = {
   reservedUntil?: Date | string | null
   orderId?: string | null
   completedAt?: Date | string | null
+  draftOrderId?: string | null
   expiresAt: Date | string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1472,6 +1506,7 @@ export type CheckoutUpdateWithoutProjectInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1505,6 +1540,7 @@ export type CheckoutUncheckedUpdateWithoutProjectInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1538,6 +1574,7 @@ export type CheckoutUncheckedUpdateManyWithoutProjectInput = {
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1610,6 +1647,7 @@ export type CheckoutSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   reservedUntil?: boolean
   orderId?: boolean
   completedAt?: boolean
+  draftOrderId?: boolean
   expiresAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1646,6 +1684,7 @@ export type CheckoutSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   reservedUntil?: boolean
   orderId?: boolean
   completedAt?: boolean
+  draftOrderId?: boolean
   expiresAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1679,6 +1718,7 @@ export type CheckoutSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   reservedUntil?: boolean
   orderId?: boolean
   completedAt?: boolean
+  draftOrderId?: boolean
   expiresAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1712,12 +1752,13 @@ export type CheckoutSelectScalar = {
   reservedUntil?: boolean
   orderId?: boolean
   completedAt?: boolean
+  draftOrderId?: boolean
   expiresAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type CheckoutOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "secretHash" | "status" | "customerId" | "email" | "currency" | "shippingAddress" | "billingAddress" | "shippingRate" | "note" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "total" | "lineCount" | "paymentProvider" | "paymentStatus" | "paymentReference" | "paymentClientSecret" | "reservedUntil" | "orderId" | "completedAt" | "expiresAt" | "createdAt" | "updatedAt", ExtArgs["result"]["checkout"]>
+export type CheckoutOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "secretHash" | "status" | "customerId" | "email" | "currency" | "shippingAddress" | "billingAddress" | "shippingRate" | "note" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "total" | "lineCount" | "paymentProvider" | "paymentStatus" | "paymentReference" | "paymentClientSecret" | "reservedUntil" | "orderId" | "completedAt" | "draftOrderId" | "expiresAt" | "createdAt" | "updatedAt", ExtArgs["result"]["checkout"]>
 export type CheckoutInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   lines?: boolean | Prisma.Checkout$linesArgs<ExtArgs>
@@ -1780,6 +1821,11 @@ export type $CheckoutPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     reservedUntil: Date | null
     orderId: string | null
     completedAt: Date | null
+    /**
+     * The sent draft order this checkout pays (opened from its pay link); its lines, prices and shipping are fixed.
+     * No foreign key: completing the checkout completes the draft, which stays.
+     */
+    draftOrderId: string | null
     /**
      * Pushed back by every change; the purge job deletes open checkouts past it.
      */
@@ -2238,6 +2284,7 @@ export interface CheckoutFieldRefs {
   readonly reservedUntil: Prisma.FieldRef<"Checkout", 'DateTime'>
   readonly orderId: Prisma.FieldRef<"Checkout", 'String'>
   readonly completedAt: Prisma.FieldRef<"Checkout", 'DateTime'>
+  readonly draftOrderId: Prisma.FieldRef<"Checkout", 'String'>
   readonly expiresAt: Prisma.FieldRef<"Checkout", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"Checkout", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Checkout", 'DateTime'>

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "checkouts" ADD COLUMN     "draft_order_id" TEXT;

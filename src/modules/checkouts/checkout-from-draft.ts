@@ -1,0 +1,87 @@
+import type { Checkout, CheckoutLine, Prisma } from '../../generated/prisma/client.js';
+import type { Ctx } from '../../shared/context.js';
+import { newId } from '../../shared/ids.js';
+import { writeTx } from '../../shared/write.js';
+import { payableDraft } from '../draft-orders/index.js';
+import { newClientSecret } from './checkout-access.js';
+import { CHECKOUT_LIFETIME_MS, checkoutColumns } from './checkout-pricing.js';
+import type { CheckoutWithLines } from './checkouts.service.js';
+
+/**
+ * Opens a checkout of the sent draft a pay token names (openapi.yaml, createCheckoutFromDraft): the draft's lines at
+ * the draft's prices, its e-mail, customer, addresses and amounts (shipping as the merchant set it), linked by
+ * draft_order_id so that it cannot be changed and its completion completes the draft. 404 for a token that is not
+ * the project's; 409 draft_order_completed for a draft that cannot be paid. Answers its client secret once.
+ */
+export async function createCheckoutFromDraft(
+  ctx: Ctx,
+  token: string,
+): Promise<CheckoutWithLines & { clientSecret: string }> {
+  return writeTx(ctx, {}, async (tx) => {
+    const { draft, items } = await payableDraft(ctx, tx, token);
+    const { secret, hash } = newClientSecret();
+    const now = new Date();
+    const checkout: Checkout = {
+      id: newId('chk_'),
+      projectId: ctx.project.id,
+      secretHash: hash,
+      status: 'open',
+      customerId: draft.customerId,
+      email: draft.customerEmail,
+      currency: draft.currency,
+      shippingAddress: draft.shippingAddress,
+      billingAddress: draft.billingAddress,
+      shippingRate: null,
+      note: null,
+      subtotal: draft.subtotal,
+      tax: draft.tax,
+      taxData: draft.taxData,
+      taxInclusive: draft.taxInclusive,
+      shippingCost: draft.shippingCost,
+      discount: draft.discount,
+      total: draft.total,
+      lineCount: items.length,
+      paymentProvider: null,
+      paymentStatus: null,
+      paymentReference: null,
+      paymentClientSecret: null,
+      reservedUntil: null,
+      orderId: null,
+      completedAt: null,
+      draftOrderId: draft.id,
+      expiresAt: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
+      createdAt: now,
+      updatedAt: now,
+    };
+    // payableDraft refuses custom items, so every item names its product and variant.
+    const lines: CheckoutLine[] = items.map((item, position) => ({
+      id: newId('chkl_'),
+      checkoutId: checkout.id,
+      productId: item.productId!,
+      variantId: item.variantId!,
+      title: item.title,
+      variantTitle: item.variantTitle,
+      sku: item.sku,
+      quantity: item.quantity,
+      unitPrice: item.unitPrice,
+      basePrice: item.basePrice ?? item.unitPrice,
+      priceListId: item.priceListId,
+      position,
+      createdAt: now,
+    }));
+    await tx.checkout.create({
+      data: {
+        ...(checkoutColumns(checkout) as Prisma.CheckoutUncheckedCreateInput),
+        id: checkout.id,
+        projectId: checkout.projectId,
+        secretHash: checkout.secretHash,
+        customerId: checkout.customerId,
+        currency: checkout.currency,
+        draftOrderId: checkout.draftOrderId,
+        createdAt: now,
+      },
+    });
+    await tx.checkoutLine.createMany({ data: lines });
+    return { checkout, lines, clientSecret: secret };
+  });
+}
