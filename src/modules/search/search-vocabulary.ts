@@ -56,7 +56,7 @@ function vocabularyPatch(pool: pg.Pool, projectId: string): IndexPatch<SearchVoc
 }
 
 function vocabularyIndex(ctx: Ctx) {
-  const indexes = ctx.caches?.productIndexes as ProjectIndexes<SearchVocabulary | null> | undefined;
+  const indexes = ctx.caches?.suggestIndexes as ProjectIndexes<SearchVocabulary | null> | undefined;
   const pool = poolOf(ctx.db);
   if (!indexes || !pool) return undefined;
   const projectId = ctx.project.id;

@@ -267,6 +267,7 @@ describe('product index', () => {
 
   test('changed products are applied to the index without a rebuild, and it answers as the statements', async () => {
     const indexes = store.app.deps.caches!.productIndexes;
+    expect(await productIndexReady(ctx)).toBeDefined();
     const lamps: string[] = [];
     for (const title of ['Harbor Lamp', 'Oak Lamp Classic', 'Soft Lamp Shade', 'Walnut Desk Lamp'])
       lamps.push((await createProduct(store.api, { title, variants: [{ title: 'One', price: 2500 }] })).id);
@@ -275,7 +276,7 @@ describe('product index', () => {
     expect(built?.delta?.ids.length).toBeGreaterThanOrEqual(lamps.length);
     const builds = indexes.buildsOf(store.project.id, 'products');
     expect(await searchVocabularyReady(ctx)).toBeDefined();
-    const vocabularyBuilds = indexes.buildsOf(store.project.id, 'vocabulary');
+    const vocabularyBuilds = store.app.deps.caches!.suggestIndexes.buildsOf(store.project.id, 'vocabulary');
     const contextBuilds = indexes.buildsOf(store.project.id, 'search-context');
     // A new product, products renamed (their words move), one retagged (its facets move), one deleted.
     const added = await createProduct(store.api, {
@@ -315,7 +316,7 @@ describe('product index', () => {
     expect(vocabulary?.changed.has('zanzibar')).toBe(true);
     expect(vocabulary?.overlay?.terms).toContain('zanzibar');
     expect(indexes.buildsOf(store.project.id, 'products')).toBe(builds);
-    expect(indexes.buildsOf(store.project.id, 'vocabulary')).toBe(vocabularyBuilds);
+    expect(store.app.deps.caches!.suggestIndexes.buildsOf(store.project.id, 'vocabulary')).toBe(vocabularyBuilds);
     expect(indexes.buildsOf(store.project.id, 'search-context')).toBe(contextBuilds);
   }, 300_000);
 
