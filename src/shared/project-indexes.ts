@@ -187,7 +187,11 @@ export class ProjectIndexes<T> {
     build: () => Promise<T>,
     patch?: IndexPatch<T>,
   ): T | undefined {
-    const value = this.lookup(projectId, key, tables, build, patch);
+    return this.counted(this.lookup(projectId, key, tables, build, patch));
+  }
+
+  /** Counts a read as a hit or a miss; answers its value. */
+  private counted(value: T | undefined): T | undefined {
     if (value === undefined) this.counts.misses++;
     else this.counts.hits++;
     return value;
@@ -211,11 +215,7 @@ export class ProjectIndexes<T> {
       const slot = this.slots.get(`${projectId}|${key}`);
       const pending = slot?.patching ?? slot?.syncing;
       const left = until - Date.now();
-      if (value !== undefined || !pending || left <= 0) {
-        if (value === undefined) this.counts.misses++;
-        else this.counts.hits++;
-        return value;
-      }
+      if (value !== undefined || !pending || left <= 0) return this.counted(value);
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([pending, new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
       clearTimeout(timer);

@@ -6,6 +6,7 @@ import { payableDraft } from '../draft-orders/index.js';
 import { newClientSecret } from './checkout-access.js';
 import { CHECKOUT_LIFETIME_MS, checkoutColumns } from './checkout-pricing.js';
 import type { CheckoutWithLines } from './checkouts.service.js';
+import { NO_PAYMENT } from './checkouts.service.js';
 
 /**
  * Opens a checkout of the sent draft a pay token names (openapi.yaml, createCheckoutFromDraft): the draft's lines at
@@ -41,11 +42,7 @@ export async function createCheckoutFromDraft(
       discount: draft.discount,
       total: draft.total,
       lineCount: items.length,
-      paymentProvider: null,
-      paymentStatus: null,
-      paymentReference: null,
-      paymentClientSecret: null,
-      reservedUntil: null,
+      ...NO_PAYMENT,
       orderId: null,
       completedAt: null,
       draftOrderId: draft.id,

@@ -61,11 +61,7 @@ export async function createCheckout(
       discount: 0n,
       total: 0n,
       lineCount: 0,
-      paymentProvider: null,
-      paymentStatus: null,
-      paymentReference: null,
-      paymentClientSecret: null,
-      reservedUntil: null,
+      ...NO_PAYMENT,
       orderId: null,
       completedAt: null,
       draftOrderId: null,
@@ -108,6 +104,15 @@ export async function checkoutForChange(ctx: Ctx, tx: Tx, key: CheckoutKey): Pro
   return checkout;
 }
 
+/** A checkout's payment columns with no payment under way (a new checkout, one reopened). */
+export const NO_PAYMENT = {
+  paymentProvider: null,
+  paymentStatus: null,
+  paymentReference: null,
+  paymentClientSecret: null,
+  reservedUntil: null,
+} as const;
+
 /** The checkout as open again when its payment step's hold lapsed (rows released); unchanged otherwise. */
 export async function reopenIfLapsed(tx: Tx, checkout: Checkout): Promise<Checkout> {
   if (checkout.status !== 'requires_action' || (checkout.reservedUntil && checkout.reservedUntil > new Date()))
@@ -116,11 +121,7 @@ export async function reopenIfLapsed(tx: Tx, checkout: Checkout): Promise<Checko
   return {
     ...checkout,
     status: 'open',
-    paymentProvider: null,
-    paymentStatus: null,
-    paymentReference: null,
-    paymentClientSecret: null,
-    reservedUntil: null,
+    ...NO_PAYMENT,
   };
 }
 

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
 import { releaseCheckoutHold } from '../inventory/index.js';
 import { placeOrder, type CompletionOptions } from './checkout-complete.js';
-import { linesOf } from './checkouts.service.js';
+import { linesOf, NO_PAYMENT } from './checkouts.service.js';
 
 const HANDLED = new Set(['payment_intent.succeeded', 'payment_intent.payment_failed']);
 const badSignature = (message: string) => new AppError('invalid_request', message, { field: 'Stripe-Signature' });
@@ -84,11 +84,7 @@ export async function receiveStripeEvent(
       where: { id: checkout.id },
       data: {
         status: 'open',
-        paymentProvider: null,
-        paymentStatus: null,
-        paymentReference: null,
-        paymentClientSecret: null,
-        reservedUntil: null,
+        ...NO_PAYMENT,
         updatedAt: new Date(),
       },
     });
