@@ -10,7 +10,7 @@ import { placePins, planRules, type ActiveRule, type RulePlan } from './merchand
 import { normalizeQuery } from './query-parser.js';
 import { planQuery, wordsToCheck, type QueryPlan, type VocabularyHit } from './search-plan.js';
 import { indexEngine } from './product-index.search.js';
-import { productIndexOf, productIndexReady } from './product-segments.js';
+import { productIndexOf, productIndexReady, refreshProductIndex } from './product-segments.js';
 import { searchVocabularyOf, searchVocabularyReady } from './search-vocabulary.js';
 import { suggestCatalogReady } from './suggest-index.js';
 import { indexableWord, termCandidates, termStartsWith } from './suggest-index.reads.js';
@@ -195,6 +195,8 @@ export async function searchCatalog(
   const skip = query.offset ?? 0;
   const normalized = normalizeQuery(query.q);
   const words = wordsToCheck(query.q);
+  // The product index's pending changes are applied while the context is read, not after.
+  if (options.index && types.includes('products')) refreshProductIndex(ctx);
   const context =
     (options.index ? await indexedContext(ctx, words) : undefined) ??
     (await cachedSearch(ctx, cache, `context|${JSON.stringify(words)}`, CONTEXT_TABLES, () => loadContext(ctx, words)));
