@@ -248,7 +248,7 @@ export type PriceListPrice = Prisma.PriceListPriceModel
 /**
  * Model SearchProduct
  * The search document of each active, live product (drafts, archived and deleted products have none).
- * Written by the search area's reindexProducts in the transaction of every catalog write that changes it;
+ * Written by reindexProducts (catalog/search-index.ts) in the transaction of every catalog write that changes it;
  * in_stock also by the trigger search_products_stock on variants (stock changes come from several areas).
  */
 export type SearchProduct = Prisma.SearchProductModel
