@@ -7,7 +7,8 @@
  * contended: every draft on a few shared variants) on the API alone; then seeds 100k products into a project of their
  * own and measures cold search (the long tail: every query new, answer cache off; and the time and memory the
  * in-process indexes take to build), the 20 repeated searches and 8 repeated suggest prefixes of
- * bench/search-scenarios.ts (answer cache off, then on: with it off the index's own caches still answer repeats warm)
+ * bench/search-scenarios.ts (answer cache off, then on: with it off the index's own caches still answer repeats warm;
+ * between the two, the long tail and the repeated searches with every index cache forgotten before each search)
  * and the search log's cost (on and off, alternating). The tables are also written into bench/README.md.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -397,10 +398,11 @@ const loadsCell = (r: Rounds) => r.loads.map((l) => l.toFixed(1)).join(', ');
 /**
  * Seeds SEARCH_PRODUCTS products into a project of their own, then with its publishable key: on an API process
  * without the answer cache (SEARCH_CACHE=off), the time and memory its in-process indexes take to build, cold
- * search (the long tail: every query new, so neither the answer cache nor the index's own caches of compiled
- * tsqueries, kept sets, impact orders and ranks have seen it) and the repeated mixes (20 searches and 8 suggest
+ * search (the long tail: every query new, so neither the answer cache nor the compiled tsqueries have seen it; its
+ * words recur, so their kept sets, ranks and typo candidates may be warm) and the repeated mixes (20 searches and 8 suggest
  * prefixes in turn: the answer cache does not answer them, but the index's own caches do, warm); then the repeated
- * mixes on a process with the answer cache.
+ * mixes on a process with the answer cache. Between the two, on a process that forgets every index cache before each
+ * search (SEARCH_INDEX_CACHES=off), the long tail again and the repeated searches: nothing kept from another search.
  */
 async function measureSearch(databaseUrl: string): Promise<string> {
   const started = Date.now();
@@ -421,7 +423,10 @@ async function measureSearch(databaseUrl: string): Promise<string> {
   let build = '';
   const row = (name: string, cache: string, m: Awaited<ReturnType<typeof measureMix>>, pid: number | undefined) =>
     `| ${name} | ${cache} | ${m.rps} | ${m.p50} | ${m.p95} | ${m.p99} | ${peakRssMb(pid) ?? '-'} |${m.errors > 0 ? ` errors: ${m.errors}` : ''}`;
-  for (const cache of ['off', 'on'] as const) {
+  // Three processes in turn: the answer cache off; off with every index cache forgotten before each search
+  // (SEARCH_INDEX_CACHES=off, a switch that exists only for this); the answer cache on.
+  for (const mode of ['off', 'cleared', 'on'] as const) {
+    const cache = mode === 'on' ? 'on' : 'off';
     const api = await startServer('dist/main.js', {
       DATABASE_URL: databaseUrl,
       PORT: '0',
@@ -429,6 +434,7 @@ async function measureSearch(databaseUrl: string): Promise<string> {
       LOG_LEVEL: 'warn',
       SEARCH_CACHE: cache,
       METRICS_TOKEN: BENCH_METRICS_TOKEN,
+      ...(mode === 'cleared' ? { SEARCH_INDEX_CACHES: 'off' } : {}),
     });
     try {
       // The in-process indexes are built on a project's first search and suggestion (in the background; until then
@@ -439,7 +445,25 @@ async function measureSearch(databaseUrl: string): Promise<string> {
       const suggestReady = await waitForSuggestIndex(api.url, token);
       const built = rssNowMb(api.child.pid!);
       log(`Search indexes in use after ${searchReady} s, the suggest index ${suggestReady} s later.`);
-      if (cache === 'off') {
+      if (mode === 'cleared') {
+        // Every index cache forgotten before each search: what a search costs with nothing kept from another
+        // (compiled tsqueries, kept sets, ranks, impact orders, typo candidates), new queries and repeated ones.
+        for (const [name, paths] of [
+          ['cold search, every index cache cleared before each query (every query new, as above)', longTailSearches()],
+          [
+            `repeated searches, every index cache cleared before each query (the ${SEARCHES.length} fixed queries)`,
+            SEARCHES,
+          ],
+        ] as const) {
+          log(`Measuring ${name} (${DURATION} s, ${CONNECTIONS} connections)...`);
+          const m = Array.isArray(paths)
+            ? await measureMix(api.url, paths, token, CONNECTIONS, DURATION)
+            : await measureEachOnce(api.url, paths as Iterator<string>, token, CONNECTIONS, DURATION);
+          rows.push(row(name, 'off', m, api.child.pid));
+        }
+        continue;
+      }
+      if (mode === 'off') {
         const per10k = (value: number) => ((value * 10_000) / SEARCH_PRODUCTS).toFixed(1);
         const seconds = searchReady + suggestReady;
         build =
@@ -447,7 +471,7 @@ async function measureSearch(databaseUrl: string): Promise<string> {
           `the suggest index ${suggestReady.toFixed(1)} s later: **${seconds.toFixed(1)} s, ${per10k(seconds)} s per 10k products**; ` +
           `the process's resident memory ${idle.toFixed(0)} MB before, ${built.toFixed(0)} MB after: **+${(built - idle).toFixed(0)} MB, ${per10k(built - idle)} MB per 10k products** ` +
           '(RSS growth over the build: the indexes, and whatever else the process allocated meanwhile).';
-        // The headline cold figure: queries never asked before, so no cache of any kind has seen them.
+        // The headline cold figure: queries never asked before (no answer or tsquery of theirs cached; their words recur).
         log(`Measuring cold search, every query new (${DURATION} s, ${CONNECTIONS} connections)...`);
         const cold = await measureEachOnce(api.url, longTailSearches(), token, CONNECTIONS, DURATION);
         rows.push(
@@ -489,7 +513,8 @@ async function measureSearch(databaseUrl: string): Promise<string> {
   const searchTable = [
     `Search at ${SEARCH_PRODUCTS.toLocaleString('en')} products (a project of its own, generated catalog, publishable key; load average ${os.loadavg()[0].toFixed(1)} after). ` +
       'The cold figure is the first row: every query new. The repeated rows send the same few queries again and again: ' +
-      "with the answer cache off they still find the index's own caches (compiled tsqueries, kept sets, impact orders, ranks) warm, so they are not cold.",
+      "with the answer cache off they still find the index's own caches (compiled tsqueries, kept sets, impact orders, ranks) warm, so they are not cold. " +
+      'The rows "every index cache cleared" ran on a process that forgets all of them before each search (`SEARCH_INDEX_CACHES=off`, a switch only for this).',
     '',
     '| scenario | answer cache | req/s | p50 ms | p95 ms | p99 ms | API peak RSS MB |',
     '|---|---|---:|---:|---:|---:|---:|',

@@ -53,6 +53,11 @@ export interface VocabularySegments {
   overlay: Vocabulary | null;
 }
 
+/** Forgets the typo candidates kept for `vocabulary`'s words (SEARCH_INDEX_CACHES=off, index-caches.ts). */
+export function forgetCandidates(vocabulary: Vocabulary | VocabularySegments): void {
+  candidatesByCatalog.delete(vocabulary);
+}
+
 /** The candidates of a word (as search_term_candidates finds them): best first, up to CANDIDATES_PER_WORD. */
 export function termCandidates(vocabulary: Vocabulary | VocabularySegments, word: string): TermCandidates {
   let cached = candidatesByCatalog.get(vocabulary);
