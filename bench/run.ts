@@ -32,6 +32,7 @@ import {
   startThrowawayPostgres,
 } from './kit.js';
 import { COMPLETION_WARM_UP, SHARED_VARIANTS, moreScenarios } from './more-scenarios.js';
+import { measureCheckouts } from './checkout-run.js';
 import {
   BENCH_METRICS_TOKEN,
   SEARCHES,
@@ -48,7 +49,7 @@ import {
 
 const root = path.resolve(import.meta.dirname, '..');
 
-const USAGE = `Usage: npm run bench -- [--customers N] [--search-products N] [--products N] [--completions N] [--duration S] [--connections N] [--no-write]
+const USAGE = `Usage: npm run bench -- [--customers N] [--search-products N] [--products N] [--completions N] [--checkouts N] [--duration S] [--connections N] [--no-write]
 
 Seeds a throwaway database with customers, then measures the customer endpoints of the API against a bare
 Koa + pg baseline (2 s of warm-up, then --duration seconds, twice per scenario and server, alternating; the
@@ -62,6 +63,8 @@ Options:
                        env BENCH_SEARCH_PRODUCTS; 0 skips them)
   --products N         products of the product list and the drafts' line items (default 10000)
   --completions N      drafts completed per completion scenario, after 200 not measured (default 2000)
+  --checkouts N        checkout journeys measured (create, two lines, address, rates, rate, complete), after
+                       CHECKOUT_WARM_UP not measured (default 1000; 0 skips them)
   --duration S         seconds measured per scenario and server, after the warm-up (default 10; env BENCH_SECONDS)
   --connections N      concurrent connections (default 20; env BENCH_CONNECTIONS)
   --no-write           print the tables without writing them into bench/README.md
@@ -75,6 +78,7 @@ function parseOptions(): {
   searchProducts: number;
   products: number;
   completions: number;
+  checkouts: number;
   duration: number;
   connections: number;
   write: boolean;
@@ -87,6 +91,7 @@ function parseOptions(): {
         'search-products': { type: 'string', default: process.env.BENCH_SEARCH_PRODUCTS ?? '100000' },
         products: { type: 'string', default: '10000' },
         completions: { type: 'string', default: '2000' },
+        checkouts: { type: 'string', default: '1000' },
         duration: { type: 'string', default: process.env.BENCH_SECONDS ?? '10' },
         connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '20' },
         'no-write': { type: 'boolean', default: false },
@@ -112,6 +117,7 @@ function parseOptions(): {
     searchProducts: values['search-products'] === '0' ? 0 : positive('search-products', values['search-products']),
     products: positive('products', values.products),
     completions: positive('completions', values.completions),
+    checkouts: values.checkouts === '0' ? 0 : positive('checkouts', values.checkouts),
     duration: positive('duration', values.duration),
     connections: positive('connections', values.connections),
     write: !values['no-write'],
@@ -126,6 +132,7 @@ const CONNECTIONS = options.connections;
 // The catalog behind the product list and the draft orders' line items; drafts completed per completion scenario.
 const PRODUCTS = options.products;
 const COMPLETIONS = options.completions;
+const CHECKOUTS = options.checkouts;
 // Customers created per second alongside the list rows that say so: a busy back office's rate, enough that the
 // API's cached totals are recounted several times a second.
 const LIST_WRITES_PER_SECOND = 10;
@@ -536,6 +543,8 @@ try {
   await migrate(databaseUrl);
   const db = createDatabase(databaseUrl);
   const { project, keys } = await createBenchProject(db, 'Benchmark Store');
+  // The checkout journeys pay with the test provider's tokens (deterministic, no provider reached).
+  await db.project.update({ where: { id: project.id }, data: { paymentProvider: 'test' } });
   const started = Date.now();
   const seeding = progress('Seeding', CUSTOMERS, 'customers');
   await seedCustomers(db, project.id, CUSTOMERS, { onProgress: (done) => seeding.update(done) }).finally(() =>
@@ -736,6 +745,29 @@ try {
         (ours.errors > 0 ? ` errors: ${ours.errors}` : ''),
     );
   }
+  // Variants no draft of the completion scenarios buys (those take the first ones and the last few), if any are left.
+  const spareVariants = (all: string[]) => {
+    const spare = all.slice(2 * (COMPLETIONS + COMPLETION_WARM_UP), -SHARED_VARIANTS);
+    return spare.length >= 2 ? spare : all;
+  };
+  const checkouts =
+    CHECKOUTS > 0
+      ? await measureCheckouts({
+          url: api.url,
+          secret: keys.secret_test.token,
+          publishable: keys.publishable_test.token,
+          variantIds: spareVariants(variantIds),
+          journeys: CHECKOUTS,
+          clients: CONNECTIONS,
+          pid: api.child.pid!,
+          getByIdRps,
+          log,
+        })
+      : undefined;
+  if (checkouts) {
+    apiRows.push(...checkouts.rows);
+    peakRss = Math.max(peakRss, checkouts.rssMb);
+  }
   const table = [
     `\`npm run bench -- --customers ${CUSTOMERS} --duration ${DURATION} --connections ${CONNECTIONS}\`: ` +
       `${CUSTOMERS.toLocaleString('en')} customers, ${CONNECTIONS} connections, ${DURATION} s per measurement, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
@@ -754,6 +786,7 @@ try {
     '|---|---:|---:|---:|---:|---:|---|',
     ...apiRows,
     '',
+    ...(checkouts ? [...checkouts.text, ''] : []),
     `Peak RSS of the API process over every scenario: ${peakRss} MB (${peakRss <= 250 ? 'within' : '**over**'} the 250 MB bound).`,
     '',
     limitsCost,
