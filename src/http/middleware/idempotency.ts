@@ -67,7 +67,7 @@ export function idempotency(deps: AppDeps): Middleware<RequestState> {
     };
     // The key row can vanish between inserting and locking it (a failed request deleting it): tried once more.
     const busyUntil = Date.now() + BUSY_WAIT_MS;
-    for (let vanished = 0; ; ) {
+    for (let vanished = 0; ;) {
       await deps.db.idempotencyKey.createMany({ data: [{ ...request, state: 'running' }], skipDuplicates: true });
       const outcome = await runOwned(ctx, deps, request, next);
       if (outcome === 'answered') return;

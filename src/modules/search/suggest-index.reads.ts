@@ -38,6 +38,11 @@ export type TermCandidates = ReadonlyArray<{ readonly term: string; readonly doc
 const candidatesByCatalog = new WeakMap<object, Map<string, TermCandidates>>();
 const CACHED_WORDS = 2_000;
 
+/** Forgets the typo candidates kept for `vocabulary`'s words (SEARCH_INDEX_CACHES=off, index-caches.ts). */
+export function forgetCandidates(vocabulary: Vocabulary | VocabularySegments): void {
+  candidatesByCatalog.delete(vocabulary);
+}
+
 /** The candidates of a word (as search_term_candidates finds them): best first, up to CANDIDATES_PER_WORD. */
 export function termCandidates(vocabulary: Vocabulary | VocabularySegments, word: string): TermCandidates {
   let cached = candidatesByCatalog.get(vocabulary);
