@@ -2,6 +2,9 @@
 -- Each statement is headed by its file and the function it is in; ${…} is the source of a bound value or of a
 -- fragment spliced at run time (docs/architecture.md, "One way to the database per kind of work").
 
+-- src/modules/catalog/catalog.sql.ts: reindexProductRows
+SELECT search_reindex_products(ARRAY(SELECT id FROM products WHERE id = ANY(${ids}::text[]) AND project_id = ${projectId}));
+
 -- src/modules/catalog/products.list.ts: listProducts > source [fragment]
 deleted_at IS NULL
 
@@ -96,6 +99,3 @@ variants v JOIN products p ON p.id = v.product_id
 
 -- src/modules/catalog/products.statements.ts: variantJsonById (2) [fragment]
 v.id = $1 AND v.project_id = $2 AND p.deleted_at IS NULL
-
--- src/modules/catalog/search-index.ts: reindexProducts
-SELECT search_reindex_products(ARRAY(SELECT id FROM products WHERE id = ANY(${ids}::text[]) AND project_id = ${ctx.project.id}));

@@ -26,13 +26,6 @@ order_count <= ${query.max_orders}
 -- src/modules/customers/customers.list.ts: customerConditions (8) [fragment]
 total_spent >= ${query.min_spent}
 
--- src/modules/customers/customers.service.ts: purgeDeletedCustomers
-UPDATE store_events
-SET metadata = jsonb_set(metadata, '{changes}', (
-  SELECT coalesce(jsonb_object_agg(key, '{"from": "[redacted]", "to": "[redacted]"}'::jsonb), '{}'::jsonb)
-  FROM jsonb_each(metadata->'changes')))
-WHERE resource_type = 'customer' AND resource_id = ANY(${ids}) AND metadata ? 'changes';
-
 -- src/modules/customers/customers.statements.ts: byId
 SELECT ${selectList(FIELDS)} FROM customers WHERE id = $1 AND project_id = $2 AND deleted_at IS NULL;
 

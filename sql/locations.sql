@@ -2,7 +2,7 @@
 -- Each statement is headed by its file and the function it is in; ${…} is the source of a bound value or of a
 -- fragment spliced at run time (docs/architecture.md, "One way to the database per kind of work").
 
--- src/modules/locations/locations.transfer.ts: transferInventory
+-- src/modules/locations/locations.sql.ts: moveLevels
 WITH ids AS (
   SELECT * FROM unnest(${variantIds}::text[], ${outIds}::text[], ${inIds}::text[]) AS t(variant_id, out_id, in_id)
 ), moved AS (

@@ -2,13 +2,13 @@
 -- Each statement is headed by its file and the function it is in; ${…} is the source of a bound value or of a
 -- fragment spliced at run time (docs/architecture.md, "One way to the database per kind of work").
 
--- src/modules/metafields/definitions.service.ts: lockOwnerType
-SELECT pg_advisory_xact_lock(hashtext(${`metafields:${ctx.project.id}:${ownerType}`}));
+-- src/modules/metafields/metafields.sql.ts: lockOwnerTypeDefinitions
+SELECT pg_advisory_xact_lock(hashtext(${`metafields:${projectId}:${ownerType}`}));
 
--- src/modules/metafields/values.load.ts: loadValues > rows
+-- src/modules/metafields/metafields.sql.ts: valueRows
 SELECT v.owner_id AS "ownerId", v.value, d.slug, d.label, d.value_type AS "valueType", d.choices
 FROM metafield_values v JOIN metafield_definitions d ON d.id = v.definition_id
-WHERE v.owner_id = ANY(${[...new Set(ownerIds)]}) AND v.mode = ${ctx.mode}
-  AND d.project_id = ${ctx.project.id} AND d.owner_type = ${ownerType} AND d.archived_at IS NULL
+WHERE v.owner_id = ANY(${ownerIds}) AND v.mode = ${mode}
+  AND d.project_id = ${projectId} AND d.owner_type = ${ownerType} AND d.archived_at IS NULL
   AND (${everyDefinition} OR d.storefront_visible)
 ORDER BY d.position, d.id;

@@ -2,5 +2,5 @@
 -- Each statement is headed by its file and the function it is in; ${…} is the source of a bound value or of a
 -- fragment spliced at run time (docs/architecture.md, "One way to the database per kind of work").
 
--- src/modules/platform/auth-cache.ts: notifyAuthChanged
-SELECT pg_notify(${CHANNEL}, ${subject});
+-- src/modules/platform/platform.sql.ts: notifyChannel
+SELECT pg_notify(${channel}, ${payload});

@@ -2,26 +2,26 @@
 -- Each statement is headed by its file and the function it is in; ${…} is the source of a bound value or of a
 -- fragment spliced at run time (docs/architecture.md, "One way to the database per kind of work").
 
--- src/modules/price-lists/price-lists.pricing.ts: listsWithPrices > rows
+-- src/modules/price-lists/price-lists.sql.ts: upsertPriceRows
+INSERT INTO price_list_prices (id, price_list_id, variant_id, min_quantity, amount, updated_at)
+SELECT id, ${priceListId}, variant_id, min_quantity, amount, now()
+  FROM unnest(${entries.map((e) => e.id)}::text[], ${entries.map((e) => e.variantId)}::text[],
+              ${entries.map((e) => e.minQuantity)}::int[], ${entries.map((e) => e.amount)}::int[])
+       AS t(id, variant_id, min_quantity, amount)
+ON CONFLICT (price_list_id, variant_id, min_quantity)
+  DO UPDATE SET amount = EXCLUDED.amount, updated_at = EXCLUDED.updated_at
+RETURNING id, price_list_id, variant_id, min_quantity, amount, created_at, updated_at;
+
+-- src/modules/price-lists/price-lists.sql.ts: deletePriceRows
+DELETE FROM price_list_prices p
+USING unnest(${entries.map((e) => e.variantId)}::text[], ${entries.map((e) => e.minQuantity)}::int[])
+      AS t(variant_id, min_quantity)
+WHERE p.price_list_id = ${priceListId} AND p.variant_id = t.variant_id AND p.min_quantity = t.min_quantity;
+
+-- src/modules/price-lists/price-lists.sql.ts: listRowsWithPrices
 SELECT l.id, l.slug, l.currency, l.status, l.starts_at, l.ends_at, l.allows_increase,
       COALESCE(json_agg(json_build_array(p.variant_id, p.min_quantity, p.amount)) FILTER (WHERE p.id IS NOT NULL), '[]') AS prices
  FROM price_lists l
  LEFT JOIN price_list_prices p ON p.price_list_id = l.id AND p.variant_id = ANY(${variantIds}::text[])
 WHERE l.project_id = ${projectId} AND l.slug = ANY(${slugs}::text[])
 GROUP BY l.id;
-
--- src/modules/price-lists/prices.service.ts: upsertPrices > rows
-INSERT INTO price_list_prices (id, price_list_id, variant_id, min_quantity, amount, updated_at)
-SELECT id, ${priceListId}, variant_id, min_quantity, amount, now()
-  FROM unnest(${entries.map(() => newId('plp_'))}::text[], ${entries.map((e) => e.variant_id)}::text[],
-              ${entries.map((e) => e.min_quantity ?? 1)}::int[], ${entries.map((e) => e.amount)}::int[])
-       AS t(id, variant_id, min_quantity, amount)
-ON CONFLICT (price_list_id, variant_id, min_quantity)
-  DO UPDATE SET amount = EXCLUDED.amount, updated_at = EXCLUDED.updated_at
-RETURNING id, price_list_id, variant_id, min_quantity, amount, created_at, updated_at;
-
--- src/modules/price-lists/prices.service.ts: removePrices
-DELETE FROM price_list_prices p
-USING unnest(${entries.map((e) => e.variant_id)}::text[], ${entries.map((e) => e.min_quantity ?? 1)}::int[])
-      AS t(variant_id, min_quantity)
-WHERE p.price_list_id = ${priceListId} AND p.variant_id = t.variant_id AND p.min_quantity = t.min_quantity;

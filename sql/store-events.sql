@@ -2,12 +2,19 @@
 -- Each statement is headed by its file and the function it is in; ${…} is the source of a bound value or of a
 -- fragment spliced at run time (docs/architecture.md, "One way to the database per kind of work").
 
--- src/modules/store-events/store-events.service.ts: purgeStoreEvents
+-- src/modules/store-events/store-events.sql.ts: deleteExpiredEvents
 DELETE FROM store_events e
 USING projects p
 WHERE e.project_id = p.id
   AND e.created_at < now() - make_interval(days => CASE WHEN p.plan = 'pro'
-    THEN ${STORE_EVENT_RETENTION_DAYS.pro}::int ELSE ${STORE_EVENT_RETENTION_DAYS.free}::int END);
+    THEN ${days.pro}::int ELSE ${days.free}::int END);
+
+-- src/modules/store-events/store-events.sql.ts: redactChangesOf
+UPDATE store_events
+SET metadata = jsonb_set(metadata, '{changes}', (
+  SELECT coalesce(jsonb_object_agg(key, '{"from": "[redacted]", "to": "[redacted]"}'::jsonb), '{}'::jsonb)
+  FROM jsonb_each(metadata->'changes')))
+WHERE resource_type = ${resourceType} AND resource_id = ANY(${resourceIds}) AND metadata ? 'changes';
 
 -- src/modules/store-events/store-events.statement.ts: insertWithEvent > statement
 WITH created AS (

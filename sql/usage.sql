@@ -2,30 +2,30 @@
 -- Each statement is headed by its file and the function it is in; ${…} is the source of a bound value or of a
 -- fragment spliced at run time (docs/architecture.md, "One way to the database per kind of work").
 
--- src/modules/usage/client-budget.ts: takeClientBudget > rows
+-- src/modules/usage/usage.sql.ts: takeOne
 INSERT INTO rate_windows AS w (project_id, kind, window_start, used, last_grant)
 VALUES (${projectId}, ${key}, ${minuteStart}, 1, 1)
 ON CONFLICT (project_id, kind, window_start) DO UPDATE SET used = w.used + 1, last_grant = 1
 WHERE w.used < ${limit}
 RETURNING used;
 
--- src/modules/usage/rate-limiter.ts: RateLimiter.refill > rows
+-- src/modules/usage/usage.sql.ts: grantWindows
 WITH req AS (
   SELECT * FROM unnest(${request.map((r) => r.kind)}::text[], ${request.map((r) => r.start)}::timestamptz[],
                        ${request.map((r) => r.block)}::int[], ${request.map((r) => r.limit)}::int[],
                        ${request.map((r) => r.unspent)}::int[]) AS t(kind, start, block, lim, ret)
 )
 INSERT INTO rate_windows AS w (project_id, kind, window_start, used, last_grant)
-SELECT ${project.id}, kind, start, LEAST(block, lim), LEAST(block, lim) FROM req
+SELECT ${projectId}, kind, start, LEAST(block, lim), LEAST(block, lim) FROM req
 ON CONFLICT (project_id, kind, window_start) DO UPDATE
 SET used = GREATEST(w.used - (SELECT ret FROM req WHERE req.kind = EXCLUDED.kind), 0)
            + LEAST((SELECT block FROM req WHERE req.kind = EXCLUDED.kind), GREATEST((SELECT lim FROM req WHERE req.kind = EXCLUDED.kind) - GREATEST(w.used - (SELECT ret FROM req WHERE req.kind = EXCLUDED.kind), 0), 0)),
     last_grant = LEAST((SELECT block FROM req WHERE req.kind = EXCLUDED.kind), GREATEST((SELECT lim FROM req WHERE req.kind = EXCLUDED.kind) - GREATEST(w.used - (SELECT ret FROM req WHERE req.kind = EXCLUDED.kind), 0), 0))
 RETURNING kind, used, last_grant;
 
--- src/modules/usage/storefront-clients.ts: StorefrontClients.refill
+-- src/modules/usage/usage.sql.ts: grantClientWindow
 INSERT INTO rate_windows AS w (project_id, kind, window_start, used, last_grant)
-VALUES (${projectId}, ${key}, ${windows.minuteStart}, LEAST(${block}::int, ${limit}::int), LEAST(${block}::int, ${limit}::int))
+VALUES (${projectId}, ${key}, ${minuteStart}, LEAST(${block}::int, ${limit}::int), LEAST(${block}::int, ${limit}::int))
 ON CONFLICT (project_id, kind, window_start) DO UPDATE
 SET used = GREATEST(w.used - ${unspent}::int, 0)
            + LEAST(${block}::int, GREATEST(${limit}::int - GREATEST(w.used - ${unspent}::int, 0), 0)),

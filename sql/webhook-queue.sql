@@ -2,24 +2,44 @@
 -- Each statement is headed by its file and the function it is in; ${…} is the source of a bound value or of a
 -- fragment spliced at run time (docs/architecture.md, "One way to the database per kind of work").
 
--- src/modules/webhook-queue/delivery-queue.ts: sendWakeUps
+-- src/modules/webhook-queue/wake-listener.ts: WakeListener.start
+LISTEN ${WAKE_CHANNEL};
+
+-- src/modules/webhook-queue/webhook-queue.sql.ts: lockListeningSubscriptions
+SELECT id FROM webhook_subscriptions
+WHERE project_id = ${projectId} AND status = 'active' AND ${type} = ANY(events)
+ORDER BY id FOR KEY SHARE;
+
+-- src/modules/webhook-queue/webhook-queue.sql.ts: listenedEventTypes
+SELECT DISTINCT unnest(events) AS type FROM webhook_subscriptions WHERE project_id = ${projectId} AND status = 'active';
+
+-- src/modules/webhook-queue/webhook-queue.sql.ts: insertEventDeliveries
+WITH event AS (
+  INSERT INTO webhook_events (id, project_id, type, body, created_at)
+  VALUES (${eventId}, ${projectId}, ${type}, ${body}, ${createdAt}))
+INSERT INTO webhook_deliveries (id, project_id, subscription_id, event_id, event_type, status, next_attempt_at, wake_job_id, created_at, updated_at)
+SELECT v.id, ${projectId}, v.subscription_id, ${eventId}, ${type}, 'pending', ${createdAt}, v.wake_job_id, now(), now()
+FROM jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) AS v(id text, subscription_id text, wake_job_id uuid),
+  (SELECT pg_notify(${WAKE_CHANNEL}, '')) AS wake;
+
+-- src/modules/webhook-queue/webhook-queue.sql.ts: notifySenders
 SELECT pg_notify(${WAKE_CHANNEL}, '');
 
--- src/modules/webhook-queue/delivery-queue.ts: wakeDueDeliveries > rows
+-- src/modules/webhook-queue/webhook-queue.sql.ts: rewakeDueDeliveries
 UPDATE webhook_deliveries SET wake_job_id = gen_random_uuid(), lease_until = NULL, updated_at = now()
 WHERE subscription_id = ${subscriptionId} AND status IN ('pending', 'failed') AND next_attempt_at <= now()
   AND (lease_until IS NULL OR lease_until < now())
 RETURNING id, subscription_id, wake_job_id::text;
 
--- src/modules/webhook-queue/delivery-queue.ts: sweepDeliveries > lapsed
+-- src/modules/webhook-queue/webhook-queue.sql.ts: rewakeLapsedDeliveries
 UPDATE webhook_deliveries SET wake_job_id = gen_random_uuid(), lease_until = NULL, updated_at = now()
 WHERE id IN (
   SELECT d.id FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
   WHERE d.lease_until < now() AND d.status IN ('pending', 'failed') AND s.status = 'active'
-  LIMIT ${SWEEP_LIMIT})
+  LIMIT ${limit})
 RETURNING id, subscription_id, wake_job_id::text;
 
--- src/modules/webhook-queue/delivery-queue.ts: sweepDeliveries > orphaned
+-- src/modules/webhook-queue/webhook-queue.sql.ts: rewakeOrphanedDeliveries
 UPDATE webhook_deliveries SET wake_job_id = gen_random_uuid(), updated_at = now()
 WHERE id IN (
   SELECT d.id FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
@@ -27,26 +47,6 @@ WHERE id IN (
     AND d.lease_until IS NULL AND s.status = 'active'
     AND NOT EXISTS (
       SELECT 1 FROM pgboss.job j
-      WHERE j.name = ${WAKE_QUEUE} AND j.id = d.wake_job_id AND j.state IN ('created', 'retry', 'active'))
-  LIMIT ${SWEEP_LIMIT})
+      WHERE j.name = ${queue} AND j.id = d.wake_job_id AND j.state IN ('created', 'retry', 'active'))
+  LIMIT ${limit})
 RETURNING id, subscription_id, wake_job_id::text;
-
--- src/modules/webhook-queue/fan-out.ts: webhookFanOut > subscriptions
-SELECT id FROM webhook_subscriptions
-WHERE project_id = ${ctx.project.id} AND status = 'active' AND ${event.type} = ANY(events)
-ORDER BY id FOR KEY SHARE;
-
--- src/modules/webhook-queue/fan-out.ts: webhookFanOut
-WITH event AS (
-  INSERT INTO webhook_events (id, project_id, type, body, created_at)
-  VALUES (${eventId}, ${projectId}, ${event.type}, ${eventBody(eventId, event, payload)}, ${event.createdAt}))
-INSERT INTO webhook_deliveries (id, project_id, subscription_id, event_id, event_type, status, next_attempt_at, wake_job_id, created_at, updated_at)
-SELECT v.id, ${projectId}, v.subscription_id, ${eventId}, ${event.type}, 'pending', ${event.createdAt}, v.wake_job_id, now(), now()
-FROM jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) AS v(id text, subscription_id text, wake_job_id uuid),
-  (SELECT pg_notify(${WAKE_CHANNEL}, '')) AS wake;
-
--- src/modules/webhook-queue/fan-out.ts: mayHaveSubscribers > read > rows
-SELECT DISTINCT unnest(events) AS type FROM webhook_subscriptions WHERE project_id = ${ctx.project.id} AND status = 'active';
-
--- src/modules/webhook-queue/wake-listener.ts: WakeListener.start
-LISTEN ${WAKE_CHANNEL};

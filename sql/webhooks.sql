@@ -2,19 +2,7 @@
 -- Each statement is headed by its file and the function it is in; ${…} is the source of a bound value or of a
 -- fragment spliced at run time (docs/architecture.md, "One way to the database per kind of work").
 
--- src/modules/webhooks/circuit-breaker.ts: settleSubscriptions
-UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = ANY(${healthy}) AND failing_since IS NOT NULL;
-
--- src/modules/webhooks/circuit-breaker.ts: settleSubscriptions (2)
-UPDATE webhook_subscriptions s SET failing_since = v.since
-FROM jsonb_to_recordset(${JSON.stringify(failing)}::jsonb) AS v(id text, since timestamptz)
-WHERE s.id = v.id AND s.failing_since IS NULL;
-
--- src/modules/webhooks/circuit-breaker.ts: settleSubscriptions > rows
-SELECT id FROM webhook_subscriptions
-WHERE id = ANY(${failing.map((f) => f.id)}) AND status = 'active' AND failing_since <= ${cutoff};
-
--- src/modules/webhooks/deliver.ts: claimDeliveries
+-- src/modules/webhooks/webhooks.sql.ts: claimDueDeliveries
 UPDATE webhook_deliveries d
 SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), updated_at = now()
 FROM webhook_subscriptions s, webhook_events e
@@ -24,22 +12,7 @@ WHERE d.id = ANY(${[...new Set(ids)]}) AND s.id = d.subscription_id AND e.id = d
 RETURNING d.id, d.project_id, d.subscription_id, d.event_id, d.attempt_count, d.lease_until, s.url, s.secret,
   CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret, e.body;
 
--- src/modules/webhooks/deliveries.service.ts: retryDelivery > rows
-SELECT id, (lease_until IS NOT NULL AND lease_until > now()) AS leased
-FROM webhook_deliveries WHERE id = ${deliveryId} AND subscription_id = ${webhookId} FOR UPDATE;
-
--- src/modules/webhooks/deliveries.service.ts: retryDelivery
-UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), lease_until = NULL,
-  wake_job_id = ${jobId}::uuid, updated_at = now()
-WHERE id = ${deliveryId};
-
--- src/modules/webhooks/deliveries.service.ts: recoverDeliveries > rows
-UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), wake_job_id = gen_random_uuid(), updated_at = now()
-WHERE subscription_id = ${webhookId} AND status IN ('failed', 'abandoned') AND created_at >= ${new Date(since)}
-  AND (lease_until IS NULL OR lease_until < now())
-RETURNING id, wake_job_id::text;
-
--- src/modules/webhooks/outcomes.ts: recordOutcomes > written
+-- src/modules/webhooks/webhooks.sql.ts: writeOutcomes
 UPDATE webhook_deliveries d SET
   status = v.status, attempt_count = v.attempt_count, next_attempt_at = v.next_attempt_at,
   last_attempt_at = v.attempted_at, response_status = v.response_status, response_body = v.response_body,
@@ -51,29 +24,56 @@ FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(
 WHERE d.id = v.id AND d.lease_until = v.lease_until
 RETURNING d.id;
 
--- src/modules/webhooks/retention.ts: purgeWebhookDeliveries > purged
-DELETE FROM webhook_deliveries
-WHERE (status = 'succeeded' AND updated_at < now() - make_interval(days => ${DELIVERY_RETENTION_DAYS.succeeded}))
-   OR (status IN ('failed', 'abandoned') AND updated_at < now() - make_interval(days => ${DELIVERY_RETENTION_DAYS.failed}));
+-- src/modules/webhooks/webhooks.sql.ts: clearFailingSince
+UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = ANY(${ids}) AND failing_since IS NOT NULL;
 
--- src/modules/webhooks/retention.ts: purgeWebhookDeliveries
-DELETE FROM webhook_events e WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id);
+-- src/modules/webhooks/webhooks.sql.ts: markFailingSince
+UPDATE webhook_subscriptions s SET failing_since = v.since
+FROM jsonb_to_recordset(${JSON.stringify(failing)}::jsonb) AS v(id text, since timestamptz)
+WHERE s.id = v.id AND s.failing_since IS NULL;
 
--- src/modules/webhooks/subscriptions.service.ts: rotateWebhookSecret
+-- src/modules/webhooks/webhooks.sql.ts: markFailingSince > rows
+SELECT id FROM webhook_subscriptions
+WHERE id = ANY(${failing.map((f) => f.id)}) AND status = 'active' AND failing_since <= ${cutoff};
+
+-- src/modules/webhooks/webhooks.sql.ts: lockDelivery > rows
+SELECT id, (lease_until IS NOT NULL AND lease_until > now()) AS leased
+FROM webhook_deliveries WHERE id = ${deliveryId} AND subscription_id = ${webhookId} FOR UPDATE;
+
+-- src/modules/webhooks/webhooks.sql.ts: requeueDelivery
+UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), lease_until = NULL,
+  wake_job_id = ${jobId}::uuid, updated_at = now()
+WHERE id = ${deliveryId};
+
+-- src/modules/webhooks/webhooks.sql.ts: requeueFailedDeliveries
+UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), wake_job_id = gen_random_uuid(), updated_at = now()
+WHERE subscription_id = ${webhookId} AND status IN ('failed', 'abandoned') AND created_at >= ${since}
+  AND (lease_until IS NULL OR lease_until < now())
+RETURNING id, wake_job_id::text;
+
+-- src/modules/webhooks/webhooks.sql.ts: rotateSecret
 UPDATE webhook_subscriptions
 SET previous_secret = CASE WHEN ${overlapSeconds}::int > 0 THEN secret END,
     previous_secret_expires_at = CASE WHEN ${overlapSeconds}::int > 0
       THEN date_trunc('milliseconds', now()) + make_interval(secs => ${overlapSeconds}::int) END,
     secret = ${secret}, updated_at = now()
-WHERE id = ${id} AND project_id = ${ctx.project.id}
+WHERE id = ${id} AND project_id = ${projectId}
 RETURNING previous_secret_expires_at;
 
--- src/modules/webhooks/test-event.service.ts: sendTestEvent
+-- src/modules/webhooks/webhooks.sql.ts: insertTestDelivery
 WITH event AS (
   INSERT INTO webhook_events (id, project_id, type, body, created_at)
-  VALUES (${eventId}, ${ctx.project.id}, ${type}, ${testEventBody(eventId, type, now)}, ${now}))
+  VALUES (${eventId}, ${projectId}, ${type}, ${body}, ${now}))
 INSERT INTO webhook_deliveries (id, project_id, subscription_id, event_id, event_type, status, next_attempt_at,
   wake_job_id, test, created_at, updated_at)
-SELECT ${deliveryId}, ${ctx.project.id}, ${webhookId}, ${eventId}, ${type}, 'pending', ${now},
+SELECT ${deliveryId}, ${projectId}, ${webhookId}, ${eventId}, ${type}, 'pending', ${now},
   ${jobId}::uuid, true, now(), now()
-FROM (SELECT pg_notify(${WAKE_CHANNEL}, '')) AS wake;
+FROM (SELECT pg_notify(${channel}, '')) AS wake;
+
+-- src/modules/webhooks/webhooks.sql.ts: deleteOldDeliveries > purged
+DELETE FROM webhook_deliveries
+WHERE (status = 'succeeded' AND updated_at < now() - make_interval(days => ${days.succeeded}))
+   OR (status IN ('failed', 'abandoned') AND updated_at < now() - make_interval(days => ${days.failed}));
+
+-- src/modules/webhooks/webhooks.sql.ts: deleteOldDeliveries
+DELETE FROM webhook_events e WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id);
