@@ -178,7 +178,7 @@ export function snapshot(): Map<string, string> {
     byArea.set(area, [...(byArea.get(area) ?? []), ...statements]);
   }
   const files = new Map<string, string>();
-  for (const [area, statements] of [...byArea].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [area, statements] of [...byArea].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const seen = new Map<string, number>();
     const blocks = statements.map((statement) => {
       const heading = `${statement.file}: ${statement.owner}`;
