@@ -10,3 +10,4 @@ export {
 } from './store-events.recorder.js';
 export { eventHasSubscribers } from './store-events.subscribers.js';
 export { insertEvents, insertEventsSteps, insertWithEvent } from './store-events.statement.js';
+export { redactChangesOf } from './store-events.sql.js';

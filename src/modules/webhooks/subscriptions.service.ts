@@ -11,6 +11,7 @@ import { subscriptionsWritten, wakeDueDeliveries } from '../webhook-queue/index.
 import { newSigningSecret } from './signing.js';
 import { subscriptionUrlProblem } from './subscription-url.js';
 import { toWebhookResource } from './webhooks.mappers.js';
+import { rotateSecret } from './webhooks.sql.js';
 
 type WebhookCreate = components['schemas']['WebhookCreate'];
 type WebhookUpdate = components['schemas']['WebhookUpdate'];
@@ -113,14 +114,7 @@ export async function rotateWebhookSecret(
 ): Promise<{ secret: string; previousSecretExpiresAt: Date | null }> {
   await findWebhook(ctx, ctx.db, id);
   const secret = newSigningSecret();
-  const [rotated] = await ctx.db.$queryRaw<Array<{ previous_secret_expires_at: Date | null }>>`
-    UPDATE webhook_subscriptions
-    SET previous_secret = CASE WHEN ${overlapSeconds}::int > 0 THEN secret END,
-        previous_secret_expires_at = CASE WHEN ${overlapSeconds}::int > 0
-          THEN date_trunc('milliseconds', now()) + make_interval(secs => ${overlapSeconds}::int) END,
-        secret = ${secret}, updated_at = now()
-    WHERE id = ${id} AND project_id = ${ctx.project.id}
-    RETURNING previous_secret_expires_at`;
+  const rotated = await rotateSecret(ctx.db, ctx.project.id, id, secret, overlapSeconds);
   if (!rotated) throw notFound('Webhook subscription not found.');
   return { secret, previousSecretExpiresAt: rotated.previous_secret_expires_at };
 }
