@@ -64,15 +64,17 @@ FETCH FORWARD ${Math.max(1, Math.floor(fetchRows))} FROM index_rows;
 CLOSE index_rows;
 
 -- src/modules/search/product-index.ts: buildProductIndex
-SELECT count(*)::int, coalesce(sum(length(document)), 0)::int FROM search_products WHERE project_id = $1 ${only};
+SELECT count(*)::int, coalesce(sum(length(document)), 0)::int FROM search_products WHERE project_id = $1;
 
 -- src/modules/search/product-index.ts: buildProductIndex (2)
-SELECT product_id, product_type, tags, collection_ids, in_stock, price, sale_price, title, handle, image,
-       btrim(regexp_replace(title_norm, '[^[:alnum:]]+', ' ', 'g')), tsvectorsend(document)
-FROM search_products WHERE project_id = $1 ${only} ORDER BY product_id;
+SELECT ${ROW_COLUMNS} FROM search_products WHERE project_id = $1 ORDER BY product_id;
 
 -- src/modules/search/product-index.ts: buildProductIndex > titleRows
 SELECT id, title FROM collections WHERE project_id = $1;
+
+-- src/modules/search/product-index.ts: buildChangedProducts > result > text
+SELECT ${ROW_COLUMNS} FROM search_products WHERE project_id = $1 AND product_id = ANY($2::text[])
+ORDER BY product_id;
 
 -- src/modules/search/search-log-retention.ts: purgeSearchLog
 WITH gone AS (
@@ -346,8 +348,7 @@ SELECT agg.*,
 FROM agg;
 
 -- src/modules/search/suggest-index.ts: buildCatalog
-SELECT (SELECT count(*)::int FROM search_title_words WHERE project_id = $1 AND word <> ''),
-(SELECT count(*)::int FROM search_terms WHERE project_id = $1 AND doc_count > 0);
+SELECT count(*)::int FROM search_title_words WHERE project_id = $1 AND word <> '';
 
 -- src/modules/search/suggest-index.ts: buildCatalog (2)
 SELECT product_id, title, lower(title), title_norm, title_len,
@@ -372,9 +373,6 @@ ORDER BY word USING ~<~, title_len, title_norm;
 SELECT id, title, lower(title), lower(unaccent(title)), length(title),
        tsvector_to_array(to_tsvector('simple', unaccent(title)))
 FROM collections WHERE project_id = $1;
-
--- src/modules/search/suggest-index.ts: buildCatalog > terms
-SELECT term, doc_count FROM search_terms WHERE project_id = $1 AND doc_count > 0;
 
 -- src/modules/search/suggest-index.ts: buildPast > stats
 SELECT query, client_count, search_count FROM search_query_stats
