@@ -24,13 +24,15 @@ const ID_FORMS: Partial<Record<ItemType, RegExp>> = {
   product: /^prod_[0-9a-z]{26}$/,
 };
 // No whitespace, control characters or backslashes (browsers read `/\host` as `//host`, another site).
-const UNSAFE = /[\s\x00-\x1f\x7f\\]/;
+const UNSAFE = /[\s\\]/;
+const hasControl = (text: string) => [...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
 
 /** Why `target` is not a valid link of `type`, or null when it is. */
 export function targetProblem(type: ItemType, target: string): string | null {
   const idForm = ID_FORMS[type];
   if (idForm) return idForm.test(target) ? null : `A ${type} item's target is a ${type} id.`;
-  if (UNSAFE.test(target)) return 'A link may not contain spaces, control characters or backslashes.';
+  if (UNSAFE.test(target) || hasControl(target))
+    return 'A link may not contain spaces, control characters or backslashes.';
   if (type === 'page') {
     return target.startsWith('/') && !target.startsWith('//')
       ? null

@@ -32,7 +32,7 @@ export async function findMenu(ctx: Ctx, db: Database | Tx, idOrHandle: string, 
     : { projectId: ctx.project.id, handle: idOrHandle };
   const found = await db.navigationMenu.findFirst({ where, select: { id: true } });
   if (!found) throw notFound('Navigation menu not found.');
-  if (lock) await lockRows(db as Tx, 'navigation_menus', { ids: [found.id] });
+  if (lock) await lockRows(db, 'navigation_menus', { ids: [found.id] });
   const menu = await db.navigationMenu.findUnique({ where: { id: found.id } });
   if (!menu) throw notFound('Navigation menu not found.');
   return menu;
@@ -86,7 +86,7 @@ export async function listMenus(ctx: Ctx, query: MenuListQuery) {
     sorts: SORTS,
     map: (menu: NavigationMenu) => menu,
   });
-  return { ...page, data: await showMenus(ctx, ctx.db, page.data as NavigationMenu[]) };
+  return { ...page, data: await showMenus(ctx, ctx.db, page.data) };
 }
 
 /** The stored tree for `input`; 400 on an item whose collection or product is not one of the project's. */
