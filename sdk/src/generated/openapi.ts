@@ -373,7 +373,8 @@ export interface paths {
          *     private or otherwise non-public IP address literal, or `localhost`, is refused at once with a hint naming
          *     the server setting `ALLOW_PRIVATE_NETWORK_TARGETS=true`, which allows them for local development; other
          *     host names are checked when each delivery is sent (every address they resolve to must be public). A
-         *     subscription created `paused` receives nothing until it is set `active`.
+         *     subscription created `paused` receives nothing until it is set `active`. An event type that no operation
+         *     emits yet (listed in `EventType`) answers 400 `invalid_request` on `events[i]`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -413,7 +414,8 @@ export interface paths {
          * Update a webhook subscription
          * @description Partial update. `events` replaces the whole array. Setting `status` to `paused` stops deliveries: events
          *     that happen while paused are skipped (not queued), and deliveries already queued wait. Setting it back
-         *     to `active` sends the waiting deliveries that are due.
+         *     to `active` sends the waiting deliveries that are due. An event type that no operation emits yet (listed in
+         *     `EventType`) answers 400 `invalid_request` on `events[i]`.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -5199,10 +5201,17 @@ export interface components {
         /**
          * @description The one event catalogue: every webhook event type (all groups) and every store-event
          *     type. Store events (`GET /v1/events`) carry one of these as `type`; webhook subscriptions subscribe to any
-         *     of them (every type in the catalogue is subscribable). Some groups (fulfillment order, discount,
-         *     promotion, purchase order, return, navigation, store credit) belong to areas this API does not
-         *     expose yet and are never emitted by it today; of the refund group only `refund.created` is (refunds are
-         *     recorded, no payment provider is called, so none succeeds or fails later). `webhook_subscription.paused` (an addition to the usual catalogue) records
+         *     of them. Every type a subscription accepts is emitted by at least one operation. The types no operation
+         *     emits yet are refused by createWebhook and updateWebhook with 400 `invalid_request` on `events[i]`, naming
+         *     why, until they are: `fulfillment_order.created` (fulfilments are made on the order itself),
+         *     `fulfillment.updated` (a fulfilment changes only by being cancelled: `fulfillment.cancelled`),
+         *     `discount.*`, `promotion.*`, `store_credit.*` and `return.*` (those areas are not built yet), and
+         *     `refund.succeeded` / `refund.failed` (refunds are recorded, no payment provider is called, so none
+         *     succeeds or fails later). Purchase orders emit `purchase_order.created` (createPurchaseOrder),
+         *     `purchase_order.updated` (updatePurchaseOrder, placePurchaseOrder), `purchase_order.received` (every
+         *     receipt) and `purchase_order.cancelled`; navigation menus `navigation.created`, `navigation.updated` and
+         *     `navigation.deleted`. `order.updated` accompanies every change of an order (paid; its fulfilment status moved
+         *     by a fulfilment or a fulfilment's cancellation; cancelled; refunded) with the changed fields. `webhook_subscription.paused` (an addition to the usual catalogue) records
          *     that the service paused a subscription whose receiver answered `410 Gone` or failed for 5 days.
          *     `inventory.reserved` and `inventory.released` (resource type `draft_order`) record a sent draft order's
          *     units being held and let go again; their payload is `{draft_order_id, expires_at, reservations:
@@ -9455,6 +9464,8 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                 RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
@@ -28488,7 +28499,15 @@ export interface operations {
                 /** @description Sort direction; newest first by default. */
                 order?: components["parameters"]["OrderDesc"];
                 status?: components["schemas"]["PurchaseOrderStatus"];
+                /**
+                 * @description Only orders to this location.
+                 * @example loc_01jd5m3q7x9c2v4b6n8p0r1s2b
+                 */
                 location_id?: string;
+                /**
+                 * @description Only orders from this supplier (a company id).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
                 supplier_id?: string;
             };
             header?: never;
@@ -28637,39 +28656,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "<<": {
-                     *           "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
-                     *           "status": "partially_received",
-                     *           "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
-                     *           "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
-                     *           "currency": "USD",
-                     *           "reference": "ACME-PO-2291",
-                     *           "note": "Deliver to the back door.",
-                     *           "expected_at": "2026-12-04",
-                     *           "lines": [
-                     *             {
-                     *               "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
-                     *               "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
-                     *               "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
-                     *               "title": "Trail Runner 2 - EU 42",
-                     *               "sku": "TR2-42",
-                     *               "quantity": 10,
-                     *               "received_quantity": 6,
-                     *               "unit_cost": 4200,
-                     *               "total": 42000
-                     *             }
-                     *           ],
-                     *           "total_quantity": 10,
-                     *           "received_quantity": 6,
-                     *           "subtotal": 42000,
-                     *           "ordered_at": "2026-11-29T10:05:00.000Z",
-                     *           "received_at": null,
-                     *           "cancelled_at": null,
-                     *           "created_at": "2026-11-29T10:00:00.000Z",
-                     *           "updated_at": "2026-11-29T11:30:00.000Z"
-                     *         },
+                     *         "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
                      *         "status": "draft",
+                     *         "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "currency": "USD",
+                     *         "reference": "ACME-PO-2291",
                      *         "note": null,
+                     *         "expected_at": "2026-12-04",
                      *         "lines": [
                      *           {
                      *             "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
@@ -28683,8 +28677,13 @@ export interface operations {
                      *             "total": 42000
                      *           }
                      *         ],
+                     *         "total_quantity": 10,
                      *         "received_quantity": 0,
+                     *         "subtotal": 42000,
                      *         "ordered_at": null,
+                     *         "received_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
                      *         "updated_at": "2026-11-29T10:00:00.000Z"
                      *       }
                      *     }
@@ -28845,7 +28844,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "note": "Deliver to the back door."
+                 *       "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                 *       "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                 *       "note": "Deliver to the back door.",
+                 *       "lines": [
+                 *         {
+                 *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                 *           "quantity": 10,
+                 *           "unit_cost": 4200
+                 *         }
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["PurchaseOrderUpdate"];
@@ -28963,39 +28971,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "<<": {
-                     *           "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
-                     *           "status": "partially_received",
-                     *           "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
-                     *           "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
-                     *           "currency": "USD",
-                     *           "reference": "ACME-PO-2291",
-                     *           "note": "Deliver to the back door.",
-                     *           "expected_at": "2026-12-04",
-                     *           "lines": [
-                     *             {
-                     *               "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
-                     *               "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
-                     *               "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
-                     *               "title": "Trail Runner 2 - EU 42",
-                     *               "sku": "TR2-42",
-                     *               "quantity": 10,
-                     *               "received_quantity": 6,
-                     *               "unit_cost": 4200,
-                     *               "total": 42000
-                     *             }
-                     *           ],
-                     *           "total_quantity": 10,
-                     *           "received_quantity": 6,
-                     *           "subtotal": 42000,
-                     *           "ordered_at": "2026-11-29T10:05:00.000Z",
-                     *           "received_at": null,
-                     *           "cancelled_at": null,
-                     *           "created_at": "2026-11-29T10:00:00.000Z",
-                     *           "updated_at": "2026-11-29T11:30:00.000Z"
-                     *         },
+                     *         "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
                      *         "status": "ordered",
+                     *         "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "currency": "USD",
+                     *         "reference": "ACME-PO-2291",
                      *         "note": null,
+                     *         "expected_at": "2026-12-04",
                      *         "lines": [
                      *           {
                      *             "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
@@ -29009,7 +28992,13 @@ export interface operations {
                      *             "total": 42000
                      *           }
                      *         ],
+                     *         "total_quantity": 10,
                      *         "received_quantity": 0,
+                     *         "subtotal": 42000,
+                     *         "ordered_at": "2026-11-29T10:05:00.000Z",
+                     *         "received_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
                      *         "updated_at": "2026-11-29T10:05:00.000Z"
                      *       }
                      *     }
@@ -29186,39 +29175,34 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "<<": {
-                     *           "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
-                     *           "status": "partially_received",
-                     *           "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
-                     *           "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
-                     *           "currency": "USD",
-                     *           "reference": "ACME-PO-2291",
-                     *           "note": "Deliver to the back door.",
-                     *           "expected_at": "2026-12-04",
-                     *           "lines": [
-                     *             {
-                     *               "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
-                     *               "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
-                     *               "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
-                     *               "title": "Trail Runner 2 - EU 42",
-                     *               "sku": "TR2-42",
-                     *               "quantity": 10,
-                     *               "received_quantity": 6,
-                     *               "unit_cost": 4200,
-                     *               "total": 42000
-                     *             }
-                     *           ],
-                     *           "total_quantity": 10,
-                     *           "received_quantity": 6,
-                     *           "subtotal": 42000,
-                     *           "ordered_at": "2026-11-29T10:05:00.000Z",
-                     *           "received_at": null,
-                     *           "cancelled_at": null,
-                     *           "created_at": "2026-11-29T10:00:00.000Z",
-                     *           "updated_at": "2026-11-29T11:30:00.000Z"
-                     *         },
+                     *         "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
                      *         "status": "cancelled",
+                     *         "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "currency": "USD",
+                     *         "reference": "ACME-PO-2291",
+                     *         "note": "Deliver to the back door.",
+                     *         "expected_at": "2026-12-04",
+                     *         "lines": [
+                     *           {
+                     *             "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2 - EU 42",
+                     *             "sku": "TR2-42",
+                     *             "quantity": 10,
+                     *             "received_quantity": 6,
+                     *             "unit_cost": 4200,
+                     *             "total": 42000
+                     *           }
+                     *         ],
+                     *         "total_quantity": 10,
+                     *         "received_quantity": 6,
+                     *         "subtotal": 42000,
+                     *         "ordered_at": "2026-11-29T10:05:00.000Z",
+                     *         "received_at": null,
                      *         "cancelled_at": "2026-11-30T09:00:00.000Z",
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
                      *         "updated_at": "2026-11-30T09:00:00.000Z"
                      *       }
                      *     }
@@ -29540,6 +29524,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["EntityTag"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -42,6 +42,8 @@ export async function receivePurchaseOrder(
 ): Promise<PurchaseOrderRow> {
   return writeTx(ctx, {}, async (tx) => {
     const order = await findPurchaseOrder(ctx, tx, id, true);
+    // The lines first: a line of another order (or project) is named as such whatever this order's status.
+    const receipt = checkReceipt(order, input);
     if (order.status !== 'ordered' && order.status !== 'partially_received') {
       throw new AppError(
         'invalid_request',
@@ -50,7 +52,6 @@ export async function receivePurchaseOrder(
           : `This purchase order is ${order.status}; nothing more can be received.`,
       );
     }
-    const receipt = checkReceipt(order, input);
     for (const { line, quantity } of receipt) {
       await tx.purchaseOrderLine.update({
         where: { id: line.id },
