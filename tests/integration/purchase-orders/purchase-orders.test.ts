@@ -6,6 +6,7 @@ import {
   createPurchaseOrder,
   type PurchaseOrderResource,
 } from '../../factories/purchase-order.factory.js';
+import { json } from '../../setup/http.js';
 import { byId } from '../../setup/requests.js';
 import { useStore } from '../../setup/store.js';
 
@@ -123,7 +124,7 @@ describe('createPurchaseOrder', () => {
     for (const [body, field] of cases) {
       const response = await store.call('POST', '/v1/purchase-orders', body);
       expect(response.status).toBe(400);
-      expect((await response.json()).error).toMatchObject({ code: 'invalid_request', field });
+      expect((await json(response)).error).toMatchObject({ code: 'invalid_request', field });
     }
     const { data } = await api.GET('/v1/purchase-orders', { params: { query: { supplier_id: customerCompany.id } } });
     expect(data!.data).toEqual([]);
