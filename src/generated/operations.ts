@@ -35,6 +35,7 @@ export type OperationId =
   | 'blockSuggestion'
   | 'cancelOrder'
   | 'cancelOrderFulfillment'
+  | 'cancelPurchaseOrder'
   | 'changeCurrentCustomerPassword'
   | 'completeCheckout'
   | 'completeDraftOrder'
@@ -55,11 +56,13 @@ export type OperationId =
   | 'createLocation'
   | 'createMerchandisingRule'
   | 'createMetafieldDefinition'
+  | 'createNavigationMenu'
   | 'createOrderFulfillment'
   | 'createOrderRefund'
   | 'createPriceList'
   | 'createProduct'
   | 'createProject'
+  | 'createPurchaseOrder'
   | 'createShippingRate'
   | 'createShippingZone'
   | 'createSynonymGroup'
@@ -80,6 +83,7 @@ export type OperationId =
   | 'deleteDraftOrderItem'
   | 'deleteLocation'
   | 'deleteMerchandisingRule'
+  | 'deleteNavigationMenu'
   | 'deleteOrderMetafield'
   | 'deletePriceList'
   | 'deleteProduct'
@@ -110,6 +114,7 @@ export type OperationId =
   | 'getLocation'
   | 'getMerchandisingRule'
   | 'getMetrics'
+  | 'getNavigationMenu'
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
   | 'getOrder'
@@ -119,6 +124,7 @@ export type OperationId =
   | 'getProduct'
   | 'getProductMetafields'
   | 'getProject'
+  | 'getPurchaseOrder'
   | 'getReadiness'
   | 'getShippingZone'
   | 'getStoreEvent'
@@ -143,6 +149,7 @@ export type OperationId =
   | 'listLocations'
   | 'listMerchandisingRules'
   | 'listMetafieldDefinitions'
+  | 'listNavigationMenus'
   | 'listOrderFulfillments'
   | 'listOrderRefunds'
   | 'listOrders'
@@ -150,6 +157,7 @@ export type OperationId =
   | 'listPriceListPrices'
   | 'listPriceLists'
   | 'listProducts'
+  | 'listPurchaseOrders'
   | 'listShippingZones'
   | 'listStoreEvents'
   | 'listSuggestionBlocks'
@@ -161,6 +169,8 @@ export type OperationId =
   | 'logoutCustomer'
   | 'lookupShippingRates'
   | 'payOrder'
+  | 'placePurchaseOrder'
+  | 'receivePurchaseOrder'
   | 'receiveStripeWebhook'
   | 'recoverWebhookDeliveries'
   | 'refreshCustomerToken'
@@ -208,9 +218,11 @@ export type OperationId =
   | 'updateLocation'
   | 'updateMerchandisingRule'
   | 'updateMetafieldDefinition'
+  | 'updateNavigationMenu'
   | 'updatePriceList'
   | 'updateProduct'
   | 'updateProject'
+  | 'updatePurchaseOrder'
   | 'updateShippingRate'
   | 'updateShippingZone'
   | 'updateSynonymGroup'
@@ -228,6 +240,7 @@ export interface OperationAuth {
   blockSuggestion: 'secret';
   cancelOrder: 'secret';
   cancelOrderFulfillment: 'secret';
+  cancelPurchaseOrder: 'secret';
   changeCurrentCustomerPassword: 'customer';
   completeCheckout: 'publishable';
   completeDraftOrder: 'secret';
@@ -248,11 +261,13 @@ export interface OperationAuth {
   createLocation: 'secret';
   createMerchandisingRule: 'secret';
   createMetafieldDefinition: 'secret';
+  createNavigationMenu: 'secret';
   createOrderFulfillment: 'secret';
   createOrderRefund: 'secret';
   createPriceList: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
+  createPurchaseOrder: 'secret';
   createShippingRate: 'secret';
   createShippingZone: 'secret';
   createSynonymGroup: 'secret';
@@ -273,6 +288,7 @@ export interface OperationAuth {
   deleteDraftOrderItem: 'secret';
   deleteLocation: 'secret';
   deleteMerchandisingRule: 'secret';
+  deleteNavigationMenu: 'secret';
   deleteOrderMetafield: 'secret';
   deletePriceList: 'secret';
   deleteProduct: 'secret';
@@ -303,6 +319,7 @@ export interface OperationAuth {
   getLocation: 'secret';
   getMerchandisingRule: 'secret';
   getMetrics: 'metrics';
+  getNavigationMenu: 'publishable';
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
   getOrder: 'secret';
@@ -312,6 +329,7 @@ export interface OperationAuth {
   getProduct: 'publishable';
   getProductMetafields: 'publishable';
   getProject: 'platform';
+  getPurchaseOrder: 'secret';
   getReadiness: 'none';
   getShippingZone: 'secret';
   getStoreEvent: 'secret';
@@ -336,6 +354,7 @@ export interface OperationAuth {
   listLocations: 'secret';
   listMerchandisingRules: 'secret';
   listMetafieldDefinitions: 'secret';
+  listNavigationMenus: 'secret';
   listOrderFulfillments: 'secret';
   listOrderRefunds: 'secret';
   listOrders: 'secret';
@@ -343,6 +362,7 @@ export interface OperationAuth {
   listPriceListPrices: 'secret';
   listPriceLists: 'secret';
   listProducts: 'publishable';
+  listPurchaseOrders: 'secret';
   listShippingZones: 'secret';
   listStoreEvents: 'secret';
   listSuggestionBlocks: 'secret';
@@ -354,6 +374,8 @@ export interface OperationAuth {
   logoutCustomer: 'publishable';
   lookupShippingRates: 'publishable';
   payOrder: 'secret';
+  placePurchaseOrder: 'secret';
+  receivePurchaseOrder: 'secret';
   receiveStripeWebhook: 'none';
   recoverWebhookDeliveries: 'secret';
   refreshCustomerToken: 'publishable';
@@ -401,9 +423,11 @@ export interface OperationAuth {
   updateLocation: 'secret';
   updateMerchandisingRule: 'secret';
   updateMetafieldDefinition: 'secret';
+  updateNavigationMenu: 'secret';
   updatePriceList: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
+  updatePurchaseOrder: 'secret';
   updateShippingRate: 'secret';
   updateShippingZone: 'secret';
   updateSynonymGroup: 'secret';
@@ -423,9 +447,11 @@ export interface OperationsByTag {
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
   'metafields': 'archiveMetafieldDefinition' | 'createMetafieldDefinition' | 'deleteCollectionMetafield' | 'deleteCustomerMetafield' | 'deleteOrderMetafield' | 'deleteProductMetafield' | 'deleteVariantMetafield' | 'getCollectionMetafields' | 'getCustomerMetafields' | 'getOrderMetafields' | 'getProductMetafields' | 'getVariantMetafields' | 'listMetafieldDefinitions' | 'reorderMetafieldDefinitions' | 'setCollectionMetafield' | 'setCollectionMetafields' | 'setCustomerMetafield' | 'setCustomerMetafields' | 'setOrderMetafield' | 'setOrderMetafields' | 'setProductMetafield' | 'setProductMetafields' | 'setVariantMetafield' | 'setVariantMetafields' | 'updateMetafieldDefinition';
+  'navigation': 'createNavigationMenu' | 'deleteNavigationMenu' | 'getNavigationMenu' | 'listNavigationMenus' | 'updateNavigationMenu';
   'orders': 'cancelOrder' | 'cancelOrderFulfillment' | 'createOrderFulfillment' | 'createOrderRefund' | 'getOrder' | 'getOrderFulfillment' | 'listOrderFulfillments' | 'listOrderRefunds' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'price-lists': 'createPriceList' | 'deletePriceList' | 'getPriceList' | 'listPriceListPrices' | 'listPriceLists' | 'setPriceListPrices' | 'updatePriceList';
+  'purchase-orders': 'cancelPurchaseOrder' | 'createPurchaseOrder' | 'getPurchaseOrder' | 'listPurchaseOrders' | 'placePurchaseOrder' | 'receivePurchaseOrder' | 'updatePurchaseOrder';
   'search': 'blockSuggestion' | 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSuggestionBlock' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getSuggestionBlock' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSuggestionBlocks' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getMetrics' | 'getOpenApiJson' | 'getOpenApiYaml' | 'getReadiness';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
@@ -544,6 +570,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/orders/{id}/fulfillments/{fulfillment_id}/cancel",
     "tag": "orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "cancelPurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders/{id}/cancel",
+    "tag": "purchase-orders",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
@@ -855,6 +896,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createNavigationMenu",
+    "method": "POST",
+    "path": "/v1/navigation",
+    "tag": "navigation",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createOrderFulfillment",
     "method": "POST",
     "path": "/v1/orders/{id}/fulfillments",
@@ -923,6 +979,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "customerTokenOptional": false,
     "idempotent": true,
     "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createPurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": true,
     "ifMatch": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -1219,6 +1290,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/search/merchandising/{id}",
     "tag": "search",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": true,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteNavigationMenu",
+    "method": "DELETE",
+    "path": "/v1/navigation/{id}",
+    "tag": "navigation",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
@@ -1710,6 +1796,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getNavigationMenu",
+    "method": "GET",
+    "path": "/v1/navigation/{id}",
+    "tag": "navigation",
+    "auth": "publishable",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getOpenApiJson",
     "method": "GET",
     "path": "/openapi.json",
@@ -1851,6 +1952,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getPurchaseOrder",
+    "method": "GET",
+    "path": "/v1/purchase-orders/{id}",
+    "tag": "purchase-orders",
+    "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": true,
@@ -2338,6 +2454,26 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listNavigationMenus",
+    "method": "GET",
+    "path": "/v1/navigation",
+    "tag": "navigation",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order"
+    ]
+  },
+  {
     "operationId": "listOrderFulfillments",
     "method": "GET",
     "path": "/v1/orders/{id}/fulfillments",
@@ -2491,6 +2627,29 @@ export const operationIndex: readonly OperationMeta[] = [
       "created_after",
       "expand",
       "fields"
+    ]
+  },
+  {
+    "operationId": "listPurchaseOrders",
+    "method": "GET",
+    "path": "/v1/purchase-orders",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "status",
+      "location_id",
+      "supplier_id"
     ]
   },
   {
@@ -2697,6 +2856,36 @@ export const operationIndex: readonly OperationMeta[] = [
     "ifMatch": false,
     "hasBody": false,
     "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "placePurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders/{id}/order",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "receivePurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders/{id}/receive",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -3425,6 +3614,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "updateNavigationMenu",
+    "method": "PATCH",
+    "path": "/v1/navigation/{id}",
+    "tag": "navigation",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "updatePriceList",
     "method": "PATCH",
     "path": "/v1/price-lists/{id}",
@@ -3460,6 +3664,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updatePurchaseOrder",
+    "method": "PATCH",
+    "path": "/v1/purchase-orders/{id}",
+    "tag": "purchase-orders",
+    "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": true,

@@ -12,6 +12,8 @@ import { metafieldHandlers } from '../modules/metafields/metafields.handlers.js'
 import { orderHandlers } from '../modules/orders/orders.handlers.js';
 import { searchHandlers } from '../modules/search/search.handlers.js';
 import { priceListHandlers } from '../modules/price-lists/price-lists.handlers.js';
+import { purchaseOrderHandlers } from '../modules/purchase-orders/purchase-orders.handlers.js';
+import { navigationHandlers } from '../modules/navigation/navigation.handlers.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
 import { shippingHandlers } from '../modules/shipping/shipping.handlers.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
@@ -43,4 +45,6 @@ export const handlers = {
   ...searchHandlers,
   ...shippingHandlers,
   ...webhookHandlers,
+  ...purchaseOrderHandlers,
+  ...navigationHandlers,
 } satisfies Handlers;

@@ -373,7 +373,8 @@ export interface paths {
          *     private or otherwise non-public IP address literal, or `localhost`, is refused at once with a hint naming
          *     the server setting `ALLOW_PRIVATE_NETWORK_TARGETS=true`, which allows them for local development; other
          *     host names are checked when each delivery is sent (every address they resolve to must be public). A
-         *     subscription created `paused` receives nothing until it is set `active`.
+         *     subscription created `paused` receives nothing until it is set `active`. An event type that no operation
+         *     emits yet (listed in `EventType`) answers 400 `invalid_request` on `events[i]`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -413,7 +414,8 @@ export interface paths {
          * Update a webhook subscription
          * @description Partial update. `events` replaces the whole array. Setting `status` to `paused` stops deliveries: events
          *     that happen while paused are skipped (not queued), and deliveries already queued wait. Setting it back
-         *     to `active` sends the waiting deliveries that are due.
+         *     to `active` sends the waiting deliveries that are due. An event type that no operation emits yet (listed in
+         *     `EventType`) answers 400 `invalid_request` on `events[i]`.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -3813,6 +3815,222 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/purchase-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List purchase orders
+         * @description The project's purchase orders, newest first by default, with their lines; filter by `status`, `location_id` or `supplier_id`.
+         */
+        get: operations["listPurchaseOrders"];
+        put?: never;
+        /**
+         * Create a purchase order
+         * @description A draft purchase order for stock from a supplier (`supplier_id`: a company of type `supplier` or `both`)
+         *     to an active location. `currency` defaults to the project's. Lines name variants of the project with the
+         *     ordered `quantity` and the `unit_cost` (minor units); a variant may appear once. Records
+         *     `purchase_order.created`.
+         */
+        post: operations["createPurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/purchase-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a purchase order
+         * @description One purchase order of the caller's project with its lines.
+         */
+        get: operations["getPurchaseOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a purchase order
+         * @description Partial update. `reference`, `note` and `expected_at` change until the order is received or cancelled;
+         *     `supplier_id`, `location_id`, `currency` and `lines` (which replace all lines) only while it is a draft
+         *     (400 `invalid_request` otherwise). Records `purchase_order.updated` with the changed fields; a request
+         *     that changes nothing records nothing.
+         */
+        patch: operations["updatePurchaseOrder"];
+        trace?: never;
+    };
+    "/v1/purchase-orders/{id}/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a purchase order as ordered
+         * @description Moves a draft with at least one line to `ordered` (sets `ordered_at`); from then on its lines are fixed
+         *     and it can be received. Any other status answers 400 `invalid_request`. Records `purchase_order.updated`
+         *     (changes `status`, `ordered_at`).
+         */
+        post: operations["placePurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/purchase-orders/{id}/receive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive units of a purchase order
+         * @description Receives units of an `ordered` or `partially_received` order, in as many parts as they arrive: each
+         *     listed line's `received_quantity` grows by `quantity`, and the order's location gains those units on hand
+         *     through the inventory ledger (one adjustment with reason `purchase_order` per line), with the variant
+         *     totals, all in one transaction. Over-receipt is refused: a line may receive at most its outstanding
+         *     units (`quantity - received_quantity`), else 400 `invalid_request` on that line's `quantity` and
+         *     nothing is received. Receipts of one order are serialised (its row is locked), so concurrent receipts
+         *     never receive more than was ordered. The order becomes `received` (with `received_at`) when every line
+         *     is complete, else `partially_received`. Records `purchase_order.received` for every receipt, the order
+         *     as it is after it in the payload. A variant or location deleted since is not stocked (its level is gone),
+         *     but the units still count as received.
+         */
+        post: operations["receivePurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/purchase-orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a purchase order
+         * @description Cancels a `draft`, `ordered` or `partially_received` order (sets `cancelled_at`): nothing more can be
+         *     received. Units already received stay in stock. A `received` or `cancelled` order answers 400
+         *     `invalid_request`. Records `purchase_order.cancelled`.
+         */
+        post: operations["cancelPurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/navigation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List navigation menus
+         * @description The project's menus with their item trees, newest first by default.
+         */
+        get: operations["listNavigationMenus"];
+        put?: never;
+        /**
+         * Create a navigation menu
+         * @description A named menu with its items (see `NavigationItemInput` for links, depth and counts). Without `handle`,
+         *     one is made from the title, unique per project (`main-menu`, `main-menu-2`, ...); a `handle` that is
+         *     sent must be free (409 otherwise). Records `navigation.created`.
+         */
+        post: operations["createNavigationMenu"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/navigation/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A menu ID (`nav_...`) or the menu's handle (`main-menu`).
+                 * @example nav_01jdc5b2c3d4e5f6g7h8j9k0m1
+                 */
+                id: components["parameters"]["NavigationMenuPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a navigation menu
+         * @description One menu by id or by handle (`/v1/navigation/main-menu`), with its whole item tree, in one request.
+         *     Publishable keys (storefronts) read it too. Each collection or product item carries the linked
+         *     resource's current `handle`, or `null` when it was deleted (or, for a product, is not `active`), so a
+         *     storefront can skip it.
+         */
+        get: operations["getNavigationMenu"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a navigation menu
+         * @description Deletes the menu (named by id or handle) for good; its handle is free again. Records `navigation.deleted` with the menu's last state.
+         */
+        delete: operations["deleteNavigationMenu"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a navigation menu
+         * @description Partial update of a menu named by id or handle: `title`, `handle`, and `items`, which replaces the whole
+         *     tree (items get new ids). Records `navigation.updated` with the changed fields; a request that changes
+         *     nothing records nothing.
+         */
+        patch: operations["updateNavigationMenu"];
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -4983,10 +5201,17 @@ export interface components {
         /**
          * @description The one event catalogue: every webhook event type (all groups) and every store-event
          *     type. Store events (`GET /v1/events`) carry one of these as `type`; webhook subscriptions subscribe to any
-         *     of them (every type in the catalogue is subscribable). Some groups (fulfillment order, discount,
-         *     promotion, purchase order, return, navigation, store credit) belong to areas this API does not
-         *     expose yet and are never emitted by it today; of the refund group only `refund.created` is (refunds are
-         *     recorded, no payment provider is called, so none succeeds or fails later). `webhook_subscription.paused` (an addition to the usual catalogue) records
+         *     of them. Every type a subscription accepts is emitted by at least one operation. The types no operation
+         *     emits yet are refused by createWebhook and updateWebhook with 400 `invalid_request` on `events[i]`, naming
+         *     why, until they are: `fulfillment_order.created` (fulfilments are made on the order itself),
+         *     `fulfillment.updated` (a fulfilment changes only by being cancelled: `fulfillment.cancelled`),
+         *     `discount.*`, `promotion.*`, `store_credit.*` and `return.*` (those areas are not built yet), and
+         *     `refund.succeeded` / `refund.failed` (refunds are recorded, no payment provider is called, so none
+         *     succeeds or fails later). Purchase orders emit `purchase_order.created` (createPurchaseOrder),
+         *     `purchase_order.updated` (updatePurchaseOrder, placePurchaseOrder), `purchase_order.received` (every
+         *     receipt) and `purchase_order.cancelled`; navigation menus `navigation.created`, `navigation.updated` and
+         *     `navigation.deleted`. `order.updated` accompanies every change of an order (paid; its fulfilment status moved
+         *     by a fulfilment or a fulfilment's cancellation; cancelled; refunded) with the changed fields. `webhook_subscription.paused` (an addition to the usual catalogue) records
          *     that the service paused a subscription whose receiver answered `410 Gone` or failed for 5 days.
          *     `inventory.reserved` and `inventory.released` (resource type `draft_order`) record a sent draft order's
          *     units being held and let go again; their payload is `{draft_order_id, expires_at, reservations:
@@ -7714,6 +7939,188 @@ export interface components {
         PriceListPricesSet: {
             prices: components["schemas"]["PriceListPriceInput"][];
         };
+        /** @example po_01jdc4a1b2c3d4e5f6g7h8j9k0 */
+        PurchaseOrderId: string;
+        /** @example pol_01jdc4a1b2c3d4e5f6g7h8j9k1 */
+        PurchaseOrderLineId: string;
+        /**
+         * @description `draft` (lines editable) -> `ordered` (placePurchaseOrder) -> `partially_received` / `received`
+         *     (receivePurchaseOrder); `draft`, `ordered` and `partially_received` can be `cancelled`.
+         * @enum {string}
+         */
+        PurchaseOrderStatus: "draft" | "ordered" | "partially_received" | "received" | "cancelled";
+        PurchaseOrderLine: {
+            id: components["schemas"]["PurchaseOrderLineId"];
+            variant_id: components["schemas"]["VariantId"];
+            product_id: components["schemas"]["ProductId"];
+            /** @description Product and variant title when the line was written ("Trail Runner 2 - EU 42"). */
+            title: string;
+            /** @description The variant's SKU when the line was written. */
+            sku: string | null;
+            /**
+             * Format: int32
+             * @description Units ordered.
+             */
+            quantity: number;
+            /**
+             * Format: int32
+             * @description Units received so far; never above `quantity`.
+             */
+            received_quantity: number;
+            /**
+             * Format: int64
+             * @description Cost of one unit in minor units of the order's currency.
+             */
+            unit_cost: number;
+            /**
+             * Format: int64
+             * @description `quantity` x `unit_cost`.
+             */
+            total: number;
+        };
+        PurchaseOrder: {
+            id: components["schemas"]["PurchaseOrderId"];
+            status: components["schemas"]["PurchaseOrderStatus"];
+            /** @description The supplier, a company of type `supplier` or `both`. */
+            supplier_id: components["schemas"]["CompanyId"] | null;
+            location_id: components["schemas"]["LocationId"];
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description The supplier's reference (order or confirmation number). */
+            reference: string | null;
+            /** @description Internal note. */
+            note: string | null;
+            /**
+             * Format: date
+             * @description Expected arrival date (YYYY-MM-DD).
+             */
+            expected_at: string | null;
+            lines: components["schemas"]["PurchaseOrderLine"][];
+            /**
+             * Format: int32
+             * @description Units ordered over all lines.
+             */
+            total_quantity: number;
+            /**
+             * Format: int32
+             * @description Units received over all lines.
+             */
+            received_quantity: number;
+            /**
+             * Format: int64
+             * @description Sum of the lines' totals.
+             */
+            subtotal: number;
+            ordered_at: components["schemas"]["Timestamp"] | null;
+            /** @description When the last outstanding unit was received., oneOf: [{ $ref: '#/components/schemas/Timestamp' }, { type: 'null' }] */
+            received_at: unknown;
+            cancelled_at: components["schemas"]["Timestamp"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        PurchaseOrderEnvelope: {
+            data: components["schemas"]["PurchaseOrder"];
+        };
+        PurchaseOrderLineInput: {
+            /** @description A variant of the project (400 on `lines[i].variant_id` otherwise). */
+            variant_id: string;
+            /** Format: int32 */
+            quantity: number;
+            /** Format: int64 */
+            unit_cost: number;
+        };
+        PurchaseOrderCreate: {
+            /** @description An active location of the project (400 on `location_id` otherwise). */
+            location_id: string;
+            /** @description A company of type `supplier` or `both` (400 on `supplier_id` otherwise). */
+            supplier_id?: string | null;
+            currency?: components["schemas"]["CurrencyCode"];
+            reference?: string | null;
+            note?: string | null;
+            /** Format: date */
+            expected_at?: string | null;
+            lines?: components["schemas"]["PurchaseOrderLineInput"][];
+        };
+        PurchaseOrderUpdate: {
+            /** @description Only while a draft. */
+            location_id?: string;
+            /** @description Only while a draft. */
+            supplier_id?: string | null;
+            currency?: components["schemas"]["CurrencyCode"];
+            reference?: string | null;
+            note?: string | null;
+            /** Format: date */
+            expected_at?: string | null;
+            /** @description Replaces every line; only while a draft. */
+            lines?: components["schemas"]["PurchaseOrderLineInput"][];
+        };
+        PurchaseOrderReceive: {
+            lines: {
+                /** @description A line of this purchase order, listed once. */
+                line_id: string;
+                /**
+                 * Format: int32
+                 * @description Units received now; at most the line's outstanding units.
+                 */
+                quantity: number;
+            }[];
+        };
+        /** @example nav_01jdc5b2c3d4e5f6g7h8j9k0m1 */
+        NavigationMenuId: string;
+        /** @example navi_01jdc5b2c3d4e5f6g7h8j9k0m2 */
+        NavigationItemId: string;
+        /**
+         * @description What an item links to, named by its `target`: `collection` (a collection id, `col_...`), `product` (a
+         *     product id, `prod_...`), `page` (a path on the storefront, starting with one `/`), `url` (an absolute
+         *     `http` or `https` URL; other schemes such as `javascript:` are refused).
+         * @enum {string}
+         */
+        NavigationItemType: "collection" | "product" | "page" | "url";
+        NavigationItem: {
+            id: components["schemas"]["NavigationItemId"];
+            title: string;
+            type: components["schemas"]["NavigationItemType"];
+            /** @description The collection or product id, the page path or the URL. */
+            target: string;
+            /** @description The linked collection's or product's current handle; `null` for pages and URLs, and when the collection or product was deleted (or the product is not `active`). */
+            handle: string | null;
+            /** @description The item's children, in order (at most three levels in all). */
+            items: components["schemas"]["NavigationItem"][];
+        };
+        NavigationMenu: {
+            id: components["schemas"]["NavigationMenuId"];
+            title: string;
+            handle: string;
+            /** @description The top-level items in order, each with its children. */
+            items: components["schemas"]["NavigationItem"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        NavigationMenuEnvelope: {
+            data: components["schemas"]["NavigationMenu"];
+        };
+        /**
+         * @description One item of a menu, in the order sent. A menu holds at most three levels (an item, its children and
+         *     theirs) and at most 250 items in all; deeper or more answer 400 `invalid_request` on the offending
+         *     `items`. A collection or product target must name one of the project's that is not deleted, a page a path
+         *     starting with a single `/` (no spaces or control characters), a URL an absolute `http(s)` URL with a
+         *     host (400 on the item's `target` otherwise).
+         */
+        NavigationItemInput: {
+            title: string;
+            type: components["schemas"]["NavigationItemType"];
+            target: string;
+            items?: components["schemas"]["NavigationItemInput"][];
+        };
+        NavigationMenuCreate: {
+            title: string;
+            handle?: components["schemas"]["Handle"];
+            items?: components["schemas"]["NavigationItemInput"][];
+        };
+        NavigationMenuUpdate: {
+            title?: string;
+            handle?: components["schemas"]["Handle"];
+            items?: components["schemas"]["NavigationItemInput"][];
+        };
         /** @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u */
         CompanyId: string;
         /** @example caddr_01jd5v1b3d5f7h9k1m3p5r7t9v */
@@ -9028,6 +9435,75 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such purchase order in the caller's project. */
+        PurchaseOrderNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Purchase order not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No menu with this id or handle in the caller's project. */
+        NavigationMenuNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Navigation menu not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The handle is taken by another menu of the project, or the Idempotency-Key conflicts. */
+        NavigationMenuConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "Another navigation menu already has this handle.",
+                 *         "field": "handle"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No such price list in the caller's project. */
         PriceListNotFound: {
             headers: {
@@ -9388,6 +9864,16 @@ export interface components {
          * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
          */
         CompanyIdPath: string;
+        /**
+         * @description A purchase order ID (`po_...`).
+         * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+         */
+        PurchaseOrderIdPath: string;
+        /**
+         * @description A menu ID (`nav_...`) or the menu's handle (`main-menu`).
+         * @example nav_01jdc5b2c3d4e5f6g7h8j9k0m1
+         */
+        NavigationMenuPath: string;
         /**
          * @description A price list ID (`pl_...`).
          * @example pl_01jd5w0a2c4e6g8j0l2n4q6s8u
@@ -27997,6 +28483,1324 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["PriceListNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPurchaseOrders: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                status?: components["schemas"]["PurchaseOrderStatus"];
+                /**
+                 * @description Only orders to this location.
+                 * @example loc_01jd5m3q7x9c2v4b6n8p0r1s2b
+                 */
+                location_id?: string;
+                /**
+                 * @description Only orders from this supplier (a company id).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                supplier_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of purchase orders. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
+                     *           "status": "partially_received",
+                     *           "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *           "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *           "currency": "USD",
+                     *           "reference": "ACME-PO-2291",
+                     *           "note": "Deliver to the back door.",
+                     *           "expected_at": "2026-12-04",
+                     *           "lines": [
+                     *             {
+                     *               "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                     *               "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *               "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *               "title": "Trail Runner 2 - EU 42",
+                     *               "sku": "TR2-42",
+                     *               "quantity": 10,
+                     *               "received_quantity": 6,
+                     *               "unit_cost": 4200,
+                     *               "total": 42000
+                     *             }
+                     *           ],
+                     *           "total_quantity": 10,
+                     *           "received_quantity": 6,
+                     *           "subtotal": 42000,
+                     *           "ordered_at": "2026-11-29T10:05:00.000Z",
+                     *           "received_at": null,
+                     *           "cancelled_at": null,
+                     *           "created_at": "2026-11-29T10:00:00.000Z",
+                     *           "updated_at": "2026-11-29T11:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PurchaseOrder"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "limit must be at most 100.",
+                     *         "field": "limit"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                 *       "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                 *       "reference": "ACME-PO-2291",
+                 *       "expected_at": "2026-12-04",
+                 *       "lines": [
+                 *         {
+                 *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                 *           "quantity": 10,
+                 *           "unit_cost": 4200
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PurchaseOrderCreate"];
+            };
+        };
+        responses: {
+            /** @description The new purchase order (a draft). */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
+                     *         "status": "draft",
+                     *         "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "currency": "USD",
+                     *         "reference": "ACME-PO-2291",
+                     *         "note": null,
+                     *         "expected_at": "2026-12-04",
+                     *         "lines": [
+                     *           {
+                     *             "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2 - EU 42",
+                     *             "sku": "TR2-42",
+                     *             "quantity": 10,
+                     *             "received_quantity": 0,
+                     *             "unit_cost": 4200,
+                     *             "total": 42000
+                     *           }
+                     *         ],
+                     *         "total_quantity": 10,
+                     *         "received_quantity": 0,
+                     *         "subtotal": 42000,
+                     *         "ordered_at": null,
+                     *         "received_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseOrderEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "location_id must be a string.",
+                     *         "field": "location_id"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The purchase order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
+                     *         "status": "partially_received",
+                     *         "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "currency": "USD",
+                     *         "reference": "ACME-PO-2291",
+                     *         "note": "Deliver to the back door.",
+                     *         "expected_at": "2026-12-04",
+                     *         "lines": [
+                     *           {
+                     *             "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2 - EU 42",
+                     *             "sku": "TR2-42",
+                     *             "quantity": 10,
+                     *             "received_quantity": 6,
+                     *             "unit_cost": 4200,
+                     *             "total": 42000
+                     *           }
+                     *         ],
+                     *         "total_quantity": 10,
+                     *         "received_quantity": 6,
+                     *         "subtotal": 42000,
+                     *         "ordered_at": "2026-11-29T10:05:00.000Z",
+                     *         "received_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T11:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseOrderEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PurchaseOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                 *       "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                 *       "note": "Deliver to the back door.",
+                 *       "lines": [
+                 *         {
+                 *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                 *           "quantity": 10,
+                 *           "unit_cost": 4200
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PurchaseOrderUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated purchase order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
+                     *         "status": "partially_received",
+                     *         "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "currency": "USD",
+                     *         "reference": "ACME-PO-2291",
+                     *         "note": "Deliver to the back door.",
+                     *         "expected_at": "2026-12-04",
+                     *         "lines": [
+                     *           {
+                     *             "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2 - EU 42",
+                     *             "sku": "TR2-42",
+                     *             "quantity": 10,
+                     *             "received_quantity": 6,
+                     *             "unit_cost": 4200,
+                     *             "total": 42000
+                     *           }
+                     *         ],
+                     *         "total_quantity": 10,
+                     *         "received_quantity": 6,
+                     *         "subtotal": 42000,
+                     *         "ordered_at": "2026-11-29T10:05:00.000Z",
+                     *         "received_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T11:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseOrderEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "location_id must be a string.",
+                     *         "field": "location_id"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PurchaseOrderNotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    placePurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ordered purchase order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
+                     *         "status": "ordered",
+                     *         "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "currency": "USD",
+                     *         "reference": "ACME-PO-2291",
+                     *         "note": null,
+                     *         "expected_at": "2026-12-04",
+                     *         "lines": [
+                     *           {
+                     *             "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2 - EU 42",
+                     *             "sku": "TR2-42",
+                     *             "quantity": 10,
+                     *             "received_quantity": 0,
+                     *             "unit_cost": 4200,
+                     *             "total": 42000
+                     *           }
+                     *         ],
+                     *         "total_quantity": 10,
+                     *         "received_quantity": 0,
+                     *         "subtotal": 42000,
+                     *         "ordered_at": "2026-11-29T10:05:00.000Z",
+                     *         "received_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T10:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseOrderEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PurchaseOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    receivePurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "lines": [
+                 *         {
+                 *           "line_id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                 *           "quantity": 6
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PurchaseOrderReceive"];
+            };
+        };
+        responses: {
+            /** @description The purchase order after the receipt. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
+                     *         "status": "partially_received",
+                     *         "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "currency": "USD",
+                     *         "reference": "ACME-PO-2291",
+                     *         "note": "Deliver to the back door.",
+                     *         "expected_at": "2026-12-04",
+                     *         "lines": [
+                     *           {
+                     *             "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2 - EU 42",
+                     *             "sku": "TR2-42",
+                     *             "quantity": 10,
+                     *             "received_quantity": 6,
+                     *             "unit_cost": 4200,
+                     *             "total": 42000
+                     *           }
+                     *         ],
+                     *         "total_quantity": 10,
+                     *         "received_quantity": 6,
+                     *         "subtotal": 42000,
+                     *         "ordered_at": "2026-11-29T10:05:00.000Z",
+                     *         "received_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T11:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseOrderEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "lines must be an array.",
+                     *         "field": "lines"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PurchaseOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled purchase order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
+                     *         "status": "cancelled",
+                     *         "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "currency": "USD",
+                     *         "reference": "ACME-PO-2291",
+                     *         "note": "Deliver to the back door.",
+                     *         "expected_at": "2026-12-04",
+                     *         "lines": [
+                     *           {
+                     *             "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2 - EU 42",
+                     *             "sku": "TR2-42",
+                     *             "quantity": 10,
+                     *             "received_quantity": 6,
+                     *             "unit_cost": 4200,
+                     *             "total": 42000
+                     *           }
+                     *         ],
+                     *         "total_quantity": 10,
+                     *         "received_quantity": 6,
+                     *         "subtotal": 42000,
+                     *         "ordered_at": "2026-11-29T10:05:00.000Z",
+                     *         "received_at": null,
+                     *         "cancelled_at": "2026-11-30T09:00:00.000Z",
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-30T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseOrderEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PurchaseOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listNavigationMenus: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of menus. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "nav_01jdc5b2c3d4e5f6g7h8j9k0m1",
+                     *           "title": "Main menu",
+                     *           "handle": "main-menu",
+                     *           "items": [
+                     *             {
+                     *               "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m2",
+                     *               "title": "Shoes",
+                     *               "type": "collection",
+                     *               "target": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                     *               "handle": "shoes",
+                     *               "items": [
+                     *                 {
+                     *                   "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m3",
+                     *                   "title": "Trail Runner 2",
+                     *                   "type": "product",
+                     *                   "target": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *                   "handle": "trail-runner-2",
+                     *                   "items": []
+                     *                 }
+                     *               ]
+                     *             },
+                     *             {
+                     *               "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m4",
+                     *               "title": "About us",
+                     *               "type": "page",
+                     *               "target": "/pages/about",
+                     *               "handle": null,
+                     *               "items": []
+                     *             },
+                     *             {
+                     *               "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m5",
+                     *               "title": "Journal",
+                     *               "type": "url",
+                     *               "target": "https://journal.example.com/",
+                     *               "handle": null,
+                     *               "items": []
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-29T10:00:00.000Z",
+                     *           "updated_at": "2026-11-29T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["NavigationMenu"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "limit must be at most 100.",
+                     *         "field": "limit"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createNavigationMenu: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Main menu",
+                 *       "items": [
+                 *         {
+                 *           "title": "Shoes",
+                 *           "type": "collection",
+                 *           "target": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                 *           "items": [
+                 *             {
+                 *               "title": "Trail Runner 2",
+                 *               "type": "product",
+                 *               "target": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                 *             }
+                 *           ]
+                 *         },
+                 *         {
+                 *           "title": "About us",
+                 *           "type": "page",
+                 *           "target": "/pages/about"
+                 *         },
+                 *         {
+                 *           "title": "Journal",
+                 *           "type": "url",
+                 *           "target": "https://journal.example.com/"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["NavigationMenuCreate"];
+            };
+        };
+        responses: {
+            /** @description The new menu. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "nav_01jdc5b2c3d4e5f6g7h8j9k0m1",
+                     *         "title": "Main menu",
+                     *         "handle": "main-menu",
+                     *         "items": [
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m2",
+                     *             "title": "Shoes",
+                     *             "type": "collection",
+                     *             "target": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                     *             "handle": "shoes",
+                     *             "items": [
+                     *               {
+                     *                 "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m3",
+                     *                 "title": "Trail Runner 2",
+                     *                 "type": "product",
+                     *                 "target": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *                 "handle": "trail-runner-2",
+                     *                 "items": []
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m4",
+                     *             "title": "About us",
+                     *             "type": "page",
+                     *             "target": "/pages/about",
+                     *             "handle": null,
+                     *             "items": []
+                     *           },
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m5",
+                     *             "title": "Journal",
+                     *             "type": "url",
+                     *             "target": "https://journal.example.com/",
+                     *             "handle": null,
+                     *             "items": []
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NavigationMenuEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "title must be at least 1 character long.",
+                     *         "field": "title"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["NavigationMenuConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getNavigationMenu: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A menu ID (`nav_...`) or the menu's handle (`main-menu`).
+                 * @example nav_01jdc5b2c3d4e5f6g7h8j9k0m1
+                 */
+                id: components["parameters"]["NavigationMenuPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The menu. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "nav_01jdc5b2c3d4e5f6g7h8j9k0m1",
+                     *         "title": "Main menu",
+                     *         "handle": "main-menu",
+                     *         "items": [
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m2",
+                     *             "title": "Shoes",
+                     *             "type": "collection",
+                     *             "target": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                     *             "handle": "shoes",
+                     *             "items": [
+                     *               {
+                     *                 "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m3",
+                     *                 "title": "Trail Runner 2",
+                     *                 "type": "product",
+                     *                 "target": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *                 "handle": "trail-runner-2",
+                     *                 "items": []
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m4",
+                     *             "title": "About us",
+                     *             "type": "page",
+                     *             "target": "/pages/about",
+                     *             "handle": null,
+                     *             "items": []
+                     *           },
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m5",
+                     *             "title": "Journal",
+                     *             "type": "url",
+                     *             "target": "https://journal.example.com/",
+                     *             "handle": null,
+                     *             "items": []
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NavigationMenuEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["PublishableKeyUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["NavigationMenuNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteNavigationMenu: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A menu ID (`nav_...`) or the menu's handle (`main-menu`).
+                 * @example nav_01jdc5b2c3d4e5f6g7h8j9k0m1
+                 */
+                id: components["parameters"]["NavigationMenuPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The menu is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["NavigationMenuNotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateNavigationMenu: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A menu ID (`nav_...`) or the menu's handle (`main-menu`).
+                 * @example nav_01jdc5b2c3d4e5f6g7h8j9k0m1
+                 */
+                id: components["parameters"]["NavigationMenuPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Main menu"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NavigationMenuUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated menu. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "nav_01jdc5b2c3d4e5f6g7h8j9k0m1",
+                     *         "title": "Main menu",
+                     *         "handle": "main-menu",
+                     *         "items": [
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m2",
+                     *             "title": "Shoes",
+                     *             "type": "collection",
+                     *             "target": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                     *             "handle": "shoes",
+                     *             "items": [
+                     *               {
+                     *                 "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m3",
+                     *                 "title": "Trail Runner 2",
+                     *                 "type": "product",
+                     *                 "target": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *                 "handle": "trail-runner-2",
+                     *                 "items": []
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m4",
+                     *             "title": "About us",
+                     *             "type": "page",
+                     *             "target": "/pages/about",
+                     *             "handle": null,
+                     *             "items": []
+                     *           },
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m5",
+                     *             "title": "Journal",
+                     *             "type": "url",
+                     *             "target": "https://journal.example.com/",
+                     *             "handle": null,
+                     *             "items": []
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NavigationMenuEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "title must be at least 1 character long.",
+                     *         "field": "title"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["NavigationMenuNotFound"];
+            409: components["responses"]["NavigationMenuConflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

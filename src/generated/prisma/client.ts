@@ -339,3 +339,19 @@ export type Checkout = Prisma.CheckoutModel
  * 
  */
 export type CheckoutLine = Prisma.CheckoutLineModel
+/**
+ * Model PurchaseOrder
+ * Inbound stock from a supplier to a location (openapi.yaml, tag purchase-orders). Lines are replaced as a whole
+ * while the order is a draft; receiving adds to the location's on hand through the inventory ledger.
+ */
+export type PurchaseOrder = Prisma.PurchaseOrderModel
+/**
+ * Model PurchaseOrderLine
+ * 
+ */
+export type PurchaseOrderLine = Prisma.PurchaseOrderLineModel
+/**
+ * Model NavigationMenu
+ * A storefront menu (openapi.yaml, tag navigation): its items are one JSON tree, read with the menu in one row.
+ */
+export type NavigationMenu = Prisma.NavigationMenuModel

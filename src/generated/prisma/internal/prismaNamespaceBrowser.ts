@@ -105,7 +105,10 @@ export const ModelName = {
   SearchSuggestionBlock: 'SearchSuggestionBlock',
   JobWorkerHeartbeat: 'JobWorkerHeartbeat',
   Checkout: 'Checkout',
-  CheckoutLine: 'CheckoutLine'
+  CheckoutLine: 'CheckoutLine',
+  PurchaseOrder: 'PurchaseOrder',
+  PurchaseOrderLine: 'PurchaseOrderLine',
+  NavigationMenu: 'NavigationMenu'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -1058,6 +1061,55 @@ export const CheckoutLineScalarFieldEnum = {
 } as const
 
 export type CheckoutLineScalarFieldEnum = (typeof CheckoutLineScalarFieldEnum)[keyof typeof CheckoutLineScalarFieldEnum]
+
+
+export const PurchaseOrderScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  status: 'status',
+  supplierId: 'supplierId',
+  locationId: 'locationId',
+  currency: 'currency',
+  reference: 'reference',
+  note: 'note',
+  expectedAt: 'expectedAt',
+  orderedAt: 'orderedAt',
+  receivedAt: 'receivedAt',
+  cancelledAt: 'cancelledAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type PurchaseOrderScalarFieldEnum = (typeof PurchaseOrderScalarFieldEnum)[keyof typeof PurchaseOrderScalarFieldEnum]
+
+
+export const PurchaseOrderLineScalarFieldEnum = {
+  id: 'id',
+  purchaseOrderId: 'purchaseOrderId',
+  variantId: 'variantId',
+  productId: 'productId',
+  title: 'title',
+  sku: 'sku',
+  quantity: 'quantity',
+  receivedQuantity: 'receivedQuantity',
+  unitCost: 'unitCost',
+  position: 'position'
+} as const
+
+export type PurchaseOrderLineScalarFieldEnum = (typeof PurchaseOrderLineScalarFieldEnum)[keyof typeof PurchaseOrderLineScalarFieldEnum]
+
+
+export const NavigationMenuScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  title: 'title',
+  handle: 'handle',
+  items: 'items',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type NavigationMenuScalarFieldEnum = (typeof NavigationMenuScalarFieldEnum)[keyof typeof NavigationMenuScalarFieldEnum]
 
 
 export const SortOrder = {
