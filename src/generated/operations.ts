@@ -31,6 +31,7 @@ export type OperationId =
   | 'addCollectionProducts'
   | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
+  | 'adjustStoreCredit'
   | 'archiveMetafieldDefinition'
   | 'blockSuggestion'
   | 'cancelOrder'
@@ -99,9 +100,11 @@ export type OperationId =
   | 'getCurrentCustomer'
   | 'getCurrentCustomerAddress'
   | 'getCurrentCustomerOrder'
+  | 'getCurrentCustomerStoreCredit'
   | 'getCustomer'
   | 'getCustomerGroup'
   | 'getCustomerMetafields'
+  | 'getCustomerStoreCredit'
   | 'getDocs'
   | 'getDocsAsset'
   | 'getDraftOrder'
@@ -128,6 +131,7 @@ export type OperationId =
   | 'getVariantMetafields'
   | 'getWebhook'
   | 'getZeroResultSearchQueries'
+  | 'issueStoreCredit'
   | 'listCheckoutShippingRates'
   | 'listCollections'
   | 'listCompanies'
@@ -135,6 +139,7 @@ export type OperationId =
   | 'listCompanyContacts'
   | 'listCurrentCustomerAddresses'
   | 'listCurrentCustomerOrders'
+  | 'listCurrentCustomerStoreCreditTransactions'
   | 'listCustomerAddresses'
   | 'listCustomerGroups'
   | 'listCustomerNotes'
@@ -151,6 +156,7 @@ export type OperationId =
   | 'listPriceLists'
   | 'listProducts'
   | 'listShippingZones'
+  | 'listStoreCreditTransactions'
   | 'listStoreEvents'
   | 'listSuggestionBlocks'
   | 'listSynonymGroups'
@@ -224,6 +230,7 @@ export interface OperationAuth {
   addCollectionProducts: 'secret';
   addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
+  adjustStoreCredit: 'secret';
   archiveMetafieldDefinition: 'secret';
   blockSuggestion: 'secret';
   cancelOrder: 'secret';
@@ -292,9 +299,11 @@ export interface OperationAuth {
   getCurrentCustomer: 'customer';
   getCurrentCustomerAddress: 'customer';
   getCurrentCustomerOrder: 'customer';
+  getCurrentCustomerStoreCredit: 'customer';
   getCustomer: 'secret';
   getCustomerGroup: 'secret';
   getCustomerMetafields: 'secret';
+  getCustomerStoreCredit: 'secret';
   getDocs: 'none';
   getDocsAsset: 'none';
   getDraftOrder: 'secret';
@@ -321,6 +330,7 @@ export interface OperationAuth {
   getVariantMetafields: 'publishable';
   getWebhook: 'secret';
   getZeroResultSearchQueries: 'secret';
+  issueStoreCredit: 'secret';
   listCheckoutShippingRates: 'publishable';
   listCollections: 'publishable';
   listCompanies: 'secret';
@@ -328,6 +338,7 @@ export interface OperationAuth {
   listCompanyContacts: 'secret';
   listCurrentCustomerAddresses: 'customer';
   listCurrentCustomerOrders: 'customer';
+  listCurrentCustomerStoreCreditTransactions: 'customer';
   listCustomerAddresses: 'secret';
   listCustomerGroups: 'secret';
   listCustomerNotes: 'secret';
@@ -344,6 +355,7 @@ export interface OperationAuth {
   listPriceLists: 'secret';
   listProducts: 'publishable';
   listShippingZones: 'secret';
+  listStoreCreditTransactions: 'secret';
   listStoreEvents: 'secret';
   listSuggestionBlocks: 'secret';
   listSynonymGroups: 'secret';
@@ -416,7 +428,7 @@ export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
   'checkouts': 'addCheckoutLines' | 'completeCheckout' | 'createCheckout' | 'createCheckoutFromDraft' | 'getCheckout' | 'listCheckoutShippingRates' | 'receiveStripeWebhook' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
   'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
-  'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
+  'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'getCurrentCustomerStoreCredit' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'listCurrentCustomerStoreCreditTransactions' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
   'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
   'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
@@ -429,6 +441,7 @@ export interface OperationsByTag {
   'search': 'blockSuggestion' | 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSuggestionBlock' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getSuggestionBlock' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSuggestionBlocks' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getMetrics' | 'getOpenApiJson' | 'getOpenApiYaml' | 'getReadiness';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
+  'store-credit': 'adjustStoreCredit' | 'getCustomerStoreCredit' | 'issueStoreCredit' | 'listStoreCreditTransactions';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
   'webhooks': 'createWebhook' | 'deleteWebhook' | 'getWebhook' | 'listWebhookDeliveries' | 'listWebhooks' | 'recoverWebhookDeliveries' | 'retryWebhookDelivery' | 'rotateWebhookSecret' | 'sendTestWebhookEvent' | 'updateWebhook';
 }
@@ -484,6 +497,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/draft-orders/{id}/items",
     "tag": "draft-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "adjustStoreCredit",
+    "method": "POST",
+    "path": "/v1/customers/{id}/store-credit/adjustments",
+    "tag": "store-credit",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": true,
@@ -1527,6 +1555,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getCurrentCustomerStoreCredit",
+    "method": "GET",
+    "path": "/v1/me/store-credit",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getCustomer",
     "method": "GET",
     "path": "/v1/customers/{id}",
@@ -1573,6 +1616,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "GET",
     "path": "/v1/customers/{id}/metafields",
     "tag": "metafields",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getCustomerStoreCredit",
+    "method": "GET",
+    "path": "/v1/customers/{id}/store-credit",
+    "tag": "store-credit",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
@@ -2022,6 +2080,21 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "issueStoreCredit",
+    "method": "POST",
+    "path": "/v1/customers/{id}/store-credit/credits",
+    "tag": "store-credit",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "listCheckoutShippingRates",
     "method": "GET",
     "path": "/v1/checkouts/{id}/shipping-rates",
@@ -2145,6 +2218,24 @@ export const operationIndex: readonly OperationMeta[] = [
     "operationId": "listCurrentCustomerOrders",
     "method": "GET",
     "path": "/v1/me/orders",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor"
+    ]
+  },
+  {
+    "operationId": "listCurrentCustomerStoreCreditTransactions",
+    "method": "GET",
+    "path": "/v1/me/store-credit/transactions",
     "tag": "customer-auth",
     "auth": "customer",
     "customerTokenOptional": false,
@@ -2516,6 +2607,24 @@ export const operationIndex: readonly OperationMeta[] = [
       "order",
       "expand",
       "fields"
+    ]
+  },
+  {
+    "operationId": "listStoreCreditTransactions",
+    "method": "GET",
+    "path": "/v1/customers/{id}/store-credit/transactions",
+    "tag": "store-credit",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor"
     ]
   },
   {

@@ -15,6 +15,7 @@ import { priceListHandlers } from '../modules/price-lists/price-lists.handlers.j
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
 import { shippingHandlers } from '../modules/shipping/shipping.handlers.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
+import { storeCreditHandlers } from '../modules/store-credit/store-credit.handlers.js';
 import { webhookHandlers } from '../modules/webhooks/webhooks.handlers.js';
 import type { Handlers } from '../shared/contract.js';
 
@@ -29,6 +30,7 @@ export const handlers = {
   ...platformHandlers,
   ...storeEventHandlers,
   ...customerHandlers,
+  ...storeCreditHandlers,
   ...customerAuthHandlers,
   ...catalogHandlers,
   ...inventoryHandlers,

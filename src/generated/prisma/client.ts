@@ -339,3 +339,16 @@ export type Checkout = Prisma.CheckoutModel
  * 
  */
 export type CheckoutLine = Prisma.CheckoutLineModel
+/**
+ * Model StoreCreditAccount
+ * A customer's store credit account: the balance (the sum of its ledger's amounts, never negative: a CHECK in the
+ * migration) in the currency it was opened in. Every write to the ledger locks this row first.
+ */
+export type StoreCreditAccount = Prisma.StoreCreditAccountModel
+/**
+ * Model StoreCreditTransaction
+ * One entry of a customer's store credit ledger (append-only: amounts never change). Credit entries (issue,
+ * positive adjustment, refund) keep in `remaining` what is left of them to spend or expire; a debit takes from
+ * them soonest expiry first and lists what it took in `taken` ([{id, amount}]), so a reversal can give it back.
+ */
+export type StoreCreditTransaction = Prisma.StoreCreditTransactionModel

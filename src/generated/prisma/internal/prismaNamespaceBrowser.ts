@@ -105,7 +105,9 @@ export const ModelName = {
   SearchSuggestionBlock: 'SearchSuggestionBlock',
   JobWorkerHeartbeat: 'JobWorkerHeartbeat',
   Checkout: 'Checkout',
-  CheckoutLine: 'CheckoutLine'
+  CheckoutLine: 'CheckoutLine',
+  StoreCreditAccount: 'StoreCreditAccount',
+  StoreCreditTransaction: 'StoreCreditTransaction'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -625,6 +627,7 @@ export const RefundScalarFieldEnum = {
   amount: 'amount',
   reason: 'reason',
   lineItems: 'lineItems',
+  storeCreditAmount: 'storeCreditAmount',
   createdAt: 'createdAt'
 } as const
 
@@ -1030,6 +1033,8 @@ export const CheckoutScalarFieldEnum = {
   paymentReference: 'paymentReference',
   paymentClientSecret: 'paymentClientSecret',
   reservedUntil: 'reservedUntil',
+  storeCreditAmount: 'storeCreditAmount',
+  storeCreditEntryId: 'storeCreditEntryId',
   orderId: 'orderId',
   completedAt: 'completedAt',
   draftOrderId: 'draftOrderId',
@@ -1058,6 +1063,39 @@ export const CheckoutLineScalarFieldEnum = {
 } as const
 
 export type CheckoutLineScalarFieldEnum = (typeof CheckoutLineScalarFieldEnum)[keyof typeof CheckoutLineScalarFieldEnum]
+
+
+export const StoreCreditAccountScalarFieldEnum = {
+  customerId: 'customerId',
+  projectId: 'projectId',
+  currency: 'currency',
+  balance: 'balance',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type StoreCreditAccountScalarFieldEnum = (typeof StoreCreditAccountScalarFieldEnum)[keyof typeof StoreCreditAccountScalarFieldEnum]
+
+
+export const StoreCreditTransactionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  customerId: 'customerId',
+  type: 'type',
+  amount: 'amount',
+  balanceAfter: 'balanceAfter',
+  currency: 'currency',
+  reason: 'reason',
+  expiresAt: 'expiresAt',
+  remaining: 'remaining',
+  taken: 'taken',
+  orderId: 'orderId',
+  checkoutId: 'checkoutId',
+  refundId: 'refundId',
+  createdAt: 'createdAt'
+} as const
+
+export type StoreCreditTransactionScalarFieldEnum = (typeof StoreCreditTransactionScalarFieldEnum)[keyof typeof StoreCreditTransactionScalarFieldEnum]
 
 
 export const SortOrder = {
