@@ -51,7 +51,10 @@ const complete = (shop: CommerceClient, started: StartedCheckout, body: Body) =>
   shop.POST('/v1/checkouts/{id}/complete', { ...withSecret(started.checkout.id, started.secret), body });
 
 const entriesOf = (customerId: string) =>
-  app.deps.db.storeCreditTransaction.findMany({ where: { customerId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  app.deps.db.storeCreditTransaction.findMany({
+    where: { customerId },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
 const ledgerSum = async (customerId: string) =>
   (await entriesOf(customerId)).reduce((total, entry) => total + Number(entry.amount), 0);
 
@@ -315,5 +318,74 @@ describe('store_credit.used webhook', () => {
     const payment = history.data!.data.find((entry) => entry.type === 'payment')!;
     expect(bodies).toEqual([expect.objectContaining({ type: 'store_credit.used', data: payment })]);
     expect(payment).toMatchObject({ amount: -2500, balance_after: 0, order_id: order.id });
+  });
+});
+
+describe('concurrent completions spending one balance', () => {
+  /** `count` variants of 9900 with stock, so concurrent checkouts meet on the credit account rather than on a variant. */
+  async function variants(count: number): Promise<string[]> {
+    const product = await createProduct(api, {
+      title: 'Gift box',
+      variants: Array.from({ length: count }, (_, i) => ({ title: `Box ${i}`, price: 9900 })),
+    });
+    for (const variant of product.variants) {
+      await api.PUT('/v1/inventory-levels', {
+        body: { variant_id: variant.id, location_id: store.project.default_location_id, available: 10 },
+      });
+    }
+    return product.variants.map((variant) => variant.id);
+  }
+
+  const checkoutsOf = (shop: CommerceClient, ids: string[]) =>
+    Promise.all(
+      ids.map((id) =>
+        startCheckout(shop, {
+          currency: 'EUR',
+          email: 'jane@example.com',
+          shipping_address: BERLIN,
+          lines: [{ variant_id: id, quantity: 1 }],
+        }),
+      ),
+    );
+
+  test('10 completions of 1000 each on a balance of 5000: 5 pay with credit, 5 answer 409, balance 0, never below', async () => {
+    const jane = await customer();
+    await issueCredit(api, jane.id, 5000);
+    const started = await checkoutsOf(jane.shop, await variants(10));
+    const answers = await Promise.all(
+      started.map((checkout) =>
+        complete(jane.shop, checkout, { store_credit: { amount: 1000 }, payment: { token: 'tok_test_success' } }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.response.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(5);
+    expect(new Set(answers.filter((a) => a.error).map((a) => a.error!.error.code))).toEqual(
+      new Set(['insufficient_store_credit']),
+    );
+    expect(await balanceOf(api, jane.id)).toBe(0);
+    expect(await ledgerSum(jane.id)).toBe(0);
+    const entries = await entriesOf(jane.id);
+    expect(entries.every((entry) => entry.balanceAfter >= 0n)).toBe(true);
+    expect(entries.filter((entry) => entry.type === 'payment')).toHaveLength(5);
+  });
+
+  test('10 completions spending what they can of 25000: 10 orders, 25000 spent in all, the rest paid by the provider', async () => {
+    const jane = await customer();
+    await issueCredit(api, jane.id, 25000);
+    const started = await checkoutsOf(jane.shop, await variants(10));
+    const answers = await Promise.all(
+      started.map((checkout) =>
+        complete(jane.shop, checkout, { store_credit: {}, payment: { token: 'tok_test_success' } }),
+      ),
+    );
+    expect(answers.map((answer) => answer.response.status)).toEqual(Array(10).fill(201));
+    const credit = answers
+      .flatMap((answer) => (answer.data!.data as Order).payments)
+      .filter((payment) => payment.provider === 'store_credit')
+      .reduce((total, payment) => total + payment.amount, 0);
+    expect(credit).toBe(25000);
+    expect(await balanceOf(api, jane.id)).toBe(0);
+    expect(await ledgerSum(jane.id)).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
+import { createStorefrontClient, unwrap } from '@commerce-api/sdk';
 import { jobs } from '../../../src/jobs/registry.js';
 import { createCustomer } from '../../factories/customer.factory.js';
 import { registerCustomer, signedIn, storefront } from '../../factories/customer-auth.factory.js';
@@ -200,6 +201,23 @@ describe('getCurrentCustomerStoreCredit and listCurrentCustomerStoreCreditTransa
       (await api.GET('/v1/customers/{id}/store-credit/transactions', byId(customerId))).data!.data,
     );
     expect(history.data!.data[0]).toMatchObject({ type: 'issue', amount: 1200, reason: 'Welcome gift' });
+  });
+
+  test("the SDK's storefront client reads them once signed in and walks the history with paginate", async () => {
+    const shop = createStorefrontClient({ baseUrl: app.baseUrl, publishableKey: store.keys.publishable_test.token });
+    const session = await unwrap(
+      shop.POST('/v1/auth/register', {
+        body: { email: 'sdk.shopper@example.com', password: 'Winter-Trail-2026', first_name: 'Sam', last_name: 'Shop' },
+      }),
+    ).then((answer) => answer.data);
+    for (const amount of [100, 200, 300]) await issueCredit(api, session.customer!.id, amount);
+    shop.signIn(session.access_token);
+    expect((await unwrap(shop.GET('/v1/me/store-credit'))).data.balance).toBe(600);
+    const amounts = [];
+    for await (const entry of shop.paginate('/v1/me/store-credit/transactions', { query: { limit: 2 } })) {
+      amounts.push(entry.amount);
+    }
+    expect(amounts).toEqual([300, 200, 100]);
   });
 
   test('without an access token: 401', async () => {
