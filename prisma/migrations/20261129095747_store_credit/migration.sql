@@ -58,7 +58,3 @@ ALTER TABLE "store_credit_accounts" ADD CONSTRAINT "store_credit_accounts_custom
 
 -- AddForeignKey
 ALTER TABLE "store_credit_transactions" ADD CONSTRAINT "store_credit_transactions_customer_id_fkey" FOREIGN KEY ("customer_id") REFERENCES "customers"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- The ledger's rules, beyond what Prisma expresses: a balance never goes negative, nor what is left of a credit.
-ALTER TABLE "store_credit_accounts" ADD CONSTRAINT "store_credit_accounts_balance_check" CHECK ("balance" >= 0);
-ALTER TABLE "store_credit_transactions" ADD CONSTRAINT "store_credit_transactions_remaining_check" CHECK ("remaining" >= 0 AND "remaining" <= GREATEST("amount", 0));

@@ -7441,7 +7441,7 @@ export interface components {
             paid_at: components["schemas"]["Timestamp"] | null;
             /** @description The storefront checkout the order was completed from, or null. */
             checkout_id: components["schemas"]["CheckoutId"] | null;
-            /** @description Payments taken through the project's payment provider when a checkout completed (empty for orders of draft orders). */
+            /** @description Payments taken through the project's payment provider and the customer's store credit when a checkout completed (empty for orders of draft orders). */
             payments: components["schemas"]["OrderPayment"][];
             /** @description The order's shipments, oldest first; cancelled ones too (`status` cancelled). */
             fulfillments: components["schemas"]["CustomerOrderFulfillment"][];
@@ -7477,6 +7477,11 @@ export interface components {
              */
             amount: number;
             currency: components["schemas"]["CurrencyCode"];
+            /**
+             * Format: int64
+             * @description The part of `amount` returned to the customer's store credit (`GET /v1/me/store-credit`).
+             */
+            store_credit_amount: number;
             /** @description Units that came back with this refund. */
             line_items: {
                 /**
@@ -14251,6 +14256,7 @@ export interface operations {
                      *                   "quantity": 1
                      *                 }
                      *               ],
+                     *               "store_credit_amount": 0,
                      *               "created_at": "2026-11-28T14:12:00.000Z"
                      *             }
                      *           ],
@@ -14410,6 +14416,7 @@ export interface operations {
                      *                 "quantity": 1
                      *               }
                      *             ],
+                     *             "store_credit_amount": 0,
                      *             "created_at": "2026-11-28T14:12:00.000Z"
                      *           }
                      *         ],

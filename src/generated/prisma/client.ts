@@ -341,8 +341,8 @@ export type Checkout = Prisma.CheckoutModel
 export type CheckoutLine = Prisma.CheckoutLineModel
 /**
  * Model StoreCreditAccount
- * A customer's store credit account: the balance (the sum of its ledger's amounts, never negative: a CHECK in the
- * migration) in the currency it was opened in. Every write to the ledger locks this row first.
+ * A customer's store credit account: the balance (the sum of its ledger's amounts, never negative) in the currency
+ * it was opened in. Every write to the ledger locks this row first, so writers never spend a stale balance.
  */
 export type StoreCreditAccount = Prisma.StoreCreditAccountModel
 /**

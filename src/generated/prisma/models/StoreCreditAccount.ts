@@ -14,8 +14,8 @@ import type * as Prisma from "../internal/prismaNamespace.js"
 
 /**
  * Model StoreCreditAccount
- * A customer's store credit account: the balance (the sum of its ledger's amounts, never negative: a CHECK in the
- * migration) in the currency it was opened in. Every write to the ledger locks this row first.
+ * A customer's store credit account: the balance (the sum of its ledger's amounts, never negative) in the currency
+ * it was opened in. Every write to the ledger locks this row first, so writers never spend a stale balance.
  */
 export type StoreCreditAccountModel = runtime.Types.Result.DefaultSelection<Prisma.$StoreCreditAccountPayload>
 
