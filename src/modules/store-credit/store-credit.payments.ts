@@ -64,13 +64,13 @@ export function attachCreditToOrder(tx: Tx, entryId: string, orderId: string): P
 
 /**
  * Gives back the credit a checkout's payment step held (its `payment` entry) to the credits it came from, with their
- * expiry (a `payment_reversed` entry, store_credit.adjusted).
+ * expiry (a `payment_reversed` entry, store_credit.issued).
  */
 export async function reverseHeldCredit(tx: Tx, ctx: Ctx, entryId: string): Promise<void> {
   const debit = await tx.storeCreditTransaction.findUniqueOrThrow({ where: { id: entryId } });
   const account = (await lockAccount(tx, ctx, debit.customerId))!;
   const { entry } = await reverseDebit(tx, ctx, account, debit);
-  await recordEntryEvent(tx, ctx, 'store_credit.adjusted', entry);
+  await recordEntryEvent(tx, ctx, 'store_credit.issued', entry);
 }
 
 /**

@@ -19,7 +19,7 @@ type Schemas = components['schemas'];
 export async function recordEntryEvent(
   tx: Parameters<typeof recordEvent>[0],
   ctx: Ctx,
-  type: 'store_credit.issued' | 'store_credit.used' | 'store_credit.adjusted' | 'store_credit.expired',
+  type: 'store_credit.issued' | 'store_credit.used' | 'store_credit.expired',
   entry: StoreCreditTransaction,
 ): Promise<void> {
   const amount = entry.amount < 0n ? -entry.amount : entry.amount;
@@ -106,7 +106,7 @@ export async function issueStoreCredit(
 }
 
 /**
- * Corrects the customer's balance (an `adjustment` entry, store_credit.adjusted) under the account lock: a positive
+ * Corrects the customer's balance (an `adjustment` entry, store_credit.issued or .used) under the account lock: a positive
  * amount adds credit without expiry; a negative one takes credit, never below 0 (400 on amount, nothing written).
  */
 export async function adjustStoreCredit(
@@ -133,7 +133,7 @@ export async function adjustStoreCredit(
       }
       written = (await takeCredit(tx, ctx, account, 'adjustment', -amount, { reason: input.reason })).entry;
     }
-    await recordEntryEvent(tx, ctx, 'store_credit.adjusted', written);
+    await recordEntryEvent(tx, ctx, amount > 0n ? 'store_credit.issued' : 'store_credit.used', written);
     return written;
   });
 }

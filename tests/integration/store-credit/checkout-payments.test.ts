@@ -35,7 +35,7 @@ beforeAll(async () => {
 /** A registered customer: their id and their signed-in storefront client. */
 async function customer(): Promise<{ id: string; shop: CommerceClient }> {
   const session = await registerCustomer(storefront(app, store.keys.publishable_test.token));
-  return { id: session.customer!.id, shop: signedIn(app, store.keys.publishable_test.token, session.access_token) };
+  return { id: session.customer.id, shop: signedIn(app, store.keys.publishable_test.token, session.access_token) };
 }
 
 /** A checkout of `quantity` units (9900 each, no shipping rates, no tax) ready to complete. */

@@ -93,7 +93,7 @@ describe('issueStoreCredit', () => {
 });
 
 describe('adjustStoreCredit', () => {
-  test('a negative adjustment takes the soonest-expiring credit first and records store_credit.adjusted', async () => {
+  test('a negative adjustment takes the soonest-expiring credit first and records store_credit.used', async () => {
     const customer = await createCustomer(api);
     const late = inSeconds(90 * 86_400);
     const soon = inSeconds(10 * 86_400);
@@ -110,7 +110,7 @@ describe('adjustStoreCredit', () => {
     const balance = (await api.GET('/v1/customers/{id}/store-credit', byId(customer.id))).data!.data;
     expect(balance).toMatchObject({ balance: 3500, next_expiry: { amount: 2500, expires_at: late } });
     const events = await api.GET('/v1/events', { params: { query: { resource_id: answer.data!.data.id } } });
-    expect(events.data!.data.map((event) => event.type)).toEqual(['store_credit.adjusted']);
+    expect(events.data!.data.map((event) => event.type)).toEqual(['store_credit.used']);
   });
 
   test('taking more than the balance is 400 on amount and writes nothing', async () => {
@@ -190,7 +190,7 @@ describe('listStoreCreditTransactions', () => {
 describe('getCurrentCustomerStoreCredit and listCurrentCustomerStoreCreditTransactions', () => {
   test('the signed-in customer reads their own balance and history, as the merchant does', async () => {
     const session = await registerCustomer(storefront(app, store.keys.publishable_test.token));
-    const customerId = session.customer!.id;
+    const customerId = session.customer.id;
     await issueCredit(api, customerId, 1200, { reason: 'Welcome gift' });
     const me = signedIn(app, store.keys.publishable_test.token, session.access_token);
     const balance = await me.GET('/v1/me/store-credit');
@@ -210,7 +210,7 @@ describe('getCurrentCustomerStoreCredit and listCurrentCustomerStoreCreditTransa
         body: { email: 'sdk.shopper@example.com', password: 'Winter-Trail-2026', first_name: 'Sam', last_name: 'Shop' },
       }),
     ).then((answer) => answer.data);
-    for (const amount of [100, 200, 300]) await issueCredit(api, session.customer!.id, amount);
+    for (const amount of [100, 200, 300]) await issueCredit(api, session.customer.id, amount);
     shop.signIn(session.access_token);
     expect((await unwrap(shop.GET('/v1/me/store-credit'))).data.balance).toBe(600);
     const amounts = [];
